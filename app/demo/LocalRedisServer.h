@@ -1,0 +1,53 @@
+#pragma once
+
+#include <QProcess>
+#include <QStringList>
+#include <QTemporaryDir>
+#include <memory>
+
+namespace demo {
+
+// A private redis-server child: loopback only, a fresh temp dir, no persistence, and it dies
+// with its parent (PR_SET_PDEATHSIG) so a killed console or test never leaves one behind.
+// Used by the embedded demo and by the test fixture.
+class LocalRedisServer
+{
+public:
+    struct Options
+    {
+        quint16 port = 0; // 0: pick a free loopback port
+        QStringList extraArgs; // appended to the command line (e.g. cluster or TLS settings)
+        bool needsBusPort = false; // cluster mode also binds port + 10000
+        int startTimeoutMs = 10000;
+    };
+
+    LocalRedisServer();
+    ~LocalRedisServer();
+    LocalRedisServer(const LocalRedisServer &) = delete;
+    LocalRedisServer &operator=(const LocalRedisServer &) = delete;
+
+    // Path of redis-server on PATH, or empty.
+    static QString findExecutable();
+    // A port free on 127.0.0.1 (and, if asked, its cluster bus port too).
+    static quint16 freePort(bool withBusPort = false);
+
+    // Starts and waits until the port accepts connections. On failure returns false and
+    // errorString() says what to do.
+    bool start(const Options &options);
+    void stop();           // SIGTERM, then SIGKILL after a grace period
+    void kill();           // SIGKILL at once (tests of a dying server)
+    bool isRunning() const;
+    quint16 port() const { return m_port; }
+    QString directory() const;
+    qint64 pid() const;
+    QString errorString() const { return m_error; }
+    QString logTail(int lines = 20) const;
+
+private:
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<QProcess> m_process;
+    quint16 m_port = 0;
+    QString m_error;
+};
+
+} // namespace demo

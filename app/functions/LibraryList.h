@@ -1,0 +1,34 @@
+#pragma once
+
+#include "redis/Reply.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+namespace functions {
+
+struct FunctionInfo
+{
+    QString name;
+    std::optional<QString> description; // FUNCTION LIST may return nil
+    QStringList flags;                  // sorted
+};
+
+struct LibraryInfo
+{
+    QString name;
+    QString engine;
+    QList<FunctionInfo> functions; // sorted by name
+    QByteArray code;               // only with WITHCODE
+    bool hasCode = false;
+};
+
+// Decodes a FUNCTION LIST [WITHCODE] reply. Redis returns libraries and functions in hash
+// order; the result is sorted so that views and comparisons are stable. A reply of the wrong
+// shape is an error, not a partial list.
+core::Result<QList<LibraryInfo>, QString> decodeFunctionList(const redis::Reply &reply);
+
+} // namespace functions

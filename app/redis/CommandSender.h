@@ -1,0 +1,33 @@
+#pragma once
+
+#include "RespCodec.h"
+
+#include <QObject>
+#include <functional>
+
+namespace redis {
+
+using Callback = std::function<void(const ReplyResult &)>;
+using BatchCallback = std::function<void(const QList<ReplyResult> &)>;
+
+// What every feature talks to: a standalone connection, later a cluster router, and the
+// write gate that wraps either. Callbacks run on the context object's thread, never after
+// the context is destroyed.
+class CommandSender
+{
+public:
+    virtual ~CommandSender() = default;
+
+    // All commands go out together and the callback gets one result per command, in order.
+    virtual void sendBatch(QList<Command> commands, QObject *context, BatchCallback callback,
+                           int timeoutMs = -1) = 0;
+    virtual QString address() const = 0;
+
+    void send(Command command, QObject *context, Callback callback, int timeoutMs = -1);
+
+    // Blocking forms for the command line and tests: they run a local event loop.
+    ReplyResult call(Command command, int timeoutMs = -1);
+    QList<ReplyResult> callBatch(QList<Command> commands, int timeoutMs = -1);
+};
+
+} // namespace redis

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+namespace redis {
+
+struct TlsOptions
+{
+    bool enabled = false;
+    QString caFile;     // PEM; empty means the system trust store
+    QString certFile;   // client certificate (PEM), optional
+    QString keyFile;    // client private key (PEM), optional
+    QString serverName; // name to verify; empty means the host
+    bool verifyPeer = true;
+};
+
+// Everything needed to reach one server. The password lives only in memory.
+struct ConnectionOptions
+{
+    QString host = QStringLiteral("127.0.0.1");
+    quint16 port = 6379;
+    int database = 0;
+    QString username; // empty: the default user
+    QString password; // empty: no AUTH
+    TlsOptions tls;
+    int connectTimeoutMs = 5000;
+    int commandTimeoutMs = 5000;
+    bool autoReconnect = true;
+    int reconnectMinMs = 200;
+    int reconnectMaxMs = 10000;
+    QByteArray clientName = "inventory-console";
+
+    QString address() const;
+};
+
+enum class ConnectionState { Idle, Connecting, Ready, Reconnecting, Failed, Closed };
+QString stateName(ConnectionState s);
+
+} // namespace redis

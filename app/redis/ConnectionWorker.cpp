@@ -1,0 +1,442 @@
+#include "ConnectionWorker.h"
+
+#include "Log.h"
+
+#include <QFile>
+#include <QRandomGenerator>
+#include <QSslConfiguration>
+#include <QSslKey>
+#include <QSslSocket>
+#include <QTimer>
+#include <algorithm>
+
+namespace redis {
+
+namespace {
+constexpr int TickMs = 20;
+constexpr auto HandshakeMarker = "inventory-console-handshake";
+
+QString sslErrorsText(const QList<QSslError> &errors)
+{
+    QStringList parts;
+    for (const QSslError &e : errors)
+        parts << e.errorString();
+    parts.removeDuplicates();
+    return parts.join(QStringLiteral("; "));
+}
+} // namespace
+
+ConnectionWorker::ConnectionWorker(ConnectionOptions options)
+    : m_options(std::move(options))
+{
+    m_clock.start();
+}
+
+ConnectionWorker::~ConnectionWorker()
+{
+    m_closing = true;
+    failAll(RedisError::Kind::ConnectionLost, QStringLiteral("the connection was closed"));
+}
+
+void ConnectionWorker::open()
+{
+    if (!m_tick) {
+        m_tick = new QTimer(this);
+        m_tick->setInterval(TickMs);
+        connect(m_tick, &QTimer::timeout, this, &ConnectionWorker::onTick);
+        m_reconnect = new QTimer(this);
+        m_reconnect->setSingleShot(true);
+        connect(m_reconnect, &QTimer::timeout, this, &ConnectionWorker::connectNow);
+        m_connectTimeout = new QTimer(this);
+        m_connectTimeout->setSingleShot(true);
+        connect(m_connectTimeout, &QTimer::timeout, this, [this] {
+            if (m_state == ConnectionState::Connecting)
+                dropConnection(QStringLiteral("no answer from %1 within %2 ms: check the host, "
+                                              "the port and any firewall in between")
+                                   .arg(m_options.address())
+                                   .arg(m_options.connectTimeoutMs));
+        });
+    }
+    m_closing = false;
+    connectNow();
+}
+
+void ConnectionWorker::close()
+{
+    m_closing = true;
+    if (m_reconnect)
+        m_reconnect->stop();
+    dropConnection(QStringLiteral("the connection was closed by the console"));
+}
+
+void ConnectionWorker::connectNow()
+{
+    if (m_closing)
+        return;
+    if (m_socket) {
+        m_socket->disconnect(this);
+        m_socket->abort();
+        m_socket->deleteLater();
+    }
+    m_decoder.reset();
+    m_socket = new QSslSocket(this);
+    m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    connect(m_socket, &QSslSocket::readyRead, this, &ConnectionWorker::onReadyRead);
+    connect(m_socket, &QSslSocket::errorOccurred, this, &ConnectionWorker::onSocketError);
+    connect(m_socket, &QSslSocket::disconnected, this, &ConnectionWorker::onDisconnected);
+    setState(ConnectionState::Connecting,
+             m_attempt > 0 ? QStringLiteral("attempt %1").arg(m_attempt + 1) : QString());
+    m_connectTimeout->start(m_options.connectTimeoutMs);
+    m_tick->start();
+
+    const TlsOptions &tls = m_options.tls;
+    if (!tls.enabled) {
+        connect(m_socket, &QSslSocket::connected, this, &ConnectionWorker::onConnected);
+        m_socket->connectToHost(m_options.host, m_options.port);
+        return;
+    }
+    QSslConfiguration conf = QSslConfiguration::defaultConfiguration();
+    conf.setPeerVerifyMode(tls.verifyPeer ? QSslSocket::VerifyPeer : QSslSocket::VerifyNone);
+    if (!tls.caFile.isEmpty()) {
+        const auto cas = QSslCertificate::fromPath(tls.caFile, QSsl::Pem);
+        if (cas.isEmpty()) {
+            dropConnection(QStringLiteral("TLS: no certificate could be read from the CA file "
+                                          "%1: check the path and that it is PEM")
+                               .arg(tls.caFile));
+            return;
+        }
+        conf.setCaCertificates(cas);
+    }
+    if (!tls.certFile.isEmpty()) {
+        const auto certs = QSslCertificate::fromPath(tls.certFile, QSsl::Pem);
+        QFile keyFile(tls.keyFile);
+        QSslKey key;
+        if (keyFile.open(QIODevice::ReadOnly)) {
+            const QByteArray pem = keyFile.readAll();
+            key = QSslKey(pem, QSsl::Rsa);
+            if (key.isNull())
+                key = QSslKey(pem, QSsl::Ec);
+        }
+        if (certs.isEmpty() || key.isNull()) {
+            dropConnection(QStringLiteral("TLS: the client certificate %1 or key %2 could not be "
+                                          "read: check both paths and that they are PEM")
+                               .arg(tls.certFile, tls.keyFile));
+            return;
+        }
+        conf.setLocalCertificate(certs.first());
+        conf.setPrivateKey(key);
+    }
+    m_socket->setSslConfiguration(conf);
+    connect(m_socket, &QSslSocket::encrypted, this, &ConnectionWorker::onConnected);
+    connect(m_socket, &QSslSocket::sslErrors, this, [this](const QList<QSslError> &errors) {
+        m_lastError = QStringLiteral("TLS verification failed for %1: %2. Check the CA file and "
+                                     "the server name, or the server's certificate")
+                          .arg(m_options.address(), sslErrorsText(errors));
+    });
+    m_socket->connectToHostEncrypted(m_options.host, m_options.port,
+                                     tls.serverName.isEmpty() ? m_options.host : tls.serverName);
+}
+
+void ConnectionWorker::onConnected()
+{
+    m_lastReadMs = now();
+    startHandshake();
+}
+
+void ConnectionWorker::startHandshake()
+{
+    auto batch = std::make_shared<Batch>();
+    if (!m_options.password.isEmpty()) {
+        Command auth{"AUTH"};
+        if (!m_options.username.isEmpty())
+            auth << m_options.username.toUtf8();
+        auth << m_options.password.toUtf8();
+        batch->commands << auth;
+    }
+    if (m_options.database != 0)
+        batch->commands << Command{"SELECT", QByteArray::number(m_options.database)};
+    batch->commands << Command{"CLIENT", "SETNAME", m_options.clientName};
+    batch->commands << Command{"ECHO", HandshakeMarker};
+    const bool withAuth = !m_options.password.isEmpty();
+    batch->timeoutMs = m_options.connectTimeoutMs;
+    batch->deadlineMs = now() + batch->timeoutMs;
+    batch->results.fill(RedisError{RedisError::Kind::Timeout, {},
+                                   QStringLiteral("no answer to the handshake"), true},
+                        batch->commands.size());
+    batch->deliver = [this, withAuth](QList<ReplyResult> &&results) {
+        for (qsizetype i = 0; i < results.size(); ++i) {
+            if (results[i].ok())
+                continue;
+            const RedisError &e = results[i].error();
+            QString why;
+            if (i == 0 && withAuth && e.kind == RedisError::Kind::Server)
+                why = QStringLiteral("authentication failed for user '%1' on %2 (%3): check the "
+                                     "user name and password")
+                          .arg(m_options.username.isEmpty() ? QStringLiteral("default")
+                                                            : m_options.username,
+                               m_options.address(), QString::fromLatin1(e.code));
+            else if (e.isServer("NOAUTH"))
+                why = QStringLiteral("%1 requires a password: set one in the connection")
+                          .arg(m_options.address());
+            else if (e.kind == RedisError::Kind::Server)
+                why = QStringLiteral("the server refused the connection setup: %1").arg(e.message);
+            else
+                why = e.message;
+            // Retrying cannot fix a refused password; a lost connection may come back.
+            dropConnection(why, e.kind == RedisError::Kind::Server);
+            return;
+        }
+        m_connectTimeout->stop();
+        m_everReady = true;
+        m_attempt = 0;
+        m_lastError.clear();
+        setState(ConnectionState::Ready, m_options.address());
+        while (!m_waiting.empty()) {
+            auto next = m_waiting.front();
+            m_waiting.pop_front();
+            if (!next->delivered)
+                write(next);
+        }
+    };
+    write(batch);
+}
+
+void ConnectionWorker::submit(std::shared_ptr<Batch> batch)
+{
+    batch->deadlineMs = now() + batch->timeoutMs;
+    batch->results.fill(RedisError{RedisError::Kind::Timeout, {},
+                                   QStringLiteral("no reply within the timeout; the command may "
+                                                  "or may not have run"),
+                                   true},
+                        batch->commands.size());
+    if (batch->commands.isEmpty()) {
+        batch->delivered = true;
+        batch->deliver({});
+        return;
+    }
+    if (m_state == ConnectionState::Ready) {
+        write(batch);
+        return;
+    }
+    const bool stillFirstConnect = !m_everReady && !m_closing
+                                   && (m_state == ConnectionState::Idle
+                                       || m_state == ConnectionState::Connecting);
+    if (stillFirstConnect) {
+        m_waiting.push_back(batch);
+        return;
+    }
+    QString why = QStringLiteral("disconnected from %1").arg(m_options.address());
+    if (!m_lastError.isEmpty())
+        why += QStringLiteral(" (%1)").arg(m_lastError);
+    if (m_state == ConnectionState::Reconnecting || m_state == ConnectionState::Connecting)
+        why += QStringLiteral("; reconnecting, try again shortly");
+    batch->results.fill(RedisError::notSent(why), batch->commands.size());
+    batch->delivered = true;
+    batch->deliver(std::move(batch->results));
+}
+
+void ConnectionWorker::write(const std::shared_ptr<Batch> &batch)
+{
+    QByteArray out;
+    for (qsizetype i = 0; i < batch->commands.size(); ++i) {
+        out += encodeCommand(batch->commands.at(i));
+        m_inFlight.push_back(Pending{batch, i});
+    }
+    m_socket->write(out);
+}
+
+void ConnectionWorker::complete(const std::shared_ptr<Batch> &batch, qsizetype index,
+                                ReplyResult result)
+{
+    if (batch->delivered)
+        return; // timed out earlier: its caller already heard "outcome unknown"
+    batch->results[index] = std::move(result);
+    if (++batch->answered == batch->commands.size()) {
+        batch->delivered = true;
+        batch->deliver(std::move(batch->results));
+    }
+}
+
+void ConnectionWorker::onReadyRead()
+{
+    m_lastReadMs = now();
+    const QByteArray chunk = m_socket->readAll();
+    m_decoder.feed(chunk);
+    Reply reply;
+    for (;;) {
+        const auto status = m_decoder.next(&reply);
+        if (status == RespDecoder::Status::NeedMore)
+            return;
+        if (status == RespDecoder::Status::Failed) {
+            dropConnection(QStringLiteral("protocol error from %1: %2 (is this a Redis server, "
+                                          "and does it expect TLS?)")
+                               .arg(m_options.address(), m_decoder.errorString()));
+            return;
+        }
+        if (m_inFlight.empty()) {
+            dropConnection(QStringLiteral("protocol error: unexpected reply from %1")
+                               .arg(m_options.address()));
+            return;
+        }
+        Pending p = std::move(m_inFlight.front());
+        m_inFlight.pop_front();
+        if (reply.isError())
+            complete(p.batch, p.index, RedisError::fromServer(reply.bytes()));
+        else
+            complete(p.batch, p.index, std::move(reply));
+        if (!m_socket)
+            return; // a callback closed the connection
+    }
+}
+
+void ConnectionWorker::onSocketError(QAbstractSocket::SocketError error)
+{
+    if (error == QAbstractSocket::RemoteHostClosedError && m_state == ConnectionState::Ready)
+        return; // onDisconnected reports it
+    const QString why = describeSocketError(error);
+    if (m_lastError.isEmpty() || !m_lastError.startsWith(QStringLiteral("TLS verification")))
+        m_lastError = why;
+    dropConnection(m_lastError);
+}
+
+void ConnectionWorker::onDisconnected()
+{
+    dropConnection(QStringLiteral("%1 closed the connection").arg(m_options.address()));
+}
+
+QString ConnectionWorker::describeSocketError(QAbstractSocket::SocketError error) const
+{
+    const QString where = m_options.address();
+    switch (error) {
+    case QAbstractSocket::ConnectionRefusedError:
+        return QStringLiteral("connection refused by %1: is Redis running there, on that port?")
+            .arg(where);
+    case QAbstractSocket::HostNotFoundError:
+        return QStringLiteral("host '%1' not found: check the host name").arg(m_options.host);
+    case QAbstractSocket::SocketTimeoutError:
+        return QStringLiteral("no answer from %1: check the host, the port and any firewall")
+            .arg(where);
+    case QAbstractSocket::SslHandshakeFailedError:
+        return QStringLiteral("TLS handshake with %1 failed: %2. Check the CA file, the server "
+                              "name, and that the server speaks TLS on this port")
+            .arg(where, m_socket ? m_socket->errorString() : QString());
+    case QAbstractSocket::RemoteHostClosedError:
+        return m_state == ConnectionState::Connecting
+                   ? QStringLiteral("%1 closed the connection during setup: does it expect TLS, "
+                                    "or a client certificate?")
+                         .arg(where)
+                   : QStringLiteral("%1 closed the connection").arg(where);
+    default:
+        return QStringLiteral("network error with %1: %2")
+            .arg(where, m_socket ? m_socket->errorString() : QString());
+    }
+}
+
+void ConnectionWorker::failAll(RedisError::Kind writtenKind, const QString &why)
+{
+    // Detach first: a delivery can run code that submits again.
+    auto inFlight = std::move(m_inFlight);
+    m_inFlight.clear();
+    auto waiting = std::move(m_waiting);
+    m_waiting.clear();
+    for (Pending &p : inFlight)
+        complete(p.batch, p.index,
+                 RedisError{writtenKind, {},
+                            why + QStringLiteral("; the command had been sent, so it may or may "
+                                                 "not have run"),
+                            true});
+    for (auto &b : waiting) {
+        if (b->delivered)
+            continue;
+        b->results.fill(RedisError::notSent(why), b->commands.size());
+        b->delivered = true;
+        b->deliver(std::move(b->results));
+    }
+}
+
+void ConnectionWorker::dropConnection(const QString &why, bool terminal)
+{
+    if (m_socket) {
+        m_socket->disconnect(this);
+        m_socket->abort();
+        m_socket->deleteLater();
+        m_socket = nullptr;
+    }
+    if (m_connectTimeout)
+        m_connectTimeout->stop();
+    if (m_tick)
+        m_tick->stop();
+    m_decoder.reset();
+    if (!why.isEmpty())
+        m_lastError = why;
+    const bool wasReady = m_state == ConnectionState::Ready;
+    if (wasReady && !m_closing)
+        qCWarning(lcRedis) << "connection to" << m_options.address() << "lost:" << why;
+
+    if (m_closing) {
+        failAll(RedisError::Kind::ConnectionLost, why);
+        setState(ConnectionState::Closed, why);
+        return;
+    }
+    if (m_everReady && m_options.autoReconnect && !terminal) {
+        // Exponential backoff with jitter, so a fleet of consoles does not reconnect in step.
+        const int base = std::min(m_options.reconnectMaxMs,
+                                  m_options.reconnectMinMs << std::min(m_attempt, 16));
+        const int delay = base / 2 + int(QRandomGenerator::global()->bounded(base / 2 + 1));
+        ++m_attempt;
+        setState(ConnectionState::Reconnecting,
+                 QStringLiteral("%1; retry %2 in %3 s")
+                     .arg(why)
+                     .arg(m_attempt)
+                     .arg(delay / 1000.0, 0, 'f', 1));
+        failAll(RedisError::Kind::ConnectionLost, why);
+        m_reconnect->start(delay);
+        return;
+    }
+    setState(ConnectionState::Failed, why);
+    failAll(RedisError::Kind::ConnectionLost, why);
+}
+
+void ConnectionWorker::onTick()
+{
+    const qint64 t = now();
+    for (auto it = m_waiting.begin(); it != m_waiting.end();) {
+        auto b = *it;
+        if (!b->delivered && b->deadlineMs <= t) {
+            it = m_waiting.erase(it);
+            b->results.fill(RedisError{RedisError::Kind::Timeout, {},
+                                       QStringLiteral("not sent: could not connect to %1 in time")
+                                           .arg(m_options.address()),
+                                       false},
+                            b->commands.size());
+            b->delivered = true;
+            b->deliver(std::move(b->results));
+        } else {
+            ++it;
+        }
+    }
+    // Collect first: delivering may add to m_inFlight.
+    std::vector<std::shared_ptr<Batch>> expired;
+    const Batch *last = nullptr;
+    for (const Pending &p : m_inFlight) {
+        if (p.batch.get() == last)
+            continue;
+        last = p.batch.get();
+        if (!p.batch->delivered && p.batch->deadlineMs <= t)
+            expired.push_back(p.batch);
+    }
+    for (auto &b : expired) {
+        b->delivered = true;
+        b->deliver(std::move(b->results));
+    }
+}
+
+void ConnectionWorker::setState(ConnectionState s, const QString &detail)
+{
+    if (s == m_state && s != ConnectionState::Reconnecting)
+        return;
+    m_state = s;
+    emit stateChanged(s, detail);
+}
+
+} // namespace redis

@@ -1,0 +1,87 @@
+#pragma once
+
+#include "ConnectionOptions.h"
+#include "RespCodec.h"
+
+#include <QAbstractSocket>
+#include <QElapsedTimer>
+#include <QObject>
+#include <QPointer>
+#include <deque>
+#include <functional>
+#include <memory>
+
+class QSslSocket;
+class QTimer;
+
+namespace redis {
+
+// A group of commands written together and answered together (one round trip).
+struct Batch
+{
+    QList<Command> commands;
+    QList<ReplyResult> results;
+    qsizetype answered = 0;
+    int timeoutMs = 5000;
+    qint64 deadlineMs = 0; // on the worker's monotonic clock, set on submit
+    bool delivered = false;
+    // Runs on the worker thread once every command has a result.
+    std::function<void(QList<ReplyResult> &&)> deliver;
+};
+
+// Owns the socket and runs on the connection's thread. Only RedisClient talks to it, through
+// queued calls; see RedisClient for the public contract.
+class ConnectionWorker : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ConnectionWorker(ConnectionOptions options);
+    ~ConnectionWorker() override;
+
+    void open();
+    void close();
+    void submit(std::shared_ptr<Batch> batch);
+
+signals:
+    void stateChanged(redis::ConnectionState state, const QString &detail);
+
+private:
+    void connectNow();
+    void onConnected();
+    void onReadyRead();
+    void onSocketError(QAbstractSocket::SocketError error);
+    void onDisconnected();
+    void onTick();
+    void startHandshake();
+    void write(const std::shared_ptr<Batch> &batch);
+    void complete(const std::shared_ptr<Batch> &batch, qsizetype index, ReplyResult result);
+    void failAll(RedisError::Kind writtenKind, const QString &why);
+    void dropConnection(const QString &why, bool terminal = false);
+    void setState(ConnectionState s, const QString &detail);
+    QString describeSocketError(QAbstractSocket::SocketError error) const;
+    qint64 now() const { return m_clock.elapsed(); }
+
+    struct Pending
+    {
+        std::shared_ptr<Batch> batch;
+        qsizetype index;
+    };
+
+    ConnectionOptions m_options;
+    QSslSocket *m_socket = nullptr;
+    QTimer *m_tick = nullptr;
+    QTimer *m_reconnect = nullptr;
+    QTimer *m_connectTimeout = nullptr;
+    RespDecoder m_decoder;
+    std::deque<Pending> m_inFlight;              // written, waiting for replies, in order
+    std::deque<std::shared_ptr<Batch>> m_waiting; // queued while the first connect runs
+    ConnectionState m_state = ConnectionState::Idle;
+    QString m_lastError;
+    bool m_everReady = false;
+    bool m_closing = false;
+    int m_attempt = 0;
+    QElapsedTimer m_clock;
+    qint64 m_lastReadMs = 0;
+};
+
+} // namespace redis

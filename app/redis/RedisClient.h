@@ -1,0 +1,50 @@
+#pragma once
+
+#include "CommandSender.h"
+#include "ConnectionOptions.h"
+
+#include <QObject>
+#include <atomic>
+
+class QThread;
+
+namespace redis {
+
+class ConnectionWorker;
+
+// One connection to one server. The socket lives on a thread of its own; results come back
+// on the thread of the context object given with each command, and never to a context that
+// has been destroyed. Many commands may be in flight; replies are matched in order.
+class RedisClient : public QObject, public CommandSender
+{
+    Q_OBJECT
+public:
+    explicit RedisClient(ConnectionOptions options, QObject *parent = nullptr);
+    ~RedisClient() override;
+
+    void open();
+    void close();
+    const ConnectionOptions &options() const { return m_options; }
+    ConnectionState state() const { return m_state.load(); }
+    QString stateDetail() const { return m_stateDetail; }
+
+    using CommandSender::send;
+    void sendBatch(QList<Command> commands, QObject *context, BatchCallback callback,
+                   int timeoutMs = -1) override;
+    QString address() const override { return m_options.address(); }
+
+    // Blocks (running a local event loop) until ready or failed, at most timeoutMs.
+    bool waitUntilReady(int timeoutMs);
+
+signals:
+    void stateChanged(redis::ConnectionState state, const QString &detail);
+
+private:
+    ConnectionOptions m_options;
+    QThread *m_thread = nullptr;
+    ConnectionWorker *m_worker = nullptr;
+    std::atomic<ConnectionState> m_state{ConnectionState::Idle};
+    QString m_stateDetail;
+};
+
+} // namespace redis

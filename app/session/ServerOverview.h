@@ -1,0 +1,48 @@
+#pragma once
+
+#include "functions/LibraryList.h"
+#include "redis/CommandSender.h"
+
+#include <QHash>
+#include <functional>
+#include <optional>
+
+namespace session {
+
+// What the status bar and the overview panel show about one server.
+struct ServerOverview
+{
+    QString address;
+    QString version;          // redis_version
+    QString mode;             // standalone | cluster | sentinel
+    QString role;             // master | slave (as INFO says); shown as primary/replica
+    QString runId;
+    qint64 uptimeSeconds = 0;
+    qint64 usedMemory = 0;    // bytes
+    qint64 maxMemory = 0;     // bytes; 0 means no limit
+    QString evictionPolicy;   // empty when CONFIG GET is not allowed for this user
+    qint64 keyCount = -1;     // DBSIZE of the selected database
+    QList<functions::LibraryInfo> libraries;
+    QString librariesError;   // set when FUNCTION LIST failed (e.g. NOPERM)
+
+    QString roleLabel() const; // primary / replica
+    // Receipts have TTLs, so volatile-* policies may evict them too: the window of
+    // protection against a double deduction can end early.
+    bool evictionCanDropReceipts() const;
+};
+
+// Parses INFO's "field:value" lines (all sections).
+QHash<QByteArray, QByteArray> parseInfo(const QByteArray &info);
+
+// The commands one overview needs, sent as a single round trip.
+QList<redis::Command> overviewCommands();
+core::Result<ServerOverview, redis::RedisError> decodeOverview(const QList<redis::ReplyResult> &r);
+
+// Fetches an overview; the callback runs on the context's thread.
+void fetchOverview(redis::CommandSender &sender, QObject *context,
+                   std::function<void(const core::Result<ServerOverview, redis::RedisError> &)> cb);
+
+QString formatBytes(qint64 bytes);
+QString formatDuration(qint64 seconds); // "6 d 23 h", "5 min 3 s"
+
+} // namespace session

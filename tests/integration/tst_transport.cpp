@@ -1,0 +1,151 @@
+#include "RedisFixture.h"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace redis;
+using testsupport::StandaloneRedis;
+
+class TstTransport : public QObject
+{
+    Q_OBJECT
+
+    StandaloneRedis m_redis;
+
+private slots:
+    void initTestCase() { QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString())); }
+
+    void pingAndTypedReplies()
+    {
+        auto c = m_redis.connect();
+        QCOMPARE(c->state(), ConnectionState::Ready);
+        auto pong = c->call({"PING"});
+        QVERIFY(pong.ok());
+        QVERIFY(pong->isStatus());
+        QCOMPARE(pong->bytes(), QByteArray("PONG"));
+        QVERIFY(c->call({"SET", "t:bin", QByteArray("a\0\r\nb", 5)}).ok());
+        auto got = c->call({"GET", "t:bin"});
+        QCOMPARE(got->bytes(), QByteArray("a\0\r\nb", 5));
+        QVERIFY(c->call({"GET", "t:missing"})->isNil());
+        auto wrong = c->call({"HGET", "t:bin", "f"});
+        QVERIFY(!wrong.ok());
+        QCOMPARE(wrong.error().code, QByteArray("WRONGTYPE"));
+        QVERIFY(!wrong.error().outcomeUnknown());
+    }
+
+    // 10,000 commands in flight at once come back matched to their own command.
+    void pipelineOrderUnderLoad()
+    {
+        auto c = m_redis.connect();
+        const int n = 10000;
+        QList<Command> batch;
+        for (int i = 0; i < n; ++i)
+            batch << Command{"ECHO", QByteArray::number(i)};
+        int received = 0;
+        bool inOrder = true;
+        // Also as individual sends, each with its own callback.
+        for (int i = 0; i < n; ++i)
+            c->send({"ECHO", QByteArray::number(i)}, this, [&, i](const ReplyResult &r) {
+                inOrder = inOrder && r.ok() && r->bytes() == QByteArray::number(i);
+                ++received;
+            });
+        auto results = c->callBatch(batch);
+        QCOMPARE(results.size(), n);
+        for (int i = 0; i < n; ++i)
+            QCOMPARE(results[i]->bytes(), QByteArray::number(i));
+        QTRY_COMPARE(received, n);
+        QVERIFY(inOrder);
+    }
+
+    void callerDestroyedGetsNoCallback()
+    {
+        auto c = m_redis.connect();
+        bool called = false;
+        {
+            QObject owner;
+            c->send({"DEBUG", "SLEEP", "0.2"}, &owner, [&](const ReplyResult &) { called = true; });
+        }
+        // The reply arrives after the owner is gone; a later command proves it came back.
+        QVERIFY(c->call({"PING"}).ok());
+        QTest::qWait(50);
+        QVERIFY(!called);
+    }
+
+    // A write whose reply does not come within its timeout is "outcome unknown", and the
+    // server did in fact run it once the pause ends.
+    void clientPauseGivesOutcomeUnknown()
+    {
+        auto admin = m_redis.connect();
+        auto c = m_redis.connect();
+        QVERIFY(c->call({"SET", "t:paused", "0"}).ok());
+        QVERIFY(admin->call({"CLIENT", "PAUSE", "600", "WRITE"}).ok());
+        QElapsedTimer t;
+        t.start();
+        auto r = c->call({"INCR", "t:paused"}, 200);
+        QVERIFY(t.elapsed() < 550);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().kind, RedisError::Kind::Timeout);
+        QVERIFY(r.error().outcomeUnknown());
+        QTRY_COMPARE_WITH_TIMEOUT(c->call({"GET", "t:paused"})->bytes(), QByteArray("1"), 3000);
+        // The connection stays usable and in step after the late reply was discarded.
+        QCOMPARE(c->call({"ECHO", "after"})->bytes(), QByteArray("after"));
+    }
+
+    void killMidPipelineAndReconnect()
+    {
+        StandaloneRedis local;
+        QVERIFY(local.start());
+        auto o = local.options();
+        o.reconnectMinMs = 50;
+        o.reconnectMaxMs = 200;
+        auto c = local.connect(o);
+        QSignalSpy states(c.get(), &RedisClient::stateChanged);
+        QList<ReplyResult> results;
+        bool done = false;
+        QList<Command> batch{{"DEBUG", "SLEEP", "2"}};
+        for (int i = 0; i < 100; ++i)
+            batch << Command{"INCR", "t:counter"};
+        c->sendBatch(batch, this, [&](const QList<ReplyResult> &r) {
+            results = r;
+            done = true;
+        });
+        QTest::qWait(100);
+        QElapsedTimer t;
+        t.start();
+        local.server().kill();
+        QTRY_VERIFY_WITH_TIMEOUT(done, 3000);
+        QVERIFY(t.elapsed() < 3000);
+        QCOMPARE(results.size(), 101);
+        for (const auto &r : results) {
+            QVERIFY(!r.ok());
+            QVERIFY2(r.error().outcomeUnknown(), qPrintable(r.error().toString()));
+        }
+        // While down: fail fast, not sent.
+        QTRY_VERIFY(c->state() == ConnectionState::Reconnecting
+                    || c->state() == ConnectionState::Connecting);
+        auto down = c->call({"PING"});
+        QVERIFY(!down.ok());
+        QCOMPARE(down.error().kind, RedisError::Kind::NotSent);
+        QVERIFY(!down.error().outcomeUnknown());
+        QVERIFY(local.restart());
+        QTRY_COMPARE_WITH_TIMEOUT(c->state(), ConnectionState::Ready, 5000);
+        QVERIFY(c->call({"PING"}).ok());
+    }
+
+    void refusedPortSaysSo()
+    {
+        ConnectionOptions o = m_redis.options();
+        o.port = demo::LocalRedisServer::freePort();
+        RedisClient c(o);
+        c.open();
+        QVERIFY(!c.waitUntilReady(3000));
+        QCOMPARE(c.state(), ConnectionState::Failed);
+        QVERIFY2(c.stateDetail().contains("refused"), qPrintable(c.stateDetail()));
+        auto r = c.call({"PING"});
+        QCOMPARE(r.error().kind, RedisError::Kind::NotSent);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstTransport)
+#include "tst_transport.moc"
