@@ -58,7 +58,8 @@ core::Result<QList<LibraryInfo>, QString> decodeFunctionList(const redis::Reply 
             const redis::Reply desc = fn->value("description");
             if (desc.isString())
                 f.description = text(desc);
-            for (const redis::Reply &flag : fn->value("flags").elements())
+            const redis::Reply flags = fn->value("flags");
+            for (const redis::Reply &flag : flags.elements())
                 f.flags << text(flag);
             f.flags.sort();
             info.functions << f;

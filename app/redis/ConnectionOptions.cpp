@@ -4,8 +4,8 @@ namespace redis {
 
 QString ConnectionOptions::address() const
 {
-    const QString h = host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']')
-                                                      : host;
+    const QString h =
+        host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']') : host;
     return h + QLatin1Char(':') + QString::number(port);
 }
 

@@ -160,9 +160,10 @@ void ConnectionWorker::startHandshake()
     const bool withAuth = !m_options.password.isEmpty();
     batch->timeoutMs = m_options.connectTimeoutMs;
     batch->deadlineMs = now() + batch->timeoutMs;
-    batch->results.fill(RedisError{RedisError::Kind::Timeout, {},
-                                   QStringLiteral("no answer to the handshake"), true},
-                        batch->commands.size());
+    batch->results.fill(
+        RedisError{
+            RedisError::Kind::Timeout, {}, QStringLiteral("no answer to the handshake"), true},
+        batch->commands.size());
     batch->deliver = [this, withAuth](QList<ReplyResult> &&results) {
         for (qsizetype i = 0; i < results.size(); ++i) {
             if (results[i].ok())
@@ -204,7 +205,8 @@ void ConnectionWorker::startHandshake()
 void ConnectionWorker::submit(std::shared_ptr<Batch> batch)
 {
     batch->deadlineMs = now() + batch->timeoutMs;
-    batch->results.fill(RedisError{RedisError::Kind::Timeout, {},
+    batch->results.fill(RedisError{RedisError::Kind::Timeout,
+                                   {},
                                    QStringLiteral("no reply within the timeout; the command may "
                                                   "or may not have run"),
                                    true},
@@ -218,9 +220,9 @@ void ConnectionWorker::submit(std::shared_ptr<Batch> batch)
         write(batch);
         return;
     }
-    const bool stillFirstConnect = !m_everReady && !m_closing
-                                   && (m_state == ConnectionState::Idle
-                                       || m_state == ConnectionState::Connecting);
+    const bool stillFirstConnect =
+        !m_everReady && !m_closing
+        && (m_state == ConnectionState::Idle || m_state == ConnectionState::Connecting);
     if (stillFirstConnect) {
         m_waiting.push_back(batch);
         return;
@@ -239,7 +241,7 @@ void ConnectionWorker::write(const std::shared_ptr<Batch> &batch)
 {
     QByteArray out;
     for (qsizetype i = 0; i < batch->commands.size(); ++i) {
-        out += encodeCommand(batch->commands.at(i));
+        appendEncodedCommand(out, batch->commands.at(i));
         m_inFlight.push_back(Pending{batch, i});
     }
     m_socket->write(out);
@@ -341,8 +343,10 @@ void ConnectionWorker::failAll(RedisError::Kind writtenKind, const QString &why)
     m_waiting.clear();
     for (Pending &p : inFlight)
         complete(p.batch, p.index,
-                 RedisError{writtenKind, {},
-                            why + QStringLiteral("; the command had been sent, so it may or may "
+                 RedisError{writtenKind,
+                            {},
+                            why
+                                + QStringLiteral("; the command had been sent, so it may or may "
                                                  "not have run"),
                             true});
     for (auto &b : waiting) {
@@ -380,15 +384,14 @@ void ConnectionWorker::dropConnection(const QString &why, bool terminal)
     }
     if (m_everReady && m_options.autoReconnect && !terminal) {
         // Exponential backoff with jitter, so a fleet of consoles does not reconnect in step.
-        const int base = std::min(m_options.reconnectMaxMs,
-                                  m_options.reconnectMinMs << std::min(m_attempt, 16));
+        const int base =
+            std::min(m_options.reconnectMaxMs, m_options.reconnectMinMs << std::min(m_attempt, 16));
         const int delay = base / 2 + int(QRandomGenerator::global()->bounded(base / 2 + 1));
         ++m_attempt;
-        setState(ConnectionState::Reconnecting,
-                 QStringLiteral("%1; retry %2 in %3 s")
-                     .arg(why)
-                     .arg(m_attempt)
-                     .arg(delay / 1000.0, 0, 'f', 1));
+        setState(ConnectionState::Reconnecting, QStringLiteral("%1; retry %2 in %3 s")
+                                                    .arg(why)
+                                                    .arg(m_attempt)
+                                                    .arg(delay / 1000.0, 0, 'f', 1));
         failAll(RedisError::Kind::ConnectionLost, why);
         m_reconnect->start(delay);
         return;
@@ -404,7 +407,8 @@ void ConnectionWorker::onTick()
         auto b = *it;
         if (!b->delivered && b->deadlineMs <= t) {
             it = m_waiting.erase(it);
-            b->results.fill(RedisError{RedisError::Kind::Timeout, {},
+            b->results.fill(RedisError{RedisError::Kind::Timeout,
+                                       {},
                                        QStringLiteral("not sent: could not connect to %1 in time")
                                            .arg(m_options.address()),
                                        false},

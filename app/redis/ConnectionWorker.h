@@ -73,7 +73,7 @@ private:
     QTimer *m_reconnect = nullptr;
     QTimer *m_connectTimeout = nullptr;
     RespDecoder m_decoder;
-    std::deque<Pending> m_inFlight;              // written, waiting for replies, in order
+    std::deque<Pending> m_inFlight;               // written, waiting for replies, in order
     std::deque<std::shared_ptr<Batch>> m_waiting; // queued while the first connect runs
     ConnectionState m_state = ConnectionState::Idle;
     QString m_lastError;

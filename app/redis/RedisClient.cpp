@@ -9,33 +9,61 @@
 
 namespace redis {
 
+namespace {
+// All connections share one I/O thread: a cluster's dozen sockets or a benchmark's fifty cost
+// one thread and one wake-up per burst of replies, not one thread each.
+class TransportThread
+{
+public:
+    TransportThread()
+    {
+        m_thread.setObjectName(QStringLiteral("redis transport"));
+        m_thread.start();
+    }
+    ~TransportThread()
+    {
+        m_thread.quit();
+        m_thread.wait();
+    }
+    QThread *thread() { return &m_thread; }
+
+private:
+    QThread m_thread;
+};
+
+QThread *transportThread()
+{
+    static TransportThread instance;
+    return instance.thread();
+}
+} // namespace
+
 RedisClient::RedisClient(ConnectionOptions options, QObject *parent)
     : QObject(parent)
     , m_options(std::move(options))
 {
     qRegisterMetaType<redis::ConnectionState>();
-    m_thread = new QThread;
-    m_thread->setObjectName(QStringLiteral("redis %1").arg(m_options.address()));
     m_worker = new ConnectionWorker(m_options);
-    m_worker->moveToThread(m_thread);
-    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_worker->moveToThread(transportThread());
     connect(m_worker, &ConnectionWorker::stateChanged, this,
             [this](ConnectionState s, const QString &detail) {
                 m_state = s;
                 m_stateDetail = detail;
                 emit stateChanged(s, detail);
             });
-    m_thread->start();
 }
 
 RedisClient::~RedisClient()
 {
     // The worker fails whatever is pending; those deliveries target this object and are
     // discarded with it.
-    QMetaObject::invokeMethod(m_worker, &ConnectionWorker::close, Qt::BlockingQueuedConnection);
-    m_thread->quit();
-    m_thread->wait();
-    delete m_thread;
+    QMetaObject::invokeMethod(
+        m_worker,
+        [w = m_worker] {
+            w->close();
+            delete w;
+        },
+        Qt::BlockingQueuedConnection);
 }
 
 void RedisClient::open()

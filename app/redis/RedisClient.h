@@ -6,13 +6,11 @@
 #include <QObject>
 #include <atomic>
 
-class QThread;
-
 namespace redis {
 
 class ConnectionWorker;
 
-// One connection to one server. The socket lives on a thread of its own; results come back
+// One connection to one server. The socket lives on the shared transport thread; results come back
 // on the thread of the context object given with each command, and never to a context that
 // has been destroyed. Many commands may be in flight; replies are matched in order.
 class RedisClient : public QObject, public CommandSender
@@ -41,7 +39,6 @@ signals:
 
 private:
     ConnectionOptions m_options;
-    QThread *m_thread = nullptr;
     ConnectionWorker *m_worker = nullptr;
     std::atomic<ConnectionState> m_state{ConnectionState::Idle};
     QString m_stateDetail;

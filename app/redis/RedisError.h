@@ -11,12 +11,12 @@ namespace redis {
 struct RedisError
 {
     enum class Kind {
-        NotSent,       // refused before it reached the socket (disconnected, gate, bad input)
-        Timeout,       // no reply within the command timeout
+        NotSent,        // refused before it reached the socket (disconnected, gate, bad input)
+        Timeout,        // no reply within the command timeout
         ConnectionLost, // the connection closed while the reply was pending
-        Io,            // socket or TLS failure while connecting
-        Protocol,      // the byte stream could not be parsed
-        Server,        // the server answered with an error reply
+        Io,             // socket or TLS failure while connecting
+        Protocol,       // the byte stream could not be parsed
+        Server,         // the server answered with an error reply
     };
 
     Kind kind = Kind::Server;

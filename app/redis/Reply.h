@@ -48,6 +48,7 @@ public:
     QString debugString(int maxLength = 200) const;
 
 private:
+    friend struct ReplyBuilder; // the decoder fills arrays in place
     Type m_type = Type::Nil;
     qint64 m_integer = 0;
     QByteArray m_bytes;

@@ -12,9 +12,12 @@ namespace redis {
 
 using Command = QList<QByteArray>;
 
-// Encodes one command with hiredis's formatter: every argument is a length-prefixed bulk
-// string, so user values are never spliced into command text.
+// Encodes one command as a RESP array of bulk strings: every argument is length-prefixed, so
+// user values are never spliced into command text.
 QByteArray encodeCommand(const Command &args);
+void appendEncodedCommand(QByteArray &out, const Command &args);
+// hiredis's redisFormatCommandArgv, the reference the encoder is tested against.
+QByteArray encodeCommandWithHiredis(const Command &args);
 
 // Incremental RESP2 decoder over hiredis's redisReader. Feed it bytes as they arrive; take
 // replies while they are complete.

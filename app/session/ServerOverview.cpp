@@ -39,16 +39,17 @@ QList<redis::Command> overviewCommands()
             {"FUNCTION", "LIST"}};
 }
 
-core::Result<ServerOverview, redis::RedisError>
-decodeOverview(const QList<redis::ReplyResult> &r)
+core::Result<ServerOverview, redis::RedisError> decodeOverview(const QList<redis::ReplyResult> &r)
 {
     if (r.size() != 4)
         return redis::RedisError::notSent(QStringLiteral("overview: wrong number of replies"));
     if (!r[0].ok())
         return r[0].error();
     if (!r[0]->isString())
-        return redis::RedisError{redis::RedisError::Kind::Protocol, {},
-                                 QStringLiteral("INFO did not return text"), true};
+        return redis::RedisError{redis::RedisError::Kind::Protocol,
+                                 {},
+                                 QStringLiteral("INFO did not return text"),
+                                 true};
     const auto info = parseInfo(r[0]->bytes());
     ServerOverview o;
     o.version = QString::fromLatin1(info.value("redis_version"));

@@ -13,17 +13,17 @@ namespace session {
 struct ServerOverview
 {
     QString address;
-    QString version;          // redis_version
-    QString mode;             // standalone | cluster | sentinel
-    QString role;             // master | slave (as INFO says); shown as primary/replica
+    QString version; // redis_version
+    QString mode;    // standalone | cluster | sentinel
+    QString role;    // master | slave (as INFO says); shown as primary/replica
     QString runId;
     qint64 uptimeSeconds = 0;
-    qint64 usedMemory = 0;    // bytes
-    qint64 maxMemory = 0;     // bytes; 0 means no limit
-    QString evictionPolicy;   // empty when CONFIG GET is not allowed for this user
-    qint64 keyCount = -1;     // DBSIZE of the selected database
+    qint64 usedMemory = 0;  // bytes
+    qint64 maxMemory = 0;   // bytes; 0 means no limit
+    QString evictionPolicy; // empty when CONFIG GET is not allowed for this user
+    qint64 keyCount = -1;   // DBSIZE of the selected database
     QList<functions::LibraryInfo> libraries;
-    QString librariesError;   // set when FUNCTION LIST failed (e.g. NOPERM)
+    QString librariesError; // set when FUNCTION LIST failed (e.g. NOPERM)
 
     QString roleLabel() const; // primary / replica
     // Receipts have TTLs, so volatile-* policies may evict them too: the window of

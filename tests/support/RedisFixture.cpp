@@ -1,9 +1,14 @@
 #include "RedisFixture.h"
 
+#include "core/Bytes.h"
+
 #include <QDeadlineTimer>
 #include <QFile>
 #include <QProcess>
 #include <QThread>
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
 
 namespace testsupport {
 
@@ -13,6 +18,115 @@ QByteArray functionSource(const QString &fileName)
     if (!f.open(QIODevice::ReadOnly))
         qFatal("cannot read functions/%s", qPrintable(fileName));
     return f.readAll();
+}
+
+QString render(const redis::Reply &reply)
+{
+    using T = redis::Reply::Type;
+    switch (reply.type()) {
+    case T::Nil:
+        return QStringLiteral("nil");
+    case T::Integer:
+        return QString::number(reply.toInteger());
+    case T::Bulk:
+        return QLatin1Char('"') + core::escapeBytes(reply.bytes()) + QLatin1Char('"');
+    case T::Status:
+        return QLatin1Char('+') + core::escapeBytes(reply.bytes());
+    case T::Error:
+        return QStringLiteral("error: ") + core::escapeBytes(reply.bytes());
+    case T::Array: {
+        QStringList parts;
+        for (const redis::Reply &e : reply.elements())
+            parts << render(e);
+        return QLatin1Char('{') + parts.join(QLatin1Char(',')) + QLatin1Char('}');
+    }
+    }
+    return QStringLiteral("?");
+}
+
+QString render(const redis::ReplyResult &result)
+{
+    if (result.ok())
+        return render(result.value());
+    const redis::RedisError &e = result.error();
+    if (e.kind == redis::RedisError::Kind::Server)
+        return QStringLiteral("error: ") + e.message;
+    return e.kindName() + QStringLiteral(": ") + e.message;
+}
+
+Snapshot snapshot(redis::CommandSender &client, const QList<QByteArray> &keys)
+{
+    Snapshot s;
+    QList<redis::Command> batch{{"DBSIZE"}, {"KEYS", "*"}};
+    for (const QByteArray &k : keys)
+        batch << redis::Command{"TYPE", k} << redis::Command{"DUMP", k}
+              << redis::Command{"PTTL", k};
+    const auto results = client.callBatch(batch);
+    for (const auto &r : results) {
+        if (!r.ok()) {
+            s.error = QStringLiteral("snapshot failed: ") + render(r);
+            return s;
+        }
+    }
+    s.dbSize = results.at(0)->toInteger();
+    for (const redis::Reply &k : results.at(1)->elements())
+        s.allKeys << k.bytes();
+    std::sort(s.allKeys.begin(), s.allKeys.end());
+    for (qsizetype i = 0; i < keys.size(); ++i) {
+        KeyState ks;
+        ks.key = keys.at(i);
+        ks.type = results.at(2 + 3 * i)->bytes();
+        ks.dump = results.at(3 + 3 * i)->bytes();
+        ks.pttlMs = results.at(4 + 3 * i)->toInteger();
+        s.keys << ks;
+    }
+    return s;
+}
+
+QString snapshotDifference(const Snapshot &before, const Snapshot &after, qint64 ttlSlackMs)
+{
+    if (!before.error.isEmpty())
+        return before.error;
+    if (!after.error.isEmpty())
+        return after.error;
+    QStringList diffs;
+    if (before.dbSize != after.dbSize)
+        diffs << QStringLiteral("DBSIZE %1 -> %2").arg(before.dbSize).arg(after.dbSize);
+    const auto names = [](const QList<QByteArray> &keys) {
+        QStringList out;
+        for (const QByteArray &k : keys)
+            out << core::escapeBytes(k);
+        return out.join(QLatin1Char(' '));
+    };
+    if (before.allKeys != after.allKeys)
+        diffs
+            << QStringLiteral("keys [%1] -> [%2]").arg(names(before.allKeys), names(after.allKeys));
+    if (before.keys.size() != after.keys.size())
+        return QStringLiteral("snapshots of different key lists");
+    for (qsizetype i = 0; i < before.keys.size(); ++i) {
+        const KeyState &b = before.keys.at(i);
+        const KeyState &a = after.keys.at(i);
+        const QString key = core::escapeBytes(b.key);
+        if (b.type != a.type)
+            diffs << QStringLiteral("%1: type %2 -> %3")
+                         .arg(key, QString::fromLatin1(b.type), QString::fromLatin1(a.type));
+        if (b.dump != a.dump)
+            diffs << QStringLiteral("%1: value changed (DUMP %2 -> %3)")
+                         .arg(key, core::escapeBytes(b.dump, 80), core::escapeBytes(a.dump, 80));
+        const bool ttlSame = (b.pttlMs < 0 || a.pttlMs < 0)
+                                 ? b.pttlMs == a.pttlMs
+                                 : (a.pttlMs <= b.pttlMs && b.pttlMs - a.pttlMs <= ttlSlackMs);
+        if (!ttlSame)
+            diffs << QStringLiteral("%1: PTTL %2 -> %3").arg(key).arg(b.pttlMs).arg(a.pttlMs);
+    }
+    return diffs.join(QStringLiteral("; "));
+}
+
+bool processExists(qint64 pid)
+{
+    if (pid <= 0)
+        return false;
+    return ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
 }
 
 static redis::ConnectionOptions loopback(quint16 port)
@@ -36,8 +150,8 @@ static std::unique_ptr<redis::RedisClient> connected(const redis::ConnectionOpti
 bool StandaloneRedis::start(const QStringList &extraArgs)
 {
     // Tests use DEBUG SLEEP to hold replies back; Redis 7 disables DEBUG by default.
-    m_extraArgs = QStringList{QStringLiteral("--enable-debug-command"), QStringLiteral("yes")}
-                  + extraArgs;
+    m_extraArgs =
+        QStringList{QStringLiteral("--enable-debug-command"), QStringLiteral("yes")} + extraArgs;
     demo::LocalRedisServer::Options o;
     o.extraArgs = m_extraArgs;
     return m_server.start(o);
@@ -69,11 +183,10 @@ bool RedisCluster::start()
         auto server = std::make_unique<demo::LocalRedisServer>();
         demo::LocalRedisServer::Options o;
         o.needsBusPort = true;
-        o.extraArgs = QStringList{QStringLiteral("--cluster-enabled"), QStringLiteral("yes"),
-                                  QStringLiteral("--cluster-config-file"),
-                                  QStringLiteral("nodes.conf"),
-                                  QStringLiteral("--cluster-node-timeout"),
-                                  QStringLiteral("3000")};
+        o.extraArgs =
+            QStringList{QStringLiteral("--cluster-enabled"),      QStringLiteral("yes"),
+                        QStringLiteral("--cluster-config-file"),  QStringLiteral("nodes.conf"),
+                        QStringLiteral("--cluster-node-timeout"), QStringLiteral("3000")};
         if (!server->start(o)) {
             m_error = server->errorString();
             return false;
@@ -172,13 +285,16 @@ bool TlsRedis::start(bool requireClientCert)
     const quint16 port = demo::LocalRedisServer::freePort();
     demo::LocalRedisServer::Options o;
     o.port = port;
-    o.extraArgs = QStringList{QStringLiteral("--port"), QStringLiteral("0"),
-                              QStringLiteral("--tls-port"), QString::number(port),
+    o.extraArgs = QStringList{QStringLiteral("--port"),
+                              QStringLiteral("0"),
+                              QStringLiteral("--tls-port"),
+                              QString::number(port),
                               QStringLiteral("--tls-cert-file"),
                               m_certDir.filePath(QStringLiteral("server.crt")),
                               QStringLiteral("--tls-key-file"),
                               m_certDir.filePath(QStringLiteral("server.key")),
-                              QStringLiteral("--tls-ca-cert-file"), caFile(),
+                              QStringLiteral("--tls-ca-cert-file"),
+                              caFile(),
                               QStringLiteral("--tls-auth-clients"),
                               requireClientCert ? QStringLiteral("yes") : QStringLiteral("no")};
     if (!m_server.start(o)) {

@@ -14,6 +14,36 @@ namespace testsupport {
 // Reads a file shipped in functions/ (from the source tree).
 QByteArray functionSource(const QString &fileName);
 
+// A reply rendered for exact comparison in tests: integers as 7, bulk strings as "7",
+// status as +OK, nil as nil, arrays as {1,7}, errors as "error: <whole message>", and
+// transport failures as "<kind>: <message>". Integer and string never render alike.
+QString render(const redis::ReplyResult &result);
+QString render(const redis::Reply &reply);
+
+// The observable state of some keys (existence and type, value through DUMP, PTTL) and of
+// the whole database (DBSIZE and every key name), to prove that a refused call wrote nothing.
+struct KeyState
+{
+    QByteArray key;
+    QByteArray type;    // "none" when the key does not exist
+    QByteArray dump;    // DUMP payload (type-independent value), empty when missing
+    qint64 pttlMs = -2; // -2 missing, -1 no TTL
+};
+struct Snapshot
+{
+    QString error; // non-empty when the snapshot itself could not be taken
+    qint64 dbSize = -1;
+    QList<QByteArray> allKeys; // sorted
+    QList<KeyState> keys;
+};
+Snapshot snapshot(redis::CommandSender &client, const QList<QByteArray> &keys);
+// Empty when after equals before: same keys, types, values, DBSIZE; a TTL equal or lower
+// by at most ttlSlackMs (time passes between the two snapshots). Otherwise what differs.
+QString snapshotDifference(const Snapshot &before, const Snapshot &after, qint64 ttlSlackMs = 1000);
+
+// Whether a process with this id exists (a reaped child does not).
+bool processExists(qint64 pid);
+
 // A standalone server.
 class StandaloneRedis
 {

@@ -13,11 +13,11 @@ private:
     static QByteArray sample()
     {
         static const char raw[] = "+OK\r\n"
-                          ":-42\r\n"
-                          "$-1\r\n"
-                          "$5\r\nhe\r\no\r\n"
-                          "-WRONGTYPE Operation against a key\r\n"
-                                 "*3\r\n:1\r\n$0\r\n\r\n*2\r\n$3\r\n\x00\xff\x01\r\n*-1\r\n";
+                                  ":-42\r\n"
+                                  "$-1\r\n"
+                                  "$5\r\nhe\r\no\r\n"
+                                  "-WRONGTYPE Operation against a key\r\n"
+                                  "*3\r\n:1\r\n$0\r\n\r\n*2\r\n$3\r\n\x00\xff\x01\r\n*-1\r\n";
         return QByteArray(raw, sizeof(raw) - 1);
     }
 
@@ -106,9 +106,23 @@ private slots:
         QCOMPARE(enc, QByteArray("*3\r\n$3\r\nSET\r\n$3\r\nk\r\n\r\n$2\r\n\0v\r\n", 30));
     }
 
+    void encoderMatchesHiredis()
+    {
+        QList<Command> cases{{"PING"},
+                             {"SET", "k", ""},
+                             {"SET", QByteArray(1000, 'x'), QByteArray(70000, '\0')},
+                             {"FCALL", "inventory_deduct_v1", "2", "stock:{42}:available",
+                              "idem:{42}:9001", "3", "604800"}};
+        for (int i = 0; i < 300; ++i)
+            cases << Command{"ECHO", QByteArray(i, char(i))};
+        for (const Command &c : cases)
+            QCOMPARE(encodeCommand(c), encodeCommandWithHiredis(c));
+    }
+
     void serverErrorKeepsItsCode()
     {
-        QCOMPARE(RedisError::fromServer("NOSCRIPT No matching script").code, QByteArray("NOSCRIPT"));
+        QCOMPARE(RedisError::fromServer("NOSCRIPT No matching script").code,
+                 QByteArray("NOSCRIPT"));
         QCOMPARE(RedisError::fromServer("MOVED 3999 127.0.0.1:6381").code, QByteArray("MOVED"));
         QCOMPARE(RedisError::fromServer("oops lowercase").code, QByteArray("ERR"));
     }

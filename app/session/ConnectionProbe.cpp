@@ -1,0 +1,116 @@
+#include "ConnectionProbe.h"
+
+#include "Log.h"
+#include "redis/RedisClient.h"
+
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QPointer>
+#include <QTimer>
+
+namespace session {
+
+ConnectionProbe::ConnectionProbe(QObject *parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<session::ProbeResult>();
+}
+
+ConnectionProbe::~ConnectionProbe() = default;
+
+void ConnectionProbe::start(const ConnectionProfile &profile, const QString &password)
+{
+    cancel();
+    const quint64 generation = ++m_generation;
+    m_profile = profile;
+    redis::ConnectionOptions options = profile.toConnectionOptions(password);
+    options.autoReconnect = false;
+    options.clientName = "inventory-console-probe";
+    m_client = std::make_unique<redis::RedisClient>(options);
+    connect(m_client.get(), &redis::RedisClient::stateChanged, this,
+            [this, generation](redis::ConnectionState state, const QString &detail) {
+                if (generation != m_generation)
+                    return;
+                if (state == redis::ConnectionState::Ready)
+                    onReady(generation);
+                else if (state == redis::ConnectionState::Failed
+                         || state == redis::ConnectionState::Closed)
+                    finish(generation, classifyConnectionFailure(detail));
+            });
+    qCDebug(lcSession) << "probing" << options.address() << (options.tls.enabled ? "(TLS)" : "");
+    m_client->open();
+}
+
+void ConnectionProbe::cancel()
+{
+    ++m_generation;
+    if (!m_client)
+        return;
+    // This may run inside one of the client's own signals: retire it, delete it from the
+    // event loop (or with this probe, whichever comes first).
+    m_retired.push_back(std::move(m_client));
+    QTimer::singleShot(0, this, [this] { m_retired.clear(); });
+}
+
+void ConnectionProbe::onReady(quint64 generation)
+{
+    auto timer = std::make_shared<QElapsedTimer>();
+    timer->start();
+    m_client->send({"PING"}, this, [this, generation, timer](const redis::ReplyResult &pong) {
+        if (generation != m_generation)
+            return;
+        const double latencyMs = double(timer->nsecsElapsed()) / 1e6;
+        if (!pong.ok()) {
+            finish(generation,
+                   ProbeFailure{pong.error().kind == redis::RedisError::Kind::Server
+                                    ? ProbeFailure::Kind::Server
+                                    : ProbeFailure::Kind::Timeout,
+                                QStringLiteral("PING failed: %1").arg(pong.error().toString())});
+            return;
+        }
+        m_client->sendBatch(probeCommands(m_profile), this,
+                            [this, generation, latencyMs](const QList<redis::ReplyResult> &r) {
+                                if (generation != m_generation)
+                                    return;
+                                auto decoded = decodeProbe(m_profile, r);
+                                if (!decoded.ok()) {
+                                    finish(generation, decoded.error());
+                                    return;
+                                }
+                                ProbeReport report = decoded.value();
+                                report.address = m_client->address();
+                                report.tls = m_client->options().tls.enabled;
+                                report.latencyMs = latencyMs;
+                                finish(generation, report);
+                            });
+    });
+}
+
+void ConnectionProbe::finish(quint64 generation, const ProbeResult &result)
+{
+    if (generation != m_generation)
+        return;
+    cancel(); // closes the probe's connection; later signals of this run are dropped
+    if (result.ok())
+        qCDebug(lcSession) << "probe ok:" << result->address << result->version;
+    else
+        qCInfo(lcSession) << "probe failed:" << failureKindName(result.error().kind);
+    emit finished(result);
+}
+
+ProbeResult ConnectionProbe::run(const ConnectionProfile &profile, const QString &password)
+{
+    ConnectionProbe probe;
+    std::optional<ProbeResult> out;
+    QEventLoop loop;
+    connect(&probe, &ConnectionProbe::finished, &loop, [&](const ProbeResult &r) {
+        out = r;
+        loop.quit();
+    });
+    probe.start(profile, password);
+    if (!out)
+        loop.exec();
+    return *out;
+}
+
+} // namespace session

@@ -1,0 +1,75 @@
+#pragma once
+
+#include "redis/ConnectionOptions.h"
+
+#include <QList>
+#include <QString>
+#include <optional>
+
+namespace session {
+
+// How careful the console is with a server. Production sessions start read-only.
+enum class Environment { Local, Test, Staging, Production };
+
+QString environmentName(Environment e);                              // "local", "test", ...
+std::optional<Environment> environmentFromName(const QString &name); // exact, lower case
+QString environmentColour(Environment e); // "#RRGGBB" for swatches and bars
+QList<Environment> allEnvironments();
+
+// One field of a profile that failed validation; `field` names the member ("port",
+// "tls.caFile", ...) so a form can point at it.
+struct ProfileProblem
+{
+    QString field;
+    QString message;
+};
+
+// A saved connection, without its password (that lives in the SecretStore or in memory).
+struct ConnectionProfile
+{
+    static constexpr const char *DefaultStockTemplate = "stock:{<sku>}:available";
+    static constexpr const char *DefaultReceiptTemplate = "idem:{<sku>}:<order>";
+    static constexpr qint64 DefaultReceiptTtlSeconds = 604800; // 7 days
+    static constexpr qint64 MaxReceiptTtlSeconds = 31536000;   // the function's bound
+
+    QString name;
+    QString host = QStringLiteral("127.0.0.1");
+    int port = 6379; // int, not quint16, so that a bad value can be held and reported
+    int database = 0;
+    QString username; // empty: the default user
+    redis::TlsOptions tls;
+    QString environment = QStringLiteral("local"); // see environmentName()
+    QString stockKeyTemplate = QLatin1String(DefaultStockTemplate);
+    QString receiptKeyTemplate = QLatin1String(DefaultReceiptTemplate);
+    qint64 receiptTtlSeconds = DefaultReceiptTtlSeconds;
+    QString releaseUsername; // optional ACL user for loading libraries
+    int timeoutMs = 5000;    // connect and command timeout
+
+    // The label as an enum; nullopt for a label this version does not know.
+    std::optional<Environment> environmentKind() const { return environmentFromName(environment); }
+    // Production, or a label we cannot read (fail safe).
+    bool startsReadOnly() const;
+    QString environmentColour() const;
+
+    // Empty when the profile can be saved and used.
+    QList<ProfileProblem> validate() const;
+
+    // What the transport needs; the password is supplied by the caller, never stored here.
+    redis::ConnectionOptions toConnectionOptions(const QString &password) const;
+    // The same server as the release user (for loading libraries); empty user when none is set.
+    redis::ConnectionOptions toReleaseConnectionOptions(const QString &releasePassword) const;
+
+    // The user ACL checks are about ("default" when no user name is set).
+    QString effectiveUsername() const;
+
+    // The stock and receipt keys for one SKU and order, from the templates.
+    QByteArray stockKey(const QByteArray &sku) const;
+    QByteArray receiptKey(const QByteArray &sku, const QByteArray &orderId) const;
+
+    bool operator==(const ConnectionProfile &other) const;
+};
+
+// Validates a profile name alone (also used before renaming).
+std::optional<QString> profileNameProblem(const QString &name);
+
+} // namespace session

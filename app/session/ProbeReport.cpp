@@ -1,0 +1,246 @@
+#include "ProbeReport.h"
+
+#include "ServerOverview.h"
+
+#include <QJsonArray>
+
+namespace session {
+
+namespace {
+const char *const DeductFunction = "inventory_deduct_v1";
+
+QString callAction()
+{
+    return QStringLiteral("call %1").arg(QLatin1String(DeductFunction));
+}
+QString loadAction()
+{
+    return QStringLiteral("load function libraries");
+}
+
+QStringList dryRunUsers(const ConnectionProfile &p)
+{
+    QStringList users{p.effectiveUsername()};
+    if (!p.releaseUsername.isEmpty() && p.releaseUsername != users.first())
+        users << p.releaseUsername;
+    return users;
+}
+} // namespace
+
+QString verdictName(PermissionCheck::Verdict v)
+{
+    switch (v) {
+    case PermissionCheck::Verdict::Allowed:
+        return QStringLiteral("allowed");
+    case PermissionCheck::Verdict::Denied:
+        return QStringLiteral("denied");
+    case PermissionCheck::Verdict::Unknown:
+        return QStringLiteral("unknown");
+    }
+    return {};
+}
+
+QString failureKindName(ProbeFailure::Kind k)
+{
+    switch (k) {
+    case ProbeFailure::Kind::HostNotFound:
+        return QStringLiteral("host-not-found");
+    case ProbeFailure::Kind::Refused:
+        return QStringLiteral("refused");
+    case ProbeFailure::Kind::Timeout:
+        return QStringLiteral("timeout");
+    case ProbeFailure::Kind::Authentication:
+        return QStringLiteral("authentication");
+    case ProbeFailure::Kind::PasswordRequired:
+        return QStringLiteral("password-required");
+    case ProbeFailure::Kind::Tls:
+        return QStringLiteral("tls");
+    case ProbeFailure::Kind::Protocol:
+        return QStringLiteral("protocol");
+    case ProbeFailure::Kind::Server:
+        return QStringLiteral("server");
+    case ProbeFailure::Kind::Other:
+        return QStringLiteral("other");
+    }
+    return {};
+}
+
+QString ProbeReport::roleLabel() const
+{
+    ServerOverview o;
+    o.role = role;
+    return o.roleLabel();
+}
+
+bool ProbeReport::evictionCanDropReceipts() const
+{
+    ServerOverview o;
+    o.evictionPolicy = evictionPolicy;
+    return o.evictionCanDropReceipts();
+}
+
+QList<ProbeRow> ProbeReport::rows() const
+{
+    QList<ProbeRow> out;
+    out << ProbeRow{QStringLiteral("Server"),
+                    QStringLiteral("Redis %1 at %2%3")
+                        .arg(version, address, tls ? QStringLiteral(" (TLS)") : QString())};
+    out << ProbeRow{QStringLiteral("Latency"), QStringLiteral("%1 ms").arg(latencyMs, 0, 'f', 2)};
+    out << ProbeRow{QStringLiteral("Mode"), mode};
+    out << ProbeRow{QStringLiteral("Role"), roleLabel()};
+    out << ProbeRow{QStringLiteral("User"),
+                    user.isEmpty() ? QStringLiteral("unknown (%1)").arg(userError) : user,
+                    user.isEmpty()};
+    if (evictionPolicy.isEmpty())
+        out << ProbeRow{QStringLiteral("Eviction"), QStringLiteral("unknown")};
+    else if (evictionCanDropReceipts())
+        out << ProbeRow{
+            QStringLiteral("Eviction"),
+            QStringLiteral("%1: receipts can be evicted before their TTL ends").arg(evictionPolicy),
+            true};
+    else
+        out << ProbeRow{QStringLiteral("Eviction"), evictionPolicy};
+    for (const PermissionCheck &c : permissions) {
+        QString value = verdictName(c.verdict);
+        if (!c.detail.isEmpty())
+            value += QStringLiteral(": ") + c.detail;
+        out << ProbeRow{QStringLiteral("'%1' may %2").arg(c.user, c.action), value,
+                        c.verdict != PermissionCheck::Verdict::Allowed};
+    }
+    return out;
+}
+
+QJsonObject ProbeReport::toJson() const
+{
+    QJsonArray perms;
+    for (const PermissionCheck &c : permissions)
+        perms.append(QJsonObject{{QStringLiteral("user"), c.user},
+                                 {QStringLiteral("action"), c.action},
+                                 {QStringLiteral("verdict"), verdictName(c.verdict)},
+                                 {QStringLiteral("detail"), c.detail}});
+    return QJsonObject{
+        {QStringLiteral("address"), address},
+        {QStringLiteral("tls"), tls},
+        {QStringLiteral("latency_ms"), latencyMs},
+        {QStringLiteral("version"), version},
+        {QStringLiteral("mode"), mode},
+        {QStringLiteral("role"), roleLabel()},
+        {QStringLiteral("user"), user.isEmpty() ? QJsonValue() : QJsonValue(user)},
+        {QStringLiteral("eviction_policy"),
+         evictionPolicy.isEmpty() ? QJsonValue() : QJsonValue(evictionPolicy)},
+        {QStringLiteral("eviction_can_drop_receipts"), evictionCanDropReceipts()},
+        {QStringLiteral("permissions"), perms},
+    };
+}
+
+ProbeFailure classifyConnectionFailure(const QString &detail)
+{
+    using K = ProbeFailure::Kind;
+    struct Rule
+    {
+        const char *needle;
+        K kind;
+    };
+    // The transport's texts (ConnectionWorker), most specific first.
+    static const Rule rules[] = {
+        {"authentication failed", K::Authentication},
+        {"requires a password", K::PasswordRequired},
+        {"TLS", K::Tls},
+        {"does it expect TLS", K::Tls},
+        {"not found: check the host", K::HostNotFound},
+        {"connection refused", K::Refused},
+        {"no answer", K::Timeout},
+        {"protocol error", K::Protocol},
+        {"refused the connection setup", K::Server},
+    };
+    for (const Rule &r : rules)
+        if (detail.contains(QLatin1String(r.needle)))
+            return ProbeFailure{r.kind, detail};
+    return ProbeFailure{K::Other,
+                        detail.isEmpty() ? QStringLiteral("the connection failed") : detail};
+}
+
+QList<redis::Command> probeCommands(const ConnectionProfile &profile)
+{
+    QList<redis::Command> out{
+        {"INFO", "server"}, {"INFO", "replication"}, {"INFO", "memory"}, {"ACL", "WHOAMI"}};
+    // Key shapes from the profile, so that key patterns in the ACL are checked too.
+    const QByteArray stock = profile.stockKey("probe");
+    const QByteArray receipt = profile.receiptKey("probe", "probe");
+    for (const QString &user : dryRunUsers(profile)) {
+        const QByteArray u = user.toUtf8();
+        out << redis::Command{"ACL", "DRYRUN", u,       "FCALL", DeductFunction,
+                              "2",   stock,    receipt, "1",     "1"};
+        out << redis::Command{"ACL", "DRYRUN", u, "FUNCTION", "LOAD", "REPLACE", "x"};
+    }
+    return out;
+}
+
+PermissionCheck decodeDryRun(const QString &user, const QString &action,
+                             const redis::ReplyResult &reply)
+{
+    using V = PermissionCheck::Verdict;
+    PermissionCheck c{user, action, V::Unknown, {}};
+    if (reply.ok()) {
+        if (reply->isStatus() && reply->bytes() == "OK") {
+            c.verdict = V::Allowed;
+        } else if (reply->isString()) {
+            c.verdict = V::Denied; // Redis 7.0 answers a bulk string with the reason
+            c.detail = QString::fromUtf8(reply->bytes());
+        } else {
+            c.detail = QStringLiteral("unexpected ACL DRYRUN reply");
+        }
+        return c;
+    }
+    const redis::RedisError &e = reply.error();
+    if (e.isServer("NOPERM")) {
+        c.detail = QStringLiteral("this connection's user may not run ACL DRYRUN");
+    } else if (e.kind == redis::RedisError::Kind::Server
+               && e.message.contains(QLatin1String("not found"), Qt::CaseInsensitive)
+               && e.message.contains(QLatin1String("user"), Qt::CaseInsensitive)) {
+        c.verdict = V::Denied;
+        c.detail = QStringLiteral("there is no ACL user '%1' on this server").arg(user);
+    } else if (e.kind == redis::RedisError::Kind::Server
+               && e.message.contains(QLatin1String("unknown subcommand"), Qt::CaseInsensitive)) {
+        c.detail = QStringLiteral("this server has no ACL DRYRUN (Redis 7.0 or later)");
+    } else {
+        c.detail = QStringLiteral("ACL DRYRUN failed: %1").arg(e.message);
+    }
+    return c;
+}
+
+core::Result<ProbeReport, ProbeFailure> decodeProbe(const ConnectionProfile &profile,
+                                                    const QList<redis::ReplyResult> &r)
+{
+    const QStringList users = dryRunUsers(profile);
+    if (r.size() != 4 + 2 * users.size())
+        return ProbeFailure{ProbeFailure::Kind::Other,
+                            QStringLiteral("probe: wrong number of replies")};
+    QHash<QByteArray, QByteArray> info;
+    for (int i = 0; i < 3; ++i) {
+        if (!r[i].ok()) {
+            const auto &e = r[i].error();
+            return ProbeFailure{e.kind == redis::RedisError::Kind::Server
+                                    ? ProbeFailure::Kind::Server
+                                    : ProbeFailure::Kind::Timeout,
+                                QStringLiteral("INFO failed: %1").arg(e.toString())};
+        }
+        info.insert(parseInfo(r[i]->bytes()));
+    }
+    ProbeReport report;
+    report.version = QString::fromLatin1(info.value("redis_version"));
+    report.mode = QString::fromLatin1(info.value("redis_mode"));
+    report.role = QString::fromLatin1(info.value("role"));
+    report.evictionPolicy = QString::fromLatin1(info.value("maxmemory_policy"));
+    if (r[3].ok() && r[3]->isString())
+        report.user = QString::fromUtf8(r[3]->bytes());
+    else
+        report.userError = r[3].ok() ? QStringLiteral("unexpected reply") : r[3].error().message;
+    for (qsizetype i = 0; i < users.size(); ++i) {
+        report.permissions << decodeDryRun(users[i], callAction(), r[4 + 2 * i]);
+        report.permissions << decodeDryRun(users[i], loadAction(), r[5 + 2 * i]);
+    }
+    return report;
+}
+
+} // namespace session

@@ -1,0 +1,90 @@
+#pragma once
+
+#include "ConnectionProfile.h"
+#include "core/Result.h"
+#include "redis/RespCodec.h"
+
+#include <QJsonObject>
+#include <QMetaType>
+
+namespace session {
+
+// Whether one ACL user may run one command, as ACL DRYRUN says. When the dry run itself
+// cannot be run (no permission for ACL DRYRUN, a server before 7.0) the verdict is Unknown:
+// the console never guesses.
+struct PermissionCheck
+{
+    enum class Verdict { Allowed, Denied, Unknown };
+    QString user;
+    QString action; // "call inventory_deduct_v1", "load function libraries"
+    Verdict verdict = Verdict::Unknown;
+    QString detail; // the server's reason when denied; why it is unknown
+};
+QString verdictName(PermissionCheck::Verdict v); // allowed | denied | unknown
+
+// One label/value line of a report, in display order.
+struct ProbeRow
+{
+    QString label;
+    QString value;
+    bool warning = false; // something to look at (denied, unknown, eviction can drop receipts)
+};
+
+// What a connection test found.
+struct ProbeReport
+{
+    QString address;
+    bool tls = false;
+    double latencyMs = 0; // one PING round trip
+    QString version;      // redis_version
+    QString mode;         // standalone | cluster | sentinel
+    QString role;         // as INFO says: master | slave
+    QString user;         // ACL WHOAMI; empty when it failed (see userError)
+    QString userError;
+    QString evictionPolicy; // maxmemory_policy
+    QList<PermissionCheck> permissions;
+
+    QString roleLabel() const; // primary | replica
+    bool evictionCanDropReceipts() const;
+    QList<ProbeRow> rows() const;
+    QJsonObject toJson() const;
+};
+
+// Why a connection test could not run. Each kind has its own message saying what to check.
+struct ProbeFailure
+{
+    enum class Kind {
+        HostNotFound,     // DNS: check the host name
+        Refused,          // nothing listens: check the port, is Redis running
+        Timeout,          // no answer: host, port, firewall
+        Authentication,   // WRONGPASS: user name and password
+        PasswordRequired, // NOAUTH: a password is needed
+        Tls,              // handshake or verification: CA file, server name, TLS on the port
+        Protocol,         // not Redis, or TLS mismatch
+        Server,           // the server refused a command of the probe
+        Other,
+    };
+    Kind kind = Kind::Other;
+    QString message; // never contains the password
+};
+QString failureKindName(ProbeFailure::Kind k); // host-not-found, refused, ...
+
+using ProbeResult = core::Result<ProbeReport, ProbeFailure>;
+
+// Maps the transport's connection failure text (RedisClient::stateDetail()) to a kind.
+ProbeFailure classifyConnectionFailure(const QString &detail);
+
+// The second round trip of a probe (the first is a lone PING, timed): INFO server,
+// replication and memory, ACL WHOAMI, and ACL DRYRUN of FCALL inventory_deduct_v1 (with the
+// profile's key shapes) and of FUNCTION LOAD REPLACE, for the user and the release user.
+QList<redis::Command> probeCommands(const ConnectionProfile &profile);
+core::Result<ProbeReport, ProbeFailure> decodeProbe(const ConnectionProfile &profile,
+                                                    const QList<redis::ReplyResult> &replies);
+
+// One ACL DRYRUN reply as a verdict.
+PermissionCheck decodeDryRun(const QString &user, const QString &action,
+                             const redis::ReplyResult &reply);
+
+} // namespace session
+
+Q_DECLARE_METATYPE(session::ProbeResult)
