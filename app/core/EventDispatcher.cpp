@@ -7,7 +7,7 @@ namespace core {
 void preferFastEventDispatcher()
 {
     if (!qEnvironmentVariableIsSet("QT_NO_GLIB"))
-        qputenv("QT_NO_GLIB", "1");
+        qputenv("QT_NO_GLIB", QByteArrayLiteral("1"));
 }
 
 } // namespace core
