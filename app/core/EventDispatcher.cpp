@@ -1,13 +1,13 @@
 #include "EventDispatcher.h"
 
-#include <QtGlobal>
+#include <QByteArray>
 
 namespace core {
 
 void preferFastEventDispatcher()
 {
     if (!qEnvironmentVariableIsSet("QT_NO_GLIB"))
-        qputenv("QT_NO_GLIB", QByteArrayLiteral("1"));
+        qputenv("QT_NO_GLIB", QByteArray("1"));
 }
 
 } // namespace core
