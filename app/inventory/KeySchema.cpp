@@ -1,0 +1,126 @@
+#include "KeySchema.h"
+
+#include "redis/Slot.h"
+
+namespace inventory {
+
+namespace {
+const QString Sku = QStringLiteral("<sku>");
+const QString Order = QStringLiteral("<order>");
+} // namespace
+
+QByteArray globEscape(const QByteArray &literal)
+{
+    QByteArray out;
+    out.reserve(literal.size());
+    for (char c : literal) {
+        if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\')
+            out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+KeySchema::KeySchema()
+    : KeySchema(QString::fromLatin1(DefaultStockTemplate),
+                QString::fromLatin1(DefaultReceiptTemplate))
+{}
+
+KeySchema::KeySchema(const QString &stockTemplate, const QString &receiptTemplate)
+    : m_stock(stockTemplate)
+    , m_receipt(receiptTemplate)
+{
+    const QByteArray st = stockTemplate.toUtf8();
+    const qsizetype s = st.indexOf("<sku>");
+    m_stockParts = {st.left(s), {}, st.mid(s + 5)};
+    const QByteArray rt = receiptTemplate.toUtf8();
+    const qsizetype rs = rt.indexOf("<sku>");
+    const qsizetype ro = rt.indexOf("<order>");
+    m_receiptParts = {rt.left(rs), rt.mid(rs + 5, ro - rs - 5), rt.mid(ro + 7)};
+}
+
+core::Result<KeySchema, QString> KeySchema::fromTemplates(const QString &stockTemplate,
+                                                          const QString &receiptTemplate)
+{
+    if (stockTemplate.count(Sku) != 1 || stockTemplate.contains(Order))
+        return QStringLiteral("the stock key template must contain <sku> exactly once and no "
+                              "<order> (for example %1)")
+            .arg(QLatin1String(DefaultStockTemplate));
+    if (receiptTemplate.count(Sku) != 1 || receiptTemplate.count(Order) != 1)
+        return QStringLiteral("the receipt key template must contain <sku> and <order> exactly "
+                              "once each (for example %1)")
+            .arg(QLatin1String(DefaultReceiptTemplate));
+    const qsizetype skuAt = receiptTemplate.indexOf(Sku);
+    const qsizetype orderAt = receiptTemplate.indexOf(Order);
+    if (orderAt < skuAt || orderAt == skuAt + Sku.size())
+        return QStringLiteral("in the receipt key template <sku> must come before <order>, "
+                              "with some text between them");
+    if (stockTemplate == receiptTemplate)
+        return QStringLiteral("the stock and receipt templates must differ");
+    return KeySchema(stockTemplate, receiptTemplate);
+}
+
+QByteArray KeySchema::stockKey(const QByteArray &sku) const
+{
+    return m_stockParts.prefix + sku + m_stockParts.suffix;
+}
+
+QByteArray KeySchema::receiptKey(const QByteArray &sku, const QByteArray &orderId) const
+{
+    return m_receiptParts.prefix + sku + m_receiptParts.middle + orderId + m_receiptParts.suffix;
+}
+
+QByteArray KeySchema::stockPattern() const
+{
+    return globEscape(m_stockParts.prefix) + '*' + globEscape(m_stockParts.suffix);
+}
+
+QByteArray KeySchema::receiptPattern() const
+{
+    return globEscape(m_receiptParts.prefix) + '*' + globEscape(m_receiptParts.middle) + '*'
+           + globEscape(m_receiptParts.suffix);
+}
+
+QByteArray KeySchema::receiptPatternForSku(const QByteArray &sku) const
+{
+    return globEscape(m_receiptParts.prefix + sku + m_receiptParts.middle) + '*'
+           + globEscape(m_receiptParts.suffix);
+}
+
+QByteArray KeySchema::receiptPatternForOrder(const QByteArray &orderId) const
+{
+    return globEscape(m_receiptParts.prefix) + '*'
+           + globEscape(m_receiptParts.middle + orderId + m_receiptParts.suffix);
+}
+
+std::optional<QByteArray> KeySchema::skuOfStockKey(const QByteArray &key) const
+{
+    const Parts &p = m_stockParts;
+    if (key.size() <= p.prefix.size() + p.suffix.size() || !key.startsWith(p.prefix)
+        || !key.endsWith(p.suffix))
+        return std::nullopt;
+    return key.mid(p.prefix.size(), key.size() - p.prefix.size() - p.suffix.size());
+}
+
+std::optional<KeySchema::ReceiptKey> KeySchema::parseReceiptKey(const QByteArray &key) const
+{
+    const Parts &p = m_receiptParts;
+    if (key.size() <= p.prefix.size() + p.middle.size() + p.suffix.size()
+        || !key.startsWith(p.prefix) || !key.endsWith(p.suffix))
+        return std::nullopt;
+    const QByteArray inner =
+        key.mid(p.prefix.size(), key.size() - p.prefix.size() - p.suffix.size());
+    // The SKU ends at the first separator: SKUs are hash-tag content and hold no '}'.
+    const qsizetype sep = inner.indexOf(p.middle);
+    if (sep <= 0 || sep + p.middle.size() >= inner.size())
+        return std::nullopt;
+    return ReceiptKey{inner.left(sep), inner.mid(sep + p.middle.size())};
+}
+
+bool KeySchema::sharesSlot(const QByteArray &sku) const
+{
+    return redis::keySlot(stockKey(sku)) == redis::keySlot(receiptKey(sku, "0"))
+           && redis::keySlot(stockKey(sku)) == redis::keySlot(receiptKey(sku, "order-x"));
+}
+
+} // namespace inventory

@@ -1,0 +1,62 @@
+#pragma once
+
+#include "core/Result.h"
+
+#include <QByteArray>
+#include <QString>
+#include <optional>
+
+namespace inventory {
+
+// Where a site keeps stock and receipts. Templates use the placeholders <sku> and <order>;
+// the default puts the SKU in a hash tag so both keys of one deduction share a cluster slot.
+class KeySchema
+{
+public:
+    static constexpr auto DefaultStockTemplate = "stock:{<sku>}:available";
+    static constexpr auto DefaultReceiptTemplate = "idem:{<sku>}:<order>";
+
+    KeySchema(); // the defaults
+    // Validates: the stock template has <sku> once and no <order>; the receipt template has
+    // <sku> and <order> once each, <sku> first, with literal text between them.
+    static core::Result<KeySchema, QString> fromTemplates(const QString &stockTemplate,
+                                                          const QString &receiptTemplate);
+
+    QString stockTemplate() const { return m_stock; }
+    QString receiptTemplate() const { return m_receipt; }
+
+    QByteArray stockKey(const QByteArray &sku) const;
+    QByteArray receiptKey(const QByteArray &sku, const QByteArray &orderId) const;
+
+    // SCAN MATCH patterns for each family (literal parts glob-escaped).
+    QByteArray stockPattern() const;
+    QByteArray receiptPattern() const;
+    // Receipts of one SKU / of one order across SKUs.
+    QByteArray receiptPatternForSku(const QByteArray &sku) const;
+    QByteArray receiptPatternForOrder(const QByteArray &orderId) const;
+
+    std::optional<QByteArray> skuOfStockKey(const QByteArray &key) const;
+    struct ReceiptKey
+    {
+        QByteArray sku;
+        QByteArray orderId;
+    };
+    std::optional<ReceiptKey> parseReceiptKey(const QByteArray &key) const;
+
+    // True when stock and receipt keys of any SKU land in the same cluster slot.
+    bool sharesSlot(const QByteArray &sku) const;
+
+private:
+    KeySchema(const QString &stockTemplate, const QString &receiptTemplate);
+    struct Parts
+    {
+        QByteArray prefix, middle, suffix; // around the placeholders
+    };
+    QString m_stock, m_receipt;
+    Parts m_stockParts, m_receiptParts;
+};
+
+// Escapes glob metacharacters (* ? [ ] \) for SCAN MATCH.
+QByteArray globEscape(const QByteArray &literal);
+
+} // namespace inventory
