@@ -117,7 +117,7 @@ core::Result<bool, QString> AuditLog::append(AuditRecord record) const
     if (!QDir().mkpath(QFileInfo(m_path).absolutePath()))
         return QStringLiteral("cannot create the folder of the audit log %1").arg(m_path);
     const int fd = ::open(QFile::encodeName(m_path).constData(),
-                          O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+                          O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0)
         return QStringLiteral("cannot open the audit log %1: %2")
             .arg(m_path, QString::fromLocal8Bit(strerror(errno)));

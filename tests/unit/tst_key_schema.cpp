@@ -72,7 +72,7 @@ private slots:
     }
 
     // Reference values from CLUSTER KEYSLOT on Redis 7.
-    void slots()
+    void clusterSlots()
     {
         QCOMPARE(redis::keySlot("foo"), 12182);
         QCOMPARE(redis::keySlot("123456789"), 12739);
