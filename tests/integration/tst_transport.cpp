@@ -133,6 +133,42 @@ private slots:
         QVERIFY(c->call({"PING"}).ok());
     }
 
+    void aclUserAuthenticates()
+    {
+        auto admin = m_redis.connect();
+        QVERIFY(admin
+                    ->call({"ACL", "SETUSER", "support", "on", ">s3cret-pw", "~*", "+@read",
+                            "+ping", "+client", "+echo"})
+                    .ok());
+        ConnectionOptions o = m_redis.options();
+        o.username = "support";
+        o.password = "s3cret-pw";
+        auto c = m_redis.connect(o);
+        QCOMPARE(c->state(), ConnectionState::Ready);
+        QCOMPARE(c->call({"ACL", "WHOAMI"}).error().code, QByteArray("NOPERM"));
+        auto denied = c->call({"SET", "k", "v"});
+        QVERIFY(!denied.ok());
+        QCOMPARE(denied.error().code, QByteArray("NOPERM"));
+        QVERIFY(!denied.error().outcomeUnknown()); // the server answered: it did not run
+    }
+
+    void wrongPasswordFailsClearlyAndNeverEchoesIt()
+    {
+        ConnectionOptions o = m_redis.options();
+        o.username = "support";
+        o.password = "not-the-password";
+        RedisClient c(o);
+        c.open();
+        QVERIFY(!c.waitUntilReady(3000));
+        QCOMPARE(c.state(), ConnectionState::Failed);
+        QVERIFY2(c.stateDetail().contains("authentication failed"), qPrintable(c.stateDetail()));
+        QVERIFY(c.stateDetail().contains("support"));
+        QVERIFY(!c.stateDetail().contains("not-the-password"));
+        // A refused password is final: no reconnect loop.
+        QTest::qWait(500);
+        QCOMPARE(c.state(), ConnectionState::Failed);
+    }
+
     void refusedPortSaysSo()
     {
         ConnectionOptions o = m_redis.options();
