@@ -328,9 +328,17 @@ QString ConnectionWorker::describeSocketError(QAbstractSocket::SocketError error
                                     "or a client certificate?")
                          .arg(where)
                    : QStringLiteral("%1 closed the connection").arg(where);
-    default:
-        return QStringLiteral("network error with %1: %2")
-            .arg(where, m_socket ? m_socket->errorString() : QString());
+    default: {
+        const QString detail = m_socket ? m_socket->errorString() : QString();
+        // OpenSSL reports a server's refusal of our certificate as a plain socket error.
+        if (m_options.tls.enabled
+            && (detail.contains(QLatin1String("alert"), Qt::CaseInsensitive)
+                || detail.contains(QLatin1String("certificate"), Qt::CaseInsensitive)))
+            return QStringLiteral("TLS handshake with %1 failed: %2. The server may require a "
+                                  "client certificate: check the certificate and key files")
+                .arg(where, detail);
+        return QStringLiteral("network error with %1: %2").arg(where, detail);
+    }
     }
 }
 
