@@ -1,7 +1,9 @@
 #!lua name=inventory_lib_v1
--- version: 1.0.0
+-- version: 1.1.0
 -- Stock deduction, once per order. Every check runs before the first write: a Lua error
 -- after a write is not rolled back.
+-- 1.1.0: inventory_deduct_v1 unchanged; adds inventory_deduct_v2 (hash receipt recording the
+-- quantity, so that a retry with another quantity is told apart) and inventory_receipt_v1.
 
 local MAX_QUANTITY = 1000000
 local MAX_TTL = 31536000
@@ -74,4 +76,125 @@ redis.register_function{
     callback = deduct_v1,
     description = 'Deduct stock once per order: KEYS stock, receipt; ARGV quantity, ttl. '
         .. 'Returns {1,remaining} | {2,recorded} | {0,stock} | {-2,0}',
+}
+
+-- The receipt of an order, in either form: nil when there is none; otherwise the recorded
+-- remaining and the recorded quantity (nil for a v1 string receipt, which has none; its text
+-- is kept as `recorded`, since v1 and v2 return it as it is).
+-- A receipt that is neither form, or holds non-canonical numbers, is an error reply: the
+-- order's state cannot be known, so nothing is decided from it.
+local function read_receipt(receipt_key)
+    local receipt_type = redis.call('TYPE', receipt_key)['ok']
+    if receipt_type == 'none' then
+        return nil
+    end
+    if receipt_type == 'string' then
+        local recorded = redis.call('GET', receipt_key)
+        return {remaining = tonumber(recorded) or recorded, recorded = recorded}
+    end
+    if receipt_type ~= 'hash' then
+        return nil, 'ERR invalid receipt'
+    end
+    local fields = redis.call('HMGET', receipt_key, 'remaining', 'quantity')
+    local remaining = canonical(fields[1], MAX_STOCK)
+    local quantity = canonical(fields[2], MAX_QUANTITY)
+    if not remaining or not quantity or quantity < 1 then
+        return nil, 'ERR invalid receipt'
+    end
+    return {remaining = remaining, quantity = quantity}
+end
+
+-- FCALL inventory_deduct_v2 2 <stock key> <receipt key> <quantity> <ttl seconds>
+-- As v1, but the receipt is a hash {remaining, quantity, time} so that a retry can be checked:
+-- {1, remaining} deducted; {2, recorded remaining} already applied with this quantity (or by
+-- v1, whose string receipt has no quantity); {-3, recorded quantity} this order was applied
+-- with another quantity (nothing changes); {0, stock} insufficient; {-2, 0} stock key missing.
+local function deduct_v2(keys, args)
+    if #keys ~= 2 or #args ~= 2 then
+        return redis.error_reply('ERR expected two keys (stock, receipt) and two arguments '
+            .. '(quantity, ttl)')
+    end
+    local stock_key, receipt_key = keys[1], keys[2]
+    local quantity = canonical(args[1], MAX_QUANTITY)
+    if not quantity or quantity < 1 then
+        return redis.error_reply('ERR invalid quantity')
+    end
+    local ttl = canonical(args[2], MAX_TTL)
+    if not ttl or ttl < 1 then
+        return redis.error_reply('ERR invalid ttl')
+    end
+
+    local receipt, receipt_error = read_receipt(receipt_key)
+    if receipt_error then
+        return redis.error_reply(receipt_error)
+    end
+    if receipt then
+        if receipt.quantity and receipt.quantity ~= quantity then
+            return {-3, receipt.quantity}
+        end
+        return {2, receipt.remaining}
+    end
+
+    local stock_type = redis.call('TYPE', stock_key)['ok']
+    if stock_type == 'none' then
+        return {-2, 0}
+    end
+    if stock_type ~= 'string' then
+        return redis.error_reply('ERR invalid stock')
+    end
+    local stock = canonical(redis.call('GET', stock_key), MAX_STOCK)
+    if not stock then
+        return redis.error_reply('ERR invalid stock')
+    end
+    if stock < quantity then
+        return {0, stock}
+    end
+
+    -- Server time, read before the first write: "seconds.microseconds".
+    local now = redis.call('TIME')
+    local time = now[1] .. '.' .. string.format('%06d', tonumber(now[2]))
+    local remaining = redis.call('DECRBY', stock_key, quantity)
+    redis.call('HSET', receipt_key, 'remaining', remaining, 'quantity', quantity, 'time', time)
+    redis.call('EXPIRE', receipt_key, ttl)
+    return {1, remaining}
+end
+
+-- FCALL_RO inventory_receipt_v1 1 <receipt key>
+-- {1, remaining, ttl seconds (-1: none), quantity (-1: a v1 receipt)} or {0, 0, -2, -1}.
+local function receipt_v1(keys, args)
+    if #keys ~= 1 or #args ~= 0 then
+        return redis.error_reply('ERR expected one key (receipt) and no arguments')
+    end
+    local receipt, receipt_error = read_receipt(keys[1])
+    if receipt_error then
+        return redis.error_reply(receipt_error)
+    end
+    if not receipt then
+        return {0, 0, -2, -1}
+    end
+    -- A v1 receipt must hold what v1 writes: a canonical remaining.
+    local remaining = receipt.remaining
+    if receipt.recorded then
+        remaining = canonical(receipt.recorded, MAX_STOCK)
+    end
+    if not remaining then
+        return redis.error_reply('ERR invalid receipt')
+    end
+    return {1, remaining, redis.call('TTL', keys[1]), receipt.quantity or -1}
+end
+
+redis.register_function{
+    function_name = 'inventory_deduct_v2',
+    callback = deduct_v2,
+    description = 'Deduct stock once per order, recording the quantity: KEYS stock, receipt; '
+        .. 'ARGV quantity, ttl. Returns {1,remaining} | {2,recorded} | {-3,recorded quantity} '
+        .. '| {0,stock} | {-2,0}',
+}
+
+redis.register_function{
+    function_name = 'inventory_receipt_v1',
+    callback = receipt_v1,
+    flags = {'no-writes'},
+    description = 'Read an order receipt (either form): KEYS receipt. Returns '
+        .. '{1,remaining,ttl,quantity or -1} | {0,0,-2,-1}',
 }
