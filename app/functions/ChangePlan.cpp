@@ -1,0 +1,347 @@
+#include "ChangePlan.h"
+
+#include "LibraryVersion.h"
+#include "session/ServerOverview.h"
+
+#include <QSet>
+
+#include <algorithm>
+
+namespace functions {
+
+namespace {
+
+void sortLibraries(QList<LibraryInfo> &libs)
+{
+    std::sort(libs.begin(), libs.end(),
+              [](const LibraryInfo &a, const LibraryInfo &b) { return a.name < b.name; });
+}
+
+QList<LibraryInfo> without(QList<LibraryInfo> libs, const QString &name)
+{
+    libs.removeIf([&](const LibraryInfo &l) { return l.name == name; });
+    return libs;
+}
+
+QList<LibraryInfo> with(QList<LibraryInfo> libs, const LibraryInfo &lib)
+{
+    libs = without(libs, lib.name);
+    libs << lib;
+    sortLibraries(libs);
+    return libs;
+}
+
+LibraryInfo fromCode(const QString &name, const QByteArray &code)
+{
+    LibraryInfo lib;
+    lib.name = name;
+    lib.engine = QStringLiteral("LUA");
+    lib.code = code;
+    lib.hasCode = true;
+    return lib;
+}
+
+// A library known by its code only (from a backup) gets its functions from an offline
+// inspection, so that collisions can be checked.
+LibraryInfo withFunctions(const LibraryInfo &lib)
+{
+    if (!lib.functions.isEmpty() || !lib.hasCode)
+        return lib;
+    LibraryInfo out = lib;
+    const Inspection i = inspectLibrary(lib.code);
+    if (i.ok())
+        out.functions = i.toLibraryInfo().functions;
+    return out;
+}
+
+QString codeLabel(const LibraryInfo *lib)
+{
+    return lib ? versionLabel(libraryVersion(lib->code)) : QStringLiteral("not loaded");
+}
+
+} // namespace
+
+QString actionName(ChangeAction a)
+{
+    switch (a) {
+    case ChangeAction::Load:
+        return QStringLiteral("load");
+    case ChangeAction::Delete:
+        return QStringLiteral("delete");
+    case ChangeAction::RestoreCode:
+        return QStringLiteral("rollback");
+    case ChangeAction::RestoreDump:
+        return QStringLiteral("restore");
+    }
+    return {};
+}
+
+QByteArray policyArgument(RestorePolicy p)
+{
+    switch (p) {
+    case RestorePolicy::Append:
+        return "APPEND";
+    case RestorePolicy::Replace:
+        return "REPLACE";
+    case RestorePolicy::Flush:
+        return "FLUSH";
+    }
+    return {};
+}
+
+std::optional<RestorePolicy> parsePolicy(const QString &text)
+{
+    for (RestorePolicy p : {RestorePolicy::Append, RestorePolicy::Replace, RestorePolicy::Flush})
+        if (text.compare(QLatin1String(policyArgument(p)), Qt::CaseInsensitive) == 0)
+            return p;
+    return std::nullopt;
+}
+
+const LibraryInfo *NodeState::library(const QString &name) const
+{
+    for (const LibraryInfo &l : libraries)
+        if (l.name == name)
+            return &l;
+    return nullptr;
+}
+
+QList<redis::Command> stateCommands()
+{
+    return {{"FUNCTION", "LIST", "WITHCODE"}, {"INFO", "server"}};
+}
+
+NodeState decodeState(const QString &address, const QList<redis::ReplyResult> &replies)
+{
+    NodeState s;
+    s.address = address;
+    if (replies.size() < 2 || !replies[0].ok()) {
+        s.error =
+            replies.isEmpty()
+                ? QStringLiteral("no reply")
+                : QStringLiteral("FUNCTION LIST failed: %1").arg(replies[0].error().toString());
+        return s;
+    }
+    auto libs = decodeFunctionList(replies[0].value());
+    if (!libs) {
+        s.error = libs.error();
+        return s;
+    }
+    s.libraries = libs.value();
+    if (replies[1].ok()) {
+        const auto info = session::parseInfo(replies[1]->bytes());
+        s.redisVersion = QString::fromLatin1(info.value("redis_version"));
+        s.runId = QString::fromLatin1(info.value("run_id"));
+    }
+    return s;
+}
+
+bool PreflightReport::passed() const
+{
+    return std::none_of(checks.begin(), checks.end(), [](const PreflightCheck &c) {
+        return c.state == PreflightCheck::State::Failed;
+    });
+}
+
+QString PreflightReport::refusal() const
+{
+    QStringList out;
+    for (const PreflightCheck &c : checks)
+        if (c.state == PreflightCheck::State::Failed)
+            out << QStringLiteral("%1: %2").arg(c.label, c.detail);
+    return out.join(QLatin1Char('\n'));
+}
+
+bool ExecutionReport::succeeded() const
+{
+    return refusal.isEmpty() && !nodes.isEmpty()
+           && std::all_of(nodes.begin(), nodes.end(),
+                          [](const NodeOutcome &n) { return n.verified; });
+}
+
+QList<LibraryInfo> ChangeSpec::predict(const NodeState &node) const
+{
+    const NodeBackup *saved = backup ? backup->node(node.address) : nullptr;
+    switch (action) {
+    case ChangeAction::Load:
+        return with(node.libraries, fromCode(library, incoming.code));
+    case ChangeAction::Delete:
+        return without(node.libraries, library);
+    case ChangeAction::RestoreCode:
+        if (!saved)
+            return node.libraries;
+        if (const LibraryInfo *old = saved->library(library))
+            return with(node.libraries, fromCode(library, old->code));
+        return without(node.libraries, library);
+    case ChangeAction::RestoreDump: {
+        if (!saved)
+            return node.libraries;
+        QList<LibraryInfo> out =
+            policy == RestorePolicy::Flush ? QList<LibraryInfo>{} : node.libraries;
+        for (const LibraryInfo &l : saved->libraries) {
+            if (policy == RestorePolicy::Append && node.library(l.name))
+                continue; // the restore fails as a whole; refusals() says so
+            out = with(out, fromCode(l.name, l.code));
+        }
+        sortLibraries(out);
+        return out;
+    }
+    }
+    return node.libraries;
+}
+
+redis::Command ChangeSpec::command(const NodeState &node) const
+{
+    const NodeBackup *saved = backup ? backup->node(node.address) : nullptr;
+    const LibraryInfo *now = node.library(library);
+    switch (action) {
+    case ChangeAction::Load:
+        return {"FUNCTION", "LOAD", "REPLACE", incoming.code};
+    case ChangeAction::Delete:
+        return now ? redis::Command{"FUNCTION", "DELETE", library.toUtf8()} : redis::Command{};
+    case ChangeAction::RestoreCode:
+        if (!saved)
+            return {};
+        if (const LibraryInfo *old = saved->library(library))
+            return now && now->code == old->code
+                       ? redis::Command{}
+                       : redis::Command{"FUNCTION", "LOAD", "REPLACE", old->code};
+        return now ? redis::Command{"FUNCTION", "DELETE", library.toUtf8()} : redis::Command{};
+    case ChangeAction::RestoreDump:
+        return saved ? redis::Command{"FUNCTION", "RESTORE", saved->dump, policyArgument(policy)}
+                     : redis::Command{};
+    }
+    return {};
+}
+
+QList<ContractDiff> ChangeSpec::contractDiffs(const NodeState &node) const
+{
+    const QList<LibraryInfo> after = predict(node);
+    QSet<QString> names;
+    for (const LibraryInfo &l : node.libraries)
+        names.insert(l.name);
+    for (const LibraryInfo &l : after)
+        names.insert(l.name);
+    names.insert(library);
+    QStringList sorted(names.begin(), names.end());
+    sorted.sort();
+    QList<LibraryInfo> neighbours;
+    for (const LibraryInfo &l : after)
+        neighbours << withFunctions(l);
+
+    QList<ContractDiff> out;
+    for (const QString &name : sorted) {
+        const LibraryInfo *before = node.library(name);
+        const auto it = std::find_if(after.begin(), after.end(),
+                                     [&](const LibraryInfo &l) { return l.name == name; });
+        const LibraryInfo *next = it == after.end() ? nullptr : &*it;
+        const bool same = before && next && before->code == next->code;
+        if (name != library && (same || (!before && !next)))
+            continue; // untouched
+        if (next) {
+            const Inspection inspected = action == ChangeAction::Load && name == library
+                                             ? incoming
+                                             : inspectLibrary(next->code, name);
+            out << diffContract(inspected, node.libraries, &neighbours);
+        } else if (before) {
+            out << diffRemoval(*before);
+        } else {
+            ContractDiff d; // e.g. rolling back a library that is already gone
+            d.library = name;
+            d.existsAfter = false;
+            d.codeIdentical = true;
+            out << d;
+        }
+    }
+    return out;
+}
+
+CodeDiff ChangeSpec::codeDiff(const NodeState &node) const
+{
+    const LibraryInfo *before = node.library(library);
+    const QList<LibraryInfo> after = predict(node);
+    const auto it = std::find_if(after.begin(), after.end(),
+                                 [&](const LibraryInfo &l) { return l.name == library; });
+    const LibraryInfo *next = it == after.end() ? nullptr : &*it;
+    QString rightLabel;
+    switch (action) {
+    case ChangeAction::Load:
+        rightLabel = QStringLiteral("%1 (%2)").arg(
+            incoming.fileName.isEmpty() ? QStringLiteral("new code") : incoming.fileName,
+            versionLabel(incoming.version));
+        break;
+    case ChangeAction::Delete:
+        rightLabel = QStringLiteral("deleted");
+        break;
+    default:
+        rightLabel = QStringLiteral("backup %1 (%2)")
+                         .arg(backup ? backup->path : QString(), codeLabel(next));
+    }
+    return diffCode(before ? before->code : QByteArray(), next ? next->code : QByteArray(),
+                    QStringLiteral("loaded on %1 (%2)").arg(node.address, codeLabel(before)),
+                    rightLabel);
+}
+
+QStringList ChangeSpec::refusals(const NodeState &node) const
+{
+    QStringList out;
+    if (!node.error.isEmpty())
+        return {
+            QStringLiteral("cannot read the libraries of %1: %2").arg(node.address, node.error)};
+    const NodeBackup *saved = backup ? backup->node(node.address) : nullptr;
+    if (backup && !saved)
+        out << QStringLiteral("the backup %1 has no node %2").arg(backup->path, node.address);
+    if (action == ChangeAction::Delete && !node.library(library))
+        out << QStringLiteral("library %1 is not loaded on %2").arg(library, node.address);
+    if (action == ChangeAction::RestoreDump && saved) {
+        if (policy == RestorePolicy::Append)
+            for (const LibraryInfo &l : saved->libraries)
+                if (node.library(l.name))
+                    out << QStringLiteral("FUNCTION RESTORE APPEND would fail: library %1 "
+                                          "exists on %2 (choose REPLACE or FLUSH)")
+                               .arg(l.name, node.address);
+        if (!saved->redisVersion.isEmpty() && !node.redisVersion.isEmpty()
+            && compareVersions(saved->redisVersion, node.redisVersion) > 0)
+            out << QStringLiteral("the dump comes from Redis %1 and %2 runs %3: a dump from a "
+                                  "newer Redis does not restore on an older one")
+                       .arg(saved->redisVersion, node.address, node.redisVersion);
+    }
+    for (const ContractDiff &d : contractDiffs(node))
+        out << d.refusals;
+    return out;
+}
+
+QStringList ChangeSpec::warnings(const NodeState &node) const
+{
+    QStringList out;
+    const NodeBackup *saved = backup ? backup->node(node.address) : nullptr;
+    if (saved && !saved->runId.isEmpty() && saved->runId != node.runId)
+        out << QStringLiteral("%1 restarted (or is another server) since the backup: its run_id "
+                              "changed")
+                   .arg(node.address);
+    for (const ContractDiff &d : contractDiffs(node))
+        for (const QString &w : d.warnings)
+            out << (d.library == library ? w : QStringLiteral("%1: %2").arg(d.library, w));
+    return out;
+}
+
+QString compareLibraries(const QList<LibraryInfo> &expected, const QList<LibraryInfo> &actual)
+{
+    QStringList problems;
+    for (const LibraryInfo &e : expected) {
+        const auto it = std::find_if(actual.begin(), actual.end(),
+                                     [&](const LibraryInfo &a) { return a.name == e.name; });
+        if (it == actual.end())
+            problems << QStringLiteral("%1 is missing").arg(e.name);
+        else if (it->code != e.code)
+            problems << QStringLiteral("%1 holds other code (sha256 %2, expected %3)")
+                            .arg(e.name, shortFingerprint(codeFingerprint(it->code)),
+                                 shortFingerprint(codeFingerprint(e.code)));
+    }
+    for (const LibraryInfo &a : actual)
+        if (std::none_of(expected.begin(), expected.end(),
+                         [&](const LibraryInfo &e) { return e.name == a.name; }))
+            problems << QStringLiteral("%1 is unexpectedly loaded").arg(a.name);
+    return problems.join(QStringLiteral("; "));
+}
+
+} // namespace functions

@@ -1,0 +1,117 @@
+#pragma once
+
+#include "CodeDiff.h"
+#include "ContractDiff.h"
+#include "FunctionBackup.h"
+#include "redis/CommandSender.h"
+
+namespace session {
+class WriteGate;
+}
+
+namespace functions {
+
+// One primary a change is made on. In Redis Cluster, FUNCTION LOAD is not propagated between
+// shards: every primary gets its own load, and each can drift. Today the console passes one.
+struct ChangeTarget
+{
+    QString address;
+    redis::CommandSender *reader = nullptr; // state, dry run, dump, verification
+    redis::CommandSender *loader = nullptr; // runs the change (the release user); reader if null
+    redis::CommandSender &loadVia() const { return loader ? *loader : *reader; }
+};
+
+// Everything the guards need to know about the session a change runs in.
+struct ChangeContext
+{
+    QList<ChangeTarget> nodes;
+    QString loadUser = QStringLiteral("default"); // the ACL user `loader` is authenticated as
+    session::WriteGate *gate = nullptr;           // the environment guard; required
+    QString profile;
+    QString environment; // "local", "production", ...; for the backup and the audit
+    QString backupDirectory = defaultBackupDirectory();
+    QString auditPath; // empty: AuditLog::defaultPath()
+    int timeoutMs = 10000;
+};
+
+enum class ChangeAction { Load, Delete, RestoreCode, RestoreDump };
+QString actionName(ChangeAction a); // load | delete | rollback | restore
+enum class RestorePolicy { Append, Replace, Flush };
+QByteArray policyArgument(RestorePolicy p);                    // APPEND | REPLACE | FLUSH
+std::optional<RestorePolicy> parsePolicy(const QString &text); // case-insensitive
+
+// What one node holds now.
+struct NodeState
+{
+    QString address;
+    QString error; // non-empty: the state could not be read
+    QString redisVersion;
+    QString runId;
+    QList<LibraryInfo> libraries; // with code, sorted
+    const LibraryInfo *library(const QString &name) const;
+};
+QList<redis::Command> stateCommands(); // FUNCTION LIST WITHCODE, INFO server
+NodeState decodeState(const QString &address, const QList<redis::ReplyResult> &replies);
+
+// One check of the preflight, in the order shown.
+struct PreflightCheck
+{
+    enum class State { Passed, Warning, Failed };
+    QString label; // "Environment", "Permission on 127.0.0.1:6379"
+    State state = State::Passed;
+    QString detail;
+};
+struct PreflightReport
+{
+    QList<PreflightCheck> checks;
+    bool passed() const;
+    QString refusal() const; // the failed checks, one per line; empty when passed
+};
+
+// How the change went on one node.
+struct NodeOutcome
+{
+    QString address;
+    bool attempted = false;      // the change command was sent
+    bool applied = false;        // the server said OK
+    bool verified = false;       // FUNCTION LIST WITHCODE shows exactly the expected libraries
+    bool outcomeUnknown = false; // no reply came; `verified` says what the server holds
+    QString message;             // what happened, in words
+};
+struct ExecutionReport
+{
+    QList<NodeOutcome> nodes;
+    QString refusal; // set when nothing was sent (guards, state changed since the backup)
+    QString backupPath;
+    bool succeeded() const; // every node applied and verified
+};
+
+// The pure half of a change: what a node will hold afterwards, the commands, the checks.
+// LibraryChange drives it over the network.
+struct ChangeSpec
+{
+    ChangeAction action = ChangeAction::Load;
+    QString library;
+    Inspection incoming;                  // Load: the file; RestoreCode: the backup's code (if any)
+    std::optional<FunctionBackup> backup; // RestoreCode, RestoreDump
+    RestorePolicy policy = RestorePolicy::Replace;
+
+    // The libraries a node will hold once the change is made (code is what matters).
+    QList<LibraryInfo> predict(const NodeState &node) const;
+    // The command that makes the change on this node; empty when there is nothing to do
+    // (e.g. a rollback that deletes a library already gone).
+    redis::Command command(const NodeState &node) const;
+    // The contract differences per library the change touches (sorted by library).
+    QList<ContractDiff> contractDiffs(const NodeState &node) const;
+    // The code diff of `library` on this node.
+    CodeDiff codeDiff(const NodeState &node) const;
+    // Node-specific reasons to refuse (APPEND conflicts, a dump from a newer Redis, a node
+    // missing from the backup).
+    QStringList refusals(const NodeState &node) const;
+    QStringList warnings(const NodeState &node) const; // e.g. the server restarted since
+};
+
+// Empty when `actual` holds exactly the libraries of `expected` with the same code.
+QString compareLibraries(const QList<LibraryInfo> &expected, const QList<LibraryInfo> &actual);
+
+} // namespace functions

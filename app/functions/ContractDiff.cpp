@@ -1,0 +1,318 @@
+#include "ContractDiff.h"
+
+#include "LibraryVersion.h"
+
+#include <QJsonArray>
+#include <QRegularExpression>
+
+#include <algorithm>
+
+namespace functions {
+
+namespace {
+
+QString describeFlags(const QStringList &flags)
+{
+    return flags.isEmpty() ? QStringLiteral("(none)") : flags.join(QStringLiteral(", "));
+}
+
+QJsonValue optionalText(const std::optional<QString> &s)
+{
+    return s ? QJsonValue(*s) : QJsonValue(QJsonValue::Null);
+}
+
+QJsonObject functionJson(const FunctionInfo &f)
+{
+    return {{QStringLiteral("name"), f.name},
+            {QStringLiteral("description"), optionalText(f.description)},
+            {QStringLiteral("flags"), QJsonArray::fromStringList(f.flags)}};
+}
+
+const LibraryInfo *findLibrary(const QList<LibraryInfo> &libs, const QString &name)
+{
+    for (const LibraryInfo &l : libs)
+        if (l.name == name)
+            return &l;
+    return nullptr;
+}
+
+void addVersionWarnings(ContractDiff &d)
+{
+    if (d.codeIdentical || !d.existsAfter)
+        return;
+    if (d.versionAfter.isEmpty())
+        d.warnings << QStringLiteral("the new code states no version (a \"-- version:\" line "
+                                     "right after the shebang)");
+    if (!d.existsBefore)
+        return;
+    if (d.versionBefore == d.versionAfter)
+        d.warnings << QStringLiteral("the code changed but the version did not (%1)")
+                          .arg(versionLabel(d.versionAfter));
+    else if (!d.versionBefore.isEmpty() && !d.versionAfter.isEmpty()
+             && compareVersions(d.versionAfter, d.versionBefore) < 0)
+        d.warnings << QStringLiteral("the version goes down, %1 → %2 (a rollback?)")
+                          .arg(d.versionBefore, d.versionAfter);
+}
+
+void finish(ContractDiff &d)
+{
+    std::sort(d.functions.begin(), d.functions.end(),
+              [](const FunctionDiff &a, const FunctionDiff &b) { return a.name < b.name; });
+    Verdict v = d.codeIdentical ? Verdict::NoChange : Verdict::Compatible;
+    for (const FunctionDiff &f : d.functions)
+        v = std::max(v, f.verdict);
+    if (!d.refusals.isEmpty())
+        v = Verdict::Refused;
+    d.verdict = v;
+}
+
+} // namespace
+
+QString verdictName(Verdict v)
+{
+    switch (v) {
+    case Verdict::NoChange:
+        return QStringLiteral("no-change");
+    case Verdict::Compatible:
+        return QStringLiteral("compatible");
+    case Verdict::Breaking:
+        return QStringLiteral("breaking");
+    case Verdict::Refused:
+        return QStringLiteral("refused");
+    }
+    return {};
+}
+
+bool hasContractVersion(const QString &functionName)
+{
+    static const QRegularExpression re(QStringLiteral("_v[0-9]+$"),
+                                       QRegularExpression::CaseInsensitiveOption);
+    return re.match(functionName).hasMatch();
+}
+
+ContractDiff diffContract(const Inspection &incoming, const QList<LibraryInfo> &loaded,
+                          const QList<LibraryInfo> *neighbours)
+{
+    ContractDiff d;
+    d.library = incoming.library;
+    d.versionAfter = incoming.version;
+    d.fingerprintAfter = incoming.fingerprint;
+    if (!incoming.ok()) {
+        d.refusals
+            << QStringLiteral("the file was refused offline: %1").arg(incoming.problem->toString());
+        d.verdict = Verdict::Refused;
+        return d;
+    }
+    const LibraryInfo *current = findLibrary(loaded, incoming.library);
+    std::optional<Inspection> currentInspected;
+    if (current) {
+        d.existsBefore = true;
+        d.versionBefore = libraryVersion(current->code);
+        d.fingerprintBefore = codeFingerprint(current->code);
+        d.codeIdentical = current->hasCode && current->code == incoming.code;
+        if (current->hasCode && !d.codeIdentical) {
+            currentInspected = inspectLibrary(current->code);
+            if (!currentInspected->ok())
+                d.warnings << QStringLiteral("the loaded code could not be inspected offline "
+                                             "(%1): function bodies were not compared")
+                                  .arg(currentInspected->problem->toString());
+        }
+    }
+    const bool bodiesKnown = currentInspected && currentInspected->ok();
+
+    // Functions before (as the server lists them: its flags and descriptions are the truth).
+    if (current) {
+        for (const FunctionInfo &before : current->functions) {
+            FunctionDiff f;
+            f.name = before.name;
+            f.before = before;
+            const InspectedFunction *after = incoming.function(before.name);
+            if (!after) {
+                f.verdict = Verdict::Breaking;
+                f.notes
+                    << QStringLiteral("removed: callers of %1 will get an error").arg(before.name);
+                d.functions << f;
+                continue;
+            }
+            f.after = after->info;
+            f.name = after->info.name;
+            f.renamedCase = after->info.name != before.name;
+            if (f.renamedCase)
+                f.notes << QStringLiteral("renamed %1 → %2 (case only; FCALL finds either)")
+                               .arg(before.name, after->info.name);
+            if (after->info.flags != before.flags) {
+                f.flagsChanged = true;
+                f.verdict = Verdict::Breaking;
+                f.notes << QStringLiteral("flags change: %1 → %2")
+                               .arg(describeFlags(before.flags), describeFlags(after->info.flags));
+            }
+            if (after->info.description != before.description) {
+                f.descriptionChanged = true;
+                f.verdict = std::max(f.verdict, Verdict::Compatible);
+                f.notes << QStringLiteral("description changed");
+            }
+            if (d.codeIdentical) {
+                // nothing else to compare
+            } else if (!bodiesKnown) {
+                f.bodyUnknown = true;
+            } else if (const InspectedFunction *old = currentInspected->function(before.name);
+                       !old || old->behaviour != after->behaviour) {
+                f.bodyChanged = true;
+                f.verdict = std::max(f.verdict, Verdict::Compatible);
+                if (hasContractVersion(after->info.name)) {
+                    f.notes << QStringLiteral("in-place contract change: the code of %1 "
+                                              "changed under the same contract name")
+                                   .arg(after->info.name);
+                    d.warnings << QStringLiteral("in-place contract change: %1's code changed; "
+                                                 "an incompatible change needs a new name "
+                                                 "(_v%2)")
+                                      .arg(after->info.name)
+                                      .arg(after->info.name.section(QLatin1String("_v"), -1).toInt()
+                                           + 1);
+                } else {
+                    f.notes << QStringLiteral("code changed");
+                }
+            }
+            d.functions << f;
+        }
+    }
+    // Functions added.
+    for (const InspectedFunction &after : incoming.functions) {
+        const bool known =
+            current
+            && std::any_of(current->functions.begin(), current->functions.end(),
+                           [&](const FunctionInfo &b) {
+                               return b.name.compare(after.info.name, Qt::CaseInsensitive) == 0;
+                           });
+        if (known)
+            continue;
+        FunctionDiff f;
+        f.name = after.info.name;
+        f.after = after.info;
+        f.verdict = Verdict::Compatible;
+        f.notes << QStringLiteral("added");
+        d.functions << f;
+    }
+    // Collisions with other libraries' functions (Redis compares them ignoring case).
+    for (const LibraryInfo &other : neighbours ? *neighbours : loaded) {
+        if (other.name == incoming.library)
+            continue;
+        for (const FunctionInfo &theirs : other.functions)
+            if (incoming.function(theirs.name))
+                d.collisions << Collision{incoming.function(theirs.name)->info.name, other.name,
+                                          theirs.name};
+    }
+    for (const Collision &c : d.collisions)
+        d.refusals << QStringLiteral("Function %1 already exists in library %2 (as %3)")
+                          .arg(c.function, c.otherLibrary, c.otherFunction);
+    addVersionWarnings(d);
+    finish(d);
+    return d;
+}
+
+ContractDiff diffRemoval(const LibraryInfo &library)
+{
+    ContractDiff d;
+    d.library = library.name;
+    d.existsBefore = true;
+    d.existsAfter = false;
+    d.versionBefore = libraryVersion(library.code);
+    d.fingerprintBefore = library.hasCode ? codeFingerprint(library.code) : QByteArray();
+    for (const FunctionInfo &before : library.functions) {
+        FunctionDiff f;
+        f.name = before.name;
+        f.before = before;
+        f.verdict = Verdict::Breaking;
+        f.notes << QStringLiteral("removed: callers of %1 will get an error").arg(before.name);
+        d.functions << f;
+    }
+    finish(d);
+    d.verdict = std::max(d.verdict, Verdict::Breaking); // a library with no functions: still
+    return d;
+}
+
+QStringList ContractDiff::breakingReasons() const
+{
+    QStringList out;
+    for (const FunctionDiff &f : functions) {
+        if (f.removed())
+            out << QStringLiteral("%1 is removed").arg(f.name);
+        else if (f.flagsChanged)
+            out << QStringLiteral("%1 changes flags: %2 → %3")
+                       .arg(f.name, describeFlags(f.before->flags), describeFlags(f.after->flags));
+    }
+    if (!existsAfter && out.isEmpty())
+        out << QStringLiteral("library %1 is deleted").arg(library);
+    return out;
+}
+
+QString ContractDiff::summary() const
+{
+    int added = 0;
+    int removed = 0;
+    int changed = 0;
+    for (const FunctionDiff &f : functions) {
+        if (f.added())
+            ++added;
+        else if (f.removed())
+            ++removed;
+        else if (f.flagsChanged || f.descriptionChanged || f.bodyChanged || f.renamedCase)
+            ++changed;
+    }
+    QStringList parts;
+    if (added)
+        parts << QStringLiteral("%1 added").arg(added);
+    if (removed)
+        parts << QStringLiteral("%1 removed").arg(removed);
+    if (changed)
+        parts << QStringLiteral("%1 changed").arg(changed);
+    if (!collisions.isEmpty())
+        parts << QStringLiteral("%1 collisions").arg(collisions.size());
+    const QString from = existsBefore ? versionLabel(versionBefore) : QStringLiteral("not loaded");
+    const QString to = existsAfter ? versionLabel(versionAfter) : QStringLiteral("deleted");
+    return QStringLiteral("%1 %2 → %3: %4%5")
+        .arg(library, from, to, verdictName(verdict),
+             parts.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(parts.join(", ")));
+}
+
+QJsonObject ContractDiff::toJson() const
+{
+    QJsonArray fns;
+    for (const FunctionDiff &f : functions) {
+        QJsonObject o{{QStringLiteral("name"), f.name},
+                      {QStringLiteral("verdict"), verdictName(f.verdict)},
+                      {QStringLiteral("added"), f.added()},
+                      {QStringLiteral("removed"), f.removed()},
+                      {QStringLiteral("flags_changed"), f.flagsChanged},
+                      {QStringLiteral("description_changed"), f.descriptionChanged},
+                      {QStringLiteral("body_changed"), f.bodyChanged},
+                      {QStringLiteral("body_unknown"), f.bodyUnknown},
+                      {QStringLiteral("notes"), QJsonArray::fromStringList(f.notes)}};
+        if (f.before)
+            o.insert(QStringLiteral("before"), functionJson(*f.before));
+        if (f.after)
+            o.insert(QStringLiteral("after"), functionJson(*f.after));
+        fns.append(o);
+    }
+    QJsonArray cols;
+    for (const Collision &c : collisions)
+        cols.append(QJsonObject{{QStringLiteral("function"), c.function},
+                                {QStringLiteral("other_library"), c.otherLibrary},
+                                {QStringLiteral("other_function"), c.otherFunction}});
+    return {{QStringLiteral("library"), library},
+            {QStringLiteral("exists_before"), existsBefore},
+            {QStringLiteral("exists_after"), existsAfter},
+            {QStringLiteral("version_before"), versionBefore},
+            {QStringLiteral("version_after"), versionAfter},
+            {QStringLiteral("sha256_before"), QString::fromLatin1(fingerprintBefore)},
+            {QStringLiteral("sha256_after"), QString::fromLatin1(fingerprintAfter)},
+            {QStringLiteral("code_identical"), codeIdentical},
+            {QStringLiteral("verdict"), verdictName(verdict)},
+            {QStringLiteral("functions"), fns},
+            {QStringLiteral("collisions"), cols},
+            {QStringLiteral("breaking"), QJsonArray::fromStringList(breakingReasons())},
+            {QStringLiteral("warnings"), QJsonArray::fromStringList(warnings)},
+            {QStringLiteral("refusals"), QJsonArray::fromStringList(refusals)}};
+}
+
+} // namespace functions

@@ -1,0 +1,75 @@
+#pragma once
+
+#include "Inspection.h"
+
+#include <QJsonObject>
+
+namespace functions {
+
+// How much a change matters to callers. Ordered: a change is as bad as its worst part. The
+// numbers are the exit codes of `inventory-cli functions diff`.
+enum class Verdict { NoChange = 0, Compatible = 1, Breaking = 2, Refused = 3 };
+QString verdictName(Verdict v); // no-change | compatible | breaking | refused
+
+// What happens to one function (matched by name ignoring case, as FCALL looks them up).
+struct FunctionDiff
+{
+    QString name;
+    std::optional<FunctionInfo> before; // nullopt: added
+    std::optional<FunctionInfo> after;  // nullopt: removed
+    bool flagsChanged = false;
+    bool descriptionChanged = false;
+    bool bodyChanged = false;
+    bool bodyUnknown = false; // the loaded code could not be inspected: bodies not compared
+    bool renamedCase = false; // "f" became "F": FCALL finds it either way
+    Verdict verdict = Verdict::NoChange;
+    QStringList notes; // one sentence each, for people
+
+    bool added() const { return !before && after; }
+    bool removed() const { return before && !after; }
+};
+
+// A function of the incoming library that another library already registers: Redis would
+// refuse the load ("Function f already exists").
+struct Collision
+{
+    QString function;
+    QString otherLibrary;
+    QString otherFunction;
+};
+
+// The contract difference between what a server has loaded and what a change would leave.
+struct ContractDiff
+{
+    QString library;
+    bool existsBefore = false;
+    bool existsAfter = true;
+    QString versionBefore; // empty: unversioned (or absent)
+    QString versionAfter;
+    QByteArray fingerprintBefore; // empty when absent
+    QByteArray fingerprintAfter;
+    bool codeIdentical = false;
+    QList<FunctionDiff> functions; // sorted by name; unchanged functions included
+    QList<Collision> collisions;
+    QStringList warnings; // version not bumped, in-place contract change, loaded code unreadable
+    QStringList refusals; // why the change cannot be made at all
+    Verdict verdict = Verdict::NoChange;
+
+    QStringList breakingReasons() const;
+    QString summary() const; // one line: "inventory_lib_v1 1.0.0 → 1.1.0: compatible (2 added)"
+    QJsonObject toJson() const;
+};
+
+// Loading `incoming` on a server whose libraries are `loaded` (with code, from FUNCTION LIST
+// WITHCODE). The loaded code of the same library is inspected offline to compare function
+// bodies; collisions are checked against every other library of `neighbours` (default:
+// `loaded`; a restore that replaces several libraries at once passes what will remain).
+ContractDiff diffContract(const Inspection &incoming, const QList<LibraryInfo> &loaded,
+                          const QList<LibraryInfo> *neighbours = nullptr);
+// Deleting `library` (every function removed: breaking).
+ContractDiff diffRemoval(const LibraryInfo &library);
+
+// "inventory_deduct_v2" -> true: the name carries its contract version.
+bool hasContractVersion(const QString &functionName);
+
+} // namespace functions

@@ -1,0 +1,161 @@
+#include "FunctionBackup.h"
+
+#include "FunctionsLog.h"
+#include "LibraryVersion.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+#include <QStandardPaths>
+
+#include <unistd.h>
+
+namespace functions {
+
+namespace {
+
+QString str(const QJsonObject &o, const char *key)
+{
+    return o.value(QLatin1String(key)).toString();
+}
+
+} // namespace
+
+const LibraryInfo *NodeBackup::library(const QString &name) const
+{
+    for (const LibraryInfo &l : libraries)
+        if (l.name == name)
+            return &l;
+    return nullptr;
+}
+
+const NodeBackup *FunctionBackup::node(const QString &address) const
+{
+    for (const NodeBackup &n : nodes)
+        if (n.address == address)
+            return &n;
+    return nullptr;
+}
+
+QByteArray FunctionBackup::toJson() const
+{
+    QJsonArray nodeArray;
+    for (const NodeBackup &n : nodes) {
+        QJsonArray libs;
+        for (const LibraryInfo &l : n.libraries)
+            libs.append(QJsonObject{
+                {QStringLiteral("name"), l.name},
+                {QStringLiteral("engine"), l.engine},
+                {QStringLiteral("version"), libraryVersion(l.code)},
+                {QStringLiteral("sha256"), QString::fromLatin1(codeFingerprint(l.code))},
+                {QStringLiteral("code"), QString::fromUtf8(l.code)}});
+        nodeArray.append(QJsonObject{
+            {QStringLiteral("address"), n.address},
+            {QStringLiteral("run_id"), n.runId},
+            {QStringLiteral("redis_version"), n.redisVersion},
+            {QStringLiteral("libraries"), libs},
+            {QStringLiteral("dump_base64"), QString::fromLatin1(n.dump.toBase64())},
+            {QStringLiteral("dump_sha256"), QString::fromLatin1(codeFingerprint(n.dump))}});
+    }
+    const QJsonObject o{{QStringLiteral("format"), QLatin1String(Format)},
+                        {QStringLiteral("created"), created.toString(Qt::ISODateWithMs)},
+                        {QStringLiteral("library"), library},
+                        {QStringLiteral("action"), action},
+                        {QStringLiteral("profile"), profile},
+                        {QStringLiteral("environment"), environment},
+                        {QStringLiteral("nodes"), nodeArray}};
+    return QJsonDocument(o).toJson(QJsonDocument::Indented);
+}
+
+core::Result<FunctionBackup, QString> FunctionBackup::fromJson(const QByteArray &json)
+{
+    QJsonParseError err;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &err);
+    if (err.error != QJsonParseError::NoError || !doc.isObject())
+        return QStringLiteral("not a backup file: %1").arg(err.errorString());
+    const QJsonObject o = doc.object();
+    if (str(o, "format") != QLatin1String(Format))
+        return QStringLiteral("not a backup file (format '%1')").arg(str(o, "format"));
+    FunctionBackup b;
+    b.created = QDateTime::fromString(str(o, "created"), Qt::ISODateWithMs);
+    b.library = str(o, "library");
+    b.action = str(o, "action");
+    b.profile = str(o, "profile");
+    b.environment = str(o, "environment");
+    for (const QJsonValue &nv : o.value(QStringLiteral("nodes")).toArray()) {
+        const QJsonObject n = nv.toObject();
+        NodeBackup node;
+        node.address = str(n, "address");
+        node.runId = str(n, "run_id");
+        node.redisVersion = str(n, "redis_version");
+        node.dump = QByteArray::fromBase64(str(n, "dump_base64").toLatin1());
+        if (QString::fromLatin1(codeFingerprint(node.dump)) != str(n, "dump_sha256"))
+            return QStringLiteral("the dump of node %1 is damaged (SHA-256 mismatch)")
+                .arg(node.address);
+        for (const QJsonValue &lv : n.value(QStringLiteral("libraries")).toArray()) {
+            const QJsonObject l = lv.toObject();
+            LibraryInfo lib;
+            lib.name = str(l, "name");
+            lib.engine = str(l, "engine");
+            lib.code = str(l, "code").toUtf8();
+            lib.hasCode = true;
+            if (QString::fromLatin1(codeFingerprint(lib.code)) != str(l, "sha256"))
+                return QStringLiteral("the code of library %1 on node %2 is damaged (SHA-256 "
+                                      "mismatch)")
+                    .arg(lib.name, node.address);
+            node.libraries << lib;
+        }
+        b.nodes << node;
+    }
+    if (b.library.isEmpty() || b.nodes.isEmpty())
+        return QStringLiteral("the backup names no library or no node");
+    return b;
+}
+
+core::Result<FunctionBackup, QString> FunctionBackup::read(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return QStringLiteral("cannot read %1: %2").arg(path, f.errorString());
+    auto b = fromJson(f.readAll());
+    if (!b)
+        return QStringLiteral("%1: %2").arg(path, b.error());
+    b.value().path = path;
+    return b;
+}
+
+core::Result<bool, QString> FunctionBackup::write(const QString &directory)
+{
+    if (!QDir().mkpath(directory))
+        return QStringLiteral("cannot create the backup directory %1").arg(directory);
+    if (!created.isValid())
+        created = QDateTime::currentDateTimeUtc();
+    const QString name =
+        QStringLiteral("%1-%2-%3.json")
+            .arg(library, created.toUTC().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")), action);
+    const QString target = QDir(directory).filePath(name);
+    if (QFile::exists(target))
+        return QStringLiteral("a backup named %1 already exists").arg(target);
+    QSaveFile f(target);
+    if (!f.open(QIODevice::WriteOnly))
+        return QStringLiteral("cannot write %1: %2").arg(target, f.errorString());
+    const QByteArray json = toJson();
+    if (f.write(json) != json.size() || !f.flush() || ::fsync(f.handle()) != 0)
+        return QStringLiteral("cannot write %1: %2").arg(target, f.errorString());
+    if (!f.commit())
+        return QStringLiteral("cannot write %1: %2").arg(target, f.errorString());
+    path = target;
+    qCInfo(lcFunctions) << "backup written" << target;
+    return true;
+}
+
+QString defaultBackupDirectory()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
+           + QStringLiteral("/function-backups");
+}
+
+} // namespace functions

@@ -1,0 +1,50 @@
+#pragma once
+
+#include "LibraryList.h"
+#include "core/Result.h"
+
+#include <QDateTime>
+
+namespace functions {
+
+// What one node held before a change: enough to put every library back exactly (the code of
+// each, as FUNCTION LIST WITHCODE gave it) or wholesale (the FUNCTION DUMP payload).
+struct NodeBackup
+{
+    QString address;
+    QString runId;                // the server process at backup time
+    QString redisVersion;         // a dump restores only on this version or newer
+    QList<LibraryInfo> libraries; // every library, with code (functions not kept)
+    QByteArray dump;              // FUNCTION DUMP payload (binary)
+
+    const LibraryInfo *library(const QString &name) const;
+};
+
+// A backup file: JSON with the code as text and the dump as base64, written before every
+// load, delete and rollback. The file is fsynced and renamed into place, so a backup that
+// exists is complete.
+struct FunctionBackup
+{
+    static constexpr const char *Format = "inventory-console/function-backup/1";
+
+    QString path; // where it was written or read; not stored in the file
+    QDateTime created;
+    QString library; // the library the change is about
+    QString action;  // "load", "delete", "rollback", "restore"
+    QString profile;
+    QString environment;
+    QList<NodeBackup> nodes;
+
+    const NodeBackup *node(const QString &address) const;
+    QByteArray toJson() const;
+    static core::Result<FunctionBackup, QString> fromJson(const QByteArray &json);
+    static core::Result<FunctionBackup, QString> read(const QString &path);
+    // Writes <directory>/<library>-<yyyyMMdd-HHmmss-zzz>-<action>.json (the directory is
+    // created if missing) and sets `path`.
+    core::Result<bool, QString> write(const QString &directory);
+};
+
+// <app data>/function-backups
+QString defaultBackupDirectory();
+
+} // namespace functions

@@ -1,0 +1,3 @@
+#include "FunctionsLog.h"
+
+Q_LOGGING_CATEGORY(lcFunctions, "console.functions")

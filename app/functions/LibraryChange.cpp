@@ -1,0 +1,324 @@
+#include "LibraryChange.h"
+
+#include "FunctionsLog.h"
+#include "LibraryVersion.h"
+#include "session/ProbeReport.h"
+#include "session/WriteGate.h"
+
+namespace functions {
+
+namespace {
+
+using Check = PreflightCheck;
+
+redis::ReplyResult replyAt(const QList<redis::ReplyResult> &replies, qsizetype i)
+{
+    if (i < replies.size())
+        return replies.at(i);
+    return redis::RedisError::notSent(QStringLiteral("no reply"));
+}
+
+QString commandText(const redis::Command &c)
+{
+    // "FUNCTION LOAD REPLACE": the verb, never the code or the dump.
+    QStringList words;
+    for (const QByteArray &a : c.mid(0, 3))
+        if (a.size() <= 16 && !a.contains('\n'))
+            words << QString::fromUtf8(a);
+    return words.join(QLatin1Char(' '));
+}
+
+} // namespace
+
+LibraryChange::LibraryChange(ChangeContext context, ChangeSpec spec, QObject *parent)
+    : QObject(parent)
+    , m_context(std::move(context))
+    , m_spec(std::move(spec))
+{}
+
+ChangeSpec LibraryChange::loadSpec(const Inspection &file)
+{
+    ChangeSpec s;
+    s.action = ChangeAction::Load;
+    s.library = file.library;
+    s.incoming = file;
+    return s;
+}
+
+ChangeSpec LibraryChange::deleteSpec(const QString &library)
+{
+    ChangeSpec s;
+    s.action = ChangeAction::Delete;
+    s.library = library;
+    return s;
+}
+
+ChangeSpec LibraryChange::rollbackSpec(const FunctionBackup &backup)
+{
+    ChangeSpec s;
+    s.action = ChangeAction::RestoreCode;
+    s.library = backup.library;
+    s.backup = backup;
+    if (const LibraryInfo *old = backup.nodes.first().library(backup.library))
+        s.incoming = inspectLibrary(old->code, backup.path);
+    return s;
+}
+
+ChangeSpec LibraryChange::restoreSpec(const FunctionBackup &backup, RestorePolicy policy)
+{
+    ChangeSpec s = rollbackSpec(backup);
+    s.action = ChangeAction::RestoreDump;
+    s.policy = policy;
+    return s;
+}
+
+void LibraryChange::onEveryNode(const QList<QList<redis::Command>> &commands, bool viaLoader,
+                                std::function<void(const Replies &)> done)
+{
+    auto replies = std::make_shared<Replies>(m_context.nodes.size());
+    auto pending = std::make_shared<int>(int(m_context.nodes.size()));
+    if (*pending == 0)
+        return done({});
+    for (qsizetype i = 0; i < m_context.nodes.size(); ++i) {
+        const ChangeTarget &node = m_context.nodes.at(i);
+        redis::CommandSender &sender = viaLoader ? node.loadVia() : *node.reader;
+        sender.sendBatch(
+            commands.value(i), this,
+            [replies, pending, i, done](const QList<redis::ReplyResult> &r) {
+                (*replies)[i] = r;
+                if (--*pending == 0)
+                    done(*replies);
+            },
+            m_context.timeoutMs);
+    }
+}
+
+void LibraryChange::fetchState(std::function<void()> done)
+{
+    const quint64 generation = ++m_generation;
+    m_stage = Stage::New;
+    m_backup.reset();
+    onEveryNode(QList<QList<redis::Command>>(m_context.nodes.size(), stateCommands()), false,
+                [this, generation, done](const Replies &replies) {
+                    if (generation != m_generation)
+                        return; // a newer read superseded this one
+                    m_states.clear();
+                    for (qsizetype i = 0; i < replies.size(); ++i)
+                        m_states << decodeState(m_context.nodes.at(i).address, replies.at(i));
+                    m_stage = Stage::StateRead;
+                    qCInfo(lcFunctions)
+                        << actionName(m_spec.action) << m_spec.library << "state read from"
+                        << m_states.size() << "node(s);" << verdictName(verdict());
+                    done();
+                });
+}
+
+QList<ContractDiff> LibraryChange::contractDiffs() const
+{
+    return m_states.isEmpty() ? QList<ContractDiff>{} : m_spec.contractDiffs(m_states.first());
+}
+
+CodeDiff LibraryChange::codeDiff() const
+{
+    return m_states.isEmpty() ? CodeDiff{} : m_spec.codeDiff(m_states.first());
+}
+
+QStringList LibraryChange::driftNotes() const
+{
+    QStringList out;
+    if (m_states.size() < 2)
+        return out;
+    const LibraryInfo *reference = m_states.first().library(m_spec.library);
+    for (const NodeState &s : m_states.mid(1)) {
+        const LibraryInfo *lib = s.library(m_spec.library);
+        if (bool(lib) != bool(reference) || (lib && lib->code != reference->code))
+            out << QStringLiteral("%1 holds %2 %3, %4 holds %5")
+                       .arg(s.address, m_spec.library,
+                            lib ? versionLabel(libraryVersion(lib->code)) : QStringLiteral("—"),
+                            m_states.first().address,
+                            reference ? versionLabel(libraryVersion(reference->code))
+                                      : QStringLiteral("nothing"));
+    }
+    return out;
+}
+
+QStringList LibraryChange::refusals() const
+{
+    QStringList out;
+    if (m_spec.action != ChangeAction::Delete && m_spec.action != ChangeAction::RestoreDump
+        && !m_spec.incoming.ok() && !m_spec.incoming.code.isEmpty())
+        out << QStringLiteral("the code was refused offline: %1")
+                   .arg(m_spec.incoming.problem->toString());
+    for (const NodeState &s : m_states)
+        for (const QString &r : m_spec.refusals(s))
+            if (!out.contains(r))
+                out << r;
+    return out;
+}
+
+QStringList LibraryChange::warnings() const
+{
+    QStringList out = driftNotes();
+    for (const NodeState &s : m_states)
+        for (const QString &w : m_spec.warnings(s))
+            if (!out.contains(w))
+                out << w;
+    return out;
+}
+
+Verdict LibraryChange::verdict() const
+{
+    if (!refusals().isEmpty())
+        return Verdict::Refused;
+    Verdict v = Verdict::NoChange;
+    for (const NodeState &s : m_states)
+        for (const ContractDiff &d : m_spec.contractDiffs(s))
+            v = std::max(v, d.verdict);
+    return v;
+}
+
+QStringList LibraryChange::breakingReasons() const
+{
+    QStringList out;
+    for (const ContractDiff &d : contractDiffs())
+        for (const QString &r : d.breakingReasons())
+            out << (d.library == m_spec.library ? r : QStringLiteral("%1: %2").arg(d.library, r));
+    return out;
+}
+
+QString LibraryChange::stageRefusal(Stage needed) const
+{
+    static const char *const names[] = {"reading the state", "reading the state", "the preflight",
+                                        "the backup",        "the confirmation",  "the change"};
+    if (m_stage >= needed)
+        return {};
+    return QStringLiteral("%1 has not been done yet").arg(QLatin1String(names[int(needed)]));
+}
+
+void LibraryChange::preflight(std::function<void(const PreflightReport &)> done)
+{
+    PreflightReport report;
+    if (const QString why = stageRefusal(Stage::StateRead); !why.isEmpty()) {
+        report.checks << Check{QStringLiteral("Sequence"), Check::State::Failed, why};
+        return done(report);
+    }
+    const QStringList refused = refusals();
+    report.checks << Check{
+        QStringLiteral("Contract"), refused.isEmpty() ? Check::State::Passed : Check::State::Failed,
+        refused.isEmpty() ? QStringLiteral("%1 (%2)").arg(verdictName(verdict()), m_spec.library)
+                          : refused.join(QLatin1Char('\n'))};
+    session::WriteGate *gate = m_context.gate;
+    const QString env = gate ? gate->environment() : m_context.environment;
+    if (!gate)
+        report.checks << Check{QStringLiteral("Environment"), Check::State::Failed,
+                               QStringLiteral("no environment guard for this session")};
+    else if (gate->isReadOnly())
+        report.checks << Check{QStringLiteral("Environment"), Check::State::Failed,
+                               gate->refusalMessage()};
+    else if (env == QLatin1String("production"))
+        report.checks << Check{QStringLiteral("Environment"), Check::State::Warning,
+                               QStringLiteral("production, unlocked for this session")};
+    else
+        report.checks << Check{QStringLiteral("Environment"), Check::State::Passed,
+                               QStringLiteral("%1: writes allowed").arg(env)};
+
+    QList<QList<redis::Command>> dryRuns;
+    QList<redis::Command> commands;
+    for (const NodeState &s : m_states) {
+        const redis::Command c = m_spec.command(s);
+        commands << c;
+        dryRuns << (c.isEmpty()
+                        ? QList<redis::Command>{}
+                        : QList<redis::Command>{
+                            redis::Command{"ACL", "DRYRUN", m_context.loadUser.toUtf8()} + c});
+    }
+    onEveryNode(dryRuns, false, [this, report, commands, done](const Replies &replies) mutable {
+        for (qsizetype i = 0; i < replies.size(); ++i) {
+            const QString label = QStringLiteral("Permission on %1").arg(m_states.at(i).address);
+            if (commands.at(i).isEmpty()) {
+                report.checks << Check{label, Check::State::Passed,
+                                       QStringLiteral("nothing to change on this node")};
+                continue;
+            }
+            const session::PermissionCheck p = session::decodeDryRun(
+                m_context.loadUser, commandText(commands.at(i)), replyAt(replies.at(i), 0));
+            using V = session::PermissionCheck::Verdict;
+            const QString what = QStringLiteral("user '%1' may run %2")
+                                     .arg(m_context.loadUser, commandText(commands.at(i)));
+            if (p.verdict == V::Allowed)
+                report.checks << Check{label, Check::State::Passed, what};
+            else if (p.verdict == V::Denied)
+                report.checks << Check{
+                    label, Check::State::Failed,
+                    QStringLiteral("user '%1' may not run %2: %3")
+                        .arg(m_context.loadUser, commandText(commands.at(i)), p.detail)};
+            else
+                report.checks << Check{label, Check::State::Warning,
+                                       QStringLiteral("could not check (%1); the server still "
+                                                      "refuses a change the user may not make")
+                                           .arg(p.detail)};
+        }
+        if (m_stage >= Stage::StateRead)
+            m_stage = report.passed() ? Stage::PreflightPassed : Stage::StateRead;
+        qCInfo(lcFunctions) << "preflight" << (report.passed() ? "passed" : "refused")
+                            << report.refusal();
+        done(report);
+    });
+}
+
+void LibraryChange::backup(std::function<void(const core::Result<FunctionBackup, QString> &)> done)
+{
+    if (const QString why = stageRefusal(Stage::PreflightPassed); !why.isEmpty())
+        return done(why);
+    QList<redis::Command> commands = stateCommands();
+    commands << redis::Command{"FUNCTION", "DUMP"};
+    onEveryNode(
+        QList<QList<redis::Command>>(m_context.nodes.size(), commands), false,
+        [this, done](const Replies &replies) {
+            FunctionBackup b;
+            b.created = QDateTime::currentDateTimeUtc();
+            b.library = m_spec.library;
+            b.action = actionName(m_spec.action);
+            b.profile = m_context.profile;
+            b.environment = m_context.gate ? m_context.gate->environment() : m_context.environment;
+            for (qsizetype i = 0; i < replies.size(); ++i) {
+                const NodeState now = decodeState(m_states.at(i).address, replies.at(i));
+                if (!now.error.isEmpty())
+                    return done(
+                        QStringLiteral("backup of %1 failed: %2").arg(now.address, now.error));
+                const redis::ReplyResult dump = replyAt(replies.at(i), 2);
+                if (!dump.ok() || !dump->isBulk())
+                    return done(QStringLiteral("FUNCTION DUMP on %1 failed: %2")
+                                    .arg(now.address, dump.ok() ? dump->debugString(60)
+                                                                : dump.error().toString()));
+                if (const QString moved = compareLibraries(m_states.at(i).libraries, now.libraries);
+                    !moved.isEmpty())
+                    return done(QStringLiteral("the libraries on %1 changed since they "
+                                               "were read (%2): read them again and "
+                                               "review the diff")
+                                    .arg(now.address, moved));
+                b.nodes << NodeBackup{now.address, now.runId, now.redisVersion, now.libraries,
+                                      dump->bytes()};
+            }
+            if (auto written = b.write(m_context.backupDirectory); !written)
+                return done(written.error());
+            m_backup = b;
+            m_stage = Stage::BackedUp;
+            done(b);
+        });
+}
+
+QString LibraryChange::confirm(const QString &typedName, bool acknowledgeBreaking)
+{
+    if (const QString why = stageRefusal(Stage::BackedUp); !why.isEmpty())
+        return why;
+    if (typedName != m_spec.library)
+        return QStringLiteral("type the library name exactly (%1) to confirm").arg(m_spec.library);
+    if (needsBreakingAcknowledgement() && !acknowledgeBreaking)
+        return QStringLiteral("this change is breaking (%1): acknowledge it as well")
+            .arg(breakingReasons().join(QStringLiteral("; ")));
+    m_stage = Stage::Confirmed;
+    return {};
+}
+
+} // namespace functions

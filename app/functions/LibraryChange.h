@@ -1,0 +1,83 @@
+#pragma once
+
+#include "ChangePlan.h"
+
+#include <QObject>
+#include <functional>
+
+namespace functions {
+
+// One guarded change of the function libraries (load, delete, rollback, restore), the single
+// sequence the GUI wizard and inventory-cli both drive:
+//   1. the change spec (offline inspection of a file, or a backup read back);
+//   2. fetchState(): every node's libraries; contract and code diffs;
+//   3. preflight(): the environment guard and ACL DRYRUN of the exact command;
+//   4. backup(): every library's code and a FUNCTION DUMP per node, saved to a file;
+//   5. confirm(): the library name typed, and a second acknowledgement when breaking;
+//   6. execute(): per node, re-read (refusing if anything changed since the backup), send,
+//      verify with FUNCTION LIST WITHCODE, append an audit record.
+// A step is refused until the previous ones passed; reading the state again resets the
+// later steps. Asynchronous: callbacks run on this object's thread, never after it is gone.
+class LibraryChange : public QObject
+{
+    Q_OBJECT
+public:
+    enum class Stage { New, StateRead, PreflightPassed, BackedUp, Confirmed, Executed };
+
+    LibraryChange(ChangeContext context, ChangeSpec spec, QObject *parent = nullptr);
+
+    static ChangeSpec loadSpec(const Inspection &file);
+    static ChangeSpec deleteSpec(const QString &library);
+    // Puts back the backed-up code of the backup's library on every node (deleting it where
+    // it did not exist).
+    static ChangeSpec rollbackSpec(const FunctionBackup &backup);
+    static ChangeSpec restoreSpec(const FunctionBackup &backup, RestorePolicy policy);
+
+    const ChangeContext &context() const { return m_context; }
+    const ChangeSpec &spec() const { return m_spec; }
+    Stage stage() const { return m_stage; }
+
+    void fetchState(std::function<void()> done);
+    const QList<NodeState> &states() const { return m_states; }
+    // Read from the first node, the reference; other nodes are compared with it (drift).
+    QList<ContractDiff> contractDiffs() const;
+    CodeDiff codeDiff() const;
+    QStringList driftNotes() const;
+    QStringList refusals() const; // over every node; non-empty: the change cannot be made
+    QStringList warnings() const;
+    Verdict verdict() const; // the worst over every node and library
+    bool needsBreakingAcknowledgement() const { return verdict() == Verdict::Breaking; }
+    QStringList breakingReasons() const; // of the reference node
+
+    void preflight(std::function<void(const PreflightReport &)> done);
+    void backup(std::function<void(const core::Result<FunctionBackup, QString> &)> done);
+    QString backupPath() const { return m_backup ? m_backup->path : QString(); }
+    // Empty when accepted; otherwise why not.
+    QString confirm(const QString &typedName, bool acknowledgeBreaking);
+    void execute(std::function<void(const ExecutionReport &)> done);
+
+    // Blocking forms for the command line and tests (they run a local event loop).
+    void fetchStateBlocking();
+    PreflightReport preflightBlocking();
+    core::Result<FunctionBackup, QString> backupBlocking();
+    ExecutionReport executeBlocking();
+
+private:
+    using Replies = QList<QList<redis::ReplyResult>>;
+    void onEveryNode(const QList<QList<redis::Command>> &commands, bool viaLoader,
+                     std::function<void(const Replies &)> done);
+    void executeNode(int index, std::shared_ptr<ExecutionReport> report,
+                     std::function<void(const ExecutionReport &)> done);
+    void audit(const NodeState &before, const redis::Command &command, NodeOutcome &outcome,
+               const redis::ReplyResult &reply, qint64 durationMs);
+    QString stageRefusal(Stage needed) const;
+
+    ChangeContext m_context;
+    ChangeSpec m_spec;
+    Stage m_stage = Stage::New;
+    QList<NodeState> m_states;
+    std::optional<FunctionBackup> m_backup;
+    quint64 m_generation = 0; // a newer fetchState() drops the answers of an older one
+};
+
+} // namespace functions

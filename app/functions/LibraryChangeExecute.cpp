@@ -1,0 +1,216 @@
+// The last steps of a LibraryChange: per node, re-read, send, verify, audit; and the
+// blocking forms of every step.
+#include "FunctionsLog.h"
+#include "LibraryChange.h"
+#include "LibraryVersion.h"
+#include "inventory/AuditLog.h"
+#include "session/WriteGate.h"
+
+#include <QElapsedTimer>
+#include <QEventLoop>
+
+namespace functions {
+
+namespace {
+
+template<class T>
+T waitFor(const std::function<void(std::function<void(const T &)>)> &start)
+{
+    QEventLoop loop;
+    std::optional<T> result;
+    start([&](const T &r) {
+        result = r;
+        loop.quit();
+    });
+    if (!result)
+        loop.exec();
+    return *result;
+}
+
+} // namespace
+
+void LibraryChange::execute(std::function<void(const ExecutionReport &)> done)
+{
+    auto report = std::make_shared<ExecutionReport>();
+    report->backupPath = backupPath();
+    if (m_stage == Stage::Executed)
+        report->refusal = QStringLiteral("this change was already made once; start a new one");
+    else if (const QString why = stageRefusal(Stage::Confirmed); !why.isEmpty())
+        report->refusal = why;
+    else if (!m_context.gate || m_context.gate->isReadOnly())
+        report->refusal = m_context.gate ? m_context.gate->refusalMessage()
+                                         : QStringLiteral("no environment guard");
+    if (!report->refusal.isEmpty())
+        return done(*report);
+    m_stage = Stage::Executed; // one attempt per confirmation
+    executeNode(0, report, std::move(done));
+}
+
+void LibraryChange::executeNode(int index, std::shared_ptr<ExecutionReport> report,
+                                std::function<void(const ExecutionReport &)> done)
+{
+    if (index >= m_context.nodes.size())
+        return done(*report);
+    const ChangeTarget target = m_context.nodes.at(index);
+    // 1. Re-read: the backup (and the diff the user confirmed) must still describe the node.
+    target.reader->sendBatch(
+        stateCommands(), this,
+        [this, index, report, done, target](const QList<redis::ReplyResult> &r) {
+            const NodeState before = decodeState(target.address, r);
+            const NodeBackup *saved = m_backup->node(target.address);
+            QString moved = before.error;
+            if (moved.isEmpty() && saved)
+                moved = compareLibraries(saved->libraries, before.libraries);
+            if (!moved.isEmpty()) {
+                const QString why = QStringLiteral("%1 changed since the backup (%2): nothing "
+                                                   "was sent; read the state again")
+                                        .arg(target.address, moved);
+                if (index == 0)
+                    report->refusal = why;
+                else
+                    report->nodes << NodeOutcome{target.address, false, false, false, false, why};
+                return done(*report);
+            }
+            const redis::Command command = m_spec.command(before);
+            if (command.isEmpty()) {
+                report->nodes << NodeOutcome{
+                    target.address, false, true, true, false, QStringLiteral("nothing to change")};
+                return executeNode(index + 1, report, done);
+            }
+            // 2. Send, through the loading user's connection.
+            auto clock = std::make_shared<QElapsedTimer>();
+            clock->start();
+            target.loadVia().send(
+                command, this,
+                [this, index, report, done, target, before, command,
+                 clock](const redis::ReplyResult &reply) {
+                    const qint64 ms = clock->elapsed();
+                    // 3. Verify what the node holds now, whatever the reply said.
+                    target.reader->sendBatch(
+                        stateCommands(), this,
+                        [this, index, report, done, target, before, command, reply,
+                         ms](const QList<redis::ReplyResult> &r) {
+                            const NodeState after = decodeState(target.address, r);
+                            NodeOutcome o;
+                            o.address = target.address;
+                            o.attempted = true;
+                            o.applied = reply.ok();
+                            o.outcomeUnknown = !reply.ok() && reply.error().outcomeUnknown();
+                            const QString wrong =
+                                after.error.isEmpty()
+                                    ? compareLibraries(m_spec.predict(before), after.libraries)
+                                    : after.error;
+                            const QString unchanged =
+                                after.error.isEmpty()
+                                    ? compareLibraries(before.libraries, after.libraries)
+                                    : after.error;
+                            o.verified = wrong.isEmpty();
+                            if (reply.ok() && o.verified)
+                                o.message = QStringLiteral("done and verified: %1 holds "
+                                                           "exactly the expected code")
+                                                .arg(target.address);
+                            else if (reply.ok())
+                                o.message = QStringLiteral("the server said OK but the "
+                                                           "verification failed: %1")
+                                                .arg(wrong);
+                            else if (o.outcomeUnknown)
+                                o.message = QStringLiteral("no reply (%1); the verification "
+                                                           "shows the change %2")
+                                                .arg(reply.error().message,
+                                                     o.verified ? QStringLiteral("was made")
+                                                                : QStringLiteral("was not made"));
+                            else
+                                o.message =
+                                    QStringLiteral("refused by %1: %2; %3")
+                                        .arg(target.address, reply.error().message,
+                                             unchanged.isEmpty()
+                                                 ? QStringLiteral("the previous libraries are "
+                                                                  "still in place (verified)")
+                                                 : QStringLiteral("the libraries differ from "
+                                                                  "before: %1")
+                                                       .arg(unchanged));
+                            if (o.outcomeUnknown && o.verified)
+                                o.applied = true;
+                            audit(before, command, o, reply, ms);
+                            report->nodes << o;
+                            qCInfo(lcFunctions) << actionName(m_spec.action) << m_spec.library
+                                                << "on" << target.address << o.message;
+                            // A failed node stops the rollout: the rest are left as they are.
+                            if (!o.verified)
+                                return done(*report);
+                            executeNode(index + 1, report, done);
+                        },
+                        m_context.timeoutMs);
+                },
+                m_context.timeoutMs);
+        },
+        m_context.timeoutMs);
+}
+
+void LibraryChange::audit(const NodeState &before, const redis::Command &command,
+                          NodeOutcome &outcome, const redis::ReplyResult &reply, qint64 durationMs)
+{
+    inventory::AuditRecord r;
+    r.action = QStringLiteral("function-%1").arg(actionName(m_spec.action));
+    r.profile = m_context.profile;
+    r.server = before.address;
+    r.runId = before.runId;
+    r.command = command;
+    r.outcomeUnknown = outcome.outcomeUnknown;
+    r.durationMs = durationMs;
+    r.result = reply.ok() ? (outcome.verified ? QStringLiteral("ok, verified")
+                                              : QStringLiteral("ok, verification failed"))
+                          : (outcome.outcomeUnknown
+                                 ? QStringLiteral("outcome unknown")
+                                 : QStringLiteral("error: %1").arg(reply.error().message));
+    const LibraryInfo *old = before.library(m_spec.library);
+    const QList<LibraryInfo> predicted = m_spec.predict(before);
+    const auto next = std::find_if(predicted.begin(), predicted.end(),
+                                   [&](const LibraryInfo &l) { return l.name == m_spec.library; });
+    r.detail = QStringLiteral("library %1: %2 (sha256 %3) → %4 (sha256 %5); backup %6%7")
+                   .arg(m_spec.library,
+                        old ? versionLabel(libraryVersion(old->code)) : QStringLiteral("absent"),
+                        old ? shortFingerprint(codeFingerprint(old->code)) : QStringLiteral("-"),
+                        next != predicted.end() ? versionLabel(libraryVersion(next->code))
+                                                : QStringLiteral("absent"),
+                        next != predicted.end() ? shortFingerprint(codeFingerprint(next->code))
+                                                : QStringLiteral("-"),
+                        backupPath(),
+                        m_spec.incoming.fileName.isEmpty()
+                            ? QString()
+                            : QStringLiteral("; from %1").arg(m_spec.incoming.fileName));
+    const inventory::AuditLog log(m_context.auditPath.isEmpty() ? inventory::AuditLog::defaultPath()
+                                                                : m_context.auditPath);
+    if (auto written = log.append(r); !written)
+        outcome.message +=
+            QStringLiteral(" (the audit record could not be written: %1)").arg(written.error());
+}
+
+void LibraryChange::fetchStateBlocking()
+{
+    QEventLoop loop;
+    bool finished = false;
+    fetchState([&] {
+        finished = true;
+        loop.quit();
+    });
+    if (!finished)
+        loop.exec();
+}
+
+PreflightReport LibraryChange::preflightBlocking()
+{
+    return waitFor<PreflightReport>([this](auto cb) { preflight(cb); });
+}
+
+core::Result<FunctionBackup, QString> LibraryChange::backupBlocking()
+{
+    return waitFor<core::Result<FunctionBackup, QString>>([this](auto cb) { backup(cb); });
+}
+
+ExecutionReport LibraryChange::executeBlocking()
+{
+    return waitFor<ExecutionReport>([this](auto cb) { execute(cb); });
+}
+
+} // namespace functions

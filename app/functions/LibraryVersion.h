@@ -1,0 +1,25 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+namespace functions {
+
+// Our release convention (MISSION.md): the line right after the shebang reads
+// "-- version: 1.2.0". Redis has no version field, so this is the only place a loaded
+// library's release can come from. Empty when the code states none.
+QString libraryVersion(const QByteArray &code);
+// "1.2.0", or "unversioned" for an empty version.
+QString versionLabel(const QString &version);
+
+// Lower-case hex SHA-256 of the exact code bytes: two libraries are the same release only
+// when every byte is equal, whitespace included.
+QByteArray codeFingerprint(const QByteArray &code);
+// The first 12 hex digits, for tables and headings.
+QString shortFingerprint(const QByteArray &hexFingerprint);
+
+// Dotted numeric comparison ("1.10.0" > "1.9.3"); a non-numeric part compares as text.
+// Negative, zero or positive like strcmp.
+int compareVersions(const QString &a, const QString &b);
+
+} // namespace functions

@@ -1,0 +1,263 @@
+#include "FunctionsLog.h"
+#include "Inspection.h"
+#include "LibraryVersion.h"
+#include "LuaSandbox.h"
+
+#include <QFile>
+
+#include <algorithm>
+#include <cctype>
+
+namespace functions {
+
+namespace {
+
+using Kind = InspectionProblem::Kind;
+
+// sdssplitargs, the splitter Redis applies to the shebang line: blanks separate, quotes
+// group. nullopt for unbalanced quotes (Redis then says "Invalid library metadata").
+std::optional<QList<QByteArray>> splitArgs(const QByteArray &line)
+{
+    QList<QByteArray> out;
+    qsizetype i = 0;
+    while (true) {
+        while (i < line.size() && std::isspace(uchar(line.at(i))))
+            ++i;
+        if (i >= line.size())
+            return out;
+        QByteArray current;
+        char quote = 0;
+        for (; i < line.size(); ++i) {
+            const char c = line.at(i);
+            if (quote) {
+                if (c == quote) {
+                    quote = 0;
+                    if (i + 1 < line.size() && !std::isspace(uchar(line.at(i + 1))))
+                        return std::nullopt; // closing quote must be followed by a blank
+                } else {
+                    current += c;
+                }
+            } else if (c == '"' || c == '\'') {
+                quote = c;
+            } else if (std::isspace(uchar(c))) {
+                break;
+            } else {
+                current += c;
+            }
+        }
+        if (quote)
+            return std::nullopt;
+        out << current;
+    }
+}
+
+// Redis's functionExtractLibMetaData, same order of checks and same texts.
+std::optional<InspectionProblem> readMetadata(const QByteArray &code, Inspection &out)
+{
+    const auto problem = [](Kind kind, const QString &message) {
+        return InspectionProblem{kind, message, 1};
+    };
+    if (!code.startsWith("#!"))
+        return problem(Kind::MissingMetadata, QStringLiteral("Missing library metadata"));
+    const qsizetype end = code.indexOf('\n');
+    if (end < 0)
+        return problem(Kind::InvalidMetadata,
+                       QStringLiteral("Invalid library metadata: the first line has no end"));
+    const auto parts = splitArgs(code.left(end));
+    if (!parts || parts->isEmpty())
+        return problem(Kind::InvalidMetadata, QStringLiteral("Invalid library metadata"));
+    out.engine = QString::fromUtf8(parts->first().mid(2));
+    std::optional<QString> name;
+    for (qsizetype i = 1; i < parts->size(); ++i) {
+        const QByteArray &part = parts->at(i);
+        if (part.left(5).toLower() == "name=") {
+            if (name)
+                return problem(Kind::InvalidMetadata,
+                               QStringLiteral("Invalid metadata value, name argument was given "
+                                              "multiple times"));
+            name = QString::fromUtf8(part.mid(5));
+            continue;
+        }
+        return problem(
+            Kind::UnknownMetadata,
+            QStringLiteral("Invalid metadata value given: %1").arg(QString::fromUtf8(part)));
+    }
+    if (!name)
+        return problem(Kind::MissingName, QStringLiteral("Library name was not given"));
+    out.library = *name;
+    if (!isValidName(out.library))
+        return problem(Kind::BadLibraryName,
+                       QStringLiteral("Library names can only contain letters, numbers, or "
+                                      "underscores(_) and must be at least one character long"));
+    if (out.engine.compare(QLatin1String("lua"), Qt::CaseInsensitive) != 0)
+        return problem(Kind::UnknownEngine,
+                       QStringLiteral("Engine '%1' not found").arg(out.engine));
+    out.engine = QStringLiteral("LUA");
+    return std::nullopt;
+}
+
+std::optional<InspectionProblem> checkText(const QByteArray &code, const InspectOptions &options)
+{
+    if (code.size() > options.maxLibrarySize)
+        return InspectionProblem{Kind::TooLarge,
+                                 QStringLiteral("the library is %1 bytes, above the limit of "
+                                                "%2 bytes")
+                                     .arg(code.size())
+                                     .arg(options.maxLibrarySize),
+                                 0};
+    if (const qsizetype nul = code.indexOf('\0'); nul >= 0)
+        return InspectionProblem{
+            Kind::NotText, QStringLiteral("not a text file: a NUL byte at offset %1").arg(nul),
+            int(code.left(nul).count('\n') + 1)};
+    // A round trip through UTF-16 changes exactly the bytes that are not UTF-8.
+    const auto isUtf8 = [](const QByteArray &b) { return QString::fromUtf8(b).toUtf8() == b; };
+    if (!isUtf8(code)) {
+        int line = 1;
+        for (const QByteArray &l : code.split('\n')) {
+            if (!isUtf8(l))
+                break;
+            ++line;
+        }
+        return InspectionProblem{Kind::NotText, QStringLiteral("not UTF-8 text"), line};
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+QString InspectionProblem::toString() const
+{
+    return line > 0 ? QStringLiteral("line %1: %2").arg(line).arg(message) : message;
+}
+
+QString problemKindName(InspectionProblem::Kind kind)
+{
+    switch (kind) {
+    case Kind::NotText:
+        return QStringLiteral("not-text");
+    case Kind::TooLarge:
+        return QStringLiteral("too-large");
+    case Kind::MissingMetadata:
+        return QStringLiteral("missing-metadata");
+    case Kind::InvalidMetadata:
+        return QStringLiteral("invalid-metadata");
+    case Kind::UnknownMetadata:
+        return QStringLiteral("unknown-metadata");
+    case Kind::MissingName:
+        return QStringLiteral("missing-name");
+    case Kind::BadLibraryName:
+        return QStringLiteral("bad-library-name");
+    case Kind::UnknownEngine:
+        return QStringLiteral("unknown-engine");
+    case Kind::CompileError:
+        return QStringLiteral("compile-error");
+    case Kind::NonexistentGlobal:
+        return QStringLiteral("nonexistent-global");
+    case Kind::ReadOnlyGlobal:
+        return QStringLiteral("read-only-global");
+    case Kind::BadArguments:
+        return QStringLiteral("bad-arguments");
+    case Kind::BadFunctionName:
+        return QStringLiteral("bad-function-name");
+    case Kind::UnknownFlag:
+        return QStringLiteral("unknown-flag");
+    case Kind::DuplicateFunction:
+        return QStringLiteral("duplicate-function");
+    case Kind::NoFunctions:
+        return QStringLiteral("no-functions");
+    case Kind::RuntimeError:
+        return QStringLiteral("runtime-error");
+    case Kind::TimeBudget:
+        return QStringLiteral("time-budget");
+    case Kind::MemoryBudget:
+        return QStringLiteral("memory-budget");
+    }
+    return {};
+}
+
+bool isValidName(const QString &name)
+{
+    if (name.isEmpty())
+        return false;
+    return std::all_of(name.begin(), name.end(), [](QChar c) {
+        return (c >= QLatin1Char('a') && c <= QLatin1Char('z'))
+               || (c >= QLatin1Char('A') && c <= QLatin1Char('Z'))
+               || (c >= QLatin1Char('0') && c <= QLatin1Char('9')) || c == QLatin1Char('_');
+    });
+}
+
+LibraryInfo Inspection::toLibraryInfo() const
+{
+    LibraryInfo info;
+    info.name = library;
+    info.engine = engine;
+    for (const InspectedFunction &f : functions)
+        info.functions << f.info;
+    return info;
+}
+
+const InspectedFunction *Inspection::function(const QString &name) const
+{
+    for (const InspectedFunction &f : functions)
+        if (f.info.name.compare(name, Qt::CaseInsensitive) == 0)
+            return &f;
+    return nullptr;
+}
+
+Inspection inspectLibrary(const QByteArray &code, const QString &fileName,
+                          const InspectOptions &options)
+{
+    Inspection out;
+    out.fileName = fileName;
+    out.code = code;
+    out.fingerprint = codeFingerprint(code);
+    if ((out.problem = checkText(code, options)))
+        return out;
+    out.version = libraryVersion(code);
+    if ((out.problem = readMetadata(code, out)))
+        return out;
+
+    detail::SandboxContext ctx;
+    ctx.options = &options;
+    ctx.lines = code.split('\n');
+    detail::runLoad(ctx, code.mid(code.indexOf('\n')));
+    out.log = ctx.log;
+    out.problem = ctx.problem;
+    if (!out.problem && ctx.functions.isEmpty())
+        out.problem =
+            InspectionProblem{Kind::NoFunctions, QStringLiteral("No functions registered"), 0};
+    if (!out.problem) {
+        out.functions = ctx.functions;
+        std::sort(out.functions.begin(), out.functions.end(),
+                  [](const InspectedFunction &a, const InspectedFunction &b) {
+                      return a.info.name < b.info.name;
+                  });
+    }
+    if (out.problem)
+        qCInfo(lcFunctions) << "inspection refused" << (fileName.isEmpty() ? out.library : fileName)
+                            << problemKindName(out.problem->kind) << out.problem->toString();
+    return out;
+}
+
+core::Result<Inspection, QString> inspectFile(const QString &path, const InspectOptions &options)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return QStringLiteral("cannot read %1: %2").arg(path, f.errorString());
+    // Read one byte past the limit: enough to refuse, never a huge file into memory.
+    const QByteArray code = f.read(options.maxLibrarySize + 1);
+    if (code.size() > options.maxLibrarySize) {
+        Inspection out;
+        out.fileName = path;
+        out.problem = InspectionProblem{InspectionProblem::Kind::TooLarge,
+                                        QStringLiteral("the file is %1 bytes, above the limit "
+                                                       "of %2 bytes")
+                                            .arg(f.size())
+                                            .arg(options.maxLibrarySize),
+                                        0};
+        return out;
+    }
+    return inspectLibrary(code, path, options);
+}
+
+} // namespace functions

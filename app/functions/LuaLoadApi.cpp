@@ -1,0 +1,189 @@
+// redis.register_function and redis.log as Redis 7.0's load run has them (function_lua.c,
+// script_lua.c): same argument rules, same error texts, so an offline refusal means what the
+// server would say. See LuaSandbox.cpp for why C++ work ends before raise() is called.
+#include "LuaSandbox.h"
+
+#include <cstring>
+#include <lua.hpp>
+#include <strings.h>
+
+namespace functions::detail {
+
+using Kind = InspectionProblem::Kind;
+
+int redisLog(lua_State *L)
+{
+    const int argc = lua_gettop(L);
+    QString error;
+    if (argc < 2)
+        error = QStringLiteral("redis.log() requires two arguments or more.");
+    else if (!lua_isnumber(L, 1))
+        error = QStringLiteral("First argument must be a number (log level).");
+    else if (const lua_Number level = lua_tonumber(L, 1); level < 0 || level > 3)
+        error = QStringLiteral("Invalid debug level.");
+    if (!error.isEmpty()) {
+        setProblem(L, Kind::BadArguments, error, lineAt(L, 1));
+        error.clear();
+        return raise(L);
+    }
+    QStringList parts;
+    for (int i = 2; i <= argc; ++i) {
+        size_t len = 0;
+        lua_pushvalue(L, i); // tolstring converts in place: work on a copy
+        const char *s = lua_tolstring(L, -1, &len);
+        parts << (s ? QString::fromUtf8(s, qsizetype(len)) : QString());
+        lua_pop(L, 1);
+    }
+    context(L).log << parts.join(QLatin1Char(' '));
+    return 0;
+}
+
+namespace {
+
+const char *const KnownFlags[] = {"no-writes", "allow-oom", "allow-stale", "no-cluster",
+                                  "allow-cross-slot-keys"};
+
+// Reads the flags table at the top of the stack (array part, as Redis does).
+bool readFlags(lua_State *L, QStringList *flags)
+{
+    for (int j = 1;; ++j) {
+        lua_rawgeti(L, -1, j);
+        if (lua_isnil(L, -1)) {
+            lua_pop(L, 1);
+            return true;
+        }
+        const char *text = lua_isstring(L, -1) ? lua_tostring(L, -1) : nullptr;
+        const char *known = nullptr;
+        for (const char *f : KnownFlags)
+            if (text && strcasecmp(f, text) == 0)
+                known = f;
+        lua_pop(L, 1);
+        if (!known)
+            return false;
+        if (!flags->contains(QLatin1String(known)))
+            *flags << QLatin1String(known);
+    }
+}
+
+std::optional<QString> stringValue(lua_State *L, int index)
+{
+    if (!lua_isstring(L, index))
+        return std::nullopt;
+    size_t len = 0;
+    lua_pushvalue(L, index);
+    const char *s = lua_tolstring(L, -1, &len);
+    QString out = QString::fromUtf8(s, qsizetype(len));
+    lua_pop(L, 1);
+    return out;
+}
+
+// Redis's luaRegisterFunctionReadArgs and functionLibCreateFunction, same checks and texts.
+// On success the callback has been referenced in the registry.
+bool registerImpl(lua_State *L)
+{
+    SandboxContext &ctx = context(L);
+    const int line = lineAt(L, 1);
+    const auto fail = [&](Kind kind, const QString &message) {
+        setProblem(L, kind, message, line);
+        return false;
+    };
+    const int argc = lua_gettop(L);
+    if (argc < 1 || argc > 2)
+        return fail(Kind::BadArguments,
+                    QStringLiteral("wrong number of arguments to redis.register_function"));
+    InspectedFunction fn;
+    fn.line = line;
+    std::optional<QString> name;
+    std::optional<int> callbackRef; // referenced as soon as seen, as Redis does
+    if (argc == 2) {
+        if (!(name = stringValue(L, 1)))
+            return fail(Kind::BadArguments,
+                        QStringLiteral("first argument to redis.register_function must be a "
+                                       "string"));
+        if (!lua_isfunction(L, 2))
+            return fail(Kind::BadArguments,
+                        QStringLiteral("second argument to redis.register_function must be a "
+                                       "function"));
+        lua_pushvalue(L, 2);
+        callbackRef = luaL_ref(L, LUA_REGISTRYINDEX);
+    } else {
+        if (!lua_istable(L, 1))
+            return fail(Kind::BadArguments,
+                        QStringLiteral("calling redis.register_function with a single argument "
+                                       "is only applicable to Lua table (representing named "
+                                       "arguments)."));
+        lua_pushnil(L);
+        while (lua_next(L, 1)) { // key at -2, value at -1
+            const std::optional<QString> key =
+                lua_type(L, -2) == LUA_TSTRING ? stringValue(L, -2) : std::nullopt;
+            const QString k = key.value_or(QString()).toLower();
+            if (k == QLatin1String("function_name")) {
+                if (!(name = stringValue(L, -1)))
+                    return fail(Kind::BadArguments,
+                                QStringLiteral("function_name argument given to "
+                                               "redis.register_function must be a string"));
+            } else if (k == QLatin1String("description")) {
+                if (!(fn.info.description = stringValue(L, -1)))
+                    return fail(Kind::BadArguments,
+                                QStringLiteral("description argument given to "
+                                               "redis.register_function must be a string"));
+            } else if (k == QLatin1String("callback")) {
+                if (!lua_isfunction(L, -1))
+                    return fail(Kind::BadArguments,
+                                QStringLiteral("callback argument given to "
+                                               "redis.register_function must be a function"));
+                lua_pushvalue(L, -1);
+                callbackRef = luaL_ref(L, LUA_REGISTRYINDEX);
+            } else if (k == QLatin1String("flags")) {
+                if (!lua_istable(L, -1))
+                    return fail(Kind::BadArguments,
+                                QStringLiteral("flags argument to redis.register_function must "
+                                               "be a table representing function flags"));
+                if (!readFlags(L, &fn.info.flags))
+                    return fail(Kind::UnknownFlag, QStringLiteral("unknown flag given"));
+            } else {
+                return fail(Kind::BadArguments,
+                            QStringLiteral("unknown argument given to redis.register_function"));
+            }
+            lua_pop(L, 1);
+        }
+        if (!name)
+            return fail(Kind::BadArguments,
+                        QStringLiteral("redis.register_function must get a function name "
+                                       "argument"));
+        if (!callbackRef)
+            return fail(Kind::BadArguments,
+                        QStringLiteral("redis.register_function must get a callback argument"));
+    }
+    fn.info.name = *name;
+    if (!isValidName(fn.info.name))
+        return fail(Kind::BadFunctionName,
+                    QStringLiteral("Function names can only contain letters, numbers, or "
+                                   "underscores(_) and must be at least one character long"));
+    // Redis 7.0 keeps a library's own functions case-sensitively but every library's
+    // functions case-insensitively: it accepts "f" and "F" in one library and then fails
+    // (crashes, in 7.0.15) when that library is replaced. Refuse what the server mishandles.
+    for (const InspectedFunction &other : ctx.functions)
+        if (other.info.name.compare(fn.info.name, Qt::CaseInsensitive) == 0)
+            return fail(Kind::DuplicateFunction,
+                        QStringLiteral("Function already exists in the library: '%1' (line %2) "
+                                       "and '%3' compare equal, ignoring case")
+                            .arg(other.info.name)
+                            .arg(other.line)
+                            .arg(fn.info.name));
+    fn.info.flags.sort();
+    ctx.callbackRefs << *callbackRef;
+    ctx.functions << fn;
+    return true;
+}
+
+} // namespace
+
+int registerFunction(lua_State *L)
+{
+    if (!registerImpl(L))
+        return raise(L);
+    return 0;
+}
+
+} // namespace functions::detail

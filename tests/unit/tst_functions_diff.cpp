@@ -1,0 +1,389 @@
+// The offline half of library management, no server: versions and fingerprints, inspection
+// of the shipped releases, the contract diff (every class of change), the code diff, backup
+// files and the local catalog.
+#include "functions/CodeDiff.h"
+#include "functions/ContractDiff.h"
+#include "functions/FunctionBackup.h"
+#include "functions/LibraryVersion.h"
+#include "functions/LocalCatalog.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace functions;
+
+namespace {
+
+QByteArray readResource(const QString &path)
+{
+    initFunctionResources();
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// A small library: helper `check` shared by the functions, one function per entry of `fns`
+// ("name|flags|description|body"), flags comma-separated.
+QByteArray library(const QString &version, const QStringList &fns, const QString &helper = "x")
+{
+    QString code = QStringLiteral("#!lua name=lib\n");
+    if (!version.isEmpty())
+        code += QStringLiteral("-- version: %1\n").arg(version);
+    code += QStringLiteral("local function check(v) return v == '%1' end\n").arg(helper);
+    for (const QString &f : fns) {
+        const QStringList p = f.split(QLatin1Char('|'));
+        QString flags;
+        for (const QString &flag : p.value(1).split(QLatin1Char(','), Qt::SkipEmptyParts))
+            flags += QStringLiteral("'%1',").arg(flag);
+        code +=
+            QStringLiteral("redis.register_function{function_name='%1', flags={%2}, "
+                           "%3callback=function(keys, args) %4 end}\n")
+                .arg(p.value(0), flags,
+                     p.value(2).isEmpty() ? QString()
+                                          : QStringLiteral("description='%1', ").arg(p.value(2)),
+                     p.value(3, QStringLiteral("return check(args[1])")));
+    }
+    return code.toUtf8();
+}
+
+LibraryInfo loaded(const QByteArray &code)
+{
+    const Inspection i = inspectLibrary(code);
+    LibraryInfo l = i.toLibraryInfo();
+    l.code = code;
+    l.hasCode = true;
+    return l;
+}
+
+const FunctionDiff *fn(const ContractDiff &d, const QString &name)
+{
+    for (const FunctionDiff &f : d.functions)
+        if (f.name == name)
+            return &f;
+    return nullptr;
+}
+
+} // namespace
+
+class TstFunctionsDiff : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void versionLine_data()
+    {
+        QTest::addColumn<QByteArray>("code");
+        QTest::addColumn<QString>("version");
+        QTest::newRow("convention") << QByteArray("#!lua name=a\n-- version: 1.2.0\n") << "1.2.0";
+        QTest::newRow("spaces") << QByteArray("#!lua name=a\n  --version:   2.0  \r\nx") << "2.0";
+        QTest::newRow("no version") << QByteArray("#!lua name=a\nlocal x\n") << "";
+        QTest::newRow("not on line 2")
+            << QByteArray("#!lua name=a\n-- hello\n-- version: 1.0.0\n") << "";
+        QTest::newRow("no shebang") << QByteArray("-- version: 1.0.0\n-- version: 1.0.0\n") << "";
+        QTest::newRow("last line") << QByteArray("#!lua name=a\n-- version: 3") << "3";
+    }
+    void versionLine()
+    {
+        QFETCH(QByteArray, code);
+        QFETCH(QString, version);
+        QCOMPARE(libraryVersion(code), version);
+        QCOMPARE(versionLabel(libraryVersion(code)),
+                 version.isEmpty() ? QStringLiteral("unversioned") : version);
+    }
+
+    void versionsCompareNumerically()
+    {
+        QVERIFY(compareVersions("1.10.0", "1.9.3") > 0);
+        QVERIFY(compareVersions("1.0", "1.0.0") == 0);
+        QVERIFY(compareVersions("1.0.0", "1.1.0") < 0);
+        QVERIFY(compareVersions("2.0.0-rc1", "2.0.0-rc2") < 0);
+    }
+
+    void fingerprintIsSha256OfTheBytes()
+    {
+        QCOMPARE(codeFingerprint("abc"),
+                 QByteArray("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+        QCOMPARE(shortFingerprint(codeFingerprint("abc")), QStringLiteral("ba7816bf8f01"));
+        QVERIFY(codeFingerprint("a\n") != codeFingerprint("a\r\n"));
+    }
+
+    // The two releases: 1.1.0 adds two functions and keeps inventory_deduct_v1's code (and
+    // everything it closes over) as it was.
+    void shippedReleases()
+    {
+        const Inspection v110 = inspectLibrary(readResource(":/functions/inventory_lib_v1.lua"));
+        const Inspection v100 = inspectLibrary(readResource(previousReleasePath()));
+        QVERIFY2(v110.ok(), qPrintable(v110.problem ? v110.problem->toString() : QString()));
+        QVERIFY(v100.ok());
+        QCOMPARE(v100.version, QStringLiteral("1.0.0"));
+        QCOMPARE(v110.version, QStringLiteral("1.1.0"));
+        QCOMPARE(v110.library, QStringLiteral("inventory_lib_v1"));
+        QCOMPARE(v110.engine, QStringLiteral("LUA"));
+        QStringList names;
+        for (const InspectedFunction &f : v110.functions)
+            names << f.info.name + ":" + f.info.flags.join(",");
+        QCOMPARE(names, (QStringList{"inventory_deduct_v1:", "inventory_deduct_v2:",
+                                     "inventory_receipt_v1:no-writes"}));
+        for (const InspectedFunction &f : v110.functions) {
+            QVERIFY(f.info.description && !f.info.description->isEmpty());
+            QVERIFY2(f.firstLine > 2 && f.lastLine > f.firstLine && f.line > f.lastLine,
+                     qPrintable(f.info.name));
+        }
+        QCOMPARE(v110.function("inventory_deduct_v1")->behaviour,
+                 v100.function("inventory_deduct_v1")->behaviour);
+        QCOMPARE(v110.function("INVENTORY_DEDUCT_V1")->info.name,
+                 QStringLiteral("inventory_deduct_v1"));
+
+        const ContractDiff d = diffContract(v110, {loaded(v100.code)});
+        QCOMPARE(d.verdict, Verdict::Compatible);
+        QVERIFY2(d.warnings.isEmpty(), qPrintable(d.warnings.join("; ")));
+        QCOMPARE(d.summary(),
+                 QStringLiteral("inventory_lib_v1 1.0.0 → 1.1.0: compatible (2 added)"));
+        QVERIFY(fn(d, "inventory_deduct_v2")->added());
+        QVERIFY(!fn(d, "inventory_deduct_v1")->bodyChanged);
+    }
+
+    void contractClasses_data()
+    {
+        QTest::addColumn<QByteArray>("before"); // empty: not loaded
+        QTest::addColumn<QByteArray>("after");
+        QTest::addColumn<Verdict>("verdict");
+        QTest::addColumn<QString>("function");
+        QTest::addColumn<QString>("note");    // contained in that function's notes
+        QTest::addColumn<QString>("warning"); // contained in the warnings ("" none expected)
+        const QString f1 = "f_v1||one|return check(args[1])";
+        QTest::newRow("identical")
+            << library("1.0", {f1}) << library("1.0", {f1}) << Verdict::NoChange << "f_v1"
+            << ""
+            << "";
+        QTest::newRow("new library")
+            << QByteArray() << library("1.0", {f1}) << Verdict::Compatible << "f_v1"
+            << "added"
+            << "";
+        QTest::newRow("function added")
+            << library("1.0", {f1}) << library("1.1", {f1, "g_v1||two|return 2"})
+            << Verdict::Compatible << "g_v1"
+            << "added"
+            << "";
+        QTest::newRow("function removed") << library("1.0", {f1, "g_v1||two|return 2"})
+                                          << library("2.0", {f1}) << Verdict::Breaking << "g_v1"
+                                          << "removed: callers of g_v1"
+                                          << "";
+        QTest::newRow("flag added")
+            << library("1.0", {f1}) << library("1.1", {"f_v1|no-writes|one"}) << Verdict::Breaking
+            << "f_v1"
+            << "flags change: (none) → no-writes"
+            << "";
+        QTest::newRow("flag removed")
+            << library("1.0", {"f_v1|no-writes,allow-oom|one"})
+            << library("1.1", {"f_v1|allow-oom|one"}) << Verdict::Breaking << "f_v1"
+            << "flags change: allow-oom, no-writes → allow-oom"
+            << "";
+        QTest::newRow("description changed")
+            << library("1.0", {f1}) << library("1.1", {"f_v1||uno|return check(args[1])"})
+            << Verdict::Compatible << "f_v1"
+            << "description changed"
+            << "";
+        QTest::newRow("description removed (nil)")
+            << library("1.0", {f1}) << library("1.1", {"f_v1|||return check(args[1])"})
+            << Verdict::Compatible << "f_v1"
+            << "description changed"
+            << "";
+        QTest::newRow("body changed under a _v1 name")
+            << library("1.0", {f1}) << library("1.1", {"f_v1||one|return not check(args[1])"})
+            << Verdict::Compatible << "f_v1"
+            << "in-place contract change"
+            << "in-place contract change: f_v1's code changed; an incompatible change needs a "
+               "new name (_v2)";
+        QTest::newRow("helper changed: the function's behaviour did")
+            << library("1.0", {f1}) << library("1.1", {f1}, "y") << Verdict::Compatible << "f_v1"
+            << "in-place contract change"
+            << "in-place contract change";
+        QTest::newRow("body changed, unversioned name")
+            << library("1.0", {"plain||one|return 1"}) << library("1.1", {"plain||one|return 2"})
+            << Verdict::Compatible << "plain"
+            << "code changed"
+            << "";
+        QTest::newRow("code changed, version not")
+            << library("1.0", {f1}) << library("1.0", {f1, "g_v1||two|return 2"})
+            << Verdict::Compatible << "g_v1"
+            << "added"
+            << "the code changed but the version did not (1.0)";
+        QTest::newRow("no version line")
+            << library("1.0", {f1}) << library("", {f1, "g_v1||two|return 2"})
+            << Verdict::Compatible << "g_v1"
+            << "added"
+            << "states no version";
+        QTest::newRow("version goes down") << library("1.1", {f1, "g_v1||two|return 2"})
+                                           << library("1.0", {f1}) << Verdict::Breaking << "g_v1"
+                                           << "removed"
+                                           << "the version goes down, 1.1 → 1.0";
+        QTest::newRow("case-only rename")
+            << library("1.0", {f1}) << library("1.1", {"F_V1||one|return check(args[1])"})
+            << Verdict::Compatible << "F_V1"
+            << "renamed f_v1 → F_V1"
+            << "";
+    }
+    void contractClasses()
+    {
+        QFETCH(QByteArray, before);
+        QFETCH(QByteArray, after);
+        QFETCH(Verdict, verdict);
+        QFETCH(QString, function);
+        QFETCH(QString, note);
+        QFETCH(QString, warning);
+        const Inspection incoming = inspectLibrary(after);
+        QVERIFY2(incoming.ok(), qPrintable(incoming.problem ? incoming.problem->toString() : ""));
+        const QList<LibraryInfo> server =
+            before.isEmpty() ? QList<LibraryInfo>{} : QList<LibraryInfo>{loaded(before)};
+        const ContractDiff d = diffContract(incoming, server);
+        QCOMPARE(verdictName(d.verdict), verdictName(verdict));
+        const FunctionDiff *f = fn(d, function);
+        QVERIFY2(f, qPrintable(function));
+        if (!note.isEmpty())
+            QVERIFY2(f->notes.join("; ").contains(note), qPrintable(f->notes.join("; ")));
+        if (warning.isEmpty())
+            QVERIFY2(d.warnings.isEmpty(), qPrintable(d.warnings.join("; ")));
+        else
+            QVERIFY2(d.warnings.join("; ").contains(warning), qPrintable(d.warnings.join("; ")));
+        QCOMPARE(d.breakingReasons().isEmpty(), verdict != Verdict::Breaking);
+        QCOMPARE(d.toJson().value("verdict").toString(), verdictName(verdict));
+    }
+
+    // Another library already registers a function of the same name (ignoring case): Redis
+    // would refuse the load, so the diff refuses it first.
+    void collisionsAreRefused()
+    {
+        QByteArray other = library("1.0", {"f_v1||x|return 1"});
+        other.replace("name=lib", "name=other");
+        const ContractDiff d =
+            diffContract(inspectLibrary(library("1.0", {"F_v1||one|return 1"})), {loaded(other)});
+        QCOMPARE(d.verdict, Verdict::Refused);
+        QCOMPARE(d.collisions.size(), 1);
+        QCOMPARE(d.collisions.first().otherLibrary, QStringLiteral("other"));
+        QCOMPARE(d.refusals.first(),
+                 QStringLiteral("Function F_v1 already exists in library other (as f_v1)"));
+    }
+
+    void refusedFileIsRefused()
+    {
+        const ContractDiff d = diffContract(inspectLibrary("#!lua name=lib\nx = 1\n"), {});
+        QCOMPARE(d.verdict, Verdict::Refused);
+        QCOMPARE(d.refusals.first(),
+                 QStringLiteral("the file was refused offline: line 2: Attempt to modify a "
+                                "readonly table (global 'x')"));
+    }
+
+    void removalIsBreaking()
+    {
+        const ContractDiff d =
+            diffRemoval(loaded(library("1.0", {"a_v1||a|return 1", "b_v1|no-writes|b|return 2"})));
+        QCOMPARE(d.verdict, Verdict::Breaking);
+        QCOMPARE(d.breakingReasons(), (QStringList{"a_v1 is removed", "b_v1 is removed"}));
+        QCOMPARE(d.summary(), QStringLiteral("lib 1.0 → deleted: breaking (2 removed)"));
+    }
+
+    void codeDiffSideBySideAndUnified()
+    {
+        const QByteArray a = "one\ntwo\nthree\nfour\n";
+        const QByteArray b = "one\n2\nthree\nfour\nfive\n";
+        const CodeDiff d = diffCode(a, b, "left", "right");
+        QVERIFY(!d.identical);
+        QCOMPARE(d.added, 2);
+        QCOMPARE(d.removed, 1);
+        QCOMPARE(d.rows.size(), 5);
+        QCOMPARE(d.rows[1].kind, DiffRow::Kind::Changed);
+        QCOMPARE(d.rows[1].left, QStringLiteral("two"));
+        QCOMPARE(d.rows[1].right, QStringLiteral("2"));
+        QCOMPARE(d.rows[1].leftLine, 2);
+        QCOMPARE(d.rows[1].rightLine, 2);
+        QCOMPARE(d.rows[4].kind, DiffRow::Kind::Added);
+        QCOMPARE(d.rows[4].leftLine, 0);
+        QCOMPARE(d.rows[4].rightLine, 5);
+        QVERIFY2(d.unified.startsWith("--- left\n+++ right\n@@ -1,4 +1,5 @@\n"),
+                 qPrintable(d.unified));
+        QVERIFY(d.unified.contains("\n-two\n+2\n"));
+        QVERIFY(d.unified.contains("\n+five\n"));
+
+        const CodeDiff same = diffCode(a, a, "l", "r");
+        QVERIFY(same.identical);
+        QVERIFY(same.unified.isEmpty());
+        const CodeDiff newline = diffCode("x\n", "x", "l", "r");
+        QVERIFY(!newline.identical);
+        QCOMPARE(newline.note, QStringLiteral("only the final newline differs"));
+        const CodeDiff fresh = diffCode({}, a, "l", "r");
+        QCOMPARE(fresh.added, 4);
+    }
+
+    void backupRoundTrip()
+    {
+        QTemporaryDir dir;
+        FunctionBackup b;
+        b.library = "lib";
+        b.action = "load";
+        b.profile = "staging eu";
+        b.environment = "staging";
+        b.nodes << NodeBackup{"127.0.0.1:7000",
+                              "run1",
+                              "7.0.15",
+                              {loaded(library("1.0", {"f_v1||x|"}))},
+                              QByteArray("\xf5\x00\x01binary", 9)};
+        QVERIFY(b.write(dir.path()).ok());
+        QVERIFY(b.path.startsWith(dir.path() + "/lib-"));
+        QVERIFY(b.path.endsWith("-load.json"));
+        const auto read = FunctionBackup::read(b.path);
+        QVERIFY2(read.ok(), read.ok() ? "" : qPrintable(read.error()));
+        QCOMPARE(read->nodes.size(), 1);
+        QCOMPARE(read->nodes.first().dump, b.nodes.first().dump);
+        QCOMPARE(read->nodes.first().libraries.first().code,
+                 b.nodes.first().libraries.first().code);
+        QCOMPARE(read->node("127.0.0.1:7000")->runId, QStringLiteral("run1"));
+        QCOMPARE(read->profile, QStringLiteral("staging eu"));
+
+        QFile f(b.path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray json = f.readAll();
+        json.replace("local function check", "local function CHECK");
+        const auto damaged = FunctionBackup::fromJson(json);
+        QVERIFY(!damaged.ok());
+        QVERIFY2(damaged.error().contains("damaged"), qPrintable(damaged.error()));
+        QVERIFY(!FunctionBackup::fromJson("{\"format\":\"other\"}").ok());
+    }
+
+    void catalogMatches()
+    {
+        LocalCatalog catalog;
+        catalog.scan();
+        QCOMPARE(catalog.files().size(), 1); // stock_decrement.lua is a script, not a library
+        QCOMPARE(catalog.files().first().displayName,
+                 QStringLiteral("functions/inventory_lib_v1.lua (shipped)"));
+        const LibraryMatch old = catalog.match(loaded(readResource(previousReleasePath())));
+        QCOMPARE(old.kind, LibraryMatch::Kind::Differs);
+        QCOMPARE(old.text(),
+                 QStringLiteral("differs from functions/inventory_lib_v1.lua (shipped) (1.1.0)"));
+        const LibraryMatch same =
+            catalog.match(loaded(readResource(":/functions/inventory_lib_v1.lua")));
+        QCOMPARE(same.kind, LibraryMatch::Kind::Identical);
+        QCOMPARE(catalog.match(loaded(library("1.0", {"f_v1||x|"}))).kind,
+                 LibraryMatch::Kind::Unknown);
+
+        QTemporaryDir dir;
+        QFile f(dir.filePath("lib.lua"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(library("3.0", {"f_v1||x|"}));
+        f.close();
+        LocalCatalog both({LocalCatalog::shippedDirectory(), dir.path()});
+        both.scan();
+        QCOMPARE(both.files().size(), 2);
+        QCOMPARE(both.match(loaded(library("1.0", {"f_v1||x|"}))).text(),
+                 QStringLiteral("differs from %1 (3.0)").arg(f.fileName()));
+        const QList<LibraryStatus> status =
+            libraryStatuses({loaded(library("3.0", {"f_v1||x|"}))}, both);
+        QCOMPARE(status.first().match.kind, LibraryMatch::Kind::Identical);
+        QCOMPARE(status.first().toJson().value("version").toString(), QStringLiteral("3.0"));
+        QCOMPARE(status.first().toJson().value("sha256").toString().size(), 64);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstFunctionsDiff)
+#include "tst_functions_diff.moc"
