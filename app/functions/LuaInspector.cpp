@@ -110,7 +110,9 @@ std::optional<InspectionProblem> checkText(const QByteArray &code, const Inspect
             Kind::NotText, QStringLiteral("not a text file: a NUL byte at offset %1").arg(nul),
             int(code.left(nul).count('\n') + 1)};
     // A round trip through UTF-16 changes exactly the bytes that are not UTF-8.
-    const auto isUtf8 = [](const QByteArray &b) { return QString::fromUtf8(b).toUtf8() == b; };
+    const auto isUtf8 = [](const QByteArray &b) {
+        return QString::fromUtf8(b).toUtf8() == b;
+    };
     if (!isUtf8(code)) {
         int line = 1;
         for (const QByteArray &l : code.split('\n')) {
