@@ -1,1 +1,28 @@
-int main() { return 0; }
+// inventory-cli: the headless front end. Subcommands register themselves (see Subcommand.h).
+#include "Subcommand.h"
+#include "core/EventDispatcher.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QLoggingCategory>
+
+int main(int argc, char *argv[])
+{
+    core::preferFastEventDispatcher();
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("inventory-cli"));
+    QCoreApplication::setOrganizationName(QStringLiteral("InventoryConsole"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(INVENTORY_VERSION));
+    // stderr carries one clear line per failure; the console's own logging stays quiet
+    // unless asked for (QT_LOGGING_RULES="console.*=true" overrides this).
+    QLoggingCategory::setFilterRules(QStringLiteral("console.*=false"));
+    QFile in, out, err;
+    in.open(stdin, QIODevice::ReadOnly);
+    out.open(stdout, QIODevice::WriteOnly);
+    err.open(stderr, QIODevice::WriteOnly);
+    QTextStream outStream(&out), errStream(&err);
+    const int code = cli::dispatch(QCoreApplication::arguments(), outStream, errStream, in);
+    outStream.flush();
+    errStream.flush();
+    return code;
+}

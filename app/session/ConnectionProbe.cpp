@@ -1,6 +1,6 @@
 #include "ConnectionProbe.h"
 
-#include "Log.h"
+#include "SessionLog.h"
 #include "redis/RedisClient.h"
 
 #include <QElapsedTimer>
@@ -35,7 +35,7 @@ void ConnectionProbe::start(const ConnectionProfile &profile, const QString &pas
                     onReady(generation);
                 else if (state == redis::ConnectionState::Failed
                          || state == redis::ConnectionState::Closed)
-                    finish(generation, classifyConnectionFailure(detail));
+                    finish(generation, classifyConnectionFailure(detail, m_profile.tls.enabled));
             });
     qCDebug(lcSession) << "probing" << options.address() << (options.tls.enabled ? "(TLS)" : "");
     m_client->open();

@@ -7,21 +7,6 @@ namespace session {
 
 namespace {
 
-struct EnvironmentInfo
-{
-    Environment kind;
-    const char *name;
-    const char *colour;
-};
-
-// Colours read on light and dark themes; production is the one that alarms.
-constexpr EnvironmentInfo Environments[] = {
-    {Environment::Local, "local", "#5f8f5f"},
-    {Environment::Test, "test", "#3b7dd8"},
-    {Environment::Staging, "staging", "#d98e04"},
-    {Environment::Production, "production", "#c62828"},
-};
-
 // The content of the first hash tag in a key template, as Redis reads it: the text between
 // the first '{' and the next '}', when not empty.
 std::optional<QString> hashTag(const QString &keyTemplate)
@@ -53,48 +38,10 @@ QByteArray expand(const QString &keyTemplate, const QByteArray &sku, const QByte
 
 } // namespace
 
-QString environmentName(Environment e)
-{
-    for (const auto &info : Environments)
-        if (info.kind == e)
-            return QLatin1String(info.name);
-    return {};
-}
-
-std::optional<Environment> environmentFromName(const QString &name)
-{
-    for (const auto &info : Environments)
-        if (name == QLatin1String(info.name))
-            return info.kind;
-    return std::nullopt;
-}
-
-QString environmentColour(Environment e)
-{
-    for (const auto &info : Environments)
-        if (info.kind == e)
-            return QLatin1String(info.colour);
-    return {};
-}
-
-QList<Environment> allEnvironments()
-{
-    QList<Environment> out;
-    for (const auto &info : Environments)
-        out << info.kind;
-    return out;
-}
-
 bool ConnectionProfile::startsReadOnly() const
 {
     const auto kind = environmentKind();
     return !kind || *kind == Environment::Production;
-}
-
-QString ConnectionProfile::environmentColour() const
-{
-    const auto kind = environmentKind();
-    return session::environmentColour(kind.value_or(Environment::Production));
 }
 
 std::optional<QString> profileNameProblem(const QString &name)
@@ -132,7 +79,8 @@ QList<ProfileProblem> ConnectionProfile::validate() const
                             .arg(database));
     if (!environmentKind()) {
         QStringList known;
-        for (Environment e : allEnvironments())
+        for (Environment e :
+             {Environment::Local, Environment::Test, Environment::Staging, Environment::Production})
             known << environmentName(e);
         add("environment", QStringLiteral("unknown environment label '%1': use one of %2")
                                .arg(environment, known.join(QStringLiteral(", "))));
@@ -147,7 +95,8 @@ QList<ProfileProblem> ConnectionProfile::validate() const
     if (tls.certFile.isEmpty() != tls.keyFile.isEmpty())
         add(tls.certFile.isEmpty() ? "tls.certFile" : "tls.keyFile",
             QStringLiteral("a client certificate needs both the certificate and its key file"));
-    if (!stockKeyTemplate.contains(QLatin1String("<sku>")))
+    const bool stockOk = stockKeyTemplate.contains(QLatin1String("<sku>"));
+    if (!stockOk)
         add("stockKeyTemplate",
             QStringLiteral("the stock key template must contain <sku> (default %1)")
                 .arg(QLatin1String(DefaultStockTemplate)));
@@ -156,7 +105,7 @@ QList<ProfileProblem> ConnectionProfile::validate() const
         add("receiptKeyTemplate",
             QStringLiteral("the receipt key template must contain <sku> and <order> (default %1)")
                 .arg(QLatin1String(DefaultReceiptTemplate)));
-    else if (hashTag(stockKeyTemplate) != hashTag(receiptKeyTemplate))
+    else if (stockOk && hashTag(stockKeyTemplate) != hashTag(receiptKeyTemplate))
         add("receiptKeyTemplate",
             QStringLiteral("the stock and receipt templates must use the same hash tag (such as "
                            "{<sku>}) so that both keys land in one cluster slot"));

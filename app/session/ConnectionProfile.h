@@ -1,5 +1,6 @@
 #pragma once
 
+#include "Environment.h"
 #include "redis/ConnectionOptions.h"
 
 #include <QList>
@@ -7,14 +8,6 @@
 #include <optional>
 
 namespace session {
-
-// How careful the console is with a server. Production sessions start read-only.
-enum class Environment { Local, Test, Staging, Production };
-
-QString environmentName(Environment e);                              // "local", "test", ...
-std::optional<Environment> environmentFromName(const QString &name); // exact, lower case
-QString environmentColour(Environment e); // "#RRGGBB" for swatches and bars
-QList<Environment> allEnvironments();
 
 // One field of a profile that failed validation; `field` names the member ("port",
 // "tls.caFile", ...) so a form can point at it.
@@ -38,7 +31,7 @@ struct ConnectionProfile
     int database = 0;
     QString username; // empty: the default user
     redis::TlsOptions tls;
-    QString environment = QStringLiteral("local"); // see environmentName()
+    QString environment = QStringLiteral("local"); // a label: see session/Environment.h
     QString stockKeyTemplate = QLatin1String(DefaultStockTemplate);
     QString receiptKeyTemplate = QLatin1String(DefaultReceiptTemplate);
     qint64 receiptTtlSeconds = DefaultReceiptTtlSeconds;
@@ -46,10 +39,9 @@ struct ConnectionProfile
     int timeoutMs = 5000;    // connect and command timeout
 
     // The label as an enum; nullopt for a label this version does not know.
-    std::optional<Environment> environmentKind() const { return environmentFromName(environment); }
-    // Production, or a label we cannot read (fail safe).
+    std::optional<Environment> environmentKind() const { return parseEnvironment(environment); }
+    // Production, or a label this version cannot read (fail safe).
     bool startsReadOnly() const;
-    QString environmentColour() const;
 
     // Empty when the profile can be saved and used.
     QList<ProfileProblem> validate() const;

@@ -88,9 +88,17 @@ QList<ProbeRow> ProbeReport::rows() const
     out << ProbeRow{QStringLiteral("Latency"), QStringLiteral("%1 ms").arg(latencyMs, 0, 'f', 2)};
     out << ProbeRow{QStringLiteral("Mode"), mode};
     out << ProbeRow{QStringLiteral("Role"), roleLabel()};
-    out << ProbeRow{QStringLiteral("User"),
-                    user.isEmpty() ? QStringLiteral("unknown (%1)").arg(userError) : user,
-                    user.isEmpty()};
+    if (user.isEmpty())
+        out << ProbeRow{QStringLiteral("User"), QStringLiteral("unknown (%1)").arg(userError),
+                        true};
+    else if (!expectedUser.isEmpty() && user != expectedUser)
+        out << ProbeRow{QStringLiteral("User"),
+                        QStringLiteral("%1, not '%2': without a password the console does not "
+                                       "authenticate")
+                            .arg(user, expectedUser),
+                        true};
+    else
+        out << ProbeRow{QStringLiteral("User"), user};
     if (evictionPolicy.isEmpty())
         out << ProbeRow{QStringLiteral("Eviction"), QStringLiteral("unknown")};
     else if (evictionCanDropReceipts())
@@ -126,6 +134,7 @@ QJsonObject ProbeReport::toJson() const
         {QStringLiteral("mode"), mode},
         {QStringLiteral("role"), roleLabel()},
         {QStringLiteral("user"), user.isEmpty() ? QJsonValue() : QJsonValue(user)},
+        {QStringLiteral("expected_user"), expectedUser},
         {QStringLiteral("eviction_policy"),
          evictionPolicy.isEmpty() ? QJsonValue() : QJsonValue(evictionPolicy)},
         {QStringLiteral("eviction_can_drop_receipts"), evictionCanDropReceipts()},
@@ -133,7 +142,32 @@ QJsonObject ProbeReport::toJson() const
     };
 }
 
-ProbeFailure classifyConnectionFailure(const QString &detail)
+QString failureHeadline(ProbeFailure::Kind k)
+{
+    switch (k) {
+    case ProbeFailure::Kind::HostNotFound:
+        return QStringLiteral("host not found");
+    case ProbeFailure::Kind::Refused:
+        return QStringLiteral("connection refused");
+    case ProbeFailure::Kind::Timeout:
+        return QStringLiteral("no answer in time");
+    case ProbeFailure::Kind::Authentication:
+        return QStringLiteral("wrong user name or password");
+    case ProbeFailure::Kind::PasswordRequired:
+        return QStringLiteral("a password is required");
+    case ProbeFailure::Kind::Tls:
+        return QStringLiteral("TLS failed");
+    case ProbeFailure::Kind::Protocol:
+        return QStringLiteral("not a Redis answer");
+    case ProbeFailure::Kind::Server:
+        return QStringLiteral("refused by the server");
+    case ProbeFailure::Kind::Other:
+        return QStringLiteral("failed");
+    }
+    return {};
+}
+
+ProbeFailure classifyConnectionFailure(const QString &detail, bool tls)
 {
     using K = ProbeFailure::Kind;
     struct Rule
@@ -153,9 +187,15 @@ ProbeFailure classifyConnectionFailure(const QString &detail)
         {"protocol error", K::Protocol},
         {"refused the connection setup", K::Server},
     };
-    for (const Rule &r : rules)
-        if (detail.contains(QLatin1String(r.needle)))
-            return ProbeFailure{r.kind, detail};
+    for (const Rule &r : rules) {
+        if (!detail.contains(QLatin1String(r.needle)))
+            continue;
+        ProbeFailure f{r.kind, detail};
+        if (tls && r.kind == K::Timeout)
+            f.message += QStringLiteral("; TLS is on: check that the server speaks TLS on this "
+                                        "port (redis:// for plain text)");
+        return f;
+    }
     return ProbeFailure{K::Other,
                         detail.isEmpty() ? QStringLiteral("the connection failed") : detail};
 }
@@ -228,6 +268,7 @@ core::Result<ProbeReport, ProbeFailure> decodeProbe(const ConnectionProfile &pro
         info.insert(parseInfo(r[i]->bytes()));
     }
     ProbeReport report;
+    report.expectedUser = profile.effectiveUsername();
     report.version = QString::fromLatin1(info.value("redis_version"));
     report.mode = QString::fromLatin1(info.value("redis_mode"));
     report.role = QString::fromLatin1(info.value("role"));

@@ -41,6 +41,7 @@ struct ProbeReport
     QString role;         // as INFO says: master | slave
     QString user;         // ACL WHOAMI; empty when it failed (see userError)
     QString userError;
+    QString expectedUser;   // the profile's user ("default" when none is set)
     QString evictionPolicy; // maxmemory_policy
     QList<PermissionCheck> permissions;
 
@@ -68,11 +69,13 @@ struct ProbeFailure
     QString message; // never contains the password
 };
 QString failureKindName(ProbeFailure::Kind k); // host-not-found, refused, ...
+QString failureHeadline(ProbeFailure::Kind k); // "wrong user name or password", ...
 
 using ProbeResult = core::Result<ProbeReport, ProbeFailure>;
 
-// Maps the transport's connection failure text (RedisClient::stateDetail()) to a kind.
-ProbeFailure classifyConnectionFailure(const QString &detail);
+// Maps the transport's connection failure text (RedisClient::stateDetail()) to a kind. With
+// TLS on, a silent server may be a plain-text port: the message says so.
+ProbeFailure classifyConnectionFailure(const QString &detail, bool tls = false);
 
 // The second round trip of a probe (the first is a lone PING, timed): INFO server,
 // replication and memory, ACL WHOAMI, and ACL DRYRUN of FCALL inventory_deduct_v1 (with the

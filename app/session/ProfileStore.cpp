@@ -1,6 +1,6 @@
 #include "ProfileStore.h"
 
-#include "Log.h"
+#include "SessionLog.h"
 
 #include <QSettings>
 #include <QUrl>

@@ -1,6 +1,6 @@
 #include "SecretStore.h"
 
-#include "Log.h"
+#include "SessionLog.h"
 
 #include <QDir>
 #include <QEventLoop>

@@ -1,3 +1,3 @@
-#include "Log.h"
+#include "SessionLog.h"
 
 Q_LOGGING_CATEGORY(lcSession, "console.session")

@@ -1,0 +1,117 @@
+#include "ConnectionArgs.h"
+
+#include "session/ProfileStore.h"
+#include "session/RedisUrl.h"
+#include "session/SecretStore.h"
+
+#include <QEventLoop>
+#include <QIODevice>
+#include <QSettings>
+
+namespace cli {
+
+namespace {
+// The desktop console's settings (organisation and application names of main_console).
+QSettings consoleSettings()
+{
+    return QSettings(QStringLiteral("InventoryConsole"), QStringLiteral("inventory-console"));
+}
+
+std::optional<QString> keyringPassword(const QString &profileName)
+{
+    session::SecretStore secrets;
+    if (!secrets.waitForBackend(5000) || !secrets.isPersistent())
+        return std::nullopt;
+    std::optional<QString> out;
+    QEventLoop loop;
+    secrets.load(session::SecretStore::keyFor(profileName), &loop,
+                 [&](const std::optional<QString> &secret) {
+                     out = secret;
+                     loop.quit();
+                 });
+    loop.exec();
+    return out;
+}
+} // namespace
+
+QString scrub(QString text, const QString &password)
+{
+    if (password.size() >= 4)
+        text.replace(password, QStringLiteral("***"));
+    return text;
+}
+
+void ConnectionArgs::addTo(QCommandLineParser &parser)
+{
+    parser.addOptions({m_url, m_profile, m_passwordStdin, m_tlsCa, m_tlsCert, m_tlsKey,
+                       m_tlsServerName, m_timeout});
+}
+
+std::optional<ConnectionArgs::Resolved>
+ConnectionArgs::resolve(const QCommandLineParser &parser, Context &context, int *exitCode) const
+{
+    const auto usage = [&](const QString &message) {
+        *exitCode = context.fail(ExitUsage, message);
+        return std::nullopt;
+    };
+    Resolved r;
+    bool passwordFromUrl = false;
+    if (parser.isSet(m_url) == parser.isSet(m_profile))
+        return usage(QStringLiteral("give either --url or --profile (see %1 --help)")
+                         .arg(context.commandName));
+    if (parser.isSet(m_url)) {
+        const auto parsed = session::parseRedisUrl(parser.value(m_url));
+        if (!parsed.ok())
+            return usage(QStringLiteral("--url: %1").arg(parsed.error().message));
+        r.profile = parsed->profile;
+        r.profile.name = QStringLiteral("command line");
+        r.password = parsed->password;
+        passwordFromUrl = parsed->hasPassword;
+    } else {
+        QSettings settings = consoleSettings();
+        session::ProfileStore store(&settings);
+        const auto profile = store.find(parser.value(m_profile));
+        if (!profile)
+            return usage(
+                QStringLiteral("no saved profile named '%1'").arg(parser.value(m_profile)));
+        r.profile = *profile;
+    }
+    if (parser.isSet(m_passwordStdin)) {
+        if (passwordFromUrl)
+            return usage(QStringLiteral("the URL has a password and --password-stdin is given: "
+                                        "use one of them"));
+        QByteArray line = context.in.readLine();
+        while (line.endsWith('\n') || line.endsWith('\r'))
+            line.chop(1);
+        if (line.isEmpty())
+            return usage(QStringLiteral("--password-stdin: standard input has no password line"));
+        r.password = QString::fromUtf8(line);
+    } else if (parser.isSet(m_profile)) {
+        r.password = keyringPassword(r.profile.name).value_or(QString());
+    }
+    if (parser.isSet(m_tlsCa)) {
+        r.profile.tls.enabled = true;
+        r.profile.tls.caFile = parser.value(m_tlsCa);
+    }
+    if (parser.isSet(m_tlsCert) || parser.isSet(m_tlsKey)) {
+        r.profile.tls.enabled = true;
+        r.profile.tls.certFile = parser.value(m_tlsCert);
+        r.profile.tls.keyFile = parser.value(m_tlsKey);
+    }
+    if (parser.isSet(m_tlsServerName)) {
+        r.profile.tls.enabled = true;
+        r.profile.tls.serverName = parser.value(m_tlsServerName);
+    }
+    if (parser.isSet(m_timeout)) {
+        bool ok = false;
+        const int ms = parser.value(m_timeout).toInt(&ok);
+        if (!ok || ms < 100 || ms > 600000)
+            return usage(QStringLiteral("--timeout-ms: give a number from 100 to 600000"));
+        r.profile.timeoutMs = ms;
+    }
+    for (const session::ProfileProblem &p : r.profile.validate())
+        return usage(p.message);
+    return r;
+}
+
+} // namespace cli

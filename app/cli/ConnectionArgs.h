@@ -1,0 +1,68 @@
+#pragma once
+
+#include "Subcommand.h"
+#include "session/ConnectionProfile.h"
+
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+
+namespace cli {
+
+// The connection options every subcommand that talks to Redis shares:
+//   --url URL | --profile NAME, --password-stdin, --tls-ca, --tls-cert, --tls-key,
+//   --tls-server-name, --timeout-ms
+class ConnectionArgs
+{
+public:
+    void addTo(QCommandLineParser &parser);
+
+    struct Resolved
+    {
+        session::ConnectionProfile profile;
+        QString password;
+    };
+    // After parsing. On a problem prints one line (never the password) and returns the exit
+    // code instead.
+    std::optional<Resolved> resolve(const QCommandLineParser &parser, Context &context,
+                                    int *exitCode) const;
+
+private:
+    QCommandLineOption m_url{QStringLiteral("url"),
+                             QStringLiteral("redis://[user[:password]@]host[:port][/db] or "
+                                            "rediss://... for TLS. Prefer --password-stdin to a "
+                                            "password in the URL (others can see the command "
+                                            "line)."),
+                             QStringLiteral("URL")};
+    QCommandLineOption m_profile{QStringLiteral("profile"),
+                                 QStringLiteral("A connection profile saved by the console; its "
+                                                "password comes from the keyring or "
+                                                "--password-stdin."),
+                                 QStringLiteral("NAME")};
+    QCommandLineOption m_passwordStdin{QStringLiteral("password-stdin"),
+                                       QStringLiteral("Read the password from the first line of "
+                                                      "standard input.")};
+    QCommandLineOption m_tlsCa{QStringLiteral("tls-ca"),
+                               QStringLiteral("CA certificate file (PEM) to verify the server "
+                                              "with; turns TLS on."),
+                               QStringLiteral("FILE")};
+    QCommandLineOption m_tlsCert{QStringLiteral("tls-cert"),
+                                 QStringLiteral("Client certificate file (PEM)."),
+                                 QStringLiteral("FILE")};
+    QCommandLineOption m_tlsKey{QStringLiteral("tls-key"),
+                                QStringLiteral("Client private key file (PEM)."),
+                                QStringLiteral("FILE")};
+    QCommandLineOption m_tlsServerName{QStringLiteral("tls-server-name"),
+                                       QStringLiteral("Name to verify in the server certificate "
+                                                      "(default: the host)."),
+                                       QStringLiteral("NAME")};
+    QCommandLineOption m_timeout{QStringLiteral("timeout-ms"),
+                                 QStringLiteral("Connect and command timeout in milliseconds "
+                                                "(default 5000)."),
+                                 QStringLiteral("N")};
+};
+
+// Replaces every occurrence of the password with "***" (defence in depth for any text that
+// leaves the process).
+QString scrub(QString text, const QString &password);
+
+} // namespace cli

@@ -1,0 +1,61 @@
+#pragma once
+
+#include <QStringList>
+#include <QTextStream>
+#include <optional>
+
+class QCommandLineParser;
+class QIODevice;
+
+namespace cli {
+
+// Exit codes every subcommand uses.
+enum ExitCode {
+    ExitOk = 0,
+    ExitFailed = 1,     // the operation ran and failed (denied, server error...)
+    ExitUsage = 2,      // bad arguments
+    ExitConnection = 3, // could not connect (host, port, TLS, password)
+};
+
+// What a subcommand gets: its own arguments (argv[0] is "inventory-cli <name>") and the
+// three standard streams.
+struct Context
+{
+    QStringList arguments;
+    QTextStream &out;
+    QTextStream &err;
+    QIODevice &in;
+    QString commandName; // "inventory-cli ping"
+
+    // One line on stderr: "inventory-cli ping: <message>". Returns code.
+    int fail(int code, const QString &message);
+};
+
+using RunFunction = int (*)(Context &context);
+
+struct Subcommand
+{
+    QString name;
+    QString summary; // one line, for "inventory-cli --help"
+    RunFunction run = nullptr;
+};
+
+// Each subcommand lives in a file of its own and registers itself with a static
+//   static const cli::Registration registration{"name", "summary", &run};
+// The dispatcher needs no list to edit.
+struct Registration
+{
+    Registration(const char *name, const char *summary, RunFunction run);
+};
+
+QList<Subcommand> subcommands(); // sorted by name
+
+// Runs "inventory-cli <subcommand> [args]", "inventory-cli --help", "inventory-cli help
+// <subcommand>" and "inventory-cli --version".
+int dispatch(const QStringList &arguments, QTextStream &out, QTextStream &err, QIODevice &in);
+
+// Parses a subcommand's arguments with a parser that has --help; prints help on --help, and
+// one line on a usage error. Returns nullopt to go on, or the exit code to return now.
+std::optional<int> parseArguments(QCommandLineParser &parser, Context &context);
+
+} // namespace cli

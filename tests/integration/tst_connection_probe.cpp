@@ -1,0 +1,253 @@
+#include "RedisFixture.h"
+#include "session/ConnectionProbe.h"
+
+#include <QElapsedTimer>
+#include <QTest>
+
+using session::ConnectionProbe;
+using session::ConnectionProfile;
+using session::PermissionCheck;
+using session::ProbeFailure;
+using testsupport::StandaloneRedis;
+using Verdict = PermissionCheck::Verdict;
+
+namespace {
+ConnectionProfile profileFor(const redis::ConnectionOptions &o)
+{
+    ConnectionProfile p;
+    p.name = QStringLiteral("probe test");
+    p.host = o.host;
+    p.port = o.port;
+    p.tls = o.tls;
+    p.timeoutMs = 3000;
+    return p;
+}
+
+const PermissionCheck *find(const session::ProbeReport &r, const QString &user, bool load)
+{
+    for (const auto &c : r.permissions)
+        if (c.user == user && c.action.contains(load ? "load" : "inventory_deduct_v1"))
+            return &c;
+    return nullptr;
+}
+} // namespace
+
+class TstConnectionProbe : public QObject
+{
+    Q_OBJECT
+
+    StandaloneRedis m_redis;
+    std::unique_ptr<redis::RedisClient> m_admin;
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
+        m_admin = m_redis.connect();
+        // A business user that may call but not load; a release user that may load only;
+        // a user that may not even run ACL DRYRUN.
+        QVERIFY(m_admin
+                    ->call({"ACL", "SETUSER", "caller", "on", ">callerpw", "~*", "+@all",
+                            "-function|load"})
+                    .ok());
+        QVERIFY(m_admin
+                    ->call({"ACL", "SETUSER", "release", "on", ">releasepw", "~*", "+function|load",
+                            "+client|setname", "+ping", "+echo"})
+                    .ok());
+        QVERIFY(m_admin
+                    ->call({"ACL", "SETUSER", "limited", "on", ">limitedpw", "~stock:*", "~idem:*",
+                            "+@read", "+fcall", "+client|setname", "+ping", "+info", "+acl|whoami",
+                            "+echo"})
+                    .ok());
+    }
+
+    void defaultUser()
+    {
+        const auto r = ConnectionProbe::run(profileFor(m_redis.options()), {});
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
+        QVERIFY(r->version.startsWith(QLatin1String("7.")) || r->version.startsWith("8."));
+        QCOMPARE(r->mode, QStringLiteral("standalone"));
+        QCOMPARE(r->roleLabel(), QStringLiteral("primary"));
+        QCOMPARE(r->user, QStringLiteral("default"));
+        QCOMPARE(r->evictionPolicy, QStringLiteral("noeviction"));
+        QVERIFY(!r->evictionCanDropReceipts());
+        QVERIFY(r->latencyMs > 0 && r->latencyMs < 1000);
+        QCOMPARE(r->address, m_redis.options().address());
+        QCOMPARE(r->permissions.size(), 2);
+        for (const auto &c : r->permissions)
+            QCOMPARE(c.verdict, Verdict::Allowed);
+        QVERIFY(!r->rows().isEmpty());
+        QCOMPARE(r->toJson().value("version").toString(), r->version);
+    }
+
+    void callerAndReleaseUsers()
+    {
+        ConnectionProfile p = profileFor(m_redis.options());
+        p.username = QStringLiteral("caller");
+        p.releaseUsername = QStringLiteral("release");
+        const auto r = ConnectionProbe::run(p, QStringLiteral("callerpw"));
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
+        QCOMPARE(r->user, QStringLiteral("caller"));
+        QCOMPARE(r->permissions.size(), 4);
+        QCOMPARE(find(*r, "caller", false)->verdict, Verdict::Allowed);
+        QCOMPARE(find(*r, "caller", true)->verdict, Verdict::Denied);
+        QVERIFY(find(*r, "caller", true)->detail.contains(QLatin1String("function|load")));
+        QCOMPARE(find(*r, "release", false)->verdict, Verdict::Denied);
+        QCOMPARE(find(*r, "release", true)->verdict, Verdict::Allowed);
+    }
+
+    // A user name without a password sends no AUTH: the report says whom it really reached.
+    void userWithoutPasswordIsFlagged()
+    {
+        ConnectionProfile p = profileFor(m_redis.options());
+        p.username = QStringLiteral("caller");
+        const auto r = ConnectionProbe::run(p, {});
+        QVERIFY(r.ok());
+        QCOMPARE(r->user, QStringLiteral("default"));
+        QCOMPARE(r->expectedUser, QStringLiteral("caller"));
+        bool flagged = false;
+        for (const auto &row : r->rows())
+            if (row.label == QLatin1String("User"))
+                flagged = row.warning && row.value.contains(QLatin1String("not 'caller'"));
+        QVERIFY(flagged);
+    }
+
+    void missingReleaseUserIsDenied()
+    {
+        ConnectionProfile p = profileFor(m_redis.options());
+        p.releaseUsername = QStringLiteral("nobody");
+        const auto r = ConnectionProbe::run(p, {});
+        QVERIFY(r.ok());
+        QCOMPARE(find(*r, "nobody", true)->verdict, Verdict::Denied);
+        QVERIFY(find(*r, "nobody", true)->detail.contains(QLatin1String("no ACL user")));
+    }
+
+    // ACL DRYRUN itself is denied: "unknown", never a guess.
+    void dryRunDeniedIsUnknown()
+    {
+        ConnectionProfile p = profileFor(m_redis.options());
+        p.username = QStringLiteral("limited");
+        const auto r = ConnectionProbe::run(p, QStringLiteral("limitedpw"));
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
+        QCOMPARE(r->user, QStringLiteral("limited"));
+        QCOMPARE(r->permissions.size(), 2);
+        for (const auto &c : r->permissions) {
+            QCOMPARE(c.verdict, Verdict::Unknown);
+            QVERIFY(c.detail.contains(QLatin1String("ACL DRYRUN")));
+        }
+    }
+
+    void evictionWarning()
+    {
+        StandaloneRedis lru;
+        QVERIFY(lru.start({QStringLiteral("--maxmemory-policy"), QStringLiteral("volatile-lru")}));
+        const auto r = ConnectionProbe::run(profileFor(lru.options()), {});
+        QVERIFY(r.ok());
+        QCOMPARE(r->evictionPolicy, QStringLiteral("volatile-lru"));
+        QVERIFY(r->evictionCanDropReceipts());
+    }
+
+    void refusedPort()
+    {
+        ConnectionProfile p = profileFor(m_redis.options());
+        p.port = demo::LocalRedisServer::freePort();
+        const auto r = ConnectionProbe::run(p, {});
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().kind, ProbeFailure::Kind::Refused);
+        QVERIFY2(r.error().message.contains(QLatin1String("port")), qPrintable(r.error().message));
+    }
+
+    void badHost()
+    {
+        ConnectionProfile p = profileFor(m_redis.options());
+        p.host = QStringLiteral("no-such-host.invalid");
+        const auto r = ConnectionProbe::run(p, {});
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().kind, ProbeFailure::Kind::HostNotFound);
+        QVERIFY2(r.error().message.contains(QLatin1String("check the host name")),
+                 qPrintable(r.error().message));
+    }
+
+    void wrongPassword()
+    {
+        ConnectionProfile p = profileFor(m_redis.options());
+        p.username = QStringLiteral("caller");
+        const auto r = ConnectionProbe::run(p, QStringLiteral("not-the-password"));
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().kind, ProbeFailure::Kind::Authentication);
+        QVERIFY2(r.error().message.contains(QLatin1String("WRONGPASS")),
+                 qPrintable(r.error().message));
+        QVERIFY(r.error().message.contains(QLatin1String("user name and password")));
+        QVERIFY(!r.error().message.contains(QLatin1String("not-the-password")));
+    }
+
+    void passwordRequired()
+    {
+        StandaloneRedis locked;
+        QVERIFY(locked.start({QStringLiteral("--requirepass"), QStringLiteral("lockedpw")}));
+        const auto r = ConnectionProbe::run(profileFor(locked.options()), {});
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().kind, ProbeFailure::Kind::PasswordRequired);
+        const auto ok =
+            ConnectionProbe::run(profileFor(locked.options()), QStringLiteral("lockedpw"));
+        QVERIFY2(ok.ok(), ok.ok() ? "" : qPrintable(ok.error().message));
+    }
+
+    void tls()
+    {
+        testsupport::TlsRedis server;
+        QVERIFY2(server.start(), qPrintable(server.errorString()));
+        const auto ok = ConnectionProbe::run(profileFor(server.options()), {});
+        QVERIFY2(ok.ok(), ok.ok() ? "" : qPrintable(ok.error().message));
+        QVERIFY(ok->tls);
+
+        ConnectionProfile wrongCa = profileFor(server.options());
+        wrongCa.tls.caFile = server.otherCaFile();
+        const auto bad = ConnectionProbe::run(wrongCa, {});
+        QVERIFY(!bad.ok());
+        QCOMPARE(bad.error().kind, ProbeFailure::Kind::Tls);
+        QVERIFY2(bad.error().message.contains(QLatin1String("CA file")),
+                 qPrintable(bad.error().message));
+
+        ConnectionProfile plain = profileFor(server.options());
+        plain.tls = {};
+        const auto noTls = ConnectionProbe::run(plain, {});
+        QVERIFY(!noTls.ok());
+        QVERIFY2(noTls.error().message.contains(QLatin1String("TLS")),
+                 qPrintable(noTls.error().message));
+
+        // TLS towards a plain-text port: the server never answers the handshake.
+        ConnectionProfile tlsToPlain = profileFor(m_redis.options());
+        tlsToPlain.tls.enabled = true;
+        tlsToPlain.timeoutMs = 800;
+        const auto silent = ConnectionProbe::run(tlsToPlain, {});
+        QVERIFY(!silent.ok());
+        QVERIFY2(silent.error().message.contains(QLatin1String("speaks TLS on this port")),
+                 qPrintable(silent.error().message));
+    }
+
+    // The UI calls start() and goes on; a second start drops the first run's result.
+    void asynchronousAndRestartable()
+    {
+        ConnectionProbe probe;
+        QList<session::ProbeResult> results;
+        connect(&probe, &ConnectionProbe::finished, this,
+                [&](const session::ProbeResult &r) { results << r; });
+        ConnectionProfile unreachable = profileFor(m_redis.options());
+        unreachable.host = QStringLiteral("10.255.255.1"); // never answers
+        QElapsedTimer t;
+        t.start();
+        probe.start(unreachable, {});
+        QVERIFY(t.elapsed() < 100);
+        QVERIFY(probe.isRunning());
+        probe.start(profileFor(m_redis.options()), {});
+        QTRY_COMPARE(results.size(), 1);
+        QVERIFY(results.first().ok());
+        QTest::qWait(50);
+        QCOMPARE(results.size(), 1);
+        QVERIFY(!probe.isRunning());
+    }
+};
+
+QTEST_GUILESS_MAIN(TstConnectionProbe)
+#include "tst_connection_probe.moc"
