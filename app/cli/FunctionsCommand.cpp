@@ -1,0 +1,334 @@
+// inventory-cli functions: the dispatcher of its own verbs, the shared plumbing, and the two
+// read-only verbs (status, check).
+#include "FunctionsCommand.h"
+
+#include "functions/LibraryVersion.h"
+#include "functions/LocalCatalog.h"
+#include "session/SecretStore.h"
+
+#include <QCommandLineParser>
+#include <QEventLoop>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace cli::functionscmd {
+
+namespace {
+
+struct Verb
+{
+    const char *name;
+    const char *summary;
+    int (*run)(Context &);
+};
+const Verb Verbs[] = {
+    {"status", "what every library on the server is: version, functions, fingerprint, local match",
+     &runStatus},
+    {"check", "inspect a library file offline (exit 0 accepted, 3 refused)", &runCheck},
+    {"diff", "contract and code diff of a file against the server (exit 0-3: see --help)",
+     &runDiff},
+    {"load", "load a file behind the guards: preflight, backup, confirmation, verification",
+     &runLoad},
+    {"rollback", "put back what a backup holds (its code, or its dump with a policy)",
+     &runRollback},
+    {"delete", "delete a library behind the same guards", &runDelete},
+};
+
+int runFunctions(Context &context)
+{
+    const QString verb = context.arguments.value(1);
+    for (const Verb &v : Verbs) {
+        if (verb != QLatin1String(v.name))
+            continue;
+        const QString name = context.commandName + QLatin1Char(' ') + verb;
+        Context sub{QStringList{name} + context.arguments.mid(2), context.out, context.err,
+                    context.in, name};
+        return v.run(sub);
+    }
+    if (verb.isEmpty() || verb == QLatin1String("--help") || verb == QLatin1String("-h")) {
+        context.out << "Usage: inventory-cli functions <verb> [options]\n\n"
+                       "Function libraries: what is loaded, what a file would change, and\n"
+                       "guarded loads with a backup and a way back.\n\nVerbs:\n";
+        for (const Verb &v : Verbs)
+            context.out << "  " << QString::fromLatin1(v.name).leftJustified(10) << v.summary
+                        << '\n';
+        context.out << "\nRun 'inventory-cli functions <verb> --help' for its options.\n";
+        return verb.isEmpty() ? ExitUsage : ExitOk;
+    }
+    return context.fail(ExitUsage, QStringLiteral("unknown verb '%1' (see %2 --help)")
+                                       .arg(verb.left(40), context.commandName));
+}
+
+const Registration registration{
+    "functions", "Function libraries: status, check, diff, load, rollback, delete", &runFunctions};
+
+std::optional<QString> releasePassword(const QString &profileName)
+{
+    session::SecretStore secrets;
+    if (!secrets.waitForBackend(5000))
+        return std::nullopt;
+    std::optional<QString> out;
+    QEventLoop loop;
+    secrets.load(session::SecretStore::keyFor(profileName, session::SecretStore::Account::Release),
+                 &loop, [&](const std::optional<QString> &secret) {
+                     out = secret;
+                     loop.quit();
+                 });
+    loop.exec();
+    return out;
+}
+
+} // namespace
+
+std::optional<int> parse(QCommandLineParser &parser, Context &context,
+                         const QStringList &positional, int usageExit)
+{
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
+                                  QStringLiteral("Show this help."));
+    parser.addOption(help);
+    for (const QString &p : positional)
+        parser.addPositionalArgument(p, QString());
+    const auto usage = [&](const QString &why) {
+        return context.fail(usageExit,
+                            QStringLiteral("%1 (see %2 --help)").arg(why, context.commandName));
+    };
+    if (!parser.parse(context.arguments)) {
+        QString why = parser.errorText();
+        if (why.endsWith(QLatin1Char('.')))
+            why.chop(1);
+        return usage(why);
+    }
+    if (parser.isSet(help)) {
+        QString text = parser.helpText();
+        const qsizetype at = text.indexOf(QLatin1String("Usage: "));
+        if (at >= 0) {
+            const qsizetype end = text.indexOf(QLatin1Char(' '), at + 7);
+            text.replace(at + 7, end - at - 7, context.commandName);
+        }
+        context.out << text << (text.endsWith(QLatin1Char('\n')) ? "" : "\n");
+        return int(ExitOk);
+    }
+    const QStringList given = parser.positionalArguments();
+    if (given.size() < positional.size())
+        return usage(QStringLiteral("missing %1").arg(positional.at(given.size())));
+    if (given.size() > positional.size())
+        return usage(
+            QStringLiteral("unexpected argument '%1'").arg(given.at(positional.size()).left(40)));
+    return std::nullopt;
+}
+
+functions::ChangeContext Session::context() const
+{
+    functions::ChangeContext c;
+    c.nodes << functions::ChangeTarget{client->address(), client.get(), releaseClient.get()};
+    c.loadUser = loadUser;
+    c.gate = gate.get();
+    c.profile = target.profile.name;
+    c.environment = target.profile.environment;
+    c.timeoutMs = qMax(target.profile.timeoutMs, 10000);
+    return c;
+}
+
+std::unique_ptr<Session> connect(const ConnectionArgs &args, const QCommandLineParser &parser,
+                                 Context &context, int usageExit, int connectionExit, int *exitCode)
+{
+    int code = ExitUsage;
+    auto target = args.resolve(parser, context, &code);
+    if (!target) {
+        *exitCode = code == ExitUsage ? usageExit : code;
+        return nullptr;
+    }
+    auto s = std::make_unique<Session>();
+    s->target = *target;
+    session::ConnectionProfile &p = s->target.profile;
+    if (parser.optionNames().contains(QStringLiteral("environment"))) {
+        const QString label = parser.value(QStringLiteral("environment"));
+        if (!session::parseEnvironment(label)) {
+            *exitCode = context.fail(usageExit, QStringLiteral("--environment: local, test, "
+                                                               "staging or production"));
+            return nullptr;
+        }
+        if (parser.isSet(QStringLiteral("profile"))
+            && label.compare(p.environment, Qt::CaseInsensitive) != 0) {
+            *exitCode = context.fail(usageExit, QStringLiteral("--environment %1 contradicts "
+                                                               "the profile's label (%2)")
+                                                    .arg(label, p.environment));
+            return nullptr;
+        }
+        p.environment = label.toLower();
+    }
+    // A URL has no profile name to type for an unlock: its address stands in.
+    if (parser.isSet(QStringLiteral("url")))
+        p.name = QStringLiteral("%1:%2").arg(p.host).arg(p.port);
+    s->client = std::make_unique<redis::RedisClient>(p.toConnectionOptions(target->password));
+    s->client->open();
+    if (!s->client->waitUntilReady(p.timeoutMs + 1000)) {
+        *exitCode = context.fail(connectionExit, scrub(s->client->stateDetail(), target->password));
+        return nullptr;
+    }
+    s->loadUser = p.effectiveUsername();
+    if (!p.releaseUsername.isEmpty()) {
+        const auto pw = releasePassword(p.name);
+        if (!pw) {
+            *exitCode = context.fail(connectionExit,
+                                     QStringLiteral("the profile's release user '%1' has no "
+                                                    "password in the keyring")
+                                         .arg(p.releaseUsername));
+            return nullptr;
+        }
+        s->releaseClient = std::make_unique<redis::RedisClient>(p.toReleaseConnectionOptions(*pw));
+        s->releaseClient->open();
+        if (!s->releaseClient->waitUntilReady(p.timeoutMs + 1000)) {
+            *exitCode = context.fail(connectionExit, scrub(s->releaseClient->stateDetail(), *pw));
+            return nullptr;
+        }
+        s->loadUser = p.releaseUsername;
+    }
+    s->gate = std::make_unique<session::WriteGate>(*s->client, p);
+    return s;
+}
+
+std::optional<functions::Inspection> readFile(const QString &path, Context &context, int failExit,
+                                              int *exitCode)
+{
+    auto inspected = functions::inspectFile(path);
+    if (!inspected) {
+        *exitCode = context.fail(failExit, inspected.error());
+        return std::nullopt;
+    }
+    return inspected.value();
+}
+
+void printJson(Context &context, const QJsonObject &object)
+{
+    context.out << QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact)) << '\n';
+}
+
+QString stateName(functions::PreflightCheck::State state)
+{
+    using S = functions::PreflightCheck::State;
+    return state == S::Passed    ? QStringLiteral("passed")
+           : state == S::Warning ? QStringLiteral("warning")
+                                 : QStringLiteral("failed");
+}
+
+QJsonObject preflightJson(const functions::PreflightReport &report)
+{
+    QJsonArray checks;
+    for (const functions::PreflightCheck &c : report.checks)
+        checks.append(QJsonObject{{QStringLiteral("check"), c.label},
+                                  {QStringLiteral("state"), stateName(c.state)},
+                                  {QStringLiteral("detail"), c.detail}});
+    return {{QStringLiteral("passed"), report.passed()}, {QStringLiteral("checks"), checks}};
+}
+
+int runStatus(Context &context)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Lists every function library on the server (FUNCTION LIST WITHCODE, sorted): name,\n"
+        "version (the '-- version:' line, else 'unversioned'), SHA-256 of the code, the local\n"
+        "file it matches (the shipped functions/ and any --local-dir), and its functions with\n"
+        "flags and descriptions. Exit codes: 0 ok, 1 the server refused, 2 bad arguments,\n"
+        "3 could not connect."));
+    ConnectionArgs connection;
+    connection.addTo(parser);
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("One JSON object."));
+    const QCommandLineOption dirs(
+        QStringLiteral("local-dir"),
+        QStringLiteral("Another directory of library files (repeatable)."), QStringLiteral("DIR"));
+    parser.addOptions({json, dirs});
+    if (auto code = parse(parser, context, {}))
+        return *code;
+    int exitCode = ExitUsage;
+    auto s = connect(connection, parser, context, ExitUsage, ExitConnection, &exitCode);
+    if (!s)
+        return exitCode;
+    const redis::ReplyResult r = s->client->call({"FUNCTION", "LIST", "WITHCODE"});
+    if (!r.ok())
+        return context.fail(ExitFailed, QStringLiteral("FUNCTION LIST: %1").arg(r.error().message));
+    auto libs = functions::decodeFunctionList(r.value());
+    if (!libs)
+        return context.fail(ExitFailed, libs.error());
+    functions::LocalCatalog catalog(QStringList{functions::LocalCatalog::shippedDirectory()}
+                                    + parser.values(dirs));
+    catalog.scan();
+    const QList<functions::LibraryStatus> status = functions::libraryStatuses(*libs, catalog);
+    if (parser.isSet(json)) {
+        QJsonArray array;
+        for (const functions::LibraryStatus &l : status)
+            array.append(l.toJson());
+        printJson(context, {{QStringLiteral("address"), s->client->address()},
+                            {QStringLiteral("libraries"), array}});
+        return ExitOk;
+    }
+    if (status.isEmpty())
+        context.out << "no function libraries on " << s->client->address() << '\n';
+    for (const functions::LibraryStatus &l : status) {
+        context.out << l.library.name << "  " << functions::versionLabel(l.version) << "  sha256 "
+                    << functions::shortFingerprint(l.fingerprint) << "  " << l.match.text() << '\n';
+        for (const functions::FunctionInfo &f : l.library.functions)
+            context.out << "  " << f.name << "  ["
+                        << (f.flags.isEmpty() ? QStringLiteral("no flags") : f.flags.join(", "))
+                        << "]  " << f.description.value_or(QStringLiteral("(no description)"))
+                        << '\n';
+    }
+    return ExitOk;
+}
+
+int runCheck(Context &context)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Runs the library file's top level offline, in a Lua 5.1 sandbox that behaves like\n"
+        "Redis's FUNCTION LOAD, and lists its functions or says why Redis would refuse it\n"
+        "(with the line). Never connects. Exit codes: 0 accepted, 3 refused, 4 bad arguments\n"
+        "or an unreadable file."));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("One JSON object."));
+    parser.addOption(json);
+    if (auto code = parse(parser, context, {QStringLiteral("FILE")}, DiffUsage))
+        return *code;
+    int exitCode = DiffUsage;
+    const auto file = readFile(parser.positionalArguments().first(), context, DiffUsage, &exitCode);
+    if (!file)
+        return exitCode;
+    if (parser.isSet(json)) {
+        QJsonObject o = file->toLibraryInfo().functions.isEmpty() && !file->ok()
+                            ? QJsonObject{}
+                            : functions::LibraryStatus{file->toLibraryInfo(),
+                                                       file->version,
+                                                       file->fingerprint,
+                                                       {}}
+                                  .toJson();
+        o.insert(QStringLiteral("file"), file->fileName);
+        o.insert(QStringLiteral("accepted"), file->ok());
+        o.remove(QStringLiteral("match"));
+        o.remove(QStringLiteral("match_file"));
+        o.remove(QStringLiteral("match_file_version"));
+        if (file->problem)
+            o.insert(QStringLiteral("problem"),
+                     QJsonObject{
+                         {QStringLiteral("kind"), functions::problemKindName(file->problem->kind)},
+                         {QStringLiteral("message"), file->problem->message},
+                         {QStringLiteral("line"), file->problem->line}});
+        printJson(context, o);
+        return file->ok() ? 0 : int(functions::Verdict::Refused);
+    }
+    if (!file->ok())
+        return context.fail(
+            int(functions::Verdict::Refused),
+            QStringLiteral("%1: refused: %2").arg(file->fileName, file->problem->toString()));
+    context.out << file->library << "  " << functions::versionLabel(file->version) << "  sha256 "
+                << functions::shortFingerprint(file->fingerprint) << "  accepted\n";
+    for (const functions::InspectedFunction &f : file->functions)
+        context.out << "  " << f.info.name << "  ["
+                    << (f.info.flags.isEmpty() ? QStringLiteral("no flags")
+                                               : f.info.flags.join(", "))
+                    << "]  line " << f.line << "  "
+                    << f.info.description.value_or(QStringLiteral("(no description)")) << '\n';
+    for (const QString &line : file->log)
+        context.out << "  redis.log: " << line << '\n';
+    return ExitOk;
+}
+
+} // namespace cli::functionscmd

@@ -1,0 +1,283 @@
+// inventory-cli functions against a real redis-server: every verb, its exit codes, its JSON,
+// and the guards (confirmation, breaking acknowledgement, production unlock, ACL).
+#include "RedisFixture.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+    QJsonObject json() const { return QJsonDocument::fromJson(out.toUtf8()).object(); }
+};
+
+QString cliPath()
+{
+    const QString fromEnv = qEnvironmentVariable("INVENTORY_CLI");
+    return fromEnv.isEmpty() ? QCoreApplication::applicationDirPath() + "/../app/inventory-cli"
+                             : fromEnv;
+}
+
+QByteArray previousRelease()
+{
+    QFile f(QStringLiteral(INVENTORY_SOURCE_DIR "/resources/functions/inventory_lib_v1-1.0.0.lua"));
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+const QString Shipped = QStringLiteral(INVENTORY_SOURCE_DIR "/functions/inventory_lib_v1.lua");
+
+} // namespace
+
+class TstFunctionsCli : public QObject
+{
+    Q_OBJECT
+
+    testsupport::StandaloneRedis m_redis;
+    std::unique_ptr<redis::RedisClient> m_c;
+    QTemporaryDir m_home;
+    QString m_url;
+
+    Run cli(const QStringList &args)
+    {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("QT_LOGGING_RULES"));
+        env.insert(QStringLiteral("INVENTORY_SECRETS"), QStringLiteral("session"));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_home.filePath("data"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.filePath("config"));
+        p.setProcessEnvironment(env);
+        p.start(cliPath(), QStringList{"functions"} + args);
+        if (!p.waitForStarted(5000))
+            return {};
+        p.closeWriteChannel();
+        p.waitForFinished(30000);
+        return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+                   QString::fromUtf8(p.readAllStandardOutput()),
+                   QString::fromUtf8(p.readAllStandardError())};
+    }
+    QString writeFile(const QString &name, const QByteArray &code)
+    {
+        QFile f(m_home.filePath(name));
+        if (f.open(QIODevice::WriteOnly))
+            f.write(code);
+        return f.fileName();
+    }
+    QByteArray serverCode(const QByteArray &library)
+    {
+        const auto r = m_c->call({"FUNCTION", "LIST", "WITHCODE", "LIBRARYNAME", library});
+        if (!r.ok() || r->size() != 1)
+            return {};
+        const redis::Reply &lib = r->at(0);
+        for (qsizetype i = 0; i + 1 < lib.size(); i += 2)
+            if (lib.at(i).bytes() == "library_code")
+                return lib.at(i + 1).bytes();
+        return {};
+    }
+    QString backupPathIn(const QString &out)
+    {
+        const auto m = QRegularExpression(QStringLiteral("^backup: (.+)$"),
+                                          QRegularExpression::MultilineOption)
+                           .match(out);
+        return m.hasMatch() ? m.captured(1) : QString();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(QFileInfo(cliPath()).isExecutable(), qPrintable(cliPath()));
+        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
+        m_c = m_redis.connect();
+        m_url = QStringLiteral("redis://127.0.0.1:%1").arg(m_redis.port());
+    }
+
+    void init()
+    {
+        QVERIFY(m_c->call({"FUNCTION", "FLUSH"}).ok());
+        QVERIFY(m_c->call({"FUNCTION", "LOAD", previousRelease()}).ok());
+    }
+
+    void status()
+    {
+        QVERIFY(m_c->call({"FUNCTION", "LOAD",
+                           "#!lua name=misc\nredis.register_function{function_name='ro', "
+                           "callback=function() end, flags={'no-writes', 'allow-stale'}}\n"})
+                    .ok());
+        Run r = cli({"status", "--url", m_url});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.startsWith("inventory_lib_v1  1.0.0  sha256 5479a38e54d6  differs from "
+                                  "functions/inventory_lib_v1.lua (shipped) (1.1.0)\n"),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains("misc  unversioned  sha256 "), qPrintable(r.out));
+        QVERIFY2(r.out.contains("  ro  [allow-stale, no-writes]  (no description)\n"),
+                 qPrintable(r.out));
+        r = cli({"status", "--url", m_url, "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray libs = r.json().value("libraries").toArray();
+        QCOMPARE(libs.size(), 2);
+        QCOMPARE(libs[0].toObject().value("library").toString(),
+                 QStringLiteral("inventory_lib_v1"));
+        QCOMPARE(libs[0].toObject().value("sha256").toString().size(), 64);
+        QCOMPARE(libs[0].toObject().value("match").toString(), QStringLiteral("differs"));
+        const QJsonObject ro = libs[1].toObject().value("functions").toArray()[0].toObject();
+        QVERIFY(ro.value("description").isNull());
+        QCOMPARE(ro.value("flags").toArray().size(), 2);
+        QVERIFY(libs[1].toObject().value("version").isNull());
+        QCOMPARE(cli({"status", "--url", "redis://127.0.0.1:1"}).exitCode, 3);
+    }
+
+    void check()
+    {
+        Run r = cli({"check", Shipped});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.startsWith("inventory_lib_v1  1.1.0  sha256 "), qPrintable(r.out));
+        QVERIFY(r.out.contains("inventory_receipt_v1  [no-writes]  line "));
+        r = cli({"check", writeFile("bad.lua", "#!lua name=bad\n\nhelper = 1\n")});
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY(r.out.isEmpty());
+        QCOMPARE(r.err, QStringLiteral("inventory-cli functions check: %1: refused: line 3: "
+                                       "Attempt to modify a readonly table (global 'helper')\n")
+                            .arg(m_home.filePath("bad.lua")));
+        r = cli({"check", m_home.filePath("bad.lua"), "--json"});
+        QCOMPARE(r.exitCode, 3);
+        QCOMPARE(r.json().value("problem").toObject().value("kind").toString(),
+                 QStringLiteral("read-only-global"));
+        QCOMPARE(r.json().value("problem").toObject().value("line").toInt(), 3);
+        QCOMPARE(cli({"check", m_home.filePath("missing.lua")}).exitCode, 4);
+        QCOMPARE(cli({"check"}).exitCode, 4);
+    }
+
+    void diffExitCodes()
+    {
+        QCOMPARE(cli({"diff", writeFile("same.lua", previousRelease()), "--url", m_url}).exitCode,
+                 0);
+        Run r = cli({"diff", Shipped, "--url", m_url, "--unified"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.startsWith("inventory_lib_v1 1.0.0 → 1.1.0: compatible (2 added)\n"),
+                 qPrintable(r.out));
+        QVERIFY(r.out.contains("\n+-- version: 1.1.0\n"));
+        QByteArray renamed = previousRelease();
+        renamed.replace("'inventory_deduct_v1'", "'inventory_deduct_v9'");
+        r = cli({"diff", writeFile("breaking.lua", renamed), "--url", m_url, "--json"});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.json().value("verdict").toString(), QStringLiteral("breaking"));
+        QCOMPARE(r.json().value("exit_code").toInt(), 2);
+        QVERIFY(r.json()
+                    .value("warnings")
+                    .toArray()
+                    .contains(QStringLiteral("the code changed but the version did not (1.0.0)")));
+        QByteArray thief = "#!lua name=thief\nredis.register_function('Inventory_Deduct_V1', "
+                           "function() end)\n";
+        QCOMPARE(cli({"diff", writeFile("thief.lua", thief), "--url", m_url}).exitCode, 3);
+        QCOMPARE(cli({"diff", m_home.filePath("bad.lua"), "--url", m_url}).exitCode, 3);
+        QCOMPARE(cli({"diff", Shipped, "--url", "redis://127.0.0.1:1"}).exitCode, 5);
+        QCOMPARE(cli({"diff", Shipped}).exitCode, 4);
+    }
+
+    void loadAndRollback()
+    {
+        // The confirmation must be the library name.
+        Run r = cli({"load", Shipped, "--url", m_url, "--confirm", "inventory"});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(serverCode("inventory_lib_v1"), previousRelease());
+
+        r = cli({"load", Shipped, "--url", m_url, "--confirm", "inventory_lib_v1"});
+        QCOMPARE(r.exitCode, 0);
+        const QString backup = backupPathIn(r.out);
+        QVERIFY2(QFile::exists(backup), qPrintable(r.out));
+        QVERIFY(backup.startsWith(m_home.filePath("data")));
+        QVERIFY2(r.out.contains(": done and verified"), qPrintable(r.out));
+        QFile shipped(Shipped);
+        QVERIFY(shipped.open(QIODevice::ReadOnly));
+        QCOMPARE(serverCode("inventory_lib_v1"), shipped.readAll());
+
+        // Rolling back removes two functions: breaking, needs the acknowledgement.
+        r = cli({"rollback", "--backup", backup, "--url", m_url, "--confirm", "inventory_lib_v1"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("acknowledge it as well (--allow-breaking)"), qPrintable(r.err));
+        r = cli({"rollback", "--backup", backup, "--url", m_url, "--confirm", "inventory_lib_v1",
+                 "--allow-breaking", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.json().value("succeeded").toBool(), true);
+        QVERIFY(QFile::exists(r.json().value("backup").toString()));
+        QCOMPARE(serverCode("inventory_lib_v1"), previousRelease());
+
+        // The audit log holds the load and the rollback, each with its backup.
+        QFile audit(m_home.filePath("data/InventoryConsole/inventory-cli/audit.jsonl"));
+        QVERIFY2(audit.open(QIODevice::ReadOnly), qPrintable(audit.fileName()));
+        const QList<QByteArray> lines = audit.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 2);
+        QVERIFY(lines[0].contains("\"action\":\"function-load\""));
+        QVERIFY(lines[1].contains("\"action\":\"function-rollback\""));
+    }
+
+    void productionNeedsUnlock()
+    {
+        Run r = cli({"delete", "inventory_lib_v1", "--url", m_url, "--confirm", "inventory_lib_v1",
+                     "--allow-breaking", "--environment", "production"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("preflight refused: Environment: read-only session on production "
+                                "profile '127.0.0.1:"),
+                 qPrintable(r.err));
+        QCOMPARE(serverCode("inventory_lib_v1"), previousRelease());
+        QCOMPARE(cli({"delete", "inventory_lib_v1", "--url", m_url, "--confirm", "inventory_lib_v1",
+                      "--allow-breaking", "--environment", "production", "--unlock", "nope"})
+                     .exitCode,
+                 2);
+        r = cli({"delete", "inventory_lib_v1", "--url", m_url, "--confirm", "inventory_lib_v1",
+                 "--allow-breaking", "--environment", "production", "--unlock",
+                 QStringLiteral("127.0.0.1:%1").arg(m_redis.port())});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(serverCode("inventory_lib_v1"), QByteArray());
+        // And back, from the delete's backup, through FUNCTION RESTORE.
+        r = cli({"rollback", "--backup", backupPathIn(r.out), "--policy", "append", "--url", m_url,
+                 "--confirm", "inventory_lib_v1"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(serverCode("inventory_lib_v1"), previousRelease());
+    }
+
+    // A user that may call functions but not load them: refused by the dry run.
+    void aclUserMayNotLoad()
+    {
+        QVERIFY(
+            m_c->call({"ACL", "SETUSER", "caller", "reset", "on", ">caller-pw", "+fcall",
+                       "+function|list", "+info", "+acl|dryrun", "+client|setname", "+echo", "~*"})
+                .ok());
+        const QString url =
+            QStringLiteral("redis://caller:caller-pw@127.0.0.1:%1").arg(m_redis.port());
+        const Run r = cli({"load", Shipped, "--url", url, "--confirm", "inventory_lib_v1"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("preflight refused: Permission on 127.0.0.1:"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("user 'caller' may not run FUNCTION LOAD REPLACE"),
+                 qPrintable(r.err));
+        QVERIFY(!r.err.contains("caller-pw"));
+        QCOMPARE(serverCode("inventory_lib_v1"), previousRelease());
+        QVERIFY(m_c->call({"ACL", "DELUSER", "caller"}).ok());
+    }
+
+    void usage()
+    {
+        QCOMPARE(cli({}).exitCode, 2);
+        QCOMPARE(cli({"frobnicate"}).exitCode, 2);
+        QCOMPARE(cli({"load", "--url", m_url}).exitCode, 2);
+        QCOMPARE(cli({"rollback", "--url", m_url, "--confirm", "x"}).exitCode, 2);
+        const Run help = cli({"load", "--help"});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY(help.out.contains("inventory-cli functions load"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstFunctionsCli)
+#include "tst_functions_cli.moc"
