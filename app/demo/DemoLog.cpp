@@ -1,0 +1,3 @@
+#include "DemoLog.h"
+
+Q_LOGGING_CATEGORY(lcDemo, "console.demo")

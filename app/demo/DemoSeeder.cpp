@@ -1,0 +1,186 @@
+#include "DemoSeeder.h"
+
+#include "DemoLog.h"
+
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <memory>
+
+// The core is a static library: its resources must be pulled in explicitly.
+static void initFunctionResources()
+{
+    Q_INIT_RESOURCE(functions);
+}
+
+namespace demo {
+
+namespace {
+
+constexpr int kBatchTimeoutMs = 30000;
+
+QString describe(const redis::Command &command)
+{
+    return QString::fromUtf8(command.mid(0, 2).join(' '));
+}
+
+// One seeding run: each step sends one pipelined batch and continues from its callback.
+class SeedRun : public std::enable_shared_from_this<SeedRun>
+{
+public:
+    SeedRun(redis::CommandSender &sender, QObject *context, const SeedOptions &options,
+            std::function<void(const SeedResult &)> done)
+        : m_sender(sender)
+        , m_context(context)
+        , m_plan(buildSeedPlan(options))
+        , m_done(std::move(done))
+    {
+        m_report.anomalies = m_plan.planted;
+        m_clock.start();
+    }
+
+    void checkEmpty()
+    {
+        send({{"DBSIZE"}}, [](SeedRun &run, const QList<redis::ReplyResult> &r) {
+            if (!r[0].ok())
+                return run.fail(QStringLiteral("DBSIZE failed: %1").arg(r[0].error().toString()));
+            if (r[0]->toInteger() != 0)
+                return run.fail(QStringLiteral("refusing to seed: the database already holds "
+                                               "%1 keys")
+                                    .arg(r[0]->toInteger()));
+            run.loadAndStock();
+        });
+    }
+
+private:
+    using Step = void (*)(SeedRun &, const QList<redis::ReplyResult> &);
+
+    void send(QList<redis::Command> commands, Step step)
+    {
+        ++m_report.roundTrips;
+        auto self = shared_from_this();
+        m_sender.sendBatch(
+            std::move(commands), m_context,
+            [self, step](const QList<redis::ReplyResult> &r) { step(*self, r); }, kBatchTimeoutMs);
+    }
+
+    void loadAndStock()
+    {
+        const QByteArray code = inventoryLibrarySource();
+        if (code.isEmpty())
+            return fail(QStringLiteral("the embedded library inventory_lib_v1.lua is missing"));
+        QList<redis::Command> batch{{"FUNCTION", "LOAD", "REPLACE", code}};
+        batch += m_plan.stock;
+        send(batch, [](SeedRun &run, const QList<redis::ReplyResult> &r) {
+            if (!run.allOk(r, [&](qsizetype i) {
+                    return i == 0 ? QStringLiteral("FUNCTION LOAD REPLACE")
+                                  : describe(run.m_plan.stock[i - 1]);
+                }))
+                return;
+            run.m_report.libraryName = r[0]->bytes();
+            run.placeOrders();
+        });
+    }
+
+    void placeOrders()
+    {
+        send(m_plan.orders, [](SeedRun &run, const QList<redis::ReplyResult> &r) {
+            for (qsizetype i = 0; i < r.size(); ++i) {
+                const auto &reply = r[i];
+                if (!reply.ok())
+                    return run.fail(
+                        QStringLiteral("%1 failed: %2")
+                            .arg(describe(run.m_plan.orders[i]), reply.error().toString()));
+                const auto code = reply->isArray() && reply->size() == 2 ? reply->at(0).asInteger()
+                                                                         : std::nullopt;
+                if (code == 1)
+                    ++run.m_report.receipts;
+                else if (code == 2)
+                    ++run.m_report.duplicates;
+                else if (code == 0)
+                    ++run.m_report.insufficient;
+                else if (code == -2)
+                    ++run.m_report.missingStock;
+                else
+                    return run.fail(
+                        QStringLiteral("unexpected FCALL reply %1").arg(reply->debugString(80)));
+            }
+            run.plantAnomalies();
+        });
+    }
+
+    void plantAnomalies()
+    {
+        QList<redis::Command> batch = m_plan.anomalies;
+        batch << redis::Command{"DBSIZE"};
+        send(batch, [](SeedRun &run, const QList<redis::ReplyResult> &r) {
+            if (!run.allOk(r, [&](qsizetype i) {
+                    return i < run.m_plan.anomalies.size() ? describe(run.m_plan.anomalies[i])
+                                                           : QStringLiteral("DBSIZE");
+                }))
+                return;
+            run.m_report.keyCount = r.last()->toInteger();
+            run.m_report.stockKeys = int(run.m_plan.stock.size()) - 1; // discontinued: deleted
+            qCInfo(lcDemo).nospace()
+                << "seeded " << run.m_report.stockKeys << " SKUs and " << run.m_report.receipts
+                << " receipts (" << run.m_report.keyCount << " keys) in " << run.m_report.roundTrips
+                << " round trips, " << run.m_clock.elapsed() << " ms";
+            run.m_done(run.m_report);
+        });
+    }
+
+    template<class Name>
+    bool allOk(const QList<redis::ReplyResult> &r, Name name)
+    {
+        for (qsizetype i = 0; i < r.size(); ++i) {
+            if (!r[i].ok()) {
+                fail(QStringLiteral("%1 failed: %2").arg(name(i), r[i].error().toString()));
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void fail(const QString &why)
+    {
+        qCWarning(lcDemo) << "seeding failed:" << why;
+        m_done(why);
+    }
+
+    redis::CommandSender &m_sender;
+    QObject *m_context;
+    SeedPlan m_plan;
+    SeedReport m_report;
+    std::function<void(const SeedResult &)> m_done;
+    QElapsedTimer m_clock;
+};
+
+} // namespace
+
+QByteArray inventoryLibrarySource()
+{
+    initFunctionResources();
+    QFile f(QStringLiteral(":/functions/inventory_lib_v1.lua"));
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+void seedDemo(redis::CommandSender &sender, QObject *context, const SeedOptions &options,
+              std::function<void(const SeedResult &)> done)
+{
+    std::make_shared<SeedRun>(sender, context, options, std::move(done))->checkEmpty();
+}
+
+SeedResult seedDemoBlocking(redis::CommandSender &sender, const SeedOptions &options)
+{
+    QEventLoop loop;
+    std::optional<SeedResult> result;
+    seedDemo(sender, &loop, options, [&](const SeedResult &r) {
+        result = r;
+        loop.quit();
+    });
+    if (!result)
+        loop.exec();
+    return *result;
+}
+
+} // namespace demo

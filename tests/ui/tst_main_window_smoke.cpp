@@ -1,0 +1,178 @@
+// The main window against a real redis-server, offscreen: the status bar shows what INFO
+// says, the overview lists libraries after they are loaded, and failures show up in place.
+#include "ConnectionStatusWidget.h"
+#include "LibraryTableModel.h"
+#include "MainWindow.h"
+#include "RedisFixture.h"
+#include "functions/LibraryList.h"
+#include "session/OverviewPoller.h"
+#include "session/ServerOverview.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+using testsupport::StandaloneRedis;
+
+namespace {
+
+QString labelText(QWidget *root, const char *name)
+{
+    auto *l = root->findChild<QLabel *>(QLatin1String(name));
+    return l ? l->text() : QStringLiteral("<no label %1>").arg(QLatin1String(name));
+}
+
+QString stateText(QWidget *root)
+{
+    auto *l = root->findChild<QLabel *>(QStringLiteral("connectionState"));
+    return l ? l->property("plainText").toString() : QString();
+}
+
+bool visible(QWidget *root, const char *name)
+{
+    auto *w = root->findChild<QWidget *>(QLatin1String(name));
+    return w && w->isVisible();
+}
+
+std::unique_ptr<ui::MainWindow> openWindow(const redis::ConnectionOptions &o,
+                                           session::Environment env)
+{
+    auto w = std::make_unique<ui::MainWindow>(std::make_unique<redis::RedisClient>(o), env);
+    w->resize(1400, 900);
+    w->show();
+    return w;
+}
+
+} // namespace
+
+class TstMainWindowSmoke : public QObject
+{
+    Q_OBJECT
+
+    StandaloneRedis m_redis;
+
+private slots:
+    void initTestCase() { QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString())); }
+
+    void statusBarShowsTheServer()
+    {
+        auto admin = m_redis.connect();
+        const auto info = session::parseInfo(admin->call({"INFO", "server"})->bytes());
+        const QString version = QString::fromLatin1(info.value("redis_version"));
+        QVERIFY(!version.isEmpty());
+
+        auto w = openWindow(m_redis.options(), session::Environment::Test);
+        const QString address = QStringLiteral("127.0.0.1:%1").arg(m_redis.port());
+        QCOMPARE(w->windowTitle(), QStringLiteral("Inventory Console — ") + address);
+        QTRY_VERIFY2(stateText(w.get()).startsWith("Connected"), qPrintable(stateText(w.get())));
+        QTRY_COMPARE(labelText(w.get(), "serverVersion"), QStringLiteral("Redis ") + version);
+        QCOMPARE(labelText(w.get(), "serverMode"), QStringLiteral("standalone"));
+        QCOMPARE(labelText(w.get(), "serverRole"), QStringLiteral("primary"));
+        QCOMPARE(labelText(w.get(), "serverAddress"), address);
+        QCOMPARE(labelText(w.get(), "environmentBadge"), QStringLiteral("TEST"));
+        QVERIFY(labelText(w.get(), "environmentStrip").startsWith("TEST · " + address));
+        // The overview panel
+        QCOMPARE(labelText(w.get(), "versionValue"), version);
+        QCOMPARE(labelText(w.get(), "memoryLimitValue"), QStringLiteral("no limit"));
+        QVERIFY(!labelText(w.get(), "uptimeValue").isEmpty());
+        QCOMPARE(labelText(w.get(), "keyCountValue"),
+                 QLocale().toString(admin->call({"DBSIZE"})->toInteger()));
+    }
+
+    void overviewListsALoadedLibrary()
+    {
+        auto admin = m_redis.connect();
+        QVERIFY(admin->call({"FUNCTION", "FLUSH"}).ok());
+        auto w = openWindow(m_redis.options(), session::Environment::Local);
+        auto *table = w->findChild<QTableView *>(QStringLiteral("librariesTable"));
+        QVERIFY(table);
+        auto *model = qobject_cast<ui::LibraryTableModel *>(table->model());
+        QVERIFY(model);
+        QAbstractItemModelTester tester(model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QTRY_VERIFY(labelText(w.get(), "librariesMessage").contains("No function libraries"));
+        QVERIFY(visible(w.get(), "librariesMessage"));
+        QVERIFY(!table->isVisible());
+
+        const auto load = admin->call(
+            {"FUNCTION", "LOAD", "REPLACE", testsupport::functionSource("inventory_lib_v1.lua")});
+        QVERIFY2(load.ok(), qPrintable(load.ok() ? QString() : load.error().message));
+        w->refreshAction()->trigger();
+        QTRY_COMPARE(model->rowCount(), 1);
+        using C = ui::LibraryTableModel;
+        QCOMPARE(model->index(0, C::Library).data().toString(), QStringLiteral("inventory_lib_v1"));
+        const auto listed =
+            functions::decodeFunctionList(admin->call({"FUNCTION", "LIST"}).value());
+        QVERIFY(listed.ok() && listed->size() == 1);
+        QCOMPARE(model->index(0, C::Functions).data().toInt(), listed->first().functions.size());
+        QCOMPARE(model->index(0, C::Engine).data().toString(), QStringLiteral("LUA"));
+        QVERIFY(model->index(0, C::Names).data().toString().startsWith("inventory_deduct_v1"));
+        QVERIFY(table->isVisible());
+        QCOMPARE(labelText(w.get(), "libraryCountValue"), QStringLiteral("1"));
+    }
+
+    void f5RefreshesAndTheTimerToo()
+    {
+        auto w = openWindow(m_redis.options(), session::Environment::Local);
+        QCOMPARE(w->refreshAction()->shortcut(), QKeySequence(Qt::Key_F5));
+        QTRY_VERIFY(stateText(w.get()).startsWith("Connected"));
+        QSignalSpy refreshed(&w->poller(), &session::OverviewPoller::refreshed);
+        QVERIFY(QTest::qWaitForWindowActive(w.get()));
+        QTest::keyClick(w.get(), Qt::Key_F5);
+        QTRY_VERIFY(refreshed.count() >= 1);
+        w->poller().setInterval(100);
+        const auto before = refreshed.count();
+        QTRY_VERIFY(refreshed.count() >= before + 2);
+    }
+
+    void evictionWarningFollowsThePolicy()
+    {
+        auto admin = m_redis.connect();
+        auto w = openWindow(m_redis.options(), session::Environment::Staging);
+        QTRY_VERIFY(stateText(w.get()).startsWith("Connected"));
+        QVERIFY(admin->call({"CONFIG", "SET", "maxmemory-policy", "allkeys-lru"}).ok());
+        QVERIFY(admin->call({"CONFIG", "SET", "maxmemory", "512mb"}).ok());
+        w->refreshAction()->trigger();
+        QTRY_VERIFY(visible(w.get(), "evictionWarning"));
+        QVERIFY(labelText(w.get(), "evictionWarning").contains("allkeys-lru"));
+        QCOMPARE(labelText(w.get(), "memoryLimitValue"), QStringLiteral("512.0 MiB"));
+        QVERIFY(visible(w.get(), "memoryBar"));
+        QVERIFY(admin->call({"CONFIG", "SET", "maxmemory-policy", "noeviction"}).ok());
+        QVERIFY(admin->call({"CONFIG", "SET", "maxmemory", "0"}).ok());
+        w->refreshAction()->trigger();
+        QTRY_VERIFY(!visible(w.get(), "evictionWarning"));
+        QCOMPARE(labelText(w.get(), "evictionPolicyValue"), QStringLiteral("noeviction"));
+        QCOMPARE(labelText(w.get(), "memoryLimitValue"), QStringLiteral("no limit"));
+    }
+
+    // The server goes away: the status bar says reconnecting with the transport's detail,
+    // the panel shows the failed refresh; when it is back, both recover.
+    void lostServerIsShownAndRecovered()
+    {
+        StandaloneRedis local;
+        QVERIFY(local.start());
+        auto o = local.options();
+        o.reconnectMinMs = 50;
+        o.reconnectMaxMs = 300;
+        auto w = openWindow(o, session::Environment::Production);
+        QCOMPARE(labelText(w.get(), "environmentBadge"), QStringLiteral("PRODUCTION"));
+        QTRY_VERIFY(stateText(w.get()).startsWith("Connected"));
+        QTRY_VERIFY(labelText(w.get(), "overviewUpdated").startsWith("Updated"));
+        local.server().kill();
+        QTRY_VERIFY2(stateText(w.get()).startsWith("Reconnecting: "),
+                     qPrintable(stateText(w.get())));
+        w->refreshAction()->trigger();
+        QTRY_VERIFY(visible(w.get(), "overviewError"));
+        QVERIFY2(labelText(w.get(), "overviewError").contains("Could not refresh"),
+                 qPrintable(labelText(w.get(), "overviewError")));
+        QVERIFY(local.restart());
+        QTRY_VERIFY_WITH_TIMEOUT(stateText(w.get()).startsWith("Connected"), 8000);
+        QTRY_VERIFY(!visible(w.get(), "overviewError"));
+    }
+};
+
+QTEST_MAIN(TstMainWindowSmoke)
+#include "tst_main_window_smoke.moc"

@@ -1,0 +1,125 @@
+#include "ConnectionStatusWidget.h"
+
+#include "EnvironmentStyle.h"
+
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+
+namespace ui {
+
+namespace {
+
+QLabel *field(QWidget *parent, const char *name, const QString &tip)
+{
+    auto *l = new QLabel(parent);
+    l->setObjectName(QLatin1String(name));
+    l->setToolTip(tip);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return l;
+}
+
+QFrame *separator(QWidget *parent)
+{
+    auto *line = new QFrame(parent);
+    line->setFrameShape(QFrame::VLine);
+    line->setFrameShadow(QFrame::Sunken);
+    return line;
+}
+
+struct StateLook
+{
+    const char *colour;
+    QString text;
+};
+
+StateLook lookOf(redis::ConnectionState s)
+{
+    using S = redis::ConnectionState;
+    switch (s) {
+    case S::Ready:
+        return {"#2e7d32", QStringLiteral("Connected")};
+    case S::Connecting:
+        return {"#b8860b", QStringLiteral("Connecting")};
+    case S::Reconnecting:
+        return {"#e66a00", QStringLiteral("Reconnecting")};
+    case S::Failed:
+        return {"#c62828", QStringLiteral("Connection failed")};
+    case S::Closed:
+        return {"#777777", QStringLiteral("Closed")};
+    case S::Idle:
+        break;
+    }
+    return {"#777777", QStringLiteral("Not connected")};
+}
+
+} // namespace
+
+ConnectionStatusWidget::ConnectionStatusWidget(QWidget *parent)
+    : QWidget(parent)
+    , m_badge(field(this, "environmentBadge", tr("Environment of this connection")))
+    , m_state(field(this, "connectionState", QString()))
+    , m_address(field(this, "serverAddress", tr("Server address")))
+    , m_version(field(this, "serverVersion", tr("redis_version from INFO")))
+    , m_mode(field(this, "serverMode", tr("redis_mode from INFO")))
+    , m_role(field(this, "serverRole", tr("Replication role from INFO")))
+    , m_activity(field(this, "statusActivity", QString()))
+{
+    auto *row = new QHBoxLayout(this);
+    row->setContentsMargins(4, 0, 4, 0);
+    row->setSpacing(8);
+    row->addWidget(m_badge);
+    row->addWidget(m_state);
+    for (QLabel *l : {m_address, m_version, m_mode, m_role}) {
+        row->addWidget(separator(this));
+        row->addWidget(l);
+    }
+    row->addStretch(1);
+    row->addWidget(m_activity);
+    m_activity->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    m_version->setText(tr("Redis –"));
+    m_mode->setText(tr("mode –"));
+    m_role->setText(tr("role –"));
+    setEnvironment(session::Environment::Local);
+    setConnectionState(redis::ConnectionState::Idle, {});
+}
+
+void ConnectionStatusWidget::setEnvironment(session::Environment env)
+{
+    m_badge->setText(environmentBadgeText(env));
+    m_badge->setStyleSheet(environmentBadgeStyle(env));
+}
+
+void ConnectionStatusWidget::setAddress(const QString &address)
+{
+    m_address->setText(address);
+}
+
+void ConnectionStatusWidget::setConnectionState(redis::ConnectionState state, const QString &detail)
+{
+    const StateLook look = lookOf(state);
+    QString text = look.text;
+    // While connected the detail is just the address, already shown next to it.
+    if (!detail.isEmpty() && state != redis::ConnectionState::Ready)
+        text += QStringLiteral(": ") + detail;
+    const QString shown = fontMetrics().elidedText(text, Qt::ElideRight, 520);
+    m_state->setText(QStringLiteral("<span style=\"color:%1\">&#9679;</span> %2")
+                         .arg(QLatin1String(look.colour), shown.toHtmlEscaped()));
+    m_state->setToolTip(text);
+    m_state->setProperty("plainText", text); // what tests and accessibility read
+    m_state->setAccessibleName(text);
+}
+
+void ConnectionStatusWidget::setServer(const session::ServerOverview &o)
+{
+    m_version->setText(o.version.isEmpty() ? tr("Redis –") : tr("Redis %1").arg(o.version));
+    m_mode->setText(o.mode.isEmpty() ? tr("mode –") : o.mode);
+    m_role->setText(o.roleLabel().isEmpty() ? tr("role –") : o.roleLabel());
+}
+
+void ConnectionStatusWidget::setActivity(const QString &text)
+{
+    m_activity->setText(text);
+}
+
+} // namespace ui

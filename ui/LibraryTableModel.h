@@ -1,0 +1,31 @@
+#pragma once
+
+#include "functions/LibraryList.h"
+
+#include <QAbstractTableModel>
+
+namespace ui {
+
+// The loaded function libraries as the overview lists them: one row per library.
+class LibraryTableModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { Library, Functions, Engine, Names, ColumnCount };
+
+    explicit LibraryTableModel(QObject *parent = nullptr);
+
+    void setLibraries(const QList<functions::LibraryInfo> &libraries);
+    const QList<functions::LibraryInfo> &libraries() const { return m_libraries; }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    QList<functions::LibraryInfo> m_libraries;
+};
+
+} // namespace ui

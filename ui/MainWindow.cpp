@@ -1,0 +1,183 @@
+#include "MainWindow.h"
+
+#include "ConnectionStatusWidget.h"
+#include "DemoDataPanel.h"
+#include "EnvironmentStyle.h"
+#include "ServerOverviewPanel.h"
+#include "UiLog.h"
+#include "demo/DemoSeeder.h"
+#include "session/OverviewPoller.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QIcon>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+// inventory_ui is a static library: its resources must be pulled in explicitly.
+static void initUiResources()
+{
+    Q_INIT_RESOURCE(resources);
+}
+
+namespace ui {
+
+MainWindow::MainWindow(std::unique_ptr<redis::RedisClient> client, session::Environment environment,
+                       QWidget *parent)
+    : QMainWindow(parent)
+    , m_client(std::move(client))
+    , m_environment(environment)
+{
+    const QString address = m_client->address();
+    setWindowTitle(tr("Inventory Console — %1").arg(address));
+    setObjectName(QStringLiteral("mainWindow"));
+    initUiResources();
+    setWindowIcon(QIcon(QStringLiteral(":/icons/inventory-console.png")));
+
+    m_poller = new session::OverviewPoller(*m_client, this);
+    m_status = new ConnectionStatusWidget(this);
+    m_status->setEnvironment(environment);
+    m_status->setAddress(address);
+    m_status->setConnectionState(m_client->state(), m_client->stateDetail());
+    statusBar()->addWidget(m_status, 1);
+    statusBar()->setSizeGripEnabled(true);
+
+    m_overview = new ServerOverviewPanel(this);
+    m_overview->setDatabase(m_client->options().database);
+    m_overview->setRefreshInterval(m_poller->interval());
+
+    auto *page = new QWidget;
+    m_centralLayout = new QVBoxLayout(page);
+    m_centralLayout->setContentsMargins(16, 12, 16, 12);
+    m_centralLayout->setSpacing(12);
+    m_centralLayout->addWidget(m_overview);
+    m_centralLayout->addStretch(1);
+    auto *scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(page);
+
+    auto *central = new QWidget;
+    auto *outer = new QVBoxLayout(central);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->setSpacing(0);
+    outer->addWidget(createEnvironmentStrip());
+    outer->addWidget(scroll, 1);
+    setCentralWidget(central);
+
+    createMenus();
+
+    connect(m_client.get(), &redis::RedisClient::stateChanged, this, &MainWindow::onStateChanged);
+    connect(m_poller, &session::OverviewPoller::fetchStarted, this,
+            [this] { m_overview->setRefreshing(true); });
+    connect(m_poller, &session::OverviewPoller::refreshed, this,
+            [this](const session::ServerOverview &o) {
+                m_overview->setOverview(o, m_poller->lastSuccess());
+                m_status->setServer(o);
+                m_status->setActivity(
+                    tr("Overview updated %1")
+                        .arg(m_poller->lastSuccess().toString(QStringLiteral("HH:mm:ss"))));
+            });
+    connect(m_poller, &session::OverviewPoller::failed, this, [this](const redis::RedisError &e) {
+        qCInfo(lcUi) << "overview refresh failed:" << e.toString();
+        m_overview->setFetchError(e);
+        m_status->setActivity(tr("Overview refresh failed"));
+    });
+    m_poller->start();
+    if (m_client->state() == redis::ConnectionState::Idle)
+        m_client->open();
+}
+
+MainWindow::~MainWindow()
+{
+    // The poller's callbacks target itself; stop it before the client goes.
+    m_poller->stop();
+}
+
+QWidget *MainWindow::createEnvironmentStrip()
+{
+    m_strip = new QLabel;
+    m_strip->setObjectName(QStringLiteral("environmentStrip"));
+    m_strip->setStyleSheet(QStringLiteral("QLabel { background: %1; color: white;"
+                                          " font-weight: bold; padding: 3px 16px; }")
+                               .arg(environmentColor(m_environment).name()));
+    updateEnvironmentStrip(m_environment == session::Environment::Production
+                               ? tr("production data: every write affects real orders")
+                               : QString());
+    return m_strip;
+}
+
+void MainWindow::updateEnvironmentStrip(const QString &note)
+{
+    QString text = tr("%1 · %2").arg(environmentBadgeText(m_environment), m_client->address());
+    if (!note.isEmpty())
+        text += QStringLiteral(" · ") + note;
+    m_strip->setText(text);
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
+    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    m_refresh = view->addAction(tr("&Refresh"), m_poller, &session::OverviewPoller::refreshNow);
+    m_refresh->setObjectName(QStringLiteral("refreshAction"));
+    m_refresh->setShortcut(QKeySequence(Qt::Key_F5));
+    m_refresh->setShortcutContext(Qt::WindowShortcut);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Inventory Console"), this, &MainWindow::showAbout);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::onStateChanged(redis::ConnectionState state, const QString &detail)
+{
+    m_status->setConnectionState(state, detail);
+    if (state == redis::ConnectionState::Ready)
+        m_poller->refreshNow(); // a fresh connection may be a restarted server
+}
+
+void MainWindow::seedDemo(const demo::SeedOptions &options)
+{
+    if (!m_demo) {
+        m_demo = new DemoDataPanel(this);
+        m_centralLayout->insertWidget(m_centralLayout->indexOf(m_overview) + 1, m_demo);
+    }
+    m_demo->setSeeding();
+    updateEnvironmentStrip(tr("embedded demo server with generated data; it stops when the "
+                              "console exits"));
+    m_status->setActivity(tr("Seeding demo data…"));
+    demo::seedDemo(*m_client, this, options, [this, options](const demo::SeedResult &r) {
+        if (r.ok()) {
+            m_demo->setReport(r.value(), options);
+            m_status->setActivity(tr("Demo data seeded"));
+        } else {
+            m_demo->setFailed(r.error());
+            m_status->setActivity(tr("Seeding the demo data failed"));
+        }
+        m_poller->refreshNow();
+    });
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(
+        this, tr("About Inventory Console"),
+        tr("<h3>Inventory Console %1</h3>"
+           "<p>An admin console for the Redis side of stock deduction: stock keys, "
+           "idempotency receipts and their TTLs, deductions through <tt>FCALL</tt>, and the "
+           "Redis Functions libraries that implement them.</p>"
+           "<p>Connected to <b>%2</b> (%3).</p>"
+           "<p>Built with Qt %4 and hiredis.</p>")
+            .arg(QStringLiteral(INVENTORY_VERSION), m_client->address().toHtmlEscaped(),
+                 session::environmentName(m_environment), QString::fromLatin1(qVersion())));
+}
+
+} // namespace ui

@@ -1,0 +1,268 @@
+#include "ServerOverviewPanel.h"
+
+#include "LibraryTableModel.h"
+#include "TableSizing.h"
+
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QProgressBar>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace ui {
+
+namespace {
+
+QLabel *banner(QWidget *parent, const char *name, const char *background, const char *border,
+               const char *text)
+{
+    auto *l = new QLabel(parent);
+    l->setObjectName(QLatin1String(name));
+    l->setWordWrap(true);
+    l->setTextFormat(Qt::RichText);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->setStyleSheet(
+        QStringLiteral("QLabel { background: %1; border: 1px solid %2; color: %3;"
+                       " border-radius: 4px; padding: 8px; }")
+            .arg(QLatin1String(background), QLatin1String(border), QLatin1String(text)));
+    l->hide();
+    return l;
+}
+
+QGroupBox *group(const QString &title, QFormLayout **form, QWidget *parent)
+{
+    auto *box = new QGroupBox(title, parent);
+    *form = new QFormLayout(box);
+    (*form)->setLabelAlignment(Qt::AlignRight);
+    (*form)->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
+    (*form)->setHorizontalSpacing(16);
+    (*form)->setVerticalSpacing(8);
+    return box;
+}
+
+} // namespace
+
+QLabel *ServerOverviewPanel::value(const char *name)
+{
+    auto *l = new QLabel(QStringLiteral("–"), this);
+    l->setObjectName(QLatin1String(name));
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return l;
+}
+
+ServerOverviewPanel::ServerOverviewPanel(QWidget *parent)
+    : QWidget(parent)
+    , m_stamp(new QLabel(this))
+    , m_error(banner(this, "overviewError", "#fdecea", "#f1aeb5", "#58151c"))
+    , m_evictionWarning(banner(this, "evictionWarning", "#fff4e5", "#ffc078", "#5c3300"))
+    , m_address(value("addressValue"))
+    , m_version(value("versionValue"))
+    , m_mode(value("modeValue"))
+    , m_role(value("roleValue"))
+    , m_uptime(value("uptimeValue"))
+    , m_memoryUsed(value("memoryUsedValue"))
+    , m_memoryLimit(value("memoryLimitValue"))
+    , m_memoryBar(new QProgressBar(this))
+    , m_policy(value("evictionPolicyValue"))
+    , m_keysLabel(new QLabel(this))
+    , m_keys(value("keyCountValue"))
+    , m_libraryCount(value("libraryCountValue"))
+    , m_libraries(new QTableView(this))
+    , m_librariesMessage(new QLabel(this))
+    , m_libraryModel(new LibraryTableModel(this))
+{
+    auto *title = new QLabel(tr("Server overview"), this);
+    QFont big = title->font();
+    big.setPointSizeF(big.pointSizeF() * 1.3);
+    big.setBold(true);
+    title->setFont(big);
+    m_stamp->setObjectName(QStringLiteral("overviewUpdated"));
+    m_stamp->setStyleSheet(QStringLiteral("color: palette(dark);"));
+    auto *header = new QHBoxLayout;
+    header->addWidget(title);
+    header->addStretch(1);
+    header->addWidget(m_stamp);
+
+    QFormLayout *form = nullptr;
+    QGroupBox *server = group(tr("Server"), &form, this);
+    form->addRow(tr("Address:"), m_address);
+    form->addRow(tr("Version:"), m_version);
+    form->addRow(tr("Mode:"), m_mode);
+    form->addRow(tr("Role:"), m_role);
+    form->addRow(tr("Uptime:"), m_uptime);
+
+    QGroupBox *memory = group(tr("Memory and eviction"), &form, this);
+    m_memoryBar->setObjectName(QStringLiteral("memoryBar"));
+    m_memoryBar->setRange(0, 1000);
+    m_memoryBar->setTextVisible(true);
+    m_memoryBar->setMaximumWidth(320);
+    m_memoryBar->hide();
+    m_memoryBar->setToolTip(tr("used_memory as a share of maxmemory"));
+    form->addRow(tr("Used:"), m_memoryUsed);
+    form->addRow(tr("Limit (maxmemory):"), m_memoryLimit);
+    form->addRow(QString(), m_memoryBar);
+    form->addRow(tr("Eviction policy:"), m_policy);
+
+    QGroupBox *keyspace = group(tr("Keyspace"), &form, this);
+    setDatabase(0);
+    form->addRow(m_keysLabel, m_keys);
+    form->addRow(tr("Function libraries:"), m_libraryCount);
+
+    auto *cards = new QHBoxLayout;
+    cards->setSpacing(12);
+    cards->addWidget(server, 1);
+    cards->addWidget(memory, 1);
+    cards->addWidget(keyspace, 1);
+
+    auto *libBox = new QGroupBox(tr("Loaded function libraries (FUNCTION LIST)"), this);
+    auto *libLayout = new QVBoxLayout(libBox);
+    m_libraries->setObjectName(QStringLiteral("librariesTable"));
+    m_libraries->setModel(m_libraryModel);
+    m_libraries->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_libraries->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_libraries->setAlternatingRowColors(true);
+    m_libraries->verticalHeader()->hide();
+    m_libraries->horizontalHeader()->setStretchLastSection(true);
+    m_libraries->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    m_libraries->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_libraries->horizontalHeader()->setSectionResizeMode(LibraryTableModel::Names,
+                                                          QHeaderView::Stretch);
+    m_librariesMessage->setObjectName(QStringLiteral("librariesMessage"));
+    m_librariesMessage->setAlignment(Qt::AlignCenter);
+    m_librariesMessage->setWordWrap(true);
+    m_librariesMessage->setText(tr("Waiting for the first answer from the server…"));
+    libLayout->addWidget(m_librariesMessage);
+    libLayout->addWidget(m_libraries);
+    m_libraries->hide();
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(10);
+    layout->addLayout(header);
+    layout->addWidget(m_error);
+    layout->addWidget(m_evictionWarning);
+    layout->addLayout(cards);
+    layout->addWidget(libBox);
+    fitHeightToRows(m_libraries, 1, 10);
+    // Bold section titles; the style sheet font does not propagate to the children.
+    setStyleSheet(QStringLiteral("QGroupBox { font-weight: bold; }"));
+    updateStamp();
+}
+
+void ServerOverviewPanel::setDatabase(int db)
+{
+    m_keysLabel->setText(tr("Keys in db %1:").arg(db));
+}
+
+void ServerOverviewPanel::setRefreshInterval(int ms)
+{
+    m_intervalMs = ms;
+    updateStamp();
+}
+
+void ServerOverviewPanel::setRefreshing(bool refreshing)
+{
+    m_refreshing = refreshing;
+    updateStamp();
+}
+
+void ServerOverviewPanel::updateStamp()
+{
+    QString text = m_lastUpdate.isValid()
+                       ? tr("Updated %1").arg(m_lastUpdate.toString(QStringLiteral("HH:mm:ss")))
+                       : tr("Not loaded yet");
+    if (m_refreshing)
+        text += tr(" · refreshing…");
+    text += tr(" · every %1 s · F5 refreshes now").arg(m_intervalMs / 1000);
+    m_stamp->setText(text);
+}
+
+void ServerOverviewPanel::setOverview(const session::ServerOverview &o, const QDateTime &when)
+{
+    const QLocale locale;
+    m_lastUpdate = when;
+    m_refreshing = false;
+    updateStamp();
+    m_error->hide();
+
+    m_address->setText(o.address);
+    m_version->setText(o.version.isEmpty() ? tr("unknown") : o.version);
+    m_mode->setText(o.mode.isEmpty() ? tr("unknown") : o.mode);
+    m_role->setText(o.roleLabel().isEmpty() ? tr("unknown") : o.roleLabel());
+    m_uptime->setText(session::formatDuration(o.uptimeSeconds));
+
+    m_memoryUsed->setText(session::formatBytes(o.usedMemory));
+    if (o.maxMemory > 0) {
+        m_memoryLimit->setText(session::formatBytes(o.maxMemory));
+        const double share = double(o.usedMemory) / double(o.maxMemory);
+        m_memoryBar->setValue(int(qBound(0.0, share, 1.0) * 1000));
+        m_memoryBar->setFormat(tr("%1 % of the limit").arg(share * 100, 0, 'f', 1));
+        m_memoryBar->show();
+    } else {
+        m_memoryLimit->setText(tr("no limit"));
+        m_memoryBar->hide();
+    }
+    m_policy->setText(o.evictionPolicy.isEmpty()
+                          ? tr("unknown (CONFIG GET not permitted for this user)")
+                          : o.evictionPolicy);
+
+    if (o.evictionCanDropReceipts()) {
+        const QString when = o.maxMemory > 0
+                                 ? tr("When memory reaches the %1 limit, Redis may delete")
+                                       .arg(session::formatBytes(o.maxMemory))
+                                 : tr("No memory limit is set now, but once one is, Redis may "
+                                      "delete");
+        m_evictionWarning->setText(
+            tr("<b>Eviction can drop idempotency receipts.</b> The policy is <b>%1</b>. %2 "
+               "receipts (<tt>idem:{sku}:order</tt>, which have TTLs) before they expire. A "
+               "receipt's TTL is the whole window of protection against a double deduction: an "
+               "evicted receipt lets a retried order deduct stock again. Prefer "
+               "<tt>noeviction</tt> on servers that hold receipts.")
+                .arg(o.evictionPolicy.toHtmlEscaped(), when));
+        m_evictionWarning->show();
+    } else {
+        m_evictionWarning->hide();
+    }
+
+    m_keys->setText(o.keyCount < 0 ? tr("unknown") : locale.toString(o.keyCount));
+
+    if (!o.librariesError.isEmpty()) {
+        m_libraryCount->setText(tr("unknown"));
+        m_librariesMessage->setText(tr("FUNCTION LIST failed: %1").arg(o.librariesError));
+        showLibraryMessage(true);
+        m_libraryModel->setLibraries({});
+        return;
+    }
+    m_libraryModel->setLibraries(o.libraries);
+    m_libraryCount->setText(locale.toString(qsizetype(o.libraries.size())));
+    if (o.libraries.isEmpty()) {
+        m_librariesMessage->setText(tr("No function libraries are loaded on this server."));
+    }
+    showLibraryMessage(o.libraries.isEmpty());
+    fitHeightToRows(m_libraries, 1, 10);
+}
+
+void ServerOverviewPanel::showLibraryMessage(bool message)
+{
+    m_librariesMessage->setVisible(message);
+    m_libraries->setVisible(!message);
+}
+
+void ServerOverviewPanel::setFetchError(const redis::RedisError &error)
+{
+    m_refreshing = false;
+    updateStamp();
+    const QString shown = m_lastUpdate.isValid()
+                              ? tr("The values below are from %1.")
+                                    .arg(m_lastUpdate.toString(QStringLiteral("HH:mm:ss")))
+                              : tr("Nothing has been loaded yet.");
+    m_error->setText(
+        tr("<b>Could not refresh the overview</b> (%1): %2<br>%3")
+            .arg(error.kindName().toHtmlEscaped(), error.toString().toHtmlEscaped(), shown));
+    m_error->show();
+}
+
+} // namespace ui

@@ -1,0 +1,62 @@
+#pragma once
+
+#include "redis/RedisError.h"
+#include "session/ServerOverview.h"
+
+#include <QDateTime>
+#include <QWidget>
+
+class QLabel;
+class QProgressBar;
+class QTableView;
+
+namespace ui {
+
+class LibraryTableModel;
+
+// The central overview of one server: what it is, how long it has run, memory against its
+// limit with the eviction policy (and a warning when eviction can drop receipts), key count,
+// and the loaded function libraries. Shows what it is given; fetching is the window's job.
+class ServerOverviewPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ServerOverviewPanel(QWidget *parent = nullptr);
+
+    void setDatabase(int db);
+    void setRefreshInterval(int ms);
+    void setRefreshing(bool refreshing);
+    void setOverview(const session::ServerOverview &overview, const QDateTime &when);
+    void setFetchError(const redis::RedisError &error);
+
+    LibraryTableModel *libraryModel() const { return m_libraryModel; }
+
+private:
+    void updateStamp();
+    void showLibraryMessage(bool message);
+    QLabel *value(const char *name);
+
+    QLabel *m_stamp;
+    QLabel *m_error;
+    QLabel *m_evictionWarning;
+    QLabel *m_address;
+    QLabel *m_version;
+    QLabel *m_mode;
+    QLabel *m_role;
+    QLabel *m_uptime;
+    QLabel *m_memoryUsed;
+    QLabel *m_memoryLimit;
+    QProgressBar *m_memoryBar;
+    QLabel *m_policy;
+    QLabel *m_keysLabel;
+    QLabel *m_keys;
+    QLabel *m_libraryCount;
+    QTableView *m_libraries;
+    QLabel *m_librariesMessage;
+    LibraryTableModel *m_libraryModel;
+    QDateTime m_lastUpdate;
+    int m_intervalMs = 5000;
+    bool m_refreshing = false;
+};
+
+} // namespace ui
