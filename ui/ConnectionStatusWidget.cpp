@@ -102,7 +102,7 @@ void ConnectionStatusWidget::setConnectionState(redis::ConnectionState state, co
     // While connected the detail is just the address, already shown next to it.
     if (!detail.isEmpty() && state != redis::ConnectionState::Ready)
         text += QStringLiteral(": ") + detail;
-    const QString shown = fontMetrics().elidedText(text, Qt::ElideRight, 520);
+    const QString shown = fontMetrics().elidedText(text, Qt::ElideRight, 720);
     m_state->setText(QStringLiteral("<span style=\"color:%1\">&#9679;</span> %2")
                          .arg(QLatin1String(look.colour), shown.toHtmlEscaped()));
     m_state->setToolTip(text);
