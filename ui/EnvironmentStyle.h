@@ -8,8 +8,7 @@
 namespace ui {
 
 // The colour that marks an environment everywhere in the window: local grey-blue, test green,
-// staging orange, production red (as the Foundation issue specifies; session::environmentColour
-// still has local and test the other way round).
+// staging orange, production red. The one place the UI maps environments to colours.
 QColor environmentColor(session::Environment env);
 // "LOCAL", "TEST", ...: what the badge says.
 QString environmentBadgeText(session::Environment env);
