@@ -35,6 +35,21 @@ struct ConnectionOptions
 };
 
 enum class ConnectionState { Idle, Connecting, Ready, Reconnecting, Failed, Closed };
+
+// Why the last connection attempt or connection failed; the detail text says it in words.
+enum class ConnectFailure {
+    None,
+    HostNotFound,
+    Refused,
+    Timeout,
+    Authentication,   // AUTH refused (WRONGPASS, or the user is disabled)
+    PasswordRequired, // NOAUTH: the server wants a password and none was given
+    Tls,
+    Protocol, // not RESP: wrong port, or TLS expected
+    Server,   // the server refused the setup (e.g. SELECT out of range)
+    ConnectionLost,
+    Other,
+};
 QString stateName(ConnectionState s);
 
 } // namespace redis

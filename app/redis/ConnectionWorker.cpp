@@ -54,7 +54,8 @@ void ConnectionWorker::open()
                 dropConnection(QStringLiteral("no answer from %1 within %2 ms: check the host, "
                                               "the port and any firewall in between")
                                    .arg(m_options.address())
-                                   .arg(m_options.connectTimeoutMs));
+                                   .arg(m_options.connectTimeoutMs),
+                               ConnectFailure::Timeout);
         });
     }
     m_closing = false;
@@ -66,7 +67,8 @@ void ConnectionWorker::close()
     m_closing = true;
     if (m_reconnect)
         m_reconnect->stop();
-    dropConnection(QStringLiteral("the connection was closed by the console"));
+    dropConnection(QStringLiteral("the connection was closed by the console"),
+                   ConnectFailure::None);
 }
 
 void ConnectionWorker::connectNow()
@@ -102,7 +104,8 @@ void ConnectionWorker::connectNow()
         if (cas.isEmpty()) {
             dropConnection(QStringLiteral("TLS: no certificate could be read from the CA file "
                                           "%1: check the path and that it is PEM")
-                               .arg(tls.caFile));
+                               .arg(tls.caFile),
+                           ConnectFailure::Tls, true);
             return;
         }
         conf.setCaCertificates(cas);
@@ -120,7 +123,8 @@ void ConnectionWorker::connectNow()
         if (certs.isEmpty() || key.isNull()) {
             dropConnection(QStringLiteral("TLS: the client certificate %1 or key %2 could not be "
                                           "read: check both paths and that they are PEM")
-                               .arg(tls.certFile, tls.keyFile));
+                               .arg(tls.certFile, tls.keyFile),
+                           ConnectFailure::Tls, true);
             return;
         }
         conf.setLocalCertificate(certs.first());
@@ -146,7 +150,10 @@ void ConnectionWorker::onConnected()
 void ConnectionWorker::startHandshake()
 {
     auto batch = std::make_shared<Batch>();
-    if (!m_options.password.isEmpty()) {
+    // A user name without a password still authenticates as that user ("nopass" users accept
+    // any password); without AUTH the session would silently be the default user.
+    const bool withAuth = !m_options.password.isEmpty() || !m_options.username.isEmpty();
+    if (withAuth) {
         Command auth{"AUTH"};
         if (!m_options.username.isEmpty())
             auth << m_options.username.toUtf8();
@@ -155,42 +162,54 @@ void ConnectionWorker::startHandshake()
     }
     if (m_options.database != 0)
         batch->commands << Command{"SELECT", QByteArray::number(m_options.database)};
+    const qsizetype required = batch->commands.size();
+    // Naming the connection is a courtesy: a business user whose ACL forbids CLIENT still
+    // connects.
     batch->commands << Command{"CLIENT", "SETNAME", m_options.clientName};
-    batch->commands << Command{"ECHO", HandshakeMarker};
-    const bool withAuth = !m_options.password.isEmpty();
     batch->timeoutMs = m_options.connectTimeoutMs;
     batch->deadlineMs = now() + batch->timeoutMs;
     batch->results.fill(
         RedisError{
-            RedisError::Kind::Timeout, {}, QStringLiteral("no answer to the handshake"), true},
+            RedisError::Kind::Timeout,
+            {},
+            QStringLiteral("no answer to the connection setup from %1").arg(m_options.address()),
+            true},
         batch->commands.size());
-    batch->deliver = [this, withAuth](QList<ReplyResult> &&results) {
+    batch->deliver = [this, withAuth, required](QList<ReplyResult> &&results) {
         for (qsizetype i = 0; i < results.size(); ++i) {
             if (results[i].ok())
                 continue;
             const RedisError &e = results[i].error();
+            if (i >= required && e.kind == RedisError::Kind::Server && !e.isServer("NOAUTH"))
+                continue; // e.g. NOPERM for CLIENT SETNAME
             QString why;
-            if (i == 0 && withAuth && e.kind == RedisError::Kind::Server)
+            ConnectFailure failure = ConnectFailure::Server;
+            if (i == 0 && withAuth && e.kind == RedisError::Kind::Server) {
                 why = QStringLiteral("authentication failed for user '%1' on %2 (%3): check the "
                                      "user name and password")
                           .arg(m_options.username.isEmpty() ? QStringLiteral("default")
                                                             : m_options.username,
                                m_options.address(), QString::fromLatin1(e.code));
-            else if (e.isServer("NOAUTH"))
+                failure = ConnectFailure::Authentication;
+            } else if (e.isServer("NOAUTH")) {
                 why = QStringLiteral("%1 requires a password: set one in the connection")
                           .arg(m_options.address());
-            else if (e.kind == RedisError::Kind::Server)
+                failure = ConnectFailure::PasswordRequired;
+            } else if (e.kind == RedisError::Kind::Server) {
                 why = QStringLiteral("the server refused the connection setup: %1").arg(e.message);
-            else
+            } else {
                 why = e.message;
+                failure = ConnectFailure::Timeout;
+            }
             // Retrying cannot fix a refused password; a lost connection may come back.
-            dropConnection(why, e.kind == RedisError::Kind::Server);
+            dropConnection(why, failure, e.kind == RedisError::Kind::Server);
             return;
         }
         m_connectTimeout->stop();
         m_everReady = true;
         m_attempt = 0;
         m_lastError.clear();
+        m_failure = ConnectFailure::None;
         setState(ConnectionState::Ready, m_options.address());
         while (!m_waiting.empty()) {
             auto next = m_waiting.front();
@@ -272,12 +291,14 @@ void ConnectionWorker::onReadyRead()
         if (status == RespDecoder::Status::Failed) {
             dropConnection(QStringLiteral("protocol error from %1: %2 (is this a Redis server, "
                                           "and does it expect TLS?)")
-                               .arg(m_options.address(), m_decoder.errorString()));
+                               .arg(m_options.address(), m_decoder.errorString()),
+                           ConnectFailure::Protocol);
             return;
         }
         if (m_inFlight.empty()) {
-            dropConnection(QStringLiteral("protocol error: unexpected reply from %1")
-                               .arg(m_options.address()));
+            dropConnection(
+                QStringLiteral("protocol error: unexpected reply from %1").arg(m_options.address()),
+                ConnectFailure::Protocol);
             return;
         }
         Pending p = std::move(m_inFlight.front());
@@ -295,34 +316,46 @@ void ConnectionWorker::onSocketError(QAbstractSocket::SocketError error)
 {
     if (error == QAbstractSocket::RemoteHostClosedError && m_state == ConnectionState::Ready)
         return; // onDisconnected reports it
-    const QString why = describeSocketError(error);
-    if (m_lastError.isEmpty() || !m_lastError.startsWith(QStringLiteral("TLS verification")))
+    ConnectFailure failure = ConnectFailure::Other;
+    const QString why = describeSocketError(error, &failure);
+    if (m_lastError.startsWith(QStringLiteral("TLS verification")))
+        failure = ConnectFailure::Tls; // the sslErrors handler said it better
+    else
         m_lastError = why;
-    dropConnection(m_lastError);
+    dropConnection(m_lastError, failure);
 }
 
 void ConnectionWorker::onDisconnected()
 {
-    dropConnection(QStringLiteral("%1 closed the connection").arg(m_options.address()));
+    dropConnection(QStringLiteral("%1 closed the connection").arg(m_options.address()),
+                   ConnectFailure::ConnectionLost);
 }
 
-QString ConnectionWorker::describeSocketError(QAbstractSocket::SocketError error) const
+QString ConnectionWorker::describeSocketError(QAbstractSocket::SocketError error,
+                                              ConnectFailure *failure) const
 {
     const QString where = m_options.address();
+    *failure = ConnectFailure::Other;
     switch (error) {
     case QAbstractSocket::ConnectionRefusedError:
+        *failure = ConnectFailure::Refused;
         return QStringLiteral("connection refused by %1: is Redis running there, on that port?")
             .arg(where);
     case QAbstractSocket::HostNotFoundError:
+        *failure = ConnectFailure::HostNotFound;
         return QStringLiteral("host '%1' not found: check the host name").arg(m_options.host);
     case QAbstractSocket::SocketTimeoutError:
+        *failure = ConnectFailure::Timeout;
         return QStringLiteral("no answer from %1: check the host, the port and any firewall")
             .arg(where);
     case QAbstractSocket::SslHandshakeFailedError:
+        *failure = ConnectFailure::Tls;
         return QStringLiteral("TLS handshake with %1 failed: %2. Check the CA file, the server "
                               "name, and that the server speaks TLS on this port")
             .arg(where, m_socket ? m_socket->errorString() : QString());
     case QAbstractSocket::RemoteHostClosedError:
+        *failure = m_state == ConnectionState::Connecting ? ConnectFailure::Protocol
+                                                          : ConnectFailure::ConnectionLost;
         return m_state == ConnectionState::Connecting
                    ? QStringLiteral("%1 closed the connection during setup: does it expect TLS, "
                                     "or a client certificate?")
@@ -333,10 +366,12 @@ QString ConnectionWorker::describeSocketError(QAbstractSocket::SocketError error
         // OpenSSL reports a server's refusal of our certificate as a plain socket error.
         if (m_options.tls.enabled
             && (detail.contains(QLatin1String("alert"), Qt::CaseInsensitive)
-                || detail.contains(QLatin1String("certificate"), Qt::CaseInsensitive)))
+                || detail.contains(QLatin1String("certificate"), Qt::CaseInsensitive))) {
+            *failure = ConnectFailure::Tls;
             return QStringLiteral("TLS handshake with %1 failed: %2. The server may require a "
                                   "client certificate: check the certificate and key files")
                 .arg(where, detail);
+        }
         return QStringLiteral("network error with %1: %2").arg(where, detail);
     }
     }
@@ -366,8 +401,10 @@ void ConnectionWorker::failAll(RedisError::Kind writtenKind, const QString &why)
     }
 }
 
-void ConnectionWorker::dropConnection(const QString &why, bool terminal)
+void ConnectionWorker::dropConnection(const QString &why, ConnectFailure failure, bool terminal)
 {
+    if (failure != ConnectFailure::None)
+        m_failure = failure;
     if (m_socket) {
         m_socket->disconnect(this);
         m_socket->abort();
@@ -448,7 +485,7 @@ void ConnectionWorker::setState(ConnectionState s, const QString &detail)
     if (s == m_state && s != ConnectionState::Reconnecting)
         return;
     m_state = s;
-    emit stateChanged(s, detail);
+    emit stateChanged(s, detail, s == ConnectionState::Ready ? ConnectFailure::None : m_failure);
 }
 
 } // namespace redis

@@ -43,7 +43,8 @@ public:
     void submit(std::shared_ptr<Batch> batch);
 
 signals:
-    void stateChanged(redis::ConnectionState state, const QString &detail);
+    void stateChanged(redis::ConnectionState state, const QString &detail,
+                      redis::ConnectFailure failure);
 
 private:
     void connectNow();
@@ -56,9 +57,9 @@ private:
     void write(const std::shared_ptr<Batch> &batch);
     void complete(const std::shared_ptr<Batch> &batch, qsizetype index, ReplyResult result);
     void failAll(RedisError::Kind writtenKind, const QString &why);
-    void dropConnection(const QString &why, bool terminal = false);
+    void dropConnection(const QString &why, ConnectFailure failure, bool terminal = false);
     void setState(ConnectionState s, const QString &detail);
-    QString describeSocketError(QAbstractSocket::SocketError error) const;
+    QString describeSocketError(QAbstractSocket::SocketError error, ConnectFailure *failure) const;
     qint64 now() const { return m_clock.elapsed(); }
 
     struct Pending
@@ -77,6 +78,7 @@ private:
     std::deque<std::shared_ptr<Batch>> m_waiting; // queued while the first connect runs
     ConnectionState m_state = ConnectionState::Idle;
     QString m_lastError;
+    ConnectFailure m_failure = ConnectFailure::None;
     bool m_everReady = false;
     bool m_closing = false;
     int m_attempt = 0;

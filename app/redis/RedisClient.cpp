@@ -43,12 +43,14 @@ RedisClient::RedisClient(ConnectionOptions options, QObject *parent)
     , m_options(std::move(options))
 {
     qRegisterMetaType<redis::ConnectionState>();
+    qRegisterMetaType<redis::ConnectFailure>();
     m_worker = new ConnectionWorker(m_options);
     m_worker->moveToThread(transportThread());
     connect(m_worker, &ConnectionWorker::stateChanged, this,
-            [this](ConnectionState s, const QString &detail) {
+            [this](ConnectionState s, const QString &detail, ConnectFailure failure) {
                 m_state = s;
                 m_stateDetail = detail;
+                m_failure = failure;
                 emit stateChanged(s, detail);
             });
 }

@@ -25,6 +25,8 @@ public:
     const ConnectionOptions &options() const { return m_options; }
     ConnectionState state() const { return m_state.load(); }
     QString stateDetail() const { return m_stateDetail; }
+    // Why the connection failed or was lost (None while ready).
+    ConnectFailure failure() const { return m_failure; }
 
     using CommandSender::send;
     void sendBatch(QList<Command> commands, QObject *context, BatchCallback callback,
@@ -42,6 +44,7 @@ private:
     ConnectionWorker *m_worker = nullptr;
     std::atomic<ConnectionState> m_state{ConnectionState::Idle};
     QString m_stateDetail;
+    ConnectFailure m_failure = ConnectFailure::None;
 };
 
 } // namespace redis

@@ -35,7 +35,8 @@ void ConnectionProbe::start(const ConnectionProfile &profile, const QString &pas
                     onReady(generation);
                 else if (state == redis::ConnectionState::Failed
                          || state == redis::ConnectionState::Closed)
-                    finish(generation, classifyConnectionFailure(detail, m_profile.tls.enabled));
+                    finish(generation, classifyConnectionFailure(m_client->failure(), detail,
+                                                                 m_profile.tls.enabled));
             });
     qCDebug(lcSession) << "probing" << options.address() << (options.tls.enabled ? "(TLS)" : "");
     m_client->open();

@@ -167,37 +167,47 @@ QString failureHeadline(ProbeFailure::Kind k)
     return {};
 }
 
-ProbeFailure classifyConnectionFailure(const QString &detail, bool tls)
+ProbeFailure classifyConnectionFailure(redis::ConnectFailure failure, const QString &detail,
+                                       bool tls)
 {
     using K = ProbeFailure::Kind;
-    struct Rule
-    {
-        const char *needle;
-        K kind;
-    };
-    // The transport's texts (ConnectionWorker), most specific first.
-    static const Rule rules[] = {
-        {"authentication failed", K::Authentication},
-        {"requires a password", K::PasswordRequired},
-        {"TLS", K::Tls},
-        {"does it expect TLS", K::Tls},
-        {"not found: check the host", K::HostNotFound},
-        {"connection refused", K::Refused},
-        {"no answer", K::Timeout},
-        {"protocol error", K::Protocol},
-        {"refused the connection setup", K::Server},
-    };
-    for (const Rule &r : rules) {
-        if (!detail.contains(QLatin1String(r.needle)))
-            continue;
-        ProbeFailure f{r.kind, detail};
-        if (tls && r.kind == K::Timeout)
-            f.message += QStringLiteral("; TLS is on: check that the server speaks TLS on this "
-                                        "port (redis:// for plain text)");
-        return f;
+    using F = redis::ConnectFailure;
+    K kind = K::Other;
+    switch (failure) {
+    case F::HostNotFound:
+        kind = K::HostNotFound;
+        break;
+    case F::Refused:
+        kind = K::Refused;
+        break;
+    case F::Timeout:
+        kind = K::Timeout;
+        break;
+    case F::Authentication:
+        kind = K::Authentication;
+        break;
+    case F::PasswordRequired:
+        kind = K::PasswordRequired;
+        break;
+    case F::Tls:
+        kind = K::Tls;
+        break;
+    case F::Protocol:
+        kind = K::Protocol;
+        break;
+    case F::Server:
+        kind = K::Server;
+        break;
+    case F::None:
+    case F::ConnectionLost:
+    case F::Other:
+        break;
     }
-    return ProbeFailure{K::Other,
-                        detail.isEmpty() ? QStringLiteral("the connection failed") : detail};
+    ProbeFailure f{kind, detail.isEmpty() ? QStringLiteral("the connection failed") : detail};
+    if (tls && (kind == K::Timeout || kind == K::Protocol))
+        f.message += QStringLiteral("; TLS is on: check that the server speaks TLS on this "
+                                    "port (redis:// for plain text)");
+    return f;
 }
 
 QList<redis::Command> probeCommands(const ConnectionProfile &profile)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "redis/ConnectionOptions.h"
+
 #include "ConnectionProfile.h"
 #include "core/Result.h"
 #include "redis/RespCodec.h"
@@ -75,7 +77,9 @@ using ProbeResult = core::Result<ProbeReport, ProbeFailure>;
 
 // Maps the transport's connection failure text (RedisClient::stateDetail()) to a kind. With
 // TLS on, a silent server may be a plain-text port: the message says so.
-ProbeFailure classifyConnectionFailure(const QString &detail, bool tls = false);
+// From the transport's typed failure; the detail text becomes the message.
+ProbeFailure classifyConnectionFailure(redis::ConnectFailure failure, const QString &detail,
+                                       bool tls = false);
 
 // The second round trip of a probe (the first is a lone PING, timed): INFO server,
 // replication and memory, ACL WHOAMI, and ACL DRYRUN of FCALL inventory_deduct_v1 (with the

@@ -97,19 +97,22 @@ private slots:
     }
 
     // A user name without a password sends no AUTH: the report says whom it really reached.
-    void userWithoutPasswordIsFlagged()
+    // A user name without a password authenticates as that user (a "nopass" user), never
+    // silently as the default user.
+    void userWithoutPasswordAuthenticatesAsThatUser()
     {
+        auto admin = m_redis.connect();
+        QVERIFY(admin->call({"ACL", "SETUSER", "caller", "on", "nopass", "~*", "+@all"}).ok());
         ConnectionProfile p = profileFor(m_redis.options());
         p.username = QStringLiteral("caller");
         const auto r = ConnectionProbe::run(p, {});
-        QVERIFY(r.ok());
-        QCOMPARE(r->user, QStringLiteral("default"));
-        QCOMPARE(r->expectedUser, QStringLiteral("caller"));
-        bool flagged = false;
-        for (const auto &row : r->rows())
-            if (row.label == QLatin1String("User"))
-                flagged = row.warning && row.value.contains(QLatin1String("not 'caller'"));
-        QVERIFY(flagged);
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
+        QCOMPARE(r->user, QStringLiteral("caller"));
+        p.username = QStringLiteral("no-such-user");
+        const auto bad = ConnectionProbe::run(p, {});
+        QVERIFY(!bad.ok());
+        QCOMPARE(bad.error().kind, ProbeFailure::Kind::Authentication);
+        QVERIFY(admin->call({"ACL", "DELUSER", "caller"}).ok());
     }
 
     void missingReleaseUserIsDenied()

@@ -152,6 +152,24 @@ private slots:
         QVERIFY(!denied.error().outcomeUnknown()); // the server answered: it did not run
     }
 
+    // A business user allowed only FCALL on its keys still connects (CLIENT SETNAME is
+    // optional), and the typed failure is None.
+    void restrictedUserConnects()
+    {
+        auto admin = m_redis.connect();
+        QVERIFY(admin
+                    ->call({"ACL", "SETUSER", "caller", "on", ">pw", "~stock:*", "~idem:*",
+                            "+fcall", "+ping"})
+                    .ok());
+        ConnectionOptions o = m_redis.options();
+        o.username = "caller";
+        o.password = "pw";
+        auto c = m_redis.connect(o);
+        QCOMPARE(c->state(), ConnectionState::Ready);
+        QCOMPARE(c->failure(), ConnectFailure::None);
+        QVERIFY(c->call({"PING"}).ok());
+    }
+
     void wrongPasswordFailsClearlyAndNeverEchoesIt()
     {
         ConnectionOptions o = m_redis.options();
@@ -161,6 +179,7 @@ private slots:
         c.open();
         QVERIFY(!c.waitUntilReady(3000));
         QCOMPARE(c.state(), ConnectionState::Failed);
+        QCOMPARE(c.failure(), ConnectFailure::Authentication);
         QVERIFY2(c.stateDetail().contains("authentication failed"), qPrintable(c.stateDetail()));
         QVERIFY(c.stateDetail().contains("support"));
         QVERIFY(!c.stateDetail().contains("not-the-password"));
@@ -178,6 +197,7 @@ private slots:
         QVERIFY(!c.waitUntilReady(3000));
         QCOMPARE(c.state(), ConnectionState::Failed);
         QVERIFY2(c.stateDetail().contains("refused"), qPrintable(c.stateDetail()));
+        QCOMPARE(c.failure(), ConnectFailure::Refused);
         auto r = c.call({"PING"});
         QCOMPARE(r.error().kind, RedisError::Kind::NotSent);
     }
