@@ -1,8 +1,9 @@
 // The desktop console: parses the command line, picks a connection, opens the window.
+#include "ConsoleController.h"
 #include "MainWindow.h"
+#include "core/EventDispatcher.h"
 #include "demo/DemoServer.h"
-#include "redis/ConnectionOptions.h"
-#include "session/Environment.h"
+#include "session/RedisUrl.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -41,22 +42,20 @@ void quitOnTerminationSignals(QApplication &app)
         ::sigaction(sig, &sa, nullptr);
 }
 
-// The seam every connection source goes through: today only the embedded demo; later
-// --url and the connection dialog build ConnectionOptions plus an environment and call this.
-std::unique_ptr<ui::MainWindow> openConsole(const redis::ConnectionOptions &options,
-                                            session::Environment environment)
+// A server on loopback is the developer's own; anything else is treated as production
+// (read-only until unlocked) unless the command line says which environment it is.
+QString defaultEnvironmentFor(const QString &host)
 {
-    auto window = std::make_unique<ui::MainWindow>(std::make_unique<redis::RedisClient>(options),
-                                                   environment);
-    window->resize(1400, 900);
-    window->show();
-    return window;
+    const bool loopback = host == QLatin1String("127.0.0.1") || host == QLatin1String("::1")
+                          || host == QLatin1String("localhost");
+    return loopback ? QStringLiteral("local") : QStringLiteral("production");
 }
 
 } // namespace
 
 int main(int argc, char *argv[])
 {
+    core::preferFastEventDispatcher();
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("inventory-console"));
     QApplication::setOrganizationName(QStringLiteral("InventoryConsole"));
@@ -74,12 +73,57 @@ int main(int argc, char *argv[])
         QStringLiteral("Start a private redis-server with demo data (loopback, temporary, no "
                        "persistence; stopped when the console exits)."));
     parser.addOption(demoOption);
+    const QCommandLineOption urlOption(
+        QStringLiteral("url"),
+        QStringLiteral("Connect to this server: redis://[user[:password]@]host[:port][/db], or "
+                       "rediss:// for TLS (verified)."),
+        QStringLiteral("URL"));
+    parser.addOption(urlOption);
+    const QCommandLineOption envOption(
+        QStringLiteral("env"),
+        QStringLiteral("Environment label of the --url server: local, test, staging or "
+                       "production (default: local on loopback, else production, which is "
+                       "read-only until unlocked)."),
+        QStringLiteral("LABEL"));
+    parser.addOption(envOption);
+    const QCommandLineOption connectOption(QStringLiteral("connect"),
+                                           QStringLiteral("Open the connection dialog at start."));
+    parser.addOption(connectOption);
     parser.process(app);
 
     quitOnTerminationSignals(app);
 
-    // No other connection source exists yet, so no arguments means the demo too.
+    // Declared first so that it is destroyed last: the windows' connections close before
+    // the demo server stops.
     demo::DemoServer demoServer;
+    ui::ConsoleController controller;
+    if (parser.isSet(urlOption)) {
+        auto parsed = session::parseRedisUrl(parser.value(urlOption));
+        if (!parsed.ok()) {
+            std::fprintf(stderr, "inventory-console: --url: %s\n",
+                         qPrintable(parsed.error().message));
+            return 2;
+        }
+        session::ConnectionProfile profile = parsed->profile;
+        profile.environment = parser.isSet(envOption) ? parser.value(envOption).toLower()
+                                                      : defaultEnvironmentFor(profile.host);
+        if (!session::parseEnvironment(profile.environment)) {
+            std::fprintf(stderr,
+                         "inventory-console: --env must be local, test, staging or production\n");
+            return 2;
+        }
+        if (profile.name.isEmpty())
+            profile.name = profile.host;
+        controller.openSession(profile, parsed->password);
+        return QApplication::exec();
+    }
+    if (parser.isSet(connectOption)) {
+        if (!controller.showConnectDialog())
+            return 0; // cancelled: nothing to show
+        return QApplication::exec();
+    }
+
+    // No connection given: the embedded demo.
     if (!demoServer.start()) {
         const QString why = demoServer.errorString();
         std::fprintf(stderr, "inventory-console: the embedded demo could not start: %s\n",
@@ -90,9 +134,13 @@ int main(int argc, char *argv[])
         box.exec();
         return 1;
     }
-    auto window = openConsole(demoServer.connectionOptions(), session::Environment::Local);
-    window->seedDemo();
+    session::ConnectionProfile demoProfile;
+    demoProfile.name = QStringLiteral("demo");
+    const redis::ConnectionOptions demoOptions = demoServer.connectionOptions();
+    demoProfile.host = demoOptions.host;
+    demoProfile.port = demoOptions.port;
+    demoProfile.environment = QStringLiteral("local");
+    controller.openSession(demoProfile, {})->seedDemo();
     const int rc = QApplication::exec();
-    window.reset(); // the connection closes before its server stops
-    return rc;
+    return rc; // the controller closes the windows (and connections) before the server stops
 }

@@ -5,6 +5,7 @@
 #include "EnvironmentStyle.h"
 #include "ServerOverviewPanel.h"
 #include "UiLog.h"
+#include "UnlockDialog.h"
 #include "demo/DemoSeeder.h"
 #include "session/OverviewPoller.h"
 
@@ -26,12 +27,13 @@ static void initUiResources()
 
 namespace ui {
 
-MainWindow::MainWindow(std::unique_ptr<redis::RedisClient> client, session::Environment environment,
-                       QWidget *parent)
+MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget *parent)
     : QMainWindow(parent)
-    , m_client(std::move(client))
-    , m_environment(environment)
+    , m_session(std::move(session))
+    , m_client(&m_session->client())
+    , m_environment(m_session->environment())
 {
+    const session::Environment environment = m_environment;
     const QString address = m_client->address();
     setWindowTitle(tr("Inventory Console — %1").arg(address));
     setObjectName(QStringLiteral("mainWindow"));
@@ -71,7 +73,10 @@ MainWindow::MainWindow(std::unique_ptr<redis::RedisClient> client, session::Envi
 
     createMenus();
 
-    connect(m_client.get(), &redis::RedisClient::stateChanged, this, &MainWindow::onStateChanged);
+    connect(m_client, &redis::RedisClient::stateChanged, this, &MainWindow::onStateChanged);
+    connect(&m_session->gate(), &session::WriteGate::readOnlyChanged, this,
+            &MainWindow::onReadOnlyChanged);
+    onReadOnlyChanged(m_session->gate().isReadOnly());
     connect(m_poller, &session::OverviewPoller::fetchStarted, this,
             [this] { m_overview->setRefreshing(true); });
     connect(m_poller, &session::OverviewPoller::refreshed, this,
@@ -94,8 +99,10 @@ MainWindow::MainWindow(std::unique_ptr<redis::RedisClient> client, session::Envi
 
 MainWindow::~MainWindow()
 {
-    // The poller's callbacks target itself; stop it before the client goes.
+    // The poller's callbacks target itself; stop it before the client goes. The panels
+    // hold references to the session: they go before it does.
     m_poller->stop();
+    delete takeCentralWidget();
 }
 
 QWidget *MainWindow::createEnvironmentStrip()
@@ -105,9 +112,6 @@ QWidget *MainWindow::createEnvironmentStrip()
     m_strip->setStyleSheet(QStringLiteral("QLabel { background: %1; color: white;"
                                           " font-weight: bold; padding: 3px 16px; }")
                                .arg(environmentColor(m_environment).name()));
-    updateEnvironmentStrip(m_environment == session::Environment::Production
-                               ? tr("production data: every write affects real orders")
-                               : QString());
     return m_strip;
 }
 
@@ -122,6 +126,15 @@ void MainWindow::updateEnvironmentStrip(const QString &note)
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *open =
+        file->addAction(tr("&New connection…"), this, &MainWindow::newConnectionRequested);
+    open->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_O));
+    m_unlock = file->addAction(tr("&Unlock writes…"), this,
+                               [this] { UnlockDialog::unlock(m_session->gate(), this); });
+    m_unlock->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_U));
+    m_lock =
+        file->addAction(tr("&Lock writes (read-only)"), this, [this] { m_session->gate().lock(); });
+    file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
     quit->setMenuRole(QAction::QuitRole);
@@ -135,6 +148,21 @@ void MainWindow::createMenus()
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Inventory Console"), this, &MainWindow::showAbout);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::onReadOnlyChanged(bool readOnly)
+{
+    m_unlock->setEnabled(readOnly);
+    m_lock->setEnabled(!readOnly);
+    QString note;
+    if (readOnly)
+        note = tr("READ-ONLY session: writes are refused until you unlock (File > Unlock "
+                  "writes, Ctrl+Shift+U)");
+    else if (m_environment == session::Environment::Production)
+        note = tr("WRITES UNLOCKED on production for this session: every write affects real "
+                  "orders");
+    if (!m_demo || readOnly || m_environment == session::Environment::Production)
+        updateEnvironmentStrip(note);
 }
 
 void MainWindow::onStateChanged(redis::ConnectionState state, const QString &detail)

@@ -1,8 +1,7 @@
 #pragma once
 
 #include "demo/DemoPlan.h"
-#include "redis/RedisClient.h"
-#include "session/Environment.h"
+#include "session/ConsoleSession.h"
 
 #include <QMainWindow>
 #include <memory>
@@ -28,11 +27,12 @@ class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    MainWindow(std::unique_ptr<redis::RedisClient> client, session::Environment environment,
-               QWidget *parent = nullptr);
+    explicit MainWindow(std::unique_ptr<session::ConsoleSession> session,
+                        QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    redis::RedisClient &client() { return *m_client; }
+    session::ConsoleSession &session() { return *m_session; }
+    redis::RedisClient &client() { return m_session->client(); }
     session::OverviewPoller &poller() { return *m_poller; }
     session::Environment environment() const { return m_environment; }
 
@@ -42,14 +42,20 @@ public:
 
     QAction *refreshAction() const { return m_refresh; }
 
+signals:
+    // File > New connection: the application opens the dialog and another window.
+    void newConnectionRequested();
+
 private:
     void createMenus();
     QWidget *createEnvironmentStrip();
     void updateEnvironmentStrip(const QString &note);
     void onStateChanged(redis::ConnectionState state, const QString &detail);
     void showAbout();
+    void onReadOnlyChanged(bool readOnly);
 
-    std::unique_ptr<redis::RedisClient> m_client;
+    std::unique_ptr<session::ConsoleSession> m_session;
+    redis::RedisClient *m_client = nullptr;
     session::Environment m_environment;
     session::OverviewPoller *m_poller = nullptr;
     ConnectionStatusWidget *m_status = nullptr;
@@ -58,6 +64,8 @@ private:
     QVBoxLayout *m_centralLayout = nullptr;
     QLabel *m_strip = nullptr;
     QAction *m_refresh = nullptr;
+    QAction *m_unlock = nullptr;
+    QAction *m_lock = nullptr;
 };
 
 } // namespace ui

@@ -40,7 +40,13 @@ bool visible(QWidget *root, const char *name)
 std::unique_ptr<ui::MainWindow> openWindow(const redis::ConnectionOptions &o,
                                            session::Environment env)
 {
-    auto w = std::make_unique<ui::MainWindow>(std::make_unique<redis::RedisClient>(o), env);
+    session::ConnectionProfile profile;
+    profile.name = QStringLiteral("smoke");
+    profile.host = o.host;
+    profile.port = o.port;
+    profile.environment = session::environmentName(env);
+    auto w = std::make_unique<ui::MainWindow>(
+        std::make_unique<session::ConsoleSession>(profile, o.password));
     w->resize(1400, 900);
     w->show();
     return w;
@@ -171,6 +177,24 @@ private slots:
         QVERIFY(local.restart());
         QTRY_VERIFY_WITH_TIMEOUT(stateText(w.get()).startsWith("Connected"), 8000);
         QTRY_VERIFY(!visible(w.get(), "overviewError"));
+    }
+
+    // A production window starts read-only and says so; typing the profile name unlocks it
+    // for this session only.
+    void productionStartsReadOnly()
+    {
+        auto w = openWindow(m_redis.options(), session::Environment::Production);
+        QTRY_VERIFY(stateText(w.get()).startsWith("Connected"));
+        QVERIFY2(labelText(w.get(), "environmentStrip").contains("READ-ONLY"),
+                 qPrintable(labelText(w.get(), "environmentStrip")));
+        auto refused = w->session().sender().call({"SET", "smoke:key", "1"});
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error().kind, redis::RedisError::Kind::NotSent);
+        QVERIFY(w->session().client().call({"EXISTS", "smoke:key"})->toInteger() == 0);
+        QVERIFY(!w->session().gate().unlock(QStringLiteral("wrong name")));
+        QVERIFY(w->session().gate().unlock(QStringLiteral("smoke")));
+        QTRY_VERIFY(labelText(w.get(), "environmentStrip").contains("WRITES UNLOCKED"));
+        QVERIFY(w->session().sender().call({"SET", "smoke:key", "1"}).ok());
     }
 };
 

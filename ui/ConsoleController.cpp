@@ -1,0 +1,44 @@
+#include "ConsoleController.h"
+
+#include "ConnectionDialog.h"
+#include "MainWindow.h"
+#include "session/ProfileStore.h"
+#include "session/SecretStore.h"
+
+namespace ui {
+
+ConsoleController::ConsoleController()
+    : m_profiles(std::make_unique<session::ProfileStore>())
+    , m_secrets(new session::SecretStore(session::SecretStore::Mode::Auto,
+                                         QStringLiteral("inventory-console"), this))
+{}
+
+ConsoleController::~ConsoleController()
+{
+    for (auto &w : m_windows)
+        delete w.data();
+}
+
+MainWindow *ConsoleController::openSession(const session::ConnectionProfile &profile,
+                                           const QString &password, const QString &releasePassword)
+{
+    auto *window = new MainWindow(
+        std::make_unique<session::ConsoleSession>(profile, password, releasePassword));
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    connect(window, &MainWindow::newConnectionRequested, this,
+            [this, window] { showConnectDialog(window); });
+    m_windows.emplace_back(window);
+    window->resize(1400, 900);
+    window->show();
+    return window;
+}
+
+MainWindow *ConsoleController::showConnectDialog(QWidget *parent)
+{
+    ConnectionDialog dialog(*m_profiles, *m_secrets, parent);
+    if (dialog.exec() != QDialog::Accepted)
+        return nullptr;
+    return openSession(dialog.profile(), dialog.password(), dialog.releasePassword());
+}
+
+} // namespace ui

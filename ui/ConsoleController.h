@@ -1,0 +1,44 @@
+#pragma once
+
+#include "session/ConnectionProfile.h"
+
+#include <QObject>
+#include <QPointer>
+#include <memory>
+#include <vector>
+
+namespace session {
+class ProfileStore;
+class SecretStore;
+} // namespace session
+
+namespace ui {
+
+class MainWindow;
+
+// The application around the windows: saved profiles, the secret store, one window per
+// connection, and the "New connection" dialog every window can ask for.
+class ConsoleController : public QObject
+{
+    Q_OBJECT
+public:
+    ConsoleController();
+    ~ConsoleController() override; // closes the windows (their connections) first
+
+    // Opens a window on this server; it connects at once.
+    MainWindow *openSession(const session::ConnectionProfile &profile, const QString &password,
+                            const QString &releasePassword = {});
+    // Shows the connection dialog; on OK, opens a window for the saved profile (and returns
+    // it), else nullptr.
+    MainWindow *showConnectDialog(QWidget *parent = nullptr);
+
+    session::ProfileStore &profiles() { return *m_profiles; }
+    session::SecretStore &secrets() { return *m_secrets; }
+
+private:
+    std::unique_ptr<session::ProfileStore> m_profiles;
+    session::SecretStore *m_secrets = nullptr;
+    std::vector<QPointer<MainWindow>> m_windows;
+};
+
+} // namespace ui
