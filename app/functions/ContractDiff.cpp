@@ -172,6 +172,9 @@ ContractDiff diffContract(const Inspection &incoming, const QList<LibraryInfo> &
                 } else {
                     f.notes << QStringLiteral("code changed");
                 }
+            } else if (f.notes.isEmpty()) {
+                f.notes << QStringLiteral("unchanged: its code and everything it uses are "
+                                          "identical");
             }
             d.functions << f;
         }

@@ -2,6 +2,7 @@
 
 #include "FunctionsLog.h"
 #include "LibraryVersion.h"
+#include "LocalCatalog.h"
 #include "session/ProbeReport.h"
 #include "session/WriteGate.h"
 
@@ -42,6 +43,7 @@ ChangeSpec LibraryChange::loadSpec(const Inspection &file)
     s.action = ChangeAction::Load;
     s.library = file.library;
     s.incoming = file;
+    s.incoming.fileName = displayPath(file.fileName); // for labels and the audit record
     return s;
 }
 

@@ -32,6 +32,15 @@ QString previousReleasePath()
     return QStringLiteral(":/releases/inventory_lib_v1-1.0.0.lua");
 }
 
+QString displayPath(const QString &path)
+{
+    if (path.startsWith(QLatin1String(":/functions/")))
+        return QStringLiteral("shipped functions/%1").arg(path.mid(12));
+    if (path.startsWith(QLatin1String(":/releases/")))
+        return QStringLiteral("previous release %1").arg(path.mid(11));
+    return QDir::toNativeSeparators(path);
+}
+
 QString LibraryMatch::text() const
 {
     switch (kind) {
@@ -84,10 +93,7 @@ void LocalCatalog::scan()
             }
             if (!inspected->code.startsWith("#!") && inspected->problem)
                 continue; // an EVAL script, not a library
-            const QString display = dir == shippedDirectory()
-                                        ? QStringLiteral("functions/%1 (shipped)").arg(name)
-                                        : QDir::toNativeSeparators(path);
-            m_files << LocalFile{path, display, *inspected};
+            m_files << LocalFile{path, displayPath(path), *inspected};
         }
     }
 }

@@ -12,12 +12,15 @@ void initFunctionResources();
 // The 1.0.0 release of inventory_lib_v1, kept for the demo: it loads this one so that the
 // console shows the shipped 1.1.0 as an upgrade.
 QString previousReleasePath(); // ":/releases/inventory_lib_v1-1.0.0.lua"
+// A path as people should read it: ":/functions/x.lua" is "shipped functions/x.lua",
+// ":/releases/x.lua" is "previous release x.lua", a file path stays as it is.
+QString displayPath(const QString &path);
 
 // One local library file, inspected offline.
 struct LocalFile
 {
     QString path;        // as read: a file path or a ":/" resource
-    QString displayName; // "functions/inventory_lib_v1.lua (shipped)" or the path
+    QString displayName; // "shipped functions/inventory_lib_v1.lua" or the path
     Inspection inspection;
 };
 

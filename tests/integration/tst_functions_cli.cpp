@@ -118,7 +118,7 @@ private slots:
         Run r = cli({"status", "--url", m_url});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.startsWith("inventory_lib_v1  1.0.0  sha256 5479a38e54d6  differs from "
-                                  "functions/inventory_lib_v1.lua (shipped) (1.1.0)\n"),
+                                  "shipped functions/inventory_lib_v1.lua (1.1.0)\n"),
                  qPrintable(r.out));
         QVERIFY2(r.out.contains("misc  unversioned  sha256 "), qPrintable(r.out));
         QVERIFY2(r.out.contains("  ro  [allow-stale, no-writes]  (no description)\n"),

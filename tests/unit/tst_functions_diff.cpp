@@ -356,11 +356,11 @@ private slots:
         catalog.scan();
         QCOMPARE(catalog.files().size(), 1); // stock_decrement.lua is a script, not a library
         QCOMPARE(catalog.files().first().displayName,
-                 QStringLiteral("functions/inventory_lib_v1.lua (shipped)"));
+                 QStringLiteral("shipped functions/inventory_lib_v1.lua"));
         const LibraryMatch old = catalog.match(loaded(readResource(previousReleasePath())));
         QCOMPARE(old.kind, LibraryMatch::Kind::Differs);
         QCOMPARE(old.text(),
-                 QStringLiteral("differs from functions/inventory_lib_v1.lua (shipped) (1.1.0)"));
+                 QStringLiteral("differs from shipped functions/inventory_lib_v1.lua (1.1.0)"));
         const LibraryMatch same =
             catalog.match(loaded(readResource(":/functions/inventory_lib_v1.lua")));
         QCOMPARE(same.kind, LibraryMatch::Kind::Identical);

@@ -1,0 +1,259 @@
+// The libraries view and the load wizard, offscreen, against a real redis-server holding the
+// 1.0.0 release: the view says the shipped 1.1.0 differs; the wizard walks contract, code
+// diff, preflight (with a production unlock), backup, confirmation and result; the view then
+// shows the library identical to the shipped file.
+#include "RedisFixture.h"
+#include "functions/CodeDiffView.h"
+#include "functions/LibrariesView.h"
+#include "functions/LoadWizard.h"
+#include "functions/LocalCatalog.h"
+#include "functions/LuaCodeView.h"
+#include "functions/WizardPages.h"
+#include "session/WriteGate.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QCheckBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QTreeWidget>
+
+using namespace functions;
+
+namespace {
+QByteArray resource(const QString &path)
+{
+    initFunctionResources();
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+const QByteArray Misc = "#!lua name=misc\nredis.register_function{function_name='ping_ro', "
+                        "callback=function() return 1 end, flags={'no-writes'}}\n";
+} // namespace
+
+class TstFunctionsWizard : public QObject
+{
+    Q_OBJECT
+
+    testsupport::StandaloneRedis m_redis;
+    std::unique_ptr<redis::RedisClient> m_c;
+    std::unique_ptr<session::WriteGate> m_gate;
+    QTemporaryDir m_dir;
+
+    ChangeContext context()
+    {
+        ChangeContext c;
+        c.nodes << ChangeTarget{m_c->address(), m_c.get(), nullptr};
+        c.gate = m_gate.get();
+        c.profile = QStringLiteral("ui test");
+        c.backupDirectory = m_dir.filePath("backups");
+        c.auditPath = m_dir.filePath("audit.jsonl");
+        return c;
+    }
+    void useGate(const QString &environment)
+    {
+        session::ConnectionProfile p;
+        p.name = QStringLiteral("ui test");
+        p.environment = environment;
+        m_gate = std::make_unique<session::WriteGate>(*m_c, p);
+    }
+    QByteArray serverCode(const QByteArray &library)
+    {
+        auto libs = decodeFunctionList(m_c->call({"FUNCTION", "LIST", "WITHCODE"}).value());
+        for (const LibraryInfo &l : libs.value())
+            if (l.name == QString::fromUtf8(library))
+                return l.code;
+        return {};
+    }
+    static QAbstractButton *next(QWizard *w)
+    {
+        return w->button(w->currentPage()->isCommitPage() ? QWizard::CommitButton
+                                                          : QWizard::NextButton);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
+        m_c = m_redis.connect();
+    }
+
+    void init()
+    {
+        QVERIFY(m_c->call({"FUNCTION", "FLUSH"}).ok());
+        QVERIFY(m_c->call({"FUNCTION", "LOAD", resource(previousReleasePath())}).ok());
+        QVERIFY(m_c->call({"FUNCTION", "LOAD", Misc}).ok());
+        useGate(QStringLiteral("local"));
+    }
+
+    void viewShowsLoadedAndDiffering()
+    {
+        ui::LibrariesView view(context());
+        QSignalSpy refreshed(&view, &ui::LibrariesView::refreshed);
+        view.resize(1400, 900);
+        view.show();
+        view.refresh();
+        QVERIFY(refreshed.wait(5000));
+        QTreeWidget *tree = view.tree();
+        QCOMPARE(tree->topLevelItemCount(), 2);
+        QTreeWidgetItem *lib = tree->topLevelItem(0);
+        QCOMPARE(lib->text(0), QStringLiteral("inventory_lib_v1"));
+        QCOMPARE(lib->text(1), QStringLiteral("1.0.0"));
+        QCOMPARE(lib->text(4), QStringLiteral("5479a38e54d6"));
+        QCOMPARE(lib->text(5),
+                 QStringLiteral("differs from shipped functions/inventory_lib_v1.lua (1.1.0)"));
+        QCOMPARE(lib->child(0)->text(0), QStringLiteral("inventory_deduct_v1"));
+        QCOMPARE(lib->child(0)->text(2), QStringLiteral("(no flags)"));
+        QTreeWidgetItem *misc = tree->topLevelItem(1);
+        QCOMPARE(misc->text(1), QStringLiteral("unversioned"));
+        QCOMPARE(misc->text(5), QStringLiteral("unknown (no local file of this library)"));
+        QCOMPARE(misc->child(0)->text(2), QStringLiteral("no-writes"));
+        QCOMPARE(misc->child(0)->text(3), QStringLiteral("(no description)"));
+        QVERIFY(view.banner()->isVisible());
+        QCOMPARE(view.banner()->text(),
+                 QStringLiteral("inventory_lib_v1: loaded 1.0.0, local file 1.1.0 (shipped "
+                                "functions/inventory_lib_v1.lua) differs."));
+        QCOMPARE(view.codeView()->text().toUtf8(), resource(previousReleasePath()));
+        QVERIFY(view.codeView()->isReadOnly());
+        tree->setCurrentItem(misc->child(0));
+        QCOMPARE(view.codeView()->text().toUtf8(), Misc);
+    }
+
+    // The whole walk, with a production session unlocked on the preflight page.
+    void wizardLoadsTheUpgrade()
+    {
+        useGate(QStringLiteral("production"));
+        ui::LibrariesView view(context());
+        QSignalSpy refreshed(&view, &ui::LibrariesView::refreshed);
+        view.refresh();
+        QVERIFY(refreshed.wait(5000));
+        ui::LoadWizard *w = view.startLoad(QStringLiteral(":/functions/inventory_lib_v1.lua"));
+        QVERIFY(w);
+        QCOMPARE(w->currentId(), int(ui::LoadWizard::Contract));
+        QTRY_VERIFY_WITH_TIMEOUT(next(w)->isEnabled(), 5000);
+        QTableWidget *table = w->contractPage()->table();
+        QCOMPARE(table->rowCount(), 3);
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("inventory_deduct_v1"));
+        QCOMPARE(table->item(0, 1)->text(), QStringLiteral("unchanged"));
+        QCOMPARE(table->item(1, 1)->text(), QStringLiteral("added"));
+        QCOMPARE(table->item(2, 3)->text(), QStringLiteral("no-writes"));
+
+        // 2. The code diff.
+        next(w)->click();
+        QCOMPARE(w->currentId(), int(ui::LoadWizard::Diff));
+        ui::CodeDiffView *diff = w->diffPage()->view();
+        QVERIFY(diff->left()->text().contains("-- version: 1.0.0"));
+        QVERIFY(diff->right()->text().contains("-- version: 1.1.0"));
+        QCOMPARE(diff->left()->lines(), diff->right()->lines()); // aligned rows
+        QVERIFY(diff->unified()->text().contains("\n+-- version: 1.1.0\n"));
+
+        // 3. Preflight: refused until the production session is unlocked.
+        next(w)->click();
+        QCOMPARE(w->currentId(), int(ui::LoadWizard::Preflight));
+        QTreeWidget *checks = w->preflightPage()->checks();
+        QTRY_COMPARE_WITH_TIMEOUT(checks->topLevelItemCount(), 3, 5000);
+        QVERIFY(!next(w)->isEnabled());
+        QCOMPARE(checks->topLevelItem(1)->text(0), QStringLiteral("✖ refused"));
+        QVERIFY(m_gate->unlock(QStringLiteral("ui test")));
+        QAbstractButton *again = nullptr;
+        for (QAbstractButton *b : w->preflightPage()->findChildren<QAbstractButton *>())
+            if (b->text() == QStringLiteral("Check again"))
+                again = b;
+        QVERIFY(again);
+        again->click();
+        QTRY_VERIFY_WITH_TIMEOUT(next(w)->isEnabled(), 5000);
+        QCOMPARE(checks->topLevelItem(1)->text(0), QStringLiteral("⚠ warning"));
+
+        // 4. Backup.
+        next(w)->click();
+        QCOMPARE(w->currentId(), int(ui::LoadWizard::Backup));
+        QTRY_VERIFY_WITH_TIMEOUT(next(w)->isEnabled(), 5000);
+        const QString backup = w->backupPage()->path()->text();
+        QVERIFY2(QFile::exists(backup), qPrintable(backup));
+
+        // 5. Confirmation: only the exact name enables the commit button.
+        next(w)->click();
+        QCOMPARE(w->currentId(), int(ui::LoadWizard::Confirm));
+        QAbstractButton *commit = w->button(QWizard::CommitButton);
+        QCOMPARE(commit->text(), QStringLiteral("Load inventory_lib_v1"));
+        QVERIFY(!w->confirmPage()->acknowledge()->isVisible()); // compatible: no second ack
+        QTest::keyClicks(w->confirmPage()->typed(), "inventory_lib");
+        QVERIFY(!commit->isEnabled());
+        QTest::keyClicks(w->confirmPage()->typed(), "_v1");
+        QVERIFY(commit->isEnabled());
+        QCOMPARE(serverCode("inventory_lib_v1"), resource(previousReleasePath()));
+
+        // 6. The load, verified; the view refreshes and shows the library identical.
+        refreshed.clear();
+        commit->click();
+        QCOMPARE(w->currentId(), int(ui::LoadWizard::Result));
+        QTRY_VERIFY_WITH_TIMEOUT(w->button(QWizard::FinishButton)->isEnabled(), 5000);
+        QCOMPARE(serverCode("inventory_lib_v1"), resource(":/functions/inventory_lib_v1.lua"));
+        QTRY_VERIFY_WITH_TIMEOUT(!refreshed.isEmpty(), 5000);
+        QCOMPARE(view.tree()->topLevelItem(0)->text(1), QStringLiteral("1.1.0"));
+        QVERIFY(view.tree()->topLevelItem(0)->text(5).startsWith("identical to"));
+        QVERIFY(!view.banner()->isVisible());
+        w->close();
+    }
+
+    // Deleting is breaking: the commit button also needs the acknowledgement.
+    void breakingNeedsTheCheckbox()
+    {
+        ui::LoadWizard w(context(), LibraryChange::deleteSpec("misc"));
+        w.show();
+        QTRY_VERIFY_WITH_TIMEOUT(next(&w)->isEnabled(), 5000);
+        for (int id : {ui::LoadWizard::Diff, ui::LoadWizard::Preflight, ui::LoadWizard::Backup,
+                       ui::LoadWizard::Confirm}) {
+            QTRY_VERIFY_WITH_TIMEOUT(next(&w)->isEnabled(), 5000);
+            next(&w)->click();
+            QCOMPARE(w.currentId(), id);
+        }
+        QCheckBox *ack = w.confirmPage()->acknowledge();
+        QVERIFY(ack->isVisible());
+        QCOMPARE(ack->text(),
+                 QStringLiteral("I understand this is a breaking change: ping_ro is removed"));
+        QTest::keyClicks(w.confirmPage()->typed(), "misc");
+        QVERIFY(!w.button(QWizard::CommitButton)->isEnabled());
+        ack->setChecked(true);
+        QVERIFY(w.button(QWizard::CommitButton)->isEnabled());
+        w.button(QWizard::CommitButton)->click();
+        QTRY_VERIFY_WITH_TIMEOUT(w.button(QWizard::FinishButton)->isEnabled(), 5000);
+        QCOMPARE(serverCode("misc"), QByteArray());
+    }
+
+    // A file Redis would refuse is never sent: the view says why and opens no wizard.
+    void refusedFileOpensNoWizard()
+    {
+        QFile bad(m_dir.filePath("bad.lua"));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("#!lua name=bad\nredis.register_function('f', function() end)\ncount = 1\n");
+        bad.close();
+        ui::LibrariesView view(context());
+        QString shown;
+        QTimer::singleShot(0, this, [&] {
+            if (QWidget *box = QApplication::activeModalWidget()) {
+                shown = box->findChildren<QLabel *>().isEmpty()
+                            ? QString()
+                            : box->findChildren<QLabel *>().last()->text();
+                for (QLabel *l : box->findChildren<QLabel *>())
+                    if (l->text().contains("line"))
+                        shown = l->text();
+                box->close();
+            }
+        });
+        QVERIFY(!view.startLoad(bad.fileName()));
+        QVERIFY2(shown.contains("line 3: Attempt to modify a readonly table (global 'count')"),
+                 qPrintable(shown));
+        QCOMPARE(serverCode("bad"), QByteArray());
+    }
+};
+
+QTEST_MAIN(TstFunctionsWizard)
+#include "tst_functions_wizard.moc"

@@ -1,0 +1,143 @@
+#include "CodeDiffView.h"
+
+#include "LuaCodeView.h"
+
+#include <Qsci/qscilexerdiff.h>
+
+#include <QFontDatabase>
+#include <QGridLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QTabWidget>
+
+namespace ui {
+
+using functions::DiffRow;
+
+CodeDiffView::CodeDiffView(QWidget *parent)
+    : QWidget(parent)
+    , m_leftLabel(new QLabel(this))
+    , m_rightLabel(new QLabel(this))
+    , m_counts(new QLabel(this))
+    , m_tabs(new QTabWidget(this))
+    , m_left(new LuaCodeView(this))
+    , m_right(new LuaCodeView(this))
+    , m_unified(new QsciScintilla(this))
+{
+    auto *sideBySide = new QWidget(this);
+    auto *grid = new QGridLayout(sideBySide);
+    grid->setContentsMargins(0, 4, 0, 0);
+    for (QLabel *l : {m_leftLabel, m_rightLabel}) {
+        l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        l->setWordWrap(true);
+        l->setStyleSheet(QStringLiteral("font-weight: bold"));
+    }
+    grid->addWidget(m_leftLabel, 0, 0);
+    grid->addWidget(m_rightLabel, 0, 1);
+    grid->addWidget(m_left, 1, 0);
+    grid->addWidget(m_right, 1, 1);
+    grid->setRowStretch(1, 1);
+    m_tabs->addTab(sideBySide, tr("Side by side"));
+
+    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    auto *diffLexer = new QsciLexerDiff(m_unified);
+    diffLexer->setDefaultFont(mono);
+    for (int style = 0; style < 16; ++style)
+        diffLexer->setFont(mono, style);
+    m_unified->setLexer(diffLexer);
+    m_unified->setUtf8(true);
+    m_unified->setReadOnly(true);
+    m_unified->setMarginWidth(0, 0);
+    m_tabs->addTab(m_unified, tr("Unified"));
+
+    auto *next = new QPushButton(tr("Next change"), this);
+    connect(next, &QPushButton::clicked, this, &CodeDiffView::jumpToNextChange);
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_counts, 1);
+    top->addWidget(next);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(top);
+    layout->addWidget(m_tabs, 1);
+
+    // The two sides scroll together, both ways.
+    for (auto [a, b] : {std::pair{m_left, m_right}, std::pair{m_right, m_left}}) {
+        connect(a->verticalScrollBar(), &QScrollBar::valueChanged, b->verticalScrollBar(),
+                &QScrollBar::setValue);
+        connect(a->horizontalScrollBar(), &QScrollBar::valueChanged, b->horizontalScrollBar(),
+                &QScrollBar::setValue);
+    }
+}
+
+void CodeDiffView::setDiff(const functions::CodeDiff &diff)
+{
+    m_leftLabel->setText(tr("Before: %1").arg(diff.leftLabel));
+    m_rightLabel->setText(tr("After: %1").arg(diff.rightLabel));
+    QString counts = diff.identical ? tr("The code is identical: nothing to load.")
+                                    : tr("%1 lines added, %2 removed (edited lines count as both)")
+                                          .arg(diff.added)
+                                          .arg(diff.removed);
+    if (!diff.note.isEmpty())
+        counts += QStringLiteral(" — %1").arg(diff.note);
+    m_counts->setText(counts);
+
+    QStringList left;
+    QStringList right;
+    QStringList leftNumbers;
+    QStringList rightNumbers;
+    m_changeRows.clear();
+    bool inChange = false;
+    for (const DiffRow &r : diff.rows) {
+        left << r.left;
+        right << r.right;
+        leftNumbers << (r.leftLine ? QString::number(r.leftLine) : QString());
+        rightNumbers << (r.rightLine ? QString::number(r.rightLine) : QString());
+        const bool changed = r.kind != DiffRow::Kind::Same;
+        if (changed && !inChange)
+            m_changeRows << int(left.size() - 1);
+        inChange = changed;
+    }
+    m_left->setCode(left.join(QLatin1Char('\n')));
+    m_right->setCode(right.join(QLatin1Char('\n')));
+    for (int row = 0; row < diff.rows.size(); ++row) {
+        switch (diff.rows.at(row).kind) {
+        case DiffRow::Kind::Removed:
+            m_left->tint(row, LuaCodeView::Removed);
+            m_right->tint(row, LuaCodeView::Filler);
+            break;
+        case DiffRow::Kind::Added:
+            m_left->tint(row, LuaCodeView::Filler);
+            m_right->tint(row, LuaCodeView::Added);
+            break;
+        case DiffRow::Kind::Changed:
+            m_left->tint(row, LuaCodeView::Changed);
+            m_right->tint(row, LuaCodeView::Changed);
+            break;
+        case DiffRow::Kind::Same:
+            break;
+        }
+    }
+    m_left->setLineLabels(leftNumbers);
+    m_right->setLineLabels(rightNumbers);
+    m_unified->setReadOnly(false);
+    m_unified->setText(diff.unified.isEmpty() ? tr("(no difference)") : diff.unified);
+    m_unified->setReadOnly(true);
+    if (!m_changeRows.isEmpty())
+        m_left->scrollToRow(m_changeRows.first());
+}
+
+void CodeDiffView::jumpToNextChange()
+{
+    if (m_changeRows.isEmpty())
+        return;
+    const int current = m_left->firstVisibleLine() + 3;
+    for (int row : m_changeRows)
+        if (row > current) {
+            m_left->scrollToRow(row);
+            return;
+        }
+    m_left->scrollToRow(m_changeRows.first());
+}
+
+} // namespace ui

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "functions/CodeDiff.h"
+
+#include <QWidget>
+
+class QLabel;
+class QTabWidget;
+class QsciScintilla;
+
+namespace ui {
+
+class LuaCodeView;
+
+// A code diff two ways: side by side (aligned rows, removed lines red on the left, added
+// green on the right, edited lines yellow on both, the file's own line numbers; the two
+// sides scroll together) and unified (as `diff -u` prints it).
+class CodeDiffView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit CodeDiffView(QWidget *parent = nullptr);
+
+    void setDiff(const functions::CodeDiff &diff);
+
+    LuaCodeView *left() const { return m_left; }
+    LuaCodeView *right() const { return m_right; }
+    QsciScintilla *unified() const { return m_unified; }
+    QTabWidget *tabs() const { return m_tabs; }
+
+private:
+    void jumpToNextChange();
+
+    QLabel *m_leftLabel;
+    QLabel *m_rightLabel;
+    QLabel *m_counts;
+    QTabWidget *m_tabs;
+    LuaCodeView *m_left;
+    LuaCodeView *m_right;
+    QsciScintilla *m_unified;
+    QList<int> m_changeRows; // first row of each run of changes
+};
+
+} // namespace ui

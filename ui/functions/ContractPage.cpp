@@ -1,0 +1,244 @@
+#include "WizardPages.h"
+
+#include "functions/LibraryVersion.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace ui {
+
+using functions::ContractDiff;
+using functions::FunctionDiff;
+using functions::Verdict;
+
+QLabel *noticeLabel(QWidget *parent)
+{
+    auto *l = new QLabel(parent);
+    l->setWordWrap(true);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->setVisible(false);
+    return l;
+}
+
+void setNotice(QLabel *label, const QString &kind, const QString &text)
+{
+    static const QHash<QString, QString> colours{
+        {QStringLiteral("warning"), QStringLiteral("#fff4d6; border: 1px solid #e0b040")},
+        {QStringLiteral("error"), QStringLiteral("#fde2e2; border: 1px solid #d05050")},
+        {QStringLiteral("info"), QStringLiteral("#e4effb; border: 1px solid #6a9fd8")},
+        {QStringLiteral("ok"), QStringLiteral("#e2f5e2; border: 1px solid #5aa55a")}};
+    label->setStyleSheet(QStringLiteral("QLabel { background: %1; border-radius: 4px; "
+                                        "padding: 6px; color: #202020; }")
+                             .arg(colours.value(kind)));
+    label->setText(text);
+    label->setVisible(!text.isEmpty());
+}
+
+QString verdictText(Verdict v)
+{
+    switch (v) {
+    case Verdict::NoChange:
+        return QObject::tr("No change");
+    case Verdict::Compatible:
+        return QObject::tr("Compatible change");
+    case Verdict::Breaking:
+        return QObject::tr("Breaking change");
+    case Verdict::Refused:
+        return QObject::tr("Refused");
+    }
+    return {};
+}
+
+QString verdictStyle(Verdict v)
+{
+    const char *bg = v == Verdict::NoChange     ? "#8a8a8a"
+                     : v == Verdict::Compatible ? "#2e7d32"
+                     : v == Verdict::Breaking   ? "#c66a00"
+                                                : "#c62828";
+    return QStringLiteral("QLabel { background: %1; color: white; font-weight: bold; "
+                          "border-radius: 4px; padding: 3px 8px; }")
+        .arg(QLatin1String(bg));
+}
+
+namespace {
+
+QString flagsText(const std::optional<functions::FunctionInfo> &f)
+{
+    if (!f)
+        return QStringLiteral("—");
+    return f->flags.isEmpty() ? QObject::tr("(none)") : f->flags.join(QStringLiteral(", "));
+}
+
+QString changeText(const FunctionDiff &f)
+{
+    if (f.added())
+        return QObject::tr("added");
+    if (f.removed())
+        return QObject::tr("removed");
+    QStringList parts;
+    if (f.flagsChanged)
+        parts << QObject::tr("flags");
+    if (f.descriptionChanged)
+        parts << QObject::tr("description");
+    if (f.bodyChanged)
+        parts << QObject::tr("code");
+    if (f.renamedCase)
+        parts << QObject::tr("name case");
+    if (f.bodyUnknown)
+        parts << QObject::tr("code not compared");
+    return parts.isEmpty() ? QObject::tr("unchanged") : parts.join(QStringLiteral(", "));
+}
+
+QColor rowColour(const FunctionDiff &f)
+{
+    if (f.added())
+        return QColor(0xe2, 0xf5, 0xe2);
+    if (f.verdict == Verdict::Breaking)
+        return QColor(0xfd, 0xe2, 0xe2);
+    if (f.verdict == Verdict::Compatible)
+        return QColor(0xff, 0xf4, 0xd6);
+    return {};
+}
+
+} // namespace
+
+ContractPage::ContractPage(functions::LibraryChange &change, QWidget *parent)
+    : QWizardPage(parent)
+    , m_change(change)
+    , m_heading(new QLabel(this))
+    , m_verdict(new QLabel(this))
+    , m_detail(new QLabel(this))
+    , m_table(new QTableWidget(0, 5, this))
+    , m_warnings(noticeLabel(this))
+    , m_refusals(noticeLabel(this))
+{
+    setTitle(tr("Step 1 of 6 · Contract"));
+    setSubTitle(tr("What callers of the functions will see: functions added, removed or "
+                   "changed, compared with what the server has loaded now."));
+    m_heading->setStyleSheet(QStringLiteral("font-size: 15px; font-weight: bold"));
+    m_detail->setWordWrap(true);
+    m_detail->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_table->setHorizontalHeaderLabels(
+        {tr("Function"), tr("Change"), tr("Flags now"), tr("Flags after"), tr("Notes")});
+    m_table->verticalHeader()->hide();
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setWordWrap(true);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setAccessibleName(tr("Function changes"));
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_heading);
+    top->addWidget(m_verdict);
+    top->addStretch(1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_detail);
+    layout->addWidget(m_refusals);
+    layout->addWidget(m_warnings);
+    layout->addWidget(m_table, 1);
+}
+
+void ContractPage::initializePage()
+{
+    m_read = false;
+    m_heading->setText(tr("Reading the libraries on the server…"));
+    m_verdict->hide();
+    m_table->setRowCount(0);
+    emit completeChanged();
+    m_change.fetchState([this] {
+        m_read = true;
+        render();
+        emit completeChanged();
+    });
+}
+
+bool ContractPage::isComplete() const
+{
+    return m_read && m_change.refusals().isEmpty();
+}
+
+void ContractPage::render()
+{
+    const functions::ChangeSpec &spec = m_change.spec();
+    const QList<ContractDiff> diffs = m_change.contractDiffs();
+    const Verdict verdict = m_change.verdict();
+    if (!diffs.isEmpty()) {
+        const ContractDiff &d = diffs.first();
+        const QString from =
+            d.existsBefore ? functions::versionLabel(d.versionBefore) : tr("not loaded");
+        const QString to = d.existsAfter ? functions::versionLabel(d.versionAfter) : tr("deleted");
+        m_heading->setText(QStringLiteral("%1: %2 → %3").arg(d.library, from, to));
+    }
+    m_verdict->setText(verdictText(verdict));
+    m_verdict->setStyleSheet(verdictStyle(verdict));
+    m_verdict->show();
+
+    QStringList detail;
+    for (const functions::NodeState &n : m_change.states()) {
+        const functions::LibraryInfo *now = n.library(spec.library);
+        detail << tr("Loaded on %1 (Redis %2): %3")
+                      .arg(n.address, n.redisVersion,
+                           now ? tr("%1, sha256 %2")
+                                     .arg(functions::versionLabel(
+                                              functions::libraryVersion(now->code)),
+                                          functions::shortFingerprint(
+                                              functions::codeFingerprint(now->code)))
+                               : tr("not loaded"));
+    }
+    if (spec.action == functions::ChangeAction::Load)
+        detail << tr("New code: %1, sha256 %2")
+                      .arg(spec.incoming.fileName,
+                           functions::shortFingerprint(spec.incoming.fingerprint));
+    else if (spec.backup)
+        detail << tr("From backup %1 (taken %2)")
+                      .arg(spec.backup->path,
+                           spec.backup->created.toLocalTime().toString(Qt::ISODate));
+    m_detail->setText(detail.join(QLatin1Char('\n')));
+
+    const QStringList refusals = m_change.refusals();
+    setNotice(m_refusals, QStringLiteral("error"),
+              refusals.isEmpty() ? QString()
+                                 : tr("Cannot go on:\n• %1").arg(refusals.join("\n• ")));
+    QStringList warnings = m_change.warnings();
+    if (verdict == Verdict::Breaking)
+        warnings.prepend(tr("Breaking: %1. Callers that use these functions will fail; the "
+                            "confirmation will ask for a second acknowledgement.")
+                             .arg(m_change.breakingReasons().join(QStringLiteral("; "))));
+    setNotice(m_warnings, QStringLiteral("warning"),
+              warnings.isEmpty() ? QString() : QStringLiteral("• %1").arg(warnings.join("\n• ")));
+
+    m_table->setRowCount(0);
+    for (const ContractDiff &d : diffs) {
+        if (diffs.size() > 1) { // a restore touching several libraries: a heading row each
+            const int row = m_table->rowCount();
+            m_table->insertRow(row);
+            auto *item =
+                new QTableWidgetItem(QStringLiteral("%1 — %2").arg(d.library, d.summary()));
+            QFont bold = item->font();
+            bold.setBold(true);
+            item->setFont(bold);
+            m_table->setItem(row, 0, item);
+            m_table->setSpan(row, 0, 1, 5);
+        }
+        for (const FunctionDiff &f : d.functions) {
+            const int row = m_table->rowCount();
+            m_table->insertRow(row);
+            const QStringList cells{f.name, changeText(f), flagsText(f.before), flagsText(f.after),
+                                    f.notes.join(QStringLiteral("; "))};
+            for (int c = 0; c < cells.size(); ++c) {
+                auto *item = new QTableWidgetItem(cells.at(c));
+                if (rowColour(f).isValid())
+                    item->setBackground(rowColour(f));
+                item->setForeground(QColor(0x20, 0x20, 0x20));
+                item->setToolTip(cells.at(c));
+                m_table->setItem(row, c, item);
+            }
+        }
+    }
+    m_table->resizeColumnsToContents();
+    m_table->resizeRowsToContents();
+}
+
+} // namespace ui

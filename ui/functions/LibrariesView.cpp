@@ -1,0 +1,343 @@
+#include "LibrariesView.h"
+
+#include "LoadWizard.h"
+#include "LuaCodeView.h"
+
+#include "functions/FunctionBackup.h"
+#include "functions/LibraryVersion.h"
+
+#include <QDateTime>
+#include <QFileDialog>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QSplitter>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace ui {
+
+namespace {
+
+enum Column { Name, Version, Flags, Description, Sha, LocalFile, ColumnCount };
+constexpr int LibraryRole = Qt::UserRole;
+constexpr int LineRole = Qt::UserRole + 1;
+const char *const DirectoriesKey = "functions/localDirectories";
+
+QStringList savedDirectories()
+{
+    return QSettings().value(QLatin1String(DirectoriesKey)).toStringList();
+}
+
+} // namespace
+
+LibrariesView::LibrariesView(functions::ChangeContext context, QWidget *parent)
+    : QWidget(parent)
+    , m_context(std::move(context))
+    , m_catalog(QStringList{functions::LocalCatalog::shippedDirectory()} + savedDirectories())
+    , m_title(new QLabel(this))
+    , m_banner(new QLabel(this))
+    , m_preview(new QPushButton(tr("Preview upgrade…"), this))
+    , m_tree(new QTreeWidget(this))
+    , m_codeTitle(new QLabel(this))
+    , m_code(new LuaCodeView(this))
+    , m_footer(new QLabel(this))
+    , m_delete(new QPushButton(tr("Delete…"), this))
+{
+    m_title->setStyleSheet(QStringLiteral("font-size: 15px; font-weight: bold"));
+    auto *refresh = new QPushButton(tr("Refresh"), this);
+    auto *load = new QPushButton(tr("Load file…"), this);
+    auto *rollback = new QPushButton(tr("Roll back…"), this);
+    auto *folder = new QPushButton(tr("Compare with folder…"), this);
+    load->setToolTip(tr("Preview and load a library file behind the guards"));
+    rollback->setToolTip(tr("Put back the state saved in a backup file"));
+    folder->setToolTip(tr("Also match loaded libraries against the files of another folder"));
+    connect(refresh, &QPushButton::clicked, this, &LibrariesView::refresh);
+    connect(load, &QPushButton::clicked, this, &LibrariesView::chooseFile);
+    connect(rollback, &QPushButton::clicked, this, &LibrariesView::chooseBackup);
+    connect(m_delete, &QPushButton::clicked, this, &LibrariesView::chooseDelete);
+    connect(folder, &QPushButton::clicked, this, &LibrariesView::addDirectory);
+    connect(m_preview, &QPushButton::clicked, this, [this] { startLoad(m_upgradeFile); });
+    auto *toolbar = new QHBoxLayout;
+    toolbar->addWidget(m_title, 1);
+    for (QPushButton *b : {refresh, load, rollback, m_delete, folder})
+        toolbar->addWidget(b);
+
+    m_banner->setWordWrap(true);
+    m_banner->setStyleSheet(QStringLiteral("QLabel { background: #e4effb; border: 1px solid "
+                                           "#6a9fd8; border-radius: 4px; padding: 6px; "
+                                           "color: #202020; }"));
+    auto *bannerRow = new QHBoxLayout;
+    bannerRow->addWidget(m_banner, 1);
+    bannerRow->addWidget(m_preview);
+    m_banner->hide();
+    m_preview->hide();
+
+    m_tree->setColumnCount(ColumnCount);
+    m_tree->setHeaderLabels({tr("Library / function"), tr("Version"), tr("Functions / flags"),
+                             tr("Description"), tr("SHA-256"), tr("Local file")});
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAccessibleName(tr("Loaded function libraries"));
+    connect(m_tree, &QTreeWidget::itemSelectionChanged, this, &LibrariesView::onSelection);
+
+    auto *codePane = new QWidget(this);
+    auto *codeLayout = new QVBoxLayout(codePane);
+    codeLayout->setContentsMargins(0, 0, 0, 0);
+    m_codeTitle->setWordWrap(true);
+    codeLayout->addWidget(m_codeTitle);
+    codeLayout->addWidget(m_code, 1);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_tree);
+    split->addWidget(codePane);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 2);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(toolbar);
+    layout->addLayout(bannerRow);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_footer);
+    m_title->setText(
+        tr("Function libraries on %1")
+            .arg(m_context.nodes.isEmpty() ? tr("(no server)") : m_context.nodes.first().address));
+    m_catalog.scan();
+}
+
+void LibrariesView::setLocalDirectories(const QStringList &directories)
+{
+    QSettings().setValue(QLatin1String(DirectoriesKey), directories);
+    m_catalog = functions::LocalCatalog(QStringList{functions::LocalCatalog::shippedDirectory()}
+                                        + directories);
+    m_catalog.scan();
+    refresh();
+}
+
+QStringList LibrariesView::localDirectories() const
+{
+    return m_catalog.directories().mid(1);
+}
+
+void LibrariesView::refresh()
+{
+    if (m_context.nodes.isEmpty() || !m_context.nodes.first().reader)
+        return showError(tr("No connection."));
+    const quint64 generation = ++m_generation;
+    m_footer->setText(tr("Reading FUNCTION LIST WITHCODE…"));
+    m_context.nodes.first().reader->send(
+        {"FUNCTION", "LIST", "WITHCODE"}, this,
+        [this, generation](const redis::ReplyResult &r) {
+            if (generation != m_generation)
+                return; // a newer refresh is on its way
+            if (!r.ok())
+                return showError(tr("FUNCTION LIST failed: %1").arg(r.error().message));
+            auto libs = functions::decodeFunctionList(r.value());
+            if (!libs)
+                return showError(libs.error());
+            display(libs.value());
+        },
+        m_context.timeoutMs);
+}
+
+void LibrariesView::showError(const QString &message)
+{
+    m_footer->setText(message);
+    m_footer->setStyleSheet(QStringLiteral("color: #c62828"));
+    emit refreshed();
+}
+
+void LibrariesView::display(const QList<functions::LibraryInfo> &libraries)
+{
+    const QString selected = selectedLibrary();
+    m_status = functions::libraryStatuses(libraries, m_catalog);
+    m_tree->clear();
+    QStringList differs;
+    m_upgradeFile.clear();
+    QTreeWidgetItem *reselect = nullptr;
+    for (const functions::LibraryStatus &s : m_status) {
+        auto *lib = new QTreeWidgetItem(m_tree);
+        lib->setText(Name, s.library.name);
+        lib->setText(Version, functions::versionLabel(s.version));
+        lib->setText(Flags, s.library.functions.size() == 1
+                                ? tr("1 function")
+                                : tr("%1 functions").arg(s.library.functions.size()));
+        lib->setText(Sha, functions::shortFingerprint(s.fingerprint));
+        lib->setToolTip(Sha, QString::fromLatin1(s.fingerprint));
+        lib->setText(LocalFile, s.match.text());
+        lib->setToolTip(LocalFile, s.match.text());
+        lib->setData(Name, LibraryRole, s.library.name);
+        QFont bold = lib->font(Name);
+        bold.setBold(true);
+        lib->setFont(Name, bold);
+        if (s.match.kind == functions::LibraryMatch::Kind::Differs) {
+            lib->setForeground(LocalFile, QColor(0xb0, 0x60, 0x00));
+            differs << tr("%1: loaded %2, local file %3 (%4) differs.")
+                           .arg(s.library.name, functions::versionLabel(s.version),
+                                functions::versionLabel(s.match.fileVersion), s.match.file);
+            if (m_upgradeFile.isEmpty() && !m_catalog.filesFor(s.library.name).isEmpty())
+                m_upgradeFile = m_catalog.filesFor(s.library.name).first()->path;
+        }
+        // Where each function is registered, to show it in the code.
+        const functions::Inspection inspected = functions::inspectLibrary(s.library.code);
+        for (const functions::FunctionInfo &f : s.library.functions) {
+            auto *fn = new QTreeWidgetItem(lib);
+            fn->setText(Name, f.name);
+            fn->setText(Flags, f.flags.isEmpty() ? tr("(no flags)") : f.flags.join(", "));
+            fn->setText(Description, f.description.value_or(tr("(no description)")));
+            fn->setToolTip(Description, f.description.value_or(tr("(no description)")));
+            if (!f.description) {
+                QFont italic = fn->font(Description);
+                italic.setItalic(true);
+                fn->setFont(Description, italic);
+                fn->setForeground(Description, QColor(0x80, 0x80, 0x80));
+            }
+            fn->setData(Name, LibraryRole, s.library.name);
+            if (const functions::InspectedFunction *i = inspected.function(f.name))
+                fn->setData(Name, LineRole, i->firstLine > 0 ? i->firstLine : i->line);
+        }
+        lib->setExpanded(true);
+        if (s.library.name == selected || (!reselect && selected.isEmpty()))
+            reselect = lib;
+    }
+    for (int c = 0; c < ColumnCount; ++c)
+        m_tree->resizeColumnToContents(c);
+    m_tree->setColumnWidth(Description, qMin(m_tree->columnWidth(Description), 560));
+    m_banner->setText(differs.join(QLatin1Char('\n')));
+    m_banner->setVisible(!differs.isEmpty());
+    m_preview->setVisible(!m_upgradeFile.isEmpty());
+    m_footer->setStyleSheet(QString());
+    const QString count =
+        m_status.size() == 1 ? tr("1 library") : tr("%1 libraries").arg(m_status.size());
+    m_footer->setText(
+        tr("%1 on %2, read %3. Compared with: %4")
+            .arg(count, m_context.nodes.first().address,
+                 QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")),
+                 QStringList(QStringList{tr("the shipped functions/")} + localDirectories())
+                     .join(QStringLiteral(", "))));
+    if (reselect)
+        m_tree->setCurrentItem(reselect);
+    else
+        onSelection();
+    emit refreshed();
+}
+
+QString LibrariesView::selectedLibrary() const
+{
+    const QTreeWidgetItem *item = m_tree->currentItem();
+    return item ? item->data(Name, LibraryRole).toString() : QString();
+}
+
+void LibrariesView::onSelection()
+{
+    const QString name = selectedLibrary();
+    m_delete->setEnabled(!name.isEmpty());
+    const auto it =
+        std::find_if(m_status.begin(), m_status.end(),
+                     [&](const functions::LibraryStatus &s) { return s.library.name == name; });
+    if (it == m_status.end()) {
+        m_codeTitle->setText(tr("Select a library to see its code."));
+        m_code->setCode(QString());
+        return;
+    }
+    m_codeTitle->setText(tr("Code of %1 as loaded (read-only): %2, %3 lines, sha256 %4")
+                             .arg(name, functions::versionLabel(it->version))
+                             .arg(it->library.code.count('\n'))
+                             .arg(QString::fromLatin1(it->fingerprint)));
+    if (m_code->text() != QString::fromUtf8(it->library.code))
+        m_code->setCode(QString::fromUtf8(it->library.code));
+    if (const QVariant line = m_tree->currentItem()->data(Name, LineRole); line.isValid())
+        m_code->scrollToRow(line.toInt() - 1);
+}
+
+LoadWizard *LibrariesView::open(const functions::ChangeSpec &spec)
+{
+    auto *wizard = new LoadWizard(m_context, spec, this);
+    wizard->setAttribute(Qt::WA_DeleteOnClose);
+    connect(wizard, &LoadWizard::changeFinished, this, &LibrariesView::refresh);
+    wizard->open();
+    return wizard;
+}
+
+LoadWizard *LibrariesView::startLoad(const QString &path)
+{
+    auto inspected = functions::inspectFile(path);
+    if (!inspected) {
+        QMessageBox::warning(this, tr("Load library"), inspected.error());
+        return nullptr;
+    }
+    if (!inspected->ok()) {
+        // A refused file is never sent: say why, with the line, and stop here.
+        QMessageBox::warning(this, tr("Load library"),
+                             tr("%1 cannot be loaded, Redis would refuse it:\n\n%2")
+                                 .arg(path, inspected->problem->toString()));
+        return nullptr;
+    }
+    return open(functions::LibraryChange::loadSpec(*inspected));
+}
+
+LoadWizard *LibrariesView::startRollback(const QString &backupPath,
+                                         std::optional<functions::RestorePolicy> policy)
+{
+    const auto backup = functions::FunctionBackup::read(backupPath);
+    if (!backup) {
+        QMessageBox::warning(this, tr("Roll back"), backup.error());
+        return nullptr;
+    }
+    return open(policy ? functions::LibraryChange::restoreSpec(*backup, *policy)
+                       : functions::LibraryChange::rollbackSpec(*backup));
+}
+
+LoadWizard *LibrariesView::startDelete(const QString &library)
+{
+    return open(functions::LibraryChange::deleteSpec(library));
+}
+
+void LibrariesView::chooseFile()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Load a library file"), QString(),
+                                                      tr("Lua libraries (*.lua);;All files (*)"));
+    if (!path.isEmpty())
+        startLoad(path);
+}
+
+void LibrariesView::chooseBackup()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Roll back from a backup"), m_context.backupDirectory, tr("Backups (*.json)"));
+    if (path.isEmpty())
+        return;
+    const QStringList ways{
+        tr("Put the library's code back as it was"),
+        tr("FUNCTION RESTORE the whole dump, REPLACE libraries of the same name"),
+        tr("FUNCTION RESTORE the whole dump, FLUSH every library first"),
+        tr("FUNCTION RESTORE the whole dump, APPEND (fails if a library exists)")};
+    bool ok = false;
+    const QString way =
+        QInputDialog::getItem(this, tr("Roll back"), tr("How:"), ways, 0, false, &ok);
+    if (!ok)
+        return;
+    const int index = int(ways.indexOf(way));
+    const std::optional<functions::RestorePolicy> policies[] = {
+        std::nullopt, functions::RestorePolicy::Replace, functions::RestorePolicy::Flush,
+        functions::RestorePolicy::Append};
+    startRollback(path, policies[index]);
+}
+
+void LibrariesView::chooseDelete()
+{
+    if (!selectedLibrary().isEmpty())
+        startDelete(selectedLibrary());
+}
+
+void LibrariesView::addDirectory()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Compare with the library "
+                                                                   "files of a folder"));
+    if (!dir.isEmpty() && !localDirectories().contains(dir))
+        setLocalDirectories(localDirectories() << dir);
+}
+
+} // namespace ui

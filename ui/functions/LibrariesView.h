@@ -1,0 +1,77 @@
+#pragma once
+
+#include "functions/ChangePlan.h"
+#include "functions/LocalCatalog.h"
+
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+class QTreeWidget;
+
+namespace ui {
+
+class LoadWizard;
+class LuaCodeView;
+
+// The function libraries of a server (FUNCTION LIST WITHCODE, sorted): per library its
+// version, SHA-256, the local file it matches; per function its flags and description; the
+// selected library's code read-only with Lua highlighting. A banner names every library whose
+// local file differs ("loaded 1.0.0, local file 1.1.0 differs") with a button to preview the
+// upgrade. Load, roll back and delete open the LoadWizard. Never waits on the network.
+class LibrariesView : public QWidget
+{
+    Q_OBJECT
+public:
+    // `context`: the session's nodes (the first one is listed), environment guard, loading
+    // user, backup directory and audit log, as the wizard needs them.
+    explicit LibrariesView(functions::ChangeContext context, QWidget *parent = nullptr);
+
+    // Local directories compared besides the shipped functions/ (also kept in QSettings
+    // under "functions/localDirectories").
+    void setLocalDirectories(const QStringList &directories);
+    QStringList localDirectories() const;
+
+    void refresh();
+    const QList<functions::LibraryStatus> &libraries() const { return m_status; }
+
+    // Opens the wizard (window-modal, deleted on close) and returns it.
+    LoadWizard *startLoad(const QString &path);
+    LoadWizard *startRollback(const QString &backupPath,
+                              std::optional<functions::RestorePolicy> policy);
+    LoadWizard *startDelete(const QString &library);
+
+    QTreeWidget *tree() const { return m_tree; }
+    LuaCodeView *codeView() const { return m_code; }
+    QLabel *banner() const { return m_banner; }
+
+signals:
+    void refreshed();
+
+private:
+    void display(const QList<functions::LibraryInfo> &libraries);
+    void showError(const QString &message);
+    void onSelection();
+    void chooseFile();
+    void chooseBackup();
+    void chooseDelete();
+    void addDirectory();
+    LoadWizard *open(const functions::ChangeSpec &spec);
+    QString selectedLibrary() const;
+
+    functions::ChangeContext m_context;
+    functions::LocalCatalog m_catalog;
+    QList<functions::LibraryStatus> m_status;
+    quint64 m_generation = 0;
+    QLabel *m_title;
+    QLabel *m_banner;
+    QPushButton *m_preview;
+    QTreeWidget *m_tree;
+    QLabel *m_codeTitle;
+    LuaCodeView *m_code;
+    QLabel *m_footer;
+    QPushButton *m_delete;
+    QString m_upgradeFile; // the local file the banner's button previews
+};
+
+} // namespace ui

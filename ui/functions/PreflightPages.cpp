@@ -1,0 +1,119 @@
+// The code diff and the preflight pages of the LoadWizard.
+#include "CodeDiffView.h"
+#include "UnlockDialog.h"
+#include "WizardPages.h"
+
+#include "session/WriteGate.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace ui {
+
+using functions::PreflightCheck;
+
+DiffPage::DiffPage(functions::LibraryChange &change, QWidget *parent)
+    : QWizardPage(parent)
+    , m_change(change)
+    , m_view(new CodeDiffView(this))
+{
+    setTitle(tr("Step 2 of 6 · Code"));
+    setSubTitle(tr("The library's code now (left) and after the change (right). Red lines go, "
+                   "green lines come, yellow lines are edited."));
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_view);
+}
+
+void DiffPage::initializePage()
+{
+    m_view->setDiff(m_change.codeDiff());
+}
+
+PreflightPage::PreflightPage(functions::LibraryChange &change, QWidget *parent)
+    : QWizardPage(parent)
+    , m_change(change)
+    , m_checks(new QTreeWidget(this))
+    , m_summary(noticeLabel(this))
+    , m_unlock(new QPushButton(tr("Unlock this production session…"), this))
+    , m_again(new QPushButton(tr("Check again"), this))
+{
+    setTitle(tr("Step 3 of 6 · Preflight"));
+    setSubTitle(tr("Whether this session may make the change: the environment guard, and an "
+                   "ACL DRYRUN of the exact command for the user that will run it."));
+    m_checks->setColumnCount(3);
+    m_checks->setHeaderLabels({tr("Result"), tr("Check"), tr("Detail")});
+    m_checks->setRootIsDecorated(false);
+    m_checks->setWordWrap(true);
+    m_checks->header()->setStretchLastSection(true);
+    m_checks->setAccessibleName(tr("Preflight checks"));
+    connect(m_unlock, &QPushButton::clicked, this, &PreflightPage::unlock);
+    connect(m_again, &QPushButton::clicked, this, &PreflightPage::run);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_unlock);
+    buttons->addWidget(m_again);
+    buttons->addStretch(1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_checks, 1);
+    layout->addLayout(buttons);
+}
+
+void PreflightPage::initializePage()
+{
+    run();
+}
+
+bool PreflightPage::isComplete() const
+{
+    return m_passed && !m_running;
+}
+
+void PreflightPage::run()
+{
+    m_passed = false;
+    m_running = true;
+    m_again->setEnabled(false);
+    m_checks->clear();
+    setNotice(m_summary, QStringLiteral("info"), tr("Checking…"));
+    emit completeChanged();
+    m_change.preflight([this](const functions::PreflightReport &report) {
+        m_running = false;
+        m_passed = report.passed();
+        m_checks->clear();
+        for (const PreflightCheck &c : report.checks) {
+            const bool failed = c.state == PreflightCheck::State::Failed;
+            const bool warning = c.state == PreflightCheck::State::Warning;
+            auto *item = new QTreeWidgetItem(m_checks, {failed    ? tr("✖ refused")
+                                                        : warning ? tr("⚠ warning")
+                                                                  : tr("✔ passed"),
+                                                        c.label, c.detail});
+            item->setForeground(0, failed    ? QColor(0xc6, 0x28, 0x28)
+                                   : warning ? QColor(0xb0, 0x60, 0x00)
+                                             : QColor(0x2e, 0x7d, 0x32));
+            item->setToolTip(2, c.detail);
+        }
+        for (int c = 0; c < 2; ++c)
+            m_checks->resizeColumnToContents(c);
+        setNotice(
+            m_summary, m_passed ? QStringLiteral("ok") : QStringLiteral("error"),
+            m_passed
+                ? tr("Every check passed. Next: a backup of what the server holds now.")
+                : tr("The change cannot be made from this session:\n%1").arg(report.refusal()));
+        session::WriteGate *gate = m_change.context().gate;
+        m_unlock->setVisible(gate && gate->isReadOnly());
+        m_again->setEnabled(true);
+        emit completeChanged();
+    });
+}
+
+void PreflightPage::unlock()
+{
+    session::WriteGate *gate = m_change.context().gate;
+    if (gate && UnlockDialog::unlock(*gate, this))
+        run();
+}
+
+} // namespace ui
