@@ -11,7 +11,8 @@ namespace functions::detail {
 
 using Kind = InspectionProblem::Kind;
 
-int redisLog(lua_State *L)
+// Redis's luaLogCommand checks; false (and the problem recorded) when they fail.
+static bool logArgumentsValid(lua_State *L)
 {
     const int argc = lua_gettop(L);
     QString error;
@@ -21,13 +22,16 @@ int redisLog(lua_State *L)
         error = QStringLiteral("First argument must be a number (log level).");
     else if (const lua_Number level = lua_tonumber(L, 1); level < 0 || level > 3)
         error = QStringLiteral("Invalid debug level.");
-    if (!error.isEmpty()) {
-        setProblem(L, Kind::BadArguments, error, lineAt(L, 1));
-        error.clear();
-        return raise(L);
-    }
+    if (error.isEmpty())
+        return true;
+    setProblem(L, Kind::BadArguments, error, lineAt(L, 1));
+    return false;
+}
+
+static void appendLog(lua_State *L)
+{
     QStringList parts;
-    for (int i = 2; i <= argc; ++i) {
+    for (int i = 2; i <= lua_gettop(L); ++i) {
         size_t len = 0;
         lua_pushvalue(L, i); // tolstring converts in place: work on a copy
         const char *s = lua_tolstring(L, -1, &len);
@@ -35,6 +39,13 @@ int redisLog(lua_State *L)
         lua_pop(L, 1);
     }
     context(L).log << parts.join(QLatin1Char(' '));
+}
+
+int redisLog(lua_State *L)
+{
+    if (!logArgumentsValid(L))
+        return raise(L);
+    appendLog(L);
     return 0;
 }
 

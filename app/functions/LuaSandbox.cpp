@@ -63,7 +63,7 @@ void *sandboxAlloc(void *ud, void *ptr, size_t osize, size_t nsize)
         std::free(ptr);
         return nullptr;
     }
-    if (nsize > osize && ctx->used + (nsize - osize) > size_t(ctx->options->memoryBudget))
+    if (nsize > osize && ctx->used + (nsize - osize) > ctx->limit)
         return nullptr; // Lua turns this into a memory error
     void *p = std::realloc(ptr, nsize);
     if (p)
@@ -280,6 +280,7 @@ std::optional<int> lineOf(const QByteArray &message, QByteArray *rest)
 
 void runLoad(SandboxContext &ctx, const QByteArray &body)
 {
+    ctx.limit = size_t(ctx.options->memoryBudget);
     std::unique_ptr<lua_State, StateCloser> state(lua_newstate(sandboxAlloc, &ctx));
     lua_State *L = state.get();
     if (!L || lua_cpcall(L, setUp, nullptr) != 0) {
@@ -324,6 +325,9 @@ void runLoad(SandboxContext &ctx, const QByteArray &body)
         ctx.problem = InspectionProblem{Kind::RuntimeError, QString::fromUtf8(rest), line};
         return;
     }
+    // What follows runs outside any protected call, with C++ objects alive: give it room so
+    // that Lua never has to raise a memory error here.
+    ctx.limit += 16 * 1024 * 1024;
     for (qsizetype i = 0; i < ctx.functions.size(); ++i) {
         lua_rawgeti(L, LUA_REGISTRYINDEX, ctx.callbackRefs.at(i));
         lua_Debug ar;

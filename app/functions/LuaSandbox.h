@@ -21,7 +21,8 @@ struct SandboxContext
     QByteArray errorText; // what lua_error raises; kept here so no C++ temporary is skipped
     QElapsedTimer clock;
     qint64 instructions = 0;
-    size_t used = 0; // bytes the Lua state holds
+    size_t used = 0;  // bytes the Lua state holds
+    size_t limit = 0; // what it may hold
 };
 
 // Compiles and runs `body` (the file after its shebang line, starting at that line's '\n' so
