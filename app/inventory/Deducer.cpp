@@ -1,0 +1,326 @@
+#include "Deducer.h"
+
+#include "InventoryLog.h"
+#include "core/Bytes.h"
+
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QPointer>
+
+namespace inventory {
+
+namespace {
+
+QString runIdOf(const redis::ReplyResult &info)
+{
+    if (!info.ok() || !info->isString())
+        return {};
+    for (const QByteArray &line : info->bytes().split('\n'))
+        if (line.startsWith("run_id:"))
+            return QString::fromLatin1(line.mid(7).trimmed());
+    return {};
+}
+
+// One deduction in flight. It is its own callback context, so that the audit record is
+// written whatever happens to the caller; it deletes itself when done.
+class DeductionRun : public QObject
+{
+public:
+    DeductionRun(redis::CommandSender &sender, const DeductionContext &ctx, QObject *caller,
+                 std::function<void(const DeductionResult &)> done, const DeductionOptions &opt)
+        : m_sender(sender)
+        , m_ctx(ctx)
+        , m_caller(caller)
+        , m_hadCaller(caller != nullptr)
+        , m_done(std::move(done))
+        , m_options(opt)
+    {}
+
+    void start(const DeductionPlan &plan)
+    {
+        m_result.plan = plan;
+        m_result.startedUtc = QDateTime::currentDateTimeUtc();
+        if (!plan.ok()) {
+            QStringList why;
+            for (const FieldProblem &p : plan.problems)
+                why << p.field + QStringLiteral(": ") + p.message;
+            m_result.outcome.kind = OutcomeKind::NotSent;
+            m_result.outcome.transportError =
+                QStringLiteral("refused before sending (%1)").arg(why.join(QStringLiteral("; ")));
+            finish();
+            return;
+        }
+        m_sender.sendBatch(
+            {{"GET", plan.stockKey}, {"INFO", "server"}}, this,
+            [this](const QList<redis::ReplyResult> &r) {
+                m_result.stockBefore =
+                    KeyReading::fromReply(r.value(0, redis::RedisError::notSent({})));
+                m_result.runId = runIdOf(r.value(1, redis::RedisError::notSent({})));
+                if (callerGone()) {
+                    finish(); // nothing was written: nobody is left to ask for it
+                    return;
+                }
+                sendWrite(m_result.plan.command);
+            },
+            m_ctx.timeoutMs);
+    }
+
+private:
+    bool callerGone() const { return m_hadCaller && !m_caller; }
+    bool scriptMode() const { return m_result.plan.request.mode == DeductionMode::Script; }
+
+    void sendWrite(const redis::Command &command)
+    {
+        m_result.sent << command;
+        const QDateTime sentAt = QDateTime::currentDateTimeUtc();
+        auto clock = std::make_shared<QElapsedTimer>();
+        clock->start();
+        m_sender.send(
+            command, this,
+            [this, command, sentAt, clock](const redis::ReplyResult &r) {
+                onWriteReply(command, sentAt, clock->elapsed(), r);
+            },
+            m_ctx.timeoutMs);
+    }
+
+    void onWriteReply(const redis::Command &command, const QDateTime &sentAt, qint64 ms,
+                      const redis::ReplyResult &r)
+    {
+        m_result.durationMs = ms;
+        if (scriptMode() && !m_result.scriptLoaded && !r.ok() && r.error().isServer("NOSCRIPT")) {
+            // NOSCRIPT proves the script did not run: loading it and sending the same EVALSHA
+            // once more cannot deduct twice. This is not a business retry.
+            audit("deduct", command, sentAt, ms,
+                  QStringLiteral("not run: NOSCRIPT (the script is not loaded); loading it"),
+                  false);
+            if (callerGone()) {
+                m_result.outcome = decodeScriptReply(r); // Rejected: NOSCRIPT
+                finish(); // nothing ran; nobody is left to load it for
+                return;
+            }
+            loadScript();
+            return;
+        }
+        m_result.outcome = scriptMode() ? decodeScriptReply(r) : decodeFunctionReply(r);
+        audit("deduct", command, sentAt, ms, m_result.outcome.summary(),
+              m_result.outcome.kind == OutcomeKind::Unknown);
+        readAfter();
+    }
+
+    void loadScript()
+    {
+        const redis::Command load{"SCRIPT", "LOAD", deductScriptSource()};
+        m_result.sent << load;
+        m_result.scriptLoaded = true;
+        const QDateTime sentAt = QDateTime::currentDateTimeUtc();
+        auto clock = std::make_shared<QElapsedTimer>();
+        clock->start();
+        m_sender.send(
+            load, this,
+            [this, load, sentAt, clock](const redis::ReplyResult &r) {
+                const QByteArray expected = deductScriptSha1();
+                const bool loaded = r.ok() && r->isString() && r->bytes() == expected;
+                QString summary;
+                if (loaded)
+                    summary = QStringLiteral("loaded: sha1 %1").arg(QString::fromLatin1(expected));
+                else if (r.ok())
+                    summary = QStringLiteral("unexpected reply %1 (expected sha1 %2)")
+                                  .arg(r->debugString(), QString::fromLatin1(expected));
+                else
+                    summary = r.error().toString();
+                audit("script-load", load, sentAt, clock->elapsed(), summary,
+                      !r.ok() && r.error().outcomeUnknown());
+                if (!loaded) {
+                    m_result.outcome.kind = OutcomeKind::Rejected;
+                    m_result.outcome.serverError =
+                        QStringLiteral("the script was not loaded (NOSCRIPT) and SCRIPT LOAD "
+                                       "failed: %1; the deduction did not run")
+                            .arg(summary);
+                    readAfter();
+                    return;
+                }
+                if (callerGone()) {
+                    finish();
+                    return;
+                }
+                sendWrite(m_result.plan.command);
+            },
+            m_ctx.timeoutMs);
+    }
+
+    void audit(const char *action, const redis::Command &command, const QDateTime &sentAt,
+               qint64 ms, const QString &summary, bool unknown)
+    {
+        const DeductionRequest &req = m_result.plan.request;
+        QStringList detail{modeName(req.mode) + QStringLiteral(" mode")};
+        if (req.mode == DeductionMode::Script && !req.orderId.isEmpty())
+            detail << QStringLiteral("order %1").arg(core::escapeBytes(req.orderId));
+        if (!m_options.note.isEmpty())
+            detail << m_options.note;
+        AuditRecord rec;
+        rec.timeUtc = sentAt;
+        rec.action = QLatin1String(action);
+        rec.profile = m_ctx.profileName;
+        rec.server = m_ctx.serverAddress;
+        rec.runId = m_result.runId;
+        rec.command = command;
+        rec.result = summary;
+        rec.outcomeUnknown = unknown;
+        rec.durationMs = ms;
+        rec.detail = detail.join(QStringLiteral("; "));
+        const auto appended = AuditLog(m_ctx.auditLogPath).append(rec);
+        if (!appended.ok()) {
+            qCWarning(lcInventory) << "audit record lost:" << appended.error();
+            m_result.auditProblems << appended.error();
+        }
+    }
+
+    void readAfter()
+    {
+        const OutcomeKind k = m_result.outcome.kind;
+        // After an unknown outcome the connection may be stuck behind the call (a paused
+        // server) or gone; reading would only add another timeout. "Check receipt" does it.
+        if (k == OutcomeKind::Unknown || k == OutcomeKind::NotSent || callerGone()) {
+            finish();
+            return;
+        }
+        m_sender.send(
+            {"GET", m_result.plan.stockKey}, this,
+            [this](const redis::ReplyResult &r) {
+                m_result.stockAfter = KeyReading::fromReply(r);
+                if (scriptMode() || callerGone()) {
+                    finish();
+                    return;
+                }
+                checkReceipt(
+                    m_sender, m_result.plan.receiptKey, this,
+                    [this](const ReceiptStatus &s) {
+                        m_result.receiptAfter = s;
+                        finish();
+                    },
+                    m_ctx.timeoutMs);
+            },
+            m_ctx.timeoutMs);
+    }
+
+    void finish()
+    {
+        qCInfo(lcInventory) << "deduction" << modeName(m_result.plan.request.mode)
+                            << core::escapeBytes(m_result.plan.stockKey, 80)
+                            << m_result.outcome.summary();
+        if (!callerGone() && m_done)
+            m_done(m_result);
+        deleteLater();
+    }
+
+    redis::CommandSender &m_sender;
+    DeductionContext m_ctx;
+    QPointer<QObject> m_caller;
+    bool m_hadCaller;
+    std::function<void(const DeductionResult &)> m_done;
+    DeductionOptions m_options;
+    DeductionResult m_result;
+};
+
+} // namespace
+
+KeyReading KeyReading::fromReply(const redis::ReplyResult &r)
+{
+    KeyReading k;
+    k.read = true;
+    if (!r.ok())
+        k.error = r.error().toString();
+    else if (r->isString())
+        k.value = r->bytes();
+    else if (!r->isNil())
+        k.error = QStringLiteral("unexpected reply %1").arg(r->debugString());
+    return k;
+}
+
+QString KeyReading::text() const
+{
+    if (!read)
+        return QStringLiteral("not read");
+    if (!error.isEmpty())
+        return QStringLiteral("error: %1").arg(error);
+    if (!value)
+        return QStringLiteral("missing");
+    return core::escapeBytes(*value, 60);
+}
+
+void deduct(redis::CommandSender &sender, const DeductionContext &ctx, const DeductionPlan &plan,
+            QObject *context, std::function<void(const DeductionResult &)> done,
+            const DeductionOptions &options)
+{
+    auto *run = new DeductionRun(sender, ctx, context, std::move(done), options);
+    run->start(plan);
+}
+
+DeductionResult deductBlocking(redis::CommandSender &sender, const DeductionContext &ctx,
+                               const DeductionPlan &plan, const DeductionOptions &options)
+{
+    QEventLoop loop;
+    DeductionResult out;
+    bool done = false;
+    deduct(
+        sender, ctx, plan, &loop,
+        [&](const DeductionResult &r) {
+            out = r;
+            done = true;
+            loop.quit();
+        },
+        options);
+    if (!done)
+        loop.exec();
+    return out;
+}
+
+QString scriptCheckVerdict(const DeductionResult &result, const KeyReading &now)
+{
+    if (!now.read || !now.error.isEmpty())
+        return QStringLiteral("The stock could not be read (%1); try again when the server "
+                              "answers.")
+            .arg(now.text());
+    const auto before =
+        result.stockBefore.value ? result.stockBefore.value->toLongLong() : qint64(-1);
+    const qint64 quantity = result.plan.request.quantity.toLongLong();
+    if (!now.value)
+        return QStringLiteral("The stock key does not exist now. The script does not create or "
+                              "delete stock; someone else changed it.");
+    const qint64 current = now.value->toLongLong();
+    QString base = QStringLiteral("Stock is %1 now").arg(current);
+    if (before < 0)
+        return base
+               + QStringLiteral("; it was not read before the call, so nothing can be "
+                                "concluded. Compare with your order records.");
+    base += QStringLiteral(", %1 just before the call").arg(before);
+    const QString caveat = QStringLiteral(" This is evidence only if no other client changed "
+                                          "this SKU meanwhile. The script keeps no receipt.");
+    if (current == before - quantity)
+        return base
+               + QStringLiteral(": it went down by exactly the quantity (%1), so the "
+                                "deduction most likely happened. Do not run it again.")
+                     .arg(quantity)
+               + caveat;
+    if (current == before)
+        return base
+               + QStringLiteral(": unchanged, so the deduction most likely did not "
+                                "happen.")
+               + caveat;
+    return base
+           + QStringLiteral(": it changed by %1, not by the quantity (%2); other clients "
+                            "changed it, so nothing can be concluded.")
+                 .arg(current - before)
+                 .arg(quantity)
+           + caveat;
+}
+
+void readKey(redis::CommandSender &sender, const QByteArray &key, QObject *context,
+             std::function<void(const KeyReading &)> done, int timeoutMs)
+{
+    sender.send(
+        {"GET", key}, context,
+        [done](const redis::ReplyResult &r) { done(KeyReading::fromReply(r)); }, timeoutMs);
+}
+
+} // namespace inventory

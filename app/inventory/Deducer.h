@@ -1,0 +1,72 @@
+#pragma once
+
+#include "DeductionContext.h"
+#include "DeductionOutcome.h"
+#include "ReceiptCheck.h"
+#include "redis/CommandSender.h"
+
+#include <QDateTime>
+#include <QStringList>
+#include <functional>
+#include <optional>
+
+namespace inventory {
+
+// A key read outside the deduction (just before or just after it): other clients may change
+// it in between, so it is context, not proof.
+struct KeyReading
+{
+    bool read = false;               // false: not attempted (e.g. after an unknown outcome)
+    QString error;                   // the read failed (or WRONGTYPE)
+    std::optional<QByteArray> value; // nullopt: the key does not exist
+    QString text() const;            // "12", "missing", "not read", "error: ..."
+    static KeyReading fromReply(const redis::ReplyResult &reply); // of a GET
+};
+
+// Everything one deduction did, in the order it happened.
+struct DeductionResult
+{
+    DeductionPlan plan;
+    DeductionOutcome outcome;
+    QDateTime startedUtc;
+    qint64 durationMs = -1; // of the deciding write (FCALL or the final EVALSHA)
+    QString runId;          // the server's run_id, read before the call
+    KeyReading stockBefore; // GET, just before
+    KeyReading stockAfter;  // GET, just after (skipped when the outcome is unknown or not sent)
+    std::optional<ReceiptStatus> receiptAfter; // Function mode, read just after
+    bool scriptLoaded = false;  // Script mode: NOSCRIPT came back, SCRIPT LOAD ran, then a retry
+    QList<redis::Command> sent; // every write sent, in order (EVALSHA, SCRIPT LOAD, EVALSHA)
+    QStringList auditProblems;  // audit appends that failed (the result is shown anyway)
+};
+
+struct DeductionOptions
+{
+    // Recorded in the audit record's detail, e.g. "retry after an unknown outcome".
+    QString note;
+};
+
+// Runs one deduction through `sender` (the session's, gated, sender):
+//  1. reads the stock and the server's run_id (INFO server);
+//  2. sends the write: FCALL inventory_deduct_v1, or EVALSHA of stock_decrement.lua; on
+//     NOSCRIPT (which proves the script did not run) SCRIPT LOAD and EVALSHA once more;
+//  3. appends one fsynced audit record per write sent, before anything is reported;
+//  4. reads the stock and (Function mode) the receipt with its TTL again, unless the outcome
+//     is unknown or nothing was sent.
+// A plan with problems is not sent (NotSent). The run keeps itself alive until the last
+// reply, so the audit record is written even when `context` is destroyed before; `done` then
+// is not called. `done` runs on the context's thread.
+void deduct(redis::CommandSender &sender, const DeductionContext &ctx, const DeductionPlan &plan,
+            QObject *context, std::function<void(const DeductionResult &)> done,
+            const DeductionOptions &options = {});
+DeductionResult deductBlocking(redis::CommandSender &sender, const DeductionContext &ctx,
+                               const DeductionPlan &plan, const DeductionOptions &options = {});
+
+// After an unknown outcome in Script mode there is no receipt: the stock now, against the
+// stock read just before the call, is the only evidence. Says how far it goes.
+QString scriptCheckVerdict(const DeductionResult &result, const KeyReading &now);
+
+// Reads one key's string value (GET). Reads only; `done` runs on the context's thread.
+void readKey(redis::CommandSender &sender, const QByteArray &key, QObject *context,
+             std::function<void(const KeyReading &)> done, int timeoutMs = -1);
+
+} // namespace inventory

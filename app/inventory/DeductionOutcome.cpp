@@ -1,0 +1,299 @@
+#include "DeductionOutcome.h"
+
+namespace inventory {
+
+namespace {
+
+QString transportKindText(const QString &transportError)
+{
+    return transportError.isEmpty() ? QStringLiteral("no reply") : transportError;
+}
+
+// The code and the second element of a {code, value, ...} reply; nullopt for any other shape.
+struct CodedReply
+{
+    qint64 code;
+    std::optional<qint64> value;
+};
+std::optional<CodedReply> coded(const redis::Reply &r)
+{
+    if (!r.isArray() || r.size() < 2)
+        return std::nullopt;
+    const auto code = r.at(0).asInteger();
+    if (!code)
+        return std::nullopt;
+    return CodedReply{*code, r.at(1).asInteger()};
+}
+
+DeductionOutcome unreadable(const redis::Reply &r)
+{
+    // The call ran, but we cannot tell what it did: only a receipt check can.
+    DeductionOutcome o;
+    o.kind = OutcomeKind::Unknown;
+    o.replyText = r.debugString();
+    o.transportError = QStringLiteral("unexpected reply %1").arg(o.replyText);
+    return o;
+}
+
+DeductionOutcome fromServerError(const redis::RedisError &e)
+{
+    DeductionOutcome o;
+    o.kind = OutcomeKind::Rejected;
+    o.serverError = e.message;
+    o.replyText = e.message;
+    return o;
+}
+
+} // namespace
+
+QString outcomeName(OutcomeKind kind)
+{
+    switch (kind) {
+    case OutcomeKind::Deducted:
+        return QStringLiteral("deducted");
+    case OutcomeKind::AlreadyApplied:
+        return QStringLiteral("already_applied");
+    case OutcomeKind::Insufficient:
+        return QStringLiteral("insufficient");
+    case OutcomeKind::StockMissing:
+        return QStringLiteral("stock_missing");
+    case OutcomeKind::Rejected:
+        return QStringLiteral("rejected");
+    case OutcomeKind::Unknown:
+        return QStringLiteral("unknown");
+    case OutcomeKind::NotSent:
+        return QStringLiteral("not_sent");
+    }
+    return {};
+}
+
+QString outcomeTitle(OutcomeKind kind)
+{
+    switch (kind) {
+    case OutcomeKind::Deducted:
+        return QStringLiteral("Deducted");
+    case OutcomeKind::AlreadyApplied:
+        return QStringLiteral("Already applied");
+    case OutcomeKind::Insufficient:
+        return QStringLiteral("Insufficient stock");
+    case OutcomeKind::StockMissing:
+        return QStringLiteral("Stock missing");
+    case OutcomeKind::Rejected:
+        return QStringLiteral("Rejected");
+    case OutcomeKind::Unknown:
+        return QStringLiteral("Outcome unknown");
+    case OutcomeKind::NotSent:
+        return QStringLiteral("Not sent");
+    }
+    return {};
+}
+
+QString DeductionOutcome::summary() const
+{
+    const auto num = [](const std::optional<qint64> &v) {
+        return v ? QString::number(*v) : QStringLiteral("?");
+    };
+    switch (kind) {
+    case OutcomeKind::Deducted:
+        return QStringLiteral("deducted: remaining %1").arg(num(remaining));
+    case OutcomeKind::AlreadyApplied:
+        if (recordedQuantity)
+            return QStringLiteral("already applied with quantity %1 (nothing changed)")
+                .arg(*recordedQuantity);
+        return QStringLiteral("already applied: recorded remaining %1 (nothing changed)")
+            .arg(remaining ? QString::number(*remaining) : replyText);
+    case OutcomeKind::Insufficient:
+        return QStringLiteral("insufficient: stock %1 (nothing changed)").arg(num(stock));
+    case OutcomeKind::StockMissing:
+        return QStringLiteral("stock missing (nothing changed)");
+    case OutcomeKind::Rejected:
+        return QStringLiteral("rejected: %1").arg(serverError);
+    case OutcomeKind::Unknown:
+        return QStringLiteral("outcome unknown (%1)").arg(transportKindText(transportError));
+    case OutcomeKind::NotSent:
+        return QStringLiteral("not sent: %1").arg(transportError);
+    }
+    return {};
+}
+
+QString DeductionOutcome::meaning(DeductionMode mode) const
+{
+    const bool function = mode == DeductionMode::Function;
+    switch (kind) {
+    case OutcomeKind::Deducted:
+        return function ? QStringLiteral("Stock was deducted and this order's receipt was "
+                                         "written. Remaining stock: %1.")
+                              .arg(remaining.value_or(0))
+                        : QStringLiteral("Stock was deducted. Remaining stock: %1. The script "
+                                         "keeps no receipt.")
+                              .arg(remaining.value_or(0));
+    case OutcomeKind::AlreadyApplied:
+        if (recordedQuantity)
+            return QStringLiteral("This order was already deducted, with quantity %1, not the "
+                                  "quantity asked now. Nothing changed.")
+                .arg(*recordedQuantity);
+        return QStringLiteral("This order was already deducted earlier; nothing changed. The "
+                              "first deduction left %1 in stock.")
+            .arg(remaining ? QString::number(*remaining) : replyText);
+    case OutcomeKind::Insufficient:
+        return QStringLiteral("Not enough stock: %1 available, fewer than asked. Nothing was "
+                              "written%2.")
+            .arg(stock.value_or(0))
+            .arg(function ? QStringLiteral(" (no receipt)") : QString());
+    case OutcomeKind::StockMissing:
+        return QStringLiteral("The stock key does not exist. Nothing was written: a deduction "
+                              "never creates stock.");
+    case OutcomeKind::Rejected:
+        return QStringLiteral("The server refused the call: %1. Nothing was written.")
+            .arg(serverError);
+    case OutcomeKind::Unknown:
+        return QStringLiteral("The call was sent but its result is unknown (%1). The deduction "
+                              "may or may not have happened.")
+            .arg(transportKindText(transportError));
+    case OutcomeKind::NotSent:
+        return QStringLiteral("Nothing was sent to the server: %1. Nothing changed.")
+            .arg(transportError);
+    }
+    return {};
+}
+
+QString DeductionOutcome::nextStep(DeductionMode mode) const
+{
+    const bool function = mode == DeductionMode::Function;
+    switch (kind) {
+    case OutcomeKind::Deducted:
+        return function ? QStringLiteral("Nothing to do. Retrying this order while its receipt "
+                                         "lives returns Already applied.")
+                        : QStringLiteral("Nothing to do. Do not run it again for the same "
+                                         "order: the script would deduct again.");
+    case OutcomeKind::AlreadyApplied:
+        return QStringLiteral("Nothing to do. Check the receipt to see when it expires: after "
+                              "that, the same order would deduct again.");
+    case OutcomeKind::Insufficient:
+        return QStringLiteral("Restock or lower the quantity. The same order id can be used "
+                              "again: nothing was recorded for it.");
+    case OutcomeKind::StockMissing:
+        return QStringLiteral("Check the SKU and the profile's key templates, or create the "
+                              "stock key first.");
+    case OutcomeKind::Rejected:
+        if (serverError.contains(QLatin1String("Function not found"), Qt::CaseInsensitive))
+            return QStringLiteral("Load the inventory library on this server (Functions), then "
+                                  "run again.");
+        if (serverError.startsWith(QLatin1String("NOPERM")))
+            return QStringLiteral("This user lacks the ACL permission for the call; use a user "
+                                  "that may run deductions.");
+        if (serverError.contains(QLatin1String("invalid stock")))
+            return QStringLiteral("The stock key holds something that is not a whole number "
+                                  "from 0 to 1,000,000,000 (or is not a string); correct it, "
+                                  "then run again.");
+        if (serverError.startsWith(QLatin1String("READONLY")))
+            return QStringLiteral("This server is a replica; connect to the primary.");
+        return QStringLiteral("Fix the cause above and run again; retrying is safe, nothing was "
+                              "written.");
+    case OutcomeKind::Unknown:
+        return function ? QStringLiteral("Check the receipt: it tells whether the deduction "
+                                         "happened. Retrying with the same order id is safe: it "
+                                         "deducts at most once.")
+                        : QStringLiteral("Check the stock before doing anything. Do not retry "
+                                         "blindly: the script is not idempotent and a retry may "
+                                         "deduct twice.");
+    case OutcomeKind::NotSent:
+        return QStringLiteral("Reconnect, or unlock the session if it is read-only, then run "
+                              "again.");
+    }
+    return {};
+}
+
+DeductionOutcome transportOutcome(const redis::RedisError &e)
+{
+    DeductionOutcome o;
+    // Conservative: anything that failed after the bytes were handed to the socket may
+    // have run on the server (outcomeUnknown() names the usual two: timeout, lost connection).
+    o.kind = (e.outcomeUnknown() || e.written) ? OutcomeKind::Unknown : OutcomeKind::NotSent;
+    o.transportError = o.kind == OutcomeKind::NotSent
+                           ? e.message
+                           : QStringLiteral("%1: %2").arg(e.kindName(), e.message);
+    return o;
+}
+
+DeductionOutcome decodeFunctionReply(const redis::ReplyResult &result)
+{
+    if (!result.ok())
+        return result.error().kind == redis::RedisError::Kind::Server
+                   ? fromServerError(result.error())
+                   : transportOutcome(result.error());
+    const redis::Reply &r = result.value();
+    if (r.isError())
+        return fromServerError(redis::RedisError::fromServer(r.bytes()));
+    const auto c = coded(r);
+    DeductionOutcome o;
+    o.replyText = r.debugString();
+    if (!c) {
+        // {2, "text"}: a receipt whose value is not a number; still a duplicate.
+        if (r.isArray() && r.size() >= 2 && r.at(0).asInteger() == 2) {
+            o.kind = OutcomeKind::AlreadyApplied;
+            return o;
+        }
+        return unreadable(r);
+    }
+    switch (c->code) {
+    case 1:
+        o.kind = OutcomeKind::Deducted;
+        o.remaining = c->value;
+        break;
+    case 2:
+        o.kind = OutcomeKind::AlreadyApplied;
+        o.remaining = c->value;
+        break;
+    case 0:
+        o.kind = OutcomeKind::Insufficient;
+        o.stock = c->value;
+        break;
+    case -2:
+        o.kind = OutcomeKind::StockMissing;
+        break;
+    case -3: // v2: this order was applied with a different quantity
+        o.kind = OutcomeKind::AlreadyApplied;
+        o.recordedQuantity = c->value;
+        break;
+    default:
+        return unreadable(r);
+    }
+    if ((o.kind == OutcomeKind::Deducted || o.kind == OutcomeKind::Insufficient) && !c->value)
+        return unreadable(r);
+    return o;
+}
+
+DeductionOutcome decodeScriptReply(const redis::ReplyResult &result)
+{
+    if (!result.ok())
+        return result.error().kind == redis::RedisError::Kind::Server
+                   ? fromServerError(result.error())
+                   : transportOutcome(result.error());
+    const redis::Reply &r = result.value();
+    if (r.isError())
+        return fromServerError(redis::RedisError::fromServer(r.bytes()));
+    const auto c = coded(r);
+    if (!c || !c->value)
+        return unreadable(r);
+    DeductionOutcome o;
+    o.replyText = r.debugString();
+    switch (c->code) {
+    case 1:
+        o.kind = OutcomeKind::Deducted;
+        o.remaining = c->value;
+        break;
+    case 0:
+        o.kind = OutcomeKind::Insufficient;
+        o.stock = c->value;
+        break;
+    case -1:
+        o.kind = OutcomeKind::StockMissing;
+        break;
+    default:
+        return unreadable(r);
+    }
+    return o;
+}
+
+} // namespace inventory

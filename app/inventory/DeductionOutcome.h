@@ -1,0 +1,55 @@
+#pragma once
+
+#include "DeductionRequest.h"
+#include "redis/Reply.h"
+
+#include <QString>
+#include <optional>
+
+namespace inventory {
+
+// What one deduction call did, decoded from its reply. NotSent is not a deduction outcome: the
+// command never reached the server (disconnected, read-only session, refused by the client).
+enum class OutcomeKind {
+    Deducted,       // {1, remaining}
+    AlreadyApplied, // {2, recorded remaining}; v2: {-3, recorded quantity} (other quantity)
+    Insufficient,   // {0, stock}
+    StockMissing,   // function {-2, 0}, script {-1, 0}
+    Rejected,       // an error reply: nothing was written (the contracts check before writing)
+    Unknown,        // sent, no reply (timeout, connection lost), or a reply we cannot read
+    NotSent,
+};
+
+// "deducted", "already_applied", "insufficient", "stock_missing", "rejected", "unknown",
+// "not_sent": the names the CLI's --json and the audit log use.
+QString outcomeName(OutcomeKind kind);
+// "Deducted", "Already applied", ...: for people.
+QString outcomeTitle(OutcomeKind kind);
+
+struct DeductionOutcome
+{
+    OutcomeKind kind = OutcomeKind::Unknown;
+    std::optional<qint64> remaining;        // Deducted; AlreadyApplied: the recorded remaining
+    std::optional<qint64> stock;            // Insufficient: the current stock
+    std::optional<qint64> recordedQuantity; // AlreadyApplied by v2 with another quantity
+    QString serverError;                    // Rejected: the server's text, verbatim
+    QString transportError;                 // Unknown / NotSent: what the client saw
+    QString replyText;                      // the raw reply, escaped, for the record
+
+    // One line for the audit log and the CLI: "deducted: remaining 7",
+    // "outcome unknown (timeout): ...".
+    QString summary() const;
+    // What it means and what to do next, for the result card.
+    QString meaning(DeductionMode mode) const;
+    QString nextStep(DeductionMode mode) const;
+};
+
+// Decodes the reply of FCALL inventory_deduct_v1 (and tolerates v2's codes: {-3, quantity}
+// and extra trailing elements).
+DeductionOutcome decodeFunctionReply(const redis::ReplyResult &result);
+// Decodes the reply of EVALSHA stock_decrement.lua.
+DeductionOutcome decodeScriptReply(const redis::ReplyResult &result);
+// A transport failure (not a server error) as an outcome: NotSent or Unknown.
+DeductionOutcome transportOutcome(const redis::RedisError &error);
+
+} // namespace inventory

@@ -1,0 +1,3 @@
+#include "InventoryLog.h"
+
+Q_LOGGING_CATEGORY(lcInventory, "console.inventory")

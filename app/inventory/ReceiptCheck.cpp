@@ -1,0 +1,264 @@
+#include "ReceiptCheck.h"
+
+#include "DeductionRequest.h"
+#include "InventoryLog.h"
+#include "core/Bytes.h"
+#include "functions/LibraryList.h"
+
+#include <QEventLoop>
+#include <QPointer>
+#include <memory>
+
+namespace inventory {
+
+namespace {
+
+const QString ViaFunction = QStringLiteral("FCALL_RO inventory_receipt_v1");
+const QString ViaDirect = QStringLiteral("direct read (TYPE, TTL, GET/HGETALL)");
+
+QString errorText(const redis::ReplyResult &r)
+{
+    return r.ok() ? QString() : r.error().toString();
+}
+
+bool hasReceiptFunction(const redis::ReplyResult &list)
+{
+    if (!list.ok())
+        return false;
+    const auto libraries = functions::decodeFunctionList(list.value());
+    if (!libraries.ok())
+        return false;
+    for (const auto &lib : libraries.value())
+        for (const auto &f : lib.functions)
+            if (f.name.compare(QLatin1String(ReceiptFunctionName), Qt::CaseInsensitive) == 0)
+                return true;
+    return false;
+}
+
+void finish(ReceiptStatus s, const std::function<void(const ReceiptStatus &)> &done)
+{
+    s.checkedUtc = QDateTime::currentDateTimeUtc();
+    qCDebug(lcInventory) << "receipt" << core::escapeBytes(s.key, 80) << s.verdictName()
+                         << s.ttlSeconds << s.error;
+    done(s);
+}
+
+void readDirectly(redis::CommandSender &sender, const QByteArray &key, QObject *context,
+                  std::function<void(const ReceiptStatus &)> done, int timeoutMs)
+{
+    sender.sendBatch(
+        {{"TYPE", key}, {"TTL", key}, {"GET", key}, {"HGETALL", key}}, context,
+        [key, done](const QList<redis::ReplyResult> &r) {
+            finish(decodeDirectReceipt(key, r), done);
+        },
+        timeoutMs);
+}
+
+} // namespace
+
+QString humanDuration(qint64 seconds)
+{
+    if (seconds < 60)
+        return QStringLiteral("%1 s").arg(seconds);
+    const qint64 d = seconds / 86400, h = seconds % 86400 / 3600, m = seconds % 3600 / 60;
+    if (d > 0)
+        return QStringLiteral("%1 d %2 h %3 min").arg(d).arg(h).arg(m);
+    if (h > 0)
+        return QStringLiteral("%1 h %2 min").arg(h).arg(m);
+    return QStringLiteral("%1 min %2 s").arg(m).arg(seconds % 60);
+}
+
+QDateTime ReceiptStatus::expiresUtc() const
+{
+    if (!exists || ttlSeconds < 0 || !checkedUtc.isValid())
+        return {};
+    return checkedUtc.addSecs(ttlSeconds);
+}
+
+QString ReceiptStatus::ttlText() const
+{
+    if (!ok())
+        return QStringLiteral("unknown");
+    if (!exists || ttlSeconds == -2)
+        return QStringLiteral("missing");
+    if (ttlSeconds == -1)
+        return QStringLiteral("no TTL (never expires)");
+    return QStringLiteral("%1 (%2 s)").arg(humanDuration(ttlSeconds)).arg(ttlSeconds);
+}
+
+QString ReceiptStatus::verdictName() const
+{
+    if (!ok())
+        return QStringLiteral("check_failed");
+    return exists ? QStringLiteral("happened") : QStringLiteral("not_found");
+}
+
+QString ReceiptStatus::verdict() const
+{
+    if (!ok())
+        return QStringLiteral("The check failed (%1); it says nothing about the deduction. Try "
+                              "again when the server answers.")
+            .arg(error);
+    if (!exists)
+        return QStringLiteral("No receipt: this order's deduction did not happen, unless its "
+                              "receipt already expired or was evicted. A retry with the same "
+                              "order id deducts once.");
+    QString what = QStringLiteral("The deduction happened: the receipt exists");
+    if (remaining)
+        what += QStringLiteral(", recorded remaining %1").arg(*remaining);
+    else if (!rawValue.isEmpty())
+        what += QStringLiteral(", value %1").arg(core::escapeBytes(rawValue, 60));
+    if (quantity && *quantity >= 0)
+        what += QStringLiteral(", quantity %1").arg(*quantity);
+    if (type != "string" && type != "hash" && !type.isEmpty())
+        what += QStringLiteral(" (unexpected type %1)").arg(QString::fromLatin1(type));
+    what += QLatin1Char('.');
+    if (ttlSeconds == -1)
+        return what
+               + QStringLiteral(" It has no TTL, so it never expires (the function always "
+                                "sets one: someone changed this key).");
+    return what
+           + QStringLiteral(" It expires in %1, at %2 UTC; until then a retry of this "
+                            "order returns Already applied, after that it would deduct "
+                            "again.")
+                 .arg(humanDuration(ttlSeconds),
+                      expiresUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
+}
+
+ReceiptStatus decodeReceiptFunctionReply(const QByteArray &key, const redis::Reply &r)
+{
+    // {1, remaining, ttl, quantity or -1} or {0, 0, -2, -1}
+    ReceiptStatus s;
+    s.key = key;
+    s.source = ViaFunction;
+    const auto at = [&](int i) {
+        return r.isArray() && r.size() > i ? r.at(i).asInteger() : std::nullopt;
+    };
+    const auto found = at(0), ttl = at(2);
+    if (!found || !ttl || (*found != 0 && *found != 1)) {
+        s.error =
+            QStringLiteral("unexpected reply from inventory_receipt_v1: %1").arg(r.debugString());
+        return s;
+    }
+    s.exists = *found == 1;
+    s.ttlSeconds = s.exists ? *ttl : -2;
+    s.type = s.exists ? QByteArray() : QByteArray("none");
+    if (s.exists) {
+        s.remaining = at(1);
+        s.rawValue = r.size() > 1 ? r.at(1).isString() ? r.at(1).bytes()
+                                                       : QByteArray::number(r.at(1).toInteger())
+                                  : QByteArray();
+        if (const auto q = at(3); q && *q >= 0)
+            s.quantity = q;
+    }
+    return s;
+}
+
+ReceiptStatus decodeDirectReceipt(const QByteArray &key, const QList<redis::ReplyResult> &r)
+{
+    ReceiptStatus s;
+    s.key = key;
+    s.source = ViaDirect;
+    if (r.size() != 4) {
+        s.error = QStringLiteral("incomplete reply");
+        return s;
+    }
+    for (int i : {0, 1})
+        if (!r.at(i).ok()) {
+            s.error = errorText(r.at(i));
+            return s;
+        }
+    s.type = r.at(0)->bytes();
+    s.ttlSeconds = r.at(1)->toInteger();
+    s.exists = s.type != "none";
+    if (!s.exists) {
+        s.ttlSeconds = -2;
+        return s;
+    }
+    if (s.type == "string") {
+        if (!r.at(2).ok()) {
+            s.error = errorText(r.at(2));
+            return s;
+        }
+        s.rawValue = r.at(2)->bytes();
+        s.remaining = r.at(2)->asInteger();
+    } else if (s.type == "hash") {
+        if (!r.at(3).ok()) {
+            s.error = errorText(r.at(3));
+            return s;
+        }
+        // v2 receipts: fields remaining, quantity, time.
+        const redis::Reply &h = r.at(3).value();
+        QList<QByteArray> shown;
+        for (qsizetype i = 0; i + 1 < h.size(); i += 2) {
+            const QByteArray field = h.at(i).bytes();
+            const auto v = h.at(i + 1).asInteger();
+            if (field == "remaining")
+                s.remaining = v;
+            else if (field == "quantity")
+                s.quantity = v;
+            else if (field == "time")
+                s.recordedTime = v;
+            shown << field + '=' + h.at(i + 1).bytes();
+        }
+        s.rawValue = shown.join(' ');
+    }
+    return s;
+}
+
+void checkReceipt(redis::CommandSender &sender, const QByteArray &key, QObject *context,
+                  std::function<void(const ReceiptStatus &)> done, int timeoutMs)
+{
+    // The FUNCTION LIST is read each time: a library load may have added or removed the
+    // receipt function since the last check.
+    QPointer<QObject> guard(context);
+    sender.send(
+        {"FUNCTION", "LIST"}, context,
+        [&sender, key, context, guard, done, timeoutMs](const redis::ReplyResult &list) {
+            if (!guard)
+                return;
+            if (!hasReceiptFunction(list)) {
+                readDirectly(sender, key, context, done, timeoutMs);
+                return;
+            }
+            sender.send(
+                {"FCALL_RO", ReceiptFunctionName, "1", key}, context,
+                [&sender, key, context, done, timeoutMs](const redis::ReplyResult &r) {
+                    if (r.ok() && !r->isError()) {
+                        finish(decodeReceiptFunctionReply(key, r.value()), done);
+                    } else if (r.ok() || r.error().kind == redis::RedisError::Kind::Server) {
+                        // Removed or replaced since FUNCTION LIST: read the key instead.
+                        readDirectly(sender, key, context, done, timeoutMs);
+                    } else {
+                        ReceiptStatus s;
+                        s.key = key;
+                        s.source = ViaFunction;
+                        s.error = r.error().toString();
+                        finish(s, done);
+                    }
+                },
+                timeoutMs);
+        },
+        timeoutMs);
+}
+
+ReceiptStatus checkReceiptBlocking(redis::CommandSender &sender, const QByteArray &key,
+                                   int timeoutMs)
+{
+    QEventLoop loop;
+    ReceiptStatus out;
+    bool done = false;
+    checkReceipt(
+        sender, key, &loop,
+        [&](const ReceiptStatus &s) {
+            out = s;
+            done = true;
+            loop.quit();
+        },
+        timeoutMs);
+    if (!done)
+        loop.exec();
+    return out;
+}
+
+} // namespace inventory

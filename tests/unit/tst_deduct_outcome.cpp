@@ -1,0 +1,193 @@
+// Decoding deduction replies into outcomes (v1, and the codes v2 will add), receipt replies,
+// and the transport failures that make an outcome unknown or leave it unsent.
+#include "inventory/DeductionOutcome.h"
+#include "inventory/ReceiptCheck.h"
+
+#include <QTest>
+
+using namespace inventory;
+using redis::RedisError;
+using redis::Reply;
+
+namespace {
+Reply pair(qint64 a, qint64 b)
+{
+    return Reply::array({Reply::integer(a), Reply::integer(b)});
+}
+} // namespace
+
+class TstDeductOutcome : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void functionReplies()
+    {
+        auto o = decodeFunctionReply(pair(1, 7));
+        QCOMPARE(o.kind, OutcomeKind::Deducted);
+        QCOMPARE(o.remaining, 7);
+        o = decodeFunctionReply(pair(2, 7));
+        QCOMPARE(o.kind, OutcomeKind::AlreadyApplied);
+        QCOMPARE(o.remaining, 7);
+        QVERIFY(!o.recordedQuantity);
+        o = decodeFunctionReply(pair(0, 2));
+        QCOMPARE(o.kind, OutcomeKind::Insufficient);
+        QCOMPARE(o.stock, 2);
+        o = decodeFunctionReply(pair(-2, 0));
+        QCOMPARE(o.kind, OutcomeKind::StockMissing);
+        // v2: applied before with another quantity; nothing changed.
+        o = decodeFunctionReply(pair(-3, 5));
+        QCOMPARE(o.kind, OutcomeKind::AlreadyApplied);
+        QCOMPARE(o.recordedQuantity, 5);
+        QVERIFY(o.meaning(DeductionMode::Function).contains(QLatin1String("quantity 5")));
+        // Extra trailing elements (a later version) are tolerated.
+        o = decodeFunctionReply(
+            Reply::array({Reply::integer(1), Reply::integer(6), Reply::bulk("x")}));
+        QCOMPARE(o.kind, OutcomeKind::Deducted);
+        // A receipt that is not a number is still a duplicate.
+        o = decodeFunctionReply(Reply::array({Reply::integer(2), Reply::bulk("abc")}));
+        QCOMPARE(o.kind, OutcomeKind::AlreadyApplied);
+        QVERIFY(!o.remaining);
+    }
+
+    // A reply we cannot read: the call ran, but only a receipt check can tell what it did.
+    void unreadableRepliesAreUnknown_data()
+    {
+        QTest::addColumn<Reply>("reply");
+        QTest::newRow("integer") << Reply::integer(1);
+        QTest::newRow("short array") << Reply::array({Reply::integer(1)});
+        QTest::newRow("unknown code") << pair(9, 1);
+        QTest::newRow("nil") << Reply::nil();
+        QTest::newRow("deducted without remaining")
+            << Reply::array({Reply::integer(1), Reply::bulk("x")});
+    }
+    void unreadableRepliesAreUnknown()
+    {
+        QFETCH(Reply, reply);
+        const auto o = decodeFunctionReply(reply);
+        QCOMPARE(o.kind, OutcomeKind::Unknown);
+        QVERIFY(o.transportError.contains(QLatin1String("unexpected reply")));
+    }
+
+    void scriptReplies()
+    {
+        QCOMPARE(decodeScriptReply(pair(1, 4)).kind, OutcomeKind::Deducted);
+        QCOMPARE(decodeScriptReply(pair(0, 4)).stock, 4);
+        QCOMPARE(decodeScriptReply(pair(-1, 0)).kind, OutcomeKind::StockMissing);
+        QCOMPARE(decodeScriptReply(pair(-2, 0)).kind, OutcomeKind::Unknown);
+        QCOMPARE(decodeScriptReply(pair(2, 4)).kind, OutcomeKind::Unknown);
+    }
+
+    void serverErrorsAreRejectedWithTheirText()
+    {
+        const auto o = decodeFunctionReply(RedisError::fromServer("ERR invalid quantity"));
+        QCOMPARE(o.kind, OutcomeKind::Rejected);
+        QCOMPARE(o.serverError, QStringLiteral("ERR invalid quantity"));
+        QVERIFY(o.meaning(DeductionMode::Function).contains(QLatin1String("ERR invalid quantity")));
+        const auto missing = decodeFunctionReply(RedisError::fromServer("ERR Function not found"));
+        QVERIFY(missing.nextStep(DeductionMode::Function).contains(QLatin1String("Load")));
+        // An error reply inside the Reply (not lifted by the transport) is the same.
+        QCOMPARE(decodeScriptReply(Reply::error("ERR invalid stock")).kind, OutcomeKind::Rejected);
+    }
+
+    void transportFailures()
+    {
+        const RedisError timeout{RedisError::Kind::Timeout, {}, "no reply", true};
+        QCOMPARE(decodeFunctionReply(timeout).kind, OutcomeKind::Unknown);
+        const RedisError lost{RedisError::Kind::ConnectionLost, {}, "closed", true};
+        QCOMPARE(decodeScriptReply(lost).kind, OutcomeKind::Unknown);
+        const RedisError unsentTimeout{RedisError::Kind::Timeout, {}, "could not connect", false};
+        QCOMPARE(decodeFunctionReply(unsentTimeout).kind, OutcomeKind::NotSent);
+        const auto notSent = decodeFunctionReply(RedisError::notSent("read-only session"));
+        QCOMPARE(notSent.kind, OutcomeKind::NotSent);
+        QVERIFY(
+            notSent.meaning(DeductionMode::Function).contains(QLatin1String("Nothing was sent")));
+        // Written, then the stream broke: may have run.
+        const RedisError protocol{RedisError::Kind::Protocol, {}, "bad byte", true};
+        QCOMPARE(decodeFunctionReply(protocol).kind, OutcomeKind::Unknown);
+    }
+
+    void everyKindHasNamesAndSentences()
+    {
+        const QStringList expected{"deducted", "already_applied", "insufficient", "stock_missing",
+                                   "rejected", "unknown",         "not_sent"};
+        for (int k = 0; k <= int(OutcomeKind::NotSent); ++k) {
+            DeductionOutcome o;
+            o.kind = OutcomeKind(k);
+            QCOMPARE(outcomeName(o.kind), expected.at(k));
+            QVERIFY(!outcomeTitle(o.kind).isEmpty());
+            for (auto mode : {DeductionMode::Function, DeductionMode::Script}) {
+                QVERIFY(!o.meaning(mode).isEmpty());
+                QVERIFY(!o.nextStep(mode).isEmpty());
+            }
+        }
+        DeductionOutcome u;
+        u.kind = OutcomeKind::Unknown;
+        QVERIFY(u.nextStep(DeductionMode::Script).contains(QLatin1String("deduct twice")));
+        QVERIFY(u.nextStep(DeductionMode::Function).contains(QLatin1String("Check the receipt")));
+    }
+
+    void receiptFunctionReplies()
+    {
+        auto s = decodeReceiptFunctionReply(
+            "r", Reply::array({Reply::integer(1), Reply::integer(7), Reply::integer(100),
+                               Reply::integer(-1)}));
+        QVERIFY(s.ok());
+        QVERIFY(s.exists);
+        QCOMPARE(s.remaining, 7);
+        QCOMPARE(s.ttlSeconds, 100);
+        QVERIFY(!s.quantity);
+        s = decodeReceiptFunctionReply("r", Reply::array({Reply::integer(1), Reply::integer(7),
+                                                          Reply::integer(100), Reply::integer(3)}));
+        QCOMPARE(s.quantity, 3);
+        s = decodeReceiptFunctionReply("r", Reply::array({Reply::integer(0), Reply::integer(0),
+                                                          Reply::integer(-2), Reply::integer(-1)}));
+        QVERIFY(s.ok());
+        QVERIFY(!s.exists);
+        QCOMPARE(s.verdictName(), QStringLiteral("not_found"));
+        s = decodeReceiptFunctionReply("r", Reply::integer(1));
+        QVERIFY(!s.ok());
+        QCOMPARE(s.verdictName(), QStringLiteral("check_failed"));
+    }
+
+    void directReceiptReads()
+    {
+        using RR = redis::ReplyResult;
+        auto s = decodeDirectReceipt("r", QList<RR>{Reply::status("string"), Reply::integer(60),
+                                                    Reply::bulk("7"),
+                                                    RedisError::fromServer("WRONGTYPE x")});
+        QVERIFY(s.ok());
+        QCOMPARE(s.remaining, 7);
+        QCOMPARE(s.ttlSeconds, 60);
+        s = decodeDirectReceipt(
+            "r",
+            QList<RR>{
+                Reply::status("hash"), Reply::integer(-1), RedisError::fromServer("WRONGTYPE x"),
+                Reply::array({Reply::bulk("remaining"), Reply::bulk("7"), Reply::bulk("quantity"),
+                              Reply::bulk("3"), Reply::bulk("time"), Reply::bulk("1700000000")})});
+        QVERIFY(s.ok());
+        QCOMPARE(s.remaining, 7);
+        QCOMPARE(s.quantity, 3);
+        QCOMPARE(s.recordedTime, 1700000000);
+        QVERIFY(s.verdict().contains(QLatin1String("no TTL")));
+        s = decodeDirectReceipt("r", QList<RR>{Reply::status("none"), Reply::integer(-2),
+                                               Reply::nil(), Reply::array({})});
+        QVERIFY(!s.exists);
+        QVERIFY(s.verdict().startsWith(QLatin1String("No receipt")));
+        s = decodeDirectReceipt("r", QList<RR>{RedisError{RedisError::Kind::Timeout, {}, "t", true},
+                                               Reply::integer(1), Reply::nil(), Reply::nil()});
+        QVERIFY(!s.ok());
+        QVERIFY(s.verdict().contains(QLatin1String("says nothing")));
+    }
+
+    void durations()
+    {
+        QCOMPARE(humanDuration(42), QStringLiteral("42 s"));
+        QCOMPARE(humanDuration(604800), QStringLiteral("7 d 0 h 0 min"));
+        QCOMPARE(humanDuration(3661), QStringLiteral("1 h 1 min"));
+        QCOMPARE(humanDuration(61), QStringLiteral("1 min 1 s"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstDeductOutcome)
+#include "tst_deduct_outcome.moc"
