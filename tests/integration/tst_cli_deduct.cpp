@@ -1,0 +1,253 @@
+// inventory-cli deduct against a real redis-server: the outcome of each case in text and
+// JSON, its exit code, the audit record it leaves, and that the record is on disk by the time
+// the outcome is printed (the process is then killed with SIGKILL).
+#include "RedisFixture.h"
+#include "inventory/AuditLog.h"
+#include "inventory/DeductionRequest.h"
+#include "redis/Slot.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using testsupport::render;
+using testsupport::StandaloneRedis;
+
+class TstCliDeduct : public QObject
+{
+    Q_OBJECT
+
+    StandaloneRedis m_redis;
+    std::unique_ptr<redis::RedisClient> m_c;
+    QTemporaryDir m_dir;
+    QString m_cli;
+    QString m_audit;
+
+    struct Run
+    {
+        int exitCode = -1;
+        QByteArray out, err;
+        QJsonObject json;
+    };
+    QStringList base() const
+    {
+        return {"deduct", "--url", QStringLiteral("redis://127.0.0.1:%1").arg(m_redis.port()),
+                "--audit-log", m_audit};
+    }
+    Run run(const QStringList &args)
+    {
+        QProcess p;
+        p.start(m_cli, args);
+        Run r;
+        if (!p.waitForFinished(30000)) {
+            p.kill();
+            p.waitForFinished();
+        }
+        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        r.out = p.readAllStandardOutput();
+        r.err = p.readAllStandardError();
+        r.json = QJsonDocument::fromJson(r.out).object();
+        return r;
+    }
+    Run deduct(const QString &sku, const QString &order, const QString &quantity,
+               const QStringList &extra = {})
+    {
+        QStringList args = base() + QStringList{"--sku", sku, "--quantity", quantity, "--json"};
+        if (!order.isEmpty())
+            args << "--order" << order;
+        return run(args + extra);
+    }
+    QList<inventory::AuditRecord> audit() const
+    {
+        return inventory::AuditLog::read(m_audit).records;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        m_cli = qEnvironmentVariable("INVENTORY_CLI");
+        if (m_cli.isEmpty())
+            QSKIP("INVENTORY_CLI is not set (run under ctest)");
+        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
+        m_c = m_redis.connect();
+        const QByteArray source = testsupport::functionSource("inventory_lib_v1.lua");
+        QCOMPARE(render(m_c->call({"FUNCTION", "LOAD", "REPLACE", source})),
+                 QStringLiteral("\"inventory_lib_v1\""));
+        m_audit = m_dir.filePath("audit.jsonl");
+    }
+
+    void init()
+    {
+        QVERIFY(m_c->call({"FLUSHALL", "SYNC"}).ok());
+        QVERIFY(m_c->call({"SET", "stock:{42}:available", "10"}).ok());
+        QFile::remove(m_audit);
+    }
+
+    void helpDocumentsExitCodes()
+    {
+        const Run r = run({"deduct", "--help"});
+        QCOMPARE(r.exitCode, 0);
+        for (const char *line :
+             {"0  deducted, or already applied", "4  insufficient stock", "5  stock key missing",
+              "6  rejected by the server", "7  outcome unknown"})
+            QVERIFY2(r.out.contains(line), line);
+    }
+
+    void functionOutcomesAndExitCodes()
+    {
+        Run r = deduct("42", "9001", "3");
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.json.value("outcome").toString(), QStringLiteral("deducted"));
+        QCOMPARE(r.json.value("remaining").toInt(), 7);
+        QCOMPARE(r.json.value("stock_key").toString(), QStringLiteral("stock:{42}:available"));
+        QCOMPARE(r.json.value("receipt_key").toString(), QStringLiteral("idem:{42}:9001"));
+        QCOMPARE(r.json.value("slot").toInt(), redis::keySlot("stock:{42}:available"));
+        QCOMPARE(r.json.value("receipt").toObject().value("ttl").toInt(), 604800);
+        QCOMPARE(audit().size(), 1);
+        QCOMPARE(audit().last().result, QStringLiteral("deducted: remaining 7"));
+        QCOMPARE(audit().last().profile, QStringLiteral("127.0.0.1:%1").arg(m_redis.port()));
+        QCOMPARE(audit().last().command.last(), QByteArray("604800")); // the default TTL
+
+        r = deduct("42", "9001", "3");
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.json.value("outcome").toString(), QStringLiteral("already_applied"));
+        QCOMPARE(r.json.value("remaining").toInt(), 7);
+
+        r = deduct("42", "9002", "30", {"--ttl", "120"});
+        QCOMPARE(r.exitCode, 4);
+        QCOMPARE(r.json.value("outcome").toString(), QStringLiteral("insufficient"));
+        QCOMPARE(r.json.value("stock").toInt(), 7);
+
+        r = deduct("43", "9002", "1");
+        QCOMPARE(r.exitCode, 5);
+        QCOMPARE(r.json.value("outcome").toString(), QStringLiteral("stock_missing"));
+
+        QVERIFY(m_c->call({"SET", "stock:{44}:available", "x"}).ok());
+        r = deduct("44", "9002", "1");
+        QCOMPARE(r.exitCode, 6);
+        QCOMPARE(r.json.value("outcome").toString(), QStringLiteral("rejected"));
+        QCOMPARE(r.json.value("error").toString(), QStringLiteral("ERR invalid stock"));
+        QCOMPARE(audit().size(), 5);
+    }
+
+    void scriptModeRecoversFromNoscript()
+    {
+        QVERIFY(m_c->call({"SCRIPT", "FLUSH", "SYNC"}).ok());
+        const Run r = deduct("42", "", "4", {"--mode", "script"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.json.value("outcome").toString(), QStringLiteral("deducted"));
+        QCOMPARE(r.json.value("remaining").toInt(), 6);
+        QVERIFY(r.json.value("script_loaded").toBool());
+        QVERIFY(!r.json.contains("receipt_key"));
+        QCOMPARE(m_c->call({"GET", "stock:{42}:available"})->bytes(), QByteArray("6"));
+        const auto records = audit();
+        QCOMPARE(records.size(), 3);
+        QCOMPARE(records[1].action, QStringLiteral("script-load"));
+    }
+
+    void badValuesAreRefusedBeforeSending()
+    {
+        Run r = deduct("42", "9001", "03");
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("nothing sent") && r.err.contains("--quantity"), r.err);
+        r = deduct("42", "9001", "3", {"--ttl", "31536001"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("--ttl"));
+        r = deduct("42", "", "3"); // function mode needs the order id
+        QCOMPARE(r.exitCode, 2);
+        r = deduct("42", "9001", "3", {"--mode", "eval"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(!QFile::exists(m_audit));
+        QCOMPARE(m_c->call({"GET", "stock:{42}:available"})->bytes(), QByteArray("10"));
+    }
+
+    // A production session refuses until unlocked with its name (host:port for a URL).
+    void productionNeedsUnlock()
+    {
+        Run r = deduct("42", "9001", "3", {"--environment", "production"});
+        QCOMPARE(r.exitCode, 3);
+        QCOMPARE(r.json.value("outcome").toString(), QStringLiteral("not_sent"));
+        QVERIFY(r.json.value("message").toString().startsWith("Nothing was sent"));
+        QCOMPARE(m_c->call({"GET", "stock:{42}:available"})->bytes(), QByteArray("10"));
+        r = deduct("42", "9001", "3", {"--environment", "production", "--unlock", "wrong"});
+        QCOMPARE(r.exitCode, 2);
+        r = deduct("42", "9001", "3",
+                   {"--environment", "production", "--unlock",
+                    QStringLiteral("127.0.0.1:%1").arg(m_redis.port())});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.json.value("outcome").toString(), QStringLiteral("deducted"));
+    }
+
+    void unknownOutcomeThenCheck()
+    {
+        auto admin = m_redis.connect();
+        QVERIFY(admin->call({"CLIENT", "PAUSE", "2500", "WRITE"}).ok());
+        Run r = deduct("42", "9001", "3", {"--timeout-ms", "600"});
+        QCOMPARE(r.exitCode, 7);
+        QCOMPARE(r.json.value("outcome").toString(), QStringLiteral("unknown"));
+        QVERIFY(r.json.value("next_step").toString().contains("Check the receipt"));
+        QVERIFY(audit().last().outcomeUnknown);
+        // The CLI exited and closed its connection while the server held the call: the
+        // server drops a held command of a closed client, so it never ran.
+        QVERIFY(admin->call({"CLIENT", "UNPAUSE"}).ok());
+        r = run(base() + QStringList{"--sku", "42", "--order", "9001", "--check", "--json"});
+        QCOMPARE(r.exitCode, 5);
+        QCOMPARE(r.json.value("verdict").toString(), QStringLiteral("not_found"));
+        QCOMPARE(m_c->call({"GET", "stock:{42}:available"})->bytes(), QByteArray("10"));
+        // So the retry with the same order id deducts, once.
+        r = deduct("42", "9001", "3");
+        QCOMPARE(r.json.value("outcome").toString(), QStringLiteral("deducted"));
+        r = run(base() + QStringList{"--sku", "42", "--order", "9001", "--check"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.startsWith("The deduction happened"), r.out);
+    }
+
+    void textOutput()
+    {
+        const Run r =
+            run(base() + QStringList{"--sku", "42", "--order", "9001", "--quantity", "3"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("outcome:      deducted: remaining 7"), r.out);
+        QVERIFY(r.out.contains("stock before: 10 (read just before)"));
+        QVERIFY(r.out.contains("stock after:  7 (read just after)"));
+        QVERIFY(r.out.contains("receipt:      exists, value 7, TTL 7 d 0 h 0 min (604800 s)"));
+    }
+
+    // The record is on disk the moment the outcome is printed: read it then, and SIGKILL the
+    // process right away.
+    void recordIsOnDiskWhenTheOutcomeIsPrinted()
+    {
+        for (int i = 0; i < 5; ++i) {
+            const QString order = QStringLiteral("k%1").arg(i);
+            QProcess p;
+            QList<inventory::AuditRecord> seen;
+            QByteArray line;
+            connect(&p, &QProcess::readyReadStandardOutput, &p, [&] {
+                line += p.readAllStandardOutput();
+                if (!line.contains('\n') || !seen.isEmpty())
+                    return;
+                seen = audit(); // before the process can do anything else
+                if (seen.isEmpty())
+                    seen << inventory::AuditRecord{}; // mark "looked, found nothing"
+                p.kill();
+            });
+            p.start(
+                m_cli,
+                base() + QStringList{"--sku", "42", "--order", order, "--quantity", "1", "--json"});
+            QVERIFY(p.waitForStarted());
+            QTRY_VERIFY_WITH_TIMEOUT(!seen.isEmpty(), 15000);
+            p.waitForFinished(5000);
+            QCOMPARE(QJsonDocument::fromJson(line).object().value("outcome").toString(),
+                     QStringLiteral("deducted"));
+            QCOMPARE(seen.size(), i + 1);
+            QCOMPARE(seen.last().command.at(4), ("idem:{42}:" + order).toUtf8());
+            QCOMPARE(seen.last().result, QStringLiteral("deducted: remaining %1").arg(9 - i));
+        }
+        QCOMPARE(inventory::AuditLog::read(m_audit).problems, QStringList());
+    }
+};
+
+QTEST_GUILESS_MAIN(TstCliDeduct)
+#include "tst_cli_deduct.moc"
