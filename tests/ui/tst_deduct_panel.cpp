@@ -1,0 +1,268 @@
+// The deduction panel, offscreen, against a real redis-server: fill the form, confirm, read
+// the outcome shown; inline validation; Enter and Ctrl+Enter; unknown outcomes with Check
+// receipt, a safe retry in Function mode and an acknowledged one in Script mode; a read-only
+// session.
+#include "RedisFixture.h"
+#include "deduct/ConfirmDeductionDialog.h"
+#include "deduct/DeductionForm.h"
+#include "deduct/DeductionPanel.h"
+#include "deduct/ResultCard.h"
+#include "session/GatedSender.h"
+#include "session/WriteGate.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace inventory;
+using testsupport::render;
+using testsupport::StandaloneRedis;
+
+class TstDeductPanel : public QObject
+{
+    Q_OBJECT
+
+    StandaloneRedis m_redis;
+    std::unique_ptr<redis::RedisClient> m_c;
+    QTemporaryDir m_dir;
+    DeductionContext m_ctx;
+
+    template<class T = QWidget>
+    static T *child(QObject *parent, const char *name)
+    {
+        T *w = parent->findChild<T *>(QLatin1String(name));
+        if (!w)
+            qWarning("no child %s", name);
+        return w;
+    }
+    static void type(QWidget *panel, const char *field, const QString &text)
+    {
+        auto *edit = child<QLineEdit>(panel, field);
+        edit->setFocus();
+        edit->selectAll();
+        QTest::keyClicks(edit, text);
+    }
+    // Confirms the dialog on screen and waits for the result.
+    static void confirm(ui::DeductionPanel &panel)
+    {
+        QTRY_VERIFY(panel.pendingConfirmation());
+        QTest::mouseClick(panel.pendingConfirmation()->runButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.isRunning() && !panel.pendingConfirmation(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(panel.resultCard()->entryId() != 0, 10000);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
+        m_c = m_redis.connect();
+        QCOMPARE(render(m_c->call({"FUNCTION", "LOAD", "REPLACE",
+                                   testsupport::functionSource("inventory_lib_v1.lua")})),
+                 QStringLiteral("\"inventory_lib_v1\""));
+        m_ctx.profileName = "local";
+        m_ctx.serverAddress = m_c->address();
+        m_ctx.auditLogPath = m_dir.filePath("audit.jsonl");
+        m_ctx.timeoutMs = 3000;
+        m_ctx.defaultTtlSeconds = 3600;
+    }
+
+    void init()
+    {
+        QVERIFY(m_c->call({"FLUSHALL", "SYNC"}).ok());
+        QVERIFY(m_c->call({"SET", "stock:{42}:available", "10"}).ok());
+        QFile::remove(m_ctx.auditLogPath);
+    }
+
+    void fillConfirmAndReadTheOutcome()
+    {
+        ui::DeductionPanel panel(*m_c, m_ctx);
+        panel.resize(1200, 800);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QCOMPARE(child<QLineEdit>(&panel, "ttl")->text(), QStringLiteral("3600"));
+
+        type(&panel, "sku", "42");
+        // Enter moves on to the next field.
+        QTest::keyClick(child<QLineEdit>(&panel, "sku"), Qt::Key_Return);
+        QCOMPARE(QApplication::focusWidget(), child<QWidget>(&panel, "order"));
+        QTest::keyClicks(child<QLineEdit>(&panel, "order"), "9001");
+        type(&panel, "quantity", "03");
+        auto *quantityMessage = child<QLabel>(&panel, "quantityMessage");
+        QVERIFY(quantityMessage->isVisible());
+        QVERIFY(quantityMessage->text().contains("leading zero"));
+        // Ctrl+Enter with a bad value: refused, nothing to confirm.
+        QTest::keyClick(child<QLineEdit>(&panel, "quantity"), Qt::Key_Return, Qt::ControlModifier);
+        QVERIFY(!panel.pendingConfirmation());
+        type(&panel, "quantity", "3");
+        QVERIFY(!quantityMessage->isVisible());
+        QVERIFY(child<QLabel>(&panel, "slotMessage")->text().contains("slot 8000"));
+
+        QTest::keyClick(child<QLineEdit>(&panel, "quantity"), Qt::Key_Return, Qt::ControlModifier);
+        QTRY_VERIFY(panel.pendingConfirmation());
+        ui::ConfirmDeductionDialog *dialog = panel.pendingConfirmation();
+        const QString cli = dialog->redisCliCommand();
+        QCOMPARE(cli, QStringLiteral("redis-cli -h 127.0.0.1 -p %1 FCALL inventory_deduct_v1 2 "
+                                     "'stock:{42}:available' 'idem:{42}:9001' 3 3600")
+                          .arg(m_redis.port()));
+        QTest::mouseClick(dialog->copyButton(), Qt::LeftButton);
+        QCOMPARE(QApplication::clipboard()->text(), cli);
+        confirm(panel);
+
+        QCOMPARE(panel.resultCard()->titleText(), QStringLiteral("Deducted — remaining 7"));
+        QVERIFY(panel.resultCard()->meaningText().contains("receipt was written"));
+        QCOMPARE(child<QLabel>(panel.resultCard(), "stockBefore")->text(), QStringLiteral("10"));
+        QCOMPARE(child<QLabel>(panel.resultCard(), "stockAfter")->text(), QStringLiteral("7"));
+        QVERIFY(
+            child<QLabel>(panel.resultCard(), "receiptAfter")->text().contains("TTL 1 h 0 min"));
+        QCOMPARE(panel.history()->rowCount(), 1);
+        QCOMPARE(AuditLog::read(m_ctx.auditLogPath).records.size(), 1);
+        QCOMPARE(m_c->call({"GET", "stock:{42}:available"})->bytes(), QByteArray("7"));
+
+        // Again with the same order: already applied.
+        panel.runFromForm();
+        confirm(panel);
+        QCOMPARE(panel.resultCard()->titleText(),
+                 QStringLiteral("Already applied — recorded remaining 7"));
+        QCOMPARE(panel.history()->rowCount(), 2);
+    }
+
+    void cancelSendsNothing()
+    {
+        ui::DeductionPanel panel(*m_c, m_ctx);
+        panel.show();
+        panel.prefill("42", "9001");
+        type(&panel, "quantity", "3");
+        panel.runFromForm();
+        QTRY_VERIFY(panel.pendingConfirmation());
+        panel.pendingConfirmation()->reject();
+        QTRY_VERIFY(!panel.pendingConfirmation());
+        QTest::qWait(100);
+        QCOMPARE(panel.history()->rowCount(), 0);
+        QVERIFY(!QFile::exists(m_ctx.auditLogPath));
+        QCOMPARE(m_c->call({"GET", "stock:{42}:available"})->bytes(), QByteArray("10"));
+    }
+
+    void unknownOutcomeCheckAndSafeRetry()
+    {
+        DeductionContext ctx = m_ctx;
+        ctx.timeoutMs = 500;
+        ui::DeductionPanel panel(*m_c, ctx);
+        panel.show();
+        panel.prefill("42", "9001");
+        type(&panel, "quantity", "3");
+        auto admin = m_redis.connect();
+        QVERIFY(admin->call({"CLIENT", "PAUSE", "1500", "WRITE"}).ok());
+        panel.runFromForm();
+        confirm(panel);
+        ui::ResultCard *card = panel.resultCard();
+        QCOMPARE(card->titleText(), QStringLiteral("Outcome unknown"));
+        QVERIFY(card->meaningText().contains("may or may not have happened"));
+        QVERIFY(card->checkButton()->isVisible());
+        QVERIFY(card->retryButton()->isVisible());
+        QCOMPARE(card->retryButton()->text(), QStringLiteral("Retry with the same order id…"));
+        QVERIFY(AuditLog::read(m_ctx.auditLogPath).records.last().outcomeUnknown);
+
+        QVERIFY(admin->call({"CLIENT", "UNPAUSE"}).ok());
+        QTest::mouseClick(card->checkButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(card->checkText().startsWith("The deduction happened"), 5000);
+        QVERIFY(panel.history()
+                    ->data(panel.history()->index(0, DeductionHistory::Check))
+                    .toString()
+                    .startsWith("happened"));
+
+        QTest::mouseClick(card->retryButton(), Qt::LeftButton);
+        QTRY_VERIFY(panel.pendingConfirmation());
+        QCOMPARE(panel.pendingConfirmation()->windowTitle(),
+                 QStringLiteral("Retry with the same order id"));
+        confirm(panel);
+        QVERIFY(card->titleText().startsWith("Already applied"));
+        QCOMPARE(m_c->call({"GET", "stock:{42}:available"})->bytes(), QByteArray("7"));
+        QVERIFY(AuditLog::read(m_ctx.auditLogPath).records.last().detail.contains("retry"));
+    }
+
+    void scriptRetryNeedsAcknowledgement()
+    {
+        DeductionContext ctx = m_ctx;
+        ctx.timeoutMs = 500;
+        QVERIFY(m_c->call({"SCRIPT", "LOAD", deductScriptSource()}).ok());
+        ui::DeductionPanel panel(*m_c, ctx);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.prefill("42");
+        auto *script = panel.form()->findChildren<QRadioButton *>().at(1);
+        script->click();
+        QVERIFY(!child<QLineEdit>(&panel, "ttl")->isEnabled());
+        type(&panel, "quantity", "2");
+        // Enter skips the TTL (not used by the script) and lands on the run button.
+        QTest::keyClick(child<QLineEdit>(&panel, "quantity"), Qt::Key_Return);
+        QCOMPARE(QApplication::focusWidget(), panel.form()->runButton());
+        auto admin = m_redis.connect();
+        QVERIFY(admin->call({"CLIENT", "PAUSE", "1500", "WRITE"}).ok());
+        panel.runFromForm();
+        confirm(panel);
+        ui::ResultCard *card = panel.resultCard();
+        QCOMPARE(card->titleText(), QStringLiteral("Outcome unknown"));
+        QCOMPARE(card->checkButton()->text(), QStringLiteral("Check stock"));
+        QCOMPARE(card->retryButton()->text(), QStringLiteral("Retry (may deduct twice)…"));
+        QVERIFY(admin->call({"CLIENT", "UNPAUSE"}).ok());
+        QTest::mouseClick(card->checkButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(card->checkText().contains("most likely happened"), 5000);
+
+        QTest::mouseClick(card->retryButton(), Qt::LeftButton);
+        QTRY_VERIFY(panel.pendingConfirmation());
+        ui::ConfirmDeductionDialog *dialog = panel.pendingConfirmation();
+        QVERIFY(dialog->acknowledgement());
+        QVERIFY(!dialog->runButton()->isEnabled());
+        dialog->acknowledgement()->click();
+        QVERIFY(dialog->runButton()->isEnabled());
+        confirm(panel);
+        QCOMPARE(card->titleText(), QStringLiteral("Deducted — remaining 6"));
+        QVERIFY(AuditLog::read(m_ctx.auditLogPath)
+                    .records.last()
+                    .detail.contains("acknowledged: may deduct twice"));
+    }
+
+    void readOnlySessionSaysNothingWasSent()
+    {
+        session::ConnectionProfile profile;
+        profile.name = "prod";
+        profile.environment = "production";
+        session::WriteGate gate(*m_c, profile);
+        session::GatedSender gated(*m_c, gate);
+        ui::DeductionPanel panel(gated, m_ctx);
+        panel.setReadOnlyNotice(gate.refusalMessage());
+        panel.show();
+        QVERIFY(child<QLabel>(&panel, "readOnlyNotice")->isVisible());
+        panel.prefill("42", "9001");
+        type(&panel, "quantity", "3");
+        panel.runFromForm();
+        confirm(panel);
+        QCOMPARE(panel.resultCard()->titleText(), QStringLiteral("Not sent"));
+        QCOMPARE(panel.resultCard()->retryButton()->text(), QStringLiteral("Run again…"));
+        QVERIFY(panel.resultCard()->meaningText().startsWith("Nothing was sent to the server"));
+        QCOMPARE(m_c->call({"GET", "stock:{42}:available"})->bytes(), QByteArray("10"));
+    }
+
+    void differentSlotsRefuseInline()
+    {
+        DeductionContext ctx = m_ctx;
+        ctx.schema = KeySchema::fromTemplates("stock:<sku>", "idem:<sku>:<order>").value();
+        ui::DeductionPanel panel(*m_c, ctx);
+        panel.show();
+        panel.prefill("42", "9001");
+        type(&panel, "quantity", "3");
+        QVERIFY(child<QLabel>(&panel, "slotMessage")->text().startsWith("Refused"));
+        panel.runFromForm();
+        QTest::qWait(50);
+        QVERIFY(!panel.pendingConfirmation());
+    }
+};
+
+QTEST_MAIN(TstDeductPanel)
+#include "tst_deduct_panel.moc"

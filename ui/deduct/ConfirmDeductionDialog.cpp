@@ -1,0 +1,164 @@
+#include "ConfirmDeductionDialog.h"
+
+#include "core/Bytes.h"
+#include "inventory/RedisCliCommand.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QDialogButtonBox>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace ui {
+
+using namespace inventory;
+
+namespace {
+QLabel *plain(const QString &text, QWidget *parent)
+{
+    auto *l = new QLabel(text, parent);
+    l->setTextFormat(Qt::PlainText);
+    l->setWordWrap(true);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return l;
+}
+} // namespace
+
+ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
+                                               const DeductionContext &ctx, Kind kind,
+                                               const QString &readOnlyNotice, QWidget *parent)
+    : QDialog(parent)
+{
+    const bool function = plan.request.mode == DeductionMode::Function;
+    setWindowTitle(kind == Kind::First            ? tr("Confirm deduction")
+                   : kind == Kind::RetrySameOrder ? tr("Retry with the same order id")
+                                                  : tr("Retry the script: may deduct twice"));
+    setObjectName(QStringLiteral("confirmDeductionDialog"));
+    auto *layout = new QVBoxLayout(this);
+
+    QString intro;
+    if (kind == Kind::RetrySameOrder)
+        intro = tr("The same call again, with the same order id. This is safe: if the first call "
+                   "did deduct, its receipt makes this one return Already applied.");
+    else if (kind == Kind::ScriptRetry)
+        intro = tr("The script keeps no receipt. If the first call did run (its reply was lost), "
+                   "this call deducts a second time. Check the stock first.");
+    else if (function)
+        intro = tr("Deduct once for this order. The server runs every check before its first "
+                   "write.");
+    else
+        intro = tr("Run the EVAL script. It is not idempotent: if the reply is lost, you cannot "
+                   "safely run it again.");
+    auto *introLabel = plain(intro, this);
+    if (kind == Kind::ScriptRetry)
+        introLabel->setStyleSheet(QStringLiteral("color: #b3261e; font-weight: bold;"));
+    layout->addWidget(introLabel);
+    m_evidence = plain(QString(), this);
+    m_evidence->setObjectName(QStringLiteral("evidence"));
+    m_evidence->hide();
+    layout->addWidget(m_evidence);
+    if (!readOnlyNotice.isEmpty()) {
+        auto *ro = plain(readOnlyNotice, this);
+        ro->setStyleSheet(QStringLiteral("color: #b3261e;"));
+        layout->addWidget(ro);
+    }
+
+    auto *where = new QFormLayout;
+    where->addRow(tr("Profile"), plain(ctx.profileName, this));
+    where->addRow(tr("Server"), plain(ctx.serverAddress, this));
+    where->addRow(
+        tr("Stock key"),
+        plain(tr("%1   slot %2").arg(core::escapeBytes(plan.stockKey)).arg(plan.stockSlot), this));
+    if (function)
+        where->addRow(
+            tr("Receipt key"),
+            plain(tr("%1   slot %2").arg(core::escapeBytes(plan.receiptKey)).arg(plan.receiptSlot),
+                  this));
+    else if (!plan.request.orderId.isEmpty())
+        where->addRow(tr("Order id"),
+                      plain(tr("%1 (not sent: recorded in history and the audit log)")
+                                .arg(core::escapeBytes(plan.request.orderId)),
+                            this));
+    where->addRow(
+        tr("Timeout"),
+        plain(tr("%1 ms: no reply by then is reported as Outcome unknown").arg(ctx.timeoutMs),
+              this));
+    layout->addLayout(where);
+
+    // Every argument on its own row: what the server receives, byte for byte.
+    auto *args = new QTableWidget(int(plan.command.size()), 2, this);
+    args->setObjectName(QStringLiteral("arguments"));
+    args->setHorizontalHeaderLabels({tr("Argument"), tr("Meaning")});
+    args->verticalHeader()->setDefaultSectionSize(22);
+    args->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    const QStringList meanings =
+        function
+            ? QStringList{tr("command"),     tr("function"), tr("number of keys"), tr("stock key"),
+                          tr("receipt key"), tr("quantity"), tr("receipt TTL (s)")}
+            : QStringList{tr("command"), tr("SHA1 of stock_decrement.lua"), tr("number of keys"),
+                          tr("stock key"), tr("quantity")};
+    for (int i = 0; i < plan.command.size(); ++i) {
+        args->setItem(i, 0, new QTableWidgetItem(core::escapeBytes(plan.command.at(i))));
+        args->setItem(i, 1, new QTableWidgetItem(meanings.value(i)));
+    }
+    args->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    args->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    args->setMinimumHeight(26 + 22 * int(plan.command.size()));
+    layout->addWidget(args);
+
+    m_cli = redisCliCommandLine(ctx.effectiveRedisCliArgs(), plan.command);
+    layout->addWidget(plain(tr("The same command for redis-cli:"), this));
+    auto *cli = new QPlainTextEdit(m_cli, this);
+    cli->setObjectName(QStringLiteral("redisCliCommand"));
+    cli->setReadOnly(true);
+    cli->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    cli->setMaximumHeight(64);
+    layout->addWidget(cli);
+
+    if (kind == Kind::ScriptRetry) {
+        m_ack = new QCheckBox(tr("I understand that this may deduct a second time"), this);
+        m_ack->setObjectName(QStringLiteral("acknowledgeDoubleDeduction"));
+        layout->addWidget(m_ack);
+    }
+
+    auto *buttons = new QDialogButtonBox(this);
+    m_copy = buttons->addButton(tr("&Copy as redis-cli command"), QDialogButtonBox::ActionRole);
+    m_run = buttons->addButton(kind == Kind::First ? tr("&Run") : tr("&Run again"),
+                               QDialogButtonBox::AcceptRole);
+    buttons->addButton(QDialogButtonBox::Cancel);
+    m_run->setObjectName(QStringLiteral("confirmRun"));
+    m_copy->setObjectName(QStringLiteral("copyRedisCli"));
+    // Cancel is the default: a stray Enter must not run a write.
+    buttons->button(QDialogButtonBox::Cancel)->setDefault(true);
+    buttons->button(QDialogButtonBox::Cancel)->setFocus();
+    if (m_ack) {
+        m_run->setEnabled(false);
+        connect(m_ack, &QCheckBox::toggled, m_run, &QPushButton::setEnabled);
+    }
+    connect(m_copy, &QPushButton::clicked, this, [this] {
+        QApplication::clipboard()->setText(m_cli);
+        m_copy->setText(tr("Copied"));
+        QTimer::singleShot(1500, m_copy,
+                           [this] { m_copy->setText(tr("&Copy as redis-cli command")); });
+    });
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(buttons);
+    resize(720, sizeHint().height());
+}
+
+void ConfirmDeductionDialog::setEvidence(const QString &text)
+{
+    m_evidence->setText(tr("Last check: %1").arg(text));
+    m_evidence->setVisible(!text.isEmpty());
+}
+
+} // namespace ui

@@ -1,0 +1,233 @@
+#include "DeductionForm.h"
+
+#include "core/Bytes.h"
+#include "inventory/ReceiptCheck.h"
+
+#include <QButtonGroup>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QVBoxLayout>
+
+namespace ui {
+
+using namespace inventory;
+
+namespace {
+const QString ErrorStyle = QStringLiteral("color: #b3261e;");
+const QString HintStyle = QStringLiteral("color: #5f6368;");
+} // namespace
+
+DeductionForm::DeductionForm(const DeductionContext &ctx, QWidget *parent)
+    : QWidget(parent)
+    , m_ctx(ctx)
+{
+    auto *form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_sku = addField(form, tr("&SKU"), QStringLiteral("sku"), &m_skuMessage);
+    m_sku->setPlaceholderText(tr("e.g. 42"));
+    m_order = addField(form, tr("&Order id"), QStringLiteral("order"), &m_orderMessage);
+    m_quantity = addField(form, tr("&Quantity"), QStringLiteral("quantity"), &m_quantityMessage);
+    m_quantity->setPlaceholderText(tr("1 to 1,000,000"));
+    m_ttl = addField(form, tr("Receipt &TTL (s)"), QStringLiteral("ttl"), &m_ttlMessage);
+    m_ttlHuman = new QLabel(this);
+    m_ttlHuman->setStyleSheet(HintStyle);
+    form->addRow(QString(), m_ttlHuman);
+
+    m_function = new QRadioButton(tr("&Function: FCALL inventory_deduct_v1 (once per order)"));
+    m_script = new QRadioButton(tr("Sc&ript: EVALSHA stock_decrement.lua (not idempotent)"));
+    m_function->setChecked(true);
+    auto *modes = new QButtonGroup(this);
+    modes->addButton(m_function);
+    modes->addButton(m_script);
+    auto *modeBox = new QVBoxLayout;
+    modeBox->setSpacing(2);
+    modeBox->addWidget(m_function);
+    modeBox->addWidget(m_script);
+    m_modeHint = new QLabel(this);
+    m_modeHint->setWordWrap(true);
+    m_modeHint->setStyleSheet(HintStyle);
+    modeBox->addWidget(m_modeHint);
+    form->addRow(tr("Mode"), modeBox);
+
+    m_stockKey = new QLabel(this);
+    m_receiptKey = new QLabel(this);
+    for (QLabel *l : {m_stockKey, m_receiptKey}) {
+        l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        l->setTextFormat(Qt::PlainText); // keys are data: never read as markup
+        l->setWordWrap(true);
+    }
+    m_slotMessage = new QLabel(this);
+    m_slotMessage->setWordWrap(true);
+    m_slotMessage->setTextFormat(Qt::PlainText);
+    m_slotMessage->setObjectName(QStringLiteral("slotMessage"));
+    form->addRow(tr("Stock key"), m_stockKey);
+    form->addRow(tr("Receipt key"), m_receiptKey);
+    form->addRow(QString(), m_slotMessage);
+
+    m_run = new QPushButton(tr("Run deduction…  (Ctrl+Enter)"), this);
+    m_run->setObjectName(QStringLiteral("runButton"));
+    m_run->setDefault(false);
+    m_run->setAutoDefault(false);
+    connect(m_run, &QPushButton::clicked, this, &DeductionForm::runRequested);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(form);
+    layout->addWidget(m_run);
+    layout->addStretch(1);
+
+    // Enter moves on, as in a paper form (skipping the TTL in Script mode), from the last
+    // field to the run button.
+    const QList<QLineEdit *> order{m_sku, m_order, m_quantity, m_ttl};
+    const QList<QWidget *> stops{m_sku, m_order, m_quantity, m_ttl, m_run};
+    for (qsizetype i = 0; i < order.size(); ++i)
+        connect(order[i], &QLineEdit::returnPressed, this, [stops, i] {
+            for (qsizetype j = i + 1; j < stops.size(); ++j)
+                if (stops[j]->isEnabled()) {
+                    stops[j]->setFocus();
+                    return;
+                }
+        });
+    for (QLineEdit *e : order)
+        connect(e, &QLineEdit::textEdited, this, [this, e] {
+            m_touched.insert(e->objectName());
+            refresh();
+        });
+    connect(m_function, &QRadioButton::toggled, this, [this] { refresh(); });
+    setContext(ctx);
+}
+
+QLineEdit *DeductionForm::addField(QFormLayout *form, const QString &label, const QString &name,
+                                   QLabel **message)
+{
+    auto *edit = new QLineEdit(this);
+    edit->setObjectName(name);
+    auto *msg = new QLabel(this);
+    msg->setObjectName(name + QStringLiteral("Message"));
+    msg->setStyleSheet(ErrorStyle);
+    msg->setTextFormat(Qt::PlainText);
+    msg->setWordWrap(true);
+    msg->hide();
+    auto *column = new QVBoxLayout;
+    column->setSpacing(1);
+    column->addWidget(edit);
+    column->addWidget(msg);
+    auto *l = new QLabel(label, this);
+    l->setBuddy(edit);
+    form->addRow(l, column);
+    *message = msg;
+    return edit;
+}
+
+void DeductionForm::setContext(const DeductionContext &ctx)
+{
+    m_ctx = ctx;
+    m_ttl->setText(QString::number(ctx.defaultTtlSeconds));
+    refresh();
+}
+
+void DeductionForm::setSku(const QString &sku)
+{
+    m_sku->setText(sku);
+    m_touched.insert(QStringLiteral("sku"));
+    refresh();
+}
+
+void DeductionForm::setOrderId(const QString &orderId)
+{
+    m_order->setText(orderId);
+    m_touched.insert(QStringLiteral("order"));
+    refresh();
+}
+
+DeductionRequest DeductionForm::request() const
+{
+    DeductionRequest r;
+    r.sku = m_sku->text().toUtf8();
+    r.orderId = m_order->text().toUtf8();
+    r.quantity = m_quantity->text().toUtf8();
+    r.ttlSeconds = m_ttl->text().toUtf8();
+    r.mode = m_function->isChecked() ? DeductionMode::Function : DeductionMode::Script;
+    return r;
+}
+
+DeductionPlan DeductionForm::plan() const
+{
+    return planDeduction(request(), m_ctx.schema);
+}
+
+bool DeductionForm::validateAll()
+{
+    m_showAll = true;
+    refresh();
+    const DeductionPlan p = plan();
+    for (QLineEdit *e : {m_sku, m_order, m_quantity, m_ttl})
+        if (p.problemFor(e->objectName()) || (e == m_sku && p.problemFor(QStringLiteral("keys")))) {
+            e->setFocus();
+            e->selectAll();
+            break;
+        }
+    return p.ok();
+}
+
+void DeductionForm::showProblem(QLabel *label, QLineEdit *edit,
+                                const std::optional<QString> &problem, const QString &field)
+{
+    const bool show = problem && (m_showAll || m_touched.contains(field)) && edit->isEnabled();
+    label->setVisible(show);
+    label->setText(show ? *problem : QString());
+    edit->setStyleSheet(show ? QStringLiteral("QLineEdit { border: 1px solid #b3261e; }")
+                             : QString());
+}
+
+void DeductionForm::refresh()
+{
+    const bool function = m_function->isChecked();
+    m_ttl->setEnabled(function);
+    m_order->setPlaceholderText(function ? tr("e.g. 9001 (the receipt is per order)")
+                                         : tr("optional: recorded in history and audit"));
+    m_modeHint->setText(function ? tr("A retry with the same order id is safe: it deducts at most "
+                                      "once while the receipt lives.")
+                                 : tr("No receipt: a retry after a lost reply may deduct twice."));
+    const DeductionPlan p = plan();
+    showProblem(m_skuMessage, m_sku, p.problemFor(QStringLiteral("sku")), QStringLiteral("sku"));
+    showProblem(m_orderMessage, m_order, p.problemFor(QStringLiteral("order")),
+                QStringLiteral("order"));
+    showProblem(m_quantityMessage, m_quantity, p.problemFor(QStringLiteral("quantity")),
+                QStringLiteral("quantity"));
+    showProblem(m_ttlMessage, m_ttl, p.problemFor(QStringLiteral("ttl")), QStringLiteral("ttl"));
+
+    const qint64 ttl = m_ttl->text().toLongLong();
+    m_ttlHuman->setText(
+        function && !p.problemFor(QStringLiteral("ttl"))
+            ? tr("= %1; profile default %2 s").arg(humanDuration(ttl)).arg(m_ctx.defaultTtlSeconds)
+            : (function ? QString() : tr("not used in Script mode")));
+
+    const bool haveSku = !m_sku->text().isEmpty();
+    m_stockKey->setText(haveSku
+                            ? tr("%1   slot %2").arg(core::escapeBytes(p.stockKey)).arg(p.stockSlot)
+                            : tr("(enter a SKU)"));
+    if (!function)
+        m_receiptKey->setText(tr("none in Script mode"));
+    else
+        m_receiptKey->setText(
+            haveSku && !m_order->text().isEmpty()
+                ? tr("%1   slot %2").arg(core::escapeBytes(p.receiptKey)).arg(p.receiptSlot)
+                : tr("(enter a SKU and an order id)"));
+    if (const auto slot = p.problemFor(QStringLiteral("keys"))) {
+        m_slotMessage->setStyleSheet(ErrorStyle);
+        m_slotMessage->setText(tr("Refused: %1").arg(*slot));
+    } else if (function && haveSku && !m_order->text().isEmpty()) {
+        m_slotMessage->setStyleSheet(HintStyle);
+        m_slotMessage->setText(
+            tr("Both keys hash to slot %1: one cluster node runs the call.").arg(p.stockSlot));
+    } else {
+        m_slotMessage->clear();
+    }
+}
+
+} // namespace ui

@@ -1,0 +1,76 @@
+#pragma once
+
+#include "inventory/DeductionContext.h"
+#include "inventory/DeductionHistory.h"
+#include "redis/CommandSender.h"
+
+#include <QPointer>
+#include <QWidget>
+
+class QLabel;
+class QTableView;
+
+namespace ui {
+
+class ConfirmDeductionDialog;
+class DeductionForm;
+class ResultCard;
+
+// Manual deductions: the form, a confirmation with the exact command, the result card, and
+// this session's history (each entry re-checkable: select it, then Check receipt).
+// Writes go through `sender` (give it the session's gated sender: a read-only session then
+// refuses, and the card says that nothing was sent). Every write is in the audit log before
+// its result is shown.
+class DeductionPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    // `sender` is not owned and must outlive the panel.
+    DeductionPanel(redis::CommandSender &sender, const inventory::DeductionContext &ctx,
+                   QWidget *parent = nullptr);
+
+    // Another profile or server; the history stays (its entries name their keys).
+    void setContext(const inventory::DeductionContext &ctx);
+    // From the key browser: fills the SKU (and the order id when given) and focuses the next
+    // empty field.
+    void prefill(const QString &sku, const QString &orderId = {});
+    // A line shown above the form and in the confirmation (e.g. the write gate's refusal
+    // message while the session is read-only); empty hides it.
+    void setReadOnlyNotice(const QString &notice);
+
+    inventory::DeductionHistory *history() const { return m_history; }
+    DeductionForm *form() const { return m_form; }
+    ResultCard *resultCard() const { return m_card; }
+    // The confirmation on screen, if any (tests press its buttons).
+    ConfirmDeductionDialog *pendingConfirmation() const { return m_dialog; }
+    bool isRunning() const { return m_running; }
+
+public slots:
+    void runFromForm(); // what Ctrl+Enter and the Run button do
+
+signals:
+    void deductionFinished(const inventory::DeductionResult &result);
+    // An audit record was appended (a viewer may reload).
+    void auditLogChanged();
+
+private:
+    void confirmAndRun(const inventory::DeductionPlan &plan, int kind, const QString &note);
+    void execute(const inventory::DeductionPlan &plan, const QString &note);
+    void onFinished(const inventory::DeductionResult &result);
+    void check(int entryId);
+    void retry(int entryId);
+    void showEntry(int entryId);
+
+    redis::CommandSender &m_sender;
+    inventory::DeductionContext m_ctx;
+    QLabel *m_notice;
+    DeductionForm *m_form;
+    ResultCard *m_card;
+    inventory::DeductionHistory *m_history;
+    QTableView *m_historyView;
+    QPointer<ConfirmDeductionDialog> m_dialog;
+    QString m_readOnlyNotice;
+    bool m_running = false;
+};
+
+} // namespace ui

@@ -1,0 +1,47 @@
+#include "OutcomeStyle.h"
+
+#include "inventory/DeductionHistory.h"
+
+namespace ui {
+
+using inventory::OutcomeKind;
+
+QColor outcomeColor(OutcomeKind kind)
+{
+    switch (kind) {
+    case OutcomeKind::Deducted:
+        return QColor(0x1b, 0x7f, 0x3b);
+    case OutcomeKind::AlreadyApplied:
+        return QColor(0x1f, 0x5f, 0xa8);
+    case OutcomeKind::Insufficient:
+    case OutcomeKind::StockMissing:
+        return QColor(0xa8, 0x62, 0x00);
+    case OutcomeKind::Rejected:
+        return QColor(0xb3, 0x26, 0x1e);
+    case OutcomeKind::Unknown:
+        return QColor(0x7b, 0x1f, 0xa2);
+    case OutcomeKind::NotSent:
+        return QColor(0x5f, 0x63, 0x68);
+    }
+    return Qt::black;
+}
+
+QColor outcomeTint(OutcomeKind kind)
+{
+    const QColor c = outcomeColor(kind);
+    // 12% of the colour over white.
+    return QColor(255 - (255 - c.red()) * 12 / 100, 255 - (255 - c.green()) * 12 / 100,
+                  255 - (255 - c.blue()) * 12 / 100);
+}
+
+QVariant HistoryColorProxy::data(const QModelIndex &index, int role) const
+{
+    if (index.column() == inventory::DeductionHistory::Outcome && role == Qt::ForegroundRole) {
+        const auto kind = OutcomeKind(
+            QIdentityProxyModel::data(index, inventory::DeductionHistory::OutcomeKindRole).toInt());
+        return outcomeColor(kind);
+    }
+    return QIdentityProxyModel::data(index, role);
+}
+
+} // namespace ui
