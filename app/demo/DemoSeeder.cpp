@@ -1,17 +1,13 @@
 #include "DemoSeeder.h"
 
+#include "functions/LocalCatalog.h"
+
 #include "DemoLog.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
 #include <memory>
-
-// The core is a static library: its resources must be pulled in explicitly.
-static void initFunctionResources()
-{
-    Q_INIT_RESOURCE(functions);
-}
 
 namespace demo {
 
@@ -159,8 +155,10 @@ private:
 
 QByteArray inventoryLibrarySource()
 {
-    initFunctionResources();
-    QFile f(QStringLiteral(":/functions/inventory_lib_v1.lua"));
+    // The demo runs the previous release (1.0.0), so that a new user sees "loaded 1.0.0,
+    // local file 1.1.0 differs" and can preview and load the upgrade.
+    functions::initFunctionResources();
+    QFile f(functions::previousReleasePath());
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 

@@ -1,5 +1,7 @@
 #include "FunctionBackup.h"
 
+#include "core/DataPaths.h"
+
 #include "FunctionsLog.h"
 #include "LibraryVersion.h"
 
@@ -154,8 +156,7 @@ core::Result<bool, QString> FunctionBackup::write(const QString &directory)
 
 QString defaultBackupDirectory()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
-           + QStringLiteral("/function-backups");
+    return core::sharedDataDirectory() + QStringLiteral("/function-backups");
 }
 
 } // namespace functions

@@ -1,5 +1,7 @@
 #include "AuditLog.h"
 
+#include "core/DataPaths.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -9,6 +11,7 @@
 #include <QStandardPaths>
 
 #include <fcntl.h>
+#include <pwd.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -40,8 +43,11 @@ QString currentOsUser()
     QString u = qEnvironmentVariable("USER");
     if (u.isEmpty())
         u = qEnvironmentVariable("LOGNAME");
-    if (u.isEmpty())
-        u = QString::number(::getuid());
+    if (u.isEmpty()) {
+        // Services and CI often run without USER; the password database still knows.
+        const passwd *pw = ::getpwuid(::getuid());
+        u = pw ? QString::fromLocal8Bit(pw->pw_name) : QString::number(::getuid());
+    }
     return u;
 }
 
@@ -103,8 +109,7 @@ AuditLog::AuditLog(QString path)
 
 QString AuditLog::defaultPath()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
-           + QStringLiteral("/audit.jsonl");
+    return core::sharedDataDirectory() + QStringLiteral("/audit.jsonl");
 }
 
 core::Result<bool, QString> AuditLog::append(AuditRecord record) const

@@ -38,7 +38,7 @@ class AuditLog
 {
 public:
     explicit AuditLog(QString path = defaultPath());
-    static QString defaultPath(); // <app data>/audit.jsonl
+    static QString defaultPath(); // core::sharedDataDirectory()/audit.jsonl
     QString path() const { return m_path; }
 
     core::Result<bool, QString> append(AuditRecord record) const;
