@@ -86,6 +86,11 @@ int main(int argc, char *argv[])
                        "read-only until unlocked)."),
         QStringLiteral("LABEL"));
     parser.addOption(envOption);
+    const QCommandLineOption tabOption(
+        QStringLiteral("tab"),
+        QStringLiteral("Open on this tab: overview, keys, deductions, libraries or audit."),
+        QStringLiteral("NAME"));
+    parser.addOption(tabOption);
     const QCommandLineOption connectOption(QStringLiteral("connect"),
                                            QStringLiteral("Open the connection dialog at start."));
     parser.addOption(connectOption);
@@ -114,7 +119,7 @@ int main(int argc, char *argv[])
         }
         if (profile.name.isEmpty())
             profile.name = profile.host;
-        controller.openSession(profile, parsed->password);
+        controller.openSession(profile, parsed->password)->showTab(parser.value(tabOption));
         return QApplication::exec();
     }
     if (parser.isSet(connectOption)) {
@@ -140,7 +145,9 @@ int main(int argc, char *argv[])
     demoProfile.host = demoOptions.host;
     demoProfile.port = demoOptions.port;
     demoProfile.environment = QStringLiteral("local");
-    controller.openSession(demoProfile, {})->seedDemo();
+    ui::MainWindow *window = controller.openSession(demoProfile, {});
+    window->seedDemo();
+    window->showTab(parser.value(tabOption));
     const int rc = QApplication::exec();
     return rc; // the controller closes the windows (and connections) before the server stops
 }

@@ -6,7 +6,12 @@
 #include "ServerOverviewPanel.h"
 #include "UiLog.h"
 #include "UnlockDialog.h"
+#include "deduct/AuditViewerPanel.h"
+#include "deduct/ConfirmDeductionDialog.h" // DeductionPanel holds a QPointer to it
+#include "deduct/DeductionPanel.h"
 #include "demo/DemoSeeder.h"
+#include "functions/LibrariesView.h"
+#include "inventory/RedisCliCommand.h"
 #include "session/OverviewPoller.h"
 
 #include <QAction>
@@ -17,6 +22,7 @@
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 // inventory_ui is a static library: its resources must be pulled in explicitly.
@@ -63,12 +69,18 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setWidget(page);
 
+    m_tabs = new QTabWidget;
+    m_tabs->setObjectName(QStringLiteral("mainTabs"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(scroll, tr("&Overview"));
+    createFeaturePanels();
+
     auto *central = new QWidget;
     auto *outer = new QVBoxLayout(central);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->setSpacing(0);
     outer->addWidget(createEnvironmentStrip());
-    outer->addWidget(scroll, 1);
+    outer->addWidget(m_tabs, 1);
     setCentralWidget(central);
 
     createMenus();
@@ -103,6 +115,64 @@ MainWindow::~MainWindow()
     // hold references to the session: they go before it does.
     m_poller->stop();
     delete takeCentralWidget();
+}
+
+void MainWindow::createFeaturePanels()
+{
+    const session::ConnectionProfile &profile = m_session->profile();
+
+    inventory::DeductionContext deduct;
+    deduct.schema = m_session->schema();
+    deduct.defaultTtlSeconds = profile.receiptTtlSeconds;
+    deduct.profileName = profile.name;
+    deduct.serverAddress = m_client->address();
+    deduct.timeoutMs = profile.timeoutMs;
+    deduct.auditLogPath = m_session->auditLogPath();
+    deduct.redisCliArgs = inventory::redisCliConnectionArgs(m_client->options());
+    m_deduct = new DeductionPanel(m_session->sender(), deduct);
+    m_tabs->addTab(m_deduct, tr("&Deductions"));
+
+    functions::ChangeContext change;
+    change.nodes << functions::ChangeTarget{m_client->address(), m_client,
+                                            m_session->releaseClient()};
+    change.loadUser =
+        profile.releaseUsername.isEmpty() ? profile.effectiveUsername() : profile.releaseUsername;
+    change.gate = &m_session->gate();
+    change.profile = profile.name;
+    change.environment = profile.environment;
+    change.auditPath = m_session->auditLogPath();
+    m_libraries = new LibrariesView(change);
+    m_tabs->addTab(m_libraries, tr("&Libraries"));
+
+    m_audit = new AuditViewerPanel(m_session->auditLogPath());
+    m_tabs->addTab(m_audit, tr("&Audit log"));
+    connect(m_deduct, &DeductionPanel::auditLogChanged, m_audit, &AuditViewerPanel::reload);
+    connect(m_libraries, &LibrariesView::refreshed, m_audit, &AuditViewerPanel::reload);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
+        if (m_tabs->widget(index) == m_audit)
+            m_audit->reload();
+        else if (m_tabs->widget(index) == m_libraries)
+            m_libraries->refresh();
+    });
+
+    // Ctrl+1..n switch tabs, as in browsers and IDEs.
+    for (int i = 0; i < m_tabs->count() && i < 9; ++i) {
+        auto *go = new QAction(this);
+        go->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+        connect(go, &QAction::triggered, this, [this, i] { m_tabs->setCurrentIndex(i); });
+        addAction(go);
+    }
+}
+
+bool MainWindow::showTab(const QString &name)
+{
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        if (m_tabs->tabText(i).remove(QLatin1Char('&')).startsWith(name, Qt::CaseInsensitive)) {
+            m_tabs->setCurrentIndex(i);
+            return true;
+        }
+    }
+    return false;
 }
 
 QWidget *MainWindow::createEnvironmentStrip()
@@ -154,6 +224,7 @@ void MainWindow::onReadOnlyChanged(bool readOnly)
 {
     m_unlock->setEnabled(readOnly);
     m_lock->setEnabled(!readOnly);
+    m_deduct->setReadOnlyNotice(readOnly ? m_session->gate().refusalMessage() : QString());
     QString note;
     if (readOnly)
         note = tr("READ-ONLY session: writes are refused until you unlock (File > Unlock "
@@ -168,8 +239,10 @@ void MainWindow::onReadOnlyChanged(bool readOnly)
 void MainWindow::onStateChanged(redis::ConnectionState state, const QString &detail)
 {
     m_status->setConnectionState(state, detail);
-    if (state == redis::ConnectionState::Ready)
+    if (state == redis::ConnectionState::Ready) {
         m_poller->refreshNow(); // a fresh connection may be a restarted server
+        m_libraries->refresh();
+    }
 }
 
 void MainWindow::seedDemo(const demo::SeedOptions &options)
@@ -191,6 +264,7 @@ void MainWindow::seedDemo(const demo::SeedOptions &options)
             m_status->setActivity(tr("Seeding the demo data failed"));
         }
         m_poller->refreshNow();
+        m_libraries->refresh();
     });
 }
 

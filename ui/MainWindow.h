@@ -8,6 +8,7 @@
 
 class QAction;
 class QLabel;
+class QTabWidget;
 class QVBoxLayout;
 
 namespace session {
@@ -16,7 +17,10 @@ class OverviewPoller;
 
 namespace ui {
 
+class AuditViewerPanel;
 class ConnectionStatusWidget;
+class DeductionPanel;
+class LibrariesView;
 class DemoDataPanel;
 class ServerOverviewPanel;
 
@@ -41,6 +45,9 @@ public:
     void seedDemo(const demo::SeedOptions &options = {});
 
     QAction *refreshAction() const { return m_refresh; }
+    QTabWidget *tabs() const { return m_tabs; }
+    // Shows the tab whose title starts with `name` (case-insensitive, '&' ignored).
+    bool showTab(const QString &name);
 
 signals:
     // File > New connection: the application opens the dialog and another window.
@@ -48,6 +55,7 @@ signals:
 
 private:
     void createMenus();
+    void createFeaturePanels();
     QWidget *createEnvironmentStrip();
     void updateEnvironmentStrip(const QString &note);
     void onStateChanged(redis::ConnectionState state, const QString &detail);
@@ -63,6 +71,10 @@ private:
     DemoDataPanel *m_demo = nullptr;
     QVBoxLayout *m_centralLayout = nullptr;
     QLabel *m_strip = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    DeductionPanel *m_deduct = nullptr;
+    LibrariesView *m_libraries = nullptr;
+    AuditViewerPanel *m_audit = nullptr;
     QAction *m_refresh = nullptr;
     QAction *m_unlock = nullptr;
     QAction *m_lock = nullptr;

@@ -34,9 +34,16 @@ Environment ConsoleSession::environment() const
     return m_profile.environmentKind().value_or(Environment::Production);
 }
 
-redis::ConnectionOptions ConsoleSession::releaseOptions() const
+redis::RedisClient *ConsoleSession::releaseClient()
 {
-    return m_profile.toReleaseConnectionOptions(m_releasePassword);
+    if (m_profile.releaseUsername.isEmpty())
+        return nullptr;
+    if (!m_releaseClient) {
+        m_releaseClient = std::make_unique<redis::RedisClient>(
+            m_profile.toReleaseConnectionOptions(m_releasePassword));
+        m_releaseClient->open();
+    }
+    return m_releaseClient.get();
 }
 
 } // namespace session

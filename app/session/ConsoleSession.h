@@ -28,8 +28,9 @@ public:
     WriteGate &gate() { return *m_gate; }
     redis::CommandSender &sender() { return *m_sender; }
     inventory::KeySchema schema() const { return m_schema; }
-    // Options for the release user's own connection (library loads), password included.
-    redis::ConnectionOptions releaseOptions() const;
+    // The release user's own connection for library loads, opened on first use; nullptr
+    // when the profile names no release user (loads then use the main connection).
+    redis::RedisClient *releaseClient();
     QString auditLogPath() const { return m_auditLogPath; }
     void setAuditLogPath(const QString &path) { m_auditLogPath = path; }
 
@@ -37,6 +38,7 @@ private:
     ConnectionProfile m_profile;
     QString m_releasePassword;
     std::unique_ptr<redis::RedisClient> m_client;
+    std::unique_ptr<redis::RedisClient> m_releaseClient;
     WriteGate *m_gate = nullptr;
     GatedSender *m_sender = nullptr;
     inventory::KeySchema m_schema;
