@@ -24,9 +24,9 @@ QString LocalRedisServer::findExecutable()
 {
     QString path = QStandardPaths::findExecutable(QStringLiteral("redis-server"));
     if (path.isEmpty()) // Debian installs it in /usr/bin, but sbin-style PATHs exist
-        path = QStandardPaths::findExecutable(QStringLiteral("redis-server"),
-                                              {QStringLiteral("/usr/bin"),
-                                               QStringLiteral("/usr/local/bin")});
+        path = QStandardPaths::findExecutable(
+            QStringLiteral("redis-server"),
+            {QStringLiteral("/usr/bin"), QStringLiteral("/usr/local/bin")});
     return path;
 }
 
@@ -60,8 +60,8 @@ bool LocalRedisServer::start(const Options &options)
     m_dir = std::make_unique<QTemporaryDir>(QDir::tempPath()
                                             + QStringLiteral("/inventory-redis-XXXXXX"));
     if (!m_dir->isValid()) {
-        m_error = QStringLiteral("could not create a temporary directory: %1")
-                      .arg(m_dir->errorString());
+        m_error =
+            QStringLiteral("could not create a temporary directory: %1").arg(m_dir->errorString());
         return false;
     }
     m_port = options.port ? options.port : freePort(options.needsBusPort);
@@ -69,14 +69,14 @@ bool LocalRedisServer::start(const Options &options)
         m_error = QStringLiteral("no free loopback port was found");
         return false;
     }
-    QStringList args{QStringLiteral("--port"), QString::number(m_port),
-                     QStringLiteral("--bind"), QStringLiteral("127.0.0.1"),
-                     QStringLiteral("--dir"), m_dir->path(),
-                     QStringLiteral("--save"), QString(),
+    QStringList args{QStringLiteral("--port"),       QString::number(m_port),
+                     QStringLiteral("--bind"),       QStringLiteral("127.0.0.1"),
+                     QStringLiteral("--dir"),        m_dir->path(),
+                     QStringLiteral("--save"),       QString(),
                      QStringLiteral("--appendonly"), QStringLiteral("no"),
-                     QStringLiteral("--daemonize"), QStringLiteral("no"),
-                     QStringLiteral("--logfile"), m_dir->filePath(QStringLiteral("redis.log")),
-                     QStringLiteral("--pidfile"), m_dir->filePath(QStringLiteral("redis.pid"))};
+                     QStringLiteral("--daemonize"),  QStringLiteral("no"),
+                     QStringLiteral("--logfile"),    m_dir->filePath(QStringLiteral("redis.log")),
+                     QStringLiteral("--pidfile"),    m_dir->filePath(QStringLiteral("redis.pid"))};
     args += options.extraArgs;
 
     m_process = std::make_unique<QProcess>();
@@ -85,8 +85,8 @@ bool LocalRedisServer::start(const Options &options)
     m_process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
     m_process->start(exe, args);
     if (!m_process->waitForStarted(options.startTimeoutMs)) {
-        m_error = QStringLiteral("redis-server could not be started: %1")
-                      .arg(m_process->errorString());
+        m_error =
+            QStringLiteral("redis-server could not be started: %1").arg(m_process->errorString());
         return false;
     }
     const QDeadlineTimer deadline(options.startTimeoutMs);

@@ -15,8 +15,8 @@ class LocalRedisServer
 public:
     struct Options
     {
-        quint16 port = 0; // 0: pick a free loopback port
-        QStringList extraArgs; // appended to the command line (e.g. cluster or TLS settings)
+        quint16 port = 0;          // 0: pick a free loopback port
+        QStringList extraArgs;     // appended to the command line (e.g. cluster or TLS settings)
         bool needsBusPort = false; // cluster mode also binds port + 10000
         int startTimeoutMs = 10000;
     };
@@ -34,8 +34,8 @@ public:
     // Starts and waits until the port accepts connections. On failure returns false and
     // errorString() says what to do.
     bool start(const Options &options);
-    void stop();           // SIGTERM, then SIGKILL after a grace period
-    void kill();           // SIGKILL at once (tests of a dying server)
+    void stop(); // SIGTERM, then SIGKILL after a grace period
+    void kill(); // SIGKILL at once (tests of a dying server)
     bool isRunning() const;
     quint16 port() const { return m_port; }
     QString directory() const;
