@@ -57,6 +57,7 @@ class TstFunctionsCli : public QObject
         env.remove(QStringLiteral("QT_LOGGING_RULES"));
         env.insert(QStringLiteral("INVENTORY_SECRETS"), QStringLiteral("session"));
         env.insert(QStringLiteral("XDG_DATA_HOME"), m_home.filePath("data"));
+        env.remove(QStringLiteral("INVENTORY_DATA_DIR")); // the data folder follows XDG here
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.filePath("config"));
         p.setProcessEnvironment(env);
         p.start(cliPath(), QStringList{"functions"} + args);
@@ -215,7 +216,7 @@ private slots:
         QCOMPARE(serverCode("inventory_lib_v1"), previousRelease());
 
         // The audit log holds the load and the rollback, each with its backup.
-        QFile audit(m_home.filePath("data/InventoryConsole/inventory-cli/audit.jsonl"));
+        QFile audit(m_home.filePath("data/inventory-console/audit.jsonl"));
         QVERIFY2(audit.open(QIODevice::ReadOnly), qPrintable(audit.fileName()));
         const QList<QByteArray> lines = audit.readAll().trimmed().split('\n');
         QCOMPARE(lines.size(), 2);
