@@ -259,6 +259,10 @@ void ConnectionWorker::submit(std::shared_ptr<Batch> batch)
 void ConnectionWorker::write(const std::shared_ptr<Batch> &batch)
 {
     QByteArray out;
+    qsizetype bound = 0;
+    for (const Command &c : batch->commands)
+        bound += encodedSizeBound(c);
+    out.reserve(bound);
     for (qsizetype i = 0; i < batch->commands.size(); ++i) {
         appendEncodedCommand(out, batch->commands.at(i));
         m_inFlight.push_back(Pending{batch, i});

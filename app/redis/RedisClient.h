@@ -5,6 +5,7 @@
 
 #include <QObject>
 #include <atomic>
+#include <memory>
 
 namespace redis {
 
@@ -40,7 +41,11 @@ signals:
     void stateChanged(redis::ConnectionState state, const QString &detail);
 
 private:
+    struct Mailbox;
+    void deliverDone();
+
     ConnectionOptions m_options;
+    std::shared_ptr<Mailbox> m_mailbox;
     ConnectionWorker *m_worker = nullptr;
     std::atomic<ConnectionState> m_state{ConnectionState::Idle};
     QString m_stateDetail;

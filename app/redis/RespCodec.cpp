@@ -4,37 +4,47 @@
 #include <hiredis/read.h>
 
 #include <charconv>
+#include <cstring>
 #include <vector>
 
 namespace redis {
 
 namespace {
-void appendLength(QByteArray &out, char prefix, qsizetype n)
+char *putLength(char *p, char prefix, qsizetype n)
 {
-    char buf[24];
-    buf[0] = prefix;
-    const auto r = std::to_chars(buf + 1, buf + sizeof buf - 2, n);
-    *r.ptr = '\r';
-    *(r.ptr + 1) = '\n';
-    out.append(buf, r.ptr + 2 - buf);
+    *p++ = prefix;
+    p = std::to_chars(p, p + 20, n).ptr;
+    *p++ = '\r';
+    *p++ = '\n';
+    return p;
 }
 } // namespace
+
+qsizetype encodedSizeBound(const Command &args)
+{
+    qsizetype need = 24; // "*<count>\r\n"
+    for (const QByteArray &a : args)
+        need += a.size() + 26; // "$<len>\r\n" + bytes + "\r\n"
+    return need;
+}
 
 void appendEncodedCommand(QByteArray &out, const Command &args)
 {
     // The same bytes as hiredis's redisFormatCommandArgv (a unit test compares them), written
     // straight into the output buffer: the hiredis formatter allocates and formats with
     // sprintf, which cost over half of the transport's CPU time in scripts/bench transport.
-    qsizetype need = 16;
-    for (const QByteArray &a : args)
-        need += a.size() + 24;
-    out.reserve(out.size() + need);
-    appendLength(out, '*', args.size());
+    const qsizetype old = out.size();
+    out.resize(old + encodedSizeBound(args));
+    char *const start = out.data() + old;
+    char *p = putLength(start, '*', args.size());
     for (const QByteArray &a : args) {
-        appendLength(out, '$', a.size());
-        out.append(a);
-        out.append("\r\n", 2);
+        p = putLength(p, '$', a.size());
+        std::memcpy(p, a.constData(), size_t(a.size()));
+        p += a.size();
+        *p++ = '\r';
+        *p++ = '\n';
     }
+    out.truncate(old + (p - start));
 }
 
 QByteArray encodeCommand(const Command &args)

@@ -16,6 +16,8 @@ using Command = QList<QByteArray>;
 // user values are never spliced into command text.
 QByteArray encodeCommand(const Command &args);
 void appendEncodedCommand(QByteArray &out, const Command &args);
+// An upper bound of the encoded size, to reserve a buffer for a batch once.
+qsizetype encodedSizeBound(const Command &args);
 // hiredis's redisFormatCommandArgv, the reference the encoder is tested against.
 QByteArray encodeCommandWithHiredis(const Command &args);
 
