@@ -1,0 +1,3 @@
+#include "BrowseLog.h"
+
+Q_LOGGING_CATEGORY(lcBrowse, "console.browse")

@@ -1,0 +1,206 @@
+#include "FlatKeyStore.h"
+
+#include <QHash>
+
+namespace browse {
+
+namespace {
+
+KeyType typeFrom(const QByteArray &t)
+{
+    if (t == "string")
+        return KeyType::String;
+    if (t == "hash")
+        return KeyType::Hash;
+    if (t == "list")
+        return KeyType::List;
+    if (t == "set")
+        return KeyType::Set;
+    if (t == "zset")
+        return KeyType::ZSet;
+    if (t == "stream")
+        return KeyType::Stream;
+    return KeyType::Other;
+}
+
+// Collection elements joined for the preview: "a, b, c" or "field=value, ...".
+QByteArray joinElements(const redis::Reply &list, bool pairs)
+{
+    QByteArray out;
+    for (qsizetype i = 0; i < list.size() && out.size() < FlatKeyStore::PreviewBytes; ++i) {
+        if (i)
+            out += pairs && i % 2 == 1 ? "=" : ", ";
+        out += list.at(i).bytes();
+    }
+    return out;
+}
+
+} // namespace
+
+QString keyTypeName(KeyType t)
+{
+    static const char *const names[] = {"string", "hash", "list", "set", "zset", "stream", "other"};
+    return QString::fromLatin1(names[int(t)]);
+}
+
+void FlatKeyStore::clear()
+{
+    const quint64 revision = m_revision, epoch = m_epoch;
+    *this = FlatKeyStore();
+    m_revision = revision + 1;
+    m_epoch = epoch + 1;
+}
+
+bool FlatKeyStore::previewTruncated(uint32_t i) const
+{
+    const KeyType t = type(i);
+    return (t == KeyType::String && m_size[i] > preview(i).size())
+           || (t != KeyType::String && preview(i).size() >= PreviewBytes);
+}
+
+uint32_t FlatKeyStore::find(QByteArrayView key) const
+{
+    return m_index.find(hashOf(key), [&](uint32_t i) { return m_keys.view(i) == key; });
+}
+
+uint32_t FlatKeyStore::put(QByteArrayView key, KeyType type, const QByteArray &typeName,
+                           qint64 expiryMs, qint64 size, QByteArrayView preview)
+{
+    bool ok = true;
+    uint32_t i = find(key);
+    if (i == None) {
+        i = m_keys.add(key, &ok);
+        if (!ok) {
+            m_overflow = true;
+            return None;
+        }
+        m_index.insert(hashOf(key), i);
+        m_type.push_back(0);
+        m_gone.push_back(0);
+        m_expiry.push_back(-1);
+        m_size.push_back(-1);
+        m_preview.push_back(0);
+    }
+    m_type[i] = uint8_t(type);
+    m_gone[i] = 0;
+    m_expiry[i] = expiryMs;
+    m_size[i] = size;
+    m_preview[i] =
+        m_previews.add(preview.first(qMin<qsizetype>(preview.size(), PreviewBytes)), &ok);
+    if (!ok)
+        m_overflow = true;
+    if (type == KeyType::Other)
+        m_typeNames.insert(i, typeName);
+    ++m_revision;
+    return i;
+}
+
+void FlatKeyStore::markGone(uint32_t i)
+{
+    m_gone[i] = 1;
+    ++m_revision;
+}
+
+FlatKeyLoader::FlatKeyLoader(FlatKeyStore &store, qint64 maxKeys)
+    : m_store(store)
+    , m_maxKeys(maxKeys)
+{}
+
+std::optional<PageRequest> FlatKeyLoader::plan(const QList<QByteArray> &pageKeys)
+{
+    QList<QByteArray> keys = pageKeys;
+    if (m_maxKeys > 0) {
+        // Pages still on their way count too: the limit holds however many are in flight.
+        const qint64 room = m_maxKeys - m_planned;
+        if (keys.size() >= room) {
+            m_limitReached = true;
+            keys.resize(qMax<qint64>(0, room));
+        }
+        m_planned += keys.size();
+        if (keys.isEmpty())
+            return std::nullopt;
+    }
+    PageRequest req;
+    for (const QByteArray &k : keys) {
+        req.commands.append({"TYPE", k});
+        req.commands.append({"PTTL", k});
+        req.commands.append(
+            {"GETRANGE", k, "0", QByteArray::number(FlatKeyStore::PreviewBytes - 1)});
+        req.commands.append({"STRLEN", k});
+    }
+    req.onReplies = [this, keys](const QList<redis::ReplyResult> &replies,
+                                 qint64 sentMs) -> std::optional<PageRequest> {
+        struct Later
+        {
+            QByteArray key;
+            KeyType type;
+            qint64 expiry;
+        };
+        QList<Later> later;
+        PageRequest more;
+        for (qsizetype i = 0; i < keys.size(); ++i) {
+            const auto &type = replies[4 * i], &pttl = replies[4 * i + 1];
+            const auto &range = replies[4 * i + 2], &len = replies[4 * i + 3];
+            if (!type.ok() || type->bytes() == "none")
+                continue; // gone since SCAN listed it
+            const qint64 ttl = pttl.ok() && pttl->isInteger() ? pttl->toInteger() : -1;
+            const qint64 expiry = ttl >= 0 ? sentMs + ttl : -1;
+            const KeyType t = typeFrom(type->bytes());
+            if (t == KeyType::String) {
+                m_store.put(keys[i], t, {}, expiry, len.ok() ? len->toInteger() : -1,
+                            range.ok() ? range->bytes() : QByteArray());
+                continue;
+            }
+            const QByteArray &k = keys[i];
+            switch (t) {
+            case KeyType::Hash:
+                more.commands << redis::Command{"HLEN", k}
+                              << redis::Command{"HSCAN", k, "0", "COUNT", "8"};
+                break;
+            case KeyType::List:
+                more.commands << redis::Command{"LLEN", k} << redis::Command{"LRANGE", k, "0", "7"};
+                break;
+            case KeyType::Set:
+                more.commands << redis::Command{"SCARD", k}
+                              << redis::Command{"SSCAN", k, "0", "COUNT", "8"};
+                break;
+            case KeyType::ZSet:
+                more.commands << redis::Command{"ZCARD", k}
+                              << redis::Command{"ZRANGE", k, "0", "3", "WITHSCORES"};
+                break;
+            case KeyType::Stream:
+                more.commands << redis::Command{"XLEN", k} << redis::Command{"PING"};
+                break;
+            default:
+                m_store.put(k, t, type->bytes(), expiry, -1, {});
+                continue;
+            }
+            later.append(Later{k, t, expiry});
+        }
+        if (later.isEmpty())
+            return std::nullopt;
+        more.onReplies = [this, later](const QList<redis::ReplyResult> &r,
+                                       qint64) -> std::optional<PageRequest> {
+            for (qsizetype i = 0; i < later.size(); ++i) {
+                const Later &l = later[i];
+                const auto &size = r[2 * i], &items = r[2 * i + 1];
+                if (!size.ok())
+                    continue; // gone or changed type since: the next scan shows it
+                QByteArray preview;
+                if (items.ok() && items->isArray()) {
+                    const bool scanReply = l.type == KeyType::Hash || l.type == KeyType::Set;
+                    const redis::Reply &list =
+                        scanReply && items->size() == 2 ? items->at(1) : items.value();
+                    preview =
+                        joinElements(list, l.type == KeyType::Hash || l.type == KeyType::ZSet);
+                }
+                m_store.put(l.key, l.type, {}, l.expiry, size->toInteger(), preview);
+            }
+            return std::nullopt;
+        };
+        return more;
+    };
+    return req;
+}
+
+} // namespace browse

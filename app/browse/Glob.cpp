@@ -1,0 +1,88 @@
+#include "Glob.h"
+
+namespace browse {
+
+namespace {
+
+// One bracket class starting after '['; advances p past the closing ']'.
+bool matchClass(QByteArrayView pat, qsizetype &p, unsigned char c)
+{
+    bool negate = false, hit = false;
+    if (p < pat.size() && pat[p] == '^') {
+        negate = true;
+        ++p;
+    }
+    while (p < pat.size() && pat[p] != ']') {
+        if (pat[p] == '\\' && p + 1 < pat.size()) {
+            ++p;
+            hit = hit || static_cast<unsigned char>(pat[p]) == c;
+            ++p;
+        } else if (p + 2 < pat.size() && pat[p + 1] == '-' && pat[p + 2] != ']') {
+            unsigned char lo = pat[p], hi = pat[p + 2];
+            if (lo > hi)
+                std::swap(lo, hi);
+            hit = hit || (c >= lo && c <= hi);
+            p += 3;
+        } else {
+            hit = hit || static_cast<unsigned char>(pat[p]) == c;
+            ++p;
+        }
+    }
+    if (p < pat.size())
+        ++p; // the ']'
+    return negate ? !hit : hit;
+}
+
+} // namespace
+
+bool globMatch(QByteArrayView pat, QByteArrayView text)
+{
+    // Iterative with one backtrack point for the last '*': linear for the patterns people
+    // type, and no recursion depth to blow on long keys.
+    qsizetype p = 0, t = 0, starP = -1, starT = 0;
+    while (t < text.size()) {
+        if (p < pat.size()) {
+            const char pc = pat[p];
+            if (pc == '*') {
+                while (p < pat.size() && pat[p] == '*')
+                    ++p;
+                if (p == pat.size())
+                    return true;
+                starP = p;
+                starT = t;
+                continue;
+            }
+            if (pc == '?') {
+                ++p;
+                ++t;
+                continue;
+            }
+            if (pc == '[') {
+                qsizetype q = p + 1;
+                if (matchClass(pat, q, static_cast<unsigned char>(text[t]))) {
+                    p = q;
+                    ++t;
+                    continue;
+                }
+            } else {
+                qsizetype q = p;
+                if (pc == '\\' && q + 1 < pat.size())
+                    ++q;
+                if (pat[q] == text[t]) {
+                    p = q + 1;
+                    ++t;
+                    continue;
+                }
+            }
+        }
+        if (starP < 0)
+            return false;
+        p = starP;
+        t = ++starT;
+    }
+    while (p < pat.size() && pat[p] == '*')
+        ++p;
+    return p == pat.size();
+}
+
+} // namespace browse

@@ -1,0 +1,68 @@
+#include "InventoryScan.h"
+
+#include "BrowseLog.h"
+
+namespace browse {
+
+InventoryScan::InventoryScan(redis::CommandSender &sender, inventory::KeySchema schema,
+                             QObject *parent)
+    : QObject(parent)
+    , m_sender(sender)
+    , m_store(std::move(schema))
+    , m_scanner(sender)
+{
+    connect(&m_scanner, &KeyspaceScanner::progress, this, &InventoryScan::progress);
+    connect(&m_scanner, &KeyspaceScanner::pageHandled, this, [this] {
+        if (m_store.overflowed() && m_scanner.isRunning())
+            m_scanner.cancel();
+        emit storeChanged();
+    });
+    connect(&m_scanner, &KeyspaceScanner::finished, this,
+            [this](bool complete, const QString &error) {
+                m_complete = complete;
+                m_error = m_store.overflowed()
+                              ? QStringLiteral("the keyspace is too large to hold in one view: "
+                                               "filter by SKU")
+                              : error;
+                if (m_loader)
+                    m_lastStats = m_loader->stats();
+                emit storeChanged();
+                emit finished(complete && !m_store.overflowed(), m_error);
+            });
+}
+
+void InventoryScan::start(const Options &options)
+{
+    if (m_scanner.isRunning()) {
+        m_scanner.blockSignals(true); // the old run ends silently: a new one replaces it
+        m_scanner.cancel();
+        m_scanner.blockSignals(false);
+    }
+    m_options = options;
+    m_store.clear();
+    m_complete = false;
+    m_error.clear();
+    m_loader = std::make_shared<InventoryLoader>(
+        m_store, InventoryLoader::Filter{options.skuGlob, options.orderId});
+    KeyspaceScanner::Options so;
+    so.match = options.orderId.isEmpty() ? InventoryLoader::matchFor(m_store.schema())
+                                         : m_store.schema().receiptPatternForOrder(options.orderId);
+    so.count = options.count;
+    so.pagesInFlight = options.pagesInFlight;
+    so.timeoutMs = options.timeoutMs;
+    emit started();
+    emit storeChanged();
+    m_scanner.start(so, m_loader);
+}
+
+void InventoryScan::cancel()
+{
+    m_scanner.cancel();
+}
+
+InventoryLoader::Stats InventoryScan::stats() const
+{
+    return m_loader ? m_loader->stats() : m_lastStats;
+}
+
+} // namespace browse

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "InventoryLoader.h"
+#include "KeyspaceScanner.h"
+#include "KeyspaceStore.h"
+
+#include <QObject>
+
+namespace browse {
+
+// A scan of the stock and receipt families into one KeyspaceStore: what the SKU view and
+// `inventory-cli keys` both run, and, with an order id, the order lookup. start() clears the store
+// and begins a new generation, so a rescan or a new SKU filter never mixes in late pages of the
+// previous one.
+class InventoryScan : public QObject
+{
+    Q_OBJECT
+public:
+    struct Options
+    {
+        QByteArray skuGlob; // empty: every SKU
+        // Set: only this order's receipts (SCAN MATCH on the receipt family) and the stock
+        // of their SKUs: the order lookup.
+        QByteArray orderId;
+        int count = 1000; // SCAN COUNT
+        int pagesInFlight = 4;
+        int timeoutMs = 30000;
+    };
+
+    // The sender is not owned and must outlive this object.
+    InventoryScan(redis::CommandSender &sender, inventory::KeySchema schema,
+                  QObject *parent = nullptr);
+
+    void start(const Options &options);
+    void cancel();
+    bool isRunning() const { return m_scanner.isRunning(); }
+    // The last scan ran to its end (not cancelled, no error).
+    bool isComplete() const { return m_complete; }
+    QString lastError() const { return m_error; }
+
+    KeyspaceStore &store() { return m_store; }
+    const KeyspaceStore &store() const { return m_store; }
+    const KeyspaceScanner &scanner() const { return m_scanner; }
+    InventoryLoader::Stats stats() const;
+    redis::CommandSender &sender() { return m_sender; }
+    const Options &options() const { return m_options; }
+
+signals:
+    void started();
+    void progress(qint64 keysSeen, qint64 dbSize);
+    void storeChanged(); // after every handled page; views coalesce
+    void finished(bool complete, const QString &error);
+
+private:
+    redis::CommandSender &m_sender;
+    KeyspaceStore m_store;
+    KeyspaceScanner m_scanner;
+    std::shared_ptr<InventoryLoader> m_loader;
+    InventoryLoader::Stats m_lastStats;
+    Options m_options;
+    bool m_complete = false;
+    QString m_error;
+};
+
+} // namespace browse

@@ -1,0 +1,161 @@
+#include "KeyAction.h"
+
+#include "BrowseLog.h"
+#include "Values.h"
+#include "core/Bytes.h"
+
+#include <QElapsedTimer>
+
+namespace browse {
+
+namespace {
+constexpr qint64 MaxTtlSeconds = 31536000;
+}
+
+KeyAction KeyAction::setTtl(QByteArray key, qint64 seconds)
+{
+    return KeyAction{Kind::SetTtl, std::move(key), seconds};
+}
+
+KeyAction KeyAction::removeTtl(QByteArray key)
+{
+    return KeyAction{Kind::RemoveTtl, std::move(key), 0};
+}
+
+KeyAction KeyAction::remove(QByteArray key)
+{
+    return KeyAction{Kind::Delete, std::move(key), 0};
+}
+
+QString KeyAction::problem() const
+{
+    if (key.isEmpty())
+        return QStringLiteral("no key selected");
+    if (kind == Kind::SetTtl && (ttlSeconds < 1 || ttlSeconds > MaxTtlSeconds))
+        return QStringLiteral("give a TTL from 1 second to 365 days");
+    return {};
+}
+
+redis::Command KeyAction::command() const
+{
+    switch (kind) {
+    case Kind::SetTtl:
+        return {"EXPIRE", key, QByteArray::number(ttlSeconds)};
+    case Kind::RemoveTtl:
+        return {"PERSIST", key};
+    case Kind::Delete:
+        return {"DEL", key};
+    }
+    return {};
+}
+
+QString KeyAction::commandText() const
+{
+    QStringList parts;
+    for (const QByteArray &a : command())
+        parts << core::shellQuote(a);
+    return parts.join(QLatin1Char(' '));
+}
+
+QString KeyAction::auditAction() const
+{
+    switch (kind) {
+    case Kind::SetTtl:
+        return QStringLiteral("expire");
+    case Kind::RemoveTtl:
+        return QStringLiteral("persist");
+    case Kind::Delete:
+        return QStringLiteral("delete");
+    }
+    return {};
+}
+
+QString KeyAction::consequence() const
+{
+    switch (kind) {
+    case Kind::SetTtl:
+        return QStringLiteral("The key will expire in %1. For a receipt, a retry of its order "
+                              "after that deducts again; a stock key that expires makes every "
+                              "deduction of the SKU answer 'no stock key'.")
+            .arg(formatDuration(ttlSeconds * 1000));
+    case Kind::RemoveTtl:
+        return QStringLiteral("The key will never expire. Right for a stock key; a receipt "
+                              "without a TTL protects its order forever and is never freed.");
+    case Kind::Delete:
+        return QStringLiteral("The key is deleted now. For a receipt, the next retry of its "
+                              "order deducts stock again: do this only for a deliberate "
+                              "re-deduction.");
+    }
+    return {};
+}
+
+QString KeyAction::describeReply(const redis::Reply &reply) const
+{
+    const bool changed = reply.isInteger() && reply.toInteger() > 0;
+    switch (kind) {
+    case Kind::SetTtl:
+        return changed
+                   ? QStringLiteral("TTL set: expires in %1").arg(formatDuration(ttlSeconds * 1000))
+                   : QStringLiteral("the key no longer exists: nothing changed");
+    case Kind::RemoveTtl:
+        return changed ? QStringLiteral("TTL removed: the key no longer expires")
+                       : QStringLiteral("nothing changed: the key has no TTL or no longer exists");
+    case Kind::Delete:
+        return changed ? QStringLiteral("deleted")
+                       : QStringLiteral("nothing deleted: the key no longer exists");
+    }
+    return {};
+}
+
+KeyActionRunner::KeyActionRunner(redis::CommandSender &writer, AuditContext audit, QObject *parent)
+    : QObject(parent)
+    , m_writer(writer)
+    , m_audit(std::move(audit))
+{}
+
+bool KeyActionRunner::run(const KeyAction &action)
+{
+    if (m_busy || !action.problem().isEmpty())
+        return false;
+    m_busy = true;
+    auto clock = std::make_shared<QElapsedTimer>();
+    clock->start();
+    qCInfo(lcBrowse) << "key action" << action.auditAction() << core::escapeBytes(action.key, 80);
+    m_writer.send(action.command(), this, [this, action, clock](const redis::ReplyResult &r) {
+        Outcome o;
+        o.action = action;
+        o.ok = r.ok();
+        o.outcomeUnknown = !r.ok() && r.error().outcomeUnknown();
+        if (r.ok())
+            o.result = action.describeReply(r.value());
+        else if (o.outcomeUnknown)
+            o.result = QStringLiteral("outcome unknown: %1. Check the key before trying again.")
+                           .arg(r.error().message);
+        else if (r.error().kind == redis::RedisError::Kind::NotSent)
+            o.result = QStringLiteral("not sent: %1").arg(r.error().message);
+        else
+            o.result = QStringLiteral("refused by the server: %1").arg(r.error().toString());
+
+        inventory::AuditRecord rec;
+        rec.action = action.auditAction();
+        rec.profile = m_audit.profile;
+        rec.server = m_audit.server.isEmpty() ? m_writer.address() : m_audit.server;
+        rec.runId = m_audit.runId;
+        rec.command = action.command();
+        rec.result = o.outcomeUnknown ? QStringLiteral("outcome unknown") : o.result;
+        rec.outcomeUnknown = o.outcomeUnknown;
+        rec.durationMs = clock->elapsed();
+        const inventory::AuditLog log(m_audit.logPath.isEmpty() ? inventory::AuditLog::defaultPath()
+                                                                : m_audit.logPath);
+        const auto written = log.append(rec);
+        if (!written.ok()) {
+            o.auditProblem = written.error();
+            qCWarning(lcBrowse) << "audit record not written:" << written.error();
+        }
+        m_busy = false;
+        emit finished(o);
+    });
+    return true;
+}
+
+} // namespace browse

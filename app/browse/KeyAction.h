@@ -1,0 +1,76 @@
+#pragma once
+
+#include "inventory/AuditLog.h"
+#include "redis/CommandSender.h"
+
+#include <QObject>
+
+namespace browse {
+
+// A guarded change to one key from the browser: set or remove a TTL, delete a receipt (e.g. to
+// allow a deliberate re-deduction). Built first, shown as the exact command, confirmed, then
+// run through the session's write-gated sender and written to the audit log.
+struct KeyAction
+{
+    enum class Kind { SetTtl, RemoveTtl, Delete };
+    Kind kind = Kind::SetTtl;
+    QByteArray key;
+    qint64 ttlSeconds = 0; // SetTtl: 1 .. 31,536,000 (a year, the function's bound)
+
+    static KeyAction setTtl(QByteArray key, qint64 seconds);
+    static KeyAction removeTtl(QByteArray key);
+    static KeyAction remove(QByteArray key);
+
+    // Empty when the action can be sent, else why not.
+    QString problem() const;
+    redis::Command command() const; // EXPIRE key s | PERSIST key | DEL key
+    QString commandText() const;    // the same, quoted as redis-cli would take it
+    QString auditAction() const;    // expire | persist | delete
+    QString consequence() const;    // what the change means for deductions
+    // The reply in words ("TTL set", "the key no longer exists: nothing changed", ...).
+    QString describeReply(const redis::Reply &reply) const;
+};
+
+// Who and where, for the audit record; the lead's session fills it in.
+struct AuditContext
+{
+    QString logPath; // empty: inventory::AuditLog::defaultPath()
+    QString profile;
+    QString server; // host:port
+    QString runId;
+};
+
+// Sends one KeyAction at a time through the sender it is given (the write-gated one) and
+// appends an AuditRecord for every attempt, refused ones included.
+class KeyActionRunner : public QObject
+{
+    Q_OBJECT
+public:
+    struct Outcome
+    {
+        KeyAction action;
+        bool ok = false;             // the server answered without error
+        bool outcomeUnknown = false; // sent, no reply: it may or may not have happened
+        QString result;              // in words
+        QString auditProblem;        // non-empty when the audit record could not be written
+    };
+
+    // Neither is owned; the sender must outlive the runner.
+    KeyActionRunner(redis::CommandSender &writer, AuditContext audit, QObject *parent = nullptr);
+    void setAuditContext(const AuditContext &audit) { m_audit = audit; }
+    const AuditContext &auditContext() const { return m_audit; }
+
+    // False (nothing sent) when the action has a problem or one is still running.
+    bool run(const KeyAction &action);
+    bool isBusy() const { return m_busy; }
+
+signals:
+    void finished(const browse::KeyActionRunner::Outcome &outcome);
+
+private:
+    redis::CommandSender &m_writer;
+    AuditContext m_audit;
+    bool m_busy = false;
+};
+
+} // namespace browse

@@ -1,0 +1,113 @@
+#pragma once
+
+#include "redis/CommandSender.h"
+
+#include <QDateTime>
+#include <QObject>
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace browse {
+
+// One round trip's worth of work for a page of keys: the commands go out as one batch, and
+// onReplies gets one result per command, in order, with the wall-clock time the batch was
+// sent (PTTL + that time is an expiry that is never later than the real one). It may ask
+// for one more round trip, e.g. TYPE + HMGET for the keys GET found to be hashes.
+struct PageRequest
+{
+    QList<redis::Command> commands;
+    std::function<std::optional<PageRequest>(const QList<redis::ReplyResult> &, qint64 sentMs)>
+        onReplies;
+};
+
+// What a scan does with the keys SCAN returns. Runs on the scanner's thread.
+class PageHandler
+{
+public:
+    virtual ~PageHandler() = default;
+    // Commands for one page (nullopt when none of the keys concern this handler).
+    virtual std::optional<PageRequest> plan(const QList<QByteArray> &keys) = 0;
+    // After the last page has been handled; called again until it returns nullopt, for
+    // checks that need the whole keyspace (a stock key no page returned).
+    virtual std::optional<PageRequest> atEnd() { return std::nullopt; }
+};
+
+// Walks the keyspace with SCAN cursor MATCH COUNT and hands every page to a PageHandler,
+// whose commands go out as one pipelined batch per page. The next SCAN is sent as soon as
+// the previous one answers, so the server always has work queued; at most pagesInFlight
+// data batches are outstanding, which bounds memory. Every start() begins a new generation:
+// replies of an earlier scan are dropped on arrival, so a rescan never shows stale rows.
+// Nothing here blocks: all work runs in callbacks on this object's thread.
+class KeyspaceScanner : public QObject
+{
+    Q_OBJECT
+public:
+    struct Options
+    {
+        QByteArray match; // SCAN MATCH; empty: every key
+        QByteArray type;  // SCAN TYPE (Redis 6+); empty: any type
+        int count = 1000; // SCAN COUNT: keys the server looks at per page
+        int pagesInFlight = 4;
+        int timeoutMs = 30000; // per batch
+    };
+
+    // The sender is not owned and must outlive the scanner.
+    explicit KeyspaceScanner(redis::CommandSender &sender, QObject *parent = nullptr);
+
+    void start(const Options &options, std::shared_ptr<PageHandler> handler);
+    // Stops at once; replies still on their way are dropped. Emits finished(false, {}).
+    void cancel();
+    // Asks for no more pages but handles those on their way, then emits finished(false, why):
+    // a limit was reached, and what was read so far is kept.
+    void finishEarly(const QString &why);
+
+    bool isRunning() const { return m_running; }
+    quint64 generation() const { return m_generation; }
+    qint64 keysSeen() const { return m_keysSeen; } // as SCAN returned them (may repeat)
+    qint64 dbSize() const { return m_dbSize; }     // -1 until DBSIZE answers
+    // How much of the keyspace the cursor has walked, 0..1. SCAN visits hash buckets in
+    // reverse-binary order, so the bit-reversed cursor over 2^64 is the fraction done; it
+    // also counts keys MATCH filtered out, which keysSeen() cannot.
+    double fractionDone() const { return m_fraction; }
+    qint64 elapsedMs() const;
+
+    static qint64 nowMs() { return QDateTime::currentMSecsSinceEpoch(); }
+
+signals:
+    void progress(qint64 keysSeen, qint64 dbSize);
+    void pageHandled(); // the handler stored a page: views may look again
+    // complete: every page was handled. Otherwise error says why (empty when cancelled).
+    void finished(bool complete, const QString &error);
+
+private:
+    void sendScan(const QByteArray &cursor);
+    void onScanReply(quint64 gen, const redis::ReplyResult &r);
+    void sendRequest(PageRequest request);
+    void onRequestReplies(quint64 gen, const PageRequest &request,
+                          const QList<redis::ReplyResult> &replies, qint64 sentMs);
+    void maybeFinish();
+    void fail(const QString &why);
+
+    redis::CommandSender &m_sender;
+    Options m_options;
+    std::shared_ptr<PageHandler> m_handler;
+    quint64 m_generation = 0;
+    bool m_running = false;
+    bool m_scanInFlight = false;
+    bool m_cursorDone = false;
+    bool m_endDone = false;
+    QString m_stoppedEarly; // why, when finishEarly() was called
+    std::optional<QByteArray> m_deferredCursor;
+    int m_requestsInFlight = 0;
+    qint64 m_keysSeen = 0;
+    qint64 m_dbSize = -1;
+    double m_fraction = 0;
+    qint64 m_startedMs = 0;
+    qint64 m_finishedMs = 0;
+};
+
+// True when the command never got a server reply (connection lost, timeout, not sent).
+bool isTransportFailure(const redis::ReplyResult &r);
+
+} // namespace browse

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <Qt>
+
+namespace browse {
+
+// Roles every browse model answers besides Qt's. Display text is always escaped and
+// truncated (core::escapeBytes); these carry what copy, export and delegates need.
+enum Role {
+    RawBytesRole = Qt::UserRole + 1, // QByteArray: a key or value cell's exact bytes
+    ExportRole,                      // CSV/JSON: ms, epoch ms, exact bytes, plain numbers
+    KeyRole,                         // QByteArray: the Redis key the row is about
+    AnomalyRole,                     // int: the row's Anomaly bits (0: none)
+    SortRole,                        // never used by views; reserved for proxies
+};
+
+// One "now" for a whole repaint, so every TTL on screen counts down in step.
+qint64 modelNowMs();
+void setModelClockForTests(qint64 (*clock)()); // nullptr: the system clock
+
+} // namespace browse

@@ -1,0 +1,56 @@
+#pragma once
+
+#include "KeyspaceStore.h"
+
+#include <QAbstractTableModel>
+#include <vector>
+
+namespace browse {
+
+// Receipts of a KeyspaceStore: those of one SKU (the SKU view's lower table) or all of the
+// store (the order lookup, whose store holds only that order's receipts). The TTL column
+// counts down between refreshes from the absolute expiry.
+class ReceiptTableModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { Sku, Order, Remaining, Ttl, ExpiresAt, Kind, Anomalies, ColumnCount };
+
+    // The store is not owned and must outlive the model.
+    explicit ReceiptTableModel(const KeyspaceStore &store, QObject *parent = nullptr);
+
+    // Shows the receipts of one SKU (KeyspaceStore::None: none).
+    void showSku(uint32_t sku);
+    // Shows every receipt in the store.
+    void showAll();
+    uint32_t sku() const { return m_sku; }
+
+    // Takes in store changes (receipts added, refreshed, deleted). Call it coalesced.
+    void sync();
+    void tick();
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+
+    uint32_t receiptAt(int row) const { return m_rows[size_t(row)]; }
+    const std::vector<uint32_t> &receipts() const { return m_rows; }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    std::vector<uint32_t> collect() const;
+    bool less(uint32_t a, uint32_t b) const;
+    void rebuild();
+
+    const KeyspaceStore &m_store;
+    std::vector<uint32_t> m_rows;
+    uint32_t m_sku = KeyspaceStore::None;
+    bool m_all = false;
+    quint64 m_epoch = 0, m_revision = 0;
+    int m_sortColumn = Order;
+    Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
+};
+
+} // namespace browse

@@ -1,0 +1,57 @@
+#pragma once
+
+#include "KeyspaceStore.h"
+
+#include "IndexTableModel.h"
+
+namespace browse {
+
+// One row per SKU of a KeyspaceStore: SKU, stock, stock TTL, receipts, soonest receipt
+// expiry, anomalies. Rows are an index vector over the store (sorted with std::sort, filtered
+// by rebuilding it), so a million SKUs cost four bytes of model each. TTLs are computed from
+// absolute expiries when painted: tick() makes them count down with no round trip.
+class SkuTableModel : public IndexTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { Sku, Stock, StockTtl, Receipts, SoonestExpiry, Anomalies, ColumnCount };
+
+    // The store is not owned and must outlive the model.
+    explicit SkuTableModel(const KeyspaceStore &store, QObject *parent = nullptr);
+
+    // SKU filter: a Redis glob when it has * ? or [, else a substring; empty: all.
+    void setFilter(const QByteArray &skuFilter, bool anomaliesOnly);
+    QByteArray skuFilter() const { return m_filter; }
+    bool anomaliesOnly() const { return m_anomaliesOnly; }
+
+    // TTL columns changed because time passed.
+    void tick();
+
+    uint32_t skuAt(int row) const { return idAt(row); }
+    int rowOfSku(uint32_t sku) const { return rowOf(sku); }
+    // The anomaly bits of the SKU and of all its receipts.
+    uint8_t rowAnomalies(uint32_t sku) const;
+
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+protected:
+    uint32_t sourceRows() const override { return m_store.skuCount(); }
+    quint64 sourceEpoch() const override { return m_store.epoch(); }
+    quint64 sourceRevision() const override { return m_store.revision(); }
+    bool accepts(uint32_t sku) const override;
+    int naturalCompare(uint32_t a, uint32_t b) const override;
+    NaturalKey naturalKeyOf(uint32_t id) const override { return naturalKey(m_store.skuName(id)); }
+    int naturalColumn() const override { return Sku; }
+    quint64 sortKey(uint32_t sku, int column) const override;
+
+private:
+    const KeyspaceStore &m_store;
+    QByteArray m_filter;
+    bool m_filterIsGlob = false;
+    bool m_anomaliesOnly = false;
+};
+
+} // namespace browse

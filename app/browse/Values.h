@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QString>
+#include <optional>
+
+namespace browse {
+
+// The deduction functions refuse stock above this (see MISSION.md, the contracts).
+constexpr qint64 MaxStock = 1000000000;
+
+// A base-10 integer written the one way Redis and Lua write it: optional '-', no leading
+// zero, no '+', no spaces; "-0" is not canonical. nullopt for anything else or overflow.
+std::optional<qint64> parseCanonicalInteger(QByteArrayView bytes);
+
+// "6 d 23 h", "5 h 12 min", "3 min 20 s", "42 s", "0.4 s": the two largest units, so a
+// support person reads it at a glance. Negative durations read as "0 s".
+QString formatDuration(qint64 ms);
+
+// Local date and time with the UTC offset: "2024-06-01 14:03:22 +02:00".
+QString formatExpiry(qint64 epochMs);
+
+// A receipt hash's "time" field: seconds or milliseconds since the epoch, shown as a local
+// date; anything else is shown escaped as it is.
+QString formatReceiptTime(const QByteArray &raw);
+
+} // namespace browse

@@ -1,0 +1,126 @@
+// inventory-cli keys: the key browser's SKU view on the command line (see KeysCommand.h).
+#include "KeysCommand.h"
+
+#include "ConnectionArgs.h"
+#include "browse/CsvExport.h"
+#include "browse/InventoryScan.h"
+#include "browse/KeysReport.h"
+#include "browse/SkuTableModel.h"
+#include "redis/RedisClient.h"
+
+#include <QEventLoop>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace cli {
+
+int runKeys(Context &context)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Scans the stock and receipt keys of the profile's key schema (SCAN, never KEYS;\n"
+        "PTTL and GET pipelined per page) and prints one line per SKU: stock, stock TTL,\n"
+        "receipts, soonest receipt expiry and anomalies, in natural SKU order.\n"
+        "--summary prints only totals, anomaly counts and the elapsed time.\n"
+        "Exit codes: 0 ok, 1 the scan failed or was incomplete, 2 bad arguments,\n"
+        "3 could not connect."));
+    ConnectionArgs connection;
+    connection.addTo(parser);
+    const QCommandLineOption sku(QStringLiteral("sku"),
+                                 QStringLiteral("Only SKUs matching this Redis glob "
+                                                "(e.g. 'sku-10*')."),
+                                 QStringLiteral("GLOB"));
+    const QCommandLineOption json(QStringLiteral("json"),
+                                  QStringLiteral("Print one JSON object: {\"skus\": [...], "
+                                                 "\"summary\": {...}}."));
+    const QCommandLineOption csv(QStringLiteral("csv"),
+                                 QStringLiteral("Print CSV (exact key bytes, TTLs in ms)."));
+    const QCommandLineOption summary(QStringLiteral("summary"),
+                                     QStringLiteral("Print only totals, anomaly counts and the "
+                                                    "elapsed time."));
+    const QCommandLineOption count(QStringLiteral("count"),
+                                   QStringLiteral("SCAN COUNT per page (default 1000)."),
+                                   QStringLiteral("N"), QStringLiteral("1000"));
+    parser.addOptions({sku, json, csv, summary, count});
+    if (auto code = parseArguments(parser, context))
+        return *code;
+    if (parser.isSet(json) && parser.isSet(csv))
+        return context.fail(ExitUsage, QStringLiteral("give --json or --csv, not both"));
+    bool countOk = false;
+    const int pageCount = parser.value(count).toInt(&countOk);
+    if (!countOk || pageCount < 1 || pageCount > 1000000)
+        return context.fail(ExitUsage, QStringLiteral("--count: give a number from 1 to 1000000"));
+    int exitCode = ExitUsage;
+    const auto target = connection.resolve(parser, context, &exitCode);
+    if (!target)
+        return exitCode;
+    const session::ConnectionProfile &profile = target->profile;
+    const auto schema =
+        inventory::KeySchema::fromTemplates(profile.stockKeyTemplate, profile.receiptKeyTemplate);
+    if (!schema.ok())
+        return context.fail(ExitUsage, schema.error());
+
+    redis::RedisClient client(profile.toConnectionOptions(target->password));
+    client.open();
+    if (!client.waitUntilReady(profile.timeoutMs + 1000))
+        return context.fail(ExitConnection, scrub(client.stateDetail(), target->password));
+
+    browse::InventoryScan scan(client, schema.value());
+    browse::InventoryScan::Options options;
+    options.skuGlob = parser.value(sku).toUtf8();
+    options.count = pageCount;
+    options.timeoutMs = qMax(30000, profile.timeoutMs);
+    QEventLoop loop;
+    QObject::connect(&scan, &browse::InventoryScan::finished, &loop, &QEventLoop::quit);
+    scan.start(options);
+    loop.exec();
+
+    const browse::ScanFacts facts = browse::ScanFacts::of(scan);
+    const browse::InventorySummary totals = scan.store().totals();
+    if (parser.isSet(summary)) {
+        if (parser.isSet(json))
+            context.out
+                << QJsonDocument(browse::summaryJson(totals, facts)).toJson(QJsonDocument::Compact)
+                << '\n';
+        else
+            context.out << browse::summaryText(totals, facts);
+    } else {
+        browse::SkuTableModel model(scan.store());
+        if (parser.isSet(csv)) {
+            context.out.flush();
+            QString error;
+            if (!browse::writeCsv(*context.out.device(), model, &error))
+                return context.fail(ExitFailed, QStringLiteral("writing CSV: %1").arg(error));
+        } else if (parser.isSet(json)) {
+            // Streamed row by row: a million SKUs never sit in one QJsonArray.
+            context.out << "{\"skus\":[";
+            for (int r = 0; r < model.rowCount(); ++r)
+                context.out
+                    << (r ? "," : "")
+                    << QJsonDocument(browse::jsonRow(model, r)).toJson(QJsonDocument::Compact);
+            context.out
+                << "],\"summary\":"
+                << QJsonDocument(browse::summaryJson(totals, facts)).toJson(QJsonDocument::Compact)
+                << "}\n";
+        } else {
+            browse::writeTable(context.out, model);
+        }
+    }
+    context.out.flush();
+    if (!facts.complete)
+        return context.fail(
+            ExitFailed,
+            QStringLiteral("the scan did not finish: %1")
+                .arg(scrub(facts.error.isEmpty() ? QStringLiteral("cancelled") : facts.error,
+                           target->password)));
+    return ExitOk;
+}
+
+namespace {
+const Registration registration{"keys",
+                                "Scan stock keys and receipts: SKUs with stock, TTLs, receipt "
+                                "counts and anomalies",
+                                &runKeys};
+} // namespace
+
+} // namespace cli

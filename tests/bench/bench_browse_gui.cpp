@@ -1,0 +1,149 @@
+// The key browser under load: loads BrowserPanel over a live keyspace and measures the
+// longest gap between 10 ms heartbeat ticks while the full scan runs (target < 50 ms), the
+// scan time and the peak RSS. With --show it stays open instead, for screenshots:
+//   bench_browse_gui --port N [--show [--tab sku|order|keys|anomalies] [--order ID]
+//                    [--sku SKU] [--pattern GLOB] [--filter TEXT] [--anomalies-only]
+//                    [--dialog]]
+#include "browse/BrowserPanel.h"
+#include "browse/FlatKeyView.h"
+#include "browse/SkuBrowserView.h"
+#include "core/EventDispatcher.h"
+#include "redis/RedisClient.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTextStream>
+#include <QTimer>
+
+#include <sys/resource.h>
+
+namespace {
+
+long peakRssKb()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    core::preferFastEventDispatcher();
+    bool show = false;
+    for (int i = 1; i < argc; ++i)
+        show = show || QByteArray(argv[i]) == "--show";
+    if (!show && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QCommandLineParser p;
+    p.addHelpOption();
+    p.addOption({"port", "server port", "port"});
+    p.addOption({"count", "SCAN COUNT", "n", "1000"});
+    p.addOption({"show", "stay open for a screenshot"});
+    p.addOption({"tab", "sku | order | keys | anomalies", "tab", "sku"});
+    p.addOption({"order", "order id to look up", "id"});
+    p.addOption({"sku", "SKU to select", "sku"});
+    p.addOption({"pattern", "flat view pattern", "glob"});
+    p.addOption({"filter", "SKU filter text", "text"});
+    p.addOption({"anomalies-only", "SKU view: only SKUs with anomalies"});
+    p.addOption({"dialog", "select the SKU's first receipt and open the delete confirmation "
+                           "(writes go to this server: use a scratch one)"});
+    p.process(app);
+
+    redis::ConnectionOptions o;
+    o.port = quint16(p.value("port").toUInt());
+    o.commandTimeoutMs = 30000;
+    redis::RedisClient client(o);
+    client.open();
+    if (!client.waitUntilReady(5000)) {
+        QTextStream(stderr) << "connect failed: " << client.stateDetail() << '\n';
+        return 1;
+    }
+    ui::BrowserPanel panel(client, inventory::KeySchema());
+    panel.setAutoScan(false);
+    if (p.isSet("dialog"))
+        panel.setWriteSender(&client);
+    panel.setScanCount(p.value("count").toInt());
+    panel.setWindowTitle(QStringLiteral("Key browser — 127.0.0.1:%1").arg(o.port));
+    panel.resize(1400, 900);
+    panel.show();
+
+    // Heartbeat: the longest gap between ticks is the longest the event loop was blocked.
+    QElapsedTimer clock;
+    qint64 last = 0, worst = 0, over50 = 0, ticks = 0;
+    QTimer heartbeat;
+    heartbeat.setInterval(10);
+    heartbeat.setTimerType(Qt::PreciseTimer);
+    QObject::connect(&heartbeat, &QTimer::timeout, [&] {
+        const qint64 now = clock.elapsed();
+        const qint64 gap = now - last;
+        worst = qMax(worst, gap);
+        if (gap > 30 && qEnvironmentVariableIsSet("BENCH_STALLS"))
+            QTextStream(stderr) << "stall " << gap << " ms at " << now << " ms, "
+                                << panel.inventoryScan().scanner().keysSeen() << " keys, running "
+                                << panel.inventoryScan().isRunning() << '\n';
+        over50 += gap > 50 ? 1 : 0;
+        ++ticks;
+        last = now;
+    });
+
+    QObject::connect(&panel, &ui::BrowserPanel::scanFinished, &app, [&](bool complete) {
+        if (!show) {
+            // Keep the heartbeat going a little: the end of a scan (final sync, anomaly list,
+            // totals) runs on the event loop too and counts.
+            const qint64 scanMs = panel.inventoryScan().scanner().elapsedMs();
+            QTimer::singleShot(500, &app, [&, complete, scanMs] {
+                heartbeat.stop();
+                QTextStream(stdout)
+                    << "gui scan: " << (complete ? "complete" : "INCOMPLETE") << ", "
+                    << panel.inventoryScan().scanner().keysSeen() << " keys in "
+                    << QString::number(scanMs / 1000.0, 'f', 2) << " s; longest event-loop stall "
+                    << worst << " ms (" << over50 << " of " << ticks
+                    << " ticks over 50 ms); SKU rows " << panel.skuView()->skuModel().rowCount()
+                    << "; peak RSS " << peakRssKb() / 1024 << " MB\n";
+                app.exit(complete ? 0 : 1);
+            });
+            return;
+        }
+        heartbeat.stop();
+        ui::SkuBrowserView *skus = panel.skuView();
+        if (p.isSet("filter") || p.isSet("anomalies-only")) {
+            skus->findChild<QLineEdit *>(QStringLiteral("skuFilter"))->setText(p.value("filter"));
+            skus->findChild<QCheckBox *>(QStringLiteral("anomaliesOnly"))
+                ->setChecked(p.isSet("anomalies-only"));
+        }
+        QTimer::singleShot(400, &panel, [&, skus] {
+            const uint32_t sku = panel.inventoryScan().store().findSku(p.value("sku").toUtf8());
+            if (sku != browse::KeyspaceStore::None)
+                skus->selectSku(sku);
+            else if (skus->skuModel().rowCount() > 0)
+                skus->skuTable()->selectRow(0);
+            const QString tab = p.value("tab");
+            if (tab == QLatin1String("order"))
+                panel.lookUpOrder(p.value("order").toUtf8());
+            else if (tab == QLatin1String("keys")) {
+                panel.tabs()->setCurrentIndex(2);
+                panel.flatView()->scan(p.value("pattern").toUtf8());
+            } else if (tab == QLatin1String("anomalies"))
+                panel.tabs()->setCurrentIndex(3);
+            if (p.isSet("dialog")) {
+                skus->receiptTable()->selectRow(0);
+                QTimer::singleShot(200, skus, [skus] {
+                    skus->findChild<QPushButton *>(QStringLiteral("deleteReceipt"))->click();
+                });
+            }
+        });
+    });
+    clock.start();
+    heartbeat.start();
+    panel.rescan();
+    return app.exec();
+}

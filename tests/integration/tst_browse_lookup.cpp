@@ -1,0 +1,280 @@
+// The key browser against a real redis-server, beyond the scan: the order lookup and its
+// sentences, refreshing visible rows, the flat key view, and guarded key actions (through
+// the real write gate, written to the audit log).
+#include "tst_browse_support.h"
+
+#include "browse/FlatKeyScan.h"
+#include "browse/InventoryScan.h"
+#include "browse/KeyAction.h"
+#include "browse/ModelRoles.h"
+#include "browse/OrderSentence.h"
+#include "browse/RowRefresher.h"
+#include "browse/Values.h"
+#include "inventory/AuditLog.h"
+#include "session/GatedSender.h"
+#include "session/WriteGate.h"
+
+#include <QAbstractItemModelTester>
+#include <QTemporaryDir>
+
+using namespace browse;
+using browsetest::seed;
+using browsetest::setString;
+
+namespace {
+
+constexpr qint64 Hour = 3600LL * 1000;
+
+bool runToEnd(InventoryScan &scan, const InventoryScan::Options &o)
+{
+    QSignalSpy done(&scan, &InventoryScan::finished);
+    scan.start(o);
+    return done.wait(60000) && done[0][0].toBool();
+}
+
+uint32_t receiptOf(const KeyspaceStore &st, const QByteArray &sku, const QByteArray &order)
+{
+    const uint32_t s = st.findSku(sku);
+    return s == KeyspaceStore::None ? KeyspaceStore::None : st.findReceipt(s, order);
+}
+
+} // namespace
+
+class TstBrowseLookup : public QObject
+{
+    Q_OBJECT
+
+    testsupport::StandaloneRedis m_redis;
+    std::unique_ptr<redis::RedisClient> m_client;
+    QTemporaryDir m_dir;
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
+        m_client = m_redis.connect();
+        QVERIFY(m_client->state() == redis::ConnectionState::Ready);
+    }
+
+    void init() { QVERIFY(m_client->call({"FLUSHALL"}).ok()); }
+
+    void orderLookupFindsEveryReceiptAndExplainsIt()
+    {
+        QList<redis::Command> c;
+        for (int i = 0; i < 2000; ++i) // noise the pattern must skip
+            c << setString("idem:{n" + QByteArray::number(i) + "}:" + QByteArray::number(i), "1",
+                           Hour);
+        c << setString("stock:{42}:available", "40")
+          << setString("idem:{42}:9001", "3", (6 * 24 + 23) * Hour + 30 * 60000)
+          << setString("idem:{43}:9001", "0", 5 * Hour + 12 * 60000 + 30000) // stock key gone
+          << setString("idem:{44}:9001", "abc")                              // no TTL, not int
+          << setString("idem:{42}:90011", "1", Hour)    // a longer id: not order 9001
+          << setString("idem:{45}:x}:9001", "1", Hour); // order "x}:9001", not 9001
+        QCOMPARE(seed(*m_client, c), QString());
+
+        InventoryScan scan(*m_client, inventory::KeySchema());
+        InventoryScan::Options o;
+        o.orderId = "9001";
+        o.count = 300;
+        QVERIFY(runToEnd(scan, o));
+        const KeyspaceStore &st = scan.store();
+        QCOMPARE(st.receiptCount(), 3u);
+        const qint64 now = KeyspaceScanner::nowMs();
+        const uint32_t r42 = receiptOf(st, "42", "9001");
+        QCOMPARE(orderSentence(st, r42, now),
+                 QStringLiteral("Deducted: 3 left after this order. Receipt expires in 6 d 23 h "
+                                "(%1); a retry before then returns the first result, after that "
+                                "it would deduct again. Stock now: 40.")
+                     .arg(formatExpiry(st.receiptExpiryMs(r42))));
+        const QString s43 = orderSentence(st, receiptOf(st, "43", "9001"), now);
+        QVERIFY2(s43.startsWith("Deducted: 0 left after this order. Receipt expires in 5 h 12 min"),
+                 qPrintable(s43));
+        QVERIFY2(s43.endsWith("The stock key stock:{43}:available does not exist now: once the "
+                              "receipt is gone a retry would deduct nothing and answer 'no stock "
+                              "key'."),
+                 qPrintable(s43));
+        const QString s44 = orderSentence(st, receiptOf(st, "44", "9001"), now);
+        QVERIFY2(s44.contains("the recorded remaining \"abc\" is not a number"), qPrintable(s44));
+        QVERIFY2(s44.contains("The receipt never expires"), qPrintable(s44));
+
+        scan.start(InventoryScan::Options{{}, "no-such-order", 300, 4, 30000});
+        QSignalSpy done(&scan, &InventoryScan::finished);
+        QVERIFY(done.wait(30000));
+        QCOMPARE(scan.store().receiptCount(), 0u);
+    }
+
+    void refreshRereadsVisibleRowsInOneRoundTrip()
+    {
+        QCOMPARE(seed(*m_client, {setString("stock:{r}:available", "10"),
+                                  setString("idem:{r}:1", "9", Hour),
+                                  setString("idem:{r}:2", "8", Hour),
+                                  {"HSET", "idem:{r}:3", "remaining", "7", "quantity", "1"}}),
+                 QString());
+        InventoryScan scan(*m_client, inventory::KeySchema());
+        QVERIFY(runToEnd(scan, {}));
+        KeyspaceStore &st = scan.store();
+        const uint32_t s = st.findSku("r");
+        QCOMPARE(st.receiptCountOf(s), 3u);
+        QCOMPARE(seed(*m_client, {setString("stock:{r}:available", "6"),
+                                  {"PERSIST", "idem:{r}:1"},
+                                  {"DEL", "idem:{r}:2"},
+                                  {"HSET", "idem:{r}:3", "remaining", "5"},
+                                  {"PEXPIRE", "stock:{r}:available", "100000"}}),
+                 QString());
+        browsetest::SlowSender counting(*m_client, 0);
+        RowRefresher refresher(counting, st);
+        QSignalSpy refreshed(&refresher, &RowRefresher::refreshed);
+        std::vector<uint32_t> receipts;
+        for (uint32_t r = st.firstReceiptOf(s); r != KeyspaceStore::None; r = st.nextReceipt(r))
+            receipts.push_back(r);
+        QVERIFY(refresher.refresh({s}, receipts));
+        QVERIFY(!refresher.refresh({s}, receipts)); // one at a time
+        QVERIFY(refreshed.wait(10000));
+        QCOMPARE(counting.batches, 1); // hash receipts are read with HMGET directly
+        QCOMPARE(st.stockValue(s), 6);
+        QVERIFY(st.stockExpiryMs(s) != NoExpiry);
+        QCOMPARE(st.receiptCountOf(s), 2u);
+        QCOMPARE(st.receiptExpiryMs(receiptOf(st, "r", "1")), NoExpiry);
+        QCOMPARE(st.remaining(receiptOf(st, "r", "3")), 5);
+
+        // Replies for a store cleared in the meantime (a rescan) are dropped.
+        browsetest::SlowSender slow(*m_client, 100);
+        RowRefresher late(slow, st);
+        QSignalSpy lateDone(&late, &RowRefresher::refreshed);
+        QVERIFY(late.refresh({s}, {}));
+        st.clear();
+        QTest::qWait(400);
+        QCOMPARE(lateDone.size(), 0);
+        QCOMPARE(st.skuCount(), 0u);
+        QVERIFY(!late.isBusy());
+    }
+
+    void flatViewListsAnyKeySafely()
+    {
+        const QByteArray bin("k\x00\x01\xff", 4);
+        QCOMPARE(seed(*m_client, {setString("str", "hello"),
+                                  setString("long", QByteArray(5000, 'v'), Hour),
+                                  setString(bin, QByteArray("\x00\n", 2)),
+                                  {"HSET", "h", "remaining", "3", "quantity", "2"},
+                                  {"RPUSH", "l", "a", "b", "c"},
+                                  {"SADD", "s", "m"},
+                                  {"ZADD", "z", "1", "one"},
+                                  {"XADD", "x", "*", "f", "v"}}),
+                 QString());
+        FlatKeyScan scan(*m_client);
+        FlatKeyModel model(scan.store());
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        connect(&scan, &FlatKeyScan::storeChanged, &model, &FlatKeyModel::sync);
+        QSignalSpy done(&scan, &FlatKeyScan::finished);
+        FlatKeyScan::Options o;
+        o.count = 2;
+        scan.start(o);
+        QVERIFY(done.wait(10000));
+        model.sync();
+        QCOMPARE(model.rowCount(), 8);
+        QHash<QString, int> rowOf;
+        for (int r = 0; r < model.rowCount(); ++r)
+            rowOf.insert(model.index(r, FlatKeyModel::Key).data().toString(), r);
+        auto cell = [&](const char *key, int column) {
+            return model.index(rowOf.value(QString::fromUtf8(key)), column).data().toString();
+        };
+        QCOMPARE(cell("h", FlatKeyModel::Type), "hash");
+        QCOMPARE(cell("h", FlatKeyModel::Value), "remaining=3, quantity=2");
+        QCOMPARE(cell("l", FlatKeyModel::Value), "a, b, c");
+        QCOMPARE(cell("l", FlatKeyModel::Size), "3 elements");
+        QCOMPARE(cell("z", FlatKeyModel::Value), "one=1");
+        QCOMPARE(cell("x", FlatKeyModel::Type), "stream");
+        QCOMPARE(cell("str", FlatKeyModel::Ttl), "none");
+        QCOMPARE(cell("long", FlatKeyModel::Size), QLocale().toString(5000) + " bytes");
+        QVERIFY(cell("long", FlatKeyModel::Value).endsWith(QChar(0x2026)));
+        QVERIFY(cell("long", FlatKeyModel::Value).size() < 200);
+        const int b = rowOf.value("k\\x00\\x01\\xff", -1);
+        QVERIFY(b >= 0);
+        QCOMPARE(model.index(b, FlatKeyModel::Key).data(RawBytesRole).toByteArray(), bin);
+        QCOMPARE(model.index(b, FlatKeyModel::Value).data().toString(), "\\x00\\n");
+
+        o.pattern = "l*";
+        o.maxKeys = 0;
+        scan.start(o);
+        QVERIFY(done.wait(10000));
+        model.sync();
+        QCOMPARE(model.rowCount(), 2); // l and long
+        o.pattern = "*";
+        o.maxKeys = 3;
+        scan.start(o);
+        QVERIFY(done.wait(10000));
+        QCOMPARE(done.last()[0].toBool(), false);
+        QVERIFY(done.last()[1].toString().contains("stopped at 3 keys"));
+        model.sync();
+        QCOMPARE(model.rowCount(), 3); // the pages read before the stop are kept
+    }
+
+    void keyActionsAreGatedConfirmedAndAudited()
+    {
+        QCOMPARE(seed(*m_client,
+                      {setString("stock:{a}:available", "5", Hour), setString("idem:{a}:1", "4")}),
+                 QString());
+        const QString logPath = m_dir.filePath("audit.jsonl");
+        KeyActionRunner runner(*m_client, AuditContext{logPath, "local-test", {}, "run-1"});
+        QSignalSpy finished(&runner, &KeyActionRunner::finished);
+
+        const KeyAction expire = KeyAction::setTtl("idem:{a}:1", 7 * 86400);
+        QCOMPARE(expire.commandText(), "EXPIRE 'idem:{a}:1' 604800");
+        QVERIFY(!runner.run(KeyAction::setTtl("idem:{a}:1", 0))); // refused before sending
+        QVERIFY(runner.run(expire));
+        QVERIFY(finished.wait(5000));
+        auto o = finished.last()[0].value<KeyActionRunner::Outcome>();
+        QVERIFY(o.ok);
+        QCOMPARE(o.result, "TTL set: expires in 7 d");
+        QVERIFY(m_client->call({"PTTL", "idem:{a}:1"})->toInteger() > 0);
+
+        QVERIFY(runner.run(KeyAction::removeTtl("stock:{a}:available")));
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(m_client->call({"PTTL", "stock:{a}:available"})->toInteger(), -1);
+        QVERIFY(runner.run(KeyAction::remove("idem:{a}:1")));
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(m_client->call({"EXISTS", "idem:{a}:1"})->toInteger(), 0);
+        QVERIFY(runner.run(KeyAction::remove("idem:{a}:1")));
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(finished.last()[0].value<KeyActionRunner::Outcome>().result,
+                 "nothing deleted: the key no longer exists");
+
+        // A production profile's session is read-only: the gate refuses, nothing is sent, and
+        // the attempt is still recorded.
+        session::ConnectionProfile prod;
+        prod.name = "prod-eu";
+        prod.environment = "production";
+        session::WriteGate gate(*m_client, prod);
+        QVERIFY(gate.isReadOnly());
+        session::GatedSender gated(*m_client, gate);
+        KeyActionRunner guarded(gated, AuditContext{logPath, "prod-eu", {}, {}});
+        QSignalSpy refused(&guarded, &KeyActionRunner::finished);
+        QCOMPARE(seed(*m_client, {setString("idem:{a}:2", "3", Hour)}), QString());
+        QVERIFY(guarded.run(KeyAction::remove("idem:{a}:2")));
+        QVERIFY(refused.wait(5000));
+        o = refused.last()[0].value<KeyActionRunner::Outcome>();
+        QVERIFY(!o.ok);
+        QVERIFY(!o.outcomeUnknown);
+        QVERIFY2(o.result.startsWith("not sent: ") && o.result.contains("prod-eu"),
+                 qPrintable(o.result));
+        QCOMPARE(m_client->call({"EXISTS", "idem:{a}:2"})->toInteger(), 1);
+
+        const auto log = inventory::AuditLog::read(logPath);
+        QCOMPARE(log.problems, QStringList());
+        QCOMPARE(log.records.size(), 5);
+        QCOMPARE(log.records[0].action, "expire");
+        QCOMPARE(log.records[0].command, (QList<QByteArray>{"EXPIRE", "idem:{a}:1", "604800"}));
+        QCOMPARE(log.records[0].profile, "local-test");
+        QCOMPARE(log.records[0].runId, "run-1");
+        QVERIFY(log.records[0].durationMs >= 0);
+        QCOMPARE(log.records[1].action, "persist");
+        QCOMPARE(log.records[2].action, "delete");
+        QCOMPARE(log.records[2].result, "deleted");
+        QCOMPARE(log.records[4].profile, "prod-eu");
+        QVERIFY(log.records[4].result.startsWith("not sent: "));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstBrowseLookup)
+#include "tst_browse_lookup.moc"

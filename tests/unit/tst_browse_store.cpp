@@ -1,0 +1,422 @@
+// The key browser's core without a server: packed storage, natural order, globs, value
+// parsing, anomaly rules, the models (through QAbstractItemModelTester) and CSV.
+#include "browse/AnomalyModel.h"
+#include "browse/Cells.h"
+#include "browse/CsvExport.h"
+#include "browse/Glob.h"
+#include "browse/KeyParser.h"
+#include "browse/ModelRoles.h"
+#include "browse/OrderSentence.h"
+#include "browse/ReceiptTableModel.h"
+#include "browse/SkuTableModel.h"
+#include "browse/Summary.h"
+#include "browse/Values.h"
+
+#include <QAbstractItemModelTester>
+#include <QBuffer>
+#include <QJsonObject>
+#include <QRandomGenerator>
+#include <QTest>
+#include <algorithm>
+
+using namespace browse;
+
+namespace {
+
+qint64 fixedNow()
+{
+    return 1700000000000LL;
+}
+
+ReceiptReading receipt(qint64 remaining, qint64 expiryMs)
+{
+    ReceiptReading r;
+    r.remaining = remaining;
+    r.expiryMs = expiryMs;
+    return r;
+}
+
+StockReading stock(qint64 v, qint64 expiryMs = NoExpiry)
+{
+    return StockReading{StockState::Integer, v, {}, expiryMs};
+}
+
+} // namespace
+
+class TstBrowseStore : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init() { setModelClockForTests(&fixedNow); }
+    void cleanup() { setModelClockForTests(nullptr); }
+
+    void naturalOrderIsTotalAndHuman()
+    {
+        QList<QByteArray> v{"sku-10",
+                            "sku-9",
+                            "sku-100",
+                            "sku-09",
+                            "a",
+                            "sku-",
+                            "2",
+                            "10",
+                            "1a",
+                            "",
+                            "sku-9a",
+                            "sku-9-1",
+                            QByteArray("\xff\x00", 2)};
+        std::sort(v.begin(), v.end(), [](const QByteArray &a, const QByteArray &b) {
+            return naturalCompare(a, b) < 0;
+        });
+        QCOMPARE(v.indexOf("2") < v.indexOf("10"), true);
+        QCOMPARE(v.indexOf("sku-9") < v.indexOf("sku-09"), true); // same value, fewer zeros first
+        QCOMPARE(v.indexOf("sku-09") < v.indexOf("sku-10"), true);
+        QCOMPARE(v.indexOf("sku-10") < v.indexOf("sku-100"), true);
+        // The 16-byte prefix key never contradicts the natural order of ordinary names.
+        const QList<QByteArray> names{"sku-1",
+                                      "sku-2",
+                                      "sku-10",
+                                      "sku-09",
+                                      "sku-9",
+                                      "sku-",
+                                      "a",
+                                      "idem:{sku-1}:100000001",
+                                      "idem:{sku-1}:99",
+                                      "idem:{sku-12}:1",
+                                      "10",
+                                      "9",
+                                      "b1",
+                                      "b"};
+        for (const auto &a : names)
+            for (const auto &b : names)
+                if (naturalCompare(a, b) < 0)
+                    QVERIFY2(!(naturalKey(b) < naturalKey(a)), a + " " + b);
+        // A strict weak order: antisymmetric and transitive over every triple.
+        for (const auto &a : v)
+            for (const auto &b : v) {
+                QCOMPARE(naturalCompare(a, b), -naturalCompare(b, a));
+                for (const auto &c : v)
+                    if (naturalCompare(a, b) < 0 && naturalCompare(b, c) < 0)
+                        QVERIFY2(naturalCompare(a, c) < 0, a + " " + b + " " + c);
+            }
+    }
+
+    void globMatchesLikeRedis()
+    {
+        QVERIFY(globMatch("sku-1*", "sku-100"));
+        QVERIFY(!globMatch("sku-1*", "sku-200"));
+        QVERIFY(globMatch("s?u-[0-9]", "sku-7"));
+        QVERIFY(!globMatch("s?u-[^0-9]", "sku-7"));
+        QVERIFY(globMatch("a\\*b", "a*b"));
+        QVERIFY(!globMatch("a\\*b", "axb"));
+        QVERIFY(globMatch("*", ""));
+        QVERIFY(globMatch("*x*y*", "aaxbbyc"));
+        QVERIFY(!globMatch("*x*y", "aaxbbyc"));
+        QVERIFY(globMatch(QByteArray("\x00*", 2), QByteArray("\x00zz", 3)));
+    }
+
+    // The copy-free parser the scan uses reads keys exactly as KeySchema does.
+    void keyParserAgreesWithKeySchema()
+    {
+        const auto custom =
+            inventory::KeySchema::fromTemplates("inv/<sku>/qty", "rcpt/<sku>//<order>.r");
+        QVERIFY(custom.ok());
+        for (const inventory::KeySchema &schema : {inventory::KeySchema(), custom.value()}) {
+            const KeyParser parser(schema);
+            const QList<QByteArray> keys{"stock:{42}:available",
+                                         "stock:{}:available",
+                                         "stock:{a}:availablex",
+                                         "idem:{42}:9001",
+                                         "idem:{42}:x}:9001",
+                                         "idem:{}:1",
+                                         "idem:{42}:",
+                                         "inv/7/qty",
+                                         "inv//qty",
+                                         "rcpt/7//9.r",
+                                         "rcpt/7//.r",
+                                         "rcpt//7//9.r",
+                                         QByteArray("idem:{\x00}:\xff", 10),
+                                         "x",
+                                         ""};
+            for (const QByteArray &k : keys) {
+                const auto a = schema.skuOfStockKey(k);
+                const auto b = parser.stockSku(k);
+                QCOMPARE(a.has_value(), b.has_value());
+                if (a)
+                    QCOMPARE(b->in(k).toByteArray(), *a);
+                const auto ra = schema.parseReceiptKey(k);
+                const auto rb = parser.receipt(k);
+                QCOMPARE(ra.has_value(), rb.has_value());
+                if (ra) {
+                    QCOMPARE(rb->sku.in(k).toByteArray(), ra->sku);
+                    QCOMPARE(rb->order.in(k).toByteArray(), ra->orderId);
+                }
+            }
+        }
+    }
+
+    void canonicalIntegers()
+    {
+        QCOMPARE(parseCanonicalInteger("0"), std::optional<qint64>(0));
+        QCOMPARE(parseCanonicalInteger("-3"), std::optional<qint64>(-3));
+        QCOMPARE(parseCanonicalInteger("9223372036854775807"),
+                 std::optional<qint64>(9223372036854775807LL));
+        for (const char *bad : {"", "-", "-0", "007", "+1", " 1", "1 ", "1.5", "1e3", "0x10",
+                                "9223372036854775808", "12a"})
+            QVERIFY2(!parseCanonicalInteger(bad), bad);
+    }
+
+    void durationsReadAtAGlance()
+    {
+        QCOMPARE(formatDuration(6 * 86400000LL + 23 * 3600000LL + 59 * 60000LL), "6 d 23 h");
+        QCOMPARE(formatDuration(7 * 86400000LL), "7 d");
+        QCOMPARE(formatDuration(5 * 3600000LL + 12 * 60000LL + 5000), "5 h 12 min");
+        QCOMPARE(formatDuration(200 * 1000), "3 min 20 s");
+        QCOMPARE(formatDuration(42 * 1000), "42 s");
+        QCOMPARE(formatDuration(400), "0.4 s");
+        QCOMPARE(formatDuration(-5), "0 s");
+    }
+
+    void storeInternsDedupesAndRemoves()
+    {
+        KeyspaceStore st;
+        const uint32_t a = st.internSku("sku-1");
+        QCOMPARE(st.internSku("sku-1"), a);
+        const uint32_t b = st.internSku(QByteArray("bin\x00\xff", 5));
+        QVERIFY(a != b);
+        QCOMPARE(st.skuName(b), QByteArrayView(QByteArray("bin\x00\xff", 5)));
+        const qint64 t0 = fixedNow();
+        const uint32_t r1 = st.putReceipt(a, "9001", receipt(5, t0 + 1000));
+        const uint32_t r2 = st.putReceipt(a, "9002", receipt(4, t0 + 500));
+        QCOMPARE(st.putReceipt(a, "9001", receipt(5, t0 + 2000)), r1); // SCAN repeated it
+        QCOMPARE(st.receiptCountOf(a), 2u);
+        QCOMPARE(st.soonestReceiptExpiryMs(a), t0 + 500);
+        QCOMPARE(st.receiptKey(r2), QByteArray("idem:{sku-1}:9002"));
+        st.removeReceipt(r2);
+        QCOMPARE(st.receiptCountOf(a), 1u);
+        QCOMPARE(st.soonestReceiptExpiryMs(a), t0 + 2000);
+        QCOMPARE(st.findReceipt(a, "9002"), KeyspaceStore::None);
+        QCOMPARE(st.findReceipt(a, "9001"), r1);
+        // Many SKUs: the hash index grows and still finds every one.
+        for (int i = 0; i < 50000; ++i)
+            st.internSku("s" + QByteArray::number(i));
+        for (int i = 0; i < 50000; i += 997)
+            QCOMPARE(st.skuName(st.findSku("s" + QByteArray::number(i))),
+                     QByteArrayView("s" + QByteArray::number(i)));
+        const quint64 epoch = st.epoch();
+        st.clear();
+        QCOMPARE(st.skuCount(), 0u);
+        QCOMPARE(st.epoch(), epoch + 1);
+    }
+
+    void anomalyRules()
+    {
+        KeyspaceStore st;
+        const qint64 t0 = fixedNow();
+        const uint32_t ok = st.internSku("ok"), neg = st.internSku("neg"),
+                       text = st.internSku("text"), ttl = st.internSku("ttl"),
+                       big = st.internSku("big"), gone = st.internSku("gone");
+        st.setStock(ok, stock(5));
+        st.setStock(neg, stock(-3));
+        st.setStock(text, StockReading{StockState::NotInteger, 0, "12.5", NoExpiry});
+        st.setStock(ttl, stock(7, t0 + 60000));
+        st.setStock(big, stock(MaxStock + 1));
+        st.setStockMissing(gone);
+        QCOMPARE(st.skuAnomalies(ok), uint8_t(0));
+        QCOMPARE(st.skuAnomalies(neg), uint8_t(StockNegative));
+        QCOMPARE(st.skuAnomalies(text), uint8_t(StockNotInteger));
+        QCOMPARE(st.skuAnomalies(ttl), uint8_t(StockHasTtl));
+        QCOMPARE(st.skuAnomalies(big), uint8_t(StockNotInteger));
+        const uint32_t noTtl = st.putReceipt(ok, "1", receipt(4, NoExpiry));
+        const uint32_t orphan = st.putReceipt(gone, "2", receipt(4, t0 + 1000));
+        ReceiptReading bad = receipt(0, t0 + 1000);
+        bad.value = ReceiptValue::NotInteger;
+        bad.raw = "abc";
+        const uint32_t notInt = st.putReceipt(ok, "3", bad);
+        QCOMPARE(st.receiptAnomalies(noTtl), uint8_t(ReceiptNoTtl));
+        QCOMPARE(st.receiptAnomalies(orphan), uint8_t(ReceiptStockMissing));
+        QCOMPARE(st.receiptAnomalies(notInt), uint8_t(ReceiptNotInteger));
+        const InventorySummary s = summarize(st);
+        QVERIFY(st.totals() == s); // the running totals match a recount
+        QCOMPARE(s.skus, 6);       // "gone" shows: it has a receipt
+        QCOMPARE(s.stockKeys, 5);
+        QCOMPARE(s.receipts, 3);
+        QCOMPARE(s.anomalyTotal(), 7);
+        QCOMPARE(s.stockTotal, 5 + 7);
+        QVERIFY(anomalyDetail(st, ReceiptStockMissing, orphan).contains("stock:{gone}:available"));
+        // Every kind of change keeps the running totals equal to a recount.
+        st.setStock(gone, stock(3));                // the orphan's stock appears
+        st.removeReceipt(noTtl);                    // a receipt goes
+        st.putReceipt(ok, "3", receipt(1, t0 + 5)); // an anomaly is repaired
+        st.setStockMissing(ok);                     // two receipts lose their stock
+        st.setStock(neg, stock(MaxStock));
+        QVERIFY(st.totals() == summarize(st));
+        QCOMPARE(st.totals().anomalies[4], 1); // "3" ("1" left)
+        QCOMPARE(st.totals().anomalies[5], 0);
+    }
+
+    void skuModelSortsFiltersAndGrows()
+    {
+        KeyspaceStore st;
+        SkuTableModel model(st);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const qint64 t0 = fixedNow();
+        for (int i = 1; i <= 30; ++i) {
+            const uint32_t s = st.internSku("sku-" + QByteArray::number(i));
+            st.setStock(s, stock(100 - i));
+            for (int r = 0; r < i % 4; ++r)
+                st.putReceipt(s, QByteArray::number(1000 + r), receipt(3, t0 + 1000 * (i + r)));
+            if (i % 10 == 0)
+                model.sync(); // grows while "scanning"
+        }
+        model.sync();
+        QCOMPARE(model.rowCount(), 30);
+        QCOMPARE(model.index(0, SkuTableModel::Sku).data().toString(), "sku-1");
+        QCOMPARE(model.index(1, SkuTableModel::Sku).data().toString(), "sku-2"); // not sku-10
+        QCOMPARE(model.index(29, SkuTableModel::Sku).data().toString(), "sku-30");
+        // A selection survives a re-sort (persistent indexes move with their SKU).
+        QPersistentModelIndex keep = model.index(4, SkuTableModel::Sku);
+        model.sort(SkuTableModel::Stock, Qt::AscendingOrder);
+        QCOMPARE(keep.data().toString(), "sku-5");
+        QCOMPARE(model.index(0, SkuTableModel::Stock).data().toString(), "70");
+        model.sort(SkuTableModel::Receipts, Qt::DescendingOrder);
+        QCOMPARE(model.index(0, SkuTableModel::Receipts).data().toInt(), 3);
+        // New SKUs arriving while sorted are merged into place.
+        st.setStock(st.internSku("sku-0"), stock(1000));
+        model.sort(SkuTableModel::Stock, Qt::DescendingOrder);
+        st.setStock(st.internSku("sku-31"), stock(2000));
+        model.sync();
+        QCOMPARE(model.index(0, SkuTableModel::Sku).data().toString(), "sku-31");
+        QCOMPARE(model.index(1, SkuTableModel::Sku).data().toString(), "sku-0");
+        model.setFilter("sku-1*", false);
+        QCOMPARE(model.rowCount(), 11); // sku-1, sku-10..19
+        model.setFilter("2", false);
+        QCOMPARE(model.rowCount(), 12); // 2, 12, 20..29, 32? no: 2,12,20-29 = 12
+        st.setStock(st.internSku("sku-bad"), stock(-1));
+        model.setFilter({}, true);
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.index(0, SkuTableModel::Anomalies).data().toString(), "negative stock");
+        QCOMPARE(model.index(0, 0).data(AnomalyRole).toInt(), int(StockNegative));
+        // TTL columns count down from absolute expiries (no round trip), and export in ms.
+        model.setFilter({}, false);
+        const int row = model.rowOfSku(st.findSku("sku-3"));
+        QCOMPARE(model.index(row, SkuTableModel::SoonestExpiry).data().toString(), "3 s");
+        QCOMPARE(model.index(row, SkuTableModel::StockTtl).data().toString(), "none");
+        QCOMPARE(model.index(row, SkuTableModel::StockTtl).data(ExportRole).toLongLong(), -1);
+        // A clear (rescan) resets the model; no stale row survives.
+        st.clear();
+        model.sync();
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void aMillionRowsSortAndFilterQuickly()
+    {
+        KeyspaceStore st;
+        QRandomGenerator rng(7);
+        for (int i = 0; i < 1000000; ++i)
+            st.setStock(st.internSku("sku-" + QByteArray::number(rng.bounded(100000000))),
+                        stock(rng.bounded(100000)));
+        QElapsedTimer t;
+        t.start();
+        SkuTableModel model(st);
+        const qint64 build = t.restart();
+        model.sort(SkuTableModel::Stock, Qt::DescendingOrder);
+        const qint64 byStock = t.restart();
+        model.setFilter("sku-99*", false);
+        const qint64 filter = t.restart();
+        qInfo("1M SKUs: build+natural sort %lld ms, sort by stock %lld ms, glob filter %lld ms",
+              build, byStock, filter);
+        QVERIFY(model.rowCount() > 0);
+        for (int r = 1; r < model.rowCount(); ++r)
+            QVERIFY(model.index(r - 1, SkuTableModel::Stock).data(ExportRole).toLongLong()
+                    >= model.index(r, SkuTableModel::Stock).data(ExportRole).toLongLong());
+    }
+
+    void receiptModelAndSentences()
+    {
+        KeyspaceStore st;
+        const qint64 t0 = fixedNow();
+        const uint32_t s = st.internSku("42");
+        st.setStock(s, stock(40));
+        ReceiptTableModel model(st);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const uint32_t r =
+            st.putReceipt(s, "9001", receipt(3, t0 + (6 * 24 + 23) * 3600000LL + 5000));
+        st.putReceipt(s, "9000", receipt(4, t0 + 1000));
+        model.showSku(s);
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.index(0, ReceiptTableModel::Order).data().toString(), "9000");
+        QCOMPARE(model.index(1, ReceiptTableModel::Ttl).data().toString(), "6 d 23 h");
+        QCOMPARE(orderSentence(st, r, t0),
+                 QStringLiteral("Deducted: 3 left after this order. Receipt expires in 6 d 23 h "
+                                "(%1); a retry before then returns the first result, after that "
+                                "it would deduct again. Stock now: 40.")
+                     .arg(formatExpiry(st.receiptExpiryMs(r))));
+        st.removeReceipt(r);
+        model.sync();
+        QCOMPARE(model.rowCount(), 1);
+        ReceiptReading h = receipt(0, NoExpiry);
+        h.hash = true;
+        h.quantity = "2";
+        h.time = "1700000000";
+        h.value = ReceiptValue::Integer;
+        h.remaining = 7;
+        const uint32_t hr = st.putReceipt(s, "9100", h);
+        model.sync();
+        QCOMPARE(model.rowCount(), 2);
+        QVERIFY(orderSentence(st, hr, t0)
+                    .startsWith(
+                        QStringLiteral(
+                            "Deducted 2 at %1: 7 left after this order. The receipt never expires")
+                            .arg(formatExpiry(1700000000000LL))));
+        QVERIFY(orderNotFoundSentence("77").contains("never deducted, or its receipt has expired"));
+    }
+
+    void anomalyModelListsEveryClass()
+    {
+        KeyspaceStore st;
+        AnomalyModel model(st);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        st.setStock(st.internSku("a"), stock(-1, fixedNow() + 5000)); // negative and a TTL
+        st.setStockMissing(st.internSku("b"));
+        st.putReceipt(st.findSku("b"), "1", receipt(1, NoExpiry)); // stock missing, no TTL
+        model.sync();
+        QCOMPARE(model.rowCount(), 4);
+        QCOMPARE(model.index(0, AnomalyModel::Kind).data().toString(), anomalyName(StockNegative));
+        QCOMPARE(model.index(0, AnomalyModel::Key).data(KeyRole).toByteArray(),
+                 QByteArray("stock:{a}:available"));
+        model.setKindFilter(ReceiptNoTtl);
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.index(0, AnomalyModel::Key).data().toString(), "idem:{b}:1");
+    }
+
+    void csvKeepsExactBytes()
+    {
+        KeyspaceStore st;
+        const QByteArray weird("a,\"b\"\n\xff", 7);
+        st.setStock(st.internSku(weird),
+                    StockReading{StockState::NotInteger, 0, "x\r\ny", NoExpiry});
+        SkuTableModel model(st);
+        QBuffer buf;
+        buf.open(QIODevice::WriteOnly);
+        QVERIFY(writeCsv(buf, model));
+        QCOMPARE(buf.data(),
+                 QByteArray("sku,stock,stock_ttl_ms,receipts,soonest_receipt_expiry_utc,"
+                            "anomalies\r\n\"a,\"\"b\"\"\n\xff\",\"x\r\ny\",-1,0,,"
+                            "stock not integer\r\n"));
+        const QJsonObject o = jsonRow(model, 0);
+        QCOMPARE(o.value("sku").toObject().value("base64").toString(),
+                 QString::fromLatin1(weird.toBase64()));
+        QCOMPARE(o.value("stock_ttl_ms").toInteger(), -1);
+        // Display text is escaped, never raw control bytes.
+        QCOMPARE(model.index(0, 0).data().toString(), "a,\"b\"\\n\\xff");
+        QCOMPARE(model.index(0, 0).data(RawBytesRole).toByteArray(), weird);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstBrowseStore)
+#include "tst_browse_store.moc"

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <QStyledItemDelegate>
+
+class QAbstractItemModel;
+class QTableView;
+class QWidget;
+
+namespace ui {
+
+// A QTableView set up for a million rows: fixed row height, no vertical header, no
+// resize-to-contents (which would measure every row), elided text, sorting by the model.
+QTableView *makeBrowseTable(QWidget *parent, const QString &objectName);
+// Column widths in characters of the view's font (so they follow the font size).
+void setBrowseColumnWidths(QTableView *view, const QList<int> &characters);
+
+// Puts exact bytes on the clipboard: text/plain carries them unchanged (and
+// application/octet-stream too), so pasting into redis-cli or a hex editor gives the key as
+// stored, even when it is not UTF-8.
+void copyBytesToClipboard(const QByteArray &bytes);
+
+// Tints rows whose AnomalyRole is non-zero, so damage stands out while scrolling.
+class AnomalyTintDelegate : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override;
+};
+
+// Asks for a file and exports the model as CSV, a slice per event-loop turn; reports to
+// `status` as it goes. Returns at once.
+void exportModelCsv(QWidget *parent, const QAbstractItemModel &model, const QString &suggestedName,
+                    const std::function<void(const QString &)> &status);
+
+} // namespace ui

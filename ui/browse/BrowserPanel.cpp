@@ -1,0 +1,362 @@
+#include "BrowserPanel.h"
+
+#include "AnomalyView.h"
+#include "BrowseTables.h"
+#include "FlatKeyView.h"
+#include "KeyActionDialog.h"
+#include "OrderLookupView.h"
+#include "SkuBrowserView.h"
+#include "browse/BrowseLog.h"
+#include "core/Bytes.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace ui {
+
+namespace {
+constexpr int TickMs = 1000;    // TTLs count down once a second, with no round trip
+constexpr int RefreshMs = 5000; // visible rows are re-read this often
+enum Tab { SkuTab, OrderTab, KeysTab, AnomalyTab };
+} // namespace
+
+BrowserPanel::BrowserPanel(redis::CommandSender &sender, inventory::KeySchema schema,
+                           QWidget *parent)
+    : QWidget(parent)
+    , m_sender(sender)
+    , m_schema(schema)
+    , m_scan(sender, schema)
+    , m_refresher(sender, m_scan.store())
+{
+    setObjectName(QStringLiteral("browserPanel"));
+    auto *layout = new QVBoxLayout(this);
+
+    auto *bar = new QHBoxLayout;
+    m_rescan = new QPushButton(tr("Scan"), this);
+    m_rescan->setObjectName(QStringLiteral("rescan"));
+    m_rescan->setToolTip(tr("Read every stock key and receipt again (SCAN, never KEYS)"));
+    m_stop = new QPushButton(tr("Stop"), this);
+    m_stop->setObjectName(QStringLiteral("stopScan"));
+    m_stop->setEnabled(false);
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("scanProgress"));
+    m_progress->setTextVisible(true);
+    m_progress->setFormat(tr("not scanned yet"));
+    m_progress->setValue(0);
+    m_progress->setMinimumWidth(260);
+    m_counts = new QLabel(this);
+    m_counts->setObjectName(QStringLiteral("scanCounts"));
+    m_export = new QPushButton(tr("Export CSV…"), this);
+    m_export->setToolTip(tr("Save the table of the current tab, as filtered and sorted"));
+    bar->addWidget(m_rescan);
+    bar->addWidget(m_stop);
+    bar->addWidget(m_progress);
+    bar->addWidget(m_counts, 1);
+    bar->addWidget(m_export);
+    layout->addLayout(bar);
+
+    m_tabs = new QTabWidget(this);
+    m_skuView = new SkuBrowserView(m_scan, m_tabs);
+    m_orderView = new OrderLookupView(sender, schema, m_tabs);
+    m_flatView = new FlatKeyView(sender, schema, m_tabs);
+    m_anomalyView = new AnomalyView(m_scan.store(), m_tabs);
+    m_tabs->addTab(m_skuView, tr("Stock && receipts"));
+    m_tabs->addTab(m_orderView, tr("Order lookup"));
+    m_tabs->addTab(m_flatView, tr("All keys"));
+    m_tabs->addTab(m_anomalyView, tr("Anomalies"));
+    layout->addWidget(m_tabs, 1);
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("browserStatus"));
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_status);
+
+    m_syncTimer = new QTimer(this);
+    m_syncTimer->setSingleShot(true);
+    connect(m_syncTimer, &QTimer::timeout, this, &BrowserPanel::syncViews);
+    m_tickTimer = new QTimer(this);
+    m_tickTimer->setInterval(TickMs);
+    connect(m_tickTimer, &QTimer::timeout, this, [this] {
+        m_skuView->tick();
+        m_orderView->tick();
+        m_flatView->tick();
+    });
+    m_tickTimer->start();
+    m_refreshTimer = new QTimer(this);
+    m_refreshTimer->setInterval(RefreshMs);
+    connect(m_refreshTimer, &QTimer::timeout, this, &BrowserPanel::refreshVisible);
+    m_refreshTimer->start();
+
+    connect(m_rescan, &QPushButton::clicked, this, &BrowserPanel::rescan);
+    connect(m_stop, &QPushButton::clicked, this, &BrowserPanel::cancelScan);
+    connect(m_export, &QPushButton::clicked, this, &BrowserPanel::exportCurrent);
+    connect(&m_scan, &browse::InventoryScan::storeChanged, this, &BrowserPanel::scheduleSync);
+    connect(&m_scan, &browse::InventoryScan::progress, this, [this](qint64 seen, qint64 db) {
+        // DBSIZE moves while we scan and SCAN may repeat a key: never show more than 100 %.
+        const qint64 total = qMax(db, seen);
+        m_progress->setRange(0, 1000);
+        m_progress->setValue(total > 0 ? int(seen * 1000 / total) : 0);
+        m_progress->setFormat(db >= 0 ? tr("scanning: %1 of %2 keys")
+                                            .arg(QLocale().toString(seen), QLocale().toString(db))
+                                      : tr("scanning: %1 keys").arg(QLocale().toString(seen)));
+    });
+    connect(&m_scan, &browse::InventoryScan::finished, this,
+            [this](bool complete, const QString &error) {
+                m_rescan->setText(tr("Rescan"));
+                m_stop->setEnabled(false);
+                m_progress->setRange(0, 1000);
+                m_progress->setValue(complete ? 1000 : m_progress->value());
+                const auto &sc = m_scan.scanner();
+                m_progress->setFormat(
+                    complete ? tr("scanned %1 keys in %2 s")
+                                   .arg(QLocale().toString(sc.keysSeen()))
+                                   .arg(sc.elapsedMs() / 1000.0, 0, 'f', 2)
+                             : tr("stopped at %1 keys").arg(QLocale().toString(sc.keysSeen())));
+                syncViews();
+                // Filters that depend on anomalies are final only now.
+                if (m_skuView->skuModel().anomaliesOnly())
+                    m_skuView->skuModel().rebuild();
+                setStatus(complete          ? tr("Scan complete.")
+                          : error.isEmpty() ? tr("Scan stopped: the views show what was read.")
+                                            : tr("Scan failed: %1").arg(error));
+                emit scanFinished(complete);
+            });
+    connect(&m_refresher, &browse::RowRefresher::refreshed, this, &BrowserPanel::scheduleSync);
+    connect(&m_refresher, &browse::RowRefresher::failed, this,
+            [this](const QString &e) { setStatus(tr("Refresh failed: %1").arg(e)); });
+    connect(m_skuView, &SkuBrowserView::actionRequested, this, &BrowserPanel::requestAction);
+    connect(m_orderView, &OrderLookupView::actionRequested, this, &BrowserPanel::requestAction);
+    connect(m_flatView, &FlatKeyView::actionRequested, this, &BrowserPanel::requestAction);
+    connect(m_skuView, &SkuBrowserView::status, this, &BrowserPanel::setStatus);
+    connect(m_orderView, &OrderLookupView::status, this, &BrowserPanel::setStatus);
+    connect(m_flatView, &FlatKeyView::status, this, &BrowserPanel::setStatus);
+    connect(m_anomalyView, &AnomalyView::showSku, this, [this](uint32_t sku) {
+        m_tabs->setCurrentIndex(SkuTab);
+        if (m_skuView->skuModel().rowOfSku(sku) < 0)
+            m_skuView->skuModel().setFilter({}, false); // a filter hid it
+        m_skuView->selectSku(sku);
+    });
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int tab) {
+        if (tab == AnomalyTab)
+            m_anomalyView->sync();
+    });
+    updateWritable();
+    updateCounts();
+}
+
+BrowserPanel::~BrowserPanel() = default;
+
+void BrowserPanel::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_autoScan && !m_scannedOnce)
+        QTimer::singleShot(0, this, &BrowserPanel::rescan);
+    m_scannedOnce = m_scannedOnce || m_autoScan;
+}
+
+void BrowserPanel::setWriteSender(redis::CommandSender *writer)
+{
+    m_writer = writer;
+    delete m_runner;
+    m_runner = nullptr;
+    if (writer) {
+        m_runner = new browse::KeyActionRunner(*writer, m_audit, this);
+        connect(m_runner, &browse::KeyActionRunner::finished, this,
+                &BrowserPanel::onActionFinished);
+    }
+    updateWritable();
+}
+
+void BrowserPanel::setReadOnlyReason(const QString &reason)
+{
+    m_readOnlyReason = reason;
+    updateWritable();
+}
+
+void BrowserPanel::setAuditContext(const browse::AuditContext &audit)
+{
+    m_audit = audit;
+    if (m_runner)
+        m_runner->setAuditContext(audit);
+}
+
+void BrowserPanel::setScanCount(int count)
+{
+    m_scanCount = qMax(1, count);
+}
+
+void BrowserPanel::updateWritable()
+{
+    const QString why =
+        !m_writer ? tr("Key actions are not available in this session") : m_readOnlyReason;
+    const bool writable = why.isEmpty();
+    m_skuView->setWritable(writable, why);
+    m_orderView->setWritable(writable, why);
+    m_flatView->setWritable(writable, why);
+}
+
+void BrowserPanel::rescan()
+{
+    m_scannedOnce = true;
+    browse::InventoryScan::Options o;
+    o.count = m_scanCount;
+    m_rescan->setText(tr("Rescan"));
+    m_stop->setEnabled(true);
+    m_progress->setRange(0, 0); // busy until DBSIZE answers
+    setStatus(tr("Scanning stock keys and receipts…"));
+    m_scan.start(o);
+}
+
+void BrowserPanel::cancelScan()
+{
+    m_scan.cancel();
+}
+
+void BrowserPanel::lookUpOrder(const QByteArray &orderId)
+{
+    m_tabs->setCurrentIndex(OrderTab);
+    m_orderView->lookUp(orderId);
+}
+
+void BrowserPanel::scheduleSync()
+{
+    if (m_syncTimer->isActive())
+        return;
+    // Merging new rows costs O(rows): sync less often as the table grows, so a ten-million
+    // key scan spends its time reading, not re-sorting.
+    const int rows = m_skuView->skuModel().rowCount();
+    m_syncTimer->start(rows > 1000000 ? 2000 : rows > 200000 ? 750 : 200);
+}
+
+void BrowserPanel::syncViews()
+{
+    m_skuView->sync();
+    // The anomaly list is a pass over every row: built only when someone looks at it.
+    if (m_tabs->currentIndex() == AnomalyTab)
+        m_anomalyView->sync();
+    updateCounts();
+}
+
+void BrowserPanel::updateCounts()
+{
+    const browse::KeyspaceStore &st = m_scan.store();
+    if (m_scan.isRunning()) {
+        m_counts->setText(
+            tr("%1 SKUs, %2 receipts so far")
+                .arg(QLocale().toString(st.skuCount()), QLocale().toString(st.receiptCount())));
+        return;
+    }
+    const browse::InventorySummary &s = st.totals();
+    m_counts->setText(tr("%1 SKUs, %2 receipts, %3 anomalies")
+                          .arg(QLocale().toString(s.skus), QLocale().toString(s.receipts),
+                               QLocale().toString(s.anomalyTotal())));
+    m_tabs->setTabText(AnomalyTab,
+                       s.anomalyTotal()
+                           ? tr("Anomalies (%1)").arg(QLocale().toString(s.anomalyTotal()))
+                           : tr("Anomalies"));
+}
+
+void BrowserPanel::refreshVisible()
+{
+    if (!isVisible() || m_scan.isRunning())
+        return;
+    if (m_tabs->currentIndex() == OrderTab) {
+        m_orderView->refresh();
+        return;
+    }
+    if (m_tabs->currentIndex() != SkuTab)
+        return;
+    m_refresher.refresh(m_skuView->visibleSkus(), m_skuView->receiptModel().receipts());
+}
+
+void BrowserPanel::requestAction(const browse::KeyAction &action)
+{
+    if (!m_runner || !m_readOnlyReason.isEmpty()) {
+        setStatus(m_readOnlyReason.isEmpty() ? tr("Key actions are not available in this session")
+                                             : m_readOnlyReason);
+        return;
+    }
+    if (m_runner->isBusy()) {
+        setStatus(tr("Another key action is still running."));
+        return;
+    }
+    KeyActionDialog dialog(action,
+                           tr("It goes through this session's write gate and is recorded in the "
+                              "audit log."),
+                           this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const browse::KeyAction chosen = dialog.action();
+    setStatus(tr("Sending: %1").arg(chosen.commandText()));
+    m_runner->run(chosen);
+}
+
+void BrowserPanel::onActionFinished(const browse::KeyActionRunner::Outcome &o)
+{
+    QString text = tr("%1 → %2").arg(o.action.commandText(), o.result);
+    if (!o.auditProblem.isEmpty())
+        text += tr(" (WARNING: the audit record could not be written: %1)").arg(o.auditProblem);
+    setStatus(text);
+    if (!o.ok)
+        return;
+    emit keyChanged(o.action.key);
+    // Re-read what the action touched, so the views show the server's state, not a guess.
+    browse::KeyspaceStore &st = m_scan.store();
+    std::vector<uint32_t> skus, receipts;
+    if (const auto rk = m_schema.parseReceiptKey(o.action.key)) {
+        if (const uint32_t s = st.findSku(rk->sku); s != browse::KeyspaceStore::None)
+            if (const uint32_t r = st.findReceipt(s, rk->orderId); r != browse::KeyspaceStore::None)
+                receipts.push_back(r);
+        if (m_orderView->scan().store().receiptCount() > 0)
+            m_orderView->refresh();
+    } else if (const auto sku = m_schema.skuOfStockKey(o.action.key)) {
+        if (const uint32_t s = st.findSku(*sku); s != browse::KeyspaceStore::None)
+            skus.push_back(s);
+    }
+    if (!m_refresher.refresh(skus, receipts))
+        QTimer::singleShot(500, this,
+                           [this, skus, receipts] { m_refresher.refresh(skus, receipts); });
+}
+
+void BrowserPanel::exportCurrent()
+{
+    const QAbstractItemModel *model = nullptr;
+    QString name;
+    switch (m_tabs->currentIndex()) {
+    case SkuTab:
+        model = &m_skuView->skuModel();
+        name = QStringLiteral("skus.csv");
+        break;
+    case OrderTab:
+        model = &m_orderView->model();
+        name = QStringLiteral("order-receipts.csv");
+        break;
+    case KeysTab:
+        model = &m_flatView->model();
+        name = QStringLiteral("keys.csv");
+        break;
+    default:
+        model = &m_anomalyView->model();
+        name = QStringLiteral("anomalies.csv");
+    }
+    exportModelCsv(this, *model, name, [this](const QString &s) { setStatus(s); });
+}
+
+void BrowserPanel::setStatus(const QString &message)
+{
+    m_status->setText(message);
+    emit statusMessage(message);
+}
+
+QString BrowserPanel::statusText() const
+{
+    return m_status->text();
+}
+
+} // namespace ui

@@ -1,0 +1,109 @@
+#pragma once
+
+#include "browse/InventoryScan.h"
+#include "browse/KeyAction.h"
+#include "browse/RowRefresher.h"
+
+#include <QWidget>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+class QTimer;
+
+namespace ui {
+
+class AnomalyView;
+class FlatKeyView;
+class OrderLookupView;
+class SkuBrowserView;
+
+// The key browser: SKUs with stock and receipts, order lookup, every key, anomalies. All
+// reads go through the sender given at construction, asynchronously (the window never waits
+// on the network); guarded key actions go through the write sender, if one is set, after a
+// confirmation that shows the exact command, and are written to the audit log.
+class BrowserPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    // The sender is not owned and must outlive the panel.
+    BrowserPanel(redis::CommandSender &sender, inventory::KeySchema schema,
+                 QWidget *parent = nullptr);
+    ~BrowserPanel() override;
+
+    // Key actions (set/remove TTL, delete a receipt) go through this sender: give it the
+    // session's write-gated one. nullptr (the default) disables them. Not owned; set nullptr
+    // before it is destroyed.
+    void setWriteSender(redis::CommandSender *writer);
+    // Non-empty: actions are disabled and their tooltips say this (e.g. "read-only session
+    // on production profile 'X': unlock it to allow writes"). Empty: enabled.
+    void setReadOnlyReason(const QString &reason);
+    // Profile, server and run id for the audit records; the log path (empty: the default).
+    void setAuditContext(const browse::AuditContext &audit);
+    // SCAN COUNT for the SKU scan (default 1000).
+    void setScanCount(int count);
+    // Scan the first time the panel is shown (default on).
+    void setAutoScan(bool on) { m_autoScan = on; }
+
+    void rescan();
+    void cancelScan();
+    void lookUpOrder(const QByteArray &orderId);
+
+    browse::InventoryScan &inventoryScan() { return m_scan; }
+    SkuBrowserView *skuView() const { return m_skuView; }
+    OrderLookupView *orderView() const { return m_orderView; }
+    FlatKeyView *flatView() const { return m_flatView; }
+    AnomalyView *anomalyView() const { return m_anomalyView; }
+    QTabWidget *tabs() const { return m_tabs; }
+    QString statusText() const;
+
+signals:
+    void statusMessage(const QString &message);
+    // A guarded action changed a key (after the server confirmed it).
+    void keyChanged(const QByteArray &key);
+    void scanFinished(bool complete);
+
+protected:
+    void showEvent(QShowEvent *event) override;
+
+private:
+    void requestAction(const browse::KeyAction &action);
+    void onActionFinished(const browse::KeyActionRunner::Outcome &outcome);
+    void syncViews();
+    void scheduleSync();
+    void refreshVisible();
+    void updateCounts();
+    void updateWritable();
+    void exportCurrent();
+    void setStatus(const QString &message);
+
+    redis::CommandSender &m_sender;
+    inventory::KeySchema m_schema;
+    browse::InventoryScan m_scan;
+    browse::RowRefresher m_refresher;
+    redis::CommandSender *m_writer = nullptr;
+    browse::KeyActionRunner *m_runner = nullptr;
+    browse::AuditContext m_audit;
+    QString m_readOnlyReason;
+    int m_scanCount = 1000;
+    bool m_autoScan = true;
+    bool m_scannedOnce = false;
+
+    QPushButton *m_rescan = nullptr;
+    QPushButton *m_stop = nullptr;
+    QPushButton *m_export = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QLabel *m_counts = nullptr;
+    QLabel *m_status = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    SkuBrowserView *m_skuView = nullptr;
+    OrderLookupView *m_orderView = nullptr;
+    FlatKeyView *m_flatView = nullptr;
+    AnomalyView *m_anomalyView = nullptr;
+    QTimer *m_syncTimer = nullptr;
+    QTimer *m_tickTimer = nullptr;
+    QTimer *m_refreshTimer = nullptr;
+};
+
+} // namespace ui

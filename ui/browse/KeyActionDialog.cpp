@@ -1,0 +1,111 @@
+#include "KeyActionDialog.h"
+
+#include "core/Bytes.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace ui {
+
+KeyActionDialog::KeyActionDialog(const browse::KeyAction &action, const QString &sessionNote,
+                                 QWidget *parent)
+    : QDialog(parent)
+    , m_action(action)
+{
+    using Kind = browse::KeyAction::Kind;
+    setObjectName(QStringLiteral("keyActionDialog"));
+    setWindowTitle(action.kind == Kind::SetTtl      ? tr("Set TTL")
+                   : action.kind == Kind::RemoveTtl ? tr("Remove TTL")
+                                                    : tr("Delete receipt"));
+    auto *layout = new QVBoxLayout(this);
+    auto *form = new QFormLayout;
+    auto *key = new QLabel(core::escapeBytes(action.key), this);
+    key->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    key->setWordWrap(true);
+    form->addRow(tr("Key:"), key);
+    if (action.kind == Kind::SetTtl) {
+        auto *row = new QHBoxLayout;
+        m_amount = new QSpinBox(this);
+        m_amount->setObjectName(QStringLiteral("ttlAmount"));
+        m_amount->setRange(1, 31536000);
+        m_unit = new QComboBox(this);
+        m_unit->setObjectName(QStringLiteral("ttlUnit"));
+        m_unit->addItem(tr("days"), 86400);
+        m_unit->addItem(tr("hours"), 3600);
+        m_unit->addItem(tr("minutes"), 60);
+        m_unit->addItem(tr("seconds"), 1);
+        qint64 s = action.ttlSeconds > 0 ? action.ttlSeconds : 7 * 86400;
+        int unit = 3;
+        for (int i = 0; i < 3; ++i)
+            if (s % m_unit->itemData(i).toLongLong() == 0) {
+                unit = i;
+                break;
+            }
+        m_unit->setCurrentIndex(unit);
+        m_amount->setValue(int(s / m_unit->itemData(unit).toLongLong()));
+        row->addWidget(m_amount);
+        row->addWidget(m_unit);
+        row->addStretch();
+        form->addRow(tr("Expire in:"), row);
+        connect(m_amount, &QSpinBox::valueChanged, this, &KeyActionDialog::update);
+        connect(m_unit, &QComboBox::currentIndexChanged, this, &KeyActionDialog::update);
+    }
+    layout->addLayout(form);
+    layout->addWidget(new QLabel(tr("Command that will be sent:"), this));
+    m_command = new QPlainTextEdit(this);
+    m_command->setObjectName(QStringLiteral("exactCommand"));
+    m_command->setReadOnly(true);
+    m_command->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_command->setMaximumHeight(m_command->fontMetrics().height() * 4);
+    layout->addWidget(m_command);
+    m_consequence = new QLabel(this);
+    m_consequence->setWordWrap(true);
+    layout->addWidget(m_consequence);
+    if (!sessionNote.isEmpty()) {
+        auto *note = new QLabel(sessionNote, this);
+        note->setWordWrap(true);
+        layout->addWidget(note);
+    }
+    m_problem = new QLabel(this);
+    m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
+    layout->addWidget(m_problem);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
+    m_confirm = buttons->addButton(action.kind == Kind::Delete   ? tr("Delete key")
+                                   : action.kind == Kind::SetTtl ? tr("Set TTL")
+                                                                 : tr("Remove TTL"),
+                                   QDialogButtonBox::AcceptRole);
+    m_confirm->setObjectName(QStringLiteral("confirmAction"));
+    buttons->button(QDialogButtonBox::Cancel)->setDefault(true); // Enter does not confirm
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(buttons);
+    resize(560, sizeHint().height());
+    update();
+}
+
+browse::KeyAction KeyActionDialog::action() const
+{
+    return m_action;
+}
+
+void KeyActionDialog::update()
+{
+    if (m_amount)
+        m_action.ttlSeconds = qint64(m_amount->value()) * m_unit->currentData().toLongLong();
+    m_command->setPlainText(m_action.commandText());
+    m_consequence->setText(m_action.consequence());
+    const QString problem = m_action.problem();
+    m_problem->setText(problem);
+    m_problem->setVisible(!problem.isEmpty());
+    m_confirm->setEnabled(problem.isEmpty());
+}
+
+} // namespace ui

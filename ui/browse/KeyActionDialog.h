@@ -1,0 +1,37 @@
+#pragma once
+
+#include "browse/KeyAction.h"
+
+#include <QDialog>
+
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace ui {
+
+// Confirms one guarded key action: names the key, shows the exact command that will be sent
+// (updated as the TTL is edited) and what it means for deductions. Nothing is sent here.
+class KeyActionDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    KeyActionDialog(const browse::KeyAction &action, const QString &sessionNote,
+                    QWidget *parent = nullptr);
+    browse::KeyAction action() const;
+
+private:
+    void update();
+
+    browse::KeyAction m_action;
+    QSpinBox *m_amount = nullptr;
+    QComboBox *m_unit = nullptr;
+    QPlainTextEdit *m_command = nullptr;
+    QLabel *m_consequence = nullptr;
+    QLabel *m_problem = nullptr;
+    QPushButton *m_confirm = nullptr;
+};
+
+} // namespace ui

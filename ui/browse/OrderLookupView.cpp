@@ -1,0 +1,219 @@
+#include "OrderLookupView.h"
+
+#include "BrowseTables.h"
+#include "browse/Cells.h"
+#include "browse/ModelRoles.h"
+#include "browse/OrderSentence.h"
+#include "core/Bytes.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace ui {
+
+OrderLookupView::OrderLookupView(redis::CommandSender &reader, inventory::KeySchema schema,
+                                 QWidget *parent)
+    : QWidget(parent)
+    , m_scan(reader, std::move(schema))
+    , m_model(m_scan.store())
+    , m_refresher(reader, m_scan.store())
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto *row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Order id:"), this));
+    m_input = new QLineEdit(this);
+    m_input->setObjectName(QStringLiteral("orderIdInput"));
+    m_input->setPlaceholderText(tr("e.g. 9001: finds its receipts in every SKU"));
+    m_input->setClearButtonEnabled(true);
+    row->addWidget(m_input, 1);
+    m_go = new QPushButton(tr("Look up"), this);
+    m_go->setObjectName(QStringLiteral("orderLookUp"));
+    m_go->setDefault(true);
+    row->addWidget(m_go);
+    layout->addLayout(row);
+    m_progress = new QLabel(this);
+    m_progress->setObjectName(QStringLiteral("orderProgress"));
+    layout->addWidget(m_progress);
+
+    auto *split = new QSplitter(Qt::Vertical, this);
+    m_result = new QTextBrowser(split);
+    m_result->setObjectName(QStringLiteral("orderResult"));
+    m_result->setPlaceholderText(
+        tr("Type an order id and press Enter. Each receipt found is explained: what the order "
+           "deducted, how much was left, and until when a retry returns the first result."));
+    split->addWidget(m_result);
+    auto *lower = new QWidget(split);
+    auto *lowerLayout = new QVBoxLayout(lower);
+    lowerLayout->setContentsMargins(0, 0, 0, 0);
+    m_table = makeBrowseTable(lower, QStringLiteral("orderReceiptTable"));
+    m_table->setModel(&m_model);
+    m_table->horizontalHeader()->setSortIndicator(browse::ReceiptTableModel::Sku,
+                                                  Qt::AscendingOrder);
+    m_table->setSortingEnabled(true);
+    setBrowseColumnWidths(m_table, {16, 12, 18, 12, 27, 48});
+    lowerLayout->addWidget(m_table, 1);
+    auto *buttons = new QHBoxLayout;
+    m_copyKey = new QPushButton(tr("Copy receipt key"), lower);
+    m_setTtl = new QPushButton(tr("Set TTL…"), lower);
+    m_delete = new QPushButton(tr("Delete receipt…"), lower);
+    m_delete->setObjectName(QStringLiteral("orderDeleteReceipt"));
+    buttons->addWidget(m_copyKey);
+    buttons->addStretch();
+    buttons->addWidget(m_setTtl);
+    buttons->addWidget(m_delete);
+    lowerLayout->addLayout(buttons);
+    split->addWidget(lower);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split, 1);
+
+    auto go = [this] {
+        lookUp(m_input->text().trimmed().toUtf8());
+    };
+    connect(m_input, &QLineEdit::returnPressed, this, go);
+    connect(m_go, &QPushButton::clicked, this, go);
+    connect(&m_scan, &browse::InventoryScan::progress, this, [this] {
+        m_progress->setText(tr("Searching every SKU's receipts… %1 % of the keyspace")
+                                .arg(int(m_scan.scanner().fractionDone() * 100)));
+    });
+    connect(&m_scan, &browse::InventoryScan::storeChanged, this, [this] {
+        m_model.sync();
+        render();
+    });
+    connect(&m_scan, &browse::InventoryScan::finished, this,
+            [this](bool complete, const QString &error) {
+                m_go->setText(tr("Look up"));
+                const auto &sc = m_scan.scanner();
+                m_progress->setText(
+                    complete ? tr("%1 for order %2; searched all %3 keys in %4 s.")
+                                   .arg(browse::countOf(m_scan.store().receiptCount(), "receipt",
+                                                        "receipts"),
+                                        core::escapeBytes(m_orderId, 60),
+                                        QLocale().toString(qMax<qint64>(0, sc.dbSize())))
+                                   .arg(sc.elapsedMs() / 1000.0, 0, 'f', 1)
+                    : error.isEmpty() ? tr("Search cancelled: the receipts listed may not be all.")
+                                      : tr("Search failed: %1").arg(error));
+                m_model.sync();
+                render();
+            });
+    connect(&m_refresher, &browse::RowRefresher::refreshed, this, [this] {
+        m_model.sync();
+        render();
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &OrderLookupView::updateActions);
+    auto selectedKey = [this] {
+        const QModelIndex i = m_table->currentIndex();
+        return i.isValid() ? i.data(browse::KeyRole).toByteArray() : QByteArray();
+    };
+    connect(m_copyKey, &QPushButton::clicked, this, [this, selectedKey] {
+        copyBytesToClipboard(selectedKey());
+        emit status(tr("Copied key %1").arg(core::escapeBytes(selectedKey(), 80)));
+    });
+    connect(m_setTtl, &QPushButton::clicked, this, [this, selectedKey] {
+        emit actionRequested(browse::KeyAction::setTtl(selectedKey(), 7 * 86400));
+    });
+    connect(m_delete, &QPushButton::clicked, this, [this, selectedKey] {
+        emit actionRequested(browse::KeyAction::remove(selectedKey()));
+    });
+    updateActions();
+}
+
+void OrderLookupView::lookUp(const QByteArray &orderId)
+{
+    if (m_scan.isRunning() && orderId == m_orderId) {
+        m_scan.cancel(); // the button reads "Stop" while searching
+        return;
+    }
+    if (orderId.isEmpty()) {
+        m_progress->setText(tr("Type an order id first."));
+        return;
+    }
+    m_orderId = orderId;
+    if (m_input->text().trimmed().toUtf8() != orderId)
+        m_input->setText(QString::fromUtf8(orderId));
+    browse::InventoryScan::Options o;
+    o.orderId = orderId;
+    o.count = 5000; // one pattern, few hits: bigger pages mean fewer round trips
+    m_go->setText(tr("Stop"));
+    m_rendered.clear();
+    m_scan.start(o);
+    m_model.showAll();
+    render();
+}
+
+QString OrderLookupView::resultText() const
+{
+    return m_result->toPlainText();
+}
+
+void OrderLookupView::render()
+{
+    const browse::KeyspaceStore &st = m_scan.store();
+    const qint64 now = browse::modelNowMs();
+    QString html;
+    if (m_orderId.isEmpty())
+        return;
+    const std::vector<uint32_t> &rows = m_model.receipts();
+    for (uint32_t r : rows) {
+        if (!st.receiptAlive(r))
+            continue;
+        html +=
+            QStringLiteral("<p><b>SKU %1</b> &nbsp;<span style='color:#555'>%2</span><br>%3</p>")
+                .arg(core::escapeBytes(st.skuName(st.skuOfReceipt(r)).toByteArray(), 60)
+                         .toHtmlEscaped(),
+                     core::escapeBytes(st.receiptKey(r), 120).toHtmlEscaped(),
+                     browse::orderSentence(st, r, now).toHtmlEscaped());
+    }
+    if (html.isEmpty())
+        html = m_scan.isRunning()
+                   ? tr("<p>Searching for order %1…</p>")
+                         .arg(core::escapeBytes(m_orderId, 60).toHtmlEscaped())
+                   : QStringLiteral("<p>%1</p>")
+                         .arg(browse::orderNotFoundSentence(m_orderId).toHtmlEscaped());
+    if (html != m_rendered) { // a re-render would reset the reader's scroll and selection
+        m_rendered = html;
+        m_result->setHtml(html);
+    }
+    updateActions();
+}
+
+void OrderLookupView::tick()
+{
+    m_model.tick();
+    render();
+}
+
+void OrderLookupView::refresh()
+{
+    if (!m_scan.isRunning() && m_model.rowCount() > 0)
+        m_refresher.refresh({}, m_model.receipts());
+}
+
+void OrderLookupView::setWritable(bool writable, const QString &why)
+{
+    m_writable = writable;
+    m_readOnlyWhy = why;
+    updateActions();
+}
+
+void OrderLookupView::updateActions()
+{
+    const bool any = m_table->currentIndex().isValid();
+    m_copyKey->setEnabled(any);
+    for (QPushButton *b : {m_setTtl, m_delete}) {
+        b->setEnabled(any && m_writable);
+        b->setToolTip(m_writable ? QString() : m_readOnlyWhy);
+    }
+}
+
+} // namespace ui

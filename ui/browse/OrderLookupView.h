@@ -1,0 +1,62 @@
+#pragma once
+
+#include "browse/InventoryScan.h"
+#include "browse/KeyAction.h"
+#include "browse/ReceiptTableModel.h"
+#include "browse/RowRefresher.h"
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableView;
+class QTextBrowser;
+
+namespace ui {
+
+// "Did order 9001 deduct, how much was left, when does the receipt expire?": type an order id,
+// every receipt for it across SKUs is found (SCAN MATCH over the receipt family, never KEYS)
+// and explained in a sentence, with the live TTL.
+class OrderLookupView : public QWidget
+{
+    Q_OBJECT
+public:
+    OrderLookupView(redis::CommandSender &reader, inventory::KeySchema schema,
+                    QWidget *parent = nullptr);
+
+    void lookUp(const QByteArray &orderId);
+    bool isSearching() const { return m_scan.isRunning(); }
+    // The sentences as plain text (what the result pane says).
+    QString resultText() const;
+    browse::InventoryScan &scan() { return m_scan; }
+    browse::ReceiptTableModel &model() { return m_model; }
+
+    void tick();
+    void refresh(); // re-read the receipts shown (one round trip)
+    void setWritable(bool writable, const QString &why);
+
+signals:
+    void actionRequested(const browse::KeyAction &action);
+    void status(const QString &message);
+
+private:
+    void render();
+    void updateActions();
+
+    browse::InventoryScan m_scan;
+    browse::ReceiptTableModel m_model;
+    browse::RowRefresher m_refresher;
+    QByteArray m_orderId;
+    QLineEdit *m_input = nullptr;
+    QPushButton *m_go = nullptr;
+    QLabel *m_progress = nullptr;
+    QTextBrowser *m_result = nullptr;
+    QTableView *m_table = nullptr;
+    QPushButton *m_copyKey = nullptr, *m_setTtl = nullptr, *m_delete = nullptr;
+    QString m_rendered;
+    bool m_writable = false;
+    QString m_readOnlyWhy;
+};
+
+} // namespace ui

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "browse/KeyAction.h"
+#include "browse/ReceiptTableModel.h"
+#include "browse/SkuTableModel.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableView;
+
+namespace browse {
+class InventoryScan;
+}
+
+namespace ui {
+
+// The SKU view: SKUs with stock, stock TTL, receipts, soonest receipt expiry and anomalies;
+// selecting one lists its receipts below (order, recorded remaining, live TTL, expiry).
+class SkuBrowserView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit SkuBrowserView(browse::InventoryScan &scan, QWidget *parent = nullptr);
+
+    browse::SkuTableModel &skuModel() { return m_skus; }
+    browse::ReceiptTableModel &receiptModel() { return m_receipts; }
+    QTableView *skuTable() const { return m_skuTable; }
+    QTableView *receiptTable() const { return m_receiptTable; }
+
+    void sync(); // coalesced store changes
+    void tick(); // a second passed
+    void selectSku(uint32_t sku);
+    // The SKUs on screen and the receipts listed: what the refresh timer re-reads.
+    std::vector<uint32_t> visibleSkus() const;
+    void setWritable(bool writable, const QString &why);
+
+signals:
+    void actionRequested(const browse::KeyAction &action);
+    void status(const QString &message);
+
+private:
+    void applyFilter();
+    void showReceiptsOfCurrent();
+    void updateActions();
+    QByteArray currentKey(bool *isReceipt) const;
+
+    browse::InventoryScan &m_scan;
+    browse::SkuTableModel m_skus;
+    browse::ReceiptTableModel m_receipts;
+    QLineEdit *m_filter = nullptr;
+    QCheckBox *m_anomaliesOnly = nullptr;
+    QTableView *m_skuTable = nullptr;
+    QTableView *m_receiptTable = nullptr;
+    QLabel *m_receiptsTitle = nullptr;
+    QPushButton *m_setTtl = nullptr, *m_removeTtl = nullptr, *m_delete = nullptr;
+    QPushButton *m_copyKey = nullptr, *m_copyValue = nullptr;
+    bool m_writable = false;
+    QString m_readOnlyWhy;
+};
+
+} // namespace ui
