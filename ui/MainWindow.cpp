@@ -6,6 +6,7 @@
 #include "ServerOverviewPanel.h"
 #include "UiLog.h"
 #include "UnlockDialog.h"
+#include "browse/BrowserPanel.h"
 #include "deduct/AuditViewerPanel.h"
 #include "deduct/ConfirmDeductionDialog.h" // DeductionPanel holds a QPointer to it
 #include "deduct/DeductionPanel.h"
@@ -93,6 +94,8 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
             [this] { m_overview->setRefreshing(true); });
     connect(m_poller, &session::OverviewPoller::refreshed, this,
             [this](const session::ServerOverview &o) {
+                m_browser->setAuditContext({m_session->auditLogPath(), m_session->profile().name,
+                                            m_client->address(), o.runId});
                 m_overview->setOverview(o, m_poller->lastSuccess());
                 m_status->setServer(o);
                 m_status->setActivity(
@@ -129,6 +132,12 @@ void MainWindow::createFeaturePanels()
     deduct.timeoutMs = profile.timeoutMs;
     deduct.auditLogPath = m_session->auditLogPath();
     deduct.redisCliArgs = inventory::redisCliConnectionArgs(m_client->options());
+    // Scans only read: they go straight to the connection. Key actions write: the gate.
+    m_browser = new BrowserPanel(*m_client, m_session->schema());
+    m_browser->setWriteSender(&m_session->sender());
+    m_browser->setAuditContext({m_session->auditLogPath(), profile.name, m_client->address(), {}});
+    m_tabs->addTab(m_browser, tr("&Keys"));
+
     m_deduct = new DeductionPanel(m_session->sender(), deduct);
     m_tabs->addTab(m_deduct, tr("&Deductions"));
 
@@ -147,6 +156,9 @@ void MainWindow::createFeaturePanels()
     m_audit = new AuditViewerPanel(m_session->auditLogPath());
     m_tabs->addTab(m_audit, tr("&Audit log"));
     connect(m_deduct, &DeductionPanel::auditLogChanged, m_audit, &AuditViewerPanel::reload);
+    connect(m_browser, &BrowserPanel::keyChanged, m_audit, &AuditViewerPanel::reload);
+    connect(m_browser, &BrowserPanel::statusMessage, this,
+            [this](const QString &message) { m_status->setActivity(message); });
     connect(m_libraries, &LibrariesView::refreshed, m_audit, &AuditViewerPanel::reload);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
         if (m_tabs->widget(index) == m_audit)
@@ -225,6 +237,7 @@ void MainWindow::onReadOnlyChanged(bool readOnly)
     m_unlock->setEnabled(readOnly);
     m_lock->setEnabled(!readOnly);
     m_deduct->setReadOnlyNotice(readOnly ? m_session->gate().refusalMessage() : QString());
+    m_browser->setReadOnlyReason(readOnly ? m_session->gate().refusalMessage() : QString());
     QString note;
     if (readOnly)
         note = tr("READ-ONLY session: writes are refused until you unlock (File > Unlock "
@@ -265,6 +278,8 @@ void MainWindow::seedDemo(const demo::SeedOptions &options)
         }
         m_poller->refreshNow();
         m_libraries->refresh();
+        if (m_browser->isVisible())
+            m_browser->rescan(); // it may have scanned the half-seeded keyspace
     });
 }
 

@@ -18,6 +18,7 @@ class OverviewPoller;
 namespace ui {
 
 class AuditViewerPanel;
+class BrowserPanel;
 class ConnectionStatusWidget;
 class DeductionPanel;
 class LibrariesView;
@@ -72,6 +73,7 @@ private:
     QVBoxLayout *m_centralLayout = nullptr;
     QLabel *m_strip = nullptr;
     QTabWidget *m_tabs = nullptr;
+    BrowserPanel *m_browser = nullptr;
     DeductionPanel *m_deduct = nullptr;
     LibrariesView *m_libraries = nullptr;
     AuditViewerPanel *m_audit = nullptr;
