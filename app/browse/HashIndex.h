@@ -2,65 +2,84 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
-#include <vector>
+#include <memory>
+#include <new>
 
 namespace browse {
 
 // An open-addressing set of row ids keyed by whatever the caller hashes: the rows themselves
 // live in the caller's arrays, so an entry is one 8-byte slot (32 bits of hash, 32 bits of
-// id), not a node with a copy of the key. The stored hash bits let a probe skip other rows
-// without reading them, and let the table grow without reading any key again: a doubling
-// at a million receipts is one pass over the slots, not a million scattered key reads
-// (which stalled the window for 100 ms). Linear probing, grown at 70 % load.
+// id + 1; 0 is empty), not a node with a copy of the key. The stored hash bits let a probe
+// skip other rows without reading them, and let the table grow without reading any key
+// again: a doubling at a million receipts is one pass over the slots, not a million
+// scattered key reads (which stalled the window for 100 ms). Slots come from calloc, so a
+// table reserved for ten million keys costs no memory until rows land in it. Linear probing,
+// grown at 70 % load.
 class HashIndex
 {
 public:
     static constexpr uint32_t None = std::numeric_limits<uint32_t>::max();
 
-    void clear() { std::vector<uint64_t>().swap(m_slots), m_count = 0; }
+    void clear()
+    {
+        m_slots.reset();
+        m_size = 0;
+        m_count = 0;
+    }
     uint32_t count() const { return m_count; }
-    size_t memoryBytes() const { return m_slots.capacity() * sizeof(uint64_t); }
+    size_t memoryBytes() const { return m_size * sizeof(uint64_t); }
+
+    // Room for `rows` without growing (a scan that knows DBSIZE reserves up front).
+    void reserve(size_t rows)
+    {
+        size_t size = 64;
+        while (size * 7 < rows * 10)
+            size *= 2;
+        if (size > m_size)
+            rehash(size);
+    }
 
     // The id whose row equals the probe (equals(id) says so), or None.
     template<class Equals>
     uint32_t find(size_t hash, Equals equals) const
     {
-        if (m_slots.empty())
+        if (!m_size)
             return None;
         const uint32_t tag = uint32_t(hash);
-        const size_t mask = m_slots.size() - 1;
+        const size_t mask = m_size - 1;
         for (size_t i = tag & mask;; i = (i + 1) & mask) {
             const uint64_t slot = m_slots[i];
             if (slot == Empty)
                 return None;
-            if (uint32_t(slot >> 32) == tag && equals(uint32_t(slot)))
-                return uint32_t(slot);
+            if (uint32_t(slot >> 32) == tag && equals(idOf(slot)))
+                return idOf(slot);
         }
     }
 
     void prefetch(size_t hash) const
     {
-        if (!m_slots.empty())
-            __builtin_prefetch(&m_slots[uint32_t(hash) & (m_slots.size() - 1)]);
+        if (m_size)
+            __builtin_prefetch(&m_slots[uint32_t(hash) & (m_size - 1)]);
     }
 
     // Adds an id known to be absent.
     void insert(size_t hash, uint32_t id)
     {
-        if ((size_t(m_count) + 1) * 10 > m_slots.size() * 7)
-            grow();
-        place(uint64_t(uint32_t(hash)) << 32 | id);
+        if ((size_t(m_count) + 1) * 10 > m_size * 7)
+            rehash(m_size ? m_size * 2 : 64);
+        place(slotOf(hash, id));
         ++m_count;
     }
 
     // Removes an id (rare: a receipt deleted from the console); re-seats the cluster after it.
     void erase(size_t hash, uint32_t id)
     {
-        if (m_slots.empty())
+        if (!m_size)
             return;
-        const uint64_t wanted = uint64_t(uint32_t(hash)) << 32 | id;
-        const size_t mask = m_slots.size() - 1;
+        const uint64_t wanted = slotOf(hash, id);
+        const size_t mask = m_size - 1;
         size_t i = uint32_t(hash) & mask;
         while (m_slots[i] != wanted) {
             if (m_slots[i] == Empty)
@@ -77,28 +96,42 @@ public:
     }
 
 private:
-    static constexpr uint64_t Empty = std::numeric_limits<uint64_t>::max();
+    static constexpr uint64_t Empty = 0;
+    static uint64_t slotOf(size_t hash, uint32_t id)
+    {
+        return uint64_t(uint32_t(hash)) << 32 | (uint64_t(id) + 1);
+    }
+    static uint32_t idOf(uint64_t slot) { return uint32_t(slot) - 1; }
+
+    struct Free
+    {
+        void operator()(uint64_t *p) const { std::free(p); }
+    };
 
     void place(uint64_t slot)
     {
-        const size_t mask = m_slots.size() - 1;
+        const size_t mask = m_size - 1;
         size_t i = uint32_t(slot >> 32) & mask;
         while (m_slots[i] != Empty)
             i = (i + 1) & mask;
         m_slots[i] = slot;
     }
 
-    void grow()
+    void rehash(size_t size)
     {
-        std::vector<uint64_t> old;
-        old.swap(m_slots);
-        m_slots.assign(old.empty() ? 64 : old.size() * 2, Empty);
-        for (uint64_t slot : old)
-            if (slot != Empty)
-                place(slot);
+        std::unique_ptr<uint64_t[], Free> old(std::move(m_slots));
+        const size_t oldSize = m_size;
+        m_slots.reset(static_cast<uint64_t *>(std::calloc(size, sizeof(uint64_t))));
+        if (!m_slots)
+            throw std::bad_alloc();
+        m_size = size;
+        for (size_t i = 0; i < oldSize; ++i)
+            if (old[i] != Empty)
+                place(old[i]);
     }
 
-    std::vector<uint64_t> m_slots;
+    std::unique_ptr<uint64_t[], Free> m_slots;
+    size_t m_size = 0;
     uint32_t m_count = 0;
 };
 

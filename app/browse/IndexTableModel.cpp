@@ -13,9 +13,8 @@ bool IndexTableModel::naturalLess(uint32_t a, uint32_t b) const
     return c != 0 ? c < 0 : a < b;
 }
 
-void IndexTableModel::updateNatural()
+void IndexTableModel::updateNatural(uint32_t total)
 {
-    const uint32_t total = sourceRows();
     const uint32_t known = uint32_t(m_natural.size());
     if (total == known)
         return;
@@ -113,7 +112,7 @@ void IndexTableModel::rebuild()
     m_epoch = sourceEpoch();
     m_revision = sourceRevision();
     m_known = sourceRows();
-    updateNatural();
+    updateNatural(m_known);
     m_rows.clear();
     if (m_sortColumn == naturalColumn()) {
         // Already in order: filter the permutation.
@@ -150,18 +149,20 @@ void IndexTableModel::relayout(const std::function<void()> &reorder)
     emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
-void IndexTableModel::sync()
+bool IndexTableModel::sync(uint32_t maxNewRows)
 {
     if (sourceEpoch() != m_epoch) {
         rebuild();
-        return;
+        return true;
     }
-    if (sourceRevision() == m_revision)
-        return;
-    m_revision = sourceRevision();
-    updateNatural();
+    const uint32_t total = uint32_t(qMin<quint64>(sourceRows(), quint64(m_known) + maxNewRows));
+    const bool caughtUp = total == sourceRows();
+    if (caughtUp && sourceRevision() == m_revision)
+        return true;
+    if (caughtUp)
+        m_revision = sourceRevision();
+    updateNatural(total);
     std::vector<uint32_t> added;
-    const uint32_t total = sourceRows();
     for (uint32_t id = m_known; id < total; ++id)
         if (accepts(id))
             added.push_back(id);
@@ -175,7 +176,20 @@ void IndexTableModel::sync()
         for (size_t i = old; i < m_rows.size(); ++i)
             m_rowOf[m_rows[i]] = int32_t(i);
         endInsertRows();
-        if (m_sortColumn >= 0)
+        if (m_sortColumn == naturalColumn()) {
+            // The permutation already holds the order: walk it, keep the rows shown. O(rows)
+            // with no comparisons at all.
+            relayout([this] {
+                std::vector<uint32_t> rows;
+                rows.reserve(m_rows.size());
+                for (uint32_t id : m_natural)
+                    if (id < m_rowOf.size() && m_rowOf[id] >= 0)
+                        rows.push_back(id);
+                if (m_sortOrder == Qt::DescendingOrder)
+                    std::reverse(rows.begin(), rows.end());
+                m_rows.swap(rows);
+            });
+        } else if (m_sortColumn >= 0) {
             relayout([this, old] {
                 // Keys of existing rows are taken afresh: values that changed since the last
                 // sort (receipts arriving) may leave them slightly out of order until the next
@@ -187,9 +201,11 @@ void IndexTableModel::sync()
                 for (size_t i = 0; i < k.size(); ++i)
                     m_rows[i] = k[i].id;
             });
+        }
     }
     if (!m_rows.empty())
         emit dataChanged(index(0, 0), index(int(m_rows.size()) - 1, columnCount() - 1));
+    return caughtUp;
 }
 
 void IndexTableModel::sort(int column, Qt::SortOrder order)

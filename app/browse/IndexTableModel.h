@@ -4,6 +4,7 @@
 
 #include <QAbstractTableModel>
 #include <functional>
+#include <limits>
 #include <vector>
 
 namespace browse {
@@ -26,9 +27,10 @@ class IndexTableModel : public QAbstractTableModel
 public:
     using QAbstractTableModel::QAbstractTableModel;
 
-    // Takes in what changed in the store since the last call. Call it coalesced (a few times
-    // a second at most), not per store change.
-    void sync();
+    // Takes in what changed in the store since the last call, at most maxNewRows new rows at a
+    // time (so one call stays within a frame's budget); false while rows remain, and the
+    // caller calls again on a later event-loop turn. Call it coalesced, not per store change.
+    bool sync(uint32_t maxNewRows = std::numeric_limits<uint32_t>::max());
     // Rebuilds the rows (a filter changed, or the scan ended and filters may now differ).
     void rebuild();
 
@@ -66,7 +68,7 @@ private:
         uint32_t rank;
         uint32_t id;
     };
-    void updateNatural();
+    void updateNatural(uint32_t upTo);
     std::vector<Keyed> keyedOf(const std::vector<uint32_t> &ids) const;
     static bool keyedLess(const Keyed &a, const Keyed &b);
     void order(std::vector<uint32_t> &ids) const;

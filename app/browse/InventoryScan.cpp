@@ -4,6 +4,10 @@
 
 namespace browse {
 
+namespace {
+constexpr qint64 MaxReserve = 50000000; // past this, grow as needed
+}
+
 InventoryScan::InventoryScan(redis::CommandSender &sender, inventory::KeySchema schema,
                              QObject *parent)
     : QObject(parent)
@@ -12,6 +16,14 @@ InventoryScan::InventoryScan(redis::CommandSender &sender, inventory::KeySchema 
     , m_scanner(sender)
 {
     connect(&m_scanner, &KeyspaceScanner::progress, this, &InventoryScan::progress);
+    connect(&m_scanner, &KeyspaceScanner::dbSizeKnown, this, [this](qint64 dbSize) {
+        // A full scan holds about DBSIZE keys: reserve for all of them before the first page,
+        // so the store never grows (and copies) in the middle of a large scan. Filtered scans
+        // and order lookups hold few keys and reserve nothing.
+        if (m_options.skuGlob.isEmpty() && m_options.orderId.isEmpty() && m_store.skuCount() == 0)
+            m_store.reserve(size_t(qMin<qint64>(dbSize / 2, MaxReserve)),
+                            size_t(qMin<qint64>(dbSize, MaxReserve)));
+    });
     connect(&m_scanner, &KeyspaceScanner::pageHandled, this, [this] {
         if (m_store.overflowed() && m_scanner.isRunning())
             m_scanner.cancel();

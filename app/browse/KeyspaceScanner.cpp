@@ -67,6 +67,7 @@ void KeyspaceScanner::start(const Options &options, std::shared_ptr<PageHandler>
                 return;
             if (r.ok() && r->isInteger()) {
                 m_dbSize = r->toInteger();
+                emit dbSizeKnown(m_dbSize);
                 emit progress(m_keysSeen, m_dbSize);
             }
         },
@@ -185,8 +186,13 @@ void KeyspaceScanner::onRequestReplies(quint64 gen, const PageRequest &request,
             fail(r.error().toString());
             return;
         }
+    QElapsedTimer clock;
+    clock.start();
     if (auto next = request.onReplies(replies, sentMs))
         sendRequest(std::move(*next));
+    if (clock.elapsed() > 20)
+        qCDebug(lcBrowse) << "a page of" << replies.size() << "replies took" << clock.elapsed()
+                          << "ms to store";
     if (gen != m_generation)
         return; // the handler's callback cancelled or restarted the scan
     emit pageHandled();

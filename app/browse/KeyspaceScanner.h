@@ -76,6 +76,8 @@ public:
 
 signals:
     void progress(qint64 keysSeen, qint64 dbSize);
+    // DBSIZE answered; it always comes before the first page.
+    void dbSizeKnown(qint64 dbSize);
     void pageHandled(); // the handler stored a page: views may look again
     // complete: every page was handled. Otherwise error says why (empty when cancelled).
     void finished(bool complete, const QString &error);

@@ -44,6 +44,20 @@ void KeyspaceStore::clear()
     m_epoch = epoch + 1;
 }
 
+void KeyspaceStore::reserve(size_t skus, size_t receipts)
+{
+    m_skuIndex.reserve(skus);
+    m_skus.reserve(skus);
+    m_skuNames.reserve(skus, skus * 12);
+    m_receiptIndex.reserve(receipts);
+    m_receiptSku.reserve(receipts);
+    m_receiptNext.reserve(receipts);
+    m_remaining.reserve(receipts);
+    m_receiptExpiry.reserve(receipts);
+    m_receiptFlags.reserve(receipts);
+    m_orders.reserve(receipts, receipts * 12);
+}
+
 size_t KeyspaceStore::skuHash(QByteArrayView name) const
 {
     return qHash(name, m_seed);

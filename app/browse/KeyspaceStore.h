@@ -93,6 +93,10 @@ public:
     explicit KeyspaceStore(inventory::KeySchema schema = {});
     const inventory::KeySchema &schema() const { return m_schema; }
     void clear();
+    // Capacity for this many SKUs and receipts, so a large scan never stops to grow (a
+    // doubling of ten million rows is a copy the window would feel). Reserved memory is only
+    // address space until rows land in it.
+    void reserve(size_t skus, size_t receipts);
     // Bumped by every change, so views can tell cheaply whether to look again.
     quint64 revision() const { return m_revision; }
     // Bumped by clear() only: row ids taken before a different epoch mean nothing now.

@@ -1,6 +1,7 @@
 // The key browser under load: loads BrowserPanel over a live keyspace and measures the
 // longest gap between 10 ms heartbeat ticks while the full scan runs (target < 50 ms), the
-// scan time and the peak RSS. With --show it stays open instead, for screenshots:
+// scan time and the peak RSS (BENCH_STALLS=1 prints every gap over 30 ms as it happens).
+// With --show it stays open instead, for screenshots:
 //   bench_browse_gui --port N [--show [--tab sku|order|keys|anomalies] [--order ID]
 //                    [--sku SKU] [--pattern GLOB] [--filter TEXT] [--anomalies-only]
 //                    [--dialog]]

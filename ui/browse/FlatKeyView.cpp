@@ -68,7 +68,10 @@ FlatKeyView::FlatKeyView(redis::CommandSender &reader, inventory::KeySchema sche
     auto sync = new QTimer(this); // coalesces per-page store changes
     sync->setSingleShot(true);
     sync->setInterval(200);
-    connect(sync, &QTimer::timeout, &m_model, &browse::FlatKeyModel::sync);
+    connect(sync, &QTimer::timeout, this, [this, sync] {
+        if (!m_model.sync(20000))
+            sync->start(5); // a frame's worth of rows per turn
+    });
     connect(&m_scan, &browse::FlatKeyScan::storeChanged, sync, [sync] {
         if (!sync->isActive())
             sync->start();

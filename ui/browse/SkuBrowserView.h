@@ -31,7 +31,9 @@ public:
     QTableView *skuTable() const { return m_skuTable; }
     QTableView *receiptTable() const { return m_receiptTable; }
 
-    void sync(); // coalesced store changes
+    // Coalesced store changes, a bounded number of new rows per call (a frame's worth); false
+    // while more remain.
+    bool sync();
     void tick(); // a second passed
     void selectSku(uint32_t sku);
     // The SKUs on screen and the receipts listed: what the refresh timer re-reads.
