@@ -172,6 +172,7 @@ private slots:
         QVERIFY(!del->isEnabled());
         panel.skuView()->selectSku(panel.inventoryScan().store().findSku("sku-5"));
         panel.skuView()->receiptTable()->selectRow(0);
+        QSignalSpy audited(&panel, &ui::BrowserPanel::auditRecorded);
         QString shown;
         answerNextDialog<ui::KeyActionDialog>("confirmAction", [&](ui::KeyActionDialog *d) {
             shown = d->findChild<QPlainTextEdit *>("exactCommand")->toPlainText();
@@ -183,6 +184,7 @@ private slots:
         QTRY_VERIFY(panel.statusText().contains("deleted"));
         // The view follows the server: the receipt is gone from the list.
         QTRY_COMPARE_WITH_TIMEOUT(panel.skuView()->receiptModel().rowCount(), 0, 5000);
+        QCOMPARE(audited.size(), 1);
         const auto records = inventory::AuditLog::read(log).records;
         QCOMPARE(records.size(), 1);
         QCOMPARE(records[0].action, "delete");

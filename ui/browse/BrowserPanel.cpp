@@ -313,6 +313,8 @@ void BrowserPanel::onActionFinished(const browse::KeyActionRunner::Outcome &o)
     if (!o.auditProblem.isEmpty())
         text += tr(" (WARNING: the audit record could not be written: %1)").arg(o.auditProblem);
     setStatus(text);
+    if (o.auditProblem.isEmpty())
+        emit auditRecorded();
     if (!o.ok)
         return;
     emit keyChanged(o.action.key);

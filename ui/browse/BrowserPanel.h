@@ -62,6 +62,9 @@ signals:
     void statusMessage(const QString &message);
     // A guarded action changed a key (after the server confirmed it).
     void keyChanged(const QByteArray &key);
+    // A key action was written to the audit log: every attempt, refused or failed ones too
+    // (connect the audit viewer's reload here rather than to keyChanged).
+    void auditRecorded();
     void scanFinished(bool complete);
 
 protected:
