@@ -156,7 +156,7 @@ void MainWindow::createFeaturePanels()
     m_audit = new AuditViewerPanel(m_session->auditLogPath());
     m_tabs->addTab(m_audit, tr("&Audit log"));
     connect(m_deduct, &DeductionPanel::auditLogChanged, m_audit, &AuditViewerPanel::reload);
-    connect(m_browser, &BrowserPanel::keyChanged, m_audit, &AuditViewerPanel::reload);
+    connect(m_browser, &BrowserPanel::auditRecorded, m_audit, &AuditViewerPanel::reload);
     connect(m_browser, &BrowserPanel::statusMessage, this,
             [this](const QString &message) { m_status->setActivity(message); });
     connect(m_libraries, &LibrariesView::refreshed, m_audit, &AuditViewerPanel::reload);
