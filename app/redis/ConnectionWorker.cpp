@@ -26,6 +26,27 @@ QString sslErrorsText(const QList<QSslError> &errors)
 }
 } // namespace
 
+void Batch::finish(const RedisError &unanswered)
+{
+    if (delivered)
+        return;
+    results.reserve(commands.size());
+    while (results.size() < commands.size())
+        results.append(unanswered);
+    delivered = true;
+    deliver(std::move(results));
+}
+
+RedisError Batch::timeoutError() const
+{
+    return RedisError{RedisError::Kind::Timeout,
+                      {},
+                      timeoutWhy.isEmpty() ? QStringLiteral("no reply within the timeout; the "
+                                                            "command may or may not have run")
+                                           : timeoutWhy,
+                      true};
+}
+
 ConnectionWorker::ConnectionWorker(ConnectionOptions options)
     : m_options(std::move(options))
 {
@@ -168,13 +189,8 @@ void ConnectionWorker::startHandshake()
     batch->commands << Command{"CLIENT", "SETNAME", m_options.clientName};
     batch->timeoutMs = m_options.connectTimeoutMs;
     batch->deadlineMs = now() + batch->timeoutMs;
-    batch->results.fill(
-        RedisError{
-            RedisError::Kind::Timeout,
-            {},
-            QStringLiteral("no answer to the connection setup from %1").arg(m_options.address()),
-            true},
-        batch->commands.size());
+    batch->timeoutWhy =
+        QStringLiteral("no answer to the connection setup from %1").arg(m_options.address());
     batch->deliver = [this, withAuth, required](QList<ReplyResult> &&results) {
         for (qsizetype i = 0; i < results.size(); ++i) {
             if (results[i].ok())
@@ -224,15 +240,8 @@ void ConnectionWorker::startHandshake()
 void ConnectionWorker::submit(std::shared_ptr<Batch> batch)
 {
     batch->deadlineMs = now() + batch->timeoutMs;
-    batch->results.fill(RedisError{RedisError::Kind::Timeout,
-                                   {},
-                                   QStringLiteral("no reply within the timeout; the command may "
-                                                  "or may not have run"),
-                                   true},
-                        batch->commands.size());
     if (batch->commands.isEmpty()) {
-        batch->delivered = true;
-        batch->deliver({});
+        batch->finish(RedisError::notSent({}));
         return;
     }
     if (m_state == ConnectionState::Ready) {
@@ -251,9 +260,7 @@ void ConnectionWorker::submit(std::shared_ptr<Batch> batch)
         why += QStringLiteral(" (%1)").arg(m_lastError);
     if (m_state == ConnectionState::Reconnecting || m_state == ConnectionState::Connecting)
         why += QStringLiteral("; reconnecting, try again shortly");
-    batch->results.fill(RedisError::notSent(why), batch->commands.size());
-    batch->delivered = true;
-    batch->deliver(std::move(batch->results));
+    batch->finish(RedisError::notSent(why));
 }
 
 void ConnectionWorker::write(const std::shared_ptr<Batch> &batch)
@@ -263,20 +270,28 @@ void ConnectionWorker::write(const std::shared_ptr<Batch> &batch)
     for (const Command &c : batch->commands)
         bound += encodedSizeBound(c);
     out.reserve(bound);
-    for (qsizetype i = 0; i < batch->commands.size(); ++i) {
-        appendEncodedCommand(out, batch->commands.at(i));
-        m_inFlight.push_back(Pending{batch, i});
-    }
+    for (const Command &c : batch->commands)
+        appendEncodedCommand(out, c);
+    batch->results.reserve(batch->commands.size());
+    m_inFlight.push_back(batch);
     m_socket->write(out);
+    // Straight to the kernel rather than on the next pass of the event loop: one poll less
+    // per round trip.
+    m_socket->flush();
 }
 
-void ConnectionWorker::complete(const std::shared_ptr<Batch> &batch, qsizetype index,
-                                ReplyResult result)
+void ConnectionWorker::take(ReplyResult result)
 {
+    Batch *batch = m_inFlight.front().get();
+    std::shared_ptr<Batch> last;
+    if (++batch->repliesRead == batch->commands.size()) {
+        last = std::move(m_inFlight.front());
+        m_inFlight.pop_front();
+    }
     if (batch->delivered)
         return; // timed out earlier: its caller already heard "outcome unknown"
-    batch->results[index] = std::move(result);
-    if (++batch->answered == batch->commands.size()) {
+    batch->results.append(std::move(result));
+    if (last) {
         batch->delivered = true;
         batch->deliver(std::move(batch->results));
     }
@@ -305,12 +320,10 @@ void ConnectionWorker::onReadyRead()
                 ConnectFailure::Protocol);
             return;
         }
-        Pending p = std::move(m_inFlight.front());
-        m_inFlight.pop_front();
         if (reply.isError())
-            complete(p.batch, p.index, RedisError::fromServer(reply.bytes()));
+            take(RedisError::fromServer(reply.bytes()));
         else
-            complete(p.batch, p.index, std::move(reply));
+            take(std::move(reply));
         if (!m_socket)
             return; // a callback closed the connection
     }
@@ -388,21 +401,15 @@ void ConnectionWorker::failAll(RedisError::Kind writtenKind, const QString &why)
     m_inFlight.clear();
     auto waiting = std::move(m_waiting);
     m_waiting.clear();
-    for (Pending &p : inFlight)
-        complete(p.batch, p.index,
-                 RedisError{writtenKind,
-                            {},
-                            why
-                                + QStringLiteral("; the command had been sent, so it may or may "
-                                                 "not have run"),
-                            true});
-    for (auto &b : waiting) {
-        if (b->delivered)
-            continue;
-        b->results.fill(RedisError::notSent(why), b->commands.size());
-        b->delivered = true;
-        b->deliver(std::move(b->results));
-    }
+    const RedisError written{
+        writtenKind,
+        {},
+        why + QStringLiteral("; the command had been sent, so it may or may not have run"),
+        true};
+    for (auto &b : inFlight)
+        b->finish(written);
+    for (auto &b : waiting)
+        b->finish(RedisError::notSent(why));
 }
 
 void ConnectionWorker::dropConnection(const QString &why, ConnectFailure failure, bool terminal)
@@ -456,32 +463,22 @@ void ConnectionWorker::onTick()
         auto b = *it;
         if (!b->delivered && b->deadlineMs <= t) {
             it = m_waiting.erase(it);
-            b->results.fill(RedisError{RedisError::Kind::Timeout,
-                                       {},
-                                       QStringLiteral("not sent: could not connect to %1 in time")
-                                           .arg(m_options.address()),
-                                       false},
-                            b->commands.size());
-            b->delivered = true;
-            b->deliver(std::move(b->results));
+            b->finish(RedisError{RedisError::Kind::Timeout,
+                                 {},
+                                 QStringLiteral("not sent: could not connect to %1 in time")
+                                     .arg(m_options.address()),
+                                 false});
         } else {
             ++it;
         }
     }
     // Collect first: delivering may add to m_inFlight.
     std::vector<std::shared_ptr<Batch>> expired;
-    const Batch *last = nullptr;
-    for (const Pending &p : m_inFlight) {
-        if (p.batch.get() == last)
-            continue;
-        last = p.batch.get();
-        if (!p.batch->delivered && p.batch->deadlineMs <= t)
-            expired.push_back(p.batch);
-    }
-    for (auto &b : expired) {
-        b->delivered = true;
-        b->deliver(std::move(b->results));
-    }
+    for (const auto &b : m_inFlight)
+        if (!b->delivered && b->deadlineMs <= t)
+            expired.push_back(b);
+    for (auto &b : expired)
+        b->finish(b->timeoutError());
 }
 
 void ConnectionWorker::setState(ConnectionState s, const QString &detail)

@@ -20,13 +20,20 @@ namespace redis {
 struct Batch
 {
     QList<Command> commands;
+    // Replies arrive in command order, so results grow by appending; a batch that ends early
+    // gets its remaining entries from finish().
     QList<ReplyResult> results;
-    qsizetype answered = 0;
+    qsizetype repliesRead = 0; // replies taken off the wire, also after an early end
     int timeoutMs = 5000;
     qint64 deadlineMs = 0; // on the worker's monotonic clock, set on submit
+    QString timeoutWhy;    // what a timeout says; a generic sentence when empty
     bool delivered = false;
     // Runs on the worker thread once every command has a result.
     std::function<void(QList<ReplyResult> &&)> deliver;
+
+    // Every command still without a result gets `unanswered`, and the batch is delivered.
+    void finish(const RedisError &unanswered);
+    RedisError timeoutError() const;
 };
 
 // Owns the socket and runs on the connection's thread. Only RedisClient talks to it, through
@@ -55,18 +62,12 @@ private:
     void onTick();
     void startHandshake();
     void write(const std::shared_ptr<Batch> &batch);
-    void complete(const std::shared_ptr<Batch> &batch, qsizetype index, ReplyResult result);
+    void take(ReplyResult result);
     void failAll(RedisError::Kind writtenKind, const QString &why);
     void dropConnection(const QString &why, ConnectFailure failure, bool terminal = false);
     void setState(ConnectionState s, const QString &detail);
     QString describeSocketError(QAbstractSocket::SocketError error, ConnectFailure *failure) const;
     qint64 now() const { return m_clock.elapsed(); }
-
-    struct Pending
-    {
-        std::shared_ptr<Batch> batch;
-        qsizetype index;
-    };
 
     ConnectionOptions m_options;
     QSslSocket *m_socket = nullptr;
@@ -74,8 +75,8 @@ private:
     QTimer *m_reconnect = nullptr;
     QTimer *m_connectTimeout = nullptr;
     RespDecoder m_decoder;
-    std::deque<Pending> m_inFlight;               // written, waiting for replies, in order
-    std::deque<std::shared_ptr<Batch>> m_waiting; // queued while the first connect runs
+    std::deque<std::shared_ptr<Batch>> m_inFlight; // written, waiting for replies, in order
+    std::deque<std::shared_ptr<Batch>> m_waiting;  // queued while the first connect runs
     ConnectionState m_state = ConnectionState::Idle;
     QString m_lastError;
     ConnectFailure m_failure = ConnectFailure::None;

@@ -10,6 +10,9 @@
 namespace redis {
 
 class ConnectionWorker;
+namespace transport {
+struct ReceivingThread;
+}
 
 // One connection to one server. The socket lives on the shared transport thread; results come back
 // on the thread of the context object given with each command, and never to a context that
@@ -41,11 +44,8 @@ signals:
     void stateChanged(redis::ConnectionState state, const QString &detail);
 
 private:
-    struct Mailbox;
-    void deliverDone();
-
     ConnectionOptions m_options;
-    std::shared_ptr<Mailbox> m_mailbox;
+    std::shared_ptr<transport::ReceivingThread> m_receiver; // the thread that made this client
     ConnectionWorker *m_worker = nullptr;
     std::atomic<ConnectionState> m_state{ConnectionState::Idle};
     QString m_stateDetail;
