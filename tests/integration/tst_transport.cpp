@@ -3,6 +3,7 @@
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTest>
+#include <QThread>
 
 using namespace redis;
 using testsupport::StandaloneRedis;
@@ -70,6 +71,84 @@ private slots:
         QVERIFY(c->call({"PING"}).ok());
         QTest::qWait(50);
         QVERIFY(!called);
+    }
+
+    // Replies reach the context's own thread: sent from a worker thread to an object living
+    // there, and sent from this thread to an object living on the worker thread.
+    void repliesReachTheContextsThread()
+    {
+        auto c = m_redis.connect();
+        QThread worker;
+        worker.start();
+        QObject there;
+        there.moveToThread(&worker);
+        QAtomicPointer<QThread> sentFromThere, sentFromHere;
+        QMetaObject::invokeMethod(&there, [&] {
+            c->send({"PING"}, &there, [&](const ReplyResult &r) {
+                if (r.ok())
+                    sentFromThere = QThread::currentThread();
+            });
+        });
+        c->send({"PING"}, &there, [&](const ReplyResult &r) {
+            if (r.ok())
+                sentFromHere = QThread::currentThread();
+        });
+        QTRY_COMPARE(sentFromThere.loadAcquire(), &worker);
+        QTRY_COMPARE(sentFromHere.loadAcquire(), &worker);
+        worker.quit();
+        worker.wait();
+    }
+
+    // Many connections answering in the same pass share one hand-off; each caller still gets
+    // its own replies, in its own order.
+    void manyConnectionsKeepTheirOwnOrder()
+    {
+        std::vector<std::unique_ptr<RedisClient>> clients;
+        for (int i = 0; i < 6; ++i)
+            clients.push_back(m_redis.connect());
+        QVector<QList<QByteArray>> seen(clients.size());
+        for (int round = 0; round < 50; ++round)
+            for (size_t i = 0; i < clients.size(); ++i)
+                clients[i]->send({"ECHO", QByteArray::number(int(i) * 1000 + round)}, this,
+                                 [&, i](const ReplyResult &r) {
+                                     seen[i] << (r.ok() ? r->bytes() : QByteArray("error"));
+                                 });
+        QTRY_VERIFY(std::all_of(seen.begin(), seen.end(), [](auto &l) { return l.size() == 50; }));
+        for (size_t i = 0; i < clients.size(); ++i)
+            for (int round = 0; round < 50; ++round)
+                QCOMPARE(seen[i][round], QByteArray::number(int(i) * 1000 + round));
+    }
+
+    // A callback may wait for another reply in a nested event loop (a blocking call, a modal
+    // dialog): its send still goes out.
+    void callbackMayBlockOnAnotherCall()
+    {
+        auto c = m_redis.connect();
+        QByteArray inner;
+        bool done = false;
+        c->send({"PING"}, this, [&](const ReplyResult &) {
+            inner = c->call({"ECHO", "nested"}, 3000).value().bytes();
+            done = true;
+        });
+        QTRY_VERIFY(done);
+        QCOMPARE(inner, QByteArray("nested"));
+    }
+
+    // A client destroyed right after sending: whatever it queued is settled, and a caller
+    // that is still alive hears that the command may not have gone out.
+    void clientDestroyedWithQueuedSends()
+    {
+        QList<ReplyResult> results;
+        {
+            auto c = m_redis.connect();
+            for (int i = 0; i < 20; ++i)
+                c->send({"ECHO", "x"}, this, [&](const ReplyResult &r) { results << r; });
+        }
+        QTRY_COMPARE(results.size(), 20);
+        for (const ReplyResult &r : results)
+            if (!r.ok())
+                QVERIFY(r.error().kind == RedisError::Kind::ConnectionLost
+                        || r.error().kind == RedisError::Kind::NotSent);
     }
 
     // A write whose reply does not come within its timeout is "outcome unknown", and the
