@@ -39,6 +39,8 @@ public:
     Qt::SortOrder sortOrder() const { return m_sortOrder; }
 
     uint32_t idAt(int row) const { return m_rows[size_t(row)]; }
+    // The store was cleared since the last sync: the rows held refer to nothing.
+    bool sourceReset() const { return sourceEpoch() != m_epoch; }
     int rowOf(uint32_t id) const { return id < m_rowOf.size() ? m_rowOf[id] : -1; }
     std::vector<uint32_t> idsInRows(int first, int last) const;
 

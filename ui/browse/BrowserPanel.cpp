@@ -99,6 +99,9 @@ BrowserPanel::BrowserPanel(redis::CommandSender &sender, inventory::KeySchema sc
     connect(m_stop, &QPushButton::clicked, this, &BrowserPanel::cancelScan);
     connect(m_export, &QPushButton::clicked, this, &BrowserPanel::exportCurrent);
     connect(&m_scan, &browse::InventoryScan::storeChanged, this, &BrowserPanel::scheduleSync);
+    // A new scan empties the store at once: the views must forget its rows before anything
+    // paints them, not at the next throttled sync.
+    connect(&m_scan, &browse::InventoryScan::started, this, &BrowserPanel::syncViews);
     connect(&m_scan, &browse::InventoryScan::progress, this, [this](qint64 seen, qint64 db) {
         // DBSIZE moves while we scan and SCAN may repeat a key: never show more than 100 %.
         const qint64 total = qMax(db, seen);

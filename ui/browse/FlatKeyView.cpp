@@ -72,8 +72,10 @@ FlatKeyView::FlatKeyView(redis::CommandSender &reader, inventory::KeySchema sche
         if (!m_model.sync(20000))
             sync->start(5); // a frame's worth of rows per turn
     });
-    connect(&m_scan, &browse::FlatKeyScan::storeChanged, sync, [sync] {
-        if (!sync->isActive())
+    connect(&m_scan, &browse::FlatKeyScan::storeChanged, sync, [this, sync] {
+        if (m_model.sourceReset())
+            m_model.sync(); // the store was emptied: forget its rows before the next paint
+        else if (!sync->isActive())
             sync->start();
     });
     connect(&m_scan, &browse::FlatKeyScan::progress, this, [this](qint64 seen, qint64 db) {
