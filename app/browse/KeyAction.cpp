@@ -118,43 +118,63 @@ bool KeyActionRunner::run(const KeyAction &action)
     if (m_busy || !action.problem().isEmpty())
         return false;
     m_busy = true;
+    const inventory::AuditLog log(m_audit.logPath.isEmpty() ? inventory::AuditLog::defaultPath()
+                                                            : m_audit.logPath);
+    inventory::AuditRecord rec;
+    rec.action = action.auditAction();
+    rec.profile = m_audit.profile;
+    rec.server = m_audit.server.isEmpty() ? m_writer.address() : m_audit.server;
+    rec.runId = m_audit.runId;
+    rec.command = action.command();
+    // Write-ahead: no record on disk, no command on the wire.
+    const auto attempt = log.appendAttempt(rec);
+    if (!attempt.ok()) {
+        qCWarning(lcBrowse) << "key action not sent:" << attempt.error();
+        Outcome o;
+        o.action = action;
+        o.result = QStringLiteral("not sent: %1").arg(attempt.error());
+        QMetaObject::invokeMethod(
+            this,
+            [this, o] {
+                m_busy = false;
+                emit finished(o);
+            },
+            Qt::QueuedConnection);
+        return true;
+    }
     auto clock = std::make_shared<QElapsedTimer>();
     clock->start();
     qCInfo(lcBrowse) << "key action" << action.auditAction() << core::escapeBytes(action.key, 80);
-    m_writer.send(action.command(), this, [this, action, clock](const redis::ReplyResult &r) {
-        Outcome o;
-        o.action = action;
-        o.ok = r.ok();
-        o.outcomeUnknown = !r.ok() && r.error().outcomeUnknown();
-        if (r.ok())
-            o.result = action.describeReply(r.value());
-        else if (o.outcomeUnknown)
-            o.result = QStringLiteral("outcome unknown: %1. Check the key before trying again.")
-                           .arg(r.error().message);
-        else if (r.error().kind == redis::RedisError::Kind::NotSent)
-            o.result = QStringLiteral("not sent: %1").arg(r.error().message);
-        else
-            o.result = QStringLiteral("refused by the server: %1").arg(r.error().toString());
+    m_writer.send(action.command(), this,
+                  [this, action, log, rec, id = attempt.value().attemptId,
+                   clock](const redis::ReplyResult &r) mutable {
+                      Outcome o;
+                      o.action = action;
+                      o.ok = r.ok();
+                      o.outcomeUnknown = !r.ok() && r.error().outcomeUnknown();
+                      if (r.ok())
+                          o.result = action.describeReply(r.value());
+                      else if (o.outcomeUnknown)
+                          o.result = QStringLiteral("outcome unknown: %1. Check the key before "
+                                                    "trying again.")
+                                         .arg(r.error().message);
+                      else if (r.error().kind == redis::RedisError::Kind::NotSent)
+                          o.result = QStringLiteral("not sent: %1").arg(r.error().message);
+                      else
+                          o.result =
+                              QStringLiteral("refused by the server: %1").arg(r.error().toString());
 
-        inventory::AuditRecord rec;
-        rec.action = action.auditAction();
-        rec.profile = m_audit.profile;
-        rec.server = m_audit.server.isEmpty() ? m_writer.address() : m_audit.server;
-        rec.runId = m_audit.runId;
-        rec.command = action.command();
-        rec.result = o.outcomeUnknown ? QStringLiteral("outcome unknown") : o.result;
-        rec.outcomeUnknown = o.outcomeUnknown;
-        rec.durationMs = clock->elapsed();
-        const inventory::AuditLog log(m_audit.logPath.isEmpty() ? inventory::AuditLog::defaultPath()
-                                                                : m_audit.logPath);
-        const auto written = log.append(rec);
-        if (!written.ok()) {
-            o.auditProblem = written.error();
-            qCWarning(lcBrowse) << "audit record not written:" << written.error();
-        }
-        m_busy = false;
-        emit finished(o);
-    });
+                      rec.result = o.outcomeUnknown ? QStringLiteral("outcome unknown") : o.result;
+                      rec.outcomeUnknown = o.outcomeUnknown;
+                      rec.durationMs = clock->elapsed();
+                      const auto written = log.appendOutcome(rec, id);
+                      if (!written.ok()) {
+                          o.auditProblem = written.error();
+                          qCWarning(lcBrowse) << "audit record not written:" << written.error();
+                      }
+                      m_busy = false;
+                      emit finished(o);
+                  });
     return true;
 }
 

@@ -40,8 +40,11 @@ struct AuditContext
     QString runId;
 };
 
-// Sends one KeyAction at a time through the sender it is given (the write-gated one) and
-// appends an AuditRecord for every attempt, refused ones included.
+// Sends one KeyAction at a time through the sender it is given (the write-gated one), with a
+// write-ahead audit trail: an attempt record is appended (fsynced) before the command is sent,
+// and the outcome record with the same attempt id once the reply is in, refused ones included.
+// When the attempt record cannot be written the command is not sent: `finished` comes (queued)
+// with ok false and a result that names the audit log and why.
 class KeyActionRunner : public QObject
 {
     Q_OBJECT
@@ -52,7 +55,7 @@ public:
         bool ok = false;             // the server answered without error
         bool outcomeUnknown = false; // sent, no reply: it may or may not have happened
         QString result;              // in words
-        QString auditProblem;        // non-empty when the audit record could not be written
+        QString auditProblem;        // non-empty when the outcome record could not be written
     };
 
     // Neither is owned; the sender must outlive the runner.

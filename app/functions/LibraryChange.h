@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ChangePlan.h"
+#include "inventory/AuditLog.h"
 
 #include <QObject>
 #include <functional>
@@ -14,8 +15,9 @@ namespace functions {
 //   3. preflight(): the environment guard and ACL DRYRUN of the exact command;
 //   4. backup(): every library's code and a FUNCTION DUMP per node, saved to a file;
 //   5. confirm(): the library name typed, and a second acknowledgement when breaking;
-//   6. execute(): per node, re-read (refusing if anything changed since the backup), send,
-//      verify with FUNCTION LIST WITHCODE, append an audit record.
+//   6. execute(): per node, re-read (refusing if anything changed since the backup), append
+//      an fsynced audit attempt record (refusing to send if it cannot be written), send,
+//      verify with FUNCTION LIST WITHCODE, append the outcome record (same attempt id).
 // A step is refused until the previous ones passed; reading the state again resets the
 // later steps. Asynchronous: callbacks run on this object's thread, never after it is gone.
 class LibraryChange : public QObject
@@ -68,8 +70,11 @@ private:
                      std::function<void(const Replies &)> done);
     void executeNode(int index, std::shared_ptr<ExecutionReport> report,
                      std::function<void(const ExecutionReport &)> done);
-    void audit(const NodeState &before, const redis::Command &command, NodeOutcome &outcome,
-               const redis::ReplyResult &reply, qint64 durationMs);
+    inventory::AuditLog auditLog() const;
+    inventory::AuditRecord auditRecord(const NodeState &before,
+                                       const redis::Command &command) const;
+    void audit(const NodeState &before, const redis::Command &command, const QString &attemptId,
+               NodeOutcome &outcome, const redis::ReplyResult &reply, qint64 durationMs);
     QString stageRefusal(Stage needed) const;
 
     ChangeContext m_context;

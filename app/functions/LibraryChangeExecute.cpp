@@ -77,19 +77,31 @@ void LibraryChange::executeNode(int index, std::shared_ptr<ExecutionReport> repo
                     target.address, false, true, true, false, QStringLiteral("nothing to change")};
                 return executeNode(index + 1, report, done);
             }
-            // 2. Send, through the loading user's connection.
+            // 2. Write-ahead: the attempt is on disk before the command is sent, or it is
+            // not sent. Then send, through the loading user's connection.
+            const auto attempt = auditLog().appendAttempt(auditRecord(before, command));
+            if (!attempt.ok()) {
+                const QString why = QStringLiteral("nothing was sent to %1: %2")
+                                        .arg(target.address, attempt.error());
+                qCWarning(lcFunctions) << why;
+                if (index == 0)
+                    report->refusal = why;
+                else
+                    report->nodes << NodeOutcome{target.address, false, false, false, false, why};
+                return done(*report);
+            }
             auto clock = std::make_shared<QElapsedTimer>();
             clock->start();
             target.loadVia().send(
                 command, this,
-                [this, index, report, done, target, before, command,
-                 clock](const redis::ReplyResult &reply) {
+                [this, index, report, done, target, before, command, clock,
+                 attemptId = attempt.value().attemptId](const redis::ReplyResult &reply) {
                     const qint64 ms = clock->elapsed();
                     // 3. Verify what the node holds now, whatever the reply said.
                     target.reader->sendBatch(
                         stateCommands(), this,
-                        [this, index, report, done, target, before, command, reply,
-                         ms](const QList<redis::ReplyResult> &r) {
+                        [this, index, report, done, target, before, command, reply, ms,
+                         attemptId](const QList<redis::ReplyResult> &r) {
                             const NodeState after = decodeState(target.address, r);
                             NodeOutcome o;
                             o.address = target.address;
@@ -131,7 +143,7 @@ void LibraryChange::executeNode(int index, std::shared_ptr<ExecutionReport> repo
                                                        .arg(unchanged));
                             if (o.outcomeUnknown && o.verified)
                                 o.applied = true;
-                            audit(before, command, o, reply, ms);
+                            audit(before, command, attemptId, o, reply, ms);
                             report->nodes << o;
                             qCInfo(lcFunctions) << actionName(m_spec.action) << m_spec.library
                                                 << "on" << target.address << o.message;
@@ -147,8 +159,14 @@ void LibraryChange::executeNode(int index, std::shared_ptr<ExecutionReport> repo
         m_context.timeoutMs);
 }
 
-void LibraryChange::audit(const NodeState &before, const redis::Command &command,
-                          NodeOutcome &outcome, const redis::ReplyResult &reply, qint64 durationMs)
+inventory::AuditLog LibraryChange::auditLog() const
+{
+    return inventory::AuditLog(m_context.auditPath.isEmpty() ? inventory::AuditLog::defaultPath()
+                                                             : m_context.auditPath);
+}
+
+inventory::AuditRecord LibraryChange::auditRecord(const NodeState &before,
+                                                  const redis::Command &command) const
 {
     inventory::AuditRecord r;
     r.action = QStringLiteral("function-%1").arg(actionName(m_spec.action));
@@ -156,13 +174,6 @@ void LibraryChange::audit(const NodeState &before, const redis::Command &command
     r.server = before.address;
     r.runId = before.runId;
     r.command = command;
-    r.outcomeUnknown = outcome.outcomeUnknown;
-    r.durationMs = durationMs;
-    r.result = reply.ok() ? (outcome.verified ? QStringLiteral("ok, verified")
-                                              : QStringLiteral("ok, verification failed"))
-                          : (outcome.outcomeUnknown
-                                 ? QStringLiteral("outcome unknown")
-                                 : QStringLiteral("error: %1").arg(reply.error().message));
     const LibraryInfo *old = before.library(m_spec.library);
     const QList<LibraryInfo> predicted = m_spec.predict(before);
     const auto next = std::find_if(predicted.begin(), predicted.end(),
@@ -179,9 +190,22 @@ void LibraryChange::audit(const NodeState &before, const redis::Command &command
                         m_spec.incoming.fileName.isEmpty()
                             ? QString()
                             : QStringLiteral("; from %1").arg(m_spec.incoming.fileName));
-    const inventory::AuditLog log(m_context.auditPath.isEmpty() ? inventory::AuditLog::defaultPath()
-                                                                : m_context.auditPath);
-    if (auto written = log.append(r); !written)
+    return r;
+}
+
+void LibraryChange::audit(const NodeState &before, const redis::Command &command,
+                          const QString &attemptId, NodeOutcome &outcome,
+                          const redis::ReplyResult &reply, qint64 durationMs)
+{
+    inventory::AuditRecord r = auditRecord(before, command);
+    r.outcomeUnknown = outcome.outcomeUnknown;
+    r.durationMs = durationMs;
+    r.result = reply.ok() ? (outcome.verified ? QStringLiteral("ok, verified")
+                                              : QStringLiteral("ok, verification failed"))
+                          : (outcome.outcomeUnknown
+                                 ? QStringLiteral("outcome unknown")
+                                 : QStringLiteral("error: %1").arg(reply.error().message));
+    if (auto written = auditLog().appendOutcome(r, attemptId); !written)
         outcome.message +=
             QStringLiteral(" (the audit record could not be written: %1)").arg(written.error());
 }

@@ -8,7 +8,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 #include <QStandardPaths>
+#include <QUuid>
 
 #include <fcntl.h>
 #include <pwd.h>
@@ -70,6 +72,11 @@ QByteArray AuditRecord::toJsonLine() const
                   {QStringLiteral("duration_ms"), double(durationMs)}};
     if (!detail.isEmpty())
         o.insert(QStringLiteral("detail"), detail);
+    if (phase != Phase::Single) {
+        o.insert(QStringLiteral("phase"),
+                 phase == Phase::Attempt ? QStringLiteral("attempt") : QStringLiteral("outcome"));
+        o.insert(QStringLiteral("attempt_id"), attemptId);
+    }
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
@@ -100,6 +107,13 @@ core::Result<AuditRecord, QString> AuditRecord::fromJsonLine(const QByteArray &l
     r.outcomeUnknown = o.value(QStringLiteral("outcome_unknown")).toBool();
     r.durationMs = qint64(o.value(QStringLiteral("duration_ms")).toDouble(-1));
     r.detail = o.value(QStringLiteral("detail")).toString();
+    // Records written before write-ahead auditing have neither: each is a Single record.
+    const QString phase = o.value(QStringLiteral("phase")).toString();
+    r.attemptId = o.value(QStringLiteral("attempt_id")).toString();
+    if (!r.attemptId.isEmpty() && phase == QLatin1String("attempt"))
+        r.phase = AuditRecord::Phase::Attempt;
+    else if (!r.attemptId.isEmpty() && phase == QLatin1String("outcome"))
+        r.phase = AuditRecord::Phase::Outcome;
     return r;
 }
 
@@ -118,14 +132,19 @@ core::Result<bool, QString> AuditLog::append(AuditRecord record) const
         record.timeUtc = QDateTime::currentDateTimeUtc();
     if (record.osUser.isEmpty())
         record.osUser = currentOsUser();
+    const auto failed = [this](const QString &why) {
+        return QStringLiteral("the audit log at %1 could not be written: %2").arg(m_path, why);
+    };
+    const auto sysError = [] {
+        return QString::fromLocal8Bit(strerror(errno));
+    };
     const QByteArray line = record.toJsonLine() + '\n';
     if (!QDir().mkpath(QFileInfo(m_path).absolutePath()))
-        return QStringLiteral("cannot create the folder of the audit log %1").arg(m_path);
+        return failed(QStringLiteral("cannot create its folder"));
     const int fd = ::open(QFile::encodeName(m_path).constData(),
                           O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0)
-        return QStringLiteral("cannot open the audit log %1: %2")
-            .arg(m_path, QString::fromLocal8Bit(strerror(errno)));
+        return failed(QStringLiteral("cannot open it (%1)").arg(sysError()));
     ::flock(fd, LOCK_EX);
     // A previous writer killed mid-line leaves no newline at the end; start on a fresh line
     // so that only its record, not ours, is unreadable.
@@ -137,20 +156,51 @@ core::Result<bool, QString> AuditLog::append(AuditRecord record) const
             out.prepend('\n');
     }
     qsizetype written = 0;
+    QString problem;
     while (written < out.size()) {
         const ssize_t n = ::write(fd, out.constData() + written, size_t(out.size() - written));
         if (n < 0 && errno == EINTR)
             continue;
-        if (n <= 0)
+        if (n <= 0) {
+            problem = QStringLiteral("the record was written only in part (%1)")
+                          .arg(n < 0 ? sysError() : QStringLiteral("no space written"));
             break;
+        }
         written += n;
     }
-    const bool synced = ::fsync(fd) == 0;
+    if (problem.isEmpty() && ::fsync(fd) != 0)
+        problem = QStringLiteral("fsync failed (%1)").arg(sysError());
     ::flock(fd, LOCK_UN);
     ::close(fd);
-    if (written != out.size() || !synced)
-        return QStringLiteral("the audit record could not be written completely to %1").arg(m_path);
+    if (!problem.isEmpty())
+        return failed(problem);
     return true;
+}
+
+core::Result<AuditRecord, QString> AuditLog::appendAttempt(AuditRecord record) const
+{
+    record.phase = AuditRecord::Phase::Attempt;
+    record.attemptId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    if (record.result.isEmpty())
+        record.result = QStringLiteral("attempt: about to send; the outcome follows in a record "
+                                       "with the same attempt id");
+    if (!record.timeUtc.isValid())
+        record.timeUtc = QDateTime::currentDateTimeUtc();
+    const auto written = append(record);
+    if (!written.ok())
+        return written.error()
+               + QStringLiteral(". Nothing was sent: a write is sent only once its audit record "
+                                "is on disk. Fix the audit log (permissions, free space), then "
+                                "try again");
+    return record;
+}
+
+core::Result<bool, QString> AuditLog::appendOutcome(AuditRecord record,
+                                                    const QString &attemptId) const
+{
+    record.phase = AuditRecord::Phase::Outcome;
+    record.attemptId = attemptId;
+    return append(std::move(record));
 }
 
 AuditLog::ReadResult AuditLog::read(const QString &path)
@@ -176,6 +226,33 @@ AuditLog::ReadResult AuditLog::read(const QString &path)
             out.problems << QStringLiteral("line %1: truncated or corrupt record skipped (%2)")
                                 .arg(lineNo)
                                 .arg(r.error());
+    }
+    return out;
+}
+
+QString noOutcomeRecordedText()
+{
+    return QStringLiteral("no outcome recorded: the console stopped before the reply; the "
+                          "command may or may not have run");
+}
+
+QList<AuditRecord> pairAttempts(const QList<AuditRecord> &records)
+{
+    QSet<QString> answered;
+    for (const AuditRecord &r : records)
+        if (r.phase == AuditRecord::Phase::Outcome)
+            answered.insert(r.attemptId);
+    QList<AuditRecord> out;
+    out.reserve(records.size());
+    for (const AuditRecord &r : records) {
+        if (r.phase != AuditRecord::Phase::Attempt) {
+            out << r;
+        } else if (!answered.contains(r.attemptId)) {
+            AuditRecord lone = r;
+            lone.result = noOutcomeRecordedText();
+            lone.outcomeUnknown = true;
+            out << lone;
+        }
     }
     return out;
 }

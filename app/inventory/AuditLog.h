@@ -12,8 +12,16 @@ namespace inventory {
 
 // One write the console performed (or tried to): a deduction, a TTL change, a delete, a
 // library load or rollback.
+//
+// Write-ahead: before a write is sent, an Attempt record is appended (and fsynced); when the
+// outcome is known, an Outcome record with the same attemptId follows. An attempt with no
+// outcome means the console stopped (killed, crashed, power lost) between sending and the
+// reply: the command may or may not have run. Logs written before write-ahead records hold
+// only Single records (no phase, no attempt id) and still load.
 struct AuditRecord
 {
+    enum class Phase { Single, Attempt, Outcome };
+
     QDateTime timeUtc; // filled by append() when invalid
     QString osUser;    // filled by append() when empty
     QString action;    // deduct | expire | persist | delete | function-load | ...
@@ -25,6 +33,8 @@ struct AuditRecord
     bool outcomeUnknown = false;
     qint64 durationMs = -1;
     QString detail; // optional: e.g. the backup path of a library load
+    Phase phase = Phase::Single;
+    QString attemptId; // shared by an attempt and its outcome; empty for Single records
 
     QByteArray toJsonLine() const; // one line, no newline
     static core::Result<AuditRecord, QString> fromJsonLine(const QByteArray &line);
@@ -43,6 +53,13 @@ public:
 
     core::Result<bool, QString> append(AuditRecord record) const;
 
+    // Appends `record` as an Attempt with a new attempt id, before its command is sent, and
+    // returns it as written (attemptId set). On failure the error says that the audit log at
+    // path() could not be written and why: the caller must then not send the command.
+    core::Result<AuditRecord, QString> appendAttempt(AuditRecord record) const;
+    // Appends `record` as the Outcome of the attempt `attemptId`.
+    core::Result<bool, QString> appendOutcome(AuditRecord record, const QString &attemptId) const;
+
     struct ReadResult
     {
         QList<AuditRecord> records;
@@ -54,6 +71,15 @@ public:
 private:
     QString m_path;
 };
+
+// The result an attempt with no outcome record is shown with.
+QString noOutcomeRecordedText();
+
+// The records as a reader sees them, in file order: an attempt with its outcome becomes one
+// row (the outcome, at the outcome's place); an attempt with no outcome stays, its result set
+// to noOutcomeRecordedText() and marked outcome unknown (its phase stays Attempt, which is how
+// a viewer tells it apart). Single records and outcomes without an attempt pass unchanged.
+QList<AuditRecord> pairAttempts(const QList<AuditRecord> &records);
 
 // Arguments safe to log: secrets (AUTH, HELLO ... AUTH, ACL SETUSER >pass, CONFIG SET
 // requirepass/masterauth, MIGRATE ... AUTH) are replaced by "(redacted)".

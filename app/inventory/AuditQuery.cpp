@@ -19,6 +19,19 @@ QString csvField(const QString &s)
     return QLatin1Char('"') + q + QLatin1Char('"');
 }
 
+QString phaseName(AuditRecord::Phase phase)
+{
+    switch (phase) {
+    case AuditRecord::Phase::Single:
+        return {};
+    case AuditRecord::Phase::Attempt:
+        return QStringLiteral("attempt");
+    case AuditRecord::Phase::Outcome:
+        return QStringLiteral("outcome");
+    }
+    return {};
+}
+
 QString timeText(const AuditRecord &r)
 {
     return r.timeUtc.toUTC().toString(Qt::ISODateWithMs);
@@ -42,7 +55,8 @@ bool AuditFilter::matches(const AuditRecord &r) const
                              r.osUser,
                              r.detail,
                              r.action,
-                             r.runId};
+                             r.runId,
+                             r.attemptId};
     for (const QString &f : fields)
         if (f.contains(t, Qt::CaseInsensitive))
             return true;
@@ -65,7 +79,7 @@ QString commandText(const QList<QByteArray> &command, int maxArgChars)
 QByteArray auditToCsv(const QList<AuditRecord> &records)
 {
     QString out = QStringLiteral("time_utc,os_user,action,profile,server,run_id,command,result,"
-                                 "outcome_unknown,duration_ms,detail\r\n");
+                                 "outcome_unknown,duration_ms,detail,phase,attempt_id\r\n");
     for (const AuditRecord &r : records) {
         const QStringList row{timeText(r),
                               r.osUser,
@@ -77,7 +91,9 @@ QByteArray auditToCsv(const QList<AuditRecord> &records)
                               r.result,
                               r.outcomeUnknown ? QStringLiteral("true") : QStringLiteral("false"),
                               QString::number(r.durationMs),
-                              r.detail};
+                              r.detail,
+                              phaseName(r.phase),
+                              r.attemptId};
         QStringList cells;
         for (const QString &c : row)
             cells << csvField(c);
@@ -138,8 +154,11 @@ QVariant AuditTableModel::data(const QModelIndex &index, int role) const
     const AuditRecord *r = recordAt(index.row());
     if (!index.isValid() || !r)
         return {};
+    const bool noOutcome = r->phase == AuditRecord::Phase::Attempt;
     if (role == OutcomeUnknownRole)
         return r->outcomeUnknown;
+    if (role == NoOutcomeRecordedRole)
+        return noOutcome;
     if (role == Qt::ToolTipRole && index.column() == Command)
         return commandText(r->command, 400);
     if (role == Qt::ToolTipRole && index.column() == Result)
@@ -156,7 +175,7 @@ QVariant AuditTableModel::data(const QModelIndex &index, int role) const
     case Result:
         return r->result;
     case Unknown:
-        return r->outcomeUnknown ? tr("yes") : QString();
+        return noOutcome ? tr("yes: no reply recorded") : r->outcomeUnknown ? tr("yes") : QString();
     case Command:
         return commandText(r->command, 40);
     case Profile:
@@ -173,9 +192,9 @@ QVariant AuditTableModel::data(const QModelIndex &index, int role) const
     return {};
 }
 
-void AuditTableModel::setRecords(QList<AuditRecord> records)
+void AuditTableModel::setRecords(const QList<AuditRecord> &records)
 {
-    m_all = std::move(records);
+    m_all = pairAttempts(records);
     refilter();
 }
 
@@ -193,6 +212,13 @@ void AuditTableModel::refilter()
         if (m_filter.matches(m_all.at(i)))
             m_visible << i;
     endResetModel();
+}
+
+int AuditTableModel::noOutcomeCount() const
+{
+    return int(std::count_if(m_all.begin(), m_all.end(), [](const AuditRecord &r) {
+        return r.phase == AuditRecord::Phase::Attempt;
+    }));
 }
 
 QStringList AuditTableModel::actions() const

@@ -6,7 +6,8 @@
 
 namespace inventory {
 
-// Which audit records a viewer shows.
+// Which audit records a viewer shows (after pairAttempts(): an attempt with no outcome has
+// outcomeUnknown set, so unknownOnly shows it).
 struct AuditFilter
 {
     QString action; // exact action ("deduct", "script-load", ...); empty: every action
@@ -25,7 +26,8 @@ QString commandText(const QList<QByteArray> &command, int maxArgChars = 0);
 QByteArray auditToCsv(const QList<AuditRecord> &records);
 QByteArray auditToJsonLines(const QList<AuditRecord> &records);
 
-// The audit records a viewer shows: all records of one read, filtered, newest first.
+// The audit records a viewer shows: all writes of one read (each attempt paired with its
+// outcome), filtered, newest first.
 class AuditTableModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -43,7 +45,10 @@ public:
         Detail,
         ColumnCount
     };
-    enum Role { OutcomeUnknownRole = Qt::UserRole + 1 };
+    enum Role {
+        OutcomeUnknownRole = Qt::UserRole + 1, // bool: outcome unknown, or no outcome recorded
+        NoOutcomeRecordedRole                  // bool: an attempt whose outcome never came
+    };
 
     using QAbstractTableModel::QAbstractTableModel;
 
@@ -52,11 +57,14 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
 
-    void setRecords(QList<AuditRecord> records); // in file order
+    // In file order, as read; attempts are paired with their outcomes (pairAttempts()), so
+    // every row is one write and an attempt with no outcome is a row of its own.
+    void setRecords(const QList<AuditRecord> &records);
     void setFilter(const AuditFilter &filter);
     AuditFilter filter() const { return m_filter; }
 
     int totalCount() const { return int(m_all.size()); }
+    int noOutcomeCount() const;  // attempts with no outcome record, filtered or not
     QStringList actions() const; // distinct, sorted
     const AuditRecord *recordAt(int row) const;
     QList<AuditRecord> visibleRecords() const; // in the shown order

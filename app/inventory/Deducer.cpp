@@ -71,28 +71,37 @@ private:
 
     void sendWrite(const redis::Command &command)
     {
+        // Write-ahead: the attempt is on disk before the command leaves, or it does not leave.
+        const auto attempt = recordAttempt("deduct", command);
+        if (!attempt.ok()) {
+            m_result.outcome.kind = OutcomeKind::NotSent;
+            m_result.outcome.transportError = attempt.error();
+            finish();
+            return;
+        }
         m_result.sent << command;
         const QDateTime sentAt = QDateTime::currentDateTimeUtc();
         auto clock = std::make_shared<QElapsedTimer>();
         clock->start();
         m_sender.send(
             command, this,
-            [this, command, sentAt, clock](const redis::ReplyResult &r) {
-                onWriteReply(command, sentAt, clock->elapsed(), r);
+            [this, command, id = attempt.value().attemptId, sentAt,
+             clock](const redis::ReplyResult &r) {
+                onWriteReply(command, id, sentAt, clock->elapsed(), r);
             },
             m_ctx.timeoutMs);
     }
 
-    void onWriteReply(const redis::Command &command, const QDateTime &sentAt, qint64 ms,
-                      const redis::ReplyResult &r)
+    void onWriteReply(const redis::Command &command, const QString &attemptId,
+                      const QDateTime &sentAt, qint64 ms, const redis::ReplyResult &r)
     {
         m_result.durationMs = ms;
         if (scriptMode() && !m_result.scriptLoaded && !r.ok() && r.error().isServer("NOSCRIPT")) {
             // NOSCRIPT proves the script did not run: loading it and sending the same EVALSHA
             // once more cannot deduct twice. This is not a business retry.
-            audit("deduct", command, sentAt, ms,
-                  QStringLiteral("not run: NOSCRIPT (the script is not loaded); loading it"),
-                  false);
+            recordOutcome(
+                "deduct", command, attemptId, sentAt, ms,
+                QStringLiteral("not run: NOSCRIPT (the script is not loaded); loading it"), false);
             if (callerGone()) {
                 m_result.outcome = decodeScriptReply(r); // Rejected: NOSCRIPT
                 finish(); // nothing ran; nobody is left to load it for
@@ -102,14 +111,24 @@ private:
             return;
         }
         m_result.outcome = scriptMode() ? decodeScriptReply(r) : decodeFunctionReply(r);
-        audit("deduct", command, sentAt, ms, m_result.outcome.summary(),
-              m_result.outcome.kind == OutcomeKind::Unknown);
+        recordOutcome("deduct", command, attemptId, sentAt, ms, m_result.outcome.summary(),
+                      m_result.outcome.kind == OutcomeKind::Unknown);
         readAfter();
     }
 
     void loadScript()
     {
         const redis::Command load{"SCRIPT", "LOAD", deductScriptSource()};
+        const auto attempt = recordAttempt("script-load", load);
+        if (!attempt.ok()) {
+            m_result.outcome.kind = OutcomeKind::Rejected;
+            m_result.outcome.serverError =
+                QStringLiteral("NOSCRIPT: the script is not loaded, so the deduction did not "
+                               "run; SCRIPT LOAD was not sent because %1")
+                    .arg(attempt.error());
+            finish();
+            return;
+        }
         m_result.sent << load;
         m_result.scriptLoaded = true;
         const QDateTime sentAt = QDateTime::currentDateTimeUtc();
@@ -117,7 +136,8 @@ private:
         clock->start();
         m_sender.send(
             load, this,
-            [this, load, sentAt, clock](const redis::ReplyResult &r) {
+            [this, load, id = attempt.value().attemptId, sentAt,
+             clock](const redis::ReplyResult &r) {
                 const QByteArray expected = deductScriptSha1();
                 const bool loaded = r.ok() && r->isString() && r->bytes() == expected;
                 QString summary;
@@ -128,8 +148,8 @@ private:
                                   .arg(r->debugString(), QString::fromLatin1(expected));
                 else
                     summary = r.error().toString();
-                audit("script-load", load, sentAt, clock->elapsed(), summary,
-                      !r.ok() && r.error().outcomeUnknown());
+                recordOutcome("script-load", load, id, sentAt, clock->elapsed(), summary,
+                              !r.ok() && r.error().outcomeUnknown());
                 if (!loaded) {
                     m_result.outcome.kind = OutcomeKind::Rejected;
                     m_result.outcome.serverError =
@@ -148,8 +168,7 @@ private:
             m_ctx.timeoutMs);
     }
 
-    void audit(const char *action, const redis::Command &command, const QDateTime &sentAt,
-               qint64 ms, const QString &summary, bool unknown)
+    AuditRecord auditRecord(const char *action, const redis::Command &command) const
     {
         const DeductionRequest &req = m_result.plan.request;
         QStringList detail{modeName(req.mode) + QStringLiteral(" mode")};
@@ -158,17 +177,33 @@ private:
         if (!m_options.note.isEmpty())
             detail << m_options.note;
         AuditRecord rec;
-        rec.timeUtc = sentAt;
         rec.action = QLatin1String(action);
         rec.profile = m_ctx.profileName;
         rec.server = m_ctx.serverAddress;
         rec.runId = m_result.runId;
         rec.command = command;
+        rec.detail = detail.join(QStringLiteral("; "));
+        return rec;
+    }
+
+    core::Result<AuditRecord, QString> recordAttempt(const char *action,
+                                                     const redis::Command &command)
+    {
+        const auto id = AuditLog(m_ctx.auditLogPath).appendAttempt(auditRecord(action, command));
+        if (!id.ok())
+            qCWarning(lcInventory) << "not sent, the attempt could not be recorded:" << id.error();
+        return id;
+    }
+
+    void recordOutcome(const char *action, const redis::Command &command, const QString &attemptId,
+                       const QDateTime &sentAt, qint64 ms, const QString &summary, bool unknown)
+    {
+        AuditRecord rec = auditRecord(action, command);
+        rec.timeUtc = sentAt;
         rec.result = summary;
         rec.outcomeUnknown = unknown;
         rec.durationMs = ms;
-        rec.detail = detail.join(QStringLiteral("; "));
-        const auto appended = AuditLog(m_ctx.auditLogPath).append(rec);
+        const auto appended = AuditLog(m_ctx.auditLogPath).appendOutcome(rec, attemptId);
         if (!appended.ok()) {
             qCWarning(lcInventory) << "audit record lost:" << appended.error();
             m_result.auditProblems << appended.error();

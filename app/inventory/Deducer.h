@@ -36,7 +36,7 @@ struct DeductionResult
     std::optional<ReceiptStatus> receiptAfter; // Function mode, read just after
     bool scriptLoaded = false;  // Script mode: NOSCRIPT came back, SCRIPT LOAD ran, then a retry
     QList<redis::Command> sent; // every write sent, in order (EVALSHA, SCRIPT LOAD, EVALSHA)
-    QStringList auditProblems;  // audit appends that failed (the result is shown anyway)
+    QStringList auditProblems;  // outcome records that failed (the result is shown anyway)
 };
 
 struct DeductionOptions
@@ -49,7 +49,10 @@ struct DeductionOptions
 //  1. reads the stock and the server's run_id (INFO server);
 //  2. sends the write: FCALL inventory_deduct_v1, or EVALSHA of stock_decrement.lua; on
 //     NOSCRIPT (which proves the script did not run) SCRIPT LOAD and EVALSHA once more;
-//  3. appends one fsynced audit record per write sent, before anything is reported;
+//  3. write-ahead audit: before each write is sent, appends an fsynced attempt record (if
+//     that fails, the write is not sent: NotSent, or Rejected after NOSCRIPT, with the audit
+//     log's path and why); once its reply is in, the outcome record with the same attempt
+//     id, before anything is reported;
 //  4. reads the stock and (Function mode) the receipt with its TTL again, unless the outcome
 //     is unknown or nothing was sent.
 // A plan with problems is not sent (NotSent). The run keeps itself alive until the last

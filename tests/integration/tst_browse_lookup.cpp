@@ -3,6 +3,8 @@
 // the real write gate, written to the audit log).
 #include "tst_browse_support.h"
 
+#include "AuditTrail.h"
+
 #include "browse/FlatKeyScan.h"
 #include "browse/InventoryScan.h"
 #include "browse/KeyAction.h"
@@ -15,6 +17,7 @@
 #include "session/WriteGate.h"
 
 #include <QAbstractItemModelTester>
+#include <QDir>
 #include <QTemporaryDir>
 
 using namespace browse;
@@ -260,19 +263,55 @@ private slots:
                  qPrintable(o.result));
         QCOMPARE(m_client->call({"EXISTS", "idem:{a}:2"})->toInteger(), 1);
 
-        const auto log = inventory::AuditLog::read(logPath);
-        QCOMPARE(log.problems, QStringList());
-        QCOMPARE(log.records.size(), 5);
-        QCOMPARE(log.records[0].action, "expire");
-        QCOMPARE(log.records[0].command, (QList<QByteArray>{"EXPIRE", "idem:{a}:1", "604800"}));
-        QCOMPARE(log.records[0].profile, "local-test");
-        QCOMPARE(log.records[0].runId, "run-1");
-        QVERIFY(log.records[0].durationMs >= 0);
-        QCOMPARE(log.records[1].action, "persist");
-        QCOMPARE(log.records[2].action, "delete");
-        QCOMPARE(log.records[2].result, "deleted");
-        QCOMPARE(log.records[4].profile, "prod-eu");
-        QVERIFY(log.records[4].result.startsWith("not sent: "));
+        // Each action: an attempt record before sending, then its outcome with the same id.
+        const auto trail = testsupport::readAuditTrail(logPath);
+        QVERIFY2(trail.problem.isEmpty(), qPrintable(trail.problem));
+        QCOMPARE(trail.raw.size(), 10);
+        QCOMPARE(trail.raw[0].phase, inventory::AuditRecord::Phase::Attempt);
+        QCOMPARE(trail.raw[0].command, (QList<QByteArray>{"EXPIRE", "idem:{a}:1", "604800"}));
+        QCOMPARE(trail.raw[1].phase, inventory::AuditRecord::Phase::Outcome);
+        QCOMPARE(trail.raw[1].attemptId, trail.raw[0].attemptId);
+        const QList<inventory::AuditRecord> &records = trail.writes;
+        QCOMPARE(records.size(), 5);
+        QCOMPARE(records[0].action, "expire");
+        QCOMPARE(records[0].command, (QList<QByteArray>{"EXPIRE", "idem:{a}:1", "604800"}));
+        QCOMPARE(records[0].profile, "local-test");
+        QCOMPARE(records[0].runId, "run-1");
+        QVERIFY(records[0].durationMs >= 0);
+        QCOMPARE(records[1].action, "persist");
+        QCOMPARE(records[2].action, "delete");
+        QCOMPARE(records[2].result, "deleted");
+        QCOMPARE(records[4].profile, "prod-eu");
+        QVERIFY(records[4].result.startsWith("not sent: "));
+    }
+
+    // No attempt record, no command: with a directory where the audit log should be, a key
+    // action is refused, says why, and the key is untouched.
+    void keyActionIsRefusedWhenTheAuditLogCannotBeWritten()
+    {
+        QCOMPARE(seed(*m_client, {setString("idem:{b}:1", "4", Hour)}), QString());
+        const QByteArray before = m_client->call({"DUMP", "idem:{b}:1"})->bytes();
+        const QString logPath = m_dir.filePath("key-audit-is-a-directory");
+        QVERIFY(QDir().mkpath(logPath));
+        KeyActionRunner runner(*m_client, AuditContext{logPath, "local-test", {}, {}});
+        QSignalSpy finished(&runner, &KeyActionRunner::finished);
+        for (const KeyAction &a :
+             {KeyAction::remove("idem:{b}:1"), KeyAction::removeTtl("idem:{b}:1"),
+              KeyAction::setTtl("idem:{b}:1", 5)}) {
+            QVERIFY(runner.run(a));
+            QVERIFY(finished.wait(5000));
+            const auto o = finished.last()[0].value<KeyActionRunner::Outcome>();
+            QVERIFY(!o.ok);
+            QVERIFY(!o.outcomeUnknown);
+            QVERIFY2(o.result.startsWith(
+                         QStringLiteral("not sent: the audit log at %1 could not be written: ")
+                             .arg(logPath)),
+                     qPrintable(o.result));
+            QVERIFY2(o.result.contains("Is a directory"), qPrintable(o.result));
+            QVERIFY(!runner.isBusy());
+        }
+        QCOMPARE(m_client->call({"DUMP", "idem:{b}:1"})->bytes(), before);
+        QVERIFY(m_client->call({"PTTL", "idem:{b}:1"})->toInteger() > Hour - 60000);
     }
 };
 

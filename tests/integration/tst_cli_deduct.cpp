@@ -1,11 +1,13 @@
 // inventory-cli deduct against a real redis-server: the outcome of each case in text and
 // JSON, its exit code, the audit record it leaves, and that the record is on disk by the time
 // the outcome is printed (the process is then killed with SIGKILL).
+#include "AuditTrail.h"
 #include "RedisFixture.h"
-#include "inventory/AuditLog.h"
+#include "inventory/AuditQuery.h"
 #include "inventory/DeductionRequest.h"
 #include "redis/Slot.h"
 
+#include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -59,9 +61,13 @@ class TstCliDeduct : public QObject
             args << "--order" << order;
         return run(args + extra);
     }
+    // One record per write: each attempt paired with its outcome.
     QList<inventory::AuditRecord> audit() const
     {
-        return inventory::AuditLog::read(m_audit).records;
+        const auto trail = testsupport::readAuditTrail(m_audit);
+        if (!trail.problem.isEmpty())
+            qWarning() << trail.problem;
+        return trail.writes;
     }
 
 private slots:
@@ -105,6 +111,9 @@ private slots:
         QCOMPARE(r.json.value("receipt_key").toString(), QStringLiteral("idem:{42}:9001"));
         QCOMPARE(r.json.value("slot").toInt(), redis::keySlot("stock:{42}:available"));
         QCOMPARE(r.json.value("receipt").toObject().value("ttl").toInt(), 604800);
+        const auto trail = testsupport::readAuditTrail(m_audit);
+        QVERIFY2(trail.problem.isEmpty(), qPrintable(trail.problem));
+        QCOMPARE(trail.raw.size(), 2); // the attempt, then its outcome
         QCOMPARE(audit().size(), 1);
         QCOMPARE(audit().last().result, QStringLiteral("deducted: remaining 7"));
         QCOMPARE(audit().last().profile, QStringLiteral("127.0.0.1:%1").arg(m_redis.port()));
@@ -178,6 +187,74 @@ private slots:
                     QStringLiteral("127.0.0.1:%1").arg(m_redis.port())});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.json.value("outcome").toString(), QStringLiteral("deducted"));
+    }
+
+    // The CLI is killed while the server holds the call: the attempt is on disk, no outcome
+    // follows, and the audit viewer's model shows it as "no outcome recorded".
+    void killedWhileHeldLeavesAnAttemptWithNoOutcome()
+    {
+        auto admin = m_redis.connect();
+        QVERIFY(admin->call({"CLIENT", "PAUSE", "10000", "WRITE"}).ok());
+        QProcess p;
+        p.start(m_cli, base()
+                           + QStringList{"--sku", "42", "--order", "9001", "--quantity", "3",
+                                         "--timeout-ms", "20000"});
+        QVERIFY(p.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            admin->call({"INFO", "clients"})->bytes().contains("blocked_clients:1"), 10000);
+        p.kill();
+        QVERIFY(p.waitForFinished(5000));
+        QVERIFY(admin->call({"CLIENT", "UNPAUSE"}).ok());
+
+        const auto raw = inventory::AuditLog::read(m_audit);
+        QCOMPARE(raw.problems, QStringList());
+        QCOMPARE(raw.records.size(), 1);
+        QCOMPARE(raw.records[0].phase, inventory::AuditRecord::Phase::Attempt);
+        QCOMPARE(raw.records[0].command.value(4), QByteArray("idem:{42}:9001"));
+        inventory::AuditTableModel model;
+        model.setRecords(raw.records);
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.noOutcomeCount(), 1);
+        QCOMPARE(model.recordAt(0)->result, inventory::noOutcomeRecordedText());
+        QVERIFY(model.recordAt(0)->result.contains("the command may or may not have run"));
+        QVERIFY(model.index(0, 0).data(inventory::AuditTableModel::OutcomeUnknownRole).toBool());
+        QVERIFY(model.index(0, 0).data(inventory::AuditTableModel::NoOutcomeRecordedRole).toBool());
+        model.setFilter({{}, {}, true}); // "outcome unknown only" keeps it
+        QCOMPARE(model.rowCount(), 1);
+
+        // A later run pairs its own records and leaves the lone attempt as it is.
+        const Run r = deduct("42", "9002", "1");
+        QCOMPARE(r.exitCode, 0);
+        model.setRecords(inventory::AuditLog::read(m_audit).records);
+        model.setFilter({});
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.recordAt(0)->result, QStringLiteral("deducted: remaining 9"));
+        QCOMPARE(model.recordAt(1)->result, inventory::noOutcomeRecordedText());
+    }
+
+    // The audit log cannot be written: the CLI sends nothing and says where and why.
+    void unwritableAuditLogRefusesTheDeduction()
+    {
+        const QByteArray before = m_c->call({"DUMP", "stock:{42}:available"})->bytes();
+        const QString dir = m_dir.filePath("cli-audit-is-a-directory");
+        QVERIFY(QDir().mkpath(dir));
+        Run r = run({"deduct", "--url", QStringLiteral("redis://127.0.0.1:%1").arg(m_redis.port()),
+                     "--audit-log", dir, "--sku", "42", "--order", "9001", "--quantity", "3",
+                     "--json"});
+        QCOMPARE(r.exitCode, 3);
+        QCOMPARE(r.json.value("outcome").toString(), QStringLiteral("not_sent"));
+        const QString why = r.json.value("error").toString();
+        QVERIFY2(
+            why.startsWith(QStringLiteral("the audit log at %1 could not be written: ").arg(dir)),
+            qPrintable(why));
+        r = run({"deduct", "--url", QStringLiteral("redis://127.0.0.1:%1").arg(m_redis.port()),
+                 "--audit-log", dir, "--sku", "42", "--quantity", "3", "--mode", "script"});
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.out.contains("could not be written") && r.out.contains("Nothing was sent"),
+                 r.out.constData());
+        QCOMPARE(m_c->call({"GET", "stock:{42}:available"})->bytes(), QByteArray("10"));
+        QCOMPARE(m_c->call({"DUMP", "stock:{42}:available"})->bytes(), before);
+        QCOMPARE(m_c->call({"EXISTS", "idem:{42}:9001"})->toInteger(), 0);
     }
 
     void unknownOutcomeThenCheck()

@@ -2,12 +2,14 @@
 // modes, retries, refusals before sending, NOSCRIPT recovery, unknown outcomes (a write-paused
 // server, a server killed after the call was sent) resolved by a receipt check, and the audit
 // record each write leaves on disk.
+#include "AuditTrail.h"
 #include "RedisFixture.h"
 #include "inventory/Deducer.h"
 #include "inventory/RedisCliCommand.h"
 #include "session/GatedSender.h"
 #include "session/WriteGate.h"
 
+#include <QDir>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -36,12 +38,13 @@ class TstDeduct : public QObject
     {
         return planDeduction({sku, order, quantity, ttl, mode}, m_ctx.schema);
     }
+    // One record per write: each attempt paired with its outcome.
     QList<AuditRecord> audit() const
     {
-        const auto read = AuditLog::read(m_ctx.auditLogPath);
-        if (!read.problems.isEmpty())
-            qWarning() << read.problems;
-        return read.records;
+        const auto trail = testsupport::readAuditTrail(m_ctx.auditLogPath);
+        if (!trail.problem.isEmpty())
+            qWarning() << trail.problem;
+        return trail.writes;
     }
     QByteArray get(const QByteArray &key) { return m_c->call({"GET", key})->bytes(); }
     QString runId()
@@ -51,10 +54,20 @@ class TstDeduct : public QObject
                 return QString::fromLatin1(l.mid(7).trimmed());
         return {};
     }
-    // The last audit record describes this result's deciding write.
+    // The last audit record describes this result's deciding write, and follows the attempt
+    // record that was on disk before it was sent.
     void verifyLastRecord(const DeductionResult &r, bool unknown)
     {
-        const auto records = audit();
+        const auto trail = testsupport::readAuditTrail(m_ctx.auditLogPath);
+        QVERIFY2(trail.problem.isEmpty(), qPrintable(trail.problem));
+        QCOMPARE(trail.raw.size(), 2 * trail.writes.size());
+        QCOMPARE(trail.raw.last().phase, AuditRecord::Phase::Outcome);
+        const AuditRecord &attempt = trail.raw.at(trail.raw.size() - 2);
+        QCOMPARE(attempt.phase, AuditRecord::Phase::Attempt);
+        QCOMPARE(attempt.attemptId, trail.raw.last().attemptId);
+        QCOMPARE(attempt.command, r.plan.command);
+        QVERIFY(attempt.timeUtc <= trail.raw.last().timeUtc); // the outcome's: when sent
+        const auto records = trail.writes;
         QVERIFY(!records.isEmpty());
         const AuditRecord &last = records.last();
         QCOMPARE(last.action, QStringLiteral("deduct"));
@@ -318,10 +331,81 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(
             admin->call({"INFO", "clients"})->bytes().contains("blocked_clients:1"), 5000);
         delete context;
-        QTRY_COMPARE_WITH_TIMEOUT(audit().size(), 1, 5000);
+        // The attempt is on disk already; its outcome follows when the reply comes.
+        QTRY_COMPARE_WITH_TIMEOUT(AuditLog::read(m_ctx.auditLogPath).records.size(), 2, 5000);
+        QCOMPARE(audit().size(), 1);
         QCOMPARE(audit().last().result, QStringLiteral("deducted: remaining 7"));
         QTest::qWait(100);
         QVERIFY(!called);
+    }
+
+    // Write-ahead: while the call is held by the server, its attempt is already on disk, and
+    // a reader shows it as "no outcome recorded"; the reply then adds the outcome.
+    void attemptIsOnDiskBeforeTheReply()
+    {
+        QVERIFY(m_c->call({"SET", "stock:{42}:available", "10"}).ok());
+        auto admin = m_redis.connect();
+        const QString id = runId();
+        QVERIFY(admin->call({"CLIENT", "PAUSE", "1500", "WRITE"}).ok());
+        std::optional<DeductionResult> result;
+        QObject context;
+        const DeductionPlan p = plan("42", "9001", "3");
+        deduct(*m_c, m_ctx, p, &context, [&](const DeductionResult &r) { result = r; });
+        QTRY_VERIFY_WITH_TIMEOUT(
+            admin->call({"INFO", "clients"})->bytes().contains("blocked_clients:1"), 5000);
+        const QList<AuditRecord> held = AuditLog::read(m_ctx.auditLogPath).records;
+        QCOMPARE(held.size(), 1);
+        QCOMPARE(held[0].phase, AuditRecord::Phase::Attempt);
+        QVERIFY(!held[0].attemptId.isEmpty());
+        QCOMPARE(held[0].command, p.command);
+        QCOMPARE(held[0].action, QStringLiteral("deduct"));
+        QCOMPARE(held[0].profile, QStringLiteral("test-profile"));
+        QCOMPARE(held[0].server, m_c->address());
+        QCOMPARE(held[0].runId, id);
+        const QList<AuditRecord> shown = pairAttempts(held);
+        QCOMPARE(shown.size(), 1);
+        QCOMPARE(shown[0].result, noOutcomeRecordedText());
+        QVERIFY(shown[0].outcomeUnknown);
+
+        QTRY_VERIFY_WITH_TIMEOUT(result.has_value(), 5000);
+        QCOMPARE(result->outcome.kind, OutcomeKind::Deducted);
+        verifyLastRecord(*result, false);
+        QCOMPARE(audit().size(), 1);
+        QCOMPARE(AuditLog::read(m_ctx.auditLogPath).records.first().attemptId, held[0].attemptId);
+    }
+
+    // The attempt record cannot be written (a directory stands where the log should be): the
+    // write is refused, nothing reaches the server, and the error names the log and why.
+    void unwritableAuditLogRefusesTheDeduction()
+    {
+        QVERIFY(m_c->call({"SET", "stock:{42}:available", "10"}).ok());
+        QVERIFY(m_c->call({"SCRIPT", "LOAD", deductScriptSource()}).ok());
+        const QByteArray dumpBefore = m_c->call({"DUMP", "stock:{42}:available"})->bytes();
+        QVERIFY(!dumpBefore.isEmpty());
+        DeductionContext ctx = m_ctx;
+        ctx.auditLogPath = m_dir.filePath("audit-is-a-directory");
+        QVERIFY(QDir().mkpath(ctx.auditLogPath));
+        QVERIFY(m_c->call({"CONFIG", "RESETSTAT"}).ok());
+        for (const DeductionMode mode : {DeductionMode::Function, DeductionMode::Script}) {
+            const DeductionResult r = deductBlocking(*m_c, ctx, plan("42", "9001", "3", mode));
+            QCOMPARE(r.outcome.kind, OutcomeKind::NotSent);
+            const QString why = r.outcome.transportError;
+            QVERIFY2(why.startsWith(QStringLiteral("the audit log at %1 could not be written: ")
+                                        .arg(ctx.auditLogPath)),
+                     qPrintable(why));
+            QVERIFY2(why.contains(QLatin1String("Is a directory")), qPrintable(why));
+            QVERIFY2(why.contains(QLatin1String("Nothing was sent")), qPrintable(why));
+            QVERIFY(r.sent.isEmpty());
+            QVERIFY(!r.stockAfter.read);
+        }
+        const QByteArray stats = m_c->call({"INFO", "commandstats"})->bytes();
+        QVERIFY2(!stats.contains("cmdstat_fcall:"), stats.constData());
+        QVERIFY2(!stats.contains("cmdstat_evalsha:"), stats.constData());
+        QCOMPARE(get("stock:{42}:available"), QByteArray("10"));
+        QCOMPARE(m_c->call({"DUMP", "stock:{42}:available"})->bytes(), dumpBefore);
+        QCOMPARE(m_c->call({"EXISTS", "idem:{42}:9001"})->toInteger(), 0);
+        QCOMPARE(QDir(ctx.auditLogPath).entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
+                 QStringList());
     }
 
     // Through FCALL_RO inventory_receipt_v1 when the server has it, else by reading the key;

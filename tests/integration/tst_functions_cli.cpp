@@ -1,5 +1,6 @@
 // inventory-cli functions against a real redis-server: every verb, its exit codes, its JSON,
 // and the guards (confirmation, breaking acknowledgement, production unlock, ACL).
+#include "AuditTrail.h"
 #include "RedisFixture.h"
 
 #include <QCoreApplication>
@@ -215,13 +216,21 @@ private slots:
         QVERIFY(QFile::exists(r.json().value("backup").toString()));
         QCOMPARE(serverCode("inventory_lib_v1"), previousRelease());
 
-        // The audit log holds the load and the rollback, each with its backup.
+        // The audit log holds the load and the rollback, each with its backup, each written
+        // ahead: an attempt line before the command was sent, then its outcome.
         QFile audit(m_home.filePath("data/inventory-console/audit.jsonl"));
         QVERIFY2(audit.open(QIODevice::ReadOnly), qPrintable(audit.fileName()));
         const QList<QByteArray> lines = audit.readAll().trimmed().split('\n');
-        QCOMPARE(lines.size(), 2);
+        QCOMPARE(lines.size(), 4);
         QVERIFY(lines[0].contains("\"action\":\"function-load\""));
-        QVERIFY(lines[1].contains("\"action\":\"function-rollback\""));
+        QVERIFY(lines[0].contains("\"phase\":\"attempt\""));
+        QVERIFY(lines[1].contains("\"action\":\"function-load\""));
+        QVERIFY(lines[1].contains("\"phase\":\"outcome\""));
+        QVERIFY(lines[2].contains("\"action\":\"function-rollback\""));
+        QVERIFY(lines[3].contains("\"action\":\"function-rollback\""));
+        const auto trail = testsupport::readAuditTrail(audit.fileName());
+        QVERIFY2(trail.problem.isEmpty(), qPrintable(trail.problem));
+        QCOMPARE(trail.writes.size(), 2);
     }
 
     void productionNeedsUnlock()

@@ -2,6 +2,7 @@
 // then verify, each guard refusing, steps that cannot be skipped, a load the server refuses
 // leaving the old library in place, rollback to the byte-identical prior state (and deleting
 // a library that did not exist), FUNCTION RESTORE with each policy, delete, the audit trail.
+#include "AuditTrail.h"
 #include "RedisFixture.h"
 #include "functions/LibraryChange.h"
 #include "functions/LibraryVersion.h"
@@ -9,6 +10,7 @@
 #include "inventory/AuditLog.h"
 #include "session/WriteGate.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -85,9 +87,13 @@ class TstFunctionsLoad : public QObject
             qWarning("not confirmed: %s", qPrintable(why));
         return change;
     }
+    // One record per write: each attempt paired with its outcome.
     QList<inventory::AuditRecord> audit()
     {
-        return inventory::AuditLog::read(m_dir.filePath("audit.jsonl")).records;
+        const auto trail = testsupport::readAuditTrail(m_dir.filePath("audit.jsonl"));
+        if (!trail.problem.isEmpty())
+            qWarning() << trail.problem;
+        return trail.writes;
     }
 
 private slots:
@@ -188,6 +194,15 @@ private slots:
         QCOMPARE(serverCode("inventory_lib_v1"), file->code);
         QCOMPARE(serverCode("other_lib"), Other);
 
+        // Written ahead: the attempt (before FUNCTION LOAD was sent), then its outcome.
+        const auto trail = testsupport::readAuditTrail(m_dir.filePath("audit.jsonl"));
+        QVERIFY2(trail.problem.isEmpty(), qPrintable(trail.problem));
+        QCOMPARE(trail.raw.size(), 2);
+        QCOMPARE(trail.raw[0].phase, inventory::AuditRecord::Phase::Attempt);
+        QCOMPARE(trail.raw[0].command.value(3), file->code);
+        QCOMPARE(trail.raw[0].detail, trail.raw[1].detail);
+        QCOMPARE(trail.raw[1].phase, inventory::AuditRecord::Phase::Outcome);
+        QCOMPARE(trail.raw[1].attemptId, trail.raw[0].attemptId);
         const QList<inventory::AuditRecord> records = audit();
         QCOMPARE(records.size(), 1);
         QCOMPARE(records[0].action, QStringLiteral("function-load"));
@@ -336,6 +351,35 @@ private slots:
         QCOMPARE(serverCode("inventory_lib_v1"), resource(previousReleasePath()));
         QCOMPARE(audit().size(), 1);
         QVERIFY(audit()[0].result.startsWith("error: OOM"));
+    }
+
+    // The attempt record cannot be written (a directory stands where the audit log should
+    // be): nothing is sent, the refusal names the log and why, the server is unchanged.
+    void unwritableAuditLogRefusesTheLoad()
+    {
+        ChangeContext ctx = context();
+        ctx.auditPath = m_dir.filePath("load-audit-is-a-directory");
+        QVERIFY(QDir().mkpath(ctx.auditPath));
+        auto change = prepared(
+            LibraryChange::loadSpec(*inspectFile(":/functions/inventory_lib_v1.lua")), false, ctx);
+        QCOMPARE(change->stage(), LibraryChange::Stage::Confirmed);
+        const QByteArray dumpBefore = m_c->call({"FUNCTION", "DUMP"})->bytes();
+        QVERIFY(m_c->call({"CONFIG", "RESETSTAT"}).ok());
+        const ExecutionReport done = change->executeBlocking();
+        QVERIFY(!done.succeeded());
+        QVERIFY(done.nodes.isEmpty());
+        QVERIFY2(done.refusal.startsWith(
+                     QStringLiteral("nothing was sent to %1: the audit log at %2 could not be "
+                                    "written: ")
+                         .arg(m_c->address(), ctx.auditPath)),
+                 qPrintable(done.refusal));
+        QVERIFY2(done.refusal.contains("Is a directory"), qPrintable(done.refusal));
+        const QByteArray stats = m_c->call({"INFO", "commandstats"})->bytes();
+        QVERIFY2(!stats.contains("cmdstat_function|load:"), stats.constData());
+        QCOMPARE(m_c->call({"FUNCTION", "DUMP"})->bytes(), dumpBefore);
+        QCOMPARE(serverCode("inventory_lib_v1"), resource(previousReleasePath()));
+        QCOMPARE(QDir(ctx.auditPath).entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
+                 QStringList());
     }
 
     // Someone loads between the backup and the confirmation: nothing is sent.

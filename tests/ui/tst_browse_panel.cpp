@@ -2,6 +2,7 @@
 // and receipts, answers an order id typed into the lookup with its sentence, lists
 // anomalies, copies exact bytes, and runs a guarded delete through a confirmation that shows
 // the exact command, into the audit log.
+#include "AuditTrail.h"
 #include "RedisFixture.h"
 
 #include "browse/AnomalyView.h"
@@ -185,7 +186,10 @@ private slots:
         // The view follows the server: the receipt is gone from the list.
         QTRY_COMPARE_WITH_TIMEOUT(panel.skuView()->receiptModel().rowCount(), 0, 5000);
         QCOMPARE(audited.size(), 1);
-        const auto records = inventory::AuditLog::read(log).records;
+        const auto trail = testsupport::readAuditTrail(log);
+        QVERIFY2(trail.problem.isEmpty(), qPrintable(trail.problem));
+        QCOMPARE(trail.raw.size(), 2); // the attempt before DEL was sent, then its outcome
+        const auto records = trail.writes;
         QCOMPARE(records.size(), 1);
         QCOMPARE(records[0].action, "delete");
         QCOMPARE(records[0].command, (QList<QByteArray>{"DEL", "idem:{sku-5}:5"}));
@@ -196,7 +200,7 @@ private slots:
         answerNextDialog<ui::KeyActionDialog>("no-such-button", [](ui::KeyActionDialog *) {});
         del->click();
         QCOMPARE(m_client->call({"EXISTS", "idem:{sku-6}:6"})->toInteger(), 1);
-        QCOMPARE(inventory::AuditLog::read(log).records.size(), 1);
+        QCOMPARE(inventory::AuditLog::read(log).records.size(), 2);
 
         // A read-only session: the buttons say why.
         panel.setReadOnlyReason("read-only session on production profile 'prod'");

@@ -121,7 +121,7 @@ private slots:
         QVERIFY(
             child<QLabel>(panel.resultCard(), "receiptAfter")->text().contains("TTL 1 h 0 min"));
         QCOMPARE(panel.history()->rowCount(), 1);
-        QCOMPARE(AuditLog::read(m_ctx.auditLogPath).records.size(), 1);
+        QCOMPARE(AuditLog::read(m_ctx.auditLogPath).records.size(), 2); // attempt, outcome
         QCOMPARE(m_c->call({"GET", "stock:{42}:available"})->bytes(), QByteArray("7"));
 
         // Again with the same order: already applied.

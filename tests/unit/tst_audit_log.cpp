@@ -1,5 +1,6 @@
 #include "inventory/AuditLog.h"
 
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -9,6 +10,14 @@ using namespace inventory;
 class TstAuditLog : public QObject
 {
     Q_OBJECT
+
+    static AuditRecord write(const QString &action, const QList<QByteArray> &command)
+    {
+        AuditRecord r;
+        r.action = action;
+        r.command = command;
+        return r;
+    }
 
 private slots:
     void appendAndReadBack()
@@ -77,6 +86,124 @@ private slots:
         AuditRecord r;
         r.command = {"AUTH", "s3cret"};
         QVERIFY(!r.toJsonLine().contains("s3cret"));
+    }
+
+    // Write-ahead: an attempt with a fresh id, then the outcome with the same id; a reader
+    // sees one write.
+    void attemptThenOutcome()
+    {
+        QTemporaryDir dir;
+        AuditLog log(dir.filePath("audit.jsonl"));
+        AuditRecord r = write("expire", {"EXPIRE", "idem:{1}:2", "60"});
+        const auto first = log.appendAttempt(r);
+        QVERIFY(first.ok());
+        const auto second = log.appendAttempt(r);
+        QVERIFY(second.ok());
+        QVERIFY(!first->attemptId.isEmpty());
+        QVERIFY(first->attemptId != second->attemptId);
+        QCOMPARE(first->phase, AuditRecord::Phase::Attempt);
+        r.result = "TTL set";
+        QVERIFY(log.appendOutcome(r, first->attemptId).ok());
+
+        const auto back = AuditLog::read(log.path());
+        QCOMPARE(back.problems, QStringList());
+        QCOMPARE(back.records.size(), 3);
+        QCOMPARE(back.records[0].phase, AuditRecord::Phase::Attempt);
+        QCOMPARE(back.records[0].attemptId, first->attemptId);
+        QCOMPARE(back.records[0].command, r.command);
+        QCOMPARE(back.records[2].phase, AuditRecord::Phase::Outcome);
+        QCOMPARE(back.records[2].attemptId, first->attemptId);
+        QVERIFY(back.records[0].toJsonLine().contains("\"phase\":\"attempt\""));
+
+        const QList<AuditRecord> writes = pairAttempts(back.records);
+        QCOMPARE(writes.size(), 2);
+        // In file order: the second attempt never got its outcome; the first did.
+        QCOMPARE(writes[0].attemptId, second->attemptId);
+        QCOMPARE(writes[0].result, noOutcomeRecordedText());
+        QVERIFY(writes[0].outcomeUnknown);
+        QCOMPARE(writes[1].attemptId, first->attemptId);
+        QCOMPARE(writes[1].result, QStringLiteral("TTL set"));
+        QVERIFY(!writes[1].outcomeUnknown);
+    }
+
+    // An attempt written by hand, as a console killed before the reply leaves it.
+    void unpairedAttemptShowsNoOutcomeRecorded()
+    {
+        const QByteArray attempt =
+            R"({"time":"2026-03-02T10:15:00.123Z","os_user":"ops","action":"deduct",)"
+            R"("profile":"staging","server":"10.0.0.5:6379","run_id":"abc",)"
+            R"("command":["FCALL","inventory_deduct_v1","2","stock:{42}:available",)"
+            R"("idem:{42}:9001","3","60"],"result":"attempt","outcome_unknown":false,)"
+            R"("duration_ms":-1,"phase":"attempt","attempt_id":"7f0c"})";
+        const auto r = AuditRecord::fromJsonLine(attempt);
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error()));
+        QCOMPARE(r->phase, AuditRecord::Phase::Attempt);
+        QCOMPARE(r->attemptId, QStringLiteral("7f0c"));
+        const QList<AuditRecord> writes = pairAttempts({r.value()});
+        QCOMPARE(writes.size(), 1);
+        QCOMPARE(writes[0].result,
+                 QStringLiteral("no outcome recorded: the console stopped before the reply; the "
+                                "command may or may not have run"));
+        QVERIFY(writes[0].outcomeUnknown);
+        QCOMPARE(writes[0].phase, AuditRecord::Phase::Attempt);
+        QCOMPARE(writes[0].command.value(4), QByteArray("idem:{42}:9001"));
+        // An outcome for a different attempt does not pair with it.
+        AuditRecord other = r.value();
+        other.phase = AuditRecord::Phase::Outcome;
+        other.attemptId = "9e1d";
+        other.result = "deducted: remaining 7";
+        QCOMPARE(pairAttempts({r.value(), other}).size(), 2);
+        other.attemptId = "7f0c";
+        QCOMPARE(pairAttempts({r.value(), other}).size(), 1);
+        QCOMPARE(pairAttempts({r.value(), other})[0].result, other.result);
+    }
+
+    // A line written before write-ahead records (no phase, no attempt id) still loads as one
+    // complete write, and is written back the same way.
+    void oldSingleRecordLinesStillLoad()
+    {
+        const QByteArray old =
+            R"({"action":"deduct","command":["FCALL","inventory_deduct_v1","2",)"
+            R"("stock:{42}:available","idem:{42}:9001","3","60"],"duration_ms":4,)"
+            R"("os_user":"ops","outcome_unknown":false,"profile":"staging",)"
+            R"("result":"deducted: remaining 7","run_id":"abc","server":"10.0.0.5:6379",)"
+            R"("time":"2026-01-05T08:00:00.000Z"})";
+        QTemporaryDir dir;
+        const QString path = dir.filePath("audit.jsonl");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(old + '\n' + old + '\n');
+        f.close();
+        const auto back = AuditLog::read(path);
+        QCOMPARE(back.problems, QStringList());
+        QCOMPARE(back.records.size(), 2);
+        const AuditRecord &r = back.records[0];
+        QCOMPARE(r.phase, AuditRecord::Phase::Single);
+        QVERIFY(r.attemptId.isEmpty());
+        QCOMPARE(r.result, QStringLiteral("deducted: remaining 7"));
+        QCOMPARE(r.durationMs, 4);
+        QCOMPARE(r.command.size(), 7);
+        QVERIFY(!r.outcomeUnknown);
+        const QList<AuditRecord> writes = pairAttempts(back.records);
+        QCOMPARE(writes.size(), 2);
+        QCOMPARE(writes[1].result, QStringLiteral("deducted: remaining 7"));
+        QVERIFY(!r.toJsonLine().contains("phase"));
+        QVERIFY(!r.toJsonLine().contains("attempt_id"));
+    }
+
+    // No attempt record, no write: the refusal says where and why.
+    void attemptRefusedWhenTheLogCannotBeWritten()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("audit.jsonl");
+        QVERIFY(QDir().mkpath(path)); // a directory in its place
+        const auto attempt = AuditLog(path).appendAttempt(write("delete", {"DEL", "idem:{1}:2"}));
+        QVERIFY(!attempt.ok());
+        QVERIFY2(attempt.error().startsWith(
+                     QStringLiteral("the audit log at %1 could not be written: cannot open it (")
+                         .arg(path)),
+                 qPrintable(attempt.error()));
+        QVERIFY(attempt.error().contains("Nothing was sent"));
     }
 };
 

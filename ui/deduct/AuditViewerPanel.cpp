@@ -25,16 +25,21 @@ namespace ui {
 using namespace inventory;
 
 namespace {
-// Unknown outcomes are the records someone has to follow up: they stand out.
+// Unknown outcomes are the records someone has to follow up: they stand out. An attempt with
+// no outcome record is one of them, tinted as well: the console stopped before the reply.
 class AuditColorProxy : public QIdentityProxyModel
 {
 public:
     using QIdentityProxyModel::QIdentityProxyModel;
     QVariant data(const QModelIndex &index, int role) const override
     {
-        if (role == Qt::ForegroundRole
-            && QIdentityProxyModel::data(index, AuditTableModel::OutcomeUnknownRole).toBool())
+        const auto flag = [&](AuditTableModel::Role r) {
+            return QIdentityProxyModel::data(index, r).toBool();
+        };
+        if (role == Qt::ForegroundRole && flag(AuditTableModel::OutcomeUnknownRole))
             return outcomeColor(OutcomeKind::Unknown);
+        if (role == Qt::BackgroundRole && flag(AuditTableModel::NoOutcomeRecordedRole))
+            return outcomeTint(OutcomeKind::Unknown);
         return QIdentityProxyModel::data(index, role);
     }
 };
@@ -127,7 +132,7 @@ void AuditViewerPanel::setAuditLogPath(const QString &path)
 void AuditViewerPanel::reload()
 {
     AuditLog::ReadResult read = AuditLog::read(m_path);
-    m_model->setRecords(std::move(read.records));
+    m_model->setRecords(read.records);
     if (read.problems.isEmpty()) {
         m_problems->hide();
     } else {
@@ -165,10 +170,12 @@ void AuditViewerPanel::applyFilter()
     f.text = m_text->text();
     f.unknownOnly = m_unknownOnly->isChecked();
     m_model->setFilter(f);
-    m_status->setText(tr("%1 of %2 records shown  ·  %3")
-                          .arg(m_model->rowCount())
-                          .arg(m_model->totalCount())
-                          .arg(m_path));
+    QString status =
+        tr("%1 of %2 writes shown").arg(m_model->rowCount()).arg(m_model->totalCount());
+    if (const int lone = m_model->noOutcomeCount())
+        status += tr("  ·  %n with no outcome recorded (the console stopped before the reply)",
+                     nullptr, lone);
+    m_status->setText(status + QStringLiteral("  ·  ") + m_path);
     m_detail->clear();
 }
 
@@ -183,12 +190,22 @@ void AuditViewerPanel::showSelected()
         tr("time (UTC)  %1").arg(r->timeUtc.toUTC().toString(Qt::ISODateWithMs)),
         tr("action      %1").arg(r->action),
         tr("result      %1%2")
-            .arg(r->result, r->outcomeUnknown ? tr("  [OUTCOME UNKNOWN]") : QString()),
-        tr("profile     %1   server %2   run_id %3").arg(r->profile, r->server, r->runId),
-        tr("os user     %1   duration %2 ms").arg(r->osUser).arg(r->durationMs),
-        tr("command     %1").arg(commandText(r->command))};
+            .arg(r->result, r->outcomeUnknown ? tr("  [OUTCOME UNKNOWN]") : QString())};
+    // An attempt with no outcome (after pairAttempts): say what that means before the rest.
+    if (r->phase == AuditRecord::Phase::Attempt)
+        lines << tr("attempt     %1: written before sending, no outcome followed. Check the "
+                    "key, receipt or library before retrying.")
+                     .arg(r->attemptId);
+    lines << tr("profile     %1   server %2   run_id %3").arg(r->profile, r->server, r->runId)
+          << tr("os user     %1   duration %2")
+                 .arg(r->osUser,
+                      r->durationMs < 0 ? tr("not known") : tr("%1 ms").arg(r->durationMs))
+          << tr("command     %1").arg(commandText(r->command));
     if (!r->detail.isEmpty())
         lines << tr("detail      %1").arg(r->detail);
+    if (r->phase == AuditRecord::Phase::Outcome)
+        lines << tr("attempt     %1 (written before sending, paired with this outcome)")
+                     .arg(r->attemptId);
     m_detail->setPlainText(lines.join(QLatin1Char('\n')));
 }
 

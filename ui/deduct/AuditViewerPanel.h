@@ -14,9 +14,11 @@ class QTableView;
 
 namespace ui {
 
-// The audit log, newest first: filter by action, by text, and to unknown outcomes only;
-// export what is shown as CSV or JSON lines; corrupt or truncated lines (a power loss while
-// appending) are reported above the table and skipped.
+// The audit log, newest first, one row per write (an attempt record paired with its outcome;
+// an attempt with no outcome is a row of its own, tinted and flagged like an unknown outcome):
+// filter by action, by text, and to unknown outcomes only; export what is shown as CSV or
+// JSON lines; corrupt or truncated lines (a power loss while appending) are reported above
+// the table and skipped.
 class AuditViewerPanel : public QWidget
 {
     Q_OBJECT

@@ -1,0 +1,57 @@
+#pragma once
+
+// The write-ahead audit trail as tests check it: every write leaves an attempt record, written
+// before it was sent, and then an outcome record with the same attempt id and the same who,
+// where and command.
+#include "inventory/AuditLog.h"
+
+#include <QSet>
+
+namespace testsupport {
+
+struct AuditTrail
+{
+    QList<inventory::AuditRecord> raw;    // the file, line by line
+    QList<inventory::AuditRecord> writes; // inventory::pairAttempts(raw): one per write
+    QString problem;                      // empty when the trail is complete and consistent
+};
+
+// Reads `path` and checks it: no corrupt line, no record without an attempt id, every outcome
+// after its own attempt (same action, profile, server, run id, command), no attempt left
+// without an outcome, no attempt id used twice.
+inline AuditTrail readAuditTrail(const QString &path)
+{
+    using inventory::AuditRecord;
+    AuditTrail t;
+    const auto read = inventory::AuditLog::read(path);
+    t.raw = read.records;
+    t.writes = inventory::pairAttempts(read.records);
+    QStringList problems = read.problems;
+    QHash<QString, AuditRecord> open; // attempts waiting for their outcome
+    QSet<QString> seen;
+    for (int i = 0; i < t.raw.size(); ++i) {
+        const AuditRecord &r = t.raw.at(i);
+        const QString where = QStringLiteral("record %1 (%2)").arg(i + 1).arg(r.action);
+        if (r.phase == AuditRecord::Phase::Single || r.attemptId.isEmpty()) {
+            problems << where + QStringLiteral(": no attempt id");
+        } else if (r.phase == AuditRecord::Phase::Attempt) {
+            if (seen.contains(r.attemptId))
+                problems << where + QStringLiteral(": attempt id used twice");
+            seen.insert(r.attemptId);
+            open.insert(r.attemptId, r);
+        } else if (!open.contains(r.attemptId)) {
+            problems << where + QStringLiteral(": outcome with no attempt before it");
+        } else {
+            const AuditRecord a = open.take(r.attemptId);
+            if (a.action != r.action || a.profile != r.profile || a.server != r.server
+                || a.runId != r.runId || a.command != r.command)
+                problems << where + QStringLiteral(": outcome differs from its attempt");
+        }
+    }
+    for (const AuditRecord &a : std::as_const(open))
+        problems << QStringLiteral("attempt %1 (%2) has no outcome").arg(a.attemptId, a.action);
+    t.problem = problems.join(QStringLiteral("; "));
+    return t;
+}
+
+} // namespace testsupport
