@@ -12,7 +12,9 @@ namespace browse {
 // CSV (RFC 4180) of what a model shows, in its current order and filter. Header names come
 // from headerData(ExportRole) (falling back to the display text); cells from
 // data(ExportRole): keys and values as their exact bytes (quoted when needed), TTLs in
-// milliseconds, times in ISO 8601 UTC.
+// milliseconds, times in ISO 8601 UTC. A cell a spreadsheet would run as a formula (one
+// beginning with = + - @, a tab or a carriage return, other than a canonical integer such as
+// "-5") starts with an added ' (see CsvExport.cpp).
 QByteArray csvHeader(const QAbstractItemModel &model);
 QByteArray csvRow(const QAbstractItemModel &model, int row);
 // Writes everything at once (the command line). False, with a reason, on a write error.

@@ -1,5 +1,7 @@
 #include "ConnectionArgs.h"
 
+#include "inventory/KeySchema.h"
+#include "redis/RedisClient.h"
 #include "session/ProfileStore.h"
 #include "session/RedisUrl.h"
 #include "session/SecretStore.h"
@@ -112,6 +114,54 @@ ConnectionArgs::resolve(const QCommandLineParser &parser, Context &context, int 
     for (const session::ProfileProblem &p : r.profile.validate())
         return usage(p.message);
     return r;
+}
+
+ScannedInventory::~ScannedInventory() = default;
+
+int ScannedInventory::exitCode(Context &context, const QString &what) const
+{
+    if (facts.complete)
+        return ExitOk;
+    return context.fail(
+        ExitFailed,
+        QStringLiteral("the %1 did not finish: %2")
+            .arg(what, scrub(facts.error.isEmpty() ? QStringLiteral("cancelled") : facts.error,
+                             target.password)));
+}
+
+std::unique_ptr<ScannedInventory> scanInventory(const ConnectionArgs &connection,
+                                                const QCommandLineParser &parser, Context &context,
+                                                browse::InventoryScan::Options options,
+                                                int *exitCode)
+{
+    auto target = connection.resolve(parser, context, exitCode);
+    if (!target)
+        return nullptr;
+    auto run = std::make_unique<ScannedInventory>();
+    run->target = std::move(*target);
+    const session::ConnectionProfile &profile = run->target.profile;
+    const auto schema =
+        inventory::KeySchema::fromTemplates(profile.stockKeyTemplate, profile.receiptKeyTemplate);
+    if (!schema.ok()) {
+        *exitCode = context.fail(ExitUsage, schema.error());
+        return nullptr;
+    }
+    run->client =
+        std::make_unique<redis::RedisClient>(profile.toConnectionOptions(run->target.password));
+    run->client->open();
+    if (!run->client->waitUntilReady(profile.timeoutMs + 1000)) {
+        *exitCode =
+            context.fail(ExitConnection, scrub(run->client->stateDetail(), run->target.password));
+        return nullptr;
+    }
+    run->scan = std::make_unique<browse::InventoryScan>(*run->client, schema.value());
+    options.timeoutMs = qMax(30000, profile.timeoutMs);
+    QEventLoop loop;
+    QObject::connect(run->scan.get(), &browse::InventoryScan::finished, &loop, &QEventLoop::quit);
+    run->scan->start(options);
+    loop.exec();
+    run->facts = browse::ScanFacts::of(*run->scan);
+    return run;
 }
 
 } // namespace cli

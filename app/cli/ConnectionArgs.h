@@ -1,10 +1,17 @@
 #pragma once
 
 #include "Subcommand.h"
+#include "browse/KeysReport.h"
 #include "session/ConnectionProfile.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>
+
+#include <memory>
+
+namespace redis {
+class RedisClient;
+}
 
 namespace cli {
 
@@ -60,6 +67,30 @@ private:
                                                 "(default 5000)."),
                                  QStringLiteral("N")};
 };
+
+// A scan of the stock and receipt families run to its end, with the connection it ran on:
+// what `keys` and `order` share.
+struct ScannedInventory
+{
+    ConnectionArgs::Resolved target;
+    std::unique_ptr<redis::RedisClient> client;
+    std::unique_ptr<browse::InventoryScan> scan; // destroyed before the client it sends on
+    browse::ScanFacts facts;
+
+    ~ScannedInventory();
+    // ExitOk when the scan ran to its end; otherwise one line "the <what> did not finish: <why>"
+    // and ExitFailed.
+    int exitCode(Context &context, const QString &what) const;
+};
+
+// After parsing: resolves the target, builds the profile's key schema, connects, waits until
+// ready and runs one InventoryScan with `options` (its timeout at least 30 s and the profile's).
+// On a problem prints one line (never the password) and returns nullptr with *exitCode set:
+// ExitUsage (arguments, key schema) or ExitConnection.
+std::unique_ptr<ScannedInventory> scanInventory(const ConnectionArgs &connection,
+                                                const QCommandLineParser &parser, Context &context,
+                                                browse::InventoryScan::Options options,
+                                                int *exitCode);
 
 // Replaces every occurrence of the password with "***" (defence in depth for any text that
 // leaves the process).

@@ -3,12 +3,9 @@
 
 #include "ConnectionArgs.h"
 #include "browse/CsvExport.h"
-#include "browse/InventoryScan.h"
 #include "browse/KeysReport.h"
 #include "browse/SkuTableModel.h"
-#include "redis/RedisClient.h"
 
-#include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -34,7 +31,9 @@ int runKeys(Context &context)
                                   QStringLiteral("Print one JSON object: {\"skus\": [...], "
                                                  "\"summary\": {...}}."));
     const QCommandLineOption csv(QStringLiteral("csv"),
-                                 QStringLiteral("Print CSV (exact key bytes, TTLs in ms)."));
+                                 QStringLiteral("Print CSV (exact key bytes, TTLs in ms; a cell "
+                                                "that a spreadsheet would run as a formula "
+                                                "starts with ')."));
     const QCommandLineOption summary(QStringLiteral("summary"),
                                      QStringLiteral("Print only totals, anomaly counts and the "
                                                     "elapsed time."));
@@ -50,33 +49,16 @@ int runKeys(Context &context)
     const int pageCount = parser.value(count).toInt(&countOk);
     if (!countOk || pageCount < 1 || pageCount > 1000000)
         return context.fail(ExitUsage, QStringLiteral("--count: give a number from 1 to 1000000"));
-    int exitCode = ExitUsage;
-    const auto target = connection.resolve(parser, context, &exitCode);
-    if (!target)
-        return exitCode;
-    const session::ConnectionProfile &profile = target->profile;
-    const auto schema =
-        inventory::KeySchema::fromTemplates(profile.stockKeyTemplate, profile.receiptKeyTemplate);
-    if (!schema.ok())
-        return context.fail(ExitUsage, schema.error());
-
-    redis::RedisClient client(profile.toConnectionOptions(target->password));
-    client.open();
-    if (!client.waitUntilReady(profile.timeoutMs + 1000))
-        return context.fail(ExitConnection, scrub(client.stateDetail(), target->password));
-
-    browse::InventoryScan scan(client, schema.value());
     browse::InventoryScan::Options options;
     options.skuGlob = parser.value(sku).toUtf8();
     options.count = pageCount;
-    options.timeoutMs = qMax(30000, profile.timeoutMs);
-    QEventLoop loop;
-    QObject::connect(&scan, &browse::InventoryScan::finished, &loop, &QEventLoop::quit);
-    scan.start(options);
-    loop.exec();
+    int exitCode = ExitUsage;
+    const auto run = scanInventory(connection, parser, context, options, &exitCode);
+    if (!run)
+        return exitCode;
 
-    const browse::ScanFacts facts = browse::ScanFacts::of(scan);
-    const browse::InventorySummary totals = scan.store().totals();
+    const browse::ScanFacts &facts = run->facts;
+    const browse::InventorySummary totals = run->scan->store().totals();
     if (parser.isSet(summary)) {
         if (parser.isSet(json))
             context.out
@@ -85,7 +67,7 @@ int runKeys(Context &context)
         else
             context.out << browse::summaryText(totals, facts);
     } else {
-        browse::SkuTableModel model(scan.store());
+        browse::SkuTableModel model(run->scan->store());
         if (parser.isSet(csv)) {
             context.out.flush();
             QString error;
@@ -107,13 +89,7 @@ int runKeys(Context &context)
         }
     }
     context.out.flush();
-    if (!facts.complete)
-        return context.fail(
-            ExitFailed,
-            QStringLiteral("the scan did not finish: %1")
-                .arg(scrub(facts.error.isEmpty() ? QStringLiteral("cancelled") : facts.error,
-                           target->password)));
-    return ExitOk;
+    return run->exitCode(context, QStringLiteral("scan"));
 }
 
 namespace {

@@ -3,11 +3,8 @@
 #include "OrderCommand.h"
 
 #include "ConnectionArgs.h"
-#include "browse/InventoryScan.h"
 #include "browse/OrderReport.h"
-#include "redis/RedisClient.h"
 
-#include <QEventLoop>
 #include <QJsonDocument>
 
 namespace cli {
@@ -51,47 +48,24 @@ int runOrder(Context &context)
         return context.fail(
             ExitUsage,
             QStringLiteral("give the order id (see %1 --help)").arg(context.commandName));
-    int exitCode = ExitUsage;
-    const auto target = connection.resolve(parser, context, &exitCode);
-    if (!target)
-        return exitCode;
-    const session::ConnectionProfile &profile = target->profile;
-    const auto schema =
-        inventory::KeySchema::fromTemplates(profile.stockKeyTemplate, profile.receiptKeyTemplate);
-    if (!schema.ok())
-        return context.fail(ExitUsage, schema.error());
-
-    redis::RedisClient client(profile.toConnectionOptions(target->password));
-    client.open();
-    if (!client.waitUntilReady(profile.timeoutMs + 1000))
-        return context.fail(ExitConnection, scrub(client.stateDetail(), target->password));
-
-    browse::InventoryScan scan(client, schema.value());
     browse::InventoryScan::Options options;
     options.orderId = orderId;
     options.count = 5000; // one pattern, few hits: big pages, few round trips
-    options.timeoutMs = qMax(30000, profile.timeoutMs);
-    QEventLoop loop;
-    QObject::connect(&scan, &browse::InventoryScan::finished, &loop, &QEventLoop::quit);
-    scan.start(options);
-    loop.exec();
+    int exitCode = ExitUsage;
+    const auto run = scanInventory(connection, parser, context, options, &exitCode);
+    if (!run)
+        return exitCode;
 
-    const browse::ScanFacts facts = browse::ScanFacts::of(scan);
+    const browse::KeyspaceStore &store = run->scan->store();
     const qint64 now = browse::KeyspaceScanner::nowMs();
     if (parser.isSet(json))
-        context.out << QJsonDocument(browse::orderReportJson(scan.store(), orderId, facts, now))
+        context.out << QJsonDocument(browse::orderReportJson(store, orderId, run->facts, now))
                            .toJson(QJsonDocument::Compact)
                     << '\n';
     else
-        context.out << browse::orderReportText(scan.store(), orderId, facts, now);
+        context.out << browse::orderReportText(store, orderId, run->facts, now);
     context.out.flush();
-    if (!facts.complete)
-        return context.fail(
-            ExitFailed,
-            QStringLiteral("the search did not finish: %1")
-                .arg(scrub(facts.error.isEmpty() ? QStringLiteral("cancelled") : facts.error,
-                           target->password)));
-    return ExitOk;
+    return run->exitCode(context, QStringLiteral("search"));
 }
 
 namespace {

@@ -416,6 +416,57 @@ private slots:
         QCOMPARE(model.index(0, 0).data().toString(), "a,\"b\"\\n\\xff");
         QCOMPARE(model.index(0, 0).data(RawBytesRole).toByteArray(), weird);
     }
+
+    // A key or value a spreadsheet would run as a formula starts with ' in the CSV; canonical
+    // integers ("-5") and the JSON export stay exact.
+    void csvNeutralisesFormulas_data()
+    {
+        QTest::addColumn<QByteArray>("sku");
+        QTest::addColumn<QByteArray>("value"); // a canonical integer is stored as one
+        QTest::addColumn<QByteArray>("row");
+        QTest::newRow("hyperlink") << QByteArray("=HYPERLINK(\"http://x\")") << QByteArray("+1+1")
+                                   << QByteArray("\"'=HYPERLINK(\"\"http://x\"\")\",'+1+1,-1,0,,"
+                                                 "stock not integer\r\n");
+        QTest::newRow("at, negative stock") << QByteArray("@SUM(A1)") << QByteArray("-5")
+                                            << QByteArray("'@SUM(A1),-5,-1,0,,negative stock\r\n");
+        QTest::newRow("minus, tab") << QByteArray("-2+3") << QByteArray("\tx")
+                                    << QByteArray("'-2+3,'\tx,-1,0,,stock not integer\r\n");
+        QTest::newRow("integer name, leading zero")
+            << QByteArray("-5") << QByteArray("-05")
+            << QByteArray("-5,'-05,-1,0,,stock not integer\r\n");
+        QTest::newRow("carriage return, minus zero")
+            << QByteArray("\rx") << QByteArray("-0")
+            << QByteArray("\"'\rx\",'-0,-1,0,,stock not integer\r\n");
+        QTest::newRow("lone signs") << QByteArray("-") << QByteArray("@")
+                                    << QByteArray("'-,'@,-1,0,,stock not integer\r\n");
+        QTest::newRow("inside a cell") << QByteArray("a=b") << QByteArray("1-2")
+                                       << QByteArray("a=b,1-2,-1,0,,stock not integer\r\n");
+    }
+
+    void csvNeutralisesFormulas()
+    {
+        QFETCH(QByteArray, sku);
+        QFETCH(QByteArray, value);
+        QFETCH(QByteArray, row);
+        KeyspaceStore st;
+        bool integer = false;
+        const qint64 n = value.toLongLong(&integer);
+        st.setStock(st.internSku(sku),
+                    integer && QByteArray::number(n) == value
+                        ? stock(n)
+                        : StockReading{StockState::NotInteger, 0, value, NoExpiry});
+        SkuTableModel model(st);
+        QBuffer buf;
+        buf.open(QIODevice::WriteOnly);
+        QVERIFY(writeCsv(buf, model));
+        QCOMPARE(buf.data(), csvHeader(model) + row);
+        const QJsonObject o = jsonRow(model, 0);
+        QCOMPARE(o.value("sku").toString().toUtf8(), sku);
+        if (o.value("stock").isString())
+            QCOMPARE(o.value("stock").toString().toUtf8(), value);
+        else
+            QCOMPARE(QByteArray::number(o.value("stock").toInteger()), value);
+    }
 };
 
 QTEST_GUILESS_MAIN(TstBrowseStore)

@@ -77,7 +77,9 @@ void exportModelCsv(QWidget *parent, const QAbstractItemModel &model, const QStr
                      });
     QObject::connect(exporter, &browse::CsvExporter::finished, parent,
                      [status, path](bool ok, const QString &error) {
-                         status(ok ? QObject::tr("Exported to %1").arg(path)
+                         status(ok ? QObject::tr("Exported to %1 (cells that would run as "
+                                                 "spreadsheet formulas start with ')")
+                                         .arg(path)
                                    : QObject::tr("Export failed: %1").arg(error));
                      });
     exporter->start();

@@ -29,8 +29,9 @@ protected:
     void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override;
 };
 
-// Asks for a file and exports the model as CSV, a slice per event-loop turn; reports to
-// `status` as it goes. Returns at once.
+// Asks for a file and exports the model as CSV (browse::CsvExporter: exact bytes, but a cell
+// that would run as a spreadsheet formula starts with '), a slice per event-loop turn; reports
+// to `status` as it goes. Returns at once.
 void exportModelCsv(QWidget *parent, const QAbstractItemModel &model, const QString &suggestedName,
                     const std::function<void(const QString &)> &status);
 
