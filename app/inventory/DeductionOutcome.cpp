@@ -1,5 +1,8 @@
 #include "DeductionOutcome.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace inventory {
 
 namespace {
@@ -216,7 +219,37 @@ DeductionOutcome transportOutcome(const redis::RedisError &e)
     return o;
 }
 
-DeductionOutcome decodeFunctionReply(const redis::ReplyResult &result)
+namespace {
+
+// What one code of a {code, value} reply means in a contract, and where its value goes.
+struct ReplyCode
+{
+    qint64 code;
+    OutcomeKind kind;
+    std::optional<qint64> DeductionOutcome::*value; // nullptr: the value is not kept
+    bool valueRequired;                             // else {code, "text"} is still readable
+};
+
+// inventory_deduct_v1, and v2's codes: {-3, quantity} and extra trailing elements.
+constexpr ReplyCode FunctionCodes[] = {
+    {1, OutcomeKind::Deducted, &DeductionOutcome::remaining, true},
+    // {2, "text"}: a receipt whose value is not a number; still a duplicate.
+    {2, OutcomeKind::AlreadyApplied, &DeductionOutcome::remaining, false},
+    {0, OutcomeKind::Insufficient, &DeductionOutcome::stock, true},
+    {-2, OutcomeKind::StockMissing, nullptr, false},
+    // v2: this order was applied with a different quantity.
+    {-3, OutcomeKind::AlreadyApplied, &DeductionOutcome::recordedQuantity, false},
+};
+
+// stock_decrement.lua: every reply is two integers.
+constexpr ReplyCode ScriptCodes[] = {
+    {1, OutcomeKind::Deducted, &DeductionOutcome::remaining, true},
+    {0, OutcomeKind::Insufficient, &DeductionOutcome::stock, true},
+    {-1, OutcomeKind::StockMissing, nullptr, true},
+};
+
+template<std::size_t N>
+DeductionOutcome decodeReply(const redis::ReplyResult &result, const ReplyCode (&codes)[N])
 {
     if (!result.ok())
         return result.error().kind == redis::RedisError::Kind::Server
@@ -226,74 +259,30 @@ DeductionOutcome decodeFunctionReply(const redis::ReplyResult &result)
     if (r.isError())
         return fromServerError(redis::RedisError::fromServer(r.bytes()));
     const auto c = coded(r);
+    if (!c)
+        return unreadable(r);
+    const auto known = std::find_if(std::begin(codes), std::end(codes),
+                                    [&](const ReplyCode &k) { return k.code == c->code; });
+    if (known == std::end(codes) || (known->valueRequired && !c->value))
+        return unreadable(r);
     DeductionOutcome o;
     o.replyText = r.debugString();
-    if (!c) {
-        // {2, "text"}: a receipt whose value is not a number; still a duplicate.
-        if (r.isArray() && r.size() >= 2 && r.at(0).asInteger() == 2) {
-            o.kind = OutcomeKind::AlreadyApplied;
-            return o;
-        }
-        return unreadable(r);
-    }
-    switch (c->code) {
-    case 1:
-        o.kind = OutcomeKind::Deducted;
-        o.remaining = c->value;
-        break;
-    case 2:
-        o.kind = OutcomeKind::AlreadyApplied;
-        o.remaining = c->value;
-        break;
-    case 0:
-        o.kind = OutcomeKind::Insufficient;
-        o.stock = c->value;
-        break;
-    case -2:
-        o.kind = OutcomeKind::StockMissing;
-        break;
-    case -3: // v2: this order was applied with a different quantity
-        o.kind = OutcomeKind::AlreadyApplied;
-        o.recordedQuantity = c->value;
-        break;
-    default:
-        return unreadable(r);
-    }
-    if ((o.kind == OutcomeKind::Deducted || o.kind == OutcomeKind::Insufficient) && !c->value)
-        return unreadable(r);
+    o.kind = known->kind;
+    if (known->value)
+        o.*(known->value) = c->value;
     return o;
+}
+
+} // namespace
+
+DeductionOutcome decodeFunctionReply(const redis::ReplyResult &result)
+{
+    return decodeReply(result, FunctionCodes);
 }
 
 DeductionOutcome decodeScriptReply(const redis::ReplyResult &result)
 {
-    if (!result.ok())
-        return result.error().kind == redis::RedisError::Kind::Server
-                   ? fromServerError(result.error())
-                   : transportOutcome(result.error());
-    const redis::Reply &r = result.value();
-    if (r.isError())
-        return fromServerError(redis::RedisError::fromServer(r.bytes()));
-    const auto c = coded(r);
-    if (!c || !c->value)
-        return unreadable(r);
-    DeductionOutcome o;
-    o.replyText = r.debugString();
-    switch (c->code) {
-    case 1:
-        o.kind = OutcomeKind::Deducted;
-        o.remaining = c->value;
-        break;
-    case 0:
-        o.kind = OutcomeKind::Insufficient;
-        o.stock = c->value;
-        break;
-    case -1:
-        o.kind = OutcomeKind::StockMissing;
-        break;
-    default:
-        return unreadable(r);
-    }
-    return o;
+    return decodeReply(result, ScriptCodes);
 }
 
 } // namespace inventory
