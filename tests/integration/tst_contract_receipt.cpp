@@ -3,39 +3,30 @@
 // FCALL_RO inventory_receipt_v1 1 <receipt key>
 // {1, remaining, ttl seconds (-1: none), quantity (-1: a v1 receipt)} or {0, 0, -2, -1}.
 // It carries the no-writes flag, reads both receipt forms and never writes.
-#include "RedisFixture.h"
-
-#include <QTest>
+#include "ContractTest.h"
 
 using namespace redis;
 using testsupport::render;
 using testsupport::Snapshot;
 
 namespace {
-const QByteArray Stock = "stock:{42}:available";
-const QByteArray Receipt = "idem:{42}:9001";
 const QByteArray Function = "inventory_receipt_v1";
 } // namespace
 
-#define VERIFY_NOTHING_WRITTEN(before)                                                             \
-    do {                                                                                           \
-        const QString diff_ = testsupport::snapshotDifference(before, snap());                     \
-        QVERIFY2(diff_.isEmpty(), qPrintable(QStringLiteral("written: ") + diff_));                \
-    } while (false)
-
-class TstContractReceipt : public QObject
+class TstContractReceipt : public testsupport::ContractTest
 {
     Q_OBJECT
 
-    testsupport::StandaloneRedis m_redis;
-    std::unique_ptr<RedisClient> m_c;
+public:
+    TstContractReceipt()
+        : ContractTest({Stock, Receipt})
+    {}
 
+private:
     ReplyResult receipt(const QByteArray &key = Receipt, const QByteArray &call = "FCALL_RO")
     {
         return m_c->call({call, Function, "1", key});
     }
-    Snapshot snap() { return testsupport::snapshot(*m_c, {Stock, Receipt}); }
-    QString run(const QByteArrayList &command) { return render(m_c->call(command)); }
     // "{1,7,<ttl>,3}" with the TTL within one second below `ttl`.
     void expectReceipt(const ReplyResult &r, qint64 remaining, qint64 ttl, qint64 quantity)
     {
@@ -49,17 +40,9 @@ class TstContractReceipt : public QObject
     }
 
 private slots:
-    void initTestCase()
-    {
-        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
-        m_c = m_redis.connect();
-        QCOMPARE(m_c->state(), ConnectionState::Ready);
-        QCOMPARE(run({"FUNCTION", "LOAD", "REPLACE",
-                      testsupport::functionSource("inventory_lib_v1.lua")}),
-                 QStringLiteral("\"inventory_lib_v1\""));
-    }
+    void initTestCase() { startWithLibrary(); }
 
-    void init() { QCOMPARE(run({"FLUSHALL", "SYNC"}), QStringLiteral("+OK")); }
+    void init() { flushAll(); }
 
     void isFlaggedNoWrites()
     {
@@ -134,28 +117,16 @@ private slots:
 
     void invalidReceipt_data()
     {
-        QTest::addColumn<QByteArrayList>("setup");
+        testsupport::addInvalidReceiptRows(Receipt);
         QTest::newRow("string not a number") << QByteArrayList{"SET", Receipt, "abc"};
         QTest::newRow("string negative") << QByteArrayList{"SET", Receipt, "-1"};
         QTest::newRow("string with leading zero") << QByteArrayList{"SET", Receipt, "07"};
-        QTest::newRow("hash without quantity") << QByteArrayList{"HSET", Receipt, "remaining", "7"};
-        QTest::newRow("hash without remaining") << QByteArrayList{"HSET", Receipt, "quantity", "3"};
-        QTest::newRow("hash quantity 0")
-            << QByteArrayList{"HSET", Receipt, "remaining", "7", "quantity", "0"};
-        QTest::newRow("list") << QByteArrayList{"RPUSH", Receipt, "7"};
-        QTest::newRow("set") << QByteArrayList{"SADD", Receipt, "7"};
-        QTest::newRow("zset") << QByteArrayList{"ZADD", Receipt, "7", "a"};
-        QTest::newRow("stream") << QByteArrayList{"XADD", Receipt, "*", "remaining", "7"};
     }
     void invalidReceipt()
     {
         QFETCH(QByteArrayList, setup);
         QVERIFY(m_c->call(setup).ok());
-        const Snapshot before = snap();
-        const ReplyResult r = receipt();
-        QVERIFY2(!r.ok(), qPrintable(render(r)));
-        QCOMPARE(r.error().message, QStringLiteral("ERR invalid receipt"));
-        VERIFY_NOTHING_WRITTEN(before);
+        expectRefused({"FCALL_RO", Function, "1", Receipt}, QStringLiteral("ERR invalid receipt"));
     }
 
     void wrongCounts_data()
@@ -176,11 +147,7 @@ private slots:
         QFETCH(QByteArrayList, args);
         QFETCH(QString, error);
         QVERIFY(m_c->call({"SET", Receipt, "7"}).ok());
-        const Snapshot before = snap();
-        const ReplyResult r = m_c->call(QByteArrayList{"FCALL_RO", Function} + args);
-        QVERIFY2(!r.ok(), qPrintable(render(r)));
-        QCOMPARE(r.error().message, error);
-        VERIFY_NOTHING_WRITTEN(before);
+        expectRefused(QByteArrayList{"FCALL_RO", Function} + args, error);
     }
 
     // Support staff get a user that may read receipts and nothing else: FCALL_RO, the reads

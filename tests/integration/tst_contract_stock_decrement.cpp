@@ -1,61 +1,47 @@
 // Contract of functions/stock_decrement.lua (the seed-000 EVAL script) against a real
 // redis-server, as defined in MISSION.md: EVALSHA <sha> 1 <stock key> <quantity>.
 // Every refusal is followed by the proof that nothing was written (keys, values, TTLs, DBSIZE).
-#include "RedisFixture.h"
+#include "ContractTest.h"
 
 #include <QCryptographicHash>
-#include <QTest>
 
 using namespace redis;
 using testsupport::render;
 using testsupport::Snapshot;
-using testsupport::StandaloneRedis;
 
 namespace {
-const QByteArray Stock = "stock:{42}:available";
 const QByteArray Other = "stock:{43}:available";
 const QString CountsError = QStringLiteral("ERR expected one key and one quantity");
 } // namespace
 
-#define VERIFY_NOTHING_WRITTEN(before)                                                             \
-    do {                                                                                           \
-        const QString diff_ = testsupport::snapshotDifference(before, snap());                     \
-        QVERIFY2(diff_.isEmpty(), qPrintable(QStringLiteral("written: ") + diff_));                \
-    } while (false)
-
-class TstContractStockDecrement : public QObject
+class TstContractStockDecrement : public testsupport::ContractTest
 {
     Q_OBJECT
 
-    StandaloneRedis m_redis;
-    std::unique_ptr<RedisClient> m_c;
+public:
+    TstContractStockDecrement()
+        : ContractTest({Stock, Other})
+    {}
+
+private:
     QByteArray m_source;
     QByteArray m_sha;
 
-    ReplyResult decrement(const QByteArray &quantity, const QByteArray &key = Stock)
+    Command decrementCommand(const QByteArray &quantity) const
     {
-        return m_c->call({"EVALSHA", m_sha, "1", key, quantity});
+        return {"EVALSHA", m_sha, "1", Stock, quantity};
     }
-    Snapshot snap() { return testsupport::snapshot(*m_c, {Stock, Other}); }
-    QString set(const QByteArray &key, const QByteArray &value)
+    ReplyResult decrement(const QByteArray &quantity)
     {
-        return render(m_c->call({"SET", key, value}));
-    }
-    void verifyServerError(const ReplyResult &r, const QString &message)
-    {
-        QVERIFY2(!r.ok(), qPrintable(render(r)));
-        QCOMPARE(r.error().kind, RedisError::Kind::Server);
-        QCOMPARE(r.error().code, QByteArray("ERR"));
-        QCOMPARE(r.error().message, message);
-        QVERIFY(!r.error().outcomeUnknown());
+        return m_c->call(decrementCommand(quantity));
     }
 
 private slots:
     void initTestCase()
     {
-        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
-        m_c = m_redis.connect();
-        QCOMPARE(m_c->state(), ConnectionState::Ready);
+        startServer();
+        if (QTest::currentTestFailed())
+            return;
         m_source = testsupport::functionSource(QStringLiteral("stock_decrement.lua"));
         auto sha = m_c->call({"SCRIPT", "LOAD", m_source});
         QVERIFY2(sha.ok() && sha->isBulk(), qPrintable(render(sha)));
@@ -66,7 +52,7 @@ private slots:
 
     void init()
     {
-        QCOMPARE(render(m_c->call({"FLUSHALL", "SYNC"})), QStringLiteral("+OK"));
+        flushAll();
         // Every test starts with the script cached (noscriptAfterFlush flushes it).
         QCOMPARE(render(m_c->call({"SCRIPT", "LOAD", m_source})),
                  QStringLiteral("\"%1\"").arg(QString::fromLatin1(m_sha)));
@@ -120,23 +106,13 @@ private slots:
         QCOMPARE(render(m_c->call({"GET", Stock})), QStringLiteral("\"4\""));
     }
 
-    void insufficient_data()
-    {
-        QTest::addColumn<QByteArray>("stock");
-        QTest::addColumn<QByteArray>("quantity");
-        QTest::newRow("0 < 1") << QByteArray("0") << QByteArray("1");
-        QTest::newRow("5 < 6") << QByteArray("5") << QByteArray("6");
-        QTest::newRow("1 < 1000000") << QByteArray("1") << QByteArray("1000000");
-        QTest::newRow("999999 < 1000000") << QByteArray("999999") << QByteArray("1000000");
-    }
+    void insufficient_data() { testsupport::addInsufficientRows(); }
     void insufficient()
     {
         QFETCH(QByteArray, stock);
         QFETCH(QByteArray, quantity);
         QCOMPARE(set(Stock, stock), QStringLiteral("+OK"));
-        const Snapshot before = snap();
-        QCOMPARE(render(decrement(quantity)), QStringLiteral("{0,%1}").arg(stock));
-        VERIFY_NOTHING_WRITTEN(before);
+        expectUnchanged(decrementCommand(quantity), QStringLiteral("{0,%1}").arg(stock));
     }
 
     void missingKey()
@@ -172,82 +148,31 @@ private slots:
         QFETCH(QString, error);
         QCOMPARE(set(Stock, "100"), QStringLiteral("+OK"));
         QCOMPARE(set(Other, "100"), QStringLiteral("+OK"));
-        const Snapshot before = snap();
-        verifyServerError(m_c->call(QByteArrayList{"EVALSHA", m_sha} + args), error);
-        VERIFY_NOTHING_WRITTEN(before);
+        expectRefused(QByteArrayList{"EVALSHA", m_sha} + args, error);
     }
 
     void invalidQuantity_data()
     {
-        QTest::addColumn<QByteArray>("quantity");
-        QTest::newRow("sign +") << QByteArray("+1");
-        QTest::newRow("sign -") << QByteArray("-1");
-        QTest::newRow("minus zero") << QByteArray("-0");
-        QTest::newRow("leading space") << QByteArray(" 1");
-        QTest::newRow("trailing space") << QByteArray("1 ");
-        QTest::newRow("tab") << QByteArray("\t1");
-        QTest::newRow("newline") << QByteArray("1\n");
-        QTest::newRow("NUL byte") << QByteArray("1\0", 2);
-        QTest::newRow("decimal point") << QByteArray("1.0");
-        QTest::newRow("trailing point") << QByteArray("1.");
-        QTest::newRow("exponent") << QByteArray("1e3");
-        QTest::newRow("leading zero") << QByteArray("01");
-        QTest::newRow("double zero") << QByteArray("00");
-        QTest::newRow("hex") << QByteArray("0x10");
-        QTest::newRow("inf") << QByteArray("inf");
-        QTest::newRow("nan") << QByteArray("nan");
-        QTest::newRow("letters") << QByteArray("abc");
-        QTest::newRow("empty") << QByteArray("");
-        QTest::newRow("zero") << QByteArray("0");
+        testsupport::addInvalidNumberRows();
         QTest::newRow("1000001") << QByteArray("1000001");
-        QTest::newRow("10 digits above bound") << QByteArray("9999999999");
-        QTest::newRow("11 digits") << QByteArray("10000000000");
     }
     void invalidQuantity()
     {
         QFETCH(QByteArray, quantity);
         // Checked before the key: the same error whether the stock exists or not.
-        Snapshot before = snap();
-        verifyServerError(decrement(quantity), QStringLiteral("ERR invalid quantity"));
-        VERIFY_NOTHING_WRITTEN(before);
+        const Command call = decrementCommand(quantity);
+        expectRefused(call, QStringLiteral("ERR invalid quantity"));
         QCOMPARE(set(Stock, "100"), QStringLiteral("+OK"));
-        before = snap();
-        verifyServerError(decrement(quantity), QStringLiteral("ERR invalid quantity"));
-        VERIFY_NOTHING_WRITTEN(before);
+        expectRefused(call, QStringLiteral("ERR invalid quantity"));
     }
 
-    void invalidStock_data()
-    {
-        QTest::addColumn<QByteArrayList>("setup");
-        const auto str = [](const QByteArray &v) {
-            return QByteArrayList{"SET", Stock, v};
-        };
-        QTest::newRow("abc") << str("abc");
-        QTest::newRow("-5") << str("-5");
-        QTest::newRow("1.5") << str("1.5");
-        QTest::newRow("01") << str("01");
-        QTest::newRow("00") << str("00");
-        QTest::newRow("+5") << str("+5");
-        QTest::newRow("leading space") << str(" 5");
-        QTest::newRow("trailing space") << str("5 ");
-        QTest::newRow("1e3") << str("1e3");
-        QTest::newRow("0x10") << str("0x10");
-        QTest::newRow("empty") << str("");
-        QTest::newRow("1000000001") << str("1000000001");
-        QTest::newRow("11 digits") << str("10000000000");
-        QTest::newRow("hash") << QByteArrayList{"HSET", Stock, "available", "10"};
-        QTest::newRow("list") << QByteArrayList{"RPUSH", Stock, "10"};
-        QTest::newRow("set") << QByteArrayList{"SADD", Stock, "10"};
-        QTest::newRow("zset") << QByteArrayList{"ZADD", Stock, "10", "a"};
-    }
+    void invalidStock_data() { testsupport::addInvalidStockRows(Stock); }
     void invalidStock()
     {
         QFETCH(QByteArrayList, setup);
         QVERIFY(m_c->call(setup).ok());
-        const Snapshot before = snap();
-        QVERIFY(before.keys.at(0).type != "none");
-        verifyServerError(decrement("1"), QStringLiteral("ERR invalid stock"));
-        VERIFY_NOTHING_WRITTEN(before);
+        QVERIFY(snap().keys.at(0).type != "none");
+        expectRefused(decrementCommand("1"), QStringLiteral("ERR invalid stock"));
     }
 
     // After SCRIPT FLUSH, EVALSHA is a server error NOSCRIPT (not an outcome-unknown, nothing

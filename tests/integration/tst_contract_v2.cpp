@@ -5,68 +5,40 @@
 // quantity returns {2, remaining}, with another quantity {-3, recorded quantity} and changes
 // nothing; a v1 string receipt counts as already applied. Every refusal is followed by the
 // proof that nothing was written (keys, values, TTLs, DBSIZE).
-#include "RedisFixture.h"
+#include "ContractTest.h"
 
 #include <QRegularExpression>
-#include <QTest>
 
 using namespace redis;
 using testsupport::render;
 using testsupport::Snapshot;
 
-namespace {
-const QByteArray Stock = "stock:{42}:available";
-const QByteArray Receipt = "idem:{42}:9001";
-const QByteArray OtherReceipt = "idem:{42}:9002";
-const QByteArray Function = "inventory_deduct_v2";
-} // namespace
-
-#define VERIFY_NOTHING_WRITTEN(before)                                                             \
-    do {                                                                                           \
-        const QString diff_ = testsupport::snapshotDifference(before, snap());                     \
-        QVERIFY2(diff_.isEmpty(), qPrintable(QStringLiteral("written: ") + diff_));                \
-    } while (false)
-
-class TstContractV2 : public QObject
+class TstContractV2 : public testsupport::DeductionContractTest
 {
     Q_OBJECT
 
-    testsupport::StandaloneRedis m_redis;
-    std::unique_ptr<RedisClient> m_c;
+public:
+    TstContractV2()
+        : DeductionContractTest("inventory_deduct_v2")
+    {}
 
-    ReplyResult deduct(const QByteArray &quantity, const QByteArray &ttl,
-                       const QByteArray &receipt = Receipt)
-    {
-        return m_c->call({"FCALL", Function, "2", Stock, receipt, quantity, ttl});
-    }
-    Snapshot snap() { return testsupport::snapshot(*m_c, {Stock, Receipt, OtherReceipt}); }
-    QString run(const QByteArrayList &command) { return render(m_c->call(command)); }
+private:
     // The server's clock in microseconds.
     qint64 serverMicros()
     {
         const ReplyResult t = m_c->call({"TIME"});
         return t->at(0).bytes().toLongLong() * 1000000 + t->at(1).bytes().toLongLong();
     }
-    void expectError(const ReplyResult &r, const QString &message)
-    {
-        QVERIFY2(!r.ok(), qPrintable(render(r)));
-        QCOMPARE(r.error().kind, RedisError::Kind::Server);
-        QCOMPARE(r.error().message, message);
-    }
 
 private slots:
     void initTestCase()
     {
-        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
-        m_c = m_redis.connect();
-        QCOMPARE(m_c->state(), ConnectionState::Ready);
-        const QByteArray source = testsupport::functionSource("inventory_lib_v1.lua");
-        QVERIFY(source.contains("\n-- version: 1.1.0\n"));
-        QCOMPARE(run({"FUNCTION", "LOAD", "REPLACE", source}),
-                 QStringLiteral("\"inventory_lib_v1\""));
+        QVERIFY(
+            testsupport::functionSource("inventory_lib_v1.lua").contains("\n-- version: 1.1.0\n"));
+        startWithLibrary();
     }
 
-    void init() { QCOMPARE(run({"FLUSHALL", "SYNC"}), QStringLiteral("+OK")); }
+    void init() { flushAll(); }
 
     // A write function with a description: FCALL_RO refuses it and writes nothing.
     void isAWriteFunction()
@@ -79,39 +51,18 @@ private slots:
                  qPrintable(text));
         QCOMPARE(run({"SET", Stock, "10"}), QStringLiteral("+OK"));
         const Snapshot before = snap();
-        const ReplyResult r = m_c->call({"FCALL_RO", Function, "2", Stock, Receipt, "1", "60"});
+        const ReplyResult r = m_c->call({"FCALL_RO", m_function, "2", Stock, Receipt, "1", "60"});
         QVERIFY(!r.ok());
         QVERIFY2(r.error().message.contains(QStringLiteral("write flag")), qPrintable(render(r)));
         VERIFY_NOTHING_WRITTEN(before);
     }
 
-    void deducts_data()
-    {
-        QTest::addColumn<QByteArray>("stock");
-        QTest::addColumn<QByteArray>("quantity");
-        QTest::addColumn<QByteArray>("ttl");
-        QTest::addColumn<qint64>("remaining");
-        QTest::newRow("3 of 10") << QByteArray("10") << QByteArray("3") << QByteArray("60")
-                                 << qint64(7);
-        QTest::newRow("last unit")
-            << QByteArray("1") << QByteArray("1") << QByteArray("60") << qint64(0);
-        QTest::newRow("quantity 1000000")
-            << QByteArray("1000000") << QByteArray("1000000") << QByteArray("60") << qint64(0);
-        QTest::newRow("stock 1000000000")
-            << QByteArray("1000000000") << QByteArray("1") << QByteArray("60") << qint64(999999999);
-        QTest::newRow("ttl 1") << QByteArray("5") << QByteArray("2") << QByteArray("1")
-                               << qint64(3);
-        QTest::newRow("ttl 31536000")
-            << QByteArray("5") << QByteArray("5") << QByteArray("31536000") << qint64(0);
-    }
+    void deducts_data() { testsupport::addDeductionRows(); }
     // {1, remaining}; the receipt is a hash of exactly remaining, quantity and the server time
     // of the call, with the TTL asked; the stock never gets a TTL.
     void deducts()
     {
-        QFETCH(QByteArray, stock);
-        QFETCH(QByteArray, quantity);
-        QFETCH(QByteArray, ttl);
-        QFETCH(qint64, remaining);
+        const auto [stock, quantity, ttl, remaining] = testsupport::deductionRow();
         QCOMPARE(run({"SET", Stock, stock}), QStringLiteral("+OK"));
         const qint64 t0 = serverMicros();
         QCOMPARE(render(deduct(quantity, ttl)), QStringLiteral("{1,%1}").arg(remaining));
@@ -249,42 +200,19 @@ private slots:
 
     // A receipt that is neither form, or a hash without canonical remaining and quantity, is
     // an error reply: the order's state cannot be known, nothing is decided, nothing written.
-    void invalidReceipt_data()
-    {
-        QTest::addColumn<QByteArrayList>("setup");
-        QTest::newRow("hash without quantity") << QByteArrayList{"HSET", Receipt, "remaining", "7"};
-        QTest::newRow("hash without remaining") << QByteArrayList{"HSET", Receipt, "quantity", "3"};
-        QTest::newRow("quantity 0")
-            << QByteArrayList{"HSET", Receipt, "remaining", "7", "quantity", "0"};
-        QTest::newRow("quantity 01")
-            << QByteArrayList{"HSET", Receipt, "remaining", "7", "quantity", "01"};
-        QTest::newRow("quantity above 1000000")
-            << QByteArrayList{"HSET", Receipt, "remaining", "7", "quantity", "1000001"};
-        QTest::newRow("remaining negative")
-            << QByteArrayList{"HSET", Receipt, "remaining", "-1", "quantity", "3"};
-        QTest::newRow("remaining text")
-            << QByteArrayList{"HSET", Receipt, "remaining", "x", "quantity", "3"};
-        QTest::newRow("list") << QByteArrayList{"RPUSH", Receipt, "7"};
-        QTest::newRow("set") << QByteArrayList{"SADD", Receipt, "7"};
-        QTest::newRow("zset") << QByteArrayList{"ZADD", Receipt, "7", "a"};
-        QTest::newRow("stream") << QByteArrayList{"XADD", Receipt, "*", "remaining", "7"};
-    }
+    void invalidReceipt_data() { testsupport::addInvalidReceiptRows(Receipt); }
     void invalidReceipt()
     {
         QFETCH(QByteArrayList, setup);
         QCOMPARE(run({"SET", Stock, "10"}), QStringLiteral("+OK"));
         QVERIFY(m_c->call(setup).ok());
-        const Snapshot before = snap();
-        expectError(deduct("3", "60"), QStringLiteral("ERR invalid receipt"));
-        VERIFY_NOTHING_WRITTEN(before);
+        expectRefused(deductCommand("3", "60"), QStringLiteral("ERR invalid receipt"));
     }
 
     void insufficientIsNotRecorded()
     {
         QCOMPARE(run({"SET", Stock, "5"}), QStringLiteral("+OK"));
-        const Snapshot before = snap();
-        QCOMPARE(render(deduct("6", "60")), QStringLiteral("{0,5}"));
-        VERIFY_NOTHING_WRITTEN(before);
+        expectUnchanged(deductCommand("6", "60"), QStringLiteral("{0,5}"));
         QCOMPARE(run({"SET", Stock, "6"}), QStringLiteral("+OK"));
         QCOMPARE(render(deduct("6", "60")), QStringLiteral("{1,0}"));
     }
@@ -292,114 +220,44 @@ private slots:
     void missingStock()
     {
         QCOMPARE(run({"SET", "stock:{43}:available", "10"}), QStringLiteral("+OK"));
-        const Snapshot before = snap();
-        QCOMPARE(render(deduct("1", "60")), QStringLiteral("{-2,0}"));
-        VERIFY_NOTHING_WRITTEN(before);
+        expectUnchanged(deductCommand("1", "60"), QStringLiteral("{-2,0}"));
         QCOMPARE(run({"GET", "stock:{43}:available"}), QStringLiteral("\"10\""));
     }
 
     // Arguments are checked first, before the receipt (of either form) and the stock.
-    void invalidArguments_data()
-    {
-        QTest::addColumn<QByteArray>("quantity");
-        QTest::addColumn<QByteArray>("ttl");
-        QTest::addColumn<QString>("error");
-        const QList<QPair<const char *, QByteArray>> bad{
-            {"sign +", "+1"},
-            {"sign -", "-1"},
-            {"space", " 1"},
-            {"newline", "1\n"},
-            {"NUL", QByteArray("1\0", 2)},
-            {"decimal", "1.0"},
-            {"exponent", "1e3"},
-            {"leading zero", "01"},
-            {"hex", "0x10"},
-            {"letters", "abc"},
-            {"empty", ""},
-            {"zero", "0"},
-            {"11 digits", "10000000000"},
-            {"20 digits", "99999999999999999999"},
-        };
-        for (const auto &[name, value] : bad) {
-            QTest::addRow("quantity %s", name)
-                << value << QByteArray("60") << QStringLiteral("ERR invalid quantity");
-            QTest::addRow("ttl %s", name)
-                << QByteArray("1") << value << QStringLiteral("ERR invalid ttl");
-        }
-        QTest::newRow("quantity 1000001")
-            << QByteArray("1000001") << QByteArray("60") << QStringLiteral("ERR invalid quantity");
-        QTest::newRow("ttl 31536001")
-            << QByteArray("1") << QByteArray("31536001") << QStringLiteral("ERR invalid ttl");
-        QTest::newRow("both: quantity first")
-            << QByteArray("0") << QByteArray("0") << QStringLiteral("ERR invalid quantity");
-    }
+    void invalidArguments_data() { testsupport::addInvalidArgumentRows(); }
     void invalidArguments()
     {
         QFETCH(QByteArray, quantity);
         QFETCH(QByteArray, ttl);
         QFETCH(QString, error);
-        const auto check = [&] {
-            const Snapshot before = snap();
-            expectError(deduct(quantity, ttl), error);
-            VERIFY_NOTHING_WRITTEN(before);
-        };
-        check();
+        const Command call = deductCommand(quantity, ttl);
+        expectRefused(call, error);
         QCOMPARE(run({"SET", Stock, "100"}), QStringLiteral("+OK"));
-        check();
+        expectRefused(call, error);
         QVERIFY(m_c->call({"HSET", Receipt, "remaining", "7", "quantity", "3"}).ok());
-        check();
+        expectRefused(call, error);
         QVERIFY(m_c->call({"SET", Receipt, "7", "EX", "100"}).ok());
-        check();
+        expectRefused(call, error);
         QVERIFY(m_c->call({"SET", Receipt, "x"}).ok()); // even an invalid receipt comes later
-        check();
+        expectRefused(call, error);
     }
 
-    void wrongCounts_data()
-    {
-        QTest::addColumn<QByteArrayList>("args");
-        QTest::addColumn<QString>("error");
-        const QString counts = QStringLiteral(
-            "ERR expected two keys (stock, receipt) and two arguments (quantity, ttl)");
-        QTest::newRow("0 keys 0 args") << QByteArrayList{"0"} << counts;
-        QTest::newRow("1 key 2 args") << QByteArrayList{"1", Stock, "1", "60"} << counts;
-        QTest::newRow("2 keys 1 arg") << QByteArrayList{"2", Stock, Receipt, "1"} << counts;
-        QTest::newRow("2 keys 3 args")
-            << QByteArrayList{"2", Stock, Receipt, "1", "60", "x"} << counts;
-        QTest::newRow("3 keys 2 args")
-            << QByteArrayList{"3", Stock, Receipt, OtherReceipt, "1", "60"} << counts;
-        QTest::newRow("numkeys above arguments")
-            << QByteArrayList{"3", Stock, Receipt}
-            << QStringLiteral("ERR Number of keys can't be greater than number of args");
-    }
+    void wrongCounts_data() { testsupport::addDeductionCountRows(Stock, Receipt, OtherReceipt); }
     void wrongCounts()
     {
         QFETCH(QByteArrayList, args);
         QFETCH(QString, error);
         QCOMPARE(run({"SET", Stock, "100"}), QStringLiteral("+OK"));
-        const Snapshot before = snap();
-        expectError(m_c->call(QByteArrayList{"FCALL", Function} + args), error);
-        VERIFY_NOTHING_WRITTEN(before);
+        expectRefused(QByteArrayList{"FCALL", m_function} + args, error);
     }
 
-    void invalidStock_data()
-    {
-        QTest::addColumn<QByteArrayList>("setup");
-        for (const char *v :
-             {"abc", "-5", "1.5", "01", "+5", " 5", "1e3", "", "1000000001", "10000000000"})
-            QTest::addRow("'%s'", v) << QByteArrayList{"SET", Stock, v};
-        QTest::newRow("hash") << QByteArrayList{"HSET", Stock, "available", "10"};
-        QTest::newRow("list") << QByteArrayList{"RPUSH", Stock, "10"};
-        QTest::newRow("set") << QByteArrayList{"SADD", Stock, "10"};
-        QTest::newRow("zset") << QByteArrayList{"ZADD", Stock, "10", "a"};
-        QTest::newRow("stream") << QByteArrayList{"XADD", Stock, "*", "available", "10"};
-    }
+    void invalidStock_data() { testsupport::addInvalidStockRows(Stock); }
     void invalidStock()
     {
         QFETCH(QByteArrayList, setup);
         QVERIFY(m_c->call(setup).ok());
-        const Snapshot before = snap();
-        expectError(deduct("1", "60"), QStringLiteral("ERR invalid stock"));
-        VERIFY_NOTHING_WRITTEN(before);
+        expectRefused(deductCommand("1", "60"), QStringLiteral("ERR invalid stock"));
     }
 
     void ordersUntilExhausted()
