@@ -1,6 +1,7 @@
 #include "CsvExport.h"
 
 #include "ModelRoles.h"
+#include "core/Csv.h"
 
 #include <QElapsedTimer>
 #include <QFileDevice>
@@ -9,26 +10,9 @@
 #include <QSaveFile>
 #include <QTimer>
 
-#include <algorithm>
-
 namespace browse {
 
 namespace {
-
-// OWASP "CSV Injection": a spreadsheet runs a cell that begins with =, +, -, @, a tab or a
-// carriage return as a formula. Such a cell gets a leading ' (the spreadsheet then takes it as
-// text), unless it is a canonical integer: a negative stock "-5" is a number, not a formula, and
-// stays "-5". Every other cell keeps its exact bytes; the JSON export is never altered.
-bool runsAsFormula(const QByteArray &b)
-{
-    if (b.isEmpty() || !QByteArrayView("=+-@\t\r").contains(b.front()))
-        return false;
-    const QByteArrayView digits = QByteArrayView(b).sliced(1);
-    const bool negativeInteger =
-        b.front() == '-' && !digits.isEmpty() && digits.front() != '0'
-        && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
-    return !negativeInteger;
-}
 
 QByteArray field(const QVariant &v)
 {
@@ -42,12 +26,7 @@ QByteArray field(const QVariant &v)
     default:
         bytes = v.toString().toUtf8();
     }
-    if (runsAsFormula(bytes))
-        bytes.prepend('\'');
-    if (bytes.contains(',') || bytes.contains('"') || bytes.contains('\n') || bytes.contains('\r')
-        || (!bytes.isEmpty() && (bytes.front() == ' ' || bytes.back() == ' ')))
-        return '"' + bytes.replace("\"", "\"\"") + '"';
-    return bytes;
+    return core::csvCell(std::move(bytes));
 }
 
 QVariant exportValue(const QAbstractItemModel &m, int row, int column)

@@ -1,6 +1,7 @@
 #include "AuditQuery.h"
 
 #include "core/Bytes.h"
+#include "core/Csv.h"
 
 #include <QSet>
 #include <algorithm>
@@ -8,16 +9,6 @@
 namespace inventory {
 
 namespace {
-
-QString csvField(const QString &s)
-{
-    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"'))
-        && !s.contains(QLatin1Char('\n')) && !s.contains(QLatin1Char('\r')))
-        return s;
-    QString q = s;
-    q.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-    return QLatin1Char('"') + q + QLatin1Char('"');
-}
 
 QString phaseName(AuditRecord::Phase phase)
 {
@@ -78,8 +69,8 @@ QString commandText(const QList<QByteArray> &command, int maxArgChars)
 
 QByteArray auditToCsv(const QList<AuditRecord> &records)
 {
-    QString out = QStringLiteral("time_utc,os_user,action,profile,server,run_id,command,result,"
-                                 "outcome_unknown,duration_ms,detail,phase,attempt_id\r\n");
+    QByteArray out("time_utc,os_user,action,profile,server,run_id,command,result,"
+                   "outcome_unknown,duration_ms,detail,phase,attempt_id\r\n");
     for (const AuditRecord &r : records) {
         const QStringList row{timeText(r),
                               r.osUser,
@@ -94,12 +85,12 @@ QByteArray auditToCsv(const QList<AuditRecord> &records)
                               r.detail,
                               phaseName(r.phase),
                               r.attemptId};
-        QStringList cells;
+        QByteArrayList cells;
         for (const QString &c : row)
-            cells << csvField(c);
-        out += cells.join(QLatin1Char(',')) + QStringLiteral("\r\n");
+            cells << core::csvCell(c.toUtf8());
+        out += cells.join(',') + "\r\n";
     }
-    return out.toUtf8();
+    return out;
 }
 
 QByteArray auditToJsonLines(const QList<AuditRecord> &records)

@@ -152,6 +152,15 @@ private slots:
         QVERIFY(csv.contains("FCALL f 1 'key with space'"));
         QVERIFY(csv.contains("\"line one\nline two\""));
         QVERIFY(csv.contains(",true,"));
+        // A profile or detail typed by someone does not run as a spreadsheet formula.
+        AuditRecord c = record("deduct", "ok", false, {"GET", "k"});
+        c.profile = "=HYPERLINK(\"http://x\")";
+        c.detail = "@SUM(A1)";
+        c.durationMs = -1;
+        const QByteArray evil = auditToCsv({c});
+        QVERIFY(evil.contains(",\"'=HYPERLINK(\"\"http://x\"\")\","));
+        QVERIFY(evil.contains(",'@SUM(A1),"));
+        QVERIFY(evil.contains(",-1,")); // a number stays a number
 
         QTemporaryDir dir;
         const QString path = dir.filePath("export.jsonl");
