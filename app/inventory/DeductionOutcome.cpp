@@ -201,6 +201,9 @@ QString DeductionOutcome::nextStep(DeductionMode mode) const
                                          "blindly: the script is not idempotent and a retry may "
                                          "deduct twice.");
     case OutcomeKind::NotSent:
+        if (transportError.contains(QLatin1String("audit log")))
+            return QStringLiteral("Make the audit log writable (free disk space, check the file's "
+                                  "permissions), then run again: no write goes out unrecorded.");
         return QStringLiteral("Reconnect, or unlock the session if it is read-only, then run "
                               "again.");
     }

@@ -395,6 +395,9 @@ private slots:
                      qPrintable(why));
             QVERIFY2(why.contains(QLatin1String("Is a directory")), qPrintable(why));
             QVERIFY2(why.contains(QLatin1String("Nothing was sent")), qPrintable(why));
+            QVERIFY2(
+                r.outcome.nextStep(mode).startsWith(QLatin1String("Make the audit log writable")),
+                qPrintable(r.outcome.nextStep(mode)));
             QVERIFY(r.sent.isEmpty());
             QVERIFY(!r.stockAfter.read);
         }
