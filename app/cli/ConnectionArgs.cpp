@@ -1,6 +1,5 @@
 #include "ConnectionArgs.h"
 
-#include "inventory/KeySchema.h"
 #include "redis/RedisClient.h"
 #include "session/ProfileStore.h"
 #include "session/RedisUrl.h"
@@ -129,6 +128,30 @@ int ScannedInventory::exitCode(Context &context, const QString &what) const
                              target.password)));
 }
 
+std::optional<inventory::KeySchema> keySchema(const session::ConnectionProfile &profile,
+                                              Context &context, int *exitCode)
+{
+    auto schema =
+        inventory::KeySchema::fromTemplates(profile.stockKeyTemplate, profile.receiptKeyTemplate);
+    if (!schema.ok()) {
+        *exitCode = context.fail(ExitUsage, schema.error());
+        return std::nullopt;
+    }
+    return schema.value();
+}
+
+std::unique_ptr<redis::RedisClient> connectClient(const redis::ConnectionOptions &options,
+                                                  Context &context, int failExit, int *exitCode)
+{
+    auto client = std::make_unique<redis::RedisClient>(options);
+    client->open();
+    if (!client->waitUntilReady(options.connectTimeoutMs + 1000)) {
+        *exitCode = context.fail(failExit, scrub(client->stateDetail(), options.password));
+        return nullptr;
+    }
+    return client;
+}
+
 std::unique_ptr<ScannedInventory> scanInventory(const ConnectionArgs &connection,
                                                 const QCommandLineParser &parser, Context &context,
                                                 browse::InventoryScan::Options options,
@@ -140,21 +163,14 @@ std::unique_ptr<ScannedInventory> scanInventory(const ConnectionArgs &connection
     auto run = std::make_unique<ScannedInventory>();
     run->target = std::move(*target);
     const session::ConnectionProfile &profile = run->target.profile;
-    const auto schema =
-        inventory::KeySchema::fromTemplates(profile.stockKeyTemplate, profile.receiptKeyTemplate);
-    if (!schema.ok()) {
-        *exitCode = context.fail(ExitUsage, schema.error());
+    const auto schema = keySchema(profile, context, exitCode);
+    if (!schema)
         return nullptr;
-    }
-    run->client =
-        std::make_unique<redis::RedisClient>(profile.toConnectionOptions(run->target.password));
-    run->client->open();
-    if (!run->client->waitUntilReady(profile.timeoutMs + 1000)) {
-        *exitCode =
-            context.fail(ExitConnection, scrub(run->client->stateDetail(), run->target.password));
+    run->client = connectClient(profile.toConnectionOptions(run->target.password), context,
+                                ExitConnection, exitCode);
+    if (!run->client)
         return nullptr;
-    }
-    run->scan = std::make_unique<browse::InventoryScan>(*run->client, schema.value());
+    run->scan = std::make_unique<browse::InventoryScan>(*run->client, *schema);
     options.timeoutMs = qMax(30000, profile.timeoutMs);
     QEventLoop loop;
     QObject::connect(run->scan.get(), &browse::InventoryScan::finished, &loop, &QEventLoop::quit);

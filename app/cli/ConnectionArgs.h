@@ -2,6 +2,7 @@
 
 #include "Subcommand.h"
 #include "browse/KeysReport.h"
+#include "inventory/KeySchema.h"
 #include "session/ConnectionProfile.h"
 
 #include <QCommandLineOption>
@@ -11,7 +12,8 @@
 
 namespace redis {
 class RedisClient;
-}
+struct ConnectionOptions;
+} // namespace redis
 
 namespace cli {
 
@@ -68,6 +70,17 @@ private:
                                  QStringLiteral("N")};
 };
 
+// The profile's key schema (its stock and receipt key templates). On a problem prints it and
+// returns nullopt with *exitCode = ExitUsage.
+std::optional<inventory::KeySchema> keySchema(const session::ConnectionProfile &profile,
+                                              Context &context, int *exitCode);
+
+// Opens a client with `options` and waits until it is ready (its connect timeout and 1 s). On
+// failure prints one line, the client's state with options.password hidden, and returns
+// nullptr with *exitCode = failExit (ExitConnection, or a verb's own number).
+std::unique_ptr<redis::RedisClient> connectClient(const redis::ConnectionOptions &options,
+                                                  Context &context, int failExit, int *exitCode);
+
 // A scan of the stock and receipt families run to its end, with the connection it ran on:
 // what `keys` and `order` share.
 struct ScannedInventory
@@ -83,10 +96,10 @@ struct ScannedInventory
     int exitCode(Context &context, const QString &what) const;
 };
 
-// After parsing: resolves the target, builds the profile's key schema, connects, waits until
-// ready and runs one InventoryScan with `options` (its timeout at least 30 s and the profile's).
-// On a problem prints one line (never the password) and returns nullptr with *exitCode set:
-// ExitUsage (arguments, key schema) or ExitConnection.
+// After parsing: resolves the target, keySchema, connectClient, then runs one InventoryScan with
+// `options` (its timeout at least 30 s and the profile's). On a problem prints one line (never the
+// password) and returns nullptr with *exitCode set: ExitUsage (arguments, key schema) or
+// ExitConnection.
 std::unique_ptr<ScannedInventory> scanInventory(const ConnectionArgs &connection,
                                                 const QCommandLineParser &parser, Context &context,
                                                 browse::InventoryScan::Options options,

@@ -239,13 +239,12 @@ int runDeduct(Context &context)
     // address stands in (and names the session in the audit log).
     if (parser.isSet(QStringLiteral("url")))
         profile.name = QStringLiteral("%1:%2").arg(profile.host).arg(profile.port);
-    const auto schema =
-        KeySchema::fromTemplates(profile.stockKeyTemplate, profile.receiptKeyTemplate);
-    if (!schema.ok())
-        return context.fail(ExitUsage, schema.error());
+    const auto schema = keySchema(profile, context, &exitCode);
+    if (!schema)
+        return exitCode;
 
     DeductionContext ctx;
-    ctx.schema = schema.value();
+    ctx.schema = *schema;
     ctx.defaultTtlSeconds = profile.receiptTtlSeconds;
     ctx.profileName = profile.name;
     ctx.timeoutMs = profile.timeoutMs;
@@ -274,14 +273,14 @@ int runDeduct(Context &context)
                             QStringLiteral("nothing sent: %1").arg(why.join(QStringLiteral("; "))));
     }
 
-    redis::RedisClient client(profile.toConnectionOptions(target->password));
-    ctx.serverAddress = client.address();
-    client.open();
-    if (!client.waitUntilReady(profile.timeoutMs + 1000))
-        return context.fail(ExitConnection, scrub(client.stateDetail(), target->password));
+    const auto client = connectClient(profile.toConnectionOptions(target->password), context,
+                                      ExitConnection, &exitCode);
+    if (!client)
+        return exitCode;
+    ctx.serverAddress = client->address();
 
     if (parser.isSet(check)) {
-        const ReceiptStatus s = checkReceiptBlocking(client, plan.receiptKey, ctx.timeoutMs);
+        const ReceiptStatus s = checkReceiptBlocking(*client, plan.receiptKey, ctx.timeoutMs);
         if (parser.isSet(json))
             context.out << QJsonDocument(receiptJson(s)).toJson(QJsonDocument::Compact) << '\n';
         else
@@ -290,10 +289,10 @@ int runDeduct(Context &context)
         return !s.ok() ? int(ExitConnection) : s.exists ? int(ExitOk) : int(ExitStockMissing);
     }
 
-    session::WriteGate gate(client, profile);
+    session::WriteGate gate(*client, profile);
     if (parser.isSet(unlock) && !gate.unlock(parser.value(unlock)))
         return context.fail(ExitUsage, QStringLiteral("--unlock: that is not this profile's name"));
-    session::GatedSender sender(client, gate);
+    session::GatedSender sender(*client, gate);
     const DeductionResult result = deductBlocking(sender, ctx, plan);
     for (const QString &p : result.auditProblems)
         context.err << context.commandName << ": warning: " << p << '\n';

@@ -160,12 +160,10 @@ std::unique_ptr<Session> connect(const ConnectionArgs &args, const QCommandLineP
     // A URL has no profile name to type for an unlock: its address stands in.
     if (parser.isSet(QStringLiteral("url")))
         p.name = QStringLiteral("%1:%2").arg(p.host).arg(p.port);
-    s->client = std::make_unique<redis::RedisClient>(p.toConnectionOptions(target->password));
-    s->client->open();
-    if (!s->client->waitUntilReady(p.timeoutMs + 1000)) {
-        *exitCode = context.fail(connectionExit, scrub(s->client->stateDetail(), target->password));
+    s->client =
+        connectClient(p.toConnectionOptions(target->password), context, connectionExit, exitCode);
+    if (!s->client)
         return nullptr;
-    }
     s->loadUser = p.effectiveUsername();
     if (!p.releaseUsername.isEmpty()) {
         const auto pw = releasePassword(p.name);
@@ -176,12 +174,10 @@ std::unique_ptr<Session> connect(const ConnectionArgs &args, const QCommandLineP
                                          .arg(p.releaseUsername));
             return nullptr;
         }
-        s->releaseClient = std::make_unique<redis::RedisClient>(p.toReleaseConnectionOptions(*pw));
-        s->releaseClient->open();
-        if (!s->releaseClient->waitUntilReady(p.timeoutMs + 1000)) {
-            *exitCode = context.fail(connectionExit, scrub(s->releaseClient->stateDetail(), *pw));
+        s->releaseClient =
+            connectClient(p.toReleaseConnectionOptions(*pw), context, connectionExit, exitCode);
+        if (!s->releaseClient)
             return nullptr;
-        }
         s->loadUser = p.releaseUsername;
     }
     s->gate = std::make_unique<session::WriteGate>(*s->client, p);

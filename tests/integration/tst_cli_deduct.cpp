@@ -257,6 +257,27 @@ private slots:
         QCOMPARE(m_c->call({"EXISTS", "idem:{42}:9001"})->toInteger(), 0);
     }
 
+    // Nothing listens on the port: exit 3 and one line on stderr without the URL's password,
+    // for a deduction and for a check; nothing is written to the audit log.
+    void refusedPort()
+    {
+        const QString url = QStringLiteral("redis://u:Refused-Secret-pw@127.0.0.1:%1")
+                                .arg(demo::LocalRedisServer::freePort());
+        for (const QStringList &extra : {QStringList{"--quantity", "3"}, QStringList{"--check"}}) {
+            const Run r = run(QStringList{"deduct", "--url", url, "--audit-log", m_audit, "--sku",
+                                          "42", "--order", "9001", "--timeout-ms", "2000"}
+                              + extra);
+            QCOMPARE(r.exitCode, 3);
+            QVERIFY2(r.out.isEmpty(), r.out.constData());
+            QVERIFY2(r.err.startsWith("inventory-cli deduct: ") && r.err.endsWith('\n')
+                         && r.err.count('\n') == 1,
+                     r.err.constData());
+            QVERIFY2(r.err.contains("connection refused"), r.err.constData());
+            QVERIFY(!r.err.contains("Refused-Secret"));
+        }
+        QVERIFY(!QFile::exists(m_audit));
+    }
+
     void unknownOutcomeThenCheck()
     {
         auto admin = m_redis.connect();

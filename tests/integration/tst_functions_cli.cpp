@@ -277,6 +277,30 @@ private slots:
         QVERIFY(m_c->call({"ACL", "DELUSER", "caller"}).ok());
     }
 
+    // Nothing listens on the port: one line on stderr without the URL's password, and the
+    // verb's own exit code for "could not connect" (diff: 5, the others: 3).
+    void refusedPort()
+    {
+        const QString url = QStringLiteral("redis://u:Refused-Secret-pw@127.0.0.1:%1")
+                                .arg(demo::LocalRedisServer::freePort());
+        const QList<std::pair<QStringList, int>> runs{
+            {{"status"}, 3},
+            {{"diff", Shipped}, 5},
+            {{"load", Shipped, "--confirm", "inventory_lib_v1"}, 3},
+            {{"delete", "inventory_lib_v1", "--confirm", "inventory_lib_v1"}, 3},
+        };
+        for (const auto &[args, code] : runs) {
+            const Run r = cli(args + QStringList{"--url", url, "--timeout-ms", "2000"});
+            QCOMPARE(r.exitCode, code);
+            QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
+            QVERIFY2(r.err.startsWith("inventory-cli functions " + args.first() + ": ")
+                         && r.err.endsWith('\n') && r.err.count('\n') == 1,
+                     qPrintable(r.err));
+            QVERIFY2(r.err.contains("connection refused"), qPrintable(r.err));
+            QVERIFY(!r.err.contains("Refused-Secret"));
+        }
+    }
+
     void usage()
     {
         QCOMPARE(cli({}).exitCode, 2);
