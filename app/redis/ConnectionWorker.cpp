@@ -37,6 +37,16 @@ void Batch::finish(const RedisError &unanswered)
     deliver(std::move(results));
 }
 
+void Batch::encode()
+{
+    qsizetype bound = 0;
+    for (const Command &c : commands)
+        bound += encodedSizeBound(c);
+    encoded.reserve(bound);
+    for (const Command &c : commands)
+        appendEncodedCommand(encoded, c);
+}
+
 RedisError Batch::timeoutError() const
 {
     return RedisError{RedisError::Kind::Timeout,
@@ -265,16 +275,11 @@ void ConnectionWorker::submit(std::shared_ptr<Batch> batch)
 
 void ConnectionWorker::write(const std::shared_ptr<Batch> &batch)
 {
-    QByteArray out;
-    qsizetype bound = 0;
-    for (const Command &c : batch->commands)
-        bound += encodedSizeBound(c);
-    out.reserve(bound);
-    for (const Command &c : batch->commands)
-        appendEncodedCommand(out, c);
+    if (batch->encoded.isEmpty())
+        batch->encode();
     batch->results.reserve(batch->commands.size());
     m_inFlight.push_back(batch);
-    m_socket->write(out);
+    m_socket->write(std::exchange(batch->encoded, {}));
     // Straight to the kernel rather than on the next pass of the event loop: one poll less
     // per round trip.
     m_socket->flush();

@@ -20,6 +20,7 @@ namespace redis {
 struct Batch
 {
     QList<Command> commands;
+    QByteArray encoded; // the commands in RESP, until written
     // Replies arrive in command order, so results grow by appending; a batch that ends early
     // gets its remaining entries from finish().
     QList<ReplyResult> results;
@@ -31,6 +32,8 @@ struct Batch
     // Runs on the worker thread once every command has a result.
     std::function<void(QList<ReplyResult> &&)> deliver;
 
+    // Fills `encoded`. Done by the sender, so that the shared transport thread only writes.
+    void encode();
     // Every command still without a result gets `unanswered`, and the batch is delivered.
     void finish(const RedisError &unanswered);
     RedisError timeoutError() const;

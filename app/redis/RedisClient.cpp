@@ -56,6 +56,7 @@ void RedisClient::sendBatch(QList<Command> commands, QObject *context, BatchCall
 {
     auto batch = std::make_shared<Batch>();
     batch->commands = std::move(commands);
+    batch->encode();
     batch->timeoutMs = timeoutMs > 0 ? timeoutMs : m_options.commandTimeoutMs;
     // Replies go to the context's thread: this one usually, or else the client's own, which
     // passes them on.
