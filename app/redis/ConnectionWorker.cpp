@@ -112,19 +112,21 @@ void ConnectionWorker::connectNow()
         m_socket->deleteLater();
     }
     m_decoder.reset();
-    m_socket = new QSslSocket(this);
+    const TlsOptions &tls = m_options.tls;
+    // A plain QTcpSocket without TLS: QSslSocket would add a layer to every read and write.
+    QSslSocket *ssl = tls.enabled ? new QSslSocket(this) : nullptr;
+    m_socket = ssl ? ssl : new QTcpSocket(this);
     m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-    connect(m_socket, &QSslSocket::readyRead, this, &ConnectionWorker::onReadyRead);
-    connect(m_socket, &QSslSocket::errorOccurred, this, &ConnectionWorker::onSocketError);
-    connect(m_socket, &QSslSocket::disconnected, this, &ConnectionWorker::onDisconnected);
+    connect(m_socket, &QTcpSocket::readyRead, this, &ConnectionWorker::onReadyRead);
+    connect(m_socket, &QTcpSocket::errorOccurred, this, &ConnectionWorker::onSocketError);
+    connect(m_socket, &QTcpSocket::disconnected, this, &ConnectionWorker::onDisconnected);
     setState(ConnectionState::Connecting,
              m_attempt > 0 ? QStringLiteral("attempt %1").arg(m_attempt + 1) : QString());
     m_connectTimeout->start(m_options.connectTimeoutMs);
     m_tick->start();
 
-    const TlsOptions &tls = m_options.tls;
-    if (!tls.enabled) {
-        connect(m_socket, &QSslSocket::connected, this, &ConnectionWorker::onConnected);
+    if (!ssl) {
+        connect(m_socket, &QTcpSocket::connected, this, &ConnectionWorker::onConnected);
         m_socket->connectToHost(m_options.host, m_options.port);
         return;
     }
@@ -161,15 +163,15 @@ void ConnectionWorker::connectNow()
         conf.setLocalCertificate(certs.first());
         conf.setPrivateKey(key);
     }
-    m_socket->setSslConfiguration(conf);
-    connect(m_socket, &QSslSocket::encrypted, this, &ConnectionWorker::onConnected);
-    connect(m_socket, &QSslSocket::sslErrors, this, [this](const QList<QSslError> &errors) {
+    ssl->setSslConfiguration(conf);
+    connect(ssl, &QSslSocket::encrypted, this, &ConnectionWorker::onConnected);
+    connect(ssl, &QSslSocket::sslErrors, this, [this](const QList<QSslError> &errors) {
         m_lastError = QStringLiteral("TLS verification failed for %1: %2. Check the CA file and "
                                      "the server name, or the server's certificate")
                           .arg(m_options.address(), sslErrorsText(errors));
     });
-    m_socket->connectToHostEncrypted(m_options.host, m_options.port,
-                                     tls.serverName.isEmpty() ? m_options.host : tls.serverName);
+    ssl->connectToHostEncrypted(m_options.host, m_options.port,
+                                tls.serverName.isEmpty() ? m_options.host : tls.serverName);
 }
 
 void ConnectionWorker::onConnected()

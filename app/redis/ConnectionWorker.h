@@ -11,7 +11,7 @@
 #include <functional>
 #include <memory>
 
-class QSslSocket;
+class QTcpSocket;
 class QTimer;
 
 namespace redis {
@@ -73,7 +73,7 @@ private:
     qint64 now() const { return m_clock.elapsed(); }
 
     ConnectionOptions m_options;
-    QSslSocket *m_socket = nullptr;
+    QTcpSocket *m_socket = nullptr; // a QSslSocket with TLS
     QTimer *m_tick = nullptr;
     QTimer *m_reconnect = nullptr;
     QTimer *m_connectTimeout = nullptr;
