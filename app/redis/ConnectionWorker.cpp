@@ -199,6 +199,7 @@ void ConnectionWorker::startHandshake()
     // Naming the connection is a courtesy: a business user whose ACL forbids CLIENT still
     // connects.
     batch->commands << Command{"CLIENT", "SETNAME", m_options.clientName};
+    batch->encode();
     batch->timeoutMs = m_options.connectTimeoutMs;
     batch->deadlineMs = now() + batch->timeoutMs;
     batch->timeoutWhy =
@@ -277,8 +278,6 @@ void ConnectionWorker::submit(std::shared_ptr<Batch> batch)
 
 void ConnectionWorker::write(const std::shared_ptr<Batch> &batch)
 {
-    if (batch->encoded.isEmpty())
-        batch->encode();
     batch->results.reserve(batch->commands.size());
     m_inFlight.push_back(batch);
     m_socket->write(std::exchange(batch->encoded, {}));
