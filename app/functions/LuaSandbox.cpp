@@ -116,6 +116,23 @@ int readOnlyNewIndex(lua_State *L) // __newindex(table, key, value); upvalue 1: 
     return raise(L);
 }
 
+// Pushes an empty table whose reads go through `index` (its upvalue: the value on top of the
+// stack) and whose writes fail with readOnlyNewIndex naming `what`; its metatable is hidden.
+void pushReadOnlyProxy(lua_State *L, lua_CFunction index, const char *what)
+{
+    lua_newtable(L);
+    lua_newtable(L);
+    lua_pushvalue(L, -3);
+    lua_pushcclosure(L, index, 1);
+    lua_setfield(L, -2, "__index");
+    lua_pushstring(L, what);
+    lua_pushcclosure(L, readOnlyNewIndex, 1);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, -2);
+}
+
 void countHook(lua_State *L, lua_Debug *)
 {
     SandboxContext &ctx = context(L);
@@ -160,29 +177,9 @@ int setUp(lua_State *L)
     lua_pushinteger(L, num);
     lua_setfield(L, -2, "REDIS_VERSION_NUM");
 
-    lua_newtable(L); // the redis proxy: empty, read-only, lookups into the API
-    lua_newtable(L);
-    lua_pushvalue(L, -3);
-    lua_pushcclosure(L, redisIndex, 1);
-    lua_setfield(L, -2, "__index");
-    lua_pushstring(L, "redis");
-    lua_pushcclosure(L, readOnlyNewIndex, 1);
-    lua_setfield(L, -2, "__newindex");
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");
-    lua_setmetatable(L, -2);
+    pushReadOnlyProxy(L, redisIndex, "redis"); // the redis proxy: lookups into the API
 
-    lua_newtable(L); // the globals the library sees
-    lua_newtable(L);
-    lua_pushvalue(L, -3);
-    lua_pushcclosure(L, globalIndex, 1);
-    lua_setfield(L, -2, "__index");
-    lua_pushstring(L, "global");
-    lua_pushcclosure(L, readOnlyNewIndex, 1);
-    lua_setfield(L, -2, "__newindex");
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");
-    lua_setmetatable(L, -2);
+    pushReadOnlyProxy(L, globalIndex, "global"); // the globals the library sees
     lua_replace(L, LUA_GLOBALSINDEX);
     return 0;
 }
