@@ -20,12 +20,6 @@ using namespace functions;
 using testsupport::render;
 
 namespace {
-QByteArray resource(const QString &path)
-{
-    initFunctionResources();
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 const QByteArray Other = "#!lua name=other_lib\n-- version: 2.0.0\n"
                          "redis.register_function('other_ping_v1', function() return 1 end)\n";
 } // namespace
@@ -108,7 +102,7 @@ private slots:
     void init()
     {
         QVERIFY(m_c->call({"FUNCTION", "FLUSH", "SYNC"}).ok());
-        QCOMPARE(render(m_c->call({"FUNCTION", "LOAD", resource(previousReleasePath())})),
+        QCOMPARE(render(m_c->call({"FUNCTION", "LOAD", testsupport::previousReleaseSource()})),
                  QStringLiteral("\"inventory_lib_v1\""));
         QCOMPARE(render(m_c->call({"FUNCTION", "LOAD", Other})), QStringLiteral("\"other_lib\""));
         m_gate = std::make_unique<session::WriteGate>(*m_c, profile("local"));
@@ -145,7 +139,7 @@ private slots:
         QVERIFY(json.value("functions").toArray().at(1).toObject().value("description").isNull());
         QCOMPARE(status[1].library.name, QStringLiteral("inventory_lib_v1"));
         QCOMPARE(status[1].version, QStringLiteral("1.0.0"));
-        QCOMPARE(status[1].fingerprint, codeFingerprint(resource(previousReleasePath())));
+        QCOMPARE(status[1].fingerprint, codeFingerprint(testsupport::previousReleaseSource()));
         QCOMPARE(status[1].match.text(),
                  QStringLiteral("differs from shipped functions/inventory_lib_v1.lua (1.1.0)"));
     }
@@ -180,7 +174,7 @@ private slots:
         const auto saved = FunctionBackup::read(change.backupPath());
         QVERIFY(saved.ok());
         QCOMPARE(saved->nodes.first().library("inventory_lib_v1")->code,
-                 resource(previousReleasePath()));
+                 testsupport::previousReleaseSource());
         QVERIFY(!saved->nodes.first().dump.isEmpty());
 
         QCOMPARE(change.confirm("inventory_lib", false),
@@ -284,7 +278,7 @@ private slots:
         QVERIFY2(pre.refusal().contains("function|load"), qPrintable(pre.refusal()));
         QCOMPARE(change.backupBlocking().error(),
                  QStringLiteral("the preflight has not been done yet"));
-        QCOMPARE(serverCode("inventory_lib_v1"), resource(previousReleasePath()));
+        QCOMPARE(serverCode("inventory_lib_v1"), testsupport::previousReleaseSource());
         QVERIFY(m_c->call({"ACL", "DELUSER", "caller"}).ok());
     }
 
@@ -348,7 +342,7 @@ private slots:
         QVERIFY2(
             done.nodes[0].message.endsWith("the previous libraries are still in place (verified)"),
             qPrintable(done.nodes[0].message));
-        QCOMPARE(serverCode("inventory_lib_v1"), resource(previousReleasePath()));
+        QCOMPARE(serverCode("inventory_lib_v1"), testsupport::previousReleaseSource());
         QCOMPARE(audit().size(), 1);
         QVERIFY(audit()[0].result.startsWith("error: OOM"));
     }
@@ -377,7 +371,7 @@ private slots:
         const QByteArray stats = m_c->call({"INFO", "commandstats"})->bytes();
         QVERIFY2(!stats.contains("cmdstat_function|load:"), stats.constData());
         QCOMPARE(m_c->call({"FUNCTION", "DUMP"})->bytes(), dumpBefore);
-        QCOMPARE(serverCode("inventory_lib_v1"), resource(previousReleasePath()));
+        QCOMPARE(serverCode("inventory_lib_v1"), testsupport::previousReleaseSource());
         QCOMPARE(QDir(ctx.auditPath).entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
                  QStringList());
     }
@@ -411,7 +405,7 @@ private slots:
         const ExecutionReport done = rollback->executeBlocking();
         QVERIFY2(done.succeeded(), qPrintable(done.refusal + done.nodes.value(0).message));
         QCOMPARE(compareLibraries(before, serverLibraries()), QString());
-        QCOMPARE(serverCode("inventory_lib_v1"), resource(previousReleasePath()));
+        QCOMPARE(serverCode("inventory_lib_v1"), testsupport::previousReleaseSource());
         QVERIFY(rollback->backupPath() != load->backupPath()); // the rollback has its own
         QCOMPARE(audit().size(), 2);
         QCOMPARE(audit()[1].action, QStringLiteral("function-rollback"));

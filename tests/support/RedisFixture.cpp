@@ -1,6 +1,7 @@
 #include "RedisFixture.h"
 
 #include "core/Bytes.h"
+#include "functions/LocalCatalog.h"
 
 #include <QDeadlineTimer>
 #include <QFile>
@@ -17,6 +18,15 @@ QByteArray functionSource(const QString &fileName)
     QFile f(QStringLiteral(INVENTORY_SOURCE_DIR "/functions/") + fileName);
     if (!f.open(QIODevice::ReadOnly))
         qFatal("cannot read functions/%s", qPrintable(fileName));
+    return f.readAll();
+}
+
+QByteArray previousReleaseSource()
+{
+    functions::initFunctionResources();
+    QFile f(functions::previousReleasePath());
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(functions::previousReleasePath()));
     return f.readAll();
 }
 

@@ -13,6 +13,8 @@ namespace testsupport {
 
 // Reads a file shipped in functions/ (from the source tree).
 QByteArray functionSource(const QString &fileName);
+// The frozen 1.0.0 release of inventory_lib_v1 the demo loads, from the core's resources.
+QByteArray previousReleaseSource();
 
 // A reply rendered for exact comparison in tests: integers as 7, bulk strings as "7",
 // status as +OK, nil as nil, arrays as {1,7}, errors as "error: <whole message>", and

@@ -27,12 +27,6 @@
 using namespace functions;
 
 namespace {
-QByteArray resource(const QString &path)
-{
-    initFunctionResources();
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 const QByteArray Misc = "#!lua name=misc\nredis.register_function{function_name='ping_ro', "
                         "callback=function() return 1 end, flags={'no-writes'}}\n";
 } // namespace
@@ -88,7 +82,7 @@ private slots:
     void init()
     {
         QVERIFY(m_c->call({"FUNCTION", "FLUSH"}).ok());
-        QVERIFY(m_c->call({"FUNCTION", "LOAD", resource(previousReleasePath())}).ok());
+        QVERIFY(m_c->call({"FUNCTION", "LOAD", testsupport::previousReleaseSource()}).ok());
         QVERIFY(m_c->call({"FUNCTION", "LOAD", Misc}).ok());
         useGate(QStringLiteral("local"));
     }
@@ -120,7 +114,7 @@ private slots:
         QCOMPARE(view.banner()->text(),
                  QStringLiteral("inventory_lib_v1: loaded 1.0.0, local file 1.1.0 (shipped "
                                 "functions/inventory_lib_v1.lua) differs."));
-        QCOMPARE(view.codeView()->text().toUtf8(), resource(previousReleasePath()));
+        QCOMPARE(view.codeView()->text().toUtf8(), testsupport::previousReleaseSource());
         QVERIFY(view.codeView()->isReadOnly());
         tree->setCurrentItem(misc->child(0));
         QCOMPARE(view.codeView()->text().toUtf8(), Misc);
@@ -188,14 +182,15 @@ private slots:
         QVERIFY(!commit->isEnabled());
         QTest::keyClicks(w->confirmPage()->typed(), "_v1");
         QVERIFY(commit->isEnabled());
-        QCOMPARE(serverCode("inventory_lib_v1"), resource(previousReleasePath()));
+        QCOMPARE(serverCode("inventory_lib_v1"), testsupport::previousReleaseSource());
 
         // 6. The load, verified; the view refreshes and shows the library identical.
         refreshed.clear();
         commit->click();
         QCOMPARE(w->currentId(), int(ui::LoadWizard::Result));
         QTRY_VERIFY_WITH_TIMEOUT(w->button(QWizard::FinishButton)->isEnabled(), 5000);
-        QCOMPARE(serverCode("inventory_lib_v1"), resource(":/functions/inventory_lib_v1.lua"));
+        QCOMPARE(serverCode("inventory_lib_v1"),
+                 testsupport::functionSource("inventory_lib_v1.lua"));
         QTRY_VERIFY_WITH_TIMEOUT(!refreshed.isEmpty(), 5000);
         QCOMPARE(view.tree()->topLevelItem(0)->text(1), QStringLiteral("1.1.0"));
         QVERIFY(view.tree()->topLevelItem(0)->text(5).startsWith("identical to"));
