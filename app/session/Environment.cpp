@@ -1,5 +1,7 @@
 #include "Environment.h"
 
+#include <QHostAddress>
+
 namespace session {
 
 QString environmentName(Environment env)
@@ -25,6 +27,27 @@ std::optional<Environment> parseEnvironment(const QString &name)
             return env;
     }
     return std::nullopt;
+}
+
+bool isWrittenAsLoopback(const QString &host)
+{
+    QString h = host.trimmed();
+    if (h.startsWith(QLatin1Char('[')) && h.endsWith(QLatin1Char(']')))
+        h = h.mid(1, h.size() - 2);
+    if (h.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0)
+        return true;
+    // Only a literal address counts; QHostAddress never resolves a name.
+    QHostAddress address;
+    if (!address.setAddress(h))
+        return false;
+    if (address.protocol() == QAbstractSocket::IPv4Protocol)
+        return (address.toIPv4Address() >> 24) == 127;
+    return address == QHostAddress(QHostAddress::LocalHostIPv6);
+}
+
+Environment defaultEnvironmentForHost(const QString &host)
+{
+    return isWrittenAsLoopback(host) ? Environment::Local : Environment::Production;
 }
 
 } // namespace session
