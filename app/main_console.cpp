@@ -1,13 +1,13 @@
 // The desktop console: parses the command line, picks a connection, opens the window.
 #include "ConsoleController.h"
 #include "MainWindow.h"
+#include "StartupError.h"
+#include "core/BuildInfo.h"
 #include "core/EventDispatcher.h"
 #include "demo/DemoServer.h"
-#include "session/RedisUrl.h"
+#include "session/ConsoleCommandLine.h"
 
 #include <QApplication>
-#include <QCommandLineParser>
-#include <QMessageBox>
 #include <QSocketNotifier>
 
 #include <csignal>
@@ -42,59 +42,39 @@ void quitOnTerminationSignals(QApplication &app)
         ::sigaction(sig, &sa, nullptr);
 }
 
-// A server on loopback is the developer's own; anything else is treated as production
-// (read-only until unlocked) unless the command line says which environment it is.
-QString defaultEnvironmentFor(const QString &host)
-{
-    const bool loopback = host == QLatin1String("127.0.0.1") || host == QLatin1String("::1")
-                          || host == QLatin1String("localhost");
-    return loopback ? QStringLiteral("local") : QStringLiteral("production");
-}
-
 } // namespace
 
 int main(int argc, char *argv[])
 {
+    // Read before QApplication exists, so that --help and --version need no display.
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    session::ConsoleCommandLine commandLine;
+    const auto action = commandLine.parse(arguments);
+    if (action == session::ConsoleCommandLine::Action::ShowHelp) {
+        std::fputs(qPrintable(commandLine.helpText()), stdout);
+        return 0;
+    }
+    if (action == session::ConsoleCommandLine::Action::ShowVersion) {
+        std::printf("inventory-console %s\n", qPrintable(core::versionText()));
+        return 0;
+    }
+
     core::preferFastEventDispatcher();
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("inventory-console"));
     QApplication::setOrganizationName(QStringLiteral("InventoryConsole"));
-    QApplication::setApplicationVersion(QStringLiteral(INVENTORY_VERSION));
+    QApplication::setApplicationVersion(core::versionText());
     QApplication::setStyle(QStringLiteral("Fusion"));
-
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Admin console for the Redis side of stock deduction.\n"
-                       "With no connection given, it opens the embedded demo."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption demoOption(
-        QStringLiteral("demo"),
-        QStringLiteral("Start a private redis-server with demo data (loopback, temporary, no "
-                       "persistence; stopped when the console exits)."));
-    parser.addOption(demoOption);
-    const QCommandLineOption urlOption(
-        QStringLiteral("url"),
-        QStringLiteral("Connect to this server: redis://[user[:password]@]host[:port][/db], or "
-                       "rediss:// for TLS (verified)."),
-        QStringLiteral("URL"));
-    parser.addOption(urlOption);
-    const QCommandLineOption envOption(
-        QStringLiteral("env"),
-        QStringLiteral("Environment label of the --url server: local, test, staging or "
-                       "production (default: local on loopback, else production, which is "
-                       "read-only until unlocked)."),
-        QStringLiteral("LABEL"));
-    parser.addOption(envOption);
-    const QCommandLineOption tabOption(
-        QStringLiteral("tab"),
-        QStringLiteral("Open on this tab: overview, keys, deductions, libraries or audit."),
-        QStringLiteral("NAME"));
-    parser.addOption(tabOption);
-    const QCommandLineOption connectOption(QStringLiteral("connect"),
-                                           QStringLiteral("Open the connection dialog at start."));
-    parser.addOption(connectOption);
-    parser.process(app);
+    if (action == session::ConsoleCommandLine::Action::Refuse) {
+        ui::reportStartupError(QStringLiteral("The console cannot start with these arguments."),
+                               commandLine.errorText()
+                                   + QStringLiteral("\nRun inventory-console --help for the "
+                                                    "options."));
+        return 2;
+    }
+    const session::ConsoleStartup &startup = commandLine.startup();
 
     quitOnTerminationSignals(app);
 
@@ -102,27 +82,11 @@ int main(int argc, char *argv[])
     // the demo server stops.
     demo::DemoServer demoServer;
     ui::ConsoleController controller;
-    if (parser.isSet(urlOption)) {
-        auto parsed = session::parseRedisUrl(parser.value(urlOption));
-        if (!parsed.ok()) {
-            std::fprintf(stderr, "inventory-console: --url: %s\n",
-                         qPrintable(parsed.error().message));
-            return 2;
-        }
-        session::ConnectionProfile profile = parsed->profile;
-        profile.environment = parser.isSet(envOption) ? parser.value(envOption).toLower()
-                                                      : defaultEnvironmentFor(profile.host);
-        if (!session::parseEnvironment(profile.environment)) {
-            std::fprintf(stderr,
-                         "inventory-console: --env must be local, test, staging or production\n");
-            return 2;
-        }
-        if (profile.name.isEmpty())
-            profile.name = profile.host;
-        controller.openSession(profile, parsed->password)->showTab(parser.value(tabOption));
+    if (startup.target == session::ConsoleStartup::Target::Server) {
+        controller.openSession(startup.profile, startup.password)->showTab(startup.tab);
         return QApplication::exec();
     }
-    if (parser.isSet(connectOption)) {
+    if (startup.target == session::ConsoleStartup::Target::ConnectDialog) {
         if (!controller.showConnectDialog())
             return 0; // cancelled: nothing to show
         return QApplication::exec();
@@ -130,13 +94,8 @@ int main(int argc, char *argv[])
 
     // No connection given: the embedded demo.
     if (!demoServer.start()) {
-        const QString why = demoServer.errorString();
-        std::fprintf(stderr, "inventory-console: the embedded demo could not start: %s\n",
-                     qPrintable(why));
-        QMessageBox box(QMessageBox::Critical, QStringLiteral("Inventory Console"),
-                        QStringLiteral("The embedded demo could not start."), QMessageBox::Close);
-        box.setInformativeText(why);
-        box.exec();
+        ui::reportStartupError(QStringLiteral("The embedded demo could not start."),
+                               demoServer.errorString());
         return 1;
     }
     session::ConnectionProfile demoProfile;
@@ -147,7 +106,7 @@ int main(int argc, char *argv[])
     demoProfile.environment = QStringLiteral("local");
     ui::MainWindow *window = controller.openSession(demoProfile, {});
     window->seedDemo();
-    window->showTab(parser.value(tabOption));
+    window->showTab(startup.tab);
     const int rc = QApplication::exec();
     return rc; // the controller closes the windows (and connections) before the server stops
 }

@@ -7,6 +7,7 @@
 #include "UiLog.h"
 #include "UnlockDialog.h"
 #include "browse/BrowserPanel.h"
+#include "core/BuildInfo.h"
 #include "deduct/AuditViewerPanel.h"
 #include "deduct/ConfirmDeductionDialog.h" // DeductionPanel holds a QPointer to it
 #include "deduct/DeductionPanel.h"
@@ -293,7 +294,7 @@ void MainWindow::showAbout()
            "Redis Functions libraries that implement them.</p>"
            "<p>Connected to <b>%2</b> (%3).</p>"
            "<p>Built with Qt %4 and hiredis.</p>")
-            .arg(QStringLiteral(INVENTORY_VERSION), m_client->address().toHtmlEscaped(),
+            .arg(core::versionText(), m_client->address().toHtmlEscaped(),
                  session::environmentName(m_environment), QString::fromLatin1(qVersion())));
 }
 

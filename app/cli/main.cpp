@@ -1,5 +1,6 @@
 // inventory-cli: the headless front end. Subcommands register themselves (see Subcommand.h).
 #include "Subcommand.h"
+#include "core/BuildInfo.h"
 #include "core/EventDispatcher.h"
 
 #include <QCoreApplication>
@@ -12,7 +13,7 @@ int main(int argc, char *argv[])
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("inventory-cli"));
     QCoreApplication::setOrganizationName(QStringLiteral("InventoryConsole"));
-    QCoreApplication::setApplicationVersion(QStringLiteral(INVENTORY_VERSION));
+    QCoreApplication::setApplicationVersion(core::versionText());
     // stderr carries one clear line per failure; the console's own logging stays quiet
     // unless asked for (QT_LOGGING_RULES="console.*=true" overrides this).
     QLoggingCategory::setFilterRules(QStringLiteral("console.*=false"));

@@ -1,0 +1,48 @@
+#pragma once
+
+#include "ConnectionProfile.h"
+
+#include <QCommandLineParser>
+#include <QStringList>
+
+namespace session {
+
+// What inventory-console was asked to open.
+struct ConsoleStartup
+{
+    enum class Target { Demo, Server, ConnectDialog };
+    Target target = Target::Demo;
+    ConnectionProfile profile; // Server: named after its host, environment always set
+    QString password;          // Server: from the URL, never stored
+    QString tab;               // "" or one of consoleTabNames()
+};
+
+// The tab names --tab accepts, in the window's order.
+QStringList consoleTabNames();
+
+// The console's command line, interpreted without a display so that it can be tested:
+//   inventory-console [--demo | --connect | --url URL | URL] [--env LABEL] [--tab NAME]
+// A positional redis:// or rediss:// URL (what a desktop launcher passes for Exec=... %U)
+// means the same as --url. Without --env, a server gets defaultEnvironmentForHost(): a host
+// not written as loopback is production, read-only until unlocked.
+class ConsoleCommandLine
+{
+public:
+    enum class Action { Run, ShowHelp, ShowVersion, Refuse };
+
+    ConsoleCommandLine();
+    Action parse(const QStringList &arguments); // arguments[0] is the program
+
+    const ConsoleStartup &startup() const { return m_startup; } // Action::Run
+    QString errorText() const { return m_error; }               // Action::Refuse
+    QString helpText() const; // usable before QCoreApplication exists
+
+private:
+    Action refuse(const QString &why);
+
+    QCommandLineParser m_parser;
+    ConsoleStartup m_startup;
+    QString m_error;
+};
+
+} // namespace session

@@ -1,0 +1,125 @@
+// How the console starts from a desktop launcher: a positional URL opens that server, and a
+// bad argument is explained in a message box (a launcher has no terminal for stderr).
+#include "RedisFixture.h"
+#include "StartupError.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QMessageBox>
+#include <QProcess>
+#include <QTest>
+#include <QTimer>
+
+class TstConsoleStartup : public QObject
+{
+    Q_OBJECT
+
+    static QString console()
+    {
+        const QString path = qEnvironmentVariable("INVENTORY_CONSOLE");
+        if (path.isEmpty())
+            qFatal("INVENTORY_CONSOLE is not set: tests/CMakeLists.txt sets it for every test");
+        return path;
+    }
+
+    // The names of the clients connected to the server ("inventory-console", ...).
+    static QList<QByteArray> clientNames(testsupport::StandaloneRedis &server)
+    {
+        auto options = server.options();
+        options.clientName = "tst-console-startup"; // not counted as the console
+        auto client = server.connect(options);
+        const auto r = client->call({"CLIENT", "LIST"});
+        QList<QByteArray> names;
+        if (!r.ok())
+            return names;
+        for (const QByteArray &line : r->bytes().split('\n')) {
+            for (const QByteArray &field : line.split(' ')) {
+                if (field.startsWith("name=") && field.size() > 5)
+                    names << field.mid(5);
+            }
+        }
+        return names;
+    }
+
+private slots:
+    void startupErrorIsAMessageBox()
+    {
+        QString title, text, detail;
+        bool found = false;
+        QTimer poll;
+        connect(&poll, &QTimer::timeout, this, [&] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            if (!box)
+                return;
+            found = box->objectName() == QLatin1String("startupError");
+            title = box->windowTitle();
+            text = box->text();
+            detail = box->informativeText();
+            box->button(QMessageBox::Close)->click();
+        });
+        poll.start(20);
+        ui::reportStartupError(QStringLiteral("The console cannot start with these arguments."),
+                               QStringLiteral("The server URL was refused: bad port"));
+        QVERIFY(found);
+        QCOMPARE(title, QStringLiteral("Inventory Console"));
+        QCOMPARE(text, QStringLiteral("The console cannot start with these arguments."));
+        QCOMPARE(detail, QStringLiteral("The server URL was refused: bad port"));
+    }
+
+    // Exec=inventory-console %U: the launcher passes the URL alone.
+    void positionalUrlOpensThatServer()
+    {
+        testsupport::StandaloneRedis server;
+        QVERIFY2(server.start(), qPrintable(server.errorString()));
+        QVERIFY(!clientNames(server).contains("inventory-console"));
+        QProcess app;
+        app.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        app.start(console(), {QStringLiteral("redis://127.0.0.1:%1").arg(server.port())});
+        QVERIFY(app.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(clientNames(server).contains("inventory-console"), 20000);
+        QCOMPARE(app.state(), QProcess::Running);
+        app.terminate();
+        QVERIFY(app.waitForFinished(10000));
+        QCOMPARE(app.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(app.exitCode(), 0);
+    }
+
+    // A malformed URL from a launcher: the line on stderr, and the console stays up showing
+    // the message box instead of vanishing silently. The password is never repeated.
+    void badPositionalUrlWaitsInAMessageBox()
+    {
+        QProcess app;
+        app.start(console(), {QStringLiteral("redis://alice:Secr3t@127.0.0.1:99999")});
+        QVERIFY(app.waitForStarted());
+        QByteArray err;
+        QTRY_VERIFY_WITH_TIMEOUT((err += app.readAllStandardError()).contains("cannot start"),
+                                 10000);
+        QVERIFY2(err.contains("port"), err.constData());
+        QVERIFY2(!err.contains("Secr3t"), err.constData());
+        QTest::qWait(300);
+        QCOMPARE(app.state(), QProcess::Running); // the box waits for the user
+        app.kill();
+        app.waitForFinished(5000);
+    }
+
+    void helpAndVersionNeedNoDisplay()
+    {
+        QProcess app;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+        app.setProcessEnvironment(env);
+        app.start(console(), {QStringLiteral("--version")});
+        QVERIFY(app.waitForFinished(10000));
+        QCOMPARE(app.exitCode(), 0);
+        QVERIFY(app.readAllStandardOutput().startsWith("inventory-console "));
+        app.start(console(), {QStringLiteral("--help")});
+        QVERIFY(app.waitForFinished(10000));
+        QCOMPARE(app.exitCode(), 0);
+        QVERIFY(app.readAllStandardOutput().contains("[URL]"));
+    }
+};
+
+QTEST_MAIN(TstConsoleStartup)
+#include "tst_console_startup.moc"

@@ -1,0 +1,181 @@
+// The console's command line: a positional URL (what a desktop launcher passes for %U) opens
+// that server with the same safe default as --url, and anything unusable is refused with a
+// reason that never repeats a password.
+#include "session/ConsoleCommandLine.h"
+
+#include <QTest>
+
+using session::ConsoleCommandLine;
+using session::ConsoleStartup;
+
+namespace {
+
+QStringList argv(QStringList args)
+{
+    args.prepend(QStringLiteral("inventory-console"));
+    return args;
+}
+
+} // namespace
+
+class TstConsoleCommandLine : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void writtenAsLoopback_data()
+    {
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<bool>("loopback");
+        QTest::newRow("localhost") << "localhost" << true;
+        QTest::newRow("LOCALHOST") << "LOCALHOST" << true;
+        QTest::newRow("127.0.0.1") << "127.0.0.1" << true;
+        QTest::newRow("127.8.9.10") << "127.8.9.10" << true;
+        QTest::newRow("::1") << "::1" << true;
+        QTest::newRow("[::1]") << "[::1]" << true;
+        QTest::newRow("128.0.0.1") << "128.0.0.1" << false;
+        QTest::newRow("10.0.0.1") << "10.0.0.1" << false;
+        QTest::newRow("0.0.0.0") << "0.0.0.0" << false;
+        QTest::newRow("::2") << "::2" << false;
+        // Names that resolve to loopback (an SSH tunnel to production) are not written as it.
+        QTest::newRow("localhost.localdomain") << "localhost.localdomain" << false;
+        QTest::newRow("localhost.example") << "localhost.example" << false;
+        QTest::newRow("127.0.0.1.nip.io") << "127.0.0.1.nip.io" << false;
+        QTest::newRow("staging") << "redis-staging.internal.example" << false;
+        QTest::newRow("empty") << "" << false;
+    }
+    void writtenAsLoopback()
+    {
+        QFETCH(QString, host);
+        QFETCH(bool, loopback);
+        QCOMPARE(session::isWrittenAsLoopback(host), loopback);
+        QCOMPARE(session::defaultEnvironmentForHost(host),
+                 loopback ? session::Environment::Local : session::Environment::Production);
+    }
+
+    void serverFromUrl_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<int>("port");
+        QTest::addColumn<QString>("environment");
+        QTest::addColumn<QString>("password");
+
+        QTest::newRow("positional remote is production")
+            << QStringList{"rediss://support@redis-staging.internal.example:6380/0"}
+            << "redis-staging.internal.example" << 6380 << "production"
+            << "";
+        QTest::newRow("positional loopback is local")
+            << QStringList{"redis://127.0.0.1:6390"} << "127.0.0.1" << 6390 << "local"
+            << "";
+        QTest::newRow("positional localhost is local")
+            << QStringList{"redis://localhost"} << "localhost" << 6379 << "local"
+            << "";
+        QTest::newRow("positional IPv6 loopback is local")
+            << QStringList{"redis://[::1]:7000"} << "::1" << 7000 << "local"
+            << "";
+        QTest::newRow("tunnel name is production")
+            << QStringList{"redis://localhost.localdomain:6379"} << "localhost.localdomain" << 6379
+            << "production"
+            << "";
+        QTest::newRow("--url remote is production")
+            << QStringList{"--url", "redis://10.1.2.3"} << "10.1.2.3" << 6379 << "production"
+            << "";
+        QTest::newRow("--env labels a positional URL")
+            << QStringList{"redis://10.1.2.3", "--env", "Staging"} << "10.1.2.3" << 6379
+            << "staging"
+            << "";
+        QTest::newRow("--env production on loopback")
+            << QStringList{"--env", "production", "redis://127.0.0.1"} << "127.0.0.1" << 6379
+            << "production"
+            << "";
+        QTest::newRow("password kept for the session")
+            << QStringList{"redis://:pw@127.0.0.1:1234"} << "127.0.0.1" << 1234 << "local"
+            << "pw";
+        QTest::newRow("scheme in capitals")
+            << QStringList{"REDIS://127.0.0.1"} << "127.0.0.1" << 6379 << "local"
+            << "";
+    }
+    void serverFromUrl()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, host);
+        QFETCH(int, port);
+        QFETCH(QString, environment);
+        QFETCH(QString, password);
+        ConsoleCommandLine line;
+        QCOMPARE(line.parse(argv(args)), ConsoleCommandLine::Action::Run);
+        const ConsoleStartup &s = line.startup();
+        QCOMPARE(s.target, ConsoleStartup::Target::Server);
+        QCOMPARE(s.profile.host, host);
+        QCOMPARE(s.profile.port, port);
+        QCOMPARE(s.profile.environment, environment);
+        QCOMPARE(s.profile.startsReadOnly(), environment == QLatin1String("production"));
+        QCOMPARE(s.password, password);
+        QCOMPARE(s.profile.name, host);
+    }
+
+    void otherTargets()
+    {
+        ConsoleCommandLine line;
+        QCOMPARE(line.parse(argv({})), ConsoleCommandLine::Action::Run);
+        QCOMPARE(line.startup().target, ConsoleStartup::Target::Demo);
+        QCOMPARE(line.parse(argv({"--demo", "--tab", "Keys"})), ConsoleCommandLine::Action::Run);
+        QCOMPARE(line.startup().target, ConsoleStartup::Target::Demo);
+        QCOMPARE(line.startup().tab, QStringLiteral("keys"));
+        QCOMPARE(line.parse(argv({"--connect"})), ConsoleCommandLine::Action::Run);
+        QCOMPARE(line.startup().target, ConsoleStartup::Target::ConnectDialog);
+        QCOMPARE(line.parse(argv({"--help"})), ConsoleCommandLine::Action::ShowHelp);
+        QVERIFY(line.helpText().contains(QLatin1String("inventory-console [options] [URL]")));
+        QCOMPARE(line.parse(argv({"--version"})), ConsoleCommandLine::Action::ShowVersion);
+    }
+
+    void refused_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("unknown option") << QStringList{"--bogus"} << "bogus";
+        QTest::newRow("not a URL") << QStringList{"/home/me/notes.txt"} << "not a redis://";
+        QTest::newRow("http URL") << QStringList{"http://127.0.0.1"} << "not a redis://";
+        QTest::newRow("bad port") << QStringList{"redis://127.0.0.1:99999"} << "port";
+        QTest::newRow("bad port with --url") << QStringList{"--url", "redis://h:0"} << "port";
+        QTest::newRow("two URLs") << QStringList{"redis://a", "redis://b"} << "one server";
+        QTest::newRow("--url and positional")
+            << QStringList{"--url", "redis://a", "redis://b"} << "one server";
+        QTest::newRow("--url twice")
+            << QStringList{"--url", "redis://a", "--url", "redis://b"} << "more than once";
+        QTest::newRow("demo and URL") << QStringList{"--demo", "redis://a"} << "Choose one";
+        QTest::newRow("demo and connect") << QStringList{"--demo", "--connect"} << "Choose one";
+        QTest::newRow("bad env") << QStringList{"redis://a", "--env", "prod"} << "--env must";
+        QTest::newRow("env without server") << QStringList{"--env", "test"} << "--env labels";
+        QTest::newRow("bad tab") << QStringList{"--tab", "charts"} << "--tab must";
+    }
+    void refused()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, reason);
+        ConsoleCommandLine line;
+        QCOMPARE(line.parse(argv(args)), ConsoleCommandLine::Action::Refuse);
+        QVERIFY2(line.errorText().contains(reason), qPrintable(line.errorText()));
+    }
+
+    // A launcher may hand over a URL with a password; a refusal never repeats it.
+    void refusalNeverShowsThePassword_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("bad port") << QStringList{"redis://alice:Secr3t@host:99999"};
+        QTest::newRow("lost scheme") << QStringList{"alice:Secr3t@host"};
+        QTest::newRow("two URLs") << QStringList{"redis://:Secr3t@a", "redis://:Secr3t@b"};
+        QTest::newRow("bad db") << QStringList{"redis://:Secr3t@host/x"};
+    }
+    void refusalNeverShowsThePassword()
+    {
+        QFETCH(QStringList, args);
+        ConsoleCommandLine line;
+        QCOMPARE(line.parse(argv(args)), ConsoleCommandLine::Action::Refuse);
+        QVERIFY2(!line.errorText().contains(QLatin1String("Secr3t")), qPrintable(line.errorText()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstConsoleCommandLine)
+#include "tst_console_command_line.moc"
