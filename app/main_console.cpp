@@ -70,7 +70,7 @@ int main(int argc, char *argv[])
     if (action == session::ConsoleCommandLine::Action::Refuse) {
         ui::reportStartupError(QStringLiteral("The console cannot start with these arguments."),
                                commandLine.errorText()
-                                   + QStringLiteral("\nRun inventory-console --help for the "
+                                   + QStringLiteral("\n\nRun inventory-console --help for the "
                                                     "options."));
         return 2;
     }

@@ -7,7 +7,7 @@
 
 namespace browse {
 
-// The deduction functions refuse stock above this (see MISSION.md, the contracts).
+// The deduction functions refuse stock above this (docs/contracts.md).
 constexpr qint64 MaxStock = 1000000000;
 
 // A base-10 integer written the one way Redis and Lua write it: optional '-', no leading

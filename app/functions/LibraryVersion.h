@@ -5,7 +5,7 @@
 
 namespace functions {
 
-// Our release convention (MISSION.md): the line right after the shebang reads
+// Our release convention (docs/contracts.md, rule 6): the line right after the shebang reads
 // "-- version: 1.2.0". Redis has no version field, so this is the only place a loaded
 // library's release can come from. Empty when the code states none.
 QString libraryVersion(const QByteArray &code);

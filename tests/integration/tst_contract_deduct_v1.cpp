@@ -1,5 +1,5 @@
 // Contract of functions/inventory_lib_v1.lua (library inventory_lib_v1, function
-// inventory_deduct_v1) against a real redis-server, as defined in MISSION.md:
+// inventory_deduct_v1) against a real redis-server, as defined in docs/contracts.md:
 // FCALL inventory_deduct_v1 2 <stock key> <receipt key> <quantity> <ttl seconds>
 // Every refusal is followed by the proof that nothing was written (keys, values, TTLs, DBSIZE).
 #include "ContractTest.h"
