@@ -38,6 +38,19 @@ QByteArray expand(const QString &keyTemplate, const QByteArray &sku, const QByte
 
 } // namespace
 
+std::optional<Environment> ConnectionProfile::environmentKind() const
+{
+    if (!isLabelled())
+        return defaultEnvironmentForHost(host);
+    return parseEnvironment(environment.trimmed());
+}
+
+QString ConnectionProfile::environmentLabel() const
+{
+    const auto kind = environmentKind();
+    return kind ? environmentName(*kind) : environment;
+}
+
 bool ConnectionProfile::startsReadOnly() const
 {
     const auto kind = environmentKind();

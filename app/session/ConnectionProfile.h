@@ -31,15 +31,21 @@ struct ConnectionProfile
     int database = 0;
     QString username; // empty: the default user
     redis::TlsOptions tls;
-    QString environment = QStringLiteral("local"); // a label: see session/Environment.h
+    // The label (see session/Environment.h). Empty means nobody labelled the server: the host
+    // decides (defaultEnvironmentForHost), so a profile that forgets its label fails safe.
+    QString environment;
     QString stockKeyTemplate = QLatin1String(DefaultStockTemplate);
     QString receiptKeyTemplate = QLatin1String(DefaultReceiptTemplate);
     qint64 receiptTtlSeconds = DefaultReceiptTtlSeconds;
     QString releaseUsername; // optional ACL user for loading libraries
     int timeoutMs = 5000;    // connect and command timeout
 
-    // The label as an enum; nullopt for a label this version does not know.
-    std::optional<Environment> environmentKind() const { return parseEnvironment(environment); }
+    // The label as an enum: the host's default when unlabelled; nullopt for a label this
+    // version does not know.
+    std::optional<Environment> environmentKind() const;
+    // The label as shown and recorded: "production", ... (an unknown label as it is written).
+    QString environmentLabel() const;
+    bool isLabelled() const { return !environment.trimmed().isEmpty(); }
     // Production, or a label this version cannot read (fail safe).
     bool startsReadOnly() const;
 

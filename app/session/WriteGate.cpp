@@ -13,8 +13,7 @@ WriteGate::WriteGate(redis::CommandSender &server, const ConnectionProfile &prof
     : QObject(parent)
     , m_server(server)
     , m_profileName(profile.name)
-    , m_environment(profile.environmentKind() ? environmentName(*profile.environmentKind())
-                                              : profile.environment)
+    , m_environment(profile.environmentLabel())
     , m_readOnly(profile.startsReadOnly())
 {
     if (m_readOnly)

@@ -57,7 +57,8 @@ private slots:
         ConnectionProfile p;
         QCOMPARE(p.port, 6379);
         QCOMPARE(p.database, 0);
-        QCOMPARE(p.environment, QStringLiteral("local"));
+        QCOMPARE(p.environment, QString());                         // unlabelled: the host decides
+        QCOMPARE(p.environmentKind(), session::Environment::Local); // 127.0.0.1
         QCOMPARE(p.stockKeyTemplate, QStringLiteral("stock:{<sku>}:available"));
         QCOMPARE(p.receiptKeyTemplate, QStringLiteral("idem:{<sku>}:<order>"));
         QCOMPARE(p.receiptTtlSeconds, qint64(604800));
@@ -66,6 +67,48 @@ private slots:
         QCOMPARE(p.stockKey("42"), QByteArray("stock:{42}:available"));
         QCOMPARE(p.receiptKey("42", "9001"), QByteArray("idem:{42}:9001"));
         QVERIFY(!p.startsReadOnly());
+    }
+
+    // Safety bug 1: the profile's own default fails safe. Unlabelled, a host written as
+    // loopback is local and any other host is production, even one that resolves to loopback
+    // ("vm" does on the test machines); saved and read back, it stays unlabelled.
+    void unlabelledFollowsHost()
+    {
+        const QList<std::pair<const char *, bool>> hosts{{"127.0.0.1", false},
+                                                         {"localhost", false},
+                                                         {"::1", false},
+                                                         {"127.9.8.7", false},
+                                                         {"redis-staging.internal.example", true},
+                                                         {"prod-host", true},
+                                                         {"vm", true},
+                                                         {"10.0.0.1", true},
+                                                         {"::ffff:127.0.0.1", true},
+                                                         {"0.0.0.0", true}};
+        for (const auto &[host, readOnly] : hosts) {
+            ConnectionProfile p;
+            p.name = QStringLiteral("p");
+            p.host = QLatin1String(host);
+            QVERIFY2(p.validate().isEmpty(), host);
+            QCOMPARE(p.startsReadOnly(), readOnly);
+            QCOMPARE(p.environmentLabel(),
+                     readOnly ? QStringLiteral("production") : QStringLiteral("local"));
+        }
+        ConnectionProfile remote;
+        remote.name = QStringLiteral("tunnel");
+        remote.host = QStringLiteral("prod-host");
+        auto s = settings(QStringLiteral("unlabelled.ini"));
+        session::ProfileStore store(s.get());
+        QVERIFY(store.save(remote).ok());
+        const auto back = store.find(QStringLiteral("tunnel"));
+        QVERIFY(back.has_value());
+        QVERIFY(!back->isLabelled());
+        QVERIFY(back->startsReadOnly());
+        // A profile written before labels were optional and without one: the host decides.
+        s->setValue(QStringLiteral("profiles/old/name"), QStringLiteral("old"));
+        s->setValue(QStringLiteral("profiles/old/host"), QStringLiteral("prod-host"));
+        const auto old = store.find(QStringLiteral("old"));
+        QVERIFY(old.has_value());
+        QVERIFY(old->startsReadOnly());
     }
 
     void validation_data()
@@ -94,8 +137,7 @@ private slots:
                                      << "-1";
         QTest::newRow("unknown label") << "environment"
                                        << "prod";
-        QTest::newRow("empty label") << "environment"
-                                     << "";
+        // An empty label is valid: unlabelled, the host decides (unlabelledFollowsHost).
         QTest::newRow("stock without sku") << "stockKeyTemplate"
                                            << "stock:available";
         QTest::newRow("receipt without order") << "receiptKeyTemplate"

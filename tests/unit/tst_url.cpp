@@ -104,7 +104,9 @@ private slots:
         QCOMPARE(r->profile.tls.enabled, tls);
         QVERIFY(r->profile.tls.verifyPeer); // verification stays on
         // What a URL cannot say keeps the defaults.
-        QCOMPARE(r->profile.environment, QStringLiteral("local"));
+        // No label: the host decides (a URL never says which environment it is).
+        QVERIFY(!r->profile.isLabelled());
+        QCOMPARE(r->profile.environmentKind(), session::defaultEnvironmentForHost(host));
         QCOMPARE(r->profile.receiptTtlSeconds, qint64(604800));
     }
 
