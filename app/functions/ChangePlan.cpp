@@ -151,6 +151,15 @@ QString PreflightReport::refusal() const
     return out.join(QLatin1Char('\n'));
 }
 
+QStringList PreflightReport::warnings() const
+{
+    QStringList out;
+    for (const PreflightCheck &c : checks)
+        if (c.state == PreflightCheck::State::Warning)
+            out << QStringLiteral("%1: %2").arg(c.label, c.detail);
+    return out;
+}
+
 bool ExecutionReport::succeeded() const
 {
     return refusal.isEmpty() && !nodes.isEmpty()

@@ -16,8 +16,11 @@ namespace functions {
 struct ChangeTarget
 {
     QString address;
-    redis::CommandSender *reader = nullptr; // state, dry run, dump, verification
-    redis::CommandSender *loader = nullptr; // runs the change (the release user); reader if null
+    redis::CommandSender *reader = nullptr; // the session's connection
+    redis::CommandSender *loader = nullptr; // the release user's connection, when there is one
+    // Every step of a change (state, dry run, backup, the change, verification) runs here: as
+    // the release user when the profile has one. The session user may be allowed FCALL and
+    // nothing else, so a step sent as it fails with NOPERM halfway through a release.
     redis::CommandSender &loadVia() const { return loader ? *loader : *reader; }
 };
 
@@ -66,6 +69,9 @@ struct PreflightReport
     QList<PreflightCheck> checks;
     bool passed() const;
     QString refusal() const; // the failed checks, one per line; empty when passed
+    // The checks that passed only with a warning, "label: detail": a report that passed with
+    // one of them is never summarised as "every check passed".
+    QStringList warnings() const;
 };
 
 // How the change went on one node.

@@ -1,5 +1,6 @@
 #include "LibraryChange.h"
 
+#include "ChangeUser.h"
 #include "FunctionsLog.h"
 #include "LibraryVersion.h"
 #include "LocalCatalog.h"
@@ -74,7 +75,7 @@ ChangeSpec LibraryChange::restoreSpec(const FunctionBackup &backup, RestorePolic
     return s;
 }
 
-void LibraryChange::onEveryNode(const QList<QList<redis::Command>> &commands, bool viaLoader,
+void LibraryChange::onEveryNode(const QList<QList<redis::Command>> &commands,
                                 std::function<void(const Replies &)> done)
 {
     auto replies = std::make_shared<Replies>(m_context.nodes.size());
@@ -83,8 +84,7 @@ void LibraryChange::onEveryNode(const QList<QList<redis::Command>> &commands, bo
         return done({});
     for (qsizetype i = 0; i < m_context.nodes.size(); ++i) {
         const ChangeTarget &node = m_context.nodes.at(i);
-        redis::CommandSender &sender = viaLoader ? node.loadVia() : *node.reader;
-        sender.sendBatch(
+        node.loadVia().sendBatch(
             commands.value(i), this,
             [replies, pending, i, done](const QList<redis::ReplyResult> &r) {
                 (*replies)[i] = r;
@@ -100,7 +100,7 @@ void LibraryChange::fetchState(std::function<void()> done)
     const quint64 generation = ++m_generation;
     m_stage = Stage::New;
     m_backup.reset();
-    onEveryNode(QList<QList<redis::Command>>(m_context.nodes.size(), stateCommands()), false,
+    onEveryNode(QList<QList<redis::Command>>(m_context.nodes.size(), stateCommands()),
                 [this, generation, done](const Replies &replies) {
                     if (generation != m_generation)
                         return; // a newer read superseded this one
@@ -197,6 +197,21 @@ QString LibraryChange::stageRefusal(Stage needed) const
     return QStringLiteral("%1 has not been done yet").arg(QLatin1String(names[int(needed)]));
 }
 
+PreflightCheck LibraryChange::contractCheck() const
+{
+    const QString label = QStringLiteral("Contract");
+    if (const QStringList refused = refusals(); !refused.isEmpty())
+        return Check{label, Check::State::Failed, refused.join(QLatin1Char('\n'))};
+    // Breaking is allowed after an acknowledgement, but it is never "passed": callers fail.
+    if (verdict() == Verdict::Breaking)
+        return Check{label, Check::State::Warning,
+                     QStringLiteral("breaking (%1): %2; the confirmation asks for an "
+                                    "acknowledgement")
+                         .arg(m_spec.library, breakingReasons().join(QStringLiteral("; ")))};
+    return Check{label, Check::State::Passed,
+                 QStringLiteral("%1 (%2)").arg(verdictName(verdict()), m_spec.library)};
+}
+
 void LibraryChange::preflight(std::function<void(const PreflightReport &)> done)
 {
     PreflightReport report;
@@ -204,11 +219,7 @@ void LibraryChange::preflight(std::function<void(const PreflightReport &)> done)
         report.checks << Check{QStringLiteral("Sequence"), Check::State::Failed, why};
         return done(report);
     }
-    const QStringList refused = refusals();
-    report.checks << Check{
-        QStringLiteral("Contract"), refused.isEmpty() ? Check::State::Passed : Check::State::Failed,
-        refused.isEmpty() ? QStringLiteral("%1 (%2)").arg(verdictName(verdict()), m_spec.library)
-                          : refused.join(QLatin1Char('\n'))};
+    report.checks << contractCheck();
     session::WriteGate *gate = m_context.gate;
     const QString env = gate ? gate->environment() : m_context.environment;
     if (!gate)
@@ -224,41 +235,49 @@ void LibraryChange::preflight(std::function<void(const PreflightReport &)> done)
         report.checks << Check{QStringLiteral("Environment"), Check::State::Passed,
                                QStringLiteral("%1: writes allowed").arg(env)};
 
+    // Per node, a dry run of the change and of the backup's FUNCTION DUMP, for the user
+    // that will run them: a missing grant shows here, before anything is written.
+    const QByteArray user = m_context.loadUser.toUtf8();
     QList<QList<redis::Command>> dryRuns;
     QList<redis::Command> commands;
     for (const NodeState &s : m_states) {
         const redis::Command c = m_spec.command(s);
         commands << c;
-        dryRuns << (c.isEmpty()
-                        ? QList<redis::Command>{}
-                        : QList<redis::Command>{
-                            redis::Command{"ACL", "DRYRUN", m_context.loadUser.toUtf8()} + c});
+        QList<redis::Command> node{redis::Command{"ACL", "DRYRUN", user, "FUNCTION", "DUMP"}};
+        if (!c.isEmpty())
+            node << redis::Command{"ACL", "DRYRUN", user} + c;
+        dryRuns << node;
     }
-    onEveryNode(dryRuns, false, [this, report, commands, done](const Replies &replies) mutable {
+    onEveryNode(dryRuns, [this, report, commands, done](const Replies &replies) mutable {
+        const auto permission = [this](const QString &label, const QString &command,
+                                       const redis::ReplyResult &reply) {
+            const session::PermissionCheck p =
+                session::decodeDryRun(m_context.loadUser, command, reply);
+            using V = session::PermissionCheck::Verdict;
+            if (p.verdict == V::Allowed)
+                return Check{
+                    label, Check::State::Passed,
+                    QStringLiteral("user '%1' may run %2").arg(m_context.loadUser, command)};
+            if (p.verdict == V::Denied)
+                return Check{label, Check::State::Failed,
+                             QStringLiteral("user '%1' may not run %2: %3")
+                                 .arg(m_context.loadUser, command, p.detail)};
+            return Check{label, Check::State::Warning,
+                         QStringLiteral("could not check (%1); the server still refuses a "
+                                        "command the user may not run")
+                             .arg(p.detail)};
+        };
         for (qsizetype i = 0; i < replies.size(); ++i) {
-            const QString label = QStringLiteral("Permission on %1").arg(m_states.at(i).address);
-            if (commands.at(i).isEmpty()) {
+            const QString address = m_states.at(i).address;
+            const QString label = QStringLiteral("Permission on %1").arg(address);
+            if (commands.at(i).isEmpty())
                 report.checks << Check{label, Check::State::Passed,
                                        QStringLiteral("nothing to change on this node")};
-                continue;
-            }
-            const session::PermissionCheck p = session::decodeDryRun(
-                m_context.loadUser, commandText(commands.at(i)), replyAt(replies.at(i), 0));
-            using V = session::PermissionCheck::Verdict;
-            const QString what = QStringLiteral("user '%1' may run %2")
-                                     .arg(m_context.loadUser, commandText(commands.at(i)));
-            if (p.verdict == V::Allowed)
-                report.checks << Check{label, Check::State::Passed, what};
-            else if (p.verdict == V::Denied)
-                report.checks << Check{
-                    label, Check::State::Failed,
-                    QStringLiteral("user '%1' may not run %2: %3")
-                        .arg(m_context.loadUser, commandText(commands.at(i)), p.detail)};
             else
-                report.checks << Check{label, Check::State::Warning,
-                                       QStringLiteral("could not check (%1); the server still "
-                                                      "refuses a change the user may not make")
-                                           .arg(p.detail)};
+                report.checks << permission(label, commandText(commands.at(i)),
+                                            replyAt(replies.at(i), 1));
+            report.checks << permission(QStringLiteral("Backup on %1").arg(address),
+                                        QStringLiteral("FUNCTION DUMP"), replyAt(replies.at(i), 0));
         }
         if (m_stage >= Stage::StateRead)
             m_stage = report.passed() ? Stage::PreflightPassed : Stage::StateRead;
@@ -268,14 +287,21 @@ void LibraryChange::preflight(std::function<void(const PreflightReport &)> done)
     });
 }
 
-void LibraryChange::backup(std::function<void(const core::Result<FunctionBackup, QString> &)> done)
+void LibraryChange::backup(
+    std::function<void(const core::Result<FunctionBackup, QString> &)> finished)
 {
+    // A refused step says who lacked the permission, not only the server's NOPERM line.
+    const auto done = [this, finished](const core::Result<FunctionBackup, QString> &r) {
+        finished(
+            r ? r
+              : core::Result<FunctionBackup, QString>(withPermissionHint(m_context, r.error())));
+    };
     if (const QString why = stageRefusal(Stage::PreflightPassed); !why.isEmpty())
         return done(why);
     QList<redis::Command> commands = stateCommands();
     commands << redis::Command{"FUNCTION", "DUMP"};
     onEveryNode(
-        QList<QList<redis::Command>>(m_context.nodes.size(), commands), false,
+        QList<QList<redis::Command>>(m_context.nodes.size(), commands),
         [this, done](const Replies &replies) {
             FunctionBackup b;
             b.created = QDateTime::currentDateTimeUtc();

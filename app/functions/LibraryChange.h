@@ -66,7 +66,8 @@ public:
 
 private:
     using Replies = QList<QList<redis::ReplyResult>>;
-    void onEveryNode(const QList<QList<redis::Command>> &commands, bool viaLoader,
+    // Sends each node its commands on ChangeTarget::loadVia(), as every step does.
+    void onEveryNode(const QList<QList<redis::Command>> &commands,
                      std::function<void(const Replies &)> done);
     void executeNode(int index, std::shared_ptr<ExecutionReport> report,
                      std::function<void(const ExecutionReport &)> done);
@@ -76,6 +77,7 @@ private:
     void audit(const NodeState &before, const redis::Command &command, const QString &attemptId,
                NodeOutcome &outcome, const redis::ReplyResult &reply, qint64 durationMs);
     QString stageRefusal(Stage needed) const;
+    PreflightCheck contractCheck() const; // refused: failed; breaking: a warning
 
     ChangeContext m_context;
     ChangeSpec m_spec;

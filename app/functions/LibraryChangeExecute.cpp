@@ -53,7 +53,8 @@ void LibraryChange::executeNode(int index, std::shared_ptr<ExecutionReport> repo
         return done(*report);
     const ChangeTarget target = m_context.nodes.at(index);
     // 1. Re-read: the backup (and the diff the user confirmed) must still describe the node.
-    target.reader->sendBatch(
+    // Every step runs as the loading user (see ChangeTarget::loadVia()).
+    target.loadVia().sendBatch(
         stateCommands(), this,
         [this, index, report, done, target](const QList<redis::ReplyResult> &r) {
             const NodeState before = decodeState(target.address, r);
@@ -98,7 +99,7 @@ void LibraryChange::executeNode(int index, std::shared_ptr<ExecutionReport> repo
                  attemptId = attempt.value().attemptId](const redis::ReplyResult &reply) {
                     const qint64 ms = clock->elapsed();
                     // 3. Verify what the node holds now, whatever the reply said.
-                    target.reader->sendBatch(
+                    target.loadVia().sendBatch(
                         stateCommands(), this,
                         [this, index, report, done, target, before, command, reply, ms,
                          attemptId](const QList<redis::ReplyResult> &r) {

@@ -1,0 +1,33 @@
+#include "ChangeUser.h"
+
+namespace functions {
+
+bool runsAsReleaseUser(const ChangeContext &context)
+{
+    return !context.nodes.isEmpty() && context.nodes.first().loader != nullptr;
+}
+
+QString stepUserText(const ChangeContext &context)
+{
+    return runsAsReleaseUser(context)
+               ? QStringLiteral("ACL user '%1' (the profile's release user)").arg(context.loadUser)
+               : QStringLiteral("ACL user '%1' (this session's user; the profile names no "
+                                "release user)")
+                     .arg(context.loadUser);
+}
+
+QString withPermissionHint(const ChangeContext &context, const QString &error)
+{
+    if (!error.contains(QLatin1String("NOPERM")))
+        return error;
+    // A release manager reads this when a step stopped halfway: say who and what next.
+    const QString fix = runsAsReleaseUser(context)
+                            ? QStringLiteral("grant it to the release user")
+                            : QStringLiteral("set a release user in the connection profile "
+                                             "(one that may FUNCTION LIST, DUMP, LOAD and "
+                                             "RESTORE), or grant it to this user");
+    return QStringLiteral("%1 (user '%2' lacks this permission: %3)")
+        .arg(error, context.loadUser, fix);
+}
+
+} // namespace functions
