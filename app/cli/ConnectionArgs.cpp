@@ -18,6 +18,17 @@ QSettings consoleSettings()
     return QSettings(QStringLiteral("InventoryConsole"), QStringLiteral("inventory-console"));
 }
 
+// One line of standard input without its line end; nullopt when it is empty or missing.
+std::optional<QString> readLine(QIODevice &in)
+{
+    QByteArray line = in.readLine();
+    while (line.endsWith('\n') || line.endsWith('\r'))
+        line.chop(1);
+    if (line.isEmpty())
+        return std::nullopt;
+    return QString::fromUtf8(line);
+}
+
 std::optional<QString> keyringPassword(const QString &profileName)
 {
     session::SecretStore secrets;
@@ -35,6 +46,23 @@ std::optional<QString> keyringPassword(const QString &profileName)
 }
 } // namespace
 
+std::optional<QString> ConnectionArgs::applyLabelProblem(const QCommandLineParser &parser,
+                                                         session::ConnectionProfile &profile) const
+{
+    if (!parser.isSet(m_environment))
+        return std::nullopt; // unlabelled: environmentKind() applies the host rule
+    const QString label = parser.value(m_environment);
+    const auto env = session::parseEnvironment(label);
+    if (!env)
+        return QStringLiteral("--environment: give local, test, staging or production");
+    // A saved label is the user's decision; the command line may not quietly change it.
+    if (profile.isLabelled() && profile.environmentKind() != env)
+        return QStringLiteral("--environment %1 contradicts the profile's label (%2)")
+            .arg(label, profile.environment);
+    profile.environment = session::environmentName(*env);
+    return std::nullopt;
+}
+
 QString scrub(QString text, const QString &password)
 {
     if (password.size() >= 4)
@@ -44,8 +72,9 @@ QString scrub(QString text, const QString &password)
 
 void ConnectionArgs::addTo(QCommandLineParser &parser)
 {
-    parser.addOptions({m_url, m_profile, m_passwordStdin, m_tlsCa, m_tlsCert, m_tlsKey,
-                       m_tlsServerName, m_timeout});
+    parser.addOptions({m_url, m_profile, m_passwordStdin, m_environment, m_releaseUser,
+                       m_releasePasswordStdin, m_tlsCa, m_tlsCert, m_tlsKey, m_tlsServerName,
+                       m_timeout});
 }
 
 std::optional<ConnectionArgs::Resolved>
@@ -81,14 +110,32 @@ ConnectionArgs::resolve(const QCommandLineParser &parser, Context &context, int 
         if (passwordFromUrl)
             return usage(QStringLiteral("the URL has a password and --password-stdin is given: "
                                         "use one of them"));
-        QByteArray line = context.in.readLine();
-        while (line.endsWith('\n') || line.endsWith('\r'))
-            line.chop(1);
-        if (line.isEmpty())
+        const auto line = readLine(context.in);
+        if (!line)
             return usage(QStringLiteral("--password-stdin: standard input has no password line"));
-        r.password = QString::fromUtf8(line);
+        r.password = *line;
     } else if (parser.isSet(m_profile)) {
         r.password = keyringPassword(r.profile.name).value_or(QString());
+    }
+    if (const auto problem = applyLabelProblem(parser, r.profile))
+        return usage(*problem);
+    if (parser.isSet(m_releaseUser)) {
+        const QString user = parser.value(m_releaseUser).trimmed();
+        if (!r.profile.releaseUsername.isEmpty() && user != r.profile.releaseUsername)
+            return usage(QStringLiteral("--release-user %1 contradicts the profile's release "
+                                        "user (%2)")
+                             .arg(user, r.profile.releaseUsername));
+        r.profile.releaseUsername = user;
+    }
+    if (parser.isSet(m_releasePasswordStdin)) {
+        if (r.profile.releaseUsername.isEmpty())
+            return usage(QStringLiteral("--release-password-stdin: there is no release user "
+                                        "(give --release-user NAME)"));
+        const auto line = readLine(context.in);
+        if (!line)
+            return usage(QStringLiteral("--release-password-stdin: standard input has no "
+                                        "line for the release password"));
+        r.releasePassword = *line;
     }
     if (parser.isSet(m_tlsCa)) {
         r.profile.tls.enabled = true;

@@ -18,8 +18,10 @@ struct ConnectionOptions;
 namespace cli {
 
 // The connection options every subcommand that talks to Redis shares:
-//   --url URL | --profile NAME, --password-stdin, --tls-ca, --tls-cert, --tls-key,
-//   --tls-server-name, --timeout-ms
+//   --url URL | --profile NAME, --password-stdin, --environment LABEL, --release-user NAME,
+//   --release-password-stdin, --tls-ca, --tls-cert, --tls-key, --tls-server-name, --timeout-ms
+// Without --environment, a --url server gets session::defaultEnvironmentForHost(): any host
+// not written as loopback is production, read-only until --unlock.
 class ConnectionArgs
 {
 public:
@@ -29,6 +31,8 @@ public:
     {
         session::ConnectionProfile profile;
         QString password;
+        // From --release-password-stdin; nullopt: look in the keyring (a saved profile).
+        std::optional<QString> releasePassword;
     };
     // After parsing. On a problem prints one line (never the password) and returns the exit
     // code instead.
@@ -36,6 +40,10 @@ public:
                                     int *exitCode) const;
 
 private:
+    // --environment applied to the profile; the reason when it cannot be.
+    std::optional<QString> applyLabelProblem(const QCommandLineParser &parser,
+                                             session::ConnectionProfile &profile) const;
+
     QCommandLineOption m_url{QStringLiteral("url"),
                              QStringLiteral("redis://[user[:password]@]host[:port][/db] or "
                                             "rediss://... for TLS. Prefer --password-stdin to a "
@@ -50,6 +58,23 @@ private:
     QCommandLineOption m_passwordStdin{QStringLiteral("password-stdin"),
                                        QStringLiteral("Read the password from the first line of "
                                                       "standard input.")};
+    QCommandLineOption m_environment{QStringLiteral("environment"),
+                                     QStringLiteral("The server's label: local, test, staging or "
+                                                    "production. Default: the profile's; for "
+                                                    "--url, local only for a host written as "
+                                                    "localhost, 127.x.x.x or ::1, else "
+                                                    "production (read-only until --unlock)."),
+                                     QStringLiteral("LABEL")};
+    QCommandLineOption m_releaseUser{QStringLiteral("release-user"),
+                                     QStringLiteral("The ACL user that reads, backs up and loads "
+                                                    "function libraries (default: the "
+                                                    "profile's)."),
+                                     QStringLiteral("NAME")};
+    QCommandLineOption m_releasePasswordStdin{
+        QStringLiteral("release-password-stdin"),
+        QStringLiteral("Read the release user's password from standard input (the line after "
+                       "the password when --password-stdin is given too) instead of the "
+                       "keyring.")};
     QCommandLineOption m_tlsCa{QStringLiteral("tls-ca"),
                                QStringLiteral("CA certificate file (PEM) to verify the server "
                                               "with; turns TLS on."),

@@ -200,12 +200,7 @@ int runDeduct(Context &context)
                                                    "session: the profile name (host:port with "
                                                    "--url)."),
                                     QStringLiteral("NAME"));
-    const QCommandLineOption environment(QStringLiteral("environment"),
-                                         QStringLiteral("The label of a --url connection: local, "
-                                                        "test, staging or production (default "
-                                                        "local)."),
-                                         QStringLiteral("LABEL"));
-    parser.addOptions({sku, order, quantity, ttl, mode, json, check, audit, unlock, environment});
+    parser.addOptions({sku, order, quantity, ttl, mode, json, check, audit, unlock});
     if (auto code = parseArguments(parser, context))
         return *code;
 
@@ -222,19 +217,6 @@ int runDeduct(Context &context)
     if (!target)
         return exitCode;
     session::ConnectionProfile profile = target->profile;
-    if (parser.isSet(environment)) {
-        const QString label = parser.value(environment);
-        if (!session::parseEnvironment(label))
-            return context.fail(ExitUsage, QStringLiteral("--environment: give local, test, "
-                                                          "staging or production"));
-        if (parser.isSet(QStringLiteral("profile"))
-            && label.compare(profile.environment, Qt::CaseInsensitive) != 0)
-            return context.fail(ExitUsage,
-                                QStringLiteral("--environment %1 contradicts the profile's label "
-                                               "(%2)")
-                                    .arg(label, profile.environment));
-        profile.environment = label.toLower();
-    }
     // As in `inventory-cli functions`: a URL has no profile name to type for an unlock, so its
     // address stands in (and names the session in the audit log).
     if (parser.isSet(QStringLiteral("url")))

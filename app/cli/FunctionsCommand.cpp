@@ -124,7 +124,7 @@ functions::ChangeContext Session::context() const
     c.loadUser = loadUser;
     c.gate = gate.get();
     c.profile = target.profile.name;
-    c.environment = target.profile.environment;
+    c.environment = target.profile.environmentLabel();
     c.timeoutMs = qMax(target.profile.timeoutMs, 10000);
     return c;
 }
@@ -141,22 +141,6 @@ std::unique_ptr<Session> connect(const ConnectionArgs &args, const QCommandLineP
     auto s = std::make_unique<Session>();
     s->target = *target;
     session::ConnectionProfile &p = s->target.profile;
-    if (parser.optionNames().contains(QStringLiteral("environment"))) {
-        const QString label = parser.value(QStringLiteral("environment"));
-        if (!session::parseEnvironment(label)) {
-            *exitCode = context.fail(usageExit, QStringLiteral("--environment: local, test, "
-                                                               "staging or production"));
-            return nullptr;
-        }
-        if (parser.isSet(QStringLiteral("profile"))
-            && label.compare(p.environment, Qt::CaseInsensitive) != 0) {
-            *exitCode = context.fail(usageExit, QStringLiteral("--environment %1 contradicts "
-                                                               "the profile's label (%2)")
-                                                    .arg(label, p.environment));
-            return nullptr;
-        }
-        p.environment = label.toLower();
-    }
     // A URL has no profile name to type for an unlock: its address stands in.
     if (parser.isSet(QStringLiteral("url")))
         p.name = QStringLiteral("%1:%2").arg(p.host).arg(p.port);
@@ -166,11 +150,14 @@ std::unique_ptr<Session> connect(const ConnectionArgs &args, const QCommandLineP
         return nullptr;
     s->loadUser = p.effectiveUsername();
     if (!p.releaseUsername.isEmpty()) {
-        const auto pw = releasePassword(p.name);
+        const auto pw = target->releasePassword                   ? target->releasePassword
+                        : parser.isSet(QStringLiteral("profile")) ? releasePassword(p.name)
+                                                                  : std::nullopt;
         if (!pw) {
             *exitCode = context.fail(connectionExit,
-                                     QStringLiteral("the profile's release user '%1' has no "
-                                                    "password in the keyring")
+                                     QStringLiteral("the release user '%1' has no password in "
+                                                    "the keyring: give it with "
+                                                    "--release-password-stdin")
                                          .arg(p.releaseUsername));
             return nullptr;
         }

@@ -26,10 +26,6 @@ struct ChangeOptions
                               QStringLiteral("Unlock a production session: the profile name "
                                              "(host:port with --url)."),
                               QStringLiteral("NAME")};
-    QCommandLineOption environment{QStringLiteral("environment"),
-                                   QStringLiteral("The label of a --url connection: local, test, "
-                                                  "staging or production (default local)."),
-                                   QStringLiteral("LABEL")};
     QCommandLineOption backupDir{QStringLiteral("backup-dir"),
                                  QStringLiteral("Where the backup goes (default: the app data "
                                                 "directory's function-backups)."),
@@ -38,7 +34,7 @@ struct ChangeOptions
     void addTo(QCommandLineParser &parser)
     {
         connection.addTo(parser);
-        parser.addOptions({json, confirm, allowBreaking, unlock, environment, backupDir});
+        parser.addOptions({json, confirm, allowBreaking, unlock, backupDir});
     }
 };
 

@@ -189,6 +189,30 @@ private slots:
         QCOMPARE(r.json.value("outcome").toString(), QStringLiteral("deducted"));
     }
 
+    // Safety bug 1: without --environment a host not written as localhost, 127.x.x.x or ::1
+    // is production, read-only, whatever it resolves to. [::ffff:127.0.0.1] reaches the test
+    // server over loopback but is not written as loopback.
+    void hostNotWrittenAsLoopbackIsProduction()
+    {
+        const QString url = QStringLiteral("redis://[::ffff:127.0.0.1]:%1").arg(m_redis.port());
+        const QStringList args{"deduct", "--url",      url, "--audit-log", m_audit, "--sku",
+                               "42",     "--quantity", "3", "--order",     "9001",  "--json"};
+        Run r = run(args);
+        QCOMPARE(r.exitCode, 3);
+        QCOMPARE(r.json.value("outcome").toString(), QStringLiteral("not_sent"));
+        QVERIFY2(r.json.value("message").toString().contains("production"),
+                 qPrintable(r.json.value("message").toString()));
+        QCOMPARE(m_c->call({"GET", "stock:{42}:available"})->bytes(), QByteArray("10"));
+        // Labelled by the user, it writes: the label made the difference.
+        r = run(args + QStringList{"--environment", "local"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.json.value("outcome").toString(), QStringLiteral("deducted"));
+        r = run(
+            {"deduct", "--url", url, "--sku", "42", "--quantity", "1", "--environment", "prod"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("--environment: give local, test, staging or production"));
+    }
+
     // The CLI is killed while the server holds the call: the attempt is on disk, no outcome
     // follows, and the audit viewer's model shows it as "no outcome recorded".
     void killedWhileHeldLeavesAnAttemptWithNoOutcome()

@@ -1,5 +1,6 @@
 // inventory-cli functions against a real redis-server: every verb, its exit codes, its JSON,
 // and the guards (confirmation, breaking acknowledgement, production unlock, ACL).
+#include "AclUsers.h"
 #include "AuditTrail.h"
 #include "RedisFixture.h"
 
@@ -51,7 +52,7 @@ class TstFunctionsCli : public QObject
     QTemporaryDir m_home;
     QString m_url;
 
-    Run cli(const QStringList &args)
+    Run cli(const QStringList &args, const QByteArray &input = {})
     {
         QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -64,6 +65,7 @@ class TstFunctionsCli : public QObject
         p.start(cliPath(), QStringList{"functions"} + args);
         if (!p.waitForStarted(5000))
             return {};
+        p.write(input);
         p.closeWriteChannel();
         p.waitForFinished(30000);
         return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
@@ -275,6 +277,47 @@ private slots:
         QVERIFY(!r.err.contains("caller-pw"));
         QCOMPARE(serverCode("inventory_lib_v1"), previousRelease());
         QVERIFY(m_c->call({"ACL", "DELUSER", "caller"}).ok());
+    }
+
+    // Safety bug 2 on the command line: the session user may only FCALL; the release user's
+    // password comes on standard input; every step runs as the release user (ACL LOG shows no
+    // denial), and the preflight says so.
+    void releaseUserFromStdin()
+    {
+        QVERIFY(testsupport::createSupportAndReleaseUsers(*m_c));
+        const QString url =
+            QStringLiteral("redis://support:support-pw@127.0.0.1:%1").arg(m_redis.port());
+        const QStringList load{"load",
+                               Shipped,
+                               "--url",
+                               url,
+                               "--confirm",
+                               "inventory_lib_v1",
+                               "--release-user",
+                               "release",
+                               "--release-password-stdin"};
+        Run r = cli(load, "release-pw\n");
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        QVERIFY2(r.out.contains("user 'release' may run FUNCTION LOAD REPLACE"), qPrintable(r.out));
+        QCOMPARE(serverCode("inventory_lib_v1"),
+                 testsupport::functionSource("inventory_lib_v1.lua"));
+        QCOMPARE(testsupport::render(m_c->call({"ACL", "LOG"})), QStringLiteral("{}"));
+        QVERIFY(!r.out.contains("release-pw") && !r.err.contains("release-pw"));
+
+        // No line on stdin, or no release user: a usage error before anything connects.
+        r = cli(load);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--release-password-stdin: standard input has no line"),
+                 qPrintable(r.err));
+        r = cli({"status", "--url", url, "--release-password-stdin"}, "x\n");
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("there is no release user"), qPrintable(r.err));
+        // A release user without a password anywhere says how to give one.
+        r = cli({"load", Shipped, "--url", url, "--confirm", "inventory_lib_v1", "--release-user",
+                 "release"});
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.err.contains("--release-password-stdin"), qPrintable(r.err));
+        QVERIFY(m_c->call({"ACL", "DELUSER", "support", "release"}).ok());
     }
 
     // Nothing listens on the port: one line on stderr without the URL's password, and the
