@@ -16,6 +16,8 @@ int runPing(Context &context)
                        "the PING latency, the eviction policy, and whether the user (and the\n"
                        "profile's release user) may call inventory_deduct_v1 and load function\n"
                        "libraries, by ACL DRYRUN ('unknown' when the dry run is not allowed).\n"
+                       "With --release-password-stdin it also logs in as the release user and\n"
+                       "dry-runs, as that user, what a library change sends.\n"
                        "Exit codes: 0 ok, 1 the server refused, 2 bad arguments, 3 could not\n"
                        "connect (host, port, TLS, password)."));
     ConnectionArgs connection;
@@ -31,7 +33,7 @@ int runPing(Context &context)
         return exitCode;
 
     const session::ProbeResult result =
-        session::ConnectionProbe::run(target->profile, target->password);
+        session::ConnectionProbe::run(target->profile, target->password, target->releasePassword);
     if (!result.ok()) {
         const auto kind = result.error().kind;
         const int code = kind == session::ProbeFailure::Kind::Server ? ExitFailed : ExitConnection;

@@ -1,5 +1,6 @@
 #include "ConnectionProbe.h"
 
+#include "ReleaseProbe.h"
 #include "SessionLog.h"
 #include "redis/RedisClient.h"
 
@@ -18,11 +19,13 @@ ConnectionProbe::ConnectionProbe(QObject *parent)
 
 ConnectionProbe::~ConnectionProbe() = default;
 
-void ConnectionProbe::start(const ConnectionProfile &profile, const QString &password)
+void ConnectionProbe::start(const ConnectionProfile &profile, const QString &password,
+                            const std::optional<QString> &releasePassword)
 {
     cancel();
     const quint64 generation = ++m_generation;
     m_profile = profile;
+    m_releasePassword = releasePassword;
     redis::ConnectionOptions options = profile.toConnectionOptions(password);
     options.autoReconnect = false;
     options.clientName = "inventory-console-probe";
@@ -50,6 +53,8 @@ void ConnectionProbe::cancel()
     // This may run inside one of the client's own signals: retire it, delete it from the
     // event loop (or with this probe, whichever comes first).
     m_retired.push_back(std::move(m_client));
+    if (m_releaseClient)
+        m_retired.push_back(std::move(m_releaseClient));
     QTimer::singleShot(0, this, [this] { m_retired.clear(); });
 }
 
@@ -82,9 +87,45 @@ void ConnectionProbe::onReady(quint64 generation)
                                 report.address = m_client->address();
                                 report.tls = m_client->options().tls.enabled;
                                 report.latencyMs = latencyMs;
-                                finish(generation, report);
+                                if (m_releasePassword && !m_profile.releaseUsername.isEmpty())
+                                    probeRelease(generation, report);
+                                else
+                                    finish(generation, report);
                             });
     });
+}
+
+void ConnectionProbe::probeRelease(quint64 generation, ProbeReport report)
+{
+    redis::ConnectionOptions options = m_profile.toReleaseConnectionOptions(*m_releasePassword);
+    options.autoReconnect = false;
+    options.clientName = "inventory-console-probe-release";
+    m_releaseClient = std::make_unique<redis::RedisClient>(options);
+    const QString user = m_profile.releaseUsername;
+    connect(m_releaseClient.get(), &redis::RedisClient::stateChanged, this,
+            [this, generation, report, user](redis::ConnectionState state,
+                                             const QString &detail) mutable {
+                if (generation != m_generation)
+                    return;
+                if (state == redis::ConnectionState::Ready) {
+                    m_releaseClient->sendBatch(releaseProbeCommands(user), this,
+                                               [this, generation, report,
+                                                user](const QList<redis::ReplyResult> &r) mutable {
+                                                   if (generation != m_generation)
+                                                       return;
+                                                   applyReleaseProbe(report, user, r);
+                                                   finish(generation, report);
+                                               });
+                } else if (state == redis::ConnectionState::Failed
+                           || state == redis::ConnectionState::Closed) {
+                    applyReleaseFailure(report, user,
+                                        classifyConnectionFailure(m_releaseClient->failure(),
+                                                                  detail, m_profile.tls.enabled));
+                    finish(generation, report);
+                }
+            });
+    qCDebug(lcSession) << "probing the release user" << user;
+    m_releaseClient->open();
 }
 
 void ConnectionProbe::finish(quint64 generation, const ProbeResult &result)
@@ -99,7 +140,8 @@ void ConnectionProbe::finish(quint64 generation, const ProbeResult &result)
     emit finished(result);
 }
 
-ProbeResult ConnectionProbe::run(const ConnectionProfile &profile, const QString &password)
+ProbeResult ConnectionProbe::run(const ConnectionProfile &profile, const QString &password,
+                                 const std::optional<QString> &releasePassword)
 {
     ConnectionProbe probe;
     std::optional<ProbeResult> out;
@@ -108,7 +150,7 @@ ProbeResult ConnectionProbe::run(const ConnectionProfile &profile, const QString
         out = r;
         loop.quit();
     });
-    probe.start(profile, password);
+    probe.start(profile, password, releasePassword);
     if (!out)
         loop.exec();
     return *out;

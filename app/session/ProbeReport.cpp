@@ -99,6 +99,11 @@ QList<ProbeRow> ProbeReport::rows() const
                         true};
     else
         out << ProbeRow{QStringLiteral("User"), user};
+    if (release.tried)
+        out << ProbeRow{QStringLiteral("Release user"),
+                        release.ok ? QStringLiteral("%1: logged in").arg(release.user)
+                                   : QStringLiteral("%1: %2").arg(release.user, release.failure),
+                        !release.ok};
     if (evictionPolicy.isEmpty())
         out << ProbeRow{QStringLiteral("Eviction"), QStringLiteral("unknown")};
     else if (evictionCanDropReceipts())
@@ -139,6 +144,11 @@ QJsonObject ProbeReport::toJson() const
          evictionPolicy.isEmpty() ? QJsonValue() : QJsonValue(evictionPolicy)},
         {QStringLiteral("eviction_can_drop_receipts"), evictionCanDropReceipts()},
         {QStringLiteral("permissions"), perms},
+        {QStringLiteral("release_login"),
+         release.tried ? QJsonValue(QJsonObject{{QStringLiteral("user"), release.user},
+                                                {QStringLiteral("ok"), release.ok},
+                                                {QStringLiteral("failure"), release.failure}})
+                       : QJsonValue()},
     };
 }
 

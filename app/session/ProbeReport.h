@@ -24,6 +24,16 @@ struct PermissionCheck
 };
 QString verdictName(PermissionCheck::Verdict v); // allowed | denied | unknown
 
+// The release user's own login, tried when the caller has its password: a wrong password
+// shows in the connection test, not halfway through a release.
+struct ReleaseLogin
+{
+    bool tried = false;
+    bool ok = false;
+    QString user;
+    QString failure; // why the login failed (never the password)
+};
+
 // One label/value line of a report, in display order.
 struct ProbeRow
 {
@@ -46,6 +56,7 @@ struct ProbeReport
     QString expectedUser;   // the profile's user ("default" when none is set)
     QString evictionPolicy; // maxmemory_policy
     QList<PermissionCheck> permissions;
+    ReleaseLogin release;
 
     QString roleLabel() const; // primary | replica
     bool evictionCanDropReceipts() const;
