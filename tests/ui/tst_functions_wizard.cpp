@@ -2,6 +2,7 @@
 // 1.0.0 release: the view says the shipped 1.1.0 differs; the wizard walks contract, code
 // diff, preflight (with a production unlock), backup, confirmation and result; the view then
 // shows the library identical to the shipped file.
+#include "AclUsers.h"
 #include "RedisFixture.h"
 #include "functions/CodeDiffView.h"
 #include "functions/LibrariesView.h"
@@ -152,7 +153,8 @@ private slots:
         next(w)->click();
         QCOMPARE(w->currentId(), int(ui::LoadWizard::Preflight));
         QTreeWidget *checks = w->preflightPage()->checks();
-        QTRY_COMPARE_WITH_TIMEOUT(checks->topLevelItemCount(), 3, 5000);
+        // Contract, Environment, Permission (the load), Backup (FUNCTION DUMP).
+        QTRY_COMPARE_WITH_TIMEOUT(checks->topLevelItemCount(), 4, 5000);
         QVERIFY(!next(w)->isEnabled());
         QCOMPARE(checks->topLevelItem(1)->text(0), QStringLiteral("✖ refused"));
         QVERIFY(m_gate->unlock(QStringLiteral("ui test")));
@@ -207,6 +209,18 @@ private slots:
         for (int id : {ui::LoadWizard::Diff, ui::LoadWizard::Preflight, ui::LoadWizard::Backup,
                        ui::LoadWizard::Confirm}) {
             QTRY_VERIFY_WITH_TIMEOUT(next(&w)->isEnabled(), 5000);
+            if (w.currentId() == ui::LoadWizard::Preflight) {
+                // Safety bug 3: a breaking contract is a warning row, and the summary above it
+                // never says that every check passed.
+                QTreeWidget *checks = w.preflightPage()->checks();
+                QCOMPARE(checks->topLevelItem(0)->text(1), QStringLiteral("Contract"));
+                QCOMPARE(checks->topLevelItem(0)->text(0), QStringLiteral("⚠ warning"));
+                const QString summary = w.preflightPage()->summary()->text();
+                QVERIFY2(!summary.contains(QLatin1String("Every check passed")),
+                         qPrintable(summary));
+                QVERIFY2(summary.contains(QLatin1String("not every check passed: one warning")),
+                         qPrintable(summary));
+            }
             next(&w)->click();
             QCOMPARE(w.currentId(), id);
         }
@@ -221,6 +235,47 @@ private slots:
         w.button(QWizard::CommitButton)->click();
         QTRY_VERIFY_WITH_TIMEOUT(w.button(QWizard::FinishButton)->isEnabled(), 5000);
         QCOMPARE(serverCode("misc"), QByteArray());
+    }
+
+    // Safety bug 2 in the wizard: with a release user, every page says who runs its step,
+    // and the whole walk works although the session user may only FCALL.
+    void wizardRunsAsTheReleaseUser()
+    {
+        QVERIFY(testsupport::createSupportAndReleaseUsers(*m_c));
+        const auto support = m_redis.connect(testsupport::optionsAs(m_redis.options(), "support"));
+        const auto release = m_redis.connect(testsupport::optionsAs(m_redis.options(), "release"));
+        ChangeContext c = context();
+        c.nodes = {ChangeTarget{support->address(), support.get(), release.get()}};
+        c.loadUser = QStringLiteral("release");
+
+        ui::LoadWizard w(c, LibraryChange::loadSpec(
+                                *inspectFile(QStringLiteral(":/functions/inventory_lib_v1.lua"))));
+        w.resize(1366, 768);
+        w.show();
+        const QString who = QStringLiteral("ACL user 'release' (the profile's release user)");
+        for (int id : {ui::LoadWizard::Contract, ui::LoadWizard::Diff, ui::LoadWizard::Preflight,
+                       ui::LoadWizard::Backup, ui::LoadWizard::Confirm}) {
+            QCOMPARE(w.currentId(), id);
+            if (id == ui::LoadWizard::Confirm)
+                QTest::keyClicks(w.confirmPage()->typed(), "inventory_lib_v1");
+            QTRY_VERIFY_WITH_TIMEOUT(next(&w)->isEnabled(), 5000);
+            if (id != ui::LoadWizard::Diff && id != ui::LoadWizard::Confirm)
+                QVERIFY2(w.currentPage()->subTitle().contains(who),
+                         qPrintable(w.currentPage()->subTitle()));
+            if (id != ui::LoadWizard::Confirm)
+                next(&w)->click();
+        }
+        QCOMPARE(
+            w.preflightPage()->summary()->text(),
+            QStringLiteral("Every check passed. Next: a backup of what the server holds now."));
+        w.button(QWizard::CommitButton)->click();
+        QTRY_VERIFY_WITH_TIMEOUT(w.button(QWizard::FinishButton)->isEnabled(), 5000);
+        QVERIFY(w.currentPage()->subTitle().contains(who));
+        QCOMPARE(serverCode("inventory_lib_v1"),
+                 testsupport::functionSource("inventory_lib_v1.lua"));
+        QCOMPARE(testsupport::render(m_c->call({"ACL", "LOG"})), QStringLiteral("{}"));
+        w.close();
+        QVERIFY(m_c->call({"ACL", "DELUSER", "support", "release"}).ok());
     }
 
     // A file Redis would refuse is never sent: the view says why and opens no wizard.

@@ -1,6 +1,7 @@
 // The backup, confirmation and result pages of the LoadWizard.
 #include "WizardPages.h"
 
+#include "functions/ChangeUser.h"
 #include "functions/LibraryVersion.h"
 
 #include <QCheckBox>
@@ -46,7 +47,8 @@ BackupPage::BackupPage(functions::LibraryChange &change, QWidget *parent)
 {
     setTitle(tr("Step 4 of 6 · Backup"));
     setSubTitle(tr("Before anything changes, the code of every library and a full FUNCTION "
-                   "DUMP of every node are saved to a file: the way back."));
+                   "DUMP of every node are saved to a file: the way back. Read as %1.")
+                    .arg(functions::stepUserText(change.context())));
     m_path->setReadOnly(true);
     m_path->setAccessibleName(tr("Backup file"));
     m_contents->setWordWrap(true);
@@ -79,7 +81,9 @@ void BackupPage::run()
 {
     m_done = false;
     m_again->hide();
-    setNotice(m_summary, QStringLiteral("info"), tr("Reading the libraries and the dump…"));
+    setNotice(
+        m_summary, QStringLiteral("info"),
+        tr("Reading the libraries and the dump as user '%1'…").arg(m_change.context().loadUser));
     emit completeChanged();
     m_change.backup([this](const core::Result<functions::FunctionBackup, QString> &result) {
         if (!result) {
@@ -160,12 +164,13 @@ void ConfirmPage::initializePage()
         what = tr("FUNCTION DELETE %1 as user '%2'").arg(spec.library, m_change.context().loadUser);
         break;
     case functions::ChangeAction::RestoreCode:
-        what = tr("put back %1 as backed up in %2").arg(spec.library, spec.backup->path);
+        what = tr("put back %1 as backed up in %2, as user '%3'")
+                   .arg(spec.library, spec.backup->path, m_change.context().loadUser);
         break;
     case functions::ChangeAction::RestoreDump:
-        what = tr("FUNCTION RESTORE %1 of the dump in %2")
+        what = tr("FUNCTION RESTORE %1 of the dump in %2 as user '%3'")
                    .arg(QString::fromLatin1(functions::policyArgument(spec.policy)),
-                        spec.backup->path);
+                        spec.backup->path, m_change.context().loadUser);
         break;
     }
     m_what->setText(tr("On %1: %2.\nContract: %3. Backup: %4.\nAfterwards the console reads "
@@ -205,7 +210,8 @@ ResultPage::ResultPage(functions::LibraryChange &change, QWidget *parent)
     , m_backup(new QLabel(this))
 {
     setTitle(tr("Step 6 of 6 · Result"));
-    setSubTitle(tr("What each node holds now, read back from the server."));
+    setSubTitle(tr("What each node holds now, read back from the server by %1.")
+                    .arg(functions::stepUserText(change.context())));
     m_nodes->setHeaderLabels({tr("Node"), tr("Verified"), tr("What happened")});
     m_nodes->setRootIsDecorated(false);
     m_nodes->setWordWrap(true);

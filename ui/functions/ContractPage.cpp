@@ -1,5 +1,6 @@
 #include "WizardPages.h"
 
+#include "functions/ChangeUser.h"
 #include "functions/LibraryVersion.h"
 
 #include <QHeaderView>
@@ -116,7 +117,8 @@ ContractPage::ContractPage(functions::LibraryChange &change, QWidget *parent)
 {
     setTitle(tr("Step 1 of 6 · Contract"));
     setSubTitle(tr("What callers of the functions will see: functions added, removed or "
-                   "changed, compared with what the server has loaded now."));
+                   "changed, compared with what the server has loaded now (read as %1).")
+                    .arg(functions::stepUserText(change.context())));
     m_heading->setStyleSheet(QStringLiteral("font-size: 15px; font-weight: bold"));
     m_detail->setWordWrap(true);
     m_detail->setTextInteractionFlags(Qt::TextSelectableByMouse);

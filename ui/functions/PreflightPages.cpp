@@ -3,6 +3,7 @@
 #include "UnlockDialog.h"
 #include "WizardPages.h"
 
+#include "functions/ChangeUser.h"
 #include "session/WriteGate.h"
 
 #include <QHeaderView>
@@ -41,8 +42,11 @@ PreflightPage::PreflightPage(functions::LibraryChange &change, QWidget *parent)
     , m_again(new QPushButton(tr("Check again"), this))
 {
     setTitle(tr("Step 3 of 6 · Preflight"));
-    setSubTitle(tr("Whether this session may make the change: the environment guard, and an "
-                   "ACL DRYRUN of the exact command for the user that will run it."));
+    setSubTitle(tr("Whether this session may make the change: the environment guard, and an ACL "
+                   "DRYRUN of the change and of the backup's FUNCTION DUMP for %1, who runs "
+                   "every step.")
+                    .arg(functions::stepUserText(change.context())));
+
     m_checks->setColumnCount(3);
     m_checks->setHeaderLabels({tr("Result"), tr("Check"), tr("Detail")});
     m_checks->setRootIsDecorated(false);
@@ -97,11 +101,20 @@ void PreflightPage::run()
         }
         for (int c = 0; c < 2; ++c)
             m_checks->resizeColumnToContents(c);
-        setNotice(
-            m_summary, m_passed ? QStringLiteral("ok") : QStringLiteral("error"),
-            m_passed
-                ? tr("Every check passed. Next: a backup of what the server holds now.")
-                : tr("The change cannot be made from this session:\n%1").arg(report.refusal()));
+        const QStringList warnings = report.warnings();
+        if (!m_passed)
+            setNotice(m_summary, QStringLiteral("error"),
+                      tr("The change cannot be made from this session:\n%1").arg(report.refusal()));
+        else if (!warnings.isEmpty()) // a warning stays a warning in the summary too
+            setNotice(m_summary, QStringLiteral("warning"),
+                      tr("The change may go ahead, but not every check passed: %1.\n• %2\n"
+                         "Next: a backup of what the server holds now.")
+                          .arg(warnings.size() == 1 ? tr("one warning")
+                                                    : tr("%1 warnings").arg(warnings.size()),
+                               warnings.join(QStringLiteral("\n• "))));
+        else
+            setNotice(m_summary, QStringLiteral("ok"),
+                      tr("Every check passed. Next: a backup of what the server holds now."));
         session::WriteGate *gate = m_change.context().gate;
         m_unlock->setVisible(gate && gate->isReadOnly());
         m_again->setEnabled(true);

@@ -71,6 +71,7 @@ public:
     void initializePage() override;
     bool isComplete() const override;
     QTreeWidget *checks() const { return m_checks; }
+    QLabel *summary() const { return m_summary; }
 
 private:
     void run();
