@@ -1,6 +1,7 @@
 #include "ConnectionDialog.h"
 
 #include "EnvironmentStyle.h"
+#include "ProfileListPanel.h"
 #include "UiLog.h"
 #include "session/ConnectionProbe.h"
 #include "session/ProfileStore.h"
@@ -15,8 +16,11 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
 #include <QSpinBox>
@@ -119,6 +123,7 @@ ConnectionDialog::ConnectionDialog(session::ProfileStore &profiles, session::Sec
     urlLayout->addWidget(m_urlError);
 
     m_tabs = new QTabWidget;
+    m_tabs->setObjectName(QStringLiteral("profileTabs"));
     m_tabs->addTab(buildConnectionTab(), tr("Connection"));
     m_tabs->addTab(buildTlsTab(), tr("TLS"));
     m_tabs->addTab(buildKeysTab(), tr("Key schema"));
@@ -129,26 +134,65 @@ ConnectionDialog::ConnectionDialog(session::ProfileStore &profiles, session::Sec
     m_problems->setStyleSheet(ErrorStyle);
     m_problems->hide();
 
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel);
-    buttons->button(QDialogButtonBox::Save)->setObjectName(QStringLiteral("saveButton"));
-    connect(buttons, &QDialogButtonBox::accepted, this, &ConnectionDialog::accept);
+    // Save keeps the dialog open; Connect saves too, then opens the session.
+    auto *buttons = new QDialogButtonBox;
+    auto *save = buttons->addButton(tr("&Save"), QDialogButtonBox::ApplyRole);
+    save->setObjectName(QStringLiteral("saveButton"));
+    auto *connectButton = buttons->addButton(tr("&Connect"), QDialogButtonBox::AcceptRole);
+    connectButton->setObjectName(QStringLiteral("connectButton"));
+    // Alt+C is Connect; Escape cancels.
+    buttons->addButton(tr("Cancel"), QDialogButtonBox::RejectRole);
+    for (QAbstractButton *b : buttons->buttons())
+        if (auto *push = qobject_cast<QPushButton *>(b))
+            push->setAutoDefault(false);
+    connect(save, &QPushButton::clicked, this, [this] { this->save(); });
+    connect(connectButton, &QPushButton::clicked, this, &ConnectionDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &ConnectionDialog::reject);
 
+    // The saved profiles on the left, the form of the chosen one on the right.
+    m_list = new ProfileListPanel(m_profiles);
+    m_list->setMinimumWidth(230);
+    connect(m_list, &ProfileListPanel::profileChosen, this, &ConnectionDialog::setProfile);
+    connect(m_list, &ProfileListPanel::newRequested, this,
+            [this] { setProfile(session::ConnectionProfile{}); });
+    connect(m_list, &ProfileListPanel::duplicateRequested, this, [this] {
+        // Saving the copy must not rename the original.
+        m_previousName.clear();
+        m_name->setText(tr("%1 copy").arg(m_name->text().trimmed()));
+        m_name->setFocus();
+        m_name->selectAll();
+    });
+    connect(m_list, &ProfileListPanel::deleteRequested, this, &ConnectionDialog::removeProfile);
+
+    auto *form = new QWidget;
+    auto *formLayout = new QVBoxLayout(form);
+    formLayout->setContentsMargins(0, 0, 0, 0);
+    formLayout->addWidget(urlBox);
+    formLayout->addWidget(m_tabs);
+    formLayout->addWidget(buildTestArea(), 1);
+    auto *columns = new QHBoxLayout;
+    columns->addWidget(m_list);
+    columns->addWidget(form, 1);
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(urlBox);
-    layout->addWidget(m_tabs);
-    layout->addWidget(buildTestArea(), 1);
+    layout->addLayout(columns, 1);
     layout->addWidget(m_problems);
     layout->addWidget(buttons);
 
     connect(m_probe, &session::ConnectionProbe::finished, this, &ConnectionDialog::showTestResult);
     connect(&m_secrets, &session::SecretStore::backendChanged, this,
             &ConnectionDialog::updateStorageNote);
-    updateEnvironmentSwatch();
+    applyDefaultEnvironment();
     updateStorageNote();
     updateKeyPreview();
     updateTlsState();
-    resize(720, 740);
+    // Open on the first saved profile, ready to connect; a new user sees an empty form.
+    if (m_list->list()->count() > 0) {
+        m_list->list()->setCurrentRow(0);
+        m_list->list()->setFocus();
+    } else {
+        m_url->setFocus(); // most first connections start from a URL
+    }
+    resize(980, 760);
 }
 
 ConnectionDialog::~ConnectionDialog() = default;
@@ -171,8 +215,17 @@ QWidget *ConnectionDialog::buildConnectionTab()
                                session::environmentName(env));
     m_environmentSwatch = new QLabel;
     m_environmentSwatch->setObjectName(QStringLiteral("environmentSwatch"));
-    connect(m_environment, &QComboBox::currentIndexChanged, this,
-            &ConnectionDialog::updateEnvironmentSwatch);
+    m_environment->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    connect(m_environment, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_applyingDefault)
+            m_environmentChosen = true;
+        updateEnvironmentSwatch();
+    });
+    // Picking the label the host already gave is a choice too: it stops following the host.
+    connect(m_environment, &QComboBox::activated, this, [this] {
+        m_environmentChosen = true;
+        updateEnvironmentSwatch();
+    });
     m_environmentSwatch->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);
     auto *envRow = row({m_environment, m_environmentSwatch, new QWidget}, 2);
     m_environmentNote = noteLabel();
@@ -183,6 +236,7 @@ QWidget *ConnectionDialog::buildConnectionTab()
 
     m_host = new QLineEdit(QStringLiteral("127.0.0.1"));
     m_host->setObjectName(QStringLiteral("hostEdit"));
+    connect(m_host, &QLineEdit::textChanged, this, &ConnectionDialog::applyDefaultEnvironment);
     m_port = new QSpinBox;
     m_port->setObjectName(QStringLiteral("portSpin"));
     m_port->setRange(1, 65535);
@@ -218,7 +272,7 @@ QWidget *ConnectionDialog::buildConnectionTab()
     m_releasePassword = new QLineEdit;
     m_releasePassword->setObjectName(QStringLiteral("releasePasswordEdit"));
     m_releasePassword->setEchoMode(QLineEdit::Password);
-    form->addRow(tr("Release pass&word:"), m_releasePassword);
+    form->addRow(tr("Release passw&ord:"), m_releasePassword);
     connect(m_releaseUser, &QLineEdit::textChanged, this,
             [this](const QString &t) { m_releasePassword->setEnabled(!t.isEmpty()); });
     m_releasePassword->setEnabled(false);
@@ -229,7 +283,7 @@ QWidget *ConnectionDialog::buildConnectionTab()
     m_timeout->setSingleStep(500);
     m_timeout->setValue(5000);
     m_timeout->setSuffix(tr(" ms"));
-    form->addRow(tr("&Timeout:"), m_timeout);
+    form->addRow(tr("T&imeout:"), m_timeout); // Alt+T is "Test connection"
     return page;
 }
 
@@ -344,6 +398,23 @@ QWidget *ConnectionDialog::buildTestArea()
     return box;
 }
 
+void ConnectionDialog::applyDefaultEnvironment()
+{
+    if (m_environmentChosen)
+        return updateEnvironmentSwatch(); // the note depends on the host too
+    setEnvironment(session::environmentName(session::defaultEnvironmentForHost(m_host->text())),
+                   false);
+}
+
+void ConnectionDialog::setEnvironment(const QString &label, bool chosen)
+{
+    m_applyingDefault = !chosen;
+    m_environment->setCurrentIndex(m_environment->findData(label));
+    m_applyingDefault = false;
+    m_environmentChosen = chosen;
+    updateEnvironmentSwatch();
+}
+
 void ConnectionDialog::updateEnvironmentSwatch()
 {
     const auto env = session::parseEnvironment(m_environment->currentData().toString());
@@ -351,11 +422,23 @@ void ConnectionDialog::updateEnvironmentSwatch()
         return;
     m_environmentSwatch->setText(environmentBadgeText(*env));
     m_environmentSwatch->setStyleSheet(environmentBadgeStyle(*env));
-    m_environmentNote->setText(*env == session::Environment::Production
-                                   ? tr("Sessions on this profile start read-only: writes need "
-                                        "the profile name typed to unlock them.")
-                                   : tr("Writes are allowed. Label a server production when a "
-                                        "mistake there costs real stock."));
+    const bool loopback = session::isWrittenAsLoopback(m_host->text());
+    QString note = *env == session::Environment::Production
+                       ? tr("Sessions on this profile start read-only: writes need the profile "
+                            "name typed to unlock them.")
+                       : tr("Writes are allowed. Label a server production when a mistake "
+                            "there costs real stock.");
+    if (!m_environmentChosen)
+        note.prepend(loopback ? tr("Default for a loopback host. ")
+                              : tr("Default for a host not written as localhost, 127.x.x.x or "
+                                   "::1, until you pick a label. "));
+    else if (*env == session::Environment::Local && !loopback)
+        note = tr("This host is not written as loopback, yet labelled local: writes go through "
+                  "without an unlock. A tunnel to production also looks local.");
+    m_environmentNote->setText(note);
+    m_environmentNote->setStyleSheet(
+        m_environmentChosen && *env == session::Environment::Local && !loopback ? ErrorStyle
+                                                                                : QString());
 }
 
 void ConnectionDialog::updateStorageNote()
@@ -390,15 +473,41 @@ void ConnectionDialog::browseForFile(QLineEdit *target, const QString &title)
         target->setText(file);
 }
 
+void ConnectionDialog::removeProfile(const QString &name)
+{
+    if (name.isEmpty()
+        || QMessageBox::question(this, tr("Delete profile"),
+                                 tr("Delete the profile '%1' and its saved passwords?").arg(name))
+               != QMessageBox::Yes)
+        return;
+    m_profiles.remove(name);
+    m_secrets.remove(session::SecretStore::keyFor(name));
+    m_secrets.remove(session::SecretStore::keyFor(name, session::SecretStore::Account::Release));
+    m_list->reload();
+    setProfile(session::ConnectionProfile{});
+}
+
 void ConnectionDialog::setProfile(const session::ConnectionProfile &p)
 {
     m_previousName = p.name;
+    // Another profile's passwords never stay in the fields.
+    m_password->clear();
+    m_releasePassword->clear();
+    m_results->clear();
+    m_testStatus->setText(tr("Not tested yet."));
+    m_testStatus->setStyleSheet(QString());
+    clearProblems();
     m_name->setText(p.name);
-    // A label this version cannot read is shown as production, the careful choice.
-    const auto env = session::parseEnvironment(p.environment);
-    m_environment->setCurrentIndex(m_environment->findData(
-        session::environmentName(env.value_or(session::Environment::Production))));
     m_host->setText(p.host);
+    // A saved label is the user's choice; an unlabelled profile keeps following its host. A
+    // label this version cannot read is shown as production, the careful choice.
+    m_environmentChosen = false;
+    if (p.isLabelled())
+        setEnvironment(session::environmentName(
+                           p.environmentKind().value_or(session::Environment::Production)),
+                       true);
+    else
+        applyDefaultEnvironment();
     m_port->setValue(p.port);
     m_database->setValue(p.database);
     m_user->setText(p.username);
@@ -413,6 +522,8 @@ void ConnectionDialog::setProfile(const session::ConnectionProfile &p)
     m_stockTemplate->setText(p.stockKeyTemplate);
     m_receiptTemplate->setText(p.receiptKeyTemplate);
     m_receiptTtl->setValue(int(p.receiptTtlSeconds));
+    if (p.name.isEmpty())
+        return; // a new profile has no saved passwords
     m_secrets.load(session::SecretStore::keyFor(p.name), this,
                    [this](const std::optional<QString> &s) {
                        if (s && m_password->text().isEmpty())
@@ -429,7 +540,8 @@ session::ConnectionProfile ConnectionDialog::profile() const
 {
     session::ConnectionProfile p;
     p.name = m_name->text().trimmed();
-    p.environment = m_environment->currentData().toString();
+    // Unchosen, the label stays empty: the host decides, wherever the profile is used.
+    p.environment = m_environmentChosen ? m_environment->currentData().toString() : QString();
     p.host = m_host->text().trimmed();
     p.port = m_port->value();
     p.database = m_database->value();
@@ -499,7 +611,10 @@ void ConnectionDialog::startTest()
     m_testStatus->setStyleSheet(QString());
     m_testStatus->setText(tr("Testing %1…").arg(p.toConnectionOptions({}).address()));
     qCDebug(lcUi) << "testing connection profile" << p.name;
-    m_probe->start(p, password());
+    // With a release user, its own login and permissions are tested too.
+    m_probe->start(p, password(),
+                   p.releaseUsername.isEmpty() ? std::nullopt
+                                               : std::optional<QString>(releasePassword()));
 }
 
 bool ConnectionDialog::isTesting() const
@@ -523,9 +638,15 @@ void ConnectionDialog::showTestResult(const session::ProbeResult &result)
         return;
     }
     const session::ProbeReport &report = result.value();
-    m_testStatus->setStyleSheet(QStringLiteral("color: #2e7d32;"));
-    m_testStatus->setText(
-        tr("Connected to Redis %1 in %2 ms.").arg(report.version).arg(report.latencyMs, 0, 'f', 2));
+    QString status =
+        tr("Connected to Redis %1 in %2 ms.").arg(report.version).arg(report.latencyMs, 0, 'f', 2);
+    const bool releaseFailed = report.release.tried && !report.release.ok;
+    if (releaseFailed) // found now, not halfway through a release
+        status += QLatin1Char(' ')
+                  + tr("The release user '%1' could not log in: %2.")
+                        .arg(report.release.user, report.release.failure);
+    m_testStatus->setStyleSheet(releaseFailed ? ErrorStyle : QStringLiteral("color: #2e7d32;"));
+    m_testStatus->setText(status);
     for (const session::ProbeRow &r : report.rows()) {
         auto *item = new QTreeWidgetItem(m_results, {r.label, r.value});
         item->setToolTip(1, r.value);
@@ -559,6 +680,7 @@ QWidget *ConnectionDialog::fieldWidget(const QString &field) const
 
 void ConnectionDialog::clearProblems()
 {
+    m_problems->setStyleSheet(ErrorStyle);
     for (int i = 0; i < m_tabs->count(); ++i)
         m_tabs->setTabIcon(i, QIcon());
     for (QWidget *w : m_flagged)
@@ -603,14 +725,31 @@ void ConnectionDialog::showProblems(const QList<session::ProfileProblem> &proble
     }
 }
 
+void ConnectionDialog::keyPressEvent(QKeyEvent *event)
+{
+    // Enter in a field must never save and connect (a pasted URL plus Enter used to connect
+    // before anyone looked at the label): saving takes a click or Alt+S. Escape still cancels.
+    if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) {
+        event->accept();
+        return;
+    }
+    QDialog::keyPressEvent(event);
+}
+
 void ConnectionDialog::accept()
+{
+    if (save())
+        QDialog::accept();
+}
+
+bool ConnectionDialog::save()
 {
     clearProblems();
     const session::ConnectionProfile p = profile();
     const auto saved = m_profiles.save(p, m_previousName);
     if (!saved.ok()) {
         showProblems(saved.error());
-        return;
+        return false;
     }
     using Account = session::SecretStore::Account;
     const auto keep = [this](const QString &key, const QString &secret) {
@@ -630,8 +769,12 @@ void ConnectionDialog::accept()
         m_secrets.remove(session::SecretStore::keyFor(m_previousName, Account::Release));
     }
     m_previousName = p.name;
+    m_list->reload(p.name);
+    m_problems->setStyleSheet(QStringLiteral("color: #2e7d32;"));
+    m_problems->setText(tr("Saved as '%1' (%2).").arg(p.name, p.environmentLabel()));
+    m_problems->show();
     emit profileSaved(p);
-    QDialog::accept();
+    return true;
 }
 
 } // namespace ui

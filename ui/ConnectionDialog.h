@@ -22,11 +22,15 @@ class SecretStore;
 
 namespace ui {
 
-// Creates or edits a connection profile: server, user and password, TLS, environment label,
-// release user, key schema. A URL pasted at the top fills the form. "Test" runs a
-// ConnectionProbe in the background and lists what it found. Save validates, writes the
-// profile to the ProfileStore and the passwords to the SecretStore (the note under the
-// password field says where they will be kept).
+class ProfileListPanel;
+
+// Opens on the saved profiles (ProfileListPanel, left) and creates or edits one (right):
+// server, user and password, TLS, environment label, release user, key schema. A URL pasted
+// at the top fills the form; Enter there fills, it never saves. Until the user picks a label
+// the host decides it (session::defaultEnvironmentForHost). "Test" runs a ConnectionProbe in
+// the background and lists what it found. Save validates, writes the profile to the
+// ProfileStore and the passwords to the SecretStore (the note under the password field says
+// where they will be kept) and stays open; Connect saves, then closes for the session.
 class ConnectionDialog : public QDialog
 {
     Q_OBJECT
@@ -52,8 +56,15 @@ public:
     void startTest();
     bool isTesting() const;
 
+    // Validates, saves the profile and stores the passwords; false (the problems shown at
+    // their fields) when it cannot be saved. The dialog stays open either way.
+    bool save();
+
 public slots:
-    void accept() override; // validate, save, store passwords; stays open on a problem
+    void accept() override; // save(), then close to connect; stays open on a problem
+
+protected:
+    void keyPressEvent(QKeyEvent *event) override; // Enter never clicks Save
 
 signals:
     void testFinished(const session::ProbeResult &result);
@@ -65,6 +76,9 @@ private:
     QWidget *buildKeysTab();
     QWidget *buildTestArea();
     void updateEnvironmentSwatch();
+    // Until the user picks a label, the host decides it (session::defaultEnvironmentForHost).
+    void applyDefaultEnvironment();
+    void setEnvironment(const QString &label, bool chosen);
     void updateStorageNote();
     void updateKeyPreview();
     void updateTlsState();
@@ -73,12 +87,16 @@ private:
     void clearProblems();
     QWidget *fieldWidget(const QString &field) const;
     void browseForFile(QLineEdit *target, const QString &title);
+    void removeProfile(const QString &name); // asks first
 
     session::ProfileStore &m_profiles;
     session::SecretStore &m_secrets;
     session::ConnectionProbe *m_probe = nullptr;
     QString m_previousName;
+    bool m_environmentChosen = false; // the user (or a saved profile) picked the label
+    bool m_applyingDefault = false;
 
+    ProfileListPanel *m_list = nullptr;
     QLineEdit *m_url = nullptr;
     QLabel *m_urlError = nullptr;
     QTabWidget *m_tabs = nullptr;

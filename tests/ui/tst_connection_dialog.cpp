@@ -11,9 +11,12 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -149,7 +152,9 @@ private slots:
         child<QLineEdit>(&dialog, "hostEdit")->clear();
         child<QLineEdit>(&dialog, "nameEdit")->setText(QStringLiteral("prod-eu"));
         auto *env = child<QComboBox>(&dialog, "environmentCombo");
+        // The user picks production (the empty host's default already): a choice all the same.
         env->setCurrentIndex(env->findData(QStringLiteral("production")));
+        emit env->activated(env->currentIndex());
         QCOMPARE(child<QLabel>(&dialog, "environmentSwatch")->text(), QStringLiteral("PRODUCTION"));
         QVERIFY(
             child<QLabel>(&dialog, "environmentNote")->text().contains(QLatin1String("read-only")));
@@ -167,6 +172,10 @@ private slots:
                 [&](const ConnectionProfile &p) { saved = p; });
         QTest::mouseClick(child<QPushButton>(&dialog, "saveButton"), Qt::LeftButton);
         QVERIFY(saved.has_value());
+        // Save and Connect are separate: Save keeps the dialog open and says so.
+        QVERIFY(dialog.isVisible());
+        QCOMPARE(problems->text(), QStringLiteral("Saved as 'prod-eu' (production)."));
+        QTest::mouseClick(child<QPushButton>(&dialog, "connectButton"), Qt::LeftButton);
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
         QCOMPARE(profiles.list().size(), 1);
         const ConnectionProfile stored = profiles.list().first();
@@ -192,6 +201,227 @@ private slots:
         again.setProfile(stored);
         QTRY_COMPARE(again.password(), QStringLiteral("Al1ce-pw"));
         QCOMPARE(again.profile(), stored);
+    }
+
+    // Safety bug 1: a pasted remote URL and Enter neither saves nor connects, and the remote
+    // host is production until the user picks a label. No connection is made (the host is
+    // only data).
+    void remoteUrlAndEnterStaysOpenAsProduction()
+    {
+        auto s = settings();
+        s->clear();
+        session::ProfileStore profiles(s.get());
+        session::SecretStore secrets(session::SecretStore::Mode::SessionOnly);
+        ConnectionDialog dialog(profiles, secrets);
+        bool saved = false;
+        connect(&dialog, &ConnectionDialog::profileSaved, this, [&] { saved = true; });
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        auto *env = child<QComboBox>(&dialog, "environmentCombo");
+        QCOMPARE(env->currentData().toString(), QStringLiteral("local")); // 127.0.0.1
+
+        auto *url = child<QLineEdit>(&dialog, "urlEdit");
+        url->setFocus();
+        QTest::keyClicks(url,
+                         QStringLiteral("rediss://support@redis-staging.internal.example:6380/0"));
+        QTest::keyClick(url, Qt::Key_Return);
+        QCOMPARE(child<QLineEdit>(&dialog, "hostEdit")->text(),
+                 QStringLiteral("redis-staging.internal.example"));
+        QVERIFY(dialog.isVisible());
+        QVERIFY(!saved);
+        QVERIFY(profiles.list().isEmpty());
+        QCOMPARE(env->currentData().toString(), QStringLiteral("production"));
+        QCOMPARE(child<QLabel>(&dialog, "environmentSwatch")->text(), QStringLiteral("PRODUCTION"));
+        QVERIFY(child<QLabel>(&dialog, "environmentNote")
+                    ->text()
+                    .startsWith(QLatin1String("Default for a host not written as localhost")));
+        QVERIFY(dialog.profile().startsReadOnly());
+
+        // Enter in any other field does not save either.
+        auto *name = child<QLineEdit>(&dialog, "nameEdit");
+        QTest::keyClick(name, Qt::Key_Return);
+        QTest::keyClick(child<QLineEdit>(&dialog, "hostEdit"), Qt::Key_Enter);
+        QVERIFY(dialog.isVisible());
+        QVERIFY(!saved);
+
+        // "Fill form" with a loopback URL gives local back; a saved unlabelled profile keeps
+        // following its host wherever it is used.
+        url->setText(QStringLiteral("redis://127.0.0.1:%1").arg(m_redis.port()));
+        QTest::mouseClick(child<QPushButton>(&dialog, "fillButton"), Qt::LeftButton);
+        QCOMPARE(env->currentData().toString(), QStringLiteral("local"));
+        url->setText(QStringLiteral("redis://10.20.30.40:6379"));
+        QTest::mouseClick(child<QPushButton>(&dialog, "fillButton"), Qt::LeftButton);
+        QCOMPARE(env->currentData().toString(), QStringLiteral("production"));
+        QCOMPARE(dialog.profile().environment, QString());
+        QVERIFY(dialog.profile().startsReadOnly());
+    }
+
+    // The host decides the label until the user picks one; a pick survives host edits, and
+    // local on a remote host is called out.
+    void hostDefaultUntilChosen()
+    {
+        auto s = settings();
+        session::ProfileStore profiles(s.get());
+        session::SecretStore secrets(session::SecretStore::Mode::SessionOnly);
+        ConnectionDialog dialog(profiles, secrets);
+        auto *host = child<QLineEdit>(&dialog, "hostEdit");
+        auto *env = child<QComboBox>(&dialog, "environmentCombo");
+        const QList<std::pair<QString, QString>> hosts{
+            {"localhost", "local"}, {"127.0.0.5", "local"},     {"::1", "local"},
+            {"vm", "production"},   {"10.0.0.5", "production"}, {"127.0.0.1.nip.io", "production"}};
+        for (const auto &[h, label] : hosts) {
+            host->setText(h);
+            QCOMPARE(env->currentData().toString(), label);
+        }
+        env->setCurrentIndex(env->findData(QStringLiteral("staging")));
+        host->setText(QStringLiteral("127.0.0.1"));
+        QCOMPARE(env->currentData().toString(), QStringLiteral("staging"));
+        QCOMPARE(dialog.profile().environment, QStringLiteral("staging"));
+        env->setCurrentIndex(env->findData(QStringLiteral("local")));
+        host->setText(QStringLiteral("redis-staging.internal.example"));
+        QCOMPARE(env->currentData().toString(), QStringLiteral("local"));
+        QVERIFY(child<QLabel>(&dialog, "environmentNote")
+                    ->text()
+                    .startsWith(QLatin1String("This host is not written as loopback")));
+
+        // Reopening: a labelled profile keeps its label, an unlabelled one follows its host.
+        ConnectionProfile unlabelled;
+        unlabelled.name = QStringLiteral("tunnel");
+        unlabelled.host = QStringLiteral("localhost");
+        ConnectionDialog again(profiles, secrets);
+        again.setProfile(unlabelled);
+        auto *env2 = child<QComboBox>(&again, "environmentCombo");
+        QCOMPARE(env2->currentData().toString(), QStringLiteral("local"));
+        child<QLineEdit>(&again, "hostEdit")->setText(QStringLiteral("prod-host"));
+        QCOMPARE(env2->currentData().toString(), QStringLiteral("production"));
+        QCOMPARE(again.profile(), [&] {
+            ConnectionProfile p = unlabelled;
+            p.host = QStringLiteral("prod-host");
+            return p;
+        }());
+    }
+
+    // Every Alt+letter of the dialog is taken once (Alt+T was both Test and Timeout).
+    void mnemonicsAreUnique()
+    {
+        auto s = settings();
+        session::ProfileStore profiles(s.get());
+        session::SecretStore secrets(session::SecretStore::Mode::SessionOnly);
+        ConnectionDialog dialog(profiles, secrets);
+        QHash<QChar, QString> seen;
+        QStringList texts;
+        for (QLabel *l : dialog.findChildren<QLabel *>())
+            texts << l->text();
+        for (QAbstractButton *b : dialog.findChildren<QAbstractButton *>())
+            texts << b->text();
+        for (int i = 0; i < child<QTabWidget>(&dialog, "profileTabs")->count(); ++i)
+            texts << child<QTabWidget>(&dialog, "profileTabs")->tabText(i);
+        for (const QString &t : texts) {
+            const qsizetype at = t.indexOf(QLatin1Char('&'));
+            if (at < 0 || at + 1 >= t.size() || !t.at(at + 1).isLetterOrNumber())
+                continue;
+            const QChar key = t.at(at + 1).toLower();
+            QVERIFY2(!seen.contains(key),
+                     qPrintable(QStringLiteral("Alt+%1: '%2' and '%3'").arg(key, seen[key], t)));
+            seen.insert(key, t);
+        }
+        QVERIFY(seen.contains(QLatin1Char('t')));
+    }
+
+    // "Test connection" logs in as the release user too and dry-runs what a change sends.
+    void testChecksTheReleaseUser()
+    {
+        auto admin = m_redis.connect();
+        QVERIFY(admin
+                    ->call({"ACL", "SETUSER", "rel", "reset", "on", ">Rel-pw-1", "~*", "+function",
+                            "+info", "+acl|dryrun", "+client|setname", "+echo"})
+                    .ok());
+        auto s = settings();
+        session::ProfileStore profiles(s.get());
+        session::SecretStore secrets(session::SecretStore::Mode::SessionOnly);
+        ConnectionDialog dialog(profiles, secrets);
+        QVERIFY(dialog.fillFromUrl(
+            QStringLiteral("redis://alice:Al1ce-pw@127.0.0.1:%1").arg(m_redis.port())));
+        child<QLineEdit>(&dialog, "releaseUserEdit")->setText(QStringLiteral("rel"));
+        child<QLineEdit>(&dialog, "releasePasswordEdit")->setText(QStringLiteral("Rel-pw-1"));
+        std::optional<session::ProbeResult> got;
+        connect(&dialog, &ConnectionDialog::testFinished, this,
+                [&](const session::ProbeResult &r) { got = r; });
+        dialog.startTest();
+        QTRY_VERIFY_WITH_TIMEOUT(got.has_value(), 10000);
+        QVERIFY(got->ok());
+        auto *results = child<QTreeWidget>(&dialog, "testResults");
+        QCOMPARE(resultFor(results, QStringLiteral("Release user")),
+                 QStringLiteral("rel: logged in"));
+        QCOMPARE(resultFor(results,
+                           QStringLiteral("'rel' may back up function libraries (FUNCTION DUMP)")),
+                 QStringLiteral("allowed"));
+        QCOMPARE(resultFor(results, QStringLiteral("'rel' may load function libraries")),
+                 QStringLiteral("allowed"));
+
+        got.reset();
+        child<QLineEdit>(&dialog, "releasePasswordEdit")->setText(QStringLiteral("Wr0ng-rel"));
+        dialog.startTest();
+        QTRY_VERIFY_WITH_TIMEOUT(got.has_value(), 10000);
+        QVERIFY(got->ok()); // the session itself connects
+        const QString status = child<QLabel>(&dialog, "testStatus")->text();
+        QVERIFY2(status.contains(QLatin1String("The release user 'rel' could not log in: wrong "
+                                               "user name or password")),
+                 qPrintable(status));
+        QVERIFY(!status.contains(QLatin1String("Wr0ng")));
+        QVERIFY(resultFor(results, QStringLiteral("Release user"))
+                    .startsWith(QLatin1String("rel: wrong user name or password")));
+        QVERIFY(admin->call({"ACL", "DELUSER", "rel"}).ok());
+    }
+
+    // "--connect shows an empty form after saving": the dialog opens on the saved profiles;
+    // one can be reopened, duplicated and deleted.
+    void profileListReopensSaved()
+    {
+        auto s = settings();
+        s->clear();
+        session::ProfileStore profiles(s.get());
+        session::SecretStore secrets(session::SecretStore::Mode::SessionOnly);
+        {
+            ConnectionDialog first(profiles, secrets);
+            QCOMPARE(child<QListWidget>(&first, "profileList")->count(), 0);
+            QVERIFY(first.fillFromUrl(
+                QStringLiteral("redis://alice:Al1ce-pw@127.0.0.1:%1").arg(m_redis.port())));
+            child<QLineEdit>(&first, "nameEdit")->setText(QStringLiteral("staging-walk"));
+            QVERIFY(first.save());
+            QCOMPARE(child<QListWidget>(&first, "profileList")->count(), 1);
+        }
+        ConnectionDialog dialog(profiles, secrets);
+        auto *list = child<QListWidget>(&dialog, "profileList");
+        QCOMPARE(list->count(), 1);
+        QVERIFY2(list->currentItem()->text().startsWith(QStringLiteral("staging-walk\nLOCAL · ")),
+                 qPrintable(list->currentItem()->text()));
+        QCOMPARE(child<QLineEdit>(&dialog, "nameEdit")->text(), QStringLiteral("staging-walk"));
+        QTRY_COMPARE(dialog.password(), QStringLiteral("Al1ce-pw"));
+
+        QTest::mouseClick(child<QPushButton>(&dialog, "duplicateProfileButton"), Qt::LeftButton);
+        QCOMPARE(child<QLineEdit>(&dialog, "nameEdit")->text(),
+                 QStringLiteral("staging-walk copy"));
+        QVERIFY(dialog.save());
+        QCOMPARE(profiles.list().size(), 2);
+        QVERIFY(profiles.find(QStringLiteral("staging-walk")).has_value());
+        QCOMPARE(list->count(), 2);
+
+        list->setCurrentRow(0);
+        QCOMPARE(child<QLineEdit>(&dialog, "nameEdit")->text(), QStringLiteral("staging-walk"));
+        QTimer::singleShot(0, this, [] {
+            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget()))
+                box->button(QMessageBox::Yes)->click();
+        });
+        QTest::mouseClick(child<QPushButton>(&dialog, "deleteProfileButton"), Qt::LeftButton);
+        QCOMPARE(profiles.list().size(), 1);
+        QCOMPARE(profiles.list().first().name, QStringLiteral("staging-walk copy"));
+        QCOMPARE(list->count(), 1);
+        QCOMPARE(child<QLineEdit>(&dialog, "nameEdit")->text(), QString()); // a new form
+
+        QTest::mouseClick(child<QPushButton>(&dialog, "newProfileButton"), Qt::LeftButton);
+        QCOMPARE(list->currentRow(), -1);
+        QCOMPARE(dialog.password(), QString());
     }
 
     void unlockDialog()

@@ -1,0 +1,87 @@
+#include "ProfileListPanel.h"
+
+#include "EnvironmentStyle.h"
+#include "session/ProfileStore.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace ui {
+
+ProfileListPanel::ProfileListPanel(session::ProfileStore &profiles, QWidget *parent)
+    : QWidget(parent)
+    , m_profiles(profiles)
+    , m_list(new QListWidget(this))
+    , m_new(new QPushButton(tr("New"), this))
+    , m_duplicate(new QPushButton(tr("Duplicate"), this))
+    , m_delete(new QPushButton(tr("Delete…"), this))
+{
+    m_list->setObjectName(QStringLiteral("profileList"));
+    m_list->setAccessibleName(tr("Saved profiles"));
+    m_new->setObjectName(QStringLiteral("newProfileButton"));
+    m_duplicate->setObjectName(QStringLiteral("duplicateProfileButton"));
+    m_delete->setObjectName(QStringLiteral("deleteProfileButton"));
+    for (QPushButton *b : {m_new, m_duplicate, m_delete})
+        b->setAutoDefault(false);
+    auto *buttons = new QHBoxLayout;
+    buttons->setContentsMargins(0, 0, 0, 0);
+    buttons->addWidget(m_new);
+    buttons->addWidget(m_duplicate);
+    buttons->addWidget(m_delete);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(new QLabel(tr("Saved profiles:"), this));
+    layout->addWidget(m_list, 1);
+    layout->addLayout(buttons);
+
+    connect(m_list, &QListWidget::currentRowChanged, this, [this] {
+        updateButtons();
+        if (const auto p = m_profiles.find(currentName()))
+            emit profileChosen(*p);
+    });
+    connect(m_new, &QPushButton::clicked, this, [this] {
+        m_list->setCurrentRow(-1);
+        emit newRequested();
+    });
+    connect(m_duplicate, &QPushButton::clicked, this, &ProfileListPanel::duplicateRequested);
+    connect(m_delete, &QPushButton::clicked, this, [this] { emit deleteRequested(currentName()); });
+    reload();
+}
+
+void ProfileListPanel::reload(const QString &name)
+{
+    const QSignalBlocker quiet(m_list); // reloading is not choosing
+    m_list->clear();
+    for (const session::ConnectionProfile &p : m_profiles.list()) {
+        const session::Environment env =
+            p.environmentKind().value_or(session::Environment::Production);
+        auto *item = new QListWidgetItem(QStringLiteral("%1\n%2 · %3:%4")
+                                             .arg(p.name, environmentBadgeText(env), p.host)
+                                             .arg(p.port),
+                                         m_list);
+        item->setData(Qt::UserRole, p.name);
+        item->setForeground(environmentColor(env).darker(140));
+        item->setToolTip(item->text());
+        if (p.name == name)
+            m_list->setCurrentItem(item);
+    }
+    updateButtons();
+}
+
+QString ProfileListPanel::currentName() const
+{
+    const QListWidgetItem *item = m_list->currentItem();
+    return item ? item->data(Qt::UserRole).toString() : QString();
+}
+
+void ProfileListPanel::updateButtons()
+{
+    const bool chosen = !currentName().isEmpty();
+    m_duplicate->setEnabled(chosen);
+    m_delete->setEnabled(chosen);
+}
+
+} // namespace ui

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "session/ConnectionProfile.h"
+
+#include <QWidget>
+
+class QListWidget;
+class QPushButton;
+
+namespace session {
+class ProfileStore;
+}
+
+namespace ui {
+
+// The saved connection profiles, as RESP.app and RedisInsight open: one line each with its
+// environment and address; choosing one puts it in the form next to it. New, Duplicate and
+// Delete act on the list; connecting is the dialog's button.
+class ProfileListPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    // The store is not owned and must outlive the panel.
+    explicit ProfileListPanel(session::ProfileStore &profiles, QWidget *parent = nullptr);
+
+    // Reads the store again and selects `name` (no selection when empty or gone).
+    void reload(const QString &name = {});
+    QString currentName() const;
+    QListWidget *list() const { return m_list; }
+
+signals:
+    void profileChosen(const session::ConnectionProfile &profile);
+    void newRequested();
+    void duplicateRequested();
+    void deleteRequested(const QString &name);
+
+private:
+    void updateButtons();
+
+    session::ProfileStore &m_profiles;
+    QListWidget *m_list;
+    QPushButton *m_new;
+    QPushButton *m_duplicate;
+    QPushButton *m_delete;
+};
+
+} // namespace ui
