@@ -90,9 +90,11 @@ void ConnectionStatusWidget::setEnvironment(session::Environment env)
     m_badge->setStyleSheet(environmentBadgeStyle(env));
 }
 
-void ConnectionStatusWidget::setAddress(const QString &address)
+void ConnectionStatusWidget::setAddress(const QString &address, const QString &user, bool tls)
 {
-    m_address->setText(address);
+    const QString who = user.isEmpty() ? address : QStringLiteral("%1@%2").arg(user, address);
+    m_address->setText(tls ? tr("%1 · TLS").arg(who) : tr("%1 · no TLS").arg(who));
+    m_address->setToolTip(tr("ACL user, server address, and whether the connection uses TLS"));
 }
 
 void ConnectionStatusWidget::setConnectionState(redis::ConnectionState state, const QString &detail)

@@ -11,7 +11,8 @@ class QLabel;
 namespace ui {
 
 // The status bar's contents: environment badge, connection state (with the transport's
-// detail while connecting or reconnecting), address, server version, mode and role, and on
+// detail while connecting or reconnecting), ACL user, address and TLS, server version, mode
+// and role, and on
 // the right the last background activity.
 class ConnectionStatusWidget : public QWidget
 {
@@ -20,7 +21,9 @@ public:
     explicit ConnectionStatusWidget(QWidget *parent = nullptr);
 
     void setEnvironment(session::Environment env);
-    void setAddress(const QString &address);
+    // "support@redis-staging:6380 · TLS": who the session is and whether the line is
+    // encrypted matter as much as where it goes.
+    void setAddress(const QString &address, const QString &user = {}, bool tls = false);
     void setConnectionState(redis::ConnectionState state, const QString &detail);
     void setServer(const session::ServerOverview &overview);
     void setActivity(const QString &text);

@@ -51,7 +51,8 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
     m_poller = new session::OverviewPoller(*m_client, this);
     m_status = new ConnectionStatusWidget(this);
     m_status->setEnvironment(environment);
-    m_status->setAddress(address);
+    m_status->setAddress(address, m_session->profile().effectiveUsername(),
+                         m_client->options().tls.enabled);
     m_status->setConnectionState(m_client->state(), m_client->stateDetail());
     statusBar()->addWidget(m_status, 1);
     statusBar()->setSizeGripEnabled(true);
@@ -149,7 +150,7 @@ void MainWindow::createFeaturePanels()
         profile.releaseUsername.isEmpty() ? profile.effectiveUsername() : profile.releaseUsername;
     change.gate = &m_session->gate();
     change.profile = profile.name;
-    change.environment = profile.environment;
+    change.environment = profile.environmentLabel();
     change.auditPath = m_session->auditLogPath();
     m_libraries = new LibrariesView(change);
     m_tabs->addTab(m_libraries, tr("&Libraries"));

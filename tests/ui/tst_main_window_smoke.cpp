@@ -77,7 +77,8 @@ private slots:
         QTRY_COMPARE(labelText(w.get(), "serverVersion"), QStringLiteral("Redis ") + version);
         QCOMPARE(labelText(w.get(), "serverMode"), QStringLiteral("standalone"));
         QCOMPARE(labelText(w.get(), "serverRole"), QStringLiteral("primary"));
-        QCOMPARE(labelText(w.get(), "serverAddress"), address);
+        // The ACL user and whether TLS is on, next to the address (issue 12).
+        QCOMPARE(labelText(w.get(), "serverAddress"), "default@" + address + " · no TLS");
         QCOMPARE(labelText(w.get(), "environmentBadge"), QStringLiteral("TEST"));
         QVERIFY(labelText(w.get(), "environmentStrip").startsWith("TEST · " + address));
         // The overview panel
