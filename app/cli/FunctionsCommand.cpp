@@ -227,7 +227,9 @@ int runStatus(Context &context)
     auto s = connect(connection, parser, context, ExitUsage, ExitConnection, &exitCode);
     if (!s)
         return exitCode;
-    const redis::ReplyResult r = s->client->call({"FUNCTION", "LIST", "WITHCODE"});
+    // As the release user when there is one, as every library step (ChangeTarget::loadVia).
+    redis::RedisClient &reader = s->releaseClient ? *s->releaseClient : *s->client;
+    const redis::ReplyResult r = reader.call({"FUNCTION", "LIST", "WITHCODE"});
     if (!r.ok())
         return context.fail(ExitFailed, QStringLiteral("FUNCTION LIST: %1").arg(r.error().message));
     auto libs = functions::decodeFunctionList(r.value());

@@ -303,6 +303,12 @@ private slots:
                  testsupport::functionSource("inventory_lib_v1.lua"));
         QCOMPARE(testsupport::render(m_c->call({"ACL", "LOG"})), QStringLiteral("{}"));
         QVERIFY(!r.out.contains("release-pw") && !r.err.contains("release-pw"));
+        // status reads as the release user too (support may not FUNCTION LIST).
+        r = cli({"status", "--url", url, "--release-user", "release", "--release-password-stdin"},
+                "release-pw\n");
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains("inventory_lib_v1"));
+        QCOMPARE(testsupport::render(m_c->call({"ACL", "LOG"})), QStringLiteral("{}"));
 
         // No line on stdin, or no release user: a usage error before anything connects.
         r = cli(load);

@@ -248,6 +248,14 @@ private slots:
         c.nodes = {ChangeTarget{support->address(), support.get(), release.get()}};
         c.loadUser = QStringLiteral("release");
 
+        // The view reads as the release user too: `support` may not even FUNCTION LIST.
+        ui::LibrariesView view(c);
+        QSignalSpy refreshed(&view, &ui::LibrariesView::refreshed);
+        view.refresh();
+        QVERIFY(refreshed.wait(5000));
+        QCOMPARE(view.tree()->topLevelItemCount(), 2); // the error would leave it empty
+        QCOMPARE(view.tree()->topLevelItem(0)->text(0), QStringLiteral("inventory_lib_v1"));
+
         ui::LoadWizard w(c, LibraryChange::loadSpec(
                                 *inspectFile(QStringLiteral(":/functions/inventory_lib_v1.lua"))));
         w.resize(1366, 768);

@@ -111,9 +111,10 @@ void BackupPage::run()
         m_howBack->setText(tr("Libraries ▸ Roll back… and choose this file, or\n"
                               "inventory-cli functions rollback --backup %1 --confirm %2 …")
                                .arg(QFileInfo(b.path).fileName(), b.library));
-        setNotice(
-            m_summary, QStringLiteral("ok"),
-            tr("Backup written (%1).").arg(QLocale().formattedDataSize(QFileInfo(b.path).size())));
+        setNotice(m_summary, QStringLiteral("ok"),
+                  tr("Backup written (%1), read as user '%2'.")
+                      .arg(QLocale().formattedDataSize(QFileInfo(b.path).size()),
+                           m_change.context().loadUser));
         emit completeChanged();
     });
 }

@@ -127,13 +127,16 @@ void LibrariesView::refresh()
         return showError(tr("No connection."));
     const quint64 generation = ++m_generation;
     m_footer->setText(tr("Reading FUNCTION LIST WITHCODE…"));
-    m_context.nodes.first().reader->send(
+    // As the release user when there is one, like every step of a change: the session user
+    // may be allowed to call functions and nothing more.
+    m_context.nodes.first().loadVia().send(
         {"FUNCTION", "LIST", "WITHCODE"}, this,
         [this, generation](const redis::ReplyResult &r) {
             if (generation != m_generation)
                 return; // a newer refresh is on its way
             if (!r.ok())
-                return showError(tr("FUNCTION LIST failed: %1").arg(r.error().message));
+                return showError(tr("FUNCTION LIST as user '%1' failed: %2")
+                                     .arg(m_context.loadUser, r.error().message));
             auto libs = functions::decodeFunctionList(r.value());
             if (!libs)
                 return showError(libs.error());
