@@ -11,7 +11,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -134,20 +133,23 @@ ConnectionDialog::ConnectionDialog(session::ProfileStore &profiles, session::Sec
     m_problems->setStyleSheet(ErrorStyle);
     m_problems->hide();
 
-    // Save keeps the dialog open; Connect saves too, then opens the session.
-    auto *buttons = new QDialogButtonBox;
-    auto *save = buttons->addButton(tr("&Save"), QDialogButtonBox::ApplyRole);
+    // Save keeps the dialog open; Connect saves too, then opens the session. Plain buttons,
+    // none of them default: Enter must not look as if it would press one.
+    auto *save = new QPushButton(tr("&Save"));
     save->setObjectName(QStringLiteral("saveButton"));
-    auto *connectButton = buttons->addButton(tr("&Connect"), QDialogButtonBox::AcceptRole);
+    auto *connectButton = new QPushButton(tr("&Connect"));
     connectButton->setObjectName(QStringLiteral("connectButton"));
-    // Alt+C is Connect; Escape cancels.
-    buttons->addButton(tr("Cancel"), QDialogButtonBox::RejectRole);
-    for (QAbstractButton *b : buttons->buttons())
-        if (auto *push = qobject_cast<QPushButton *>(b))
-            push->setAutoDefault(false);
+    auto *cancel = new QPushButton(tr("Cancel")); // Alt+C is Connect; Escape cancels
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(save);
+    buttons->addStretch(1);
+    buttons->addWidget(cancel);
+    buttons->addWidget(connectButton);
+    for (QPushButton *b : {save, connectButton, cancel})
+        b->setAutoDefault(false);
     connect(save, &QPushButton::clicked, this, [this] { this->save(); });
     connect(connectButton, &QPushButton::clicked, this, &ConnectionDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &ConnectionDialog::reject);
+    connect(cancel, &QPushButton::clicked, this, &ConnectionDialog::reject);
 
     // The saved profiles on the left, the form of the chosen one on the right.
     m_list = new ProfileListPanel(m_profiles);
@@ -176,7 +178,7 @@ ConnectionDialog::ConnectionDialog(session::ProfileStore &profiles, session::Sec
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(columns, 1);
     layout->addWidget(m_problems);
-    layout->addWidget(buttons);
+    layout->addLayout(buttons);
 
     connect(m_probe, &session::ConnectionProbe::finished, this, &ConnectionDialog::showTestResult);
     connect(&m_secrets, &session::SecretStore::backendChanged, this,

@@ -35,6 +35,11 @@ ProfileListPanel::ProfileListPanel(session::ProfileStore &profiles, QWidget *par
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(new QLabel(tr("Saved profiles:"), this));
     layout->addWidget(m_list, 1);
+    m_empty = new QLabel(tr("None yet. Fill in the form (or paste a URL), then Save or "
+                            "Connect: the profile appears here."),
+                         this);
+    m_empty->setWordWrap(true);
+    layout->addWidget(m_empty);
     layout->addLayout(buttons);
 
     connect(m_list, &QListWidget::currentRowChanged, this, [this] {
@@ -68,6 +73,7 @@ void ProfileListPanel::reload(const QString &name)
         if (p.name == name)
             m_list->setCurrentItem(item);
     }
+    m_empty->setVisible(m_list->count() == 0);
     updateButtons();
 }
 

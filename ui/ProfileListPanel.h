@@ -4,6 +4,7 @@
 
 #include <QWidget>
 
+class QLabel;
 class QListWidget;
 class QPushButton;
 
@@ -39,6 +40,7 @@ private:
 
     session::ProfileStore &m_profiles;
     QListWidget *m_list;
+    QLabel *m_empty = nullptr; // what to do when there is nothing to list
     QPushButton *m_new;
     QPushButton *m_duplicate;
     QPushButton *m_delete;
