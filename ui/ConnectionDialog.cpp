@@ -232,6 +232,8 @@ QWidget *ConnectionDialog::buildConnectionTab()
     auto *envRow = row({m_environment, m_environmentSwatch, new QWidget}, 2);
     m_environmentNote = noteLabel();
     m_environmentNote->setObjectName(QStringLiteral("environmentNote"));
+    // Its text changes with the label and the host: room for two lines keeps the form still.
+    m_environmentNote->setMinimumHeight(2 * m_environmentNote->fontMetrics().lineSpacing() + 2);
     auto *envLabel = new QLabel(tr("&Environment:"));
     envLabel->setBuddy(m_environment);
     form->addRow(envLabel, withNote(envRow, m_environmentNote));
@@ -435,12 +437,18 @@ void ConnectionDialog::updateEnvironmentSwatch()
                               : tr("Default for a host not written as localhost, 127.x.x.x or "
                                    "::1, until you pick a label. "));
     else if (*env == session::Environment::Local && !loopback)
-        note = tr("This host is not written as loopback, yet labelled local: writes go through "
-                  "without an unlock. A tunnel to production also looks local.");
+        note = tr("This host is not written as loopback, yet labelled local: writes need no "
+                  "unlock (a tunnel to production looks local too).");
     m_environmentNote->setText(note);
-    m_environmentNote->setStyleSheet(
-        m_environmentChosen && *env == session::Environment::Local && !loopback ? ErrorStyle
-                                                                                : QString());
+    // The palette, not a style sheet: a style sheet changes the note's size hint and the form
+    // row then cuts its second line.
+    const bool warn = m_environmentChosen && *env == session::Environment::Local && !loopback;
+    QPalette pal = m_environmentNote->palette();
+    QColor colour = warn ? QColor(0xc6, 0x28, 0x28) : palette().color(QPalette::WindowText);
+    if (!warn)
+        colour.setAlpha(170); // as noteLabel()
+    pal.setColor(QPalette::WindowText, colour);
+    m_environmentNote->setPalette(pal);
 }
 
 void ConnectionDialog::updateStorageNote()

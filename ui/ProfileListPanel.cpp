@@ -20,6 +20,9 @@ ProfileListPanel::ProfileListPanel(session::ProfileStore &profiles, QWidget *par
     , m_delete(new QPushButton(tr("Delete…"), this))
 {
     m_list->setObjectName(QStringLiteral("profileList"));
+    // Long host names are shortened in the middle (the tooltip has all), never scrolled.
+    m_list->setTextElideMode(Qt::ElideMiddle);
+    m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_list->setAccessibleName(tr("Saved profiles"));
     m_new->setObjectName(QStringLiteral("newProfileButton"));
     m_duplicate->setObjectName(QStringLiteral("duplicateProfileButton"));
