@@ -218,6 +218,15 @@ void MainWindow::createMenus()
     m_unlock->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_U));
     m_lock =
         file->addAction(tr("&Lock writes (read-only)"), this, [this] { m_session->gate().lock(); });
+    // What "Not sent" cards and the failure banner point to: a new attempt now, not after the
+    // transport's back-off.
+    m_reconnect = file->addAction(tr("&Reconnect"), this, [this] {
+        m_client->open();
+        if (redis::RedisClient *release = m_session->releaseClient())
+            release->open();
+    });
+    m_reconnect->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    connect(m_overview, &ServerOverviewPanel::reconnectRequested, m_reconnect, &QAction::trigger);
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
@@ -254,6 +263,9 @@ void MainWindow::onReadOnlyChanged(bool readOnly)
 void MainWindow::onStateChanged(redis::ConnectionState state, const QString &detail)
 {
     m_status->setConnectionState(state, detail);
+    if (state == redis::ConnectionState::Failed || state == redis::ConnectionState::Reconnecting
+        || state == redis::ConnectionState::Closed)
+        m_overview->setConnectionProblem(detail.isEmpty() ? m_client->stateDetail() : detail);
     if (state == redis::ConnectionState::Ready) {
         m_poller->refreshNow(); // a fresh connection may be a restarted server
         m_libraries->refresh();

@@ -46,6 +46,7 @@ public:
     void seedDemo(const demo::SeedOptions &options = {});
 
     QAction *refreshAction() const { return m_refresh; }
+    QAction *reconnectAction() const { return m_reconnect; }
     QTabWidget *tabs() const { return m_tabs; }
     // Shows the tab whose title starts with `name` (case-insensitive, '&' ignored).
     bool showTab(const QString &name);
@@ -78,6 +79,7 @@ private:
     LibrariesView *m_libraries = nullptr;
     AuditViewerPanel *m_audit = nullptr;
     QAction *m_refresh = nullptr;
+    QAction *m_reconnect = nullptr;
     QAction *m_unlock = nullptr;
     QAction *m_lock = nullptr;
 };

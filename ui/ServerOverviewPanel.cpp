@@ -5,10 +5,12 @@
 
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -57,6 +59,7 @@ ServerOverviewPanel::ServerOverviewPanel(QWidget *parent)
     : QWidget(parent)
     , m_stamp(new QLabel(this))
     , m_error(banner(this, "overviewError", "#fdecea", "#f1aeb5", "#58151c"))
+    , m_reconnect(new QPushButton(tr("Reconnect"), this))
     , m_evictionWarning(banner(this, "evictionWarning", "#fff4e5", "#ffc078", "#5c3300"))
     , m_address(value("addressValue"))
     , m_version(value("versionValue"))
@@ -142,7 +145,15 @@ ServerOverviewPanel::ServerOverviewPanel(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(10);
     layout->addLayout(header);
-    layout->addWidget(m_error);
+    // The failure banner with its way out next to it.
+    auto *errorRow = new QHBoxLayout;
+    errorRow->addWidget(m_error, 1);
+    errorRow->addWidget(m_reconnect, 0, Qt::AlignTop);
+    m_reconnect->setObjectName(QStringLiteral("reconnectButton"));
+    m_reconnect->setToolTip(tr("File > Reconnect (Ctrl+R)"));
+    m_reconnect->hide();
+    connect(m_reconnect, &QPushButton::clicked, this, &ServerOverviewPanel::reconnectRequested);
+    layout->addLayout(errorRow);
     layout->addWidget(m_evictionWarning);
     layout->addLayout(cards);
     layout->addWidget(libBox);
@@ -187,6 +198,7 @@ void ServerOverviewPanel::setOverview(const session::ServerOverview &o, const QD
     m_refreshing = false;
     updateStamp();
     m_error->hide();
+    m_reconnect->hide();
 
     m_address->setText(o.address);
     m_version->setText(o.version.isEmpty() ? tr("unknown") : o.version);
@@ -263,6 +275,23 @@ void ServerOverviewPanel::setFetchError(const redis::RedisError &error)
         tr("<b>Could not refresh the overview</b> (%1): %2<br>%3")
             .arg(error.kindName().toHtmlEscaped(), error.toString().toHtmlEscaped(), shown));
     m_error->show();
+    m_reconnect->show();
+}
+
+void ServerOverviewPanel::setConnectionProblem(const QString &detail)
+{
+    m_refreshing = false;
+    updateStamp();
+    if (m_error->isHidden()) { // a failed refresh already says what went wrong
+        m_error->setText(tr("<b>Not connected</b>: %1<br>Reconnect (Ctrl+R) tries again now.")
+                             .arg(detail.toHtmlEscaped()));
+        m_error->show();
+    }
+    m_reconnect->show();
+    if (!m_lastUpdate.isValid()) { // nothing will come until the connection is back
+        m_librariesMessage->setText(tr("No answer from the server: %1").arg(detail));
+        showLibraryMessage(true);
+    }
 }
 
 } // namespace ui

@@ -8,6 +8,7 @@
 
 class QLabel;
 class QProgressBar;
+class QPushButton;
 class QTableView;
 
 namespace ui {
@@ -28,8 +29,14 @@ public:
     void setRefreshing(bool refreshing);
     void setOverview(const session::ServerOverview &overview, const QDateTime &when);
     void setFetchError(const redis::RedisError &error);
+    // The connection failed or was lost: says why (instead of waiting for a first answer
+    // that cannot come) and offers Reconnect.
+    void setConnectionProblem(const QString &detail);
 
     LibraryTableModel *libraryModel() const { return m_libraryModel; }
+
+signals:
+    void reconnectRequested();
 
 private:
     void updateStamp();
@@ -38,6 +45,7 @@ private:
 
     QLabel *m_stamp;
     QLabel *m_error;
+    QPushButton *m_reconnect;
     QLabel *m_evictionWarning;
     QLabel *m_address;
     QLabel *m_version;

@@ -171,13 +171,35 @@ private slots:
         local.server().kill();
         QTRY_VERIFY2(stateText(w.get()).startsWith("Reconnecting: "),
                      qPrintable(stateText(w.get())));
+        QTRY_VERIFY(visible(w.get(), "reconnectButton")); // offered as soon as it is lost
         w->refreshAction()->trigger();
         QTRY_VERIFY(visible(w.get(), "overviewError"));
-        QVERIFY2(labelText(w.get(), "overviewError").contains("Could not refresh"),
-                 qPrintable(labelText(w.get(), "overviewError")));
+        QTRY_VERIFY2(labelText(w.get(), "overviewError").contains("Could not refresh"),
+                     qPrintable(labelText(w.get(), "overviewError")));
         QVERIFY(local.restart());
         QTRY_VERIFY_WITH_TIMEOUT(stateText(w.get()).startsWith("Connected"), 8000);
         QTRY_VERIFY(!visible(w.get(), "overviewError"));
+    }
+
+    // Nothing answers: the overview says why instead of waiting for a first answer, and
+    // File > Reconnect (or the banner's button) connects once the server is back.
+    void refusedConnectionSaysWhyAndReconnects()
+    {
+        StandaloneRedis local;
+        QVERIFY(local.start());
+        const auto o = local.options();
+        local.server().kill();
+        auto w = openWindow(o, session::Environment::Test);
+        QTRY_VERIFY2(
+            labelText(w.get(), "librariesMessage").startsWith("No answer from the server: "),
+            qPrintable(labelText(w.get(), "librariesMessage")));
+        QVERIFY(visible(w.get(), "reconnectButton"));
+        QVERIFY(visible(w.get(), "overviewError")); // "Not connected" or the failed refresh
+        QCOMPARE(w->reconnectAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_R));
+        QVERIFY(local.restart());
+        w->reconnectAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(stateText(w.get()).startsWith("Connected"), 8000);
+        QTRY_VERIFY(!visible(w.get(), "reconnectButton"));
     }
 
     // A production window starts read-only and says so; typing the profile name unlocks it
