@@ -108,14 +108,14 @@ void ConnectionProbe::probeRelease(quint64 generation, ProbeReport report)
                 if (generation != m_generation)
                     return;
                 if (state == redis::ConnectionState::Ready) {
-                    m_releaseClient->sendBatch(releaseProbeCommands(user), this,
-                                               [this, generation, report,
-                                                user](const QList<redis::ReplyResult> &r) mutable {
-                                                   if (generation != m_generation)
-                                                       return;
-                                                   applyReleaseProbe(report, user, r);
-                                                   finish(generation, report);
-                                               });
+                    m_releaseClient->sendBatch(
+                        releaseProbeCommands(m_profile), this,
+                        [this, generation, report](const QList<redis::ReplyResult> &r) mutable {
+                            if (generation != m_generation)
+                                return;
+                            applyReleaseProbe(report, m_profile, r);
+                            finish(generation, report);
+                        });
                 } else if (state == redis::ConnectionState::Failed
                            || state == redis::ConnectionState::Closed) {
                     applyReleaseFailure(report, user,

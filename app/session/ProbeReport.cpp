@@ -9,10 +9,6 @@ namespace session {
 namespace {
 const char *const DeductFunction = "inventory_deduct_v1";
 
-QString callAction()
-{
-    return QStringLiteral("call %1").arg(QLatin1String(DeductFunction));
-}
 QString loadAction()
 {
     return QStringLiteral("load function libraries");
@@ -26,6 +22,26 @@ QStringList dryRunUsers(const ConnectionProfile &p)
     return users;
 }
 } // namespace
+
+QString callAction()
+{
+    return QStringLiteral("call %1").arg(QLatin1String(DeductFunction));
+}
+
+redis::Command callDryRun(const ConnectionProfile &profile, const QString &user)
+{
+    // Key shapes from the profile, so that key patterns in the ACL are checked too.
+    return redis::Command{"ACL",
+                          "DRYRUN",
+                          user.toUtf8(),
+                          "FCALL",
+                          DeductFunction,
+                          "2",
+                          profile.stockKey("probe"),
+                          profile.receiptKey("probe", "probe"),
+                          "1",
+                          "1"};
+}
 
 QString verdictName(PermissionCheck::Verdict v)
 {
@@ -224,14 +240,9 @@ QList<redis::Command> probeCommands(const ConnectionProfile &profile)
 {
     QList<redis::Command> out{
         {"INFO", "server"}, {"INFO", "replication"}, {"INFO", "memory"}, {"ACL", "WHOAMI"}};
-    // Key shapes from the profile, so that key patterns in the ACL are checked too.
-    const QByteArray stock = profile.stockKey("probe");
-    const QByteArray receipt = profile.receiptKey("probe", "probe");
     for (const QString &user : dryRunUsers(profile)) {
-        const QByteArray u = user.toUtf8();
-        out << redis::Command{"ACL", "DRYRUN", u,       "FCALL", DeductFunction,
-                              "2",   stock,    receipt, "1",     "1"};
-        out << redis::Command{"ACL", "DRYRUN", u, "FUNCTION", "LOAD", "REPLACE", "x"};
+        out << callDryRun(profile, user);
+        out << redis::Command{"ACL", "DRYRUN", user.toUtf8(), "FUNCTION", "LOAD", "REPLACE", "x"};
     }
     return out;
 }

@@ -99,6 +99,11 @@ QList<redis::Command> probeCommands(const ConnectionProfile &profile);
 core::Result<ProbeReport, ProbeFailure> decodeProbe(const ConnectionProfile &profile,
                                                     const QList<redis::ReplyResult> &replies);
 
+// ACL DRYRUN of FCALL inventory_deduct_v1 with the profile's key shapes, for `user`; the
+// action it checks is callAction() ("call inventory_deduct_v1").
+redis::Command callDryRun(const ConnectionProfile &profile, const QString &user);
+QString callAction();
+
 // One ACL DRYRUN reply as a verdict.
 PermissionCheck decodeDryRun(const QString &user, const QString &action,
                              const redis::ReplyResult &reply);

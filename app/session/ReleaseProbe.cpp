@@ -21,29 +21,43 @@ const QList<DryRun> &dryRuns()
 }
 } // namespace
 
-QList<redis::Command> releaseProbeCommands(const QString &releaseUser)
+QList<redis::Command> releaseProbeCommands(const ConnectionProfile &profile)
 {
     QList<redis::Command> out{{"ACL", "WHOAMI"}};
     for (const DryRun &d : dryRuns())
-        out << redis::Command{"ACL", "DRYRUN", releaseUser.toUtf8()} + d.command;
+        out << redis::Command{"ACL", "DRYRUN", profile.releaseUsername.toUtf8()} + d.command;
+    out << callDryRun(profile, profile.effectiveUsername());
     return out;
 }
 
-void applyReleaseProbe(ProbeReport &report, const QString &releaseUser,
+void applyReleaseProbe(ProbeReport &report, const ConnectionProfile &profile,
                        const QList<redis::ReplyResult> &replies)
 {
+    const QString releaseUser = profile.releaseUsername;
+    const auto reply = [&replies](qsizetype i) {
+        return replies.value(i, redis::RedisError::notSent(QStringLiteral("no reply")));
+    };
     report.release = ReleaseLogin{true, true, releaseUser, {}};
-    const redis::ReplyResult whoami = replies.value(0, redis::RedisError::notSent({}));
+    const redis::ReplyResult whoami = reply(0);
     if (whoami.ok() && whoami->isString() && QString::fromUtf8(whoami->bytes()) != releaseUser) {
         report.release.ok = false;
         report.release.failure = QStringLiteral("the server says the connection is user '%1'")
                                      .arg(QString::fromUtf8(whoami->bytes()));
     }
-    report.permissions.removeIf([&](const PermissionCheck &c) { return c.user == releaseUser; });
+    using V = PermissionCheck::Verdict;
+    const QString sessionUser = profile.effectiveUsername();
+    const PermissionCheck call =
+        decodeDryRun(sessionUser, callAction(), reply(dryRuns().size() + 1));
+    for (PermissionCheck &c : report.permissions)
+        if (c.user == sessionUser && c.action == callAction() && c.verdict == V::Unknown
+            && call.verdict != V::Unknown)
+            c = call; // answered by the release user's connection
+    if (releaseUser != sessionUser)
+        report.permissions.removeIf(
+            [&](const PermissionCheck &c) { return c.user == releaseUser; });
     for (qsizetype i = 0; i < dryRuns().size(); ++i)
-        report.permissions << decodeDryRun(
-            releaseUser, QLatin1String(dryRuns().at(i).action),
-            replies.value(i + 1, redis::RedisError::notSent(QStringLiteral("no reply"))));
+        report.permissions << decodeDryRun(releaseUser, QLatin1String(dryRuns().at(i).action),
+                                           reply(i + 1));
 }
 
 void applyReleaseFailure(ProbeReport &report, const QString &releaseUser,

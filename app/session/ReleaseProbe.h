@@ -9,10 +9,12 @@
 
 namespace session {
 
-QList<redis::Command> releaseProbeCommands(const QString &releaseUser);
-// Records the login and replaces what the session user's dry runs said about the release
-// user with the release user's own answers.
-void applyReleaseProbe(ProbeReport &report, const QString &releaseUser,
+// ACL WHOAMI, the release user's dry runs, and the session user's FCALL dry run (which the
+// session user itself often may not ask).
+QList<redis::Command> releaseProbeCommands(const ConnectionProfile &profile);
+// Records the login, replaces what the session user's dry runs said about the release user
+// with the release user's own answers, and fills in the session user's "unknown" FCALL check.
+void applyReleaseProbe(ProbeReport &report, const ConnectionProfile &profile,
                        const QList<redis::ReplyResult> &replies);
 // Records a failed login (the session's own checks stay).
 void applyReleaseFailure(ProbeReport &report, const QString &releaseUser,

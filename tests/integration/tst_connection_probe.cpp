@@ -140,6 +140,45 @@ private slots:
         }
     }
 
+    // With its password, the probe logs in as the release user and asks on that connection
+    // what the limited session user cannot ask itself (issue 12).
+    void releaseUserLogsInAndAnswers()
+    {
+        QVERIFY(m_admin
+                    ->call({"ACL", "SETUSER", "deployer", "on", ">deployerpw", "~*", "+function",
+                            "+acl|dryrun", "+acl|whoami", "+client|setname", "+ping", "+echo"})
+                    .ok());
+        ConnectionProfile p = profileFor(m_redis.options());
+        p.username = QStringLiteral("limited");
+        p.releaseUsername = QStringLiteral("deployer");
+        auto r = ConnectionProbe::run(p, QStringLiteral("limitedpw"), QStringLiteral("deployerpw"));
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
+        QVERIFY(r->release.tried);
+        QVERIFY2(r->release.ok, qPrintable(r->release.failure));
+        // The limited user's FCALL, unknown when asked by itself, is answered.
+        const PermissionCheck *call = find(*r, "limited", false);
+        QVERIFY(call);
+        QCOMPARE(call->verdict, Verdict::Allowed);
+        const QStringList actions{"read function libraries (FUNCTION LIST)",
+                                  "back up function libraries (FUNCTION DUMP)",
+                                  "load function libraries", "roll back a dump (FUNCTION RESTORE)"};
+        for (const QString &action : actions) {
+            const auto it = std::find_if(r->permissions.begin(), r->permissions.end(),
+                                         [&](const PermissionCheck &c) {
+                                             return c.user == "deployer" && c.action == action;
+                                         });
+            QVERIFY2(it != r->permissions.end(), qPrintable(action));
+            QCOMPARE(it->verdict, Verdict::Allowed);
+        }
+
+        r = ConnectionProbe::run(p, QStringLiteral("limitedpw"), QStringLiteral("wrong"));
+        QVERIFY(r.ok()); // the session connects; the release login is what failed
+        QVERIFY(!r->release.ok);
+        QVERIFY2(r->release.failure.startsWith(QLatin1String("wrong user name or password")),
+                 qPrintable(r->release.failure));
+        QVERIFY(m_admin->call({"ACL", "DELUSER", "deployer"}).ok());
+    }
+
     void evictionWarning()
     {
         StandaloneRedis lru;

@@ -358,6 +358,8 @@ private slots:
                  QStringLiteral("allowed"));
         QCOMPARE(resultFor(results, QStringLiteral("'rel' may load function libraries")),
                  QStringLiteral("allowed"));
+        QCOMPARE(resultFor(results, QStringLiteral("'alice' may call inventory_deduct_v1")),
+                 QStringLiteral("allowed"));
 
         got.reset();
         child<QLineEdit>(&dialog, "releasePasswordEdit")->setText(QStringLiteral("Wr0ng-rel"));
