@@ -9,11 +9,6 @@ namespace session {
 namespace {
 const char *const DeductFunction = "inventory_deduct_v1";
 
-QString loadAction()
-{
-    return QStringLiteral("load function libraries");
-}
-
 QStringList dryRunUsers(const ConnectionProfile &p)
 {
     QStringList users{p.effectiveUsername()};
@@ -41,6 +36,16 @@ redis::Command callDryRun(const ConnectionProfile &profile, const QString &user)
                           profile.receiptKey("probe", "probe"),
                           "1",
                           "1"};
+}
+
+QString loadAction()
+{
+    return QStringLiteral("load function libraries");
+}
+
+redis::Command loadDryRun(const QString &user)
+{
+    return {"ACL", "DRYRUN", user.toUtf8(), "FUNCTION", "LOAD", "REPLACE", "x"};
 }
 
 QString verdictName(PermissionCheck::Verdict v)
@@ -130,11 +135,17 @@ QList<ProbeRow> ProbeReport::rows() const
     else
         out << ProbeRow{QStringLiteral("Eviction"), evictionPolicy};
     for (const PermissionCheck &c : permissions) {
+        // With a release user that logged in, loads never run as another user: that user
+        // being unable to load is as it should be, not a warning.
+        const bool loadsElsewhere =
+            release.ok && c.user != release.user && c.action == loadAction();
         QString value = verdictName(c.verdict);
-        if (!c.detail.isEmpty())
+        if (loadsElsewhere)
+            value = QStringLiteral("%1 (loads run as '%2')").arg(value, release.user);
+        else if (!c.detail.isEmpty())
             value += QStringLiteral(": ") + c.detail;
         out << ProbeRow{QStringLiteral("'%1' may %2").arg(c.user, c.action), value,
-                        c.verdict != PermissionCheck::Verdict::Allowed};
+                        c.verdict != PermissionCheck::Verdict::Allowed && !loadsElsewhere};
     }
     return out;
 }
@@ -242,7 +253,7 @@ QList<redis::Command> probeCommands(const ConnectionProfile &profile)
         {"INFO", "server"}, {"INFO", "replication"}, {"INFO", "memory"}, {"ACL", "WHOAMI"}};
     for (const QString &user : dryRunUsers(profile)) {
         out << callDryRun(profile, user);
-        out << redis::Command{"ACL", "DRYRUN", user.toUtf8(), "FUNCTION", "LOAD", "REPLACE", "x"};
+        out << loadDryRun(user);
     }
     return out;
 }

@@ -103,6 +103,9 @@ core::Result<ProbeReport, ProbeFailure> decodeProbe(const ConnectionProfile &pro
 // action it checks is callAction() ("call inventory_deduct_v1").
 redis::Command callDryRun(const ConnectionProfile &profile, const QString &user);
 QString callAction();
+// ACL DRYRUN of FUNCTION LOAD REPLACE for `user`; its action is loadAction().
+redis::Command loadDryRun(const QString &user);
+QString loadAction();
 
 // One ACL DRYRUN reply as a verdict.
 PermissionCheck decodeDryRun(const QString &user, const QString &action,

@@ -27,6 +27,7 @@ QList<redis::Command> releaseProbeCommands(const ConnectionProfile &profile)
     for (const DryRun &d : dryRuns())
         out << redis::Command{"ACL", "DRYRUN", profile.releaseUsername.toUtf8()} + d.command;
     out << callDryRun(profile, profile.effectiveUsername());
+    out << loadDryRun(profile.effectiveUsername());
     return out;
 }
 
@@ -46,12 +47,14 @@ void applyReleaseProbe(ProbeReport &report, const ConnectionProfile &profile,
     }
     using V = PermissionCheck::Verdict;
     const QString sessionUser = profile.effectiveUsername();
-    const PermissionCheck call =
-        decodeDryRun(sessionUser, callAction(), reply(dryRuns().size() + 1));
+    const QList<PermissionCheck> answers{
+        decodeDryRun(sessionUser, callAction(), reply(dryRuns().size() + 1)),
+        decodeDryRun(sessionUser, loadAction(), reply(dryRuns().size() + 2))};
     for (PermissionCheck &c : report.permissions)
-        if (c.user == sessionUser && c.action == callAction() && c.verdict == V::Unknown
-            && call.verdict != V::Unknown)
-            c = call; // answered by the release user's connection
+        for (const PermissionCheck &a : answers)
+            if (c.user == sessionUser && c.action == a.action && c.verdict == V::Unknown
+                && a.verdict != V::Unknown)
+                c = a; // answered by the release user's connection
     if (releaseUser != sessionUser)
         report.permissions.removeIf(
             [&](const PermissionCheck &c) { return c.user == releaseUser; });

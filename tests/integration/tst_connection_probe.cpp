@@ -155,10 +155,11 @@ private slots:
         QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
         QVERIFY(r->release.tried);
         QVERIFY2(r->release.ok, qPrintable(r->release.failure));
-        // The limited user's FCALL, unknown when asked by itself, is answered.
+        // The limited user's checks, unknown when asked by itself, are answered.
         const PermissionCheck *call = find(*r, "limited", false);
         QVERIFY(call);
         QCOMPARE(call->verdict, Verdict::Allowed);
+        QCOMPARE(find(*r, "limited", true)->verdict, Verdict::Denied); // it may not load
         const QStringList actions{"read function libraries (FUNCTION LIST)",
                                   "back up function libraries (FUNCTION DUMP)",
                                   "load function libraries", "roll back a dump (FUNCTION RESTORE)"};

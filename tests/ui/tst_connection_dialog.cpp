@@ -360,6 +360,10 @@ private slots:
                  QStringLiteral("allowed"));
         QCOMPARE(resultFor(results, QStringLiteral("'alice' may call inventory_deduct_v1")),
                  QStringLiteral("allowed"));
+        QCOMPARE(resultFor(results, QStringLiteral("'alice' may load function libraries")),
+                 QStringLiteral("allowed (loads run as 'rel')"));
+        QCOMPARE(resultFor(results, QStringLiteral("'alice' may load function libraries")),
+                 QStringLiteral("allowed (loads run as 'rel')"));
 
         got.reset();
         child<QLineEdit>(&dialog, "releasePasswordEdit")->setText(QStringLiteral("Wr0ng-rel"));
