@@ -5,7 +5,7 @@ namespace ui {
 namespace {
 
 // "name [flags], ..." on one line; the tooltip has the descriptions.
-QString functionSummary(const functions::LibraryInfo &lib)
+QString functionSummary(const redis::LibraryInfo &lib)
 {
     QStringList parts;
     for (const auto &f : lib.functions) {
@@ -17,7 +17,7 @@ QString functionSummary(const functions::LibraryInfo &lib)
     return parts.join(QStringLiteral(", "));
 }
 
-QString functionDetails(const functions::LibraryInfo &lib)
+QString functionDetails(const redis::LibraryInfo &lib)
 {
     QStringList lines;
     for (const auto &f : lib.functions) {
@@ -38,7 +38,7 @@ LibraryTableModel::LibraryTableModel(QObject *parent)
     : QAbstractTableModel(parent)
 {}
 
-void LibraryTableModel::setLibraries(const QList<functions::LibraryInfo> &libraries)
+void LibraryTableModel::setLibraries(const QList<redis::LibraryInfo> &libraries)
 {
     beginResetModel();
     m_libraries = libraries;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "functions/LibraryList.h"
+#include "redis/LibraryList.h"
 
 #include <QAbstractTableModel>
 
@@ -15,8 +15,8 @@ public:
 
     explicit LibraryTableModel(QObject *parent = nullptr);
 
-    void setLibraries(const QList<functions::LibraryInfo> &libraries);
-    const QList<functions::LibraryInfo> &libraries() const { return m_libraries; }
+    void setLibraries(const QList<redis::LibraryInfo> &libraries);
+    const QList<redis::LibraryInfo> &libraries() const { return m_libraries; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -25,7 +25,7 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
-    QList<functions::LibraryInfo> m_libraries;
+    QList<redis::LibraryInfo> m_libraries;
 };
 
 } // namespace ui

@@ -232,7 +232,7 @@ int runStatus(Context &context)
     const redis::ReplyResult r = reader.call({"FUNCTION", "LIST", "WITHCODE"});
     if (!r.ok())
         return context.fail(ExitFailed, QStringLiteral("FUNCTION LIST: %1").arg(r.error().message));
-    auto libs = functions::decodeFunctionList(r.value());
+    auto libs = redis::decodeFunctionList(r.value());
     if (!libs)
         return context.fail(ExitFailed, libs.error());
     functions::LocalCatalog catalog(QStringList{functions::LocalCatalog::shippedDirectory()}
@@ -252,7 +252,7 @@ int runStatus(Context &context)
     for (const functions::LibraryStatus &l : status) {
         context.out << l.library.name << "  " << functions::versionLabel(l.version) << "  sha256 "
                     << functions::shortFingerprint(l.fingerprint) << "  " << l.match.text() << '\n';
-        for (const functions::FunctionInfo &f : l.library.functions)
+        for (const redis::FunctionInfo &f : l.library.functions)
             context.out << "  " << f.name << "  ["
                         << (f.flags.isEmpty() ? QStringLiteral("no flags") : f.flags.join(", "))
                         << "]  " << f.description.value_or(QStringLiteral("(no description)"))

@@ -11,19 +11,20 @@ namespace functions {
 
 namespace {
 
-void sortLibraries(QList<LibraryInfo> &libs)
+void sortLibraries(QList<redis::LibraryInfo> &libs)
 {
-    std::sort(libs.begin(), libs.end(),
-              [](const LibraryInfo &a, const LibraryInfo &b) { return a.name < b.name; });
+    std::sort(
+        libs.begin(), libs.end(),
+        [](const redis::LibraryInfo &a, const redis::LibraryInfo &b) { return a.name < b.name; });
 }
 
-QList<LibraryInfo> without(QList<LibraryInfo> libs, const QString &name)
+QList<redis::LibraryInfo> without(QList<redis::LibraryInfo> libs, const QString &name)
 {
-    libs.removeIf([&](const LibraryInfo &l) { return l.name == name; });
+    libs.removeIf([&](const redis::LibraryInfo &l) { return l.name == name; });
     return libs;
 }
 
-QList<LibraryInfo> with(QList<LibraryInfo> libs, const LibraryInfo &lib)
+QList<redis::LibraryInfo> with(QList<redis::LibraryInfo> libs, const redis::LibraryInfo &lib)
 {
     libs = without(libs, lib.name);
     libs << lib;
@@ -31,9 +32,9 @@ QList<LibraryInfo> with(QList<LibraryInfo> libs, const LibraryInfo &lib)
     return libs;
 }
 
-LibraryInfo fromCode(const QString &name, const QByteArray &code)
+redis::LibraryInfo fromCode(const QString &name, const QByteArray &code)
 {
-    LibraryInfo lib;
+    redis::LibraryInfo lib;
     lib.name = name;
     lib.engine = QStringLiteral("LUA");
     lib.code = code;
@@ -43,18 +44,18 @@ LibraryInfo fromCode(const QString &name, const QByteArray &code)
 
 // A library known by its code only (from a backup) gets its functions from an offline
 // inspection, so that collisions can be checked.
-LibraryInfo withFunctions(const LibraryInfo &lib)
+redis::LibraryInfo withFunctions(const redis::LibraryInfo &lib)
 {
     if (!lib.functions.isEmpty() || !lib.hasCode)
         return lib;
-    LibraryInfo out = lib;
+    redis::LibraryInfo out = lib;
     const Inspection i = inspectLibrary(lib.code);
     if (i.ok())
         out.functions = i.toLibraryInfo().functions;
     return out;
 }
 
-QString codeLabel(const LibraryInfo *lib)
+QString codeLabel(const redis::LibraryInfo *lib)
 {
     return lib ? versionLabel(libraryVersion(lib->code)) : QStringLiteral("not loaded");
 }
@@ -97,9 +98,9 @@ std::optional<RestorePolicy> parsePolicy(const QString &text)
     return std::nullopt;
 }
 
-const LibraryInfo *NodeState::library(const QString &name) const
+const redis::LibraryInfo *NodeState::library(const QString &name) const
 {
-    for (const LibraryInfo &l : libraries)
+    for (const redis::LibraryInfo &l : libraries)
         if (l.name == name)
             return &l;
     return nullptr;
@@ -121,7 +122,7 @@ NodeState decodeState(const QString &address, const QList<redis::ReplyResult> &r
                 : QStringLiteral("FUNCTION LIST failed: %1").arg(replies[0].error().toString());
         return s;
     }
-    auto libs = decodeFunctionList(replies[0].value());
+    auto libs = redis::decodeFunctionList(replies[0].value());
     if (!libs) {
         s.error = libs.error();
         return s;
@@ -167,7 +168,7 @@ bool ExecutionReport::succeeded() const
                           [](const NodeOutcome &n) { return n.verified; });
 }
 
-QList<LibraryInfo> ChangeSpec::predict(const NodeState &node) const
+QList<redis::LibraryInfo> ChangeSpec::predict(const NodeState &node) const
 {
     const NodeBackup *saved = backup ? backup->node(node.address) : nullptr;
     switch (action) {
@@ -178,15 +179,15 @@ QList<LibraryInfo> ChangeSpec::predict(const NodeState &node) const
     case ChangeAction::RestoreCode:
         if (!saved)
             return node.libraries;
-        if (const LibraryInfo *old = saved->library(library))
+        if (const redis::LibraryInfo *old = saved->library(library))
             return with(node.libraries, fromCode(library, old->code));
         return without(node.libraries, library);
     case ChangeAction::RestoreDump: {
         if (!saved)
             return node.libraries;
-        QList<LibraryInfo> out =
-            policy == RestorePolicy::Flush ? QList<LibraryInfo>{} : node.libraries;
-        for (const LibraryInfo &l : saved->libraries) {
+        QList<redis::LibraryInfo> out =
+            policy == RestorePolicy::Flush ? QList<redis::LibraryInfo>{} : node.libraries;
+        for (const redis::LibraryInfo &l : saved->libraries) {
             if (policy == RestorePolicy::Append && node.library(l.name))
                 continue; // the restore fails as a whole; refusals() says so
             out = with(out, fromCode(l.name, l.code));
@@ -201,7 +202,7 @@ QList<LibraryInfo> ChangeSpec::predict(const NodeState &node) const
 redis::Command ChangeSpec::command(const NodeState &node) const
 {
     const NodeBackup *saved = backup ? backup->node(node.address) : nullptr;
-    const LibraryInfo *now = node.library(library);
+    const redis::LibraryInfo *now = node.library(library);
     switch (action) {
     case ChangeAction::Load:
         return {"FUNCTION", "LOAD", "REPLACE", incoming.code};
@@ -210,7 +211,7 @@ redis::Command ChangeSpec::command(const NodeState &node) const
     case ChangeAction::RestoreCode:
         if (!saved)
             return {};
-        if (const LibraryInfo *old = saved->library(library))
+        if (const redis::LibraryInfo *old = saved->library(library))
             return now && now->code == old->code
                        ? redis::Command{}
                        : redis::Command{"FUNCTION", "LOAD", "REPLACE", old->code};
@@ -224,25 +225,25 @@ redis::Command ChangeSpec::command(const NodeState &node) const
 
 QList<ContractDiff> ChangeSpec::contractDiffs(const NodeState &node) const
 {
-    const QList<LibraryInfo> after = predict(node);
+    const QList<redis::LibraryInfo> after = predict(node);
     QSet<QString> names;
-    for (const LibraryInfo &l : node.libraries)
+    for (const redis::LibraryInfo &l : node.libraries)
         names.insert(l.name);
-    for (const LibraryInfo &l : after)
+    for (const redis::LibraryInfo &l : after)
         names.insert(l.name);
     names.insert(library);
     QStringList sorted(names.begin(), names.end());
     sorted.sort();
-    QList<LibraryInfo> neighbours;
-    for (const LibraryInfo &l : after)
+    QList<redis::LibraryInfo> neighbours;
+    for (const redis::LibraryInfo &l : after)
         neighbours << withFunctions(l);
 
     QList<ContractDiff> out;
     for (const QString &name : sorted) {
-        const LibraryInfo *before = node.library(name);
+        const redis::LibraryInfo *before = node.library(name);
         const auto it = std::find_if(after.begin(), after.end(),
-                                     [&](const LibraryInfo &l) { return l.name == name; });
-        const LibraryInfo *next = it == after.end() ? nullptr : &*it;
+                                     [&](const redis::LibraryInfo &l) { return l.name == name; });
+        const redis::LibraryInfo *next = it == after.end() ? nullptr : &*it;
         const bool same = before && next && before->code == next->code;
         if (name != library && (same || (!before && !next)))
             continue; // untouched
@@ -266,11 +267,11 @@ QList<ContractDiff> ChangeSpec::contractDiffs(const NodeState &node) const
 
 CodeDiff ChangeSpec::codeDiff(const NodeState &node) const
 {
-    const LibraryInfo *before = node.library(library);
-    const QList<LibraryInfo> after = predict(node);
+    const redis::LibraryInfo *before = node.library(library);
+    const QList<redis::LibraryInfo> after = predict(node);
     const auto it = std::find_if(after.begin(), after.end(),
-                                 [&](const LibraryInfo &l) { return l.name == library; });
-    const LibraryInfo *next = it == after.end() ? nullptr : &*it;
+                                 [&](const redis::LibraryInfo &l) { return l.name == library; });
+    const redis::LibraryInfo *next = it == after.end() ? nullptr : &*it;
     QString rightLabel;
     switch (action) {
     case ChangeAction::Load:
@@ -303,7 +304,7 @@ QStringList ChangeSpec::refusals(const NodeState &node) const
         out << QStringLiteral("library %1 is not loaded on %2").arg(library, node.address);
     if (action == ChangeAction::RestoreDump && saved) {
         if (policy == RestorePolicy::Append)
-            for (const LibraryInfo &l : saved->libraries)
+            for (const redis::LibraryInfo &l : saved->libraries)
                 if (node.library(l.name))
                     out << QStringLiteral("FUNCTION RESTORE APPEND would fail: library %1 "
                                           "exists on %2 (choose REPLACE or FLUSH)")
@@ -333,12 +334,13 @@ QStringList ChangeSpec::warnings(const NodeState &node) const
     return out;
 }
 
-QString compareLibraries(const QList<LibraryInfo> &expected, const QList<LibraryInfo> &actual)
+QString compareLibraries(const QList<redis::LibraryInfo> &expected,
+                         const QList<redis::LibraryInfo> &actual)
 {
     QStringList problems;
-    for (const LibraryInfo &e : expected) {
+    for (const redis::LibraryInfo &e : expected) {
         const auto it = std::find_if(actual.begin(), actual.end(),
-                                     [&](const LibraryInfo &a) { return a.name == e.name; });
+                                     [&](const redis::LibraryInfo &a) { return a.name == e.name; });
         if (it == actual.end())
             problems << QStringLiteral("%1 is missing").arg(e.name);
         else if (it->code != e.code)
@@ -346,9 +348,9 @@ QString compareLibraries(const QList<LibraryInfo> &expected, const QList<Library
                             .arg(e.name, shortFingerprint(codeFingerprint(it->code)),
                                  shortFingerprint(codeFingerprint(e.code)));
     }
-    for (const LibraryInfo &a : actual)
+    for (const redis::LibraryInfo &a : actual)
         if (std::none_of(expected.begin(), expected.end(),
-                         [&](const LibraryInfo &e) { return e.name == a.name; }))
+                         [&](const redis::LibraryInfo &e) { return e.name == a.name; }))
             problems << QStringLiteral("%1 is unexpectedly loaded").arg(a.name);
     return problems.join(QStringLiteral("; "));
 }

@@ -50,8 +50,8 @@ struct NodeState
     QString error; // non-empty: the state could not be read
     QString redisVersion;
     QString runId;
-    QList<LibraryInfo> libraries; // with code, sorted
-    const LibraryInfo *library(const QString &name) const;
+    QList<redis::LibraryInfo> libraries; // with code, sorted
+    const redis::LibraryInfo *library(const QString &name) const;
 };
 QList<redis::Command> stateCommands(); // FUNCTION LIST WITHCODE, INFO server
 NodeState decodeState(const QString &address, const QList<redis::ReplyResult> &replies);
@@ -103,7 +103,7 @@ struct ChangeSpec
     RestorePolicy policy = RestorePolicy::Replace;
 
     // The libraries a node will hold once the change is made (code is what matters).
-    QList<LibraryInfo> predict(const NodeState &node) const;
+    QList<redis::LibraryInfo> predict(const NodeState &node) const;
     // The command that makes the change on this node; empty when there is nothing to do
     // (e.g. a rollback that deletes a library already gone).
     redis::Command command(const NodeState &node) const;
@@ -118,6 +118,7 @@ struct ChangeSpec
 };
 
 // Empty when `actual` holds exactly the libraries of `expected` with the same code.
-QString compareLibraries(const QList<LibraryInfo> &expected, const QList<LibraryInfo> &actual);
+QString compareLibraries(const QList<redis::LibraryInfo> &expected,
+                         const QList<redis::LibraryInfo> &actual);
 
 } // namespace functions

@@ -21,16 +21,16 @@ QJsonValue optionalText(const std::optional<QString> &s)
     return s ? QJsonValue(*s) : QJsonValue(QJsonValue::Null);
 }
 
-QJsonObject functionJson(const FunctionInfo &f)
+QJsonObject functionJson(const redis::FunctionInfo &f)
 {
     return {{QStringLiteral("name"), f.name},
             {QStringLiteral("description"), optionalText(f.description)},
             {QStringLiteral("flags"), QJsonArray::fromStringList(f.flags)}};
 }
 
-const LibraryInfo *findLibrary(const QList<LibraryInfo> &libs, const QString &name)
+const redis::LibraryInfo *findLibrary(const QList<redis::LibraryInfo> &libs, const QString &name)
 {
-    for (const LibraryInfo &l : libs)
+    for (const redis::LibraryInfo &l : libs)
         if (l.name == name)
             return &l;
     return nullptr;
@@ -90,8 +90,8 @@ bool hasContractVersion(const QString &functionName)
     return re.match(functionName).hasMatch();
 }
 
-ContractDiff diffContract(const Inspection &incoming, const QList<LibraryInfo> &loaded,
-                          const QList<LibraryInfo> *neighbours)
+ContractDiff diffContract(const Inspection &incoming, const QList<redis::LibraryInfo> &loaded,
+                          const QList<redis::LibraryInfo> *neighbours)
 {
     ContractDiff d;
     d.library = incoming.library;
@@ -103,7 +103,7 @@ ContractDiff diffContract(const Inspection &incoming, const QList<LibraryInfo> &
         d.verdict = Verdict::Refused;
         return d;
     }
-    const LibraryInfo *current = findLibrary(loaded, incoming.library);
+    const redis::LibraryInfo *current = findLibrary(loaded, incoming.library);
     std::optional<Inspection> currentInspected;
     if (current) {
         d.existsBefore = true;
@@ -122,7 +122,7 @@ ContractDiff diffContract(const Inspection &incoming, const QList<LibraryInfo> &
 
     // Functions before (as the server lists them: its flags and descriptions are the truth).
     if (current) {
-        for (const FunctionInfo &before : current->functions) {
+        for (const redis::FunctionInfo &before : current->functions) {
             FunctionDiff f;
             f.name = before.name;
             f.before = before;
@@ -184,7 +184,7 @@ ContractDiff diffContract(const Inspection &incoming, const QList<LibraryInfo> &
         const bool known =
             current
             && std::any_of(current->functions.begin(), current->functions.end(),
-                           [&](const FunctionInfo &b) {
+                           [&](const redis::FunctionInfo &b) {
                                return b.name.compare(after.info.name, Qt::CaseInsensitive) == 0;
                            });
         if (known)
@@ -197,10 +197,10 @@ ContractDiff diffContract(const Inspection &incoming, const QList<LibraryInfo> &
         d.functions << f;
     }
     // Collisions with other libraries' functions (Redis compares them ignoring case).
-    for (const LibraryInfo &other : neighbours ? *neighbours : loaded) {
+    for (const redis::LibraryInfo &other : neighbours ? *neighbours : loaded) {
         if (other.name == incoming.library)
             continue;
-        for (const FunctionInfo &theirs : other.functions)
+        for (const redis::FunctionInfo &theirs : other.functions)
             if (incoming.function(theirs.name))
                 d.collisions << Collision{incoming.function(theirs.name)->info.name, other.name,
                                           theirs.name};
@@ -213,7 +213,7 @@ ContractDiff diffContract(const Inspection &incoming, const QList<LibraryInfo> &
     return d;
 }
 
-ContractDiff diffRemoval(const LibraryInfo &library)
+ContractDiff diffRemoval(const redis::LibraryInfo &library)
 {
     ContractDiff d;
     d.library = library.name;
@@ -221,7 +221,7 @@ ContractDiff diffRemoval(const LibraryInfo &library)
     d.existsAfter = false;
     d.versionBefore = libraryVersion(library.code);
     d.fingerprintBefore = library.hasCode ? codeFingerprint(library.code) : QByteArray();
-    for (const FunctionInfo &before : library.functions) {
+    for (const redis::FunctionInfo &before : library.functions) {
         FunctionDiff f;
         f.name = before.name;
         f.before = before;

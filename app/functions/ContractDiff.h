@@ -15,8 +15,8 @@ QString verdictName(Verdict v); // no-change | compatible | breaking | refused
 struct FunctionDiff
 {
     QString name;
-    std::optional<FunctionInfo> before; // nullopt: added
-    std::optional<FunctionInfo> after;  // nullopt: removed
+    std::optional<redis::FunctionInfo> before; // nullopt: added
+    std::optional<redis::FunctionInfo> after;  // nullopt: removed
     bool flagsChanged = false;
     bool descriptionChanged = false;
     bool bodyChanged = false;
@@ -64,10 +64,10 @@ struct ContractDiff
 // WITHCODE). The loaded code of the same library is inspected offline to compare function
 // bodies; collisions are checked against every other library of `neighbours` (default:
 // `loaded`; a restore that replaces several libraries at once passes what will remain).
-ContractDiff diffContract(const Inspection &incoming, const QList<LibraryInfo> &loaded,
-                          const QList<LibraryInfo> *neighbours = nullptr);
+ContractDiff diffContract(const Inspection &incoming, const QList<redis::LibraryInfo> &loaded,
+                          const QList<redis::LibraryInfo> *neighbours = nullptr);
 // Deleting `library` (every function removed: breaking).
-ContractDiff diffRemoval(const LibraryInfo &library);
+ContractDiff diffRemoval(const redis::LibraryInfo &library);
 
 // "inventory_deduct_v2" -> true: the name carries its contract version.
 bool hasContractVersion(const QString &functionName);

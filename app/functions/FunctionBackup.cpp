@@ -26,9 +26,9 @@ QString str(const QJsonObject &o, const char *key)
 
 } // namespace
 
-const LibraryInfo *NodeBackup::library(const QString &name) const
+const redis::LibraryInfo *NodeBackup::library(const QString &name) const
 {
-    for (const LibraryInfo &l : libraries)
+    for (const redis::LibraryInfo &l : libraries)
         if (l.name == name)
             return &l;
     return nullptr;
@@ -47,7 +47,7 @@ QByteArray FunctionBackup::toJson() const
     QJsonArray nodeArray;
     for (const NodeBackup &n : nodes) {
         QJsonArray libs;
-        for (const LibraryInfo &l : n.libraries)
+        for (const redis::LibraryInfo &l : n.libraries)
             libs.append(QJsonObject{
                 {QStringLiteral("name"), l.name},
                 {QStringLiteral("engine"), l.engine},
@@ -99,7 +99,7 @@ core::Result<FunctionBackup, QString> FunctionBackup::fromJson(const QByteArray 
                 .arg(node.address);
         for (const QJsonValue &lv : n.value(QStringLiteral("libraries")).toArray()) {
             const QJsonObject l = lv.toObject();
-            LibraryInfo lib;
+            redis::LibraryInfo lib;
             lib.name = str(l, "name");
             lib.engine = str(l, "engine");
             lib.code = str(l, "code").toUtf8();

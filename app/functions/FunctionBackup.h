@@ -1,7 +1,7 @@
 #pragma once
 
-#include "LibraryList.h"
 #include "core/Result.h"
+#include "redis/LibraryList.h"
 
 #include <QDateTime>
 
@@ -12,12 +12,12 @@ namespace functions {
 struct NodeBackup
 {
     QString address;
-    QString runId;                // the server process at backup time
-    QString redisVersion;         // a dump restores only on this version or newer
-    QList<LibraryInfo> libraries; // every library, with code (functions not kept)
-    QByteArray dump;              // FUNCTION DUMP payload (binary)
+    QString runId;                       // the server process at backup time
+    QString redisVersion;                // a dump restores only on this version or newer
+    QList<redis::LibraryInfo> libraries; // every library, with code (functions not kept)
+    QByteArray dump;                     // FUNCTION DUMP payload (binary)
 
-    const LibraryInfo *library(const QString &name) const;
+    const redis::LibraryInfo *library(const QString &name) const;
 };
 
 // A backup file: JSON with the code as text and the dump as base64, written before every

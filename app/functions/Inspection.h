@@ -1,7 +1,7 @@
 #pragma once
 
-#include "LibraryList.h"
 #include "core/Result.h"
+#include "redis/LibraryList.h"
 
 #include <QByteArray>
 #include <QList>
@@ -14,9 +14,9 @@ namespace functions {
 // One function a library registers during its load run.
 struct InspectedFunction
 {
-    FunctionInfo info; // name, description (nullopt when none), flags (canonical, sorted)
-    int line = 0;      // the line of the register_function call
-    int firstLine = 0; // the callback's definition, in file lines (0 for a C function)
+    redis::FunctionInfo info; // name, description (nullopt when none), flags (canonical, sorted)
+    int line = 0;             // the line of the register_function call
+    int firstLine = 0;        // the callback's definition, in file lines (0 for a C function)
     int lastLine = 0;
     // SHA-256 (hex) of the callback's text and of everything it closes over (helper
     // functions, constants), recursively: equal behaviour fingerprints mean the function's
@@ -73,7 +73,7 @@ struct Inspection
 
     bool ok() const { return !problem.has_value(); }
     // As FUNCTION LIST would show the library once loaded (without the code).
-    LibraryInfo toLibraryInfo() const;
+    redis::LibraryInfo toLibraryInfo() const;
     const InspectedFunction *function(const QString &name) const; // case-insensitive
 };
 

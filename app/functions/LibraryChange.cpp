@@ -62,7 +62,7 @@ ChangeSpec LibraryChange::rollbackSpec(const FunctionBackup &backup)
     s.action = ChangeAction::RestoreCode;
     s.library = backup.library;
     s.backup = backup;
-    if (const LibraryInfo *old = backup.nodes.first().library(backup.library))
+    if (const redis::LibraryInfo *old = backup.nodes.first().library(backup.library))
         s.incoming = inspectLibrary(old->code, backup.path);
     return s;
 }
@@ -130,9 +130,9 @@ QStringList LibraryChange::driftNotes() const
     QStringList out;
     if (m_states.size() < 2)
         return out;
-    const LibraryInfo *reference = m_states.first().library(m_spec.library);
+    const redis::LibraryInfo *reference = m_states.first().library(m_spec.library);
     for (const NodeState &s : m_states.mid(1)) {
-        const LibraryInfo *lib = s.library(m_spec.library);
+        const redis::LibraryInfo *lib = s.library(m_spec.library);
         if (bool(lib) != bool(reference) || (lib && lib->code != reference->code))
             out << QStringLiteral("%1 holds %2 %3, %4 holds %5")
                        .arg(s.address, m_spec.library,

@@ -175,10 +175,11 @@ inventory::AuditRecord LibraryChange::auditRecord(const NodeState &before,
     r.server = before.address;
     r.runId = before.runId;
     r.command = command;
-    const LibraryInfo *old = before.library(m_spec.library);
-    const QList<LibraryInfo> predicted = m_spec.predict(before);
-    const auto next = std::find_if(predicted.begin(), predicted.end(),
-                                   [&](const LibraryInfo &l) { return l.name == m_spec.library; });
+    const redis::LibraryInfo *old = before.library(m_spec.library);
+    const QList<redis::LibraryInfo> predicted = m_spec.predict(before);
+    const auto next =
+        std::find_if(predicted.begin(), predicted.end(),
+                     [&](const redis::LibraryInfo &l) { return l.name == m_spec.library; });
     r.detail = QStringLiteral("library %1: %2 (sha256 %3) → %4 (sha256 %5); backup %6%7")
                    .arg(m_spec.library,
                         old ? versionLabel(libraryVersion(old->code)) : QStringLiteral("absent"),

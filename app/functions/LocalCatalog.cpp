@@ -110,7 +110,7 @@ QList<const LocalFile *> LocalCatalog::filesFor(const QString &library) const
     return out;
 }
 
-LibraryMatch LocalCatalog::match(const LibraryInfo &loaded) const
+LibraryMatch LocalCatalog::match(const redis::LibraryInfo &loaded) const
 {
     const QList<const LocalFile *> candidates = filesFor(loaded.name);
     for (const LocalFile *f : candidates)
@@ -125,7 +125,7 @@ LibraryMatch LocalCatalog::match(const LibraryInfo &loaded) const
 QJsonObject LibraryStatus::toJson() const
 {
     QJsonArray fns;
-    for (const FunctionInfo &f : library.functions)
+    for (const redis::FunctionInfo &f : library.functions)
         fns.append(
             QJsonObject{{QStringLiteral("name"), f.name},
                         {QStringLiteral("description"),
@@ -142,10 +142,11 @@ QJsonObject LibraryStatus::toJson() const
             {QStringLiteral("functions"), fns}};
 }
 
-QList<LibraryStatus> libraryStatuses(const QList<LibraryInfo> &loaded, const LocalCatalog &catalog)
+QList<LibraryStatus> libraryStatuses(const QList<redis::LibraryInfo> &loaded,
+                                     const LocalCatalog &catalog)
 {
     QList<LibraryStatus> out;
-    for (const LibraryInfo &lib : loaded)
+    for (const redis::LibraryInfo &lib : loaded)
         out << LibraryStatus{lib, libraryVersion(lib.code), codeFingerprint(lib.code),
                              catalog.match(lib)};
     return out;

@@ -49,7 +49,7 @@ public:
     const QList<LocalFile> &files() const { return m_files; }
     // Every local file of this library, newest version first.
     QList<const LocalFile *> filesFor(const QString &library) const;
-    LibraryMatch match(const LibraryInfo &loaded) const;
+    LibraryMatch match(const redis::LibraryInfo &loaded) const;
 
 private:
     QStringList m_directories;
@@ -59,12 +59,13 @@ private:
 // What the libraries view and `functions status` show for one loaded library.
 struct LibraryStatus
 {
-    LibraryInfo library; // with code
-    QString version;     // empty: unversioned
+    redis::LibraryInfo library; // with code
+    QString version;            // empty: unversioned
     QByteArray fingerprint;
     LibraryMatch match;
     QJsonObject toJson() const; // full fingerprint, functions with flags and descriptions
 };
-QList<LibraryStatus> libraryStatuses(const QList<LibraryInfo> &loaded, const LocalCatalog &catalog);
+QList<LibraryStatus> libraryStatuses(const QList<redis::LibraryInfo> &loaded,
+                                     const LocalCatalog &catalog);
 
 } // namespace functions

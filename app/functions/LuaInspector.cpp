@@ -188,9 +188,9 @@ bool isValidName(const QString &name)
     });
 }
 
-LibraryInfo Inspection::toLibraryInfo() const
+redis::LibraryInfo Inspection::toLibraryInfo() const
 {
-    LibraryInfo info;
+    redis::LibraryInfo info;
     info.name = library;
     info.engine = engine;
     for (const InspectedFunction &f : functions)

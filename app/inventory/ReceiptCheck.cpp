@@ -3,7 +3,7 @@
 #include "DeductionRequest.h"
 #include "InventoryLog.h"
 #include "core/Bytes.h"
-#include "functions/LibraryList.h"
+#include "redis/LibraryList.h"
 
 #include <QEventLoop>
 #include <QPointer>
@@ -25,7 +25,7 @@ bool hasReceiptFunction(const redis::ReplyResult &list)
 {
     if (!list.ok())
         return false;
-    const auto libraries = functions::decodeFunctionList(list.value());
+    const auto libraries = redis::decodeFunctionList(list.value());
     if (!libraries.ok())
         return false;
     for (const auto &lib : libraries.value())

@@ -197,7 +197,7 @@ void CommandTraits::addCommandInfo(const QList<QByteArray> &names, const redis::
     }
 }
 
-void CommandTraits::setFunctions(const QList<functions::LibraryInfo> &libraries)
+void CommandTraits::setFunctions(const QList<redis::LibraryInfo> &libraries)
 {
     m_functionWrites.clear();
     for (const auto &lib : libraries)

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "functions/LibraryList.h"
+#include "redis/LibraryList.h"
 #include "redis/RespCodec.h"
 
 #include <QHash>
@@ -40,7 +40,7 @@ public:
 
     // Merges a COMMAND INFO reply for these top-level names (same order as asked).
     void addCommandInfo(const QList<QByteArray> &names, const redis::Reply &reply);
-    void setFunctions(const QList<functions::LibraryInfo> &libraries);
+    void setFunctions(const QList<redis::LibraryInfo> &libraries);
     void forgetFunctions() { m_functionsKnown = false; }
 
     // nullopt when something the decision needs is not cached yet.

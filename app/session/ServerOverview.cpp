@@ -66,7 +66,7 @@ core::Result<ServerOverview, redis::RedisError> decodeOverview(const QList<redis
     if (r[2].ok() && r[2]->isArray() && r[2]->size() == 2)
         o.evictionPolicy = QString::fromLatin1(r[2]->at(1).bytes());
     if (r[3].ok()) {
-        auto libs = functions::decodeFunctionList(r[3].value());
+        auto libs = redis::decodeFunctionList(r[3].value());
         if (libs.ok())
             o.libraries = libs.value();
         else

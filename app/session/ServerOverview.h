@@ -1,7 +1,7 @@
 #pragma once
 
-#include "functions/LibraryList.h"
 #include "redis/CommandSender.h"
+#include "redis/LibraryList.h"
 
 #include <QHash>
 #include <functional>
@@ -22,7 +22,7 @@ struct ServerOverview
     qint64 maxMemory = 0;   // bytes; 0 means no limit
     QString evictionPolicy; // empty when CONFIG GET is not allowed for this user
     qint64 keyCount = -1;   // DBSIZE of the selected database
-    QList<functions::LibraryInfo> libraries;
+    QList<redis::LibraryInfo> libraries;
     QString librariesError; // set when FUNCTION LIST failed (e.g. NOPERM)
 
     QString roleLabel() const; // primary / replica

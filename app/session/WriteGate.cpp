@@ -104,7 +104,7 @@ void WriteGate::fetchMissing(const QList<redis::Command> &commands, QObject *con
             }
             if (functions) {
                 if (r[i].ok()) {
-                    auto libs = functions::decodeFunctionList(r[i].value());
+                    auto libs = redis::decodeFunctionList(r[i].value());
                     if (libs.ok())
                         self->m_traits.setFunctions(libs.value());
                     else

@@ -2,7 +2,7 @@
 // (they come from real FCALLs) and every planted anomaly, read back independently.
 #include "RedisFixture.h"
 #include "demo/DemoSeeder.h"
-#include "functions/LibraryList.h"
+#include "redis/LibraryList.h"
 
 #include <QRegularExpression>
 #include <QTest>
@@ -85,8 +85,7 @@ private slots:
 
     void libraryIsLoaded()
     {
-        const auto libs =
-            functions::decodeFunctionList(m_client->call({"FUNCTION", "LIST"}).value());
+        const auto libs = redis::decodeFunctionList(m_client->call({"FUNCTION", "LIST"}).value());
         QVERIFY(libs.ok());
         QCOMPARE(libs->size(), 1);
         QCOMPARE(libs->first().name, QStringLiteral("inventory_lib_v1"));

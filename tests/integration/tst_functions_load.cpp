@@ -52,14 +52,14 @@ class TstFunctionsLoad : public QObject
         c.auditPath = m_dir.filePath("audit.jsonl");
         return c;
     }
-    QList<LibraryInfo> serverLibraries()
+    QList<redis::LibraryInfo> serverLibraries()
     {
-        auto list = decodeFunctionList(m_c->call({"FUNCTION", "LIST", "WITHCODE"}).value());
-        return list.ok() ? list.value() : QList<LibraryInfo>{};
+        auto list = redis::decodeFunctionList(m_c->call({"FUNCTION", "LIST", "WITHCODE"}).value());
+        return list.ok() ? list.value() : QList<redis::LibraryInfo>{};
     }
     QByteArray serverCode(const QString &library)
     {
-        for (const LibraryInfo &l : serverLibraries())
+        for (const redis::LibraryInfo &l : serverLibraries())
             if (l.name == library)
                 return l.code;
         return {};
@@ -394,7 +394,7 @@ private slots:
     // Load 1.1.0, then roll back from its backup: the server holds exactly what it held.
     void rollbackRestoresPriorState()
     {
-        const QList<LibraryInfo> before = serverLibraries();
+        const QList<redis::LibraryInfo> before = serverLibraries();
         auto load =
             prepared(LibraryChange::loadSpec(*inspectFile(":/functions/inventory_lib_v1.lua")));
         QVERIFY(load->executeBlocking().succeeded());
@@ -434,7 +434,7 @@ private slots:
 
     void restoreDumpPolicies()
     {
-        const QList<LibraryInfo> before = serverLibraries();
+        const QList<redis::LibraryInfo> before = serverLibraries();
         auto del = prepared(LibraryChange::deleteSpec("other_lib"), true);
         QVERIFY(del->executeBlocking().succeeded());
         const FunctionBackup backup = *FunctionBackup::read(del->backupPath());

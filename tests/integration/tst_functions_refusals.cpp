@@ -238,14 +238,14 @@ private slots:
         QVERIFY2(i.ok(), qPrintable(i.problem ? i.problem->toString() : QString()));
         const redis::ReplyResult r = m_c->call({"FUNCTION", "LOAD", code});
         QVERIFY2(r.ok(), qPrintable(testsupport::render(r)));
-        auto listed = functions::decodeFunctionList(m_c->call({"FUNCTION", "LIST"}).value());
+        auto listed = redis::decodeFunctionList(m_c->call({"FUNCTION", "LIST"}).value());
         QVERIFY(listed.ok());
         QCOMPARE(listed->size(), 1);
         QCOMPARE(listed->first().name, i.library);
         QCOMPARE(listed->first().functions.size(), i.functions.size());
         for (qsizetype k = 0; k < i.functions.size(); ++k) {
-            const functions::FunctionInfo &server = listed->first().functions.at(k);
-            const functions::FunctionInfo &offline = i.functions.at(k).info;
+            const redis::FunctionInfo &server = listed->first().functions.at(k);
+            const redis::FunctionInfo &offline = i.functions.at(k).info;
             QCOMPARE(offline.name, server.name);
             QCOMPARE(offline.flags, server.flags);
             QCOMPARE(offline.description, server.description);

@@ -45,7 +45,7 @@ class TstFunctionsReleaseUser : public QObject
     {
         const auto list =
             decodeFunctionList(m_admin->call({"FUNCTION", "LIST", "WITHCODE"}).value());
-        for (const LibraryInfo &l : list.value())
+        for (const redis::LibraryInfo &l : list.value())
             if (l.name == library)
                 return l.code;
         return {};

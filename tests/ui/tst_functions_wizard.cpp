@@ -60,8 +60,8 @@ class TstFunctionsWizard : public QObject
     }
     QByteArray serverCode(const QByteArray &library)
     {
-        auto libs = decodeFunctionList(m_c->call({"FUNCTION", "LIST", "WITHCODE"}).value());
-        for (const LibraryInfo &l : libs.value())
+        auto libs = redis::decodeFunctionList(m_c->call({"FUNCTION", "LIST", "WITHCODE"}).value());
+        for (const redis::LibraryInfo &l : libs.value())
             if (l.name == QString::fromUtf8(library))
                 return l.code;
         return {};

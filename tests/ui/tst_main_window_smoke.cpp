@@ -4,7 +4,7 @@
 #include "LibraryTableModel.h"
 #include "MainWindow.h"
 #include "RedisFixture.h"
-#include "functions/LibraryList.h"
+#include "redis/LibraryList.h"
 #include "session/OverviewPoller.h"
 #include "session/ServerOverview.h"
 
@@ -111,8 +111,7 @@ private slots:
         QTRY_COMPARE(model->rowCount(), 1);
         using C = ui::LibraryTableModel;
         QCOMPARE(model->index(0, C::Library).data().toString(), QStringLiteral("inventory_lib_v1"));
-        const auto listed =
-            functions::decodeFunctionList(admin->call({"FUNCTION", "LIST"}).value());
+        const auto listed = redis::decodeFunctionList(admin->call({"FUNCTION", "LIST"}).value());
         QVERIFY(listed.ok() && listed->size() == 1);
         QCOMPARE(model->index(0, C::Functions).data().toInt(), listed->first().functions.size());
         QCOMPARE(model->index(0, C::Engine).data().toString(), QStringLiteral("LUA"));

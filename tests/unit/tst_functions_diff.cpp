@@ -46,10 +46,10 @@ QByteArray library(const QString &version, const QStringList &fns, const QString
     return code.toUtf8();
 }
 
-LibraryInfo loaded(const QByteArray &code)
+redis::LibraryInfo loaded(const QByteArray &code)
 {
     const Inspection i = inspectLibrary(code);
-    LibraryInfo l = i.toLibraryInfo();
+    redis::LibraryInfo l = i.toLibraryInfo();
     l.code = code;
     l.hasCode = true;
     return l;
@@ -234,8 +234,9 @@ private slots:
         QFETCH(QString, warning);
         const Inspection incoming = inspectLibrary(after);
         QVERIFY2(incoming.ok(), qPrintable(incoming.problem ? incoming.problem->toString() : ""));
-        const QList<LibraryInfo> server =
-            before.isEmpty() ? QList<LibraryInfo>{} : QList<LibraryInfo>{loaded(before)};
+        const QList<redis::LibraryInfo> server = before.isEmpty()
+                                                     ? QList<redis::LibraryInfo>{}
+                                                     : QList<redis::LibraryInfo>{loaded(before)};
         const ContractDiff d = diffContract(incoming, server);
         QCOMPARE(verdictName(d.verdict), verdictName(verdict));
         const FunctionDiff *f = fn(d, function);

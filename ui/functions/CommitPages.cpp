@@ -99,7 +99,7 @@ void BackupPage::run()
         QStringList lines;
         for (const functions::NodeBackup &n : b.nodes) {
             QStringList libs;
-            for (const functions::LibraryInfo &l : n.libraries)
+            for (const redis::LibraryInfo &l : n.libraries)
                 libs << QStringLiteral("%1 %2").arg(
                     l.name, functions::versionLabel(functions::libraryVersion(l.code)));
             lines << tr("%1 (Redis %2): %3; FUNCTION DUMP of %4")

@@ -65,7 +65,7 @@ QString verdictStyle(Verdict v)
 
 namespace {
 
-QString flagsText(const std::optional<functions::FunctionInfo> &f)
+QString flagsText(const std::optional<redis::FunctionInfo> &f)
 {
     if (!f)
         return QStringLiteral("—");
@@ -179,7 +179,7 @@ void ContractPage::render()
 
     QStringList detail;
     for (const functions::NodeState &n : m_change.states()) {
-        const functions::LibraryInfo *now = n.library(spec.library);
+        const redis::LibraryInfo *now = n.library(spec.library);
         detail << tr("Loaded on %1 (Redis %2): %3")
                       .arg(n.address, n.redisVersion,
                            now ? tr("%1, sha256 %2")

@@ -137,7 +137,7 @@ void LibrariesView::refresh()
             if (!r.ok())
                 return showError(tr("FUNCTION LIST as user '%1' failed: %2")
                                      .arg(m_context.loadUser, r.error().message));
-            auto libs = functions::decodeFunctionList(r.value());
+            auto libs = redis::decodeFunctionList(r.value());
             if (!libs)
                 return showError(libs.error());
             display(libs.value());
@@ -152,7 +152,7 @@ void LibrariesView::showError(const QString &message)
     emit refreshed();
 }
 
-void LibrariesView::display(const QList<functions::LibraryInfo> &libraries)
+void LibrariesView::display(const QList<redis::LibraryInfo> &libraries)
 {
     const QString selected = selectedLibrary();
     m_status = functions::libraryStatuses(libraries, m_catalog);
@@ -185,7 +185,7 @@ void LibrariesView::display(const QList<functions::LibraryInfo> &libraries)
         }
         // Where each function is registered, to show it in the code.
         const functions::Inspection inspected = functions::inspectLibrary(s.library.code);
-        for (const functions::FunctionInfo &f : s.library.functions) {
+        for (const redis::FunctionInfo &f : s.library.functions) {
             auto *fn = new QTreeWidgetItem(lib);
             fn->setText(Name, f.name);
             fn->setText(Flags, f.flags.isEmpty() ? tr("(no flags)") : f.flags.join(", "));

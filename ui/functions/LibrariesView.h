@@ -49,7 +49,7 @@ signals:
     void refreshed();
 
 private:
-    void display(const QList<functions::LibraryInfo> &libraries);
+    void display(const QList<redis::LibraryInfo> &libraries);
     void showError(const QString &message);
     void onSelection();
     void chooseFile();

@@ -4,16 +4,16 @@
 
 #include <algorithm>
 
-namespace functions {
+namespace redis {
 
 namespace {
 
 // FUNCTION LIST answers maps as flat [key, value, key, value ...] arrays in RESP2.
-std::optional<QHash<QByteArray, redis::Reply>> asMap(const redis::Reply &r)
+std::optional<QHash<QByteArray, Reply>> asMap(const Reply &r)
 {
     if (!r.isArray() || r.size() % 2 != 0)
         return std::nullopt;
-    QHash<QByteArray, redis::Reply> out;
+    QHash<QByteArray, Reply> out;
     for (qsizetype i = 0; i < r.size(); i += 2) {
         if (!r.at(i).isString())
             return std::nullopt;
@@ -22,20 +22,20 @@ std::optional<QHash<QByteArray, redis::Reply>> asMap(const redis::Reply &r)
     return out;
 }
 
-QString text(const redis::Reply &r)
+QString text(const Reply &r)
 {
     return QString::fromUtf8(r.bytes());
 }
 
 } // namespace
 
-core::Result<QList<LibraryInfo>, QString> decodeFunctionList(const redis::Reply &reply)
+core::Result<QList<LibraryInfo>, QString> decodeFunctionList(const Reply &reply)
 {
     const QString bad = QStringLiteral("unexpected FUNCTION LIST reply: ");
     if (!reply.isArray())
         return bad + reply.debugString(80);
     QList<LibraryInfo> libs;
-    for (const redis::Reply &libReply : reply.elements()) {
+    for (const Reply &libReply : reply.elements()) {
         const auto lib = asMap(libReply);
         if (!lib || !lib->contains("library_name") || !lib->contains("functions"))
             return bad + libReply.debugString(80);
@@ -46,20 +46,20 @@ core::Result<QList<LibraryInfo>, QString> decodeFunctionList(const redis::Reply 
             info.code = lib->value("library_code").bytes();
             info.hasCode = true;
         }
-        const redis::Reply fns = lib->value("functions");
+        const Reply fns = lib->value("functions");
         if (!fns.isArray())
             return bad + fns.debugString(80);
-        for (const redis::Reply &fnReply : fns.elements()) {
+        for (const Reply &fnReply : fns.elements()) {
             const auto fn = asMap(fnReply);
             if (!fn || !fn->contains("name"))
                 return bad + fnReply.debugString(80);
             FunctionInfo f;
             f.name = text(fn->value("name"));
-            const redis::Reply desc = fn->value("description");
+            const Reply desc = fn->value("description");
             if (desc.isString())
                 f.description = text(desc);
-            const redis::Reply flags = fn->value("flags");
-            for (const redis::Reply &flag : flags.elements())
+            const Reply flags = fn->value("flags");
+            for (const Reply &flag : flags.elements())
                 f.flags << text(flag);
             f.flags.sort();
             info.functions << f;
@@ -73,4 +73,4 @@ core::Result<QList<LibraryInfo>, QString> decodeFunctionList(const redis::Reply 
     return libs;
 }
 
-} // namespace functions
+} // namespace redis

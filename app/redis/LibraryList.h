@@ -1,6 +1,7 @@
 #pragma once
 
-#include "redis/Reply.h"
+#include "Reply.h"
+#include "core/Result.h"
 
 #include <QByteArray>
 #include <QList>
@@ -8,7 +9,7 @@
 #include <QStringList>
 #include <optional>
 
-namespace functions {
+namespace redis {
 
 struct FunctionInfo
 {
@@ -29,6 +30,6 @@ struct LibraryInfo
 // Decodes a FUNCTION LIST [WITHCODE] reply. Redis returns libraries and functions in hash
 // order; the result is sorted so that views and comparisons are stable. A reply of the wrong
 // shape is an error, not a partial list.
-core::Result<QList<LibraryInfo>, QString> decodeFunctionList(const redis::Reply &reply);
+core::Result<QList<LibraryInfo>, QString> decodeFunctionList(const Reply &reply);
 
-} // namespace functions
+} // namespace redis

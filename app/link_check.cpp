@@ -1,0 +1,6 @@
+// Linked with one module's whole archive and only the modules it declares (app/CMakeLists.txt):
+// building it proves the module calls nothing above it.
+int main()
+{
+    return 0;
+}
