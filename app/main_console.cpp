@@ -3,7 +3,6 @@
 #include "MainWindow.h"
 #include "StartupError.h"
 #include "core/BuildInfo.h"
-#include "core/EventDispatcher.h"
 #include "demo/DemoServer.h"
 #include "session/ConsoleCommandLine.h"
 
@@ -61,7 +60,8 @@ int main(int argc, char *argv[])
         return 0;
     }
 
-    core::preferFastEventDispatcher();
+    // Qt's GLib event dispatcher stays: it is what GTK themes and native dialogs need, and the
+    // plain one measured no better for the GUI (core/EventDispatcher.h).
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("inventory-console"));
     QApplication::setOrganizationName(QStringLiteral("InventoryConsole"));

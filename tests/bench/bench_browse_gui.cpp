@@ -8,7 +8,6 @@
 #include "browse/BrowserPanel.h"
 #include "browse/FlatKeyView.h"
 #include "browse/SkuBrowserView.h"
-#include "core/EventDispatcher.h"
 #include "redis/RedisClient.h"
 
 #include <QApplication>
@@ -37,7 +36,6 @@ long peakRssKb()
 
 int main(int argc, char **argv)
 {
-    core::preferFastEventDispatcher();
     bool show = false;
     for (int i = 1; i < argc; ++i)
         show = show || QByteArray(argv[i]) == "--show";
