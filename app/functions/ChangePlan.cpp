@@ -1,5 +1,6 @@
 #include "ChangePlan.h"
 
+#include "CaseTwins.h"
 #include "LibraryVersion.h"
 #include "session/ServerOverview.h"
 
@@ -315,6 +316,7 @@ QStringList ChangeSpec::refusals(const NodeState &node) const
                                   "newer Redis does not restore on an older one")
                        .arg(saved->redisVersion, node.address, node.redisVersion);
     }
+    out << caseTwinRefusals(*this, node);
     for (const ContractDiff &d : contractDiffs(node))
         out << d.refusals;
     return out;

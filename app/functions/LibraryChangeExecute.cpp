@@ -118,7 +118,22 @@ void LibraryChange::executeNode(int index, std::shared_ptr<ExecutionReport> repo
                                     ? compareLibraries(before.libraries, after.libraries)
                                     : after.error;
                             o.verified = wrong.isEmpty();
-                            if (reply.ok() && o.verified)
+                            // A dead or silent server is not evidence either way: never word
+                            // an unreadable verification as "made" or "not made".
+                            const QString unverified =
+                                QStringLiteral("; the verification could not be read (%1), so "
+                                               "what %2 holds now is unknown: read its "
+                                               "libraries before anything else")
+                                    .arg(after.error, target.address);
+                            if (!after.error.isEmpty())
+                                o.message = (reply.ok() ? QStringLiteral("the server said OK")
+                                             : reply.error().kind == redis::RedisError::Kind::Server
+                                                 ? QStringLiteral("refused by %1: %2")
+                                                       .arg(target.address, reply.error().message)
+                                                 : QStringLiteral("no reply (%1)")
+                                                       .arg(reply.error().toString()))
+                                            + unverified;
+                            else if (reply.ok() && o.verified)
                                 o.message = QStringLiteral("done and verified: %1 holds "
                                                            "exactly the expected code")
                                                 .arg(target.address);
