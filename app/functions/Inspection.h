@@ -86,6 +86,10 @@ struct InspectOptions
     qint64 instructionBudget = 50'000'000;
     int timeBudgetMs = 500;
     qsizetype memoryBudget = 64 * 1024 * 1024;
+    // The hook that checks both budgets never fires inside one long C call (a backtracking
+    // string.find): the load run happens in a child process, killed after this long.
+    int wallClockLimitMs = 2000;
+    bool isolate = true; // false: in this process, without the wall-clock limit (fuzzing)
     qsizetype maxLibrarySize = 1024 * 1024; // our policy, not Redis's
 };
 

@@ -1,7 +1,7 @@
 #include "FunctionsLog.h"
 #include "Inspection.h"
+#include "IsolatedLoad.h"
 #include "LibraryVersion.h"
-#include "LuaSandbox.h"
 
 #include <QFile>
 
@@ -219,17 +219,14 @@ Inspection inspectLibrary(const QByteArray &code, const QString &fileName,
     if ((out.problem = readMetadata(code, out)))
         return out;
 
-    detail::SandboxContext ctx;
-    ctx.options = &options;
-    ctx.lines = code.split('\n');
-    detail::runLoad(ctx, code.mid(code.indexOf('\n')));
-    out.log = ctx.log;
-    out.problem = ctx.problem;
-    if (!out.problem && ctx.functions.isEmpty())
+    const detail::LoadRun run = detail::runLoadIsolated(code, options);
+    out.log = run.log;
+    out.problem = run.problem;
+    if (!out.problem && run.functions.isEmpty())
         out.problem =
             InspectionProblem{Kind::NoFunctions, QStringLiteral("No functions registered"), 0};
     if (!out.problem) {
-        out.functions = ctx.functions;
+        out.functions = run.functions;
         std::sort(out.functions.begin(), out.functions.end(),
                   [](const InspectedFunction &a, const InspectedFunction &b) {
                       return a.info.name < b.info.name;

@@ -11,6 +11,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QElapsedTimer>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -161,6 +162,32 @@ private slots:
         QCOMPARE(r.json().value("problem").toObject().value("line").toInt(), 3);
         QCOMPARE(cli({"check", m_home.filePath("missing.lua")}).exitCode, 4);
         QCOMPARE(cli({"check"}).exitCode, 4);
+    }
+
+    // A top level that spends seconds inside one C call is stopped at the inspector's
+    // wall-clock limit and refused: FUNCTION LOAD is never sent, so Redis is never blocked.
+    void slowTopLevelIsNeverLoaded()
+    {
+        const QString slow = writeFile("slow.lua", "#!lua name=slow\nlocal hit = ('a'):rep(100)"
+                                                   ":find(('a*'):rep(5) .. 'b')\n"
+                                                   "redis.register_function('f', function() "
+                                                   "end)\n");
+        const auto loads = [this] {
+            const QByteArray stats = m_c->call({"INFO", "commandstats"})->bytes();
+            const qsizetype at = stats.indexOf("cmdstat_function|load:calls=");
+            return at < 0 ? 0 : stats.mid(at + 28).split(',').first().toInt();
+        };
+        const int loadsBefore = loads();
+        QElapsedTimer clock;
+        clock.start();
+        const Run r = cli({"load", slow, "--url", m_url, "--confirm", "slow"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(clock.elapsed() < 6000, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY2(r.err.contains(": refused: the top level did not finish within 2000 ms and was "
+                                "stopped"),
+                 qPrintable(r.err));
+        QCOMPARE(serverCode("slow"), QByteArray());
+        QCOMPARE(loads(), loadsBefore);
     }
 
     void diffExitCodes()

@@ -311,6 +311,40 @@ private slots:
                  qPrintable(shown));
         QCOMPARE(serverCode("bad"), QByteArray());
     }
+
+    // A file whose top level spends seconds in one C call is inspected off the GUI thread:
+    // the view keeps painting (disabled, so no second action starts), then says why it is
+    // refused. FUNCTION LOAD is never sent.
+    void slowFileIsInspectedOffTheGuiThread()
+    {
+        QFile slow(m_dir.filePath("slow.lua"));
+        QVERIFY(slow.open(QIODevice::WriteOnly));
+        slow.write("#!lua name=slow\nlocal hit = ('a'):rep(100):find(('a*'):rep(6) .. 'b')\n"
+                   "redis.register_function('f', function() end)\n");
+        slow.close();
+        ui::LibrariesView view(context());
+        QSignalSpy done(&view, &ui::LibrariesView::loadInspected);
+        QString shown;
+        int ticks = 0;
+        QTimer poll;
+        connect(&poll, &QTimer::timeout, this, [&] {
+            ++ticks;
+            if (QWidget *box = QApplication::activeModalWidget()) {
+                for (QLabel *l : box->findChildren<QLabel *>())
+                    if (l->text().contains("line") || l->text().contains("ms"))
+                        shown = l->text();
+                box->close();
+            }
+        });
+        poll.start(20);
+        view.startLoadInBackground(slow.fileName());
+        QVERIFY(!view.isEnabled());
+        QVERIFY(done.wait(10000));
+        QVERIFY(view.isEnabled());
+        QVERIFY2(ticks > 20, qPrintable(QString::number(ticks))); // the loop ran meanwhile
+        QVERIFY2(shown.contains("did not finish within 2000 ms"), qPrintable(shown));
+        QCOMPARE(serverCode("slow"), QByteArray());
+    }
 };
 
 QTEST_MAIN(TstFunctionsWizard)

@@ -4,6 +4,7 @@
 #include "LuaCodeView.h"
 
 #include "functions/FunctionBackup.h"
+#include "functions/InspectInBackground.h"
 #include "functions/LibraryVersion.h"
 
 #include <QDateTime>
@@ -60,7 +61,8 @@ LibrariesView::LibrariesView(functions::ChangeContext context, QWidget *parent)
     connect(rollback, &QPushButton::clicked, this, &LibrariesView::chooseBackup);
     connect(m_delete, &QPushButton::clicked, this, &LibrariesView::chooseDelete);
     connect(folder, &QPushButton::clicked, this, &LibrariesView::addDirectory);
-    connect(m_preview, &QPushButton::clicked, this, [this] { startLoad(m_upgradeFile); });
+    connect(m_preview, &QPushButton::clicked, this,
+            [this] { startLoadInBackground(m_upgradeFile); });
     auto *toolbar = new QHBoxLayout;
     toolbar->addWidget(m_title, 1);
     for (QPushButton *b : {refresh, load, rollback, m_delete, folder})
@@ -266,7 +268,25 @@ LoadWizard *LibrariesView::open(const functions::ChangeSpec &spec)
 
 LoadWizard *LibrariesView::startLoad(const QString &path)
 {
-    auto inspected = functions::inspectFile(path);
+    return openInspected(path, functions::inspectFile(path));
+}
+
+void LibrariesView::startLoadInBackground(const QString &path)
+{
+    // A hostile file can take the inspector's whole wall-clock limit: keep painting, and
+    // take no second action until it is done.
+    setEnabled(false);
+    functions::inspectFileInBackground(path, this, [this, path](const auto &inspected) {
+        setEnabled(true);
+        openInspected(path, inspected);
+        emit loadInspected();
+    });
+}
+
+LoadWizard *
+LibrariesView::openInspected(const QString &path,
+                             const core::Result<functions::Inspection, QString> &inspected)
+{
     if (!inspected) {
         QMessageBox::warning(this, tr("Load library"), inspected.error());
         return nullptr;
@@ -303,7 +323,7 @@ void LibrariesView::chooseFile()
     const QString path = QFileDialog::getOpenFileName(this, tr("Load a library file"), QString(),
                                                       tr("Lua libraries (*.lua);;All files (*)"));
     if (!path.isEmpty())
-        startLoad(path);
+        startLoadInBackground(path);
 }
 
 void LibrariesView::chooseBackup()

@@ -37,6 +37,8 @@ public:
 
     // Opens the wizard (window-modal, deleted on close) and returns it.
     LoadWizard *startLoad(const QString &path);
+    // The same, inspecting on a worker thread (the buttons use it); loadInspected() follows.
+    void startLoadInBackground(const QString &path);
     LoadWizard *startRollback(const QString &backupPath,
                               std::optional<functions::RestorePolicy> policy);
     LoadWizard *startDelete(const QString &library);
@@ -47,6 +49,7 @@ public:
 
 signals:
     void refreshed();
+    void loadInspected(); // after startLoadInBackground() showed a refusal or opened a wizard
 
 private:
     void display(const QList<redis::LibraryInfo> &libraries);
@@ -57,6 +60,8 @@ private:
     void chooseDelete();
     void addDirectory();
     LoadWizard *open(const functions::ChangeSpec &spec);
+    LoadWizard *openInspected(const QString &path,
+                              const core::Result<functions::Inspection, QString> &inspected);
     QString selectedLibrary() const;
 
     functions::ChangeContext m_context;
