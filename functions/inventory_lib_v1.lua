@@ -1,9 +1,13 @@
 #!lua name=inventory_lib_v1
--- version: 1.1.0
+-- version: 1.2.0
 -- Stock deduction, once per order. Every check runs before the first write: a Lua error
 -- after a write is not rolled back.
 -- 1.1.0: inventory_deduct_v1 unchanged; adds inventory_deduct_v2 (hash receipt recording the
 -- quantity, so that a retry with another quantity is told apart) and inventory_receipt_v1.
+-- 1.2.0: inventory_deduct_v1 and v2 check the caller's permission for every write they will
+-- make (redis.acl_check_cmd) before the first one. A caller who may DECRBY but not SET used
+-- to get the decrement and an error, with no receipt; now it gets NOPERM and nothing is
+-- written. The same contract names: the only new behaviour is a refusal before any write.
 
 local MAX_QUANTITY = 1000000
 local MAX_TTL = 31536000
@@ -26,6 +30,17 @@ local function canonical(text, max)
         return nil
     end
     return value
+end
+
+-- Nil when the caller's ACL allows this write (command, key, arguments); otherwise the
+-- refusal to return. A permission error is a Lua error too, and one raised after DECRBY would
+-- leave the stock deducted without a receipt: each function checks all its writes first.
+local function refuse_unless_allowed(command, ...)
+    if redis.acl_check_cmd(command, ...) then
+        return nil
+    end
+    return redis.error_reply('NOPERM this user may not run ' .. command .. ' on the keys of '
+        .. 'this deduction; nothing was written')
 end
 
 -- FCALL inventory_deduct_v1 2 <stock key> <receipt key> <quantity> <ttl seconds>
@@ -64,6 +79,11 @@ local function deduct_v1(keys, args)
     end
     if stock < quantity then
         return {0, stock}
+    end
+    local refusal = refuse_unless_allowed('DECRBY', stock_key, args[1])
+        or refuse_unless_allowed('SET', receipt_key, tostring(stock - quantity), 'EX', args[2])
+    if refusal then
+        return refusal
     end
 
     local remaining = redis.call('DECRBY', stock_key, quantity)
@@ -148,6 +168,13 @@ local function deduct_v2(keys, args)
     end
     if stock < quantity then
         return {0, stock}
+    end
+    local refusal = refuse_unless_allowed('DECRBY', stock_key, args[1])
+        or refuse_unless_allowed('HSET', receipt_key, 'remaining', tostring(stock - quantity),
+            'quantity', args[1], 'time', '0')
+        or refuse_unless_allowed('EXPIRE', receipt_key, args[2])
+    if refusal then
+        return refusal
     end
 
     -- Server time, read before the first write: "seconds.microseconds".

@@ -32,6 +32,14 @@ private slots:
 
     void init() { flushAll(); }
 
+    // A caller who may make some of the writes but not all is refused before the first one
+    // (1.2.0 checks every write with redis.acl_check_cmd): never a decrement without a receipt.
+    void partialPermissionRefusesBeforeAnyWrite_data()
+    {
+        testsupport::addPartialPermissionRows({"DECRBY", "SET"});
+    }
+    void partialPermissionRefusesBeforeAnyWrite() { checkPartialPermissionRow(); }
+
     // Loading again without REPLACE is refused; with REPLACE it is accepted and the server
     // holds exactly the shipped code.
     void loadIsExactAndReplaceable()

@@ -1,4 +1,4 @@
-// Contract of inventory_deduct_v2 (functions/inventory_lib_v1.lua, 1.1.0) against a real
+// Contract of inventory_deduct_v2 (functions/inventory_lib_v1.lua, 1.2.0) against a real
 // redis-server:
 // FCALL inventory_deduct_v2 2 <stock key> <receipt key> <quantity> <ttl seconds>
 // As v1, but the receipt is a hash {remaining, quantity, time}: a retry with the same
@@ -34,11 +34,19 @@ private slots:
     void initTestCase()
     {
         QVERIFY(
-            testsupport::functionSource("inventory_lib_v1.lua").contains("\n-- version: 1.1.0\n"));
+            testsupport::functionSource("inventory_lib_v1.lua").contains("\n-- version: 1.2.0\n"));
         startWithLibrary();
     }
 
     void init() { flushAll(); }
+
+    // A caller who may make some of the writes but not all is refused before the first one
+    // (1.2.0 checks every write with redis.acl_check_cmd): never a decrement without a receipt.
+    void partialPermissionRefusesBeforeAnyWrite_data()
+    {
+        testsupport::addPartialPermissionRows({"DECRBY", "HSET", "EXPIRE"});
+    }
+    void partialPermissionRefusesBeforeAnyWrite() { checkPartialPermissionRow(); }
 
     // A write function with a description: FCALL_RO refuses it and writes nothing.
     void isAWriteFunction()

@@ -3,6 +3,7 @@
 // leaving the old library in place, rollback to the byte-identical prior state (and deleting
 // a library that did not exist), FUNCTION RESTORE with each policy, delete, the audit trail.
 #include "AuditTrail.h"
+#include "ChangeFixture.h"
 #include "RedisFixture.h"
 #include "functions/LibraryChange.h"
 #include "functions/LibraryVersion.h"
@@ -43,13 +44,9 @@ class TstFunctionsLoad : public QObject
     ChangeContext context(redis::CommandSender *loader = nullptr,
                           const QString &loadUser = QStringLiteral("default"))
     {
-        ChangeContext c;
-        c.nodes << ChangeTarget{m_c->address(), m_c.get(), loader};
+        ChangeContext c =
+            testsupport::singleNodeContext(*m_c, m_gate.get(), m_dir, "release test", loader);
         c.loadUser = loadUser;
-        c.gate = m_gate.get();
-        c.profile = QStringLiteral("release test");
-        c.backupDirectory = m_dir.filePath("backups");
-        c.auditPath = m_dir.filePath("audit.jsonl");
         return c;
     }
     QList<redis::LibraryInfo> serverLibraries()
@@ -141,10 +138,10 @@ private slots:
         QCOMPARE(status[1].version, QStringLiteral("1.0.0"));
         QCOMPARE(status[1].fingerprint, codeFingerprint(testsupport::previousReleaseSource()));
         QCOMPARE(status[1].match.text(),
-                 QStringLiteral("differs from shipped functions/inventory_lib_v1.lua (1.1.0)"));
+                 QStringLiteral("differs from shipped functions/inventory_lib_v1.lua (1.2.0)"));
     }
 
-    // The upgrade of the demo: 1.0.0 loaded, 1.1.0 shipped; every step, then the server holds
+    // The upgrade of the demo: 1.0.0 loaded, 1.2.0 shipped; every step, then the server holds
     // the file byte for byte, the backup holds 1.0.0, the audit log says so.
     void loadThenVerify()
     {
@@ -158,11 +155,11 @@ private slots:
         const QList<ContractDiff> diffs = change.contractDiffs();
         QCOMPARE(diffs.size(), 1);
         QCOMPARE(diffs[0].summary(),
-                 QStringLiteral("inventory_lib_v1 1.0.0 → 1.1.0: compatible (2 added)"));
+                 QStringLiteral("inventory_lib_v1 1.0.0 → 1.2.0: compatible (2 added, 1 changed)"));
         const CodeDiff code = change.codeDiff();
         QVERIFY(code.added > 50 && code.removed == 1);
         QVERIFY(code.unified.contains("--- loaded on " + m_c->address() + " (1.0.0)"));
-        QVERIFY(code.unified.contains("-- version: 1.1.0"));
+        QVERIFY(code.unified.contains("-- version: 1.2.0"));
 
         const PreflightReport pre = change.preflightBlocking();
         QVERIFY2(pre.passed(), qPrintable(pre.refusal()));
@@ -391,7 +388,7 @@ private slots:
         QVERIFY(audit().isEmpty());
     }
 
-    // Load 1.1.0, then roll back from its backup: the server holds exactly what it held.
+    // Load 1.2.0, then roll back from its backup: the server holds exactly what it held.
     void rollbackRestoresPriorState()
     {
         const QList<redis::LibraryInfo> before = serverLibraries();
@@ -403,7 +400,7 @@ private slots:
         auto rollback = prepared(LibraryChange::rollbackSpec(*backup), true);
         QCOMPARE(rollback->verdict(), Verdict::Breaking); // v2 and the receipt function go
         QCOMPARE(rollback->contractDiffs().first().summary(),
-                 QStringLiteral("inventory_lib_v1 1.1.0 → 1.0.0: breaking (2 removed)"));
+                 QStringLiteral("inventory_lib_v1 1.2.0 → 1.0.0: breaking (2 removed, 1 changed)"));
         const ExecutionReport done = rollback->executeBlocking();
         QVERIFY2(done.succeeded(), qPrintable(done.refusal + done.nodes.value(0).message));
         QCOMPARE(compareLibraries(before, serverLibraries()), QString());

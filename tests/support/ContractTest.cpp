@@ -64,6 +64,33 @@ Command DeductionContractTest::deductCommand(const QByteArray &quantity, const Q
     return {"FCALL", m_function, "2", Stock, receipt, quantity, ttl};
 }
 
+std::unique_ptr<redis::RedisClient> DeductionContractTest::connectAs(const QList<QByteArray> &rules)
+{
+    const QString reset =
+        run(Command{"ACL", "SETUSER", "partial", "reset", "on", ">partial-pw", "&*"} + rules);
+    if (reset != QStringLiteral("+OK"))
+        qWarning("ACL SETUSER: %s", qPrintable(reset));
+    redis::ConnectionOptions options = m_redis.options();
+    options.username = QStringLiteral("partial");
+    options.password = QStringLiteral("partial-pw");
+    return m_redis.connect(options);
+}
+
+void DeductionContractTest::checkPartialPermissionRow()
+{
+    QFETCH(QList<QByteArray>, rules);
+    QFETCH(QString, error);
+    QCOMPARE(set(Stock, "100"), QStringLiteral("+OK"));
+    const auto user = connectAs(rules);
+    QCOMPARE(user->state(), redis::ConnectionState::Ready);
+    const Snapshot before = snap();
+    const redis::ReplyResult r = user->call(deductCommand("5", "60"));
+    QVERIFY2(!r.ok() && r.error().kind == redis::RedisError::Kind::Server, qPrintable(render(r)));
+    QVERIFY2(r.error().message.startsWith(error), qPrintable(r.error().message));
+    VERIFY_NOTHING_WRITTEN(before);
+    QCOMPARE(render(deduct("5", "60")), QStringLiteral("{1,95}"));
+}
+
 namespace {
 
 struct NamedBytes
@@ -238,6 +265,27 @@ void addInsufficientRows()
     QTest::newRow("5 < 6") << QByteArray("5") << QByteArray("6");
     QTest::newRow("1 < 1000000") << QByteArray("1") << QByteArray("1000000");
     QTest::newRow("999999 < 1000000") << QByteArray("999999") << QByteArray("1000000");
+}
+
+void addPartialPermissionRows(const QList<QByteArray> &writes)
+{
+    QTest::addColumn<QList<QByteArray>>("rules");
+    QTest::addColumn<QString>("error");
+    for (const QByteArray &w : writes)
+        QTest::newRow(("may not " + w).constData())
+            << QList<QByteArray>{"~*", "+@all", "-" + w.toLower()}
+            << QStringLiteral("NOPERM this user may not run %1 on the keys of this deduction; "
+                              "nothing was written")
+                   .arg(QString::fromLatin1(w));
+    // FCALL's keys are read-write: Redis refuses the call itself, before the function runs.
+    QTest::newRow("may write stock keys only")
+        << QList<QByteArray>{"%R~*", "~stock:*", "+@all"}
+        << QStringLiteral("NOPERM this user has no permissions to access one of the keys used "
+                          "as arguments");
+    // A read the function makes is denied: Redis's own error, raised before any write.
+    QTest::newRow("may not TYPE") << QList<QByteArray>{"~*", "+@all", "-type"}
+                                  << QStringLiteral("ERR The user executing the script can't run "
+                                                    "this command or subcommand");
 }
 
 } // namespace testsupport

@@ -73,6 +73,12 @@ protected:
     {
         return m_c->call(deductCommand(quantity, ttl, receipt));
     }
+    // A client of the ACL user "partial", set afresh to `rules` (e.g. "+@all", "-set").
+    std::unique_ptr<redis::RedisClient> connectAs(const QList<QByteArray> &rules);
+    // The current row of addPartialPermissionRows(): with stock 100, a deduction by such a user
+    // is refused with the row's error before any write; the same call by the default user
+    // then deducts, so the permission was the only reason.
+    void checkPartialPermissionRow();
 
     const QByteArray m_function;
 };
@@ -111,5 +117,9 @@ struct DeductionRow
 DeductionRow deductionRow();
 // Columns stock, quantity: a stock below the quantity, {0, stock}.
 void addInsufficientRows();
+// Columns rules (ACL SETUSER rules of the calling user), error (the reply starts with it):
+// a user denied one of `writes` (the function's writes, in order), a user who may write the
+// stock key but not the receipt key, a user denied a read the function makes.
+void addPartialPermissionRows(const QList<QByteArray> &writes);
 
 } // namespace testsupport
