@@ -131,7 +131,8 @@ private slots:
         QTableWidget *table = w->contractPage()->table();
         QCOMPARE(table->rowCount(), 3);
         QCOMPARE(table->item(0, 0)->text(), QStringLiteral("inventory_deduct_v1"));
-        QCOMPARE(table->item(0, 1)->text(), QStringLiteral("unchanged"));
+        // 1.2.0 checks permissions before the first write: v1's code changed in place.
+        QCOMPARE(table->item(0, 1)->text(), QStringLiteral("code"));
         QCOMPARE(table->item(1, 1)->text(), QStringLiteral("added"));
         QCOMPARE(table->item(2, 3)->text(), QStringLiteral("no-writes"));
 
