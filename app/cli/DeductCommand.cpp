@@ -37,6 +37,7 @@ int exitCodeFor(OutcomeKind kind)
         return ExitStockMissing;
     case OutcomeKind::Rejected:
         return ExitRejected;
+    case OutcomeKind::MayHaveWritten: // like a lost reply: check before anything else
     case OutcomeKind::Unknown:
         return ExitUnknown;
     case OutcomeKind::NotSent:
@@ -105,8 +106,10 @@ QJsonObject resultJson(const DeductionResult &r, const QString &auditPath)
     }
     if (o.recordedQuantity)
         j.insert(QStringLiteral("recorded_quantity"), double(*o.recordedQuantity));
-    if (o.kind == OutcomeKind::Rejected)
+    if (o.kind == OutcomeKind::Rejected || o.kind == OutcomeKind::MayHaveWritten)
         j.insert(QStringLiteral("error"), o.serverError);
+    if (!o.stockMoved.isEmpty())
+        j.insert(QStringLiteral("stock_moved"), o.stockMoved);
     if (o.kind == OutcomeKind::Unknown || o.kind == OutcomeKind::NotSent)
         j.insert(QStringLiteral("error"), o.transportError);
     if (r.receiptAfter)
@@ -167,8 +170,9 @@ int runDeduct(Context &context)
         "  4  insufficient stock (nothing written)\n"
         "  5  stock key missing (nothing written)\n"
         "  6  rejected by the server (its error is printed; nothing written)\n"
-        "  7  outcome unknown: sent, but no reply (timeout, connection lost). Run again with\n"
-        "     --check to read the receipt before doing anything else.\n"
+        "  7  outcome unknown: sent, but no reply (timeout, connection lost), or an error that\n"
+        "     may have come after a write. Run again with --check to read the receipt before\n"
+        "     doing anything else.\n"
         "With --check: 0 the deduction happened, 5 no receipt, 3 the check failed."));
     ConnectionArgs connection;
     connection.addTo(parser);

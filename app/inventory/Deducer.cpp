@@ -223,6 +223,8 @@ private:
             {"GET", m_result.plan.stockKey}, this,
             [this](const redis::ReplyResult &r) {
                 m_result.stockAfter = KeyReading::fromReply(r);
+                m_result.outcome = withStockReadings(m_result.outcome, m_result.stockBefore.value,
+                                                     m_result.stockAfter.value);
                 if (scriptMode() || callerGone()) {
                     finish();
                     return;

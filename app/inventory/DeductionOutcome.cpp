@@ -1,5 +1,8 @@
 #include "DeductionOutcome.h"
 
+#include "PreWriteErrors.h"
+#include "core/Bytes.h"
+
 #include <algorithm>
 #include <iterator>
 
@@ -41,7 +44,7 @@ DeductionOutcome unreadable(const redis::Reply &r)
 DeductionOutcome fromServerError(const redis::RedisError &e)
 {
     DeductionOutcome o;
-    o.kind = OutcomeKind::Rejected;
+    o.kind = isPreWriteRefusal(e.message) ? OutcomeKind::Rejected : OutcomeKind::MayHaveWritten;
     o.serverError = e.message;
     o.replyText = e.message;
     return o;
@@ -62,6 +65,8 @@ QString outcomeName(OutcomeKind kind)
         return QStringLiteral("stock_missing");
     case OutcomeKind::Rejected:
         return QStringLiteral("rejected");
+    case OutcomeKind::MayHaveWritten:
+        return QStringLiteral("may_have_written");
     case OutcomeKind::Unknown:
         return QStringLiteral("unknown");
     case OutcomeKind::NotSent:
@@ -83,6 +88,8 @@ QString outcomeTitle(OutcomeKind kind)
         return QStringLiteral("Stock missing");
     case OutcomeKind::Rejected:
         return QStringLiteral("Rejected");
+    case OutcomeKind::MayHaveWritten:
+        return QStringLiteral("Error, may have written");
     case OutcomeKind::Unknown:
         return QStringLiteral("Outcome unknown");
     case OutcomeKind::NotSent:
@@ -111,6 +118,11 @@ QString DeductionOutcome::summary() const
         return QStringLiteral("stock missing (nothing changed)");
     case OutcomeKind::Rejected:
         return QStringLiteral("rejected: %1").arg(serverError);
+    case OutcomeKind::MayHaveWritten:
+        return QStringLiteral("error, may have written: %1%2")
+            .arg(serverError, stockMoved.isEmpty()
+                                  ? QString()
+                                  : QStringLiteral(" (stock moved %1)").arg(stockMoved));
     case OutcomeKind::Unknown:
         return QStringLiteral("outcome unknown (%1)").arg(transportKindText(transportError));
     case OutcomeKind::NotSent:
@@ -149,6 +161,15 @@ QString DeductionOutcome::meaning(DeductionMode mode) const
     case OutcomeKind::Rejected:
         return QStringLiteral("The server refused the call: %1. Nothing was written.")
             .arg(serverError);
+    case OutcomeKind::MayHaveWritten:
+        return QStringLiteral("The call failed: %1. %2A Lua error does not undo what ran "
+                              "before it, so this call may have written (for example deducted "
+                              "stock without writing %3).")
+            .arg(serverError,
+                 stockMoved.isEmpty()
+                     ? QStringLiteral("This is not one of the contract's checks before writing. ")
+                     : QStringLiteral("The stock moved during the call (%1). ").arg(stockMoved),
+                 function ? QStringLiteral("the receipt") : QStringLiteral("all it meant to"));
     case OutcomeKind::Unknown:
         return QStringLiteral("The call was sent but its result is unknown (%1). The deduction "
                               "may or may not have happened.")
@@ -193,6 +214,13 @@ QString DeductionOutcome::nextStep(DeductionMode mode) const
             return QStringLiteral("This server is a replica; connect to the primary.");
         return QStringLiteral("Fix the cause above and run again; retrying is safe, nothing was "
                               "written.");
+    case OutcomeKind::MayHaveWritten:
+        return function ? QStringLiteral("Do not retry yet: check the stock and the receipt "
+                                         "first. If the stock went down and there is no receipt, "
+                                         "the deduction happened without one, and a retry would "
+                                         "deduct again.")
+                        : QStringLiteral("Do not retry: check the stock first. The script may "
+                                         "have deducted, and a retry may deduct twice.");
     case OutcomeKind::Unknown:
         return function ? QStringLiteral("Check the receipt: it tells whether the deduction "
                                          "happened. Retrying with the same order id is safe: it "
@@ -220,6 +248,20 @@ DeductionOutcome transportOutcome(const redis::RedisError &e)
                            ? e.message
                            : QStringLiteral("%1: %2").arg(e.kindName(), e.message);
     return o;
+}
+
+DeductionOutcome withStockReadings(DeductionOutcome outcome,
+                                   const std::optional<QByteArray> &before,
+                                   const std::optional<QByteArray> &after)
+{
+    const bool error =
+        outcome.kind == OutcomeKind::Rejected || outcome.kind == OutcomeKind::MayHaveWritten;
+    if (!error || !before || !after || *before == *after)
+        return outcome;
+    outcome.kind = OutcomeKind::MayHaveWritten;
+    outcome.stockMoved = QStringLiteral("%1 → %2").arg(core::escapeBytes(*before, 30),
+                                                       core::escapeBytes(*after, 30));
+    return outcome;
 }
 
 namespace {

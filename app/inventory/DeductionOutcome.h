@@ -15,13 +15,14 @@ enum class OutcomeKind {
     AlreadyApplied, // {2, recorded remaining}; v2: {-3, recorded quantity} (other quantity)
     Insufficient,   // {0, stock}
     StockMissing,   // function {-2, 0}, script {-1, 0}
-    Rejected,       // an error reply: nothing was written (the contracts check before writing)
+    Rejected,       // an error reply known to come before any write (PreWriteErrors.h)
+    MayHaveWritten, // any other error reply, or a stock that moved: never "safe to retry"
     Unknown,        // sent, no reply (timeout, connection lost), or a reply we cannot read
     NotSent,
 };
 
-// "deducted", "already_applied", "insufficient", "stock_missing", "rejected", "unknown",
-// "not_sent": the names the CLI's --json and the audit log use.
+// "deducted", "already_applied", "insufficient", "stock_missing", "rejected",
+// "may_have_written", "unknown", "not_sent": the names the CLI's --json and the audit log use.
 QString outcomeName(OutcomeKind kind);
 // "Deducted", "Already applied", ...: for people.
 QString outcomeTitle(OutcomeKind kind);
@@ -32,9 +33,10 @@ struct DeductionOutcome
     std::optional<qint64> remaining;        // Deducted; AlreadyApplied: the recorded remaining
     std::optional<qint64> stock;            // Insufficient: the current stock
     std::optional<qint64> recordedQuantity; // AlreadyApplied by v2 with another quantity
-    QString serverError;                    // Rejected: the server's text, verbatim
-    QString transportError;                 // Unknown / NotSent: what the client saw
-    QString replyText;                      // the raw reply, escaped, for the record
+    QString serverError;                    // Rejected, MayHaveWritten: the server's text
+    QString stockMoved; // MayHaveWritten: "100 → 95" when the stock read before and after differ
+    QString transportError; // Unknown / NotSent: what the client saw
+    QString replyText;      // the raw reply, escaped, for the record
 
     // One line for the audit log and the CLI: "deducted: remaining 7",
     // "outcome unknown (timeout): ...".
@@ -51,5 +53,11 @@ DeductionOutcome decodeFunctionReply(const redis::ReplyResult &result);
 DeductionOutcome decodeScriptReply(const redis::ReplyResult &result);
 // A transport failure (not a server error) as an outcome: NotSent or Unknown.
 DeductionOutcome transportOutcome(const redis::RedisError &error);
+// An error whose stock read before and after differs is MayHaveWritten, with the readings:
+// something wrote during the call, perhaps this call before its error. Other outcomes are
+// returned as they are.
+DeductionOutcome withStockReadings(DeductionOutcome outcome,
+                                   const std::optional<QByteArray> &before,
+                                   const std::optional<QByteArray> &after);
 
 } // namespace inventory

@@ -326,6 +326,29 @@ private slots:
         QVERIFY2(r.out.startsWith("The deduction happened"), r.out);
     }
 
+    // An error after a write (a caller who may DECRBY but not SET, against the frozen 1.0.0
+    // that does not check permissions first) exits 7 and never says retrying is safe.
+    void errorAfterAWriteIsNotCalledSafe()
+    {
+        const redis::ConnectionOptions user =
+            testsupport::setUpPartialWrite(*m_c, m_redis.options());
+        const Run r =
+            run({"deduct", "--url",
+                 QStringLiteral("redis://%1:%2@127.0.0.1:%3")
+                     .arg(user.username, user.password)
+                     .arg(m_redis.port()),
+                 "--audit-log", m_audit, "--sku", "42", "--order", "9001", "--quantity", "3"});
+        QVERIFY(testsupport::undoPartialWrite(*m_c));
+        QCOMPARE(r.exitCode, 7);
+        QVERIFY2(r.out.contains("outcome:      error, may have written: ERR The user executing "
+                                "the script can't run this command"),
+                 r.out);
+        QVERIFY2(r.out.contains("(stock moved 10 → 7)"), r.out);
+        QVERIFY2(r.out.contains("next step:    Do not retry yet"), r.out);
+        QVERIFY2(!r.out.contains("safe") && !r.out.contains("Nothing was written"), r.out);
+        QCOMPARE(audit().last().result.left(24), QStringLiteral("error, may have written:"));
+    }
+
     void textOutput()
     {
         const Run r =

@@ -478,6 +478,41 @@ private slots:
     }
 
     // "Copy as redis-cli command", pasted into a shell, sends exactly the same arguments.
+    // A caller who may DECRBY but not SET, against the frozen 1.0.0 (no permission check):
+    // the function decrements, then fails on SET. That is never "rejected, retrying is safe".
+    // Against the shipped 1.2.0 the same call is refused before any write.
+    void errorAfterAWriteIsNeverCalledSafe()
+    {
+        const auto partial =
+            m_redis.connect(testsupport::setUpPartialWrite(*m_c, m_redis.options()));
+        QVERIFY(m_c->call({"SET", "stock:{42}:available", "100"}).ok());
+
+        DeductionResult r = deductBlocking(*partial, m_ctx, plan("42", "9001", "5"));
+        QCOMPARE(r.outcome.kind, OutcomeKind::MayHaveWritten);
+        QVERIFY2(r.outcome.serverError.startsWith(
+                     "ERR The user executing the script can't run this command"),
+                 qPrintable(r.outcome.serverError));
+        QCOMPARE(r.outcome.stockMoved, QStringLiteral("100 → 95"));
+        QCOMPARE(get("stock:{42}:available"), QByteArray("95")); // the write the error followed
+        QVERIFY(r.receiptAfter && !r.receiptAfter->exists);
+        const QString words = r.outcome.meaning(DeductionMode::Function)
+                              + r.outcome.nextStep(DeductionMode::Function);
+        QVERIFY2(!words.contains("safe") && !words.contains("Nothing was written"),
+                 qPrintable(words));
+        QVERIFY2(r.outcome.nextStep(DeductionMode::Function).startsWith("Do not retry yet"),
+                 qPrintable(words));
+
+        loadLibrary(); // 1.2.0: the permission is checked before the first write
+        r = deductBlocking(*partial, m_ctx, plan("42", "9002", "5"));
+        QCOMPARE(r.outcome.kind, OutcomeKind::Rejected);
+        QCOMPARE(r.outcome.serverError,
+                 QStringLiteral("NOPERM this user may not run SET on the keys of this deduction; "
+                                "nothing was written"));
+        QCOMPARE(get("stock:{42}:available"), QByteArray("95"));
+        QVERIFY(r.outcome.meaning(DeductionMode::Function).contains("Nothing was written"));
+        QVERIFY(testsupport::undoPartialWrite(*m_c));
+    }
+
     void redisCliCommandWorksWhenPasted()
     {
         const QByteArray sku = "a b'c\"$(touch x)`*`";

@@ -139,6 +139,26 @@ bool processExists(qint64 pid)
     return ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
 }
 
+redis::ConnectionOptions setUpPartialWrite(redis::CommandSender &admin,
+                                           redis::ConnectionOptions base)
+{
+    const auto user = admin.call(
+        {"ACL", "SETUSER", "partial", "reset", "on", ">pw", "~*", "&*", "+@all", "-set"});
+    const auto load = admin.call({"FUNCTION", "LOAD", "REPLACE", previousReleaseSource()});
+    if (!user.ok() || !load.ok())
+        qWarning("partial-write setup failed: %s; %s", qPrintable(render(user)),
+                 qPrintable(render(load)));
+    base.username = QStringLiteral("partial");
+    base.password = QStringLiteral("pw");
+    return base;
+}
+
+bool undoPartialWrite(redis::CommandSender &admin)
+{
+    return admin.call({"FUNCTION", "LOAD", "REPLACE", functionSource("inventory_lib_v1.lua")}).ok()
+           && admin.call({"ACL", "DELUSER", "partial"}).ok();
+}
+
 static redis::ConnectionOptions loopback(quint16 port)
 {
     redis::ConnectionOptions o;

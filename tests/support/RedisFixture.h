@@ -46,6 +46,15 @@ QString snapshotDifference(const Snapshot &before, const Snapshot &after, qint64
 // Whether a process with this id exists (a reaped child does not).
 bool processExists(qint64 pid);
 
+// The partial-write case: the frozen 1.0.0 of inventory_lib_v1 (it does not check permissions
+// before writing) is loaded through `admin`, and an ACL user "partial" (password "pw") who may
+// run anything but SET is created, so inventory_deduct_v1 decrements and then fails. Returns
+// `base` with that user's credentials; false from undo() when the cleanup failed.
+redis::ConnectionOptions setUpPartialWrite(redis::CommandSender &admin,
+                                           redis::ConnectionOptions base);
+// Puts the shipped library back and removes the user.
+bool undoPartialWrite(redis::CommandSender &admin);
+
 // A standalone server.
 class StandaloneRedis
 {

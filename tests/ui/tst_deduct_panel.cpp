@@ -132,6 +132,35 @@ private slots:
         QCOMPARE(panel.history()->rowCount(), 2);
     }
 
+    // A caller who may DECRBY but not SET, against the frozen 1.0.0: the decrement happens,
+    // then the error. The card says the call may have written, shows the stock that moved,
+    // and offers a check, never a retry or "retrying is safe".
+    void errorAfterAWriteIsNeverCalledSafe()
+    {
+        const auto partial =
+            m_redis.connect(testsupport::setUpPartialWrite(*m_c, m_redis.options()));
+        {
+            ui::DeductionPanel panel(*partial, m_ctx);
+            panel.resize(1200, 800);
+            panel.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&panel));
+            type(&panel, "sku", "42");
+            type(&panel, "order", "9001");
+            type(&panel, "quantity", "3");
+            panel.runFromForm();
+            confirm(panel);
+            ui::ResultCard *card = panel.resultCard();
+            QCOMPARE(card->titleText(), QStringLiteral("Error, may have written"));
+            QVERIFY2(card->meaningText().contains("The stock moved during the call (10 → 7)"),
+                     qPrintable(card->meaningText()));
+            const QString next = child<QLabel>(card, "resultNext")->text();
+            QVERIFY2(next.contains("Do not retry yet") && !next.contains("safe"), qPrintable(next));
+            QVERIFY(!child<QWidget>(card, "retrySameOrder")->isVisible());
+            QVERIFY(child<QWidget>(card, "checkReceipt")->isVisible());
+        }
+        QVERIFY(testsupport::undoPartialWrite(*m_c));
+    }
+
     void cancelSendsNothing()
     {
         ui::DeductionPanel panel(*m_c, m_ctx);

@@ -90,6 +90,88 @@ private slots:
         QCOMPARE(decodeScriptReply(Reply::error("ERR invalid stock")).kind, OutcomeKind::Rejected);
     }
 
+    // Only an error known to come before any write is "rejected, nothing was written, retrying
+    // is safe"; any other error may come after a write (a Lua error undoes nothing).
+    void errorsThatMayComeAfterAWrite_data()
+    {
+        QTest::addColumn<QByteArray>("error");
+        QTest::addColumn<bool>("preWrite");
+        QTest::newRow("contract: quantity") << QByteArray("ERR invalid quantity") << true;
+        QTest::newRow("contract: ttl") << QByteArray("ERR invalid ttl") << true;
+        QTest::newRow("contract: stock") << QByteArray("ERR invalid stock") << true;
+        QTest::newRow("contract: receipt") << QByteArray("ERR invalid receipt") << true;
+        QTest::newRow("contract: counts")
+            << QByteArray("ERR expected two keys (stock, receipt) and two arguments (quantity, "
+                          "ttl)")
+            << true;
+        QTest::newRow("script: counts")
+            << QByteArray("ERR expected one key and one quantity") << true;
+        QTest::newRow("1.2.0 permission check")
+            << QByteArray("NOPERM this user may not run SET on the keys of this deduction; "
+                          "nothing was written")
+            << true;
+        QTest::newRow("FCALL denied")
+            << QByteArray("NOPERM this user has no permissions to run the 'fcall' command") << true;
+        QTest::newRow("not loaded") << QByteArray("ERR Function not found") << true;
+        QTest::newRow("replica") << QByteArray("READONLY You can't write against a read only "
+                                               "replica.")
+                                 << true;
+        QTest::newRow("busy") << QByteArray("BUSY Redis is busy running a script.") << true;
+        QTest::newRow("oom before the call")
+            << QByteArray("OOM command not allowed when used memory > 'maxmemory'.") << true;
+        QTest::newRow("SET denied inside (the issue's case)")
+            << QByteArray("ERR The user executing the script can't run this command or "
+                          "subcommand script: inventory_deduct_v1, on @user_function:70.")
+            << false;
+        QTest::newRow("OOM inside a script")
+            << QByteArray("OOM command not allowed when used memory > 'maxmemory'. script: "
+                          "inventory_deduct_v1, on @user_function:70.")
+            << false;
+        QTest::newRow("wrong type inside")
+            << QByteArray("WRONGTYPE Operation against a key holding the wrong kind of value "
+                          "script: inventory_deduct_v1, on @user_function:49.")
+            << false;
+        QTest::newRow("runtime error") << QByteArray("ERR user_function:12: attempt to compare "
+                                                     "nil with number")
+                                       << false;
+        QTest::newRow("unknown text") << QByteArray("ERR something new") << false;
+    }
+    void errorsThatMayComeAfterAWrite()
+    {
+        QFETCH(QByteArray, error);
+        QFETCH(bool, preWrite);
+        for (const auto &o : {decodeFunctionReply(RedisError::fromServer(error)),
+                              decodeScriptReply(Reply::error(error))}) {
+            QCOMPARE(o.kind, preWrite ? OutcomeKind::Rejected : OutcomeKind::MayHaveWritten);
+            QCOMPARE(o.serverError, QString::fromUtf8(error));
+            for (auto mode : {DeductionMode::Function, DeductionMode::Script}) {
+                const QString words = o.meaning(mode) + o.nextStep(mode);
+                if (!preWrite)
+                    QVERIFY2(!words.contains(QLatin1String("safe")), qPrintable(words));
+                QCOMPARE(words.contains(QLatin1String("Nothing was written")), preWrite);
+                QCOMPARE(words.contains(QLatin1String("may have written")), !preWrite);
+            }
+        }
+    }
+
+    // The stock moved during a call that returned an error: something wrote.
+    void stockThatMovedMayHaveWritten()
+    {
+        const auto refused = decodeFunctionReply(RedisError::fromServer("ERR invalid ttl"));
+        QCOMPARE(withStockReadings(refused, "100", "100").kind, OutcomeKind::Rejected);
+        QCOMPARE(withStockReadings(refused, std::nullopt, "95").kind, OutcomeKind::Rejected);
+        const auto moved = withStockReadings(refused, "100", "95");
+        QCOMPARE(moved.kind, OutcomeKind::MayHaveWritten);
+        QCOMPARE(moved.stockMoved, QStringLiteral("100 → 95"));
+        QCOMPARE(moved.summary(),
+                 QStringLiteral("error, may have written: ERR invalid ttl (stock moved 100 → 95)"));
+        QVERIFY(moved.meaning(DeductionMode::Function)
+                    .contains(QStringLiteral("The stock moved during the call (100 → 95)")));
+        QVERIFY(moved.nextStep(DeductionMode::Function).startsWith("Do not retry yet"));
+        const auto deducted = decodeFunctionReply(pair(1, 95));
+        QCOMPARE(withStockReadings(deducted, "100", "95").kind, OutcomeKind::Deducted);
+    }
+
     void transportFailures()
     {
         const RedisError timeout{RedisError::Kind::Timeout, {}, "no reply", true};
@@ -109,8 +191,8 @@ private slots:
 
     void everyKindHasNamesAndSentences()
     {
-        const QStringList expected{"deducted", "already_applied", "insufficient", "stock_missing",
-                                   "rejected", "unknown",         "not_sent"};
+        const QStringList expected{"deducted", "already_applied",  "insufficient", "stock_missing",
+                                   "rejected", "may_have_written", "unknown",      "not_sent"};
         for (int k = 0; k <= int(OutcomeKind::NotSent); ++k) {
             DeductionOutcome o;
             o.kind = OutcomeKind(k);

@@ -18,6 +18,7 @@ QColor outcomeColor(OutcomeKind kind)
         return QColor(0xa8, 0x62, 0x00);
     case OutcomeKind::Rejected:
         return QColor(0xb3, 0x26, 0x1e);
+    case OutcomeKind::MayHaveWritten: // as unknown: what happened needs checking
     case OutcomeKind::Unknown:
         return QColor(0x7b, 0x1f, 0xa2);
     case OutcomeKind::NotSent:

@@ -9,7 +9,8 @@ namespace ui {
 
 // One colour per deduction outcome, used by the result card and the history table:
 // green deducted, blue already applied, amber insufficient / stock missing, red rejected,
-// purple outcome unknown (the one that needs a person), grey not sent.
+// purple outcome unknown or an error that may have written (the ones that need a person),
+// grey not sent.
 QColor outcomeColor(inventory::OutcomeKind kind);
 // A pale tint of the same colour, for backgrounds.
 QColor outcomeTint(inventory::OutcomeKind kind);

@@ -194,7 +194,8 @@ void ResultCard::showEntry(const DeductionHistory::Entry &e)
     if (r.scriptLoaded)
         detail << tr("NOSCRIPT: the script was loaded and the call sent once more (safe: "
                      "NOSCRIPT proves it had not run)");
-    if (!o.replyText.isEmpty() && o.kind != OutcomeKind::Rejected)
+    if (!o.replyText.isEmpty() && o.kind != OutcomeKind::Rejected
+        && o.kind != OutcomeKind::MayHaveWritten)
         detail << tr("reply %1").arg(o.replyText);
     for (const QString &p : r.auditProblems)
         detail << tr("WARNING: audit record not written: %1").arg(p);
