@@ -50,7 +50,7 @@ QVariant DeductionHistory::data(const QModelIndex &index, int role) const
     if (role == EntryIdRole)
         return e.id;
     if (role == Qt::ToolTipRole && index.column() == Check)
-        return e.receiptCheck ? e.receiptCheck->verdict() : e.checkSummary;
+        return e.receiptCheck ? e.receiptVerdict() : e.checkSummary;
     if (role == Qt::ToolTipRole && index.column() == Outcome)
         return r.outcome.meaning(r.plan.request.mode);
     if (role != Qt::DisplayRole)
@@ -98,6 +98,19 @@ int DeductionHistory::add(const DeductionResult &result)
     return m_entries.back().id;
 }
 
+QString DeductionHistory::Entry::receiptVerdict() const
+{
+    if (!receiptCheck)
+        return {};
+    if (receiptCheck->ok() && !receiptCheck->exists
+        && result.outcome.kind == OutcomeKind::MayHaveWritten)
+        return DeductionHistory::tr(
+            "No receipt, but the call failed in a way that may come after a write: if the "
+            "stock went down by the quantity, the deduction happened without its receipt, "
+            "and a retry with the same order id would deduct again.");
+    return receiptCheck->verdict();
+}
+
 void DeductionHistory::setReceiptCheck(int id, const ReceiptStatus &status)
 {
     const int row = rowOf(id);
@@ -107,9 +120,11 @@ void DeductionHistory::setReceiptCheck(int id, const ReceiptStatus &status)
     e.receiptCheck = status;
     e.checkedLocal = status.checkedUtc.isValid() ? status.checkedUtc.toLocalTime()
                                                  : QDateTime::currentDateTime();
-    e.checkSummary = !status.ok()    ? tr("check failed")
-                     : status.exists ? tr("happened; receipt TTL %1").arg(status.ttlText())
-                                     : tr("no receipt: did not happen");
+    const bool mayHaveWritten = e.result.outcome.kind == OutcomeKind::MayHaveWritten;
+    e.checkSummary = !status.ok()     ? tr("check failed")
+                     : status.exists  ? tr("happened; receipt TTL %1").arg(status.ttlText())
+                     : mayHaveWritten ? tr("no receipt; the call may have written")
+                                      : tr("no receipt: did not happen");
     emit dataChanged(index(row, Check), index(row, Check));
 }
 

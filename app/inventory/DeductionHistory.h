@@ -24,6 +24,9 @@ public:
         std::optional<KeyReading> stockCheck;      // Script mode
         QDateTime checkedLocal;
         QString checkSummary; // what the last re-check said, in short
+        // What the receipt check means for this call. No receipt after a call that may have
+        // written is not "did not happen": the decrement can have run without its receipt.
+        QString receiptVerdict() const;
     };
 
     using QAbstractTableModel::QAbstractTableModel;

@@ -157,6 +157,10 @@ private slots:
             QVERIFY2(next.contains("Do not retry yet") && !next.contains("safe"), qPrintable(next));
             QVERIFY(!child<QWidget>(card, "retrySameOrder")->isVisible());
             QVERIFY(child<QWidget>(card, "checkReceipt")->isVisible());
+            // The receipt read just after: absent, which here is not "did not happen".
+            QVERIFY2(card->checkText().contains("the deduction happened without its receipt")
+                         && !card->checkText().contains("did not happen"),
+                     qPrintable(card->checkText()));
         }
         QVERIFY(testsupport::undoPartialWrite(*m_c));
     }

@@ -224,7 +224,7 @@ void DeductionPanel::retry(int entryId)
     if (m_dialog && e->stockCheck)
         m_dialog->setEvidence(scriptCheckVerdict(r, *e->stockCheck));
     else if (m_dialog && e->receiptCheck)
-        m_dialog->setEvidence(e->receiptCheck->verdict());
+        m_dialog->setEvidence(e->receiptVerdict());
 }
 
 } // namespace ui

@@ -203,9 +203,9 @@ void ResultCard::showEntry(const DeductionHistory::Entry &e)
     setRowVisible(m_detail, !detail.isEmpty());
 
     if (e.receiptCheck && !e.checkSummary.isEmpty() && e.checkedLocal.isValid()) {
-        m_check->setText(tr("%1 (checked %2)")
-                             .arg(e.receiptCheck->verdict(),
-                                  e.checkedLocal.toString(QStringLiteral("HH:mm:ss"))));
+        m_check->setText(
+            tr("%1 (checked %2)")
+                .arg(e.receiptVerdict(), e.checkedLocal.toString(QStringLiteral("HH:mm:ss"))));
     } else if (e.stockCheck) {
         m_check->setText(tr("%1 (checked %2)")
                              .arg(scriptCheckVerdict(r, *e.stockCheck),
