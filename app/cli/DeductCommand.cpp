@@ -112,8 +112,11 @@ QJsonObject resultJson(const DeductionResult &r, const QString &auditPath)
         j.insert(QStringLiteral("stock_moved"), o.stockMoved);
     if (o.kind == OutcomeKind::Unknown || o.kind == OutcomeKind::NotSent)
         j.insert(QStringLiteral("error"), o.transportError);
-    if (r.receiptAfter)
-        j.insert(QStringLiteral("receipt"), receiptJson(*r.receiptAfter));
+    if (r.receiptAfter) {
+        QJsonObject receipt = receiptJson(*r.receiptAfter);
+        receipt.insert(QStringLiteral("message"), receiptVerdict(r, *r.receiptAfter));
+        j.insert(QStringLiteral("receipt"), receipt);
+    }
     return j;
 }
 

@@ -352,6 +352,16 @@ QString scriptCheckVerdict(const DeductionResult &result, const KeyReading &now)
            + caveat;
 }
 
+QString receiptVerdict(const DeductionResult &result, const ReceiptStatus &receipt)
+{
+    if (receipt.ok() && !receipt.exists && result.outcome.kind == OutcomeKind::MayHaveWritten)
+        return QStringLiteral("No receipt, but the call failed in a way that may come after a "
+                              "write: if the stock went down by the quantity, the deduction "
+                              "happened without its receipt, and a retry with the same order id "
+                              "would deduct again.");
+    return receipt.verdict();
+}
+
 void readKey(redis::CommandSender &sender, const QByteArray &key, QObject *context,
              std::function<void(const KeyReading &)> done, int timeoutMs)
 {

@@ -68,6 +68,10 @@ DeductionResult deductBlocking(redis::CommandSender &sender, const DeductionCont
 // stock read just before the call, is the only evidence. Says how far it goes.
 QString scriptCheckVerdict(const DeductionResult &result, const KeyReading &now);
 
+// What a receipt check says about this call. No receipt after a call that may have written
+// is not "did not happen": the decrement can have run without its receipt.
+QString receiptVerdict(const DeductionResult &result, const ReceiptStatus &receipt);
+
 // Reads one key's string value (GET). Reads only; `done` runs on the context's thread.
 void readKey(redis::CommandSender &sender, const QByteArray &key, QObject *context,
              std::function<void(const KeyReading &)> done, int timeoutMs = -1);

@@ -100,15 +100,7 @@ int DeductionHistory::add(const DeductionResult &result)
 
 QString DeductionHistory::Entry::receiptVerdict() const
 {
-    if (!receiptCheck)
-        return {};
-    if (receiptCheck->ok() && !receiptCheck->exists
-        && result.outcome.kind == OutcomeKind::MayHaveWritten)
-        return DeductionHistory::tr(
-            "No receipt, but the call failed in a way that may come after a write: if the "
-            "stock went down by the quantity, the deduction happened without its receipt, "
-            "and a retry with the same order id would deduct again.");
-    return receiptCheck->verdict();
+    return receiptCheck ? inventory::receiptVerdict(result, *receiptCheck) : QString();
 }
 
 void DeductionHistory::setReceiptCheck(int id, const ReceiptStatus &status)

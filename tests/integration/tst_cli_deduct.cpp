@@ -347,6 +347,21 @@ private slots:
         QVERIFY2(r.out.contains("next step:    Do not retry yet"), r.out);
         QVERIFY2(!r.out.contains("safe") && !r.out.contains("Nothing was written"), r.out);
         QCOMPARE(audit().last().result.left(24), QStringLiteral("error, may have written:"));
+        // --json: the receipt read just after is absent, which here is not "did not happen".
+        QVERIFY(m_c->call({"SET", "stock:{42}:available", "10"}).ok());
+        testsupport::setUpPartialWrite(*m_c, m_redis.options());
+        const Run j = run({"deduct", "--url",
+                           QStringLiteral("redis://%1:%2@127.0.0.1:%3")
+                               .arg(user.username, user.password)
+                               .arg(m_redis.port()),
+                           "--audit-log", m_audit, "--sku", "42", "--order", "9002", "--quantity",
+                           "3", "--json"});
+        QVERIFY(testsupport::undoPartialWrite(*m_c));
+        QCOMPARE(j.json.value("outcome").toString(), QStringLiteral("may_have_written"));
+        QCOMPARE(j.json.value("stock_moved").toString(), QStringLiteral("10 → 7"));
+        const QString receipt = j.json.value("receipt").toObject().value("message").toString();
+        QVERIFY2(receipt.contains("happened without its receipt") && !receipt.contains("did not"),
+                 qPrintable(receipt));
     }
 
     void textOutput()
