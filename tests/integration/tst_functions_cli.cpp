@@ -190,6 +190,30 @@ private slots:
         QCOMPARE(loads(), loadsBefore);
     }
 
+    // The crash, through the command line: with `f` and `F` loaded by someone else,
+    // load and delete are refused with the reason, and the server never gets the command.
+    void caseTwinsAreRefusedNotSent()
+    {
+        QVERIFY(m_c->call({"FUNCTION", "LOAD",
+                           "#!lua name=twins\nredis.register_function('f', function() end)\n"
+                           "redis.register_function('F', function() end)\n"})
+                    .ok());
+        const QString fixed = writeFile("twins.lua", "#!lua name=twins\nredis.register_function("
+                                                     "'f', function() end)\n");
+        Run r = cli({"load", fixed, "--url", m_url, "--confirm", "twins"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("whose names differ only in case (F, f): Redis 7.0 crashes (an "
+                                "assertion) when it replaces or deletes such a library, so "
+                                "FUNCTION LOAD REPLACE is not sent"),
+                 qPrintable(r.err));
+        r = cli({"delete", "twins", "--url", m_url, "--confirm", "twins", "--allow-breaking"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("so FUNCTION DELETE is not sent"), qPrintable(r.err));
+        QCOMPARE(testsupport::render(m_c->call({"PING"})), QStringLiteral("+PONG"));
+        QVERIFY(!serverCode("twins").isEmpty());
+        QVERIFY(m_c->call({"FUNCTION", "FLUSH"}).ok()); // the safe way out
+    }
+
     void diffExitCodes()
     {
         QCOMPARE(cli({"diff", writeFile("same.lua", previousRelease()), "--url", m_url}).exitCode,
