@@ -44,12 +44,12 @@ QStringList dumpRefusals(const ChangeSpec &spec, const NodeState &node, QStringL
                                "install are unknown: %3")
                     .arg(node.address, spec.backup->path, dump.error())};
     QStringList out;
-    QList<LibraryInfo> inside;
+    QList<redis::LibraryInfo> inside;
     for (const QByteArray &code : dump->codes) {
         const Inspection i = inspectLibrary(code, spec.backup->path);
         const QString name = i.library.isEmpty() ? QStringLiteral("(unnamed)") : i.library;
         *names << name;
-        inside << LibraryInfo{name, QStringLiteral("LUA"), {}, code, true};
+        inside << redis::LibraryInfo{name, QStringLiteral("LUA"), {}, code, true};
         if (i.problem && i.problem->kind == InspectionProblem::Kind::DuplicateFunction)
             out << QStringLiteral("the dump for %1 holds library %2, whose function names differ "
                                   "only in case (%3): Redis 7.0 crashes (an assertion) when such "
@@ -81,10 +81,10 @@ QString verbOf(const redis::Command &c)
 
 } // namespace
 
-QStringList caseTwins(const LibraryInfo &library)
+QStringList caseTwins(const redis::LibraryInfo &library)
 {
     QMap<QString, QStringList> byFolded;
-    for (const FunctionInfo &f : library.functions)
+    for (const redis::FunctionInfo &f : library.functions)
         byFolded[f.name.toLower()] << f.name;
     QStringList out;
     for (const QStringList &names : std::as_const(byFolded))
@@ -99,7 +99,7 @@ QStringList caseTwinRefusals(const ChangeSpec &spec, const NodeState &node)
     QStringList out = dumpRefusals(spec, node, &dumped);
     const QString verb = verbOf(spec.command(node));
     for (const QString &name : unlinkedBy(spec, node, dumped)) {
-        const LibraryInfo *loaded = node.library(name);
+        const redis::LibraryInfo *loaded = node.library(name);
         const QStringList twins = loaded ? caseTwins(*loaded) : QStringList{};
         if (!twins.isEmpty())
             out << QStringLiteral("library %1 on %2 registers functions whose names differ only "

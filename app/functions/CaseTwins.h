@@ -12,7 +12,7 @@ namespace functions {
 // the whole table without unlinking, and survive.
 
 // The groups of function names of one library that differ only in case: {"F, f"}.
-QStringList caseTwins(const LibraryInfo &library);
+QStringList caseTwins(const redis::LibraryInfo &library);
 
 // Why `spec` must not be sent to `node` because of such a library: one already loaded that the
 // change would unlink, or one inside the dump a restore would install (the dump is read, not

@@ -84,10 +84,11 @@ class TstFunctionsCaseTwins : public QObject
                 return line.mid(line.indexOf('=') + 1).split(',').first().toInt();
         return 0;
     }
-    QList<LibraryInfo> libraries()
+    QList<redis::LibraryInfo> libraries()
     {
-        const auto list = decodeFunctionList(m_c->call({"FUNCTION", "LIST", "WITHCODE"}).value());
-        return list.ok() ? list.value() : QList<LibraryInfo>{};
+        const auto list =
+            redis::decodeFunctionList(m_c->call({"FUNCTION", "LIST", "WITHCODE"}).value());
+        return list.ok() ? list.value() : QList<redis::LibraryInfo>{};
     }
     // A backup of this server as it is now: its libraries and its FUNCTION DUMP.
     FunctionBackup backupOfServer(const QString &library)
@@ -103,7 +104,7 @@ class TstFunctionsCaseTwins : public QObject
     // Every step of the change, as far as the guards let it go; nothing may be sent.
     void expectRefusedAndNeverSent(const ChangeSpec &spec, const QString &why)
     {
-        const QList<LibraryInfo> before = libraries();
+        const QList<redis::LibraryInfo> before = libraries();
         const int load = calls("load"), del = calls("delete"), restore = calls("restore");
         LibraryChange change(context(*m_c), spec);
         change.fetchStateBlocking();
@@ -146,7 +147,7 @@ private slots:
     void caseTwinsAreFoundInFunctionList()
     {
         QVERIFY(m_c->call({"FUNCTION", "LOAD", Twins}).ok()); // someone else's library
-        const QList<LibraryInfo> libs = libraries();
+        const QList<redis::LibraryInfo> libs = libraries();
         QCOMPARE(libs.size(), 2);
         QCOMPARE(caseTwins(libs[1]), QStringList{"F, f"});
         QCOMPARE(caseTwins(libs[0]), QStringList{});
@@ -216,7 +217,8 @@ private slots:
     {
         QVERIFY(m_c->call({"FUNCTION", "LOAD", Twins}).ok());
         FunctionBackup backup = backupOfServer("other_lib");
-        backup.nodes[0].libraries.removeIf([](const LibraryInfo &l) { return l.name == "twins"; });
+        backup.nodes[0].libraries.removeIf(
+            [](const redis::LibraryInfo &l) { return l.name == "twins"; });
         QVERIFY(m_c->call({"FUNCTION", "FLUSH", "SYNC"}).ok());
         expectRefusedAndNeverSent(LibraryChange::restoreSpec(backup, RestorePolicy::Append),
                                   "twins is unexpectedly loaded");

@@ -44,7 +44,7 @@ class TstFunctionsReleaseUser : public QObject
     QByteArray serverCode(const QString &library)
     {
         const auto list =
-            decodeFunctionList(m_admin->call({"FUNCTION", "LIST", "WITHCODE"}).value());
+            redis::decodeFunctionList(m_admin->call({"FUNCTION", "LIST", "WITHCODE"}).value());
         for (const redis::LibraryInfo &l : list.value())
             if (l.name == library)
                 return l.code;
