@@ -436,11 +436,15 @@ void ConnectionWorker::dropConnection(const QString &why, ConnectFailure failure
     if (!why.isEmpty())
         m_lastError = why;
     const bool wasReady = m_state == ConnectionState::Ready;
+    // Commands in flight when a ready stream broke hear why: garbage is not a lost connection.
+    const auto lostKind = wasReady && failure == ConnectFailure::Protocol
+                              ? RedisError::Kind::Protocol
+                              : RedisError::Kind::ConnectionLost;
     if (wasReady && !m_closing)
         qCWarning(lcRedis) << "connection to" << m_options.address() << "lost:" << why;
 
     if (m_closing) {
-        failAll(RedisError::Kind::ConnectionLost, why);
+        failAll(lostKind, why);
         setState(ConnectionState::Closed, why);
         return;
     }
@@ -454,12 +458,12 @@ void ConnectionWorker::dropConnection(const QString &why, ConnectFailure failure
                                                     .arg(why)
                                                     .arg(m_attempt)
                                                     .arg(delay / 1000.0, 0, 'f', 1));
-        failAll(RedisError::Kind::ConnectionLost, why);
+        failAll(lostKind, why);
         m_reconnect->start(delay);
         return;
     }
     setState(ConnectionState::Failed, why);
-    failAll(RedisError::Kind::ConnectionLost, why);
+    failAll(lostKind, why);
 }
 
 void ConnectionWorker::onTick()

@@ -24,10 +24,12 @@ struct RedisError
     QString message;      // human readable, never contains a password
     bool written = false; // the command was handed to the socket before the failure
 
-    // The server may or may not have executed the command.
+    // The server may or may not have executed the command (a reply that could not be parsed
+    // says nothing about what ran).
     bool outcomeUnknown() const
     {
-        return written && (kind == Kind::Timeout || kind == Kind::ConnectionLost);
+        return written
+               && (kind == Kind::Timeout || kind == Kind::ConnectionLost || kind == Kind::Protocol);
     }
     bool isServer(const char *prefix) const { return kind == Kind::Server && code == prefix; }
 

@@ -72,20 +72,35 @@ QByteArray encodeCommandWithHiredis(const Command &args)
 }
 
 // hiredis builds replies through these callbacks; building our Reply in place avoids a
-// second tree of redisReply objects and a copy of every string.
+// second tree of redisReply objects and a copy of every string. A callback that returns
+// nullptr stops the reader (hiredis then says "Out of memory"; the budget says why).
 struct ReplyBuilder
 {
+    using Budget = RespDecoder::Budget;
+    static Budget &budget(const redisReadTask *task)
+    {
+        return *static_cast<Budget *>(task->privdata);
+    }
+    static void *refuse(const redisReadTask *task, QString why)
+    {
+        budget(task).refusal = std::move(why);
+        return nullptr;
+    }
     static void *place(const redisReadTask *task, Reply &&value)
     {
         if (!task->parent)
             return new Reply(std::move(value));
+        // hiredis fills an array's elements in order, so appending keeps task->idx; only the
+        // last element of each open array is ever a parent, so these pointers stay valid.
         auto *parent = static_cast<Reply *>(task->parent->obj);
-        Reply &slot = parent->m_elements[task->idx];
-        slot = std::move(value);
-        return &slot;
+        Q_ASSERT(parent->m_elements.size() == task->idx);
+        parent->m_elements.append(std::move(value));
+        return &parent->m_elements.last();
     }
     static void *createString(const redisReadTask *task, char *str, size_t len)
     {
+        if (len > size_t(RespLimits::MaxBulkBytes))
+            return refuse(task, bulkTooLong(qint64(len)));
         QByteArray bytes(str, qsizetype(len));
         switch (task->type) {
         case REDIS_REPLY_STATUS:
@@ -98,7 +113,25 @@ struct ReplyBuilder
     }
     static void *createArray(const redisReadTask *task, int elements)
     {
-        return place(task, Reply::array(QList<Reply>(elements)));
+        int nesting = 0;
+        for (const redisReadTask *t = task->parent; t; t = t->parent)
+            ++nesting;
+        if (nesting >= RespLimits::MaxNesting)
+            return refuse(task, QStringLiteral("the server sent arrays nested more than %1 deep")
+                                    .arg(RespLimits::MaxNesting));
+        Budget &b = budget(task);
+        if (!task->parent)
+            b.elements = 0;
+        b.elements += elements;
+        if (b.elements > RespLimits::MaxElements)
+            return refuse(task, QStringLiteral("the server announced a reply of %1 elements, "
+                                               "above the limit of %2")
+                                    .arg(b.elements)
+                                    .arg(RespLimits::MaxElements));
+        // Never size from the count the server sent: elements are appended as they arrive.
+        QList<Reply> list;
+        list.reserve(std::min(elements, 16));
+        return place(task, Reply::array(std::move(list)));
     }
     static void *createInteger(const redisReadTask *task, long long value)
     {
@@ -107,6 +140,13 @@ struct ReplyBuilder
     static void *createNil(const redisReadTask *task) { return place(task, Reply::nil()); }
     // hiredis frees only the root; children live inside it.
     static void freeObject(void *obj) { delete static_cast<Reply *>(obj); }
+
+    static QString bulkTooLong(qint64 length)
+    {
+        return QStringLiteral("the server announced a string of %1 bytes, above the limit of %2")
+            .arg(length)
+            .arg(RespLimits::MaxBulkBytes);
+    }
 };
 
 namespace {
@@ -130,6 +170,8 @@ RespDecoder::~RespDecoder() = default;
 void RespDecoder::reset()
 {
     m_reader.reset(redisReaderCreateWithFunctions(&replyFunctions));
+    m_budget = {};
+    m_reader->privdata = &m_budget; // (hiredis 0.14's redisReaderSetPrivdata casts it to int)
     m_error.clear();
 }
 
@@ -145,17 +187,48 @@ RespDecoder::Status RespDecoder::next(Reply *out)
         return Status::Failed;
     void *raw = nullptr;
     if (redisReaderGetReply(m_reader.get(), &raw) != REDIS_OK) {
-        m_error = QString::fromUtf8(m_reader->errstr);
+        m_error =
+            !m_budget.refusal.isEmpty() ? m_budget.refusal : QString::fromUtf8(m_reader->errstr);
         if (m_error.isEmpty())
             m_error = QStringLiteral("unparseable reply");
         return Status::Failed;
     }
     if (!raw)
-        return Status::NeedMore;
+        return refusePendingItem() ? Status::Failed : Status::NeedMore;
     auto *root = static_cast<Reply *>(raw);
     *out = std::move(*root);
     delete root;
     return Status::Complete;
+}
+
+bool RespDecoder::refusePendingItem()
+{
+    // hiredis buffers an item until it is whole, without a bound: a bulk string's body up to
+    // the length its header announced, a line until its CRLF. Read the item it waits on
+    // (redisReader's fields are public API) and refuse it now rather than at the timeout.
+    const redisReader *r = m_reader.get();
+    if (r->ridx < 0)
+        return false;
+    const char *const p = r->buf + r->pos;
+    const qsizetype pending = qsizetype(r->len - r->pos);
+    const qsizetype lineEnd = QByteArrayView(p, pending).indexOf("\r\n");
+    if (lineEnd < 0) {
+        if (qint64(pending) <= RespLimits::MaxLineBytes)
+            return false;
+        m_error = QStringLiteral("the server sent a line of more than %1 bytes without its end")
+                      .arg(RespLimits::MaxLineBytes);
+        return true;
+    }
+    if (r->rstack[r->ridx].type != REDIS_REPLY_STRING)
+        return false;
+    // The type byte is consumed; p holds the announced length, which hiredis has read as a
+    // long long (or it would have failed).
+    qint64 length = 0;
+    std::from_chars(p, p + lineEnd, length);
+    if (length <= RespLimits::MaxBulkBytes)
+        return false;
+    m_error = ReplyBuilder::bulkTooLong(length);
+    return true;
 }
 
 } // namespace redis

@@ -21,6 +21,21 @@ qsizetype encodedSizeBound(const Command &args);
 // hiredis's redisFormatCommandArgv, the reference the encoder is tested against.
 QByteArray encodeCommandWithHiredis(const Command &args);
 
+// What one reply may make the client hold. hiredis 0.14 trusts the counts and lengths a
+// server sends (a 14-byte "*2147483647" once made us allocate 2^31 replies and crash), so
+// the decoder refuses, as a protocol error, any reply beyond these before holding it.
+struct RespLimits
+{
+    // Arrays inside arrays: FUNCTION LIST WITHCODE, the deepest reply we read, needs 5.
+    static constexpr int MaxNesting = 6;
+    // Elements declared by all the arrays of one reply together.
+    static constexpr qint64 MaxElements = qint64(1) << 22; // 4,194,304
+    // One bulk string: Redis's own maximum string size (proto-max-bulk-len's default).
+    static constexpr qint64 MaxBulkBytes = qint64(512) << 20;
+    // A status, error or integer line, or a length header, still without its CRLF.
+    static constexpr qint64 MaxLineBytes = qint64(1) << 20;
+};
+
 // Incremental RESP2 decoder over hiredis's redisReader. Feed it bytes as they arrive; take
 // replies while they are complete.
 class RespDecoder
@@ -42,11 +57,20 @@ public:
     void reset();
 
 private:
+    friend struct ReplyBuilder; // the hiredis callbacks charge the budget
     struct ReaderDeleter
     {
         void operator()(redisReader *r) const;
     };
+    // What the reply being built has used so far, shared with the hiredis callbacks.
+    struct Budget
+    {
+        qint64 elements = 0;
+        QString refusal; // set by a callback that refused the reply
+    };
+    bool refusePendingItem(); // checks the incomplete item hiredis is waiting on
     std::unique_ptr<redisReader, ReaderDeleter> m_reader;
+    Budget m_budget;
     QString m_error;
 };
 

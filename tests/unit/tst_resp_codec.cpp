@@ -2,6 +2,8 @@
 
 #include <QTest>
 
+#include <sys/resource.h>
+
 using namespace redis;
 
 class TstRespCodec : public QObject
@@ -98,6 +100,63 @@ private slots:
         QCOMPARE(d.next(&r), RespDecoder::Status::Failed);
         QVERIFY(!d.errorString().isEmpty());
         QCOMPARE(d.next(&r), RespDecoder::Status::Failed); // stays failed
+    }
+
+    // Counts and lengths come from the server: a reply beyond the limits fails at once, as a
+    // protocol error, before anything is sized from it (issue 14: "*2147483647" crashed).
+    void hostileCountsAreRefused_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("why");
+        QTest::newRow("array of 2^31-1") << QByteArray("*2147483647\r\n") << "limit of 4194304";
+        QTest::newRow("array of 10^8") << QByteArray("*100000000\r\n") << "100000000 elements";
+        QTest::newRow("nested arrays, each under the limit")
+            << QByteArray("*3\r\n*2000000\r\n") + QByteArray(2000000, 'x').replace('x', ":1\r\n")
+                   + QByteArray("*2000000\r\n*1000000\r\n")
+            << "above the limit";
+        QTest::newRow("bulk of 2^31-1") << QByteArray("$2147483647\r\n") << "2147483647 bytes";
+        QTest::newRow("bulk of 2^63-1")
+            << QByteArray("$9223372036854775807\r\nabc") << "above the limit";
+        QTest::newRow("bulk in an array")
+            << QByteArray("*2\r\n:1\r\n$600000000\r\n") << "600000000 bytes";
+        QTest::newRow("7 nested arrays") << QByteArray("*1\r\n").repeated(7) + ":1\r\n"
+                                         << "nested more than 6";
+        QTest::newRow("endless status line") << "+" + QByteArray(1100000, 'a') << "without its end";
+    }
+    void hostileCountsAreRefused()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, why);
+        RespDecoder d;
+        d.feed(bytes);
+        Reply r;
+        QCOMPARE(d.next(&r), RespDecoder::Status::Failed);
+        QVERIFY2(d.errorString().contains(why), qPrintable(d.errorString()));
+    }
+
+    // Within the limits, a count is only a promise: nothing is reserved for it, and the
+    // elements that do arrive are decoded as usual. Before the fix "*4000000" alone allocated
+    // four million replies (some 256 MB).
+    void announcedCountsAllocateNothing()
+    {
+        const auto peakKb = [] {
+            rusage u{};
+            getrusage(RUSAGE_SELF, &u);
+            return qint64(u.ru_maxrss);
+        };
+        const qint64 before = peakKb();
+        RespDecoder d;
+        d.feed(QByteArray("*4000000\r\n:7\r\n$2\r\nok\r\n"));
+        Reply r;
+        QCOMPARE(d.next(&r), RespDecoder::Status::NeedMore);
+        QVERIFY2(peakKb() - before < 64 * 1024,
+                 qPrintable(QStringLiteral("peak grew by %1 kB").arg(peakKb() - before)));
+        RespDecoder small;
+        small.feed(QByteArray("*2\r\n*1\r\n*1\r\n*1\r\n*1\r\n*1\r\n:5\r\n$-1\r\n"));
+        QCOMPARE(small.next(&r), RespDecoder::Status::Complete); // 6 levels: allowed
+        QCOMPARE(r.size(), 2);
+        QCOMPARE(r.at(0).at(0).at(0).at(0).at(0).at(0).toInteger(), 5);
+        QVERIFY(r.at(1).isNil());
     }
 
     void encodeIsBinarySafe()
