@@ -108,6 +108,8 @@ DeductionPlan planDeduction(const DeductionRequest &request, const KeySchema &sc
     };
     if (auto p = identifierProblem(request.sku, QStringLiteral("SKU")))
         add("sku", *p);
+    else if (auto braces = schema.skuProblem(request.sku))
+        add("sku", *braces);
     if (function || !request.orderId.isEmpty())
         if (auto p = identifierProblem(request.orderId, QStringLiteral("order id")))
             add("order", *p);

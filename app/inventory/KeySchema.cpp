@@ -60,6 +60,22 @@ core::Result<KeySchema, QString> KeySchema::fromTemplates(const QString &stockTe
     return KeySchema(stockTemplate, receiptTemplate);
 }
 
+std::optional<QString> KeySchema::skuProblem(QByteArrayView sku) const
+{
+    for (const char brace : {'{', '}'})
+        if (sku.contains(brace))
+            return QStringLiteral("the SKU contains '%1': a SKU is the hash tag of its keys, and "
+                                  "a brace would move the tag's end, so two orders could share "
+                                  "one receipt key")
+                .arg(QLatin1Char(brace));
+    const char separator = m_receiptParts.middle.isEmpty() ? '{' : m_receiptParts.middle.front();
+    if (sku.contains(separator))
+        return QStringLiteral("the SKU contains '%1', the character that ends a SKU in receipt "
+                              "keys (%2), so two orders could share one receipt key")
+            .arg(QString(QLatin1Char(separator)), m_receipt);
+    return std::nullopt;
+}
+
 QByteArray KeySchema::stockKey(const QByteArray &sku) const
 {
     return m_stockParts.prefix + sku + m_stockParts.suffix;

@@ -3,6 +3,7 @@
 #include "core/Result.h"
 
 #include <QByteArray>
+#include <QByteArrayView>
 #include <QString>
 #include <optional>
 
@@ -24,6 +25,13 @@ public:
 
     QString stockTemplate() const { return m_stock; }
     QString receiptTemplate() const { return m_receipt; }
+
+    // Why `sku` cannot name keys in this schema, or nullopt. Keys must name one (SKU, order)
+    // pair each. A SKU is the hash tag of its keys: a '{' or '}' in it moves the tag's
+    // boundary, and "a}:b" with order "c" would share idem:{a}:b}:c with "a" and "b}:c". Nor
+    // may it hold the character that starts the text between <sku> and <order> in the
+    // receipt template, or where the SKU ends in a receipt key would be ambiguous.
+    std::optional<QString> skuProblem(QByteArrayView sku) const;
 
     QByteArray stockKey(const QByteArray &sku) const;
     QByteArray receiptKey(const QByteArray &sku, const QByteArray &orderId) const;

@@ -110,6 +110,48 @@ private slots:
     }
 
     // A template without a shared hash tag puts the two keys in different slots: refused.
+    // Issue 14: "a}:b" with order "c" and "a" with order "b}:c" both named idem:{a}:b}:c, so
+    // the second was "already applied" and SKU a never deducted. No brace is a SKU's.
+    void skusThatCouldShareAReceiptAreRefused_data()
+    {
+        QTest::addColumn<QByteArray>("sku");
+        QTest::addColumn<QString>("why");
+        QTest::newRow("closing brace") << QByteArray("a}:b") << "'}'";
+        QTest::newRow("opening brace") << QByteArray("a{b") << "'{'";
+        QTest::newRow("lone brace") << QByteArray("}") << "'}'";
+    }
+    void skusThatCouldShareAReceiptAreRefused()
+    {
+        QFETCH(QByteArray, sku);
+        QFETCH(QString, why);
+        for (const DeductionMode mode : {DeductionMode::Function, DeductionMode::Script}) {
+            DeductionRequest r = request(mode);
+            r.sku = sku;
+            const DeductionPlan p = planDeduction(r, KeySchema());
+            QVERIFY(!p.ok());
+            QVERIFY2(p.problemFor("sku") && p.problemFor("sku")->contains(why),
+                     qPrintable(p.problemFor("sku").value_or(QString())));
+        }
+        // The order id may hold braces: it follows the tag, where they change nothing.
+        DeductionRequest r = request();
+        r.orderId = "b}:c{";
+        QVERIFY(planDeduction(r, KeySchema()).ok());
+    }
+
+    // A template without a hash tag ends the SKU at its separator: that character is refused.
+    void separatorOfACustomTemplateIsRefused()
+    {
+        const auto schema = KeySchema::fromTemplates(QStringLiteral("stock:<sku>"),
+                                                     QStringLiteral("idem:<sku>:<order>"));
+        QVERIFY(schema.ok());
+        DeductionRequest r = request();
+        r.sku = "a:b";
+        const DeductionPlan p = planDeduction(r, schema.value());
+        QVERIFY(p.problemFor("sku") && p.problemFor("sku")->contains(QLatin1String("':'")));
+        QVERIFY(!schema->skuProblem("a-b"));
+        QVERIFY(!KeySchema().skuProblem("a:b")); // the default's tag ends at '}', not ':'
+    }
+
     void differentSlotsAreRefused()
     {
         const auto schema = KeySchema::fromTemplates("stock:<sku>", "idem:<sku>:<order>");
