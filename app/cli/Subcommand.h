@@ -53,6 +53,10 @@ QList<Subcommand> subcommands(); // sorted by name
 // Runs "inventory-cli <subcommand> [args]", "inventory-cli --help", "inventory-cli help
 // <subcommand>" and "inventory-cli --version".
 int dispatch(const QStringList &arguments, QTextStream &out, QTextStream &err, QIODevice &in);
+// The same from main's argv, refusing (one line, ExitUsage) an argument that is not valid
+// UTF-8: decoded with U+FFFD in place of its bad bytes, `--order $'o-\xfe'` and
+// `--order $'o-\xff'` would name one receipt.
+int dispatch(int argc, const char *const *argv, QTextStream &out, QTextStream &err, QIODevice &in);
 
 // Parses a subcommand's arguments with a parser that has --help; prints help on --help, and
 // one line on a usage error. Returns nullopt to go on, or the exit code to return now.

@@ -22,7 +22,7 @@ int main(int argc, char *argv[])
     out.open(stdout, QIODevice::WriteOnly);
     err.open(stderr, QIODevice::WriteOnly);
     QTextStream outStream(&out), errStream(&err);
-    const int code = cli::dispatch(QCoreApplication::arguments(), outStream, errStream, in);
+    const int code = cli::dispatch(argc, argv, outStream, errStream, in);
     outStream.flush();
     errStream.flush();
     return code;

@@ -79,6 +79,34 @@ private slots:
         QCOMPARE(ok.exitCode, 0);
         QCOMPARE(m_c->call({"GET", "idem:{a}:b}:c"})->bytes(), QByteArray("9"));
     }
+
+    // Before: both became "o-\uFFFD", so the second was "already applied".
+    void argumentsThatAreNotUtf8AreRefused()
+    {
+        const auto before = keys();
+        for (const char *bytes : {"\\376", "\\377", "\\303", "\\355\\240\\200" /* surrogate */}) {
+            const Run r = shell(deduct()
+                                + QStringLiteral("--sku a --quantity 1 --order "
+                                                 "\"o-$(printf '%1')\"")
+                                      .arg(QLatin1String(bytes)));
+            VERIFY_REFUSED(r, "inventory-cli: the value of --order (argument");
+            QVERIFY2(r.err.contains("is not valid UTF-8"), r.err.constData());
+        }
+        const Run inline_ = shell(
+            deduct() + QStringLiteral("--sku a --quantity 1 \"--order=o-$(printf '\\376')\""));
+        VERIFY_REFUSED(inline_, "inventory-cli: the value of --order is not valid UTF-8");
+        // Never echoed: it could be a password in a URL.
+        const Run url = shell(QStringLiteral("\"$0\" ping --url \"redis://:S3cr$(printf "
+                                             "'\\377')t@127.0.0.1:%1\"")
+                                  .arg(m_redis.port()));
+        VERIFY_REFUSED(url, "the value of --url");
+        QVERIFY(!url.err.contains("S3cr"));
+        QCOMPARE(keys(), before);
+        // Valid UTF-8 beyond ASCII goes through as it is.
+        const Run ok = shell(deduct() + QStringLiteral("--sku a --quantity 1 --order 'o-é'"));
+        QCOMPARE(ok.exitCode, 0);
+        QCOMPARE(m_c->call({"EXISTS", "idem:{a}:o-\xc3\xa9"})->toInteger(), 1);
+    }
 };
 
 QTEST_GUILESS_MAIN(TstCliInputRefusals)
