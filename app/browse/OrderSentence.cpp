@@ -3,10 +3,45 @@
 #include "Cells.h"
 #include "Values.h"
 #include "core/Bytes.h"
+#include "inventory/ReceiptForm.h"
 
 namespace browse {
 
 namespace {
+
+// What the deduction functions make of this receipt (see inventory/ReceiptForm.h), and the
+// TYPE it has.
+inventory::ReceiptForm formOf(const KeyspaceStore &st, uint32_t r, QByteArray *type)
+{
+    if (st.receiptValue(r) == ReceiptValue::WrongType) {
+        *type = st.receiptRaw(r);
+        return inventory::receiptForm(*type);
+    }
+    if (!st.receiptIsHash(r)) {
+        *type = "string";
+        return inventory::ReceiptForm::String;
+    }
+    *type = "hash";
+    std::optional<QByteArray> remaining;
+    if (st.receiptValue(r) == ReceiptValue::Integer)
+        remaining = QByteArray::number(st.remaining(r));
+    else if (st.receiptValue(r) == ReceiptValue::NotInteger)
+        remaining = st.receiptRaw(r);
+    const QByteArray quantity = st.receiptQuantity(r);
+    return inventory::receiptForm(
+        *type, remaining, quantity.isEmpty() ? std::nullopt : std::optional<QByteArray>(quantity));
+}
+
+QString invalidWindow(const KeyspaceStore &st, uint32_t r, qint64 nowMs)
+{
+    const qint64 expiry = st.receiptExpiryMs(r);
+    if (expiry == NoExpiry)
+        return inventory::invalidReceiptWindow({});
+    if (expiry <= nowMs)
+        return QStringLiteral("The key has just expired: a retry now would deduct again.");
+    return inventory::invalidReceiptWindow(
+        QStringLiteral("%1 (%2)").arg(formatDuration(expiry - nowMs), formatExpiry(expiry)));
+}
 
 QString whatHappened(const KeyspaceStore &st, uint32_t r)
 {
@@ -25,15 +60,9 @@ QString whatHappened(const KeyspaceStore &st, uint32_t r)
         return QStringLiteral("Deducted%1%2 (a receipt exists), but the recorded remaining %3 "
                               "is not a number: an anomaly, written by hand or by other code.")
             .arg(quantity, when, remainingText(st, r));
-    case ReceiptValue::MissingField:
-        return QStringLiteral("Deducted%1%2 (a receipt exists), but the receipt has no "
-                              "'remaining' field: an anomaly.")
-            .arg(quantity, when);
+    case ReceiptValue::MissingField: // only hashes have fields
     case ReceiptValue::WrongType:
-        return QStringLiteral("A key with this order's receipt name exists, but it is a %1, "
-                              "not a receipt: an anomaly. The deduction function treats the "
-                              "order as already deducted.")
-            .arg(QString::fromLatin1(st.receiptRaw(r)));
+        break; // the functions refuse these: orderSentence explains them (ReceiptForm::Invalid)
     }
     return {};
 }
@@ -74,6 +103,10 @@ QString stockNow(const KeyspaceStore &st, uint32_t s)
 
 QString orderSentence(const KeyspaceStore &st, uint32_t r, qint64 nowMs)
 {
+    QByteArray type;
+    if (formOf(st, r, &type) == inventory::ReceiptForm::Invalid)
+        return inventory::invalidReceiptSentence(type) + QLatin1Char(' ')
+               + invalidWindow(st, r, nowMs) + QLatin1Char(' ') + stockNow(st, st.skuOfReceipt(r));
     return whatHappened(st, r) + QLatin1Char(' ') + window(st, r, nowMs) + QLatin1Char(' ')
            + stockNow(st, st.skuOfReceipt(r));
 }

@@ -176,7 +176,9 @@ int runDeduct(Context &context)
         "  7  outcome unknown: sent, but no reply (timeout, connection lost), or an error that\n"
         "     may have come after a write. Run again with --check to read the receipt before\n"
         "     doing anything else.\n"
-        "With --check: 0 the deduction happened, 5 no receipt, 3 the check failed."));
+        "With --check: 0 the deduction happened, 5 no receipt, 3 the check failed,\n"
+        "6 the receipt key holds something the functions refuse (an anomaly: whether the\n"
+        "deduction happened cannot be told, and a retry fails)."));
     ConnectionArgs connection;
     connection.addTo(parser);
     const QCommandLineOption sku(QStringLiteral("sku"), QStringLiteral("The SKU."),
@@ -275,7 +277,11 @@ int runDeduct(Context &context)
         else
             context.out << s.verdict() << '\n';
         context.out.flush();
-        return !s.ok() ? int(ExitConnection) : s.exists ? int(ExitOk) : int(ExitStockMissing);
+        if (!s.ok())
+            return ExitConnection;
+        if (s.form == ReceiptForm::Invalid)
+            return ExitRejected; // what a retry would meet
+        return s.exists ? int(ExitOk) : int(ExitStockMissing);
     }
 
     session::WriteGate gate(*client, profile);

@@ -90,6 +90,8 @@ QString ReceiptStatus::verdictName() const
 {
     if (!ok())
         return QStringLiteral("check_failed");
+    if (form == ReceiptForm::Invalid)
+        return QStringLiteral("anomalous");
     return exists ? QStringLiteral("happened") : QStringLiteral("not_found");
 }
 
@@ -103,26 +105,38 @@ QString ReceiptStatus::verdict() const
         return QStringLiteral("No receipt: this order's deduction did not happen, unless its "
                               "receipt already expired or was evicted. A retry with the same "
                               "order id deducts once.");
+    const QString expiry =
+        ttlSeconds < 0 ? QString()
+                       : QStringLiteral("%1, at %2 UTC")
+                             .arg(humanDuration(ttlSeconds),
+                                  expiresUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
+    if (form == ReceiptForm::Invalid)
+        return invalidReceiptSentence(type) + QLatin1Char(' ') + invalidReceiptWindow(expiry);
     QString what = QStringLiteral("The deduction happened: the receipt exists");
     if (remaining)
         what += QStringLiteral(", recorded remaining %1").arg(*remaining);
     else if (!rawValue.isEmpty())
-        what += QStringLiteral(", value %1").arg(core::escapeBytes(rawValue, 60));
+        what += QStringLiteral(", value \"%1\" (not a number: an anomaly)")
+                    .arg(core::escapeBytes(rawValue, 60));
     if (quantity && *quantity >= 0)
         what += QStringLiteral(", quantity %1").arg(*quantity);
-    if (type != "string" && type != "hash" && !type.isEmpty())
-        what += QStringLiteral(" (unexpected type %1)").arg(QString::fromLatin1(type));
     what += QLatin1Char('.');
+    // inventory_deduct_v1 (what the console calls) reads a receipt with GET: a v2 hash makes
+    // it fail with WRONGTYPE, while v2 answers "already applied".
+    const QString retry = form == ReceiptForm::Hash
+                              ? QStringLiteral("a retry through inventory_deduct_v2 returns "
+                                               "Already applied (inventory_deduct_v1 refuses a "
+                                               "hash receipt: WRONGTYPE)")
+                              : QStringLiteral("a retry of this order returns Already applied");
     if (ttlSeconds == -1)
         return what
                + QStringLiteral(" It has no TTL, so it never expires (the function always "
-                                "sets one: someone changed this key).");
+                                "sets one: someone changed this key); %1.")
+                     .arg(retry);
     return what
-           + QStringLiteral(" It expires in %1, at %2 UTC; until then a retry of this "
-                            "order returns Already applied, after that it would deduct "
+           + QStringLiteral(" It expires in %1; until then %2, after that it would deduct "
                             "again.")
-                 .arg(humanDuration(ttlSeconds),
-                      expiresUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
+                 .arg(expiry, retry);
 }
 
 ReceiptStatus decodeReceiptFunctionReply(const QByteArray &key, const redis::Reply &r)
@@ -143,12 +157,18 @@ ReceiptStatus decodeReceiptFunctionReply(const QByteArray &key, const redis::Rep
     s.exists = *found == 1;
     s.ttlSeconds = s.exists ? *ttl : -2;
     s.type = s.exists ? QByteArray() : QByteArray("none");
+    // The function answers only for the two forms it accepts (else ERR invalid receipt); a
+    // quantity says which.
+    const auto q = at(3);
+    s.form = !s.exists      ? ReceiptForm::Missing
+             : q && *q >= 0 ? ReceiptForm::Hash
+                            : ReceiptForm::String;
     if (s.exists) {
         s.remaining = at(1);
         s.rawValue = r.size() > 1 ? r.at(1).isString() ? r.at(1).bytes()
                                                        : QByteArray::number(r.at(1).toInteger())
                                   : QByteArray();
-        if (const auto q = at(3); q && *q >= 0)
+        if (s.form == ReceiptForm::Hash)
             s.quantity = q;
     }
     return s;
@@ -171,6 +191,7 @@ ReceiptStatus decodeDirectReceipt(const QByteArray &key, const QList<redis::Repl
     s.type = r.at(0)->bytes();
     s.ttlSeconds = r.at(1)->toInteger();
     s.exists = s.type != "none";
+    s.form = receiptForm(s.type);
     if (!s.exists) {
         s.ttlSeconds = -2;
         return s;
@@ -190,18 +211,23 @@ ReceiptStatus decodeDirectReceipt(const QByteArray &key, const QList<redis::Repl
         // v2 receipts: fields remaining, quantity, time.
         const redis::Reply &h = r.at(3).value();
         QList<QByteArray> shown;
+        std::optional<QByteArray> remainingField, quantityField;
         for (qsizetype i = 0; i + 1 < h.size(); i += 2) {
             const QByteArray field = h.at(i).bytes();
             const auto v = h.at(i + 1).asInteger();
-            if (field == "remaining")
+            if (field == "remaining") {
                 s.remaining = v;
-            else if (field == "quantity")
+                remainingField = h.at(i + 1).bytes();
+            } else if (field == "quantity") {
                 s.quantity = v;
-            else if (field == "time")
+                quantityField = h.at(i + 1).bytes();
+            } else if (field == "time") {
                 s.recordedTime = v;
+            }
             shown << field + '=' + h.at(i + 1).bytes();
         }
         s.rawValue = shown.join(' ');
+        s.form = receiptForm(s.type, remainingField, quantityField);
     }
     return s;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ReceiptForm.h"
 #include "redis/CommandSender.h"
 
 #include <QDateTime>
@@ -15,13 +16,14 @@ struct ReceiptStatus
     QByteArray key;
     QString error; // non-empty: the check itself failed, and says nothing about the deduction
     bool exists = false;
-    QByteArray type;                    // "string" (v1), "hash" (v2), "none", or other
-    std::optional<qint64> remaining;    // the stock left by the order's deduction
-    std::optional<qint64> quantity;     // v2 receipts record the quantity
-    std::optional<qint64> recordedTime; // v2 receipts: unix seconds of the deduction
-    QByteArray rawValue;                // the value as read, for display
-    qint64 ttlSeconds = -2;             // -1: no TTL, -2: missing
-    QString source;                     // how it was read
+    QByteArray type;                         // "string" (v1), "hash" (v2), "none", or other
+    ReceiptForm form = ReceiptForm::Missing; // what the deduction functions make of it
+    std::optional<qint64> remaining;         // the stock left by the order's deduction
+    std::optional<qint64> quantity;          // v2 receipts record the quantity
+    std::optional<qint64> recordedTime;      // v2 receipts: unix seconds of the deduction
+    QByteArray rawValue;                     // the value as read, for display
+    qint64 ttlSeconds = -2;                  // -1: no TTL, -2: missing
+    QString source;                          // how it was read
     QDateTime checkedUtc;
 
     bool ok() const { return error.isEmpty(); }
@@ -29,7 +31,8 @@ struct ReceiptStatus
     QDateTime expiresUtc() const;
     // "7 d 0 h (604800 s)", "no TTL", "missing".
     QString ttlText() const;
-    // "happened", "not_found", "check_failed": for --json and tests.
+    // "happened", "not_found", "anomalous" (the functions refuse this key, see ReceiptForm),
+    // "check_failed": for --json and tests.
     QString verdictName() const;
     // A sentence: whether the deduction happened, and when a retry would deduct again.
     QString verdict() const;

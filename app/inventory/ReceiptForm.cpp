@@ -1,0 +1,53 @@
+#include "ReceiptForm.h"
+
+#include "DeductionRequest.h"
+
+namespace inventory {
+
+namespace {
+// The bound of read_receipt in inventory_lib_v1.lua.
+constexpr qint64 MaxRecordedStock = 1000000000;
+
+bool canonical(const std::optional<QByteArray> &text, qint64 min, qint64 max)
+{
+    return text && !canonicalNumberProblem(*text, min, max);
+}
+} // namespace
+
+ReceiptForm receiptForm(QByteArrayView type, const std::optional<QByteArray> &remaining,
+                        const std::optional<QByteArray> &quantity)
+{
+    if (type == "none")
+        return ReceiptForm::Missing;
+    if (type == "string")
+        return ReceiptForm::String;
+    // read_receipt accepts a hash only with both fields canonical and a quantity of at least 1.
+    if (type == "hash" && canonical(remaining, 0, MaxRecordedStock)
+        && canonical(quantity, 1, MaxQuantity))
+        return ReceiptForm::Hash;
+    return ReceiptForm::Invalid;
+}
+
+QString invalidReceiptSentence(QByteArrayView type)
+{
+    const QString what = type == "hash"
+                             ? QStringLiteral("a hash without a valid 'remaining' and 'quantity'")
+                             : QStringLiteral("a %1").arg(QString::fromLatin1(type));
+    return QStringLiteral("The key at this order's receipt name is %1, not a receipt: an "
+                          "anomaly, so whether the order was deducted cannot be read from it. A "
+                          "retry deducts nothing and fails: inventory_deduct_v1 answers "
+                          "WRONGTYPE, inventory_deduct_v2 'ERR invalid receipt'.")
+        .arg(what);
+}
+
+QString invalidReceiptWindow(const QString &expiresIn)
+{
+    if (expiresIn.isEmpty())
+        return QStringLiteral("It has no TTL: retries keep failing until someone repairs or "
+                              "deletes the key (check the stock and the audit log first).");
+    return QStringLiteral("It expires in %1; after that a retry would deduct again, unless "
+                          "someone repairs or deletes the key first.")
+        .arg(expiresIn);
+}
+
+} // namespace inventory
