@@ -98,6 +98,8 @@ std::optional<int> parse(QCommandLineParser &parser, Context &context,
             why.chop(1);
         return usage(why);
     }
+    if (const auto repeated = repeatedOption(parser, {QStringLiteral("local-dir")}))
+        return usage(*repeated);
     if (parser.isSet(help)) {
         QString text = parser.helpText();
         const qsizetype at = text.indexOf(QLatin1String("Usage: "));

@@ -77,10 +77,26 @@ std::optional<int> parseArguments(QCommandLineParser &parser, Context &context)
         context.out.flush();
         return int(ExitOk);
     }
+    if (const auto repeated = repeatedOption(parser))
+        return context.fail(
+            ExitUsage, QStringLiteral("%1 (see %2 --help)").arg(*repeated, context.commandName));
     if (!parser.positionalArguments().isEmpty())
         return context.fail(ExitUsage, QStringLiteral("unexpected argument '%1' (see %2 --help)")
                                            .arg(parser.positionalArguments().first().left(40),
                                                 context.commandName));
+    return std::nullopt;
+}
+
+std::optional<QString> repeatedOption(const QCommandLineParser &parser,
+                                      const QStringList &repeatable)
+{
+    QStringList seen;
+    for (const QString &name : parser.optionNames()) {
+        if (seen.contains(name) && !repeatable.contains(name))
+            return QStringLiteral("%1%2 is given more than once: give it once")
+                .arg(name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--"), name);
+        seen << name;
+    }
     return std::nullopt;
 }
 

@@ -62,4 +62,10 @@ int dispatch(int argc, const char *const *argv, QTextStream &out, QTextStream &e
 // one line on a usage error. Returns nullopt to go on, or the exit code to return now.
 std::optional<int> parseArguments(QCommandLineParser &parser, Context &context);
 
+// After parsing: a sentence naming an option given more than once ("--quantity 1 --quantity
+// 2" would otherwise silently take the last), or nullopt. `repeatable` names those meant to
+// be given many times.
+std::optional<QString> repeatedOption(const QCommandLineParser &parser,
+                                      const QStringList &repeatable = {});
+
 } // namespace cli

@@ -107,6 +107,30 @@ private slots:
         QCOMPARE(ok.exitCode, 0);
         QCOMPARE(m_c->call({"EXISTS", "idem:{a}:o-\xc3\xa9"})->toInteger(), 1);
     }
+
+    // Before: the last one won, silently.
+    void anOptionGivenTwiceIsRefused()
+    {
+        const auto before = keys();
+        Run r = shell(deduct() + QStringLiteral("--sku a --order c --quantity 1 --quantity 2"));
+        VERIFY_REFUSED(r, "--quantity is given more than once");
+        r = shell(deduct() + QStringLiteral("--sku a --sku b --order c --quantity 1"));
+        VERIFY_REFUSED(r, "--sku is given more than once");
+        r = shell(QStringLiteral("\"$0\" keys --url redis://127.0.0.1:%1 --count 5 --count=6")
+                      .arg(m_redis.port()));
+        VERIFY_REFUSED(r, "--count is given more than once");
+        r = shell(QStringLiteral("\"$0\" functions status --url redis://127.0.0.1:%1 --url "
+                                 "redis://127.0.0.1:1")
+                      .arg(m_redis.port()));
+        VERIFY_REFUSED(r, "--url is given more than once");
+        QCOMPARE(keys(), before);
+        // --local-dir is meant to be repeated.
+        r = shell(QStringLiteral("\"$0\" functions status --url redis://127.0.0.1:%1 --local-dir "
+                                 "'%2' --local-dir '%2'")
+                      .arg(m_redis.port())
+                      .arg(m_dir.path()));
+        QCOMPARE(r.exitCode, 0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TstCliInputRefusals)
