@@ -124,7 +124,7 @@ void KeyspaceScanner::onScanReply(quint64 gen, const redis::ReplyResult &r)
         return;
     }
     if (!r.ok()) {
-        fail(QStringLiteral("SCAN failed: %1").arg(r.error().toString()));
+        fail(QStringLiteral("SCAN failed: %1").arg(r.error().readFailure()));
         return;
     }
     if (!r->isArray() || r->size() != 2 || !r->at(0).isString() || !r->at(1).isArray()) {
@@ -183,7 +183,7 @@ void KeyspaceScanner::onRequestReplies(quint64 gen, const PageRequest &request,
     --m_requestsInFlight;
     for (const redis::ReplyResult &r : replies)
         if (isTransportFailure(r)) {
-            fail(r.error().toString());
+            fail(r.error().readFailure());
             return;
         }
     QElapsedTimer clock;

@@ -18,7 +18,7 @@ const QString ViaDirect = QStringLiteral("direct read (TYPE, TTL, GET/HGETALL)")
 
 QString errorText(const redis::ReplyResult &r)
 {
-    return r.ok() ? QString() : r.error().toString();
+    return r.ok() ? QString() : r.error().readFailure();
 }
 
 bool hasReceiptFunction(const redis::ReplyResult &list)
@@ -259,7 +259,7 @@ void checkReceipt(redis::CommandSender &sender, const QByteArray &key, QObject *
                         ReceiptStatus s;
                         s.key = key;
                         s.source = ViaFunction;
-                        s.error = r.error().toString();
+                        s.error = r.error().readFailure();
                         finish(s, done);
                     }
                 },

@@ -51,9 +51,9 @@ RedisError Batch::timeoutError() const
 {
     return RedisError{RedisError::Kind::Timeout,
                       {},
-                      timeoutWhy.isEmpty() ? QStringLiteral("no reply within the timeout; the "
-                                                            "command may or may not have run")
-                                           : timeoutWhy,
+                      timeoutWhy.isEmpty()
+                          ? QStringLiteral("no reply within the timeout") + RedisError::MayHaveRun
+                          : timeoutWhy,
                       true};
 }
 
@@ -407,11 +407,7 @@ void ConnectionWorker::failAll(RedisError::Kind writtenKind, const QString &why)
     m_inFlight.clear();
     auto waiting = std::move(m_waiting);
     m_waiting.clear();
-    const RedisError written{
-        writtenKind,
-        {},
-        why + QStringLiteral("; the command had been sent, so it may or may not have run"),
-        true};
+    const RedisError written{writtenKind, {}, why + RedisError::SentMayHaveRun, true};
     for (auto &b : inFlight)
         b->finish(written);
     for (auto &b : waiting)

@@ -2,6 +2,19 @@
 
 namespace redis {
 
+const QString RedisError::MayHaveRun = QStringLiteral("; the command may or may not have run");
+const QString RedisError::SentMayHaveRun =
+    QStringLiteral("; the command had been sent, so it may or may not have run");
+
+QString RedisError::readFailure() const
+{
+    QString why = message;
+    for (const QString &suffix : {MayHaveRun, SentMayHaveRun})
+        if (why.endsWith(suffix))
+            why.chop(suffix.size());
+    return kind == Kind::Server ? why : QStringLiteral("%1: %2").arg(kindName(), why);
+}
+
 RedisError RedisError::notSent(const QString &message)
 {
     return RedisError{Kind::NotSent, {}, message, false};

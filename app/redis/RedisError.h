@@ -33,6 +33,12 @@ struct RedisError
     }
     bool isServer(const char *prefix) const { return kind == Kind::Server && code == prefix; }
 
+    // For a read (SCAN, TYPE, GET...): "<kind>: <message>" without the "outcome unknown" and
+    // "may have run" a write needs, since a read that got no reply changed nothing.
+    QString readFailure() const;
+    // How a message ends when the command was written and no reply came.
+    static const QString MayHaveRun, SentMayHaveRun;
+
     static RedisError notSent(const QString &message);
     static RedisError fromServer(const QByteArray &errorLine);
     QString kindName() const;
