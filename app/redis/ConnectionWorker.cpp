@@ -213,7 +213,16 @@ void ConnectionWorker::startHandshake()
                 continue; // e.g. NOPERM for CLIENT SETNAME
             QString why;
             ConnectFailure failure = ConnectFailure::Server;
-            if (i == 0 && withAuth && e.kind == RedisError::Kind::Server) {
+            if (i == 0 && withAuth && e.kind == RedisError::Kind::Server
+                && m_options.password.isEmpty()) {
+                // redis://NAME@host: NAME may well be a password typed without its colon
+                // (redis-cli reads it so): never echo it.
+                why = QStringLiteral("authentication failed on %1 (%2) for the user name given "
+                                     "without a password; if it was a password, write "
+                                     "redis://:PASSWORD@host")
+                          .arg(m_options.address(), QString::fromLatin1(e.code));
+                failure = ConnectFailure::Authentication;
+            } else if (i == 0 && withAuth && e.kind == RedisError::Kind::Server) {
                 why = QStringLiteral("authentication failed for user '%1' on %2 (%3): check the "
                                      "user name and password")
                           .arg(m_options.username.isEmpty() ? QStringLiteral("default")
