@@ -35,6 +35,30 @@ bool matchClass(QByteArrayView pat, qsizetype &p, unsigned char c)
 
 } // namespace
 
+std::optional<QString> globProblem(QByteArrayView pat)
+{
+    for (qsizetype p = 0; p < pat.size(); ++p) {
+        if (pat[p] == '\\') {
+            if (p + 1 == pat.size())
+                return QStringLiteral("the pattern ends with a lone '\\' (write '\\\\' for a "
+                                      "backslash)");
+            ++p;
+        } else if (pat[p] == '[') {
+            const qsizetype open = p;
+            ++p;
+            if (p < pat.size() && pat[p] == '^')
+                ++p;
+            while (p < pat.size() && pat[p] != ']')
+                p += pat[p] == '\\' ? 2 : 1;
+            if (p >= pat.size())
+                return QStringLiteral("the '[' at position %1 is never closed with ']' (write "
+                                      "'\\[' for a bracket)")
+                    .arg(open + 1);
+        }
+    }
+    return std::nullopt;
+}
+
 bool globMatch(QByteArrayView pat, QByteArrayView text)
 {
     // Iterative with one backtrack point for the last '*': linear for the patterns people

@@ -1,6 +1,7 @@
 #include "KeysReport.h"
 
 #include "Cells.h"
+#include "core/Csv.h"
 
 #include <QAbstractItemModel>
 #include <QJsonArray>
@@ -72,6 +73,28 @@ QJsonObject summaryJson(const InventorySummary &s, const ScanFacts &f)
     if (!f.error.isEmpty())
         o.insert(QStringLiteral("error"), f.error);
     return o;
+}
+
+QByteArray summaryCsv(const InventorySummary &s, const ScanFacts &f)
+{
+    QByteArray out = "name,value\r\n";
+    const auto row = [&out](const QString &name, const QJsonValue &v) {
+        const QByteArray value = v.isBool()     ? QByteArray(v.toBool() ? "true" : "false")
+                                 : v.isDouble() ? QByteArray::number(qint64(v.toDouble()))
+                                                : v.toString().toUtf8();
+        out += core::csvCell(name.toUtf8()) + ',' + core::csvCell(value) + "\r\n";
+    };
+    const QJsonObject o = summaryJson(s, f);
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        if (!it->isObject()) {
+            row(it.key(), *it);
+            continue;
+        }
+        const QJsonObject inner = it->toObject();
+        for (auto j = inner.begin(); j != inner.end(); ++j)
+            row(it.key() + QLatin1Char('.') + j.key(), *j);
+    }
+    return out;
 }
 
 void writeTable(QTextStream &out, const QAbstractItemModel &model)

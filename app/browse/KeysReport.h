@@ -28,6 +28,9 @@ struct ScanFacts
 // Totals, anomaly counts and elapsed time, one "label  value" per line.
 QString summaryText(const InventorySummary &summary, const ScanFacts &facts);
 QJsonObject summaryJson(const InventorySummary &summary, const ScanFacts &facts);
+// The same figures as summaryJson, as CSV: a "name,value" header, then one row per figure
+// (anomaly counts as anomalies.<kind>).
+QByteArray summaryCsv(const InventorySummary &summary, const ScanFacts &facts);
 
 // A model as an aligned text table (display text: escaped, truncated).
 void writeTable(QTextStream &out, const QAbstractItemModel &model);

@@ -3,6 +3,7 @@
 
 #include "ConnectionArgs.h"
 #include "browse/CsvExport.h"
+#include "browse/Glob.h"
 #include "browse/KeysReport.h"
 #include "browse/SkuTableModel.h"
 
@@ -49,6 +50,8 @@ int runKeys(Context &context)
     const int pageCount = parser.value(count).toInt(&countOk);
     if (!countOk || pageCount < 1 || pageCount > 1000000)
         return context.fail(ExitUsage, QStringLiteral("--count: give a number from 1 to 1000000"));
+    if (const auto problem = browse::globProblem(parser.value(sku).toUtf8()))
+        return context.fail(ExitUsage, QStringLiteral("--sku: %1").arg(*problem));
     browse::InventoryScan::Options options;
     options.skuGlob = parser.value(sku).toUtf8();
     options.count = pageCount;
@@ -60,7 +63,9 @@ int runKeys(Context &context)
     const browse::ScanFacts &facts = run->facts;
     const browse::InventorySummary totals = run->scan->store().totals();
     if (parser.isSet(summary)) {
-        if (parser.isSet(json))
+        if (parser.isSet(csv))
+            context.out << browse::summaryCsv(totals, facts);
+        else if (parser.isSet(json))
             context.out
                 << QJsonDocument(browse::summaryJson(totals, facts)).toJson(QJsonDocument::Compact)
                 << '\n';

@@ -27,6 +27,32 @@ private slots:
         QVERIFY(c->call({"SET", "stock:{b}:available", "x"}).ok());
     }
 
+    // Before: --csv was ignored and the text table printed.
+    void summaryAsCsv()
+    {
+        const Run r = cli({"keys", "--url", m_url, "--summary", "--csv"});
+        QCOMPARE(r.exitCode, 0);
+        const QList<QByteArray> lines = r.out.split('\n');
+        QCOMPARE(lines.first(), QByteArray("name,value\r"));
+        for (const char *row :
+             {"skus,2\r", "stock_total,5\r", "anomalies.stock_not_integer,1\r", "complete,true\r"})
+            QVERIFY2(lines.contains(row), r.out.constData());
+    }
+
+    // Before: 0 rows and exit 0, with nothing to say why.
+    void aGlobThatCannotMeanWhatWasTypedIsRefused()
+    {
+        Run r = cli({"keys", "--url", m_url, "--sku", "[ab"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--sku: the '[' at position 1 is never closed"), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+        r = cli({"keys", "--url", m_url, "--sku", "a\\"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("ends with a lone '\\'"), r.err.constData());
+        r = cli({"keys", "--url", m_url, "--sku", "[ab]", "--summary"});
+        QCOMPARE(r.exitCode, 0);
+    }
+
     // Before: "authentication failed for user 'Secr3t-pw'": the password, echoed.
     void aLoneUserNameIsNeverEchoed()
     {
