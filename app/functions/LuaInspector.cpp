@@ -4,6 +4,7 @@
 #include "LibraryVersion.h"
 
 #include <QFile>
+#include <QFileInfo>
 
 #include <algorithm>
 #include <cctype>
@@ -109,6 +110,15 @@ std::optional<InspectionProblem> checkText(const QByteArray &code, const Inspect
         return InspectionProblem{
             Kind::NotText, QStringLiteral("not a text file: a NUL byte at offset %1").arg(nul),
             int(code.left(nul).count('\n') + 1)};
+    // fromUtf8 drops a byte order mark, so the round trip below would call such a file "not
+    // UTF-8"; what is wrong is that Redis wants "#!lua" as the very first bytes.
+    if (code.startsWith("\xEF\xBB\xBF"))
+        return InspectionProblem{Kind::MissingMetadata,
+                                 QStringLiteral("the file starts with a UTF-8 byte order mark: "
+                                                "Redis needs '#!lua' as its very first bytes "
+                                                "(Missing library metadata); save it without "
+                                                "the mark"),
+                                 1};
     // A round trip through UTF-16 changes exactly the bytes that are not UTF-8.
     const auto isUtf8 = [](const QByteArray &b) {
         return QString::fromUtf8(b).toUtf8() == b;
@@ -240,6 +250,13 @@ Inspection inspectLibrary(const QByteArray &code, const QString &fileName,
 
 core::Result<Inspection, QString> inspectFile(const QString &path, const InspectOptions &options)
 {
+    // Opening a FIFO blocks until someone writes to it, and a device such as /dev/zero reads
+    // without end and has no size: a library is a regular file.
+    const QFileInfo info(path);
+    if (info.exists() && !info.isFile())
+        return QStringLiteral("cannot read %1: not a regular file (a directory, FIFO, socket or "
+                              "device)")
+            .arg(path);
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
         return QStringLiteral("cannot read %1: %2").arg(path, f.errorString());

@@ -3,7 +3,11 @@
 #include "CliProcess.h"
 #include "RedisFixture.h"
 
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/stat.h>
 
 using testsupport::StandaloneRedis;
 
@@ -68,6 +72,28 @@ private slots:
         const Run ok = cli({"ping", "--url",
                             QStringLiteral("redis://:Secr3t-pw@127.0.0.1:%1").arg(locked.port())});
         QCOMPARE(ok.exitCode, 0);
+    }
+
+    // Before: /dev/zero was "0 bytes, above the limit", a FIFO blocked for ever, and a file
+    // with a byte order mark was "not UTF-8 text".
+    void functionsCheckSaysWhatIsWrongWithTheFile()
+    {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(QStringLiteral("lib.fifo"));
+        QVERIFY(mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        for (const QString &path : {QStringLiteral("/dev/zero"), fifo, dir.path()}) {
+            const Run r = cli({"functions", "check", path});
+            QVERIFY2(r.exitCode > 0, r.err.constData());
+            QVERIFY2(r.err.contains("not a regular file"), r.err.constData());
+        }
+        QFile bom(dir.filePath(QStringLiteral("bom.lua")));
+        QVERIFY(bom.open(QIODevice::WriteOnly));
+        bom.write("\xEF\xBB\xBF" + testsupport::functionSource("inventory_lib_v1.lua"));
+        bom.close();
+        const Run r = cli({"functions", "check", bom.fileName()});
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2((r.out + r.err).contains("byte order mark"), (r.out + r.err).constData());
+        QVERIFY(!(r.out + r.err).contains("not UTF-8"));
     }
 };
 
