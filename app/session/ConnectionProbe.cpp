@@ -71,7 +71,7 @@ void ConnectionProbe::onReady(quint64 generation)
                    ProbeFailure{pong.error().kind == redis::RedisError::Kind::Server
                                     ? ProbeFailure::Kind::Server
                                     : ProbeFailure::Kind::Timeout,
-                                QStringLiteral("PING failed: %1").arg(pong.error().toString())});
+                                QStringLiteral("PING failed: %1").arg(pong.error().readFailure())});
             return;
         }
         m_client->sendBatch(probeCommands(m_profile), this,

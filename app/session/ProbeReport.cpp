@@ -305,7 +305,7 @@ core::Result<ProbeReport, ProbeFailure> decodeProbe(const ConnectionProfile &pro
             return ProbeFailure{e.kind == redis::RedisError::Kind::Server
                                     ? ProbeFailure::Kind::Server
                                     : ProbeFailure::Kind::Timeout,
-                                QStringLiteral("INFO failed: %1").arg(e.toString())};
+                                QStringLiteral("INFO failed: %1").arg(e.readFailure())};
         }
         info.insert(parseInfo(r[i]->bytes()));
     }

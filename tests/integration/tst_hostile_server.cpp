@@ -148,6 +148,17 @@ private slots:
         QCOMPARE(r.error().kind, RedisError::Kind::Timeout);
         QVERIFY2(peakRssKb() - before < 64 * 1024,
                  qPrintable(QStringLiteral("peak grew by %1 kB").arg(peakRssKb() - before)));
+
+        // inventory-cli ping says the read timed out: a PING has no outcome to be unsure of.
+        t.restart();
+        const auto ping = testsupport::runCli(
+            {QStringLiteral("ping"), QStringLiteral("--url"),
+             QStringLiteral("redis://127.0.0.1:%1").arg(fake.port()),
+             QStringLiteral("--timeout-ms"), QString::number(CommandTimeoutMs)});
+        QVERIFY(t.elapsed() < CommandTimeoutMs + 2000);
+        QVERIFY2(ping.exitCode > 0 && ping.err.contains("PING failed: timeout: no reply"),
+                 ping.err.constData());
+        QVERIFY2(!ping.err.contains("outcome unknown"), ping.err.constData());
     }
 
     // The command-line tool says so in one line and exits as for any failed command; a read
