@@ -21,6 +21,8 @@ public:
 
     // SKU filter: a Redis glob when it has * ? or [, else a substring; empty: all.
     void setFilter(const QByteArray &skuFilter, bool anomaliesOnly);
+    // Whether setFilter read the filter as a glob.
+    bool filterIsGlob() const { return m_filterIsGlob; }
     QByteArray skuFilter() const { return m_filter; }
     bool anomaliesOnly() const { return m_anomaliesOnly; }
 

@@ -2,6 +2,7 @@
 
 #include "BrowseTables.h"
 #include "browse/Cells.h"
+#include "browse/Glob.h"
 #include "browse/InventoryScan.h"
 #include "browse/ModelRoles.h"
 #include "core/Bytes.h"
@@ -155,10 +156,14 @@ void SkuBrowserView::applyFilter()
     const uint32_t current = m_skuTable->currentIndex().isValid()
                                  ? m_skus.skuAt(m_skuTable->currentIndex().row())
                                  : browse::KeyspaceStore::None;
-    m_skus.setFilter(m_filter->text().toUtf8(), m_anomaliesOnly->isChecked());
+    const QByteArray filter = m_filter->text().toUtf8();
+    m_skus.setFilter(filter, m_anomaliesOnly->isChecked());
     if (current != browse::KeyspaceStore::None && m_skus.rowOfSku(current) >= 0)
         selectSku(current);
-    emit status(tr("%1 shown").arg(browse::countOf(m_skus.rowCount(), "SKU", "SKUs")));
+    const QString shown = tr("%1 shown").arg(browse::countOf(m_skus.rowCount(), "SKU", "SKUs"));
+    // A glob that cannot mean what was typed shows few or no rows: say why.
+    const auto problem = m_skus.filterIsGlob() ? browse::globProblem(filter) : std::nullopt;
+    emit status(problem ? tr("%1; in the filter, %2").arg(shown, *problem) : shown);
 }
 
 bool SkuBrowserView::sync()
