@@ -54,6 +54,8 @@ QString ttlText(qint64 expiryMs, qint64 nowMs)
 
 QString receiptKindText(const KeyspaceStore &store, uint32_t r)
 {
+    if (store.receiptValue(r) == ReceiptValue::WrongType)
+        return QString::fromLatin1(store.receiptRaw(r)); // "list", "set"...
     if (!store.receiptIsHash(r))
         return QStringLiteral("string");
     QStringList parts;

@@ -20,8 +20,11 @@ QByteArray field(const QVariant &v)
     switch (v.typeId()) {
     case QMetaType::QByteArray:
         bytes = v.toByteArray();
+        if (bytes.isEmpty())
+            return "\"\""; // an empty value, told apart from no value (an empty cell)
         break;
     case QMetaType::UnknownType:
+    case QMetaType::Nullptr: // noExportValue()
         return {};
     default:
         bytes = v.toString().toUtf8();

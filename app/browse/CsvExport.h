@@ -14,7 +14,9 @@ namespace browse {
 // data(ExportRole): keys and values as their exact bytes (quoted when needed), TTLs in
 // milliseconds, times in ISO 8601 UTC. A cell a spreadsheet would run as a formula (one
 // beginning with = + - @, a tab or a carriage return, other than a canonical integer such as
-// "-5") starts with an added ' (see CsvExport.cpp).
+// "-5") starts with an added ' (see CsvExport.cpp). As in PostgreSQL's CSV, an empty value is
+// written "" and a cell with no value (no such key, or a key of another type: the anomalies
+// and kind columns say which) is left empty, so no value is ever mistaken for a state.
 QByteArray csvHeader(const QAbstractItemModel &model);
 QByteArray csvRow(const QAbstractItemModel &model, int row);
 // Writes everything at once (the command line). False, with a reason, on a write error.

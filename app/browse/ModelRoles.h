@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QVariant>
 #include <Qt>
 
 namespace browse {
@@ -13,6 +14,13 @@ enum Role {
     AnomalyRole,                     // int: the row's Anomaly bits (0: none)
     SortRole,                        // never used by views; reserved for proxies
 };
+
+// ExportRole's "no value": an empty CSV cell, JSON null. (An invalid QVariant would fall back
+// to the display text, a state such as "(missing)" that a value could also read.)
+inline QVariant noExportValue()
+{
+    return QVariant::fromValue(nullptr);
+}
 
 // One "now" for a whole repaint, so every TTL on screen counts down in step.
 qint64 modelNowMs();

@@ -214,11 +214,11 @@ QVariant ReceiptTableModel::data(const QModelIndex &index, int role) const
             return st.skuName(st.skuOfReceipt(r)).toByteArray();
         case Order:
             return st.orderId(r).toByteArray();
-        case Remaining:
+        case Remaining: // a value, or none: a hash without the field, or another type (kind)
             if (st.receiptValue(r) == ReceiptValue::Integer)
                 return st.remaining(r);
             return st.receiptValue(r) == ReceiptValue::NotInteger ? QVariant(st.receiptRaw(r))
-                                                                  : QVariant(remainingText(st, r));
+                                                                  : noExportValue();
         case Ttl:
             return expiry == NoExpiry ? qint64(-1) : qMax<qint64>(0, expiry - modelNowMs());
         case ExpiresAt:

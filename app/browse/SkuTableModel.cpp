@@ -165,12 +165,12 @@ QVariant SkuTableModel::data(const QModelIndex &index, int role) const
         switch (index.column()) {
         case Sku:
             return st.skuName(s).toByteArray();
-        case Stock:
+        case Stock: // a value, or none (an empty cell, JSON null): no string key holds one
             if (st.stockState(s) == StockState::Integer)
                 return st.stockValue(s);
             if (st.stockState(s) == StockState::NotInteger)
                 return st.stockRaw(s);
-            return stockText(st, s);
+            return noExportValue(); // missing, not read yet, or another type: see the anomalies
         case StockTtl: // milliseconds left; -1 no TTL; empty when there is no stock key
             return !st.stockPresent(s) ? QVariant()
                    : st.stockExpiryMs(s) == NoExpiry
