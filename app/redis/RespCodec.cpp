@@ -113,12 +113,6 @@ struct ReplyBuilder
     }
     static void *createArray(const redisReadTask *task, int elements)
     {
-        int nesting = 0;
-        for (const redisReadTask *t = task->parent; t; t = t->parent)
-            ++nesting;
-        if (nesting >= RespLimits::MaxNesting)
-            return refuse(task, QStringLiteral("the server sent arrays nested more than %1 deep")
-                                    .arg(RespLimits::MaxNesting));
         Budget &b = budget(task);
         if (!task->parent)
             b.elements = 0;

@@ -26,8 +26,9 @@ QByteArray encodeCommandWithHiredis(const Command &args);
 // the decoder refuses, as a protocol error, any reply beyond these before holding it.
 struct RespLimits
 {
-    // Arrays inside arrays: FUNCTION LIST WITHCODE, the deepest reply we read, needs 5.
-    static constexpr int MaxNesting = 6;
+    // Arrays inside arrays: hiredis 0.14 itself refuses more than 8 levels ("No support for
+    // nested multi bulk replies with depth > 7", its task stack), and Redis 7's COMMAND INFO
+    // (read by the write gate) needs about that many, so no lower cap is added here.
     // Elements declared by all the arrays of one reply together.
     static constexpr qint64 MaxElements = qint64(1) << 22; // 4,194,304
     // One bulk string: Redis's own maximum string size (proto-max-bulk-len's default).

@@ -99,7 +99,7 @@ private slots:
         QTest::newRow("*2147483647") << QByteArray("*2147483647\r\n") << "elements";
         QTest::newRow("*100000000") << QByteArray("*100000000\r\n") << "elements";
         QTest::newRow("$2147483647") << QByteArray("$2147483647\r\n") << "bytes";
-        QTest::newRow("nested 8 deep") << QByteArray("*1\r\n").repeated(8) + ":1\r\n"
+        QTest::newRow("nested 9 deep") << QByteArray("*1\r\n").repeated(9) + ":1\r\n"
                                        << "nested";
     }
     void refusedAsProtocolErrorAtOnce()
