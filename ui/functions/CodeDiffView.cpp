@@ -51,23 +51,60 @@ CodeDiffView::CodeDiffView(QWidget *parent)
     m_unified->setMarginWidth(0, 0);
     m_tabs->addTab(m_unified, tr("Unified"));
 
+    auto *previous = new QPushButton(tr("Previous change"), this);
+    connect(previous, &QPushButton::clicked, this, &CodeDiffView::jumpToPreviousChange);
     auto *next = new QPushButton(tr("Next change"), this);
     connect(next, &QPushButton::clicked, this, &CodeDiffView::jumpToNextChange);
+    m_counts->setWordWrap(true);
     auto *top = new QHBoxLayout;
     top->addWidget(m_counts, 1);
+    top->addWidget(previous);
     top->addWidget(next);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(top);
     layout->addWidget(m_tabs, 1);
 
-    // The two sides scroll together, both ways.
-    for (auto [a, b] : {std::pair{m_left, m_right}, std::pair{m_right, m_left}}) {
-        connect(a->verticalScrollBar(), &QScrollBar::valueChanged, b->verticalScrollBar(),
-                &QScrollBar::setValue);
-        connect(a->horizontalScrollBar(), &QScrollBar::valueChanged, b->horizontalScrollBar(),
-                &QScrollBar::setValue);
+    // The two sides scroll together, both ways, whatever moved one of them. A scroll bar
+    // signals only when the user drags it: when Scintilla scrolls itself (the keyboard, the
+    // wheel, a search) it sets the bar with signals blocked and reports an update of its view
+    // at the next paint. Rows are aligned, so the same first visible line shows the same rows
+    // on both sides.
+    for (LuaCodeView *pane : {m_left, m_right}) {
+        connect(pane->verticalScrollBar(), &QScrollBar::valueChanged, this,
+                [this, pane] { followPane(pane); });
+        connect(pane->horizontalScrollBar(), &QScrollBar::valueChanged, this,
+                [this, pane] { followPane(pane); });
+        connect(pane, &QsciScintillaBase::SCN_UPDATEUI, this, [this, pane] { followPane(pane); });
     }
+}
+
+void CodeDiffView::followPane(LuaCodeView *from)
+{
+    // Scintilla reports a view's update when it paints, possibly after the other pane moved:
+    // only a pane that left the shared position leads, the other one follows it.
+    if (m_syncing)
+        return;
+    const int first = from->firstVisibleLine();
+    const int x = int(from->SendScintilla(QsciScintillaBase::SCI_GETXOFFSET));
+    if (first == m_sharedLine && x == m_sharedX)
+        return;
+    m_sharedLine = first;
+    m_sharedX = x;
+    LuaCodeView *to = from == m_left ? m_right : m_left;
+    m_syncing = true;
+    if (to->firstVisibleLine() != first)
+        to->setFirstVisibleLine(first);
+    if (to->SendScintilla(QsciScintillaBase::SCI_GETXOFFSET) != x)
+        to->SendScintilla(QsciScintillaBase::SCI_SETXOFFSET, x);
+    m_syncing = false;
+}
+
+void CodeDiffView::showRow(int row)
+{
+    m_left->scrollToRow(row);
+    m_right->scrollToRow(row);
+    followPane(m_left);
 }
 
 void CodeDiffView::setDiff(const functions::CodeDiff &diff)
@@ -124,7 +161,7 @@ void CodeDiffView::setDiff(const functions::CodeDiff &diff)
     m_unified->setText(diff.unified.isEmpty() ? tr("(no difference)") : diff.unified);
     m_unified->setReadOnly(true);
     if (!m_changeRows.isEmpty())
-        m_left->scrollToRow(m_changeRows.first());
+        showRow(m_changeRows.first());
 }
 
 void CodeDiffView::jumpToNextChange()
@@ -134,10 +171,23 @@ void CodeDiffView::jumpToNextChange()
     const int current = m_left->firstVisibleLine() + 3;
     for (int row : m_changeRows)
         if (row > current) {
-            m_left->scrollToRow(row);
+            showRow(row);
             return;
         }
-    m_left->scrollToRow(m_changeRows.first());
+    showRow(m_changeRows.first());
+}
+
+void CodeDiffView::jumpToPreviousChange()
+{
+    if (m_changeRows.isEmpty())
+        return;
+    const int current = m_left->firstVisibleLine() + 3;
+    for (auto it = m_changeRows.crbegin(); it != m_changeRows.crend(); ++it)
+        if (*it < current) {
+            showRow(*it);
+            return;
+        }
+    showRow(m_changeRows.last());
 }
 
 } // namespace ui

@@ -30,6 +30,11 @@ public:
 
 private:
     void jumpToNextChange();
+    void jumpToPreviousChange();
+    // Puts this row near the top of both panes.
+    void showRow(int row);
+    // Scrolls the other pane to this one's first visible line and horizontal offset.
+    void followPane(LuaCodeView *from);
 
     QLabel *m_leftLabel;
     QLabel *m_rightLabel;
@@ -39,6 +44,9 @@ private:
     LuaCodeView *m_right;
     QsciScintilla *m_unified;
     QList<int> m_changeRows; // first row of each run of changes
+    bool m_syncing = false;
+    int m_sharedLine = 0; // where both panes are: the first visible row and horizontal offset
+    int m_sharedX = 0;
 };
 
 } // namespace ui
