@@ -19,6 +19,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -127,6 +128,16 @@ private slots:
         ui::LoadWizard *w = view.startLoad(QStringLiteral(":/functions/inventory_lib_v1.lua"));
         QVERIFY(w);
         QCOMPARE(w->currentId(), int(ui::LoadWizard::Contract));
+        // It opens within 1280x720 (a 1366x768 screen with a task bar) and within this screen.
+        QVERIFY(w->isVisible());
+        const QSize available = w->screen()->availableGeometry().size();
+        QVERIFY2(w->width() <= qMin(1280, available.width())
+                     && w->height() <= qMin(720, available.height()),
+                 qPrintable(QStringLiteral("%1x%2 on %3x%4")
+                                .arg(w->width())
+                                .arg(w->height())
+                                .arg(available.width())
+                                .arg(available.height())));
         QTRY_VERIFY_WITH_TIMEOUT(next(w)->isEnabled(), 5000);
         QTableWidget *table = w->contractPage()->table();
         QCOMPARE(table->rowCount(), 3);
@@ -135,7 +146,6 @@ private slots:
         QCOMPARE(table->item(0, 1)->text(), QStringLiteral("code"));
         QCOMPARE(table->item(1, 1)->text(), QStringLiteral("added"));
         QCOMPARE(table->item(2, 3)->text(), QStringLiteral("no-writes"));
-
         // 2. The code diff.
         next(w)->click();
         QCOMPARE(w->currentId(), int(ui::LoadWizard::Diff));
@@ -169,7 +179,6 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(next(w)->isEnabled(), 5000);
         const QString backup = w->backupPage()->path()->text();
         QVERIFY2(QFile::exists(backup), qPrintable(backup));
-
         // 5. Confirmation: only the exact name enables the commit button.
         next(w)->click();
         QCOMPARE(w->currentId(), int(ui::LoadWizard::Confirm));

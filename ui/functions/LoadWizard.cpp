@@ -2,6 +2,8 @@
 
 #include "WizardPages.h"
 
+#include <QScreen>
+
 namespace ui {
 
 LoadWizard::LoadWizard(functions::ChangeContext context, functions::ChangeSpec spec,
@@ -41,7 +43,17 @@ LoadWizard::LoadWizard(functions::ChangeContext context, functions::ChangeSpec s
     setPage(Confirm, m_confirm);
     setPage(Result, m_result);
     connect(m_result, &ResultPage::finished, this, &LoadWizard::changeFinished);
-    resize(1300, 820);
+    resize(defaultSize(screen() ? screen()->availableGeometry().size() : QSize()));
+}
+
+QSize LoadWizard::defaultSize(const QSize &available)
+{
+    // 1280x720 fits a 1366x768 laptop with its task bar; a smaller screen gets all of it
+    // (the pages shrink and scroll, see WizardPages).
+    QSize size(1280, 720);
+    if (available.isValid() && !available.isEmpty())
+        size = size.boundedTo(available - QSize(16, 40)); // the frame and title bar
+    return size;
 }
 
 } // namespace ui

@@ -29,6 +29,10 @@ public:
     LoadWizard(functions::ChangeContext context, functions::ChangeSpec spec,
                QWidget *parent = nullptr);
 
+    // The size the wizard opens at: at most 1280x720 (a 1366x768 screen with a task bar), less
+    // when the available screen area is smaller.
+    static QSize defaultSize(const QSize &available);
+
     functions::LibraryChange &change() { return *m_change; }
     ContractPage *contractPage() const { return m_contract; }
     DiffPage *diffPage() const { return m_diff; }
