@@ -6,6 +6,7 @@
 #include "ChangeFixture.h"
 #include "RedisFixture.h"
 #include "functions/CodeDiffView.h"
+#include "functions/CommandField.h"
 #include "functions/LibrariesView.h"
 #include "functions/LoadWizard.h"
 #include "functions/LocalCatalog.h"
@@ -16,9 +17,12 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QScreen>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -179,6 +183,17 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(next(w)->isEnabled(), 5000);
         const QString backup = w->backupPage()->path()->text();
         QVERIFY2(QFile::exists(backup), qPrintable(backup));
+        // The way back, whole, and Copy puts exactly that command on the clipboard.
+        ui::CommandField *command = w->backupPage()->command();
+        QVERIFY(command->isVisible());
+        const QString expected = QStringLiteral("inventory-cli functions rollback --profile "
+                                                "'ui test' --backup %1 --confirm inventory_lib_v1")
+                                     .arg(ui::CommandField::shellQuote(backup));
+        QCOMPARE(command->text()->toPlainText(), expected);
+        QApplication::clipboard()->clear();
+        command->copyButton()->click();
+        QCOMPARE(QApplication::clipboard()->text(), expected);
+
         // 5. Confirmation: only the exact name enables the commit button.
         next(w)->click();
         QCOMPARE(w->currentId(), int(ui::LoadWizard::Confirm));

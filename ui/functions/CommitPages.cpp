@@ -1,6 +1,8 @@
 // The backup, confirmation and result pages of the LoadWizard.
 #include "WizardPages.h"
 
+#include "CommandField.h"
+
 #include "functions/ChangeUser.h"
 #include "functions/LibraryVersion.h"
 
@@ -36,6 +38,24 @@ QString actionVerb(functions::ChangeAction a)
 
 } // namespace
 
+QString BackupPage::rollbackCommand(const functions::ChangeContext &context,
+                                    const functions::FunctionBackup &backup)
+{
+    QStringList args{QStringLiteral("inventory-cli"), QStringLiteral("functions"),
+                     QStringLiteral("rollback")};
+    if (!context.profile.isEmpty())
+        args << QStringLiteral("--profile") << context.profile;
+    else if (!context.nodes.isEmpty())
+        args << QStringLiteral("--url")
+             << QStringLiteral("redis://%1").arg(context.nodes.first().address);
+    args << QStringLiteral("--backup") << backup.path;
+    if (!backup.library.isEmpty())
+        args << QStringLiteral("--confirm") << backup.library;
+    for (QString &a : args)
+        a = CommandField::shellQuote(a);
+    return args.join(QLatin1Char(' '));
+}
+
 BackupPage::BackupPage(functions::LibraryChange &change, QWidget *parent)
     : QWizardPage(parent)
     , m_change(change)
@@ -43,6 +63,7 @@ BackupPage::BackupPage(functions::LibraryChange &change, QWidget *parent)
     , m_path(new QLineEdit(this))
     , m_contents(new QLabel(this))
     , m_howBack(new QLabel(this))
+    , m_command(new CommandField(this))
     , m_again(new QPushButton(tr("Try again"), this))
 {
     setTitle(tr("Step 4 of 6 · Backup"));
@@ -60,6 +81,8 @@ BackupPage::BackupPage(functions::LibraryChange &change, QWidget *parent)
     form->addRow(tr("Backup file:"), m_path);
     form->addRow(tr("Contents:"), m_contents);
     form->addRow(tr("To go back:"), m_howBack);
+    form->addRow(QString(), m_command);
+    m_command->hide();
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
     layout->addLayout(form);
@@ -108,9 +131,10 @@ void BackupPage::run()
                               QLocale().formattedDataSize(n.dump.size()));
         }
         m_contents->setText(lines.join(QLatin1Char('\n')));
-        m_howBack->setText(tr("Libraries ▸ Roll back… and choose this file, or\n"
-                              "inventory-cli functions rollback --backup %1 --confirm %2 …")
-                               .arg(QFileInfo(b.path).fileName(), b.library));
+        m_howBack->setText(tr("Libraries ▸ Roll back… and choose %1, or run this command:")
+                               .arg(QFileInfo(b.path).fileName()));
+        m_command->setCommand(rollbackCommand(m_change.context(), b));
+        m_command->show();
         setNotice(m_summary, QStringLiteral("ok"),
                   tr("Backup written (%1), read as user '%2'.")
                       .arg(QLocale().formattedDataSize(QFileInfo(b.path).size()),

@@ -17,6 +17,7 @@ class QTreeWidget;
 namespace ui {
 
 class CodeDiffView;
+class CommandField;
 
 // A label styled as a box: "warning" (amber), "error" (red), "info" (blue), "ok" (green).
 QLabel *noticeLabel(QWidget *parent);
@@ -94,6 +95,10 @@ public:
     void initializePage() override;
     bool isComplete() const override;
     QLineEdit *path() const { return m_path; }
+    // The inventory-cli command that rolls back from the backup just written.
+    CommandField *command() const { return m_command; }
+    static QString rollbackCommand(const functions::ChangeContext &context,
+                                   const functions::FunctionBackup &backup);
 
 private:
     void run();
@@ -102,6 +107,7 @@ private:
     QLineEdit *m_path;
     QLabel *m_contents;
     QLabel *m_howBack;
+    CommandField *m_command;
     QPushButton *m_again;
     bool m_done = false;
 };
