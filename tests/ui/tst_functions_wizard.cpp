@@ -150,6 +150,14 @@ private slots:
         QCOMPARE(table->item(0, 1)->text(), QStringLiteral("code"));
         QCOMPARE(table->item(1, 1)->text(), QStringLiteral("added"));
         QCOMPARE(table->item(2, 3)->text(), QStringLiteral("no-writes"));
+        // What the added functions are for: their descriptions, from the new file.
+        QCOMPARE(table->horizontalHeaderItem(4)->text(), QStringLiteral("Description"));
+        QVERIFY2(table->item(1, 4)->text().startsWith(
+                     "Deduct stock once per order, recording the quantity"),
+                 qPrintable(table->item(1, 4)->text()));
+        QVERIFY2(table->item(2, 4)->text().startsWith("Read an order receipt"),
+                 qPrintable(table->item(2, 4)->text()));
+
         // 2. The code diff.
         next(w)->click();
         QCOMPARE(w->currentId(), int(ui::LoadWizard::Diff));

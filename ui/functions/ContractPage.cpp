@@ -72,6 +72,25 @@ QString flagsText(const std::optional<redis::FunctionInfo> &f)
     return f->flags.isEmpty() ? QObject::tr("(none)") : f->flags.join(QStringLiteral(", "));
 }
 
+QString describe(const std::optional<redis::FunctionInfo> &f)
+{
+    if (!f)
+        return {};
+    return f->description && !f->description->isEmpty() ? *f->description
+                                                        : QObject::tr("(no description)");
+}
+
+// What the function is for: its description after the change (before it, for a removed
+// function); both when the change edits it.
+QString descriptionText(const FunctionDiff &f)
+{
+    if (!f.after)
+        return describe(f.before);
+    if (f.before && f.descriptionChanged)
+        return QObject::tr("%1 → %2").arg(describe(f.before), describe(f.after));
+    return describe(f.after);
+}
+
 QString changeText(const FunctionDiff &f)
 {
     if (f.added())
@@ -111,7 +130,7 @@ ContractPage::ContractPage(functions::LibraryChange &change, QWidget *parent)
     , m_heading(new QLabel(this))
     , m_verdict(new QLabel(this))
     , m_detail(new QLabel(this))
-    , m_table(new QTableWidget(0, 5, this))
+    , m_table(new QTableWidget(0, 6, this))
     , m_warnings(noticeLabel(this))
     , m_refusals(noticeLabel(this))
 {
@@ -122,8 +141,8 @@ ContractPage::ContractPage(functions::LibraryChange &change, QWidget *parent)
     m_heading->setStyleSheet(QStringLiteral("font-size: 15px; font-weight: bold"));
     m_detail->setWordWrap(true);
     m_detail->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_table->setHorizontalHeaderLabels(
-        {tr("Function"), tr("Change"), tr("Flags now"), tr("Flags after"), tr("Notes")});
+    m_table->setHorizontalHeaderLabels({tr("Function"), tr("Change"), tr("Flags now"),
+                                        tr("Flags after"), tr("Description"), tr("Notes")});
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -222,12 +241,16 @@ void ContractPage::render()
             bold.setBold(true);
             item->setFont(bold);
             m_table->setItem(row, 0, item);
-            m_table->setSpan(row, 0, 1, 5);
+            m_table->setSpan(row, 0, 1, m_table->columnCount());
         }
         for (const FunctionDiff &f : d.functions) {
             const int row = m_table->rowCount();
             m_table->insertRow(row);
-            const QStringList cells{f.name, changeText(f), flagsText(f.before), flagsText(f.after),
+            const QStringList cells{f.name,
+                                    changeText(f),
+                                    flagsText(f.before),
+                                    flagsText(f.after),
+                                    descriptionText(f),
                                     f.notes.join(QStringLiteral("; "))};
             for (int c = 0; c < cells.size(); ++c) {
                 auto *item = new QTableWidgetItem(cells.at(c));
@@ -240,6 +263,9 @@ void ContractPage::render()
         }
     }
     m_table->resizeColumnsToContents();
+    // A long description wraps instead of pushing the notes off the page.
+    const int descriptionColumn = 4;
+    m_table->setColumnWidth(descriptionColumn, qMin(m_table->columnWidth(descriptionColumn), 420));
     m_table->resizeRowsToContents();
 }
 
