@@ -7,6 +7,7 @@
 #include "RedisFixture.h"
 #include "functions/CodeDiffView.h"
 #include "functions/CommandField.h"
+#include "functions/FunctionBackup.h"
 #include "functions/LibrariesView.h"
 #include "functions/LoadWizard.h"
 #include "functions/LocalCatalog.h"
@@ -315,6 +316,46 @@ private slots:
     }
 
     // A file Redis would refuse is never sent: the view says why and opens no wizard.
+    // A rollback says so: in the wizard's contract page title and heading, and the version
+    // going down is not asked about as "(a rollback?)".
+    void rollbackIsTitledAsOne()
+    {
+        QVERIFY(m_c->call({"FUNCTION", "LOAD", "REPLACE",
+                           testsupport::functionSource("inventory_lib_v1.lua")})
+                    .ok());
+        FunctionBackup b;
+        b.created = QDateTime::currentDateTimeUtc();
+        b.library = QStringLiteral("inventory_lib_v1");
+        b.action = QStringLiteral("load");
+        b.profile = QStringLiteral("ui test");
+        b.environment = QStringLiteral("local");
+        NodeBackup n;
+        n.address = m_c->address();
+        n.redisVersion = QStringLiteral("7.0.0");
+        redis::LibraryInfo l;
+        l.name = b.library;
+        l.code = testsupport::previousReleaseSource();
+        n.libraries << l;
+        b.nodes << n;
+        QVERIFY(b.write(m_dir.filePath("rollback-title")));
+
+        ui::LibrariesView view(context());
+        ui::LoadWizard *w = view.startRollback(b.path, std::nullopt);
+        QVERIFY(w);
+        QTRY_VERIFY_WITH_TIMEOUT(next(w)->isEnabled(), 5000);
+        QCOMPARE(w->contractPage()->title(),
+                 QStringLiteral("Step 1 of 6 · Contract of the rollback"));
+        QStringList texts;
+        for (QLabel *label : w->contractPage()->findChildren<QLabel *>())
+            texts << label->text();
+        QVERIFY2(texts.contains(QStringLiteral("Rollback of inventory_lib_v1: 1.1.0 → 1.0.0")),
+                 qPrintable(texts.join(" | ")));
+        const QString all = texts.join('\n');
+        QVERIFY2(all.contains("(this rollback)"), qPrintable(all));
+        QVERIFY(!all.contains("(a rollback?)"));
+        w->close();
+    }
+
     void refusedFileOpensNoWizard()
     {
         QFile bad(m_dir.filePath("bad.lua"));

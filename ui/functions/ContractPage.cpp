@@ -163,6 +163,18 @@ ContractPage::ContractPage(functions::LibraryChange &change, QWidget *parent)
 
 void ContractPage::initializePage()
 {
+    switch (m_change.spec().action) {
+    case functions::ChangeAction::RestoreCode:
+    case functions::ChangeAction::RestoreDump:
+        setTitle(tr("Step 1 of 6 · Contract of the rollback"));
+        break;
+    case functions::ChangeAction::Delete:
+        setTitle(tr("Step 1 of 6 · Contract of the delete"));
+        break;
+    case functions::ChangeAction::Load:
+        setTitle(tr("Step 1 of 6 · Contract"));
+        break;
+    }
     m_read = false;
     m_heading->setText(tr("Reading the libraries on the server…"));
     m_verdict->hide();
@@ -190,7 +202,10 @@ void ContractPage::render()
         const QString from =
             d.existsBefore ? functions::versionLabel(d.versionBefore) : tr("not loaded");
         const QString to = d.existsAfter ? functions::versionLabel(d.versionAfter) : tr("deleted");
-        m_heading->setText(QStringLiteral("%1: %2 → %3").arg(d.library, from, to));
+        const bool rollback = spec.action == functions::ChangeAction::RestoreCode
+                              || spec.action == functions::ChangeAction::RestoreDump;
+        m_heading->setText(rollback ? tr("Rollback of %1: %2 → %3").arg(d.library, from, to)
+                                    : QStringLiteral("%1: %2 → %3").arg(d.library, from, to));
     }
     m_verdict->setText(verdictText(verdict));
     m_verdict->setStyleSheet(verdictStyle(verdict));
@@ -223,6 +238,11 @@ void ContractPage::render()
               refusals.isEmpty() ? QString()
                                  : tr("Cannot go on:\n• %1").arg(refusals.join("\n• ")));
     QStringList warnings = m_change.warnings();
+    if (spec.action == functions::ChangeAction::RestoreCode
+        || spec.action == functions::ChangeAction::RestoreDump)
+        // The core asks "(a rollback?)" of any version going down; here it is one.
+        for (QString &w : warnings)
+            w.replace(QStringLiteral("(a rollback?)"), tr("(this rollback)"));
     if (verdict == Verdict::Breaking)
         warnings.prepend(tr("Breaking: %1. Callers that use these functions will fail; the "
                             "confirmation will ask for a second acknowledgement.")

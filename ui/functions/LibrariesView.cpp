@@ -2,6 +2,7 @@
 
 #include "LoadWizard.h"
 #include "LuaCodeView.h"
+#include "RollbackDialog.h"
 
 #include "functions/FunctionBackup.h"
 #include "functions/InspectInBackground.h"
@@ -10,7 +11,6 @@
 #include <QDateTime>
 #include <QFileDialog>
 #include <QHeaderView>
-#include <QInputDialog>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
@@ -328,25 +328,10 @@ void LibrariesView::chooseFile()
 
 void LibrariesView::chooseBackup()
 {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Roll back from a backup"), m_context.backupDirectory, tr("Backups (*.json)"));
-    if (path.isEmpty())
+    RollbackDialog dialog(m_context.backupDirectory, selectedLibrary(), this);
+    if (dialog.exec() != QDialog::Accepted || dialog.backupPath().isEmpty())
         return;
-    const QStringList ways{
-        tr("Put the library's code back as it was"),
-        tr("FUNCTION RESTORE the whole dump, REPLACE libraries of the same name"),
-        tr("FUNCTION RESTORE the whole dump, FLUSH every library first"),
-        tr("FUNCTION RESTORE the whole dump, APPEND (fails if a library exists)")};
-    bool ok = false;
-    const QString way =
-        QInputDialog::getItem(this, tr("Roll back"), tr("How:"), ways, 0, false, &ok);
-    if (!ok)
-        return;
-    const int index = int(ways.indexOf(way));
-    const std::optional<functions::RestorePolicy> policies[] = {
-        std::nullopt, functions::RestorePolicy::Replace, functions::RestorePolicy::Flush,
-        functions::RestorePolicy::Append};
-    startRollback(path, policies[index]);
+    startRollback(dialog.backupPath(), dialog.policy());
 }
 
 void LibrariesView::chooseDelete()

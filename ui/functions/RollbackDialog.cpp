@@ -1,0 +1,227 @@
+#include "RollbackDialog.h"
+
+#include "functions/FunctionBackup.h"
+#include "functions/LibraryVersion.h"
+
+#include <QButtonGroup>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace ui {
+
+namespace {
+
+enum Column { Library, Version, Nodes, Taken, MadeBefore, File, ColumnCount };
+constexpr int PathRole = Qt::UserRole;
+constexpr int TimeRole = Qt::UserRole + 1;
+
+QString actionText(const QString &action)
+{
+    if (action == QLatin1String("load"))
+        return QObject::tr("before a load");
+    if (action == QLatin1String("delete"))
+        return QObject::tr("before a delete");
+    if (action == QLatin1String("rollback"))
+        return QObject::tr("before a rollback");
+    if (action == QLatin1String("restore"))
+        return QObject::tr("before a dump restore");
+    return action;
+}
+
+struct Way
+{
+    QString title;
+    QString explanation;
+};
+
+} // namespace
+
+RollbackDialog::RollbackDialog(const QString &backupDirectory, const QString &library,
+                               QWidget *parent)
+    : QDialog(parent)
+    , m_library(library)
+    , m_backups(new QTreeWidget(this))
+    , m_empty(new QLabel(this))
+    , m_ways(new QButtonGroup(this))
+    , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
+{
+    setWindowTitle(tr("Roll back"));
+    auto *intro = new QLabel(tr("Choose the state to go back to. A backup is written before "
+                                "every load, delete and rollback; each row is the state just "
+                                "before that change. Nothing changes until the last step of "
+                                "the wizard that follows."),
+                             this);
+    intro->setWordWrap(true);
+
+    m_backups->setColumnCount(ColumnCount);
+    m_backups->setHeaderLabels(
+        {tr("Library"), tr("Version then"), tr("Node"), tr("Taken"), tr("Taken"), tr("File")});
+    m_backups->headerItem()->setText(MadeBefore, tr("Why"));
+    m_backups->setRootIsDecorated(false);
+    m_backups->setAlternatingRowColors(true);
+    m_backups->setAccessibleName(tr("Backups"));
+    m_backups->header()->setStretchLastSection(true);
+    m_empty->setWordWrap(true);
+    m_empty->hide();
+
+    const QDir dir(backupDirectory);
+    for (const QFileInfo &f : dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files))
+        addBackup(f.absoluteFilePath());
+    m_backups->sortItems(Taken, Qt::DescendingOrder);
+    // The selected library's newest backup first.
+    QTreeWidgetItem *first = nullptr;
+    for (int i = 0; i < m_backups->topLevelItemCount() && !first; ++i)
+        if (library.isEmpty() || m_backups->topLevelItem(i)->text(Library) == library)
+            first = m_backups->topLevelItem(i);
+    if (!first && m_backups->topLevelItemCount() > 0)
+        first = m_backups->topLevelItem(0);
+    if (first)
+        m_backups->setCurrentItem(first);
+    if (m_backups->topLevelItemCount() == 0) {
+        m_empty->setText(tr("No backups in %1 yet: every load writes one there. Use \"Other "
+                            "file…\" for a backup kept elsewhere.")
+                             .arg(QDir::toNativeSeparators(backupDirectory)));
+        m_empty->show();
+    }
+    for (int c = 0; c < File; ++c)
+        m_backups->resizeColumnToContents(c);
+
+    auto *other = new QPushButton(tr("Other file…"), this);
+    connect(other, &QPushButton::clicked, this, &RollbackDialog::chooseOther);
+
+    const Way ways[] = {
+        {tr("Put this library's code back as it was (recommended)"),
+         tr("Loads the library's code from the backup with FUNCTION LOAD REPLACE, or deletes "
+            "the library if it did not exist then. No other library is touched.")},
+        {tr("Restore the whole dump, replacing libraries of the same name (REPLACE)"),
+         tr("FUNCTION RESTORE REPLACE: every library in the backup is put back, replacing a "
+            "loaded library of the same name. Libraries loaded since the backup stay.")},
+        {tr("Restore the whole dump after removing every library (FLUSH)"),
+         tr("FUNCTION RESTORE FLUSH: deletes every loaded library first, then loads the "
+            "backup's. The node ends up exactly as it was; libraries loaded since are gone.")},
+        {tr("Add the dump's libraries to those loaded (APPEND)"),
+         tr("FUNCTION RESTORE APPEND: adds the backup's libraries and fails, changing "
+            "nothing, if any of them is loaded already. Useful on an empty node.")},
+    };
+    auto *how = new QGroupBox(tr("How to go back"), this);
+    auto *howLayout = new QVBoxLayout(how);
+    int id = 0;
+    for (const Way &w : ways) {
+        auto *radio = new QRadioButton(w.title, how);
+        auto *explain = new QLabel(w.explanation, how);
+        explain->setWordWrap(true);
+        explain->setIndent(24);
+        QFont small = explain->font();
+        small.setPointSizeF(small.pointSizeF() * 0.92);
+        explain->setFont(small);
+        m_ways->addButton(radio, id++);
+        howLayout->addWidget(radio);
+        howLayout->addWidget(explain);
+    }
+    m_ways->button(0)->setChecked(true);
+
+    m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Continue…"));
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_backups, &QTreeWidget::currentItemChanged, this, &RollbackDialog::updateOk);
+
+    auto *row = new QHBoxLayout;
+    row->addWidget(m_empty, 1);
+    row->addStretch();
+    row->addWidget(other);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addWidget(m_backups, 1);
+    layout->addLayout(row);
+    layout->addWidget(how);
+    layout->addWidget(m_buttons);
+    updateOk();
+    resize(900, 600);
+}
+
+bool RollbackDialog::addBackup(const QString &path, QString *error)
+{
+    const auto backup = functions::FunctionBackup::read(path);
+    if (!backup) {
+        if (error)
+            *error = backup.error();
+        return false;
+    }
+    const functions::FunctionBackup &b = backup.value();
+    QStringList nodes;
+    QString version = tr("not loaded");
+    for (const functions::NodeBackup &n : b.nodes) {
+        nodes << n.address;
+        if (const redis::LibraryInfo *l = n.library(b.library))
+            version = functions::versionLabel(functions::libraryVersion(l->code));
+    }
+    auto *item = new QTreeWidgetItem;
+    const QDateTime local = b.created.toLocalTime();
+    item->setText(Library, b.library.isEmpty() ? tr("(every library)") : b.library);
+    item->setText(Version, version);
+    item->setText(Nodes, nodes.join(QStringLiteral(", ")));
+    item->setText(Taken, local.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
+    item->setText(MadeBefore, actionText(b.action));
+    item->setText(File, QFileInfo(path).fileName());
+    item->setToolTip(File, QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath()));
+    item->setData(Library, PathRole, QFileInfo(path).absoluteFilePath());
+    item->setData(Library, TimeRole, local);
+    m_backups->addTopLevelItem(item);
+    m_backups->setCurrentItem(item);
+    m_empty->hide();
+    return true;
+}
+
+QString RollbackDialog::backupPath() const
+{
+    const QTreeWidgetItem *item = m_backups->currentItem();
+    return item ? item->data(Library, PathRole).toString() : QString();
+}
+
+std::optional<functions::RestorePolicy> RollbackDialog::policy() const
+{
+    switch (m_ways->checkedId()) {
+    case 1:
+        return functions::RestorePolicy::Replace;
+    case 2:
+        return functions::RestorePolicy::Flush;
+    case 3:
+        return functions::RestorePolicy::Append;
+    default:
+        return std::nullopt;
+    }
+}
+
+void RollbackDialog::setWay(int way)
+{
+    if (QAbstractButton *b = m_ways->button(way))
+        b->setChecked(true);
+}
+
+void RollbackDialog::chooseOther()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Roll back from a backup"),
+                                                      QString(), tr("Backups (*.json)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!addBackup(path, &error))
+        QMessageBox::warning(this, tr("Roll back"), error);
+}
+
+void RollbackDialog::updateOk()
+{
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(m_backups->currentItem() != nullptr);
+}
+
+} // namespace ui

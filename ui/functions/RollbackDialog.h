@@ -1,0 +1,49 @@
+#pragma once
+
+#include "functions/ChangePlan.h"
+
+#include <QDialog>
+
+#include <optional>
+
+class QButtonGroup;
+class QDialogButtonBox;
+class QLabel;
+class QTreeWidget;
+
+namespace ui {
+
+// Where a rollback starts: the library's history (every backup in the backup folder, newest
+// first, with library, version, node, time and the action it was taken before) and the ways
+// back explained in words: the library's code alone, or the whole FUNCTION DUMP with one of
+// the three FUNCTION RESTORE policies.
+class RollbackDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    // `library`: the library to show first (the one selected in the view), may be empty.
+    RollbackDialog(const QString &backupDirectory, const QString &library,
+                   QWidget *parent = nullptr);
+
+    QTreeWidget *backups() const { return m_backups; }
+    QString backupPath() const;
+    // nullopt: put the library's code back; otherwise restore the whole dump.
+    std::optional<functions::RestorePolicy> policy() const;
+    // Selects the way back: 0 code, 1 REPLACE, 2 FLUSH, 3 APPEND.
+    void setWay(int way);
+
+    // Adds a backup file (one chosen outside the folder) and selects it; false if unreadable.
+    bool addBackup(const QString &path, QString *error = nullptr);
+
+private:
+    void chooseOther();
+    void updateOk();
+
+    QString m_library;
+    QTreeWidget *m_backups;
+    QLabel *m_empty;
+    QButtonGroup *m_ways;
+    QDialogButtonBox *m_buttons;
+};
+
+} // namespace ui
