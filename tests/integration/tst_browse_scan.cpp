@@ -184,7 +184,8 @@ private slots:
         const quint64 revision = scan.store().revision();
         const uint32_t seen = scan.store().skuCount();
         QVERIFY(seen < 3000);
-        QTest::qWait(500); // the batches still on their way arrive and are dropped
+        // The batches still on their way arrive and are dropped.
+        QTRY_COMPARE_WITH_TIMEOUT(slow.inFlight, 0, 10000);
         QCOMPARE(scan.store().revision(), revision);
         QCOMPARE(scan.store().skuCount(), seen);
         QVERIFY(!scan.isRunning());
@@ -218,7 +219,7 @@ private slots:
         QVERIFY(done.wait(60000));
         QCOMPARE(done.size(), 1); // the replaced scan ends silently
         QVERIFY(done[0][0].toBool());
-        QTest::qWait(300);
+        QTRY_COMPARE_WITH_TIMEOUT(slow.inFlight, 0, 10000); // the old scan's late pages are in
         model.sync();
         QCOMPARE(model.rowCount(), 1000);
         for (int r = 0; r < model.rowCount(); ++r)

@@ -26,13 +26,27 @@ public:
             commands.size() == 1 && (commands[0][0] == "SCAN" || commands[0][0] == "DBSIZE");
         QPointer<QObject> guard(context);
         ++batches;
+        ++inFlight;
         QTimer::singleShot(fast ? 0 : m_delay, this, [this, guard, commands, callback, timeoutMs] {
-            if (guard)
-                m_inner.sendBatch(commands, guard, callback, timeoutMs);
+            if (!guard) {
+                --inFlight;
+                return;
+            }
+            m_inner.sendBatch(
+                commands, this,
+                [this, guard, callback](const QList<redis::ReplyResult> &replies) {
+                    --inFlight;
+                    if (guard)
+                        callback(replies);
+                },
+                timeoutMs);
         });
     }
     QString address() const override { return m_inner.address(); }
     int batches = 0;
+    // Batches taken and not yet answered: 0 once every late reply has been delivered (or its
+    // context was gone), which is what a test waits for instead of a fixed sleep.
+    int inFlight = 0;
 
 private:
     redis::CommandSender &m_inner;

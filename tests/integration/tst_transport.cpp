@@ -67,9 +67,9 @@ private slots:
             QObject owner;
             c->send({"DEBUG", "SLEEP", "0.2"}, &owner, [&](const ReplyResult &) { called = true; });
         }
-        // The reply arrives after the owner is gone; a later command proves it came back.
+        // The reply arrives after the owner is gone; replies are delivered in order, so once a
+        // later command's reply is in, the earlier one has been handled (and dropped).
         QVERIFY(c->call({"PING"}).ok());
-        QTest::qWait(50);
         QVERIFY(!called);
     }
 
@@ -178,18 +178,32 @@ private slots:
         auto o = local.options();
         o.reconnectMinMs = 50;
         o.reconnectMaxMs = 200;
+        o.clientName = "mid-pipeline";
         auto c = local.connect(o);
+        const auto observer = local.connect();
         QSignalSpy states(c.get(), &RedisClient::stateChanged);
         QList<ReplyResult> results;
         bool done = false;
-        QList<Command> batch{{"DEBUG", "SLEEP", "2"}};
+        // The batch's first command blocks only its own client (not the server, as DEBUG SLEEP
+        // would), so that another connection can see when the server has received the batch.
+        QList<Command> batch{{"BLPOP", "t:never", "30"}};
         for (int i = 0; i < 100; ++i)
             batch << Command{"INCR", "t:counter"};
         c->sendBatch(batch, this, [&](const QList<ReplyResult> &r) {
             results = r;
             done = true;
         });
-        QTest::qWait(100);
+        // Killed only once the server is executing the batch, the rest of it queued behind.
+        const auto blockedInBatch = [&] {
+            const auto list = observer->call({"CLIENT", "LIST"});
+            if (!list.ok())
+                return false;
+            for (const QByteArray &line : list->bytes().split('\n'))
+                if (line.contains(" name=mid-pipeline ") && line.contains(" cmd=blpop"))
+                    return true;
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(blockedInBatch(), 5000);
         QElapsedTimer t;
         t.start();
         local.server().kill();
