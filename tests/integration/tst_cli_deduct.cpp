@@ -2,6 +2,7 @@
 // JSON, its exit code, the audit record it leaves, and that the record is on disk by the time
 // the outcome is printed (the process is then killed with SIGKILL).
 #include "AuditTrail.h"
+#include "CliRunner.h"
 #include "RedisFixture.h"
 #include "inventory/AuditQuery.h"
 #include "inventory/DeductionRequest.h"
@@ -40,18 +41,8 @@ class TstCliDeduct : public QObject
     }
     Run run(const QStringList &args)
     {
-        QProcess p;
-        p.start(m_cli, args);
-        Run r;
-        if (!p.waitForFinished(30000)) {
-            p.kill();
-            p.waitForFinished();
-        }
-        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        r.json = QJsonDocument::fromJson(r.out).object();
-        return r;
+        const testsupport::CliRun c = testsupport::runCli(args);
+        return Run{c.exitCode, c.out, c.err, QJsonDocument::fromJson(c.out).object()};
     }
     Run deduct(const QString &sku, const QString &order, const QString &quantity,
                const QStringList &extra = {})
@@ -73,9 +64,8 @@ class TstCliDeduct : public QObject
 private slots:
     void initTestCase()
     {
-        m_cli = qEnvironmentVariable("INVENTORY_CLI");
-        if (m_cli.isEmpty())
-            QSKIP("INVENTORY_CLI is not set (run under ctest)");
+        QVERIFY2(testsupport::cliProblem().isEmpty(), qPrintable(testsupport::cliProblem()));
+        m_cli = testsupport::cliPath();
         QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
         m_c = m_redis.connect();
         const QByteArray source = testsupport::functionSource("inventory_lib_v1.lua");

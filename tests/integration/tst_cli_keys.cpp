@@ -1,11 +1,11 @@
 // inventory-cli keys and order, run as a process against a real redis-server: output formats,
 // exact bytes in CSV and JSON, filters, and exit codes.
+#include "CliRunner.h"
 #include "tst_browse_support.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 
 using browsetest::seed;
 using browsetest::setString;
@@ -20,18 +20,8 @@ struct Run
 
 Run cli(const QStringList &args)
 {
-    QProcess p;
-    p.start(qEnvironmentVariable("INVENTORY_CLI"), args);
-    Run r;
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        r.err = "timed out";
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    const testsupport::CliRun r = testsupport::runCli(args);
+    return Run{r.exitCode, r.out, r.err};
 }
 
 constexpr qint64 Day = 24LL * 3600 * 1000;
@@ -49,7 +39,7 @@ class TstCliKeys : public QObject
 private slots:
     void initTestCase()
     {
-        QVERIFY2(!qEnvironmentVariableIsEmpty("INVENTORY_CLI"), "run through ctest");
+        QVERIFY2(testsupport::cliProblem().isEmpty(), qPrintable(testsupport::cliProblem()));
         QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
         m_url = QStringLiteral("redis://127.0.0.1:%1").arg(m_redis.port());
         auto c = m_redis.connect();

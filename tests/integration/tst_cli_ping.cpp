@@ -1,11 +1,9 @@
+#include "CliRunner.h"
 #include "RedisFixture.h"
 
-#include <QCoreApplication>
-#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTest>
 
 using testsupport::StandaloneRedis;
@@ -19,31 +17,14 @@ struct Run
     QString err;
 };
 
-QString cliPath()
-{
-    const QString fromEnv = qEnvironmentVariable("INVENTORY_CLI");
-    if (!fromEnv.isEmpty())
-        return fromEnv;
-    // Run by hand from the build tree: tests/ and app/ are siblings.
-    return QCoreApplication::applicationDirPath() + QStringLiteral("/../app/inventory-cli");
-}
-
 Run cli(const QStringList &args, const QByteArray &stdinData = {})
 {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("QT_LOGGING_RULES"));
-    env.insert(QStringLiteral("INVENTORY_SECRETS"), QStringLiteral("session"));
-    p.setProcessEnvironment(env);
-    p.start(cliPath(), args);
-    if (!p.waitForStarted(5000))
-        return {};
-    p.write(stdinData);
-    p.closeWriteChannel();
-    p.waitForFinished(30000);
-    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-               QString::fromUtf8(p.readAllStandardOutput()),
-               QString::fromUtf8(p.readAllStandardError())};
+    testsupport::CliOptions o;
+    o.input = stdinData;
+    o.environment.remove(QStringLiteral("QT_LOGGING_RULES"));
+    o.environment.insert(QStringLiteral("INVENTORY_SECRETS"), QStringLiteral("session"));
+    const testsupport::CliRun r = testsupport::runCli(args, o);
+    return Run{r.exitCode, QString::fromUtf8(r.out), QString::fromUtf8(r.err)};
 }
 
 // A failure is exactly one line on stderr and nothing on stdout.
@@ -66,10 +47,7 @@ class TstCliPing : public QObject
 private slots:
     void initTestCase()
     {
-        QVERIFY2(QFileInfo(cliPath()).isExecutable(),
-                 qPrintable(QStringLiteral("no inventory-cli at %1: build it (ctest sets "
-                                           "INVENTORY_CLI)")
-                                .arg(cliPath())));
+        QVERIFY2(testsupport::cliProblem().isEmpty(), qPrintable(testsupport::cliProblem()));
         QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
         auto admin = m_redis.connect();
         QVERIFY(

@@ -2,17 +2,15 @@
 // and the guards (confirmation, breaking acknowledgement, production unlock, ACL).
 #include "AclUsers.h"
 #include "AuditTrail.h"
+#include "CliRunner.h"
 #include "RedisFixture.h"
 
-#include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -26,13 +24,6 @@ struct Run
     QString err;
     QJsonObject json() const { return QJsonDocument::fromJson(out.toUtf8()).object(); }
 };
-
-QString cliPath()
-{
-    const QString fromEnv = qEnvironmentVariable("INVENTORY_CLI");
-    return fromEnv.isEmpty() ? QCoreApplication::applicationDirPath() + "/../app/inventory-cli"
-                             : fromEnv;
-}
 
 QByteArray previousRelease()
 {
@@ -55,23 +46,16 @@ class TstFunctionsCli : public QObject
 
     Run cli(const QStringList &args, const QByteArray &input = {})
     {
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        testsupport::CliOptions o;
+        o.input = input;
+        QProcessEnvironment &env = o.environment;
         env.remove(QStringLiteral("QT_LOGGING_RULES"));
         env.insert(QStringLiteral("INVENTORY_SECRETS"), QStringLiteral("session"));
         env.insert(QStringLiteral("XDG_DATA_HOME"), m_home.filePath("data"));
         env.remove(QStringLiteral("INVENTORY_DATA_DIR")); // the data folder follows XDG here
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.filePath("config"));
-        p.setProcessEnvironment(env);
-        p.start(cliPath(), QStringList{"functions"} + args);
-        if (!p.waitForStarted(5000))
-            return {};
-        p.write(input);
-        p.closeWriteChannel();
-        p.waitForFinished(30000);
-        return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-                   QString::fromUtf8(p.readAllStandardOutput()),
-                   QString::fromUtf8(p.readAllStandardError())};
+        const testsupport::CliRun r = testsupport::runCli(QStringList{"functions"} + args, o);
+        return Run{r.exitCode, QString::fromUtf8(r.out), QString::fromUtf8(r.err)};
     }
     QString writeFile(const QString &name, const QByteArray &code)
     {
@@ -102,7 +86,7 @@ class TstFunctionsCli : public QObject
 private slots:
     void initTestCase()
     {
-        QVERIFY2(QFileInfo(cliPath()).isExecutable(), qPrintable(cliPath()));
+        QVERIFY2(testsupport::cliProblem().isEmpty(), qPrintable(testsupport::cliProblem()));
         QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
         m_c = m_redis.connect();
         m_url = QStringLiteral("redis://127.0.0.1:%1").arg(m_redis.port());

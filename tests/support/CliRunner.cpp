@@ -1,0 +1,59 @@
+#include "CliRunner.h"
+
+#include <QFileInfo>
+#include <QProcess>
+
+namespace testsupport {
+
+QString cliPath()
+{
+    return qEnvironmentVariable("INVENTORY_CLI");
+}
+
+QString cliProblem()
+{
+    const QString path = cliPath();
+    if (path.isEmpty())
+        return QStringLiteral("INVENTORY_CLI is not set: run the test through ctest");
+    if (!QFileInfo(path).isExecutable())
+        return QStringLiteral("no inventory-cli at %1: build it").arg(path);
+    return {};
+}
+
+CliRun runCli(const QStringList &args, const CliOptions &options)
+{
+    CliRun r;
+    if (const QString problem = cliProblem(); !problem.isEmpty()) {
+        r.failure = problem;
+        r.err = problem.toUtf8();
+        return r;
+    }
+    QProcess p;
+    p.setProcessEnvironment(options.environment);
+    p.start(cliPath(), args);
+    if (!p.waitForStarted(options.timeoutMs)) {
+        r.failure = QStringLiteral("inventory-cli did not start: %1").arg(p.errorString());
+        r.err = r.failure.toUtf8();
+        return r;
+    }
+    p.write(options.input);
+    p.closeWriteChannel();
+    if (!p.waitForFinished(options.timeoutMs)) {
+        p.kill();
+        p.waitForFinished(-1);
+        r.failure = QStringLiteral("inventory-cli %1 did not finish within %2 ms: killed")
+                        .arg(args.join(QLatin1Char(' ')))
+                        .arg(options.timeoutMs);
+    } else if (p.exitStatus() != QProcess::NormalExit) {
+        r.failure = QStringLiteral("inventory-cli crashed");
+    } else {
+        r.exitCode = p.exitCode();
+    }
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    if (!r.failure.isEmpty())
+        r.err += "\n[runCli] " + r.failure.toUtf8() + '\n';
+    return r;
+}
+
+} // namespace testsupport
