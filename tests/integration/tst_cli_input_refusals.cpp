@@ -1,7 +1,7 @@
 // inventory-cli refuses input that would make two different requests look alike, before
 // anything is sent (issue 14): braces in a SKU, bytes that are not UTF-8, an option given
 // twice. Each refusal is one line on stderr, exit 2, and the server is left as it was.
-#include "CliProcess.h"
+#include "CliRunner.h"
 #include "RedisFixture.h"
 
 #include <QTemporaryDir>

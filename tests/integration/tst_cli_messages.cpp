@@ -1,6 +1,6 @@
 // What inventory-cli says in the small cases issue 14 found misleading, each named in its
 // test's "Before:" line.
-#include "CliProcess.h"
+#include "CliRunner.h"
 #include "RedisFixture.h"
 
 #include <QFile>

@@ -1,6 +1,6 @@
 // A fake server on 127.0.0.1 answers every command with hostile RESP bytes; the client must
 // fail each command with a protocol error, within its timeout, and never crash (issue 14).
-#include "CliProcess.h"
+#include "CliRunner.h"
 #include "redis/RedisClient.h"
 #include "redis/RespCodec.h"
 

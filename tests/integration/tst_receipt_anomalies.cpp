@@ -2,7 +2,7 @@
 // stream, or a hash without a valid remaining and quantity) is an anomaly: `order`,
 // `deduct --check` and the receipt check say so, and say what a retry does, which the
 // functions themselves show here (issue 14: they said "already deducted", exit 0).
-#include "CliProcess.h"
+#include "CliRunner.h"
 #include "RedisFixture.h"
 #include "inventory/ReceiptCheck.h"
 

@@ -20,7 +20,11 @@ QString cliProblem()
     return {};
 }
 
-CliRun runCli(const QStringList &args, const CliOptions &options)
+namespace {
+
+// `what` names the run in failures ("inventory-cli keys ...").
+CliRun run(const QString &program, const QStringList &args, const QString &what,
+           const CliOptions &options)
 {
     CliRun r;
     if (const QString problem = cliProblem(); !problem.isEmpty()) {
@@ -30,9 +34,9 @@ CliRun runCli(const QStringList &args, const CliOptions &options)
     }
     QProcess p;
     p.setProcessEnvironment(options.environment);
-    p.start(cliPath(), args);
+    p.start(program, args);
     if (!p.waitForStarted(options.timeoutMs)) {
-        r.failure = QStringLiteral("inventory-cli did not start: %1").arg(p.errorString());
+        r.failure = QStringLiteral("%1 did not start: %2").arg(what, p.errorString());
         r.err = r.failure.toUtf8();
         return r;
     }
@@ -41,11 +45,11 @@ CliRun runCli(const QStringList &args, const CliOptions &options)
     if (!p.waitForFinished(options.timeoutMs)) {
         p.kill();
         p.waitForFinished(-1);
-        r.failure = QStringLiteral("inventory-cli %1 did not finish within %2 ms: killed")
-                        .arg(args.join(QLatin1Char(' ')))
+        r.failure = QStringLiteral("%1 did not finish within %2 ms: killed")
+                        .arg(what)
                         .arg(options.timeoutMs);
     } else if (p.exitStatus() != QProcess::NormalExit) {
-        r.failure = QStringLiteral("inventory-cli crashed");
+        r.failure = QStringLiteral("%1 crashed").arg(what);
     } else {
         r.exitCode = p.exitCode();
     }
@@ -54,6 +58,20 @@ CliRun runCli(const QStringList &args, const CliOptions &options)
     if (!r.failure.isEmpty())
         r.err += "\n[runCli] " + r.failure.toUtf8() + '\n';
     return r;
+}
+
+} // namespace
+
+CliRun runCli(const QStringList &args, const CliOptions &options)
+{
+    return run(cliPath(), args, QStringLiteral("inventory-cli %1").arg(args.join(QLatin1Char(' '))),
+               options);
+}
+
+CliRun runCliScript(const QString &script, const CliOptions &options)
+{
+    return run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), script, cliPath()},
+               QStringLiteral("sh -c '%1'").arg(script), options);
 }
 
 } // namespace testsupport

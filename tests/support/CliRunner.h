@@ -34,5 +34,8 @@ struct CliRun
 };
 
 CliRun runCli(const QStringList &args, const CliOptions &options = {});
+// Through sh, so that arguments can carry bytes a QString cannot ("$(printf '\376')"); the
+// script names the CLI "$0".
+CliRun runCliScript(const QString &script, const CliOptions &options = {});
 
 } // namespace testsupport
