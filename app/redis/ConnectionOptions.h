@@ -29,6 +29,12 @@ struct ConnectionOptions
     bool autoReconnect = true;
     int reconnectMinMs = 200;
     int reconnectMaxMs = 10000;
+    // A server that stops answering without closing (a partition, a paused process) must not
+    // stay "ready": once a batch has timed out and nothing at all has arrived for this long,
+    // the connection is closed and reopened.
+    int silentCloseMs = 5000;
+    // TCP keepalive probes find a dead peer on an idle connection (Linux defaults wait 2 h).
+    int keepAliveIdleS = 15;
     QByteArray clientName = "inventory-console";
 
     QString address() const;

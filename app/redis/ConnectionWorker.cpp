@@ -10,6 +10,12 @@
 #include <QTimer>
 #include <algorithm>
 
+#ifdef Q_OS_LINUX
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#endif
+
 namespace redis {
 
 namespace {
@@ -177,7 +183,26 @@ void ConnectionWorker::connectNow()
 void ConnectionWorker::onConnected()
 {
     m_lastReadMs = now();
+    enableKeepAlive();
     startHandshake();
+}
+
+void ConnectionWorker::enableKeepAlive()
+{
+    m_socket->setSocketOption(QAbstractSocket::KeepAliveOption, 1);
+#ifdef Q_OS_LINUX
+    // Probe after keepAliveIdleS of quiet, then every third of it, three times: a vanished
+    // peer is noticed in about twice keepAliveIdleS instead of the kernel's two hours.
+    const int fd = int(m_socket->socketDescriptor());
+    const int idle = std::max(1, m_options.keepAliveIdleS);
+    const int interval = std::max(1, idle / 3);
+    const int count = 3;
+    if (fd >= 0) {
+        setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
+        setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval, sizeof interval);
+        setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof count);
+    }
+#endif
 }
 
 void ConnectionWorker::startHandshake()
@@ -288,6 +313,7 @@ void ConnectionWorker::submit(std::shared_ptr<Batch> batch)
 void ConnectionWorker::write(const std::shared_ptr<Batch> &batch)
 {
     batch->results.reserve(batch->commands.size());
+    batch->writtenMs = now();
     m_inFlight.push_back(batch);
     m_socket->write(std::exchange(batch->encoded, {}));
     // Straight to the kernel rather than on the next pass of the event loop: one poll less
@@ -494,6 +520,26 @@ void ConnectionWorker::onTick()
             expired.push_back(b);
     for (auto &b : expired)
         b->finish(b->timeoutError());
+    closeIfSilent(t);
+}
+
+void ConnectionWorker::closeIfSilent(qint64 t)
+{
+    if (m_state != ConnectionState::Ready || m_inFlight.empty() || !m_socket)
+        return;
+    const Batch &oldest = *m_inFlight.front();
+    // Only once its caller has heard "outcome unknown": a slow command within its own timeout
+    // (a long FUNCTION LOAD) is not a silent server.
+    if (!oldest.delivered)
+        return;
+    const qint64 silentMs = t - std::max(m_lastReadMs, oldest.writtenMs);
+    if (silentMs < m_options.silentCloseMs)
+        return;
+    dropConnection(QStringLiteral("no reply from %1 for %2 s: the server stopped answering "
+                                  "(paused, overloaded or cut off by the network)")
+                       .arg(m_options.address())
+                       .arg(silentMs / 1000.0, 0, 'f', 1),
+                   ConnectFailure::Timeout);
 }
 
 void ConnectionWorker::setState(ConnectionState s, const QString &detail)

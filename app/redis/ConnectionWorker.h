@@ -27,6 +27,7 @@ struct Batch
     qsizetype repliesRead = 0; // replies taken off the wire, also after an early end
     int timeoutMs = 5000;
     qint64 deadlineMs = 0; // on the worker's monotonic clock, set on submit
+    qint64 writtenMs = 0;  // when it went to the socket
     QString timeoutWhy;    // what a timeout says; a generic sentence when empty
     bool delivered = false;
     // Runs on the worker thread once every command has a result.
@@ -63,6 +64,8 @@ private:
     void onSocketError(QAbstractSocket::SocketError error);
     void onDisconnected();
     void onTick();
+    void closeIfSilent(qint64 t);
+    void enableKeepAlive();
     void startHandshake();
     void write(const std::shared_ptr<Batch> &batch);
     void take(ReplyResult result);
