@@ -1,0 +1,88 @@
+#pragma once
+
+#include "ClusterTopology.h"
+#include "CommandSender.h"
+#include "RedisClient.h"
+
+#include <QObject>
+#include <QTimer>
+#include <deque>
+#include <map>
+#include <memory>
+
+namespace redis {
+
+// Talks to a standalone server or to a whole Redis Cluster through one CommandSender, found
+// out from the server itself: the seed is asked for CLUSTER SHARDS (CLUSTER SLOTS before Redis
+// 7), and a standalone server's refusal leaves the router a plain pass-through. On a cluster,
+// each command goes to the primary owning its keys' slot, over one connection per primary.
+//
+// Redirects: MOVED updates the slot map and resends; ASK sends ASKING and the command once to
+// the importing node. Both replies prove the command did not run there, so resending cannot
+// run it twice. After maxRedirects the command fails unsent with a sentence that says why.
+// The topology is read again after a MOVED, after a node's connection failed, and on an
+// interval.
+//
+// Commands of one batch that live on different nodes are sent to each node in their order;
+// the batch's callback runs once all have answered, with results in the batch's order.
+class ClusterRouter : public QObject, public CommandSender
+{
+    Q_OBJECT
+public:
+    struct Options
+    {
+        ConnectionOptions seed;
+        AnnouncedAddressMap addressMap;
+        int maxRedirects = 5;
+        int refreshIntervalMs = 30000;
+    };
+    explicit ClusterRouter(Options options, QObject *parent = nullptr);
+    ~ClusterRouter() override;
+
+    // Connects to the seed and reads the topology; commands sent before it is known wait.
+    void open();
+    // Blocks (running a local event loop) until the topology is known or discovery failed.
+    bool waitUntilDiscovered(int timeoutMs);
+
+    bool isCluster() const { return m_cluster; }
+    bool discovered() const { return m_discovered; }
+    QString discoveryError() const { return m_discoveryError; }
+    const ClusterTopology &topology() const { return m_topology; }
+    // The connection to one node, for work that is per node by nature (SCAN, INFO, FUNCTION
+    // LIST); on a standalone server, index 0 is the server.
+    RedisClient &node(int index);
+    RedisClient &seed() { return *m_seed; }
+
+    using CommandSender::send;
+    void sendBatch(QList<Command> commands, QObject *context, BatchCallback callback,
+                   int timeoutMs = -1) override;
+    QString address() const override;
+
+signals:
+    void topologyChanged();
+
+private:
+    struct Pending;
+    void discover();
+    void refreshSoon();
+    void applyTopology(const ReplyResult &shards, const ReplyResult &slotTable);
+    void dispatch(const std::shared_ptr<Pending> &p, QList<qsizetype> indexes);
+    void sendTo(RedisClient &client, const std::shared_ptr<Pending> &p, QList<qsizetype> indexes,
+                bool asking);
+    void take(const std::shared_ptr<Pending> &p, qsizetype i, ReplyResult result);
+    void finishOne(const std::shared_ptr<Pending> &p, qsizetype i, ReplyResult result);
+    RedisClient &clientFor(const QString &host, quint16 port);
+
+    Options m_options;
+    std::unique_ptr<RedisClient> m_seed;
+    std::map<QString, std::unique_ptr<RedisClient>> m_clients; // by host:port
+    ClusterTopology m_topology;
+    bool m_cluster = false;
+    bool m_discovered = false;
+    bool m_refreshing = false;
+    QString m_discoveryError;
+    std::deque<std::shared_ptr<Pending>> m_waiting; // sent before the topology was known
+    QTimer m_refreshTimer;
+};
+
+} // namespace redis
