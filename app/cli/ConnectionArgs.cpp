@@ -187,9 +187,11 @@ std::optional<inventory::KeySchema> keySchema(const session::ConnectionProfile &
     return schema.value();
 }
 
-std::unique_ptr<redis::RedisClient> connectClient(const redis::ConnectionOptions &options,
-                                                  Context &context, int failExit, int *exitCode)
+std::unique_ptr<redis::RedisClient> connectClient(redis::ConnectionOptions options,
+                                                  Context &context, int failExit, int *exitCode,
+                                                  SocketThread socketThread)
 {
+    options.onCallerThread = socketThread == SocketThread::Caller;
     auto client = std::make_unique<redis::RedisClient>(options);
     client->open();
     if (!client->waitUntilReady(options.connectTimeoutMs + 1000)) {
@@ -214,7 +216,7 @@ std::unique_ptr<ScannedInventory> scanInventory(const ConnectionArgs &connection
     if (!schema)
         return nullptr;
     run->client = connectClient(profile.toConnectionOptions(run->target.password), context,
-                                ExitConnection, exitCode);
+                                ExitConnection, exitCode, SocketThread::Transport);
     if (!run->client)
         return nullptr;
     run->scan = std::make_unique<browse::InventoryScan>(*run->client, *schema);

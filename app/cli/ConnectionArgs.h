@@ -103,8 +103,12 @@ std::optional<inventory::KeySchema> keySchema(const session::ConnectionProfile &
 // Opens a client with `options` and waits until it is ready (its connect timeout and 1 s). On
 // failure prints one line, the client's state with options.password hidden, and returns
 // nullptr with *exitCode = failExit (ExitConnection, or a verb's own number).
-std::unique_ptr<redis::RedisClient> connectClient(const redis::ConnectionOptions &options,
-                                                  Context &context, int failExit, int *exitCode);
+// A verb doing one round trip after another reads its socket on its own thread (no hop each
+// way); a scan keeps the transport thread, so that decoding overlaps with its own work.
+enum class SocketThread { Caller, Transport };
+std::unique_ptr<redis::RedisClient> connectClient(redis::ConnectionOptions options,
+                                                  Context &context, int failExit, int *exitCode,
+                                                  SocketThread socketThread = SocketThread::Caller);
 
 // A scan of the stock and receipt families run to its end, with the connection it ran on:
 // what `keys` and `order` share.

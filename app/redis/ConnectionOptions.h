@@ -36,6 +36,11 @@ struct ConnectionOptions
     // TCP keepalive probes find a dead peer on an idle connection (Linux defaults wait 2 h).
     int keepAliveIdleS = 15;
     QByteArray clientName = "inventory-console";
+    // The socket lives on the thread that creates the client instead of the shared transport
+    // thread: no thread hop each way, for one caller doing one round trip after another (the
+    // command line). Never for a connection the GUI thread shares with scans: its reads would
+    // then run on the GUI thread.
+    bool onCallerThread = false;
 
     QString address() const;
 };

@@ -18,7 +18,8 @@ RedisClient::RedisClient(ConnectionOptions options, QObject *parent)
     qRegisterMetaType<redis::ConnectionState>();
     qRegisterMetaType<redis::ConnectFailure>();
     m_worker = new ConnectionWorker(m_options);
-    m_worker->moveToThread(transport::thread());
+    if (!m_options.onCallerThread)
+        m_worker->moveToThread(transport::thread());
     connect(m_worker, &ConnectionWorker::stateChanged, this,
             [this](ConnectionState s, const QString &detail, ConnectFailure failure) {
                 m_state = s;
@@ -31,6 +32,11 @@ RedisClient::RedisClient(ConnectionOptions options, QObject *parent)
 RedisClient::~RedisClient()
 {
     // The worker fails whatever is pending, and each caller still alive hears of it.
+    if (m_worker->thread() == QThread::currentThread()) {
+        m_worker->close();
+        delete m_worker;
+        return;
+    }
     QMetaObject::invokeMethod(
         m_worker,
         [w = m_worker] {
@@ -58,6 +64,20 @@ void RedisClient::sendBatch(QList<Command> commands, QObject *context, BatchCall
     batch->commands = std::move(commands);
     batch->encode();
     batch->timeoutMs = timeoutMs > 0 ? timeoutMs : m_options.commandTimeoutMs;
+    if (m_worker->thread() == QThread::currentThread()) {
+        // On the caller's thread the reply is read here too: posted to the context rather
+        // than called from inside the socket's read, so that a callback may block on another
+        // call (a nested read of the same socket would never be signalled).
+        batch->deliver = [guard = QPointer<QObject>(context),
+                          cb = std::move(callback)](QList<ReplyResult> &&results) mutable {
+            if (guard)
+                QMetaObject::invokeMethod(
+                    guard.data(), [cb = std::move(cb), r = std::move(results)] { cb(r); },
+                    Qt::QueuedConnection);
+        };
+        m_worker->submit(std::move(batch));
+        return;
+    }
     // Replies go to the context's thread: this one usually, or else the client's own, which
     // passes them on.
     auto to = context && context->thread() == QThread::currentThread()

@@ -1,6 +1,7 @@
 // Pipelined GET throughput through the console's transport, shaped like redis-benchmark:
 // C connections, each with batches of P GETs in flight, N requests in all.
 // Usage: bench_transport --port N [--connections C] [--pipeline P] [--requests N]
+//                        [--on-caller-thread]  (the command line's one-connection shape)
 #include "core/EventDispatcher.h"
 #include "redis/RedisClient.h"
 
@@ -22,10 +23,12 @@ int main(int argc, char **argv)
     p.addOption({"connections", "connections", "n", "8"});
     p.addOption({"pipeline", "commands per batch", "n", "32"});
     p.addOption({"requests", "total requests", "n", "1000000"});
+    p.addOption({"on-caller-thread", "sockets on this thread, as inventory-cli deduct has them"});
     p.process(app);
     redis::ConnectionOptions o;
     o.port = quint16(p.value("port").toUInt());
     o.commandTimeoutMs = 30000;
+    o.onCallerThread = p.isSet("on-caller-thread");
     const int connections = p.value("connections").toInt();
     const int pipeline = p.value("pipeline").toInt();
     const qint64 requests = p.value("requests").toLongLong();

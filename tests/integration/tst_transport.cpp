@@ -1,6 +1,10 @@
 #include "RedisFixture.h"
 
+#include "redis/TransportThread.h"
+
 #include <QElapsedTimer>
+#include <QScopeGuard>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QTest>
 #include <QThread>
@@ -132,6 +136,46 @@ private slots:
         });
         QTRY_VERIFY(done);
         QCOMPARE(inner, QByteArray("nested"));
+    }
+
+    // A client with its socket on the caller's thread (the command line's) needs nothing of
+    // the transport thread: it answers while that thread is held, and a callback may still
+    // block on another call.
+    void callerThreadClientSkipsTheTransportThread()
+    {
+        auto o = m_redis.options();
+        o.onCallerThread = true;
+        auto c = m_redis.connect(o);
+        QObject onTransport;
+        onTransport.moveToThread(redis::transport::thread());
+        {
+            QSemaphore held, release;
+            // Lets the transport thread go however this block ends.
+            const auto releaseAtEnd = qScopeGuard([&] { release.release(); });
+            QMetaObject::invokeMethod(&onTransport, [&] {
+                held.release();
+                release.acquire();
+            });
+            held.acquire();
+            QByteArray echoed;
+            bool answered = false;
+            c->send({"ECHO", "direct"}, this, [&](const ReplyResult &r) {
+                echoed = r.ok() ? r->bytes() : r.error().message.toUtf8();
+                answered = true;
+            });
+            QTRY_VERIFY_WITH_TIMEOUT(answered, 2000);
+            QCOMPARE(echoed, QByteArray("direct"));
+        }
+        QByteArray inner;
+        bool done = false;
+        c->send({"PING"}, this, [&](const ReplyResult &) {
+            inner = c->call({"ECHO", "nested"}, 3000).value().bytes();
+            done = true;
+        });
+        QTRY_VERIFY(done);
+        QCOMPARE(inner, QByteArray("nested"));
+        QMetaObject::invokeMethod(
+            &onTransport, [&] { onTransport.moveToThread(nullptr); }, Qt::BlockingQueuedConnection);
     }
 
     // A client destroyed right after sending: whatever it queued is settled, and a caller
