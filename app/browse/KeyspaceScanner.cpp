@@ -39,6 +39,19 @@ qint64 KeyspaceScanner::elapsedMs() const
     return (m_running ? nowMs() : m_finishedMs) - m_startedMs;
 }
 
+QList<KeyspaceScanner::NodeProgress> KeyspaceScanner::nodeProgress() const
+{
+    QList<NodeProgress> out;
+    for (const NodeWalk &n : m_nodes)
+        out << NodeProgress{n.name,
+                            n.keysSeen,
+                            n.dbSize,
+                            n.fraction,
+                            n.cursorDone && !n.scanInFlight && n.requestsInFlight == 0,
+                            n.failure};
+    return out;
+}
+
 void KeyspaceScanner::start(const Options &options, std::shared_ptr<PageHandler> handler)
 {
     ++m_generation;
@@ -47,32 +60,72 @@ void KeyspaceScanner::start(const Options &options, std::shared_ptr<PageHandler>
     m_options.pagesInFlight = qMax(1, m_options.pagesInFlight);
     m_handler = std::move(handler);
     m_running = true;
-    m_scanInFlight = false;
-    m_cursorDone = false;
     m_endDone = false;
     m_stoppedEarly.clear();
-    m_deferredCursor.reset();
-    m_requestsInFlight = 0;
+    m_nodes.clear();
+    for (const redis::ScanNode &n : m_sender.scanNodes()) {
+        NodeWalk walk;
+        walk.sender = n.sender;
+        walk.name = n.name;
+        m_nodes << walk;
+    }
+    m_endRequestsInFlight = 0;
     m_keysSeen = 0;
     m_dbSize = -1;
     m_fraction = 0;
     m_startedMs = nowMs();
     qCDebug(lcBrowse) << "scan" << m_generation << "MATCH" << m_options.match << "COUNT"
-                      << m_options.count << "on" << m_sender.address();
+                      << m_options.count << "on" << m_nodes.size() << "node(s) of"
+                      << m_sender.address();
     const quint64 gen = m_generation;
-    m_sender.send(
-        {"DBSIZE"}, this,
-        [this, gen](const redis::ReplyResult &r) {
-            if (gen != m_generation || !m_running)
-                return;
-            if (r.ok() && r->isInteger()) {
-                m_dbSize = r->toInteger();
-                emit dbSizeKnown(m_dbSize);
-                emit progress(m_keysSeen, m_dbSize);
-            }
-        },
-        m_options.timeoutMs);
-    sendScan("0");
+    if (m_nodes.size() == 1) {
+        // One node: DBSIZE and the first SCAN share the round trip, in that order.
+        m_nodes[0].sender->send(
+            {"DBSIZE"}, this,
+            [this, gen](const redis::ReplyResult &r) {
+                if (gen != m_generation || !m_running)
+                    return;
+                if (r.ok() && r->isInteger()) {
+                    m_nodes[0].dbSize = m_dbSize = r->toInteger();
+                    emit dbSizeKnown(m_dbSize);
+                    emit progress(m_keysSeen, m_dbSize);
+                }
+            },
+            m_options.timeoutMs);
+        sendScan(0, "0");
+        return;
+    }
+    // Several: every DBSIZE first, so that their sum still comes before the first page.
+    auto waiting = std::make_shared<int>(int(m_nodes.size()));
+    for (int i = 0; i < m_nodes.size(); ++i)
+        m_nodes[i].sender->send(
+            {"DBSIZE"}, this,
+            [this, gen, i, waiting](const redis::ReplyResult &r) {
+                if (gen != m_generation || !m_running)
+                    return;
+                if (r.ok() && r->isInteger())
+                    m_nodes[i].dbSize = r->toInteger();
+                if (--*waiting == 0)
+                    startWalks(gen);
+            },
+            m_options.timeoutMs);
+}
+
+void KeyspaceScanner::startWalks(quint64 gen)
+{
+    qint64 total = 0;
+    bool known = true;
+    for (const NodeWalk &n : m_nodes) {
+        known = known && n.dbSize >= 0;
+        total += qMax<qint64>(0, n.dbSize);
+    }
+    if (known) {
+        m_dbSize = total;
+        emit dbSizeKnown(m_dbSize);
+        emit progress(m_keysSeen, m_dbSize);
+    }
+    for (int i = 0; i < m_nodes.size() && gen == m_generation; ++i)
+        sendScan(i, "0");
 }
 
 void KeyspaceScanner::cancel()
@@ -92,14 +145,15 @@ void KeyspaceScanner::finishEarly(const QString &why)
     if (!m_running || !m_stoppedEarly.isEmpty())
         return;
     m_stoppedEarly = why.isEmpty() ? QStringLiteral("stopped early") : why;
-    m_cursorDone = true;
     m_endDone = true; // end-of-scan checks need the whole keyspace: skip them
-    m_deferredCursor.reset();
-    if (!m_scanInFlight)
-        maybeFinish();
+    for (NodeWalk &n : m_nodes) {
+        n.cursorDone = true;
+        n.deferredCursor.reset();
+    }
+    maybeFinish();
 }
 
-void KeyspaceScanner::sendScan(const QByteArray &cursor)
+void KeyspaceScanner::sendScan(int node, const QByteArray &cursor)
 {
     redis::Command c{"SCAN", cursor};
     if (!m_options.match.isEmpty())
@@ -107,28 +161,32 @@ void KeyspaceScanner::sendScan(const QByteArray &cursor)
     c << "COUNT" << QByteArray::number(m_options.count);
     if (!m_options.type.isEmpty())
         c << "TYPE" << m_options.type;
-    m_scanInFlight = true;
+    NodeWalk &n = m_nodes[node];
+    n.scanInFlight = true;
     const quint64 gen = m_generation;
-    m_sender.send(
-        std::move(c), this, [this, gen](const redis::ReplyResult &r) { onScanReply(gen, r); },
+    n.sender->send(
+        std::move(c), this,
+        [this, gen, node](const redis::ReplyResult &r) { onScanReply(gen, node, r); },
         m_options.timeoutMs);
 }
 
-void KeyspaceScanner::onScanReply(quint64 gen, const redis::ReplyResult &r)
+void KeyspaceScanner::onScanReply(quint64 gen, int node, const redis::ReplyResult &r)
 {
     if (gen != m_generation || !m_running)
         return;
-    m_scanInFlight = false;
-    if (!m_stoppedEarly.isEmpty()) {
+    NodeWalk &n = m_nodes[node];
+    n.scanInFlight = false;
+    if (!m_stoppedEarly.isEmpty() || !n.failure.isEmpty()) {
         maybeFinish(); // a page asked for before finishEarly(): not wanted any more
         return;
     }
     if (!r.ok()) {
-        fail(QStringLiteral("SCAN failed: %1").arg(r.error().readFailure()));
+        failNode(node, QStringLiteral("SCAN failed: %1").arg(r.error().readFailure()));
         return;
     }
     if (!r->isArray() || r->size() != 2 || !r->at(0).isString() || !r->at(1).isArray()) {
-        fail(QStringLiteral("SCAN answered %1, not [cursor, keys]").arg(r->debugString(80)));
+        failNode(node,
+                 QStringLiteral("SCAN answered %1, not [cursor, keys]").arg(r->debugString(80)));
         return;
     }
     const QByteArray cursor = r->at(0).bytes();
@@ -136,82 +194,104 @@ void KeyspaceScanner::onScanReply(quint64 gen, const redis::ReplyResult &r)
     keys.reserve(r->at(1).size());
     for (const redis::Reply &k : r->at(1).elements())
         keys.append(k.bytes());
+    n.keysSeen += keys.size();
     m_keysSeen += keys.size();
-    m_cursorDone = cursor == "0";
-    m_fraction = m_cursorDone ? 1.0 : cursorFraction(cursor);
+    n.cursorDone = cursor == "0";
+    n.fraction = n.cursorDone ? 1.0 : cursorFraction(cursor);
+    updateFraction();
     // Ask for the next page before this page's data: the server answers SCAN while the
     // client is still sending the batch, and never waits for the client.
-    if (!m_cursorDone) {
-        if (m_requestsInFlight < m_options.pagesInFlight)
-            sendScan(cursor);
+    if (!n.cursorDone) {
+        if (n.requestsInFlight < m_options.pagesInFlight)
+            sendScan(node, cursor);
         else
-            m_deferredCursor = cursor;
+            n.deferredCursor = cursor;
     }
     if (!keys.isEmpty())
         if (auto request = m_handler->plan(keys))
-            sendRequest(std::move(*request));
+            sendRequest(node, std::move(*request));
     emit progress(m_keysSeen, m_dbSize);
     maybeFinish();
 }
 
-void KeyspaceScanner::sendRequest(PageRequest request)
+void KeyspaceScanner::sendRequest(int node, PageRequest request)
 {
     if (request.commands.isEmpty()) {
         // Nothing to ask: run the continuation now, as if the round trip had happened.
         auto next = request.onReplies({}, nowMs());
         if (next)
-            sendRequest(std::move(*next));
+            sendRequest(node, std::move(*next));
         return;
     }
-    ++m_requestsInFlight;
+    redis::CommandSender *sender = &m_sender;
+    if (node == EndOfScan) {
+        ++m_endRequestsInFlight;
+    } else {
+        ++m_nodes[node].requestsInFlight;
+        sender = m_nodes[node].sender;
+    }
     const quint64 gen = m_generation;
     const qint64 sentMs = nowMs();
     auto commands = std::move(request.commands);
-    m_sender.sendBatch(
+    sender->sendBatch(
         std::move(commands), this,
-        [this, gen, sentMs, req = std::move(request)](const QList<redis::ReplyResult> &replies) {
-            onRequestReplies(gen, req, replies, sentMs);
+        [this, gen, node, sentMs,
+         req = std::move(request)](const QList<redis::ReplyResult> &replies) {
+            onRequestReplies(gen, node, req, replies, sentMs);
         },
         m_options.timeoutMs);
 }
 
-void KeyspaceScanner::onRequestReplies(quint64 gen, const PageRequest &request,
+void KeyspaceScanner::onRequestReplies(quint64 gen, int node, const PageRequest &request,
                                        const QList<redis::ReplyResult> &replies, qint64 sentMs)
 {
     if (gen != m_generation || !m_running)
         return;
-    --m_requestsInFlight;
+    if (node == EndOfScan)
+        --m_endRequestsInFlight;
+    else if (--m_nodes[node].requestsInFlight, !m_nodes[node].failure.isEmpty())
+        return maybeFinish();
     for (const redis::ReplyResult &r : replies)
         if (isTransportFailure(r)) {
-            fail(r.error().readFailure());
+            if (node == EndOfScan)
+                fail(r.error().readFailure());
+            else
+                failNode(node, r.error().readFailure());
             return;
         }
     QElapsedTimer clock;
     clock.start();
     if (auto next = request.onReplies(replies, sentMs))
-        sendRequest(std::move(*next));
+        sendRequest(node, std::move(*next));
     if (clock.elapsed() > 20)
         qCDebug(lcBrowse) << "a page of" << replies.size() << "replies took" << clock.elapsed()
                           << "ms to store";
     if (gen != m_generation)
         return; // the handler's callback cancelled or restarted the scan
     emit pageHandled();
-    if (m_deferredCursor && m_requestsInFlight < m_options.pagesInFlight) {
-        const QByteArray cursor = *m_deferredCursor;
-        m_deferredCursor.reset();
-        sendScan(cursor);
+    if (node != EndOfScan) {
+        NodeWalk &n = m_nodes[node];
+        if (n.deferredCursor && n.requestsInFlight < m_options.pagesInFlight) {
+            const QByteArray cursor = *n.deferredCursor;
+            n.deferredCursor.reset();
+            sendScan(node, cursor);
+        }
     }
     maybeFinish();
 }
 
 void KeyspaceScanner::maybeFinish()
 {
-    if (!m_running || !m_cursorDone || m_scanInFlight || m_requestsInFlight > 0)
+    if (!m_running || m_endRequestsInFlight > 0)
         return;
-    if (!m_endDone) {
+    for (const NodeWalk &n : m_nodes)
+        if (!n.cursorDone || n.scanInFlight || n.requestsInFlight > 0)
+            return;
+    const QString failed = failures();
+    if (!m_endDone && failed.isEmpty()) {
         if (auto request = m_handler->atEnd()) {
-            sendRequest(std::move(*request));
-            if (m_requestsInFlight > 0)
+            sendRequest(EndOfScan, std::move(*request));
+            if (m_endRequestsInFlight > 0)
                 return; // atEnd is asked again when this round trip is handled
             return maybeFinish();
         }
@@ -220,9 +300,49 @@ void KeyspaceScanner::maybeFinish()
     m_running = false;
     m_finishedMs = nowMs();
     m_handler.reset();
+    const QString why = !failed.isEmpty() ? failed : m_stoppedEarly;
     qCDebug(lcBrowse) << "scan" << m_generation << "done:" << m_keysSeen << "keys in" << elapsedMs()
-                      << "ms" << m_stoppedEarly;
-    emit finished(m_stoppedEarly.isEmpty(), m_stoppedEarly);
+                      << "ms" << why;
+    emit finished(why.isEmpty(), why);
+}
+
+QString KeyspaceScanner::failures() const
+{
+    QStringList parts;
+    for (const NodeWalk &n : m_nodes)
+        if (!n.failure.isEmpty())
+            parts << QStringLiteral("node %1: %2").arg(n.name, n.failure);
+    if (parts.isEmpty())
+        return {};
+    return parts.join(QStringLiteral("; "))
+           + QStringLiteral(" (the keys of the other nodes are shown)");
+}
+
+void KeyspaceScanner::updateFraction()
+{
+    double weighted = 0, plain = 0;
+    qint64 total = 0;
+    for (const NodeWalk &n : m_nodes) {
+        plain += n.fraction;
+        if (n.dbSize > 0) {
+            weighted += n.fraction * double(n.dbSize);
+            total += n.dbSize;
+        }
+    }
+    m_fraction =
+        total > 0 ? weighted / double(total) : plain / double(qMax(1, int(m_nodes.size())));
+}
+
+void KeyspaceScanner::failNode(int node, const QString &why)
+{
+    if (m_nodes.size() == 1)
+        return fail(why);
+    NodeWalk &n = m_nodes[node];
+    qCWarning(lcBrowse) << "scan of node" << n.name << "failed:" << why;
+    n.failure = why;
+    n.cursorDone = true;
+    n.deferredCursor.reset();
+    maybeFinish();
 }
 
 void KeyspaceScanner::fail(const QString &why)

@@ -34,6 +34,10 @@ public:
 };
 
 // Walks the keyspace with SCAN cursor MATCH COUNT and hands every page to a PageHandler,
+// on every node the sender names (CommandSender::scanNodes: one, or each primary of a
+// cluster, each with its own cursor and its own pages in flight; a page's commands go to the
+// node that returned its keys). A node that fails is reported by name and the other nodes
+// carry on.
 // whose commands go out as one pipelined batch per page. The next SCAN is sent as soon as
 // the previous one answers, so the server always has work queued; at most pagesInFlight
 // data batches are outstanding, which bounds memory. Every start() begins a new generation:
@@ -62,10 +66,21 @@ public:
     // a limit was reached, and what was read so far is kept.
     void finishEarly(const QString &why);
 
+    struct NodeProgress
+    {
+        QString name;
+        qint64 keysSeen = 0;
+        qint64 dbSize = -1;
+        double fraction = 0;
+        bool done = false;
+        QString failure; // why this node's walk stopped, empty unless it failed
+    };
+
     bool isRunning() const { return m_running; }
     quint64 generation() const { return m_generation; }
     qint64 keysSeen() const { return m_keysSeen; } // as SCAN returned them (may repeat)
-    qint64 dbSize() const { return m_dbSize; }     // -1 until DBSIZE answers
+    qint64 dbSize() const { return m_dbSize; }     // all nodes; -1 until each DBSIZE answers
+    QList<NodeProgress> nodeProgress() const;
     // How much of the keyspace the cursor has walked, 0..1. SCAN visits hash buckets in
     // reverse-binary order, so the bit-reversed cursor over 2^64 is the fraction done; it
     // also counts keys MATCH filtered out, which keysSeen() cannot.
@@ -76,32 +91,50 @@ public:
 
 signals:
     void progress(qint64 keysSeen, qint64 dbSize);
-    // DBSIZE answered; it always comes before the first page.
+    // DBSIZE answered on every node; it always comes before the first page.
     void dbSizeKnown(qint64 dbSize);
     void pageHandled(); // the handler stored a page: views may look again
     // complete: every page was handled. Otherwise error says why (empty when cancelled).
     void finished(bool complete, const QString &error);
 
 private:
-    void sendScan(const QByteArray &cursor);
-    void onScanReply(quint64 gen, const redis::ReplyResult &r);
-    void sendRequest(PageRequest request);
-    void onRequestReplies(quint64 gen, const PageRequest &request,
+    struct NodeWalk
+    {
+        redis::CommandSender *sender = nullptr;
+        QString name;
+        bool scanInFlight = false;
+        bool cursorDone = false;
+        std::optional<QByteArray> deferredCursor;
+        int requestsInFlight = 0;
+        qint64 keysSeen = 0;
+        qint64 dbSize = -1;
+        double fraction = 0;
+        QString failure;
+    };
+    static constexpr int EndOfScan = -1; // requests of atEnd(), sent through the main sender
+
+    void startWalks(quint64 gen);
+    void sendScan(int node, const QByteArray &cursor);
+    void onScanReply(quint64 gen, int node, const redis::ReplyResult &r);
+    void sendRequest(int node, PageRequest request);
+    void onRequestReplies(quint64 gen, int node, const PageRequest &request,
                           const QList<redis::ReplyResult> &replies, qint64 sentMs);
     void maybeFinish();
+    // One node cannot go on; with a single node that ends the scan.
+    void failNode(int node, const QString &why);
     void fail(const QString &why);
+    void updateFraction();
+    QString failures() const;
 
     redis::CommandSender &m_sender;
     Options m_options;
     std::shared_ptr<PageHandler> m_handler;
     quint64 m_generation = 0;
     bool m_running = false;
-    bool m_scanInFlight = false;
-    bool m_cursorDone = false;
     bool m_endDone = false;
     QString m_stoppedEarly; // why, when finishEarly() was called
-    std::optional<QByteArray> m_deferredCursor;
-    int m_requestsInFlight = 0;
+    QList<NodeWalk> m_nodes;
+    int m_endRequestsInFlight = 0;
     qint64 m_keysSeen = 0;
     qint64 m_dbSize = -1;
     double m_fraction = 0;

@@ -96,6 +96,16 @@ QString ClusterRouter::address() const
     return m_seed->address();
 }
 
+QList<ScanNode> ClusterRouter::scanNodes()
+{
+    if (!m_cluster)
+        return {ScanNode{m_seed.get(), address()}};
+    QList<ScanNode> out;
+    for (int i : m_topology.primaries())
+        out << ScanNode{&node(i), m_topology.nodes().at(i).address()};
+    return out;
+}
+
 void ClusterRouter::discover()
 {
     m_refreshing = true;

@@ -57,6 +57,7 @@ public:
     void sendBatch(QList<Command> commands, QObject *context, BatchCallback callback,
                    int timeoutMs = -1) override;
     QString address() const override;
+    QList<ScanNode> scanNodes() override;
 
 signals:
     void topologyChanged();

@@ -13,6 +13,15 @@ using BatchCallback = std::function<void(const QList<ReplyResult> &)>;
 // What every feature talks to: a standalone connection, later a cluster router, and the
 // write gate that wraps either. Callbacks run on the context object's thread, never after
 // the context is destroyed.
+class CommandSender;
+
+// One node a keyspace walk visits, with a name for progress and errors.
+struct ScanNode
+{
+    CommandSender *sender = nullptr;
+    QString name;
+};
+
 class CommandSender
 {
 public:
@@ -22,6 +31,9 @@ public:
     virtual void sendBatch(QList<Command> commands, QObject *context, BatchCallback callback,
                            int timeoutMs = -1) = 0;
     virtual QString address() const = 0;
+    // What a SCAN must visit to see every key: this sender itself, except on a cluster, where
+    // each primary has its own cursor.
+    virtual QList<ScanNode> scanNodes() { return {ScanNode{this, address()}}; }
 
     void send(Command command, QObject *context, Callback callback, int timeoutMs = -1);
 

@@ -23,6 +23,8 @@ public:
     void sendBatch(QList<redis::Command> commands, QObject *context, redis::BatchCallback callback,
                    int timeoutMs = -1) override;
     QString address() const override { return m_inner.address(); }
+    // A walk only reads: the nodes' own senders, past the gate.
+    QList<redis::ScanNode> scanNodes() override { return m_inner.scanNodes(); }
 
     WriteGate &gate() { return m_gate; }
 

@@ -83,6 +83,7 @@ public:
     QString errorString() const { return m_error; }
     QList<redis::ConnectionOptions> nodes() const;
     std::unique_ptr<redis::RedisClient> connectNode(int index) const;
+    qint64 pid(int index) const { return m_servers.at(size_t(index))->pid(); }
 
 private:
     std::vector<std::unique_ptr<demo::LocalRedisServer>> m_servers;
