@@ -1,5 +1,6 @@
 #include "ConnectionArgs.h"
 
+#include "redis/ClusterRouter.h"
 #include "redis/RedisClient.h"
 #include "session/ProfileStore.h"
 #include "session/RedisUrl.h"
@@ -201,6 +202,26 @@ std::unique_ptr<redis::RedisClient> connectClient(redis::ConnectionOptions optio
     return client;
 }
 
+std::unique_ptr<redis::ClusterRouter> connectRouter(redis::ConnectionOptions options,
+                                                    Context &context, int failExit, int *exitCode,
+                                                    SocketThread socketThread)
+{
+    options.onCallerThread = socketThread == SocketThread::Caller;
+    redis::ClusterRouter::Options o;
+    o.seed = options;
+    auto router = std::make_unique<redis::ClusterRouter>(o);
+    router->open();
+    if (!router->waitUntilDiscovered(options.connectTimeoutMs + 1000)) {
+        // The seed's own state says it best when it could not connect at all.
+        const QString why = router->seed().state() != redis::ConnectionState::Ready
+                                ? router->seed().stateDetail()
+                                : router->discoveryError();
+        *exitCode = context.fail(failExit, scrub(why, options.password));
+        return nullptr;
+    }
+    return router;
+}
+
 std::unique_ptr<ScannedInventory> scanInventory(const ConnectionArgs &connection,
                                                 const QCommandLineParser &parser, Context &context,
                                                 browse::InventoryScan::Options options,
@@ -215,7 +236,7 @@ std::unique_ptr<ScannedInventory> scanInventory(const ConnectionArgs &connection
     const auto schema = keySchema(profile, context, exitCode);
     if (!schema)
         return nullptr;
-    run->client = connectClient(profile.toConnectionOptions(run->target.password), context,
+    run->client = connectRouter(profile.toConnectionOptions(run->target.password), context,
                                 ExitConnection, exitCode, SocketThread::Transport);
     if (!run->client)
         return nullptr;

@@ -12,6 +12,7 @@
 
 namespace redis {
 class RedisClient;
+class ClusterRouter;
 struct ConnectionOptions;
 } // namespace redis
 
@@ -109,13 +110,18 @@ enum class SocketThread { Caller, Transport };
 std::unique_ptr<redis::RedisClient> connectClient(redis::ConnectionOptions options,
                                                   Context &context, int failExit, int *exitCode,
                                                   SocketThread socketThread = SocketThread::Caller);
+// The same for a server that may be a cluster node: the router finds out, and routes each
+// command to the primary owning its keys (a standalone server is talked to directly).
+std::unique_ptr<redis::ClusterRouter>
+connectRouter(redis::ConnectionOptions options, Context &context, int failExit, int *exitCode,
+              SocketThread socketThread = SocketThread::Caller);
 
 // A scan of the stock and receipt families run to its end, with the connection it ran on:
 // what `keys` and `order` share.
 struct ScannedInventory
 {
     ConnectionArgs::Resolved target;
-    std::unique_ptr<redis::RedisClient> client;
+    std::unique_ptr<redis::ClusterRouter> client;
     std::unique_ptr<browse::InventoryScan> scan; // destroyed before the client it sends on
     browse::ScanFacts facts;
 

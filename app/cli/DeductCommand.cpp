@@ -4,7 +4,7 @@
 #include "ConnectionArgs.h"
 #include "Subcommand.h"
 #include "inventory/Deducer.h"
-#include "redis/RedisClient.h"
+#include "redis/ClusterRouter.h"
 #include "session/GatedSender.h"
 #include "session/WriteGate.h"
 
@@ -264,7 +264,7 @@ int runDeduct(Context &context)
                             QStringLiteral("nothing sent: %1").arg(why.join(QStringLiteral("; "))));
     }
 
-    const auto client = connectClient(profile.toConnectionOptions(target->password), context,
+    const auto client = connectRouter(profile.toConnectionOptions(target->password), context,
                                       ExitConnection, &exitCode);
     if (!client)
         return exitCode;
