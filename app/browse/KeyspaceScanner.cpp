@@ -1,6 +1,7 @@
 #include "KeyspaceScanner.h"
 
 #include "BrowseLog.h"
+#include "redis/ReplyShape.h"
 
 #include <QElapsedTimer>
 
@@ -185,8 +186,8 @@ void KeyspaceScanner::onScanReply(quint64 gen, int node, const redis::ReplyResul
         return;
     }
     if (!r->isArray() || r->size() != 2 || !r->at(0).isString() || !r->at(1).isArray()) {
-        failNode(node,
-                 QStringLiteral("SCAN answered %1, not [cursor, keys]").arg(r->debugString(80)));
+        failNode(node, QStringLiteral("SCAN answered %1, not [cursor, keys] (an anomaly)")
+                           .arg(redis::replyShape(*r)));
         return;
     }
     const QByteArray cursor = r->at(0).bytes();

@@ -110,6 +110,8 @@ QJsonObject resultJson(const DeductionResult &r, const QString &auditPath)
         j.insert(QStringLiteral("error"), o.serverError);
     if (!o.stockMoved.isEmpty())
         j.insert(QStringLiteral("stock_moved"), o.stockMoved);
+    if (!o.anomaly.isEmpty())
+        j.insert(QStringLiteral("anomaly"), o.anomaly);
     if (o.kind == OutcomeKind::Unknown || o.kind == OutcomeKind::NotSent)
         j.insert(QStringLiteral("error"), o.transportError);
     if (r.receiptAfter) {

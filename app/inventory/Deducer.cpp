@@ -2,6 +2,7 @@
 
 #include "InventoryLog.h"
 #include "core/Bytes.h"
+#include "redis/ReplyShape.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -144,8 +145,9 @@ private:
                 if (loaded)
                     summary = QStringLiteral("loaded: sha1 %1").arg(QString::fromLatin1(expected));
                 else if (r.ok())
-                    summary = QStringLiteral("unexpected reply %1 (expected sha1 %2)")
-                                  .arg(r->debugString(), QString::fromLatin1(expected));
+                    summary = QStringLiteral("SCRIPT LOAD answered %1, not the expected sha1 "
+                                             "%2 (an anomaly)")
+                                  .arg(redis::replyShape(*r), QString::fromLatin1(expected));
                 else
                     summary = r.error().toString();
                 recordOutcome("script-load", load, id, sentAt, clock->elapsed(), summary,
@@ -270,7 +272,8 @@ KeyReading KeyReading::fromReply(const redis::ReplyResult &r)
     else if (r->isString())
         k.value = r->bytes();
     else if (!r->isNil())
-        k.error = QStringLiteral("unexpected reply %1").arg(r->debugString());
+        k.error =
+            QStringLiteral("GET answered %1, not a value (an anomaly)").arg(redis::replyShape(*r));
     return k;
 }
 

@@ -2,6 +2,7 @@
 
 #include "PreWriteErrors.h"
 #include "core/Bytes.h"
+#include "redis/ReplyShape.h"
 
 #include <algorithm>
 #include <iterator>
@@ -31,14 +32,25 @@ std::optional<CodedReply> coded(const redis::Reply &r)
     return CodedReply{*code, r.at(1).asInteger()};
 }
 
-DeductionOutcome unreadable(const redis::Reply &r)
+// The call ran, but we cannot tell what it did: only a receipt check can. `why` says in words
+// what was unexpected; the raw reply is kept in replyText for the audit record only.
+DeductionOutcome unreadable(const redis::Reply &r, const QString &why)
 {
-    // The call ran, but we cannot tell what it did: only a receipt check can.
     DeductionOutcome o;
     o.kind = OutcomeKind::Unknown;
     o.replyText = r.debugString();
-    o.transportError = QStringLiteral("unexpected reply %1").arg(o.replyText);
+    o.anomaly = why;
+    o.transportError = QStringLiteral("unexpected reply: %1").arg(why);
     return o;
+}
+
+// Why a reply is not a {code, value} array, in words.
+QString shapeProblem(const redis::Reply &r)
+{
+    if (!r.isArray() || r.size() < 2)
+        return QStringLiteral("%1, not the contract's {code, value} array")
+            .arg(redis::replyShape(r));
+    return QStringLiteral("its first element is %1, not a code").arg(redis::replyShape(r.at(0)));
 }
 
 DeductionOutcome fromServerError(const redis::RedisError &e)
@@ -110,8 +122,10 @@ QString DeductionOutcome::summary() const
         if (recordedQuantity)
             return QStringLiteral("already applied with quantity %1 (nothing changed)")
                 .arg(*recordedQuantity);
+        if (!remaining)
+            return QStringLiteral("already applied: %1, an anomaly (nothing changed)").arg(anomaly);
         return QStringLiteral("already applied: recorded remaining %1 (nothing changed)")
-            .arg(remaining ? QString::number(*remaining) : replyText);
+            .arg(*remaining);
     case OutcomeKind::Insufficient:
         return QStringLiteral("insufficient: stock %1 (nothing changed)").arg(num(stock));
     case OutcomeKind::StockMissing:
@@ -147,9 +161,14 @@ QString DeductionOutcome::meaning(DeductionMode mode) const
             return QStringLiteral("This order was already deducted, with quantity %1, not the "
                                   "quantity asked now. Nothing changed.")
                 .arg(*recordedQuantity);
+        if (!remaining)
+            return QStringLiteral("This order was already deducted earlier; nothing changed. "
+                                  "But %1: an anomaly (written by hand or by other code), so "
+                                  "what the first deduction left is unknown.")
+                .arg(anomaly);
         return QStringLiteral("This order was already deducted earlier; nothing changed. The "
                               "first deduction left %1 in stock.")
-            .arg(remaining ? QString::number(*remaining) : replyText);
+            .arg(*remaining);
     case OutcomeKind::Insufficient:
         return QStringLiteral("Not enough stock: %1 available, fewer than asked. Nothing was "
                               "written%2.")
@@ -159,8 +178,9 @@ QString DeductionOutcome::meaning(DeductionMode mode) const
         return QStringLiteral("The stock key does not exist. Nothing was written: a deduction "
                               "never creates stock.");
     case OutcomeKind::Rejected:
+        // Redis ends some errors with a full stop ("... SHUTDOWN NOSAVE."): not twice.
         return QStringLiteral("The server refused the call: %1. Nothing was written.")
-            .arg(serverError);
+            .arg(serverError.endsWith(QLatin1Char('.')) ? serverError.chopped(1) : serverError);
     case OutcomeKind::MayHaveWritten:
         return QStringLiteral("The call failed: %1. %2A Lua error does not undo what ran "
                               "before it, so this call may have written (for example deducted "
@@ -212,6 +232,15 @@ QString DeductionOutcome::nextStep(DeductionMode mode) const
                                   "then run again.");
         if (serverError.startsWith(QLatin1String("READONLY")))
             return QStringLiteral("This server is a replica; connect to the primary.");
+        if (serverError.startsWith(QLatin1String("BUSY")))
+            return QStringLiteral("Another client's script or function has been running too "
+                                  "long, and the server answers nothing else meanwhile. Wait for "
+                                  "it to end (or have it stopped with SCRIPT KILL or FUNCTION "
+                                  "KILL), then run again: nothing was written.");
+        if (serverError.startsWith(QLatin1String("OOM")))
+            return QStringLiteral("The server is out of memory (maxmemory reached, and its policy "
+                                  "evicts nothing): free memory or raise maxmemory, then run "
+                                  "again: nothing was written.");
         return QStringLiteral("Fix the cause above and run again; retrying is safe, nothing was "
                               "written.");
     case OutcomeKind::MayHaveWritten:
@@ -293,6 +322,28 @@ constexpr ReplyCode ScriptCodes[] = {
     {-1, OutcomeKind::StockMissing, nullptr, true},
 };
 
+// Words for a value a code carries that is not a number from 0: `what` names the value.
+QString valueProblem(const redis::Reply &value, const QString &what)
+{
+    const auto v = value.asInteger();
+    return v ? QStringLiteral("%1 is below zero").arg(what)
+             : QStringLiteral("%1 is %2, not a number").arg(what, redis::replyShape(value));
+}
+
+QString valueName(OutcomeKind kind, bool quantity)
+{
+    if (quantity)
+        return QStringLiteral("the recorded quantity");
+    switch (kind) {
+    case OutcomeKind::AlreadyApplied:
+        return QStringLiteral("the recorded remaining");
+    case OutcomeKind::Insufficient:
+        return QStringLiteral("the stock");
+    default:
+        return QStringLiteral("the remaining stock");
+    }
+}
+
 template<std::size_t N>
 DeductionOutcome decodeReply(const redis::ReplyResult &result, const ReplyCode (&codes)[N])
 {
@@ -305,16 +356,29 @@ DeductionOutcome decodeReply(const redis::ReplyResult &result, const ReplyCode (
         return fromServerError(redis::RedisError::fromServer(r.bytes()));
     const auto c = coded(r);
     if (!c)
-        return unreadable(r);
+        return unreadable(r, shapeProblem(r));
     const auto known = std::find_if(std::begin(codes), std::end(codes),
                                     [&](const ReplyCode &k) { return k.code == c->code; });
-    if (known == std::end(codes) || (known->valueRequired && !c->value))
-        return unreadable(r);
+    if (known == std::end(codes))
+        return unreadable(
+            r, QStringLiteral("code %1, which the contract does not define").arg(c->code));
+    // Stock, remaining and quantities are never below zero: a negative one is never shown as
+    // "deducted -1" or "stock -5", whatever the code says.
+    const bool valueOk = c->value && *c->value >= 0;
+    const QString problem =
+        valueOk
+            ? QString()
+            : valueProblem(r.at(1), valueName(known->kind,
+                                              known->value == &DeductionOutcome::recordedQuantity));
+    if (known->valueRequired && !valueOk)
+        return unreadable(r, QStringLiteral("code %1, but %2").arg(c->code).arg(problem));
     DeductionOutcome o;
     o.replyText = r.debugString();
     o.kind = known->kind;
-    if (known->value)
+    if (known->value && valueOk)
         o.*(known->value) = c->value;
+    else if (known->value)
+        o.anomaly = problem;
     return o;
 }
 

@@ -36,7 +36,10 @@ struct DeductionOutcome
     QString serverError;                    // Rejected, MayHaveWritten: the server's text
     QString stockMoved; // MayHaveWritten: "100 → 95" when the stock read before and after differ
     QString transportError; // Unknown / NotSent: what the client saw
-    QString replyText;      // the raw reply, escaped, for the record
+    QString replyText;      // the raw reply, escaped, for the record (never for sentences)
+    // What was unexpected in the reply, in words ("the recorded remaining is a string, not a
+    // number"); empty when the reply had the contract's shape.
+    QString anomaly;
 
     // One line for the audit log and the CLI: "deducted: remaining 7",
     // "outcome unknown (timeout): ...".

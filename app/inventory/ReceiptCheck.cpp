@@ -4,6 +4,7 @@
 #include "InventoryLog.h"
 #include "core/Bytes.h"
 #include "redis/LibraryList.h"
+#include "redis/ReplyShape.h"
 
 #include <QEventLoop>
 #include <QPointer>
@@ -150,8 +151,10 @@ ReceiptStatus decodeReceiptFunctionReply(const QByteArray &key, const redis::Rep
     };
     const auto found = at(0), ttl = at(2);
     if (!found || !ttl || (*found != 0 && *found != 1)) {
-        s.error =
-            QStringLiteral("unexpected reply from inventory_receipt_v1: %1").arg(r.debugString());
+        // In words: a raw dump does not belong in the sentence verdict() builds from this.
+        s.error = QStringLiteral("inventory_receipt_v1 answered %1, not its {found, value, ttl, "
+                                 "quantity} array (an anomaly)")
+                      .arg(redis::replyShape(r));
         return s;
     }
     s.exists = *found == 1;

@@ -67,6 +67,41 @@ private slots:
         const auto o = decodeFunctionReply(reply);
         QCOMPARE(o.kind, OutcomeKind::Unknown);
         QVERIFY(o.transportError.contains(QLatin1String("unexpected reply")));
+        // Described in words, never dumped raw into the sentence (issue 14, item 8).
+        QVERIFY2(!o.summary().contains(QLatin1String("(integer)")), qPrintable(o.summary()));
+        QVERIFY(!o.summary().contains(QLatin1Char('[')));
+        QVERIFY(!o.anomaly.isEmpty());
+    }
+
+    // Issue 14, item 8: `recorded remaining [(integer) 2, "abc"]` and "Deducted -1".
+    void anomalousValuesAreWordsNotRawReplies()
+    {
+        const auto text =
+            decodeFunctionReply(Reply::array({Reply::integer(2), Reply::bulk("abc")}));
+        QCOMPARE(text.kind, OutcomeKind::AlreadyApplied);
+        for (const QString &s : {text.summary(), text.meaning(DeductionMode::Function)}) {
+            QVERIFY2(!s.contains(QLatin1String("(integer)")), qPrintable(s));
+            QVERIFY2(!s.contains(QLatin1String("abc")), qPrintable(s));
+            QVERIFY2(s.contains(QLatin1String("not a number")), qPrintable(s));
+            QVERIFY2(s.contains(QLatin1String("anomal")), qPrintable(s));
+        }
+        // A negative remaining is never "deducted".
+        const auto negative = decodeFunctionReply(pair(1, -1));
+        QCOMPARE(negative.kind, OutcomeKind::Unknown);
+        QVERIFY(!negative.remaining);
+        QVERIFY2(negative.summary().contains(QLatin1String("below zero")),
+                 qPrintable(negative.summary()));
+        QCOMPARE(decodeScriptReply(pair(1, -1)).kind, OutcomeKind::Unknown);
+        QCOMPARE(decodeScriptReply(pair(0, -5)).kind, OutcomeKind::Unknown);
+        // A negative recorded remaining: still a duplicate, but the value is an anomaly.
+        const auto recorded = decodeFunctionReply(pair(2, -4));
+        QCOMPARE(recorded.kind, OutcomeKind::AlreadyApplied);
+        QVERIFY(!recorded.remaining);
+        QVERIFY2(recorded.summary().contains(QLatin1String("below zero")),
+                 qPrintable(recorded.summary()));
+        QVERIFY(!recorded.meaning(DeductionMode::Function).contains(QLatin1String("-4")));
+        const auto code = decodeFunctionReply(pair(9, 1));
+        QVERIFY2(code.summary().contains(QLatin1String("code 9")), qPrintable(code.summary()));
     }
 
     void scriptReplies()

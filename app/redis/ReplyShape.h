@@ -1,0 +1,13 @@
+#pragma once
+
+#include "Reply.h"
+
+#include <QString>
+
+namespace redis {
+
+// A reply's shape in words ("an integer", "an array of 3 elements"), for sentences that explain
+// an unexpected reply: a raw dump (Reply::debugString) belongs in a record, not in a sentence.
+QString replyShape(const Reply &reply);
+
+} // namespace redis
