@@ -179,7 +179,9 @@ int runDiff(Context &context)
     change.fetchStateBlocking();
     for (const functions::NodeState &n : change.states())
         if (!n.error.isEmpty())
-            return context.fail(DiffConnection, n.error);
+            return context.fail(DiffConnection, QStringLiteral("could not read FUNCTION LIST on "
+                                                               "%1: %2")
+                                                    .arg(n.address, n.error));
     const functions::Verdict verdict = change.verdict();
     const functions::CodeDiff code = change.codeDiff();
     if (parser.isSet(json)) {

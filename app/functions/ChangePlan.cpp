@@ -61,6 +61,14 @@ QString codeLabel(const redis::LibraryInfo *lib)
     return lib ? versionLabel(libraryVersion(lib->code)) : QStringLiteral("not loaded");
 }
 
+// What the node holds, for a diff's left side: never "not loaded" when it could not be read.
+QString loadedLabel(const NodeState &node, const redis::LibraryInfo *lib)
+{
+    return node.error.isEmpty()
+               ? codeLabel(lib)
+               : QStringLiteral("could not read FUNCTION LIST: %1").arg(node.error);
+}
+
 } // namespace
 
 QString actionName(ChangeAction a)
@@ -117,10 +125,7 @@ NodeState decodeState(const QString &address, const QList<redis::ReplyResult> &r
     NodeState s;
     s.address = address;
     if (replies.size() < 2 || !replies[0].ok()) {
-        s.error =
-            replies.isEmpty()
-                ? QStringLiteral("no reply")
-                : QStringLiteral("FUNCTION LIST failed: %1").arg(replies[0].error().toString());
+        s.error = replies.isEmpty() ? QStringLiteral("no reply") : replies[0].error().toString();
         return s;
     }
     auto libs = redis::decodeFunctionList(replies[0].value());
@@ -226,6 +231,18 @@ redis::Command ChangeSpec::command(const NodeState &node) const
 
 QList<ContractDiff> ChangeSpec::contractDiffs(const NodeState &node) const
 {
+    if (!node.error.isEmpty()) {
+        // Nothing can be compared: "not loaded" would claim a state nobody read.
+        ContractDiff d;
+        d.library = library;
+        d.beforeUnreadable =
+            QStringLiteral("could not read FUNCTION LIST on %1: %2").arg(node.address, node.error);
+        d.existsAfter = action != ChangeAction::Delete;
+        if (action == ChangeAction::Load)
+            d.versionAfter = incoming.version;
+        d.refusals << d.beforeUnreadable;
+        return {d};
+    }
     const QList<redis::LibraryInfo> after = predict(node);
     QSet<QString> names;
     for (const redis::LibraryInfo &l : node.libraries)
@@ -287,9 +304,10 @@ CodeDiff ChangeSpec::codeDiff(const NodeState &node) const
         rightLabel = QStringLiteral("backup %1 (%2)")
                          .arg(backup ? backup->path : QString(), codeLabel(next));
     }
-    return diffCode(before ? before->code : QByteArray(), next ? next->code : QByteArray(),
-                    QStringLiteral("loaded on %1 (%2)").arg(node.address, codeLabel(before)),
-                    rightLabel);
+    return diffCode(
+        before ? before->code : QByteArray(), next ? next->code : QByteArray(),
+        QStringLiteral("loaded on %1 (%2)").arg(node.address, loadedLabel(node, before)),
+        rightLabel);
 }
 
 QStringList ChangeSpec::refusals(const NodeState &node) const
@@ -297,7 +315,7 @@ QStringList ChangeSpec::refusals(const NodeState &node) const
     QStringList out;
     if (!node.error.isEmpty())
         return {
-            QStringLiteral("cannot read the libraries of %1: %2").arg(node.address, node.error)};
+            QStringLiteral("could not read FUNCTION LIST on %1: %2").arg(node.address, node.error)};
     const NodeBackup *saved = backup ? backup->node(node.address) : nullptr;
     if (backup && !saved)
         out << QStringLiteral("the backup %1 has no node %2").arg(backup->path, node.address);

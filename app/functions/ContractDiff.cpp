@@ -271,6 +271,8 @@ QString ContractDiff::summary() const
         parts << QStringLiteral("%1 changed").arg(changed);
     if (!collisions.isEmpty())
         parts << QStringLiteral("%1 collisions").arg(collisions.size());
+    if (!beforeUnreadable.isEmpty())
+        return QStringLiteral("%1: %2; nothing was compared").arg(library, beforeUnreadable);
     const QString from = existsBefore ? versionLabel(versionBefore) : QStringLiteral("not loaded");
     const QString to = existsAfter ? versionLabel(versionAfter) : QStringLiteral("deleted");
     return QStringLiteral("%1 %2 → %3: %4%5")
@@ -302,20 +304,24 @@ QJsonObject ContractDiff::toJson() const
         cols.append(QJsonObject{{QStringLiteral("function"), c.function},
                                 {QStringLiteral("other_library"), c.otherLibrary},
                                 {QStringLiteral("other_function"), c.otherFunction}});
-    return {{QStringLiteral("library"), library},
-            {QStringLiteral("exists_before"), existsBefore},
-            {QStringLiteral("exists_after"), existsAfter},
-            {QStringLiteral("version_before"), versionBefore},
-            {QStringLiteral("version_after"), versionAfter},
-            {QStringLiteral("sha256_before"), QString::fromLatin1(fingerprintBefore)},
-            {QStringLiteral("sha256_after"), QString::fromLatin1(fingerprintAfter)},
-            {QStringLiteral("code_identical"), codeIdentical},
-            {QStringLiteral("verdict"), verdictName(verdict)},
-            {QStringLiteral("functions"), fns},
-            {QStringLiteral("collisions"), cols},
-            {QStringLiteral("breaking"), QJsonArray::fromStringList(breakingReasons())},
-            {QStringLiteral("warnings"), QJsonArray::fromStringList(warnings)},
-            {QStringLiteral("refusals"), QJsonArray::fromStringList(refusals)}};
+    QJsonObject o{{QStringLiteral("library"), library},
+                  {QStringLiteral("exists_before"),
+                   beforeUnreadable.isEmpty() ? QJsonValue(existsBefore) : QJsonValue()},
+                  {QStringLiteral("exists_after"), existsAfter},
+                  {QStringLiteral("version_before"), versionBefore},
+                  {QStringLiteral("version_after"), versionAfter},
+                  {QStringLiteral("sha256_before"), QString::fromLatin1(fingerprintBefore)},
+                  {QStringLiteral("sha256_after"), QString::fromLatin1(fingerprintAfter)},
+                  {QStringLiteral("code_identical"), codeIdentical},
+                  {QStringLiteral("verdict"), verdictName(verdict)},
+                  {QStringLiteral("functions"), fns},
+                  {QStringLiteral("collisions"), cols},
+                  {QStringLiteral("breaking"), QJsonArray::fromStringList(breakingReasons())},
+                  {QStringLiteral("warnings"), QJsonArray::fromStringList(warnings)},
+                  {QStringLiteral("refusals"), QJsonArray::fromStringList(refusals)}};
+    if (!beforeUnreadable.isEmpty())
+        o.insert(QStringLiteral("before_error"), beforeUnreadable);
+    return o;
 }
 
 } // namespace functions

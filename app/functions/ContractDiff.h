@@ -43,6 +43,9 @@ struct ContractDiff
 {
     QString library;
     bool existsBefore = false;
+    // Set when the node's libraries could not be read ("could not read FUNCTION LIST on
+    // host:port: why"): then existsBefore says nothing, and nothing was compared.
+    QString beforeUnreadable;
     bool existsAfter = true;
     QString versionBefore; // empty: unversioned (or absent)
     QString versionAfter;

@@ -1,6 +1,7 @@
 // The offline half of library management, no server: versions and fingerprints, inspection
 // of the shipped releases, the contract diff (every class of change), the code diff, backup
 // files and the local catalog.
+#include "functions/ChangePlan.h"
 #include "functions/CodeDiff.h"
 #include "functions/ContractDiff.h"
 #include "functions/FunctionBackup.h"
@@ -390,6 +391,35 @@ private slots:
         QCOMPARE(status.first().match.kind, LibraryMatch::Kind::Identical);
         QCOMPARE(status.first().toJson().value("version").toString(), QStringLiteral("3.0"));
         QCOMPARE(status.first().toJson().value("sha256").toString().size(), 64);
+    }
+
+    // Issue 14, item 8: a node whose FUNCTION LIST could not be read is not "not loaded".
+    void unreadableNodeIsNotNotLoaded()
+    {
+        ChangeSpec spec;
+        spec.action = ChangeAction::Load;
+        spec.library = QStringLiteral("lib");
+        spec.incoming = inspectLibrary(library(QStringLiteral("1.0.0"), {"f||"}));
+        NodeState node;
+        node.address = QStringLiteral("127.0.0.1:6379");
+        node.error = QStringLiteral("NOPERM this user has no permissions to run 'function'");
+        const QList<ContractDiff> diffs = spec.contractDiffs(node);
+        QCOMPARE(diffs.size(), 1);
+        const QString summary = diffs.first().summary();
+        QVERIFY2(!summary.contains(QLatin1String("not loaded")), qPrintable(summary));
+        QVERIFY2(summary.contains(QLatin1String("could not read FUNCTION LIST on 127.0.0.1:6379: "
+                                                "NOPERM")),
+                 qPrintable(summary));
+        QVERIFY(diffs.first().toJson().value(QStringLiteral("exists_before")).isNull());
+        const CodeDiff code = spec.codeDiff(node);
+        QVERIFY2(code.leftLabel.contains(QLatin1String("could not read FUNCTION LIST")),
+                 qPrintable(code.leftLabel));
+        QVERIFY2(spec.refusals(node).join(' ').contains(QLatin1String("could not read FUNCTION "
+                                                                      "LIST")),
+                 qPrintable(spec.refusals(node).join(' ')));
+        // A node that was read and lacks the library is "not loaded".
+        node.error.clear();
+        QVERIFY(spec.contractDiffs(node).first().summary().contains(QLatin1String("not loaded")));
     }
 };
 

@@ -199,8 +199,9 @@ void ContractPage::render()
     const Verdict verdict = m_change.verdict();
     if (!diffs.isEmpty()) {
         const ContractDiff &d = diffs.first();
-        const QString from =
-            d.existsBefore ? functions::versionLabel(d.versionBefore) : tr("not loaded");
+        const QString from = !d.beforeUnreadable.isEmpty() ? tr("unknown")
+                             : d.existsBefore ? functions::versionLabel(d.versionBefore)
+                                              : tr("not loaded");
         const QString to = d.existsAfter ? functions::versionLabel(d.versionAfter) : tr("deleted");
         const bool rollback = spec.action == functions::ChangeAction::RestoreCode
                               || spec.action == functions::ChangeAction::RestoreDump;
@@ -214,6 +215,10 @@ void ContractPage::render()
     QStringList detail;
     for (const functions::NodeState &n : m_change.states()) {
         const redis::LibraryInfo *now = n.library(spec.library);
+        if (!n.error.isEmpty()) {
+            detail << tr("Loaded on %1: could not read FUNCTION LIST: %2").arg(n.address, n.error);
+            continue;
+        }
         detail << tr("Loaded on %1 (Redis %2): %3")
                       .arg(n.address, n.redisVersion,
                            now ? tr("%1, sha256 %2")
