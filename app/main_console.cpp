@@ -46,11 +46,8 @@ void quitOnTerminationSignals(QApplication &app)
 int main(int argc, char *argv[])
 {
     // Read before QApplication exists, so that --help and --version need no display.
-    QStringList arguments;
-    for (int i = 0; i < argc; ++i)
-        arguments << QString::fromLocal8Bit(argv[i]);
     session::ConsoleCommandLine commandLine;
-    const auto action = commandLine.parse(arguments);
+    const auto action = commandLine.parse(argc, argv);
     if (action == session::ConsoleCommandLine::Action::ShowHelp) {
         std::fputs(qPrintable(commandLine.helpText()), stdout);
         return 0;

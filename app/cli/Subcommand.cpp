@@ -1,4 +1,5 @@
 #include "Subcommand.h"
+#include "core/Arguments.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -131,30 +132,15 @@ int dispatch(const QStringList &arguments, QTextStream &out, QTextStream &err, Q
 
 int dispatch(int argc, const char *const *argv, QTextStream &out, QTextStream &err, QIODevice &in)
 {
-    QStringList arguments{argc > 0 ? QFile::decodeName(argv[0]) : QString()};
-    for (int i = 1; i < argc; ++i) {
-        const QByteArrayView raw(argv[i]);
-        if (raw.isValidUtf8()) {
-            arguments << QString::fromUtf8(raw);
-            continue;
-        }
-        // Named, never echoed: the argument may hold a password (--url).
-        const QByteArrayView previous(i > 1 ? argv[i - 1] : "");
-        QString which = QStringLiteral("argument %1").arg(i);
-        if (raw.startsWith("--") && raw.contains('='))
-            which = QStringLiteral("the value of %1")
-                        .arg(QString::fromUtf8(raw.first(raw.indexOf('='))));
-        else if (previous.startsWith("--") && previous.isValidUtf8() && !previous.contains('='))
-            which = QStringLiteral("the value of %1 (argument %2)")
-                        .arg(QString::fromUtf8(previous))
-                        .arg(i);
-        err << "inventory-cli: " << which
+    const core::DecodedArguments decoded = core::decodeUtf8Arguments(argc, argv);
+    if (!decoded.badArgument.isEmpty()) {
+        err << "inventory-cli: " << decoded.badArgument
             << " is not valid UTF-8: SKUs, order ids and keys are sent byte for byte, so a "
                "byte cannot be guessed; give the text in UTF-8\n";
         err.flush();
         return ExitUsage;
     }
-    return dispatch(arguments, out, err, in);
+    return dispatch(decoded.arguments, out, err, in);
 }
 
 } // namespace cli

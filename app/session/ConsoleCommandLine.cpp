@@ -1,6 +1,7 @@
 #include "ConsoleCommandLine.h"
 
 #include "RedisUrl.h"
+#include "core/Arguments.h"
 
 namespace session {
 
@@ -69,6 +70,17 @@ ConsoleCommandLine::Action ConsoleCommandLine::refuse(const QString &why)
 {
     m_error = why;
     return Action::Refuse;
+}
+
+ConsoleCommandLine::Action ConsoleCommandLine::parse(int argc, const char *const *argv)
+{
+    const core::DecodedArguments decoded = core::decodeUtf8Arguments(argc, argv);
+    if (decoded.badArgument.isEmpty())
+        return parse(decoded.arguments);
+    m_startup = {};
+    return refuse(QStringLiteral("%1 is not valid UTF-8: a server URL is sent as text, so a "
+                                 "byte cannot be guessed; give the text in UTF-8")
+                      .arg(decoded.badArgument));
 }
 
 ConsoleCommandLine::Action ConsoleCommandLine::parse(const QStringList &arguments)

@@ -32,6 +32,9 @@ public:
 
     ConsoleCommandLine();
     Action parse(const QStringList &arguments); // arguments[0] is the program
+    // main()'s argv: an argument that is not UTF-8 is refused (never decoded with U+FFFD in
+    // place of its bad bytes), then parse().
+    Action parse(int argc, const char *const *argv);
 
     const ConsoleStartup &startup() const { return m_startup; } // Action::Run
     QString errorText() const { return m_error; }               // Action::Refuse

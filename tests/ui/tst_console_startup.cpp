@@ -102,6 +102,25 @@ private slots:
         app.waitForFinished(5000);
     }
 
+    // Issue 14, item 6: an argument that is not UTF-8 is refused like a bad URL (the line on
+    // stderr, the box for a launcher), and exits 2 once the box is closed.
+    void argumentNotUtf8IsRefused()
+    {
+        QProcess app;
+        // QProcess encodes its arguments as UTF-8: only a shell can pass the raw byte.
+        app.start(QStringLiteral("/bin/sh"),
+                  {QStringLiteral("-c"),
+                   QStringLiteral("exec \"$0\" \"$(printf 'redis://h\\376')\""), console()});
+        QVERIFY(app.waitForStarted());
+        QByteArray err;
+        QTRY_VERIFY_WITH_TIMEOUT((err += app.readAllStandardError()).contains("cannot start"),
+                                 10000);
+        QVERIFY2(err.contains("argument 1 is not valid UTF-8"), err.constData());
+        QVERIFY2(!err.contains("\xef\xbf\xbd"), err.constData()); // no U+FFFD anywhere
+        app.kill();
+        app.waitForFinished(5000);
+    }
+
     void helpAndVersionNeedNoDisplay()
     {
         QProcess app;

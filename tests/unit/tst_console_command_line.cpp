@@ -175,6 +175,27 @@ private slots:
         QCOMPARE(line.parse(argv(args)), ConsoleCommandLine::Action::Refuse);
         QVERIFY2(!line.errorText().contains(QLatin1String("Secr3t")), qPrintable(line.errorText()));
     }
+
+    // Issue 14, item 6: bytes that are not UTF-8 are refused, never read as U+FFFD (two
+    // different bad bytes would otherwise name the same server or password).
+    void argumentsThatAreNotUtf8AreRefused()
+    {
+        ConsoleCommandLine line;
+        const char *bad[] = {"inventory-console", "--url", "redis://:p\xfe@127.0.0.1"};
+        QCOMPARE(line.parse(3, bad), ConsoleCommandLine::Action::Refuse);
+        QVERIFY2(line.errorText().contains(QLatin1String("the value of --url (argument 2) is "
+                                                         "not valid UTF-8")),
+                 qPrintable(line.errorText()));
+        QVERIFY(!line.errorText().contains(QChar(0xFFFD)));
+        const char *positional[] = {"inventory-console", "redis://h\xff"};
+        QCOMPARE(line.parse(2, positional), ConsoleCommandLine::Action::Refuse);
+        QVERIFY2(line.errorText().startsWith(QLatin1String("argument 1 is not valid UTF-8")),
+                 qPrintable(line.errorText()));
+        // Valid arguments pass through to the parser unchanged.
+        const char *good[] = {"inventory-console", "--tab", "keys", "redis://127.0.0.1"};
+        QCOMPARE(line.parse(4, good), ConsoleCommandLine::Action::Run);
+        QCOMPARE(line.startup().tab, QStringLiteral("keys"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TstConsoleCommandLine)
