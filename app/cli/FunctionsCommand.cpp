@@ -3,6 +3,7 @@
 #include "FunctionsCommand.h"
 
 #include "functions/LibraryVersion.h"
+#include "functions/LoadJournal.h"
 #include "functions/LocalCatalog.h"
 #include "session/SecretStore.h"
 
@@ -131,6 +132,42 @@ functions::ChangeContext Session::context() const
     return c;
 }
 
+namespace {
+
+// A change whose process died between sending and verifying left a journal: say, before
+// anything else, what the node holds now. Told once: the journal is then removed (the audit
+// log keeps the attempt). Kept when the node cannot be read, to be told next time.
+void reportInterruptedChanges(Session &s, const QCommandLineParser &parser, Context &context)
+{
+    const QString backupDir = QStringLiteral("backup-dir");
+    const QString dir = parser.optionNames().contains(backupDir)
+                            ? parser.value(backupDir)
+                            : functions::defaultBackupDirectory();
+    const QList<functions::LoadJournalEntry> pending =
+        functions::pendingLoadJournals(dir, s.client->address());
+    if (pending.isEmpty())
+        return;
+    redis::RedisClient &reader = s.releaseClient ? *s.releaseClient : *s.client;
+    const redis::ReplyResult r = reader.call({"FUNCTION", "LIST", "WITHCODE"});
+    const auto libs =
+        r.ok() ? redis::decodeFunctionList(r.value())
+               : core::Result<QList<redis::LibraryInfo>, QString>(r.error().readFailure());
+    for (const functions::LoadJournalEntry &e : pending) {
+        const redis::LibraryInfo *now = nullptr;
+        if (libs)
+            for (const redis::LibraryInfo &l : libs.value())
+                if (l.name == e.library)
+                    now = &l;
+        context.err << context.commandName
+                    << ": warning: " << e.notice(now, libs ? QString() : libs.error()) << '\n';
+        if (libs)
+            functions::clearLoadJournal(e);
+    }
+    context.err.flush();
+}
+
+} // namespace
+
 std::unique_ptr<Session> connect(const ConnectionArgs &args, const QCommandLineParser &parser,
                                  Context &context, int usageExit, int connectionExit, int *exitCode)
 {
@@ -170,6 +207,7 @@ std::unique_ptr<Session> connect(const ConnectionArgs &args, const QCommandLineP
         s->loadUser = p.releaseUsername;
     }
     s->gate = std::make_unique<session::WriteGate>(*s->client, p);
+    reportInterruptedChanges(*s, parser, context);
     return s;
 }
 

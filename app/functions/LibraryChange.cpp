@@ -3,6 +3,7 @@
 #include "ChangeUser.h"
 #include "FunctionsLog.h"
 #include "LibraryVersion.h"
+#include "LoadJournal.h"
 #include "LocalCatalog.h"
 #include "session/ProbeReport.h"
 #include "session/WriteGate.h"
@@ -107,12 +108,28 @@ void LibraryChange::fetchState(std::function<void()> done)
                     m_states.clear();
                     for (qsizetype i = 0; i < replies.size(); ++i)
                         m_states << decodeState(m_context.nodes.at(i).address, replies.at(i));
+                    noteInterruptedChanges();
                     m_stage = Stage::StateRead;
                     qCInfo(lcFunctions)
                         << actionName(m_spec.action) << m_spec.library << "state read from"
                         << m_states.size() << "node(s);" << verdictName(verdict());
                     done();
                 });
+}
+
+void LibraryChange::noteInterruptedChanges()
+{
+    // Told once, with what each node holds now (read just above); a node that could not be
+    // read keeps its journal for the next read.
+    for (const NodeState &s : m_states) {
+        if (!s.error.isEmpty())
+            continue;
+        for (const LoadJournalEntry &e :
+             pendingLoadJournals(m_context.backupDirectory, s.address)) {
+            m_interrupted << e.notice(s.library(e.library));
+            clearLoadJournal(e);
+        }
+    }
 }
 
 QList<ContractDiff> LibraryChange::contractDiffs() const
@@ -160,7 +177,7 @@ QStringList LibraryChange::refusals() const
 
 QStringList LibraryChange::warnings() const
 {
-    QStringList out = driftNotes();
+    QStringList out = m_interrupted + driftNotes();
     for (const NodeState &s : m_states)
         for (const QString &w : m_spec.warnings(s))
             if (!out.contains(w))
@@ -313,7 +330,8 @@ void LibraryChange::backup(
                 const NodeState now = decodeState(m_states.at(i).address, replies.at(i));
                 if (!now.error.isEmpty())
                     return done(
-                        QStringLiteral("backup of %1 failed: %2").arg(now.address, now.error));
+                        QStringLiteral("backup of %1 failed: could not read FUNCTION LIST: %2")
+                            .arg(now.address, now.error));
                 const redis::ReplyResult dump = replyAt(replies.at(i), 2);
                 if (!dump.ok() || !dump->isBulk())
                     return done(QStringLiteral("FUNCTION DUMP on %1 failed: %2")

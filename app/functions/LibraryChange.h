@@ -8,6 +8,8 @@
 
 namespace functions {
 
+struct LoadJournalEntry;
+
 // One guarded change of the function libraries (load, delete, rollback, restore), the single
 // sequence the GUI wizard and inventory-cli both drive:
 //   1. the change spec (offline inspection of a file, or a backup read back);
@@ -46,6 +48,8 @@ public:
     CodeDiff codeDiff() const;
     QStringList driftNotes() const;
     QStringList refusals() const; // over every node; non-empty: the change cannot be made
+    // Drift, node warnings, and first any change a killed process left unverified on these
+    // nodes (its load journal): "a load of ... was interrupted at ...; <node> now has ...".
     QStringList warnings() const;
     Verdict verdict() const; // the worst over every node and library
     bool needsBreakingAcknowledgement() const { return verdict() == Verdict::Breaking; }
@@ -72,6 +76,8 @@ private:
     void executeNode(int index, std::shared_ptr<ExecutionReport> report,
                      std::function<void(const ExecutionReport &)> done);
     inventory::AuditLog auditLog() const;
+    LoadJournalEntry journalEntry(const NodeState &before) const;
+    void noteInterruptedChanges();
     inventory::AuditRecord auditRecord(const NodeState &before,
                                        const redis::Command &command) const;
     void audit(const NodeState &before, const redis::Command &command, const QString &attemptId,
@@ -83,6 +89,7 @@ private:
     ChangeSpec m_spec;
     Stage m_stage = Stage::New;
     QList<NodeState> m_states;
+    QStringList m_interrupted; // noteInterruptedChanges()
     std::optional<FunctionBackup> m_backup;
     quint64 m_generation = 0; // a newer fetchState() drops the answers of an older one
 };

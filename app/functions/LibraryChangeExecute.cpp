@@ -3,6 +3,7 @@
 #include "FunctionsLog.h"
 #include "LibraryChange.h"
 #include "LibraryVersion.h"
+#include "LoadJournal.h"
 #include "inventory/AuditLog.h"
 #include "session/WriteGate.h"
 
@@ -91,19 +92,40 @@ void LibraryChange::executeNode(int index, std::shared_ptr<ExecutionReport> repo
                     report->nodes << NodeOutcome{target.address, false, false, false, false, why};
                 return done(*report);
             }
+            // The journal says, if this process dies before the verification, what was in
+            // flight: the next start reads the node and tells (LoadJournal.h).
+            LoadJournalEntry journal = journalEntry(before);
+            if (auto written = writeLoadJournal(m_context.backupDirectory, journal); !written) {
+                const QString why = QStringLiteral("nothing was sent to %1: the load journal "
+                                                   "could not be written: %2")
+                                        .arg(target.address, written.error());
+                inventory::AuditRecord unsent = auditRecord(before, command);
+                unsent.result = QStringLiteral("not sent: %1").arg(written.error());
+                [[maybe_unused]] const auto recorded =
+                    auditLog().appendOutcome(unsent, attempt.value().attemptId);
+                if (index == 0)
+                    report->refusal = why;
+                else
+                    report->nodes << NodeOutcome{target.address, false, false, false, false, why};
+                return done(*report);
+            }
             auto clock = std::make_shared<QElapsedTimer>();
             clock->start();
             target.loadVia().send(
                 command, this,
-                [this, index, report, done, target, before, command, clock,
+                [this, index, report, done, target, before, command, clock, journal,
                  attemptId = attempt.value().attemptId](const redis::ReplyResult &reply) {
                     const qint64 ms = clock->elapsed();
                     // 3. Verify what the node holds now, whatever the reply said.
                     target.loadVia().sendBatch(
                         stateCommands(), this,
-                        [this, index, report, done, target, before, command, reply, ms,
-                         attemptId](const QList<redis::ReplyResult> &r) {
+                        [this, index, report, done, target, before, command, reply, ms, attemptId,
+                         journal](const QList<redis::ReplyResult> &r) {
                             const NodeState after = decodeState(target.address, r);
+                            // Read back: the user is told now. Unread, the journal stays for
+                            // the next start to read the node again.
+                            if (after.error.isEmpty())
+                                clearLoadJournal(journal);
                             NodeOutcome o;
                             o.address = target.address;
                             o.attempted = true;
@@ -179,6 +201,25 @@ inventory::AuditLog LibraryChange::auditLog() const
 {
     return inventory::AuditLog(m_context.auditPath.isEmpty() ? inventory::AuditLog::defaultPath()
                                                              : m_context.auditPath);
+}
+
+LoadJournalEntry LibraryChange::journalEntry(const NodeState &before) const
+{
+    LoadJournalEntry e;
+    e.address = before.address;
+    e.library = m_spec.library;
+    e.action = actionName(m_spec.action);
+    const redis::LibraryInfo *old = before.library(m_spec.library);
+    e.fromVersion = old ? versionLabel(libraryVersion(old->code)) : QStringLiteral("absent");
+    const QList<redis::LibraryInfo> predicted = m_spec.predict(before);
+    const auto next =
+        std::find_if(predicted.begin(), predicted.end(),
+                     [&](const redis::LibraryInfo &l) { return l.name == m_spec.library; });
+    e.toVersion = next != predicted.end() ? versionLabel(libraryVersion(next->code))
+                                          : QStringLiteral("(deleted)");
+    e.backupPath = backupPath();
+    e.started = QDateTime::currentDateTimeUtc();
+    return e;
 }
 
 inventory::AuditRecord LibraryChange::auditRecord(const NodeState &before,
