@@ -3,10 +3,14 @@
 // point. The backup written before the load is complete (it parses, its dump verifies), and
 // the next `functions` command says what was interrupted and what the node holds now.
 #include "AuditTrail.h"
+#include "ChangeFixture.h"
 #include "CliRunner.h"
 #include "RedisFixture.h"
 #include "functions/DumpPayload.h"
 #include "functions/FunctionBackup.h"
+#include "functions/LibraryChange.h"
+#include "functions/LoadJournal.h"
+#include "session/WriteGate.h"
 
 #include <QDir>
 #include <QProcess>
@@ -187,6 +191,40 @@ private slots:
                  r.err.constData());
         QVERIFY2(r.err.contains("now has no library inventory_lib_v1"), r.err.constData());
         QVERIFY(journals().isEmpty());
+    }
+
+    // The wizard drives the same LibraryChange: a journal left for this node comes first in
+    // the change's warnings once the state is read, with what the node holds, and only once.
+    void wizardSeesAnInterruptedLoad()
+    {
+        QTemporaryDir dir;
+        session::ConnectionProfile profile;
+        profile.name = QStringLiteral("faults");
+        profile.environment = QStringLiteral("local");
+        session::WriteGate gate(*m_admin, profile);
+        functions::ChangeContext ctx =
+            testsupport::singleNodeContext(*m_admin, &gate, dir, profile.name);
+        functions::LoadJournalEntry left;
+        left.address = m_admin->address();
+        left.library = QStringLiteral("inventory_lib_v1");
+        left.action = QStringLiteral("load");
+        left.toVersion = QStringLiteral("1.2.0");
+        left.backupPath = QStringLiteral("/backups/inventory_lib_v1-x-load.json");
+        left.started = QDateTime::currentDateTimeUtc();
+        QVERIFY(functions::writeLoadJournal(ctx.backupDirectory, left).ok());
+        const auto file = functions::inspectFile(Shipped);
+        if (!file.ok())
+            QFAIL(qPrintable(file.error()));
+        functions::LibraryChange change(ctx, functions::LibraryChange::loadSpec(*file));
+        change.fetchStateBlocking();
+        QVERIFY(!change.warnings().isEmpty());
+        const QString first = change.warnings().first();
+        QVERIFY2(first.startsWith(QLatin1String("a load of inventory_lib_v1 1.2.0 was "
+                                                "interrupted at ")),
+                 qPrintable(first));
+        QVERIFY2(first.endsWith(QStringLiteral("%1 now has 1.0.0").arg(m_admin->address())),
+                 qPrintable(first));
+        QVERIFY(functions::pendingLoadJournals(ctx.backupDirectory, left.address).isEmpty());
     }
 };
 
