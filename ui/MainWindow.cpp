@@ -141,6 +141,7 @@ void MainWindow::createFeaturePanels()
     m_tabs->addTab(m_browser, tr("&Keys"));
 
     m_deduct = new DeductionPanel(m_session->sender(), deduct);
+    m_deduct->setSkuDirectory(&m_browser->inventoryScan().skuDirectory());
     m_tabs->addTab(m_deduct, tr("&Deductions"));
 
     functions::ChangeContext change;

@@ -38,6 +38,8 @@ InventoryScan::InventoryScan(redis::CommandSender &sender, inventory::KeySchema 
                               : error;
                 if (m_loader)
                     m_lastStats = m_loader->stats();
+                // Only a scan of every SKU can say that a stock key does not exist.
+                m_directory.setScanned(m_options.skuGlob.isEmpty() && m_options.orderId.isEmpty());
                 emit storeChanged();
                 emit finished(complete && !m_store.overflowed(), m_error);
             });
@@ -52,6 +54,7 @@ void InventoryScan::start(const Options &options)
     }
     m_options = options;
     m_store.clear();
+    m_directory.setScanned(false);
     m_complete = false;
     m_error.clear();
     m_loader = std::make_shared<InventoryLoader>(

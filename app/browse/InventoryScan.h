@@ -3,6 +3,7 @@
 #include "InventoryLoader.h"
 #include "KeyspaceScanner.h"
 #include "KeyspaceStore.h"
+#include "StoreSkuDirectory.h"
 
 #include <QObject>
 
@@ -40,6 +41,8 @@ public:
 
     KeyspaceStore &store() { return m_store; }
     const KeyspaceStore &store() const { return m_store; }
+    // The store as a read-only SKU lookup (suggestions, known anomalies) for other views.
+    const inventory::SkuDirectory &skuDirectory() const { return m_directory; }
     const KeyspaceScanner &scanner() const { return m_scanner; }
     InventoryLoader::Stats stats() const;
     redis::CommandSender &sender() { return m_sender; }
@@ -54,6 +57,7 @@ signals:
 private:
     redis::CommandSender &m_sender;
     KeyspaceStore m_store;
+    StoreSkuDirectory m_directory{m_store};
     KeyspaceScanner m_scanner;
     std::shared_ptr<InventoryLoader> m_loader;
     InventoryLoader::Stats m_lastStats;

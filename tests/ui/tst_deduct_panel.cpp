@@ -17,11 +17,28 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace inventory;
 using testsupport::render;
+
+namespace {
+// What a key scan would know: SKU 42 has a stock key with a TTL, nothing else exists but
+// sku-1001.
+class FakeDirectory : public SkuDirectory
+{
+public:
+    bool hasScan() const override { return true; }
+    bool hasStock(QByteArrayView sku) const override { return sku == "42" || sku == "sku-1001"; }
+    QList<QByteArray> nearest(QByteArrayView, int) const override { return {"sku-1001"}; }
+    QStringList anomalies(QByteArrayView sku) const override
+    {
+        return sku == "42" ? QStringList{"stock key has a TTL"} : QStringList{};
+    }
+};
+} // namespace
 using testsupport::StandaloneRedis;
 
 class TstDeductPanel : public QObject
@@ -55,6 +72,17 @@ class TstDeductPanel : public QObject
         QTest::mouseClick(panel.pendingConfirmation()->runButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(!panel.isRunning() && !panel.pendingConfirmation(), 10000);
         QTRY_VERIFY_WITH_TIMEOUT(panel.resultCard()->entryId() != 0, 10000);
+    }
+
+    // Script mode, SKU 42, order 9001, quantity 2, up to the confirmation.
+    static void askScriptDeduction(ui::DeductionPanel &panel)
+    {
+        panel.show();
+        panel.prefill("42", "9001");
+        panel.form()->findChildren<QRadioButton *>().at(1)->click();
+        type(&panel, "quantity", "2");
+        panel.runFromForm();
+        QTRY_VERIFY(panel.pendingConfirmation());
     }
 
 private slots:
@@ -281,6 +309,92 @@ private slots:
         QCOMPARE(panel.resultCard()->retryButton()->text(), QStringLiteral("Run again…"));
         QVERIFY(panel.resultCard()->meaningText().startsWith("Nothing was sent to the server"));
         QCOMPARE(m_c->call({"GET", "stock:{42}:available"})->bytes(), QByteArray("10"));
+    }
+
+    void confirmationShowsStockAndKnownAnomalies()
+    {
+        FakeDirectory directory;
+        ui::DeductionPanel panel(*m_c, m_ctx);
+        panel.setSkuDirectory(&directory);
+        panel.show();
+        panel.prefill("42", "9001");
+        type(&panel, "quantity", "3");
+        panel.runFromForm();
+        QTRY_VERIFY(panel.pendingConfirmation());
+        ui::ConfirmDeductionDialog *dialog = panel.pendingConfirmation();
+        QTRY_VERIFY2(dialog->currentStockText().startsWith("10 (read at"),
+                     qPrintable(dialog->currentStockText()));
+        auto *anomalies = child<QLabel>(dialog, "knownAnomalies");
+        QVERIFY(anomalies->isVisible());
+        QCOMPARE(anomalies->text(), QStringLiteral("stock key has a TTL"));
+        QVERIFY(dialog->repeatWarningText().isEmpty());
+        dialog->reject();
+    }
+
+    void missingStockSuggestsExistingSkus()
+    {
+        FakeDirectory directory;
+        ui::DeductionPanel panel(*m_c, m_ctx);
+        panel.setSkuDirectory(&directory);
+        panel.show();
+        QVERIFY(child<QLineEdit>(&panel, "sku")->placeholderText().contains("sku-1001"));
+        type(&panel, "sku", "sku-1010");
+        QTRY_VERIFY(panel.form()->skuSuggestionText().contains("sku-1001"));
+        QVERIFY(panel.form()->skuSuggestionText().contains("stock:{sku-1010}:available"));
+        type(&panel, "sku", "42"); // exists: the hint goes
+        QTRY_VERIFY(panel.form()->skuSuggestionText().isEmpty());
+    }
+
+    void scriptRepeatOfAnOrderNeedsAcknowledgement()
+    {
+        QVERIFY(m_c->call({"SCRIPT", "LOAD", deductScriptSource()}).ok());
+        ui::DeductionPanel panel(*m_c, m_ctx);
+        askScriptDeduction(panel);
+        QVERIFY(panel.pendingConfirmation()->repeatWarningText().isEmpty());
+        QVERIFY(!panel.pendingConfirmation()->acknowledgement());
+        confirm(panel);
+        QCOMPARE(panel.resultCard()->titleText(), QStringLiteral("Deducted — remaining 8"));
+
+        panel.runFromForm();
+        QTRY_VERIFY(panel.pendingConfirmation());
+        ui::ConfirmDeductionDialog *dialog = panel.pendingConfirmation();
+        QVERIFY2(dialog->repeatWarningText().contains("may already have been deducted"),
+                 qPrintable(dialog->repeatWarningText()));
+        QVERIFY(dialog->acknowledgement());
+        QVERIFY(!dialog->runButton()->isEnabled());
+        dialog->reject();
+        QTRY_VERIFY(!panel.pendingConfirmation());
+
+        // Another session's call (the audit log only) counts too.
+        ui::DeductionPanel fresh(*m_c, m_ctx);
+        askScriptDeduction(fresh);
+        QVERIFY(fresh.pendingConfirmation()->repeatWarningText().contains("audit log"));
+        fresh.pendingConfirmation()->reject();
+        QCOMPARE(m_c->call({"GET", "stock:{42}:available"})->bytes(), QByteArray("8"));
+    }
+
+    void functionRetryWithAnotherQuantitySaysSo()
+    {
+        ui::DeductionPanel panel(*m_c, m_ctx);
+        panel.show();
+        panel.prefill("42", "9001");
+        type(&panel, "quantity", "3");
+        panel.runFromForm();
+        confirm(panel);
+        type(&panel, "quantity", "5");
+        panel.runFromForm();
+        QTRY_VERIFY(panel.pendingConfirmation());
+        const QString w = panel.pendingConfirmation()->repeatWarningText();
+        QVERIFY2(w.contains("quantity 3") && w.contains("asks for 5"), qPrintable(w));
+        QVERIFY(panel.pendingConfirmation()->runButton()->isEnabled()); // v1 changes nothing
+        confirm(panel);
+        QVERIFY(panel.resultCard()->titleText().startsWith("Already applied"));
+        QCOMPARE(m_c->call({"GET", "stock:{42}:available"})->bytes(), QByteArray("7"));
+        // The history shows whole words: "Already applied", not "Already…".
+        auto *history = child<QTableView>(&panel, "deductionHistory");
+        const int needed = history->fontMetrics().horizontalAdvance("Already applied");
+        QVERIFY2(history->columnWidth(DeductionHistory::Outcome) > needed,
+                 qPrintable(QString::number(history->columnWidth(DeductionHistory::Outcome))));
     }
 
     void differentSlotsRefuseInline()

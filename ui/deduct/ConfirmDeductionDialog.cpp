@@ -65,13 +65,18 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
     m_evidence->setObjectName(QStringLiteral("evidence"));
     m_evidence->hide();
     layout->addWidget(m_evidence);
+    m_warning = plain(QString(), this);
+    m_warning->setObjectName(QStringLiteral("repeatWarning"));
+    m_warning->setStyleSheet(QStringLiteral("color: #b3261e; background: #fdecea; padding: 4px;"));
+    m_warning->hide();
+    layout->addWidget(m_warning);
     if (!readOnlyNotice.isEmpty()) {
         auto *ro = plain(readOnlyNotice, this);
         ro->setStyleSheet(QStringLiteral("color: #b3261e;"));
         layout->addWidget(ro);
     }
 
-    auto *where = new QFormLayout;
+    auto *where = m_where = new QFormLayout;
     where->addRow(tr("Profile"), plain(ctx.profileName, this));
     where->addRow(tr("Server"), plain(ctx.serverAddress, this));
     where->addRow(
@@ -87,6 +92,15 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
                       plain(tr("%1 (not sent: recorded in history and the audit log)")
                                 .arg(core::escapeBytes(plan.request.orderId)),
                             this));
+    // What the call will meet: read just before, so a person sees the stock it deducts from.
+    m_stock = plain(tr("reading…"), this);
+    m_stock->setObjectName(QStringLiteral("currentStock"));
+    where->addRow(tr("Stock now"), m_stock);
+    m_anomalies = plain(QString(), this);
+    m_anomalies->setObjectName(QStringLiteral("knownAnomalies"));
+    m_anomalies->setStyleSheet(QStringLiteral("color: #8a5300;"));
+    where->addRow(tr("Known anomaly"), m_anomalies);
+    where->setRowVisible(m_anomalies, false);
     where->addRow(
         tr("Timeout"),
         plain(tr("%1 ms: no reply by then is reported as Outcome unknown").arg(ctx.timeoutMs),
@@ -123,11 +137,8 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
     cli->setMaximumHeight(64);
     layout->addWidget(cli);
 
-    if (kind == Kind::ScriptRetry) {
-        m_ack = new QCheckBox(tr("I understand that this may deduct a second time"), this);
-        m_ack->setObjectName(QStringLiteral("acknowledgeDoubleDeduction"));
-        layout->addWidget(m_ack);
-    }
+    m_ackSlot = new QVBoxLayout;
+    layout->addLayout(m_ackSlot);
 
     auto *buttons = new QDialogButtonBox(this);
     m_copy = buttons->addButton(tr("&Copy as redis-cli command"), QDialogButtonBox::ActionRole);
@@ -139,10 +150,8 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
     // Cancel is the default: a stray Enter must not run a write.
     buttons->button(QDialogButtonBox::Cancel)->setDefault(true);
     buttons->button(QDialogButtonBox::Cancel)->setFocus();
-    if (m_ack) {
-        m_run->setEnabled(false);
-        connect(m_ack, &QCheckBox::toggled, m_run, &QPushButton::setEnabled);
-    }
+    if (kind == Kind::ScriptRetry)
+        requireAcknowledgement();
     connect(m_copy, &QPushButton::clicked, this, [this] {
         QApplication::clipboard()->setText(m_cli);
         m_copy->setText(tr("Copied"));
@@ -153,6 +162,48 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
     resize(720, sizeHint().height());
+}
+
+void ConfirmDeductionDialog::requireAcknowledgement()
+{
+    if (m_ack)
+        return;
+    m_ack = new QCheckBox(tr("I understand that this may deduct a second time"), this);
+    m_ack->setObjectName(QStringLiteral("acknowledgeDoubleDeduction"));
+    m_ackSlot->addWidget(m_ack);
+    m_run->setEnabled(false);
+    connect(m_ack, &QCheckBox::toggled, m_run, &QPushButton::setEnabled);
+}
+
+void ConfirmDeductionDialog::setCurrentStock(const QString &text)
+{
+    m_stock->setText(text);
+}
+
+QString ConfirmDeductionDialog::currentStockText() const
+{
+    return m_stock->text();
+}
+
+void ConfirmDeductionDialog::setKnownAnomalies(const QStringList &anomalies)
+{
+    m_anomalies->setText(anomalies.join(QStringLiteral("; ")));
+    m_where->setRowVisible(m_anomalies, !anomalies.isEmpty());
+}
+
+void ConfirmDeductionDialog::setRepeatWarning(const QString &text, bool mayDeductTwice)
+{
+    m_warning->setText(text);
+    m_warning->setVisible(!text.isEmpty());
+    if (mayDeductTwice)
+        requireAcknowledgement();
+    adjustSize();
+    resize(720, sizeHint().height());
+}
+
+QString ConfirmDeductionDialog::repeatWarningText() const
+{
+    return m_warning->text();
 }
 
 void ConfirmDeductionDialog::setEvidence(const QString &text)

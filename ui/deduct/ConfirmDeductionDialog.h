@@ -6,14 +6,17 @@
 
 class QPushButton;
 class QCheckBox;
+class QFormLayout;
 class QLabel;
+class QVBoxLayout;
 
 namespace ui {
 
 // Shows exactly what will be sent before a deduction: where (profile, server), the keys with
 // their slots, every argument, and the same command for redis-cli, with a button that copies
 // it (shell-quoted: it works when pasted). In Script mode a retry after an unknown outcome
-// must be acknowledged ("may deduct twice") before Run is enabled.
+// must be acknowledged ("may deduct twice") before Run is enabled, and so must a script call
+// for an order that earlier calls may already have deducted.
 class ConfirmDeductionDialog : public QDialog
 {
     Q_OBJECT
@@ -26,18 +29,35 @@ public:
     // What is known so far (e.g. the last stock check before a script retry); shown under
     // the introduction.
     void setEvidence(const QString &text);
+    // The stock read just before the dialog opened (e.g. "12", "missing"), and when.
+    void setCurrentStock(const QString &text);
+    // What the last key scan flagged about this SKU ("stock has a TTL", ...); empty hides it.
+    void setKnownAnomalies(const QStringList &anomalies);
+    // Earlier calls for the same order (see inventory::repeatWarning). With `mayDeductTwice`
+    // Run stays disabled until the acknowledgement is ticked.
+    void setRepeatWarning(const QString &text, bool mayDeductTwice);
 
     QString redisCliCommand() const { return m_cli; }
     QPushButton *runButton() const { return m_run; }
     QPushButton *copyButton() const { return m_copy; }
-    QCheckBox *acknowledgement() const { return m_ack; } // ScriptRetry only, else nullptr
+    // ScriptRetry, or a script repeat of an order (setRepeatWarning), else nullptr.
+    QCheckBox *acknowledgement() const { return m_ack; }
+    QString currentStockText() const;
+    QString repeatWarningText() const;
 
 private:
+    void requireAcknowledgement();
+
     QString m_cli;
     QPushButton *m_run;
     QPushButton *m_copy;
     QCheckBox *m_ack = nullptr;
     QLabel *m_evidence;
+    QLabel *m_stock;
+    QLabel *m_anomalies;
+    QLabel *m_warning;
+    QVBoxLayout *m_ackSlot;
+    QFormLayout *m_where;
 };
 
 } // namespace ui

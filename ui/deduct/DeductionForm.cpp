@@ -10,6 +10,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace ui {
@@ -28,7 +29,24 @@ DeductionForm::DeductionForm(const DeductionContext &ctx, QWidget *parent)
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_sku = addField(form, tr("&SKU"), QStringLiteral("sku"), &m_skuMessage);
-    m_sku->setPlaceholderText(tr("e.g. 42"));
+    m_skuSuggestion = new QLabel(this);
+    m_skuSuggestion->setObjectName(QStringLiteral("skuSuggestion"));
+    m_skuSuggestion->setWordWrap(true);
+    m_skuSuggestion->setStyleSheet(QStringLiteral("color: #8a5300;"));
+    m_skuSuggestion->hide();
+    // A suggested SKU is a link: clicking it fills the field.
+    connect(m_skuSuggestion, &QLabel::linkActivated, this, [this](const QString &link) {
+        setSku(QString::fromUtf8(QByteArray::fromPercentEncoding(link.toLatin1())));
+        m_order->setFocus();
+    });
+    // Under the SKU field, with its message: a row of its own would add the form's spacing.
+    if (auto *column = form->itemAt(form->rowCount() - 1, QFormLayout::FieldRole)->layout())
+        column->addWidget(m_skuSuggestion);
+    // Finding the nearest SKUs is a pass over the scan: once typing pauses, not per key.
+    m_suggestTimer = new QTimer(this);
+    m_suggestTimer->setSingleShot(true);
+    m_suggestTimer->setInterval(250);
+    connect(m_suggestTimer, &QTimer::timeout, this, &DeductionForm::refreshSuggestions);
     m_order = addField(form, tr("&Order id"), QStringLiteral("order"), &m_orderMessage);
     m_quantity = addField(form, tr("&Quantity"), QStringLiteral("quantity"), &m_quantityMessage);
     m_quantity->setPlaceholderText(tr("1 to 1,000,000"));
@@ -97,6 +115,7 @@ DeductionForm::DeductionForm(const DeductionContext &ctx, QWidget *parent)
             m_touched.insert(e->objectName());
             refresh();
         });
+    connect(m_sku, &QLineEdit::textChanged, m_suggestTimer, qOverload<>(&QTimer::start));
     connect(m_function, &QRadioButton::toggled, this, [this] { refresh(); });
     setContext(ctx);
 }
@@ -127,6 +146,9 @@ void DeductionForm::setContext(const DeductionContext &ctx)
 {
     m_ctx = ctx;
     m_ttl->setText(QString::number(ctx.defaultTtlSeconds));
+    // The demo's SKUs look like this; the key it names shows where a SKU sits in the schema.
+    m_sku->setPlaceholderText(
+        tr("e.g. sku-1001 (the <sku> of %1)").arg(ctx.schema.stockTemplate()));
     refresh();
 }
 
@@ -135,6 +157,54 @@ void DeductionForm::setSku(const QString &sku)
     m_sku->setText(sku);
     m_touched.insert(QStringLiteral("sku"));
     refresh();
+}
+
+void DeductionForm::setSkuDirectory(const SkuDirectory *directory)
+{
+    m_directory = directory;
+    refreshSuggestions();
+}
+
+void DeductionForm::noteMissingStock(const QByteArray &sku)
+{
+    m_missingSku = sku;
+    refreshSuggestions();
+}
+
+QString DeductionForm::skuSuggestionText() const
+{
+    return m_skuSuggestion->isHidden() ? QString() : m_skuSuggestion->text();
+}
+
+void DeductionForm::refreshSuggestions()
+{
+    const QByteArray sku = m_sku->text().toUtf8();
+    const bool valid = !sku.isEmpty() && !m_ctx.schema.skuProblem(sku);
+    const bool scanSaysMissing =
+        valid && m_directory && m_directory->hasScan() && !m_directory->hasStock(sku);
+    const bool serverSaysMissing = valid && sku == m_missingSku;
+    if (!scanSaysMissing && !serverSaysMissing) {
+        m_skuSuggestion->hide();
+        m_skuSuggestion->clear();
+        return;
+    }
+    const QString key = core::escapeBytes(m_ctx.schema.stockKey(sku), 80).toHtmlEscaped();
+    QString text = serverSaysMissing ? tr("The server has no stock key %1.").arg(key)
+                                     : tr("The last key scan found no stock key %1.").arg(key);
+    const QList<QByteArray> near =
+        m_directory && m_directory->hasScan() ? m_directory->nearest(sku, 3) : QList<QByteArray>{};
+    if (!near.isEmpty()) {
+        QStringList links;
+        for (const QByteArray &n : near)
+            links << QStringLiteral("<a href=\"%1\">%2</a>")
+                         .arg(QString::fromLatin1(n.toPercentEncoding()),
+                              core::escapeBytes(n, 60).toHtmlEscaped());
+        text += QLatin1Char(' ') + tr("Nearest existing SKUs: %1").arg(links.join(", "));
+    } else if (!m_directory || !m_directory->hasScan()) {
+        text += QLatin1Char(' ') + tr("Scan the keys (Keys tab) to see which SKUs exist.");
+    }
+    m_skuSuggestion->setText(text);
+    m_skuSuggestion->show();
 }
 
 void DeductionForm::setOrderId(const QString &orderId)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "inventory/DeductionContext.h"
+#include "inventory/SkuDirectory.h"
 
 #include <QSet>
 #include <QWidget>
@@ -10,6 +11,7 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QRadioButton;
+class QTimer;
 
 namespace ui {
 
@@ -26,6 +28,13 @@ public:
     void setContext(const inventory::DeductionContext &ctx); // resets the TTL to the default
     void setSku(const QString &sku);
     void setOrderId(const QString &orderId);
+    // The last key scan, for suggestions when a SKU has no stock key (not owned; nullptr:
+    // none). The placeholder names the schema's stock key either way.
+    void setSkuDirectory(const inventory::SkuDirectory *directory);
+    // The server answered "stock key missing" for this SKU: say so under the field, with the
+    // nearest SKUs of the last scan, until the SKU changes.
+    void noteMissingStock(const QByteArray &sku);
+    QString skuSuggestionText() const;
 
     inventory::DeductionRequest request() const;
     inventory::DeductionPlan plan() const;
@@ -40,6 +49,7 @@ signals:
 
 private:
     void refresh();
+    void refreshSuggestions();
     QLineEdit *addField(QFormLayout *form, const QString &label, const QString &name,
                         QLabel **message);
     void showProblem(QLabel *label, QLineEdit *edit, const std::optional<QString> &problem,
@@ -55,6 +65,10 @@ private:
     QLabel *m_quantityMessage = nullptr;
     QLabel *m_ttlMessage = nullptr;
     QLabel *m_ttlHuman;
+    QLabel *m_skuSuggestion;
+    QTimer *m_suggestTimer;
+    const inventory::SkuDirectory *m_directory = nullptr;
+    QByteArray m_missingSku;
     QRadioButton *m_function;
     QRadioButton *m_script;
     QLabel *m_modeHint;

@@ -5,6 +5,7 @@
 #include "OutcomeStyle.h"
 #include "ResultCard.h"
 #include "inventory/InventoryLog.h"
+#include "inventory/PriorDeductions.h"
 
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -14,6 +15,7 @@
 #include <QShortcut>
 #include <QSplitter>
 #include <QTableView>
+#include <QTime>
 #include <QVBoxLayout>
 
 namespace ui {
@@ -56,9 +58,14 @@ DeductionPanel::DeductionPanel(redis::CommandSender &sender, const DeductionCont
     m_historyView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_historyView->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_historyView->verticalHeader()->hide();
-    for (int c = 0; c < DeductionHistory::ColumnCount; ++c)
-        m_historyView->horizontalHeader()->setSectionResizeMode(
-            c, c == DeductionHistory::Check ? QHeaderView::Stretch : QHeaderView::ResizeToContents);
+    // Every column fits its longest text ("Already applied", "no receipt: did not happen"); the
+    // last check takes what is left, and a narrow window scrolls instead of cutting words.
+    QHeaderView *header = m_historyView->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setStretchLastSection(true);
+    header->setMinimumSectionSize(48);
+    m_historyView->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    m_historyView->setTextElideMode(Qt::ElideNone);
     m_historyView->setWordWrap(false);
     auto *historyBox = new QGroupBox(tr("This session's deductions (select one to see it and "
                                         "check it again)"),
@@ -119,6 +126,12 @@ void DeductionPanel::setReadOnlyNotice(const QString &notice)
     m_notice->setVisible(!notice.isEmpty());
 }
 
+void DeductionPanel::setSkuDirectory(const SkuDirectory *directory)
+{
+    m_directory = directory;
+    m_form->setSkuDirectory(directory);
+}
+
 void DeductionPanel::runFromForm()
 {
     if (m_running || m_dialog)
@@ -135,7 +148,31 @@ void DeductionPanel::confirmAndRun(const DeductionPlan &plan, int kind, const QS
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_dialog = dialog;
     connect(dialog, &QDialog::accepted, this, [this, plan, note] { execute(plan, note); });
+    describeBefore(dialog, plan);
     dialog->open(); // window-modal, without a nested event loop
+}
+
+void DeductionPanel::describeBefore(ConfirmDeductionDialog *dialog, const DeductionPlan &plan)
+{
+    // A read: it passes a read-only session's gate. The dialog is its context, so a reply
+    // after Cancel is dropped.
+    readKey(
+        m_sender, plan.stockKey, dialog,
+        [dialog](const KeyReading &k) {
+            dialog->setCurrentStock(
+                tr("%1 (read at %2)")
+                    .arg(k.text(), QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
+        },
+        m_ctx.timeoutMs);
+    if (m_directory && m_directory->hasScan())
+        dialog->setKnownAnomalies(m_directory->anomalies(plan.request.sku));
+    // The audit log holds other sessions' and inventory-cli's calls too; it is read here,
+    // once per confirmation, so what it says is current.
+    const auto audit = AuditLog::read(m_ctx.auditLogPath);
+    const QList<PriorDeduction> prior =
+        mergePrior(priorInHistory(*m_history, plan),
+                   priorInAudit(pairAttempts(audit.records), plan, m_ctx.schema));
+    dialog->setRepeatWarning(repeatWarning(plan, prior), repeatMayDeductTwice(plan, prior));
 }
 
 void DeductionPanel::execute(const DeductionPlan &plan, const QString &note)
@@ -155,6 +192,8 @@ void DeductionPanel::onFinished(const DeductionResult &result)
 {
     m_running = false;
     m_form->runButton()->setEnabled(true);
+    if (result.outcome.kind == OutcomeKind::StockMissing)
+        m_form->noteMissingStock(result.plan.request.sku);
     const int id = m_history->add(result);
     showEntry(id);
     const int row = m_history->rowOf(id);

@@ -2,6 +2,7 @@
 
 #include "inventory/DeductionContext.h"
 #include "inventory/DeductionHistory.h"
+#include "inventory/SkuDirectory.h"
 #include "redis/CommandSender.h"
 
 #include <QPointer>
@@ -37,6 +38,9 @@ public:
     // A line shown above the form and in the confirmation (e.g. the write gate's refusal
     // message while the session is read-only); empty hides it.
     void setReadOnlyNotice(const QString &notice);
+    // The key browser's last scan: SKU suggestions in the form, known anomalies in the
+    // confirmation. Not owned; nullptr (the default): neither.
+    void setSkuDirectory(const inventory::SkuDirectory *directory);
 
     inventory::DeductionHistory *history() const { return m_history; }
     DeductionForm *form() const { return m_form; }
@@ -60,6 +64,9 @@ private:
     void check(int entryId);
     void retry(int entryId);
     void showEntry(int entryId);
+    // Fills the confirmation with what is known before the call: the stock now, the SKU's
+    // known anomalies, earlier calls for the same order.
+    void describeBefore(ConfirmDeductionDialog *dialog, const inventory::DeductionPlan &plan);
 
     redis::CommandSender &m_sender;
     inventory::DeductionContext m_ctx;
@@ -70,6 +77,7 @@ private:
     QTableView *m_historyView;
     QPointer<ConfirmDeductionDialog> m_dialog;
     QString m_readOnlyNotice;
+    const inventory::SkuDirectory *m_directory = nullptr;
     bool m_running = false;
 };
 
