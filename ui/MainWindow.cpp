@@ -49,6 +49,7 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
     setWindowIcon(QIcon(QStringLiteral(":/icons/inventory-console.png")));
 
     m_poller = new session::OverviewPoller(*m_client, this);
+    m_poller->setUser(m_session->profile().effectiveUsername());
     m_status = new ConnectionStatusWidget(this);
     m_status->setEnvironment(environment);
     m_status->setAddress(address, m_session->profile().effectiveUsername(),

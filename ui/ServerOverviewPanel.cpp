@@ -61,6 +61,7 @@ ServerOverviewPanel::ServerOverviewPanel(QWidget *parent)
     , m_error(banner(this, "overviewError", "#fdecea", "#f1aeb5", "#58151c"))
     , m_reconnect(new QPushButton(tr("Reconnect"), this))
     , m_evictionWarning(banner(this, "evictionWarning", "#fff4e5", "#ffc078", "#5c3300"))
+    , m_denied(banner(this, "deniedReads", "#fff4e5", "#ffc078", "#5c3300"))
     , m_address(value("addressValue"))
     , m_version(value("versionValue"))
     , m_mode(value("modeValue"))
@@ -154,6 +155,7 @@ ServerOverviewPanel::ServerOverviewPanel(QWidget *parent)
     m_reconnect->hide();
     connect(m_reconnect, &QPushButton::clicked, this, &ServerOverviewPanel::reconnectRequested);
     layout->addLayout(errorRow);
+    layout->addWidget(m_denied);
     layout->addWidget(m_evictionWarning);
     layout->addLayout(cards);
     layout->addWidget(libBox);
@@ -200,14 +202,27 @@ void ServerOverviewPanel::setOverview(const session::ServerOverview &o, const QD
     m_error->hide();
     m_reconnect->hide();
 
-    m_address->setText(o.address);
-    m_version->setText(o.version.isEmpty() ? tr("unknown") : o.version);
-    m_mode->setText(o.mode.isEmpty() ? tr("unknown") : o.mode);
-    m_role->setText(o.roleLabel().isEmpty() ? tr("unknown") : o.roleLabel());
-    m_uptime->setText(session::formatDuration(o.uptimeSeconds));
+    // Reads this user may not run: one banner says which and for whom, and the values they
+    // would fill say "not allowed" rather than a misleading zero.
+    m_denied->setText(o.deniedSummary().toHtmlEscaped());
+    m_denied->setVisible(!o.deniedReads.isEmpty());
+    const QString notAllowed = tr("not allowed for user %1").arg(o.user);
+    const bool noInfo = o.denied(QStringLiteral("INFO"));
 
-    m_memoryUsed->setText(session::formatBytes(o.usedMemory));
-    if (o.maxMemory > 0) {
+    m_address->setText(o.address);
+    const auto known = [&](const QString &v) {
+        return noInfo ? notAllowed : v.isEmpty() ? tr("unknown") : v;
+    };
+    m_version->setText(known(o.version));
+    m_mode->setText(known(o.mode));
+    m_role->setText(known(o.roleLabel()));
+    m_uptime->setText(noInfo ? notAllowed : session::formatDuration(o.uptimeSeconds));
+
+    m_memoryUsed->setText(noInfo ? notAllowed : session::formatBytes(o.usedMemory));
+    if (noInfo) {
+        m_memoryLimit->setText(notAllowed);
+        m_memoryBar->hide();
+    } else if (o.maxMemory > 0) {
         m_memoryLimit->setText(session::formatBytes(o.maxMemory));
         const double share = double(o.usedMemory) / double(o.maxMemory);
         m_memoryBar->setValue(int(qBound(0.0, share, 1.0) * 1000));
@@ -217,9 +232,9 @@ void ServerOverviewPanel::setOverview(const session::ServerOverview &o, const QD
         m_memoryLimit->setText(tr("no limit"));
         m_memoryBar->hide();
     }
-    m_policy->setText(o.evictionPolicy.isEmpty()
-                          ? tr("unknown (CONFIG GET not permitted for this user)")
-                          : o.evictionPolicy);
+    m_policy->setText(!o.evictionPolicy.isEmpty()              ? o.evictionPolicy
+                      : o.denied(QStringLiteral("CONFIG GET")) ? notAllowed
+                                                               : tr("unknown"));
 
     if (o.evictionCanDropReceipts()) {
         const QString when = o.maxMemory > 0
@@ -239,8 +254,20 @@ void ServerOverviewPanel::setOverview(const session::ServerOverview &o, const QD
         m_evictionWarning->hide();
     }
 
-    m_keys->setText(o.keyCount < 0 ? tr("unknown") : locale.toString(o.keyCount));
+    m_keys->setText(o.denied(QStringLiteral("DBSIZE")) ? notAllowed
+                    : o.keyCount < 0                   ? tr("unknown")
+                                                       : locale.toString(o.keyCount));
 
+    if (o.denied(QStringLiteral("FUNCTION LIST"))) {
+        m_libraryCount->setText(notAllowed);
+        m_librariesMessage->setText(
+            tr("FUNCTION LIST is not allowed for user %1: the loaded libraries are unknown here. "
+               "The Libraries tab reads them as the release user, when the profile has one.")
+                .arg(o.user));
+        showLibraryMessage(true);
+        m_libraryModel->setLibraries({});
+        return;
+    }
     if (!o.librariesError.isEmpty()) {
         m_libraryCount->setText(tr("unknown"));
         m_librariesMessage->setText(tr("FUNCTION LIST failed: %1").arg(o.librariesError));
@@ -255,6 +282,11 @@ void ServerOverviewPanel::setOverview(const session::ServerOverview &o, const QD
     }
     showLibraryMessage(o.libraries.isEmpty());
     fitHeightToRows(m_libraries, 1, 10);
+}
+
+QString ServerOverviewPanel::deniedText() const
+{
+    return m_denied->isHidden() ? QString() : m_denied->text();
 }
 
 void ServerOverviewPanel::showLibraryMessage(bool message)

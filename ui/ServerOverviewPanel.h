@@ -34,6 +34,8 @@ public:
     void setConnectionProblem(const QString &detail);
 
     LibraryTableModel *libraryModel() const { return m_libraryModel; }
+    // The banner naming the reads the session's user may not run; empty when none.
+    QString deniedText() const;
 
 signals:
     void reconnectRequested();
@@ -47,6 +49,7 @@ private:
     QLabel *m_error;
     QPushButton *m_reconnect;
     QLabel *m_evictionWarning;
+    QLabel *m_denied;
     QLabel *m_address;
     QLabel *m_version;
     QLabel *m_mode;

@@ -49,18 +49,20 @@ void OverviewPoller::fetch()
     const quint64 generation = ++m_generation;
     m_inFlight = generation;
     emit fetchStarted();
-    fetchOverview(m_sender, this,
-                  [this, generation](const core::Result<ServerOverview, redis::RedisError> &r) {
-                      if (generation != m_generation)
-                          return; // superseded by a later refresh
-                      m_inFlight = 0;
-                      if (r.ok()) {
-                          m_lastSuccess = QDateTime::currentDateTime();
-                          emit refreshed(r.value());
-                      } else {
-                          emit failed(r.error());
-                      }
-                  });
+    fetchOverview(
+        m_sender, this,
+        [this, generation](const core::Result<ServerOverview, redis::RedisError> &r) {
+            if (generation != m_generation)
+                return; // superseded by a later refresh
+            m_inFlight = 0;
+            if (r.ok()) {
+                m_lastSuccess = QDateTime::currentDateTime();
+                emit refreshed(r.value());
+            } else {
+                emit failed(r.error());
+            }
+        },
+        m_user);
 }
 
 } // namespace session

@@ -19,6 +19,9 @@ class OverviewPoller : public QObject
 public:
     explicit OverviewPoller(redis::CommandSender &sender, QObject *parent = nullptr);
 
+    // The ACL user the sender's connection authenticates as, named in the overview (e.g.
+    // when a read is not allowed for it).
+    void setUser(const QString &user) { m_user = user; }
     void setInterval(int ms);
     int interval() const;
     void start(); // fetches now, then every interval
@@ -40,6 +43,7 @@ private:
     quint64 m_generation = 0;
     quint64 m_inFlight = 0; // generation of the fetch still out, 0 if none
     QDateTime m_lastSuccess;
+    QString m_user;
 };
 
 } // namespace session

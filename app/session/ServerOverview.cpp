@@ -2,6 +2,27 @@
 
 namespace session {
 
+namespace {
+
+// The read commands of overviewCommands(), by index, as a person names them.
+const char *const ReadNames[] = {"INFO", "DBSIZE", "CONFIG GET", "FUNCTION LIST"};
+
+bool isNoPerm(const redis::ReplyResult &r)
+{
+    return !r.ok() && r.error().isServer("NOPERM");
+}
+
+// The ACL rules that would allow these reads ("+info +dbsize +config|get").
+QString deniedAclRules(const QStringList &reads)
+{
+    QStringList rules;
+    for (const QString &read : reads)
+        rules << QLatin1Char('+') + read.toLower().replace(QLatin1Char(' '), QLatin1Char('|'));
+    return rules.join(QLatin1Char(' '));
+}
+
+} // namespace
+
 QString ServerOverview::roleLabel() const
 {
     if (role == QLatin1String("master"))
@@ -15,6 +36,19 @@ bool ServerOverview::evictionCanDropReceipts() const
 {
     return evictionPolicy.startsWith(QLatin1String("allkeys-"))
            || evictionPolicy.startsWith(QLatin1String("volatile-"));
+}
+
+QString ServerOverview::deniedSummary() const
+{
+    if (deniedReads.isEmpty())
+        return {};
+    return QStringLiteral("User '%1' may not run %2 (NOPERM): the overview reads as the "
+                          "session's user, so what %3 would show is unknown here. Allow %4 "
+                          "for this user, or connect as one that may read them.")
+        .arg(user.isEmpty() ? QStringLiteral("default") : user,
+             deniedReads.join(QStringLiteral(", ")),
+             deniedReads.size() == 1 ? QStringLiteral("it") : QStringLiteral("they"),
+             deniedAclRules(deniedReads));
 }
 
 QHash<QByteArray, QByteArray> parseInfo(const QByteArray &info)
@@ -43,15 +77,19 @@ core::Result<ServerOverview, redis::RedisError> decodeOverview(const QList<redis
 {
     if (r.size() != 4)
         return redis::RedisError::notSent(QStringLiteral("overview: wrong number of replies"));
-    if (!r[0].ok())
+    ServerOverview o;
+    for (int i = 0; i < 4; ++i)
+        if (isNoPerm(r[i]))
+            o.deniedReads << QLatin1String(ReadNames[i]);
+    if (!r[0].ok() && !isNoPerm(r[0]))
         return r[0].error();
-    if (!r[0]->isString())
+    // A read has no write outcome: `written` stays false, whatever the bytes were.
+    if (r[0].ok() && !r[0]->isString())
         return redis::RedisError{redis::RedisError::Kind::Protocol,
                                  {},
                                  QStringLiteral("INFO did not return text"),
-                                 true};
-    const auto info = parseInfo(r[0]->bytes());
-    ServerOverview o;
+                                 false};
+    const auto info = r[0].ok() ? parseInfo(r[0]->bytes()) : QHash<QByteArray, QByteArray>{};
     o.version = QString::fromLatin1(info.value("redis_version"));
     o.mode = QString::fromLatin1(info.value("redis_mode"));
     o.role = QString::fromLatin1(info.value("role"));
@@ -71,22 +109,24 @@ core::Result<ServerOverview, redis::RedisError> decodeOverview(const QList<redis
             o.libraries = libs.value();
         else
             o.librariesError = libs.error();
-    } else {
+    } else if (!isNoPerm(r[3])) {
         o.librariesError = r[3].error().message;
     }
     return o;
 }
 
 void fetchOverview(redis::CommandSender &sender, QObject *context,
-                   std::function<void(const core::Result<ServerOverview, redis::RedisError> &)> cb)
+                   std::function<void(const core::Result<ServerOverview, redis::RedisError> &)> cb,
+                   const QString &user)
 {
     const QString address = sender.address();
     sender.sendBatch(overviewCommands(), context,
-                     [cb = std::move(cb), address](const QList<redis::ReplyResult> &r) {
+                     [cb = std::move(cb), address, user](const QList<redis::ReplyResult> &r) {
                          auto o = decodeOverview(r);
                          if (o.ok()) {
                              ServerOverview v = o.value();
                              v.address = address;
+                             v.user = user.isEmpty() ? QStringLiteral("default") : user;
                              cb(v);
                          } else {
                              cb(o);

@@ -1,0 +1,100 @@
+// The overview as a user allowed only FCALL (`support`): every read it may not run is named,
+// with the user, in one banner, and the values those reads fill say "not allowed" instead of
+// a refresh error. A malformed INFO reply is a read failure, never a possible write.
+#include "AclUsers.h"
+#include "RedisFixture.h"
+#include "ServerOverviewPanel.h"
+#include "session/OverviewPoller.h"
+
+#include <QLabel>
+#include <QTest>
+
+using testsupport::StandaloneRedis;
+
+class TstOverviewNoperm : public QObject
+{
+    Q_OBJECT
+
+    StandaloneRedis m_redis;
+
+    // One refresh: the overview, or nullopt after a failure (or none in 10 s).
+    static std::optional<session::ServerOverview> refresh(session::OverviewPoller &poller)
+    {
+        std::optional<session::ServerOverview> got;
+        bool done = false;
+        connect(&poller, &session::OverviewPoller::refreshed, &poller,
+                [&](const session::ServerOverview &o) {
+                    got = o;
+                    done = true;
+                });
+        connect(&poller, &session::OverviewPoller::failed, &poller, [&] { done = true; });
+        poller.refreshNow();
+        if (!QTest::qWaitFor([&] { return done; }, 10000))
+            qWarning("no overview in 10 s");
+        poller.disconnect();
+        return got;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
+        auto admin = m_redis.connect();
+        QVERIFY(testsupport::createSupportAndReleaseUsers(*admin));
+    }
+
+    void deniedReadsAreNamedWithTheUser()
+    {
+        auto support = m_redis.connect(testsupport::optionsAs(m_redis.options(), "support"));
+        session::OverviewPoller poller(*support);
+        poller.setUser("support");
+        const auto got = refresh(poller);
+        QVERIFY(got);
+        const session::ServerOverview o = *got;
+        QCOMPARE(o.user, QStringLiteral("support"));
+        QCOMPARE(o.deniedReads, (QStringList{"INFO", "DBSIZE", "CONFIG GET", "FUNCTION LIST"}));
+        QVERIFY(o.librariesError.isEmpty()); // said once, in the banner, not as an error
+
+        ui::ServerOverviewPanel panel;
+        panel.setOverview(o, QDateTime::currentDateTime());
+        const QString banner = panel.deniedText();
+        QVERIFY2(banner.contains("User 'support' may not run INFO, DBSIZE, CONFIG GET, "
+                                 "FUNCTION LIST (NOPERM)")
+                     && banner.contains("+info +dbsize +config|get +function|list"),
+                 qPrintable(banner));
+        QCOMPARE(panel.findChild<QLabel *>("versionValue")->text(),
+                 QStringLiteral("not allowed for user support"));
+        QCOMPARE(panel.findChild<QLabel *>("keyCountValue")->text(),
+                 QStringLiteral("not allowed for user support"));
+        QVERIFY(panel.findChild<QLabel *>("overviewError")->isHidden());
+    }
+
+    void aUserThatMayReadSeesNoBanner()
+    {
+        auto admin = m_redis.connect();
+        session::OverviewPoller poller(*admin);
+        const auto got = refresh(poller);
+        QVERIFY(got);
+        const session::ServerOverview o = *got;
+        QVERIFY(o.deniedReads.isEmpty());
+        QCOMPARE(o.user, QStringLiteral("default"));
+        ui::ServerOverviewPanel panel;
+        panel.setOverview(o, QDateTime::currentDateTime());
+        QVERIFY(panel.deniedText().isEmpty());
+        QVERIFY(!panel.findChild<QLabel *>("versionValue")->text().contains("not allowed"));
+    }
+
+    void aMalformedInfoReplyIsNotAWrite()
+    {
+        const QList<redis::ReplyResult> replies{redis::Reply::integer(1), redis::Reply::integer(0),
+                                                redis::Reply::integer(0), redis::Reply::integer(0)};
+        const auto o = session::decodeOverview(replies);
+        QVERIFY(!o.ok());
+        QCOMPARE(o.error().kind, redis::RedisError::Kind::Protocol);
+        QVERIFY(!o.error().written);
+        QVERIFY(!o.error().outcomeUnknown());
+    }
+};
+
+QTEST_MAIN(TstOverviewNoperm)
+#include "tst_overview_noperm.moc"
