@@ -6,6 +6,7 @@
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QLabel>
 #include <QPushButton>
@@ -90,6 +91,47 @@ private slots:
         QCOMPARE(dialog.policy(), std::optional(RestorePolicy::Flush));
         dialog.setWay(3);
         QCOMPARE(dialog.policy(), std::optional(RestorePolicy::Append));
+    }
+
+    // A backup taken on another node than the session's is marked so, and Continue waits for
+    // an explicit acknowledgement of that backup.
+    void anotherNodesBackupNeedsAcknowledgement()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QDateTime t0 = QDateTime::currentDateTimeUtc().addSecs(-3600);
+        FunctionBackup here = backup(QStringLiteral("inventory_lib_v1"), QStringLiteral("1.0.0"),
+                                     QStringLiteral("load"), t0);
+        FunctionBackup there = backup(QStringLiteral("inventory_lib_v1"), QStringLiteral("1.1.0"),
+                                      QStringLiteral("load"), t0.addSecs(600));
+        there.nodes[0].address = QStringLiteral("10.0.0.7:6379");
+        for (FunctionBackup *b : {&here, &there})
+            QVERIFY(b->write(dir.path()));
+
+        ui::RollbackDialog dialog(dir.path(), QStringLiteral("inventory_lib_v1"),
+                                  {QStringLiteral("127.0.0.1:6390")});
+        dialog.show();
+        QTreeWidget *tree = dialog.backups();
+        QCOMPARE(tree->topLevelItemCount(), 2);
+        // The newest, the other node's, is selected first.
+        QCOMPARE(dialog.backupPath(), there.path);
+        QCOMPARE(tree->topLevelItem(0)->text(2), QStringLiteral("10.0.0.7:6379 — another node"));
+        QCOMPARE(tree->topLevelItem(1)->text(2), QStringLiteral("127.0.0.1:6390"));
+        QVERIFY(dialog.selectedIsFromAnotherNode());
+        QVERIFY(dialog.otherNodeAcknowledgement()->isVisible());
+        QVERIFY(dialog.otherNodeAcknowledgement()->text().contains("10.0.0.7:6379"));
+        QVERIFY(!dialog.continueButton()->isEnabled());
+        dialog.otherNodeAcknowledgement()->click();
+        QVERIFY(dialog.continueButton()->isEnabled());
+
+        // This node's backup needs nothing more, and the tick does not carry over.
+        tree->setCurrentItem(tree->topLevelItem(1));
+        QVERIFY(!dialog.selectedIsFromAnotherNode());
+        QVERIFY(!dialog.otherNodeAcknowledgement()->isVisible());
+        QVERIFY(dialog.continueButton()->isEnabled());
+        tree->setCurrentItem(tree->topLevelItem(0));
+        QVERIFY(!dialog.otherNodeAcknowledgement()->isChecked());
+        QVERIFY(!dialog.continueButton()->isEnabled());
     }
 
     void anEmptyFolderSaysSo()

@@ -328,7 +328,10 @@ void LibrariesView::chooseFile()
 
 void LibrariesView::chooseBackup()
 {
-    RollbackDialog dialog(m_context.backupDirectory, selectedLibrary(), this);
+    QStringList nodes;
+    for (const functions::ChangeTarget &t : m_context.nodes)
+        nodes << t.address;
+    RollbackDialog dialog(m_context.backupDirectory, selectedLibrary(), nodes, this);
     if (dialog.exec() != QDialog::Accepted || dialog.backupPath().isEmpty())
         return;
     startRollback(dialog.backupPath(), dialog.policy());

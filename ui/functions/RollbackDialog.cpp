@@ -4,6 +4,7 @@
 #include "functions/LibraryVersion.h"
 
 #include <QButtonGroup>
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
@@ -14,6 +15,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QStyle>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -24,6 +26,7 @@ namespace {
 enum Column { Library, Version, Nodes, Taken, MadeBefore, File, ColumnCount };
 constexpr int PathRole = Qt::UserRole;
 constexpr int TimeRole = Qt::UserRole + 1;
+constexpr int OtherNodeRole = Qt::UserRole + 2;
 
 QString actionText(const QString &action)
 {
@@ -47,9 +50,11 @@ struct Way
 } // namespace
 
 RollbackDialog::RollbackDialog(const QString &backupDirectory, const QString &library,
-                               QWidget *parent)
+                               const QStringList &sessionNodes, QWidget *parent)
     : QDialog(parent)
     , m_library(library)
+    , m_sessionNodes(sessionNodes)
+    , m_otherNodeAck(new QCheckBox(this))
     , m_backups(new QTreeWidget(this))
     , m_empty(new QLabel(this))
     , m_ways(new QButtonGroup(this))
@@ -130,6 +135,10 @@ RollbackDialog::RollbackDialog(const QString &backupDirectory, const QString &li
     }
     m_ways->button(0)->setChecked(true);
 
+    m_otherNodeAck->setObjectName(QStringLiteral("otherNodeAcknowledgement"));
+    m_otherNodeAck->hide();
+    connect(m_otherNodeAck, &QCheckBox::toggled, this, &RollbackDialog::updateOk);
+
     m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Continue…"));
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -144,6 +153,7 @@ RollbackDialog::RollbackDialog(const QString &backupDirectory, const QString &li
     layout->addWidget(m_backups, 1);
     layout->addLayout(row);
     layout->addWidget(how);
+    layout->addWidget(m_otherNodeAck);
     layout->addWidget(m_buttons);
     updateOk();
     resize(900, 600);
@@ -169,7 +179,23 @@ bool RollbackDialog::addBackup(const QString &path, QString *error)
     const QDateTime local = b.created.toLocalTime();
     item->setText(Library, b.library.isEmpty() ? tr("(every library)") : b.library);
     item->setText(Version, version);
-    item->setText(Nodes, nodes.join(QStringLiteral(", ")));
+    // Ours when any node of the backup is one of the session's.
+    bool ours = m_sessionNodes.isEmpty();
+    for (const QString &n : nodes)
+        ours = ours || m_sessionNodes.contains(n);
+    item->setText(Nodes, ours ? nodes.join(QStringLiteral(", "))
+                              : tr("%1 — another node").arg(nodes.join(QStringLiteral(", "))));
+    item->setData(Library, OtherNodeRole, !ours);
+    if (!ours) {
+        const QString why =
+            tr("Taken on %1; this session is connected to %2.")
+                .arg(nodes.join(QStringLiteral(", ")), m_sessionNodes.join(QStringLiteral(", ")));
+        for (int c = 0; c < ColumnCount; ++c) {
+            item->setForeground(c, QColor(0x8a, 0x53, 0x00));
+            item->setToolTip(c, why);
+        }
+        item->setIcon(Nodes, style()->standardIcon(QStyle::SP_MessageBoxWarning));
+    }
     item->setText(Taken, local.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
     item->setText(MadeBefore, actionText(b.action));
     item->setText(File, QFileInfo(path).fileName());
@@ -219,9 +245,32 @@ void RollbackDialog::chooseOther()
         QMessageBox::warning(this, tr("Roll back"), error);
 }
 
+bool RollbackDialog::selectedIsFromAnotherNode() const
+{
+    const QTreeWidgetItem *item = m_backups->currentItem();
+    return item && item->data(Library, OtherNodeRole).toBool();
+}
+
+QPushButton *RollbackDialog::continueButton() const
+{
+    return m_buttons->button(QDialogButtonBox::Ok);
+}
+
 void RollbackDialog::updateOk()
 {
-    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(m_backups->currentItem() != nullptr);
+    const bool other = selectedIsFromAnotherNode();
+    if (other) {
+        const QTreeWidgetItem *item = m_backups->currentItem();
+        m_otherNodeAck->setText(
+            tr("This backup was taken on another node (%1), not on %2: restore it here anyway")
+                .arg(item->text(Nodes).section(QStringLiteral(" — "), 0, 0),
+                     m_sessionNodes.join(QStringLiteral(", "))));
+    } else if (m_otherNodeAck->isChecked()) {
+        m_otherNodeAck->setChecked(false); // an acknowledgement is for one backup only
+    }
+    m_otherNodeAck->setVisible(other);
+    continueButton()->setEnabled(m_backups->currentItem() != nullptr
+                                 && (!other || m_otherNodeAck->isChecked()));
 }
 
 } // namespace ui
