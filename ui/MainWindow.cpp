@@ -14,7 +14,9 @@
 #include "demo/DemoSeeder.h"
 #include "functions/LibrariesView.h"
 #include "inventory/RedisCliCommand.h"
+#include "session/CliConnection.h"
 #include "session/OverviewPoller.h"
+#include "session/ProfileStore.h"
 
 #include <QAction>
 #include <QApplication>
@@ -152,6 +154,13 @@ void MainWindow::createFeaturePanels()
         profile.releaseUsername.isEmpty() ? profile.effectiveUsername() : profile.releaseUsername;
     change.gate = &m_session->gate();
     change.profile = profile.name;
+    session::CliConnectionSource cli;
+    cli.profile = profile;
+    cli.saved = session::ProfileStore().find(profile.name).has_value();
+    cli.hasPassword = !m_client->options().password.isEmpty();
+    cli.hasReleasePassword =
+        m_session->releaseClient() && !m_session->releaseClient()->options().password.isEmpty();
+    change.cliConnection = session::cliConnectionArgs(cli);
     change.environment = profile.environmentLabel();
     change.auditPath = m_session->auditLogPath();
     m_libraries = new LibrariesView(change);

@@ -348,9 +348,15 @@ QStringList ChangeSpec::warnings(const NodeState &node) const
         out << QStringLiteral("%1 restarted (or is another server) since the backup: its run_id "
                               "changed")
                    .arg(node.address);
+    const bool rollback =
+        action == ChangeAction::RestoreCode || action == ChangeAction::RestoreDump;
     for (const ContractDiff &d : contractDiffs(node))
-        for (const QString &w : d.warnings)
+        for (const QString &w : d.warnings) {
+            // Going back to an older release is what a rollback is for, not a warning.
+            if (rollback && d.versionDown && w == versionDownWarning(d))
+                continue;
             out << (d.library == library ? w : QStringLiteral("%1: %2").arg(d.library, w));
+        }
     return out;
 }
 

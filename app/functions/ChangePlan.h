@@ -31,6 +31,9 @@ struct ChangeContext
     QString loadUser = QStringLiteral("default"); // the ACL user `loader` is authenticated as
     session::WriteGate *gate = nullptr;           // the environment guard; required
     QString profile;
+    // inventory-cli options reaching these nodes as these users (session::cliConnectionArgs),
+    // for the commands shown to people; empty: "--url redis://<first node>".
+    QStringList cliConnection;
     QString environment; // "local", "production", ...; for the backup and the audit
     QString backupDirectory = defaultBackupDirectory();
     QString auditPath; // empty: AuditLog::defaultPath()

@@ -49,9 +49,10 @@ void addVersionWarnings(ContractDiff &d)
         d.warnings << QStringLiteral("the code changed but the version did not (%1)")
                           .arg(versionLabel(d.versionAfter));
     else if (!d.versionBefore.isEmpty() && !d.versionAfter.isEmpty()
-             && compareVersions(d.versionAfter, d.versionBefore) < 0)
-        d.warnings << QStringLiteral("the version goes down, %1 → %2 (a rollback?)")
-                          .arg(d.versionBefore, d.versionAfter);
+             && compareVersions(d.versionAfter, d.versionBefore) < 0) {
+        d.versionDown = true;
+        d.warnings << versionDownWarning(d);
+    }
 }
 
 void finish(ContractDiff &d)
@@ -322,6 +323,12 @@ QJsonObject ContractDiff::toJson() const
     if (!beforeUnreadable.isEmpty())
         o.insert(QStringLiteral("before_error"), beforeUnreadable);
     return o;
+}
+
+QString versionDownWarning(const ContractDiff &d)
+{
+    return QStringLiteral("the version goes down, %1 → %2: an older release replaces a newer one")
+        .arg(d.versionBefore, d.versionAfter);
 }
 
 } // namespace functions

@@ -55,6 +55,9 @@ struct ContractDiff
     QList<FunctionDiff> functions; // sorted by name; unchanged functions included
     QList<Collision> collisions;
     QStringList warnings; // version not bumped, in-place contract change, loaded code unreadable
+    // Both versions are stated and the new one is lower: an older release goes back in, which
+    // is what a rollback does (versionDownWarning() is then among the warnings).
+    bool versionDown = false;
     QStringList refusals; // why the change cannot be made at all
     Verdict verdict = Verdict::NoChange;
 
@@ -71,6 +74,10 @@ ContractDiff diffContract(const Inspection &incoming, const QList<redis::Library
                           const QList<redis::LibraryInfo> *neighbours = nullptr);
 // Deleting `library` (every function removed: breaking).
 ContractDiff diffRemoval(const redis::LibraryInfo &library);
+
+// The warning a version going down gets, in words: "the version goes down, 1.2.0 → 1.0.0: an
+// older release replaces a newer one". A rollback leaves it out (its title says so).
+QString versionDownWarning(const ContractDiff &diff);
 
 // "inventory_deduct_v2" -> true: the name carries its contract version.
 bool hasContractVersion(const QString &functionName);

@@ -225,7 +225,8 @@ private slots:
         QTest::newRow("version goes down") << library("1.1", {f1, "g_v1||two|return 2"})
                                            << library("1.0", {f1}) << Verdict::Breaking << "g_v1"
                                            << "removed"
-                                           << "the version goes down, 1.1 → 1.0";
+                                           << "the version goes down, 1.1 → 1.0: an older "
+                                              "release replaces a newer one";
         QTest::newRow("case-only rename")
             << library("1.0", {f1}) << library("1.1", {"F_V1||one|return check(args[1])"})
             << Verdict::Compatible << "F_V1"
@@ -255,6 +256,9 @@ private slots:
             QVERIFY2(d.warnings.isEmpty(), qPrintable(d.warnings.join("; ")));
         else
             QVERIFY2(d.warnings.join("; ").contains(warning), qPrintable(d.warnings.join("; ")));
+        // Only an older release going in is a rollback, said in words, never asked "(a rollback?)".
+        QCOMPARE(d.versionDown, QByteArray(QTest::currentDataTag()) == "version goes down");
+        QVERIFY(!d.warnings.join("; ").contains("?)"));
         QCOMPARE(d.breakingReasons().isEmpty(), verdict != Verdict::Breaking);
         QCOMPARE(d.toJson().value("verdict").toString(), verdictName(verdict));
     }

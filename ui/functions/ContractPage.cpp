@@ -1,4 +1,6 @@
-#include "WizardPages.h"
+#include "ContractPage.h"
+
+#include "WizardNotice.h"
 
 #include "functions/ChangeUser.h"
 #include "functions/LibraryVersion.h"
@@ -13,55 +15,6 @@ namespace ui {
 using functions::ContractDiff;
 using functions::FunctionDiff;
 using functions::Verdict;
-
-QLabel *noticeLabel(QWidget *parent)
-{
-    auto *l = new QLabel(parent);
-    l->setWordWrap(true);
-    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    l->setVisible(false);
-    return l;
-}
-
-void setNotice(QLabel *label, const QString &kind, const QString &text)
-{
-    static const QHash<QString, QString> colours{
-        {QStringLiteral("warning"), QStringLiteral("#fff4d6; border: 1px solid #e0b040")},
-        {QStringLiteral("error"), QStringLiteral("#fde2e2; border: 1px solid #d05050")},
-        {QStringLiteral("info"), QStringLiteral("#e4effb; border: 1px solid #6a9fd8")},
-        {QStringLiteral("ok"), QStringLiteral("#e2f5e2; border: 1px solid #5aa55a")}};
-    label->setStyleSheet(QStringLiteral("QLabel { background: %1; border-radius: 4px; "
-                                        "padding: 6px; color: #202020; }")
-                             .arg(colours.value(kind)));
-    label->setText(text);
-    label->setVisible(!text.isEmpty());
-}
-
-QString verdictText(Verdict v)
-{
-    switch (v) {
-    case Verdict::NoChange:
-        return QObject::tr("No change");
-    case Verdict::Compatible:
-        return QObject::tr("Compatible change");
-    case Verdict::Breaking:
-        return QObject::tr("Breaking change");
-    case Verdict::Refused:
-        return QObject::tr("Refused");
-    }
-    return {};
-}
-
-QString verdictStyle(Verdict v)
-{
-    const char *bg = v == Verdict::NoChange     ? "#8a8a8a"
-                     : v == Verdict::Compatible ? "#2e7d32"
-                     : v == Verdict::Breaking   ? "#c66a00"
-                                                : "#c62828";
-    return QStringLiteral("QLabel { background: %1; color: white; font-weight: bold; "
-                          "border-radius: 4px; padding: 3px 8px; }")
-        .arg(QLatin1String(bg));
-}
 
 namespace {
 
@@ -203,10 +156,15 @@ void ContractPage::render()
                              : d.existsBefore ? functions::versionLabel(d.versionBefore)
                                               : tr("not loaded");
         const QString to = d.existsAfter ? functions::versionLabel(d.versionAfter) : tr("deleted");
-        const bool rollback = spec.action == functions::ChangeAction::RestoreCode
-                              || spec.action == functions::ChangeAction::RestoreDump;
+        // Loading an older release is a rollback too, whichever way it was started.
+        const bool restore = spec.action == functions::ChangeAction::RestoreCode
+                             || spec.action == functions::ChangeAction::RestoreDump;
+        const bool rollback =
+            restore || (spec.action == functions::ChangeAction::Load && d.versionDown);
         m_heading->setText(rollback ? tr("Rollback of %1: %2 → %3").arg(d.library, from, to)
                                     : QStringLiteral("%1: %2 → %3").arg(d.library, from, to));
+        if (rollback && !restore)
+            setTitle(tr("Step 1 of 6 · Contract of the rollback to an older release"));
     }
     m_verdict->setText(verdictText(verdict));
     m_verdict->setStyleSheet(verdictStyle(verdict));
@@ -243,11 +201,6 @@ void ContractPage::render()
               refusals.isEmpty() ? QString()
                                  : tr("Cannot go on:\n• %1").arg(refusals.join("\n• ")));
     QStringList warnings = m_change.warnings();
-    if (spec.action == functions::ChangeAction::RestoreCode
-        || spec.action == functions::ChangeAction::RestoreDump)
-        // The core asks "(a rollback?)" of any version going down; here it is one.
-        for (QString &w : warnings)
-            w.replace(QStringLiteral("(a rollback?)"), tr("(this rollback)"));
     if (verdict == Verdict::Breaking)
         warnings.prepend(tr("Breaking: %1. Callers that use these functions will fail; the "
                             "confirmation will ask for a second acknowledgement.")

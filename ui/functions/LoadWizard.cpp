@@ -1,6 +1,11 @@
 #include "LoadWizard.h"
 
-#include "WizardPages.h"
+#include "BackupPage.h"
+#include "ConfirmPage.h"
+#include "ContractPage.h"
+#include "DiffPage.h"
+#include "PreflightPage.h"
+#include "ResultPage.h"
 
 #include <QScreen>
 
@@ -49,7 +54,7 @@ LoadWizard::LoadWizard(functions::ChangeContext context, functions::ChangeSpec s
 QSize LoadWizard::defaultSize(const QSize &available)
 {
     // 1280x720 fits a 1366x768 laptop with its task bar; a smaller screen gets all of it
-    // (the pages shrink and scroll, see WizardPages).
+    // (the pages shrink and scroll).
     QSize size(1280, 720);
     if (available.isValid() && !available.isEmpty())
         size = size.boundedTo(available - QSize(16, 40)); // the frame and title bar

@@ -1,7 +1,7 @@
-// The code diff and the preflight pages of the LoadWizard.
-#include "CodeDiffView.h"
+#include "PreflightPage.h"
+
 #include "UnlockDialog.h"
-#include "WizardPages.h"
+#include "WizardNotice.h"
 
 #include "functions/ChangeUser.h"
 #include "session/WriteGate.h"
@@ -15,23 +15,6 @@
 namespace ui {
 
 using functions::PreflightCheck;
-
-DiffPage::DiffPage(functions::LibraryChange &change, QWidget *parent)
-    : QWizardPage(parent)
-    , m_change(change)
-    , m_view(new CodeDiffView(this))
-{
-    setTitle(tr("Step 2 of 6 · Code"));
-    setSubTitle(tr("The library's code now (left) and after the change (right). Red lines go, "
-                   "green lines come, yellow lines are edited."));
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(m_view);
-}
-
-void DiffPage::initializePage()
-{
-    m_view->setDiff(m_change.codeDiff());
-}
 
 PreflightPage::PreflightPage(functions::LibraryChange &change, QWidget *parent)
     : QWizardPage(parent)

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "functions/LibraryChange.h"
+
+#include <QWizardPage>
+
+class QLabel;
+class QTableWidget;
+
+namespace ui {
+
+// 1. What the change does to the contract: functions added, removed, changed, collisions.
+class ContractPage : public QWizardPage
+{
+    Q_OBJECT
+public:
+    explicit ContractPage(functions::LibraryChange &change, QWidget *parent = nullptr);
+    void initializePage() override;
+    bool isComplete() const override;
+    QTableWidget *table() const { return m_table; }
+
+private:
+    void render();
+    functions::LibraryChange &m_change;
+    QLabel *m_heading;
+    QLabel *m_verdict;
+    QLabel *m_detail;
+    QTableWidget *m_table;
+    QLabel *m_warnings;
+    QLabel *m_refusals;
+    bool m_read = false;
+};
+
+} // namespace ui

@@ -1,0 +1,76 @@
+#include "ResultPage.h"
+
+#include "WizardNotice.h"
+
+#include "functions/ChangeUser.h"
+#include "functions/LibraryVersion.h"
+
+#include <QCheckBox>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace ui {
+
+ResultPage::ResultPage(functions::LibraryChange &change, QWidget *parent)
+    : QWizardPage(parent)
+    , m_change(change)
+    , m_summary(noticeLabel(this))
+    , m_nodes(new QTreeWidget(this))
+    , m_backup(new QLabel(this))
+{
+    setTitle(tr("Step 6 of 6 · Result"));
+    setSubTitle(tr("What each node holds now, read back from the server by %1.")
+                    .arg(functions::stepUserText(change.context())));
+    m_nodes->setHeaderLabels({tr("Node"), tr("Verified"), tr("What happened")});
+    m_nodes->setRootIsDecorated(false);
+    m_nodes->setWordWrap(true);
+    m_nodes->header()->setStretchLastSection(true);
+    m_backup->setWordWrap(true);
+    m_backup->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_nodes, 1);
+    layout->addWidget(m_backup);
+}
+
+void ResultPage::initializePage()
+{
+    m_done = false;
+    setNotice(m_summary, QStringLiteral("info"), tr("Working…"));
+    m_change.execute([this](const functions::ExecutionReport &report) {
+        m_done = true;
+        m_nodes->clear();
+        for (const functions::NodeOutcome &n : report.nodes)
+            new QTreeWidgetItem(m_nodes, {n.address, n.verified ? tr("yes") : tr("NO"), n.message});
+        m_nodes->resizeColumnToContents(0);
+        m_nodes->resizeColumnToContents(1);
+        if (!report.refusal.isEmpty())
+            setNotice(m_summary, QStringLiteral("error"),
+                      tr("Nothing was sent: %1").arg(report.refusal));
+        else if (report.succeeded())
+            setNotice(m_summary, QStringLiteral("ok"),
+                      tr("Done: %1 verified on every node, audit record written.")
+                          .arg(m_change.spec().library));
+        else
+            setNotice(m_summary, QStringLiteral("error"),
+                      tr("The change did not go through everywhere: read each node's line. "
+                         "Nodes after a failed one were left as they were."));
+        m_backup->setText(tr("Backup of the state before: %1").arg(report.backupPath));
+        emit completeChanged();
+        emit finished(report);
+    });
+}
+
+bool ResultPage::isComplete() const
+{
+    return m_done;
+}
+
+} // namespace ui
