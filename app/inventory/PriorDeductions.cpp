@@ -99,14 +99,14 @@ QList<PriorDeduction> priorInHistory(const DeductionHistory &history, const Dedu
 }
 
 QList<PriorDeduction> priorInAudit(const QList<AuditRecord> &records, const DeductionPlan &plan,
-                                   const KeySchema &schema)
+                                   const KeySchema &schema, const QString &server)
 {
     QList<PriorDeduction> out;
     const DeductionRequest &want = plan.request;
     if (want.orderId.isEmpty())
         return out;
     for (const AuditRecord &r : records) {
-        if (r.action != QLatin1String("deduct") || r.command.isEmpty())
+        if (r.action != QLatin1String("deduct") || r.command.isEmpty() || r.server != server)
             continue;
         const QByteArray verb = r.command.first().toUpper();
         PriorDeduction p;
@@ -148,7 +148,10 @@ QList<PriorDeduction> mergePrior(const QList<PriorDeduction> &history,
         bool duplicate = false;
         for (qsizetype i = 0; i < history.size() && !duplicate; ++i) {
             const PriorDeduction &h = history.at(i);
+            // The same outcome class too: a script call that met NOSCRIPT has two records
+            // (not run, then deducted) and only the second is the history entry's.
             if (!used[i] && h.mode == a.mode && h.quantity == a.quantity
+                && h.mayHaveDeducted == a.mayHaveDeducted
                 && qAbs(h.timeUtc.msecsTo(a.timeUtc)) <= SameCallMs) {
                 used[i] = true;
                 duplicate = true;

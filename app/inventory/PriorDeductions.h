@@ -27,12 +27,15 @@ struct PriorDeduction
 // The entries of this session's history for the plan's SKU and order (none without an
 // order id), oldest first.
 QList<PriorDeduction> priorInHistory(const DeductionHistory &history, const DeductionPlan &plan);
-// The same from audit records as pairAttempts() returns them. Script records name their order
-// in the detail ("order 9001"), function records in the receipt key (parsed with `schema`).
+// The same from audit records as pairAttempts() returns them, of calls to `server` (host:port
+// as recorded; the log is shared by every session and server, and another server's stock is
+// not this one's). Script records name their order in the detail ("order 9001"), function
+// records in the receipt key (parsed with `schema`).
 QList<PriorDeduction> priorInAudit(const QList<AuditRecord> &records, const DeductionPlan &plan,
-                                   const KeySchema &schema);
+                                   const KeySchema &schema, const QString &server);
 // History first, then the audit records that are not one of those entries: the audit log
-// also holds this session's calls, and one call must not be counted twice.
+// also holds this session's calls, and one call must not be counted twice (same mode,
+// quantity and outcome class, within seconds).
 QList<PriorDeduction> mergePrior(const QList<PriorDeduction> &history,
                                  const QList<PriorDeduction> &audit);
 

@@ -10,6 +10,8 @@ using namespace inventory;
 
 namespace {
 
+const QString Server = QStringLiteral("127.0.0.1:6379");
+
 DeductionPlan plan(DeductionMode mode, const QByteArray &order, const QByteArray &quantity)
 {
     DeductionRequest r;
@@ -39,6 +41,7 @@ AuditRecord deductRecord(const DeductionPlan &p, const QString &result, const QS
     r.command = p.command;
     r.result = result;
     r.detail = detail;
+    r.server = Server;
     return r;
 }
 
@@ -87,8 +90,10 @@ private slots:
             deductRecord(p, "deducted: remaining 7", "script mode; order 9001"),
             deductRecord(p, "deducted: remaining 4", "script mode; order 9002"),
         };
-        const auto prior = priorInAudit(records, p, KeySchema());
+        const auto prior = priorInAudit(records, p, KeySchema(), Server);
         QCOMPARE(prior.size(), 2);
+        // Another server's calls (another demo, another site) are not this stock's.
+        QVERIFY(priorInAudit(records, p, KeySchema(), "127.0.0.1:7000").isEmpty());
         QVERIFY(!prior[0].mayHaveDeducted);
         QVERIFY(prior[1].mayHaveDeducted);
         const QString w = repeatWarning(p, prior);
@@ -101,7 +106,7 @@ private slots:
         const QList<AuditRecord> records{
             deductRecord(earlier, "deducted: remaining 7", "function mode")};
         const DeductionPlan other = plan(DeductionMode::Function, "9001", "5");
-        const auto prior = priorInAudit(records, other, KeySchema());
+        const auto prior = priorInAudit(records, other, KeySchema(), Server);
         QCOMPARE(prior.size(), 1);
         QCOMPARE(prior[0].quantity, QByteArray("3"));
         const QString w = repeatWarning(other, prior);
@@ -111,7 +116,7 @@ private slots:
         QVERIFY(!repeatMayDeductTwice(other, prior)); // the receipt protects it
         // The same quantity again is the safe retry v1 is made for.
         const DeductionPlan same = plan(DeductionMode::Function, "9001", "3");
-        QVERIFY(repeatWarning(same, priorInAudit(records, same, KeySchema())).isEmpty());
+        QVERIFY(repeatWarning(same, priorInAudit(records, same, KeySchema(), Server)).isEmpty());
     }
 
     void theSameCallIsCountedOnce()
@@ -121,13 +126,19 @@ private slots:
         h.add(result(p, OutcomeKind::Deducted));
         AuditRecord same = deductRecord(p, "deducted: remaining 7", "script mode; order 9001");
         same.timeUtc = QDateTime::currentDateTimeUtc();
+        // The same call's NOSCRIPT record comes first and is not the history entry.
+        AuditRecord noscript = same;
+        noscript.result = "not run: NOSCRIPT (the script is not loaded); loading it";
         const AuditRecord older =
             deductRecord(p, "deducted: remaining 10", "script mode; order 9001");
-        const auto merged =
-            mergePrior(priorInHistory(h, p), priorInAudit({older, same}, p, KeySchema()));
-        QCOMPARE(merged.size(), 2);
+        const auto merged = mergePrior(
+            priorInHistory(h, p), priorInAudit({older, noscript, same}, p, KeySchema(), Server));
+        QCOMPARE(merged.size(), 3);
         QCOMPARE(merged[0].source, PriorDeduction::Source::History);
         QCOMPARE(merged[1].result, QStringLiteral("deducted: remaining 10"));
+        QVERIFY(!merged[2].mayHaveDeducted); // the NOSCRIPT record, not a deduction
+        QVERIFY2(repeatWarning(p, merged).contains("2 earlier call(s)"),
+                 qPrintable(repeatWarning(p, merged)));
     }
 
     void nearestSkusPreferNamesHoldingTheTypedText()

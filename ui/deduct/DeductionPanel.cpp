@@ -169,9 +169,9 @@ void DeductionPanel::describeBefore(ConfirmDeductionDialog *dialog, const Deduct
     // The audit log holds other sessions' and inventory-cli's calls too; it is read here,
     // once per confirmation, so what it says is current.
     const auto audit = AuditLog::read(m_ctx.auditLogPath);
-    const QList<PriorDeduction> prior =
-        mergePrior(priorInHistory(*m_history, plan),
-                   priorInAudit(pairAttempts(audit.records), plan, m_ctx.schema));
+    const QList<PriorDeduction> prior = mergePrior(
+        priorInHistory(*m_history, plan),
+        priorInAudit(pairAttempts(audit.records), plan, m_ctx.schema, m_ctx.serverAddress));
     dialog->setRepeatWarning(repeatWarning(plan, prior), repeatMayDeductTwice(plan, prior));
 }
 
