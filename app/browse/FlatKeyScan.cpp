@@ -148,6 +148,8 @@ QVariant FlatKeyModel::data(const QModelIndex &index, int role) const
         }
     case KeyRole:
         return st.key(i).toByteArray();
+    case ExpiryRole:
+        return expiry;
     }
     return {};
 }

@@ -3,6 +3,7 @@
 #include "BrowseLog.h"
 #include "Values.h"
 #include "core/Bytes.h"
+#include "inventory/DeductionRequest.h"
 
 #include <QElapsedTimer>
 
@@ -14,17 +15,22 @@ constexpr qint64 MaxTtlSeconds = 31536000;
 
 KeyAction KeyAction::setTtl(QByteArray key, qint64 seconds)
 {
-    return KeyAction{Kind::SetTtl, std::move(key), seconds};
+    return KeyAction{Kind::SetTtl, std::move(key), seconds, {}, {}};
 }
 
 KeyAction KeyAction::removeTtl(QByteArray key)
 {
-    return KeyAction{Kind::RemoveTtl, std::move(key), 0};
+    return KeyAction{Kind::RemoveTtl, std::move(key), 0, {}, {}};
 }
 
 KeyAction KeyAction::remove(QByteArray key)
 {
-    return KeyAction{Kind::Delete, std::move(key), 0};
+    return KeyAction{Kind::Delete, std::move(key), 0, {}, {}};
+}
+
+KeyAction KeyAction::setStock(QByteArray key, QByteArray value, QString current)
+{
+    return KeyAction{Kind::SetStock, std::move(key), 0, std::move(value), std::move(current)};
 }
 
 QString KeyAction::problem() const
@@ -33,6 +39,11 @@ QString KeyAction::problem() const
         return QStringLiteral("no key selected");
     if (kind == Kind::SetTtl && (ttlSeconds < 1 || ttlSeconds > MaxTtlSeconds))
         return QStringLiteral("give a TTL from 1 second to 365 days");
+    // The rule the functions apply to stock (docs/contracts.md): a repair must leave a value
+    // they accept, or it repairs nothing.
+    if (kind == Kind::SetStock)
+        if (const auto p = inventory::canonicalNumberProblem(stock, 0, MaxStock))
+            return QStringLiteral("new stock: %1").arg(*p);
     return {};
 }
 
@@ -45,6 +56,10 @@ redis::Command KeyAction::command() const
         return {"PERSIST", key};
     case Kind::Delete:
         return {"DEL", key};
+    case Kind::SetStock:
+        // XX: if the key was deleted since it was read, nothing is created (stock is never
+        // created by accident). A plain SET also drops a TTL, which a stock key must not have.
+        return {"SET", key, stock, "XX"};
     }
     return {};
 }
@@ -66,6 +81,8 @@ QString KeyAction::auditAction() const
         return QStringLiteral("persist");
     case Kind::Delete:
         return QStringLiteral("delete");
+    case Kind::SetStock:
+        return QStringLiteral("set_stock");
     }
     return {};
 }
@@ -85,6 +102,13 @@ QString KeyAction::consequence() const
         return QStringLiteral("The key is deleted now. For a receipt, the next retry of its "
                               "order deducts stock again: do this only for a deliberate "
                               "re-deduction.");
+    case Kind::SetStock:
+        return QStringLiteral("The stock becomes %1: every deduction of this SKU from now on "
+                              "checks against it. The key keeps its name, loses any TTL, and is "
+                              "not created if it was deleted meanwhile. Receipts are not "
+                              "touched: orders already deducted stay deducted.")
+            .arg(stock.isEmpty() ? QStringLiteral("the value you enter")
+                                 : QString::fromLatin1(stock));
     }
     return {};
 }
@@ -103,6 +127,9 @@ QString KeyAction::describeReply(const redis::Reply &reply) const
     case Kind::Delete:
         return changed ? QStringLiteral("deleted")
                        : QStringLiteral("nothing deleted: the key no longer exists");
+    case Kind::SetStock: // SET ... XX answers OK, or nil when the key did not exist
+        return reply.isNil() ? QStringLiteral("nothing changed: the stock key no longer exists")
+                             : QStringLiteral("stock set to %1").arg(QString::fromLatin1(stock));
     }
     return {};
 }

@@ -8,25 +8,32 @@
 namespace browse {
 
 // A guarded change to one key from the browser: set or remove a TTL, delete a receipt (e.g. to
-// allow a deliberate re-deduction). Built first, shown as the exact command, confirmed, then
-// run through the session's write-gated sender and written to the audit log.
+// allow a deliberate re-deduction), repair a stock value the functions refuse ("12.5", "-3").
+// Built first, shown as the exact command, confirmed, then run through the session's
+// write-gated sender and written to the audit log.
 struct KeyAction
 {
-    enum class Kind { SetTtl, RemoveTtl, Delete };
+    enum class Kind { SetTtl, RemoveTtl, Delete, SetStock };
     Kind kind = Kind::SetTtl;
     QByteArray key;
     qint64 ttlSeconds = 0; // SetTtl: 1 .. 31,536,000 (a year, the function's bound)
+    // SetStock: the new value, exactly as it will be sent: it must be what the deduction
+    // functions accept (a canonical unsigned integer, 0 .. 1,000,000,000).
+    QByteArray stock;
+    QString currentStock; // SetStock: the value it replaces, as shown (for the dialog only)
 
     static KeyAction setTtl(QByteArray key, qint64 seconds);
     static KeyAction removeTtl(QByteArray key);
     static KeyAction remove(QByteArray key);
+    static KeyAction setStock(QByteArray key, QByteArray value, QString current = {});
 
     // Empty when the action can be sent, else why not.
     QString problem() const;
-    redis::Command command() const; // EXPIRE key s | PERSIST key | DEL key
-    QString commandText() const;    // the same, quoted as redis-cli would take it
-    QString auditAction() const;    // expire | persist | delete
-    QString consequence() const;    // what the change means for deductions
+    // EXPIRE key s | PERSIST key | DEL key | SET key value XX
+    redis::Command command() const;
+    QString commandText() const; // the same, quoted as redis-cli would take it
+    QString auditAction() const; // expire | persist | delete | set_stock
+    QString consequence() const; // what the change means for deductions
     // The reply in words ("TTL set", "the key no longer exists: nothing changed", ...).
     QString describeReply(const redis::Reply &reply) const;
 };

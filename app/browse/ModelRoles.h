@@ -13,6 +13,8 @@ enum Role {
     KeyRole,                         // QByteArray: the Redis key the row is about
     AnomalyRole,                     // int: the row's Anomaly bits (0: none)
     SortRole,                        // never used by views; reserved for proxies
+    ExpiringSoonRole,                // bool: a receipt's expiry cell within the warning window
+    ExpiryRole, // qint64: the row key's absolute expiry, ms since the epoch; NoExpiry (-1): none
 };
 
 // ExportRole's "no value": an empty CSV cell, JSON null. (An invalid QVariant would fall back

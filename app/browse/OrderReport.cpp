@@ -31,7 +31,7 @@ QString searched(const ScanFacts &f)
 } // namespace
 
 QString orderReportText(const KeyspaceStore &st, const QByteArray &orderId, const ScanFacts &f,
-                        qint64 nowMs)
+                        qint64 nowMs, qint64 warnWithinMs)
 {
     ReceiptTableModel model(st);
     model.showAll(); // sorted by SKU, naturally
@@ -43,17 +43,21 @@ QString orderReportText(const KeyspaceStore &st, const QByteArray &orderId, cons
         return out + QLatin1Char('\n') + orderNotFoundSentence(orderId) + QLatin1Char('\n');
     for (int row = 0; row < model.rowCount(); ++row) {
         const uint32_t r = model.receiptAt(row);
+        const OrderExplanation e = explainOrder(st, r, nowMs, warnWithinMs);
         out +=
-            QStringLiteral("\nSKU %1  %2\n  %3\n")
+            QStringLiteral("\nSKU %1  %2\n")
                 .arg(core::escapeBytes(st.skuName(st.skuOfReceipt(r)).toByteArray(), DisplayBytes),
-                     core::escapeBytes(st.receiptKey(r), DisplayBytes),
-                     orderSentence(st, r, nowMs));
+                     core::escapeBytes(st.receiptKey(r), DisplayBytes));
+        // One line per question; the retry line is the one that can be urgent.
+        out += QStringLiteral("  %1\n  %2%3\n  %4\n")
+                   .arg(e.deducted, e.expiringSoon ? QStringLiteral("WARNING: ") : QString(),
+                        e.retry, e.stockNow);
     }
     return out;
 }
 
 QJsonObject orderReportJson(const KeyspaceStore &st, const QByteArray &orderId, const ScanFacts &f,
-                            qint64 nowMs)
+                            qint64 nowMs, qint64 warnWithinMs)
 {
     ReceiptTableModel model(st);
     model.showAll();
@@ -68,7 +72,12 @@ QJsonObject orderReportJson(const KeyspaceStore &st, const QByteArray &orderId, 
         o.insert(QStringLiteral("stock"), st.stockState(s) == StockState::Integer
                                               ? QJsonValue(double(st.stockValue(s)))
                                               : QJsonValue(stockText(st, s)));
-        o.insert(QStringLiteral("sentence"), orderSentence(st, r, nowMs));
+        const OrderExplanation e = explainOrder(st, r, nowMs, warnWithinMs);
+        o.insert(QStringLiteral("sentence"), e.text());
+        o.insert(QStringLiteral("deducted"), e.deducted);
+        o.insert(QStringLiteral("retry"), e.retry);
+        o.insert(QStringLiteral("stock_now"), e.stockNow);
+        o.insert(QStringLiteral("expiring_soon"), e.expiringSoon);
         receipts.append(o);
     }
     QJsonObject out{{QStringLiteral("order"), core::escapeBytes(orderId)},

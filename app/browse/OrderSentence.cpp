@@ -5,6 +5,8 @@
 #include "core/Bytes.h"
 #include "inventory/ReceiptForm.h"
 
+#include <QDateTime>
+
 namespace browse {
 
 namespace {
@@ -32,52 +34,76 @@ inventory::ReceiptForm formOf(const KeyspaceStore &st, uint32_t r, QByteArray *t
         *type, remaining, quantity.isEmpty() ? std::nullopt : std::optional<QByteArray>(quantity));
 }
 
-QString invalidWindow(const KeyspaceStore &st, uint32_t r, qint64 nowMs)
+// "until 14:03:22 UTC today (in 3 h 6 min)"
+QString until(qint64 expiryMs, qint64 nowMs)
+{
+    return QStringLiteral("until %1 (in %2)")
+        .arg(formatLocalTime(expiryMs, nowMs), formatDuration(expiryMs - nowMs));
+}
+
+// A key the functions refuse as a receipt: a retry fails rather than deducts, until it expires.
+QString invalidRetry(const KeyspaceStore &st, uint32_t r, qint64 nowMs)
 {
     const qint64 expiry = st.receiptExpiryMs(r);
     if (expiry == NoExpiry)
-        return inventory::invalidReceiptWindow({});
+        return QStringLiteral("Safe to retry: a retry fails (it deducts nothing) until someone "
+                              "repairs or deletes the key; it never expires by itself. Check the "
+                              "stock and the audit log first.");
     if (expiry <= nowMs)
-        return QStringLiteral("The key has just expired: a retry now would deduct again.");
-    return inventory::invalidReceiptWindow(
-        QStringLiteral("%1 (%2)").arg(formatDuration(expiry - nowMs), formatExpiry(expiry)));
+        return QStringLiteral("Safe to retry: no. The key has just expired: a retry now deducts "
+                              "again.");
+    return QStringLiteral("Safe to retry: a retry fails (it deducts nothing) %1. After that a "
+                          "retry deducts again, unless someone repairs or deletes the key first.")
+        .arg(until(expiry, nowMs));
 }
 
-QString whatHappened(const KeyspaceStore &st, uint32_t r)
+QString deducted(const KeyspaceStore &st, uint32_t r)
 {
-    QString quantity;
-    if (st.receiptIsHash(r) && parseCanonicalInteger(st.receiptQuantity(r)))
-        quantity = QStringLiteral(" %1").arg(QString::fromLatin1(st.receiptQuantity(r)));
+    QString units;
+    if (st.receiptIsHash(r))
+        if (const auto q = parseCanonicalInteger(st.receiptQuantity(r)))
+            units = *q == 1 ? QStringLiteral(" 1 unit") : QStringLiteral(" %1 units").arg(*q);
     QString when;
     if (st.receiptIsHash(r) && !st.receiptTime(r).isEmpty())
         when = QStringLiteral(" at %1").arg(formatReceiptTime(st.receiptTime(r)));
+    // A v1 receipt records only what was left, not how much was taken: say so rather than let
+    // the one number be read as the quantity.
+    const QString what = units.isEmpty() ? QStringLiteral("Deducted%1 (this receipt does not "
+                                                          "record how many units).")
+                                               .arg(when)
+                                         : QStringLiteral("Deducted%1%2.").arg(units, when);
     switch (st.receiptValue(r)) {
     case ReceiptValue::Integer:
-        return QStringLiteral("Deducted%1%2: %3 left after this order.")
-            .arg(quantity, when)
+        return QStringLiteral("%1 Stock left right after this order: %2.")
+            .arg(what)
             .arg(st.remaining(r));
     case ReceiptValue::NotInteger:
-        return QStringLiteral("Deducted%1%2 (a receipt exists), but the recorded remaining %3 "
-                              "is not a number: an anomaly, written by hand or by other code.")
-            .arg(quantity, when, remainingText(st, r));
+        return QStringLiteral("%1 The stock left after it was recorded as %2, which is not a "
+                              "number: an anomaly, written by hand or by other code.")
+            .arg(what, remainingText(st, r));
     case ReceiptValue::MissingField: // only hashes have fields
     case ReceiptValue::WrongType:
-        break; // the functions refuse these: orderSentence explains them (ReceiptForm::Invalid)
+        break; // the functions refuse these: explainOrder explains them (ReceiptForm::Invalid)
     }
     return {};
 }
 
-QString window(const KeyspaceStore &st, uint32_t r, qint64 nowMs)
+QString retry(const KeyspaceStore &st, uint32_t r, qint64 nowMs, bool soon)
 {
     const qint64 expiry = st.receiptExpiryMs(r);
     if (expiry == NoExpiry)
-        return QStringLiteral("The receipt never expires (it has no TTL, an anomaly): every "
-                              "retry returns the first result.");
+        return QStringLiteral("Safe to retry: yes, at any time: the receipt never expires (an "
+                              "anomaly: it was written without an expiry, so it is never freed).");
     if (expiry <= nowMs)
-        return QStringLiteral("The receipt has just expired: a retry now would deduct again.");
-    return QStringLiteral("Receipt expires in %1 (%2); a retry before then returns the first "
-                          "result, after that it would deduct again.")
-        .arg(formatDuration(expiry - nowMs), formatExpiry(expiry));
+        return QStringLiteral("Safe to retry: no. The receipt has just expired: a retry now "
+                              "deducts again.");
+    if (soon)
+        return QStringLiteral("Safe to retry: yes, but only %1: the receipt expires soon. After "
+                              "that a retry deducts again.")
+            .arg(until(expiry, nowMs));
+    return QStringLiteral("Safe to retry: yes, %1: a retry before then changes nothing. After "
+                          "that a retry deducts again.")
+        .arg(until(expiry, nowMs));
 }
 
 QString stockNow(const KeyspaceStore &st, uint32_t s)
@@ -93,7 +119,7 @@ QString stockNow(const KeyspaceStore &st, uint32_t s)
     case StockState::Missing:
     case StockState::Unseen:
         return QStringLiteral("The stock key %1 does not exist now: once the receipt is gone a "
-                              "retry would deduct nothing and answer 'no stock key'.")
+                              "retry deducts nothing and answers 'no stock key'.")
             .arg(core::escapeBytes(st.stockKey(s), DisplayBytes));
     }
     return {};
@@ -101,14 +127,31 @@ QString stockNow(const KeyspaceStore &st, uint32_t s)
 
 } // namespace
 
-QString orderSentence(const KeyspaceStore &st, uint32_t r, qint64 nowMs)
+bool expiresSoon(qint64 expiryMs, qint64 nowMs, qint64 warnWithinMs)
 {
+    return expiryMs != NoExpiry && expiryMs > nowMs && expiryMs - nowMs <= warnWithinMs;
+}
+
+OrderExplanation explainOrder(const KeyspaceStore &st, uint32_t r, qint64 nowMs,
+                              qint64 warnWithinMs)
+{
+    OrderExplanation e;
+    e.expiringSoon = expiresSoon(st.receiptExpiryMs(r), nowMs, warnWithinMs);
+    e.stockNow = stockNow(st, st.skuOfReceipt(r));
     QByteArray type;
-    if (formOf(st, r, &type) == inventory::ReceiptForm::Invalid)
-        return inventory::invalidReceiptSentence(type) + QLatin1Char(' ')
-               + invalidWindow(st, r, nowMs) + QLatin1Char(' ') + stockNow(st, st.skuOfReceipt(r));
-    return whatHappened(st, r) + QLatin1Char(' ') + window(st, r, nowMs) + QLatin1Char(' ')
-           + stockNow(st, st.skuOfReceipt(r));
+    if (formOf(st, r, &type) == inventory::ReceiptForm::Invalid) {
+        e.deducted = inventory::invalidReceiptSentence(type);
+        e.retry = invalidRetry(st, r, nowMs);
+        return e;
+    }
+    e.deducted = deducted(st, r);
+    e.retry = retry(st, r, nowMs, e.expiringSoon);
+    return e;
+}
+
+QString orderSentence(const KeyspaceStore &st, uint32_t r, qint64 nowMs, qint64 warnWithinMs)
+{
+    return explainOrder(st, r, nowMs, warnWithinMs).text();
 }
 
 QString orderNotFoundSentence(const QByteArray &orderId)
@@ -116,6 +159,19 @@ QString orderNotFoundSentence(const QByteArray &orderId)
     return QStringLiteral("No receipt for order %1 in any SKU: either it was never deducted, or "
                           "its receipt has expired. A retry now would deduct.")
         .arg(core::escapeBytes(orderId, DisplayBytes));
+}
+
+QString formatLocalTime(qint64 epochMs, qint64 nowMs)
+{
+    const QDateTime t = QDateTime::fromMSecsSinceEpoch(epochMs);
+    const QDate today = QDateTime::fromMSecsSinceEpoch(nowMs).date();
+    const QString time = t.toString(QStringLiteral("HH:mm:ss"));
+    const QString zone = t.timeZoneAbbreviation();
+    if (t.date() == today)
+        return QStringLiteral("%1 %2 today").arg(time, zone);
+    if (t.date() == today.addDays(1))
+        return QStringLiteral("%1 %2 tomorrow").arg(time, zone);
+    return QStringLiteral("%1 %2 %3").arg(t.toString(QStringLiteral("yyyy-MM-dd")), time, zone);
 }
 
 } // namespace browse

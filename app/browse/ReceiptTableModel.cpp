@@ -2,6 +2,7 @@
 
 #include "Cells.h"
 #include "ModelRoles.h"
+#include "OrderSentence.h"
 #include "Values.h"
 #include "core/Bytes.h"
 
@@ -14,7 +15,40 @@ ReceiptTableModel::ReceiptTableModel(const KeyspaceStore &store, QObject *parent
     : QAbstractTableModel(parent)
     , m_store(store)
     , m_epoch(store.epoch())
+    , m_warnWithinMs(DefaultExpiryWarningMs)
 {}
+
+void ReceiptTableModel::setExpiryWarningMs(qint64 ms)
+{
+    m_warnWithinMs = qMax<qint64>(0, ms);
+    if (!m_rows.empty())
+        emit dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1));
+}
+
+void ReceiptTableModel::setAnomaliesFirst(bool on)
+{
+    m_anomaliesFirst = on;
+    sort(m_sortColumn, m_sortOrder);
+}
+
+int ReceiptTableModel::liveCount(qint64 nowMs) const
+{
+    int n = 0;
+    for (uint32_t r : m_rows) {
+        const qint64 e = m_store.receiptExpiryMs(r);
+        n += m_store.receiptAlive(r) && (e == NoExpiry || e > nowMs);
+    }
+    return n;
+}
+
+int ReceiptTableModel::expiringSoonCount(qint64 nowMs) const
+{
+    int n = 0;
+    for (uint32_t r : m_rows)
+        n += m_store.receiptAlive(r)
+             && expiresSoon(m_store.receiptExpiryMs(r), nowMs, m_warnWithinMs);
+    return n;
+}
 
 void ReceiptTableModel::showSku(uint32_t sku)
 {
@@ -57,6 +91,12 @@ bool ReceiptTableModel::less(uint32_t a, uint32_t b) const
         return st.receiptExpiryMs(r) == NoExpiry ? std::numeric_limits<qint64>::max()
                                                  : st.receiptExpiryMs(r);
     };
+    if (m_anomaliesFirst) {
+        // Not reversed by a descending sort: anomalies stay on top either way.
+        const bool aOdd = st.receiptAnomalies(a) != 0, bOdd = st.receiptAnomalies(b) != 0;
+        if (aOdd != bOdd)
+            return aOdd;
+    }
     switch (m_sortColumn) {
     case Sku:
         c = naturalCompare(st.skuName(st.skuOfReceipt(a)), st.skuName(st.skuOfReceipt(b)));
@@ -181,8 +221,12 @@ QVariant ReceiptTableModel::data(const QModelIndex &index, int role) const
             return core::escapeBytes(st.orderId(r).toByteArray(), DisplayBytes);
         case Remaining:
             return remainingText(st, r);
-        case Ttl:
-            return ttlText(expiry, modelNowMs());
+        case Ttl: {
+            const qint64 now = modelNowMs();
+            return expiresSoon(expiry, now, m_warnWithinMs)
+                       ? tr("%1 (soon)").arg(ttlText(expiry, now))
+                       : ttlText(expiry, now);
+        }
         case ExpiresAt:
             return expiry == NoExpiry ? tr("never") : formatExpiry(expiry);
         case Kind:
@@ -194,7 +238,15 @@ QVariant ReceiptTableModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (index.column() == Kind)
             return receiptKindText(st, r);
+        if ((index.column() == Ttl || index.column() == ExpiresAt)
+            && expiresSoon(expiry, modelNowMs(), m_warnWithinMs))
+            return tr("Expires soon: a retry of this order is safe only until %1; after that "
+                      "it deducts again.")
+                .arg(formatExpiry(expiry));
         return core::escapeBytes(st.receiptKey(r));
+    case ExpiringSoonRole:
+        return (index.column() == Ttl || index.column() == ExpiresAt)
+               && expiresSoon(expiry, modelNowMs(), m_warnWithinMs);
     case Qt::TextAlignmentRole:
         if (index.column() == Remaining || index.column() == Ttl)
             return int(Qt::AlignRight | Qt::AlignVCenter);
@@ -233,6 +285,8 @@ QVariant ReceiptTableModel::data(const QModelIndex &index, int role) const
         break;
     case KeyRole:
         return st.receiptKey(r);
+    case ExpiryRole:
+        return expiry;
     case AnomalyRole:
         return int(st.receiptAnomalies(r));
     }

@@ -9,7 +9,9 @@ namespace browse {
 
 // Receipts of a KeyspaceStore: those of one SKU (the SKU view's lower table) or all of the
 // store (the order lookup, whose store holds only that order's receipts). The TTL column
-// counts down between refreshes from the absolute expiry.
+// counts down between refreshes from the absolute expiry. Anomalous receipts sort first
+// whatever the column (one odd receipt among hundreds is what a reader is looking for), and
+// receipts about to expire are flagged in the TTL columns.
 class ReceiptTableModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -24,6 +26,17 @@ public:
     // Shows every receipt in the store.
     void showAll();
     uint32_t sku() const { return m_sku; }
+
+    // Receipts expiring within this window are flagged (default DefaultExpiryWarningMs).
+    void setExpiryWarningMs(qint64 ms);
+    qint64 expiryWarningMs() const { return m_warnWithinMs; }
+    // Anomalous receipts before the others, in either sort order (default on).
+    void setAnomaliesFirst(bool on);
+
+    // Rows whose receipt has not expired by the clock (a refresh removes expired ones later):
+    // what a header counting "N receipts" over this table must say.
+    int liveCount(qint64 nowMs) const;
+    int expiringSoonCount(qint64 nowMs) const;
 
     // Takes in store changes (receipts added, refreshed, deleted). Call it coalesced.
     void sync();
@@ -49,6 +62,8 @@ private:
     uint32_t m_sku = KeyspaceStore::None;
     bool m_all = false;
     quint64 m_epoch = 0, m_revision = 0;
+    qint64 m_warnWithinMs;
+    bool m_anomaliesFirst = true;
     int m_sortColumn = Order;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
 };

@@ -189,6 +189,8 @@ QVariant SkuTableModel::data(const QModelIndex &index, int role) const
         break;
     case KeyRole:
         return st.stockKey(s);
+    case ExpiryRole: // of the stock key; NoExpiry also when there is none
+        return st.stockPresent(s) ? st.stockExpiryMs(s) : NoExpiry;
     case AnomalyRole:
         return int(rowAnomalies(s));
     }

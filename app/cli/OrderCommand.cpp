@@ -15,7 +15,8 @@ int runOrder(Context &context)
     parser.setApplicationDescription(QStringLiteral(
         "Finds every receipt of one order across SKUs (SCAN MATCH over the receipt family of\n"
         "the profile's key schema, never KEYS) and says, for each, what was deducted, what was\n"
-        "left, when the receipt expires and what a retry would do.\n"
+        "left after it, and whether the customer can retry safely (until when). A receipt that\n"
+        "expires within --warn-within seconds is flagged WARNING (JSON: expiring_soon).\n"
         "Exit codes: 0 ok (found or not), 1 the search failed or was incomplete, 2 bad\n"
         "arguments, 3 could not connect."));
     parser.addPositionalArgument(QStringLiteral("ORDER_ID"),
@@ -24,11 +25,17 @@ int runOrder(Context &context)
     connection.addTo(parser);
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
     parser.addOption(json);
+    const QCommandLineOption warnWithin(
+        QStringLiteral("warn-within"),
+        QStringLiteral("Flag receipts that expire within this many seconds (default %1).")
+            .arg(browse::DefaultExpiryWarningMs / 1000),
+        QStringLiteral("SECONDS"), QString::number(browse::DefaultExpiryWarningMs / 1000));
+    parser.addOption(warnWithin);
 
     // The shared argument helper takes no positional arguments: lift ORDER_ID out first
     // (the parser knows which options take values), then let it handle the rest and --help.
     QCommandLineParser probe;
-    for (const QCommandLineOption &o : {json})
+    for (const QCommandLineOption &o : {json, warnWithin})
         probe.addOption(o);
     ConnectionArgs probeConnection;
     probeConnection.addTo(probe);
@@ -48,6 +55,11 @@ int runOrder(Context &context)
         return context.fail(
             ExitUsage,
             QStringLiteral("give the order id (see %1 --help)").arg(context.commandName));
+    bool warnOk = false;
+    const qint64 warnSeconds = parser.value(warnWithin).toLongLong(&warnOk);
+    if (!warnOk || warnSeconds < 0 || warnSeconds > 31536000)
+        return context.fail(ExitUsage,
+                            QStringLiteral("--warn-within takes seconds, from 0 to 31536000"));
     browse::InventoryScan::Options options;
     options.orderId = orderId;
     options.count = 5000; // one pattern, few hits: big pages, few round trips
@@ -59,11 +71,12 @@ int runOrder(Context &context)
     const browse::KeyspaceStore &store = run->scan->store();
     const qint64 now = browse::KeyspaceScanner::nowMs();
     if (parser.isSet(json))
-        context.out << QJsonDocument(browse::orderReportJson(store, orderId, run->facts, now))
+        context.out << QJsonDocument(browse::orderReportJson(store, orderId, run->facts, now,
+                                                             warnSeconds * 1000))
                            .toJson(QJsonDocument::Compact)
                     << '\n';
     else
-        context.out << browse::orderReportText(store, orderId, run->facts, now);
+        context.out << browse::orderReportText(store, orderId, run->facts, now, warnSeconds * 1000);
     context.out.flush();
     return run->exitCode(context, QStringLiteral("search"));
 }
@@ -71,7 +84,7 @@ int runOrder(Context &context)
 namespace {
 const Registration registration{"order",
                                 "Find an order's receipts in every SKU and explain each "
-                                "(deducted, left, expiry, retry)",
+                                "(deducted, left, safe to retry until when)",
                                 &runOrder};
 } // namespace
 

@@ -26,6 +26,25 @@ using browsetest::setString;
 
 namespace {
 
+// A session on a production profile ("prod-eu"): read-only until unlocked, so its gated
+// sender refuses every write before it reaches the server.
+struct ProductionSession
+{
+    static session::ConnectionProfile profile()
+    {
+        session::ConnectionProfile p;
+        p.name = "prod-eu";
+        p.environment = "production";
+        return p;
+    }
+    explicit ProductionSession(redis::CommandSender &server)
+        : gate(server, profile())
+        , sender(server, gate)
+    {}
+    session::WriteGate gate;
+    session::GatedSender sender;
+};
+
 constexpr qint64 Hour = 3600LL * 1000;
 
 bool runToEnd(InventoryScan &scan, const InventoryScan::Options &o)
@@ -85,20 +104,24 @@ private slots:
         const qint64 now = KeyspaceScanner::nowMs();
         const uint32_t r42 = receiptOf(st, "42", "9001");
         QCOMPARE(orderSentence(st, r42, now),
-                 QStringLiteral("Deducted: 3 left after this order. Receipt expires in 6 d 23 h "
-                                "(%1); a retry before then returns the first result, after that "
-                                "it would deduct again. Stock now: 40.")
-                     .arg(formatExpiry(st.receiptExpiryMs(r42))));
+                 QStringLiteral("Deducted (this receipt does not record how many units). Stock "
+                                "left right after this order: 3. Safe to retry: yes, until %1 (in "
+                                "6 d 23 h): a retry before then changes nothing. After that a "
+                                "retry deducts again. Stock now: 40.")
+                     .arg(formatLocalTime(st.receiptExpiryMs(r42), now)));
         const QString s43 = orderSentence(st, receiptOf(st, "43", "9001"), now);
-        QVERIFY2(s43.startsWith("Deducted: 0 left after this order. Receipt expires in 5 h 12 min"),
+        QVERIFY2(s43.contains("Stock left right after this order: 0. Safe to retry: yes, until "),
                  qPrintable(s43));
+        QVERIFY2(s43.contains("(in 5 h 12 min)"), qPrintable(s43));
         QVERIFY2(s43.endsWith("The stock key stock:{43}:available does not exist now: once the "
-                              "receipt is gone a retry would deduct nothing and answer 'no stock "
+                              "receipt is gone a retry deducts nothing and answers 'no stock "
                               "key'."),
                  qPrintable(s43));
         const QString s44 = orderSentence(st, receiptOf(st, "44", "9001"), now);
-        QVERIFY2(s44.contains("the recorded remaining \"abc\" is not a number"), qPrintable(s44));
-        QVERIFY2(s44.contains("The receipt never expires"), qPrintable(s44));
+        QVERIFY2(s44.contains("The stock left after it was recorded as \"abc\", which is not a "
+                              "number"),
+                 qPrintable(s44));
+        QVERIFY2(s44.contains("the receipt never expires"), qPrintable(s44));
 
         scan.start(InventoryScan::Options{{}, "no-such-order", 300, 4, 30000});
         QSignalSpy done(&scan, &InventoryScan::finished);
@@ -245,13 +268,9 @@ private slots:
 
         // A production profile's session is read-only: the gate refuses, nothing is sent, and
         // the attempt is still recorded.
-        session::ConnectionProfile prod;
-        prod.name = "prod-eu";
-        prod.environment = "production";
-        session::WriteGate gate(*m_client, prod);
-        QVERIFY(gate.isReadOnly());
-        session::GatedSender gated(*m_client, gate);
-        KeyActionRunner guarded(gated, AuditContext{logPath, "prod-eu", {}, {}});
+        ProductionSession prod(*m_client);
+        QVERIFY(prod.gate.isReadOnly());
+        KeyActionRunner guarded(prod.sender, AuditContext{logPath, "prod-eu", {}, {}});
         QSignalSpy refused(&guarded, &KeyActionRunner::finished);
         QCOMPARE(seed(*m_client, {setString("idem:{a}:2", "3", Hour)}), QString());
         QVERIFY(guarded.run(KeyAction::remove("idem:{a}:2")));
@@ -312,6 +331,56 @@ private slots:
         }
         QCOMPARE(m_client->call({"DUMP", "idem:{b}:1"})->bytes(), before);
         QVERIFY(m_client->call({"PTTL", "idem:{b}:1"})->toInteger() > Hour - 60000);
+    }
+    // "Set stock…" repairs a value the functions refuse; on a read-only production session
+    // the gate refuses it before a byte is sent, and the refusal is in the audit log.
+    void setStockRepairsABadValueThroughTheGate()
+    {
+        QCOMPARE(seed(*m_client, {setString("stock:{s}:available", "12.5"),
+                                  setString("stock:{t}:available", "-3")}),
+                 QString());
+        const QString logPath = m_dir.filePath("set-stock.jsonl");
+        QVERIFY(!KeyActionRunner(*m_client, AuditContext{logPath, "local-test", {}, {}})
+                     .run(KeyAction::setStock("stock:{s}:available", "12.5")));
+
+        ProductionSession prod(*m_client);
+        QVERIFY(prod.gate.isReadOnly());
+        KeyActionRunner guarded(prod.sender, AuditContext{logPath, "prod-eu", {}, {}});
+        QSignalSpy finished(&guarded, &KeyActionRunner::finished);
+        QVERIFY(guarded.run(KeyAction::setStock("stock:{s}:available", "12")));
+        QVERIFY(finished.wait(5000));
+        auto o = finished.last()[0].value<KeyActionRunner::Outcome>();
+        QVERIFY(!o.ok);
+        QVERIFY(!o.outcomeUnknown);
+        QVERIFY2(o.result.startsWith("not sent: ") && o.result.contains("prod-eu"),
+                 qPrintable(o.result));
+        QCOMPARE(m_client->call({"GET", "stock:{s}:available"})->bytes(), QByteArray("12.5"));
+
+        // Unlocked (a local session), the same action is sent and repairs the value; a key
+        // deleted meanwhile is not created again (XX).
+        KeyActionRunner runner(*m_client, AuditContext{logPath, "local-test", {}, {}});
+        QSignalSpy done(&runner, &KeyActionRunner::finished);
+        QVERIFY(runner.run(KeyAction::setStock("stock:{s}:available", "12")));
+        QVERIFY(done.wait(5000));
+        o = done.last()[0].value<KeyActionRunner::Outcome>();
+        QVERIFY(o.ok);
+        QCOMPARE(o.result, "stock set to 12");
+        QCOMPARE(m_client->call({"GET", "stock:{s}:available"})->bytes(), QByteArray("12"));
+        QVERIFY(runner.run(KeyAction::setStock("stock:{gone}:available", "5")));
+        QVERIFY(done.wait(5000));
+        QCOMPARE(done.last()[0].value<KeyActionRunner::Outcome>().result,
+                 "nothing changed: the stock key no longer exists");
+        QCOMPARE(m_client->call({"EXISTS", "stock:{gone}:available"})->toInteger(), 0);
+
+        const auto trail = testsupport::readAuditTrail(logPath);
+        QVERIFY2(trail.problem.isEmpty(), qPrintable(trail.problem));
+        QCOMPARE(trail.writes.size(), 3);
+        QCOMPARE(trail.writes[0].action, "set_stock");
+        QCOMPARE(trail.writes[0].profile, "prod-eu");
+        QVERIFY(trail.writes[0].result.startsWith("not sent: "));
+        QCOMPARE(trail.writes[1].command,
+                 (QList<QByteArray>{"SET", "stock:{s}:available", "12", "XX"}));
+        QCOMPARE(trail.writes[1].result, "stock set to 12");
     }
 };
 

@@ -120,8 +120,13 @@ private slots:
         Run r = cli({"order", "9001", "--url", m_url});
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.startsWith("Order 9001: 4 receipts (searched all 10 keys in"), r.out);
-        QVERIFY(r.out.contains("\nSKU sku-2  idem:{sku-2}:9001\n  Deducted: 101 left after this "
-                               "order. Receipt expires in 2 d 23 h"));
+        QVERIFY2(r.out.contains("\nSKU sku-2  idem:{sku-2}:9001\n  Deducted (this receipt does not "
+                                "record how many units). Stock left right after this order: "
+                                "101.\n  Safe to retry: yes, until "),
+                 r.out);
+        QVERIFY2(r.out.contains("(in 2 d 23 h): a retry before then changes nothing. After that a "
+                                "retry deducts again.\n"),
+                 r.out);
         QVERIFY(r.out.contains("The stock key stock:{gone}:available does not exist now"));
         QVERIFY(!r.out.contains("90011"));
         r = cli({"order", "--url", m_url, "9001", "--json"});
@@ -132,7 +137,9 @@ private slots:
         QCOMPARE(first["sku"].toString(), "gone");
         QCOMPARE(first["remaining"].toInt(), 7);
         QVERIFY(first["ttl_ms"].toDouble() > Day);
-        QVERIFY(first["sentence"].toString().startsWith("Deducted: 7 left after this order."));
+        QVERIFY(first["sentence"].toString().contains("Stock left right after this order: 7."));
+        QVERIFY(first["retry"].toString().startsWith("Safe to retry: yes, until "));
+        QCOMPARE(first["expiring_soon"].toBool(), false);
         r = cli({"order", "nope", "--url", m_url});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("No receipt for order nope in any SKU"));
@@ -152,6 +159,30 @@ private slots:
         r = cli({"order", "--help"});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("inventory-cli order [options] ORDER_ID"));
+    }
+    // A receipt about to expire is flagged in the text and the JSON; the window is an option.
+    void orderWarnsWhenTheRetryWindowIsClosing()
+    {
+        auto c = m_redis.connect();
+        QCOMPARE(seed(*c, {setString("idem:{sku-2}:7777", "55", 90000)}), QString());
+        Run r = cli({"order", "7777", "--url", m_url});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("\n  WARNING: Safe to retry: yes, but only until "), r.out);
+        QVERIFY2(r.out.contains("the receipt expires soon. After that a retry deducts again.\n"),
+                 r.out);
+        r = cli({"order", "7777", "--warn-within", "60", "--url", m_url});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(!r.out.contains("WARNING")
+                     && r.out.contains("a retry before then changes nothing"),
+                 r.out);
+        r = cli({"order", "--json", "7777", "--url", m_url});
+        const QJsonObject first =
+            QJsonDocument::fromJson(r.out).object()["receipts"].toArray()[0].toObject();
+        QCOMPARE(first["expiring_soon"].toBool(), true);
+        r = cli({"order", "7777", "--warn-within", "soon", "--url", m_url});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--warn-within takes seconds"), r.err);
+        QCOMPARE(c->call({"DEL", "idem:{sku-2}:7777"})->toInteger(), 1);
     }
 };
 

@@ -16,6 +16,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QLabel>
 #include <QLineEdit>
@@ -120,10 +121,14 @@ private slots:
         auto *result = panel.findChild<QTextBrowser *>("orderResult");
         QTRY_VERIFY_WITH_TIMEOUT(result->toPlainText().contains("SKU 43"), 20000);
         const QString text = result->toPlainText();
-        QVERIFY2(text.contains("Deducted: 3 left after this order. Receipt expires in 6 d 23 h"),
+        // One line per question: deducted, safe to retry until when, stock now.
+        QVERIFY2(text.contains("Deducted (this receipt does not record how many units). Stock "
+                               "left right after this order: 3.\nSafe to retry: yes, until "),
                  qPrintable(text));
-        QVERIFY(text.contains("a retry before then returns the first result, after that it "
-                              "would deduct again. Stock now: 40."));
+        QVERIFY2(text.contains("(in 6 d 23 h): a retry before then changes nothing. After that a "
+                               "retry deducts again.\nStock now: 40."),
+                 qPrintable(text));
+        QVERIFY(!text.contains("TTL"));
         QVERIFY(text.contains("The stock key stock:{43}:available does not exist now"));
         QTRY_VERIFY(panel.findChild<QLabel *>("orderProgress")
                         ->text()
@@ -249,6 +254,178 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(panel.flatView()->model().rowCount(), 2, 10000);
         QCOMPARE(panel.flatView()->model().index(0, 0).data().toString(), "idem:{42}:9001");
         QCOMPARE(panel.flatView()->model().index(0, 1).data().toString(), "string");
+    }
+    // "8 receipts" over 7 rows: the receipts pane's title counts what is there, by the clock,
+    // and says when some are about to expire.
+    void receiptsTitleCountsOnlyLiveReceipts()
+    {
+        QList<redis::Command> seed{{"SET", "stock:{cnt}:available", "9"}};
+        for (int i = 1; i <= 7; ++i)
+            seed << redis::Command{"SET", "idem:{cnt}:" + QByteArray::number(i), "8", "PX",
+                                   QByteArray::number(100 * Hour)};
+        seed << redis::Command{"SET", "idem:{cnt}:8", "1", "PX", "2500"};
+        for (const auto &r : m_client->callBatch(seed))
+            QVERIFY(r.ok());
+        ui::BrowserPanel panel(*m_client, inventory::KeySchema());
+        QSignalSpy scanned(&panel, &ui::BrowserPanel::scanFinished);
+        panel.show();
+        QVERIFY(scanned.wait(20000));
+        panel.skuView()->selectSku(panel.inventoryScan().store().findSku("cnt"));
+        QTRY_COMPARE(panel.skuView()->receiptModel().rowCount(), 8);
+        QString title = panel.skuView()->receiptsTitle();
+        QVERIFY2(title.contains(": 8 receipts; 1 expires within 5 min"), qPrintable(title));
+        // Once it expired: 7, before the refresh removes the row, and after.
+        QTRY_VERIFY_WITH_TIMEOUT(panel.skuView()->receiptsTitle().contains(": 7 receipts"), 6000);
+        QVERIFY(!panel.skuView()->receiptsTitle().contains("expires within"));
+        QTRY_COMPARE_WITH_TIMEOUT(panel.skuView()->receiptModel().rowCount(), 7, 10000);
+        title = panel.skuView()->receiptsTitle();
+        QVERIFY2(title.endsWith(": 7 receipts"), qPrintable(title));
+        QVERIFY(m_client
+                    ->call({"DEL", "stock:{cnt}:available", "idem:{cnt}:1", "idem:{cnt}:2",
+                            "idem:{cnt}:3", "idem:{cnt}:4", "idem:{cnt}:5", "idem:{cnt}:6",
+                            "idem:{cnt}:7"})
+                    .ok());
+    }
+
+    // Ticking "Only SKUs with anomalies" hides a SKU: the receipts pane lets go of it too.
+    void anomaliesFilterAndReceiptsPaneAgree()
+    {
+        ui::BrowserPanel panel(*m_client, inventory::KeySchema());
+        QSignalSpy scanned(&panel, &ui::BrowserPanel::scanFinished);
+        panel.show();
+        QVERIFY(scanned.wait(20000));
+        ui::SkuBrowserView *view = panel.skuView();
+        const browse::KeyspaceStore &st = panel.inventoryScan().store();
+        view->selectSku(st.findSku("sku-7"));
+        QTRY_COMPARE(view->receiptModel().rowCount(), 1);
+        auto *only = view->findChild<QCheckBox *>("anomaliesOnly");
+        only->setChecked(true);
+        QCOMPARE(view->skuModel().rowOfSku(st.findSku("sku-7")), -1);
+        QCOMPARE(view->receiptModel().sku(), browse::KeyspaceStore::None);
+        QCOMPARE(view->receiptModel().rowCount(), 0);
+        QCOMPARE(view->receiptsTitle(), "Select a SKU to see its receipts.");
+        // A SKU the filter keeps stays selected, with its receipts.
+        only->setChecked(false);
+        view->selectSku(st.findSku("43")); // a receipt whose stock key is missing
+        QTRY_COMPARE(view->receiptModel().rowCount(), 1);
+        only->setChecked(true);
+        QCOMPARE(view->receiptModel().sku(), st.findSku("43"));
+        QCOMPARE(view->receiptModel().rowCount(), 1);
+        // The same after a rescan, where the filter is applied again once anomalies are final.
+        view->selectSku(st.findSku("neg"));
+        panel.rescan();
+        QVERIFY(scanned.wait(20000));
+        const uint32_t shown = view->receiptModel().sku();
+        QVERIFY(shown == browse::KeyspaceStore::None || view->skuModel().rowOfSku(shown) >= 0);
+    }
+
+    // PERSIST on a key without a TTL does nothing: the button is off there, on where a TTL is.
+    void removeTtlOnlyOnKeysWithATtl()
+    {
+        ui::BrowserPanel panel(*m_client, inventory::KeySchema());
+        QSignalSpy scanned(&panel, &ui::BrowserPanel::scanFinished);
+        panel.setWriteSender(m_client.get());
+        panel.show();
+        QVERIFY(scanned.wait(20000));
+        ui::SkuBrowserView *view = panel.skuView();
+        auto *removeTtl = view->findChild<QPushButton *>("removeTtl");
+        auto *setStock = view->findChild<QPushButton *>("setStock");
+        view->selectSku(panel.inventoryScan().store().findSku("sku-9")); // stock: no TTL
+        QVERIFY(!removeTtl->isEnabled());
+        QVERIFY(removeTtl->toolTip().contains("no TTL"));
+        QVERIFY(setStock->isEnabled());
+        QTRY_COMPARE(view->receiptModel().rowCount(), 1);
+        view->receiptTable()->selectRow(0); // the receipt has one
+        QVERIFY(removeTtl->isEnabled());
+        QVERIFY(!setStock->isEnabled()); // stock actions act on the SKU's stock key only
+        view->selectSku(panel.inventoryScan().store().findSku("43")); // no stock key
+        QVERIFY(!setStock->isEnabled());
+    }
+
+    // A bad stock value is repaired through a dialog that refuses what the functions would
+    // refuse, shows the exact command, and writes an audit record.
+    void setStockValidatesShowsTheCommandAndIsAudited()
+    {
+        QVERIFY(m_client->call({"SET", "stock:{bad}:available", "12.5"}).ok());
+        ui::BrowserPanel panel(*m_client, inventory::KeySchema());
+        QSignalSpy scanned(&panel, &ui::BrowserPanel::scanFinished);
+        const QString log = m_dir.filePath("set-stock-audit.jsonl");
+        panel.setWriteSender(m_client.get());
+        panel.setAuditContext({log, "local", {}, {}});
+        panel.show();
+        QVERIFY(scanned.wait(20000));
+        panel.skuView()->selectSku(panel.inventoryScan().store().findSku("bad"));
+        QStringList commands;
+        QList<bool> confirmable;
+        QString current;
+        answerNextDialog<ui::KeyActionDialog>("confirmAction", [&](ui::KeyActionDialog *d) {
+            current = d->findChild<QLabel *>("currentStock")->text();
+            auto *input = d->findChild<QLineEdit *>("newStock");
+            auto *confirm = d->findChild<QPushButton *>("confirmAction");
+            for (const char *typed : {"12.5", "-3", "40"}) {
+                input->setText(QString::fromLatin1(typed));
+                commands << d->findChild<QPlainTextEdit *>("exactCommand")->toPlainText();
+                confirmable << confirm->isEnabled();
+            }
+        });
+        panel.skuView()->findChild<QPushButton *>("setStock")->click();
+        QCOMPARE(current, "\"12.5\"");
+        QCOMPARE(commands, (QStringList{"SET 'stock:{bad}:available' 12.5 XX",
+                                        "SET 'stock:{bad}:available' -3 XX",
+                                        "SET 'stock:{bad}:available' 40 XX"}));
+        QCOMPARE(confirmable, (QList<bool>{false, false, true}));
+        QTRY_COMPARE_WITH_TIMEOUT(m_client->call({"GET", "stock:{bad}:available"})->bytes(),
+                                  QByteArray("40"), 5000);
+        QTRY_VERIFY(panel.statusText().contains("stock set to 40"));
+        const auto trail = testsupport::readAuditTrail(log);
+        QVERIFY2(trail.problem.isEmpty(), qPrintable(trail.problem));
+        QCOMPARE(trail.writes.size(), 1);
+        QCOMPARE(trail.writes[0].action, "set_stock");
+        QCOMPARE(trail.writes[0].command,
+                 (QList<QByteArray>{"SET", "stock:{bad}:available", "40", "XX"}));
+        QVERIFY(m_client->call({"DEL", "stock:{bad}:available"}).ok());
+    }
+
+    // The order lookup's answer: one line per question, a warning when the retry window is
+    // about to close, and a way to the order's audit records.
+    void orderLookupWarnsAndLinksToTheAuditLog()
+    {
+        QVERIFY(m_client->call({"SET", "idem:{sku-77}:5150", "12", "PX", "90000"}).ok());
+        ui::BrowserPanel panel(*m_client, inventory::KeySchema());
+        panel.setAutoScan(false);
+        panel.show();
+        QSignalSpy audit(&panel, &ui::BrowserPanel::auditRecordsRequested);
+        panel.lookUpOrder("5150");
+        auto *result = panel.findChild<QTextBrowser *>("orderResult");
+        QTRY_VERIFY_WITH_TIMEOUT(result->toPlainText().contains("SKU sku-77"), 20000);
+        QString text = result->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("Stock left right after this order: 12.\n\u26a0 Safe "
+                                              "to retry: yes, but only until ")),
+                 qPrintable(text));
+        QVERIFY2(text.contains("the receipt expires soon. After that a retry deducts again."),
+                 qPrintable(text));
+        // The window is the user's: at one minute, 90 s is no longer "soon".
+        panel.setExpiryWarningMs(60000);
+        QTRY_VERIFY(!result->toPlainText().contains("expires soon"));
+        QVERIFY(result->toPlainText().contains("a retry before then changes nothing"));
+
+        auto *button = panel.findChild<QPushButton *>("orderShowAudit");
+        QVERIFY(button->isEnabled());
+        button->click(); // no row selected: the order in every SKU
+        QCOMPARE(audit.size(), 1);
+        QCOMPARE(audit[0][0].toString(), QString());
+        QCOMPARE(audit[0][1].toString(), "5150");
+        panel.orderView()->findChild<QTableView *>("orderReceiptTable")->selectRow(0);
+        button->click();
+        QCOMPARE(audit.size(), 2);
+        QCOMPARE(audit[1][0].toString(), "sku-77");
+        QCOMPARE(audit[1][1].toString(), "5150");
+        // The link under each receipt asks for the same.
+        emit result->anchorClicked(
+            QUrl(QStringLiteral("audit:%1").arg(panel.orderView()->model().receiptAt(0))));
+        QCOMPARE(audit.size(), 3);
+        QCOMPARE(audit[2][0].toString(), "sku-77");
+        QVERIFY(m_client->call({"DEL", "idem:{sku-77}:5150"}).ok());
     }
 };
 

@@ -4,6 +4,7 @@
 #include "browse/Cells.h"
 #include "browse/CsvExport.h"
 #include "browse/Glob.h"
+#include "browse/KeyAction.h"
 #include "browse/KeyParser.h"
 #include "browse/ModelRoles.h"
 #include "browse/OrderSentence.h"
@@ -14,6 +15,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QBuffer>
+#include <QDateTime>
 #include <QJsonObject>
 #include <QRandomGenerator>
 #include <QTest>
@@ -26,6 +28,12 @@ namespace {
 qint64 fixedNow()
 {
     return 1700000000000LL;
+}
+
+// A clock two minutes after fixedNow(), for "the receipt has expired since it was read".
+qint64 twoMinutesLater()
+{
+    return fixedNow() + 120000;
 }
 
 ReceiptReading receipt(qint64 remaining, qint64 expiryMs)
@@ -350,11 +358,15 @@ private slots:
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.index(0, ReceiptTableModel::Order).data().toString(), "9000");
         QCOMPARE(model.index(1, ReceiptTableModel::Ttl).data().toString(), "6 d 23 h");
+        // A v1 receipt records what was left, not how much was taken: the sentence must not
+        // let the one number read as the quantity ("Deducted: 3" did).
         QCOMPARE(orderSentence(st, r, t0),
-                 QStringLiteral("Deducted: 3 left after this order. Receipt expires in 6 d 23 h "
-                                "(%1); a retry before then returns the first result, after that "
-                                "it would deduct again. Stock now: 40.")
-                     .arg(formatExpiry(st.receiptExpiryMs(r))));
+                 QStringLiteral("Deducted (this receipt does not record how many units). Stock "
+                                "left right after this order: 3. Safe to retry: yes, until %1 (in "
+                                "6 d 23 h): a retry before then changes nothing. After that a "
+                                "retry deducts again. Stock now: 40.")
+                     .arg(formatLocalTime(st.receiptExpiryMs(r), t0)));
+        QVERIFY(!orderSentence(st, r, t0).contains("TTL"));
         st.removeReceipt(r);
         model.sync();
         QCOMPARE(model.rowCount(), 1);
@@ -370,9 +382,147 @@ private slots:
         QVERIFY(orderSentence(st, hr, t0)
                     .startsWith(
                         QStringLiteral(
-                            "Deducted 2 at %1: 7 left after this order. The receipt never expires")
+                            "Deducted 2 units at %1. Stock left right after this order: 7. Safe "
+                            "to retry: yes, at any time: the receipt never expires")
                             .arg(formatExpiry(1700000000000LL))));
         QVERIFY(orderNotFoundSentence("77").contains("never deducted, or its receipt has expired"));
+    }
+
+    // A SKU's one anomalous receipt among 17 is what the reader is looking for: it sorts
+    // first whatever the column and the order.
+    void anomalousReceiptsSortFirst()
+    {
+        KeyspaceStore st;
+        const qint64 t0 = fixedNow();
+        const uint32_t s = st.internSku("sku-1003");
+        st.setStock(s, stock(273));
+        for (int i = 1; i <= 16; ++i)
+            st.putReceipt(s, QByteArray::number(9000 + i), receipt(10, t0 + i * 3600000LL));
+        // A receipt without a TTL, whose order id sorts last of all.
+        const uint32_t odd = st.putReceipt(s, "9999", receipt(3, NoExpiry));
+        QVERIFY(st.receiptAnomalies(odd) != 0);
+        ReceiptTableModel model(st);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.showSku(s);
+        QCOMPARE(model.rowCount(), 17);
+        QCOMPARE(model.receiptAt(0), odd);
+        model.sort(ReceiptTableModel::Order, Qt::DescendingOrder);
+        QCOMPARE(model.receiptAt(0), odd);
+        QCOMPARE(model.index(1, ReceiptTableModel::Order).data().toString(), "9016");
+        model.sort(ReceiptTableModel::Ttl, Qt::AscendingOrder);
+        QCOMPARE(model.receiptAt(0), odd); // though "never" is the longest TTL
+        QCOMPARE(model.index(1, ReceiptTableModel::Order).data().toString(), "9001");
+        model.setAnomaliesFirst(false);
+        QCOMPARE(model.receiptAt(16), odd);
+    }
+
+    // The demo plants a receipt 90 s from expiry: it must be flagged, and counted, and a
+    // receipt that expired since the scan must not be counted any more.
+    void receiptsAboutToExpireAreFlaggedAndExpiredOnesNotCounted()
+    {
+        KeyspaceStore st;
+        const qint64 t0 = fixedNow();
+        const uint32_t s = st.internSku("sku-1005");
+        st.setStock(s, stock(251));
+        const uint32_t soon = st.putReceipt(s, "7001", receipt(5, t0 + 90000));
+        const uint32_t later = st.putReceipt(s, "7002", receipt(4, t0 + 3 * 3600000LL));
+        ReceiptTableModel model(st);
+        model.showSku(s);
+        QCOMPARE(model.expiringSoonCount(t0), 1);
+        QCOMPARE(model.liveCount(t0), 2);
+        const int soonRow = model.receiptAt(0) == soon ? 0 : 1;
+        QVERIFY(model.index(soonRow, ReceiptTableModel::Ttl).data(ExpiringSoonRole).toBool());
+        QVERIFY(!model.index(1 - soonRow, ReceiptTableModel::Ttl).data(ExpiringSoonRole).toBool());
+        QVERIFY(!model.index(soonRow, ReceiptTableModel::Order).data(ExpiringSoonRole).toBool());
+        QCOMPARE(model.index(soonRow, ReceiptTableModel::Ttl).data().toString(),
+                 "1 min 30 s (soon)");
+        QVERIFY(model.index(soonRow, ReceiptTableModel::Ttl)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .startsWith("Expires soon"));
+
+        // The window is configurable: one minute leaves 90 s unflagged.
+        model.setExpiryWarningMs(60000);
+        QCOMPARE(model.expiringSoonCount(t0), 0);
+        QVERIFY(!model.index(soonRow, ReceiptTableModel::Ttl).data(ExpiringSoonRole).toBool());
+        model.setExpiryWarningMs(DefaultExpiryWarningMs);
+
+        // Two minutes on, the first has expired: it is not counted, though its row stays
+        // until a refresh removes it.
+        setModelClockForTests(&twoMinutesLater);
+        QCOMPARE(model.liveCount(twoMinutesLater()), 1);
+        QCOMPARE(model.expiringSoonCount(twoMinutesLater()), 0);
+        QCOMPARE(model.index(soonRow, ReceiptTableModel::Ttl).data().toString(), "expired");
+        st.removeReceipt(soon);
+        model.sync();
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.receiptAt(0), later);
+        QCOMPARE(model.liveCount(twoMinutesLater()), 1);
+    }
+
+    // What support reads: how many units (when the receipt knows), stock left after the
+    // order, and whether a retry is safe until when; never "TTL".
+    void orderExplanationAnswersSupportQuestions()
+    {
+        KeyspaceStore st;
+        const qint64 t0 = fixedNow();
+        const uint32_t s = st.internSku("42");
+        st.setStock(s, stock(40));
+        ReceiptReading h = receipt(0, t0 + 90000);
+        h.hash = true;
+        h.quantity = "1";
+        h.remaining = 344;
+        const uint32_t r = st.putReceipt(s, "9001", h);
+        const OrderExplanation e = explainOrder(st, r, t0);
+        QCOMPARE(e.deducted, "Deducted 1 unit. Stock left right after this order: 344.");
+        QVERIFY(e.expiringSoon);
+        QCOMPARE(e.retry,
+                 QStringLiteral("Safe to retry: yes, but only until %1 (in 1 min 30 s): the "
+                                "receipt expires soon. After that a retry deducts again.")
+                     .arg(formatLocalTime(t0 + 90000, t0)));
+        QVERIFY2(e.retry.contains(" today ("), qPrintable(e.retry));
+        QCOMPARE(e.stockNow, "Stock now: 40.");
+        QVERIFY(!explainOrder(st, r, t0, 60000).expiringSoon);
+        QVERIFY(!explainOrder(st, r, t0, 60000).retry.contains("soon"));
+        const OrderExplanation gone = explainOrder(st, r, t0 + 90000);
+        QCOMPARE(gone.retry,
+                 "Safe to retry: no. The receipt has just expired: a retry now deducts again.");
+        for (const QString &line : e.lines() + gone.lines())
+            QVERIFY2(!line.contains("TTL"), qPrintable(line));
+        QCOMPARE(formatLocalTime(t0 + 86400000LL, t0).endsWith(" tomorrow"), true);
+        QVERIFY(
+            formatLocalTime(t0 + 3 * 86400000LL, t0)
+                .startsWith(
+                    QDateTime::fromMSecsSinceEpoch(t0 + 3 * 86400000LL).toString("yyyy-MM-dd ")));
+    }
+
+    // "Set stock…" sends only what the functions accept as stock, checked by the same rule
+    // that checks a deduction's quantity; the command is exactly what the dialog shows.
+    void setStockAcceptsOnlyCanonicalStock_data()
+    {
+        QTest::addColumn<QByteArray>("value");
+        QTest::addColumn<bool>("valid");
+        for (const char *bad : {"12.5", "-3", "", " 5", "5 ", "+5", "007", "1e3", "0x10",
+                                "1000000001", "99999999999", "１２"})
+            QTest::newRow(bad[0] ? bad : "empty") << QByteArray(bad) << false;
+        for (const char *good : {"0", "7", "1000000000"})
+            QTest::newRow(good) << QByteArray(good) << true;
+    }
+
+    void setStockAcceptsOnlyCanonicalStock()
+    {
+        QFETCH(QByteArray, value);
+        QFETCH(bool, valid);
+        const KeyAction a = KeyAction::setStock("stock:{sku-1013}:available", value, "\"12.5\"");
+        QCOMPARE(a.problem().isEmpty(), valid);
+        if (!valid)
+            QVERIFY2(a.problem().startsWith("new stock: "), qPrintable(a.problem()));
+        QCOMPARE(a.command(), (redis::Command{"SET", "stock:{sku-1013}:available", value, "XX"}));
+        QCOMPARE(a.auditAction(), "set_stock");
+        if (valid)
+            QCOMPARE(a.commandText(), QStringLiteral("SET 'stock:{sku-1013}:available' %1 XX")
+                                          .arg(QString::fromLatin1(value)));
     }
 
     void anomalyModelListsEveryClass()

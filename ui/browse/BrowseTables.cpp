@@ -53,7 +53,11 @@ void AnomalyTintDelegate::initStyleOption(QStyleOptionViewItem *option,
                                           const QModelIndex &index) const
 {
     QStyledItemDelegate::initStyleOption(option, index);
-    if (index.data(browse::AnomalyRole).toInt() != 0 && !(option->state & QStyle::State_Selected))
+    if (option->state & QStyle::State_Selected)
+        return;
+    if (index.data(browse::ExpiringSoonRole).toBool())
+        option->backgroundBrush = QColor(255, 224, 150); // amber: act soon, nothing is broken
+    else if (index.data(browse::AnomalyRole).toInt() != 0)
         option->backgroundBrush = QColor(255, 228, 222);
 }
 

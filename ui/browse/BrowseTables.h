@@ -19,7 +19,8 @@ void setBrowseColumnWidths(QTableView *view, const QList<int> &characters);
 // stored, even when it is not UTF-8.
 void copyBytesToClipboard(const QByteArray &bytes);
 
-// Tints rows whose AnomalyRole is non-zero, so damage stands out while scrolling.
+// Tints rows whose AnomalyRole is non-zero, so damage stands out while scrolling, and cells
+// whose ExpiringSoonRole is true in amber (a retry window about to close).
 class AnomalyTintDelegate : public QStyledItemDelegate
 {
 public:

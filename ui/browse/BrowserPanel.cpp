@@ -7,6 +7,7 @@
 #include "OrderLookupView.h"
 #include "SkuBrowserView.h"
 #include "browse/BrowseLog.h"
+#include "browse/OrderSentence.h"
 #include "core/Bytes.h"
 
 #include <QElapsedTimer>
@@ -16,6 +17,8 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScopeGuard>
+#include <QSettings>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
@@ -27,6 +30,7 @@ namespace {
 constexpr int TickMs = 1000;    // TTLs count down once a second, with no round trip
 constexpr int RefreshMs = 5000; // visible rows are re-read this often
 enum Tab { SkuTab, OrderTab, KeysTab, AnomalyTab };
+const auto WarnSetting = QStringLiteral("browse/expiryWarningMinutes");
 } // namespace
 
 BrowserPanel::BrowserPanel(redis::CommandSender &sender, inventory::KeySchema schema,
@@ -61,6 +65,14 @@ BrowserPanel::BrowserPanel(redis::CommandSender &sender, inventory::KeySchema sc
     bar->addWidget(m_stop);
     bar->addWidget(m_progress);
     bar->addWidget(m_counts, 1);
+    m_warnWithin = new QSpinBox(this);
+    m_warnWithin->setObjectName(QStringLiteral("expiryWarningMinutes"));
+    m_warnWithin->setRange(0, 24 * 60);
+    m_warnWithin->setPrefix(tr("Warn when a receipt expires within "));
+    m_warnWithin->setSuffix(tr(" min"));
+    m_warnWithin->setToolTip(tr("A receipt about to expire is flagged: after it expires, a retry "
+                                "of its order deducts again. 0: no warning."));
+    bar->addWidget(m_warnWithin);
     bar->addWidget(m_export);
     layout->addLayout(bar);
 
@@ -126,7 +138,7 @@ BrowserPanel::BrowserPanel(redis::CommandSender &sender, inventory::KeySchema sc
                 syncViews();
                 // Filters that depend on anomalies are final only now.
                 if (m_skuView->skuModel().anomaliesOnly())
-                    m_skuView->skuModel().rebuild();
+                    m_skuView->reapplyFilter();
                 setStatus(complete          ? tr("Scan complete.")
                           : error.isEmpty() ? tr("Scan stopped: the views show what was read.")
                                             : tr("Scan failed: %1").arg(error));
@@ -146,6 +158,16 @@ BrowserPanel::BrowserPanel(redis::CommandSender &sender, inventory::KeySchema sc
         if (m_skuView->skuModel().rowOfSku(sku) < 0)
             m_skuView->skuModel().setFilter({}, false); // a filter hid it
         m_skuView->selectSku(sku);
+    });
+    connect(m_orderView, &OrderLookupView::auditRecordsRequested, this,
+            &BrowserPanel::auditRecordsRequested);
+    m_warnWithin->setValue(
+        QSettings().value(WarnSetting, int(browse::DefaultExpiryWarningMs / 60000)).toInt());
+    setExpiryWarningMs(qint64(m_warnWithin->value()) * 60000);
+    // Only a person's edit is remembered (setExpiryWarningMs blocks the signal).
+    connect(m_warnWithin, &QSpinBox::valueChanged, this, [this](int minutes) {
+        setExpiryWarningMs(qint64(minutes) * 60000);
+        QSettings().setValue(WarnSetting, minutes);
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int tab) {
         if (tab == AnomalyTab)
@@ -227,6 +249,27 @@ void BrowserPanel::lookUpOrder(const QByteArray &orderId)
 {
     m_tabs->setCurrentIndex(OrderTab);
     m_orderView->lookUp(orderId);
+}
+
+void BrowserPanel::findOrder()
+{
+    m_tabs->setCurrentIndex(OrderTab);
+    m_orderView->focusInput();
+}
+
+void BrowserPanel::setExpiryWarningMs(qint64 ms)
+{
+    {
+        const QSignalBlocker quiet(m_warnWithin); // a setting from code is not remembered
+        m_warnWithin->setValue(int(ms / 60000));
+    }
+    m_skuView->setExpiryWarningMs(ms);
+    m_orderView->setExpiryWarningMs(ms);
+}
+
+qint64 BrowserPanel::expiryWarningMs() const
+{
+    return m_skuView->receiptModel().expiryWarningMs();
 }
 
 void BrowserPanel::scheduleSync()

@@ -8,6 +8,7 @@
 
 class QLabel;
 class QProgressBar;
+class QSpinBox;
 class QPushButton;
 class QTabWidget;
 class QTimer;
@@ -49,6 +50,12 @@ public:
     void rescan();
     void cancelScan();
     void lookUpOrder(const QByteArray &orderId);
+    // "Find order" (Ctrl+F anywhere): the order lookup tab, its input focused.
+    void findOrder();
+    // Receipts expiring within this window are flagged in every view (default 5 min; the
+    // spin box in the bar changes it and it is remembered in QSettings).
+    void setExpiryWarningMs(qint64 ms);
+    qint64 expiryWarningMs() const;
 
     browse::InventoryScan &inventoryScan() { return m_scan; }
     SkuBrowserView *skuView() const { return m_skuView; }
@@ -66,6 +73,9 @@ signals:
     // (connect the audit viewer's reload here rather than to keyChanged).
     void auditRecorded();
     void scanFinished(bool complete);
+    // The order lookup's "Show in audit log": the audit records of one order in one SKU
+    // (sku empty: in every SKU). The window routes it to the audit viewer.
+    void auditRecordsRequested(const QString &sku, const QString &order);
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -98,6 +108,7 @@ private:
     QPushButton *m_export = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_counts = nullptr;
+    QSpinBox *m_warnWithin = nullptr; // minutes
     QLabel *m_status = nullptr;
     QTabWidget *m_tabs = nullptr;
     SkuBrowserView *m_skuView = nullptr;

@@ -8,6 +8,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -24,6 +25,7 @@ KeyActionDialog::KeyActionDialog(const browse::KeyAction &action, const QString 
     setObjectName(QStringLiteral("keyActionDialog"));
     setWindowTitle(action.kind == Kind::SetTtl      ? tr("Set TTL")
                    : action.kind == Kind::RemoveTtl ? tr("Remove TTL")
+                   : action.kind == Kind::SetStock  ? tr("Set stock")
                                                     : tr("Delete receipt"));
     auto *layout = new QVBoxLayout(this);
     auto *form = new QFormLayout;
@@ -58,6 +60,18 @@ KeyActionDialog::KeyActionDialog(const browse::KeyAction &action, const QString 
         connect(m_amount, &QSpinBox::valueChanged, this, &KeyActionDialog::update);
         connect(m_unit, &QComboBox::currentIndexChanged, this, &KeyActionDialog::update);
     }
+    if (action.kind == Kind::SetStock) {
+        auto *current = new QLabel(action.currentStock, this);
+        current->setObjectName(QStringLiteral("currentStock"));
+        current->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        form->addRow(tr("Stock now:"), current);
+        m_stock = new QLineEdit(QString::fromLatin1(action.stock), this);
+        m_stock->setObjectName(QStringLiteral("newStock"));
+        m_stock->setPlaceholderText(tr("a whole number from 0 to 1,000,000,000"));
+        form->addRow(tr("New &stock:"), m_stock);
+        // Sent exactly as typed: no trimming, so what the command shows is what is sent.
+        connect(m_stock, &QLineEdit::textChanged, this, &KeyActionDialog::update);
+    }
     layout->addLayout(form);
     layout->addWidget(new QLabel(tr("Command that will be sent:"), this));
     m_command = new QPlainTextEdit(this);
@@ -78,9 +92,10 @@ KeyActionDialog::KeyActionDialog(const browse::KeyAction &action, const QString 
     m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
     layout->addWidget(m_problem);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
-    m_confirm = buttons->addButton(action.kind == Kind::Delete   ? tr("Delete key")
-                                   : action.kind == Kind::SetTtl ? tr("Set TTL")
-                                                                 : tr("Remove TTL"),
+    m_confirm = buttons->addButton(action.kind == Kind::Delete     ? tr("Delete key")
+                                   : action.kind == Kind::SetTtl   ? tr("Set TTL")
+                                   : action.kind == Kind::SetStock ? tr("Set stock")
+                                                                   : tr("Remove TTL"),
                                    QDialogButtonBox::AcceptRole);
     m_confirm->setObjectName(QStringLiteral("confirmAction"));
     buttons->button(QDialogButtonBox::Cancel)->setDefault(true); // Enter does not confirm
@@ -100,6 +115,8 @@ void KeyActionDialog::update()
 {
     if (m_amount)
         m_action.ttlSeconds = qint64(m_amount->value()) * m_unit->currentData().toLongLong();
+    if (m_stock)
+        m_action.stock = m_stock->text().toUtf8();
     m_command->setPlainText(m_action.commandText());
     m_consequence->setText(m_action.consequence());
     const QString problem = m_action.problem();

@@ -6,6 +6,7 @@
 
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
@@ -13,7 +14,8 @@ class QSpinBox;
 namespace ui {
 
 // Confirms one guarded key action: names the key, shows the exact command that will be sent
-// (updated as the TTL is edited) and what it means for deductions. Nothing is sent here.
+// (updated as the TTL or the new stock is edited) and what it means for deductions; confirm
+// stays disabled while the input is invalid. Nothing is sent here.
 class KeyActionDialog : public QDialog
 {
     Q_OBJECT
@@ -28,6 +30,7 @@ private:
     browse::KeyAction m_action;
     QSpinBox *m_amount = nullptr;
     QComboBox *m_unit = nullptr;
+    QLineEdit *m_stock = nullptr; // SetStock
     QPlainTextEdit *m_command = nullptr;
     QLabel *m_consequence = nullptr;
     QLabel *m_problem = nullptr;

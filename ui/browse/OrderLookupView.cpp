@@ -25,6 +25,7 @@ OrderLookupView::OrderLookupView(redis::CommandSender &reader, inventory::KeySch
     , m_scan(reader, std::move(schema))
     , m_model(m_scan.store())
     , m_refresher(reader, m_scan.store())
+    , m_warnWithinMs(browse::DefaultExpiryWarningMs)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -47,6 +48,7 @@ OrderLookupView::OrderLookupView(redis::CommandSender &reader, inventory::KeySch
     auto *split = new QSplitter(Qt::Vertical, this);
     m_result = new QTextBrowser(split);
     m_result->setObjectName(QStringLiteral("orderResult"));
+    m_result->setOpenLinks(false); // "audit:<row>" links are ours, not URLs
     m_result->setPlaceholderText(
         tr("Type an order id and press Enter. Each receipt found is explained: what the order "
            "deducted, how much was left, and until when a retry returns the first result."));
@@ -66,7 +68,10 @@ OrderLookupView::OrderLookupView(redis::CommandSender &reader, inventory::KeySch
     m_setTtl = new QPushButton(tr("Set TTL…"), lower);
     m_delete = new QPushButton(tr("Delete receipt…"), lower);
     m_delete->setObjectName(QStringLiteral("orderDeleteReceipt"));
+    m_audit = new QPushButton(tr("Show in audit log"), lower);
+    m_audit->setObjectName(QStringLiteral("orderShowAudit"));
     buttons->addWidget(m_copyKey);
+    buttons->addWidget(m_audit);
     buttons->addStretch();
     buttons->addWidget(m_setTtl);
     buttons->addWidget(m_delete);
@@ -125,6 +130,19 @@ OrderLookupView::OrderLookupView(redis::CommandSender &reader, inventory::KeySch
     connect(m_delete, &QPushButton::clicked, this, [this, selectedKey] {
         emit actionRequested(browse::KeyAction::remove(selectedKey()));
     });
+    connect(m_audit, &QPushButton::clicked, this, &OrderLookupView::requestAuditRecords);
+    connect(m_result, &QTextBrowser::anchorClicked, this, [this](const QUrl &url) {
+        // "audit:" alone is the whole order; "audit:<receipt row>" one SKU's records.
+        if (url.scheme() != QLatin1String("audit"))
+            return;
+        const browse::KeyspaceStore &st = m_scan.store();
+        bool ok = false;
+        const uint r = url.path().toUInt(&ok);
+        const QString sku = ok && r < st.receiptRows()
+                                ? QString::fromUtf8(st.skuName(st.skuOfReceipt(r)).toByteArray())
+                                : QString();
+        emit auditRecordsRequested(sku, QString::fromUtf8(m_orderId));
+    });
     updateActions();
 }
 
@@ -151,6 +169,32 @@ void OrderLookupView::lookUp(const QByteArray &orderId)
     render();
 }
 
+void OrderLookupView::requestAuditRecords()
+{
+    if (m_orderId.isEmpty())
+        return;
+    const QModelIndex i = m_table->currentIndex();
+    QString sku;
+    if (i.isValid())
+        sku = QString::fromUtf8(m_model.index(i.row(), browse::ReceiptTableModel::Sku)
+                                    .data(browse::RawBytesRole)
+                                    .toByteArray());
+    emit auditRecordsRequested(sku, QString::fromUtf8(m_orderId));
+}
+
+void OrderLookupView::setExpiryWarningMs(qint64 ms)
+{
+    m_warnWithinMs = ms;
+    m_model.setExpiryWarningMs(ms);
+    render();
+}
+
+void OrderLookupView::focusInput()
+{
+    m_input->setFocus(Qt::ShortcutFocusReason);
+    m_input->selectAll();
+}
+
 QString OrderLookupView::resultText() const
 {
     return m_result->toPlainText();
@@ -167,19 +211,29 @@ void OrderLookupView::render()
     for (uint32_t r : rows) {
         if (!st.receiptAlive(r))
             continue;
-        html +=
-            QStringLiteral("<p><b>SKU %1</b> &nbsp;<span style='color:#555'>%2</span><br>%3</p>")
-                .arg(core::escapeBytes(st.skuName(st.skuOfReceipt(r)).toByteArray(), 60)
-                         .toHtmlEscaped(),
-                     core::escapeBytes(st.receiptKey(r), 120).toHtmlEscaped(),
-                     browse::orderSentence(st, r, now).toHtmlEscaped());
+        const browse::OrderExplanation e = browse::explainOrder(st, r, now, m_warnWithinMs);
+        // The retry line answers the question support is asked; when its window is about
+        // to close it is the one thing on the page that must not be missed.
+        const QString retry =
+            e.expiringSoon ? QStringLiteral("<span style='background:#ffe096'>&#9888; %1</span>")
+                                 .arg(e.retry.toHtmlEscaped())
+                           : e.retry.toHtmlEscaped();
+        html += QStringLiteral("<p><b>SKU %1</b> &nbsp;<span style='color:#555'>%2</span><br>"
+                               "%3<br>%4<br>%5<br><a href='audit:%6'>%7</a></p>")
+                    .arg(core::escapeBytes(st.skuName(st.skuOfReceipt(r)).toByteArray(), 60)
+                             .toHtmlEscaped(),
+                         core::escapeBytes(st.receiptKey(r), 120).toHtmlEscaped(),
+                         e.deducted.toHtmlEscaped(), retry, e.stockNow.toHtmlEscaped())
+                    .arg(r)
+                    .arg(tr("Show this order in the audit log"));
     }
     if (html.isEmpty())
         html = m_scan.isRunning()
                    ? tr("<p>Searching for order %1…</p>")
                          .arg(core::escapeBytes(m_orderId, 60).toHtmlEscaped())
-                   : QStringLiteral("<p>%1</p>")
-                         .arg(browse::orderNotFoundSentence(m_orderId).toHtmlEscaped());
+                   : QStringLiteral("<p>%1</p><p><a href='audit:'>%2</a></p>")
+                         .arg(browse::orderNotFoundSentence(m_orderId).toHtmlEscaped(),
+                              tr("Look for this order in the audit log"));
     if (html != m_rendered) { // a re-render would reset the reader's scroll and selection
         m_rendered = html;
         m_result->setHtml(html);
@@ -210,6 +264,9 @@ void OrderLookupView::updateActions()
 {
     const bool any = m_table->currentIndex().isValid();
     m_copyKey->setEnabled(any);
+    m_audit->setEnabled(!m_orderId.isEmpty());
+    m_audit->setToolTip(any ? tr("This order's records for the selected SKU in the audit log")
+                            : tr("This order's records in the audit log, in every SKU"));
     for (QPushButton *b : {m_setTtl, m_delete}) {
         b->setEnabled(any && m_writable);
         b->setToolTip(m_writable ? QString() : m_readOnlyWhy);

@@ -17,7 +17,8 @@ namespace ui {
 
 // "Did order 9001 deduct, how much was left, when does the receipt expire?": type an order id,
 // every receipt for it across SKUs is found (SCAN MATCH over the receipt family, never KEYS)
-// and explained in a sentence, with the live TTL.
+// and explained line by line (deducted, stock left after it, safe to retry until when), with a
+// warning when the retry window is about to close and a way to the order's audit records.
 class OrderLookupView : public QWidget
 {
     Q_OBJECT
@@ -35,14 +36,22 @@ public:
     void tick();
     void refresh(); // re-read the receipts shown (one round trip)
     void setWritable(bool writable, const QString &why);
+    // Receipts expiring within this window are flagged (default browse::DefaultExpiryWarningMs).
+    void setExpiryWarningMs(qint64 ms);
+    // Starts typing a new order id: focus on the input, its text selected.
+    void focusInput();
 
 signals:
     void actionRequested(const browse::KeyAction &action);
     void status(const QString &message);
+    // "Show in audit log": this order's records for one SKU (empty: in every SKU). Order and
+    // SKU are the bytes as typed/stored, decoded as UTF-8.
+    void auditRecordsRequested(const QString &sku, const QString &order);
 
 private:
     void render();
     void updateActions();
+    void requestAuditRecords();
 
     browse::InventoryScan m_scan;
     browse::ReceiptTableModel m_model;
@@ -54,6 +63,8 @@ private:
     QTextBrowser *m_result = nullptr;
     QTableView *m_table = nullptr;
     QPushButton *m_copyKey = nullptr, *m_setTtl = nullptr, *m_delete = nullptr;
+    QPushButton *m_audit = nullptr;
+    qint64 m_warnWithinMs;
     QString m_rendered;
     bool m_writable = false;
     QString m_readOnlyWhy;

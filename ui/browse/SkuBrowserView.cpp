@@ -5,6 +5,7 @@
 #include "browse/Glob.h"
 #include "browse/InventoryScan.h"
 #include "browse/ModelRoles.h"
+#include "browse/Values.h"
 #include "core/Bytes.h"
 
 #include <QAction>
@@ -81,13 +82,15 @@ SkuBrowserView::SkuBrowserView(browse::InventoryScan &scan, QWidget *parent)
     m_setTtl = new QPushButton(tr("Set TTL…"), lower);
     m_removeTtl = new QPushButton(tr("Remove TTL…"), lower);
     m_delete = new QPushButton(tr("Delete receipt…"), lower);
+    m_setStock = new QPushButton(tr("Set stock…"), lower);
+    m_setStock->setObjectName(QStringLiteral("setStock"));
     m_setTtl->setObjectName(QStringLiteral("setTtl"));
     m_removeTtl->setObjectName(QStringLiteral("removeTtl"));
     m_delete->setObjectName(QStringLiteral("deleteReceipt"));
     for (QPushButton *b : {m_copyKey, m_copyValue})
         buttons->addWidget(b);
     buttons->addStretch();
-    for (QPushButton *b : {m_setTtl, m_removeTtl, m_delete})
+    for (QPushButton *b : {m_setStock, m_setTtl, m_removeTtl, m_delete})
         buttons->addWidget(b);
     lowerLayout->addLayout(buttons);
     split->addWidget(lower);
@@ -127,6 +130,14 @@ SkuBrowserView::SkuBrowserView(browse::InventoryScan &scan, QWidget *parent)
         bool receipt = false;
         emit actionRequested(browse::KeyAction::removeTtl(currentKey(&receipt)));
     });
+    connect(m_setStock, &QPushButton::clicked, this, [this] {
+        const uint32_t sku = currentStockSku();
+        if (sku == browse::KeyspaceStore::None)
+            return;
+        const browse::KeyspaceStore &st = m_scan.store();
+        emit actionRequested(
+            browse::KeyAction::setStock(st.stockKey(sku), {}, browse::stockText(st, sku)));
+    });
     connect(m_delete, &QPushButton::clicked, this, [this] {
         bool receipt = false;
         const QByteArray key = currentKey(&receipt);
@@ -135,11 +146,13 @@ SkuBrowserView::SkuBrowserView(browse::InventoryScan &scan, QWidget *parent)
     });
     // The same actions from the tables' context menus.
     for (QTableView *t : {m_skuTable, m_receiptTable})
-        for (QPushButton *b : {m_copyKey, m_copyValue, m_setTtl, m_removeTtl, m_delete}) {
-            if (t == m_skuTable && b == m_delete)
+        for (QPushButton *b :
+             {m_copyKey, m_copyValue, m_setStock, m_setTtl, m_removeTtl, m_delete}) {
+            if ((t == m_skuTable && b == m_delete) || (t == m_receiptTable && b == m_setStock))
                 continue;
             auto *a = new QAction(b == m_copyKey     ? tr("Copy key")
                                   : b == m_copyValue ? tr("Copy value")
+                                  : b == m_setStock  ? tr("Set stock…")
                                   : b == m_setTtl    ? tr("Set TTL…")
                                   : b == m_removeTtl ? tr("Remove TTL…")
                                                      : tr("Delete receipt…"),
@@ -151,6 +164,17 @@ SkuBrowserView::SkuBrowserView(browse::InventoryScan &scan, QWidget *parent)
     updateActions();
 }
 
+void SkuBrowserView::reapplyFilter()
+{
+    applyFilter();
+}
+
+void SkuBrowserView::setExpiryWarningMs(qint64 ms)
+{
+    m_receipts.setExpiryWarningMs(ms);
+    updateReceiptsTitle();
+}
+
 void SkuBrowserView::applyFilter()
 {
     const uint32_t current = m_skuTable->currentIndex().isValid()
@@ -160,6 +184,10 @@ void SkuBrowserView::applyFilter()
     m_skus.setFilter(filter, m_anomaliesOnly->isChecked());
     if (current != browse::KeyspaceStore::None && m_skus.rowOfSku(current) >= 0)
         selectSku(current);
+    else
+        m_skuTable->setCurrentIndex({}); // a reset drops the current row without a signal
+    // The receipts pane shows the current SKU or nothing, never one the filter hid.
+    showReceiptsOfCurrent();
     const QString shown = tr("%1 shown").arg(browse::countOf(m_skus.rowCount(), "SKU", "SKUs"));
     // A glob that cannot mean what was typed shows few or no rows: say why.
     const auto problem = m_skus.filterIsGlob() ? browse::globProblem(filter) : std::nullopt;
@@ -174,6 +202,10 @@ bool SkuBrowserView::sync()
     m_receipts.sync();
     if (m_receipts.sku() == browse::KeyspaceStore::None && m_skuTable->currentIndex().isValid())
         showReceiptsOfCurrent();
+    else if (m_receipts.sku() != browse::KeyspaceStore::None
+             && m_skus.rowOfSku(m_receipts.sku()) < 0)
+        showReceiptsOfCurrent(); // the SKU left the table (a rebuild, a filter)
+    updateReceiptsTitle();
     updateActions();
     return caughtUp;
 }
@@ -182,6 +214,7 @@ void SkuBrowserView::tick()
 {
     m_skus.tick();
     m_receipts.tick();
+    updateReceiptsTitle(); // a receipt that expired is no longer counted
 }
 
 void SkuBrowserView::selectSku(uint32_t sku)
@@ -207,20 +240,32 @@ std::vector<uint32_t> SkuBrowserView::visibleSkus() const
 void SkuBrowserView::showReceiptsOfCurrent()
 {
     const QModelIndex i = m_skuTable->currentIndex();
-    const browse::KeyspaceStore &st = m_scan.store();
-    if (!i.isValid()) {
-        m_receipts.showSku(browse::KeyspaceStore::None);
-        m_receiptsTitle->setText(tr("Select a SKU to see its receipts."));
-    } else {
-        const uint32_t sku = m_skus.skuAt(i.row());
-        m_receipts.showSku(sku);
-        m_receiptsTitle->setText(
-            tr("Receipts of SKU %1 (stock key %2): %3")
-                .arg(core::escapeBytes(st.skuName(sku).toByteArray(), 60),
-                     core::escapeBytes(st.stockKey(sku), 80),
-                     browse::countOf(st.receiptCountOf(sku), "receipt", "receipts")));
-    }
+    m_receipts.showSku(i.isValid() ? m_skus.skuAt(i.row()) : browse::KeyspaceStore::None);
+    updateReceiptsTitle();
     updateActions();
+}
+
+void SkuBrowserView::updateReceiptsTitle()
+{
+    const uint32_t sku = m_receipts.sku();
+    const browse::KeyspaceStore &st = m_scan.store();
+    if (sku == browse::KeyspaceStore::None) {
+        m_receiptsTitle->setText(tr("Select a SKU to see its receipts."));
+        return;
+    }
+    // Counted from the rows below, by the clock: a receipt that expired a second ago is gone
+    // on the server even before the next refresh removes its row.
+    const qint64 now = browse::modelNowMs();
+    QString text = tr("Receipts of SKU %1 (stock key %2): %3")
+                       .arg(core::escapeBytes(st.skuName(sku).toByteArray(), 60),
+                            core::escapeBytes(st.stockKey(sku), 80),
+                            browse::countOf(m_receipts.liveCount(now), "receipt", "receipts"));
+    if (const int soon = m_receipts.expiringSoonCount(now))
+        text += tr("; %1 within %2: a retry after that deducts again")
+                    .arg(soon == 1 ? tr("1 expires") : tr("%1 expire").arg(soon),
+                         browse::formatDuration(m_receipts.expiryWarningMs()));
+    if (m_receiptsTitle->text() != text)
+        m_receiptsTitle->setText(text);
 }
 
 QByteArray SkuBrowserView::currentKey(bool *isReceipt) const
@@ -237,6 +282,30 @@ QByteArray SkuBrowserView::currentKey(bool *isReceipt) const
     return s.isValid() ? s.data(browse::KeyRole).toByteArray() : QByteArray();
 }
 
+QString SkuBrowserView::receiptsTitle() const
+{
+    return m_receiptsTitle->text();
+}
+
+uint32_t SkuBrowserView::currentStockSku() const
+{
+    bool receipt = false;
+    currentKey(&receipt);
+    const QModelIndex i = m_skuTable->currentIndex();
+    if (receipt || !i.isValid())
+        return browse::KeyspaceStore::None;
+    const uint32_t sku = m_skus.skuAt(i.row());
+    return m_scan.store().stockPresent(sku) ? sku : browse::KeyspaceStore::None;
+}
+
+qint64 SkuBrowserView::currentExpiry() const
+{
+    bool receipt = false;
+    currentKey(&receipt);
+    const QModelIndex i = receipt ? m_receiptTable->currentIndex() : m_skuTable->currentIndex();
+    return i.isValid() ? i.data(browse::ExpiryRole).toLongLong() : browse::NoExpiry;
+}
+
 void SkuBrowserView::setWritable(bool writable, const QString &why)
 {
     m_writable = writable;
@@ -251,10 +320,21 @@ void SkuBrowserView::updateActions()
     const bool any = !key.isEmpty();
     m_copyKey->setEnabled(any);
     m_copyValue->setEnabled(any);
+    // PERSIST on a key without a TTL changes nothing: offer it only where there is one.
+    const bool hasTtl = any && currentExpiry() != browse::NoExpiry;
     for (QPushButton *b : {m_setTtl, m_removeTtl, m_delete}) {
-        b->setEnabled(any && m_writable && (b != m_delete || receipt));
+        b->setEnabled(any && m_writable && (b != m_delete || receipt)
+                      && (b != m_removeTtl || hasTtl));
         b->setToolTip(m_writable ? QString() : m_readOnlyWhy);
     }
+    const bool stock = currentStockSku() != browse::KeyspaceStore::None;
+    m_setStock->setEnabled(stock && m_writable);
+    m_setStock->setToolTip(!m_writable ? m_readOnlyWhy
+                           : stock     ? tr("Replace this SKU's stock value (e.g. a bad one such "
+                                                "as 12.5 or -3); the exact command is shown first")
+                                       : tr("Select a SKU whose stock key exists"));
+    if (m_writable && any && !hasTtl)
+        m_removeTtl->setToolTip(tr("This key has no TTL: there is nothing to remove."));
     const QString target = receipt ? tr("receipt") : tr("stock key");
     m_copyKey->setText(receipt ? tr("Copy receipt key") : tr("Copy stock key"));
     m_setTtl->setText(tr("Set TTL on %1…").arg(target));

@@ -39,6 +39,11 @@ public:
     // The SKUs on screen and the receipts listed: what the refresh timer re-reads.
     std::vector<uint32_t> visibleSkus() const;
     void setWritable(bool writable, const QString &why);
+    // Filter again with the current text and box (after anomalies became final): the
+    // selection and the receipts pane follow, so the pane never shows a SKU the filter hid.
+    void reapplyFilter();
+    void setExpiryWarningMs(qint64 ms);
+    QString receiptsTitle() const;
 
 signals:
     void actionRequested(const browse::KeyAction &action);
@@ -48,7 +53,11 @@ private:
     void applyFilter();
     void showReceiptsOfCurrent();
     void updateActions();
+    void updateReceiptsTitle();
     QByteArray currentKey(bool *isReceipt) const;
+    qint64 currentExpiry() const; // of the key the buttons act on
+    // The SKU whose stock key the buttons act on, if that key exists; else None.
+    uint32_t currentStockSku() const;
 
     browse::InventoryScan &m_scan;
     browse::SkuTableModel m_skus;
@@ -59,6 +68,7 @@ private:
     QTableView *m_receiptTable = nullptr;
     QLabel *m_receiptsTitle = nullptr;
     QPushButton *m_setTtl = nullptr, *m_removeTtl = nullptr, *m_delete = nullptr;
+    QPushButton *m_setStock = nullptr;
     QPushButton *m_copyKey = nullptr, *m_copyValue = nullptr;
     bool m_writable = false;
     QString m_readOnlyWhy;
