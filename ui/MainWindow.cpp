@@ -4,6 +4,7 @@
 #include "DemoDataPanel.h"
 #include "EnvironmentStyle.h"
 #include "ServerOverviewPanel.h"
+#include "ShortcutsDialog.h"
 #include "UiLog.h"
 #include "UnlockDialog.h"
 #include "browse/BrowserPanel.h"
@@ -180,9 +181,11 @@ void MainWindow::createFeaturePanels()
             m_libraries->refresh();
     });
 
-    // Ctrl+1..n switch tabs, as in browsers and IDEs.
+    // Ctrl+1..n switch tabs, as in browsers and IDEs. Named, so Help > Keyboard shortcuts
+    // lists them.
     for (int i = 0; i < m_tabs->count() && i < 9; ++i) {
-        auto *go = new QAction(this);
+        auto *go = new QAction(
+            tr("Show the %1 tab").arg(m_tabs->tabText(i).remove(QLatin1Char('&'))), this);
         go->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
         connect(go, &QAction::triggered, this, [this, i] { m_tabs->setCurrentIndex(i); });
         addAction(go);
@@ -248,8 +251,21 @@ void MainWindow::createMenus()
     m_refresh->setObjectName(QStringLiteral("refreshAction"));
     m_refresh->setShortcut(QKeySequence(Qt::Key_F5));
     m_refresh->setShortcutContext(Qt::WindowShortcut);
+    // Support's first question is about an order, whichever tab is open.
+    m_findOrder = view->addAction(tr("&Find order…"), this, [this] {
+        m_tabs->setCurrentWidget(m_browser);
+        m_browser->findOrder();
+    });
+    m_findOrder->setObjectName(QStringLiteral("findOrderAction"));
+    m_findOrder->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F));
+    m_findOrder->setShortcutContext(Qt::WindowShortcut);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *keys = help->addAction(tr("&Keyboard shortcuts"), this, [this] {
+        ShortcutsDialog dialog(this, this);
+        dialog.exec();
+    });
+    keys->setObjectName(QStringLiteral("shortcutsAction"));
     help->addAction(tr("&About Inventory Console"), this, &MainWindow::showAbout);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }

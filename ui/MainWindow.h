@@ -47,6 +47,7 @@ public:
 
     QAction *refreshAction() const { return m_refresh; }
     QAction *reconnectAction() const { return m_reconnect; }
+    QAction *findOrderAction() const { return m_findOrder; }
     QTabWidget *tabs() const { return m_tabs; }
     // Shows the tab whose title starts with `name` (case-insensitive, '&' ignored).
     bool showTab(const QString &name);
@@ -82,6 +83,7 @@ private:
     QAction *m_reconnect = nullptr;
     QAction *m_unlock = nullptr;
     QAction *m_lock = nullptr;
+    QAction *m_findOrder = nullptr;
 };
 
 } // namespace ui

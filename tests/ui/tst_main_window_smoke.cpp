@@ -4,6 +4,9 @@
 #include "LibraryTableModel.h"
 #include "MainWindow.h"
 #include "RedisFixture.h"
+#include "ShortcutsDialog.h"
+#include "browse/BrowserPanel.h"
+#include "browse/OrderLookupView.h"
 #include "redis/LibraryList.h"
 #include "session/OverviewPoller.h"
 #include "session/ServerOverview.h"
@@ -11,8 +14,11 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTest>
 
 using testsupport::StandaloneRedis;
@@ -217,6 +223,41 @@ private slots:
         QVERIFY(w->session().gate().unlock(QStringLiteral("smoke")));
         QTRY_VERIFY(labelText(w.get(), "environmentStrip").contains("WRITES UNLOCKED"));
         QVERIFY(w->session().sender().call({"SET", "smoke:key", "1"}).ok());
+    }
+    // Ctrl+F from any tab opens the order lookup with its input focused; Help > Keyboard
+    // shortcuts lists every shortcut, read from the actions themselves.
+    void findOrderFromAnyTabAndTheShortcutList()
+    {
+        auto w = openWindow(m_redis.options(), session::Environment::Local);
+        QVERIFY(QTest::qWaitForWindowActive(w.get()));
+        QCOMPARE(w->findOrderAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_F));
+        QVERIFY(w->showTab("deductions"));
+        QTest::keyClick(w.get(), Qt::Key_F, Qt::ControlModifier);
+        auto *browser = w->findChild<ui::BrowserPanel *>();
+        QCOMPARE(w->tabs()->currentWidget(), browser);
+        QCOMPARE(browser->tabs()->currentWidget(), browser->orderView());
+        auto *input = browser->orderView()->findChild<QLineEdit *>("orderIdInput");
+        QTRY_VERIFY(input->hasFocus());
+
+        const QList<ui::ShortcutEntry> entries = ui::collectShortcuts(w.get());
+        auto has = [&](const QString &keys, const QString &what) {
+            for (const ui::ShortcutEntry &e : entries)
+                if (e.keys == keys && e.description == what)
+                    return true;
+            return false;
+        };
+        QVERIFY(has(QKeySequence(Qt::CTRL | Qt::Key_F).toString(QKeySequence::NativeText),
+                    "Find order"));
+        QVERIFY(has("F5", "Refresh"));
+        QVERIFY(has(QKeySequence(Qt::CTRL | Qt::Key_2).toString(QKeySequence::NativeText),
+                    "Show the Keys tab"));
+        // Every action that has a shortcut is listed: none is left out or nameless.
+        int withShortcut = 0;
+        for (const QAction *a : w->findChildren<QAction *>())
+            withShortcut += !a->shortcut().isEmpty();
+        QCOMPARE(entries.size(), withShortcut);
+        ui::ShortcutsDialog dialog(w.get());
+        QCOMPARE(dialog.table()->rowCount(), int(entries.size()));
     }
 };
 
