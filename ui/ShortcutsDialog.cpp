@@ -4,15 +4,17 @@
 #include <QDialogButtonBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QSet>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <algorithm>
 
 namespace ui {
 
 QList<ShortcutEntry> collectShortcuts(const QWidget *root)
 {
     QList<ShortcutEntry> out;
+    QSet<QString> seen;
+    // In creation order: the tab switches, then each menu's actions as the menu lists them.
     for (const QAction *a : root->findChildren<QAction *>()) {
         if (a->shortcuts().isEmpty() || a->text().isEmpty())
             continue;
@@ -23,17 +25,13 @@ QList<ShortcutEntry> collectShortcuts(const QWidget *root)
         text.remove(QLatin1Char('&'));
         if (text.endsWith(QChar(0x2026))) // "Find order…": the dots promise a dialog, not here
             text.chop(1);
-        out.append({keys.join(QStringLiteral(", ")), text});
+        const ShortcutEntry e{keys.join(QStringLiteral(", ")), text};
+        // The same action can be reachable twice (a menu and a button's copy): list it once.
+        if (!seen.contains(e.keys + QLatin1Char('\n') + e.description)) {
+            seen.insert(e.keys + QLatin1Char('\n') + e.description);
+            out.append(e);
+        }
     }
-    std::sort(out.begin(), out.end(), [](const ShortcutEntry &a, const ShortcutEntry &b) {
-        return a.description.localeAwareCompare(b.description) < 0;
-    });
-    // The same action can be reachable twice (a menu and a button's copy): list it once.
-    out.erase(std::unique(out.begin(), out.end(),
-                          [](const ShortcutEntry &a, const ShortcutEntry &b) {
-                              return a.keys == b.keys && a.description == b.description;
-                          }),
-              out.end());
     return out;
 }
 

@@ -14,7 +14,7 @@ struct ShortcutEntry
 };
 
 // Every shortcut of the enabled and disabled QActions under root (menus and window-level
-// actions alike), sorted by description. Read from the actions themselves, so the list is
+// actions alike), in the order they were created. Read from the actions themselves, so the list is
 // exactly what the keyboard does; actions without text are skipped (give them one).
 QList<ShortcutEntry> collectShortcuts(const QWidget *root);
 

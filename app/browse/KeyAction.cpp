@@ -107,8 +107,8 @@ QString KeyAction::consequence() const
                               "checks against it. The key keeps its name, loses any TTL, and is "
                               "not created if it was deleted meanwhile. Receipts are not "
                               "touched: orders already deducted stay deducted.")
-            .arg(stock.isEmpty() ? QStringLiteral("the value you enter")
-                                 : QString::fromLatin1(stock));
+            .arg(problem().isEmpty() ? QString::fromLatin1(stock)
+                                     : QStringLiteral("the value you enter"));
     }
     return {};
 }

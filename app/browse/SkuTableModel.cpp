@@ -3,6 +3,7 @@
 #include "Cells.h"
 #include "Glob.h"
 #include "ModelRoles.h"
+#include "OrderSentence.h"
 #include "Values.h"
 #include "core/Bytes.h"
 
@@ -40,6 +41,7 @@ quint64 expiryKey(qint64 e)
 SkuTableModel::SkuTableModel(const KeyspaceStore &store, QObject *parent)
     : IndexTableModel(parent)
     , m_store(store)
+    , m_warnWithinMs(DefaultExpiryWarningMs)
 {
     setDefaultSort(Sku);
     rebuild();
@@ -102,6 +104,12 @@ void SkuTableModel::setFilter(const QByteArray &skuFilter, bool anomaliesOnly)
     rebuild();
 }
 
+void SkuTableModel::setExpiryWarningMs(qint64 ms)
+{
+    m_warnWithinMs = qMax<qint64>(0, ms);
+    tick();
+}
+
 void SkuTableModel::tick()
 {
     if (rowCount() == 0)
@@ -141,9 +149,16 @@ QVariant SkuTableModel::data(const QModelIndex &index, int role) const
             return anomalyShortText(rowAnomalies(s));
         }
         break;
+    case ExpiringSoonRole:
+        return index.column() == SoonestExpiry && soonest != NoReceiptExpiry
+               && expiresSoon(soonest, now, m_warnWithinMs);
     case Qt::ToolTipRole:
         if (index.column() == SoonestExpiry && soonest != NoReceiptExpiry)
-            return formatExpiry(soonest);
+            return expiresSoon(soonest, now, m_warnWithinMs)
+                       ? tr("%1: expires soon, and a retry of its order after that deducts "
+                            "again")
+                             .arg(formatExpiry(soonest))
+                       : formatExpiry(soonest);
         if (index.column() == StockTtl && st.stockExpiryMs(s) != NoExpiry)
             return formatExpiry(st.stockExpiryMs(s));
         if (index.column() == Sku)

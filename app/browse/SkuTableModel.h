@@ -28,6 +28,8 @@ public:
 
     // TTL columns changed because time passed.
     void tick();
+    // A soonest receipt expiry within this window is flagged (ExpiringSoonRole).
+    void setExpiryWarningMs(qint64 ms);
 
     uint32_t skuAt(int row) const { return idAt(row); }
     int rowOfSku(uint32_t sku) const { return rowOf(sku); }
@@ -54,6 +56,7 @@ private:
     QByteArray m_filter;
     bool m_filterIsGlob = false;
     bool m_anomaliesOnly = false;
+    qint64 m_warnWithinMs;
 };
 
 } // namespace browse

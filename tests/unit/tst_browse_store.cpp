@@ -431,6 +431,10 @@ private slots:
         model.showSku(s);
         QCOMPARE(model.expiringSoonCount(t0), 1);
         QCOMPARE(model.liveCount(t0), 2);
+        SkuTableModel skus(st); // the SKU's soonest expiry is flagged too
+        QVERIFY(skus.index(0, SkuTableModel::SoonestExpiry).data(ExpiringSoonRole).toBool());
+        skus.setExpiryWarningMs(60000);
+        QVERIFY(!skus.index(0, SkuTableModel::SoonestExpiry).data(ExpiringSoonRole).toBool());
         const int soonRow = model.receiptAt(0) == soon ? 0 : 1;
         QVERIFY(model.index(soonRow, ReceiptTableModel::Ttl).data(ExpiringSoonRole).toBool());
         QVERIFY(!model.index(1 - soonRow, ReceiptTableModel::Ttl).data(ExpiringSoonRole).toBool());

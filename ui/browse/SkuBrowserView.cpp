@@ -171,6 +171,7 @@ void SkuBrowserView::reapplyFilter()
 
 void SkuBrowserView::setExpiryWarningMs(qint64 ms)
 {
+    m_skus.setExpiryWarningMs(ms);
     m_receipts.setExpiryWarningMs(ms);
     updateReceiptsTitle();
 }
