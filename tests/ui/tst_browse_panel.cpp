@@ -340,6 +340,20 @@ private slots:
         QVERIFY(!setStock->isEnabled()); // stock actions act on the SKU's stock key only
         view->selectSku(panel.inventoryScan().store().findSku("43")); // no stock key
         QVERIFY(!setStock->isEnabled());
+
+        // The same in the list of all keys.
+        panel.tabs()->setCurrentIndex(2);
+        auto *pattern = panel.findChild<QLineEdit *>("keyPattern");
+        auto *flatRemove = panel.flatView()->findChild<QPushButton *>("flatRemoveTtl");
+        auto *table = panel.flatView()->findChild<QTableView *>();
+        for (const auto &[key, hasTtl] :
+             {std::pair{"stock:{sku-9}:available", false}, std::pair{"idem:{sku-9}:9", true}}) {
+            pattern->setText(QString::fromLatin1(key));
+            QTest::keyClick(pattern, Qt::Key_Return);
+            QTRY_COMPARE_WITH_TIMEOUT(panel.flatView()->model().rowCount(), 1, 10000);
+            table->selectRow(0);
+            QCOMPARE(flatRemove->isEnabled(), hasTtl);
+        }
     }
 
     // A bad stock value is repaired through a dialog that refuses what the functions would

@@ -57,6 +57,7 @@ FlatKeyView::FlatKeyView(redis::CommandSender &reader, inventory::KeySchema sche
     m_copyValue = new QPushButton(tr("Copy value"), this);
     m_setTtl = new QPushButton(tr("Set TTL…"), this);
     m_removeTtl = new QPushButton(tr("Remove TTL…"), this);
+    m_removeTtl->setObjectName(QStringLiteral("flatRemoveTtl"));
     m_delete = new QPushButton(tr("Delete receipt…"), this);
     buttons->addWidget(m_copyKey);
     buttons->addWidget(m_copyValue);
@@ -171,10 +172,16 @@ void FlatKeyView::updateActions()
     m_copyKey->setEnabled(any);
     m_copyValue->setEnabled(any);
     m_setTtl->setEnabled(any && m_writable);
-    m_removeTtl->setEnabled(any && m_writable);
+    // PERSIST on a key without a TTL changes nothing: offer it only where there is one.
+    const QModelIndex current = m_table->currentIndex();
+    const bool hasTtl =
+        current.isValid() && current.data(browse::ExpiryRole).toLongLong() != browse::NoExpiry;
+    m_removeTtl->setEnabled(hasTtl && m_writable);
     m_delete->setEnabled(receipt && m_writable);
     for (QPushButton *b : {m_setTtl, m_removeTtl, m_delete})
         b->setToolTip(m_writable ? QString() : m_readOnlyWhy);
+    if (m_writable && any && !hasTtl)
+        m_removeTtl->setToolTip(tr("This key has no TTL: there is nothing to remove."));
 }
 
 } // namespace ui
