@@ -5,6 +5,9 @@
 #include "session/ProfileStore.h"
 #include "session/SecretStore.h"
 
+#include <QGuiApplication>
+#include <QScreen>
+
 namespace ui {
 
 ConsoleController::ConsoleController()
@@ -28,7 +31,11 @@ MainWindow *ConsoleController::openSession(const session::ConnectionProfile &pro
     connect(window, &MainWindow::newConnectionRequested, this,
             [this, window] { showConnectDialog(window); });
     m_windows.emplace_back(window);
-    window->resize(1400, 900);
+    // 1400x900 where it fits; on a laptop's 1366x768 the window must not hang off the screen.
+    QSize size(1400, 900);
+    if (const QScreen *screen = QGuiApplication::primaryScreen())
+        size = size.boundedTo(screen->availableGeometry().size() * 0.95);
+    window->resize(size);
     window->show();
     return window;
 }
