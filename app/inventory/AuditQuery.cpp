@@ -3,7 +3,6 @@
 #include "core/Bytes.h"
 #include "core/Csv.h"
 
-#include <QSet>
 #include <algorithm>
 
 namespace inventory {
@@ -36,6 +35,11 @@ bool AuditFilter::matches(const AuditRecord &r) const
         return false;
     if (unknownOnly && !r.outcomeUnknown)
         return false;
+    if (!sku.isEmpty() || !order.isEmpty()) {
+        const AuditKeys keys = auditKeys(r);
+        if ((!sku.isEmpty() && keys.sku != sku) || (!order.isEmpty() && keys.order != order))
+            return false;
+    }
     const QString t = text.trimmed();
     if (t.isEmpty())
         return true;
@@ -101,6 +105,13 @@ QByteArray auditToJsonLines(const QList<AuditRecord> &records)
     return out;
 }
 
+AuditTableModel::AuditTableModel(QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_index(std::make_unique<AuditIndex>())
+{}
+
+AuditTableModel::~AuditTableModel() = default;
+
 int AuditTableModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_visible.size());
@@ -120,6 +131,10 @@ QVariant AuditTableModel::headerData(int section, Qt::Orientation o, int role) c
         return tr("Time (UTC)");
     case Action:
         return tr("Action");
+    case Sku:
+        return tr("SKU");
+    case Order:
+        return tr("Order");
     case Result:
         return tr("Result");
     case Unknown:
@@ -140,99 +155,236 @@ QVariant AuditTableModel::headerData(int section, Qt::Orientation o, int role) c
     return {};
 }
 
+int AuditTableModel::entryAt(int row) const
+{
+    return row >= 0 && size_t(row) < m_visible.size()
+               ? m_visible[m_visible.size() - 1 - size_t(row)]
+               : -1;
+}
+
 QVariant AuditTableModel::data(const QModelIndex &index, int role) const
 {
-    const AuditRecord *r = recordAt(index.row());
-    if (!index.isValid() || !r)
+    const int i = entryAt(index.row());
+    if (!index.isValid() || i < 0)
         return {};
-    const bool noOutcome = r->phase == AuditRecord::Phase::Attempt;
-    if (role == OutcomeUnknownRole)
-        return r->outcomeUnknown;
-    if (role == NoOutcomeRecordedRole)
+    const AuditEntry &e = m_index->entries().at(size_t(i));
+    const StringPool &s = m_index->strings();
+    const bool noOutcome = e.phase == AuditRecord::Phase::Attempt;
+    const auto steps = [&] {
+        int n = 1;
+        for (int at = e.previousStep; at >= 0; at = m_index->entries().at(size_t(at)).previousStep)
+            ++n;
+        return n;
+    };
+    switch (role) {
+    case OutcomeUnknownRole:
+        return e.outcomeUnknown;
+    case NoOutcomeRecordedRole:
         return noOutcome;
-    if (role == Qt::ToolTipRole && index.column() == Command)
-        return commandText(r->command, 400);
-    if (role == Qt::ToolTipRole && index.column() == Result)
-        return r->result;
-    if (role == Qt::ToolTipRole && index.column() == Server)
-        return tr("run_id %1").arg(r->runId.isEmpty() ? tr("not known") : r->runId);
-    if (role != Qt::DisplayRole)
+    case StepsRole:
+        return steps();
+    case Qt::ToolTipRole:
+        if (index.column() == Command)
+            return m_index->texts(e).command;
+        if (index.column() == Result)
+            return s.at(e.result);
+        if (index.column() == Action && e.previousStep >= 0)
+            return tr("One deduction in %1 writes: the script was not loaded (NOSCRIPT), so "
+                      "the console loaded it and sent the same EVALSHA again. Select the row "
+                      "to see each step.")
+                .arg(steps());
         return {};
+    case Qt::DisplayRole:
+        break;
+    default:
+        return {};
+    }
     switch (index.column()) {
     case Time:
-        return r->timeUtc.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
+        return QDateTime::fromMSecsSinceEpoch(e.timeMs, Qt::UTC)
+            .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
     case Action:
-        return r->action;
+        return e.previousStep >= 0 ? tr("%1 (%2 steps)").arg(s.at(e.action)).arg(steps())
+                                   : s.at(e.action);
+    case Sku:
+        return s.at(e.sku);
+    case Order:
+        return m_index->texts(e).order;
     case Result:
-        return r->result;
+        return s.at(e.result);
     case Unknown:
-        return noOutcome ? tr("yes: no reply recorded") : r->outcomeUnknown ? tr("yes") : QString();
+        return noOutcome ? tr("yes: no reply recorded") : e.outcomeUnknown ? tr("yes") : QString();
     case Command:
-        return commandText(r->command, 40);
+        return m_index->texts(e).command;
     case Profile:
-        return r->profile;
+        return s.at(e.profile);
     case Server:
-        return r->server;
+        return s.at(e.server);
     case User:
-        return r->osUser;
+        return s.at(e.user);
     case Duration:
-        return r->durationMs < 0 ? QVariant() : QVariant(r->durationMs);
+        return e.durationMs < 0 ? QVariant() : QVariant(e.durationMs);
     case Detail:
-        return r->detail;
+        return m_index->texts(e).detail;
     }
     return {};
 }
 
 void AuditTableModel::setRecords(const QList<AuditRecord> &records)
 {
-    m_all = pairAttempts(records);
+    setIndex(std::make_unique<AuditIndex>(AuditIndex::fromRecords(records)));
+}
+
+void AuditTableModel::setIndex(std::unique_ptr<AuditIndex> index)
+{
+    m_index = index ? std::move(index) : std::make_unique<AuditIndex>();
+    m_index->takeFirstChangedEntry();
     refilter();
+}
+
+std::unique_ptr<AuditIndex> AuditTableModel::takeIndex()
+{
+    beginResetModel();
+    auto out = std::make_unique<AuditIndex>(m_index->path());
+    std::swap(out, m_index);
+    m_visible.clear();
+    m_synced = 0;
+    endResetModel();
+    return out;
+}
+
+AuditIndex::ReadStats AuditTableModel::readAppended(qint64 maxBytes)
+{
+    const AuditIndex::ReadStats stats = m_index->readAppended(maxBytes);
+    syncRows();
+    return stats;
+}
+
+void AuditTableModel::syncRows()
+{
+    const int changed = m_index->takeFirstChangedEntry();
+    const auto &entries = m_index->entries();
+    if ((changed >= 0 && size_t(changed) < m_synced) || entries.size() < m_synced) {
+        refilter();
+        return;
+    }
+    std::vector<int> added;
+    for (size_t i = m_synced; i < entries.size(); ++i)
+        if (matches(entries[i]))
+            added.push_back(int(i));
+    m_synced = entries.size();
+    if (added.empty())
+        return;
+    // Newest first: what was appended goes on top.
+    beginInsertRows({}, 0, int(added.size()) - 1);
+    m_visible.insert(m_visible.end(), added.begin(), added.end());
+    endInsertRows();
 }
 
 void AuditTableModel::setFilter(const AuditFilter &filter)
 {
     m_filter = filter;
+    m_needle = filter.text.trimmed().toUtf8();
     refilter();
 }
 
 void AuditTableModel::refilter()
 {
     beginResetModel();
+    m_poolMatch.assign(m_index->strings().size(), 0);
     m_visible.clear();
-    for (int i = int(m_all.size()) - 1; i >= 0; --i)
-        if (m_filter.matches(m_all.at(i)))
-            m_visible << i;
+    const auto &entries = m_index->entries();
+    for (size_t i = 0; i < entries.size(); ++i)
+        if (matches(entries[i]))
+            m_visible.push_back(int(i));
+    m_synced = entries.size();
     endResetModel();
+}
+
+bool AuditTableModel::poolMatches(quint32 id) const
+{
+    if (id >= m_poolMatch.size())
+        m_poolMatch.resize(m_index->strings().size(), 0);
+    qint8 &known = m_poolMatch[id];
+    if (known == 0)
+        known = m_index->strings().at(id).contains(QString::fromUtf8(m_needle), Qt::CaseInsensitive)
+                    ? 1
+                    : -1;
+    return known > 0;
+}
+
+bool AuditTableModel::matches(const AuditEntry &e) const
+{
+    if (e.hidden)
+        return false;
+    const StringPool &s = m_index->strings();
+    if (!m_filter.action.isEmpty() && s.at(e.action) != m_filter.action)
+        return false;
+    if (m_filter.unknownOnly && !e.outcomeUnknown)
+        return false;
+    const QByteArrayView text = m_index->searchText(e);
+    if (!m_filter.sku.isEmpty() && s.at(e.sku) != m_filter.sku)
+        return false;
+    if (!m_filter.order.isEmpty()) {
+        // The order is the first of the entry's texts.
+        const QByteArray order = m_filter.order.toUtf8();
+        if (!text.startsWith(order)
+            || (text.size() > order.size() && text.at(order.size()) != '\x1f'))
+            return false;
+    }
+    if (m_needle.isEmpty())
+        return true;
+    for (quint32 id : {e.action, e.result, e.sku, e.profile, e.server, e.user})
+        if (poolMatches(id))
+            return true;
+    // Order, command, attempt id and detail. Latin-1 case folding over UTF-8 bytes: exact for
+    // ASCII (keys, ids, words), and a non-ASCII needle still matches itself byte for byte.
+    return QLatin1StringView(text.data(), text.size())
+        .contains(QLatin1StringView(m_needle), Qt::CaseInsensitive);
+}
+
+int AuditTableModel::totalCount() const
+{
+    return m_index->rowCount();
 }
 
 int AuditTableModel::noOutcomeCount() const
 {
-    return int(std::count_if(m_all.begin(), m_all.end(), [](const AuditRecord &r) {
-        return r.phase == AuditRecord::Phase::Attempt;
-    }));
+    return m_index->noOutcomeCount();
 }
 
 QStringList AuditTableModel::actions() const
 {
-    QSet<QString> set;
-    for (const AuditRecord &r : m_all)
-        set.insert(r.action);
-    QStringList out(set.begin(), set.end());
+    std::vector<char> used(m_index->strings().size(), 0);
+    for (const AuditEntry &e : m_index->entries())
+        used[e.action] = 1;
+    QStringList out;
+    for (quint32 id = 1; id < used.size(); ++id)
+        if (used[id])
+            out << m_index->strings().at(id);
     std::sort(out.begin(), out.end());
     return out;
 }
 
-const AuditRecord *AuditTableModel::recordAt(int row) const
+std::optional<AuditRecord> AuditTableModel::recordAt(int row) const
 {
-    return row >= 0 && row < m_visible.size() ? &m_all.at(m_visible.at(row)) : nullptr;
+    const int i = entryAt(row);
+    return i < 0 ? std::nullopt : m_index->record(i);
+}
+
+QList<AuditRecord> AuditTableModel::stepsAt(int row) const
+{
+    const int i = entryAt(row);
+    return i < 0 ? QList<AuditRecord>{} : m_index->steps(i);
 }
 
 QList<AuditRecord> AuditTableModel::visibleRecords() const
 {
-    QList<AuditRecord> out;
-    for (int i : m_visible)
-        out << m_all.at(i);
-    return out;
+    QList<int> entries;
+    entries.reserve(qsizetype(m_visible.size()));
+    for (auto it = m_visible.rbegin(); it != m_visible.rend(); ++it)
+        entries << *it;
+    return m_index->records(entries);
 }
 
 } // namespace inventory

@@ -1,8 +1,10 @@
 #pragma once
 
+#include "AuditIndex.h"
 #include "AuditLog.h"
 
 #include <QAbstractTableModel>
+#include <memory>
 
 namespace inventory {
 
@@ -13,8 +15,10 @@ struct AuditFilter
     QString action; // exact action ("deduct", "script-load", ...); empty: every action
     QString text;   // case-insensitive, in the command, result, profile, server, user, detail
     bool unknownOnly = false;
+    QString sku, order; // exact, when set: one order's records (see auditKeys())
 
     bool matches(const AuditRecord &record) const;
+    bool operator==(const AuditFilter &) const = default;
 };
 
 // The command as a person reads it: each argument shell-quoted (pasteable), long arguments
@@ -26,8 +30,10 @@ QString commandText(const QList<QByteArray> &command, int maxArgChars = 0);
 QByteArray auditToCsv(const QList<AuditRecord> &records);
 QByteArray auditToJsonLines(const QList<AuditRecord> &records);
 
-// The audit records a viewer shows: all writes of one read (each attempt paired with its
-// outcome), filtered, newest first.
+// The audit records a viewer shows: the rows of an AuditIndex (each attempt paired with its
+// outcome, a script deduction's steps folded into one row), filtered, newest first. Rows are
+// added as the log grows, without reading it again; only the record a person opens is read
+// back from the file whole.
 class AuditTableModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -35,8 +41,10 @@ public:
     enum Column {
         Time,
         Action,
-        Unknown,
+        Sku,
+        Order,
         Result,
+        Unknown,
         Command,
         Profile,
         Server,
@@ -47,33 +55,52 @@ public:
     };
     enum Role {
         OutcomeUnknownRole = Qt::UserRole + 1, // bool: outcome unknown, or no outcome recorded
-        NoOutcomeRecordedRole                  // bool: an attempt whose outcome never came
+        NoOutcomeRecordedRole,                 // bool: an attempt whose outcome never came
+        StepsRole                              // int: writes folded into the row (1, or 3)
     };
 
-    using QAbstractTableModel::QAbstractTableModel;
+    explicit AuditTableModel(QObject *parent = nullptr);
+    ~AuditTableModel() override;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
 
-    // In file order, as read; attempts are paired with their outcomes (pairAttempts()), so
-    // every row is one write and an attempt with no outcome is a row of its own.
+    // In file order, as read (tests, exports read back): an index over them in memory.
     void setRecords(const QList<AuditRecord> &records);
+    // Shows `index` (e.g. one a worker just read). takeIndex() hands it back (to read more on
+    // a worker) and leaves the model empty.
+    void setIndex(std::unique_ptr<AuditIndex> index);
+    std::unique_ptr<AuditIndex> takeIndex();
+    const AuditIndex *auditIndex() const { return m_index.get(); }
+    // Reads what was appended to the log since the last read, on this thread, and adds its
+    // rows (rebuilds them when the file was replaced or an earlier row changed).
+    AuditIndex::ReadStats readAppended(qint64 maxBytes = -1);
+
     void setFilter(const AuditFilter &filter);
     AuditFilter filter() const { return m_filter; }
 
-    int totalCount() const { return int(m_all.size()); }
+    int totalCount() const;      // rows before filtering
     int noOutcomeCount() const;  // attempts with no outcome record, filtered or not
     QStringList actions() const; // distinct, sorted
-    const AuditRecord *recordAt(int row) const;
-    QList<AuditRecord> visibleRecords() const; // in the shown order
+    std::optional<AuditRecord> recordAt(int row) const; // read from the log
+    QList<AuditRecord> stepsAt(int row) const;          // earlier steps first, then the row's
+    QList<AuditRecord> visibleRecords() const;          // in the shown order
 
 private:
+    void syncRows();
     void refilter();
-    QList<AuditRecord> m_all;
-    QList<int> m_visible; // indexes into m_all
+    bool matches(const AuditEntry &e) const;
+    bool poolMatches(quint32 id) const;
+    int entryAt(int row) const;
+
+    std::unique_ptr<AuditIndex> m_index;
+    std::vector<int> m_visible; // entry indexes in file order; row 0 is the last
+    size_t m_synced = 0;        // entries looked at so far
     AuditFilter m_filter;
+    QByteArray m_needle;                    // the filter text, UTF-8
+    mutable std::vector<qint8> m_poolMatch; // per pooled string: 0 not looked at, 1 yes, -1 no
 };
 
 } // namespace inventory

@@ -233,7 +233,7 @@ private slots:
         QVERIFY(model.recordAt(0)->result.contains("the command may or may not have run"));
         QVERIFY(model.index(0, 0).data(inventory::AuditTableModel::OutcomeUnknownRole).toBool());
         QVERIFY(model.index(0, 0).data(inventory::AuditTableModel::NoOutcomeRecordedRole).toBool());
-        model.setFilter({{}, {}, true}); // "outcome unknown only" keeps it
+        model.setFilter({{}, {}, true, {}, {}}); // "outcome unknown only" keeps it
         QCOMPARE(model.rowCount(), 1);
 
         // A later run pairs its own records and leaves the lone attempt as it is.

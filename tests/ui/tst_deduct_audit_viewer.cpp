@@ -1,7 +1,9 @@
 // The audit viewer panel, offscreen: reads the log newest first, reports a truncated last
 // line without failing, filters by action, text and unknown outcomes, and exports what it
 // shows as CSV and as JSON lines that read back; pairs attempt and outcome records into one
-// row, and flags an attempt with no outcome.
+// row, and flags an attempt with no outcome. A library load's source shows as code; showOrder()
+// filters to one order; a log too big to read at once loads on a worker with a progress bar.
+#include "deduct/AuditRecordDetail.h"
 #include "deduct/AuditViewerPanel.h"
 
 #include <QCheckBox>
@@ -10,6 +12,9 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -203,6 +208,123 @@ private slots:
         QCOMPARE(panel.model()->totalCount(), before + 1);
         // The torn line no longer ends the file, but it is still reported and skipped.
         QVERIFY(panel.problemsText().contains("line 4"));
+    }
+
+    void libraryLoadShowsItsSourceAsCode()
+    {
+        const QString path = m_dir.filePath("load.jsonl");
+        const QByteArray source = "#!lua name=inventory_lib_v1\n-- version: 1.0.0\n"
+                                  "redis.register_function('f', function() return 1 end)\n";
+        QVERIFY(AuditLog(path)
+                    .append(record("function-load", "loaded", false,
+                                   {"FUNCTION", "LOAD", "REPLACE", source}))
+                    .ok());
+        ui::AuditViewerPanel panel(path);
+        panel.resize(1366, 768);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QCOMPARE(panel.detail()->codeShown(), QString()); // nothing selected: no code pane
+        panel.findChild<QTableView *>("auditTable")->selectRow(0);
+        QCOMPARE(panel.detail()->codeShown(), QString::fromUtf8(source));
+        const QString summary = panel.detail()->text();
+        QVERIFY2(summary.contains("FUNCTION LOAD REPLACE '(Lua source, 4 lines: below)'"),
+                 qPrintable(summary));
+        QVERIFY(!summary.contains("\\x0a"));
+        QVERIFY(!summary.contains("register_function"));
+    }
+
+    void scriptDeductionIsOneRowWithItsSteps()
+    {
+        const QString path = m_dir.filePath("script.jsonl");
+        AuditLog log(path);
+        AuditRecord evalsha =
+            record("deduct", {}, false, {"EVALSHA", "22bf", "1", "stock:{sku-7}:available", "2"});
+        evalsha.detail = "script mode; order 4711";
+        AuditRecord load = record("script-load", {}, false, {"SCRIPT", "LOAD", "return 1\n"});
+        load.detail = evalsha.detail;
+        auto a = log.appendAttempt(evalsha);
+        evalsha.result = "not run: NOSCRIPT (the script is not loaded); loading it";
+        QVERIFY(log.appendOutcome(evalsha, a->attemptId).ok());
+        a = log.appendAttempt(load);
+        load.result = "loaded: sha1 22bf";
+        QVERIFY(log.appendOutcome(load, a->attemptId).ok());
+        a = log.appendAttempt(evalsha);
+        evalsha.result = "deducted: 2, 8 left";
+        QVERIFY(log.appendOutcome(evalsha, a->attemptId).ok());
+
+        ui::AuditViewerPanel panel(path);
+        QCOMPARE(panel.model()->rowCount(), 1);
+        auto *table = panel.findChild<QTableView *>("auditTable");
+        QCOMPARE(table->model()->index(0, AuditTableModel::Action).data().toString(),
+                 QStringLiteral("deduct (3 steps)"));
+        QCOMPARE(table->model()->index(0, AuditTableModel::Sku).data().toString(),
+                 QStringLiteral("sku-7"));
+        QCOMPARE(table->model()->index(0, AuditTableModel::Order).data().toString(),
+                 QStringLiteral("4711"));
+        table->selectRow(0);
+        const QString detail = panel.detail()->text();
+        QVERIFY2(detail.contains("step 1") && detail.contains("step 2") && detail.contains("step 3")
+                     && detail.contains("not a business retry"),
+                 qPrintable(detail));
+        QCOMPARE(panel.detail()->codeShown(), QStringLiteral("return 1\n"));
+    }
+
+    void showOrderFiltersToThatOrder()
+    {
+        ui::AuditViewerPanel panel(m_path);
+        panel.show();
+        const int all = panel.model()->rowCount();
+        QVERIFY(all >= 3);
+        panel.findChild<QLineEdit *>("textFilter")->setText("nothing matches this");
+        panel.showOrder("42", "9001");
+        QCOMPARE(panel.model()->rowCount(), 1);
+        QCOMPARE(panel.model()->recordAt(0)->command.at(4), QByteArray("idem:{42}:9001"));
+        QCOMPARE(panel.findChild<QLineEdit *>("textFilter")->text(), QString());
+        auto *label = panel.findChild<QLabel *>("orderFilter");
+        QVERIFY(label->isVisible());
+        QVERIFY2(label->text().contains("9001") && label->text().contains("42"),
+                 qPrintable(label->text()));
+        panel.showOrder("42", "77"); // no such write: nothing, not everything
+        QCOMPARE(panel.model()->rowCount(), 0);
+        panel.findChild<QPushButton *>("clearOrderFilter")->click();
+        QCOMPARE(panel.model()->rowCount(), all);
+        QVERIFY(!label->isVisible());
+    }
+
+    // More than InlineReadBytes: read on the worker; the panel answers meanwhile, and a write
+    // appended during the load is read after it.
+    void bigLogLoadsOnAWorkerWithProgress()
+    {
+        const QString path = m_dir.filePath("big.jsonl");
+        QByteArray lines;
+        int n = 0;
+        while (lines.size() <= 3 * ui::AuditViewerPanel::InlineReadBytes) {
+            AuditRecord r = record("deduct", "deducted", false,
+                                   {"FCALL", "inventory_deduct_v1", "2", "stock:{9}:available",
+                                    "idem:{9}:" + QByteArray::number(n), "1", "60"});
+            r.timeUtc = QDateTime::currentDateTimeUtc();
+            lines += r.toJsonLine() + '\n';
+            ++n;
+        }
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(lines);
+        f.close();
+        ui::AuditViewerPanel panel(path);
+        QSignalSpy loaded(&panel, &ui::AuditViewerPanel::loaded);
+        panel.show();
+        QVERIFY(panel.isLoading());
+        QVERIFY(panel.findChild<QProgressBar *>("auditProgress")->isVisible());
+        QVERIFY(panel.findChild<QPushButton *>("cancelAuditLoad")->isVisible());
+        QCOMPARE(panel.model()->rowCount(), 0);
+        QVERIFY(AuditLog(path).append(record("delete", "deleted", false, {"DEL", "k"})).ok());
+        panel.reload(); // during the load: read once it is done
+        QVERIFY(loaded.wait(30000));
+        QCOMPARE(loaded.size(), 1);
+        QVERIFY(!panel.isLoading());
+        QVERIFY(!panel.findChild<QProgressBar *>("auditProgress")->isVisible());
+        QCOMPARE(panel.model()->totalCount(), n + 1);
+        QCOMPARE(panel.model()->recordAt(0)->action, QStringLiteral("delete"));
     }
 };
 

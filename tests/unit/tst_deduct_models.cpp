@@ -124,17 +124,17 @@ private slots:
         // Newest first.
         QCOMPARE(m.recordAt(0)->result, QStringLiteral("outcome unknown (timeout)"));
         QCOMPARE(m.actions(), (QStringList{"deduct", "script-load"}));
-        m.setFilter({QStringLiteral("deduct"), {}, false});
+        m.setFilter({QStringLiteral("deduct"), {}, false, {}, {}});
         QCOMPARE(m.rowCount(), 2);
-        m.setFilter({{}, {}, true});
+        m.setFilter({{}, {}, true, {}, {}});
         QCOMPARE(m.rowCount(), 1);
         QCOMPARE(m.data(m.index(0, AuditTableModel::Unknown)).toString(), QStringLiteral("yes"));
-        m.setFilter({{}, QStringLiteral("IDEM:{42}"), false}); // in the command, any case
+        m.setFilter({{}, QStringLiteral("IDEM:{42}"), false, {}, {}}); // in the command, any case
         QCOMPARE(m.rowCount(), 1);
         QVERIFY(m.recordAt(0)->result.startsWith(QLatin1String("deducted")));
-        m.setFilter({{}, QStringLiteral("alice"), false});
+        m.setFilter({{}, QStringLiteral("alice"), false, {}, {}});
         QCOMPARE(m.rowCount(), 3);
-        m.setFilter({{}, QStringLiteral("nothing like this"), false});
+        m.setFilter({{}, QStringLiteral("nothing like this"), false, {}, {}});
         QCOMPARE(m.rowCount(), 0);
         QCOMPARE(m.totalCount(), 3);
     }

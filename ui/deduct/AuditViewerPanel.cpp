@@ -1,7 +1,9 @@
 #include "AuditViewerPanel.h"
 
+#include "AuditRecordDetail.h"
 #include "OutcomeStyle.h"
 #include "core/Bytes.h"
+#include "inventory/AuditLoader.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -13,7 +15,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
-#include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSplitter>
@@ -44,6 +46,7 @@ public:
     }
 };
 constexpr int MaxColumnWidth = 340; // long results and commands: the tooltip and pane show all
+constexpr int SizingRows = 200;
 } // namespace
 
 AuditViewerPanel::AuditViewerPanel(const QString &auditLogPath, QWidget *parent)
@@ -73,6 +76,33 @@ AuditViewerPanel::AuditViewerPanel(const QString &auditLogPath, QWidget *parent)
     bar->addWidget(csv);
     bar->addWidget(jsonl);
 
+    m_orderFilter = new QLabel(this);
+    m_orderFilter->setObjectName(QStringLiteral("orderFilter"));
+    m_orderFilter->setTextFormat(Qt::PlainText);
+    m_clearOrder = new QPushButton(tr("Show all orders"), this);
+    m_clearOrder->setObjectName(QStringLiteral("clearOrderFilter"));
+    auto *orderBar = new QHBoxLayout;
+    orderBar->addWidget(m_orderFilter);
+    orderBar->addWidget(m_clearOrder);
+    orderBar->addStretch(1);
+    m_orderFilter->hide();
+    m_clearOrder->hide();
+
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("auditProgress"));
+    m_progress->setRange(0, 1000);
+    m_progress->setFormat(tr("Reading the audit log… %p%"));
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    m_cancel->setObjectName(QStringLiteral("cancelAuditLoad"));
+    m_cancel->setToolTip(tr("Stop reading; the writes read so far (the oldest) are shown, and "
+                            "Reload reads the rest."));
+    auto *progressBar = new QHBoxLayout;
+    progressBar->addWidget(m_progress, 1);
+    progressBar->addWidget(m_cancel);
+    m_progress->hide();
+    m_cancel->hide();
+    m_loader = new AuditLoader(this);
+
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("auditStatus"));
     m_status->setTextFormat(Qt::PlainText);
@@ -95,19 +125,20 @@ AuditViewerPanel::AuditViewerPanel(const QString &auditLogPath, QWidget *parent)
     m_table->verticalHeader()->hide();
     m_table->setWordWrap(false);
     m_table->horizontalHeader()->setStretchLastSection(true);
-    m_detail = new QPlainTextEdit(this);
-    m_detail->setObjectName(QStringLiteral("auditDetail"));
-    m_detail->setReadOnly(true);
-    m_detail->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_detail->setPlaceholderText(tr("Select a record to see its whole command and result."));
+    // A million rows: every row one line high, so the view never asks each for its size.
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_detail = new AuditRecordDetail(this);
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_table);
     split->addWidget(m_detail);
-    split->setStretchFactor(0, 4);
-    split->setStretchFactor(1, 1);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
+    layout->addLayout(orderBar);
+    layout->addLayout(progressBar);
     layout->addWidget(m_status);
     layout->addWidget(m_problems);
     layout->addWidget(split, 1);
@@ -120,30 +151,116 @@ AuditViewerPanel::AuditViewerPanel(const QString &auditLogPath, QWidget *parent)
     connect(jsonl, &QPushButton::clicked, this, [this] { exportInteractively(Format::JsonLines); });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &AuditViewerPanel::showSelected);
+    connect(m_clearOrder, &QPushButton::clicked, this, [this] { showOrder({}, {}); });
+    connect(m_cancel, &QPushButton::clicked, this, &AuditViewerPanel::cancelLoad);
+    connect(m_loader, &AuditLoader::progress, this, [this](qint64 done, qint64 total) {
+        m_progress->setValue(total > 0 ? int(done * 1000 / total) : 0);
+        m_progress->setFormat(tr("Reading the audit log… %1 of %2 MB")
+                                  .arg(double(done) / (1 << 20), 0, 'f', 0)
+                                  .arg(double(total) / (1 << 20), 0, 'f', 0));
+    });
+    connect(m_loader, &AuditLoader::finished, this, &AuditViewerPanel::loadFinished);
+    m_model->setIndex(std::make_unique<AuditIndex>(m_path));
     reload();
 }
 
 void AuditViewerPanel::setAuditLogPath(const QString &path)
 {
+    if (m_loader->isRunning()) {
+        // The worker owns the old log's index; start over once it has stopped.
+        m_path = path;
+        m_reloadAgain = true;
+        m_loader->cancel();
+        return;
+    }
     m_path = path;
+    m_model->setIndex(std::make_unique<AuditIndex>(m_path));
+    m_columnsSized = false;
     reload();
+}
+
+bool AuditViewerPanel::isLoading() const
+{
+    return m_loader->isRunning();
 }
 
 void AuditViewerPanel::reload()
 {
-    AuditLog::ReadResult read = AuditLog::read(m_path);
-    m_model->setRecords(read.records);
-    if (read.problems.isEmpty()) {
+    if (m_loader->isRunning()) {
+        m_reloadAgain = true; // what was appended meanwhile is read after this load
+        return;
+    }
+    // Most reloads follow one write: a few hundred bytes, read here. A long stretch (the first
+    // load of a big log, one replaced by a big file) is read on a worker.
+    const qint64 pending = m_model->auditIndex()->tail().pendingBytes();
+    if (pending < 0 || pending > InlineReadBytes) {
+        startBackgroundLoad();
+        return;
+    }
+    m_loadNote.clear();
+    m_model->readAppended();
+    afterRead();
+    emit loaded();
+}
+
+void AuditViewerPanel::startBackgroundLoad()
+{
+    m_loadNote.clear();
+    m_detail->clear();
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("Reading the audit log… %p%"));
+    m_progress->show();
+    m_cancel->show();
+    m_status->setText(tr("Reading %1…").arg(m_path));
+    m_loader->start(m_model->takeIndex());
+}
+
+void AuditViewerPanel::cancelLoad()
+{
+    m_loader->cancel();
+}
+
+void AuditViewerPanel::loadFinished(bool cancelled)
+{
+    m_progress->hide();
+    m_cancel->hide();
+    std::unique_ptr<AuditIndex> index = m_loader->takeIndex();
+    if (index->path() != m_path) {
+        // setAuditLogPath() during the load: that one is read now.
+        index = std::make_unique<AuditIndex>(m_path);
+        m_columnsSized = false;
+        cancelled = false;
+    }
+    m_model->setIndex(std::move(index));
+    if (cancelled) {
+        const qint64 left = m_model->auditIndex()->tail().pendingBytes();
+        m_loadNote = tr("Reading stopped: the oldest %1 writes are shown, %2 MB of the log "
+                        "are not read yet. Reload reads the rest.")
+                         .arg(m_model->totalCount())
+                         .arg(double(std::max<qint64>(left, 0)) / (1 << 20), 0, 'f', 1);
+        m_reloadAgain = false;
+    }
+    afterRead();
+    if (std::exchange(m_reloadAgain, false) && !cancelled) {
+        reload();
+        return;
+    }
+    emit loaded();
+}
+
+void AuditViewerPanel::afterRead()
+{
+    const QStringList problems = m_model->auditIndex()->problems();
+    if (problems.isEmpty()) {
         m_problems->hide();
     } else {
         const int shown = 5;
-        QStringList lines = read.problems.mid(0, shown);
-        if (read.problems.size() > shown)
-            lines << tr("… and %1 more").arg(read.problems.size() - shown);
-        m_problems->setText(tr("%n line(s) of the audit log could not be read and were skipped "
-                               "(a truncated last line usually means the machine lost power "
-                               "while writing):",
-                               nullptr, int(read.problems.size()))
+        QStringList lines = problems.mid(0, shown);
+        if (problems.size() > shown)
+            lines << tr("… and %1 more").arg(problems.size() - shown);
+        m_problems->setText(tr("%n line(s) of the audit log could not be read yet (a truncated "
+                               "last line usually means the machine lost power while writing):",
+                               nullptr, int(problems.size()))
                             + QLatin1Char('\n') + lines.join(QLatin1Char('\n')));
         m_problems->show();
     }
@@ -158,9 +275,49 @@ void AuditViewerPanel::reload()
         m_action->setCurrentIndex(std::max(0, m_action->findData(current)));
     }
     applyFilter();
-    m_table->resizeColumnsToContents();
-    for (int c = 0; c < AuditTableModel::ColumnCount; ++c)
-        m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), MaxColumnWidth));
+    if (!m_columnsSized && m_model->rowCount() > 0) {
+        // Once: sizing again on every reload would undo what the user dragged.
+        sizeColumns();
+        m_columnsSized = true;
+    }
+}
+
+void AuditViewerPanel::sizeColumns()
+{
+    // Not resizeColumnsToContents(): on a hidden view it measures every row, a million of
+    // them. The newest rows and the header tell the widths well enough.
+    const QFontMetrics header = m_table->horizontalHeader()->fontMetrics();
+    const QFontMetrics cells = m_table->fontMetrics();
+    const QAbstractItemModel *model = m_table->model();
+    const int rows = std::min(model->rowCount(), SizingRows);
+    for (int c = 0; c < AuditTableModel::ColumnCount; ++c) {
+        int width = header.horizontalAdvance(model->headerData(c, Qt::Horizontal).toString()) + 24;
+        for (int r = 0; r < rows; ++r)
+            width =
+                std::max(width, cells.horizontalAdvance(model->index(r, c).data().toString()) + 12);
+        m_table->setColumnWidth(c, std::min(width, MaxColumnWidth));
+    }
+}
+
+void AuditViewerPanel::showOrder(const QString &sku, const QString &order)
+{
+    m_sku = sku;
+    m_order = order;
+    const bool on = !sku.isEmpty() || !order.isEmpty();
+    if (on) {
+        const QSignalBlocker a(m_action), t(m_text), u(m_unknownOnly);
+        m_action->setCurrentIndex(0);
+        m_text->clear();
+        m_unknownOnly->setChecked(false);
+        m_orderFilter->setText(
+            tr("Showing the writes of order %1 of SKU %2")
+                .arg(order.isEmpty() ? tr("(any)") : order, sku.isEmpty() ? tr("(any)") : sku));
+    }
+    m_orderFilter->setVisible(on);
+    m_clearOrder->setVisible(on);
+    applyFilter();
+    if (on && m_model->rowCount() > 0)
+        m_table->selectRow(0);
 }
 
 void AuditViewerPanel::applyFilter()
@@ -169,44 +326,27 @@ void AuditViewerPanel::applyFilter()
     f.action = m_action->currentData().toString();
     f.text = m_text->text();
     f.unknownOnly = m_unknownOnly->isChecked();
-    m_model->setFilter(f);
+    f.sku = m_sku;
+    f.order = m_order;
+    // Unchanged (a reload after one more write): the rows were added, nothing to redo.
+    const bool changed = !(f == m_model->filter());
+    if (changed)
+        m_model->setFilter(f);
     QString status =
         tr("%1 of %2 writes shown").arg(m_model->rowCount()).arg(m_model->totalCount());
     if (const int lone = m_model->noOutcomeCount())
         status += tr("  ·  %n with no outcome recorded (the console stopped before the reply)",
                      nullptr, lone);
+    if (!m_loadNote.isEmpty())
+        status += QStringLiteral("  ·  ") + m_loadNote;
     m_status->setText(status + QStringLiteral("  ·  ") + m_path);
-    m_detail->clear();
+    if (changed)
+        m_detail->clear();
 }
 
 void AuditViewerPanel::showSelected()
 {
-    const AuditRecord *r = m_model->recordAt(m_table->currentIndex().row());
-    if (!r) {
-        m_detail->clear();
-        return;
-    }
-    QStringList lines{
-        tr("time (UTC)  %1").arg(r->timeUtc.toUTC().toString(Qt::ISODateWithMs)),
-        tr("action      %1").arg(r->action),
-        tr("result      %1%2")
-            .arg(r->result, r->outcomeUnknown ? tr("  [OUTCOME UNKNOWN]") : QString())};
-    // An attempt with no outcome (after pairAttempts): say what that means before the rest.
-    if (r->phase == AuditRecord::Phase::Attempt)
-        lines << tr("attempt     %1: written before sending, no outcome followed. Check the "
-                    "key, receipt or library before retrying.")
-                     .arg(r->attemptId);
-    lines << tr("profile     %1   server %2   run_id %3").arg(r->profile, r->server, r->runId)
-          << tr("os user     %1   duration %2")
-                 .arg(r->osUser,
-                      r->durationMs < 0 ? tr("not known") : tr("%1 ms").arg(r->durationMs))
-          << tr("command     %1").arg(commandText(r->command));
-    if (!r->detail.isEmpty())
-        lines << tr("detail      %1").arg(r->detail);
-    if (r->phase == AuditRecord::Phase::Outcome)
-        lines << tr("attempt     %1 (written before sending, paired with this outcome)")
-                     .arg(r->attemptId);
-    m_detail->setPlainText(lines.join(QLatin1Char('\n')));
+    m_detail->show(m_model->stepsAt(m_table->currentIndex().row()));
 }
 
 QString AuditViewerPanel::problemsText() const

@@ -9,16 +9,25 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
 class QTableView;
 
+namespace inventory {
+class AuditLoader;
+}
+
 namespace ui {
+
+class AuditRecordDetail;
 
 // The audit log, newest first, one row per write (an attempt record paired with its outcome;
 // an attempt with no outcome is a row of its own, tinted and flagged like an unknown outcome):
 // filter by action, by text, and to unknown outcomes only; export what is shown as CSV or
 // JSON lines; corrupt or truncated lines (a power loss while appending) are reported above
-// the table and skipped.
+// the table and skipped. The log only grows: each reload reads what was appended since the
+// last one; a long read (the first load of a big log) runs on a worker thread with a progress
+// bar and a Cancel button, and the table fills when it is done.
 class AuditViewerPanel : public QWidget
 {
     Q_OBJECT
@@ -33,12 +42,30 @@ public:
     core::Result<int, QString> exportTo(const QString &path, Format format) const;
 
     inventory::AuditTableModel *model() const { return m_model; }
+    AuditRecordDetail *detail() const { return m_detail; }
     QString problemsText() const;
+    bool isLoading() const;
+
+    // Reads appended at most this many bytes on the GUI thread; more goes to a worker.
+    static constexpr qint64 InlineReadBytes = 512 * 1024;
+
+signals:
+    // A load or reload is done (the rows shown are up to date with the file, or the load was
+    // cancelled).
+    void loaded();
 
 public slots:
     void reload();
+    // Shows only the records of this order of this SKU (the order lookup's "Show in audit
+    // log"); the other filters are cleared, and "Show all" above the table undoes it.
+    void showOrder(const QString &sku, const QString &order);
+    void cancelLoad();
 
 private:
+    void startBackgroundLoad();
+    void loadFinished(bool cancelled);
+    void afterRead();
+    void sizeColumns();
     void applyFilter();
     void showSelected();
     void exportInteractively(Format format);
@@ -48,10 +75,19 @@ private:
     QComboBox *m_action;
     QLineEdit *m_text;
     QCheckBox *m_unknownOnly;
+    QLabel *m_orderFilter;
+    QPushButton *m_clearOrder;
     QLabel *m_status;
     QLabel *m_problems;
+    QProgressBar *m_progress;
+    QPushButton *m_cancel;
     QTableView *m_table;
-    QPlainTextEdit *m_detail;
+    AuditRecordDetail *m_detail;
+    inventory::AuditLoader *m_loader;
+    QString m_sku, m_order; // showOrder()
+    QString m_loadNote;     // e.g. a cancelled load: what is shown is not the whole log
+    bool m_reloadAgain = false;
+    bool m_columnsSized = false;
 };
 
 } // namespace ui
