@@ -13,6 +13,7 @@ constexpr int MaxProblemsKept = 100;
 constexpr int CommandArgChars = 40; // as the Command column shows it
 constexpr int DetailChars = 300;
 constexpr char Separator = '\x1f';
+constexpr qsizetype TextChunk = 1 << 20;
 
 QString groupKey(const AuditRecord &r)
 {
@@ -116,6 +117,7 @@ void AuditIndex::clear()
     m_strings = StringPool();
     m_noOutcomeText = m_strings.intern(noOutcomeRecordedText());
     m_text.clear();
+    m_actions.clear();
     m_openAttempts.clear();
     m_noScript.clear();
     m_scriptLoad.clear();
@@ -166,6 +168,7 @@ void AuditIndex::add(qint64 offset, qint32 length, const AuditRecord &r)
     e.timeMs = r.timeUtc.toMSecsSinceEpoch();
     e.durationMs = qint32(std::clamp<qint64>(r.durationMs, -1, INT32_MAX));
     e.action = m_strings.intern(r.action);
+    m_actions.insert(e.action);
     e.profile = m_strings.intern(r.profile);
     e.server = m_strings.intern(r.server);
     e.user = m_strings.intern(r.osUser);
@@ -174,13 +177,18 @@ void AuditIndex::add(qint64 offset, qint32 length, const AuditRecord &r)
     e.result = m_strings.intern(r.result);
     const AuditKeys keys = auditKeys(r);
     e.sku = m_strings.intern(keys.sku);
-    const QByteArray text = (QStringList{keys.order, commandText(r.command, CommandArgChars),
-                                         r.attemptId, r.detail.left(DetailChars)}
-                                 .join(QChar(Separator)))
-                                .toUtf8();
-    e.text = quint32(m_text.size());
+    QByteArray text = (QStringList{keys.order, commandText(r.command, CommandArgChars), r.attemptId,
+                                   r.detail.left(DetailChars)}
+                           .join(QChar(Separator)))
+                          .toUtf8();
+    text.truncate(TextChunk / 16); // a command of thousands of arguments: searchable in part
+    if (m_text.empty() || m_text.back().size() + text.size() > TextChunk) {
+        m_text.emplace_back();
+        m_text.back().reserve(TextChunk);
+    }
+    e.text = quint32((m_text.size() - 1) * TextChunk + m_text.back().size());
     e.textLength = quint32(text.size());
-    m_text += text;
+    m_text.back() += text;
 
     if (r.phase == AuditRecord::Phase::Attempt) {
         // Shown as "no outcome recorded" until its outcome comes, which then takes its place.
@@ -228,12 +236,6 @@ void AuditIndex::hide(int i)
     m_firstChanged = m_firstChanged < 0 ? i : std::min(m_firstChanged, i);
 }
 
-void AuditIndex::squeeze()
-{
-    m_entries.shrink_to_fit();
-    m_text.squeeze();
-}
-
 int AuditIndex::takeFirstChangedEntry()
 {
     return std::exchange(m_firstChanged, -1);
@@ -241,7 +243,7 @@ int AuditIndex::takeFirstChangedEntry()
 
 AuditIndex::Texts AuditIndex::texts(const AuditEntry &e) const
 {
-    const QList<QByteArray> parts = m_text.mid(e.text, e.textLength).split(Separator);
+    const QList<QByteArray> parts = searchText(e).toByteArray().split(Separator);
     const auto part = [&](int n) {
         return n < parts.size() ? QString::fromUtf8(parts.at(n)) : QString();
     };
@@ -250,7 +252,8 @@ AuditIndex::Texts AuditIndex::texts(const AuditEntry &e) const
 
 QByteArrayView AuditIndex::searchText(const AuditEntry &e) const
 {
-    return QByteArrayView(m_text.constData() + e.text, e.textLength);
+    const QByteArray &chunk = m_text.at(e.text / TextChunk);
+    return QByteArrayView(chunk.constData() + e.text % TextChunk, e.textLength);
 }
 
 std::optional<AuditRecord> AuditIndex::parseAt(const QByteArray &source, const AuditEntry &e) const

@@ -4,6 +4,8 @@
 #include "AuditTail.h"
 
 #include <QHash>
+#include <QSet>
+#include <deque>
 #include <optional>
 #include <vector>
 
@@ -75,8 +77,11 @@ public:
     ReadStats readAppended(qint64 maxBytes = -1, const std::atomic_bool *cancel = nullptr,
                            const AuditTail::ProgressFn &progress = {});
 
-    const std::vector<AuditEntry> &entries() const { return m_entries; }
+    // A deque, and the texts in fixed-size chunks: growing never copies what is there, so an
+    // append after a million lines costs what the append costs.
+    const std::deque<AuditEntry> &entries() const { return m_entries; }
     const StringPool &strings() const { return m_strings; }
+    const QSet<quint32> &actionIds() const { return m_actions; } // distinct, in the pool
     // The texts of an entry that are unique to it, for showing and searching.
     struct Texts
     {
@@ -89,9 +94,6 @@ public:
     std::optional<AuditRecord> record(int i) const;
     QList<AuditRecord> steps(int i) const;
     QList<AuditRecord> records(const QList<int> &entries) const; // one pass over the file
-
-    // Gives back the spare capacity the arrays grew with (after a long read).
-    void squeeze();
 
     // The smallest entry index whose row changed (hidden, folded) since the last call, or -1:
     // a view showing rows before it must rebuild them, not just add the new ones.
@@ -111,9 +113,12 @@ private:
 
     AuditTail m_tail;
     QByteArray m_memory; // the log itself, for an index made fromRecords()
-    std::vector<AuditEntry> m_entries;
+    std::deque<AuditEntry> m_entries;
     StringPool m_strings;
-    QByteArray m_text; // order, command summary, attempt id, detail of each entry, 0x1f between
+    QSet<quint32> m_actions;
+    // Order, command summary, attempt id, detail of each entry, 0x1f between; an entry's text
+    // never straddles two chunks. Offsets count as if the chunks were one array.
+    std::vector<QByteArray> m_text;
     QHash<QString, int> m_openAttempts; // attempt id -> entry, until its outcome comes
     QHash<QString, int> m_noScript;     // profile+server -> the EVALSHA that met NOSCRIPT
     QHash<QString, int> m_scriptLoad;   // profile+server -> the SCRIPT LOAD that followed it

@@ -44,7 +44,6 @@ void AuditLoader::start(std::unique_ptr<AuditIndex> index)
                 this, [this, done, total] { emit progress(done, total); }, Qt::QueuedConnection);
         });
         m_cancelled = stats.read.cancelled;
-        work->squeeze();
         // Parsing a million lines leaves this thread's malloc arena full of freed blocks:
         // hand them back, or the process keeps the whole file's worth of them.
         ::malloc_trim(0);

@@ -294,6 +294,7 @@ void AuditTableModel::refilter()
     m_poolMatch.assign(m_index->strings().size(), 0);
     m_visible.clear();
     const auto &entries = m_index->entries();
+    m_visible.reserve(size_t(m_index->rowCount()));
     for (size_t i = 0; i < entries.size(); ++i)
         if (matches(entries[i]))
             m_visible.push_back(int(i));
@@ -355,12 +356,9 @@ int AuditTableModel::noOutcomeCount() const
 
 QStringList AuditTableModel::actions() const
 {
-    std::vector<char> used(m_index->strings().size(), 0);
-    for (const AuditEntry &e : m_index->entries())
-        used[e.action] = 1;
     QStringList out;
-    for (quint32 id = 1; id < used.size(); ++id)
-        if (used[id])
+    for (quint32 id : m_index->actionIds())
+        if (!m_index->strings().at(id).isEmpty())
             out << m_index->strings().at(id);
     std::sort(out.begin(), out.end());
     return out;
