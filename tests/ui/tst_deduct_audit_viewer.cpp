@@ -224,6 +224,7 @@ private slots:
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         QCOMPARE(panel.detail()->codeShown(), QString()); // nothing selected: no code pane
+        QVERIFY(panel.minimumSizeHint().width() <= 1366); // fits a laptop's screen
         panel.findChild<QTableView *>("auditTable")->selectRow(0);
         QCOMPARE(panel.detail()->codeShown(), QString::fromUtf8(source));
         const QString summary = panel.detail()->text();
