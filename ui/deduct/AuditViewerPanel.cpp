@@ -20,6 +20,7 @@
 #include <QSaveFile>
 #include <QSplitter>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace ui {
@@ -46,7 +47,7 @@ public:
     }
 };
 constexpr int MaxColumnWidth = 340; // long results and commands: the tooltip and pane show all
-constexpr int SizingRows = 200;
+constexpr int SizingRows = 60;
 } // namespace
 
 AuditViewerPanel::AuditViewerPanel(const QString &auditLogPath, QWidget *parent)
@@ -240,12 +241,16 @@ void AuditViewerPanel::loadFinished(bool cancelled)
                          .arg(double(std::max<qint64>(left, 0)) / (1 << 20), 0, 'f', 1);
         m_reloadAgain = false;
     }
-    afterRead();
-    if (std::exchange(m_reloadAgain, false) && !cancelled) {
-        reload();
-        return;
-    }
-    emit loaded();
+    // The rest in the next turn of the event loop: swapping a million rows in and updating
+    // the bar above them are two shorter stalls, not one longer.
+    QTimer::singleShot(0, this, [this, cancelled] {
+        afterRead();
+        if (std::exchange(m_reloadAgain, false) && !cancelled) {
+            reload();
+            return;
+        }
+        emit loaded();
+    });
 }
 
 void AuditViewerPanel::afterRead()
@@ -276,8 +281,9 @@ void AuditViewerPanel::afterRead()
     }
     applyFilter();
     if (!m_columnsSized && m_model->rowCount() > 0) {
-        // Once: sizing again on every reload would undo what the user dragged.
-        sizeColumns();
+        // Once: sizing again on every reload would undo what the user dragged. In a turn of its
+        // own, after the rows are in.
+        QTimer::singleShot(0, this, &AuditViewerPanel::sizeColumns);
         m_columnsSized = true;
     }
 }
