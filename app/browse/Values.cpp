@@ -7,31 +7,6 @@
 
 namespace browse {
 
-std::optional<qint64> parseCanonicalInteger(QByteArrayView b)
-{
-    qsizetype i = 0;
-    const bool negative = !b.isEmpty() && b[0] == '-';
-    if (negative)
-        i = 1;
-    const qsizetype digits = b.size() - i;
-    if (digits < 1 || digits > 19)
-        return std::nullopt;
-    if (b[i] == '0' && (digits > 1 || negative))
-        return std::nullopt;
-    quint64 v = 0;
-    for (; i < b.size(); ++i) {
-        const char c = b[i];
-        if (c < '0' || c > '9')
-            return std::nullopt;
-        v = v * 10 + quint64(c - '0');
-    }
-    const quint64 limit = negative ? quint64(std::numeric_limits<qint64>::max()) + 1
-                                   : quint64(std::numeric_limits<qint64>::max());
-    if (v > limit)
-        return std::nullopt;
-    return negative ? qint64(0 - v) : qint64(v);
-}
-
 QString formatDuration(qint64 ms)
 {
     if (ms <= 0)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/CanonicalInteger.h"
+
 #include <QByteArray>
 #include <QByteArrayView>
 #include <QString>
@@ -10,9 +12,8 @@ namespace browse {
 // The deduction functions refuse stock above this (docs/contracts.md).
 constexpr qint64 MaxStock = 1000000000;
 
-// A base-10 integer written the one way Redis and Lua write it: optional '-', no leading
-// zero, no '+', no spaces; "-0" is not canonical. nullopt for anything else or overflow.
-std::optional<qint64> parseCanonicalInteger(QByteArrayView bytes);
+// Stored values are read with the one canonical-integer parser (core/CanonicalInteger.h).
+using core::parseCanonicalInteger;
 
 // "6 d 23 h", "5 h 12 min", "3 min 20 s", "42 s", "0.4 s": the two largest units, so a
 // support person reads it at a glance. Negative durations read as "0 s".

@@ -1,7 +1,8 @@
 #include "Csv.h"
 
+#include "CanonicalInteger.h"
+
 #include <QByteArrayView>
-#include <algorithm>
 
 namespace core {
 
@@ -10,10 +11,7 @@ bool runsAsFormula(const QByteArray &b)
 {
     if (b.isEmpty() || !QByteArrayView("=+-@\t\r").contains(b.front()))
         return false;
-    const QByteArrayView digits = QByteArrayView(b).sliced(1);
-    const bool negativeInteger =
-        b.front() == '-' && !digits.isEmpty() && digits.front() != '0'
-        && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const bool negativeInteger = b.front() == '-' && hasCanonicalIntegerShape(b);
     return !negativeInteger;
 }
 } // namespace

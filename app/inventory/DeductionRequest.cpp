@@ -1,4 +1,5 @@
 #include "DeductionRequest.h"
+#include "core/CanonicalInteger.h"
 
 #include "redis/Slot.h"
 
@@ -84,7 +85,7 @@ std::optional<QString> canonicalNumberProblem(const QByteArray &text, qint64 min
         return QStringLiteral("no leading zero: %1").arg(range);
     if (text.size() > 10)
         return QStringLiteral("too long: %1").arg(range);
-    const qint64 v = text.toLongLong();
+    const qint64 v = *core::parseCanonicalInteger(text); // the checks above made it canonical
     if (v < min || v > max)
         return QStringLiteral("out of range: %1").arg(range);
     return std::nullopt;
