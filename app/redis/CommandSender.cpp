@@ -1,6 +1,6 @@
 #include "CommandSender.h"
 
-#include <QEventLoop>
+#include "Blocking.h"
 
 namespace redis {
 
@@ -14,20 +14,9 @@ void CommandSender::send(Command command, QObject *context, Callback callback, i
 
 QList<ReplyResult> CommandSender::callBatch(QList<Command> commands, int timeoutMs)
 {
-    QEventLoop loop;
-    QList<ReplyResult> out;
-    bool done = false;
-    sendBatch(
-        std::move(commands), &loop,
-        [&](const QList<ReplyResult> &results) {
-            out = results;
-            done = true;
-            loop.quit();
-        },
-        timeoutMs);
-    if (!done)
-        loop.exec();
-    return out;
+    return blockUntilReply<QList<ReplyResult>>([&](QObject *context, auto done) {
+        sendBatch(std::move(commands), context, done, timeoutMs);
+    });
 }
 
 ReplyResult CommandSender::call(Command command, int timeoutMs)

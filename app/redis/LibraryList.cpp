@@ -8,23 +8,98 @@ namespace redis {
 
 namespace {
 
+using Map = QHash<QByteArray, Reply>;
+
 // FUNCTION LIST answers maps as flat [key, value, key, value ...] arrays in RESP2.
-std::optional<QHash<QByteArray, Reply>> asMap(const Reply &r)
+Decoded<Map> asMap(const Reply &r)
 {
-    if (!r.isArray() || r.size() % 2 != 0)
-        return std::nullopt;
-    QHash<QByteArray, Reply> out;
-    for (qsizetype i = 0; i < r.size(); i += 2) {
-        if (!r.at(i).isString())
-            return std::nullopt;
-        out.insert(r.at(i).bytes(), r.at(i + 1));
+    const auto items = r.array();
+    if (!items)
+        return items.error();
+    if (items->size() % 2 != 0)
+        return r.unexpected(QStringLiteral("a map (an even number of elements)"));
+    Map out;
+    for (qsizetype i = 0; i < items->size(); i += 2) {
+        const auto key = items->at(i).string();
+        if (!key)
+            return key.error();
+        out.insert(*key, items->at(i + 1));
     }
     return out;
 }
 
-QString text(const Reply &r)
+// A field that is required to be text; a missing one reads as nil and so is refused too.
+Decoded<QString> text(const Map &m, const char *field)
 {
-    return QString::fromUtf8(r.bytes());
+    const auto s = m.value(field).string();
+    if (!s)
+        return s.error();
+    return QString::fromUtf8(*s);
+}
+
+Decoded<FunctionInfo> decodeFunction(const Reply &r)
+{
+    const auto fn = asMap(r);
+    if (!fn)
+        return fn.error();
+    FunctionInfo f;
+    const auto name = text(*fn, "name");
+    if (!name)
+        return name.error();
+    f.name = *name;
+    if (const auto desc = fn->value("description").string())
+        f.description = QString::fromUtf8(*desc); // nil when the library gave none
+    // An absent flags field is no flags; one of another shape is a broken reply.
+    if (fn->contains("flags")) {
+        const auto flags = fn->value("flags").array();
+        if (!flags)
+            return flags.error();
+        for (const Reply &flag : *flags) {
+            const auto s = flag.string();
+            if (!s)
+                return s.error();
+            f.flags << QString::fromUtf8(*s);
+        }
+    }
+    f.flags.sort();
+    return f;
+}
+
+Decoded<LibraryInfo> decodeLibrary(const Reply &r)
+{
+    const auto lib = asMap(r);
+    if (!lib)
+        return lib.error();
+    LibraryInfo info;
+    const auto name = text(*lib, "library_name");
+    if (!name)
+        return name.error();
+    info.name = *name;
+    if (lib->contains("engine")) {
+        const auto engine = text(*lib, "engine");
+        if (!engine)
+            return engine.error();
+        info.engine = *engine;
+    }
+    if (lib->contains("library_code")) {
+        const auto code = lib->value("library_code").string();
+        if (!code)
+            return code.error();
+        info.code = *code;
+        info.hasCode = true;
+    }
+    const auto fns = lib->value("functions").array();
+    if (!fns)
+        return fns.error();
+    for (const Reply &fnReply : *fns) {
+        const auto f = decodeFunction(fnReply);
+        if (!f)
+            return f.error();
+        info.functions << *f;
+    }
+    std::sort(info.functions.begin(), info.functions.end(),
+              [](const FunctionInfo &a, const FunctionInfo &b) { return a.name < b.name; });
+    return info;
 }
 
 } // namespace
@@ -32,41 +107,15 @@ QString text(const Reply &r)
 core::Result<QList<LibraryInfo>, QString> decodeFunctionList(const Reply &reply)
 {
     const QString bad = QStringLiteral("unexpected FUNCTION LIST reply: ");
-    if (!reply.isArray())
-        return bad + reply.debugString(80);
+    const auto items = reply.array();
+    if (!items)
+        return bad + items.error().message;
     QList<LibraryInfo> libs;
-    for (const Reply &libReply : reply.elements()) {
-        const auto lib = asMap(libReply);
-        if (!lib || !lib->contains("library_name") || !lib->contains("functions"))
-            return bad + libReply.debugString(80);
-        LibraryInfo info;
-        info.name = text(lib->value("library_name"));
-        info.engine = text(lib->value("engine"));
-        if (lib->contains("library_code")) {
-            info.code = lib->value("library_code").bytes();
-            info.hasCode = true;
-        }
-        const Reply fns = lib->value("functions");
-        if (!fns.isArray())
-            return bad + fns.debugString(80);
-        for (const Reply &fnReply : fns.elements()) {
-            const auto fn = asMap(fnReply);
-            if (!fn || !fn->contains("name"))
-                return bad + fnReply.debugString(80);
-            FunctionInfo f;
-            f.name = text(fn->value("name"));
-            const Reply desc = fn->value("description");
-            if (desc.isString())
-                f.description = text(desc);
-            const Reply flags = fn->value("flags");
-            for (const Reply &flag : flags.elements())
-                f.flags << text(flag);
-            f.flags.sort();
-            info.functions << f;
-        }
-        std::sort(info.functions.begin(), info.functions.end(),
-                  [](const FunctionInfo &a, const FunctionInfo &b) { return a.name < b.name; });
-        libs << info;
+    for (const Reply &libReply : *items) {
+        const auto lib = decodeLibrary(libReply);
+        if (!lib)
+            return bad + lib.error().message;
+        libs << *lib;
     }
     std::sort(libs.begin(), libs.end(),
               [](const LibraryInfo &a, const LibraryInfo &b) { return a.name < b.name; });

@@ -1,6 +1,7 @@
 #include "Reply.h"
 
 #include "core/Bytes.h"
+#include "core/CanonicalInteger.h"
 
 namespace redis {
 
@@ -42,17 +43,83 @@ Reply Reply::array(QList<Reply> elements)
     return r;
 }
 
+const Reply &Reply::none()
+{
+    static const Reply nil;
+    return nil;
+}
+
+Decoded<qint64> Reply::integer() const
+{
+    if (m_type == Type::Integer)
+        return m_integer;
+    return unexpected(QStringLiteral("an integer"));
+}
+
+Decoded<qint64> Reply::number() const
+{
+    if (const auto v = asInteger())
+        return *v;
+    return unexpected(QStringLiteral("an integer or a canonical integer string"));
+}
+
+Decoded<QByteArray> Reply::string() const
+{
+    if (isString())
+        return m_bytes;
+    return unexpected(QStringLiteral("a string"));
+}
+
+Decoded<QList<Reply>> Reply::array() const
+{
+    if (m_type == Type::Array)
+        return m_elements;
+    return unexpected(QStringLiteral("an array"));
+}
+
+Decoded<Reply> Reply::element(qsizetype i) const
+{
+    if (m_type == Type::Array && i >= 0 && i < m_elements.size())
+        return m_elements.at(i);
+    return unexpected(QStringLiteral("an array with an element at index %1").arg(i));
+}
+
 std::optional<qint64> Reply::asInteger() const
 {
     if (m_type == Type::Integer)
         return m_integer;
     if (m_type != Type::Bulk && m_type != Type::Status)
         return std::nullopt;
-    bool ok = false;
-    const qint64 v = m_bytes.toLongLong(&ok);
-    if (!ok || QByteArray::number(v) != m_bytes)
-        return std::nullopt;
-    return v;
+    return core::parseCanonicalInteger(m_bytes);
+}
+
+QString Reply::shape() const
+{
+    // Short: this lands in one line of an error message.
+    constexpr int MaxShown = 40;
+    switch (m_type) {
+    case Type::Nil:
+        return QStringLiteral("nil");
+    case Type::Integer:
+        return QStringLiteral("an integer %1").arg(m_integer);
+    case Type::Bulk:
+        return QStringLiteral("a bulk string ") + debugString(MaxShown);
+    case Type::Status:
+        return QStringLiteral("a status ") + debugString(MaxShown);
+    case Type::Error:
+        return QStringLiteral("an error reply ") + core::escapeBytes(m_bytes, MaxShown);
+    case Type::Array:
+        return QStringLiteral("an array of %1").arg(m_elements.size());
+    }
+    return {};
+}
+
+RedisError Reply::unexpected(const QString &expected) const
+{
+    return RedisError{RedisError::Kind::Protocol,
+                      {},
+                      QStringLiteral("expected %1, got %2").arg(expected, shape()),
+                      false};
 }
 
 QString Reply::debugString(int maxLength) const

@@ -9,6 +9,12 @@
 
 namespace redis {
 
+class Reply;
+// A strict read of a reply: the value, or a Protocol error that names what was expected and
+// what came ("expected an integer, got a bulk string \"abc\""), never a silent 0 or "".
+template<class T>
+using Decoded = core::Result<T, RedisError>;
+
 // One RESP2 reply, decoded once at the transport boundary. Domain code reads it through
 // the typed accessors below; nothing else in the console interprets raw RESP.
 class Reply
@@ -34,20 +40,39 @@ public:
     // Bulk or status: both carry text.
     bool isString() const { return m_type == Type::Bulk || m_type == Type::Status; }
 
+    // Strict typed access: decoders go through these. Each names the shape it wanted and
+    // the one that came when they differ.
+    Decoded<qint64> integer() const;           // an integer reply
+    Decoded<qint64> number() const;            // an integer, or a string holding a canonical one
+    Decoded<QByteArray> string() const;        // a bulk or status reply
+    Decoded<QList<Reply>> array() const;       // an array reply (its elements, implicitly shared)
+    Decoded<Reply> element(qsizetype i) const; // element i of an array, index checked
+
+    // "an integer 5", "a bulk string \"abc\"", "nil", "an array of 3": what came, for the
+    // errors above and for decoders that refuse a shape themselves.
+    QString shape() const;
+    // The Protocol error every strict read gives: "expected <expected>, got <shape()>".
+    RedisError unexpected(const QString &expected) const;
+
+    // Unchecked views for the codec, the transport and logs; a decoder uses the reads above.
     qint64 toInteger() const { return m_integer; }
     const QByteArray &bytes() const { return m_bytes; }
     const QList<Reply> &elements() const { return m_elements; }
     qsizetype size() const { return m_elements.size(); }
-    const Reply &at(qsizetype i) const { return m_elements.at(i); }
+    // Checked: element i, or a nil reply when there is none; element(i) tells the two apart.
+    const Reply &at(qsizetype i) const
+    {
+        return i >= 0 && i < m_elements.size() ? m_elements.at(i) : none();
+    }
 
-    // An integer reply, or a bulk holding a canonical base-10 integer (as Lua numbers and
-    // many commands return them).
+    // number() as an optional, for replies where "not a number" is an ordinary answer.
     std::optional<qint64> asInteger() const;
 
     // For human eyes and logs (escaped, truncated); never used to make decisions.
     QString debugString(int maxLength = 200) const;
 
 private:
+    static const Reply &none();
     friend struct ReplyBuilder; // the decoder fills arrays in place
     Type m_type = Type::Nil;
     qint64 m_integer = 0;
