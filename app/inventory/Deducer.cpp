@@ -2,10 +2,11 @@
 
 #include "InventoryLog.h"
 #include "core/Bytes.h"
+#include "redis/Blocking.h"
 #include "redis/ReplyShape.h"
+#include "redis/ResultReads.h"
 
 #include <QElapsedTimer>
-#include <QEventLoop>
 #include <QPointer>
 
 namespace inventory {
@@ -14,9 +15,10 @@ namespace {
 
 QString runIdOf(const redis::ReplyResult &info)
 {
-    if (!info.ok() || !info->isString())
+    const auto text = redis::stringOf(info);
+    if (!text)
         return {};
-    for (const QByteArray &line : info->bytes().split('\n'))
+    for (const QByteArray &line : text->split('\n'))
         if (line.startsWith("run_id:"))
             return QString::fromLatin1(line.mid(7).trimmed());
     return {};
@@ -140,7 +142,8 @@ private:
             [this, load, id = attempt.value().attemptId, sentAt,
              clock](const redis::ReplyResult &r) {
                 const QByteArray expected = deductScriptSha1();
-                const bool loaded = r.ok() && r->isString() && r->bytes() == expected;
+                const auto sha = redis::stringOf(r);
+                const bool loaded = sha && *sha == expected;
                 QString summary;
                 if (loaded)
                     summary = QStringLiteral("loaded: sha1 %1").arg(QString::fromLatin1(expected));
@@ -269,8 +272,8 @@ KeyReading KeyReading::fromReply(const redis::ReplyResult &r)
     k.read = true;
     if (!r.ok())
         k.error = r.error().toString();
-    else if (r->isString())
-        k.value = r->bytes();
+    else if (const auto value = r->string())
+        k.value = *value;
     else if (!r->isNil())
         k.error =
             QStringLiteral("GET answered %1, not a value (an anomaly)").arg(redis::replyShape(*r));
@@ -299,20 +302,8 @@ void deduct(redis::CommandSender &sender, const DeductionContext &ctx, const Ded
 DeductionResult deductBlocking(redis::CommandSender &sender, const DeductionContext &ctx,
                                const DeductionPlan &plan, const DeductionOptions &options)
 {
-    QEventLoop loop;
-    DeductionResult out;
-    bool done = false;
-    deduct(
-        sender, ctx, plan, &loop,
-        [&](const DeductionResult &r) {
-            out = r;
-            done = true;
-            loop.quit();
-        },
-        options);
-    if (!done)
-        loop.exec();
-    return out;
+    return redis::blockUntilReply<DeductionResult>(
+        [&](QObject *context, auto done) { deduct(sender, ctx, plan, context, done, options); });
 }
 
 QString scriptCheckVerdict(const DeductionResult &result, const KeyReading &now)

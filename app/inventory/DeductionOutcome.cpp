@@ -24,12 +24,13 @@ struct CodedReply
 };
 std::optional<CodedReply> coded(const redis::Reply &r)
 {
-    if (!r.isArray() || r.size() < 2)
+    const auto first = r.element(0), second = r.element(1);
+    if (!first || !second)
         return std::nullopt;
-    const auto code = r.at(0).asInteger();
+    const auto code = first->number();
     if (!code)
         return std::nullopt;
-    return CodedReply{*code, r.at(1).asInteger()};
+    return CodedReply{*code, second->asInteger()};
 }
 
 // The call ran, but we cannot tell what it did: only a receipt check can. `why` says in words

@@ -3,10 +3,10 @@
 #include "DeductionRequest.h"
 #include "InventoryLog.h"
 #include "core/Bytes.h"
+#include "redis/Blocking.h"
 #include "redis/LibraryList.h"
 #include "redis/ReplyShape.h"
 
-#include <QEventLoop>
 #include <QPointer>
 #include <memory>
 
@@ -146,8 +146,9 @@ ReceiptStatus decodeReceiptFunctionReply(const QByteArray &key, const redis::Rep
     ReceiptStatus s;
     s.key = key;
     s.source = ViaFunction;
-    const auto at = [&](int i) {
-        return r.isArray() && r.size() > i ? r.at(i).asInteger() : std::nullopt;
+    const auto at = [&](int i) -> std::optional<qint64> {
+        const auto e = r.element(i);
+        return e ? e->asInteger() : std::nullopt;
     };
     const auto found = at(0), ttl = at(2);
     if (!found || !ttl || (*found != 0 && *found != 1)) {
@@ -168,9 +169,12 @@ ReceiptStatus decodeReceiptFunctionReply(const QByteArray &key, const redis::Rep
                             : ReceiptForm::String;
     if (s.exists) {
         s.remaining = at(1);
-        s.rawValue = r.size() > 1 ? r.at(1).isString() ? r.at(1).bytes()
-                                                       : QByteArray::number(r.at(1).toInteger())
-                                  : QByteArray();
+        if (const auto e = r.element(1)) {
+            if (const auto text = e->string())
+                s.rawValue = *text;
+            else if (const auto n = e->integer())
+                s.rawValue = QByteArray::number(*n);
+        }
         if (s.form == ReceiptForm::Hash)
             s.quantity = q;
     }
@@ -191,8 +195,14 @@ ReceiptStatus decodeDirectReceipt(const QByteArray &key, const QList<redis::Repl
             s.error = errorText(r.at(i));
             return s;
         }
-    s.type = r.at(0)->bytes();
-    s.ttlSeconds = r.at(1)->toInteger();
+    const auto type = r.at(0)->string();
+    const auto ttl = r.at(1)->integer();
+    if (!type || !ttl) {
+        s.error = (type ? ttl.error() : type.error()).readFailure();
+        return s;
+    }
+    s.type = *type;
+    s.ttlSeconds = *ttl;
     s.exists = s.type != "none";
     s.form = receiptForm(s.type);
     if (!s.exists) {
@@ -204,7 +214,9 @@ ReceiptStatus decodeDirectReceipt(const QByteArray &key, const QList<redis::Repl
             s.error = errorText(r.at(2));
             return s;
         }
-        s.rawValue = r.at(2)->bytes();
+        // nil when the key expired between TYPE and GET: no value, as for a missing key.
+        if (const auto value = r.at(2)->string())
+            s.rawValue = *value;
         s.remaining = r.at(2)->asInteger();
     } else if (s.type == "hash") {
         if (!r.at(3).ok()) {
@@ -212,22 +224,30 @@ ReceiptStatus decodeDirectReceipt(const QByteArray &key, const QList<redis::Repl
             return s;
         }
         // v2 receipts: fields remaining, quantity, time.
-        const redis::Reply &h = r.at(3).value();
+        const auto h = r.at(3)->array();
+        if (!h) {
+            s.error = h.error().readFailure();
+            return s;
+        }
         QList<QByteArray> shown;
         std::optional<QByteArray> remainingField, quantityField;
-        for (qsizetype i = 0; i + 1 < h.size(); i += 2) {
-            const QByteArray field = h.at(i).bytes();
-            const auto v = h.at(i + 1).asInteger();
-            if (field == "remaining") {
+        for (qsizetype i = 0; i + 1 < h->size(); i += 2) {
+            const auto field = h->at(i).string(), value = h->at(i + 1).string();
+            if (!field || !value) {
+                s.error = (field ? value.error() : field.error()).readFailure();
+                return s;
+            }
+            const auto v = h->at(i + 1).asInteger();
+            if (*field == "remaining") {
                 s.remaining = v;
-                remainingField = h.at(i + 1).bytes();
-            } else if (field == "quantity") {
+                remainingField = *value;
+            } else if (*field == "quantity") {
                 s.quantity = v;
-                quantityField = h.at(i + 1).bytes();
-            } else if (field == "time") {
+                quantityField = *value;
+            } else if (*field == "time") {
                 s.recordedTime = v;
             }
-            shown << field + '=' + h.at(i + 1).bytes();
+            shown << *field + '=' + *value;
         }
         s.rawValue = shown.join(' ');
         s.form = receiptForm(s.type, remainingField, quantityField);
@@ -274,20 +294,8 @@ void checkReceipt(redis::CommandSender &sender, const QByteArray &key, QObject *
 ReceiptStatus checkReceiptBlocking(redis::CommandSender &sender, const QByteArray &key,
                                    int timeoutMs)
 {
-    QEventLoop loop;
-    ReceiptStatus out;
-    bool done = false;
-    checkReceipt(
-        sender, key, &loop,
-        [&](const ReceiptStatus &s) {
-            out = s;
-            done = true;
-            loop.quit();
-        },
-        timeoutMs);
-    if (!done)
-        loop.exec();
-    return out;
+    return redis::blockUntilReply<ReceiptStatus>(
+        [&](QObject *context, auto done) { checkReceipt(sender, key, context, done, timeoutMs); });
 }
 
 } // namespace inventory
