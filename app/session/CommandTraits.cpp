@@ -170,26 +170,41 @@ bool CommandTraits::needsFunctionList(const QList<redis::Command> &commands) con
     return false;
 }
 
+namespace {
+// A COMMAND INFO flag list: status replies such as "write" and "denyoom".
+QSet<QByteArray> flagsOf(const redis::Reply &list)
+{
+    QSet<QByteArray> flags;
+    const auto items = list.array();
+    if (!items)
+        return flags;
+    for (const redis::Reply &f : *items)
+        if (const auto flag = f.string())
+            flags.insert(lower(*flag));
+    return flags;
+}
+} // namespace
+
 void CommandTraits::addCommandInfo(const QList<QByteArray> &names, const redis::Reply &reply)
 {
-    if (!reply.isArray())
+    const auto entries = reply.array();
+    if (!entries)
         return;
-    for (qsizetype i = 0; i < names.size() && i < reply.size(); ++i) {
-        const redis::Reply &entry = reply.at(i);
+    for (qsizetype i = 0; i < names.size() && i < entries->size(); ++i) {
+        const auto entry = entries->at(i).array(); // nil: the server has no such command
         Info info;
-        if (entry.isArray() && entry.size() >= 3) {
+        if (entry && entry->size() >= 3) {
             info.exists = true;
-            for (const redis::Reply &f : entry.at(2).elements())
-                info.flags.insert(lower(f.bytes()));
+            info.flags = flagsOf(entry->at(2));
             // Redis 7: element 9 lists subcommands, each a full entry named "name|sub".
-            if (entry.size() >= 10 && entry.at(9).isArray()) {
-                for (const redis::Reply &sub : entry.at(9).elements()) {
-                    if (!sub.isArray() || sub.size() < 3)
+            // value(9) is nil on servers before 7, which have no subcommand entries.
+            if (const auto subs = entry->value(9).array()) {
+                for (const redis::Reply &sub : *subs) {
+                    const auto s = sub.array();
+                    if (!s || s->size() < 3)
                         continue;
-                    QSet<QByteArray> flags;
-                    for (const redis::Reply &f : sub.at(2).elements())
-                        flags.insert(lower(f.bytes()));
-                    info.subcommands.insert(lower(sub.at(0).bytes()), flags);
+                    if (const auto name = s->at(0).string())
+                        info.subcommands.insert(lower(*name), flagsOf(s->at(2)));
                 }
             }
         }

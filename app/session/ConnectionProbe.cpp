@@ -2,10 +2,10 @@
 
 #include "ReleaseProbe.h"
 #include "SessionLog.h"
+#include "redis/Blocking.h"
 #include "redis/RedisClient.h"
 
 #include <QElapsedTimer>
-#include <QEventLoop>
 #include <QPointer>
 #include <QTimer>
 
@@ -144,16 +144,10 @@ ProbeResult ConnectionProbe::run(const ConnectionProfile &profile, const QString
                                  const std::optional<QString> &releasePassword)
 {
     ConnectionProbe probe;
-    std::optional<ProbeResult> out;
-    QEventLoop loop;
-    connect(&probe, &ConnectionProbe::finished, &loop, [&](const ProbeResult &r) {
-        out = r;
-        loop.quit();
+    return redis::blockUntilReply<ProbeResult>([&](QObject *context, auto done) {
+        connect(&probe, &ConnectionProbe::finished, context, done);
+        probe.start(profile, password, releasePassword);
     });
-    probe.start(profile, password, releasePassword);
-    if (!out)
-        loop.exec();
-    return *out;
 }
 
 } // namespace session

@@ -1,6 +1,7 @@
 #include "ProbeReport.h"
 
 #include "ServerOverview.h"
+#include "redis/ResultReads.h"
 
 #include <QJsonArray>
 
@@ -264,11 +265,12 @@ PermissionCheck decodeDryRun(const QString &user, const QString &action,
     using V = PermissionCheck::Verdict;
     PermissionCheck c{user, action, V::Unknown, {}};
     if (reply.ok()) {
-        if (reply->isStatus() && reply->bytes() == "OK") {
+        const auto text = reply->string();
+        if (text && reply->isStatus() && *text == "OK") {
             c.verdict = V::Allowed;
-        } else if (reply->isString()) {
+        } else if (text) {
             c.verdict = V::Denied; // Redis 7.0 answers a bulk string with the reason
-            c.detail = QString::fromUtf8(reply->bytes());
+            c.detail = QString::fromUtf8(*text);
         } else {
             c.detail = QStringLiteral("unexpected ACL DRYRUN reply");
         }
@@ -307,7 +309,11 @@ core::Result<ProbeReport, ProbeFailure> decodeProbe(const ConnectionProfile &pro
                                     : ProbeFailure::Kind::Timeout,
                                 QStringLiteral("INFO failed: %1").arg(e.readFailure())};
         }
-        info.insert(parseInfo(r[i]->bytes()));
+        const auto text = r[i]->string();
+        if (!text)
+            return ProbeFailure{ProbeFailure::Kind::Other,
+                                QStringLiteral("INFO: %1").arg(text.error().message)};
+        info.insert(parseInfo(*text));
     }
     ProbeReport report;
     report.expectedUser = profile.effectiveUsername();
@@ -315,8 +321,8 @@ core::Result<ProbeReport, ProbeFailure> decodeProbe(const ConnectionProfile &pro
     report.mode = QString::fromLatin1(info.value("redis_mode"));
     report.role = QString::fromLatin1(info.value("role"));
     report.evictionPolicy = QString::fromLatin1(info.value("maxmemory_policy"));
-    if (r[3].ok() && r[3]->isString())
-        report.user = QString::fromUtf8(r[3]->bytes());
+    if (const auto user = redis::stringOf(r[3]))
+        report.user = QString::fromUtf8(*user);
     else
         report.userError = r[3].ok() ? QStringLiteral("unexpected reply") : r[3].error().message;
     for (qsizetype i = 0; i < users.size(); ++i) {

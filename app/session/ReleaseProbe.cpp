@@ -1,4 +1,5 @@
 #include "ReleaseProbe.h"
+#include "redis/ResultReads.h"
 
 namespace session {
 
@@ -40,10 +41,11 @@ void applyReleaseProbe(ProbeReport &report, const ConnectionProfile &profile,
     };
     report.release = ReleaseLogin{true, true, releaseUser, {}};
     const redis::ReplyResult whoami = reply(0);
-    if (whoami.ok() && whoami->isString() && QString::fromUtf8(whoami->bytes()) != releaseUser) {
+    const auto name = redis::stringOf(whoami);
+    if (name && QString::fromUtf8(*name) != releaseUser) {
         report.release.ok = false;
         report.release.failure = QStringLiteral("the server says the connection is user '%1'")
-                                     .arg(QString::fromUtf8(whoami->bytes()));
+                                     .arg(QString::fromUtf8(*name));
     }
     using V = PermissionCheck::Verdict;
     const QString sessionUser = profile.effectiveUsername();

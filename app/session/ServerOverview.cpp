@@ -1,4 +1,5 @@
 #include "ServerOverview.h"
+#include "redis/ResultReads.h"
 
 namespace session {
 
@@ -84,12 +85,16 @@ core::Result<ServerOverview, redis::RedisError> decodeOverview(const QList<redis
     if (!r[0].ok() && !isNoPerm(r[0]))
         return r[0].error();
     // A read has no write outcome: `written` stays false, whatever the bytes were.
-    if (r[0].ok() && !r[0]->isString())
-        return redis::RedisError{redis::RedisError::Kind::Protocol,
-                                 {},
-                                 QStringLiteral("INFO did not return text"),
-                                 false};
-    const auto info = r[0].ok() ? parseInfo(r[0]->bytes()) : QHash<QByteArray, QByteArray>{};
+    QHash<QByteArray, QByteArray> info;
+    if (r[0].ok()) {
+        const auto infoText = r[0]->string();
+        if (!infoText)
+            return redis::RedisError{redis::RedisError::Kind::Protocol,
+                                     {},
+                                     QStringLiteral("INFO: %1").arg(infoText.error().message),
+                                     false};
+        info = parseInfo(*infoText);
+    }
     o.version = QString::fromLatin1(info.value("redis_version"));
     o.mode = QString::fromLatin1(info.value("redis_mode"));
     o.role = QString::fromLatin1(info.value("role"));
@@ -99,10 +104,11 @@ core::Result<ServerOverview, redis::RedisError> decodeOverview(const QList<redis
     o.maxMemory = info.value("maxmemory").toLongLong();
     if (info.contains("maxmemory_policy")) // INFO memory carries it since Redis 4
         o.evictionPolicy = QString::fromLatin1(info.value("maxmemory_policy"));
-    if (r[1].ok() && r[1]->isInteger())
-        o.keyCount = r[1]->toInteger();
-    if (r[2].ok() && r[2]->isArray() && r[2]->size() == 2)
-        o.evictionPolicy = QString::fromLatin1(r[2]->at(1).bytes());
+    if (const auto keys = redis::integerOf(r[1]))
+        o.keyCount = *keys;
+    if (const auto pair = redis::arrayOf(r[2]); pair && pair->size() == 2)
+        if (const auto policy = pair->at(1).string())
+            o.evictionPolicy = QString::fromLatin1(*policy);
     if (r[3].ok()) {
         auto libs = redis::decodeFunctionList(r[3].value());
         if (libs.ok())
