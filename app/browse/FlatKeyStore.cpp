@@ -1,4 +1,5 @@
 #include "FlatKeyStore.h"
+#include "redis/ResultReads.h"
 
 #include <QHash>
 
@@ -27,10 +28,14 @@ KeyType typeFrom(const QByteArray &t)
 QByteArray joinElements(const redis::Reply &list, bool pairs)
 {
     QByteArray out;
-    for (qsizetype i = 0; i < list.size() && out.size() < FlatKeyStore::PreviewBytes; ++i) {
+    const auto elements = list.array();
+    if (!elements)
+        return out;
+    for (qsizetype i = 0; i < elements->size() && out.size() < FlatKeyStore::PreviewBytes; ++i) {
         if (i)
             out += pairs && i % 2 == 1 ? "=" : ", ";
-        out += list.at(i).bytes();
+        if (const auto text = elements->at(i).string())
+            out += *text;
     }
     return out;
 }
@@ -141,14 +146,18 @@ std::optional<PageRequest> FlatKeyLoader::plan(const QList<QByteArray> &pageKeys
         for (qsizetype i = 0; i < keys.size(); ++i) {
             const auto &type = replies[4 * i], &pttl = replies[4 * i + 1];
             const auto &range = replies[4 * i + 2], &len = replies[4 * i + 3];
-            if (!type.ok() || type->bytes() == "none")
+            const auto typeName = redis::stringOf(type);
+            if (!typeName || *typeName == "none")
                 continue; // gone since SCAN listed it
-            const qint64 ttl = pttl.ok() && pttl->isInteger() ? pttl->toInteger() : -1;
+            const auto ttlMs = redis::integerOf(pttl);
+            const qint64 ttl = ttlMs ? *ttlMs : -1;
             const qint64 expiry = ttl >= 0 ? sentMs + ttl : -1;
-            const KeyType t = typeFrom(type->bytes());
+            const KeyType t = typeFrom(*typeName);
             if (t == KeyType::String) {
-                m_store.put(keys[i], t, {}, expiry, len.ok() ? len->toInteger() : -1,
-                            range.ok() ? range->bytes() : QByteArray());
+                const auto length = redis::integerOf(len);
+                const auto head = redis::stringOf(range);
+                m_store.put(keys[i], t, {}, expiry, length ? *length : -1,
+                            head ? *head : QByteArray());
                 continue;
             }
             const QByteArray &k = keys[i];
@@ -172,7 +181,7 @@ std::optional<PageRequest> FlatKeyLoader::plan(const QList<QByteArray> &pageKeys
                 more.commands << redis::Command{"XLEN", k} << redis::Command{"PING"};
                 break;
             default:
-                m_store.put(k, t, type->bytes(), expiry, -1, {});
+                m_store.put(k, t, *typeName, expiry, -1, {});
                 continue;
             }
             later.append(Later{k, t, expiry});
@@ -184,17 +193,19 @@ std::optional<PageRequest> FlatKeyLoader::plan(const QList<QByteArray> &pageKeys
             for (qsizetype i = 0; i < later.size(); ++i) {
                 const Later &l = later[i];
                 const auto &size = r[2 * i], &items = r[2 * i + 1];
-                if (!size.ok())
+                const auto count = redis::integerOf(size);
+                if (!count)
                     continue; // gone or changed type since: the next scan shows it
                 QByteArray preview;
-                if (items.ok() && items->isArray()) {
+                if (const auto elements = redis::arrayOf(items)) {
+                    // HSCAN and SSCAN answer [cursor, elements].
                     const bool scanReply = l.type == KeyType::Hash || l.type == KeyType::Set;
-                    const redis::Reply &list =
-                        scanReply && items->size() == 2 ? items->at(1) : items.value();
+                    const redis::Reply list =
+                        scanReply && elements->size() == 2 ? elements->at(1) : items.value();
                     preview =
                         joinElements(list, l.type == KeyType::Hash || l.type == KeyType::ZSet);
                 }
-                m_store.put(l.key, l.type, {}, l.expiry, size->toInteger(), preview);
+                m_store.put(l.key, l.type, {}, l.expiry, *count, preview);
             }
             return std::nullopt;
         };

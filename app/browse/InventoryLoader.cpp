@@ -3,6 +3,7 @@
 #include "Glob.h"
 #include "Values.h"
 #include "core/Bytes.h"
+#include "redis/ResultReads.h"
 
 namespace browse {
 
@@ -15,9 +16,17 @@ const QByteArray Pttl("PTTL"), Get("GET"), Hmget("HMGET"), Type("TYPE");
 
 qint64 expiryFrom(const redis::ReplyResult &pttl, qint64 sentMs, bool *gone)
 {
-    const qint64 v = pttl.ok() && pttl->isInteger() ? pttl->toInteger() : -1;
+    const auto ms = redis::integerOf(pttl);
+    const qint64 v = ms ? *ms : -1;
     *gone = v == -2;
     return v >= 0 ? sentMs + v : NoExpiry;
+}
+
+// A receipt field's text; a missing field (nil) reads as no text, and so as not an integer.
+QByteArray textOrEmpty(const redis::Reply &r)
+{
+    const auto text = r.string();
+    return text ? *text : QByteArray();
 }
 
 void setRemaining(ReceiptReading &r, const QByteArray &bytes)
@@ -167,12 +176,17 @@ std::optional<PageRequest> InventoryLoader::readByType(QList<Item> items, QList<
                 noteProblem(it, type.error());
                 continue;
             }
-            const QByteArray t = type->bytes();
+            const auto typeName = type->string();
+            if (!typeName) {
+                noteProblem(it, typeName.error());
+                continue;
+            }
+            const QByteArray t = *typeName;
             if (t == "none") {
                 vanish(it);
-            } else if (t == "string" && get.ok() && get->isString()) {
+            } else if (t == "string" && redis::stringOf(get)) {
                 storeValue(it, get.value(), expiries[i]);
-            } else if (t == "hash" && fields && fields->ok() && fields->value().isArray()) {
+            } else if (t == "hash" && fields && redis::arrayOf(*fields)) {
                 storeValue(it, fields->value(), expiries[i]);
             } else if (const uint32_t s = m_store.internSku(it.sku()); s != KeyspaceStore::None) {
                 if (!it.receipt) {
@@ -200,33 +214,36 @@ void InventoryLoader::storeValue(const Item &it, const redis::Reply &value, qint
     if (!it.receipt) {
         StockReading st;
         st.expiryMs = expiryMs;
-        if (value.isArray()) {
-            st.state = StockState::WrongType;
-            st.raw = "hash";
-        } else if (const auto v = parseCanonicalInteger(value.bytes())) {
+        const auto text = value.string();
+        if (!text) {
+            st.state = StockState::WrongType; // an array: the key is a hash
+            st.raw = value.isArray() ? QByteArray("hash") : text.error().message.toUtf8();
+        } else if (const auto v = parseCanonicalInteger(*text)) {
             st.state = StockState::Integer;
             st.value = *v;
         } else {
             st.state = StockState::NotInteger;
-            st.raw = value.bytes();
+            st.raw = *text;
         }
         m_store.setStock(s, st);
         return;
     }
     ReceiptReading r;
     r.expiryMs = expiryMs;
-    if (value.isArray()) {
+    if (const auto fields = value.array()) {
+        // HMGET remaining quantity time: nil for a field the hash does not have.
         r.hash = true;
-        if (value.size() != 3 || value.at(0).isNil())
+        const auto remaining = fields->value(0).string();
+        if (fields->size() != 3 || !remaining)
             r.value = ReceiptValue::MissingField;
         else
-            setRemaining(r, value.at(0).bytes());
-        if (value.size() == 3) {
-            r.quantity = value.at(1).bytes();
-            r.time = value.at(2).bytes();
+            setRemaining(r, *remaining);
+        if (fields->size() == 3) {
+            r.quantity = textOrEmpty(fields->at(1));
+            r.time = textOrEmpty(fields->at(2));
         }
     } else {
-        setRemaining(r, value.bytes());
+        setRemaining(r, textOrEmpty(value));
     }
     m_store.putReceipt(s, it.order(), r, m_store.receiptHash(sku, it.order()));
 }

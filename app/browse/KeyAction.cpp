@@ -115,7 +115,8 @@ QString KeyAction::consequence() const
 
 QString KeyAction::describeReply(const redis::Reply &reply) const
 {
-    const bool changed = reply.isInteger() && reply.toInteger() > 0;
+    const auto count = reply.integer();
+    const bool changed = count && *count > 0;
     switch (kind) {
     case Kind::SetTtl:
         return changed

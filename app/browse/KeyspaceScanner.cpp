@@ -2,10 +2,40 @@
 
 #include "BrowseLog.h"
 #include "redis/ReplyShape.h"
+#include "redis/ResultReads.h"
 
 #include <QElapsedTimer>
 
 namespace browse {
+
+namespace {
+// SCAN answers [cursor, [key ...]]; every key is a bulk string.
+struct ScanPage
+{
+    QByteArray cursor;
+    QList<QByteArray> keys;
+};
+
+redis::Decoded<ScanPage> decodeScanPage(const redis::Reply &r)
+{
+    const auto parts = r.array();
+    if (!parts || parts->size() != 2)
+        return r.unexpected(QStringLiteral("[cursor, keys]"));
+    const auto cursor = parts->at(0).string();
+    const auto list = parts->at(1).array();
+    if (!cursor || !list)
+        return r.unexpected(QStringLiteral("[cursor, keys]"));
+    ScanPage page{*cursor, {}};
+    page.keys.reserve(list->size());
+    for (const redis::Reply &k : *list) {
+        const auto key = k.string();
+        if (!key)
+            return key.error();
+        page.keys.append(*key);
+    }
+    return page;
+}
+} // namespace
 
 bool isTransportFailure(const redis::ReplyResult &r)
 {
@@ -86,8 +116,8 @@ void KeyspaceScanner::start(const Options &options, std::shared_ptr<PageHandler>
             [this, gen](const redis::ReplyResult &r) {
                 if (gen != m_generation || !m_running)
                     return;
-                if (r.ok() && r->isInteger()) {
-                    m_nodes[0].dbSize = m_dbSize = r->toInteger();
+                if (const auto keys = redis::integerOf(r)) {
+                    m_nodes[0].dbSize = m_dbSize = *keys;
                     emit dbSizeKnown(m_dbSize);
                     emit progress(m_keysSeen, m_dbSize);
                 }
@@ -104,8 +134,8 @@ void KeyspaceScanner::start(const Options &options, std::shared_ptr<PageHandler>
             [this, gen, i, waiting](const redis::ReplyResult &r) {
                 if (gen != m_generation || !m_running)
                     return;
-                if (r.ok() && r->isInteger())
-                    m_nodes[i].dbSize = r->toInteger();
+                if (const auto keys = redis::integerOf(r))
+                    m_nodes[i].dbSize = *keys;
                 if (--*waiting == 0)
                     startWalks(gen);
             },
@@ -185,16 +215,14 @@ void KeyspaceScanner::onScanReply(quint64 gen, int node, const redis::ReplyResul
         failNode(node, QStringLiteral("SCAN failed: %1").arg(r.error().readFailure()));
         return;
     }
-    if (!r->isArray() || r->size() != 2 || !r->at(0).isString() || !r->at(1).isArray()) {
+    auto page = decodeScanPage(r.value());
+    if (!page) {
         failNode(node, QStringLiteral("SCAN answered %1, not [cursor, keys] (an anomaly)")
                            .arg(redis::replyShape(*r)));
         return;
     }
-    const QByteArray cursor = r->at(0).bytes();
-    QList<QByteArray> keys;
-    keys.reserve(r->at(1).size());
-    for (const redis::Reply &k : r->at(1).elements())
-        keys.append(k.bytes());
+    const QByteArray cursor = page->cursor;
+    QList<QByteArray> keys = std::move(page.value().keys);
     n.keysSeen += keys.size();
     m_keysSeen += keys.size();
     n.cursorDone = cursor == "0";

@@ -1,5 +1,6 @@
 #include "ConnectionArgs.h"
 
+#include "redis/Blocking.h"
 #include "redis/ClusterRouter.h"
 #include "redis/RedisClient.h"
 #include "session/ProfileStore.h"
@@ -35,15 +36,9 @@ std::optional<QString> keyringPassword(const QString &profileName)
     session::SecretStore secrets;
     if (!secrets.waitForBackend(5000) || !secrets.isPersistent())
         return std::nullopt;
-    std::optional<QString> out;
-    QEventLoop loop;
-    secrets.load(session::SecretStore::keyFor(profileName), &loop,
-                 [&](const std::optional<QString> &secret) {
-                     out = secret;
-                     loop.quit();
-                 });
-    loop.exec();
-    return out;
+    return redis::blockUntilReply<std::optional<QString>>([&](QObject *context, auto done) {
+        secrets.load(session::SecretStore::keyFor(profileName), context, done);
+    });
 }
 } // namespace
 

@@ -5,10 +5,10 @@
 #include "functions/LibraryVersion.h"
 #include "functions/LoadJournal.h"
 #include "functions/LocalCatalog.h"
+#include "redis/Blocking.h"
 #include "session/SecretStore.h"
 
 #include <QCommandLineParser>
-#include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -68,15 +68,11 @@ std::optional<QString> releasePassword(const QString &profileName)
     session::SecretStore secrets;
     if (!secrets.waitForBackend(5000))
         return std::nullopt;
-    std::optional<QString> out;
-    QEventLoop loop;
-    secrets.load(session::SecretStore::keyFor(profileName, session::SecretStore::Account::Release),
-                 &loop, [&](const std::optional<QString> &secret) {
-                     out = secret;
-                     loop.quit();
-                 });
-    loop.exec();
-    return out;
+    return redis::blockUntilReply<std::optional<QString>>([&](QObject *context, auto done) {
+        secrets.load(
+            session::SecretStore::keyFor(profileName, session::SecretStore::Account::Release),
+            context, done);
+    });
 }
 
 } // namespace

@@ -3,9 +3,10 @@
 #include "functions/LocalCatalog.h"
 
 #include "DemoLog.h"
+#include "redis/Blocking.h"
+#include "redis/ResultReads.h"
 
 #include <QElapsedTimer>
-#include <QEventLoop>
 #include <QFile>
 #include <memory>
 
@@ -38,12 +39,13 @@ public:
     void checkEmpty()
     {
         send({{"DBSIZE"}}, [](SeedRun &run, const QList<redis::ReplyResult> &r) {
-            if (!r[0].ok())
-                return run.fail(QStringLiteral("DBSIZE failed: %1").arg(r[0].error().toString()));
-            if (r[0]->toInteger() != 0)
+            const auto keys = redis::integerOf(r[0]);
+            if (!keys)
+                return run.fail(QStringLiteral("DBSIZE failed: %1").arg(keys.error().toString()));
+            if (*keys != 0)
                 return run.fail(QStringLiteral("refusing to seed: the database already holds "
                                                "%1 keys")
-                                    .arg(r[0]->toInteger()));
+                                    .arg(*keys));
             run.loadAndStock();
         });
     }
@@ -73,7 +75,11 @@ private:
                                   : describe(run.m_plan.stock[i - 1]);
                 }))
                 return;
-            run.m_report.libraryName = r[0]->bytes();
+            const auto name = r[0]->string(); // FUNCTION LOAD answers the library's name
+            if (!name)
+                return run.fail(
+                    QStringLiteral("FUNCTION LOAD REPLACE: %1").arg(name.error().message));
+            run.m_report.libraryName = *name;
             run.placeOrders();
         });
     }
@@ -87,8 +93,9 @@ private:
                     return run.fail(
                         QStringLiteral("%1 failed: %2")
                             .arg(describe(run.m_plan.orders[i]), reply.error().toString()));
-                const auto code = reply->isArray() && reply->size() == 2 ? reply->at(0).asInteger()
-                                                                         : std::nullopt;
+                const auto pair = reply->array();
+                const auto code =
+                    pair && pair->size() == 2 ? pair->at(0).asInteger() : std::nullopt;
                 if (code == 1)
                     ++run.m_report.receipts;
                 else if (code == 2)
@@ -115,7 +122,10 @@ private:
                                                            : QStringLiteral("DBSIZE");
                 }))
                 return;
-            run.m_report.keyCount = r.last()->toInteger();
+            const auto keys = r.last()->integer();
+            if (!keys)
+                return run.fail(QStringLiteral("DBSIZE: %1").arg(keys.error().message));
+            run.m_report.keyCount = *keys;
             run.m_report.stockKeys = int(run.m_plan.stock.size()) - 1; // discontinued: deleted
             qCInfo(lcDemo).nospace()
                 << "seeded " << run.m_report.stockKeys << " SKUs and " << run.m_report.receipts
@@ -170,15 +180,8 @@ void seedDemo(redis::CommandSender &sender, QObject *context, const SeedOptions 
 
 SeedResult seedDemoBlocking(redis::CommandSender &sender, const SeedOptions &options)
 {
-    QEventLoop loop;
-    std::optional<SeedResult> result;
-    seedDemo(sender, &loop, options, [&](const SeedResult &r) {
-        result = r;
-        loop.quit();
-    });
-    if (!result)
-        loop.exec();
-    return *result;
+    return redis::blockUntilReply<SeedResult>(
+        [&](QObject *context, auto done) { seedDemo(sender, context, options, done); });
 }
 
 } // namespace demo

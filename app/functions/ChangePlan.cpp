@@ -2,6 +2,7 @@
 
 #include "CaseTwins.h"
 #include "LibraryVersion.h"
+#include "redis/ResultReads.h"
 #include "session/ServerOverview.h"
 
 #include <QSet>
@@ -134,8 +135,8 @@ NodeState decodeState(const QString &address, const QList<redis::ReplyResult> &r
         return s;
     }
     s.libraries = libs.value();
-    if (replies[1].ok()) {
-        const auto info = session::parseInfo(replies[1]->bytes());
+    if (const auto text = redis::stringOf(replies[1])) {
+        const auto info = session::parseInfo(*text);
         s.redisVersion = QString::fromLatin1(info.value("redis_version"));
         s.runId = QString::fromLatin1(info.value("run_id"));
     }

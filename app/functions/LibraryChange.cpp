@@ -5,6 +5,7 @@
 #include "LibraryVersion.h"
 #include "LoadJournal.h"
 #include "LocalCatalog.h"
+#include "redis/ResultReads.h"
 #include "session/ProbeReport.h"
 #include "session/WriteGate.h"
 
@@ -333,7 +334,8 @@ void LibraryChange::backup(
                         QStringLiteral("backup of %1 failed: could not read FUNCTION LIST: %2")
                             .arg(now.address, now.error));
                 const redis::ReplyResult dump = replyAt(replies.at(i), 2);
-                if (!dump.ok() || !dump->isBulk())
+                const auto payload = redis::stringOf(dump);
+                if (!payload || !dump->isBulk())
                     return done(QStringLiteral("FUNCTION DUMP on %1 failed: %2")
                                     .arg(now.address, dump.ok() ? dump->debugString(60)
                                                                 : dump.error().toString()));
@@ -344,7 +346,7 @@ void LibraryChange::backup(
                                                "review the diff")
                                     .arg(now.address, moved));
                 b.nodes << NodeBackup{now.address, now.runId, now.redisVersion, now.libraries,
-                                      dump->bytes()};
+                                      *payload};
             }
             if (auto written = b.write(m_context.backupDirectory); !written)
                 return done(written.error());

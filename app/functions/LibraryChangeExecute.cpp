@@ -5,30 +5,13 @@
 #include "LibraryVersion.h"
 #include "LoadJournal.h"
 #include "inventory/AuditLog.h"
+#include "redis/Blocking.h"
 #include "session/WriteGate.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>
 
 namespace functions {
-
-namespace {
-
-template<class T>
-T waitFor(const std::function<void(std::function<void(const T &)>)> &start)
-{
-    QEventLoop loop;
-    std::optional<T> result;
-    start([&](const T &r) {
-        result = r;
-        loop.quit();
-    });
-    if (!result)
-        loop.exec();
-    return *result;
-}
-
-} // namespace
 
 void LibraryChange::execute(std::function<void(const ExecutionReport &)> done)
 {
@@ -282,17 +265,18 @@ void LibraryChange::fetchStateBlocking()
 
 PreflightReport LibraryChange::preflightBlocking()
 {
-    return waitFor<PreflightReport>([this](auto cb) { preflight(cb); });
+    return redis::blockUntilReply<PreflightReport>([this](QObject *, auto cb) { preflight(cb); });
 }
 
 core::Result<FunctionBackup, QString> LibraryChange::backupBlocking()
 {
-    return waitFor<core::Result<FunctionBackup, QString>>([this](auto cb) { backup(cb); });
+    return redis::blockUntilReply<core::Result<FunctionBackup, QString>>(
+        [this](QObject *, auto cb) { backup(cb); });
 }
 
 ExecutionReport LibraryChange::executeBlocking()
 {
-    return waitFor<ExecutionReport>([this](auto cb) { execute(cb); });
+    return redis::blockUntilReply<ExecutionReport>([this](QObject *, auto cb) { execute(cb); });
 }
 
 } // namespace functions

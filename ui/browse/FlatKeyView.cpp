@@ -4,6 +4,7 @@
 #include "browse/Cells.h"
 #include "browse/ModelRoles.h"
 #include "core/Bytes.h"
+#include "redis/ResultReads.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -112,11 +113,11 @@ FlatKeyView::FlatKeyView(redis::CommandSender &reader, inventory::KeySchema sche
     connect(m_copyValue, &QPushButton::clicked, this, [this] {
         const QByteArray key = selectedKey();
         m_reader.send({"GET", key}, this, [this, key](const redis::ReplyResult &r) {
-            if (r.ok() && r->isBulk()) {
-                copyBytesToClipboard(r->bytes());
+            if (const auto value = redis::stringOf(r); value && r->isBulk()) {
+                copyBytesToClipboard(*value);
                 emit status(tr("Copied the value of %1 (%2)")
                                 .arg(core::escapeBytes(key, 60),
-                                     browse::countOf(r->bytes().size(), "byte", "bytes")));
+                                     browse::countOf(value->size(), "byte", "bytes")));
             } else {
                 emit status(tr("Cannot copy the value of %1: %2")
                                 .arg(core::escapeBytes(key, 60),
