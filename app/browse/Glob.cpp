@@ -17,11 +17,14 @@ bool matchClass(QByteArrayView pat, qsizetype &p, unsigned char c)
             ++p;
             hit = hit || static_cast<unsigned char>(pat[p]) == c;
             ++p;
-        } else if (p + 2 < pat.size() && pat[p + 1] == '-' && pat[p + 2] != ']') {
-            unsigned char lo = pat[p], hi = pat[p + 2];
+        } else if (p + 2 < pat.size() && pat[p + 1] == '-') {
+            // As the server's stringmatchlen: the bound after '-' is taken even when it is
+            // the ']' (so "[a-]" is never closed), and bounds compare as signed chars.
+            signed char lo = pat[p], hi = pat[p + 2];
             if (lo > hi)
                 std::swap(lo, hi);
-            hit = hit || (c >= lo && c <= hi);
+            const signed char sc = static_cast<signed char>(c);
+            hit = hit || (sc >= lo && sc <= hi);
             p += 3;
         } else {
             hit = hit || static_cast<unsigned char>(pat[p]) == c;
@@ -49,7 +52,7 @@ std::optional<QString> globProblem(QByteArrayView pat)
             if (p < pat.size() && pat[p] == '^')
                 ++p;
             while (p < pat.size() && pat[p] != ']')
-                p += pat[p] == '\\' ? 2 : 1;
+                p += pat[p] == '\\' ? 2 : p + 2 < pat.size() && pat[p + 1] == '-' ? 3 : 1;
             if (p >= pat.size())
                 return QStringLiteral("the '[' at position %1 is never closed with ']' (write "
                                       "'\\[' for a bracket)")
@@ -61,6 +64,10 @@ std::optional<QString> globProblem(QByteArrayView pat)
 
 bool globMatch(QByteArrayView pat, QByteArrayView text)
 {
+    // The server matches nothing against an empty key (its loop needs a character), except
+    // that SCAN MATCH "*" is no filter at all and an empty pattern is equal to it.
+    if (text.isEmpty())
+        return pat.isEmpty() || pat == "*";
     // Iterative with one backtrack point for the last '*': linear for the patterns people
     // type, and no recursion depth to blow on long keys.
     qsizetype p = 0, t = 0, starP = -1, starT = 0;

@@ -3,18 +3,15 @@
 // twice. Each refusal is one line on stderr, exit 2, and the server is left as it was.
 #include "CliRunner.h"
 #include "RedisFixture.h"
+#include "ServerTest.h"
 
 #include <QTemporaryDir>
 #include <QTest>
 
-using testsupport::StandaloneRedis;
-
-class TstCliInputRefusals : public QObject
+class TstCliInputRefusals : public testsupport::ServerTest
 {
     Q_OBJECT
 
-    StandaloneRedis m_redis;
-    std::unique_ptr<redis::RedisClient> m_c;
     QTemporaryDir m_dir;
 
     using Run = testsupport::CliRun;
@@ -45,11 +42,8 @@ class TstCliInputRefusals : public QObject
 private slots:
     void initTestCase()
     {
-        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
-        m_c = m_redis.connect();
-        QVERIFY(m_c->call({"FUNCTION", "LOAD", "REPLACE",
-                           testsupport::functionSource("inventory_lib_v1.lua")})
-                    .ok());
+        const QString why = startServer(QStringLiteral("inventory_lib_v1.lua"));
+        QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
     void init()

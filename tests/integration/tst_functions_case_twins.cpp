@@ -7,6 +7,7 @@
 // change, the report says the verification could not be read, never "not made".
 #include "ChangeFixture.h"
 #include "RedisFixture.h"
+#include "ServerTest.h"
 #include "functions/CaseTwins.h"
 #include "functions/DumpPayload.h"
 #include "functions/LibraryChange.h"
@@ -57,14 +58,9 @@ private:
 };
 } // namespace
 
-class TstFunctionsCaseTwins : public QObject
+class TstFunctionsCaseTwins : public testsupport::ChangeTest
 {
     Q_OBJECT
-
-    testsupport::StandaloneRedis m_redis;
-    std::unique_ptr<redis::RedisClient> m_c;
-    std::unique_ptr<session::WriteGate> m_gate;
-    QTemporaryDir m_dir;
 
     ChangeContext context(redis::RedisClient &client, redis::CommandSender *loader = nullptr)
     {
@@ -128,10 +124,8 @@ class TstFunctionsCaseTwins : public QObject
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_dir.isValid());
-        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
-        m_c = m_redis.connect();
-        QCOMPARE(m_c->state(), redis::ConnectionState::Ready);
+        const QString why = startServer();
+        QVERIFY2(why.isEmpty(), qPrintable(why));
         session::ConnectionProfile p;
         p.name = QStringLiteral("twins test");
         p.environment = QStringLiteral("local");

@@ -5,6 +5,7 @@
 #include "AuditTrail.h"
 #include "ChangeFixture.h"
 #include "RedisFixture.h"
+#include "ServerTest.h"
 #include "functions/LibraryChange.h"
 #include "functions/LibraryVersion.h"
 #include "functions/LocalCatalog.h"
@@ -25,14 +26,9 @@ const QByteArray Other = "#!lua name=other_lib\n-- version: 2.0.0\n"
                          "redis.register_function('other_ping_v1', function() return 1 end)\n";
 } // namespace
 
-class TstFunctionsLoad : public QObject
+class TstFunctionsLoad : public testsupport::ChangeTest
 {
     Q_OBJECT
-
-    testsupport::StandaloneRedis m_redis;
-    std::unique_ptr<redis::RedisClient> m_c;
-    std::unique_ptr<session::WriteGate> m_gate;
-    QTemporaryDir m_dir;
 
     session::ConnectionProfile profile(const QString &environment)
     {
@@ -90,10 +86,8 @@ class TstFunctionsLoad : public QObject
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_dir.isValid());
-        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
-        m_c = m_redis.connect();
-        QCOMPARE(m_c->state(), redis::ConnectionState::Ready);
+        const QString why = startServer();
+        QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
     void init()

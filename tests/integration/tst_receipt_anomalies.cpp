@@ -4,6 +4,7 @@
 // functions themselves show here (issue 14: they said "already deducted", exit 0).
 #include "CliRunner.h"
 #include "RedisFixture.h"
+#include "ServerTest.h"
 #include "inventory/ReceiptCheck.h"
 
 #include <QJsonDocument>
@@ -11,14 +12,10 @@
 #include <QTest>
 
 using testsupport::render;
-using testsupport::StandaloneRedis;
 
-class TstReceiptAnomalies : public QObject
+class TstReceiptAnomalies : public testsupport::ServerTest
 {
     Q_OBJECT
-
-    StandaloneRedis m_redis;
-    std::unique_ptr<redis::RedisClient> m_c;
 
     // A subcommand, pointed at the test server.
     testsupport::CliRun cli(const QStringList &args) const
@@ -32,11 +29,8 @@ class TstReceiptAnomalies : public QObject
 private slots:
     void initTestCase()
     {
-        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
-        m_c = m_redis.connect();
-        QVERIFY(m_c->call({"FUNCTION", "LOAD", "REPLACE",
-                           testsupport::functionSource("inventory_lib_v1.lua")})
-                    .ok());
+        const QString why = startServer(QStringLiteral("inventory_lib_v1.lua"));
+        QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
     void anomalousReceipts_data()

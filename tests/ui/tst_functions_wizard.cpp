@@ -5,6 +5,7 @@
 #include "AclUsers.h"
 #include "ChangeFixture.h"
 #include "RedisFixture.h"
+#include "ServerTest.h"
 #include "functions/BackupPage.h"
 #include "functions/CodeDiffView.h"
 #include "functions/CommandField.h"
@@ -44,14 +45,9 @@ const QByteArray Misc = "#!lua name=misc\nredis.register_function{function_name=
                         "callback=function() return 1 end, flags={'no-writes'}}\n";
 } // namespace
 
-class TstFunctionsWizard : public QObject
+class TstFunctionsWizard : public testsupport::ChangeTest
 {
     Q_OBJECT
-
-    testsupport::StandaloneRedis m_redis;
-    std::unique_ptr<redis::RedisClient> m_c;
-    std::unique_ptr<session::WriteGate> m_gate;
-    QTemporaryDir m_dir;
 
     ChangeContext context()
     {
@@ -81,9 +77,8 @@ class TstFunctionsWizard : public QObject
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_dir.isValid());
-        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
-        m_c = m_redis.connect();
+        const QString why = startServer();
+        QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
     void init()
