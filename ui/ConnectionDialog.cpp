@@ -1,5 +1,7 @@
 #include "ConnectionDialog.h"
 
+#include "Palette.h"
+
 #include "EnvironmentStyle.h"
 #include "ProfileListPanel.h"
 #include "UiLog.h"
@@ -87,7 +89,7 @@ QWidget *row(std::initializer_list<QWidget *> widgets, int stretchIndex = 0)
     return w;
 }
 
-const QString ErrorStyle = QStringLiteral("color: #c62828;");
+const QString ErrorStyle = Palette::textStyle(Palette::error());
 
 } // namespace
 
@@ -444,7 +446,7 @@ void ConnectionDialog::updateEnvironmentSwatch()
     // row then cuts its second line.
     const bool warn = m_environmentChosen && *env == session::Environment::Local && !loopback;
     QPalette pal = m_environmentNote->palette();
-    QColor colour = warn ? QColor(0xc6, 0x28, 0x28) : palette().color(QPalette::WindowText);
+    QColor colour = warn ? Palette::error() : palette().color(QPalette::WindowText);
     if (!warn)
         colour.setAlpha(170); // as noteLabel()
     pal.setColor(QPalette::WindowText, colour);
@@ -655,7 +657,7 @@ void ConnectionDialog::showTestResult(const session::ProbeResult &result)
         status += QLatin1Char(' ')
                   + tr("The release user '%1' could not log in: %2.")
                         .arg(report.release.user, report.release.failure);
-    m_testStatus->setStyleSheet(releaseFailed ? ErrorStyle : QStringLiteral("color: #2e7d32;"));
+    m_testStatus->setStyleSheet(releaseFailed ? ErrorStyle : Palette::textStyle(Palette::ok()));
     m_testStatus->setText(status);
     for (const session::ProbeRow &r : report.rows()) {
         auto *item = new QTreeWidgetItem(m_results, {r.label, r.value});
@@ -717,7 +719,7 @@ void ConnectionDialog::showProblems(const QList<session::ProfileProblem> &proble
                      : QString(),
             p.message);
         if (w) {
-            w->setStyleSheet(QStringLiteral("border: 1px solid #c62828;"));
+            w->setStyleSheet(QStringLiteral("border: 1px solid %1;").arg(Palette::error().name()));
             m_flagged << w;
             if (tab >= 0)
                 m_tabs->setTabIcon(tab, warning);
@@ -780,7 +782,7 @@ bool ConnectionDialog::save()
     }
     m_previousName = p.name;
     m_list->reload(p.name);
-    m_problems->setStyleSheet(QStringLiteral("color: #2e7d32;"));
+    m_problems->setStyleSheet(Palette::textStyle(Palette::ok()));
     m_problems->setText(tr("Saved as '%1' (%2).").arg(p.name, p.environmentLabel()));
     m_problems->show();
     emit profileSaved(p);

@@ -1,5 +1,7 @@
 #include "ConnectionStatusWidget.h"
 
+#include "Palette.h"
+
 #include "EnvironmentStyle.h"
 
 #include <QFrame>
@@ -29,7 +31,7 @@ QFrame *separator(QWidget *parent)
 
 struct StateLook
 {
-    const char *colour;
+    QColor colour;
     QString text;
 };
 
@@ -38,19 +40,19 @@ StateLook lookOf(redis::ConnectionState s)
     using S = redis::ConnectionState;
     switch (s) {
     case S::Ready:
-        return {"#2e7d32", QStringLiteral("Connected")};
+        return {Palette::ok(), QStringLiteral("Connected")};
     case S::Connecting:
-        return {"#b8860b", QStringLiteral("Connecting")};
+        return {Palette::pending(), QStringLiteral("Connecting")};
     case S::Reconnecting:
-        return {"#e66a00", QStringLiteral("Reconnecting")};
+        return {Palette::attention(), QStringLiteral("Reconnecting")};
     case S::Failed:
-        return {"#c62828", QStringLiteral("Connection failed")};
+        return {Palette::error(), QStringLiteral("Connection failed")};
     case S::Closed:
-        return {"#777777", QStringLiteral("Closed")};
+        return {Palette::muted(), QStringLiteral("Closed")};
     case S::Idle:
         break;
     }
-    return {"#777777", QStringLiteral("Not connected")};
+    return {Palette::muted(), QStringLiteral("Not connected")};
 }
 
 } // namespace
@@ -106,7 +108,7 @@ void ConnectionStatusWidget::setConnectionState(redis::ConnectionState state, co
         text += QStringLiteral(": ") + detail;
     const QString shown = fontMetrics().elidedText(text, Qt::ElideRight, 720);
     m_state->setText(QStringLiteral("<span style=\"color:%1\">&#9679;</span> %2")
-                         .arg(QLatin1String(look.colour), shown.toHtmlEscaped()));
+                         .arg(look.colour.name(), shown.toHtmlEscaped()));
     m_state->setToolTip(text);
     m_state->setProperty("plainText", text); // what tests and accessibility read
     m_state->setAccessibleName(text);

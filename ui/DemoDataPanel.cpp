@@ -1,5 +1,7 @@
 #include "DemoDataPanel.h"
 
+#include "Palette.h"
+
 #include "TableSizing.h"
 
 #include <QGroupBox>
@@ -88,9 +90,9 @@ void DemoDataPanel::setReport(const demo::SeedReport &r, const demo::SeedOptions
 void DemoDataPanel::setFailed(const QString &error)
 {
     m_summary->setText(
-        tr("<span style=\"color:#b3261e\"><b>Seeding the demo data failed:</b> %1</span><br>"
+        tr("<span style=\"color:%1\"><b>Seeding the demo data failed:</b> %2</span><br>"
            "The server is still usable; its contents may be incomplete.")
-            .arg(error.toHtmlEscaped()));
+            .arg(Palette::error().name(), error.toHtmlEscaped()));
     m_anomalies->hide();
 }
 

@@ -1,5 +1,7 @@
 #include "EnvironmentStyle.h"
 
+#include "Palette.h"
+
 namespace ui {
 
 QColor environmentColor(session::Environment env)
@@ -8,11 +10,11 @@ QColor environmentColor(session::Environment env)
     case session::Environment::Local:
         return QColor(0x4a, 0x63, 0x85);
     case session::Environment::Test:
-        return QColor(0x2e, 0x7d, 0x32);
+        return Palette::ok();
     case session::Environment::Staging:
-        return QColor(0xe6, 0x6a, 0x00);
+        return Palette::attention();
     case session::Environment::Production:
-        return QColor(0xc6, 0x28, 0x28);
+        return Palette::error();
     }
     return Qt::gray;
 }

@@ -1,5 +1,7 @@
 #include "UnlockDialog.h"
 
+#include "Palette.h"
+
 #include "EnvironmentStyle.h"
 #include "session/WriteGate.h"
 
@@ -35,7 +37,7 @@ UnlockDialog::UnlockDialog(const QString &profileName, QWidget *parent)
     m_typed->setPlaceholderText(tr("profile name"));
     auto *hint = new QLabel;
     hint->setObjectName(QStringLiteral("matchHint"));
-    hint->setStyleSheet(QStringLiteral("color: #c62828;"));
+    hint->setStyleSheet(Palette::textStyle(Palette::error()));
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
     m_unlock = buttons->addButton(tr("Unlock writes"), QDialogButtonBox::AcceptRole);

@@ -1,5 +1,7 @@
 #include "BrowseTables.h"
 
+#include "Palette.h"
+
 #include "browse/CsvExport.h"
 #include "browse/ModelRoles.h"
 
@@ -56,9 +58,9 @@ void AnomalyTintDelegate::initStyleOption(QStyleOptionViewItem *option,
     if (option->state & QStyle::State_Selected)
         return;
     if (index.data(browse::ExpiringSoonRole).toBool())
-        option->backgroundBrush = QColor(255, 224, 150); // amber: act soon, nothing is broken
+        option->backgroundBrush = Palette::soonTint();
     else if (index.data(browse::AnomalyRole).toInt() != 0)
-        option->backgroundBrush = QColor(255, 228, 222);
+        option->backgroundBrush = Palette::errorTint();
 }
 
 void exportModelCsv(QWidget *parent, const QAbstractItemModel &model, const QString &suggestedName,

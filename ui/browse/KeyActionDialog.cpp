@@ -1,5 +1,7 @@
 #include "KeyActionDialog.h"
 
+#include "Palette.h"
+
 #include "core/Bytes.h"
 
 #include <QComboBox>
@@ -89,7 +91,7 @@ KeyActionDialog::KeyActionDialog(const browse::KeyAction &action, const QString 
         layout->addWidget(note);
     }
     m_problem = new QLabel(this);
-    m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_problem->setStyleSheet(Palette::textStyle(Palette::error()));
     layout->addWidget(m_problem);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
     m_confirm = buttons->addButton(action.kind == Kind::Delete     ? tr("Delete key")

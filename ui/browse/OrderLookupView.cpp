@@ -1,5 +1,7 @@
 #include "OrderLookupView.h"
 
+#include "Palette.h"
+
 #include "BrowseTables.h"
 #include "browse/Cells.h"
 #include "browse/ModelRoles.h"
@@ -214,10 +216,10 @@ void OrderLookupView::render()
         const browse::OrderExplanation e = browse::explainOrder(st, r, now, m_warnWithinMs);
         // The retry line answers the question support is asked; when its window is about
         // to close it is the one thing on the page that must not be missed.
-        const QString retry =
-            e.expiringSoon ? QStringLiteral("<span style='background:#ffe096'>&#9888; %1</span>")
-                                 .arg(e.retry.toHtmlEscaped())
-                           : e.retry.toHtmlEscaped();
+        const QString retry = e.expiringSoon
+                                  ? QStringLiteral("<span style='background:%2'>&#9888; %1</span>")
+                                        .arg(e.retry.toHtmlEscaped(), Palette::soonTint().name())
+                                  : e.retry.toHtmlEscaped();
         html += QStringLiteral("<p><b>SKU %1</b> &nbsp;<span style='color:#555'>%2</span><br>"
                                "%3<br>%4<br>%5<br><a href='audit:%6'>%7</a></p>")
                     .arg(core::escapeBytes(st.skuName(st.skuOfReceipt(r)).toByteArray(), 60)

@@ -2,6 +2,7 @@
 
 #include "AuditRecordDetail.h"
 #include "OutcomeStyle.h"
+#include "Palette.h"
 #include "core/Bytes.h"
 #include "inventory/AuditLoader.h"
 
@@ -112,8 +113,9 @@ AuditViewerPanel::AuditViewerPanel(const QString &auditLogPath, QWidget *parent)
     m_problems->setObjectName(QStringLiteral("auditProblems"));
     m_problems->setTextFormat(Qt::PlainText);
     m_problems->setWordWrap(true);
-    m_problems->setStyleSheet(QStringLiteral(
-        "background: #fff4e5; color: #8a4b00; padding: 6px; border: 1px solid #a86200;"));
+    m_problems->setStyleSheet(
+        QStringLiteral("background: %1; color: #8a4b00; padding: 6px; border: 1px solid %2;")
+            .arg(Palette::warningTint().name(), Palette::warning().name()));
     m_problems->hide();
 
     m_table = new QTableView(this);

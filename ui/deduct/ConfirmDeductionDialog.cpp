@@ -1,5 +1,7 @@
 #include "ConfirmDeductionDialog.h"
 
+#include "Palette.h"
+
 #include "core/Bytes.h"
 #include "inventory/RedisCliCommand.h"
 
@@ -59,7 +61,8 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
                    "safely run it again.");
     auto *introLabel = plain(intro, this);
     if (kind == Kind::ScriptRetry)
-        introLabel->setStyleSheet(QStringLiteral("color: #b3261e; font-weight: bold;"));
+        introLabel->setStyleSheet(Palette::textStyle(Palette::error())
+                                  + QStringLiteral(" font-weight: bold;"));
     layout->addWidget(introLabel);
     m_evidence = plain(QString(), this);
     m_evidence->setObjectName(QStringLiteral("evidence"));
@@ -67,12 +70,13 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
     layout->addWidget(m_evidence);
     m_warning = plain(QString(), this);
     m_warning->setObjectName(QStringLiteral("repeatWarning"));
-    m_warning->setStyleSheet(QStringLiteral("color: #b3261e; background: #fdecea; padding: 4px;"));
+    m_warning->setStyleSheet(QStringLiteral("color: %1; background: %2; padding: 4px;")
+                                 .arg(Palette::error().name(), Palette::errorTint().name()));
     m_warning->hide();
     layout->addWidget(m_warning);
     if (!readOnlyNotice.isEmpty()) {
         auto *ro = plain(readOnlyNotice, this);
-        ro->setStyleSheet(QStringLiteral("color: #b3261e;"));
+        ro->setStyleSheet(Palette::textStyle(Palette::error()));
         layout->addWidget(ro);
     }
 
@@ -98,7 +102,7 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
     where->addRow(tr("Stock now"), m_stock);
     m_anomalies = plain(QString(), this);
     m_anomalies->setObjectName(QStringLiteral("knownAnomalies"));
-    m_anomalies->setStyleSheet(QStringLiteral("color: #8a5300;"));
+    m_anomalies->setStyleSheet(Palette::textStyle(Palette::warning()));
     where->addRow(tr("Known anomaly"), m_anomalies);
     where->setRowVisible(m_anomalies, false);
     where->addRow(

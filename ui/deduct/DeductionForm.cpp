@@ -1,5 +1,7 @@
 #include "DeductionForm.h"
 
+#include "Palette.h"
+
 #include "core/Bytes.h"
 #include "inventory/ReceiptCheck.h"
 
@@ -18,8 +20,8 @@ namespace ui {
 using namespace inventory;
 
 namespace {
-const QString ErrorStyle = QStringLiteral("color: #b3261e;");
-const QString HintStyle = QStringLiteral("color: #5f6368;");
+const QString ErrorStyle = Palette::textStyle(Palette::error());
+const QString HintStyle = Palette::textStyle(Palette::muted());
 } // namespace
 
 DeductionForm::DeductionForm(const DeductionContext &ctx, QWidget *parent)
@@ -32,7 +34,7 @@ DeductionForm::DeductionForm(const DeductionContext &ctx, QWidget *parent)
     m_skuSuggestion = new QLabel(this);
     m_skuSuggestion->setObjectName(QStringLiteral("skuSuggestion"));
     m_skuSuggestion->setWordWrap(true);
-    m_skuSuggestion->setStyleSheet(QStringLiteral("color: #8a5300;"));
+    m_skuSuggestion->setStyleSheet(Palette::textStyle(Palette::warning()));
     m_skuSuggestion->hide();
     // A suggested SKU is a link: clicking it fills the field.
     connect(m_skuSuggestion, &QLabel::linkActivated, this, [this](const QString &link) {
@@ -250,8 +252,9 @@ void DeductionForm::showProblem(QLabel *label, QLineEdit *edit,
     const bool show = problem && (m_showAll || m_touched.contains(field)) && edit->isEnabled();
     label->setVisible(show);
     label->setText(show ? *problem : QString());
-    edit->setStyleSheet(show ? QStringLiteral("QLineEdit { border: 1px solid #b3261e; }")
-                             : QString());
+    edit->setStyleSheet(
+        show ? QStringLiteral("QLineEdit { border: 1px solid %1; }").arg(Palette::error().name())
+             : QString());
 }
 
 void DeductionForm::refresh()

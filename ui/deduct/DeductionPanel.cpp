@@ -1,5 +1,7 @@
 #include "DeductionPanel.h"
 
+#include "Palette.h"
+
 #include "ConfirmDeductionDialog.h"
 #include "DeductionForm.h"
 #include "OutcomeStyle.h"
@@ -32,8 +34,9 @@ DeductionPanel::DeductionPanel(redis::CommandSender &sender, const DeductionCont
     m_notice->setObjectName(QStringLiteral("readOnlyNotice"));
     m_notice->setTextFormat(Qt::PlainText);
     m_notice->setWordWrap(true);
-    m_notice->setStyleSheet(QStringLiteral(
-        "background: #fdecea; color: #b3261e; padding: 6px; border: 1px solid #b3261e;"));
+    m_notice->setStyleSheet(
+        QStringLiteral("background: %1; color: %2; padding: 6px; border: 1px solid %2;")
+            .arg(Palette::errorTint().name(), Palette::error().name()));
     m_notice->hide();
 
     m_form = new DeductionForm(ctx, this);

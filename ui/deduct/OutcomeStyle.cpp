@@ -1,5 +1,7 @@
 #include "OutcomeStyle.h"
 
+#include "Palette.h"
+
 #include "inventory/DeductionHistory.h"
 
 namespace ui {
@@ -10,19 +12,19 @@ QColor outcomeColor(OutcomeKind kind)
 {
     switch (kind) {
     case OutcomeKind::Deducted:
-        return QColor(0x1b, 0x7f, 0x3b);
+        return Palette::ok();
     case OutcomeKind::AlreadyApplied:
         return QColor(0x1f, 0x5f, 0xa8);
     case OutcomeKind::Insufficient:
     case OutcomeKind::StockMissing:
-        return QColor(0xa8, 0x62, 0x00);
+        return Palette::warning();
     case OutcomeKind::Rejected:
-        return QColor(0xb3, 0x26, 0x1e);
+        return Palette::error();
     case OutcomeKind::MayHaveWritten: // as unknown: what happened needs checking
     case OutcomeKind::Unknown:
         return QColor(0x7b, 0x1f, 0xa2);
     case OutcomeKind::NotSent:
-        return QColor(0x5f, 0x63, 0x68);
+        return Palette::muted();
     }
     return Qt::black;
 }

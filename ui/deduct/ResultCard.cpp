@@ -1,5 +1,7 @@
 #include "ResultCard.h"
 
+#include "Palette.h"
+
 #include "OutcomeStyle.h"
 #include "core/Bytes.h"
 #include "inventory/AuditQuery.h"
@@ -104,7 +106,7 @@ void ResultCard::setColor(const QColor &strong, const QColor &tint)
 void ResultCard::showIdle()
 {
     m_entryId = 0;
-    setColor(QColor(0x5f, 0x63, 0x68), QColor(0xf5, 0xf5, 0xf5));
+    setColor(Palette::muted(), QColor(0xf5, 0xf5, 0xf5));
     m_title->setText(tr("No deduction yet"));
     m_meaning->setText(tr("Fill in the form and press Run (Ctrl+Enter). You will see the exact "
                           "command before anything is sent."));
@@ -118,7 +120,7 @@ void ResultCard::showIdle()
 void ResultCard::showRunning(const DeductionPlan &plan, bool retry)
 {
     m_entryId = 0;
-    setColor(QColor(0x5f, 0x63, 0x68), QColor(0xf5, 0xf5, 0xf5));
+    setColor(Palette::muted(), QColor(0xf5, 0xf5, 0xf5));
     m_title->setText(retry ? tr("Retrying…") : tr("Running…"));
     m_meaning->setText(tr("Sent; waiting for the reply. Until it comes, the outcome is not "
                           "known."));

@@ -1,5 +1,7 @@
 #include "ConfirmPage.h"
 
+#include "Palette.h"
+
 #include "WizardNotice.h"
 
 #include "functions/ChangeUser.h"
@@ -51,7 +53,8 @@ ConfirmPage::ConfirmPage(functions::LibraryChange &change, QWidget *parent)
     m_what->setWordWrap(true);
     m_what->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_typed->setAccessibleName(tr("Library name"));
-    m_acknowledge->setStyleSheet(QStringLiteral("QCheckBox { color: #a04000; }"));
+    m_acknowledge->setStyleSheet(
+        QStringLiteral("QCheckBox { color: %1; }").arg(Palette::warning().name()));
     connect(m_typed, &QLineEdit::textChanged, this, &ConfirmPage::completeChanged);
     connect(m_acknowledge, &QCheckBox::toggled, this, &ConfirmPage::completeChanged);
     auto *layout = new QVBoxLayout(this);

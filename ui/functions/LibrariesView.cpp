@@ -1,5 +1,7 @@
 #include "LibrariesView.h"
 
+#include "Palette.h"
+
 #include "LoadWizard.h"
 #include "LuaCodeView.h"
 #include "RollbackDialog.h"
@@ -150,7 +152,7 @@ void LibrariesView::refresh()
 void LibrariesView::showError(const QString &message)
 {
     m_footer->setText(message);
-    m_footer->setStyleSheet(QStringLiteral("color: #c62828"));
+    m_footer->setStyleSheet(Palette::textStyle(Palette::error()));
     emit refreshed();
 }
 
@@ -178,7 +180,7 @@ void LibrariesView::display(const QList<redis::LibraryInfo> &libraries)
         bold.setBold(true);
         lib->setFont(Name, bold);
         if (s.match.kind == functions::LibraryMatch::Kind::Differs) {
-            lib->setForeground(LocalFile, QColor(0xb0, 0x60, 0x00));
+            lib->setForeground(LocalFile, Palette::warning());
             differs << tr("%1: loaded %2, local file %3 (%4) differs.")
                            .arg(s.library.name, functions::versionLabel(s.version),
                                 functions::versionLabel(s.match.fileVersion), s.match.file);
@@ -197,7 +199,7 @@ void LibrariesView::display(const QList<redis::LibraryInfo> &libraries)
                 QFont italic = fn->font(Description);
                 italic.setItalic(true);
                 fn->setFont(Description, italic);
-                fn->setForeground(Description, QColor(0x80, 0x80, 0x80));
+                fn->setForeground(Description, Palette::muted());
             }
             fn->setData(Name, LibraryRole, s.library.name);
             if (const functions::InspectedFunction *i = inspected.function(f.name))

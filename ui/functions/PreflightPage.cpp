@@ -1,5 +1,7 @@
 #include "PreflightPage.h"
 
+#include "Palette.h"
+
 #include "UnlockDialog.h"
 #include "WizardNotice.h"
 
@@ -77,9 +79,9 @@ void PreflightPage::run()
                                                         : warning ? tr("⚠ warning")
                                                                   : tr("✔ passed"),
                                                         c.label, c.detail});
-            item->setForeground(0, failed    ? QColor(0xc6, 0x28, 0x28)
-                                   : warning ? QColor(0xb0, 0x60, 0x00)
-                                             : QColor(0x2e, 0x7d, 0x32));
+            item->setForeground(0, failed    ? Palette::error()
+                                   : warning ? Palette::warning()
+                                             : Palette::ok());
             item->setToolTip(2, c.detail);
         }
         for (int c = 0; c < 2; ++c)

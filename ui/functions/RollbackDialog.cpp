@@ -1,5 +1,7 @@
 #include "RollbackDialog.h"
 
+#include "Palette.h"
+
 #include "functions/FunctionBackup.h"
 #include "functions/LibraryVersion.h"
 
@@ -191,7 +193,7 @@ bool RollbackDialog::addBackup(const QString &path, QString *error)
             tr("Taken on %1; this session is connected to %2.")
                 .arg(nodes.join(QStringLiteral(", ")), m_sessionNodes.join(QStringLiteral(", ")));
         for (int c = 0; c < ColumnCount; ++c) {
-            item->setForeground(c, QColor(0x8a, 0x53, 0x00));
+            item->setForeground(c, Palette::warning());
             item->setToolTip(c, why);
         }
         item->setIcon(Nodes, style()->standardIcon(QStyle::SP_MessageBoxWarning));

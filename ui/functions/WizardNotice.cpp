@@ -1,5 +1,7 @@
 #include "WizardNotice.h"
 
+#include "Palette.h"
+
 #include <QLabel>
 
 namespace ui {
@@ -46,13 +48,13 @@ QString verdictText(Verdict v)
 
 QString verdictStyle(Verdict v)
 {
-    const char *bg = v == Verdict::NoChange     ? "#8a8a8a"
-                     : v == Verdict::Compatible ? "#2e7d32"
-                     : v == Verdict::Breaking   ? "#c66a00"
-                                                : "#c62828";
+    const QColor bg = v == Verdict::NoChange     ? Palette::muted()
+                      : v == Verdict::Compatible ? Palette::ok()
+                      : v == Verdict::Breaking   ? Palette::attention()
+                                                 : Palette::error();
     return QStringLiteral("QLabel { background: %1; color: white; font-weight: bold; "
                           "border-radius: 4px; padding: 3px 8px; }")
-        .arg(QLatin1String(bg));
+        .arg(bg.name());
 }
 
 } // namespace ui
