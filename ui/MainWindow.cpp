@@ -174,6 +174,12 @@ void MainWindow::createFeaturePanels()
     connect(m_browser, &BrowserPanel::statusMessage, this,
             [this](const QString &message) { m_status->setActivity(message); });
     connect(m_libraries, &LibrariesView::refreshed, m_audit, &AuditViewerPanel::reload);
+    // An order lookup's "Show in audit log": that order's writes, on the Audit log tab.
+    connect(m_browser, &BrowserPanel::auditRecordsRequested, this,
+            [this](const QString &sku, const QString &order) {
+                m_audit->showOrder(sku, order);
+                m_tabs->setCurrentWidget(m_audit);
+            });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
         if (m_tabs->widget(index) == m_audit)
             m_audit->reload();

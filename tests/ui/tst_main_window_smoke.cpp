@@ -7,6 +7,7 @@
 #include "ShortcutsDialog.h"
 #include "browse/BrowserPanel.h"
 #include "browse/OrderLookupView.h"
+#include "deduct/AuditViewerPanel.h"
 #include "redis/LibraryList.h"
 #include "session/OverviewPoller.h"
 #include "session/ServerOverview.h"
@@ -224,6 +225,19 @@ private slots:
         QTRY_VERIFY(labelText(w.get(), "environmentStrip").contains("WRITES UNLOCKED"));
         QVERIFY(w->session().sender().call({"SET", "smoke:key", "1"}).ok());
     }
+    // "Show in audit log" in an order lookup lands on the Audit log tab, on that order.
+    void orderLookupOpensItsAuditRecords()
+    {
+        auto w = openWindow(m_redis.options(), session::Environment::Local);
+        auto *browser = w->findChild<ui::BrowserPanel *>();
+        auto *audit = w->findChild<ui::AuditViewerPanel *>();
+        QVERIFY(browser && audit);
+        QVERIFY(w->showTab("keys"));
+        emit browser->auditRecordsRequested(QStringLiteral("sku-1001"), QStringLiteral("o-42"));
+        QCOMPARE(w->tabs()->currentWidget(), audit);
+        QCOMPARE(audit->orderShown(), QStringLiteral("o-42"));
+    }
+
     // Ctrl+F from any tab opens the order lookup with its input focused; Help > Keyboard
     // shortcuts lists every shortcut, read from the actions themselves.
     void findOrderFromAnyTabAndTheShortcutList()

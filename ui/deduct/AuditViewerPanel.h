@@ -32,6 +32,8 @@ class AuditViewerPanel : public QWidget
 {
     Q_OBJECT
 public:
+    // The order showOrder() narrowed the view to; empty when it shows every order.
+    QString orderShown() const { return m_order; }
     explicit AuditViewerPanel(const QString &auditLogPath, QWidget *parent = nullptr);
 
     void setAuditLogPath(const QString &path); // and reloads
