@@ -20,7 +20,6 @@ namespace redis {
 
 namespace {
 constexpr int TickMs = 20;
-constexpr auto HandshakeMarker = "inventory-console-handshake";
 
 QString sslErrorsText(const QList<QSslError> &errors)
 {

@@ -1,0 +1,1 @@
+#!python name=p

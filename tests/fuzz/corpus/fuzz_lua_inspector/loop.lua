@@ -1,0 +1,2 @@
+#!lua name=l
+while true do end

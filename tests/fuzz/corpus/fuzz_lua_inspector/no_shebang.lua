@@ -1,0 +1,1 @@
+redis.register_function('f', function() end)

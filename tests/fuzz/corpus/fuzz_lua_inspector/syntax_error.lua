@@ -1,0 +1,2 @@
+#!lua name=s
+local function (
