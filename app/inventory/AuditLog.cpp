@@ -40,6 +40,15 @@ std::optional<QByteArray> bytesFromJson(const QJsonValue &v)
     return std::nullopt;
 }
 
+// A JSON number is a double: 1e300 (a corrupt or hostile line) cast to qint64 is undefined
+// behaviour (found by tests/fuzz/fuzz_audit_log). Anything that is not a duration a double
+// holds exactly (0 to 2^53 ms) reads as unknown, as a missing one does.
+qint64 durationFromJson(const QJsonValue &v)
+{
+    const double ms = v.toDouble(-1);
+    return ms >= 0 && ms <= double(qint64(1) << 53) ? qint64(ms) : -1;
+}
+
 QString currentOsUser()
 {
     QString u = qEnvironmentVariable("USER");
@@ -105,7 +114,7 @@ core::Result<AuditRecord, QString> AuditRecord::fromJsonLine(const QByteArray &l
     }
     r.result = o.value(QStringLiteral("result")).toString();
     r.outcomeUnknown = o.value(QStringLiteral("outcome_unknown")).toBool();
-    r.durationMs = qint64(o.value(QStringLiteral("duration_ms")).toDouble(-1));
+    r.durationMs = durationFromJson(o.value(QStringLiteral("duration_ms")));
     r.detail = o.value(QStringLiteral("detail")).toString();
     // Records written before write-ahead auditing have neither: each is a Single record.
     const QString phase = o.value(QStringLiteral("phase")).toString();

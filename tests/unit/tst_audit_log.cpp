@@ -191,6 +191,23 @@ private slots:
         QVERIFY(!r.toJsonLine().contains("attempt_id"));
     }
 
+    // A duration no qint64 holds (a corrupt line; casting it was undefined behaviour, found
+    // by tests/fuzz/fuzz_audit_log) reads as unknown, and so does a negative one.
+    void durationOutOfRangeReadsAsUnknown()
+    {
+        for (const QByteArray duration : {"1e300", "-1e300", "9223372036854775808", "-7"}) {
+            const auto r = AuditRecord::fromJsonLine(R"({"time":"2026-01-05T08:00:00.000Z",)"
+                                                     R"("command":["GET","k"],"duration_ms":)"
+                                                     + duration + "}");
+            QVERIFY2(r.ok(), duration.constData());
+            QCOMPARE(r->durationMs, -1);
+        }
+        const auto ok = AuditRecord::fromJsonLine(
+            R"({"time":"2026-01-05T08:00:00.000Z","command":[],"duration_ms":1500})");
+        QVERIFY(ok.ok());
+        QCOMPARE(ok->durationMs, 1500);
+    }
+
     // No attempt record, no write: the refusal says where and why.
     void attemptRefusedWhenTheLogCannotBeWritten()
     {
