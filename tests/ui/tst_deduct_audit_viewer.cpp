@@ -287,6 +287,9 @@ private slots:
                  qPrintable(label->text()));
         panel.showOrder("42", "77"); // no such write: nothing, not everything
         QCOMPARE(panel.model()->rowCount(), 0);
+        // and a sentence that says why, not "0 of 0"
+        const QString status = panel.findChild<QLabel *>("auditStatus")->text();
+        QVERIFY2(status.contains(QLatin1String("No write of order 77")), qPrintable(status));
         panel.findChild<QPushButton *>("clearOrderFilter")->click();
         QCOMPARE(panel.model()->rowCount(), all);
         QVERIFY(!label->isVisible());

@@ -342,6 +342,12 @@ void AuditViewerPanel::applyFilter()
         m_model->setFilter(f);
     QString status =
         tr("%1 of %2 writes shown").arg(m_model->rowCount()).arg(m_model->totalCount());
+    // An order with no write here is not an error: say where its writes would be instead.
+    if (!m_order.isEmpty() && m_model->rowCount() == 0)
+        status = tr("No write of order %1 is in this audit log: it holds only what this "
+                    "console and inventory-cli sent from this machine, not other clients' "
+                    "writes (nor the demo's seed data)")
+                     .arg(m_order);
     if (const int lone = m_model->noOutcomeCount())
         status += tr("  ·  %n with no outcome recorded (the console stopped before the reply)",
                      nullptr, lone);
