@@ -116,6 +116,16 @@ void ConnectionStatusWidget::setConnectionState(redis::ConnectionState state, co
 
 void ConnectionStatusWidget::setServer(const session::ServerOverview &o)
 {
+    // Dashes read as "not known yet"; a user who may not run INFO never will know.
+    if (o.denied(QStringLiteral("INFO"))) {
+        m_version->setText(
+            tr("Redis: INFO not allowed for %1").arg(o.user.isEmpty() ? tr("this user") : o.user));
+        m_mode->hide();
+        m_role->hide();
+        return;
+    }
+    m_mode->show();
+    m_role->show();
     m_version->setText(o.version.isEmpty() ? tr("Redis –") : tr("Redis %1").arg(o.version));
     m_mode->setText(o.mode.isEmpty() ? tr("mode –") : o.mode);
     m_role->setText(o.roleLabel().isEmpty() ? tr("role –") : o.roleLabel());

@@ -2,6 +2,7 @@
 // with the user, in one banner, and the values those reads fill say "not allowed" instead of
 // a refresh error. A malformed INFO reply is a read failure, never a possible write.
 #include "AclUsers.h"
+#include "ConnectionStatusWidget.h"
 #include "RedisFixture.h"
 #include "ServerOverviewPanel.h"
 #include "session/OverviewPoller.h"
@@ -67,6 +68,13 @@ private slots:
         QCOMPARE(panel.findChild<QLabel *>("keyCountValue")->text(),
                  QStringLiteral("not allowed for user support"));
         QVERIFY(panel.findChild<QLabel *>("overviewError")->isHidden());
+
+        // The status bar says the same instead of "Redis – mode – role –".
+        ui::ConnectionStatusWidget status;
+        status.setServer(o);
+        QCOMPARE(status.findChild<QLabel *>("serverVersion")->text(),
+                 QStringLiteral("Redis: INFO not allowed for support"));
+        QVERIFY(status.findChild<QLabel *>("serverMode")->isHidden());
     }
 
     void aUserThatMayReadSeesNoBanner()
