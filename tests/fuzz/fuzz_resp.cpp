@@ -15,15 +15,15 @@ using namespace redis;
 
 namespace {
 
-struct Decoded
+struct DecodedStream
 {
     QList<Reply> replies;
     RespDecoder::Status last = RespDecoder::Status::NeedMore;
 };
 
-Decoded decode(const QByteArray &bytes, qsizetype chunk)
+DecodedStream decode(const QByteArray &bytes, qsizetype chunk)
 {
-    Decoded out;
+    DecodedStream out;
     RespDecoder d;
     Reply r;
     for (qsizetype at = 0; at < bytes.size() && out.last != RespDecoder::Status::Failed;
@@ -71,8 +71,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const qsizetype chunk = 1 + data[0] % 16;
     const QByteArray bytes(reinterpret_cast<const char *>(data + 1), qsizetype(size - 1));
 
-    const Decoded whole = decode(bytes, qMax<qsizetype>(1, bytes.size()));
-    const Decoded pieces = decode(bytes, chunk);
+    const DecodedStream whole = decode(bytes, qMax<qsizetype>(1, bytes.size()));
+    const DecodedStream pieces = decode(bytes, chunk);
     FUZZ_CHECK(whole.last == pieces.last);
     FUZZ_CHECK(whole.replies.size() == pieces.replies.size());
     for (qsizetype i = 0; i < whole.replies.size(); ++i)
