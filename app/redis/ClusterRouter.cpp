@@ -117,8 +117,18 @@ void ClusterRouter::discover()
                 asked = client.get();
                 break;
             }
-    asked->sendBatch({{"CLUSTER", "SHARDS"}, {"CLUSTER", "SLOTS"}}, this,
-                     [this](const QList<ReplyResult> &r) { applyTopology(r[0], r[1]); });
+    // CLUSTER SLOTS only for a server older than Redis 7: asking both on every refresh made
+    // each node build a reply that was thrown away.
+    asked->send({"CLUSTER", "SHARDS"}, this, [this, asked](const ReplyResult &shards) {
+        const bool older = !shards.ok() && shards.error().kind == RedisError::Kind::Server
+                           && shards.error().message.contains(QLatin1String("unknown subcommand"),
+                                                              Qt::CaseInsensitive);
+        if (!older)
+            return applyTopology(shards, shards);
+        asked->send({"CLUSTER", "SLOTS"}, this, [this, shards](const ReplyResult &slotTable) {
+            applyTopology(shards, slotTable);
+        });
+    });
 }
 
 void ClusterRouter::refreshSoon()
