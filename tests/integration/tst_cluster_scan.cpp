@@ -19,17 +19,6 @@ class TstClusterScan : public QObject
     testsupport::RedisCluster m_cluster;
     static constexpr int Skus = 600;
 
-    std::unique_ptr<ClusterRouter> router()
-    {
-        ClusterRouter::Options o;
-        o.seed = m_cluster.nodes().first();
-        o.seed.commandTimeoutMs = 1000;
-        auto r = std::make_unique<ClusterRouter>(o);
-        r->open();
-        r->waitUntilDiscovered(5000);
-        return r;
-    }
-
     // Keys of one family on one node, asked of that node.
     qint64 keysOnNode(int node, const QByteArray &pattern)
     {
@@ -41,7 +30,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY2(m_cluster.start(), qPrintable(m_cluster.errorString()));
-        auto r = router();
+        auto r = m_cluster.router(1000);
         QList<Command> seed;
         for (int i = 0; i < Skus; ++i) {
             const QByteArray sku = "sku-" + QByteArray::number(i);
@@ -55,7 +44,7 @@ private slots:
 
     void everyPrimaryIsWalkedAndTheUnionShown()
     {
-        auto r = router();
+        auto r = m_cluster.router(1000);
         QCOMPARE(r->scanNodes().size(), 3);
         browse::InventoryScan scan(*r, inventory::KeySchema());
         QSignalSpy finished(&scan, &browse::InventoryScan::finished);
@@ -79,7 +68,7 @@ private slots:
 
     void aStoppedNodeIsNamedAndTheOthersStillShow()
     {
-        auto r = router();
+        auto r = m_cluster.router(1000);
         const auto nodes = m_cluster.nodes();
         const int stopped = 1;
         const qint64 pid = m_cluster.pid(stopped);

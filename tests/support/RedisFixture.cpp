@@ -206,17 +206,24 @@ std::unique_ptr<redis::RedisClient> StandaloneRedis::connect(redis::ConnectionOp
     return connected(o);
 }
 
-bool RedisCluster::start()
+bool RedisCluster::start(const Options &options)
 {
+    m_options = options;
+    const int count = 3 * (1 + options.replicasPerPrimary);
     QStringList endpoints;
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < count; ++i) {
         auto server = std::make_unique<demo::LocalRedisServer>();
         demo::LocalRedisServer::Options o;
         o.needsBusPort = true;
-        o.extraArgs =
-            QStringList{QStringLiteral("--cluster-enabled"),      QStringLiteral("yes"),
-                        QStringLiteral("--cluster-config-file"),  QStringLiteral("nodes.conf"),
-                        QStringLiteral("--cluster-node-timeout"), QStringLiteral("3000")};
+        o.extraArgs = QStringList{
+            QStringLiteral("--cluster-enabled"), QStringLiteral("yes"),
+            QStringLiteral("--cluster-config-file"), QStringLiteral("nodes.conf"),
+            QStringLiteral("--cluster-node-timeout"), QString::number(options.nodeTimeoutMs),
+            QStringLiteral("--cluster-require-full-coverage"),
+            options.requireFullCoverage ? QStringLiteral("yes") : QStringLiteral("no"),
+            // A replica's first sync starts at once instead of after the default 5 s pause.
+            QStringLiteral("--repl-diskless-sync-delay"), QStringLiteral("0"),
+            QStringLiteral("--enable-debug-command"), QStringLiteral("yes")};
         if (!server->start(o)) {
             m_error = server->errorString();
             return false;
@@ -227,28 +234,167 @@ bool RedisCluster::start()
     QProcess create;
     create.start(QStringLiteral("redis-cli"),
                  QStringList{QStringLiteral("--cluster"), QStringLiteral("create")} + endpoints
-                     + QStringList{QStringLiteral("--cluster-yes")});
+                     + QStringList{QStringLiteral("--cluster-replicas"),
+                                   QString::number(options.replicasPerPrimary),
+                                   QStringLiteral("--cluster-yes")});
     if (!create.waitForFinished(30000) || create.exitCode() != 0) {
         m_error = QStringLiteral("redis-cli --cluster create failed: %1")
                       .arg(QString::fromUtf8(create.readAll()));
         return false;
     }
-    // Every node must agree the cluster is up before tests route by slot.
-    const QDeadlineTimer deadline(20000);
-    for (int i = 0; i < 3; ++i) {
-        auto client = connectNode(i);
-        for (;;) {
-            auto info = client->call({"CLUSTER", "INFO"});
-            if (info.ok() && info->bytes().contains("cluster_state:ok"))
-                break;
-            if (deadline.hasExpired()) {
-                m_error = QStringLiteral("the cluster did not reach cluster_state:ok");
-                return false;
-            }
-            QThread::msleep(100);
-        }
+    // Every node must agree the cluster is up (and every replica be in sync) before tests
+    // route by slot or fail a primary over.
+    m_error = waitUntilFormed(20000);
+    return m_error.isEmpty();
+}
+
+namespace {
+// One line of CLUSTER NODES: "<id> <ip:port@bus> <flags> <primary id> ...".
+struct NodeLine
+{
+    QByteArray id;
+    QList<QByteArray> flags;
+};
+QList<NodeLine> nodeLines(redis::RedisClient &client)
+{
+    QList<NodeLine> out;
+    const auto nodes = client.call({"CLUSTER", "NODES"});
+    if (!nodes.ok())
+        return out;
+    for (const QByteArray &line : nodes->bytes().split('\n')) {
+        const QList<QByteArray> f = line.split(' ');
+        if (f.size() >= 3)
+            out << NodeLine{f[0], f[2].split(',')};
     }
-    return true;
+    return out;
+}
+bool clusterOk(redis::RedisClient &client)
+{
+    const auto info = client.call({"CLUSTER", "INFO"});
+    return info.ok() && info->bytes().contains("cluster_state:ok");
+}
+// A node stopped with SIGSTOP answers nothing: asking it would only wait for a timeout.
+bool stopped(qint64 pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray text = stat.readAll();
+    const qsizetype close = text.lastIndexOf(')');
+    return close > 0 && text.mid(close + 2, 1) == "T";
+}
+} // namespace
+
+bool RedisCluster::isLive(int index) const
+{
+    const auto &s = m_servers.at(size_t(index));
+    return s->isRunning() && !stopped(s->pid());
+}
+
+QString RedisCluster::waitUntilFormed(int timeoutMs) const
+{
+    const int count = size();
+    const int replicas = 3 * m_options.replicasPerPrimary;
+    const QDeadlineTimer deadline(timeoutMs);
+    QString why;
+    for (;;) {
+        why.clear();
+        for (int i = 0; i < count && why.isEmpty(); ++i) {
+            auto client = connectNode(i);
+            const auto lines = nodeLines(*client);
+            int replicaLines = 0;
+            for (const NodeLine &l : lines) {
+                if (l.flags.contains("handshake") || l.flags.contains("noaddr"))
+                    why = QStringLiteral("node %1 still meets the others").arg(i);
+                if (l.flags.contains("slave"))
+                    ++replicaLines;
+            }
+            if (lines.size() != count || replicaLines != replicas)
+                why = QStringLiteral("node %1 knows %2 nodes, %3 of them replicas")
+                          .arg(i)
+                          .arg(lines.size())
+                          .arg(replicaLines);
+            else if (!clusterOk(*client))
+                why = QStringLiteral("node %1 does not say cluster_state:ok").arg(i);
+            const auto role = client->call({"ROLE"});
+            if (why.isEmpty() && role.ok() && role->size() >= 4
+                && role->elements().at(0).bytes() == "slave"
+                && role->elements().at(3).bytes() != "connected")
+                why = QStringLiteral("replica %1 is not in sync with its primary yet").arg(i);
+        }
+        if (why.isEmpty())
+            return {};
+        if (deadline.hasExpired())
+            return QStringLiteral("the cluster did not form: ") + why;
+        QThread::msleep(50);
+    }
+}
+
+QList<int> RedisCluster::primaries() const
+{
+    QList<int> out;
+    for (int i = 0; i < size(); ++i) {
+        if (!isLive(i))
+            continue;
+        const auto role = connectNode(i)->call({"ROLE"});
+        if (role.ok() && role->size() > 0 && role->elements().at(0).bytes() == "master")
+            out << i;
+    }
+    return out;
+}
+
+int RedisCluster::replicaOf(int primary) const
+{
+    const quint16 port = m_servers.at(size_t(primary))->port();
+    for (int i = 0; i < size(); ++i) {
+        if (i == primary || !isLive(i))
+            continue;
+        const auto role = connectNode(i)->call({"ROLE"});
+        // {"slave", host, port, state, offset}
+        if (role.ok() && role->size() >= 3 && role->elements().at(0).bytes() == "slave"
+            && role->elements().at(2).toInteger() == port)
+            return i;
+    }
+    return -1;
+}
+
+QString RedisCluster::failover(int replica, int timeoutMs) const
+{
+    const auto asked = connectNode(replica)->call({"CLUSTER", "FAILOVER"});
+    if (!asked.ok())
+        return QStringLiteral("CLUSTER FAILOVER on node %1: %2").arg(replica).arg(render(asked));
+    return waitUntilPrimary(replica, timeoutMs);
+}
+
+QString RedisCluster::waitUntilPrimary(int index, int timeoutMs) const
+{
+    const QDeadlineTimer deadline(timeoutMs);
+    const auto myId = connectNode(index)->call({"CLUSTER", "MYID"});
+    if (!myId.ok())
+        return QStringLiteral("node %1 did not say its id: %2").arg(index).arg(render(myId));
+    QString why;
+    for (;;) {
+        why.clear();
+        for (int i = 0; i < size() && why.isEmpty(); ++i) {
+            if (!isLive(i))
+                continue;
+            auto client = connectNode(i);
+            bool seenAsPrimary = false;
+            for (const NodeLine &l : nodeLines(*client))
+                if (l.id == myId->bytes())
+                    seenAsPrimary = l.flags.contains("master") && !l.flags.contains("fail")
+                                    && !l.flags.contains("fail?");
+            if (!seenAsPrimary)
+                why = QStringLiteral("node %1 does not see node %2 as a primary").arg(i).arg(index);
+            else if (!clusterOk(*client))
+                why = QStringLiteral("node %1 does not say cluster_state:ok").arg(i);
+        }
+        if (why.isEmpty())
+            return {};
+        if (deadline.hasExpired())
+            return why;
+        QThread::msleep(50);
+    }
 }
 
 QList<redis::ConnectionOptions> RedisCluster::nodes() const
@@ -262,6 +408,17 @@ QList<redis::ConnectionOptions> RedisCluster::nodes() const
 std::unique_ptr<redis::RedisClient> RedisCluster::connectNode(int index) const
 {
     return connected(loopback(m_servers.at(size_t(index))->port()));
+}
+
+std::unique_ptr<redis::ClusterRouter> RedisCluster::router(int commandTimeoutMs) const
+{
+    redis::ClusterRouter::Options o;
+    o.seed = loopback(m_servers.front()->port());
+    o.seed.commandTimeoutMs = commandTimeoutMs;
+    auto r = std::make_unique<redis::ClusterRouter>(o);
+    r->open();
+    r->waitUntilDiscovered(5000);
+    return r;
 }
 
 QString TlsRedis::caFile() const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "demo/LocalRedisServer.h"
+#include "redis/ClusterRouter.h"
 #include "redis/RedisClient.h"
 
 #include <QTemporaryDir>
@@ -75,18 +76,49 @@ private:
     QStringList m_extraArgs;
 };
 
-// Three primaries, no replicas, slots spread by redis-cli --cluster create.
+// Three primaries, slots spread by redis-cli --cluster create; by default no replicas.
+// With replicasPerPrimary 1 (3+3) start() returns once every replica is in sync, so that a
+// CLUSTER FAILOVER or a primary's death has a replica ready to take over.
 class RedisCluster
 {
 public:
-    bool start();
+    struct Options
+    {
+        int replicasPerPrimary = 0;
+        // How long a silent node takes to be marked failed (and replaced by its replica).
+        int nodeTimeoutMs = 3000;
+        // Off: the other primaries keep serving their slots while one node is down.
+        bool requireFullCoverage = true;
+    };
+    bool start() { return start(Options()); }
+    bool start(const Options &options);
     QString errorString() const { return m_error; }
+    // Every node, primaries and replicas, in the order they were started.
     QList<redis::ConnectionOptions> nodes() const;
+    int size() const { return int(m_servers.size()); }
     std::unique_ptr<redis::RedisClient> connectNode(int index) const;
+    // A router seeded with the first node, the topology discovered.
+    std::unique_ptr<redis::ClusterRouter> router(int commandTimeoutMs = 3000) const;
     qint64 pid(int index) const { return m_servers.at(size_t(index))->pid(); }
+    void kill(int index) { m_servers.at(size_t(index))->kill(); }
+
+    // Indexes of the nodes that are primaries now, asked of each live node (ROLE).
+    QList<int> primaries() const;
+    // The index of a primary's replica, -1 when it has none.
+    int replicaOf(int primary) const;
+    // Runs CLUSTER FAILOVER on a replica and waits until it is a primary in every live node's
+    // view and the cluster is ok again. Empty on success, else what went wrong.
+    QString failover(int replica, int timeoutMs = 15000) const;
+    // Waits until the node is a primary in the view of every live node and every live node
+    // says cluster_state:ok (after a failover, or after a primary died and its replica took
+    // over). Empty on success, else what the cluster still says.
+    QString waitUntilPrimary(int index, int timeoutMs = 15000) const;
 
 private:
+    QString waitUntilFormed(int timeoutMs) const;
+    bool isLive(int index) const;
     std::vector<std::unique_ptr<demo::LocalRedisServer>> m_servers;
+    Options m_options;
     QString m_error;
 };
 
