@@ -241,9 +241,15 @@ TopologyResult ClusterTopology::fromSlots(const Reply &reply, const AnnouncedAdd
 
 QList<int> ClusterTopology::primaries() const
 {
+    // From the slot owners, not the role: after a failover the cluster still lists the dead
+    // primary as a primary, with no slots, until it comes back as a replica or is forgotten.
+    std::vector<bool> serving(size_t(m_nodes.size()), false);
+    for (qint16 owner : m_owner)
+        if (owner >= 0)
+            serving[size_t(owner)] = true;
     QList<int> out;
     for (int i = 0; i < m_nodes.size(); ++i)
-        if (m_nodes[i].primary)
+        if (serving[size_t(i)])
             out << i;
     return out;
 }
@@ -277,6 +283,8 @@ int ClusterTopology::moveSlot(int slot, const QString &host, quint16 port)
         node.primary = true;
         index = addNode(std::move(node));
     }
+    // A replica named by MOVED has been promoted.
+    m_nodes[index].primary = true;
     if (slot >= 0 && slot < SlotCount)
         m_owner[size_t(slot)] = qint16(index);
     return index;

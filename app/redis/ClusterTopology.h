@@ -62,6 +62,8 @@ public:
     fromSlots(const Reply &reply, const AnnouncedAddressMap &map, const QString &seedHost);
 
     const QList<ClusterNode> &nodes() const { return m_nodes; }
+    // The primaries that serve at least one slot (a failed primary whose replica took over
+    // serves none), in node order.
     QList<int> primaries() const;
     // The node index owning a slot, -1 when no node covers it.
     int ownerOf(int slot) const;

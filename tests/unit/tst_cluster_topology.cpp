@@ -53,6 +53,27 @@ private slots:
         QCOMPARE(t->nodes().at(replica).primaryId, QByteArray("a"));
     }
 
+    // After a failover CLUSTER SHARDS still lists the dead primary, as a primary of a shard
+    // with no slots: it is no longer among the primaries a scan visits.
+    void aFailedPrimaryWithoutSlotsIsNotServing()
+    {
+        const Reply shards =
+            Reply::array({shard(0, 16383,
+                                {node("b", "127.0.0.1", 7002, "master"),
+                                 node("b2", "127.0.0.1", 7005, "replica")}),
+                          Reply::array({str("slots"), Reply::array({}), str("nodes"),
+                                        Reply::array({node("a", "127.0.0.1", 7001, "master")})})});
+        auto t = ClusterTopology::fromShards(shards, {}, QStringLiteral("seed"));
+        QVERIFY2(t.ok(), qPrintable(t.ok() ? QString() : t.error()));
+        QCOMPARE(t->primaries().size(), 1);
+        QCOMPARE(t->nodes().at(t->primaries().first()).port, quint16(7002));
+        // A MOVED naming the replica: it serves that slot from now on.
+        ClusterTopology moved = t.value();
+        const int promoted = moved.moveSlot(5, QStringLiteral("127.0.0.1"), 7005);
+        QVERIFY(moved.nodes().at(promoted).primary);
+        QCOMPARE(moved.primaries().size(), 2);
+    }
+
     void wrongShapesAreErrorsNotPartialMaps_data()
     {
         QTest::addColumn<Reply>("reply");
