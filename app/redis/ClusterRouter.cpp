@@ -49,12 +49,6 @@ std::optional<Redirect> parseRedirect(const QString &message)
         return std::nullopt;
     return r;
 }
-
-bool isTransportFailure(const ReplyResult &r)
-{
-    return !r.ok() && r.error().kind != RedisError::Kind::Server
-           && r.error().kind != RedisError::Kind::NotSent;
-}
 } // namespace
 
 ClusterRouter::ClusterRouter(Options options, QObject *parent)
@@ -64,6 +58,18 @@ ClusterRouter::ClusterRouter(Options options, QObject *parent)
 {
     m_refreshTimer.setInterval(m_options.refreshIntervalMs);
     connect(&m_refreshTimer, &QTimer::timeout, this, &ClusterRouter::refreshSoon);
+    m_refreshGap.setSingleShot(true);
+    connect(&m_refreshGap, &QTimer::timeout, this, &ClusterRouter::refreshSoon);
+    watch(*m_seed);
+}
+
+void ClusterRouter::watch(RedisClient &client)
+{
+    // The seed is a node like the others: its loss may mean its replica took over.
+    connect(&client, &RedisClient::stateChanged, this, [this](ConnectionState s) {
+        if (s == ConnectionState::Reconnecting || s == ConnectionState::Failed)
+            refreshSoon();
+    });
 }
 
 ClusterRouter::~ClusterRouter()
@@ -109,6 +115,7 @@ QList<ScanNode> ClusterRouter::scanNodes()
 void ClusterRouter::discover()
 {
     m_refreshing = true;
+    m_sinceDiscover.start();
     // The seed may be the node that went away: ask any connection that is up.
     RedisClient *asked = m_seed.get();
     if (asked->state() != ConnectionState::Ready)
@@ -133,8 +140,14 @@ void ClusterRouter::discover()
 
 void ClusterRouter::refreshSoon()
 {
-    if (!m_refreshing && m_discovered && m_cluster)
-        discover();
+    if (m_refreshing || !m_discovered || !m_cluster || m_refreshGap.isActive())
+        return;
+    const qint64 since = m_sinceDiscover.isValid() ? m_sinceDiscover.elapsed() : -1;
+    if (since >= 0 && since < m_options.refreshGapMs) {
+        m_refreshGap.start(int(m_options.refreshGapMs - since));
+        return;
+    }
+    discover();
 }
 
 void ClusterRouter::applyTopology(const ReplyResult &shards, const ReplyResult &slotTable)
@@ -200,10 +213,7 @@ RedisClient &ClusterRouter::clientFor(const QString &host, quint16 port)
     auto it = m_clients.find(key);
     if (it == m_clients.end()) {
         auto client = std::make_unique<RedisClient>(o);
-        connect(client.get(), &RedisClient::stateChanged, this, [this](ConnectionState s) {
-            if (s == ConnectionState::Reconnecting || s == ConnectionState::Failed)
-                refreshSoon();
-        });
+        watch(*client);
         client->open();
         it = m_clients.emplace(key, std::move(client)).first;
     }
@@ -290,7 +300,9 @@ void ClusterRouter::take(const std::shared_ptr<Pending> &p, qsizetype i, ReplyRe
     const bool moved = !result.ok() && result.error().isServer("MOVED");
     const bool ask = !result.ok() && result.error().isServer("ASK");
     if (!moved && !ask) {
-        if (isTransportFailure(result))
+        // A node that is down (the write unsent, or its reply lost) may have been replaced:
+        // ask again who owns what, so that the next command goes to the new primary.
+        if (!result.ok() && result.error().kind != RedisError::Kind::Server)
             refreshSoon();
         finishOne(p, i, std::move(result));
         return;

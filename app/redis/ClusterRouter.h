@@ -4,6 +4,7 @@
 #include "CommandSender.h"
 #include "RedisClient.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
 #include <deque>
@@ -20,8 +21,9 @@ namespace redis {
 // Redirects: MOVED updates the slot map and resends; ASK sends ASKING and the command once to
 // the importing node. Both replies prove the command did not run there, so resending cannot
 // run it twice. After maxRedirects the command fails unsent with a sentence that says why.
-// The topology is read again after a MOVED, after a node's connection failed, and on an
-// interval.
+// The topology is read again after a MOVED, after a node's connection failed or refused a
+// command for being down (its replica may have taken over), and on an interval; never more
+// often than every refreshGapMs, however many commands fail.
 //
 // Commands of one batch that live on different nodes are sent to each node in their order;
 // the batch's callback runs once all have answered, with results in the batch's order.
@@ -35,6 +37,7 @@ public:
         AnnouncedAddressMap addressMap;
         int maxRedirects = 5;
         int refreshIntervalMs = 30000;
+        int refreshGapMs = 250;
     };
     explicit ClusterRouter(Options options, QObject *parent = nullptr);
     ~ClusterRouter() override;
@@ -66,6 +69,7 @@ private:
     struct Pending;
     void discover();
     void refreshSoon();
+    void watch(RedisClient &client);
     void applyTopology(const ReplyResult &shards, const ReplyResult &slotTable);
     void dispatch(const std::shared_ptr<Pending> &p, QList<qsizetype> indexes);
     void sendTo(RedisClient &client, const std::shared_ptr<Pending> &p, QList<qsizetype> indexes,
@@ -84,6 +88,8 @@ private:
     QString m_discoveryError;
     std::deque<std::shared_ptr<Pending>> m_waiting; // sent before the topology was known
     QTimer m_refreshTimer;
+    QTimer m_refreshGap; // a refresh asked for too soon after the last one waits here
+    QElapsedTimer m_sinceDiscover;
 };
 
 } // namespace redis

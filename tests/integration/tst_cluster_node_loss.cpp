@@ -1,0 +1,193 @@
+#include "RedisFixture.h"
+#include "browse/InventoryScan.h"
+#include "redis/ClusterRouter.h"
+#include "redis/Slot.h"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <csignal>
+
+using namespace redis;
+using testsupport::RedisCluster;
+
+// A primary lost in the middle of a key scan, stopped (kill -STOP) or killed (SIGKILL): the
+// scan names that node and still shows the others' keys. A killed primary's replica takes
+// over after the node timeout, and the router finds the new primary by itself.
+class TstClusterNodeLoss : public QObject
+{
+    Q_OBJECT
+
+    static constexpr int Skus = 2000;
+
+    static QByteArray stockKey(int i)
+    {
+        return "stock:{sku-" + QByteArray::number(i) + "}:available";
+    }
+
+    static bool seed(ClusterRouter &r)
+    {
+        QList<Command> seed;
+        for (int i = 0; i < Skus; ++i) {
+            seed << Command{"SET", stockKey(i), "100"};
+            seed << Command{"SET", "idem:{sku-" + QByteArray::number(i) + "}:o-1", "99", "EX",
+                            "3600"};
+        }
+        for (const auto &result : r.callBatch(seed, 20000))
+            if (!result.ok())
+                return false;
+        return true;
+    }
+
+    // The node index of the primary that owns sku-0 (as the router sees it).
+    static int ownerOfFirstSku(const RedisCluster &cluster, ClusterRouter &r)
+    {
+        const int owner = r.topology().ownerOf(keySlot(stockKey(0)));
+        for (int i = 0; owner >= 0 && i < cluster.size(); ++i)
+            if (cluster.nodes().at(i).port == r.topology().nodes().at(owner).port)
+                return i;
+        return -1;
+    }
+
+    static qint64 stockKeysOn(const RedisCluster &cluster, int node)
+    {
+        auto keys = cluster.connectNode(node)->call({"KEYS", "stock:*"});
+        return keys.ok() ? keys->size() : -1;
+    }
+
+    // Scans with small pages, one in flight per node, and runs `strike` on the first page.
+    struct ScanResult
+    {
+        bool complete = true;
+        QString error;
+        qint64 skus = 0;
+        qint64 nodeNamedKeysSeen = -1;
+    };
+    static ScanResult scanStriking(ClusterRouter &r, const std::function<void()> &strike,
+                                   int timeoutMs)
+    {
+        browse::InventoryScan scan(r, inventory::KeySchema());
+        QSignalSpy finished(&scan, &browse::InventoryScan::finished);
+        bool struck = false;
+        QObject::connect(&scan, &browse::InventoryScan::progress, &scan, [&] {
+            if (!struck) {
+                struck = true;
+                strike();
+            }
+        });
+        browse::InventoryScan::Options o;
+        o.count = 50;
+        o.pagesInFlight = 1;
+        o.timeoutMs = timeoutMs;
+        scan.start(o);
+        ScanResult out;
+        if (!finished.wait(30000)) {
+            out.error = QStringLiteral("the scan did not finish");
+            return out;
+        }
+        out.complete = finished.first().at(0).toBool();
+        out.error = finished.first().at(1).toString();
+        out.skus = qint64(scan.store().skuCount());
+        return out;
+    }
+
+private slots:
+    void aPrimaryStoppedMidScanIsNamed()
+    {
+        RedisCluster cluster;
+        QVERIFY2(cluster.start(), qPrintable(cluster.errorString()));
+        auto r = cluster.router(800);
+        QVERIFY(seed(*r));
+        const int stopped = ownerOfFirstSku(cluster, *r);
+        QVERIFY(stopped >= 0);
+        qint64 elsewhere = 0;
+        for (int i = 0; i < cluster.size(); ++i)
+            if (i != stopped)
+                elsewhere += stockKeysOn(cluster, i);
+        const qint64 pid = cluster.pid(stopped);
+        const auto resume = qScopeGuard([pid] { ::kill(pid_t(pid), SIGCONT); });
+
+        const ScanResult s = scanStriking(
+            *r, [pid] { QCOMPARE(::kill(pid_t(pid), SIGSTOP), 0); }, 800);
+        QVERIFY(!s.complete);
+        const QString name = cluster.nodes().at(stopped).address();
+        QVERIFY2(s.error.contains(name), qPrintable(s.error));
+        QVERIFY2(s.error.contains(QLatin1String("other nodes are shown")), qPrintable(s.error));
+        for (int i = 0; i < cluster.size(); ++i)
+            if (i != stopped)
+                QVERIFY2(!s.error.contains(cluster.nodes().at(i).address()), qPrintable(s.error));
+        // Every key of the other primaries, and only what the stopped one gave before.
+        QVERIFY2(s.skus >= elsewhere && s.skus < Skus,
+                 qPrintable(QStringLiteral("%1 SKUs, %2 elsewhere").arg(s.skus).arg(elsewhere)));
+
+        // Resumed, it answers again and a second scan is complete.
+        QCOMPARE(::kill(pid_t(pid), SIGCONT), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(r->call({"GET", stockKey(0)}).ok(), 10000);
+        const ScanResult again = scanStriking(
+            *r, [] {}, 5000);
+        QVERIFY2(again.complete, qPrintable(again.error));
+        QCOMPARE(again.skus, qint64(Skus));
+    }
+
+    void aPrimaryKilledMidScanIsNamedAndItsReplicaTakesOver()
+    {
+        RedisCluster cluster;
+        RedisCluster::Options options;
+        options.replicasPerPrimary = 1;
+        options.nodeTimeoutMs = 1500;
+        QVERIFY2(cluster.start(options), qPrintable(cluster.errorString()));
+        auto r = cluster.router(800);
+        QVERIFY(seed(*r));
+        const int killed = ownerOfFirstSku(cluster, *r);
+        QVERIFY(killed >= 0);
+        const int replica = cluster.replicaOf(killed);
+        QVERIFY(replica >= 0);
+        qint64 elsewhere = 0;
+        for (int i : cluster.primaries())
+            if (i != killed)
+                elsewhere += stockKeysOn(cluster, i);
+        const qint64 pid = cluster.pid(killed);
+        const QString name = cluster.nodes().at(killed).address();
+
+        const ScanResult s = scanStriking(
+            *r, [pid] { QCOMPARE(::kill(pid_t(pid), SIGKILL), 0); }, 800);
+        cluster.kill(killed); // reaps it
+        QVERIFY(!s.complete);
+        QVERIFY2(s.error.contains(name), qPrintable(s.error));
+        QVERIFY2(s.error.contains(QLatin1String("other nodes are shown")), qPrintable(s.error));
+        QVERIFY2(s.skus >= elsewhere && s.skus < Skus,
+                 qPrintable(QStringLiteral("%1 SKUs, %2 elsewhere").arg(s.skus).arg(elsewhere)));
+
+        // The router does not call the dead node healthy.
+        QVERIFY(r->node(r->topology().indexOf(QStringLiteral("127.0.0.1"),
+                                              cluster.nodes().at(killed).port))
+                    .state()
+                != ConnectionState::Ready);
+
+        // The replica takes over; the router finds it without being told, and the shard's
+        // keys are served again, the replica's copy of them.
+        const QString promoted = cluster.waitUntilPrimary(replica, 20000);
+        QVERIFY2(promoted.isEmpty(), qPrintable(promoted));
+        QElapsedTimer sinceFailover;
+        sinceFailover.start();
+        QTRY_VERIFY_WITH_TIMEOUT(r->call({"GET", stockKey(0)}).ok(), 10000);
+        qInfo("the router served the promoted replica %lld ms after the cluster agreed",
+              sinceFailover.elapsed());
+        const int owner = r->topology().ownerOf(keySlot(stockKey(0)));
+        QCOMPARE(r->topology().nodes().at(owner).port, cluster.nodes().at(replica).port);
+        // The dead primary serves nothing now: a scan visits the three that do.
+        QSet<quint16> serving;
+        for (int i : r->topology().primaries())
+            serving << r->topology().nodes().at(i).port;
+        QCOMPARE(serving.size(), 3);
+        QVERIFY(!serving.contains(cluster.nodes().at(killed).port));
+        const ScanResult again = scanStriking(
+            *r, [] {}, 5000);
+        QVERIFY2(again.complete, qPrintable(again.error));
+        QCOMPARE(again.skus, qint64(Skus));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstClusterNodeLoss)
+#include "tst_cluster_node_loss.moc"
