@@ -1,5 +1,8 @@
 #include "RedisFixture.h"
+#include "redis/ClusterRouter.h"
+#include "redis/Slot.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTest>
@@ -63,6 +66,88 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(c->state(), ConnectionState::Ready, 5000);
         // The first write did run once the server resumed; the refused one never did.
         QCOMPARE(c->call({"GET", "t:stock"})->bytes(), QByteArray("9"));
+    }
+
+    // One stopped node of a cluster: a deduction routed to it is "outcome unknown" within the
+    // command timeout, not a hang; the other primaries' deductions go on; its connection stops
+    // claiming to be ready; once resumed it serves again, and the unknown write ran once.
+    void oneStoppedClusterNodeIsBoundedAndTheOthersGoOn()
+    {
+        testsupport::RedisCluster cluster;
+        testsupport::RedisCluster::Options co;
+        co.requireFullCoverage = false; // the others keep serving once they mark it failed
+        QVERIFY2(cluster.start(co), qPrintable(cluster.errorString()));
+        const QByteArray library =
+            testsupport::functionSource(QStringLiteral("inventory_lib_v1.lua"));
+        for (int i = 0; i < cluster.size(); ++i)
+            QVERIFY(cluster.connectNode(i)->call({"FUNCTION", "LOAD", "REPLACE", library}).ok());
+
+        ClusterRouter::Options o;
+        o.seed = cluster.nodes().first();
+        o.seed.commandTimeoutMs = 300;
+        o.seed.connectTimeoutMs = 400;
+        o.seed.silentCloseMs = 600;
+        o.seed.reconnectMinMs = 100;
+        o.seed.reconnectMaxMs = 400;
+        ClusterRouter r(o);
+        r.open();
+        QVERIFY(r.waitUntilDiscovered(5000));
+        // One SKU on each node, by the router's own map.
+        QMap<int, QByteArray> skuOnNode;
+        for (int i = 0; skuOnNode.size() < 3 && i < 1000; ++i) {
+            const QByteArray sku = "sku-" + QByteArray::number(i);
+            const int owner = r.topology().ownerOf(keySlot(sku));
+            const quint16 port = r.topology().nodes().at(owner).port;
+            for (int n = 0; n < cluster.size(); ++n)
+                if (cluster.nodes().at(n).port == port && !skuOnNode.contains(n))
+                    skuOnNode.insert(n, sku);
+        }
+        QCOMPARE(skuOnNode.size(), 3);
+        const auto stock = [](const QByteArray &sku) {
+            return "stock:{" + sku + "}:available";
+        };
+        for (const QByteArray &sku : skuOnNode)
+            QVERIFY(r.call({"SET", stock(sku), "100"}).ok());
+        int order = 0;
+        const auto deduct = [&](const QByteArray &sku) {
+            return r.call({"FCALL", "inventory_deduct_v1", "2", stock(sku),
+                           "idem:{" + sku + "}:o-" + QByteArray::number(++order), "1", "3600"});
+        };
+
+        const int stoppedNode = 1;
+        const qint64 pid = cluster.pid(stoppedNode);
+        Resume resume{pid};
+        QCOMPARE(::kill(pid_t(pid), SIGSTOP), 0);
+        QElapsedTimer waited;
+        waited.start();
+        const auto first = deduct(skuOnNode[stoppedNode]);
+        QVERIFY(!first.ok());
+        QVERIFY2(first.error().outcomeUnknown(), qPrintable(first.error().toString()));
+        QVERIFY2(waited.elapsed() < 300 + 1500, qPrintable(QString::number(waited.elapsed())));
+        for (int n : {0, 2}) {
+            const auto other = deduct(skuOnNode[n]);
+            QVERIFY2(other.ok() && other->at(0).toInteger() == 1,
+                     qPrintable(testsupport::render(other)));
+        }
+        const int index =
+            r.topology().indexOf(QStringLiteral("127.0.0.1"), cluster.nodes().at(stoppedNode).port);
+        QTRY_VERIFY_WITH_TIMEOUT(r.node(index).state() != ConnectionState::Ready, 3000);
+        // While it cannot be reached, a deduction is refused unsent, never left unknown.
+        const auto whileDown = deduct(skuOnNode[stoppedNode]);
+        QVERIFY(!whileDown.ok());
+        QVERIFY2(!whileDown.error().outcomeUnknown(), qPrintable(whileDown.error().toString()));
+        for (int n : {0, 2})
+            QVERIFY(deduct(skuOnNode[n]).ok());
+
+        QCOMPARE(::kill(pid_t(pid), SIGCONT), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(r.call({"EXISTS", stock(skuOnNode[stoppedNode])}).ok(), 10000);
+        // The unknown one ran once the node resumed; the refused one never did.
+        QCOMPARE(r.call({"GET", stock(skuOnNode[stoppedNode])})->bytes(), QByteArray("99"));
+        const auto after = deduct(skuOnNode[stoppedNode]);
+        QVERIFY2(after.ok() && after->at(0).toInteger() == 1,
+                 qPrintable(testsupport::render(after)));
+        for (int n : {0, 2})
+            QCOMPARE(r.call({"GET", stock(skuOnNode[n])})->bytes(), QByteArray("98"));
     }
 
     // A command slower than the silence limit but within its own timeout is not silence.
