@@ -7,7 +7,8 @@ using namespace redis;
 using testsupport::runCli;
 
 // inventory-cli given one cluster node's URL works on the whole cluster: deductions reach
-// the primary owning each SKU, and `keys` counts the SKUs of every primary.
+// the primary owning each SKU, `keys` counts the SKUs of every primary, `order` finds a
+// receipt on any primary, and `ping` and `functions status/diff` answer for the node.
 class TstCliCluster : public QObject
 {
     Q_OBJECT
@@ -62,6 +63,48 @@ private slots:
             }
         }
         QCOMPARE(nodesUsed.size(), 3);
+    }
+
+    void pingSaysCluster()
+    {
+        const auto run = runCli({QStringLiteral("ping"), QStringLiteral("--url"), url()});
+        QVERIFY2(run.exitCode == 0, run.out + run.err);
+        QVERIFY2(run.out.contains("cluster"), run.out);
+        QVERIFY2(run.out.contains("may call inventory_deduct_v1  allowed"), run.out);
+    }
+
+    // Receipts written through the CLI on every primary: `order` finds each, whichever node
+    // the URL names, and says what its deduction left.
+    void orderFindsReceiptsOnEveryPrimary()
+    {
+        for (int i = 1; i < Skus; i += 7) {
+            const QString sku = QStringLiteral("sku-%1").arg(i);
+            const auto d = runCli({QStringLiteral("deduct"), QStringLiteral("--url"), url(),
+                                   QStringLiteral("--sku"), sku, QStringLiteral("--order"),
+                                   QStringLiteral("o-find"), QStringLiteral("--quantity"),
+                                   QStringLiteral("2")});
+            QVERIFY2(d.exitCode == 0, d.out + d.err);
+        }
+        const auto run = runCli({QStringLiteral("order"), QStringLiteral("--url"), url(),
+                                 QStringLiteral("o-find"), QStringLiteral("--json")});
+        QVERIFY2(run.exitCode == 0, run.out + run.err);
+        for (int i = 1; i < Skus; i += 7)
+            QVERIFY2(run.out.contains("idem:{sku-" + QByteArray::number(i) + "}:o-find"), run.out);
+        QVERIFY2(run.out.count("o-find") >= (Skus - 1) / 7 + 1, run.out);
+    }
+
+    void functionsStatusAndDiffAnswer()
+    {
+        const auto status = runCli({QStringLiteral("functions"), QStringLiteral("status"),
+                                    QStringLiteral("--url"), url()});
+        QVERIFY2(status.exitCode == 0, status.out + status.err);
+        QVERIFY2(status.out.contains("inventory_lib_v1"), status.out);
+        QVERIFY2(status.out.contains("inventory_deduct_v1"), status.out);
+        const auto diff =
+            runCli({QStringLiteral("functions"), QStringLiteral("diff"), QStringLiteral("--url"),
+                    url(), QStringLiteral(INVENTORY_SOURCE_DIR "/functions/inventory_lib_v1.lua")});
+        QVERIFY2(diff.exitCode == 0, diff.out + diff.err);
+        QVERIFY2(diff.out.contains("no-change"), diff.out);
     }
 
     void keysCountsTheSkusOfEveryPrimary()
