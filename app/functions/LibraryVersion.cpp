@@ -1,8 +1,11 @@
 #include "LibraryVersion.h"
 
+#include "redis/LibraryList.h"
+
 #include <QCryptographicHash>
 #include <QRegularExpression>
 #include <QStringList>
+#include <algorithm>
 
 namespace functions {
 
@@ -30,6 +33,23 @@ QString versionLabel(const QString &version)
 QByteArray codeFingerprint(const QByteArray &code)
 {
     return QCryptographicHash::hash(code, QCryptographicHash::Sha256).toHex();
+}
+
+QByteArray nodeFingerprint(const QList<redis::LibraryInfo> &libraries)
+{
+    QList<const redis::LibraryInfo *> sorted;
+    for (const redis::LibraryInfo &l : libraries)
+        sorted << &l;
+    std::sort(sorted.begin(), sorted.end(),
+              [](const auto *a, const auto *b) { return a->name < b->name; });
+    QCryptographicHash h(QCryptographicHash::Sha256);
+    for (const redis::LibraryInfo *l : sorted) {
+        h.addData(l->name.toUtf8());
+        h.addData(QByteArrayView("\n", 1));
+        h.addData(codeFingerprint(l->code));
+        h.addData(QByteArrayView("\n", 1));
+    }
+    return h.result().toHex();
 }
 
 QString shortFingerprint(const QByteArray &hexFingerprint)

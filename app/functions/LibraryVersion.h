@@ -1,7 +1,12 @@
 #pragma once
 
 #include <QByteArray>
+#include <QList>
 #include <QString>
+
+namespace redis {
+struct LibraryInfo;
+}
 
 namespace functions {
 
@@ -15,6 +20,11 @@ QString versionLabel(const QString &version);
 // Lower-case hex SHA-256 of the exact code bytes: two libraries are the same release only
 // when every byte is equal, whitespace included.
 QByteArray codeFingerprint(const QByteArray &code);
+// What one node holds, as one fingerprint: SHA-256 hex over every library's name and code
+// fingerprint, in name order (FUNCTION LIST order is hash order). Two nodes hold the same
+// libraries exactly when their fingerprints are equal: the readiness audit's drift rule and
+// per-node views compare nodes with it. Needs FUNCTION LIST WITHCODE; an empty list has one too.
+QByteArray nodeFingerprint(const QList<redis::LibraryInfo> &libraries);
 // The first 12 hex digits, for tables and headings.
 QString shortFingerprint(const QByteArray &hexFingerprint);
 

@@ -1,0 +1,3 @@
+#include "ReadinessLog.h"
+
+Q_LOGGING_CATEGORY(lcReadiness, "console.readiness")
