@@ -1,0 +1,181 @@
+// inventory-cli audit (issue 15): each exit code against a real server set up for it, the
+// JSON and file exports, and drift between the primaries of a real cluster.
+#include "AclUsers.h"
+#include "CliRunner.h"
+#include "RedisFixture.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Run
+{
+    int code = -1;
+    QString out, err;
+};
+
+Run cli(QStringList args)
+{
+    testsupport::CliOptions o;
+    o.environment.remove(QStringLiteral("QT_LOGGING_RULES"));
+    o.environment.insert(QStringLiteral("INVENTORY_SECRETS"), QStringLiteral("session"));
+    args.prepend(QStringLiteral("audit"));
+    const testsupport::CliRun r = testsupport::runCli(args, o);
+    return Run{r.exitCode, QString::fromUtf8(r.out), QString::fromUtf8(r.err)};
+}
+
+QString verdictOf(const QString &json, const QString &id)
+{
+    const QJsonArray findings = QJsonDocument::fromJson(json.toUtf8())["findings"].toArray();
+    for (const QJsonValue &f : findings)
+        if (f["id"].toString() == id)
+            return f["verdict"].toString();
+    return QStringLiteral("(no finding %1)").arg(id);
+}
+
+} // namespace
+
+class TstReadinessCli : public QObject
+{
+    Q_OBJECT
+
+    testsupport::StandaloneRedis m_redis, m_replica;
+    std::unique_ptr<redis::RedisClient> m_c;
+    QString m_url; // as "auditor", a user who may read everything but not load libraries
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(testsupport::cliProblem().isEmpty(), qPrintable(testsupport::cliProblem()));
+        // Everything a passing audit needs: AOF, a replica writes wait for, a short busy
+        // threshold, the shipped library, and a calling user who cannot load.
+        QVERIFY2(m_redis.start({QStringLiteral("--appendonly"), QStringLiteral("yes"),
+                                QStringLiteral("--busy-reply-threshold"), QStringLiteral("1000")}),
+                 qPrintable(m_redis.errorString()));
+        m_c = m_redis.connect();
+        QVERIFY(m_c->call({"FUNCTION", "LOAD", testsupport::functionSource("inventory_lib_v1.lua")})
+                    .ok());
+        QVERIFY(m_c->call({"ACL", "SETUSER", "auditor", "reset", "on", ">auditor-pw", "~*", "+@all",
+                           "-function|load", "-function|restore", "-function|delete",
+                           "-function|flush"})
+                    .ok());
+        QVERIFY(testsupport::createSupportAndReleaseUsers(*m_c));
+        QVERIFY2(m_replica.start({QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"),
+                                  QString::number(m_redis.port())}),
+                 qPrintable(m_replica.errorString()));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            m_c->call({"INFO", "replication"})->bytes().contains("connected_slaves:1"), 15000);
+        QVERIFY(m_c->call({"SET", "stock:{sku-1}:available", "10"}).ok());
+        QVERIFY(m_c->call({"SET", "idem:{sku-1}:o-1", "10", "EX", "86400"}).ok());
+        // Last: until the primary counts the replica as good, writes are refused.
+        QVERIFY(m_c->call({"CONFIG", "SET", "min-replicas-to-write", "1"}).ok());
+        m_url = QStringLiteral("redis://auditor:auditor-pw@127.0.0.1:%1").arg(m_redis.port());
+    }
+
+    void exit0WhenEveryRulePasses()
+    {
+        const Run r = cli({QStringLiteral("--url"), m_url});
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains("Ready: every rule passed.") && !r.out.contains("auditor-pw"),
+                 qPrintable(r.out));
+        QCOMPARE(r.out.count(QStringLiteral("\nPASS ")), 11);
+    }
+
+    void exit1OnWarnings()
+    {
+        QVERIFY(m_c->call({"CONFIG", "SET", "appendfsync", "no"}).ok());
+        const Run r = cli({QStringLiteral("--url"), m_url, QStringLiteral("--json")});
+        QVERIFY(m_c->call({"CONFIG", "SET", "appendfsync", "everysec"}).ok());
+        QVERIFY2(r.code == 1, qPrintable(r.out + r.err));
+        QCOMPARE(verdictOf(r.out, QStringLiteral("persistence")), QStringLiteral("warn"));
+        QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8())["exit"].toInt(), 1);
+    }
+
+    void exit2OnFailures()
+    {
+        QVERIFY(m_c->call({"CONFIG", "SET", "maxmemory-policy", "allkeys-lru"}).ok());
+        const Run r = cli({QStringLiteral("--url"), m_url, QStringLiteral("--json")});
+        QVERIFY(m_c->call({"CONFIG", "SET", "maxmemory-policy", "noeviction"}).ok());
+        QVERIFY2(r.code == 2, qPrintable(r.out + r.err));
+        QCOMPARE(verdictOf(r.out, QStringLiteral("eviction-policy")), QStringLiteral("fail"));
+    }
+
+    void exit3WhenItCannotCheck()
+    {
+        // A user allowed only FCALL: nothing can be read, nothing passes.
+        Run r = cli({QStringLiteral("--url"),
+                     QStringLiteral("redis://support:support-pw@127.0.0.1:%1").arg(m_redis.port()),
+                     QStringLiteral("--no-scan")});
+        QVERIFY2(r.code == 3, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains("COULD NOT CHECK") && r.out.contains("NOPERM")
+                     && !r.out.contains("\nPASS "),
+                 qPrintable(r.out));
+        // No server at all.
+        r = cli({QStringLiteral("--url"), QStringLiteral("redis://127.0.0.1:1")});
+        QCOMPARE(r.code, 3);
+    }
+
+    void optionsAndExports()
+    {
+        Run r = cli({QStringLiteral("--url"), m_url, QStringLiteral("--retry-window"),
+                     QStringLiteral("soon")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--retry-window takes seconds"), qPrintable(r.err));
+        // --no-scan leaves the keyspace rules out.
+        r = cli({QStringLiteral("--url"), m_url, QStringLiteral("--no-scan"),
+                 QStringLiteral("--json")});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(verdictOf(r.out, QStringLiteral("stock-values")),
+                 QStringLiteral("(no finding stock-values)"));
+        // A retry window longer than the receipt's remaining day: a warning naming it.
+        r = cli({QStringLiteral("--url"), m_url, QStringLiteral("--retry-window"),
+                 QStringLiteral("172800"), QStringLiteral("--json")});
+        QCOMPARE(r.code, 1);
+        QCOMPARE(verdictOf(r.out, QStringLiteral("receipt-ttl")), QStringLiteral("warn"));
+
+        QTemporaryDir dir;
+        const QString md = dir.filePath(QStringLiteral("ready.md"));
+        const QString html = dir.filePath(QStringLiteral("ready.html"));
+        r = cli({QStringLiteral("--url"), m_url, QStringLiteral("--markdown"), md,
+                 QStringLiteral("--html"), html});
+        QCOMPARE(r.code, 0);
+        QFile m(md), h(html);
+        QVERIFY(m.open(QIODevice::ReadOnly) && h.open(QIODevice::ReadOnly));
+        const QString mdText = QString::fromUtf8(m.readAll());
+        const QString htmlText = QString::fromUtf8(h.readAll());
+        QCOMPARE(mdText.count(QStringLiteral("| **PASS** |")), 11);
+        QVERIFY(htmlText.startsWith("<!DOCTYPE html>") && htmlText.contains("Eviction policy"));
+    }
+
+    void clusterDrift()
+    {
+        testsupport::RedisCluster cluster;
+        QVERIFY2(cluster.start(), qPrintable(cluster.errorString()));
+        const QByteArray shipped = testsupport::functionSource("inventory_lib_v1.lua");
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(cluster.connectNode(i)->call({"FUNCTION", "LOAD", shipped}).ok());
+        const QString url = QStringLiteral("redis://127.0.0.1:%1").arg(cluster.nodes().at(0).port);
+        Run r = cli(
+            {QStringLiteral("--url"), url, QStringLiteral("--no-scan"), QStringLiteral("--json")});
+        QCOMPARE(verdictOf(r.out, QStringLiteral("library-drift")), QStringLiteral("pass"));
+        // The third primary gets the previous release.
+        QVERIFY(cluster.connectNode(2)
+                    ->call({"FUNCTION", "LOAD", "REPLACE", testsupport::previousReleaseSource()})
+                    .ok());
+        r = cli({QStringLiteral("--url"), url, QStringLiteral("--no-scan")});
+        QCOMPARE(r.code, 2);
+        const QString third = QStringLiteral("127.0.0.1:%1").arg(cluster.nodes().at(2).port);
+        const qsizetype at = r.out.indexOf(QStringLiteral("FAIL             Same library"));
+        QVERIFY2(at >= 0, qPrintable(r.out));
+        const QString line = r.out.mid(at, r.out.indexOf('\n', r.out.indexOf('\n', at) + 1) - at);
+        QVERIFY2(line.contains(third + QStringLiteral(" hold(s) different libraries")),
+                 qPrintable(line));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstReadinessCli)
+#include "tst_readiness_cli.moc"
