@@ -15,6 +15,7 @@
 #include "demo/DemoSeeder.h"
 #include "functions/LibrariesView.h"
 #include "inventory/RedisCliCommand.h"
+#include "readiness/ReadinessPanel.h"
 #include "session/CliConnection.h"
 #include "session/OverviewPoller.h"
 #include "session/ProfileStore.h"
@@ -169,6 +170,13 @@ void MainWindow::createFeaturePanels()
 
     m_audit = new AuditViewerPanel(m_session->auditLogPath());
     m_tabs->addTab(m_audit, tr("&Audit log"));
+
+    ReadinessContext readiness{
+        m_client->address(), profile.effectiveUsername(), profile.environmentLabel(), {}};
+    readiness.settings.receiptTtlSeconds = profile.receiptTtlSeconds;
+    readiness.settings.clientTimeoutMs = profile.timeoutMs;
+    m_readiness = new ReadinessPanel(*m_client, m_browser->inventoryScan(), readiness);
+    m_tabs->addTab(m_readiness, tr("Readi&ness"));
     connect(m_deduct, &DeductionPanel::auditLogChanged, m_audit, &AuditViewerPanel::reload);
     connect(m_browser, &BrowserPanel::auditRecorded, m_audit, &AuditViewerPanel::reload);
     connect(m_browser, &BrowserPanel::statusMessage, this,
@@ -257,6 +265,11 @@ void MainWindow::createMenus()
     m_refresh->setObjectName(QStringLiteral("refreshAction"));
     m_refresh->setShortcut(QKeySequence(Qt::Key_F5));
     m_refresh->setShortcutContext(Qt::WindowShortcut);
+    // F5 on the Readiness tab re-runs its rules too.
+    connect(m_refresh, &QAction::triggered, this, [this] {
+        if (m_tabs->currentWidget() == m_readiness)
+            m_readiness->recheck();
+    });
     // Support's first question is about an order, whichever tab is open.
     m_findOrder = view->addAction(tr("&Find order…"), this, [this] {
         m_tabs->setCurrentWidget(m_browser);
@@ -312,6 +325,11 @@ void MainWindow::seedDemo(const demo::SeedOptions &options)
         m_centralLayout->insertWidget(m_centralLayout->indexOf(m_overview) + 1, m_demo);
     }
     m_demo->setSeeding();
+    m_readiness->setNote(
+        tr("This is the embedded demo server, started for a quick look: no persistence, no "
+           "replica, one default user who may do everything, the previous library release, "
+           "and seeded data with deliberate anomalies. The rules it fails are expected here; "
+           "each one shows what a production server needs."));
     updateEnvironmentStrip(tr("embedded demo server with generated data; it stops when the "
                               "console exits"));
     m_status->setActivity(tr("Seeding demo data…"));
@@ -327,6 +345,8 @@ void MainWindow::seedDemo(const demo::SeedOptions &options)
         m_libraries->refresh();
         if (m_browser->isVisible())
             m_browser->rescan(); // it may have scanned the half-seeded keyspace
+        else
+            m_readiness->keysChanged();
     });
 }
 

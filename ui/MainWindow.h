@@ -24,6 +24,7 @@ class DeductionPanel;
 class LibrariesView;
 class DemoDataPanel;
 class ServerOverviewPanel;
+class ReadinessPanel;
 
 // The console's window for one connection. It owns the client; the status bar shows the
 // connection and the server, the centre the server overview. It never waits on the network:
@@ -79,6 +80,7 @@ private:
     DeductionPanel *m_deduct = nullptr;
     LibrariesView *m_libraries = nullptr;
     AuditViewerPanel *m_audit = nullptr;
+    ReadinessPanel *m_readiness = nullptr;
     QAction *m_refresh = nullptr;
     QAction *m_reconnect = nullptr;
     QAction *m_unlock = nullptr;

@@ -15,6 +15,7 @@ struct KeyspaceFacts
     bool scanned = false; // false: no scan has run yet (the GUI before the Keys tab scanned)
     bool complete = false;
     QString error; // why the scan did not finish
+    QString scope; // empty: every SKU; else what the scan was limited to ("SKUs matching 'a*'")
 
     qint64 retryWindowMs = 0; // what receiptsWithinWindow was counted against
     qint64 receipts = 0;

@@ -23,6 +23,8 @@ const KeyspaceFacts *scanned(const AuditInput &in, Finding &out)
                      .arg(k.error.isEmpty() ? QStringLiteral("cancelled") : k.error));
         return nullptr;
     }
+    if (!k.scope.isEmpty())
+        out.evidence << qMakePair(QStringLiteral("scan limited to"), k.scope);
     return &k;
 }
 

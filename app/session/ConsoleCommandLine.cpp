@@ -17,8 +17,8 @@ const QString TabOption = QStringLiteral("tab");
 
 QStringList consoleTabNames()
 {
-    return {QStringLiteral("overview"), QStringLiteral("keys"), QStringLiteral("deductions"),
-            QStringLiteral("libraries"), QStringLiteral("audit")};
+    return {QStringLiteral("overview"),  QStringLiteral("keys"),  QStringLiteral("deductions"),
+            QStringLiteral("libraries"), QStringLiteral("audit"), QStringLiteral("readiness")};
 }
 
 ConsoleCommandLine::ConsoleCommandLine()

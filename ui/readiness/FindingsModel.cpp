@@ -1,0 +1,115 @@
+#include "FindingsModel.h"
+
+#include "Palette.h"
+
+#include <QFont>
+
+namespace ui {
+
+using readiness::Verdict;
+
+namespace {
+QColor colour(Verdict v)
+{
+    switch (v) {
+    case Verdict::Pass:
+        return Palette::ok();
+    case Verdict::Warn:
+        return Palette::warning();
+    case Verdict::Fail:
+        return Palette::error();
+    case Verdict::CouldNotCheck:
+        break;
+    }
+    return Palette::muted();
+}
+
+QColor tint(Verdict v)
+{
+    if (v == Verdict::Fail)
+        return Palette::errorTint();
+    if (v == Verdict::Warn)
+        return Palette::warningTint();
+    return {};
+}
+} // namespace
+
+void FindingsModel::setFindings(QList<readiness::Finding> findings)
+{
+    beginResetModel();
+    m_findings = std::move(findings);
+    endResetModel();
+}
+
+int FindingsModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_findings.size());
+}
+
+int FindingsModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant FindingsModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const readiness::Finding &f = m_findings.at(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case VerdictColumn:
+            return readiness::verdictLabel(f.verdict);
+        case RuleColumn:
+            return f.title;
+        case WhyColumn:
+            return f.why;
+        case EvidenceColumn:
+            return f.evidenceText();
+        }
+        break;
+    case Qt::ToolTipRole:
+        // The rule's id, for scripts that read `inventory-cli audit --json`.
+        return QStringLiteral("%1 (%2)").arg(f.title, f.id);
+    case Qt::ForegroundRole:
+        if (index.column() == VerdictColumn)
+            return colour(f.verdict);
+        if (index.column() == EvidenceColumn)
+            return Palette::muted();
+        break;
+    case Qt::BackgroundRole:
+        if (index.column() == VerdictColumn && tint(f.verdict).isValid())
+            return tint(f.verdict);
+        break;
+    case Qt::FontRole:
+        if (index.column() == VerdictColumn) {
+            QFont bold;
+            bold.setBold(true);
+            return bold;
+        }
+        break;
+    case VerdictRole:
+        return int(f.verdict);
+    }
+    return {};
+}
+
+QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case VerdictColumn:
+        return tr("Verdict");
+    case RuleColumn:
+        return tr("Rule");
+    case WhyColumn:
+        return tr("Why, and what to do");
+    case EvidenceColumn:
+        return tr("Values read");
+    }
+    return {};
+}
+
+} // namespace ui
