@@ -1,0 +1,226 @@
+// inventory-cli lab: a storm of deductions against throwaway SKUs, one strategy at a time, and
+// the accounting that shows an oversell or a double deduction. The logic lives in the core
+// (lab/LabRun); this file parses options and prints.
+#include "ConnectionArgs.h"
+#include "Subcommand.h"
+#include "lab/LabAccess.h"
+#include "lab/LabRun.h"
+
+#include <QJsonDocument>
+
+namespace cli {
+namespace {
+
+using namespace lab;
+
+enum LabExit {
+    ExitRefused = 4, // the session's label does not allow the lab
+};
+
+// A whole number option within bounds, or a sentence for the user.
+std::optional<QString> readNumber(const QCommandLineParser &parser, const QCommandLineOption &o,
+                                  qint64 *out)
+{
+    if (!parser.isSet(o))
+        return std::nullopt;
+    bool ok = false;
+    const qint64 v = parser.value(o).toLongLong(&ok);
+    if (!ok)
+        return QStringLiteral("--%1: give a whole number, not '%2'")
+            .arg(o.names().first(), parser.value(o));
+    *out = v;
+    return std::nullopt;
+}
+
+void printText(QTextStream &out, StrategyResult &r)
+{
+    const auto line = [&](const QString &label, const QString &value) {
+        out << "  " << (label + QLatin1Char(':')).leftJustified(20) << value << '\n';
+    };
+    out << strategyTitle(r.strategy) << '\n';
+    line(QStringLiteral("verdict"), r.verdict());
+    if (r.ran()) {
+        line(QStringLiteral("stock key"),
+             QString::fromUtf8(r.stockKey) + QStringLiteral(" (removed)"));
+        line(QStringLiteral("initial / final"),
+             QStringLiteral("%1 / %2")
+                 .arg(r.initialStock)
+                 .arg(r.finalStock ? QString::number(*r.finalStock) : QStringLiteral("not read")));
+        line(QStringLiteral("attempts"),
+             QStringLiteral("%1 (%2 reused an earlier order id)").arg(r.attempts).arg(r.reusedIds));
+        line(QStringLiteral("successes"), QString::number(r.successes));
+        line(QStringLiteral("retries answered"), QString::number(r.retriesAnswered));
+        line(QStringLiteral("insufficient"), QString::number(r.insufficient));
+        line(QStringLiteral("oversold"), QString::number(r.oversold()));
+        line(QStringLiteral("double deductions"), QString::number(r.doubleDeductions()));
+        if (r.receipts)
+            line(QStringLiteral("receipts"), QString::number(*r.receipts));
+        if (r.unknownOutcomes > 0)
+            line(QStringLiteral("outcome unknown"), QStringLiteral("%1 (retried %2, unresolved %3)")
+                                                        .arg(r.unknownOutcomes)
+                                                        .arg(r.retriesAfterUnknown)
+                                                        .arg(r.unresolved));
+        if (!r.faultNote.isEmpty())
+            line(QStringLiteral("fault"), r.faultNote);
+        line(QStringLiteral("throughput"), QStringLiteral("%1 commands/s (%2 commands in %3 ms)")
+                                               .arg(qRound64(r.opsPerSec()))
+                                               .arg(r.commands)
+                                               .arg(r.elapsedMs, 0, 'f', 1));
+        line(QStringLiteral("latency"), QStringLiteral("p50 %1 ms, p99 %2 ms")
+                                            .arg(r.p50Ms(), 0, 'f', 3)
+                                            .arg(r.p99Ms(), 0, 'f', 3));
+    }
+    if (!r.cleanupProblem.isEmpty())
+        line(QStringLiteral("cleanup"), r.cleanupProblem);
+}
+
+int runLab(Context &context)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Runs a storm of deductions against a throwaway SKU per strategy and counts what went\n"
+        "wrong: oversold units (sold minus the initial stock) and double deductions from\n"
+        "retries. Strategies:\n"
+        "  naive     GET, compare on the client, DECRBY (the race the seeds warn about)\n"
+        "  script    EVALSHA stock_decrement.lua (atomic, not idempotent)\n"
+        "  fcall-v1  FCALL inventory_deduct_v1 (atomic, one deduction per order id)\n"
+        "  fcall-v2  FCALL inventory_deduct_v2 (when the loaded library has it)\n"
+        "Each strategy gets a fresh SKU lab-<random>-<strategy>; its keys are removed afterwards.\n"
+        "Runs only on servers labelled local or test (see --environment); standalone only.\n"
+        "Exit codes: 0 every strategy ran, 1 a strategy could not run or broke off (the\n"
+        "reason is printed), 2 bad arguments, 3 could not connect, 4 refused: the server is\n"
+        "not labelled local or test."));
+    ConnectionArgs connection;
+    connection.addTo(parser);
+    const QCommandLineOption strategy(
+        QStringLiteral("strategy"),
+        QStringLiteral("naive, script, fcall-v1 or fcall-v2; repeat or separate with commas."),
+        QStringLiteral("NAME"));
+    const QCommandLineOption stock(QStringLiteral("stock"),
+                                   QStringLiteral("Initial stock, 0 to 1000000000 (default 100)."),
+                                   QStringLiteral("N"));
+    const QCommandLineOption connections(QStringLiteral("connections"),
+                                         QStringLiteral("Connections, 1 to 200 (default 20)."),
+                                         QStringLiteral("C"));
+    const QCommandLineOption attempts(QStringLiteral("attempts"),
+                                      QStringLiteral("Deduction attempts of one unit each, in "
+                                                     "all (default 1000)."),
+                                      QStringLiteral("A"));
+    const QCommandLineOption pipeline(QStringLiteral("pipeline"),
+                                      QStringLiteral("Commands in flight per connection, 1 to "
+                                                     "1000 (default 1)."),
+                                      QStringLiteral("P"));
+    const QCommandLineOption retryShare(QStringLiteral("retry-share"),
+                                        QStringLiteral("Share of attempts, 0 to 1, that resend "
+                                                       "an earlier acknowledged order id "
+                                                       "(default 0)."),
+                                        QStringLiteral("F"));
+    const QCommandLineOption fault(QStringLiteral("fault"),
+                                   QStringLiteral("none (default); pause: CLIENT PAUSE WRITE half "
+                                                  "way; timeout: the same pause with client "
+                                                  "timeouts shorter than it (lost replies, "
+                                                  "retried with the same order id)."),
+                                   QStringLiteral("FAULT"));
+    const QCommandLineOption pauseMs(QStringLiteral("pause-ms"),
+                                     QStringLiteral("The fault's pause (default 300)."),
+                                     QStringLiteral("MS"));
+    const QCommandLineOption clientTimeout(QStringLiteral("client-timeout-ms"),
+                                           QStringLiteral("The storm's command timeout with "
+                                                          "--fault timeout (default 50)."),
+                                           QStringLiteral("MS"));
+    const QCommandLineOption json(
+        QStringLiteral("json"), QStringLiteral("Print one JSON object per strategy, one a line."));
+    parser.addOptions({strategy, stock, connections, attempts, pipeline, retryShare, fault, pauseMs,
+                       clientTimeout, json});
+    if (auto code = parseArguments(parser, context))
+        return *code;
+    if (auto repeated = repeatedOption(parser, {QStringLiteral("strategy")}))
+        return context.fail(ExitUsage, *repeated);
+
+    LabSettings settings;
+    settings.strategies.clear();
+    for (const QString &value : parser.values(strategy))
+        for (const QString &name : value.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            const auto s = parseStrategy(name);
+            if (!s)
+                return context.fail(ExitUsage,
+                                    QStringLiteral("--strategy: '%1' is not a strategy; give "
+                                                   "naive, script, fcall-v1 or fcall-v2")
+                                        .arg(name));
+            if (!settings.strategies.contains(*s))
+                settings.strategies.append(*s);
+        }
+    if (settings.strategies.isEmpty())
+        return context.fail(ExitUsage, QStringLiteral("--strategy is required: naive, script, "
+                                                      "fcall-v1 or fcall-v2 (see %1 --help)")
+                                           .arg(context.commandName));
+    qint64 c = settings.connections, p = settings.pipeline, pause = settings.pauseMs,
+           timeout = settings.clientTimeoutMs;
+    for (const auto &[option, target] :
+         {std::pair{&stock, &settings.initialStock}, std::pair{&connections, &c},
+          std::pair{&attempts, &settings.attempts}, std::pair{&pipeline, &p},
+          std::pair{&pauseMs, &pause}, std::pair{&clientTimeout, &timeout}})
+        if (auto problem = readNumber(parser, *option, target))
+            return context.fail(ExitUsage, *problem);
+    // Clamped only to fit an int; the range check below names the real bounds.
+    settings.connections = int(std::clamp<qint64>(c, -1, 1 << 30));
+    settings.pipeline = int(std::clamp<qint64>(p, -1, 1 << 30));
+    settings.pauseMs = int(std::clamp<qint64>(pause, -1, 1 << 30));
+    settings.clientTimeoutMs = int(std::clamp<qint64>(timeout, -1, 1 << 30));
+    if (parser.isSet(retryShare)) {
+        bool ok = false;
+        settings.retryShare = parser.value(retryShare).toDouble(&ok);
+        if (!ok)
+            return context.fail(ExitUsage, QStringLiteral("--retry-share: give a fraction from 0 "
+                                                          "to 1, not '%1'")
+                                               .arg(parser.value(retryShare)));
+    }
+    if (parser.isSet(fault)) {
+        const auto f = parseFault(parser.value(fault));
+        if (!f)
+            return context.fail(ExitUsage,
+                                QStringLiteral("--fault: give none, pause or timeout, not '%1'")
+                                    .arg(parser.value(fault)));
+        settings.fault = *f;
+    }
+    if (const QStringList problems = settings.problems(); !problems.isEmpty())
+        return context.fail(
+            ExitUsage, QStringLiteral("nothing sent: %1").arg(problems.join(QStringLiteral("; "))));
+
+    int exitCode = ExitUsage;
+    const auto target = connection.resolve(parser, context, &exitCode);
+    if (!target)
+        return exitCode;
+    const session::ConnectionProfile &profile = target->profile;
+    if (auto refusal = labRefusal(profile.environmentKind(), profile.environmentLabel()))
+        return context.fail(ExitRefused, QStringLiteral("nothing sent: %1").arg(*refusal));
+    const auto schema = keySchema(profile, context, &exitCode);
+    if (!schema)
+        return exitCode;
+
+    LabRun run(settings, LabTarget{profile.toConnectionOptions(target->password), *schema});
+    LabReport report = run.run();
+    if (!report.failure.isEmpty()) {
+        const bool connect = report.failure.startsWith(QLatin1String("could not connect"));
+        return context.fail(connect ? ExitConnection : ExitFailed,
+                            scrub(report.failure, target->password));
+    }
+    bool allRan = true;
+    for (StrategyResult &r : report.results) {
+        allRan = allRan && r.ran();
+        if (parser.isSet(json))
+            context.out << QJsonDocument(r.toJson()).toJson(QJsonDocument::Compact) << '\n';
+        else
+            printText(context.out, r);
+    }
+    context.out.flush();
+    return allRan ? ExitOk : ExitFailed;
+}
+
+const Registration registration{"lab",
+                                "Storm a throwaway SKU with deductions, strategy by strategy, and "
+                                "count oversells and double deductions (local/test only)",
+                                &runLab};
+
+} // namespace
+} // namespace cli

@@ -1,0 +1,24 @@
+#include "LabAccess.h"
+
+namespace lab {
+
+bool labAllowed(std::optional<session::Environment> environment)
+{
+    return environment
+           && (*environment == session::Environment::Local
+               || *environment == session::Environment::Test);
+}
+
+std::optional<QString> labRefusal(std::optional<session::Environment> environment,
+                                  const QString &label)
+{
+    if (labAllowed(environment))
+        return std::nullopt;
+    return QStringLiteral(
+               "the lab runs storms of writes, so it runs only on servers labelled local or "
+               "test (and the demo); this one is labelled %1. Run it against a throwaway test "
+               "server (label it test, or use the demo)")
+        .arg(label.isEmpty() ? QStringLiteral("production") : label);
+}
+
+} // namespace lab

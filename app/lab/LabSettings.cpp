@@ -1,0 +1,98 @@
+#include "LabSettings.h"
+
+namespace lab {
+
+QString strategyName(Strategy s)
+{
+    switch (s) {
+    case Strategy::Naive:
+        return QStringLiteral("naive");
+    case Strategy::Script:
+        return QStringLiteral("script");
+    case Strategy::FunctionV1:
+        return QStringLiteral("fcall-v1");
+    case Strategy::FunctionV2:
+        return QStringLiteral("fcall-v2");
+    }
+    return {};
+}
+
+QString strategyTitle(Strategy s)
+{
+    switch (s) {
+    case Strategy::Naive:
+        return QStringLiteral("Naive GET, compare, DECRBY");
+    case Strategy::Script:
+        return QStringLiteral("Script (EVALSHA stock_decrement.lua)");
+    case Strategy::FunctionV1:
+        return QStringLiteral("Function v1 (FCALL inventory_deduct_v1)");
+    case Strategy::FunctionV2:
+        return QStringLiteral("Function v2 (FCALL inventory_deduct_v2)");
+    }
+    return {};
+}
+
+std::optional<Strategy> parseStrategy(const QString &name)
+{
+    for (Strategy s : allStrategies())
+        if (strategyName(s).compare(name.trimmed(), Qt::CaseInsensitive) == 0)
+            return s;
+    return std::nullopt;
+}
+
+QList<Strategy> allStrategies()
+{
+    return {Strategy::Naive, Strategy::Script, Strategy::FunctionV1, Strategy::FunctionV2};
+}
+
+QString faultName(Fault f)
+{
+    switch (f) {
+    case Fault::None:
+        return QStringLiteral("none");
+    case Fault::Pause:
+        return QStringLiteral("pause");
+    case Fault::ShortTimeout:
+        return QStringLiteral("timeout");
+    }
+    return {};
+}
+
+std::optional<Fault> parseFault(const QString &name)
+{
+    for (Fault f : {Fault::None, Fault::Pause, Fault::ShortTimeout})
+        if (faultName(f).compare(name.trimmed(), Qt::CaseInsensitive) == 0)
+            return f;
+    return std::nullopt;
+}
+
+QStringList LabSettings::problems() const
+{
+    QStringList p;
+    const auto range = [&p](const QString &name, qint64 value, qint64 min, qint64 max) {
+        if (value < min || value > max)
+            p << QStringLiteral("%1: give %2 to %3, not %4").arg(name).arg(min).arg(max).arg(value);
+    };
+    range(QStringLiteral("stock"), initialStock, 0, MaxStock);
+    range(QStringLiteral("connections"), connections, 1, MaxConnections);
+    range(QStringLiteral("attempts"), attempts, 1, MaxAttempts);
+    range(QStringLiteral("pipeline"), pipeline, 1, MaxPipeline);
+    if (!(retryShare >= 0.0 && retryShare <= 1.0))
+        p << QStringLiteral("retry share: give a fraction from 0 to 1 (0.1 = one attempt in ten "
+                            "reuses an earlier order id), not %1")
+                 .arg(retryShare);
+    if (fault != Fault::None)
+        range(QStringLiteral("pause (ms)"), pauseMs, 10, 10000);
+    if (fault == Fault::ShortTimeout) {
+        range(QStringLiteral("client timeout (ms)"), clientTimeoutMs, 10, 5000);
+        if (clientTimeoutMs >= pauseMs)
+            p << QStringLiteral("client timeout: make it shorter than the pause (%1 ms), or no "
+                                "reply comes too late")
+                     .arg(pauseMs);
+    }
+    if (strategies.isEmpty())
+        p << QStringLiteral("strategies: choose at least one");
+    return p;
+}
+
+} // namespace lab
