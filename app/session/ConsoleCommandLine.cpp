@@ -18,7 +18,8 @@ const QString TabOption = QStringLiteral("tab");
 QStringList consoleTabNames()
 {
     return {QStringLiteral("overview"),  QStringLiteral("keys"),  QStringLiteral("deductions"),
-            QStringLiteral("libraries"), QStringLiteral("audit"), QStringLiteral("readiness")};
+            QStringLiteral("libraries"), QStringLiteral("audit"), QStringLiteral("readiness"),
+            QStringLiteral("lab")};
 }
 
 ConsoleCommandLine::ConsoleCommandLine()
