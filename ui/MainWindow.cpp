@@ -16,6 +16,8 @@
 #include "functions/LibrariesView.h"
 #include "inventory/RedisCliCommand.h"
 #include "readiness/ReadinessPanel.h"
+#include "lab/LabAccess.h"
+#include "lab/LabPanel.h"
 #include "session/CliConnection.h"
 #include "session/OverviewPoller.h"
 #include "session/ProfileStore.h"
@@ -177,6 +179,11 @@ void MainWindow::createFeaturePanels()
     readiness.settings.clientTimeoutMs = profile.timeoutMs;
     m_readiness = new ReadinessPanel(*m_client, m_browser->inventoryScan(), readiness);
     m_tabs->addTab(m_readiness, tr("Readi&ness"));
+    // The lab writes storms to throwaway SKUs on its own connections; the label decides.
+    m_tabs->addTab(
+        new LabPanel(lab::LabTarget{m_client->options(), m_session->schema()},
+                     lab::labRefusal(profile.environmentKind(), profile.environmentLabel())),
+        tr("La&b"));
     connect(m_deduct, &DeductionPanel::auditLogChanged, m_audit, &AuditViewerPanel::reload);
     connect(m_browser, &BrowserPanel::auditRecorded, m_audit, &AuditViewerPanel::reload);
     connect(m_browser, &BrowserPanel::statusMessage, this,

@@ -1,0 +1,132 @@
+// The Lab tab offscreen: a tiny storm run from the form shows a verdict per strategy, the
+// numbers side by side and a histogram with data, while the GUI thread keeps ticking; Esc
+// cancels and the keys still go; a production session gets a disabled form that says why.
+#include "RedisFixture.h"
+#include "lab/LabAccess.h"
+#include "lab/LabPanel.h"
+#include "lab/LatencyChart.h"
+
+#include <QApplication>
+#include <QGroupBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTest>
+#include <QTimer>
+
+using namespace lab;
+
+class TstLabPanel : public QObject
+{
+    Q_OBJECT
+
+    testsupport::StandaloneRedis m_redis;
+    std::unique_ptr<redis::RedisClient> m_c;
+
+    qint64 labKeys()
+    {
+        const auto r = m_c->call({"KEYS", "*lab-*"});
+        return r.ok() ? r->size() : -1;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
+        m_c = m_redis.connect();
+        QVERIFY(m_c->call({"FUNCTION", "LOAD", "REPLACE",
+                           testsupport::functionSource("inventory_lib_v1.lua")})
+                    .ok());
+    }
+
+    void tinyStormShowsResultsAndHistogram()
+    {
+        ui::LabPanel panel(LabTarget{m_redis.options(), inventory::KeySchema()}, std::nullopt);
+        panel.resize(1300, 800);
+        panel.show();
+        panel.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&panel));
+        LabSettings s;
+        s.initialStock = 20;
+        s.connections = 8;
+        s.attempts = 200;
+        s.strategies = {Strategy::Naive, Strategy::FunctionV1};
+        panel.setSettings(s);
+        QCOMPARE(panel.settings().attempts, 200);
+
+        // The GUI thread's longest gap between two 5 ms ticks during the storm.
+        QElapsedTimer gap;
+        qint64 longest = 0;
+        QTimer heartbeat;
+        QObject::connect(&heartbeat, &QTimer::timeout,
+                         [&] { longest = std::max(longest, gap.restart()); });
+        QSignalSpy finished(&panel, &ui::LabPanel::runFinished);
+        QTest::keyClick(panel.findChild<QPushButton *>(QStringLiteral("labRun")), Qt::Key_Return,
+                        Qt::ControlModifier);
+        gap.start();
+        heartbeat.start(5);
+        QVERIFY(panel.isRunning());
+        QVERIFY(finished.wait(60000));
+        heartbeat.stop();
+        qInfo() << "longest GUI gap during the storm:" << longest << "ms";
+
+        const LabReport &report = panel.lastReport();
+        QVERIFY2(report.failure.isEmpty(), qPrintable(report.failure));
+        QCOMPARE(report.results.size(), 2);
+        auto *naive = panel.findChild<QLabel *>(QStringLiteral("verdict-naive"));
+        auto *function = panel.findChild<QLabel *>(QStringLiteral("verdict-fcall-v1"));
+        QVERIFY(naive && function);
+        QVERIFY(function->text().contains(QLatin1String("no oversell")));
+        QVERIFY(naive->text().contains(report.results[0].oversold() > 0
+                                           ? QLatin1String("oversold")
+                                           : QLatin1String("no oversell")));
+        QTableWidget *table = panel.resultsTable();
+        QCOMPARE(table->columnCount(), 2);
+        QVERIFY(
+            table->horizontalHeaderItem(1)->text().contains(QLatin1String("inventory_deduct_v1")));
+        QCOMPARE(table->item(1, 1)->text(), QStringLiteral("0")); // oversold, function
+        QVERIFY(panel.chart()->nonEmptyBars() > 0);
+        QCOMPARE(labKeys(), 0);
+    }
+
+    void escapeCancelsAndKeysGo()
+    {
+        ui::LabPanel panel(LabTarget{m_redis.options(), inventory::KeySchema()}, std::nullopt);
+        panel.show();
+        panel.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&panel));
+        LabSettings s;
+        s.initialStock = 1000000;
+        s.attempts = 5000000;
+        s.strategies = {Strategy::FunctionV1};
+        panel.setSettings(s);
+        QSignalSpy finished(&panel, &ui::LabPanel::runFinished);
+        panel.run();
+        QTest::qWait(300);
+        QVERIFY(panel.isRunning());
+        QTest::keyClick(panel.findChild<QPushButton *>(QStringLiteral("labRun")), Qt::Key_Escape);
+        QVERIFY(finished.wait(30000));
+        QVERIFY(panel.lastReport().cancelled);
+        QVERIFY(panel.lastReport().results[0].attempts < s.attempts);
+        QCOMPARE(labKeys(), 0);
+    }
+
+    void productionSessionIsDisabledWithAReason()
+    {
+        const auto refusal =
+            labRefusal(session::Environment::Production, QStringLiteral("production"));
+        ui::LabPanel panel(LabTarget{m_redis.options(), inventory::KeySchema()}, refusal);
+        panel.show();
+        auto *banner = panel.findChild<QLabel *>(QStringLiteral("labRefusal"));
+        QVERIFY(banner && banner->text().contains(QLatin1String("labelled production")));
+        QVERIFY(!panel.findChild<QPushButton *>(QStringLiteral("labRun"))->isEnabled());
+        QSignalSpy finished(&panel, &ui::LabPanel::runFinished);
+        panel.run();
+        QVERIFY(!panel.isRunning());
+        QCOMPARE(labKeys(), 0);
+    }
+};
+
+QTEST_MAIN(TstLabPanel)
+#include "tst_lab_panel.moc"

@@ -1,0 +1,86 @@
+#pragma once
+
+#include "lab/LabRun.h"
+
+#include <QWidget>
+#include <optional>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+class QHBoxLayout;
+
+namespace lab {
+class LabWorker;
+}
+
+namespace ui {
+
+class LatencyChart;
+
+// The concurrency lab: a settings form, Run (Ctrl+Return) and Cancel (Esc), progress, then
+// each strategy's verdict and numbers side by side and their latency histograms. The storm
+// runs on a thread of its own (lab::LabWorker): the window stays responsive. On a session the
+// lab may not write to (`refusal` set: staging, production) the form is disabled and says why.
+class LabPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    LabPanel(const lab::LabTarget &target, const std::optional<QString> &refusal,
+             QWidget *parent = nullptr);
+    ~LabPanel() override;
+
+    lab::LabSettings settings() const;
+    void setSettings(const lab::LabSettings &settings);
+    bool isRunning() const;
+    const lab::LabReport &lastReport() const { return m_report; }
+    LatencyChart *chart() const { return m_chart; }
+    QTableWidget *resultsTable() const { return m_table; }
+
+public slots:
+    void run();
+    void cancel();
+
+signals:
+    void runFinished();
+
+protected:
+    void showEvent(QShowEvent *event) override;
+
+private:
+    void showReport(const lab::LabReport &report);
+    void onProgress(int strategyIndex, qint64 done);
+    void updateFaultFields();
+    void setRunning(bool running);
+
+    lab::LabTarget m_target;
+    std::optional<QString> m_refusal;
+    lab::LabWorker *m_worker = nullptr;
+    lab::LabReport m_report;
+    lab::LabSettings m_running;
+    bool m_cancelRequested = false;
+
+    QSpinBox *m_stock = nullptr;
+    QSpinBox *m_connections = nullptr;
+    QSpinBox *m_attempts = nullptr;
+    QSpinBox *m_pipeline = nullptr;
+    QDoubleSpinBox *m_retryShare = nullptr;
+    QComboBox *m_fault = nullptr;
+    QSpinBox *m_pauseMs = nullptr;
+    QSpinBox *m_clientTimeoutMs = nullptr;
+    QList<QCheckBox *> m_strategies; // in lab::allStrategies() order
+    QPushButton *m_run = nullptr;
+    QPushButton *m_cancel = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QLabel *m_status = nullptr;
+    QHBoxLayout *m_verdicts = nullptr;
+    QTableWidget *m_table = nullptr;
+    LatencyChart *m_chart = nullptr;
+};
+
+} // namespace ui
