@@ -41,10 +41,10 @@ QString LatencyHistogram::bucketLabel(int index)
 {
     const QList<double> &b = bounds();
     if (index <= 0)
-        return QStringLiteral("under %1 ms").arg(b.first());
+        return QStringLiteral("0–%1").arg(b.first());
     if (index >= b.size())
-        return QStringLiteral("%1 ms or more").arg(b.last());
-    return QStringLiteral("%1–%2 ms").arg(b.at(index - 1)).arg(b.at(index));
+        return QStringLiteral("%1+").arg(b.last());
+    return QStringLiteral("%1–%2").arg(b.at(index - 1)).arg(b.at(index));
 }
 
 } // namespace lab

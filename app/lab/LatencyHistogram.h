@@ -22,7 +22,8 @@ public:
     double percentile(double p);
     // One count per bucket: bounds().size() + 1 entries.
     const QList<qint64> &buckets() const { return m_buckets; }
-    // "under 0.1 ms", "0.1–0.2 ms", ..., "5000 ms or more" (no "<": chart labels are rich text)
+    // In milliseconds: "0–0.1", "0.1–0.2", ..., "5000+" (short: a chart has many; no "<": chart
+    // labels are rich text)
     static QString bucketLabel(int index);
 
     LatencyHistogram();

@@ -77,6 +77,9 @@ void StormRunner::run(StrategyResult &result)
         loop.quit();
     };
     m_lanesLeft = int(m_lanes.size());
+    const size_t expected = size_t(std::min(m_settings.attempts, qint64(1) << 24));
+    m_acked.reserve(expected);
+    m_ackedSet.reserve(expected);
     m_clock.start();
     for (int i = 0; i < int(m_lanes.size()); ++i)
         pump(i);

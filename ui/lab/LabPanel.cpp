@@ -157,6 +157,8 @@ LabPanel::LabPanel(const LabTarget &target, const std::optional<QString> &refusa
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
     m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_table->hide(); // until there is something to compare
     m_chart = new LatencyChart;
 
     auto *results = new QVBoxLayout;
@@ -309,9 +311,12 @@ void LabPanel::showReport(const LabReport &report)
         delete item;
     }
     for (const StrategyResult &r : report.results) {
-        auto *card = new QLabel(
-            QStringLiteral("<b>%1</b><br>%2")
-                .arg(strategyName(r.strategy).toHtmlEscaped(), r.verdict().toHtmlEscaped()));
+        QString detail;
+        if (r.ran() && r.finalStock)
+            detail = tr("sold %1 from a stock of %2").arg(r.sold()).arg(r.initialStock);
+        auto *card = new QLabel(QStringLiteral("<b>%1</b><br>%2<br><small>%3</small>")
+                                    .arg(strategyName(r.strategy).toHtmlEscaped(),
+                                         r.verdict().toHtmlEscaped(), detail.toHtmlEscaped()));
         card->setObjectName(QStringLiteral("verdict-") + strategyName(r.strategy));
         card->setWordWrap(true);
         card->setToolTip(strategyTitle(r.strategy));
@@ -319,6 +324,9 @@ void LabPanel::showReport(const LabReport &report)
         card->setStyleSheet(QStringLiteral("QLabel { border: 2px solid %1; border-radius: 4px; "
                                            "padding: 6px; %2 }")
                                 .arg(c.name(), Palette::textStyle(c)));
+        // A wrapped label in a row does not ask for the height its wrapped text needs: room
+        // for the name, two lines of verdict and the detail.
+        card->setMinimumHeight(card->fontMetrics().lineSpacing() * 5 + 24);
         m_verdicts->addWidget(card, 1);
     }
 
@@ -385,8 +393,10 @@ void LabPanel::showReport(const LabReport &report)
     m_table->setColumnCount(int(results.size()));
     QStringList headers;
     for (const StrategyResult &r : results)
-        headers << strategyTitle(r.strategy);
+        headers << strategyName(r.strategy); // as on the cards; the title is the tooltip
     m_table->setHorizontalHeaderLabels(headers);
+    for (int c = 0; c < results.size(); ++c)
+        m_table->horizontalHeaderItem(c)->setToolTip(strategyTitle(results.at(c).strategy));
     QStringList labels;
     for (const Row &row : rows)
         labels << row.label;
@@ -401,6 +411,7 @@ void LabPanel::showReport(const LabReport &report)
             m_table->setItem(i, c, item);
         }
     }
+    m_table->show();
     m_chart->setResults(results);
     emit runFinished();
 }

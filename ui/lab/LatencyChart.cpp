@@ -82,10 +82,12 @@ void LatencyChart::setResults(const QList<lab::StrategyResult> &results)
     chart->addSeries(series);
     auto *x = new QBarCategoryAxis;
     x->append(categories);
+    x->setTitleText(tr("round trip (ms)"));
     chart->addAxis(x, Qt::AlignBottom);
     series->attachAxis(x);
     auto *y = new QValueAxis;
     y->setRange(0, std::min(100.0, top * 1.1 + 1));
+    y->applyNiceNumbers();
     y->setLabelFormat(QStringLiteral("%.0f %%"));
     y->setTitleText(tr("% of commands"));
     chart->addAxis(y, Qt::AlignLeft);
