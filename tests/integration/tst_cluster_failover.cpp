@@ -1,3 +1,4 @@
+#include "CliRunner.h"
 #include "RedisFixture.h"
 #include "redis/ClusterRouter.h"
 #include "redis/Slot.h"
@@ -299,6 +300,38 @@ private slots:
             const int owner = r->topology().ownerOf(keySlot(stockKey(i)));
             QVERIFY(primaryPorts.contains(r->topology().nodes().at(owner).port));
         }
+    }
+
+    // A replica's URL (the old primary, demoted) is as good a seed as a primary's: the CLI
+    // deducts on every primary through it and counts every SKU.
+    void theCliWorksThroughAReplicasUrl()
+    {
+        QVERIFY2(testsupport::cliProblem().isEmpty(), qPrintable(testsupport::cliProblem()));
+        const QList<int> primaries = m_cluster.primaries();
+        int replica = -1;
+        for (int i = 0; i < m_cluster.size() && replica < 0; ++i)
+            if (!primaries.contains(i))
+                replica = i;
+        QVERIFY(replica >= 0);
+        const QString url =
+            QStringLiteral("redis://127.0.0.1:%1").arg(m_cluster.nodes().at(replica).port);
+        auto r = m_cluster.router();
+        QSet<int> owners;
+        for (int i = 0; i < Skus; ++i) {
+            owners << r->topology().ownerOf(keySlot(stockKey(i)));
+            const auto run = testsupport::runCli(
+                {QStringLiteral("deduct"), QStringLiteral("--url"), url, QStringLiteral("--sku"),
+                 QString::fromLatin1(sku(i)), QStringLiteral("--order"), QStringLiteral("cli-1"),
+                 QStringLiteral("--quantity"), QStringLiteral("1")});
+            QVERIFY2(run.exitCode == 0, run.out + run.err);
+            QVERIFY2(run.out.contains("deducted"), run.out);
+        }
+        QCOMPARE(owners.size(), 3);
+        const auto keys =
+            testsupport::runCli({QStringLiteral("keys"), QStringLiteral("--url"), url,
+                                 QStringLiteral("--summary"), QStringLiteral("--json")});
+        QVERIFY2(keys.exitCode == 0, keys.out + keys.err);
+        QVERIFY2(keys.out.contains("\"skus\":" + QByteArray::number(Skus)), keys.out);
     }
 
     // A primary killed (SIGKILL) with deductions in flight: the connection drops with writes
