@@ -187,6 +187,54 @@ private slots:
         QVERIFY2(again.complete, qPrintable(again.error));
         QCOMPARE(again.skus, qint64(Skus));
     }
+
+    // A dead node's shard refuses every command unsent, and each refusal asks for a fresh
+    // topology; the router still reads it at most once per refreshGapMs (250 ms).
+    void refreshesAreSpacedWhileANodeIsDown()
+    {
+        RedisCluster cluster;
+        RedisCluster::Options options;
+        options.requireFullCoverage = false;
+        QVERIFY2(cluster.start(options), qPrintable(cluster.errorString()));
+        auto r = cluster.router(800);
+        QVERIFY(seed(*r));
+        const int dead = ownerOfFirstSku(cluster, *r);
+        QVERIFY(dead >= 0);
+        const auto shardsAsked = [&] {
+            qint64 total = 0;
+            for (int i = 0; i < cluster.size(); ++i) {
+                if (i == dead)
+                    continue;
+                const auto stats = cluster.connectNode(i)->call({"INFO", "commandstats"});
+                for (const QByteArray &line :
+                     stats.ok() ? stats->bytes().split('\n') : QList<QByteArray>())
+                    if (line.startsWith("cmdstat_cluster|shards:calls="))
+                        total += line.mid(29, line.indexOf(',') - 29).toLongLong();
+            }
+            return total;
+        };
+        cluster.kill(dead);
+        const qint64 before = shardsAsked();
+        QElapsedTimer t;
+        t.start();
+        int refused = 0;
+        while (t.elapsed() < 1500) {
+            const auto get = r->call({"GET", stockKey(0)});
+            QVERIFY(!get.ok());
+            QVERIFY2(!get.error().outcomeUnknown(), qPrintable(get.error().toString()));
+            ++refused;
+        }
+        const qint64 asked = shardsAsked() - before;
+        qInfo("%d commands refused in %lld ms; the topology was read %lld times", refused,
+              t.elapsed(), asked);
+        QVERIFY(refused > 20);
+        QVERIFY2(asked >= 1 && asked <= t.elapsed() / 250 + 2, qPrintable(QString::number(asked)));
+        // The other shards are served all along.
+        for (int i = 1; i < 40; ++i)
+            if (r->topology().ownerOf(keySlot(stockKey(i)))
+                != r->topology().ownerOf(keySlot(stockKey(0))))
+                QVERIFY(r->call({"GET", stockKey(i)}).ok());
+    }
 };
 
 QTEST_GUILESS_MAIN(TstClusterNodeLoss)
