@@ -188,6 +188,60 @@ private slots:
         QCOMPARE(again.skus, qint64(Skus));
     }
 
+    // A primary stopped long enough for its replica to take over: a write to it is outcome
+    // unknown within the command timeout, the router then finds the promoted replica, and
+    // after kill -CONT the old primary rejoins as a replica while the router keeps serving.
+    void aStoppedPrimaryIsReplacedAndRejoinsAsAReplica()
+    {
+        RedisCluster cluster;
+        RedisCluster::Options options;
+        options.replicasPerPrimary = 1;
+        options.nodeTimeoutMs = 1500;
+        QVERIFY2(cluster.start(options), qPrintable(cluster.errorString()));
+        ClusterRouter::Options o;
+        o.seed = cluster.nodes().first();
+        o.seed.commandTimeoutMs = 400;
+        o.seed.connectTimeoutMs = 400;
+        o.seed.silentCloseMs = 800;
+        o.seed.reconnectMinMs = 100;
+        o.seed.reconnectMaxMs = 400;
+        ClusterRouter r(o);
+        r.open();
+        QVERIFY(r.waitUntilDiscovered(5000));
+        QVERIFY(seed(r));
+        const int stopped = ownerOfFirstSku(cluster, r);
+        QVERIFY(stopped >= 0);
+        const int replica = cluster.replicaOf(stopped);
+        QVERIFY(replica >= 0);
+        const qint64 pid = cluster.pid(stopped);
+        const auto resume = qScopeGuard([pid] { ::kill(pid_t(pid), SIGCONT); });
+
+        QCOMPARE(::kill(pid_t(pid), SIGSTOP), 0);
+        QElapsedTimer waited;
+        waited.start();
+        const auto first = r.call({"INCRBY", stockKey(0), "-1"});
+        QVERIFY(!first.ok());
+        QVERIFY2(first.error().outcomeUnknown(), qPrintable(first.error().toString()));
+        QVERIFY2(waited.elapsed() < 400 + 1500, qPrintable(QString::number(waited.elapsed())));
+
+        const QString promoted = cluster.waitUntilPrimary(replica, 20000);
+        QVERIFY2(promoted.isEmpty(), qPrintable(promoted));
+        QTRY_VERIFY_WITH_TIMEOUT(r.call({"GET", stockKey(0)}).ok(), 5000);
+        const QByteArray atPromotion = r.call({"GET", stockKey(0)})->bytes();
+
+        QCOMPARE(::kill(pid_t(pid), SIGCONT), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(cluster.replicaOf(replica) == stopped, 20000);
+        // The old primary's view does not win: the shard keeps the promoted replica's data.
+        QCOMPARE(r.call({"GET", stockKey(0)})->bytes(), atPromotion);
+        QVERIFY(r.call({"INCRBY", stockKey(0), "-1"}).ok());
+        QCOMPARE(r.call({"GET", stockKey(0)})->bytes(),
+                 QByteArray::number(atPromotion.toLongLong() - 1));
+        const ScanResult again = scanStriking(
+            r, [] {}, 5000);
+        QVERIFY2(again.complete, qPrintable(again.error));
+        QCOMPARE(again.skus, qint64(Skus));
+    }
+
     // A dead node's shard refuses every command unsent, and each refusal asks for a fresh
     // topology; the router still reads it at most once per refreshGapMs (250 ms).
     void refreshesAreSpacedWhileANodeIsDown()
