@@ -198,16 +198,9 @@ private slots:
         options.replicasPerPrimary = 1;
         options.nodeTimeoutMs = 1500;
         QVERIFY2(cluster.start(options), qPrintable(cluster.errorString()));
-        ClusterRouter::Options o;
-        o.seed = cluster.nodes().first();
-        o.seed.commandTimeoutMs = 400;
-        o.seed.connectTimeoutMs = 400;
-        o.seed.silentCloseMs = 800;
-        o.seed.reconnectMinMs = 100;
-        o.seed.reconnectMaxMs = 400;
-        ClusterRouter r(o);
-        r.open();
-        QVERIFY(r.waitUntilDiscovered(5000));
+        auto router = cluster.router(testsupport::quickFailure({}));
+        ClusterRouter &r = *router;
+        QVERIFY(r.discovered());
         QVERIFY(seed(r));
         const int stopped = ownerOfFirstSku(cluster, r);
         QVERIFY(stopped >= 0);
@@ -222,7 +215,7 @@ private slots:
         const auto first = r.call({"INCRBY", stockKey(0), "-1"});
         QVERIFY(!first.ok());
         QVERIFY2(first.error().outcomeUnknown(), qPrintable(first.error().toString()));
-        QVERIFY2(waited.elapsed() < 400 + 1500, qPrintable(QString::number(waited.elapsed())));
+        QVERIFY2(waited.elapsed() < 300 + 1500, qPrintable(QString::number(waited.elapsed())));
 
         const QString promoted = cluster.waitUntilPrimary(replica, 20000);
         QVERIFY2(promoted.isEmpty(), qPrintable(promoted));

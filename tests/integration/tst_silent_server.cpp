@@ -27,13 +27,7 @@ class TstSilentServer : public QObject
 
     static ConnectionOptions quickOptions(const StandaloneRedis &redis)
     {
-        auto o = redis.options();
-        o.commandTimeoutMs = 300;
-        o.connectTimeoutMs = 400;
-        o.silentCloseMs = 600;
-        o.reconnectMinMs = 100;
-        o.reconnectMaxMs = 400;
-        return o;
+        return testsupport::quickFailure(redis.options());
     }
 
 private slots:
@@ -82,16 +76,9 @@ private slots:
         for (int i = 0; i < cluster.size(); ++i)
             QVERIFY(cluster.connectNode(i)->call({"FUNCTION", "LOAD", "REPLACE", library}).ok());
 
-        ClusterRouter::Options o;
-        o.seed = cluster.nodes().first();
-        o.seed.commandTimeoutMs = 300;
-        o.seed.connectTimeoutMs = 400;
-        o.seed.silentCloseMs = 600;
-        o.seed.reconnectMinMs = 100;
-        o.seed.reconnectMaxMs = 400;
-        ClusterRouter r(o);
-        r.open();
-        QVERIFY(r.waitUntilDiscovered(5000));
+        auto router = cluster.router(testsupport::quickFailure({}));
+        ClusterRouter &r = *router;
+        QVERIFY(r.discovered());
         // One SKU on each node, by the router's own map.
         QMap<int, QByteArray> skuOnNode;
         for (int i = 0; skuOnNode.size() < 3 && i < 1000; ++i) {

@@ -132,6 +132,16 @@ QString snapshotDifference(const Snapshot &before, const Snapshot &after, qint64
     return diffs.join(QStringLiteral("; "));
 }
 
+redis::ConnectionOptions quickFailure(redis::ConnectionOptions o)
+{
+    o.commandTimeoutMs = 300;
+    o.connectTimeoutMs = 400;
+    o.silentCloseMs = 600;
+    o.reconnectMinMs = 100;
+    o.reconnectMaxMs = 400;
+    return o;
+}
+
 bool processExists(qint64 pid)
 {
     if (pid <= 0)
@@ -412,9 +422,17 @@ std::unique_ptr<redis::RedisClient> RedisCluster::connectNode(int index) const
 
 std::unique_ptr<redis::ClusterRouter> RedisCluster::router(int commandTimeoutMs) const
 {
+    redis::ConnectionOptions seed = loopback(m_servers.front()->port());
+    seed.commandTimeoutMs = commandTimeoutMs;
+    return router(seed);
+}
+
+std::unique_ptr<redis::ClusterRouter> RedisCluster::router(redis::ConnectionOptions seed) const
+{
     redis::ClusterRouter::Options o;
-    o.seed = loopback(m_servers.front()->port());
-    o.seed.commandTimeoutMs = commandTimeoutMs;
+    o.seed = std::move(seed);
+    o.seed.host = QStringLiteral("127.0.0.1");
+    o.seed.port = m_servers.front()->port();
     auto r = std::make_unique<redis::ClusterRouter>(o);
     r->open();
     r->waitUntilDiscovered(5000);

@@ -44,6 +44,10 @@ Snapshot snapshot(redis::CommandSender &client, const QList<QByteArray> &keys);
 // by at most ttlSlackMs (time passes between the two snapshots). Otherwise what differs.
 QString snapshotDifference(const Snapshot &before, const Snapshot &after, qint64 ttlSlackMs = 1000);
 
+// Short timeouts for tests of a silent or dead server (kill -STOP, SIGKILL): a command
+// timeout of 300 ms, silence closes the connection after 600 ms, reconnects within 400 ms.
+redis::ConnectionOptions quickFailure(redis::ConnectionOptions options);
+
 // Whether a process with this id exists (a reaped child does not).
 bool processExists(qint64 pid);
 
@@ -99,6 +103,8 @@ public:
     std::unique_ptr<redis::RedisClient> connectNode(int index) const;
     // A router seeded with the first node, the topology discovered.
     std::unique_ptr<redis::ClusterRouter> router(int commandTimeoutMs = 3000) const;
+    // The same with these connection options (the seed's address is set here).
+    std::unique_ptr<redis::ClusterRouter> router(redis::ConnectionOptions seed) const;
     qint64 pid(int index) const { return m_servers.at(size_t(index))->pid(); }
     void kill(int index) { m_servers.at(size_t(index))->kill(); }
 
