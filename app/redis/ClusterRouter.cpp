@@ -116,14 +116,7 @@ void ClusterRouter::discover()
 {
     m_refreshing = true;
     m_sinceDiscover.start();
-    // The seed may be the node that went away: ask any connection that is up.
-    RedisClient *asked = m_seed.get();
-    if (asked->state() != ConnectionState::Ready)
-        for (auto &[address, client] : m_clients)
-            if (client->state() == ConnectionState::Ready) {
-                asked = client.get();
-                break;
-            }
+    RedisClient *asked = topologySource();
     // CLUSTER SLOTS only for a server older than Redis 7: asking both on every refresh made
     // each node build a reply that was thrown away.
     asked->send({"CLUSTER", "SHARDS"}, this, [this, asked](const ReplyResult &shards) {
@@ -136,6 +129,26 @@ void ClusterRouter::discover()
             applyTopology(shards, slotTable);
         });
     });
+}
+
+RedisClient *ClusterRouter::topologySource()
+{
+    // The seed may be the node that went away: ask any connection that is up.
+    if (m_seed->state() == ConnectionState::Ready)
+        return m_seed.get();
+    for (auto &[address, client] : m_clients)
+        if (client->state() == ConnectionState::Ready)
+            return client.get();
+    // None is up, as when only the seed was ever used and it died: connect to a node the map
+    // names that has not failed yet, so that the seed's promoted replica can still be found.
+    for (const ClusterNode &n : m_topology.nodes()) {
+        RedisClient &client = clientFor(n.host, n.port);
+        const ConnectionState state = client.state();
+        if (&client != m_seed.get() && state != ConnectionState::Reconnecting
+            && state != ConnectionState::Failed && state != ConnectionState::Closed)
+            return &client;
+    }
+    return m_seed.get();
 }
 
 void ClusterRouter::refreshSoon()

@@ -69,6 +69,7 @@ private:
     struct Pending;
     void discover();
     void refreshSoon();
+    RedisClient *topologySource();
     void watch(RedisClient &client);
     void applyTopology(const ReplyResult &shards, const ReplyResult &slotTable);
     void dispatch(const std::shared_ptr<Pending> &p, QList<qsizetype> indexes);

@@ -235,6 +235,42 @@ private slots:
         QCOMPARE(again.skus, qint64(Skus));
     }
 
+    // The router has only ever talked to its seed, and the seed dies: it still knows the
+    // other nodes from the topology, asks one of them, and finds the seed's promoted replica.
+    void theSeedKilledItsReplicaIsFound()
+    {
+        RedisCluster cluster;
+        RedisCluster::Options options;
+        options.replicasPerPrimary = 1;
+        options.nodeTimeoutMs = 1500;
+        QVERIFY2(cluster.start(options), qPrintable(cluster.errorString()));
+        QVERIFY(cluster.primaries().contains(0));
+        const int replica = cluster.replicaOf(0);
+        QVERIFY(replica >= 0);
+        {
+            auto writer = cluster.router();
+            QVERIFY(seed(*writer));
+        }
+        auto router = cluster.router(testsupport::quickFailure({}));
+        ClusterRouter &r = *router;
+        QVERIFY(r.discovered());
+        // A key the seed itself serves.
+        QByteArray key;
+        for (int i = 0; i < Skus && key.isEmpty(); ++i) {
+            const int owner = r.topology().ownerOf(keySlot(stockKey(i)));
+            if (r.topology().nodes().at(owner).port == cluster.nodes().first().port)
+                key = stockKey(i);
+        }
+        QVERIFY(!key.isEmpty());
+        QCOMPARE(r.call({"GET", key})->bytes(), QByteArray("100"));
+
+        cluster.kill(0);
+        const QString promoted = cluster.waitUntilPrimary(replica, 20000);
+        QVERIFY2(promoted.isEmpty(), qPrintable(promoted));
+        QTRY_VERIFY_WITH_TIMEOUT(r.call({"GET", key}).ok(), 5000);
+        QCOMPARE(r.call({"GET", key})->bytes(), QByteArray("100"));
+    }
+
     // A dead node's shard refuses every command unsent, and each refusal asks for a fresh
     // topology; the router still reads it at most once per refreshGapMs (250 ms).
     void refreshesAreSpacedWhileANodeIsDown()
