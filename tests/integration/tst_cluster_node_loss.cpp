@@ -50,6 +50,15 @@ class TstClusterNodeLoss : public QObject
         return -1;
     }
 
+    // 3+3, a replica taking over 1.5 s after its primary went silent.
+    static RedisCluster::Options withReplicas()
+    {
+        RedisCluster::Options o;
+        o.replicasPerPrimary = 1;
+        o.nodeTimeoutMs = 1500;
+        return o;
+    }
+
     static qint64 stockKeysOn(const RedisCluster &cluster, int node)
     {
         auto keys = cluster.connectNode(node)->call({"KEYS", "stock:*"});
@@ -133,10 +142,7 @@ private slots:
     void aPrimaryKilledMidScanIsNamedAndItsReplicaTakesOver()
     {
         RedisCluster cluster;
-        RedisCluster::Options options;
-        options.replicasPerPrimary = 1;
-        options.nodeTimeoutMs = 1500;
-        QVERIFY2(cluster.start(options), qPrintable(cluster.errorString()));
+        QVERIFY2(cluster.start(withReplicas()), qPrintable(cluster.errorString()));
         auto r = cluster.router(800);
         QVERIFY(seed(*r));
         const int killed = ownerOfFirstSku(cluster, *r);
@@ -194,10 +200,7 @@ private slots:
     void aStoppedPrimaryIsReplacedAndRejoinsAsAReplica()
     {
         RedisCluster cluster;
-        RedisCluster::Options options;
-        options.replicasPerPrimary = 1;
-        options.nodeTimeoutMs = 1500;
-        QVERIFY2(cluster.start(options), qPrintable(cluster.errorString()));
+        QVERIFY2(cluster.start(withReplicas()), qPrintable(cluster.errorString()));
         auto router = cluster.router(testsupport::quickFailure({}));
         ClusterRouter &r = *router;
         QVERIFY(r.discovered());
@@ -240,10 +243,7 @@ private slots:
     void theSeedKilledItsReplicaIsFound()
     {
         RedisCluster cluster;
-        RedisCluster::Options options;
-        options.replicasPerPrimary = 1;
-        options.nodeTimeoutMs = 1500;
-        QVERIFY2(cluster.start(options), qPrintable(cluster.errorString()));
+        QVERIFY2(cluster.start(withReplicas()), qPrintable(cluster.errorString()));
         QVERIFY(cluster.primaries().contains(0));
         const int replica = cluster.replicaOf(0);
         QVERIFY(replica >= 0);
