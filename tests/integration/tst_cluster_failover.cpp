@@ -345,6 +345,8 @@ private slots:
         QVERIFY(victim >= 0);
         const int replica = m_cluster.replicaOf(victim);
         QVERIFY(replica >= 0);
+        // What came before this stream is on every replica, so only its own writes can die.
+        QVERIFY(m_cluster.waitUntilReplicated().isEmpty());
         const qint64 stockBefore = totalStock();
         QVERIFY(stockBefore > 0);
         const qint64 pid = m_cluster.pid(victim);

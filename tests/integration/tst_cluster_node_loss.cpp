@@ -145,6 +145,7 @@ private slots:
         QVERIFY2(cluster.start(withReplicas()), qPrintable(cluster.errorString()));
         auto r = cluster.router(800);
         QVERIFY(seed(*r));
+        QVERIFY(cluster.waitUntilReplicated().isEmpty());
         const int killed = ownerOfFirstSku(cluster, *r);
         QVERIFY(killed >= 0);
         const int replica = cluster.replicaOf(killed);
@@ -205,6 +206,7 @@ private slots:
         ClusterRouter &r = *router;
         QVERIFY(r.discovered());
         QVERIFY(seed(r));
+        QVERIFY(cluster.waitUntilReplicated().isEmpty());
         const int stopped = ownerOfFirstSku(cluster, r);
         QVERIFY(stopped >= 0);
         const int replica = cluster.replicaOf(stopped);
@@ -250,6 +252,7 @@ private slots:
         {
             auto writer = cluster.router();
             QVERIFY(seed(*writer));
+            QVERIFY(cluster.waitUntilReplicated().isEmpty());
         }
         auto router = cluster.router(testsupport::quickFailure({}));
         ClusterRouter &r = *router;

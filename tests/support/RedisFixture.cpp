@@ -368,6 +368,32 @@ int RedisCluster::replicaOf(int primary) const
     return -1;
 }
 
+QString RedisCluster::waitUntilReplicated(int timeoutMs) const
+{
+    const QDeadlineTimer deadline(timeoutMs);
+    for (int i = 0; i < size(); ++i) {
+        if (!isLive(i))
+            continue;
+        auto replica = connectNode(i);
+        for (;;) {
+            // A replica's ROLE: {"slave", host, port, state, processed offset}; its
+            // primary's: {"master", offset, ...}. The replica's own offset moves at once,
+            // where the primary's view of it waits for the next REPLCONF ACK (1 s).
+            const auto role = replica->call({"ROLE"});
+            if (!role.ok() || role->at(0).bytes() != "slave")
+                break;
+            const auto primaryRole =
+                connected(loopback(quint16(role->at(2).toInteger())))->call({"ROLE"});
+            if (primaryRole.ok() && role->at(4).toInteger() >= primaryRole->at(1).toInteger())
+                break;
+            if (deadline.hasExpired())
+                return QStringLiteral("replica %1 is still behind its primary").arg(i);
+            QThread::msleep(20);
+        }
+    }
+    return {};
+}
+
 QString RedisCluster::failover(int replica, int timeoutMs) const
 {
     const auto asked = connectNode(replica)->call({"CLUSTER", "FAILOVER"});

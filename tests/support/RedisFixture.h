@@ -112,6 +112,10 @@ public:
     QList<int> primaries() const;
     // The index of a primary's replica, -1 when it has none.
     int replicaOf(int primary) const;
+    // Waits until every live replica has applied everything its primary has (replication is
+    // asynchronous: a primary killed right after a write may take it with it). Empty on
+    // success, else which replica is behind.
+    QString waitUntilReplicated(int timeoutMs = 10000) const;
     // Runs CLUSTER FAILOVER on a replica and waits until it is a primary in every live node's
     // view and the cluster is ok again. Empty on success, else what went wrong.
     QString failover(int replica, int timeoutMs = 15000) const;
