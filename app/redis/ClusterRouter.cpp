@@ -274,7 +274,7 @@ void ClusterRouter::dispatch(const std::shared_ptr<Pending> &p, QList<qsizetype>
         sendTo(*m_seed, p, indexes, false);
         return;
     }
-    const QList<int> primaries = m_topology.primaries();
+    std::optional<QList<int>> primaries; // walks every slot: only when a command needs it
     std::map<int, QList<qsizetype>> byNode;
     for (qsizetype i : indexes) {
         const CommandSlot cs = commandSlot(p->commands[i]);
@@ -283,8 +283,10 @@ void ClusterRouter::dispatch(const std::shared_ptr<Pending> &p, QList<qsizetype>
             continue;
         }
         int owner = cs.slot >= 0 ? m_topology.ownerOf(cs.slot) : -1;
-        if (owner < 0 && !primaries.isEmpty())
-            owner = primaries.first(); // keyless, or an uncovered slot: its MOVED will say
+        if (owner < 0 && !primaries)
+            primaries = m_topology.primaries();
+        if (owner < 0 && !primaries->isEmpty())
+            owner = primaries->first(); // keyless, or an uncovered slot: its MOVED will say
         byNode[owner] << i;
     }
     for (auto &[owner, list] : byNode)
