@@ -83,8 +83,9 @@ private slots:
                                            : QLatin1String("no oversell")));
         QTableWidget *table = panel.resultsTable();
         QCOMPARE(table->columnCount(), 2);
-        QVERIFY(
-            table->horizontalHeaderItem(1)->text().contains(QLatin1String("inventory_deduct_v1")));
+        QCOMPARE(table->horizontalHeaderItem(1)->text(), QStringLiteral("fcall-v1"));
+        QVERIFY(table->horizontalHeaderItem(1)->toolTip().contains(
+            QLatin1String("inventory_deduct_v1")));
         QCOMPARE(table->item(1, 1)->text(), QStringLiteral("0")); // oversold, function
         QVERIFY(panel.chart()->nonEmptyBars() > 0);
         QCOMPARE(labKeys(), 0);
