@@ -1,10 +1,13 @@
 #include "StormRunner.h"
 
+#include "BlockingLane.h"
+
 #include "inventory/DeductionOutcome.h"
 #include "redis/RedisClient.h"
 #include "redis/ResultReads.h"
 
 #include <QEventLoop>
+#include <QThread>
 #include <QTimer>
 
 namespace lab {
@@ -40,17 +43,25 @@ bool StormRunner::connectAll(QString *why)
     options.onCallerThread = true;
     options.clientName = "inventory-lab";
     options.commandTimeoutMs = m_settings.stormTimeoutMs();
-    for (int i = 0; i < m_settings.connections; ++i) {
-        Lane lane;
-        lane.client = std::make_unique<redis::RedisClient>(options);
-        lane.client->open();
-        m_lanes.push_back(std::move(lane));
+    if (m_settings.connections == 1 && !options.tls.enabled
+        && m_settings.fault != Fault::ShortTimeout) {
+        m_blocking = std::make_unique<BlockingLane>();
+        if (!m_blocking->open(options, why))
+            return false;
+        m_lanes.emplace_back();
+    } else {
+        for (int i = 0; i < m_settings.connections; ++i) {
+            Lane lane;
+            lane.client = std::make_unique<redis::RedisClient>(options);
+            lane.client->open();
+            m_lanes.push_back(std::move(lane));
+        }
     }
     options.commandTimeoutMs = m_settings.normalTimeoutMs;
     m_control = std::make_unique<redis::RedisClient>(options);
     m_control->open();
     for (Lane &lane : m_lanes) {
-        if (!lane.client->waitUntilReady(options.connectTimeoutMs + 1000)) {
+        if (lane.client && !lane.client->waitUntilReady(options.connectTimeoutMs + 1000)) {
             *why = QStringLiteral("could not open the storm's connections: %1")
                        .arg(lane.client->stateDetail());
             return false;
@@ -83,6 +94,11 @@ void StormRunner::run(StrategyResult &result)
     m_clock.start();
     for (int i = 0; i < int(m_lanes.size()); ++i)
         pump(i);
+    while (m_pending) {
+        Pending p = std::move(*m_pending);
+        m_pending.reset();
+        p.done(m_blocking->roundTrip(p.commands, m_settings.stormTimeoutMs()));
+    }
     if (m_lanesLeft > 0)
         loop.exec();
     result.elapsedMs = double(m_clock.nsecsElapsed()) / 1e6;
@@ -97,6 +113,10 @@ void StormRunner::run(StrategyResult &result)
 // client may still have been waiting behind a CLIENT PAUSE). Only then is the stock final.
 void StormRunner::drain()
 {
+    if (m_blocking) {
+        m_blocking->roundTrip({{"PING"}}, m_settings.normalTimeoutMs + m_settings.pauseMs);
+        return;
+    }
     QEventLoop loop;
     int waiting = 0;
     for (Lane &lane : m_lanes) {
@@ -172,6 +192,15 @@ Command StormRunner::deductCommand(const Order &order) const
             "1",     m_ttl};
 }
 
+void StormRunner::send(int index, QList<Command> commands, Done done)
+{
+    if (m_blocking) {
+        m_pending = Pending{std::move(commands), std::move(done)};
+        return;
+    }
+    m_lanes[size_t(index)].client->sendBatch(std::move(commands), this, std::move(done));
+}
+
 void StormRunner::sendFunctionOrScript(int index, std::vector<Order> orders)
 {
     QList<Command> commands;
@@ -179,8 +208,8 @@ void StormRunner::sendFunctionOrScript(int index, std::vector<Order> orders)
     for (const Order &o : orders)
         commands.append(deductCommand(o));
     const qint64 sent = nowNs(m_clock);
-    m_lanes[size_t(index)].client->sendBatch(
-        std::move(commands), this,
+    send(
+        index, std::move(commands),
         [this, index, sent, orders = std::move(orders)](const QList<ReplyResult> &replies) mutable {
             std::vector<Order> retry;
             for (size_t i = 0; i < orders.size(); ++i) {
@@ -226,8 +255,8 @@ void StormRunner::sendNaiveGets(int index, std::vector<Order> orders)
     for (size_t i = 0; i < orders.size(); ++i)
         commands.append({"GET", m_stockKey});
     const qint64 sent = nowNs(m_clock);
-    m_lanes[size_t(index)].client->sendBatch(
-        std::move(commands), this,
+    send(
+        index, std::move(commands),
         [this, index, sent, orders = std::move(orders)](const QList<ReplyResult> &replies) mutable {
             const double ms = double(nowNs(m_clock) - sent) / 1e6;
             m_result->latency.add(ms, int(orders.size()));
@@ -271,8 +300,8 @@ void StormRunner::sendNaiveDecrements(int index, std::vector<Order> orders)
     for (size_t i = 0; i < orders.size(); ++i)
         commands.append({"DECRBY", m_stockKey, "1"});
     const qint64 sent = nowNs(m_clock);
-    m_lanes[size_t(index)].client->sendBatch(
-        std::move(commands), this,
+    send(
+        index, std::move(commands),
         [this, index, sent, orders = std::move(orders)](const QList<ReplyResult> &replies) mutable {
             std::vector<Order> retry;
             for (size_t i = 0; i < orders.size(); ++i) {
@@ -364,7 +393,12 @@ void StormRunner::finishBatch(int index, std::vector<Order> retry, qint64 sentNs
     if (backOff && !(m_cancel && m_cancel->load())) {
         // As a client would: wait about a timeout before resending, so that retries do not
         // pile up behind a server that is not answering.
-        QTimer::singleShot(m_settings.stormTimeoutMs(), this, [this, index] { pump(index); });
+        if (m_blocking) {
+            QThread::msleep(ulong(m_settings.stormTimeoutMs()));
+            pump(index);
+        } else {
+            QTimer::singleShot(m_settings.stormTimeoutMs(), this, [this, index] { pump(index); });
+        }
         return;
     }
     pump(index);

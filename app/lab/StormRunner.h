@@ -13,6 +13,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <unordered_set>
 #include <vector>
 
@@ -21,6 +22,8 @@ class RedisClient;
 }
 
 namespace lab {
+
+class BlockingLane;
 
 // Where one storm deducts: its server, its throwaway SKU's keys, and what it calls.
 struct StormTarget
@@ -66,7 +69,11 @@ private:
         bool done = false;
     };
 
+    using Done = std::function<void(const QList<redis::ReplyResult> &)>;
     bool connectAll(QString *why);
+    // One batch on a lane: through its RedisClient, or, for a one-connection storm, queued for
+    // the blocking loop in run() (no recursion from one round trip into the next).
+    void send(int lane, QList<redis::Command> commands, Done done);
     void pump(int lane);
     bool nextOrder(Lane &lane, Order *out);
     void sendFunctionOrScript(int lane, std::vector<Order> orders);
@@ -92,10 +99,19 @@ private:
     StrategyResult *m_result = nullptr;
     std::vector<Lane> m_lanes;
     std::unique_ptr<redis::RedisClient> m_control; // sends the fault
-    qint64 m_started = 0;                          // attempts started (new and reused)
-    qint64 m_newOrders = 0;                        // order ids handed out
-    qint64 m_attemptsDone = 0;                     // attempts with a final outcome
-    std::vector<qint64> m_acked;                   // orders acknowledged as deducted, for reuse
+    // A one-connection storm without TLS or short timeouts: one socket written and then read
+    // in turn (see BlockingLane), so that the c=1 shape measures the server, not Qt's loop.
+    std::unique_ptr<BlockingLane> m_blocking;
+    struct Pending
+    {
+        QList<redis::Command> commands;
+        Done done;
+    };
+    std::optional<Pending> m_pending;
+    qint64 m_started = 0;        // attempts started (new and reused)
+    qint64 m_newOrders = 0;      // order ids handed out
+    qint64 m_attemptsDone = 0;   // attempts with a final outcome
+    std::vector<qint64> m_acked; // orders acknowledged as deducted, for reuse
     std::unordered_set<qint64> m_ackedSet;
     bool m_faultSent = false;
     int m_lanesLeft = 0;

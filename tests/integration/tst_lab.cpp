@@ -209,6 +209,65 @@ private slots:
         QCOMPARE(labKeys(), 0);
     }
 
+    // One connection: the storm writes and then reads its own socket (lab/BlockingLane), with
+    // the same accounting.
+    void oneConnectionStorms_data()
+    {
+        QTest::addColumn<int>("fault");
+        QTest::newRow("none") << int(Fault::None);
+        QTest::newRow("pause") << int(Fault::Pause);
+    }
+    void oneConnectionStorms()
+    {
+        QFETCH(int, fault);
+        LabSettings s =
+            storm({Strategy::Naive, Strategy::Script, Strategy::FunctionV1}, Fault(fault), 0.25);
+        s.connections = 1;
+        s.pipeline = 3;
+        s.attempts = 600;
+        s.initialStock = 450;
+        LabReport report = runLab(s);
+        QVERIFY2(report.failure.isEmpty(), qPrintable(report.failure));
+        for (StrategyResult &r : report.results) {
+            QVERIFY2(r.ran(), qPrintable(r.verdict()));
+            QCOMPARE(r.attempts, s.attempts);
+            QCOMPARE(r.unknownOutcomes, 0);
+            QCOMPARE(r.oversold(), std::max<qint64>(0, -*r.finalStock));
+        }
+        StrategyResult &script = report.results[1];
+        QVERIFY(script.reusedIds > 0);
+        QCOMPARE(script.oversold(), 0);
+        QCOMPARE(script.doubleDeductions(), script.duplicateAcks);
+        StrategyResult &function = report.results[2];
+        QCOMPARE(function.doubleDeductions(), 0);
+        QCOMPARE(*function.finalStock + *function.receipts, s.initialStock);
+        if (Fault(fault) == Fault::Pause)
+            QVERIFY(function.faultNote.startsWith(QLatin1String("CLIENT PAUSE 300 WRITE")));
+        QCOMPARE(labKeys(), 0);
+    }
+
+    // The blocking lane logs in as the transport does: the ACL user, and a refusal said.
+    void oneConnectionStormLogsIn()
+    {
+        QVERIFY(m_c->call({"ACL", "SETUSER", "labuser", "on", ">lab-pw", "~*", "+@all"}).ok());
+        redis::ConnectionOptions options = m_redis.options();
+        options.username = QStringLiteral("labuser");
+        options.password = QStringLiteral("lab-pw");
+        LabSettings s = storm({Strategy::FunctionV1}, Fault::None);
+        s.connections = 1;
+        LabReport report = LabRun(s, LabTarget{options, inventory::KeySchema()}).run();
+        QVERIFY2(report.failure.isEmpty(), qPrintable(report.failure));
+        QVERIFY2(report.results[0].ran(), qPrintable(report.results[0].verdict()));
+        QCOMPARE(*report.results[0].receipts, s.initialStock);
+        // The control connection (the transport) refuses first; the lane's own check is
+        // exercised when only it logs in.
+        options.password = QStringLiteral("wrong");
+        report = LabRun(s, LabTarget{options, inventory::KeySchema()}).run();
+        QVERIFY(!report.failure.isEmpty());
+        QVERIFY(m_c->call({"ACL", "DELUSER", "labuser"}).ok());
+        QCOMPARE(labKeys(), 0);
+    }
+
     void cancelStopsAndRemovesKeys()
     {
         LabSettings s = storm({Strategy::FunctionV1, Strategy::Script}, Fault::None);
