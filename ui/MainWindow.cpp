@@ -8,6 +8,10 @@
 #include "UiLog.h"
 #include "UnlockDialog.h"
 #include "browse/BrowserPanel.h"
+#include "browse/SkuBrowserView.h"
+#include "charts/ChartPanel.h"
+#include "charts/ChartView.h"
+#include "charts/ChartsTab.h"
 #include "core/BuildInfo.h"
 #include "deduct/AuditViewerPanel.h"
 #include "deduct/ConfirmDeductionDialog.h" // DeductionPanel holds a QPointer to it
@@ -15,9 +19,9 @@
 #include "demo/DemoSeeder.h"
 #include "functions/LibrariesView.h"
 #include "inventory/RedisCliCommand.h"
-#include "readiness/ReadinessPanel.h"
 #include "lab/LabAccess.h"
 #include "lab/LabPanel.h"
+#include "readiness/ReadinessPanel.h"
 #include "session/CliConnection.h"
 #include "session/OverviewPoller.h"
 #include "session/ProfileStore.h"
@@ -173,12 +177,30 @@ void MainWindow::createFeaturePanels()
     m_audit = new AuditViewerPanel(m_session->auditLogPath());
     m_tabs->addTab(m_audit, tr("&Audit log"));
 
+    // Charts only read: the raw connection, like the overview.
+    m_charts = new ChartsTab(*m_client, m_deduct->history(), m_session->auditLogPath(),
+                             &m_browser->inventoryScan());
+    m_tabs->addTab(m_charts, tr("C&harts"));
+    connect(m_browser->skuView(), &SkuBrowserView::watchStockRequested, this,
+            [this](const QByteArray &sku, const QByteArray &key) {
+                m_charts->watchStock(sku, key);
+                m_tabs->setCurrentWidget(m_charts);
+            });
+    connect(m_deduct, &DeductionPanel::auditLogChanged, m_charts, &ChartsTab::auditLogChanged);
+
     ReadinessContext readiness{
         m_client->address(), profile.effectiveUsername(), profile.environmentLabel(), {}};
     readiness.settings.receiptTtlSeconds = profile.receiptTtlSeconds;
     readiness.settings.clientTimeoutMs = profile.timeoutMs;
     m_readiness = new ReadinessPanel(*m_client, m_browser->inventoryScan(), readiness);
     m_tabs->addTab(m_readiness, tr("Readi&ness"));
+    // The release-ticket report carries what the charts show at export time.
+    m_readiness->setImageSource([charts = m_charts] {
+        QList<QPair<QString, QImage>> images;
+        for (ChartPanel *panel : charts->panels())
+            images.append({panel->title(), panel->view()->renderImage(QSize(960, 400))});
+        return images;
+    });
     // The lab writes storms to throwaway SKUs on its own connections; the label decides.
     m_tabs->addTab(
         new LabPanel(lab::LabTarget{m_client->options(), m_session->schema()},
@@ -215,8 +237,13 @@ void MainWindow::createFeaturePanels()
 
 bool MainWindow::showTab(const QString &name)
 {
+    // "charts/stock": a page of the Charts tab.
+    if (name.contains(QLatin1Char('/')) && !m_charts->showPage(name.section(QLatin1Char('/'), 1)))
+        return false;
     for (int i = 0; i < m_tabs->count(); ++i) {
-        if (m_tabs->tabText(i).remove(QLatin1Char('&')).startsWith(name, Qt::CaseInsensitive)) {
+        if (m_tabs->tabText(i)
+                .remove(QLatin1Char('&'))
+                .startsWith(name.section(QLatin1Char('/'), 0, 0), Qt::CaseInsensitive)) {
             m_tabs->setCurrentIndex(i);
             return true;
         }

@@ -19,6 +19,7 @@ namespace ui {
 
 class AuditViewerPanel;
 class BrowserPanel;
+class ChartsTab;
 class ConnectionStatusWidget;
 class DeductionPanel;
 class LibrariesView;
@@ -80,6 +81,7 @@ private:
     DeductionPanel *m_deduct = nullptr;
     LibrariesView *m_libraries = nullptr;
     AuditViewerPanel *m_audit = nullptr;
+    ChartsTab *m_charts = nullptr;
     ReadinessPanel *m_readiness = nullptr;
     QAction *m_refresh = nullptr;
     QAction *m_reconnect = nullptr;

@@ -18,8 +18,8 @@ const QString TabOption = QStringLiteral("tab");
 QStringList consoleTabNames()
 {
     return {QStringLiteral("overview"),  QStringLiteral("keys"),  QStringLiteral("deductions"),
-            QStringLiteral("libraries"), QStringLiteral("audit"), QStringLiteral("readiness"),
-            QStringLiteral("lab")};
+            QStringLiteral("libraries"), QStringLiteral("audit"), QStringLiteral("charts"),
+            QStringLiteral("readiness"), QStringLiteral("lab")};
 }
 
 ConsoleCommandLine::ConsoleCommandLine()
@@ -47,7 +47,9 @@ ConsoleCommandLine::ConsoleCommandLine()
          QStringLiteral("LABEL")});
     m_parser.addOption(
         {TabOption,
-         QStringLiteral("Open on this tab: %1.").arg(consoleTabNames().join(QStringLiteral(", "))),
+         QStringLiteral("Open on this tab: %1 (charts/PAGE opens a page of the Charts tab: "
+                        "server, slow, stock, outcomes, receipt).")
+             .arg(consoleTabNames().join(QStringLiteral(", "))),
          QStringLiteral("NAME")});
     m_parser.addOption(
         {ConnectOption, QStringLiteral("Open the connection dialog (saved profiles) at start.")});
@@ -114,7 +116,7 @@ ConsoleCommandLine::Action ConsoleCommandLine::parse(const QStringList &argument
 
     if (m_parser.isSet(TabOption)) {
         m_startup.tab = m_parser.value(TabOption).toLower();
-        if (!consoleTabNames().contains(m_startup.tab))
+        if (!consoleTabNames().contains(m_startup.tab.section(QLatin1Char('/'), 0, 0)))
             return refuse(QStringLiteral("--tab must be one of %1.")
                               .arg(consoleTabNames().join(QStringLiteral(", "))));
     }

@@ -123,6 +123,10 @@ private slots:
         QCOMPARE(line.parse(argv({"--demo", "--tab", "Keys"})), ConsoleCommandLine::Action::Run);
         QCOMPARE(line.startup().target, ConsoleStartup::Target::Demo);
         QCOMPARE(line.startup().tab, QStringLiteral("keys"));
+        // A page of the Charts tab.
+        QCOMPARE(line.parse(argv({"--demo", "--tab", "charts/stock"})),
+                 ConsoleCommandLine::Action::Run);
+        QCOMPARE(line.startup().tab, QStringLiteral("charts/stock"));
         QCOMPARE(line.parse(argv({"--connect"})), ConsoleCommandLine::Action::Run);
         QCOMPARE(line.startup().target, ConsoleStartup::Target::ConnectDialog);
         QCOMPARE(line.parse(argv({"--help"})), ConsoleCommandLine::Action::ShowHelp);
@@ -148,7 +152,7 @@ private slots:
         QTest::newRow("demo and connect") << QStringList{"--demo", "--connect"} << "Choose one";
         QTest::newRow("bad env") << QStringList{"redis://a", "--env", "prod"} << "--env must";
         QTest::newRow("env without server") << QStringList{"--env", "test"} << "--env labels";
-        QTest::newRow("bad tab") << QStringList{"--tab", "charts"} << "--tab must";
+        QTest::newRow("bad tab") << QStringList{"--tab", "graphs"} << "--tab must";
     }
     void refused()
     {

@@ -160,6 +160,18 @@ SkuBrowserView::SkuBrowserView(browse::InventoryScan &scan, QWidget *parent)
             connect(a, &QAction::triggered, b, &QPushButton::click);
             t->addAction(a);
         }
+    // Only reads: allowed in a read-only session too.
+    auto *watch = new QAction(tr("Watch stock (Charts tab)"), m_skuTable);
+    watch->setObjectName(QStringLiteral("watchStockAction"));
+    connect(watch, &QAction::triggered, this, [this] {
+        const QModelIndex i = m_skuTable->currentIndex();
+        if (!i.isValid())
+            return;
+        const uint32_t sku = m_skus.skuAt(i.row());
+        const browse::KeyspaceStore &st = m_scan.store();
+        emit watchStockRequested(st.skuName(sku).toByteArray(), st.stockKey(sku));
+    });
+    m_skuTable->addAction(watch);
     connect(m_skuTable, &QTableView::pressed, m_receiptTable, &QTableView::clearSelection);
     updateActions();
 }

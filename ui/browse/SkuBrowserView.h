@@ -47,6 +47,7 @@ public:
 
 signals:
     void actionRequested(const browse::KeyAction &action);
+    void watchStockRequested(const QByteArray &sku, const QByteArray &stockKey);
     void status(const QString &message);
 
 private:

@@ -1,0 +1,3 @@
+#include "MetricsLog.h"
+
+Q_LOGGING_CATEGORY(lcMetrics, "console.metrics")

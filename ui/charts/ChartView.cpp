@@ -1,0 +1,111 @@
+#include "ChartView.h"
+
+#include <QBarSet>
+#include <QDateTime>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QXYSeries>
+
+namespace ui {
+
+ChartView::ChartView(QChart *chart, QWidget *parent)
+    : QChartView(chart, parent)
+{
+    setRenderHint(QPainter::Antialiasing);
+    setRubberBand(QChartView::HorizontalRubberBand);
+    setMinimumHeight(220);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->legend()->setAlignment(Qt::AlignBottom);
+}
+
+void ChartView::setEmptyText(const QString &text)
+{
+    if (m_emptyText == text)
+        return;
+    m_emptyText = text;
+    // The foreground is cached with the scene: redraw it.
+    scene()->invalidate(sceneRect(), QGraphicsScene::ForegroundLayer);
+    viewport()->update();
+}
+
+void ChartView::drawForeground(QPainter *painter, const QRectF &rect)
+{
+    QChartView::drawForeground(painter, rect);
+    if (m_emptyText.isEmpty())
+        return;
+    painter->save();
+    const QRectF area = chart()->plotArea().adjusted(8, 8, -8, -8);
+    painter->setPen(QColor(0x5f6368));
+    QFont f = font();
+    f.setPointSizeF(f.pointSizeF() * 1.1);
+    painter->setFont(f);
+    painter->drawText(area, Qt::AlignCenter | Qt::TextWordWrap, m_emptyText);
+    painter->restore();
+}
+
+void ChartView::mouseReleaseEvent(QMouseEvent *event)
+{
+    QChartView::mouseReleaseEvent(event);
+    if (event->button() == Qt::LeftButton || event->button() == Qt::RightButton)
+        emit zoomedByUser();
+}
+
+void ChartView::showValuesOf(QXYSeries *series, const QString &unit, int decimals, bool timeAxis)
+{
+    connect(series, &QXYSeries::hovered, this,
+            [this, series, unit, decimals, timeAxis](const QPointF &p, bool state) {
+                if (!state) {
+                    QToolTip::hideText();
+                    return;
+                }
+                const QString where = timeAxis ? QDateTime::fromMSecsSinceEpoch(qint64(p.x()))
+                                                     .toString(QStringLiteral("HH:mm:ss"))
+                                               : QString::number(p.x());
+                QToolTip::showText(
+                    QCursor::pos(),
+                    tr("%1: %2 %3 at %4")
+                        .arg(series->name(), QLocale().toString(p.y(), 'f', decimals), unit, where),
+                    this);
+            });
+}
+
+void ChartView::showValuesOf(QBarSet *set, const QStringList &categories, const QString &unit)
+{
+    connect(set, &QBarSet::hovered, this, [this, set, categories, unit](bool state, int index) {
+        if (!state) {
+            QToolTip::hideText();
+            return;
+        }
+        QToolTip::showText(QCursor::pos(),
+                           tr("%1 · %2: %3 %4")
+                               .arg(set->label(), categories.value(index),
+                                    QLocale().toString(set->at(index), 'f', 0), unit),
+                           this);
+    });
+}
+
+QImage ChartView::renderImage(QSize size) const
+{
+    if (size.isEmpty())
+        size = this->size();
+    QImage image(size, QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    // The scene is laid out for the widget's size: draw it scaled into the image, then the
+    // empty-state sentence, which lives in the view's foreground and not in the scene.
+    auto *self = const_cast<ChartView *>(this);
+    const QSizeF was = chart()->size();
+    self->chart()->resize(size);
+    scene()->render(&painter, QRectF(QPointF(0, 0), size), QRectF(QPointF(0, 0), QSizeF(size)));
+    if (!m_emptyText.isEmpty()) {
+        painter.setPen(QColor(0x5f6368));
+        painter.drawText(chart()->plotArea().adjusted(8, 8, -8, -8),
+                         Qt::AlignCenter | Qt::TextWordWrap, m_emptyText);
+    }
+    self->chart()->resize(was);
+    return image;
+}
+
+} // namespace ui

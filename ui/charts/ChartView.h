@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QChartView>
+#include <QImage>
+
+class QXYSeries;
+class QBarSet;
+
+namespace ui {
+
+// A QChartView with what every chart of the console needs: a sentence in the plot area while
+// there is nothing to draw, values under the mouse, a horizontal rubber band to zoom to a
+// range (right click zooms out), and rendering to an image at any size (PNG export, the
+// readiness report). Reusable for any line or bar chart.
+class ChartView : public QChartView
+{
+    Q_OBJECT
+public:
+    explicit ChartView(QChart *chart, QWidget *parent = nullptr);
+
+    // Shown centred in the plot area while set; "" hides it.
+    void setEmptyText(const QString &text);
+    QString emptyText() const { return m_emptyText; }
+
+    // Hover tooltips: "<series>: <value> <unit> at HH:mm:ss" for time series (x in ms since
+    // the epoch), "<set> · <category>: <value>" for bars.
+    void showValuesOf(QXYSeries *series, const QString &unit, int decimals = 1,
+                      bool timeAxis = true);
+    void showValuesOf(QBarSet *set, const QStringList &categories, const QString &unit);
+
+    // The chart drawn into an image of `size` (the widget's own size when empty), white
+    // background, as it would be on screen.
+    QImage renderImage(QSize size = {}) const;
+
+signals:
+    void zoomedByUser(); // a rubber band or a right click changed the range
+
+protected:
+    void drawForeground(QPainter *painter, const QRectF &rect) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+
+private:
+    QString m_emptyText;
+};
+
+} // namespace ui

@@ -1,0 +1,89 @@
+#include "ChartsTab.h"
+
+#include "OutcomesPage.h"
+#include "ReceiptExpiryPage.h"
+#include "ServerChartsPage.h"
+#include "SlowLogPage.h"
+#include "StockChartPage.h"
+#include "TimeChartPanel.h"
+#include "metrics/ServerSampler.h"
+#include "metrics/StockWatcher.h"
+
+namespace ui {
+
+ChartsTab::ChartsTab(redis::CommandSender &reads, inventory::DeductionHistory *history,
+                     const QString &auditPath, browse::InventoryScan *scan, QWidget *parent)
+    : QTabWidget(parent)
+    , m_sampler(new metrics::ServerSampler(reads, this))
+    , m_watcher(new metrics::StockWatcher(reads, this))
+    , m_server(new ServerChartsPage(*m_sampler))
+    , m_slowLog(new SlowLogPage(reads))
+    , m_stock(new StockChartPage(*m_watcher))
+    , m_outcomes(new OutcomesPage(history, auditPath))
+    , m_expiry(new ReceiptExpiryPage(scan))
+{
+    setObjectName(QStringLiteral("chartsTab"));
+    setDocumentMode(true);
+    addTab(m_server, tr("Server"));
+    addTab(m_slowLog, tr("Slow log"));
+    addTab(m_stock, tr("Stock"));
+    addTab(m_outcomes, tr("Outcomes"));
+    addTab(m_expiry, tr("Receipt expiry"));
+    connect(this, &QTabWidget::currentChanged, this, [this](int) {
+        if (currentWidget() == m_outcomes)
+            m_outcomes->refreshAudit();
+        else if (currentWidget() == m_expiry)
+            m_expiry->refresh();
+    });
+}
+
+ChartsTab::~ChartsTab()
+{
+    // The pages hold references to the sampler and the watcher: stop them first.
+    m_sampler->stop();
+    m_watcher->stop();
+}
+
+QList<ChartPanel *> ChartsTab::panels() const
+{
+    QList<ChartPanel *> out = m_server->panels();
+    out << m_stock->panel();
+    out << m_outcomes->panels();
+    out << m_expiry->panel();
+    return out;
+}
+
+void ChartsTab::watchStock(const QByteArray &sku, const QByteArray &stockKey)
+{
+    m_watcher->watch(sku, stockKey);
+    if (!m_watcher->isRunning())
+        m_watcher->start();
+    setCurrentWidget(m_stock);
+}
+
+bool ChartsTab::showPage(const QString &name)
+{
+    for (int i = 0; i < count(); ++i)
+        if (tabText(i).startsWith(name, Qt::CaseInsensitive)) {
+            setCurrentIndex(i);
+            return true;
+        }
+    return false;
+}
+
+void ChartsTab::auditLogChanged()
+{
+    if (m_outcomes->isVisible())
+        m_outcomes->refreshAudit();
+}
+
+void ChartsTab::showEvent(QShowEvent *event)
+{
+    QTabWidget::showEvent(event);
+    if (m_started)
+        return;
+    m_started = true;
+    m_sampler->start();
+}
+
+} // namespace ui

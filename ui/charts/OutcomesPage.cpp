@@ -1,0 +1,150 @@
+#include "OutcomesPage.h"
+
+#include "ChartPanel.h"
+#include "ChartView.h"
+#include "deduct/OutcomeStyle.h"
+#include "inventory/AuditIndex.h"
+#include "inventory/DeductionHistory.h"
+#include "metrics/OutcomeBuckets.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QComboBox>
+#include <QDateTime>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QStackedBarSeries>
+#include <QValueAxis>
+
+namespace ui {
+
+namespace {
+
+using inventory::OutcomeKind;
+
+// Draws buckets as stacked bars, one set per outcome that occurs (an outcome that never
+// happened would only crowd the legend).
+void drawBuckets(ChartPanel *panel, const std::vector<metrics::OutcomeBucket> &buckets,
+                 const QString &timeFormat, const QString &timeTitle, const QString &empty)
+{
+    QChart *c = panel->chart();
+    c->removeAllSeries();
+    for (QAbstractAxis *a : c->axes())
+        c->removeAxis(a), delete a;
+    QStringList categories;
+    for (const auto &b : buckets)
+        categories << QDateTime::fromMSecsSinceEpoch(b.startMs).toString(timeFormat);
+    auto *series = new QStackedBarSeries;
+    int top = 0;
+    for (const auto &b : buckets)
+        top = qMax(top, b.total());
+    for (int k = 0; k < metrics::OutcomeKindCount; ++k) {
+        int sum = 0;
+        for (const auto &b : buckets)
+            sum += b.counts[size_t(k)];
+        if (sum == 0)
+            continue;
+        auto *set = new QBarSet(inventory::outcomeTitle(OutcomeKind(k)));
+        set->setColor(outcomeColor(OutcomeKind(k)));
+        set->setBorderColor(outcomeColor(OutcomeKind(k)));
+        for (const auto &b : buckets)
+            *set << b.counts[size_t(k)];
+        series->append(set);
+        panel->view()->showValuesOf(set, categories, QObject::tr("deductions"));
+    }
+    series->setBarWidth(0.9);
+    c->addSeries(series);
+    auto *x = new QBarCategoryAxis;
+    x->setCategories(categories);
+    x->setTitleText(timeTitle);
+    x->setLabelsAngle(categories.size() > 12 ? -60 : 0);
+    auto *y = new QValueAxis;
+    y->setTitleText(QObject::tr("deductions"));
+    y->setLabelFormat(QStringLiteral("%d"));
+    y->setRange(0, qMax(1, top));
+    y->setTickCount(qMin(qMax(1, top), 5) + 1);
+    c->addAxis(x, Qt::AlignBottom);
+    c->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    panel->view()->setEmptyText(series->count() == 0 ? empty : QString());
+}
+
+} // namespace
+
+OutcomesPage::OutcomesPage(inventory::DeductionHistory *history, QString auditPath, QWidget *parent)
+    : QWidget(parent)
+    , m_history(history)
+    , m_auditPath(std::move(auditPath))
+    , m_session(new ChartPanel(tr("Deduction outcomes in this session"), new QChart, false))
+    , m_audit(new ChartPanel(tr("Deduction outcomes in the audit log"), new QChart, false))
+    , m_period(new QComboBox)
+    , m_auditStatus(new QLabel)
+{
+    m_period->addItem(tr("Last hour (per 5 min)"), 3600);
+    m_period->addItem(tr("Last day (per hour)"), 86400);
+    m_period->addItem(tr("Last week (per day)"), 7 * 86400);
+    m_period->addItem(tr("Last 30 days (per day)"), 30 * 86400);
+    m_period->setCurrentIndex(1);
+    auto *reload = new QPushButton(tr("Reload"));
+    m_audit->addButton(reload);
+    m_audit->addButton(m_period);
+    m_auditStatus->setWordWrap(true);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_session, 1);
+    layout->addWidget(m_audit, 1);
+    layout->addWidget(m_auditStatus);
+    connect(reload, &QPushButton::clicked, this, &OutcomesPage::refreshAudit);
+    connect(m_period, &QComboBox::currentIndexChanged, this, &OutcomesPage::refreshAudit);
+    if (m_history) {
+        connect(m_history, &QAbstractItemModel::rowsInserted, this, &OutcomesPage::refreshSession);
+        connect(m_history, &QAbstractItemModel::modelReset, this, &OutcomesPage::refreshSession);
+    }
+    refreshSession();
+    refreshAudit();
+}
+
+QList<ChartPanel *> OutcomesPage::panels() const
+{
+    return {m_session, m_audit};
+}
+
+void OutcomesPage::refreshSession()
+{
+    constexpr qint64 minute = 60'000;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const auto events =
+        m_history ? metrics::sessionOutcomes(*m_history) : std::vector<metrics::OutcomeEvent>{};
+    drawBuckets(m_session, metrics::bucketOutcomes(events, now - 29 * minute, now, minute),
+                QStringLiteral("HH:mm"), tr("minute started (last 30 minutes)"),
+                tr("No deduction in this session yet — deductions made on the Deductions tab "
+                   "appear here by outcome"));
+}
+
+void OutcomesPage::refreshAudit()
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const qint64 period = qint64(m_period->currentData().toInt()) * 1000;
+    const qint64 bucket = period <= 3600'000 ? 300'000 : period <= 86400'000 ? 3600'000 : 86400'000;
+    const QString format = bucket >= 86400'000 ? QStringLiteral("MM-dd") : QStringLiteral("HH:mm");
+    std::vector<metrics::OutcomeEvent> events;
+    if (m_auditPath.isEmpty() || !QFileInfo::exists(m_auditPath)) {
+        m_auditStatus->setText(
+            tr("No audit log yet at %1: it is written at the first deduction.").arg(m_auditPath));
+    } else {
+        // The audit viewer keeps its own index; this one reads the file once per reload.
+        inventory::AuditIndex index(m_auditPath);
+        index.readAppended();
+        events = metrics::auditOutcomes(index, now - period, now);
+        m_auditStatus->setText(
+            tr("%1 deductions in the period, from %2.").arg(events.size()).arg(m_auditPath));
+    }
+    drawBuckets(m_audit, metrics::bucketOutcomes(events, now - period + bucket, now, bucket),
+                format, tr("period started"),
+                tr("No deduction recorded in the audit log in this period"));
+}
+
+} // namespace ui

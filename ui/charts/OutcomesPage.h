@@ -1,0 +1,39 @@
+#pragma once
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+
+namespace inventory {
+class DeductionHistory;
+}
+
+namespace ui {
+
+class ChartPanel;
+
+// Deduction outcomes over time, stacked by outcome: this session's deductions (per minute,
+// the last 30 minutes; updated as they come) and the audit log's over a chosen period.
+class OutcomesPage : public QWidget
+{
+    Q_OBJECT
+public:
+    OutcomesPage(inventory::DeductionHistory *history, QString auditPath,
+                 QWidget *parent = nullptr);
+    QList<ChartPanel *> panels() const;
+
+public slots:
+    void refreshSession();
+    void refreshAudit();
+
+private:
+    inventory::DeductionHistory *m_history;
+    QString m_auditPath;
+    ChartPanel *m_session;
+    ChartPanel *m_audit;
+    QComboBox *m_period;
+    QLabel *m_auditStatus;
+};
+
+} // namespace ui
