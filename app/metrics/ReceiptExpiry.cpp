@@ -10,17 +10,17 @@ QString ReceiptExpiry::label(Bucket b)
 {
     switch (b) {
     case Expired:
-        return QStringLiteral("expired since scan");
+        return QStringLiteral("expired");
     case Minute:
-        return QStringLiteral("< 1 min");
+        return QStringLiteral("≤ 1 min");
     case Hour:
-        return QStringLiteral("1 min – 1 h");
+        return QStringLiteral("1 min–1 h");
     case Day:
-        return QStringLiteral("1 h – 1 day");
+        return QStringLiteral("1 h–1 day");
     case Week:
-        return QStringLiteral("1 day – 1 week");
+        return QStringLiteral("1 day–1 wk");
     case Later:
-        return QStringLiteral("> 1 week");
+        return QStringLiteral("over 1 wk");
     case NoTtl:
         return QStringLiteral("no TTL");
     case BucketCount:

@@ -19,7 +19,7 @@ struct ReceiptExpiry
     qint64 receipts = 0;
     std::array<qint64, BucketCount> counts{};
 
-    static QString label(Bucket b); // "< 1 min", "1 min – 1 h", ...
+    static QString label(Bucket b); // "≤ 1 min", "1 min–1 h", ... (no "<": charts read HTML)
     // Receipts expiring within the bucket's end: Minute, Hour, Day, Week cumulative.
     qint64 within(Bucket b) const;
 };

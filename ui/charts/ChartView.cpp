@@ -2,6 +2,7 @@
 
 #include <QBarSet>
 #include <QDateTime>
+#include <QGraphicsLayout>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -98,6 +99,10 @@ QImage ChartView::renderImage(QSize size) const
     auto *self = const_cast<ChartView *>(this);
     const QSizeF was = chart()->size();
     self->chart()->resize(size);
+    // The chart lays itself out on the next event-loop turn: now, or axes would be drawn where
+    // they were at the old size.
+    if (QGraphicsLayout *layout = self->chart()->layout())
+        layout->activate();
     scene()->render(&painter, QRectF(QPointF(0, 0), size), QRectF(QPointF(0, 0), QSizeF(size)));
     if (!m_emptyText.isEmpty()) {
         painter.setPen(QColor(0x5f6368));
@@ -105,6 +110,8 @@ QImage ChartView::renderImage(QSize size) const
                          Qt::AlignCenter | Qt::TextWordWrap, m_emptyText);
     }
     self->chart()->resize(was);
+    if (QGraphicsLayout *layout = self->chart()->layout())
+        layout->activate();
     return image;
 }
 

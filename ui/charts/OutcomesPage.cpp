@@ -2,6 +2,7 @@
 
 #include "ChartPanel.h"
 #include "ChartView.h"
+#include "CountAxis.h"
 #include "deduct/OutcomeStyle.h"
 #include "inventory/AuditIndex.h"
 #include "inventory/DeductionHistory.h"
@@ -30,10 +31,19 @@ using inventory::OutcomeKind;
 void drawBuckets(ChartPanel *panel, const std::vector<metrics::OutcomeBucket> &buckets,
                  const QString &timeFormat, const QString &timeTitle, const QString &empty)
 {
+    // The axes stay (a removed axis lingers in the scene until the event loop runs); the
+    // series is replaced: a handful of bars, whatever the length of the history.
     QChart *c = panel->chart();
     c->removeAllSeries();
-    for (QAbstractAxis *a : c->axes())
-        c->removeAxis(a), delete a;
+    auto *x = qobject_cast<QBarCategoryAxis *>(c->axes(Qt::Horizontal).value(0));
+    auto *y = qobject_cast<QValueAxis *>(c->axes(Qt::Vertical).value(0));
+    if (!x) {
+        x = new QBarCategoryAxis;
+        y = new QValueAxis;
+        y->setTitleText(QObject::tr("deductions"));
+        c->addAxis(x, Qt::AlignBottom);
+        c->addAxis(y, Qt::AlignLeft);
+    }
     QStringList categories;
     for (const auto &b : buckets)
         categories << QDateTime::fromMSecsSinceEpoch(b.startMs).toString(timeFormat);
@@ -57,17 +67,9 @@ void drawBuckets(ChartPanel *panel, const std::vector<metrics::OutcomeBucket> &b
     }
     series->setBarWidth(0.9);
     c->addSeries(series);
-    auto *x = new QBarCategoryAxis;
     x->setCategories(categories);
     x->setTitleText(timeTitle);
-    x->setLabelsAngle(categories.size() > 12 ? -60 : 0);
-    auto *y = new QValueAxis;
-    y->setTitleText(QObject::tr("deductions"));
-    y->setLabelFormat(QStringLiteral("%d"));
-    y->setRange(0, qMax(1, top));
-    y->setTickCount(qMin(qMax(1, top), 5) + 1);
-    c->addAxis(x, Qt::AlignBottom);
-    c->addAxis(y, Qt::AlignLeft);
+    setCountRange(y, top);
     series->attachAxis(x);
     series->attachAxis(y);
     panel->view()->setEmptyText(series->count() == 0 ? empty : QString());
@@ -84,10 +86,11 @@ OutcomesPage::OutcomesPage(inventory::DeductionHistory *history, QString auditPa
     , m_period(new QComboBox)
     , m_auditStatus(new QLabel)
 {
+    // At most 12 bars: their time labels stay readable.
     m_period->addItem(tr("Last hour (per 5 min)"), 3600);
-    m_period->addItem(tr("Last day (per hour)"), 86400);
+    m_period->addItem(tr("Last day (per 2 hours)"), 86400);
     m_period->addItem(tr("Last week (per day)"), 7 * 86400);
-    m_period->addItem(tr("Last 30 days (per day)"), 30 * 86400);
+    m_period->addItem(tr("Last 30 days (per 3 days)"), 30 * 86400);
     m_period->setCurrentIndex(1);
     auto *reload = new QPushButton(tr("Reload"));
     m_audit->addButton(reload);
@@ -114,12 +117,25 @@ QList<ChartPanel *> OutcomesPage::panels() const
 
 void OutcomesPage::refreshSession()
 {
-    constexpr qint64 minute = 60'000;
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     const auto events =
         m_history ? metrics::sessionOutcomes(*m_history) : std::vector<metrics::OutcomeEvent>{};
-    drawBuckets(m_session, metrics::bucketOutcomes(events, now - 29 * minute, now, minute),
-                QStringLiteral("HH:mm"), tr("minute started (last 30 minutes)"),
+    qint64 first = now;
+    for (const auto &e : events)
+        first = qMin(first, e.timeMs);
+    // Twelve bars over the whole session: a minute each while it is short, longer later.
+    constexpr qint64 minute = 60'000;
+    qint64 bucket = minute;
+    for (qint64 b : {minute, 5 * minute, 15 * minute, 30 * minute, 60 * minute, 180 * minute,
+                     720 * minute, 1440 * minute}) {
+        bucket = b;
+        if (now - first < 12 * b)
+            break;
+    }
+    drawBuckets(m_session, metrics::bucketOutcomes(events, now - 11 * bucket, now, bucket),
+                QStringLiteral("HH:mm"),
+                tr("%1 started")
+                    .arg(bucket == minute ? tr("minute") : tr("%1 minutes").arg(bucket / minute)),
                 tr("No deduction in this session yet — deductions made on the Deductions tab "
                    "appear here by outcome"));
 }
@@ -128,8 +144,11 @@ void OutcomesPage::refreshAudit()
 {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     const qint64 period = qint64(m_period->currentData().toInt()) * 1000;
-    const qint64 bucket = period <= 3600'000 ? 300'000 : period <= 86400'000 ? 3600'000 : 86400'000;
-    const QString format = bucket >= 86400'000 ? QStringLiteral("MM-dd") : QStringLiteral("HH:mm");
+    const qint64 bucket = period <= 3600'000        ? 300'000
+                          : period <= 86400'000     ? 2 * 3600'000
+                          : period <= 7 * 86400'000 ? 86400'000
+                                                    : 3 * 86400'000;
+    const QString format = bucket >= 86400'000 ? QStringLiteral("MMM d") : QStringLiteral("HH:mm");
     std::vector<metrics::OutcomeEvent> events;
     if (m_auditPath.isEmpty() || !QFileInfo::exists(m_auditPath)) {
         m_auditStatus->setText(

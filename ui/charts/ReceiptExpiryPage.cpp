@@ -2,6 +2,7 @@
 
 #include "ChartPanel.h"
 #include "ChartView.h"
+#include "CountAxis.h"
 #include "browse/InventoryScan.h"
 #include "metrics/ReceiptExpiry.h"
 
@@ -33,7 +34,7 @@ ReceiptExpiryPage::ReceiptExpiryPage(browse::InventoryScan *scan, QWidget *paren
     series->setLabelsVisible(true);
     series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
     c->addSeries(series);
-    m_buckets->setTitleText(tr("expires in"));
+    m_buckets->setTitleText(tr("expires in (from now)"));
     m_counts->setTitleText(tr("receipts"));
     m_counts->setLabelFormat(QStringLiteral("%d"));
     c->addAxis(m_buckets, Qt::AlignBottom);
@@ -79,8 +80,7 @@ void ReceiptExpiryPage::refresh()
         m_set->replace(b, double(e.counts[size_t(b)]));
         top = qMax(top, e.counts[size_t(b)]);
     }
-    m_counts->setRange(0, top > 0 ? double(top) * 1.2 : 1);
-    m_counts->applyNiceNumbers();
+    setCountRange(m_counts, double(top));
     using R = metrics::ReceiptExpiry;
     m_summary->setText(
         tr("%1 receipts, counted at %2. Expiring within a minute: %3, an hour: %4, a day: %5, a "

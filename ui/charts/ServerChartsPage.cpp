@@ -1,6 +1,7 @@
 #include "ServerChartsPage.h"
 
 #include "ChartView.h"
+#include "CountAxis.h"
 #include "TimeChartPanel.h"
 #include "metrics/ServerSampler.h"
 #include "session/ServerOverview.h"
@@ -248,8 +249,7 @@ void ServerChartsPage::updateHistogram()
         }
     }
     m_histogramBuckets->setCategories(categories);
-    m_histogramCounts->setRange(0, top > 0 ? top * 1.15 : 1);
-    m_histogramCounts->applyNiceNumbers();
+    setCountRange(m_histogramCounts, top);
 }
 
 void ServerChartsPage::updateStatus()

@@ -26,8 +26,8 @@ TimeChartPanel::TimeChartPanel(const QString &title, const QString &valueTitle, 
     if (log) {
         auto *a = new QLogValueAxis;
         a->setBase(10);
-        a->setLabelFormat(QStringLiteral("%g"));
-        a->setMinorTickCount(-1);
+        a->setLabelFormat(QStringLiteral("%.0f"));
+        a->setMinorTickCount(0);
         m_value = a;
     } else {
         auto *a = new QValueAxis;

@@ -1,0 +1,204 @@
+// Every chart of the Charts tab rendered offscreen from a real server's data: not blank, its
+// empty state while there is nothing to draw, and Save PNG / Save CSV writing what is drawn.
+#include "RedisFixture.h"
+#include "browse/InventoryScan.h"
+#include "charts/ChartPanel.h"
+#include "charts/ChartView.h"
+#include "charts/ChartsTab.h"
+#include "inventory/AuditLog.h"
+#include "inventory/DeductionHistory.h"
+#include "metrics/ServerSampler.h"
+#include "metrics/StockWatcher.h"
+
+#include <QApplication>
+#include <QChart>
+#include <QDir>
+#include <QLineSeries>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+// Pixels of a clear colour (series, bars): axes, grid and text are grey or black, the
+// background white, so an empty chart has none outside its legend markers.
+int colouredPixels(const QImage &image)
+{
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+            const QColor c = image.pixelColor(x, y);
+            n += c.hsvSaturation() > 80 && c.value() > 60 ? 1 : 0;
+        }
+    return n;
+}
+
+// Where the PNGs go: the test's data directory, so a person can look at them afterwards.
+QString outputDir()
+{
+    const QString dir =
+        qEnvironmentVariable("INVENTORY_DATA_DIR", QDir::tempPath()) + QStringLiteral("/charts");
+    QDir().mkpath(dir);
+    return dir;
+}
+
+inventory::DeductionResult result(inventory::OutcomeKind kind)
+{
+    inventory::DeductionResult r;
+    r.outcome.kind = kind;
+    r.outcome.remaining = 3;
+    r.startedUtc = QDateTime::currentDateTimeUtc();
+    return r;
+}
+
+} // namespace
+
+class TstChartsRender : public QObject
+{
+    Q_OBJECT
+
+    testsupport::StandaloneRedis m_redis;
+    std::unique_ptr<redis::RedisClient> m_c;
+    QTemporaryDir m_dir;
+
+    QString auditPath() const { return m_dir.filePath(QStringLiteral("audit.jsonl")); }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
+        m_c = m_redis.connect();
+        QVERIFY(m_c->call({"FUNCTION", "LOAD", "REPLACE",
+                           testsupport::functionSource("inventory_lib_v1.lua")})
+                    .ok());
+        QVERIFY(m_c->call({"CONFIG", "SET", "maxmemory", "64mb"}).ok());
+        QVERIFY(m_c->call({"SET", "stock:{42}:available", "500"}).ok());
+        for (const QByteArray ttl : {"20", "600", "5000", "200000", "2000000"})
+            QVERIFY(m_c->call({"SET", "idem:{42}:r" + ttl, "9", "EX", ttl}).ok());
+        // Two deductions in the audit log: one deducted, one insufficient.
+        inventory::AuditLog log(auditPath());
+        for (const char *result :
+             {"deducted: remaining 7", "insufficient: stock 0 (nothing changed)"}) {
+            inventory::AuditRecord rec;
+            rec.action = QStringLiteral("deduct");
+            rec.command = {"FCALL", "inventory_deduct_v1"};
+            const auto a = log.appendAttempt(rec);
+            QVERIFY(a.ok());
+            rec.result = QLatin1String(result);
+            QVERIFY(log.appendOutcome(rec, a->attemptId).ok());
+        }
+    }
+
+    // Nothing sampled, watched, deducted or scanned: every chart says why it is empty.
+    void emptyStates()
+    {
+        inventory::DeductionHistory history;
+        ui::ChartsTab tab(*m_c, &history, m_dir.filePath(QStringLiteral("none.jsonl")), nullptr);
+        for (ui::ChartPanel *p : tab.panels()) {
+            QVERIFY2(!p->view()->emptyText().isEmpty(), qPrintable(p->fileStem()));
+            const QImage image = p->view()->renderImage(QSize(600, 300));
+            QCOMPARE(image.size(), QSize(600, 300));
+        }
+        QVERIFY(tab.panels().size() >= 9);
+    }
+
+    void everyChartDrawsRealData()
+    {
+        browse::InventoryScan scan(*m_c, inventory::KeySchema());
+        QSignalSpy scanned(&scan, &browse::InventoryScan::finished);
+        scan.start({});
+        QTRY_COMPARE_WITH_TIMEOUT(scanned.size(), 1, 20000);
+
+        inventory::DeductionHistory history;
+        ui::ChartsTab tab(*m_c, &history, auditPath(), &scan);
+        tab.resize(1300, 900);
+        tab.show(); // starts sampling
+        tab.sampler().setInterval(300);
+        tab.watchStock("42", "stock:{42}:available");
+        tab.stockWatcher().setInterval(300);
+        history.add(result(inventory::OutcomeKind::Deducted));
+        history.add(result(inventory::OutcomeKind::Deducted));
+        history.add(result(inventory::OutcomeKind::AlreadyApplied));
+
+        QTRY_VERIFY_WITH_TIMEOUT(
+            tab.sampler().nodeCount() == 1 && tab.sampler().node(0).samples >= 2, 10000);
+        for (int i = 0; i < 30; ++i)
+            QVERIFY(m_c->call({"FCALL", "inventory_deduct_v1", "2", "stock:{42}:available",
+                               "idem:{42}:o" + QByteArray::number(i), "1", "600"})
+                        .ok());
+        const metrics::NodeSeries &n = tab.sampler().node(0);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            n.fcallSinceStart.calls >= 30 && n.fcallP50Us.size() >= 1 && n.samples >= 5, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(tab.stockWatcher().at(0).stock.size() >= 3, 10000);
+        tab.showPage(QStringLiteral("Outcomes")); // reads the audit log again
+
+        // The same charts with nothing to draw: what the data adds is what differs.
+        inventory::DeductionHistory none;
+        ui::ChartsTab empty(*m_c, &none, m_dir.filePath(QStringLiteral("none.jsonl")), nullptr);
+        QHash<QString, int> baseline;
+        for (ui::ChartPanel *p : empty.panels())
+            baseline.insert(p->fileStem(), colouredPixels(p->view()->renderImage(QSize(900, 450))));
+
+        const QString dir = outputDir();
+        QStringList blank;
+        for (ui::ChartPanel *p : tab.panels()) {
+            const QString name = p->fileStem();
+            QVERIFY2(p->view()->emptyText().isEmpty(),
+                     qPrintable(name + QStringLiteral(": ") + p->view()->emptyText()));
+            const QString file = dir + QLatin1Char('/') + name + QStringLiteral(".png");
+            QVERIFY2(p->savePng(file, QSize(900, 450)), qPrintable(file));
+            const QImage back(file);
+            QCOMPARE(back.size(), QSize(900, 450));
+            const int coloured = colouredPixels(back);
+            QVERIFY(baseline.contains(name));
+            if (coloured < baseline.value(name) + 60)
+                blank << QStringLiteral("%1: %2 coloured pixels, %3 when empty")
+                             .arg(name)
+                             .arg(coloured)
+                             .arg(baseline.value(name));
+        }
+        qInfo() << "chart images in" << dir;
+        QVERIFY2(blank.isEmpty(), qPrintable(blank.join(QStringLiteral("; "))));
+    }
+
+    // Save CSV writes every point a chart draws: the watched stock falling as it is read.
+    void csvOfTheStockChart()
+    {
+        QVERIFY(m_c->call({"SET", "stock:{5}:available", "20"}).ok());
+        inventory::DeductionHistory history;
+        ui::ChartsTab tab(*m_c, &history, auditPath(), nullptr);
+        tab.watchStock("5", "stock:{5}:available");
+        tab.stockWatcher().setInterval(200);
+        QTRY_VERIFY(tab.stockWatcher().at(0).stock.size() >= 1);
+        QVERIFY(m_c->call({"DECRBY", "stock:{5}:available", "4"}).ok());
+        QTRY_VERIFY(tab.stockWatcher().at(0).stock.last()->value == 16.0);
+        ui::ChartPanel *stock = nullptr;
+        for (ui::ChartPanel *p : tab.panels())
+            if (p->fileStem().contains(QLatin1String("stock")))
+                stock = p;
+        QVERIFY(stock);
+        const QString file = m_dir.filePath(QStringLiteral("stock.csv"));
+        QVERIFY(stock->saveCsv(file));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = f.readAll().split('\n');
+        QCOMPARE(lines.first().trimmed(), QByteArray("series,time_utc,value"));
+        QList<QByteArray> values;
+        for (const QByteArray &line : lines.mid(1)) {
+            if (line.trimmed().isEmpty())
+                continue;
+            const QList<QByteArray> cells = line.trimmed().split(',');
+            QCOMPARE(cells.size(), 3);
+            QCOMPARE(cells[0], QByteArray("SKU 5"));
+            QVERIFY2(
+                QDateTime::fromString(QString::fromLatin1(cells[1]), Qt::ISODateWithMs).isValid(),
+                cells[1].constData());
+            values << cells[2];
+        }
+        QVERIFY(values.contains("20"));
+        QCOMPARE(values.last(), QByteArray("16"));
+    }
+};
+
+QTEST_MAIN(TstChartsRender)
+#include "tst_charts_render.moc"
