@@ -31,9 +31,11 @@ ReceiptExpiryPage::ReceiptExpiryPage(browse::InventoryScan *scan, QWidget *paren
     auto *series = new QBarSeries;
     m_set->setColor(QColor(0x1a73e8));
     series->append(m_set);
+    c->addSeries(series);
+    // A bucket of 1 next to one of 500 is no visible bar: the count is written on each.
     series->setLabelsVisible(true);
     series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
-    c->addSeries(series);
+    series->setLabelsFormat(QStringLiteral("@value"));
     m_buckets->setTitleText(tr("expires in (from now)"));
     m_counts->setTitleText(tr("receipts"));
     m_counts->setLabelFormat(QStringLiteral("%d"));
@@ -60,6 +62,7 @@ ReceiptExpiryPage::ReceiptExpiryPage(browse::InventoryScan *scan, QWidget *paren
     if (m_scan)
         connect(m_scan, &browse::InventoryScan::finished, this, [this] {
             m_scanned = true;
+            m_scannedAt = QDateTime::currentDateTime();
             refresh();
         });
     refresh();
@@ -83,7 +86,8 @@ void ReceiptExpiryPage::refresh()
     setCountRange(m_counts, double(top));
     using R = metrics::ReceiptExpiry;
     m_summary->setText(
-        tr("%1 receipts, counted at %2. Expiring within a minute: %3, an hour: %4, a day: %5, a "
+        tr("%1 receipts in the scan%7, counted at %2. Expiring within a minute: %3, an hour: %4, a "
+           "day: %5, a "
            "week: %6. A retry of those orders is answered \"already applied\" only until its "
            "receipt expires; after that it deducts again.")
             .arg(e.receipts)
@@ -91,7 +95,10 @@ void ReceiptExpiryPage::refresh()
             .arg(e.within(R::Minute))
             .arg(e.within(R::Hour))
             .arg(e.within(R::Day))
-            .arg(e.within(R::Week)));
+            .arg(e.within(R::Week))
+            .arg(m_scannedAt.isValid()
+                     ? tr(" of %1").arg(m_scannedAt.toString(QStringLiteral("HH:mm:ss")))
+                     : QString()));
     m_panel->view()->setEmptyText(e.receipts == 0 ? tr("The last scan found no receipt")
                                                   : QString());
 }

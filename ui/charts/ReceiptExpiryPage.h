@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QDateTime>
 #include <QWidget>
 
 class QBarSet;
@@ -35,6 +36,7 @@ private:
     QValueAxis *m_counts;
     QLabel *m_summary;
     bool m_scanned = false;
+    QDateTime m_scannedAt; // when the scan counted here finished
 };
 
 } // namespace ui

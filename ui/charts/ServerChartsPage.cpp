@@ -26,13 +26,14 @@ namespace {
 
 constexpr double MiB = 1024.0 * 1024.0;
 
+// Compact, so that ten buckets fit under a half-width chart: "≤16µs", "≤2ms".
 QString bucketLabel(qint64 us)
 {
     if (us >= 1'000'000)
-        return QStringLiteral("≤%1 s").arg(us / 1'000'000);
+        return QStringLiteral("≤%1s").arg(us / 1'000'000);
     if (us >= 1000)
-        return QStringLiteral("≤%1 ms").arg(us / 1000);
-    return QStringLiteral("≤%1 µs").arg(us);
+        return QStringLiteral("≤%1ms").arg(us / 1000);
+    return QStringLiteral("≤%1µs").arg(us);
 }
 
 } // namespace
@@ -193,11 +194,19 @@ void ServerChartsPage::appendNew(int node, bool all)
         }
     };
     feed(m_memory, l.used, n.usedMemory, MiB);
-    // No limit is drawn as no line: the legend says so.
-    if (n.last && n.last->maxMemory > 0)
+    // maxmemory is drawn while it is within reach of the used memory; a limit far above (or
+    // none) would flatten the used line to the floor, so the legend says it instead.
+    if (n.last && n.last->maxMemory > 0 && n.last->maxMemory <= 4 * n.last->usedMemory)
+        l.maxShown = true;
+    if (l.maxShown)
         feed(m_memory, l.max, n.maxMemory, MiB);
-    l.max->setName((n.last && n.last->maxMemory == 0 ? tr("maxmemory: no limit") : tr("maxmemory"))
-                   + l.suffix);
+    if (n.last)
+        l.max->setName(
+            (n.last->maxMemory == 0 ? tr("maxmemory: no limit")
+             : l.maxShown
+                 ? tr("maxmemory")
+                 : tr("maxmemory %1 (far above)").arg(session::formatBytes(n.last->maxMemory)))
+            + l.suffix);
     feed(m_ops, l.ops, n.opsPerSec, 1);
     feed(m_ops, l.fcall, n.fcallPerSec, 1);
     feed(m_keys, l.evicted, n.evictedPerSec, 1);

@@ -39,7 +39,8 @@ private:
         QLineSeries *used = nullptr, *max = nullptr, *ops = nullptr, *fcall = nullptr;
         QLineSeries *evicted = nullptr, *expired = nullptr, *clients = nullptr;
         QLineSeries *fcallP50 = nullptr, *fcallP99 = nullptr, *rttP50 = nullptr, *rttP99 = nullptr;
-        QString suffix; // " (host:port)" on a cluster
+        QString suffix;        // " (host:port)" on a cluster
+        bool maxShown = false; // maxmemory drawn as a line (close enough to the used memory)
     };
 
     void rebuild();

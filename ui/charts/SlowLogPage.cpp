@@ -70,8 +70,8 @@ SlowLogPage::SlowLogPage(redis::CommandSender &sender, QWidget *parent)
                     scripts += e.isScript() ? 1 : 0;
                 QString text =
                     entries.isEmpty()
-                        ? tr("The slow log is empty: no command was slower than the "
-                             "threshold yet.")
+                        ? tr("The slow log is empty: no command took longer than the server's "
+                             "slowlog-log-slower-than (10 ms unless configured).")
                         : tr("%1 entries, %2 of them FCALL/EVALSHA. Read at %3.")
                               .arg(entries.size())
                               .arg(scripts)

@@ -60,7 +60,7 @@ void StockChartPage::rebuild()
     for (int i = 0; i < m_watcher.count(); ++i) {
         const auto &w = m_watcher.at(i);
         const QString name = core::escapeBytes(w.sku, 40);
-        m_lines.push_back(m_panel->addSeries(tr("SKU %1").arg(name), tr("units"), 0));
+        m_lines.push_back(m_panel->addSeries(name, tr("units"), 0));
         auto *item = new QListWidgetItem(name, m_list);
         item->setData(Qt::UserRole, w.sku);
         item->setToolTip(tr("Stock key %1").arg(core::escapeBytes(w.key)));
