@@ -4,9 +4,11 @@
 #include "charts/ServerChartsPage.h"
 #include "metrics/ServerSampler.h"
 #include "redis/ClusterRouter.h"
+#include "session/ServerOverview.h"
 
 #include <QAbstractSeries>
 #include <QChart>
+#include <QElapsedTimer>
 #include <QTest>
 
 class TstChartsCluster : public QObject
@@ -62,6 +64,42 @@ private slots:
         for (int i = 0; i < 3; ++i)
             QVERIFY(sampler.node(i).batchesSent <= sampler.node(i).samples + 1);
         sampler.stop();
+    }
+
+    // At 1 s, each primary gets at most one sample batch per second, counted by the node.
+    void roundTripBudgetPerNode()
+    {
+        redis::ClusterRouter::Options o;
+        o.seed = m_cluster.nodes().first();
+        redis::ClusterRouter router(o);
+        router.open();
+        router.waitUntilDiscovered(5000);
+        std::vector<std::unique_ptr<redis::RedisClient>> nodes;
+        for (int i = 0; i < 3; ++i) {
+            nodes.push_back(m_cluster.connectNode(i));
+            QVERIFY(nodes.back()->call({"CONFIG", "RESETSTAT"}).ok());
+        }
+        metrics::ServerSampler sampler(router);
+        QElapsedTimer clock;
+        clock.start();
+        sampler.start();
+        QTest::qWait(3200);
+        sampler.stop();
+        const qint64 budget = clock.elapsed() / 1000 + 1;
+        QTRY_VERIFY(sampler.nodeCount() == 3);
+        for (int i = 0; i < 3; ++i) {
+            const auto info = nodes[size_t(i)]->call({"INFO", "commandstats"});
+            QVERIFY(info.ok());
+            const auto calls = metrics::decodeCommandStats(session::parseInfo(info->bytes()));
+            QVERIFY(calls.ok());
+            const qint64 infos = calls->value("info"),
+                         histograms = calls->value("latency|histogram");
+            QVERIFY2(
+                infos >= 2 && infos <= budget,
+                qPrintable(
+                    QStringLiteral("node %1: %2 INFO in %3 s").arg(i).arg(infos).arg(budget - 1)));
+            QCOMPARE(histograms, infos);
+        }
     }
 };
 

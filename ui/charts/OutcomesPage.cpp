@@ -110,6 +110,8 @@ OutcomesPage::OutcomesPage(inventory::DeductionHistory *history, QString auditPa
     refreshAudit();
 }
 
+OutcomesPage::~OutcomesPage() = default;
+
 QList<ChartPanel *> OutcomesPage::panels() const
 {
     return {m_session, m_audit};
@@ -154,9 +156,12 @@ void OutcomesPage::refreshAudit()
         m_auditStatus->setText(
             tr("No audit log yet at %1: it is written at the first deduction.").arg(m_auditPath));
     } else {
-        // The audit viewer keeps its own index; this one reads the file once per reload.
-        inventory::AuditIndex index(m_auditPath);
-        index.readAppended();
+        // Kept between reloads: each one parses only what was appended since (a file that was
+        // replaced is read again from the start).
+        if (!m_index)
+            m_index = std::make_unique<inventory::AuditIndex>(m_auditPath);
+        m_index->readAppended();
+        const inventory::AuditIndex &index = *m_index;
         events = metrics::auditOutcomes(index, now - period, now);
         m_auditStatus->setText(
             tr("%1 deductions in the period, from %2.").arg(events.size()).arg(m_auditPath));

@@ -1,13 +1,15 @@
 #pragma once
 
 #include <QWidget>
+#include <memory>
 
 class QComboBox;
 class QLabel;
 
 namespace inventory {
+class AuditIndex;
 class DeductionHistory;
-}
+} // namespace inventory
 
 namespace ui {
 
@@ -21,6 +23,7 @@ class OutcomesPage : public QWidget
 public:
     OutcomesPage(inventory::DeductionHistory *history, QString auditPath,
                  QWidget *parent = nullptr);
+    ~OutcomesPage() override;
     QList<ChartPanel *> panels() const;
 
 public slots:
@@ -34,6 +37,7 @@ private:
     ChartPanel *m_audit;
     QComboBox *m_period;
     QLabel *m_auditStatus;
+    std::unique_ptr<inventory::AuditIndex> m_index;
 };
 
 } // namespace ui
