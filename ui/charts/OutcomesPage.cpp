@@ -51,6 +51,7 @@ void drawBuckets(ChartPanel *panel, const std::vector<metrics::OutcomeBucket> &b
     int top = 0;
     for (const auto &b : buckets)
         top = qMax(top, b.total());
+    QList<QRgb> used;
     for (int k = 0; k < metrics::OutcomeKindCount; ++k) {
         int sum = 0;
         for (const auto &b : buckets)
@@ -58,8 +59,14 @@ void drawBuckets(ChartPanel *panel, const std::vector<metrics::OutcomeBucket> &b
         if (sum == 0)
             continue;
         auto *set = new QBarSet(inventory::outcomeTitle(OutcomeKind(k)));
-        set->setColor(outcomeColor(OutcomeKind(k)));
-        set->setBorderColor(outcomeColor(OutcomeKind(k)));
+        // Outcomes that share a colour elsewhere (insufficient and stock missing are both
+        // amber) must still be told apart in a stack: a darker shade for the second.
+        QColor colour = outcomeColor(OutcomeKind(k));
+        while (used.contains(colour.rgb()))
+            colour = colour.darker(160);
+        used << colour.rgb();
+        set->setColor(colour);
+        set->setBorderColor(colour);
         for (const auto &b : buckets)
             *set << b.counts[size_t(k)];
         series->append(set);

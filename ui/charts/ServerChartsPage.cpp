@@ -53,6 +53,7 @@ ServerChartsPage::ServerChartsPage(metrics::ServerSampler &sampler, QWidget *par
                                    tr("µs (log scale)"), true))
     , m_histogram(new ChartPanel(tr("FCALL latency distribution on the server"), new QChart, false))
 {
+    m_clients->setWholeNumbers(true);
     m_sampling->setChecked(true);
     m_sampling->setToolTip(tr("One pipelined round trip per node per interval: INFO and "
                               "LATENCY HISTOGRAM"));
@@ -97,7 +98,8 @@ ServerChartsPage::ServerChartsPage(metrics::ServerSampler &sampler, QWidget *par
     layout->addLayout(controls);
     layout->addWidget(scroll, 1);
 
-    // The distribution: calls per latency bucket since sampling began.
+    // The distribution: the server's own, cumulative since it started or CONFIG RESETSTAT, so
+    // it shows at the first sample; the latency lines beside it show the recent calls.
     QChart *h = m_histogram->chart();
     m_histogramSeries = new QBarSeries;
     h->addSeries(m_histogramSeries);
@@ -231,27 +233,41 @@ void ServerChartsPage::updateHistogram()
     QList<QList<QPair<qint64, qint64>>> perNode;
     qint64 lowest = -1, highest = -1;
     for (int i = 0; i < m_sampler.nodeCount(); ++i) {
-        perNode << m_sampler.node(i).fcallSinceStart.perBucket();
+        const metrics::NodeSeries &n = m_sampler.node(i);
+        perNode << (n.last ? n.last->fcallLatency.perBucket() : QList<QPair<qint64, qint64>>());
         for (const auto &[bound, count] : perNode.last())
             if (count > 0) {
                 lowest = lowest < 0 ? bound : qMin(lowest, bound);
                 highest = qMax(highest, bound);
             }
     }
+    // At most eight bars, so their labels fit; the rare slow tail shares the last one.
+    constexpr int MaxBars = 8;
+    const qint64 lastBound = lowest > 0 ? qMin(highest, lowest << (MaxBars - 2)) : -1;
+    const bool tail = lastBound < highest;
     double top = 0;
     if (lowest > 0) {
-        for (qint64 b = lowest; b <= highest; b *= 2)
+        for (qint64 b = lowest; b <= lastBound; b *= 2)
             categories << bucketLabel(b);
+        if (tail)
+            categories << tr("slower");
         for (int i = 0; i < m_sampler.nodeCount(); ++i) {
             auto *set =
-                new QBarSet(m_sampler.nodeCount() > 1 ? m_sampler.node(i).name
-                                                      : tr("FCALL calls since sampling began"));
-            QHash<qint64, qint64> byBound;
-            for (const auto &[bound, count] : perNode.at(i))
-                byBound.insert(bound, count);
-            for (qint64 b = lowest; b <= highest; b *= 2) {
-                *set << double(byBound.value(b));
-                top = qMax(top, double(byBound.value(b)));
+                new QBarSet(m_sampler.nodeCount() > 1
+                                ? m_sampler.node(i).name
+                                : tr("FCALL calls since the server started or CONFIG RESETSTAT"));
+            QList<double> counts(categories.size(), 0.0);
+            for (const auto &[bound, count] : perNode.at(i)) {
+                if (count == 0 || bound < lowest)
+                    continue;
+                qsizetype at = 0;
+                for (qint64 b = lowest; b < bound && at < counts.size() - 1; b *= 2)
+                    ++at;
+                counts[at] += double(count);
+            }
+            for (double c : counts) {
+                *set << c;
+                top = qMax(top, c);
             }
             m_histogramSeries->append(set);
             m_histogram->view()->showValuesOf(set, categories, tr("calls"));
@@ -309,12 +325,13 @@ void ServerChartsPage::updateEmptyTexts()
     empty(m_latency, waiting);
     bool anyCalls = false;
     for (int i = 0; i < m_sampler.nodeCount(); ++i)
-        anyCalls = anyCalls || !m_sampler.node(i).fcallSinceStart.isEmpty();
+        anyCalls =
+            anyCalls || (m_sampler.node(i).last && !m_sampler.node(i).last->fcallLatency.isEmpty());
     m_histogram->view()->setEmptyText(
         anyCalls ? QString()
         : !noHistogram.isEmpty()
             ? noHistogram
-            : tr("No FCALL since sampling began — make a deduction to see its latency here"));
+            : tr("No FCALL on this server yet — make a deduction to see its latency here"));
 }
 
 } // namespace ui

@@ -23,6 +23,7 @@ StockChartPage::StockChartPage(metrics::StockWatcher &watcher, QWidget *parent)
     , m_unwatch(new QPushButton(tr("Stop watching")))
     , m_problems(new QLabel)
 {
+    m_panel->setWholeNumbers(true);
     m_list->setMaximumWidth(260);
     m_list->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_problems->setWordWrap(true);

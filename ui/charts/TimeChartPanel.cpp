@@ -1,6 +1,7 @@
 #include "TimeChartPanel.h"
 
 #include "ChartView.h"
+#include "CountAxis.h"
 
 #include <QChart>
 #include <QDateTime>
@@ -62,6 +63,7 @@ void TimeChartPanel::clearSeries()
 {
     chart()->removeAllSeries();
     m_max = 0;
+    m_min = 0;
     m_firstMs = 0;
     applyValueRange();
 }
@@ -83,10 +85,17 @@ void TimeChartPanel::append(QLineSeries *series, qint64 timeMs, double value)
     series->append(double(timeMs), value);
     m_lastMs = qMax(m_lastMs, timeMs);
     m_firstMs = m_firstMs ? qMin(m_firstMs, timeMs) : timeMs;
-    if (!isPaused() && value > m_max) {
-        m_max = value;
+    if (!isPaused() && (value > m_max || value < m_min)) {
+        m_max = qMax(m_max, value);
+        m_min = qMin(m_min, value);
         applyValueRange();
     }
+}
+
+void TimeChartPanel::setWholeNumbers(bool whole)
+{
+    m_whole = whole;
+    applyValueRange();
 }
 
 void TimeChartPanel::setSpanSeconds(int seconds)
@@ -114,11 +123,14 @@ void TimeChartPanel::fitValues()
 {
     const double from = double(m_time->min().toMSecsSinceEpoch());
     m_max = 0;
+    m_min = 0;
     for (QAbstractSeries *s : chart()->series())
         if (auto *l = qobject_cast<QLineSeries *>(s))
             for (const QPointF &p : l->points())
-                if (p.x() >= from)
+                if (p.x() >= from) {
                     m_max = qMax(m_max, p.y());
+                    m_min = qMin(m_min, p.y());
+                }
     applyValueRange();
 }
 
@@ -130,9 +142,14 @@ void TimeChartPanel::applyValueRange()
         m_value->setRange(1.0, top);
         return;
     }
-    // A little headroom, and a flat zero line still shows a scale.
+    if (auto *v = qobject_cast<QValueAxis *>(m_value); v && m_whole && m_min >= 0) {
+        setCountRange(v, m_max);
+        return;
+    }
+    // A little headroom, and a flat zero line still shows a scale; a negative value (a stock
+    // gone below zero is an anomaly worth seeing) takes the axis below zero.
     const double top = m_max > 0 ? m_max * 1.15 : 1.0;
-    m_value->setRange(0.0, top);
+    m_value->setRange(m_min < 0 ? m_min * 1.15 : 0.0, top);
     if (auto *v = qobject_cast<QValueAxis *>(m_value))
         v->applyNiceNumbers();
 }

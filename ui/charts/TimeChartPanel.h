@@ -26,6 +26,8 @@ public:
     // One new point; drops the oldest beyond capacity.
     void append(QLineSeries *series, qint64 timeMs, double value);
     void setCapacity(int points) { m_capacity = qMax(2, points); }
+    // Counts (clients, units of stock): ticks on whole numbers.
+    void setWholeNumbers(bool whole);
     void setSpanSeconds(int seconds);
     // Moves the time axis to end at `nowMs` (unless paused).
     void follow(qint64 nowMs);
@@ -43,6 +45,8 @@ private:
     qint64 m_lastMs = 0;
     qint64 m_firstMs = 0; // the oldest point drawn
     double m_max = 0;
+    double m_min = 0; // below 0 only when a value was
+    bool m_whole = false;
 };
 
 } // namespace ui
