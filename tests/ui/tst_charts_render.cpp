@@ -5,6 +5,7 @@
 #include "charts/ChartPanel.h"
 #include "charts/ChartView.h"
 #include "charts/ChartsTab.h"
+#include "charts/TimeChartPanel.h"
 #include "inventory/AuditLog.h"
 #include "inventory/DeductionHistory.h"
 #include "metrics/ServerSampler.h"
@@ -12,6 +13,7 @@
 
 #include <QApplication>
 #include <QChart>
+#include <QDateTimeAxis>
 #include <QDir>
 #include <QLineSeries>
 #include <QSignalSpy>
@@ -159,6 +161,40 @@ private slots:
         }
         qInfo() << "chart images in" << dir;
         QVERIFY2(blank.isEmpty(), qPrintable(blank.join(QStringLiteral("; "))));
+    }
+
+    // Pause holds the time axis where it is while points keep coming; a rubber-band zoom
+    // pauses too; resuming follows the latest point again.
+    void pauseAndZoomHoldTheRange()
+    {
+        ui::TimeChartPanel panel(QStringLiteral("Test"), QStringLiteral("units"));
+        QLineSeries *line = panel.addSeries(QStringLiteral("a"), QStringLiteral("units"));
+        const qint64 t0 = QDateTime::currentMSecsSinceEpoch();
+        const auto axisEnd = [&] {
+            return qobject_cast<QDateTimeAxis *>(panel.chart()->axes(Qt::Horizontal).value(0))
+                ->max()
+                .toMSecsSinceEpoch();
+        };
+        for (int i = 0; i < 10; ++i) {
+            panel.append(line, t0 + i * 1000, i);
+            panel.follow(t0 + i * 1000);
+        }
+        QCOMPARE(axisEnd(), t0 + 9000);
+        panel.setPaused(true);
+        panel.append(line, t0 + 10'000, 10);
+        panel.follow(t0 + 10'000);
+        QCOMPARE(axisEnd(), t0 + 9000);
+        QCOMPARE(line->count(), 11); // kept while paused
+        panel.setPaused(false);
+        panel.follow(t0 + 10'000);
+        QCOMPARE(axisEnd(), t0 + 10'000);
+        emit panel.view()->zoomedByUser();
+        QVERIFY(panel.isPaused());
+        // Beyond the capacity, the oldest points go: one in, one out.
+        panel.setCapacity(5);
+        panel.append(line, t0 + 11'000, 11);
+        QCOMPARE(line->count(), 5);
+        QCOMPARE(line->at(0).y(), 7.0);
     }
 
     // Save CSV writes every point a chart draws: the watched stock falling as it is read.
