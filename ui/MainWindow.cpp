@@ -148,6 +148,7 @@ void MainWindow::createFeaturePanels()
     // Scans only read: they go straight to the connection. Key actions write: the gate.
     m_browser = new BrowserPanel(*m_client, m_session->schema());
     m_browser->setWriteSender(&m_session->sender());
+    m_browser->setEnvironment(m_environment);
     m_browser->setAuditContext({m_session->auditLogPath(), profile.name, m_client->address(), {}});
     m_tabs->addTab(m_browser, tr("&Keys"));
 

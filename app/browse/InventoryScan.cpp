@@ -64,6 +64,7 @@ void InventoryScan::start(const Options &options)
                                          : m_store.schema().receiptPatternForOrder(options.orderId);
     so.count = options.count;
     so.pagesInFlight = options.pagesInFlight;
+    so.keysPerSecond = options.keysPerSecond;
     so.timeoutMs = options.timeoutMs;
     emit started();
     emit storeChanged();

@@ -23,8 +23,9 @@ public:
         // Set: only this order's receipts (SCAN MATCH on the receipt family) and the stock
         // of their SKUs: the order lookup.
         QByteArray orderId;
-        int count = 1000; // SCAN COUNT
+        int count = 1000; // SCAN COUNT (ScanPace::applyTo fills it in when 0)
         int pagesInFlight = 4;
+        qint64 keysPerSecond = 0; // KeyspaceScanner::Options::keysPerSecond; 0: no cap
         int timeoutMs = 30000;
     };
 

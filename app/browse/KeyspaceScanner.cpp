@@ -5,6 +5,7 @@
 #include "redis/ResultReads.h"
 
 #include <QElapsedTimer>
+#include <QTimer>
 
 namespace browse {
 
@@ -102,6 +103,7 @@ void KeyspaceScanner::start(const Options &options, std::shared_ptr<PageHandler>
     }
     m_endRequestsInFlight = 0;
     m_keysSeen = 0;
+    m_charged = 0;
     m_dbSize = -1;
     m_fraction = 0;
     m_startedMs = nowMs();
@@ -194,6 +196,7 @@ void KeyspaceScanner::sendScan(int node, const QByteArray &cursor)
         c << "TYPE" << m_options.type;
     NodeWalk &n = m_nodes[node];
     n.scanInFlight = true;
+    m_charged += m_options.count;
     const quint64 gen = m_generation;
     n.sender->send(
         std::move(c), this,
@@ -225,16 +228,15 @@ void KeyspaceScanner::onScanReply(quint64 gen, int node, const redis::ReplyResul
     QList<QByteArray> keys = std::move(page.value().keys);
     n.keysSeen += keys.size();
     m_keysSeen += keys.size();
+    m_charged += qMax<qint64>(0, keys.size() - m_options.count);
     n.cursorDone = cursor == "0";
     n.fraction = n.cursorDone ? 1.0 : cursorFraction(cursor);
     updateFraction();
     // Ask for the next page before this page's data: the server answers SCAN while the
     // client is still sending the batch, and never waits for the client.
     if (!n.cursorDone) {
-        if (n.requestsInFlight < m_options.pagesInFlight)
-            sendScan(node, cursor);
-        else
-            n.deferredCursor = cursor;
+        n.deferredCursor = cursor;
+        continueNode(node);
     }
     if (!keys.isEmpty())
         if (auto request = m_handler->plan(keys))
@@ -298,15 +300,39 @@ void KeyspaceScanner::onRequestReplies(quint64 gen, int node, const PageRequest 
     if (gen != m_generation)
         return; // the handler's callback cancelled or restarted the scan
     emit pageHandled();
-    if (node != EndOfScan) {
-        NodeWalk &n = m_nodes[node];
-        if (n.deferredCursor && n.requestsInFlight < m_options.pagesInFlight) {
-            const QByteArray cursor = *n.deferredCursor;
-            n.deferredCursor.reset();
-            sendScan(node, cursor);
-        }
-    }
+    if (node != EndOfScan)
+        continueNode(node);
     maybeFinish();
+}
+
+qint64 KeyspaceScanner::paceWaitMs() const
+{
+    if (m_options.keysPerSecond <= 0)
+        return 0;
+    return m_startedMs + m_charged * 1000 / m_options.keysPerSecond - nowMs();
+}
+
+void KeyspaceScanner::continueNode(int node)
+{
+    NodeWalk &n = m_nodes[node];
+    if (!n.deferredCursor || n.scanInFlight || n.paceWaiting
+        || n.requestsInFlight >= m_options.pagesInFlight)
+        return;
+    if (const qint64 wait = paceWaitMs(); wait > 0) {
+        n.paceWaiting = true;
+        const quint64 gen = m_generation;
+        QTimer::singleShot(int(qMin<qint64>(wait, 60000)), Qt::PreciseTimer, this,
+                           [this, gen, node] {
+                               if (gen != m_generation || !m_running)
+                                   return;
+                               m_nodes[node].paceWaiting = false;
+                               continueNode(node);
+                           });
+        return;
+    }
+    const QByteArray cursor = *n.deferredCursor;
+    n.deferredCursor.reset();
+    sendScan(node, cursor);
 }
 
 void KeyspaceScanner::maybeFinish()

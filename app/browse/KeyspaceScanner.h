@@ -54,6 +54,12 @@ public:
         int count = 1000; // SCAN COUNT: keys the server looks at per page
         int pagesInFlight = 4;
         int timeoutMs = 30000; // per batch
+        // A cap on the keys the server walks per second, all nodes together (0: none). Each
+        // SCAN is charged COUNT keys when it is sent (the buckets the server walks for it,
+        // whether MATCH keeps them or not) and any keys it returned beyond that; the next
+        // SCAN waits until the charge is within the cap. A production server's other
+        // clients then find it idle most of the time.
+        qint64 keysPerSecond = 0;
     };
 
     // The sender is not owned and must outlive the scanner.
@@ -105,6 +111,7 @@ private:
         bool scanInFlight = false;
         bool cursorDone = false;
         std::optional<QByteArray> deferredCursor;
+        bool paceWaiting = false; // a timer will send deferredCursor's SCAN
         int requestsInFlight = 0;
         qint64 keysSeen = 0;
         qint64 dbSize = -1;
@@ -115,6 +122,10 @@ private:
 
     void startWalks(quint64 gen);
     void sendScan(int node, const QByteArray &cursor);
+    // Sends the node's deferred SCAN when its pages in flight and the rate cap allow it; when
+    // only the cap is in the way, a timer asks again.
+    void continueNode(int node);
+    qint64 paceWaitMs() const;
     void onScanReply(quint64 gen, int node, const redis::ReplyResult &r);
     void sendRequest(int node, PageRequest request);
     void onRequestReplies(quint64 gen, int node, const PageRequest &request,
@@ -136,6 +147,7 @@ private:
     QList<NodeWalk> m_nodes;
     int m_endRequestsInFlight = 0;
     qint64 m_keysSeen = 0;
+    qint64 m_charged = 0; // keys charged against keysPerSecond since m_startedMs
     qint64 m_dbSize = -1;
     double m_fraction = 0;
     qint64 m_startedMs = 0;

@@ -66,6 +66,27 @@ QString scrub(QString text, const QString &password)
     return text;
 }
 
+void ConnectionArgs::addScanTo(QCommandLineParser &parser)
+{
+    parser.addOption(m_scanRate);
+}
+
+std::optional<browse::ScanPace> ConnectionArgs::scanPace(const QCommandLineParser &parser,
+                                                         const session::ConnectionProfile &profile,
+                                                         Context &context, int *exitCode) const
+{
+    if (parser.isSet(m_scanRate)) {
+        QString error;
+        auto pace = browse::parseScanRate(parser.value(m_scanRate), &error);
+        if (!pace)
+            *exitCode = context.fail(ExitUsage, error);
+        return pace;
+    }
+    // resolve() refused an unknown label; an unlabelled profile has the host rule's.
+    return browse::ScanPace::forEnvironment(
+        profile.environmentKind().value_or(session::Environment::Production));
+}
+
 void ConnectionArgs::addTo(QCommandLineParser &parser)
 {
     parser.addOptions({m_url, m_profile, m_passwordStdin, m_environment, m_releaseUser,
@@ -231,6 +252,10 @@ std::unique_ptr<ScannedInventory> scanInventory(const ConnectionArgs &connection
     const auto schema = keySchema(profile, context, exitCode);
     if (!schema)
         return nullptr;
+    const auto pace = connection.scanPace(parser, profile, context, exitCode);
+    if (!pace)
+        return nullptr;
+    pace->applyTo(options);
     run->client = connectRouter(profile.toConnectionOptions(run->target.password), context,
                                 ExitConnection, exitCode, SocketThread::Transport);
     if (!run->client)
@@ -239,6 +264,15 @@ std::unique_ptr<ScannedInventory> scanInventory(const ConnectionArgs &connection
     options.timeoutMs = qMax(30000, profile.timeoutMs);
     QEventLoop loop;
     QObject::connect(run->scan.get(), &browse::InventoryScan::finished, &loop, &QEventLoop::quit);
+    if (pace->isGentle()) // why a production scan takes its time, and how long
+        QObject::connect(&run->scan->scanner(), &browse::KeyspaceScanner::dbSizeKnown, &loop,
+                         [&context, &profile, pace = *pace](qint64 dbSize) {
+                             context.err << context.commandName << ": scan pace "
+                                         << pace.describeFor(dbSize) << " ("
+                                         << profile.environmentLabel()
+                                         << "; --scan-rate changes it)\n";
+                             context.err.flush();
+                         });
     run->scan->start(options);
     loop.exec();
     run->facts = browse::ScanFacts::of(*run->scan);

@@ -2,6 +2,7 @@
 
 #include "Subcommand.h"
 #include "browse/KeysReport.h"
+#include "browse/ScanPace.h"
 #include "inventory/KeySchema.h"
 #include "session/ConnectionProfile.h"
 
@@ -27,6 +28,14 @@ class ConnectionArgs
 {
 public:
     void addTo(QCommandLineParser &parser);
+    // --scan-rate, for the verbs that scan (keys, order); scanInventory reads it.
+    void addScanTo(QCommandLineParser &parser);
+    // The pace a scan of this profile runs at: --scan-rate when given, else the label's
+    // (production: gentle, capped; any other: fast). On a bad value prints one line and
+    // returns nullopt with *exitCode = ExitUsage.
+    std::optional<browse::ScanPace> scanPace(const QCommandLineParser &parser,
+                                             const session::ConnectionProfile &profile,
+                                             Context &context, int *exitCode) const;
 
     struct Resolved
     {
@@ -90,6 +99,15 @@ private:
                                        QStringLiteral("Name to verify in the server certificate "
                                                       "(default: the host)."),
                                        QStringLiteral("NAME")};
+    QCommandLineOption m_scanRate{
+        QStringLiteral("scan-rate"),
+        QStringLiteral("Keys per second the scan may walk (%1 to %2), or 'unlimited'. "
+                       "Default: %3 with one page in flight for a production server (its other "
+                       "clients keep their latency), unlimited otherwise.")
+            .arg(browse::ScanPace::MinKeysPerSecond)
+            .arg(browse::ScanPace::MaxKeysPerSecond)
+            .arg(browse::ScanPace::DefaultGentleKeysPerSecond),
+        QStringLiteral("N")};
     QCommandLineOption m_timeout{QStringLiteral("timeout-ms"),
                                  QStringLiteral("Connect and command timeout in milliseconds "
                                                 "(default 5000)."),
@@ -131,8 +149,10 @@ struct ScannedInventory
     int exitCode(Context &context, const QString &what) const;
 };
 
-// After parsing: resolves the target, keySchema, connectClient, then runs one InventoryScan with
-// `options` (its timeout at least 30 s and the profile's). On a problem prints one line (never the
+// After parsing: resolves the target, keySchema, the scan pace (ConnectionArgs::scanPace, applied
+// to `options`; a gentle one is announced on stderr with its expected duration once DBSIZE
+// answers), connectClient, then runs one InventoryScan with `options` (its timeout at least
+// 30 s and the profile's). On a problem prints one line (never the
 // password) and returns nullptr with *exitCode set: ExitUsage (arguments, key schema) or
 // ExitConnection.
 std::unique_ptr<ScannedInventory> scanInventory(const ConnectionArgs &connection,

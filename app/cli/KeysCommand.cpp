@@ -24,6 +24,7 @@ int runKeys(Context &context)
         "3 could not connect."));
     ConnectionArgs connection;
     connection.addTo(parser);
+    connection.addScanTo(parser);
     const QCommandLineOption sku(QStringLiteral("sku"),
                                  QStringLiteral("Only SKUs matching this Redis glob "
                                                 "(e.g. 'sku-10*')."),
@@ -39,16 +40,17 @@ int runKeys(Context &context)
                                      QStringLiteral("Print only totals, anomaly counts and the "
                                                     "elapsed time."));
     const QCommandLineOption count(QStringLiteral("count"),
-                                   QStringLiteral("SCAN COUNT per page (default 1000)."),
-                                   QStringLiteral("N"), QStringLiteral("1000"));
+                                   QStringLiteral("SCAN COUNT per page (default: the scan "
+                                                  "pace's, 1000 fast, 250 gentle)."),
+                                   QStringLiteral("N"));
     parser.addOptions({sku, json, csv, summary, count});
     if (auto code = parseArguments(parser, context))
         return *code;
     if (parser.isSet(json) && parser.isSet(csv))
         return context.fail(ExitUsage, QStringLiteral("give --json or --csv, not both"));
-    bool countOk = false;
-    const int pageCount = parser.value(count).toInt(&countOk);
-    if (!countOk || pageCount < 1 || pageCount > 1000000)
+    bool countOk = !parser.isSet(count);
+    const int pageCount = countOk ? 0 : parser.value(count).toInt(&countOk);
+    if (!countOk || (parser.isSet(count) && (pageCount < 1 || pageCount > 1000000)))
         return context.fail(ExitUsage, QStringLiteral("--count: give a number from 1 to 1000000"));
     if (const auto problem = browse::globProblem(parser.value(sku).toUtf8()))
         return context.fail(ExitUsage, QStringLiteral("--sku: %1").arg(*problem));

@@ -23,6 +23,7 @@ int runOrder(Context &context)
                                  QStringLiteral("The order id, exactly as in the receipt key."));
     ConnectionArgs connection;
     connection.addTo(parser);
+    connection.addScanTo(parser);
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
     parser.addOption(json);
     const QCommandLineOption warnWithin(
@@ -39,6 +40,7 @@ int runOrder(Context &context)
         probe.addOption(o);
     ConnectionArgs probeConnection;
     probeConnection.addTo(probe);
+    probeConnection.addScanTo(probe);
     probe.addOption(QCommandLineOption(QStringList{QStringLiteral("h"), QStringLiteral("help")}));
     QByteArray orderId;
     Context rest = context;
@@ -62,7 +64,7 @@ int runOrder(Context &context)
                             QStringLiteral("--warn-within takes seconds, from 0 to 31536000"));
     browse::InventoryScan::Options options;
     options.orderId = orderId;
-    options.count = 5000; // one pattern, few hits: big pages, few round trips
+    options.count = 0; // the pace's sparse COUNT: one pattern, few hits, big pages
     int exitCode = ExitUsage;
     const auto run = scanInventory(connection, parser, context, options, &exitCode);
     if (!run)

@@ -5,6 +5,7 @@
 #include "FlatKeyView.h"
 #include "KeyActionDialog.h"
 #include "OrderLookupView.h"
+#include "ScanPaceControl.h"
 #include "SkuBrowserView.h"
 #include "browse/BrowseLog.h"
 #include "browse/OrderSentence.h"
@@ -65,6 +66,8 @@ BrowserPanel::BrowserPanel(redis::CommandSender &sender, inventory::KeySchema sc
     bar->addWidget(m_stop);
     bar->addWidget(m_progress);
     bar->addWidget(m_counts, 1);
+    m_pace = new ScanPaceControl(this);
+    bar->addWidget(m_pace);
     m_warnWithin = new QSpinBox(this);
     m_warnWithin->setObjectName(QStringLiteral("expiryWarningMinutes"));
     m_warnWithin->setRange(0, 24 * 60);
@@ -124,6 +127,8 @@ BrowserPanel::BrowserPanel(redis::CommandSender &sender, inventory::KeySchema sc
                                             .arg(QLocale().toString(seen), QLocale().toString(db))
                                       : tr("scanning: %1 keys").arg(QLocale().toString(seen)));
     });
+    connect(&m_scan.scanner(), &browse::KeyspaceScanner::dbSizeKnown, m_pace,
+            &ScanPaceControl::setDbSize);
     connect(&m_scan, &browse::InventoryScan::finished, this,
             [this](bool complete, const QString &error) {
                 m_rescan->setText(tr("Rescan"));
@@ -229,11 +234,18 @@ void BrowserPanel::updateWritable()
     m_flatView->setWritable(writable, why);
 }
 
+void BrowserPanel::setEnvironment(session::Environment environment)
+{
+    m_pace->setEnvironment(environment);
+}
+
 void BrowserPanel::rescan()
 {
     m_scannedOnce = true;
     browse::InventoryScan::Options o;
-    o.count = m_scanCount;
+    const browse::ScanPace pace = m_pace->pace();
+    o.count = pace.isGentle() ? 0 : m_scanCount; // gentle: its own small pages
+    pace.applyTo(o);
     m_rescan->setText(tr("Rescan"));
     m_stop->setEnabled(true);
     m_progress->setRange(0, 0); // busy until DBSIZE answers

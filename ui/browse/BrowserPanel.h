@@ -3,6 +3,7 @@
 #include "browse/InventoryScan.h"
 #include "browse/KeyAction.h"
 #include "browse/RowRefresher.h"
+#include "session/Environment.h"
 
 #include <QWidget>
 
@@ -16,6 +17,7 @@ class QTimer;
 namespace ui {
 
 class AnomalyView;
+class ScanPaceControl;
 class FlatKeyView;
 class OrderLookupView;
 class SkuBrowserView;
@@ -44,6 +46,9 @@ public:
     void setAuditContext(const browse::AuditContext &audit);
     // SCAN COUNT for the SKU scan (default 1000).
     void setScanCount(int count);
+    // The session's label picks the scan pace (production: gentle); the bar can change it.
+    void setEnvironment(session::Environment environment);
+    ScanPaceControl *scanPace() const { return m_pace; }
     // Scan the first time the panel is shown (default on).
     void setAutoScan(bool on) { m_autoScan = on; }
 
@@ -109,6 +114,7 @@ private:
     QProgressBar *m_progress = nullptr;
     QLabel *m_counts = nullptr;
     QSpinBox *m_warnWithin = nullptr; // minutes
+    ScanPaceControl *m_pace = nullptr;
     QLabel *m_status = nullptr;
     QTabWidget *m_tabs = nullptr;
     SkuBrowserView *m_skuView = nullptr;
