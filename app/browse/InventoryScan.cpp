@@ -21,7 +21,10 @@ InventoryScan::InventoryScan(redis::CommandSender &sender, inventory::KeySchema 
         // so the store never grows (and copies) in the middle of a large scan. Filtered scans
         // and order lookups hold few keys and reserve nothing.
         if (m_options.skuGlob.isEmpty() && m_options.orderId.isEmpty() && m_store.skuCount() == 0)
-            m_store.reserve(size_t(qMin<qint64>(dbSize / 2, MaxReserve)),
+            // SKUs: a quarter of the keys. Their index is written at random places, so every
+            // reserved page of it becomes resident: half the keys cost 64 MB at ten million
+            // for a million SKUs. Fewer than 4 keys per SKU costs one doubling instead.
+            m_store.reserve(size_t(qMin<qint64>(dbSize / 4, MaxReserve)),
                             size_t(qMin<qint64>(dbSize, MaxReserve)));
     });
     connect(&m_scanner, &KeyspaceScanner::pageHandled, this, [this] {

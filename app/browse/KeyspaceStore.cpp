@@ -124,7 +124,7 @@ void KeyspaceStore::accountReceipt(uint32_t r, int sign)
     if (!receiptAlive(r))
         return;
     m_totals.receipts += sign;
-    if (m_receiptExpiry[r] == NoExpiry)
+    if (m_receiptExpiry[r] == NoExpiryCode)
         m_totals.anomalies[3] += sign;
     if (receiptValue(r) != ReceiptValue::Integer)
         m_totals.anomalies[5] += sign;
@@ -196,16 +196,23 @@ uint32_t KeyspaceStore::putReceipt(uint32_t s, QByteArrayView order, const Recei
         m_receiptNext.push_back(row.first);
         row.first = id;
         m_remaining.push_back(0);
-        m_receiptExpiry.push_back(NoExpiry);
+        m_receiptExpiry.push_back(NoExpiryCode);
         m_receiptFlags.push_back(0);
         ++row.receipts;
         ++m_receiptsAlive;
     } else {
         accountReceipt(id, -1);
     }
-    const qint64 before = m_receiptExpiry[id];
-    m_remaining[id] = r.remaining;
-    m_receiptExpiry[id] = r.expiryMs;
+    const qint64 before = receiptExpiryMs(id);
+    if (r.remaining > WideRemaining && r.remaining <= std::numeric_limits<int32_t>::max()) {
+        m_remaining[id] = int32_t(r.remaining);
+        m_wideRemaining.remove(id);
+    } else {
+        m_remaining[id] = WideRemaining;
+        m_wideRemaining.insert(id, r.remaining);
+    }
+    m_receiptExpiry[id] = encodeExpiry(r.expiryMs);
+    const qint64 expiry = receiptExpiryMs(id); // as stored (far ones rounded)
     m_receiptFlags[id] = uint8_t(r.value) | (r.hash ? Hash : 0);
     if (r.value == ReceiptValue::Integer || r.value == ReceiptValue::MissingField)
         m_receiptRaw.remove(id);
@@ -215,9 +222,9 @@ uint32_t KeyspaceStore::putReceipt(uint32_t s, QByteArrayView order, const Recei
         m_hashFields.insert(id, HashFields{r.quantity, r.time});
     else
         m_hashFields.remove(id);
-    if (r.expiryMs != NoExpiry && r.expiryMs < row.soonest)
-        row.soonest = r.expiryMs;
-    else if (before != NoExpiry && before == row.soonest && r.expiryMs != before)
+    if (expiry != NoExpiry && expiry < row.soonest)
+        row.soonest = expiry;
+    else if (before != NoExpiry && before == row.soonest && expiry != before)
         recomputeSoonest(s); // the soonest one moved later (a refresh after EXPIRE)
     accountReceipt(id, +1);
     accountSku(s, +1);
@@ -248,6 +255,7 @@ void KeyspaceStore::removeReceipt(uint32_t r)
     m_receiptFlags[r] |= Gone;
     m_receiptRaw.remove(r);
     m_hashFields.remove(r);
+    m_wideRemaining.remove(r);
     --row.receipts;
     --m_receiptsAlive;
     recomputeSoonest(s);
@@ -255,12 +263,28 @@ void KeyspaceStore::removeReceipt(uint32_t r)
     ++m_revision;
 }
 
+int32_t KeyspaceStore::encodeExpiry(qint64 expiryMs)
+{
+    if (expiryMs == NoExpiry)
+        return NoExpiryCode;
+    if (m_expiryBase == 0)
+        m_expiryBase = expiryMs;
+    constexpr qint64 Range = qint64(1) << 30;
+    const qint64 delta = expiryMs - m_expiryBase;
+    if (delta > -Range && delta < Range)
+        return int32_t(delta * 2);
+    // Whole seconds, rounded down (towards earlier), clamped to +-34 years.
+    const qint64 seconds =
+        qBound(-Range + 1, delta >= 0 ? delta / 1000 : -((-delta + 999) / 1000), Range - 1);
+    return int32_t(seconds * 2 + 1);
+}
+
 void KeyspaceStore::recomputeSoonest(uint32_t s)
 {
     qint64 soonest = NoReceiptExpiry;
     for (uint32_t r = m_skus[s].first; r != None; r = m_receiptNext[r])
-        if (m_receiptExpiry[r] != NoExpiry && m_receiptExpiry[r] < soonest)
-            soonest = m_receiptExpiry[r];
+        if (const qint64 e = receiptExpiryMs(r); e != NoExpiry && e < soonest)
+            soonest = e;
     m_skus[s].soonest = soonest;
 }
 
@@ -269,7 +293,7 @@ uint8_t KeyspaceStore::receiptAnomalies(uint32_t r) const
     if (!receiptAlive(r))
         return 0;
     uint8_t a = 0;
-    if (m_receiptExpiry[r] == NoExpiry)
+    if (m_receiptExpiry[r] == NoExpiryCode)
         a |= ReceiptNoTtl;
     if (stockState(m_receiptSku[r]) == StockState::Missing)
         a |= ReceiptStockMissing;

@@ -140,11 +140,17 @@ public:
     QByteArray receiptKey(uint32_t r) const;
     bool receiptIsHash(uint32_t r) const { return m_receiptFlags[r] & Hash; }
     ReceiptValue receiptValue(uint32_t r) const { return ReceiptValue(m_receiptFlags[r] & 3); }
-    qint64 remaining(uint32_t r) const { return m_remaining[r]; }
+    qint64 remaining(uint32_t r) const
+    {
+        const int32_t v = m_remaining[r];
+        return v != WideRemaining ? v : m_wideRemaining.value(r);
+    }
     QByteArray receiptRaw(uint32_t r) const { return m_receiptRaw.value(r); }
     QByteArray receiptQuantity(uint32_t r) const { return m_hashFields.value(r).quantity; }
     QByteArray receiptTime(uint32_t r) const { return m_hashFields.value(r).time; }
-    qint64 receiptExpiryMs(uint32_t r) const { return m_receiptExpiry[r]; }
+    // Exact to the ms within 12 days of the scan; further away, rounded down to the second
+    // (never later than the real expiry).
+    qint64 receiptExpiryMs(uint32_t r) const { return decodeExpiry(m_receiptExpiry[r]); }
     uint8_t receiptAnomalies(uint32_t r) const;
 
     uint32_t putReceipt(uint32_t s, QByteArrayView order, const ReceiptReading &r)
@@ -175,6 +181,20 @@ private:
         uint32_t receipts = 0;
         uint8_t state = uint8_t(StockState::Unseen);
     };
+    // Receipt columns hold 4 bytes where 8 would be a third of a receipt's cost at ten million
+    // keys. remaining: int32, with the rare value that does not fit (stock is at most
+    // 1,000,000,000) in a side table. expiry: ms from m_expiryBase, shifted left, low bit 0;
+    // past +-2^30 ms (12 days), seconds with low bit 1 (rounded down); NoExpiry a sentinel.
+    static constexpr int32_t WideRemaining = std::numeric_limits<int32_t>::min();
+    static constexpr int32_t NoExpiryCode = std::numeric_limits<int32_t>::min();
+    int32_t encodeExpiry(qint64 expiryMs);
+    qint64 decodeExpiry(int32_t code) const
+    {
+        if (code == NoExpiryCode)
+            return NoExpiry;
+        const qint64 v = code >> 1; // arithmetic: C++20
+        return m_expiryBase + ((code & 1) ? v * 1000 : v);
+    }
     void recomputeSoonest(uint32_t s);
     // Adds (+1) or removes (-1) what a SKU, or a receipt, contributes to m_totals: called
     // around every change.
@@ -195,8 +215,10 @@ private:
     StringPool m_orders;
     HashIndex m_receiptIndex;
     std::vector<uint32_t> m_receiptSku, m_receiptNext;
-    std::vector<qint64> m_remaining, m_receiptExpiry;
-    std::vector<uint8_t> m_receiptFlags; // ReceiptValue in bits 0-1, then Flag
+    std::vector<int32_t> m_remaining, m_receiptExpiry;
+    QHash<uint32_t, qint64> m_wideRemaining; // sparse: remaining values outside int32
+    qint64 m_expiryBase = 0;                 // set by the first expiry stored
+    std::vector<uint8_t> m_receiptFlags;     // ReceiptValue in bits 0-1, then Flag
     QHash<uint32_t, QByteArray> m_receiptRaw;
     QHash<uint32_t, HashFields> m_hashFields;
     uint32_t m_receiptsAlive = 0;

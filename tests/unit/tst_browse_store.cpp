@@ -227,6 +227,39 @@ private slots:
         QCOMPARE(st.epoch(), epoch + 1);
     }
 
+    // Receipt columns are 4 bytes: exact within 12 days of the first expiry, rounded down to
+    // the second beyond (never later than the real expiry), and a remaining value outside
+    // int32 kept exactly on the side.
+    void compactReceiptColumnsKeepValues()
+    {
+        KeyspaceStore st;
+        const uint32_t s = st.internSku("sku-1");
+        const qint64 t0 = fixedNow();
+        const qint64 day = 24LL * 3600 * 1000;
+        const uint32_t near = st.putReceipt(s, "1", receipt(5, t0 + 7 * day + 123));
+        const uint32_t past = st.putReceipt(s, "2", receipt(5, t0 - 3 * day - 7));
+        const uint32_t far = st.putReceipt(s, "3", receipt(5, t0 + 300 * day + 999));
+        const uint32_t farPast = st.putReceipt(s, "4", receipt(5, t0 - 20 * day - 1));
+        const uint32_t none = st.putReceipt(s, "5", receipt(5, NoExpiry));
+        const uint32_t wide = st.putReceipt(s, "6", receipt(9999999999LL, t0 + 1));
+        const uint32_t low = st.putReceipt(s, "7", receipt(-2147483648LL, t0 + 1));
+        QCOMPARE(st.receiptExpiryMs(near), t0 + 7 * day + 123);
+        QCOMPARE(st.receiptExpiryMs(past), t0 - 3 * day - 7);
+        for (const auto &[id, real] :
+             {std::pair{far, t0 + 300 * day + 999}, std::pair{farPast, t0 - 20 * day - 1}}) {
+            QVERIFY(st.receiptExpiryMs(id) <= real);
+            QVERIFY(st.receiptExpiryMs(id) > real - 1000);
+        }
+        QCOMPARE(st.receiptExpiryMs(none), NoExpiry);
+        QCOMPARE(st.remaining(wide), 9999999999LL);
+        QCOMPARE(st.remaining(low), -2147483648LL);
+        QCOMPARE(st.remaining(near), 5);
+        QCOMPARE(st.soonestReceiptExpiryMs(s), st.receiptExpiryMs(farPast));
+        QCOMPARE(st.totals().anomalies[3], 1);     // the receipt without a TTL
+        st.putReceipt(s, "6", receipt(7, t0 + 1)); // narrow again
+        QCOMPARE(st.remaining(wide), 7);
+    }
+
     void anomalyRules()
     {
         KeyspaceStore st;
