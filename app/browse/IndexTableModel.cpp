@@ -52,14 +52,25 @@ void IndexTableModel::updateNatural(uint32_t total)
     }
     merged.insert(merged.end(), from, m_natural.end());
     m_natural.swap(merged);
-    m_rank.resize(total);
-    for (uint32_t i = 0; i < total; ++i)
+    // Ranks are only read to sort by another column: a pass of scattered writes over every
+    // row, paid when such a sort needs it rather than at every sync of a growing scan.
+    m_rankValid = false;
+}
+
+void IndexTableModel::ensureRank() const
+{
+    if (m_rankValid)
+        return;
+    m_rank.resize(m_natural.size());
+    for (uint32_t i = 0; i < m_natural.size(); ++i)
         m_rank[m_natural[i]] = i;
+    m_rankValid = true;
 }
 
 std::vector<IndexTableModel::Keyed> IndexTableModel::keyedOf(const std::vector<uint32_t> &ids) const
 {
     // Descending is ascending over inverted keys and ranks: one comparison either way.
+    ensureRank();
     std::vector<Keyed> out(ids.size());
     const bool natural = m_sortColumn == naturalColumn();
     const bool down = m_sortOrder == Qt::DescendingOrder;
@@ -107,6 +118,7 @@ void IndexTableModel::rebuild()
     if (sourceEpoch() != m_epoch) {
         m_natural.clear();
         m_rank.clear();
+        m_rankValid = true;
         m_naturalKey.clear();
     }
     m_epoch = sourceEpoch();
@@ -181,10 +193,14 @@ bool IndexTableModel::sync(uint32_t maxNewRows)
             // with no comparisons at all.
             relayout([this] {
                 std::vector<uint32_t> rows;
-                rows.reserve(m_rows.size());
-                for (uint32_t id : m_natural)
-                    if (id < m_rowOf.size() && m_rowOf[id] >= 0)
-                        rows.push_back(id);
+                if (m_rows.size() == m_natural.size()) {
+                    rows = m_natural; // every row shown (no filter): a plain copy
+                } else {
+                    rows.reserve(m_rows.size());
+                    for (uint32_t id : m_natural)
+                        if (id < m_rowOf.size() && m_rowOf[id] >= 0)
+                            rows.push_back(id);
+                }
                 if (m_sortOrder == Qt::DescendingOrder)
                     std::reverse(rows.begin(), rows.end());
                 m_rows.swap(rows);

@@ -71,6 +71,7 @@ private:
         uint32_t id;
     };
     void updateNatural(uint32_t upTo);
+    void ensureRank() const;
     std::vector<Keyed> keyedOf(const std::vector<uint32_t> &ids) const;
     static bool keyedLess(const Keyed &a, const Keyed &b);
     void order(std::vector<uint32_t> &ids) const;
@@ -81,7 +82,9 @@ private:
     std::vector<int32_t> m_rowOf; // id -> row, -1 when not shown
     bool naturalLess(uint32_t a, uint32_t b) const;
 
-    std::vector<uint32_t> m_natural, m_rank;
+    std::vector<uint32_t> m_natural;
+    mutable std::vector<uint32_t> m_rank; // by id: position in m_natural; see ensureRank()
+    mutable bool m_rankValid = true;
     std::vector<NaturalKey> m_naturalKey; // by id
     uint32_t m_known = 0;
     quint64 m_epoch = ~quint64(0), m_revision = 0;
