@@ -84,6 +84,7 @@ void ScanPaceControl::update()
 {
     const browse::ScanPace p = pace();
     m_rate->setEnabled(p.isGentle());
+    m_rate->setVisible(p.isGentle()); // the bar is full at 1366 px: no idle box in fast mode
     const qint64 seconds = p.expectedSeconds(m_dbSize);
     if (!p.isGentle())
         m_expected->setText(tr("no cap"));
