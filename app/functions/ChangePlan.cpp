@@ -168,6 +168,12 @@ QStringList PreflightReport::warnings() const
     return out;
 }
 
+bool ExecutionReport::rolledBack() const
+{
+    return std::any_of(nodes.begin(), nodes.end(),
+                       [](const NodeOutcome &n) { return n.rolledBack; });
+}
+
 bool ExecutionReport::succeeded() const
 {
     return refusal.isEmpty() && !nodes.isEmpty()
@@ -212,6 +218,8 @@ redis::Command ChangeSpec::command(const NodeState &node) const
     const redis::LibraryInfo *now = node.library(library);
     switch (action) {
     case ChangeAction::Load:
+        if (skipIdentical && now && now->code == incoming.code)
+            return {};
         return {"FUNCTION", "LOAD", "REPLACE", incoming.code};
     case ChangeAction::Delete:
         return now ? redis::Command{"FUNCTION", "DELETE", library.toUtf8()} : redis::Command{};

@@ -86,13 +86,20 @@ struct NodeOutcome
     bool verified = false;       // FUNCTION LIST WITHCODE shows exactly the expected libraries
     bool outcomeUnknown = false; // no reply came; `verified` says what the server holds
     QString message;             // what happened, in words
+    // Where the node ended, after any rollback: loaded | deleted | rolled back | restored |
+    // unchanged | not touched | rollback failed | unknown; and what it holds now, read back
+    // ("inventory_lib_v1 1.2.0 (sha256 …)", "no inventory_lib_v1", or why it is unknown).
+    QString finalState;
+    QString holds;
+    bool rolledBack = false; // the change was undone after a later node failed
 };
 struct ExecutionReport
 {
     QList<NodeOutcome> nodes;
     QString refusal; // set when nothing was sent (guards, state changed since the backup)
     QString backupPath;
-    bool succeeded() const; // every node applied and verified
+    bool succeeded() const;  // every node applied and verified
+    bool rolledBack() const; // some node's change was undone after another failed
 };
 
 // The pure half of a change: what a node will hold afterwards, the commands, the checks.
@@ -104,6 +111,9 @@ struct ChangeSpec
     Inspection incoming;                  // Load: the file; RestoreCode: the backup's code (if any)
     std::optional<FunctionBackup> backup; // RestoreCode, RestoreDump
     RestorePolicy policy = RestorePolicy::Replace;
+    // Load: a node already holding exactly this code is left alone ("nothing to change"),
+    // as "bring nodes in line" needs; a plain load sends it again.
+    bool skipIdentical = false;
 
     // The libraries a node will hold once the change is made (code is what matters).
     QList<redis::LibraryInfo> predict(const NodeState &node) const;

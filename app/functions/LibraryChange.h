@@ -75,13 +75,32 @@ private:
                      std::function<void(const Replies &)> done);
     void executeNode(int index, std::shared_ptr<ExecutionReport> report,
                      std::function<void(const ExecutionReport &)> done);
+    // One node's change (LibraryChangeNode.cpp): re-read (refusing when `expectedBefore` is
+    // given and differs), audit attempt, journal, send, verify, audit outcome.
+    struct NodeRun
+    {
+        NodeOutcome outcome;
+        NodeState before;
+        NodeState after; // the verification read; `error` set when not read
+    };
+    void applyOnNode(const ChangeTarget &target, const ChangeSpec &spec,
+                     std::optional<QList<redis::LibraryInfo>> expectedBefore,
+                     std::function<void(const NodeRun &)> done);
+    // After node `failed` failed: the nodes after it are left untouched, the nodes before it
+    // get their backed-up code back, one by one, each verified (LibraryChangeRollback.cpp).
+    void rollBackAfterFailure(int failed, std::shared_ptr<ExecutionReport> report,
+                              std::function<void(const ExecutionReport &)> done);
+    void rollBackNode(QList<int> loaded, const QString &failed,
+                      std::shared_ptr<ExecutionReport> report,
+                      std::function<void(const ExecutionReport &)> done);
     inventory::AuditLog auditLog() const;
-    LoadJournalEntry journalEntry(const NodeState &before) const;
+    LoadJournalEntry journalEntry(const ChangeSpec &spec, const NodeState &before) const;
     void noteInterruptedChanges();
-    inventory::AuditRecord auditRecord(const NodeState &before,
+    inventory::AuditRecord auditRecord(const ChangeSpec &spec, const NodeState &before,
                                        const redis::Command &command) const;
-    void audit(const NodeState &before, const redis::Command &command, const QString &attemptId,
-               NodeOutcome &outcome, const redis::ReplyResult &reply, qint64 durationMs);
+    void audit(const ChangeSpec &spec, const NodeState &before, const redis::Command &command,
+               const QString &attemptId, NodeOutcome &outcome, const redis::ReplyResult &reply,
+               qint64 durationMs);
     QString stageRefusal(Stage needed) const;
     PreflightCheck contractCheck() const; // refused: failed; breaking: a warning
 

@@ -1,0 +1,61 @@
+#include "AlignNodes.h"
+
+#include "LibraryChange.h"
+
+namespace functions {
+
+namespace {
+
+const NodeLibraries *findNode(const LibraryMatrix &matrix, const QString &address)
+{
+    for (const NodeLibraries &n : matrix.nodes())
+        if (n.address == address)
+            return &n;
+    return nullptr;
+}
+
+} // namespace
+
+QStringList primariesToAlign(const LibraryMatrix &matrix, const QString &from,
+                             const QString &library)
+{
+    QStringList out;
+    const NodeLibraries *source = findNode(matrix, from);
+    const redis::LibraryInfo *wanted = source ? source->library(library) : nullptr;
+    if (!wanted)
+        return out;
+    for (const NodeLibraries &n : matrix.nodes()) {
+        if (!n.primary || !n.error.isEmpty())
+            continue;
+        const redis::LibraryInfo *l = n.library(library);
+        if (!l || l->code != wanted->code)
+            out << n.address;
+    }
+    return out;
+}
+
+core::Result<ChangeSpec, QString> alignSpec(const LibraryMatrix &matrix, const QString &from,
+                                            const QString &library)
+{
+    QStringList known;
+    for (const NodeLibraries &n : matrix.nodes())
+        known << n.address;
+    const NodeLibraries *source = findNode(matrix, from);
+    if (!source)
+        return QStringLiteral("%1 is not a node of this cluster (nodes: %2)")
+            .arg(from, known.join(QStringLiteral(", ")));
+    if (!source->error.isEmpty())
+        return QStringLiteral("%1: nothing can be copied from it").arg(source->unreadable());
+    const redis::LibraryInfo *lib = source->library(library);
+    if (!lib)
+        return QStringLiteral("%1 holds no library %2: pick a node that has it (see "
+                              "'functions status')")
+            .arg(from, library);
+    Inspection inspected =
+        inspectLibrary(lib->code, QStringLiteral("%1 on %2").arg(library, source->address));
+    ChangeSpec spec = LibraryChange::loadSpec(inspected);
+    spec.skipIdentical = true;
+    return spec;
+}
+
+} // namespace functions

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "ChangePlan.h"
+#include "LibraryMatrix.h"
+#include "redis/ClusterRouter.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+
+namespace functions {
+
+// The nodes a library change and the library matrix work on, taken from a router: on a
+// cluster every primary (the change) and every replica too (the matrix), each over its own
+// connection; on a standalone server the server alone. When the profile has a release user,
+// every step runs as that user (ChangeTarget::loadVia): this object opens and owns one
+// release connection per node, with the release options aimed at that node.
+class ClusterNodes
+{
+public:
+    // `release`: the release user's options (host and port are replaced per node); nullopt
+    // when the profile has none. The router must outlive this object.
+    explicit ClusterNodes(redis::ClusterRouter &router,
+                          std::optional<redis::ConnectionOptions> release = std::nullopt);
+    ~ClusterNodes();
+
+    redis::ClusterRouter &router() { return m_router; }
+    bool isCluster() const { return m_router.isCluster(); }
+    // Each primary (in slot order) followed by its replicas.
+    QList<MatrixNode> matrixNodes();
+    // Every primary, as a change needs it.
+    QList<ChangeTarget> primaries();
+
+private:
+    redis::CommandSender *releaseFor(const QString &host, quint16 port);
+
+    redis::ClusterRouter &m_router;
+    std::optional<redis::ConnectionOptions> m_release;
+    std::map<QString, std::unique_ptr<redis::RedisClient>> m_releaseClients; // by host:port
+};
+
+} // namespace functions
