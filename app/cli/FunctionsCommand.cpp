@@ -2,6 +2,7 @@
 // read-only verbs (status, check).
 #include "FunctionsCommand.h"
 
+#include "functions/LibraryMatrix.h"
 #include "functions/LibraryVersion.h"
 #include "functions/LoadJournal.h"
 #include "functions/LocalCatalog.h"
@@ -33,6 +34,7 @@ const Verb Verbs[] = {
     {"rollback", "put back what a backup holds (its code, or its dump with a policy)",
      &runRollback},
     {"delete", "delete a library behind the same guards", &runDelete},
+    {"align", "bring drifted cluster primaries in line with one node's library", &runAlign},
 };
 
 int runFunctions(Context &context)
@@ -61,7 +63,8 @@ int runFunctions(Context &context)
 }
 
 const Registration registration{
-    "functions", "Function libraries: status, check, diff, load, rollback, delete", &runFunctions};
+    "functions", "Function libraries: status, check, diff, load, rollback, delete, align",
+    &runFunctions};
 
 std::optional<QString> releasePassword(const QString &profileName)
 {
@@ -119,7 +122,11 @@ std::optional<int> parse(QCommandLineParser &parser, Context &context,
 functions::ChangeContext Session::context() const
 {
     functions::ChangeContext c;
-    c.nodes << functions::ChangeTarget{client->address(), client.get(), releaseClient.get()};
+    // FUNCTION LOAD is not propagated between shards: on a cluster, every primary.
+    if (nodes)
+        c.nodes = nodes->primaries();
+    else
+        c.nodes << functions::ChangeTarget{client->address(), client.get(), releaseClient.get()};
     c.loadUser = loadUser;
     c.gate = gate.get();
     c.profile = target.profile.name;
@@ -130,21 +137,14 @@ functions::ChangeContext Session::context() const
 
 namespace {
 
-// A change whose process died between sending and verifying left a journal: say, before
-// anything else, what the node holds now. Told once: the journal is then removed (the audit
-// log keeps the attempt). Kept when the node cannot be read, to be told next time.
-void reportInterruptedChanges(Session &s, const QCommandLineParser &parser, Context &context)
+// What each interrupted change's node holds now, read through `reader`.
+void reportJournals(const QList<functions::LoadJournalEntry> &pending, redis::CommandSender &reader,
+                    Context &context)
 {
-    const QString backupDir = QStringLiteral("backup-dir");
-    const QString dir = parser.optionNames().contains(backupDir)
-                            ? parser.value(backupDir)
-                            : functions::defaultBackupDirectory();
-    const QList<functions::LoadJournalEntry> pending =
-        functions::pendingLoadJournals(dir, s.client->address());
-    if (pending.isEmpty())
-        return;
-    redis::RedisClient &reader = s.releaseClient ? *s.releaseClient : *s.client;
-    const redis::ReplyResult r = reader.call({"FUNCTION", "LIST", "WITHCODE"});
+    const redis::ReplyResult r =
+        redis::blockUntilReply<redis::ReplyResult>([&](QObject *ctx, auto done) {
+            reader.send({"FUNCTION", "LIST", "WITHCODE"}, ctx, done);
+        });
     const auto libs =
         r.ok() ? redis::decodeFunctionList(r.value())
                : core::Result<QList<redis::LibraryInfo>, QString>(r.error().readFailure());
@@ -158,6 +158,24 @@ void reportInterruptedChanges(Session &s, const QCommandLineParser &parser, Cont
                     << ": warning: " << e.notice(now, libs ? QString() : libs.error()) << '\n';
         if (libs)
             functions::clearLoadJournal(e);
+    }
+}
+
+// A change whose process died between sending and verifying left a journal: say, before
+// anything else, what each node holds now. Told once: the journal is then removed (the audit
+// log keeps the attempt). Kept when the node cannot be read, to be told next time.
+void reportInterruptedChanges(Session &s, const QCommandLineParser &parser, Context &context)
+{
+    const QString backupDir = QStringLiteral("backup-dir");
+    const QString dir = parser.optionNames().contains(backupDir)
+                            ? parser.value(backupDir)
+                            : functions::defaultBackupDirectory();
+    for (const functions::ChangeTarget &node : s.context().nodes) {
+        const QList<functions::LoadJournalEntry> pending =
+            functions::pendingLoadJournals(dir, node.address);
+        if (pending.isEmpty())
+            continue;
+        reportJournals(pending, node.loadVia(), context);
     }
     context.err.flush();
 }
@@ -201,6 +219,16 @@ std::unique_ptr<Session> connect(const ConnectionArgs &args, const QCommandLineP
         if (!s->releaseClient)
             return nullptr;
         s->loadUser = p.releaseUsername;
+    }
+    // A cluster node: find every node, as the library user (CLUSTER SHARDS is asked only
+    // when INFO says cluster mode, so a standalone server's ACL LOG stays clean).
+    const redis::ReplyResult info = s->libraryClient().call({"INFO", "cluster"});
+    if (info.ok() && info->isBulk() && info->bytes().contains("cluster_enabled:1")) {
+        s->router = connectRouter(s->libraryClient().options(), context, connectionExit, exitCode);
+        if (!s->router)
+            return nullptr;
+        if (s->router->isCluster())
+            s->nodes = std::make_unique<functions::ClusterNodes>(*s->router);
     }
     s->gate = std::make_unique<session::WriteGate>(*s->client, p);
     reportInterruptedChanges(*s, parser, context);
@@ -248,8 +276,12 @@ int runStatus(Context &context)
         "Lists every function library on the server (FUNCTION LIST WITHCODE, sorted): name,\n"
         "version (the '-- version:' line, else 'unversioned'), SHA-256 of the code, the local\n"
         "file it matches (the shipped functions/ and any --local-dir), and its functions with\n"
-        "flags and descriptions. Exit codes: 0 ok, 1 the server refused, 2 bad arguments,\n"
-        "3 could not connect."));
+        "flags and descriptions. On a Redis Cluster (any node's URL), every primary and\n"
+        "replica is read on its own connection and a matrix of libraries by node follows,\n"
+        "with drift named: a library missing on a node, a different version, or different\n"
+        "code under the same version. Exit codes: 0 every node in line, 1 drift, 2 bad\n"
+        "arguments, 3 could not connect or could not read a node (and nothing drifts among\n"
+        "the nodes read)."));
     ConnectionArgs connection;
     connection.addTo(parser);
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("One JSON object."));
@@ -264,27 +296,33 @@ int runStatus(Context &context)
     if (!s)
         return exitCode;
     // As the release user when there is one, as every library step (ChangeTarget::loadVia).
-    redis::RedisClient &reader = s->releaseClient ? *s->releaseClient : *s->client;
-    const redis::ReplyResult r = reader.call({"FUNCTION", "LIST", "WITHCODE"});
-    if (!r.ok())
-        return context.fail(ExitFailed, QStringLiteral("FUNCTION LIST: %1").arg(r.error().message));
-    auto libs = redis::decodeFunctionList(r.value());
-    if (!libs)
-        return context.fail(ExitFailed, libs.error());
+    const functions::LibraryMatrix matrix = functions::readLibraryMatrixBlocking(
+        s->matrixNodes(), qMax(s->target.profile.timeoutMs, 10000));
+    if (!s->nodes && !matrix.unreadable().isEmpty())
+        return context.fail(ExitConnection, matrix.unreadable().first());
+    // Each library once, as most nodes hold it (the matrix's reference), with its local match.
+    QList<redis::LibraryInfo> libs;
+    for (const QString &name : matrix.libraries())
+        libs << *matrix.reference(name);
     functions::LocalCatalog catalog(QStringList{functions::LocalCatalog::shippedDirectory()}
                                     + parser.values(dirs));
     catalog.scan();
-    const QList<functions::LibraryStatus> status = functions::libraryStatuses(*libs, catalog);
+    const QList<functions::LibraryStatus> status = functions::libraryStatuses(libs, catalog);
     if (parser.isSet(json)) {
         QJsonArray array;
         for (const functions::LibraryStatus &l : status)
             array.append(l.toJson());
-        printJson(context, {{QStringLiteral("address"), s->client->address()},
-                            {QStringLiteral("libraries"), array}});
-        return ExitOk;
+        QJsonObject o = matrix.toJson();
+        o.insert(QStringLiteral("address"), s->client->address());
+        o.insert(QStringLiteral("cluster"), bool(s->nodes));
+        o.insert(QStringLiteral("libraries"), array);
+        o.insert(QStringLiteral("exit_code"), matrixExit(matrix));
+        printJson(context, o);
+        return matrixExit(matrix);
     }
     if (status.isEmpty())
-        context.out << "no function libraries on " << s->client->address() << '\n';
+        context.out << "no function libraries on "
+                    << (s->nodes ? QStringLiteral("any node") : s->client->address()) << '\n';
     for (const functions::LibraryStatus &l : status) {
         context.out << l.library.name << "  " << functions::versionLabel(l.version) << "  sha256 "
                     << functions::shortFingerprint(l.fingerprint) << "  " << l.match.text() << '\n';
@@ -294,7 +332,13 @@ int runStatus(Context &context)
                         << "]  " << f.description.value_or(QStringLiteral("(no description)"))
                         << '\n';
     }
-    return ExitOk;
+    if (s->nodes)
+        printMatrix(
+            context, matrix,
+            parser.isSet(QStringLiteral("profile"))
+                ? QStringLiteral("--profile %1").arg(parser.value(QStringLiteral("profile")))
+                : QStringLiteral("--url redis://%1").arg(s->client->address()));
+    return matrixExit(matrix);
 }
 
 int runCheck(Context &context)

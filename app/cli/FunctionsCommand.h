@@ -5,6 +5,7 @@
 
 #include "ConnectionArgs.h"
 #include "Subcommand.h"
+#include "functions/ClusterNodes.h"
 #include "functions/LibraryChange.h"
 #include "redis/RedisClient.h"
 #include "session/WriteGate.h"
@@ -26,15 +27,22 @@ std::optional<int> parse(QCommandLineParser &parser, Context &context,
                          const QStringList &positional, int usageExit = ExitUsage);
 
 // The connection(s) of a change: the main one, and the release user's when the profile has
-// one. The gate carries the profile's environment label.
+// one. The gate carries the profile's environment label. On a Redis Cluster node (INFO
+// cluster says so), a router as the library user finds every node: a change then runs on
+// every primary, and status reads every primary and replica.
 struct Session
 {
     ConnectionArgs::Resolved target;
     std::unique_ptr<redis::RedisClient> client;
     std::unique_ptr<redis::RedisClient> releaseClient;
+    std::unique_ptr<redis::ClusterRouter> router; // only on a cluster
+    std::unique_ptr<functions::ClusterNodes> nodes;
     std::unique_ptr<session::WriteGate> gate;
     QString loadUser;
     functions::ChangeContext context() const;
+    // The connection every library step uses on the seed (ChangeTarget::loadVia()).
+    redis::RedisClient &libraryClient() const { return releaseClient ? *releaseClient : *client; }
+    QList<functions::MatrixNode> matrixNodes() const;
 };
 
 // Connects; on failure prints one line and returns nullopt with *exitCode set.
@@ -56,5 +64,39 @@ int runDiff(Context &context);
 int runLoad(Context &context);
 int runRollback(Context &context);
 int runDelete(Context &context);
+int runAlign(Context &context);
+
+// The change verbs' options and their shared sequence (FunctionsCommandChange.cpp), also
+// used by align.
+struct ChangeOptions
+{
+    ConnectionArgs connection;
+    QCommandLineOption json{QStringLiteral("json"), QStringLiteral("One JSON object.")};
+    QCommandLineOption confirm{QStringLiteral("confirm"),
+                               QStringLiteral("The library name, typed out: required."),
+                               QStringLiteral("LIBNAME")};
+    QCommandLineOption allowBreaking{QStringLiteral("allow-breaking"),
+                                     QStringLiteral("Acknowledge a breaking change (functions "
+                                                    "removed, flags changed).")};
+    QCommandLineOption unlock{QStringLiteral("unlock"),
+                              QStringLiteral("Unlock a production session: the profile name "
+                                             "(host:port with --url)."),
+                              QStringLiteral("NAME")};
+    QCommandLineOption backupDir{QStringLiteral("backup-dir"),
+                                 QStringLiteral("Where the backup goes (default: the app data "
+                                                "directory's function-backups)."),
+                                 QStringLiteral("DIR")};
+    void addTo(QCommandLineParser &parser);
+};
+// `first`: nodes to put first (their state is the one the contract diff is shown against).
+int drive(Context &context, QCommandLineParser &parser, ChangeOptions &o, Session &session,
+          const functions::ChangeSpec &spec, const QStringList &first = {});
+// The matrix as a table readable at 80 columns, its drift and unreadable nodes, and a last
+// line saying whether the nodes are in line.
+// `connection`: the options the suggested align command line names ("--url redis://...").
+void printMatrix(Context &context, const functions::LibraryMatrix &matrix,
+                 const QString &connection);
+// 0 in line, 1 drift, 3 a node could not be read (and nothing drifts among the others).
+int matrixExit(const functions::LibraryMatrix &matrix);
 
 } // namespace cli::functionscmd

@@ -11,33 +11,6 @@ namespace cli::functionscmd {
 
 namespace {
 
-// Options every change verb shares.
-struct ChangeOptions
-{
-    ConnectionArgs connection;
-    QCommandLineOption json{QStringLiteral("json"), QStringLiteral("One JSON object.")};
-    QCommandLineOption confirm{QStringLiteral("confirm"),
-                               QStringLiteral("The library name, typed out: required."),
-                               QStringLiteral("LIBNAME")};
-    QCommandLineOption allowBreaking{QStringLiteral("allow-breaking"),
-                                     QStringLiteral("Acknowledge a breaking change (functions "
-                                                    "removed, flags changed).")};
-    QCommandLineOption unlock{QStringLiteral("unlock"),
-                              QStringLiteral("Unlock a production session: the profile name "
-                                             "(host:port with --url)."),
-                              QStringLiteral("NAME")};
-    QCommandLineOption backupDir{QStringLiteral("backup-dir"),
-                                 QStringLiteral("Where the backup goes (default: the app data "
-                                                "directory's function-backups)."),
-                                 QStringLiteral("DIR")};
-
-    void addTo(QCommandLineParser &parser)
-    {
-        connection.addTo(parser);
-        parser.addOptions({json, confirm, allowBreaking, unlock, backupDir});
-    }
-};
-
 QJsonArray stringArray(const QStringList &list)
 {
     return QJsonArray::fromStringList(list);
@@ -65,12 +38,23 @@ void printDiffText(Context &context, const functions::LibraryChange &change)
         context.out << "refused: " << r << '\n';
 }
 
+} // namespace
+
+void ChangeOptions::addTo(QCommandLineParser &parser)
+{
+    connection.addTo(parser);
+    parser.addOptions({json, confirm, allowBreaking, unlock, backupDir});
+}
+
 // Steps 2 to 9 for a change whose spec is built; prints as it goes. Returns the exit code.
 int drive(Context &context, QCommandLineParser &parser, ChangeOptions &o, Session &session,
-          const functions::ChangeSpec &spec)
+          const functions::ChangeSpec &spec, const QStringList &first)
 {
     const bool json = parser.isSet(o.json);
     functions::ChangeContext ctx = session.context();
+    std::stable_partition(
+        ctx.nodes.begin(), ctx.nodes.end(),
+        [&](const functions::ChangeTarget &t) { return first.contains(t.address); });
     if (parser.isSet(o.backupDir))
         ctx.backupDirectory = parser.value(o.backupDir);
     functions::LibraryChange change(ctx, spec);
@@ -132,24 +116,45 @@ int drive(Context &context, QCommandLineParser &parser, ChangeOptions &o, Sessio
                                  {QStringLiteral("applied"), n.applied},
                                  {QStringLiteral("verified"), n.verified},
                                  {QStringLiteral("outcome_unknown"), n.outcomeUnknown},
+                                 {QStringLiteral("rolled_back"), n.rolledBack},
+                                 {QStringLiteral("final_state"), n.finalState},
+                                 {QStringLiteral("holds"), n.holds},
                                  {QStringLiteral("message"), n.message}});
         if (!json)
             context.out << n.address << ": " << n.message << '\n';
     }
     report.insert(QStringLiteral("nodes"), nodes);
+    // On several nodes, where each one ended: the table a release manager acts on.
+    if (!json && done.nodes.size() > 1) {
+        context.out << "\n"
+                    << QStringLiteral("node").leftJustified(22) << ' '
+                    << QStringLiteral("final state").leftJustified(16) << " holds now\n";
+        for (const functions::NodeOutcome &n : done.nodes)
+            context.out << n.address.leftJustified(22) << ' ' << n.finalState.leftJustified(16)
+                        << ' ' << n.holds << '\n';
+    }
     if (!done.refusal.isEmpty())
         return finish(ExitFailed, done.refusal);
     if (done.succeeded())
         return finish(ExitOk, {});
+    // Nothing changed anywhere (refused, rolled back, untouched): 1. Anything else: look (4).
+    static const QStringList settled{QStringLiteral("unchanged"), QStringLiteral("rolled back"),
+                                     QStringLiteral("not touched")};
     const bool unclear =
-        std::any_of(done.nodes.begin(), done.nodes.end(),
-                    [](const functions::NodeOutcome &n) { return n.applied || n.outcomeUnknown; });
-    return finish(unclear ? int(ChangeUnverified) : int(ExitFailed),
-                  done.nodes.isEmpty() ? QStringLiteral("nothing was done")
-                                       : done.nodes.last().message);
+        std::any_of(done.nodes.begin(), done.nodes.end(), [&](const functions::NodeOutcome &n) {
+            return n.outcomeUnknown || !settled.contains(n.finalState);
+        });
+    const auto failed =
+        std::find_if(done.nodes.begin(), done.nodes.end(), [](const functions::NodeOutcome &n) {
+            return !n.verified && n.finalState != QLatin1String("not touched");
+        });
+    QString why = done.nodes.isEmpty()         ? QStringLiteral("nothing was done")
+                  : failed != done.nodes.end() ? failed->message
+                                               : done.nodes.last().message;
+    if (done.rolledBack())
+        why += QStringLiteral("; the nodes changed before it were rolled back (see the table)");
+    return finish(unclear ? int(ChangeUnverified) : int(ExitFailed), why);
 }
-
-} // namespace
 
 int runDiff(Context &context)
 {
