@@ -18,6 +18,7 @@
 #include "deduct/DeductionPanel.h"
 #include "demo/DemoSeeder.h"
 #include "functions/LibrariesView.h"
+#include "redis/ClusterRouter.h"
 #include "inventory/RedisCliCommand.h"
 #include "lab/LabAccess.h"
 #include "lab/LabPanel.h"
@@ -172,7 +173,16 @@ void MainWindow::createFeaturePanels()
     change.cliConnection = session::cliConnectionArgs(cli);
     change.environment = profile.environmentLabel();
     change.auditPath = m_session->auditLogPath();
-    m_libraries = new LibrariesView(change);
+    // Issue 13, libraries by node. INTEGRATOR: once ConsoleSession owns a ClusterRouter, pass
+    // m_session->router() here and drop this router (it only exists for the Libraries tab).
+    redis::ClusterRouter::Options routerOptions;
+    routerOptions.seed = m_client->options();
+    auto *libraryRouter = new redis::ClusterRouter(routerOptions, this);
+    libraryRouter->open();
+    std::optional<redis::ConnectionOptions> release;
+    if (m_session->releaseClient())
+        release = m_session->releaseClient()->options();
+    m_libraries = new LibrariesView(change, *libraryRouter, release);
     m_tabs->addTab(m_libraries, tr("&Libraries"));
 
     m_audit = new AuditViewerPanel(m_session->auditLogPath());

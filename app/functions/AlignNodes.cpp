@@ -52,7 +52,7 @@ core::Result<ChangeSpec, QString> alignSpec(const LibraryMatrix &matrix, const Q
                               "'functions status')")
             .arg(from, library);
     Inspection inspected =
-        inspectLibrary(lib->code, QStringLiteral("%1 on %2").arg(library, source->address));
+        inspectLibrary(lib->code, QStringLiteral("the copy on %1").arg(source->address));
     ChangeSpec spec = LibraryChange::loadSpec(inspected);
     spec.skipIdentical = true;
     return spec;

@@ -158,14 +158,15 @@ void LibraryChange::rollBackNode(QList<int> loaded, const QString &failed,
                         o.rolledBack = r.attempted;
                         o.finalState = r.attempted ? QStringLiteral("rolled back")
                                                    : QStringLiteral("unchanged");
-                        o.message += QStringLiteral("; then, as %1 failed, rolled back: the "
-                                                    "backed-up code is in place again (verified)")
-                                         .arg(failed);
+                        o.message = QStringLiteral("%1, then rolled back as %2 failed: the "
+                                                   "backed-up code is in place again (verified)")
+                                        .arg(doneState(m_spec.action), failed);
                     } else {
                         o.finalState = run.after.error.isEmpty() ? QStringLiteral("rollback failed")
                                                                  : QStringLiteral("unknown");
-                        o.message += QStringLiteral("; then, as %1 failed, the rollback failed: %2")
-                                         .arg(failed, r.message);
+                        o.message = QStringLiteral("%1, then, as %2 failed, the rollback "
+                                                   "failed: %3")
+                                        .arg(doneState(m_spec.action), failed, r.message);
                     }
                     o.holds = holdsText(run.after, m_spec.library);
                     rollBackNode(loaded, failed, report, done);

@@ -37,15 +37,16 @@ void LibraryChange::applyOnNode(const ChangeTarget &target, const ChangeSpec &sp
                                   .arg(target.address, moved));
             const redis::Command command = spec.command(before);
             if (command.isEmpty()) {
-                run.outcome = NodeOutcome{target.address,
-                                          false,
-                                          true,
-                                          true,
-                                          false,
-                                          QStringLiteral("nothing to change"),
-                                          {},
-                                          {},
-                                          false};
+                run.outcome = NodeOutcome{
+                    target.address,
+                    false,
+                    true,
+                    true,
+                    false,
+                    QStringLiteral("nothing to change: the node already holds the result"),
+                    {},
+                    {},
+                    false};
                 return done(run);
             }
             // 2. Write-ahead: the attempt is on disk before the command is sent, or it is

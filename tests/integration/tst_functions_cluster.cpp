@@ -275,7 +275,7 @@ private slots:
             QCOMPARE(n.address, address(i));
             QCOMPARE(n.finalState, QStringLiteral("rolled back"));
             QVERIFY(n.rolledBack);
-            QVERIFY2(n.message.contains("as " + address(2) + " failed, rolled back"),
+            QVERIFY2(n.message.startsWith("loaded, then rolled back as " + address(2) + " failed"),
                      qPrintable(n.message));
             QVERIFY2(n.holds.startsWith(QStringLiteral("inventory_lib_v1 1.2.0")),
                      qPrintable(n.holds));

@@ -72,9 +72,11 @@ void ConfirmPage::initializePage()
     const functions::ChangeSpec &spec = m_change.spec();
     const QString verb = actionVerb(spec.action);
     setSubTitle(tr("Last step before the server changes. %1 %2?").arg(verb, spec.library));
-    QStringList nodes;
-    for (const functions::ChangeTarget &t : m_change.context().nodes)
-        nodes << t.address;
+    // Only the nodes the change is sent to; a node that already holds the result is named
+    // apart ("bring nodes in line" leaves the nodes in line alone).
+    QStringList nodes, alone;
+    for (const functions::NodeState &s : m_change.states())
+        (spec.command(s).isEmpty() ? alone : nodes) << s.address;
     QString what;
     switch (spec.action) {
     case functions::ChangeAction::Load:
@@ -95,11 +97,17 @@ void ConfirmPage::initializePage()
                         spec.backup->path, m_change.context().loadUser);
         break;
     }
-    m_what->setText(tr("On %1: %2.\nContract: %3. Backup: %4.\nAfterwards the console reads "
-                       "every library back (FUNCTION LIST WITHCODE) to check the server holds "
-                       "exactly what it should, and writes an audit record.")
-                        .arg(nodes.join(QStringLiteral(", ")), what,
-                             verdictText(m_change.verdict()).toLower(), m_change.backupPath()));
+    QString text = tr("On %1: %2.\nContract: %3. Backup: %4.\nAfterwards the console reads "
+                      "every library back (FUNCTION LIST WITHCODE) to check the server holds "
+                      "exactly what it should, and writes an audit record.")
+                       .arg(nodes.join(QStringLiteral(", ")), what,
+                            verdictText(m_change.verdict()).toLower(), m_change.backupPath());
+    if (nodes.size() > 1)
+        text += tr("\nOne node after the other: if one fails, the nodes already changed get "
+                   "their backed-up code back, and the rest are left as they are.");
+    if (!alone.isEmpty())
+        text += tr("\nLeft alone, nothing to change: %1.").arg(alone.join(QStringLiteral(", ")));
+    m_what->setText(text);
     m_typed->clear();
     m_prompt->setText(tr("To confirm, type the library name, <b>%1</b>:").arg(spec.library));
     const bool breaking = m_change.needsBreakingAcknowledgement();

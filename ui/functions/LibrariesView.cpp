@@ -4,7 +4,10 @@
 
 #include "LoadWizard.h"
 #include "LuaCodeView.h"
+#include "NodeMatrixView.h"
 #include "RollbackDialog.h"
+
+#include "functions/AlignNodes.h"
 
 #include "functions/FunctionBackup.h"
 #include "functions/InspectInBackground.h"
@@ -40,6 +43,7 @@ QStringList savedDirectories()
 LibrariesView::LibrariesView(functions::ChangeContext context, QWidget *parent)
     : QWidget(parent)
     , m_context(std::move(context))
+    , m_matrix(new NodeMatrixView(this))
     , m_catalog(QStringList{functions::LocalCatalog::shippedDirectory()} + savedDirectories())
     , m_title(new QLabel(this))
     , m_banner(new QLabel(this))
@@ -95,10 +99,14 @@ LibrariesView::LibrariesView(functions::ChangeContext context, QWidget *parent)
     codeLayout->addWidget(m_codeTitle);
     codeLayout->addWidget(m_code, 1);
     auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_matrix);
     split->addWidget(m_tree);
     split->addWidget(codePane);
     split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(1, 1);
+    split->setStretchFactor(2, 2);
+    m_matrix->hide();
+    connect(m_matrix, &NodeMatrixView::alignRequested, this, &LibrariesView::startAlign);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(toolbar);
@@ -109,6 +117,26 @@ LibrariesView::LibrariesView(functions::ChangeContext context, QWidget *parent)
         tr("Function libraries on %1")
             .arg(m_context.nodes.isEmpty() ? tr("(no server)") : m_context.nodes.first().address));
     m_catalog.scan();
+}
+
+LibrariesView::LibrariesView(functions::ChangeContext context, redis::ClusterRouter &router,
+                             std::optional<redis::ConnectionOptions> release, QWidget *parent)
+    : LibrariesView(std::move(context), parent)
+{
+    m_router = &router;
+    m_clusterNodes = std::make_unique<functions::ClusterNodes>(router, std::move(release));
+    // The topology comes after the router opened, and changes with failovers: read again.
+    connect(&router, &redis::ClusterRouter::topologyChanged, this, [this] {
+        if (onCluster())
+            refresh();
+    });
+}
+
+LibrariesView::~LibrariesView() = default;
+
+bool LibrariesView::onCluster() const
+{
+    return m_router && m_router->isCluster();
 }
 
 void LibrariesView::setLocalDirectories(const QStringList &directories)
@@ -127,6 +155,9 @@ QStringList LibrariesView::localDirectories() const
 
 void LibrariesView::refresh()
 {
+    if (onCluster())
+        return refreshCluster();
+    m_matrix->hide();
     if (m_context.nodes.isEmpty() || !m_context.nodes.first().reader)
         return showError(tr("No connection."));
     const quint64 generation = ++m_generation;
@@ -147,6 +178,36 @@ void LibrariesView::refresh()
             display(libs.value());
         },
         m_context.timeoutMs);
+}
+
+void LibrariesView::refreshCluster()
+{
+    // FUNCTION LOAD is not propagated between shards: a change goes to every primary, and
+    // every node is read for the matrix.
+    m_context.nodes = m_clusterNodes->primaries();
+    const QList<functions::MatrixNode> nodes = m_clusterNodes->matrixNodes();
+    int primaries = 0;
+    for (const functions::MatrixNode &n : nodes)
+        primaries += n.primary ? 1 : 0;
+    m_title->setText(tr("Function libraries on the cluster of %1 (%2 primaries, %3 replicas)")
+                         .arg(m_router->address())
+                         .arg(primaries)
+                         .arg(nodes.size() - primaries));
+    const quint64 generation = ++m_generation;
+    m_footer->setText(tr("Reading FUNCTION LIST WITHCODE on %1 nodes…").arg(nodes.size()));
+    functions::readLibraryMatrix(nodes, this, m_context.timeoutMs,
+                                 [this, generation](const functions::LibraryMatrix &matrix) {
+                                     if (generation != m_generation)
+                                         return; // a newer refresh is on its way
+                                     m_matrix->setMatrix(matrix);
+                                     m_matrix->show();
+                                     // Each library once, as most nodes hold it; the matrix shows
+                                     // who differs.
+                                     QList<redis::LibraryInfo> libs;
+                                     for (const QString &name : matrix.libraries())
+                                         libs << *matrix.reference(name);
+                                     display(libs);
+                                 });
 }
 
 void LibrariesView::showError(const QString &message)
@@ -220,7 +281,9 @@ void LibrariesView::display(const QList<redis::LibraryInfo> &libraries)
         m_status.size() == 1 ? tr("1 library") : tr("%1 libraries").arg(m_status.size());
     m_footer->setText(
         tr("%1 on %2, read %3. Compared with: %4")
-            .arg(count, m_context.nodes.first().address,
+            .arg(count,
+                 onCluster() ? tr("%1 nodes").arg(m_matrix->matrix().nodes().size())
+                             : m_context.nodes.first().address,
                  QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")),
                  QStringList(QStringList{tr("the shipped functions/")} + localDirectories())
                      .join(QStringLiteral(", "))));
@@ -259,9 +322,14 @@ void LibrariesView::onSelection()
         m_code->scrollToRow(line.toInt() - 1);
 }
 
-LoadWizard *LibrariesView::open(const functions::ChangeSpec &spec)
+LoadWizard *LibrariesView::open(const functions::ChangeSpec &spec, const QStringList &firstNodes)
 {
-    auto *wizard = new LoadWizard(m_context, spec, this);
+    // The nodes to change come first: the diff the wizard shows is against the first node.
+    functions::ChangeContext context = m_context;
+    std::stable_partition(
+        context.nodes.begin(), context.nodes.end(),
+        [&](const functions::ChangeTarget &t) { return firstNodes.contains(t.address); });
+    auto *wizard = new LoadWizard(context, spec, this);
     wizard->setAttribute(Qt::WA_DeleteOnClose);
     connect(wizard, &LoadWizard::changeFinished, this, &LibrariesView::refresh);
     wizard->open();
@@ -318,6 +386,17 @@ LoadWizard *LibrariesView::startRollback(const QString &backupPath,
 LoadWizard *LibrariesView::startDelete(const QString &library)
 {
     return open(functions::LibraryChange::deleteSpec(library));
+}
+
+LoadWizard *LibrariesView::startAlign(const QString &from, const QString &library)
+{
+    const functions::LibraryMatrix &matrix = m_matrix->matrix();
+    const auto spec = functions::alignSpec(matrix, from, library);
+    if (!spec) {
+        QMessageBox::warning(this, tr("Bring nodes in line"), spec.error());
+        return nullptr;
+    }
+    return open(*spec, functions::primariesToAlign(matrix, from, library));
 }
 
 void LibrariesView::chooseFile()

@@ -1,9 +1,11 @@
 #pragma once
 
 #include "functions/ChangePlan.h"
+#include "functions/ClusterNodes.h"
 #include "functions/LocalCatalog.h"
 
 #include <QWidget>
+#include <memory>
 
 class QLabel;
 class QPushButton;
@@ -13,6 +15,7 @@ namespace ui {
 
 class LoadWizard;
 class LuaCodeView;
+class NodeMatrixView;
 
 // The function libraries of a server (FUNCTION LIST WITHCODE, sorted): per library its
 // version, SHA-256, the local file it matches; per function its flags and description; the
@@ -26,6 +29,13 @@ public:
     // `context`: the session's nodes (the first one is listed), environment guard, loading
     // user, backup directory and audit log, as the wizard needs them.
     explicit LibrariesView(functions::ChangeContext context, QWidget *parent = nullptr);
+    // On a Redis Cluster: the nodes come from the router (every primary for a change, every
+    // primary and replica for the matrix of libraries by node, shown above the libraries);
+    // `release`: the release user's options, connected per node. On a standalone server the
+    // view is the one above. The router must outlive the view.
+    LibrariesView(functions::ChangeContext context, redis::ClusterRouter &router,
+                  std::optional<redis::ConnectionOptions> release, QWidget *parent = nullptr);
+    ~LibrariesView() override;
 
     // Local directories compared besides the shipped functions/ (also kept in QSettings
     // under "functions/localDirectories").
@@ -42,10 +52,13 @@ public:
     LoadWizard *startRollback(const QString &backupPath,
                               std::optional<functions::RestorePolicy> policy);
     LoadWizard *startDelete(const QString &library);
+    // "Bring nodes in line": loads `from`'s copy of `library` onto the drifted primaries.
+    LoadWizard *startAlign(const QString &from, const QString &library);
 
     QTreeWidget *tree() const { return m_tree; }
     LuaCodeView *codeView() const { return m_code; }
     QLabel *banner() const { return m_banner; }
+    NodeMatrixView *matrixView() const { return m_matrix; }
 
 signals:
     void refreshed();
@@ -59,12 +72,17 @@ private:
     void chooseBackup();
     void chooseDelete();
     void addDirectory();
-    LoadWizard *open(const functions::ChangeSpec &spec);
+    LoadWizard *open(const functions::ChangeSpec &spec, const QStringList &firstNodes = {});
+    bool onCluster() const;
+    void refreshCluster();
     LoadWizard *openInspected(const QString &path,
                               const core::Result<functions::Inspection, QString> &inspected);
     QString selectedLibrary() const;
 
     functions::ChangeContext m_context;
+    redis::ClusterRouter *m_router = nullptr;
+    std::unique_ptr<functions::ClusterNodes> m_clusterNodes;
+    NodeMatrixView *m_matrix;
     functions::LocalCatalog m_catalog;
     QList<functions::LibraryStatus> m_status;
     quint64 m_generation = 0;

@@ -1,5 +1,6 @@
 #include "ResultPage.h"
 
+#include "Palette.h"
 #include "WizardNotice.h"
 
 #include "functions/ChangeUser.h"
@@ -28,7 +29,8 @@ ResultPage::ResultPage(functions::LibraryChange &change, QWidget *parent)
     setTitle(tr("Step 6 of 6 · Result"));
     setSubTitle(tr("What each node holds now, read back from the server by %1.")
                     .arg(functions::stepUserText(change.context())));
-    m_nodes->setHeaderLabels({tr("Node"), tr("Verified"), tr("What happened")});
+    m_nodes->setHeaderLabels(
+        {tr("Node"), tr("Ended"), tr("Holds now (read back)"), tr("What happened")});
     m_nodes->setRootIsDecorated(false);
     m_nodes->setWordWrap(true);
     m_nodes->header()->setStretchLastSection(true);
@@ -47,10 +49,26 @@ void ResultPage::initializePage()
     m_change.execute([this](const functions::ExecutionReport &report) {
         m_done = true;
         m_nodes->clear();
-        for (const functions::NodeOutcome &n : report.nodes)
-            new QTreeWidgetItem(m_nodes, {n.address, n.verified ? tr("yes") : tr("NO"), n.message});
-        m_nodes->resizeColumnToContents(0);
-        m_nodes->resizeColumnToContents(1);
+        for (const functions::NodeOutcome &n : report.nodes) {
+            auto *item =
+                new QTreeWidgetItem(m_nodes, {n.address, n.finalState, n.holds,
+                                              n.verified ? tr("yes") : tr("NO"), n.message});
+            item->setToolTip(4, n.message);
+            // Where the node ended, in the colour of its meaning: changed as asked, put back
+            // or untouched (nothing to do), or a state to look at.
+            const bool changed = n.verified && !n.rolledBack && n.attempted;
+            const bool settled = n.finalState == QLatin1String("rolled back")
+                                 || n.finalState == QLatin1String("unchanged")
+                                 || n.finalState == QLatin1String("not touched");
+            item->setForeground(1, changed   ? Palette::ok()
+                                   : settled ? Palette::muted()
+                                             : Palette::error());
+            if (!changed && !settled)
+                for (int c = 0; c < 4; ++c)
+                    item->setBackground(c, Palette::errorTint());
+        }
+        for (int c = 0; c < 3; ++c)
+            m_nodes->resizeColumnToContents(c);
         if (!report.refusal.isEmpty())
             setNotice(m_summary, QStringLiteral("error"),
                       tr("Nothing was sent: %1").arg(report.refusal));
@@ -58,6 +76,11 @@ void ResultPage::initializePage()
             setNotice(m_summary, QStringLiteral("ok"),
                       tr("Done: %1 verified on every node, audit record written.")
                           .arg(m_change.spec().library));
+        else if (report.rolledBack())
+            setNotice(m_summary, QStringLiteral("error"),
+                      tr("The change failed on one node, so the nodes already changed were "
+                         "rolled back to the backup and the ones after it left as they were: "
+                         "the table says where each node ended."));
         else
             setNotice(m_summary, QStringLiteral("error"),
                       tr("The change did not go through everywhere: read each node's line. "

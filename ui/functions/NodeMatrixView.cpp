@@ -1,0 +1,187 @@
+#include "NodeMatrixView.h"
+
+#include "Palette.h"
+
+#include "functions/AlignNodes.h"
+#include "functions/LibraryVersion.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace ui {
+
+namespace {
+
+enum FixedColumn { NodeColumn, RoleColumn, FirstLibrary };
+
+QString kindText(functions::DriftKind kind)
+{
+    switch (kind) {
+    case functions::DriftKind::Missing:
+        return NodeMatrixView::tr("missing");
+    case functions::DriftKind::DifferentVersion:
+        return NodeMatrixView::tr("other version");
+    case functions::DriftKind::DifferentCode:
+        return NodeMatrixView::tr("other code, same version");
+    }
+    return {};
+}
+
+} // namespace
+
+NodeMatrixView::NodeMatrixView(QWidget *parent)
+    : QWidget(parent)
+    , m_summary(new QLabel(this))
+    , m_table(new QTableWidget(this))
+    , m_align(new QPushButton(tr("Bring nodes in line…"), this))
+{
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_align->setToolTip(tr("Load the selected node's copy of the library (or the copy most "
+                           "nodes hold) onto every primary that differs, behind the same "
+                           "guards as a load"));
+    connect(m_align, &QPushButton::clicked, this,
+            [this] { emit alignRequested(alignSource(), alignLibrary()); });
+    m_table->setAccessibleName(tr("Libraries by node"));
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    connect(m_table, &QTableWidget::currentCellChanged, this, &NodeMatrixView::updateAlignButton);
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_summary, 1);
+    top->addWidget(m_align, 0, Qt::AlignTop);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(top);
+    layout->addWidget(m_table, 1);
+}
+
+void NodeMatrixView::setMatrix(const functions::LibraryMatrix &matrix)
+{
+    m_matrix = matrix;
+    const QStringList libraries = matrix.libraries();
+    const QList<functions::NodeLibraries> &nodes = matrix.nodes();
+    m_table->clear();
+    m_table->setColumnCount(FirstLibrary + int(libraries.size()));
+    m_table->setRowCount(int(nodes.size()));
+    m_table->setHorizontalHeaderLabels(QStringList{tr("Node"), tr("Role")} + libraries);
+    int primaries = 0;
+    for (int r = 0; r < nodes.size(); ++r) {
+        const functions::NodeLibraries &n = nodes.at(r);
+        primaries += n.primary ? 1 : 0;
+        auto *node =
+            new QTableWidgetItem(n.primary ? n.address : QStringLiteral("   ↳ %1").arg(n.address));
+        node->setData(Qt::UserRole, n.address);
+        m_table->setItem(r, NodeColumn, node);
+        m_table->setItem(r, RoleColumn,
+                         new QTableWidgetItem(n.primary
+                                                  ? tr("primary")
+                                                  : tr("replica of %1").arg(n.primaryAddress)));
+        for (int c = 0; c < libraries.size(); ++c) {
+            auto *cell = new QTableWidgetItem;
+            m_table->setItem(r, FirstLibrary + c, cell);
+            if (!n.error.isEmpty()) {
+                cell->setText(tr("could not read"));
+                cell->setToolTip(n.unreadable());
+                cell->setBackground(Palette::errorTint());
+                cell->setForeground(Palette::error());
+                continue;
+            }
+            const redis::LibraryInfo *l = n.library(libraries.at(c));
+            const auto drift = matrix.driftAt(libraries.at(c), r);
+            cell->setText(l ? QStringLiteral("%1 · %2").arg(
+                              functions::versionLabel(functions::libraryVersion(l->code)),
+                              functions::shortFingerprint(functions::codeFingerprint(l->code)))
+                            : tr("missing"));
+            if (l)
+                cell->setData(Qt::UserRole,
+                              QString::fromLatin1(functions::codeFingerprint(l->code)));
+            if (!drift) {
+                cell->setToolTip(tr("in line"));
+                continue;
+            }
+            cell->setText(QStringLiteral("%1  (%2)").arg(cell->text(), kindText(*drift)));
+            const bool missing = *drift == functions::DriftKind::Missing;
+            cell->setBackground(missing ? Palette::errorTint() : Palette::warningTint());
+            cell->setForeground(missing ? Palette::error() : Palette::warning());
+            for (const functions::LibraryDrift &d : matrix.drift())
+                if (d.library == libraries.at(c) && d.address == n.address)
+                    cell->setToolTip(d.detail);
+        }
+    }
+    m_table->resizeColumnsToContents();
+    m_table->resizeRowsToContents();
+    QStringList lines;
+    switch (matrix.state()) {
+    case functions::LibraryMatrix::State::InLine:
+        lines << tr("In line: the %1 nodes (%2 primaries, %3 replicas) hold the same libraries.")
+                     .arg(nodes.size())
+                     .arg(primaries)
+                     .arg(nodes.size() - primaries);
+        break;
+    case functions::LibraryMatrix::State::Drift: {
+        lines << tr("Drift: FUNCTION LOAD is not propagated between shards, and these nodes "
+                    "differ:");
+        for (const functions::LibraryDrift &d : matrix.drift())
+            lines << QStringLiteral("• %1").arg(d.detail);
+        bool replicaDrifts = false;
+        for (int r = 0; r < nodes.size(); ++r)
+            replicaDrifts |= !nodes.at(r).primary && !matrix.driftedLibraries(r).isEmpty();
+        if (replicaDrifts)
+            lines << tr("Replicas follow their primary: bringing the primaries in line brings "
+                        "them too.");
+        break;
+    }
+    case functions::LibraryMatrix::State::Unreadable:
+        lines << tr("Not every node could be checked:");
+        break;
+    }
+    for (const QString &u : matrix.unreadable())
+        lines << QStringLiteral("• %1").arg(u);
+    m_summary->setText(lines.join(QLatin1Char('\n')));
+    m_summary->setStyleSheet(Palette::textStyle(
+        matrix.state() == functions::LibraryMatrix::State::InLine  ? Palette::ok()
+        : matrix.state() == functions::LibraryMatrix::State::Drift ? Palette::warning()
+                                                                   : Palette::error()));
+    updateAlignButton();
+}
+
+QString NodeMatrixView::alignLibrary() const
+{
+    const int c = m_table->currentColumn();
+    if (c >= FirstLibrary && c - FirstLibrary < m_matrix.libraries().size())
+        return m_matrix.libraries().at(c - FirstLibrary);
+    return m_matrix.drift().isEmpty() ? QString() : m_matrix.drift().first().library;
+}
+
+QString NodeMatrixView::alignSource() const
+{
+    const QString library = alignLibrary();
+    const int r = m_table->currentRow();
+    if (r >= 0 && r < m_matrix.nodes().size() && m_matrix.nodes().at(r).library(library))
+        return m_matrix.nodes().at(r).address;
+    const int ref = m_matrix.referenceNode(library);
+    return ref < 0 ? QString() : m_matrix.nodes().at(ref).address;
+}
+
+void NodeMatrixView::updateAlignButton()
+{
+    const QString library = alignLibrary();
+    const QString from = alignSource();
+    const QStringList targets = functions::primariesToAlign(m_matrix, from, library);
+    m_align->setEnabled(!library.isEmpty() && !targets.isEmpty());
+    m_align->setText(targets.isEmpty() ? tr("Bring nodes in line…")
+                                       : tr("Bring %1 in line with %2…").arg(library, from));
+    m_align->setToolTip(targets.isEmpty()
+                            ? tr("Every primary holds the same copy of the selected library")
+                            : tr("Loads %1 as %2 holds it onto %3, behind the same guards as a "
+                                 "load")
+                                  .arg(library, from, targets.join(QStringLiteral(", "))));
+}
+
+} // namespace ui
