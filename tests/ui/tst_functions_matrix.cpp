@@ -142,8 +142,16 @@ private slots:
         QVERIFY(result);
         QTRY_COMPARE_WITH_TIMEOUT(result->topLevelItemCount(), 3, 10000);
         QMap<QString, QString> ended;
-        for (int i = 0; i < 3; ++i)
-            ended.insert(result->topLevelItem(i)->text(0), result->topLevelItem(i)->text(1));
+        for (int i = 0; i < 3; ++i) {
+            const QTreeWidgetItem *row = result->topLevelItem(i);
+            ended.insert(row->text(0), row->text(1));
+            QVERIFY2(row->text(2).startsWith(QStringLiteral("inventory_lib_v1 1.2.0 (sha256 ")),
+                     qPrintable(row->text(2)));
+            QVERIFY2(row->text(3).startsWith(row->text(1) == QLatin1String("loaded")
+                                                 ? QStringLiteral("done and verified")
+                                                 : QStringLiteral("nothing to change")),
+                     qPrintable(row->text(3)));
+        }
         QCOMPARE(ended.value(address(0)), QStringLiteral("unchanged"));
         QCOMPARE(ended.value(address(1)), QStringLiteral("loaded"));
         QCOMPARE(ended.value(address(2)), QStringLiteral("loaded"));

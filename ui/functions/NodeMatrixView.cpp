@@ -116,6 +116,16 @@ void NodeMatrixView::setMatrix(const functions::LibraryMatrix &matrix)
     }
     m_table->resizeColumnsToContents();
     m_table->resizeRowsToContents();
+    // The last library takes the rest of the width (a refresh keeps the table shown, so the
+    // header's own stretch would not run again).
+    for (int c = 0; c < m_table->columnCount(); ++c)
+        m_table->horizontalHeader()->setSectionResizeMode(
+            c, c + 1 == m_table->columnCount() ? QHeaderView::Stretch : QHeaderView::Interactive);
+    // Every node in sight up to ten rows, so that a drifted replica is not scrolled away.
+    int height = m_table->horizontalHeader()->height() + 2 * m_table->frameWidth() + 2;
+    for (int r = 0; r < std::min(m_table->rowCount(), 10); ++r)
+        height += m_table->rowHeight(r);
+    m_table->setMinimumHeight(height);
     QStringList lines;
     switch (matrix.state()) {
     case functions::LibraryMatrix::State::InLine:

@@ -51,9 +51,8 @@ void ResultPage::initializePage()
         m_nodes->clear();
         for (const functions::NodeOutcome &n : report.nodes) {
             auto *item =
-                new QTreeWidgetItem(m_nodes, {n.address, n.finalState, n.holds,
-                                              n.verified ? tr("yes") : tr("NO"), n.message});
-            item->setToolTip(4, n.message);
+                new QTreeWidgetItem(m_nodes, {n.address, n.finalState, n.holds, n.message});
+            item->setToolTip(3, n.message);
             // Where the node ended, in the colour of its meaning: changed as asked, put back
             // or untouched (nothing to do), or a state to look at.
             const bool changed = n.verified && !n.rolledBack && n.attempted;
