@@ -217,7 +217,11 @@ int runLoad(Context &context)
         "contract diff, preflight (a production session needs --unlock; ACL DRYRUN of the load\n"
         "for the loading user), a backup of every library and a FUNCTION DUMP (its path is\n"
         "printed), --confirm, then verification with FUNCTION LIST WITHCODE and an audit\n"
-        "record. Exit codes: 0 loaded and verified, 1 refused or failed (nothing changed),\n"
+        "record. On a Redis Cluster (any node's URL), every primary: the preflight runs on all\n"
+        "of them before anything is written, one backup holds them all, then node by node\n"
+        "with a verification each; if one fails, the nodes already loaded get their backed-up\n"
+        "code back and a table says where each node ended (final_state in --json).\n"
+        "Exit codes: 0 loaded and verified, 1 refused or failed (nothing left changed),\n"
         "2 bad arguments, 3 could not connect, 4 verification failed or outcome unknown."));
     ChangeOptions o;
     o.addTo(parser);
