@@ -227,8 +227,19 @@ std::unique_ptr<Session> connect(const ConnectionArgs &args, const QCommandLineP
         s->router = connectRouter(s->libraryClient().options(), context, connectionExit, exitCode);
         if (!s->router)
             return nullptr;
-        if (s->router->isCluster())
-            s->nodes = std::make_unique<functions::ClusterNodes>(*s->router);
+        // A cluster node whose topology this user may not read would look like one server
+        // in line: say so instead of checking a third of the cluster.
+        if (!s->router->isCluster()) {
+            *exitCode = context.fail(
+                connectionExit,
+                QStringLiteral("%1 is a Redis Cluster node, but user '%2' could not read the "
+                               "cluster's nodes (CLUSTER SHARDS): grant it +cluster|shards "
+                               "(+cluster|slots before Redis 7) so that every primary can be "
+                               "checked")
+                    .arg(s->client->address(), s->loadUser));
+            return nullptr;
+        }
+        s->nodes = std::make_unique<functions::ClusterNodes>(*s->router);
     }
     s->gate = std::make_unique<session::WriteGate>(*s->client, p);
     reportInterruptedChanges(*s, parser, context);

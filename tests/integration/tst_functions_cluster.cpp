@@ -341,6 +341,23 @@ private slots:
         QVERIFY2(text.err.contains("the nodes changed before it were rolled back"), text.err);
     }
 
+    // A user who may not read the topology would see one node "in line": refused instead.
+    void topologyUnreadableIsNotInLine()
+    {
+        QVERIFY(m_cluster.connectNode(0)
+                    ->call({"ACL", "SETUSER", "blind", "reset", "on", ">blind-pw", "~*", "+@all",
+                            "-cluster"})
+                    .ok());
+        const auto r = runCli({"functions", "status", "--url",
+                               QStringLiteral("redis://blind:blind-pw@%1").arg(address(0))});
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.err.contains("is a Redis Cluster node, but user 'blind' could not read the "
+                                "cluster's nodes"),
+                 r.err);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY(m_cluster.connectNode(0)->call({"ACL", "DELUSER", "blind"}).ok());
+    }
+
     // Last: a replica is killed. Status cannot read it and says so, never "missing".
     void nodeDownDuringStatus()
     {
