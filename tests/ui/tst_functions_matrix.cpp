@@ -111,6 +111,16 @@ private slots:
         QVERIFY(align->isEnabled());
         QCOMPARE(align->text(),
                  QStringLiteral("Bring inventory_lib_v1 in line with %1…").arg(address(0)));
+        // A selected cell names the node to copy from; a refresh keeps it.
+        table->setCurrentCell(rowOf(table, address(1)), 2);
+        QCOMPARE(align->text(),
+                 QStringLiteral("Bring inventory_lib_v1 in line with %1…").arg(address(1)));
+        const int reads = refreshed.count();
+        view.refresh();
+        QTRY_VERIFY(refreshed.count() > reads);
+        QCOMPARE(view.matrixView()->alignSource(), address(1));
+        table->setCurrentCell(rowOf(table, address(0)), 2);
+        QCOMPARE(view.matrixView()->alignSource(), address(0));
         // The tree lists the library once, as most nodes hold it.
         QCOMPARE(view.tree()->topLevelItemCount(), 1);
         QCOMPARE(view.tree()->topLevelItem(0)->text(1), QStringLiteral("1.2.0"));

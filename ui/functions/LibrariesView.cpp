@@ -126,8 +126,10 @@ LibrariesView::LibrariesView(functions::ChangeContext context, redis::ClusterRou
     m_router = &router;
     m_clusterNodes = std::make_unique<functions::ClusterNodes>(router, std::move(release));
     // The topology comes after the router opened, and changes with failovers: read again.
+    // The router reads the topology again every 30 s: only a change of nodes or roles reads
+    // the libraries again (a refresh would drop the cell the user selected).
     connect(&router, &redis::ClusterRouter::topologyChanged, this, [this] {
-        if (onCluster())
+        if (onCluster() && nodesSignature() != m_nodesSeen)
             refresh();
     });
 }
@@ -180,8 +182,17 @@ void LibrariesView::refresh()
         m_context.timeoutMs);
 }
 
+QString LibrariesView::nodesSignature() const
+{
+    QStringList parts;
+    for (const redis::ClusterNode &n : m_router->topology().nodes())
+        parts << n.address() + (n.primary ? QStringLiteral("/p") : QStringLiteral("/r"));
+    return parts.join(QLatin1Char(' '));
+}
+
 void LibrariesView::refreshCluster()
 {
+    m_nodesSeen = nodesSignature();
     // FUNCTION LOAD is not propagated between shards: a change goes to every primary, and
     // every node is read for the matrix.
     m_context.nodes = m_clusterNodes->primaries();

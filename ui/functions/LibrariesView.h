@@ -75,6 +75,7 @@ private:
     LoadWizard *open(const functions::ChangeSpec &spec, const QStringList &firstNodes = {});
     bool onCluster() const;
     void refreshCluster();
+    QString nodesSignature() const; // the topology's nodes and roles
     LoadWizard *openInspected(const QString &path,
                               const core::Result<functions::Inspection, QString> &inspected);
     QString selectedLibrary() const;
@@ -83,6 +84,7 @@ private:
     redis::ClusterRouter *m_router = nullptr;
     std::unique_ptr<functions::ClusterNodes> m_clusterNodes;
     NodeMatrixView *m_matrix;
+    QString m_nodesSeen; // nodesSignature() at the last read
     functions::LocalCatalog m_catalog;
     QList<functions::LibraryStatus> m_status;
     quint64 m_generation = 0;

@@ -63,6 +63,16 @@ NodeMatrixView::NodeMatrixView(QWidget *parent)
 
 void NodeMatrixView::setMatrix(const functions::LibraryMatrix &matrix)
 {
+    // A refresh keeps the cell the user picked (the node to copy from, the library).
+    const int oldRow = m_table->currentRow();
+    const QString keepNode = oldRow >= 0 && oldRow < m_matrix.nodes().size()
+                                 ? m_matrix.nodes().at(oldRow).address
+                                 : QString();
+    const int oldColumn = m_table->currentColumn();
+    const QString keepLibrary =
+        oldColumn >= FirstLibrary && oldColumn - FirstLibrary < m_matrix.libraries().size()
+            ? m_matrix.libraries().at(oldColumn - FirstLibrary)
+            : QString();
     m_matrix = matrix;
     const QStringList libraries = matrix.libraries();
     const QList<functions::NodeLibraries> &nodes = matrix.nodes();
@@ -126,6 +136,11 @@ void NodeMatrixView::setMatrix(const functions::LibraryMatrix &matrix)
     for (int r = 0; r < std::min(m_table->rowCount(), 10); ++r)
         height += m_table->rowHeight(r);
     m_table->setMinimumHeight(height);
+    for (int r = 0; r < nodes.size(); ++r)
+        if (!keepNode.isEmpty() && nodes.at(r).address == keepNode)
+            m_table->setCurrentCell(r, keepLibrary.isEmpty()
+                                           ? NodeColumn
+                                           : FirstLibrary + int(libraries.indexOf(keepLibrary)));
     QStringList lines;
     switch (matrix.state()) {
     case functions::LibraryMatrix::State::InLine:
