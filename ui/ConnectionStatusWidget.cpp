@@ -125,10 +125,35 @@ void ConnectionStatusWidget::setServer(const session::ServerOverview &o)
         return;
     }
     m_mode->show();
-    m_role->show();
     m_version->setText(o.version.isEmpty() ? tr("Redis –") : tr("Redis %1").arg(o.version));
+    // The seed's own mode and role would say "cluster" and "primary" about one node of many.
+    if (!m_cluster.isEmpty())
+        return;
+    m_role->show();
     m_mode->setText(o.mode.isEmpty() ? tr("mode –") : o.mode);
     m_role->setText(o.roleLabel().isEmpty() ? tr("role –") : o.roleLabel());
+}
+
+void ConnectionStatusWidget::setCluster(const QString &summary, const QStringList &downPrimaries)
+{
+    m_cluster = summary;
+    m_clusterDown = !downPrimaries.isEmpty();
+    if (summary.isEmpty()) {
+        m_mode->setStyleSheet({});
+        m_mode->setToolTip(tr("redis_mode from INFO"));
+        return;
+    }
+    m_role->hide();
+    m_mode->setText(summary);
+    m_mode->setStyleSheet(
+        m_clusterDown ? QStringLiteral("color: %1; font-weight: bold;").arg(Palette::error().name())
+                      : QString());
+    m_mode->setToolTip(m_clusterDown
+                           ? tr("Primaries not reachable: %1. Keys in their slots cannot be "
+                                "read or written until they are back.")
+                                 .arg(downPrimaries.join(QStringLiteral(", ")))
+                           : tr("Redis Cluster: every command goes to the primary owning "
+                                "its keys' slot"));
 }
 
 void ConnectionStatusWidget::setActivity(const QString &text)

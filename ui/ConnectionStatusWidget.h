@@ -27,6 +27,9 @@ public:
     void setConnectionState(redis::ConnectionState state, const QString &detail);
     void setServer(const session::ServerOverview &overview);
     void setActivity(const QString &text);
+    // On a cluster: "cluster, 3 primaries" in place of the seed's mode and role, and the
+    // primaries that are down, in the error colour. Empty summary: standalone, as before.
+    void setCluster(const QString &summary, const QStringList &downPrimaries);
 
 private:
     QLabel *m_badge;
@@ -36,6 +39,8 @@ private:
     QLabel *m_mode;
     QLabel *m_role;
     QLabel *m_activity;
+    QString m_cluster; // the cluster summary; empty when standalone
+    bool m_clusterDown = false;
 };
 
 } // namespace ui

@@ -24,6 +24,8 @@
 #include "lab/LabPanel.h"
 #include "readiness/ReadinessPanel.h"
 #include "session/CliConnection.h"
+#include "session/ClusterHealth.h"
+#include "session/NodeOverviews.h"
 #include "session/OverviewPoller.h"
 #include "session/ProfileStore.h"
 
@@ -104,8 +106,13 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
     connect(&m_session->gate(), &session::WriteGate::readOnlyChanged, this,
             &MainWindow::onReadOnlyChanged);
     onReadOnlyChanged(m_session->gate().isReadOnly());
-    connect(m_poller, &session::OverviewPoller::fetchStarted, this,
-            [this] { m_overview->setRefreshing(true); });
+    m_health = new session::ClusterHealth(m_session->router(), this);
+    connect(m_health, &session::ClusterHealth::changed, this, &MainWindow::onClusterChanged);
+    onClusterChanged();
+    connect(m_poller, &session::OverviewPoller::fetchStarted, this, [this] {
+        m_overview->setRefreshing(true);
+        refreshNodes();
+    });
     connect(m_poller, &session::OverviewPoller::refreshed, this,
             [this](const session::ServerOverview &o) {
                 m_browser->setAuditContext({m_session->auditLogPath(), m_session->profile().name,
@@ -123,7 +130,7 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
     });
     m_poller->start();
     if (m_client->state() == redis::ConnectionState::Idle)
-        m_client->open();
+        m_session->open();
 }
 
 MainWindow::~MainWindow()
@@ -147,7 +154,8 @@ void MainWindow::createFeaturePanels()
     deduct.auditLogPath = m_session->auditLogPath();
     deduct.redisCliArgs = inventory::redisCliConnectionArgs(m_client->options());
     // Scans only read: they go straight to the connection. Key actions write: the gate.
-    m_browser = new BrowserPanel(*m_client, m_session->schema());
+    // Through the router: on a cluster each primary is scanned with its own cursor.
+    m_browser = new BrowserPanel(m_session->router(), m_session->schema());
     m_browser->setWriteSender(&m_session->sender());
     m_browser->setEnvironment(m_environment);
     m_browser->setAuditContext({m_session->auditLogPath(), profile.name, m_client->address(), {}});
@@ -294,7 +302,7 @@ void MainWindow::createMenus()
     // What "Not sent" cards and the failure banner point to: a new attempt now, not after the
     // transport's back-off.
     m_reconnect = file->addAction(tr("&Reconnect"), this, [this] {
-        m_client->open();
+        m_session->reconnect();
         if (redis::RedisClient *release = m_session->releaseClient())
             release->open();
     });
@@ -361,6 +369,28 @@ void MainWindow::onStateChanged(redis::ConnectionState state, const QString &det
         m_poller->refreshNow(); // a fresh connection may be a restarted server
         m_libraries->refresh();
     }
+}
+
+void MainWindow::onClusterChanged()
+{
+    redis::ClusterRouter &router = m_session->router();
+    m_status->setCluster(m_health->summary(), m_health->downPrimaries());
+    m_browser->setTopology(router.isCluster() ? &router.topology() : nullptr);
+    // A failed discovery lets the scan run: it then says why the server cannot be read.
+    m_browser->setTopologyKnown(router.discovered() || !router.discoveryError().isEmpty());
+    refreshNodes();
+}
+
+void MainWindow::refreshNodes()
+{
+    if (m_nodesInFlight || !m_session->router().isCluster())
+        return;
+    m_nodesInFlight = true;
+    session::fetchNodeOverviews(m_session->router(), this,
+                                [this](const QList<session::NodeOverview> &nodes) {
+                                    m_nodesInFlight = false;
+                                    m_overview->setNodes(nodes, m_client->address());
+                                });
 }
 
 void MainWindow::seedDemo(const demo::SeedOptions &options)

@@ -12,8 +12,9 @@ class QTabWidget;
 class QVBoxLayout;
 
 namespace session {
+class ClusterHealth;
 class OverviewPoller;
-}
+} // namespace session
 
 namespace ui {
 
@@ -66,11 +67,16 @@ private:
     void onStateChanged(redis::ConnectionState state, const QString &detail);
     void showAbout();
     void onReadOnlyChanged(bool readOnly);
+    // The cluster's topology or a primary's connection changed (never on a standalone server).
+    void onClusterChanged();
+    void refreshNodes();
 
     std::unique_ptr<session::ConsoleSession> m_session;
     redis::RedisClient *m_client = nullptr;
     session::Environment m_environment;
     session::OverviewPoller *m_poller = nullptr;
+    session::ClusterHealth *m_health = nullptr;
+    bool m_nodesInFlight = false; // a node that does not answer must not pile up reads
     ConnectionStatusWidget *m_status = nullptr;
     ServerOverviewPanel *m_overview = nullptr;
     DemoDataPanel *m_demo = nullptr;

@@ -1,5 +1,6 @@
 #include "ServerOverviewPanel.h"
 
+#include "ClusterNodesBox.h"
 #include "LibraryTableModel.h"
 #include "TableSizing.h"
 
@@ -158,11 +159,18 @@ ServerOverviewPanel::ServerOverviewPanel(QWidget *parent)
     layout->addWidget(m_denied);
     layout->addWidget(m_evictionWarning);
     layout->addLayout(cards);
+    m_nodes = new ClusterNodesBox(this);
+    layout->addWidget(m_nodes);
     layout->addWidget(libBox);
     fitHeightToRows(m_libraries, 1, 10);
     // Bold section titles; the style sheet font does not propagate to the children.
     setStyleSheet(QStringLiteral("QGroupBox { font-weight: bold; }"));
     updateStamp();
+}
+
+void ServerOverviewPanel::setNodes(const QList<session::NodeOverview> &nodes, const QString &seed)
+{
+    m_nodes->setNodes(nodes, seed);
 }
 
 void ServerOverviewPanel::setDatabase(int db)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "redis/RedisError.h"
+#include "session/NodeOverviews.h"
 #include "session/ServerOverview.h"
 
 #include <QDateTime>
@@ -13,6 +14,7 @@ class QTableView;
 
 namespace ui {
 
+class ClusterNodesBox;
 class LibraryTableModel;
 
 // The central overview of one server: what it is, how long it has run, memory against its
@@ -32,6 +34,11 @@ public:
     // The connection failed or was lost: says why (instead of waiting for a first answer
     // that cannot come) and offers Reconnect.
     void setConnectionProblem(const QString &detail);
+
+    // A cluster's nodes, one row each (an empty list hides the table: standalone). `seed` is
+    // the node the cards describe.
+    void setNodes(const QList<session::NodeOverview> &nodes, const QString &seed);
+    ClusterNodesBox *clusterNodes() const { return m_nodes; }
 
     LibraryTableModel *libraryModel() const { return m_libraryModel; }
     // The banner naming the reads the session's user may not run; empty when none.
@@ -65,6 +72,7 @@ private:
     QTableView *m_libraries;
     QLabel *m_librariesMessage;
     LibraryTableModel *m_libraryModel;
+    ClusterNodesBox *m_nodes;
     QDateTime m_lastUpdate;
     int m_intervalMs = 5000;
     bool m_refreshing = false;

@@ -10,9 +10,10 @@
 namespace browse {
 
 AnomalyModel::AnomalyModel(const KeyspaceStore &store, QObject *parent)
-    : QAbstractTableModel(parent)
+    : LocatedTableModel(parent)
     , m_store(store)
 {
+    setPlainColumnCount(Slot);
     sync();
 }
 
@@ -88,7 +89,7 @@ int AnomalyModel::rowCount(const QModelIndex &parent) const
 
 int AnomalyModel::columnCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : ColumnCount;
+    return parent.isValid() ? 0 : locatedColumnCount();
 }
 
 QVariant AnomalyModel::data(const QModelIndex &index, int role) const
@@ -97,6 +98,8 @@ QVariant AnomalyModel::data(const QModelIndex &index, int role) const
         return {};
     const Entry &e = m_rows[size_t(index.row())];
     const QByteArray key = e.receipt ? m_store.receiptKey(e.id) : m_store.stockKey(e.id);
+    if (index.column() >= Slot && isLocatedRole(role))
+        return locatedData(index.column(), key, role);
     switch (role) {
     case Qt::DisplayRole:
     case Qt::ToolTipRole:
@@ -126,6 +129,8 @@ QVariant AnomalyModel::headerData(int section, Qt::Orientation orientation, int 
 {
     if (orientation != Qt::Horizontal)
         return {};
+    if (section >= Slot)
+        return locatedHeader(section, role);
     static const char *const exportNames[] = {"anomaly", "key", "detail"};
     if (role == ExportRole && section >= 0 && section < ColumnCount)
         return QString::fromLatin1(exportNames[section]);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "KeyspaceStore.h"
+#include "LocatedTableModel.h"
 
 #include <QAbstractTableModel>
 #include <vector>
@@ -9,11 +10,12 @@ namespace browse {
 
 // Every anomaly of a KeyspaceStore, one row per (class, key): class, key, why it matters.
 // Rebuilt on sync (a pass over the store: milliseconds for a million keys).
-class AnomalyModel : public QAbstractTableModel
+class AnomalyModel : public LocatedTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Kind, Key, Detail, ColumnCount };
+    // Slot and Node exist on a cluster only (LocatedTableModel).
+    enum Column { Kind, Key, Detail, Slot, Node, ColumnCount };
 
     explicit AnomalyModel(const KeyspaceStore &store, QObject *parent = nullptr);
 

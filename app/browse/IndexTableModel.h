@@ -1,5 +1,6 @@
 #pragma once
 
+#include "LocatedTableModel.h"
 #include "StringPool.h"
 
 #include <QAbstractTableModel>
@@ -21,11 +22,11 @@ namespace browse {
 // sync() appends the store's new rows as a proper insert, then merges them into the current
 // order as a pure permutation (persistent indexes follow their rows): O(rows) per sync for a
 // growing scan, never a reset.
-class IndexTableModel : public QAbstractTableModel
+class IndexTableModel : public LocatedTableModel
 {
     Q_OBJECT
 public:
-    using QAbstractTableModel::QAbstractTableModel;
+    using LocatedTableModel::LocatedTableModel;
 
     // Takes in what changed in the store since the last call, at most maxNewRows new rows at a
     // time (so one call stays within a frame's budget); false while rows remain, and the

@@ -12,11 +12,13 @@
 namespace browse {
 
 ReceiptTableModel::ReceiptTableModel(const KeyspaceStore &store, QObject *parent)
-    : QAbstractTableModel(parent)
+    : LocatedTableModel(parent)
     , m_store(store)
     , m_epoch(store.epoch())
     , m_warnWithinMs(DefaultExpiryWarningMs)
-{}
+{
+    setPlainColumnCount(Slot);
+}
 
 void ReceiptTableModel::setExpiryWarningMs(qint64 ms)
 {
@@ -116,6 +118,11 @@ bool ReceiptTableModel::less(uint32_t a, uint32_t b) const
     case Anomalies:
         c = cmp(st.receiptAnomalies(a), st.receiptAnomalies(b));
         break;
+    case Node:
+    case Slot:
+        c = cmp(locatedSortKey(m_sortColumn, st.receiptKey(a)),
+                locatedSortKey(m_sortColumn, st.receiptKey(b)));
+        break;
     default:
         break;
     }
@@ -202,7 +209,7 @@ int ReceiptTableModel::rowCount(const QModelIndex &parent) const
 
 int ReceiptTableModel::columnCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : ColumnCount;
+    return parent.isValid() ? 0 : locatedColumnCount();
 }
 
 QVariant ReceiptTableModel::data(const QModelIndex &index, int role) const
@@ -211,6 +218,8 @@ QVariant ReceiptTableModel::data(const QModelIndex &index, int role) const
         return {};
     const uint32_t r = m_rows[size_t(index.row())];
     const KeyspaceStore &st = m_store;
+    if (index.column() >= Slot && isLocatedRole(role))
+        return locatedData(index.column(), st.receiptKey(r), role);
     const qint64 expiry = st.receiptExpiryMs(r);
     switch (role) {
     case Qt::DisplayRole:
@@ -297,6 +306,8 @@ QVariant ReceiptTableModel::headerData(int section, Qt::Orientation orientation,
 {
     if (orientation != Qt::Horizontal)
         return {};
+    if (section >= Slot)
+        return locatedHeader(section, role);
     if (role == Qt::DisplayRole) {
         switch (section) {
         case Sku:

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "KeyspaceStore.h"
+#include "LocatedTableModel.h"
 
 #include <QAbstractTableModel>
 #include <vector>
@@ -12,11 +13,12 @@ namespace browse {
 // counts down between refreshes from the absolute expiry. Anomalous receipts sort first
 // whatever the column (one odd receipt among hundreds is what a reader is looking for), and
 // receipts about to expire are flagged in the TTL columns.
-class ReceiptTableModel : public QAbstractTableModel
+class ReceiptTableModel : public LocatedTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Sku, Order, Remaining, Ttl, ExpiresAt, Kind, Anomalies, ColumnCount };
+    // Slot and Node exist on a cluster only (LocatedTableModel).
+    enum Column { Sku, Order, Remaining, Ttl, ExpiresAt, Kind, Anomalies, Slot, Node, ColumnCount };
 
     // The store is not owned and must outlive the model.
     explicit ReceiptTableModel(const KeyspaceStore &store, QObject *parent = nullptr);

@@ -43,6 +43,7 @@ SkuTableModel::SkuTableModel(const KeyspaceStore &store, QObject *parent)
     , m_store(store)
     , m_warnWithinMs(DefaultExpiryWarningMs)
 {
+    setPlainColumnCount(Slot);
     setDefaultSort(Sku);
     rebuild();
 }
@@ -92,6 +93,9 @@ quint64 SkuTableModel::sortKey(uint32_t s, int column) const
         return quint64(st.soonestReceiptExpiryMs(s));
     case Anomalies:
         return rowAnomalies(s);
+    case Node:
+    case Slot:
+        return locatedSortKey(column, st.stockKey(s));
     }
     return 0;
 }
@@ -121,7 +125,7 @@ void SkuTableModel::tick()
 
 int SkuTableModel::columnCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : ColumnCount;
+    return parent.isValid() ? 0 : locatedColumnCount();
 }
 
 QVariant SkuTableModel::data(const QModelIndex &index, int role) const
@@ -130,6 +134,8 @@ QVariant SkuTableModel::data(const QModelIndex &index, int role) const
         return {};
     const uint32_t s = idAt(index.row());
     const KeyspaceStore &st = m_store;
+    if (index.column() >= Slot && isLocatedRole(role))
+        return locatedData(index.column(), st.stockKey(s), role);
     const qint64 now = modelNowMs();
     const qint64 soonest = st.soonestReceiptExpiryMs(s);
     switch (role) {
@@ -216,6 +222,8 @@ QVariant SkuTableModel::headerData(int section, Qt::Orientation orientation, int
 {
     if (orientation != Qt::Horizontal)
         return {};
+    if (section >= Slot)
+        return locatedHeader(section, role);
     if (role == Qt::DisplayRole) {
         switch (section) {
         case Sku:

@@ -14,7 +14,18 @@ class SkuTableModel : public IndexTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Sku, Stock, StockTtl, Receipts, SoonestExpiry, Anomalies, ColumnCount };
+    // Slot and Node exist on a cluster only (LocatedTableModel).
+    enum Column {
+        Sku,
+        Stock,
+        StockTtl,
+        Receipts,
+        SoonestExpiry,
+        Anomalies,
+        Slot,
+        Node,
+        ColumnCount
+    };
 
     // The store is not owned and must outlive the model.
     explicit SkuTableModel(const KeyspaceStore &store, QObject *parent = nullptr);

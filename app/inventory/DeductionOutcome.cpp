@@ -262,6 +262,11 @@ QString DeductionOutcome::nextStep(DeductionMode mode) const
         if (transportError.contains(QLatin1String("audit log")))
             return QStringLiteral("Make the audit log writable (free disk space, check the file's "
                                   "permissions), then run again: no write goes out unrecorded.");
+        // The cluster router's refusal: reconnecting would not help, the key templates must.
+        if (transportError.contains(QLatin1String("different cluster slots")))
+            return QStringLiteral("Put the SKU in braces in both key templates of this "
+                                  "connection profile (for example stock:{<sku>}:available and "
+                                  "idem:{<sku>}:<order>), so that both keys land in one slot.");
         return QStringLiteral("Reconnect, or unlock the session if it is read-only, then run "
                               "again.");
     }

@@ -4,16 +4,28 @@
 
 namespace session {
 
+namespace {
+redis::ClusterRouter::Options routerOptions(const ConnectionProfile &profile,
+                                            const QString &password)
+{
+    redis::ClusterRouter::Options o;
+    o.seed = profile.toConnectionOptions(password);
+    return o;
+}
+} // namespace
+
 ConsoleSession::ConsoleSession(ConnectionProfile profile, const QString &password,
                                QString releasePassword, QObject *parent)
     : QObject(parent)
     , m_profile(std::move(profile))
     , m_releasePassword(std::move(releasePassword))
-    , m_client(std::make_unique<redis::RedisClient>(m_profile.toConnectionOptions(password)))
+    , m_router(std::make_unique<redis::ClusterRouter>(routerOptions(m_profile, password)))
     , m_auditLogPath(inventory::AuditLog::defaultPath())
 {
-    m_gate = new WriteGate(*m_client, m_profile, this);
-    m_sender = new GatedSender(*m_client, *m_gate, this);
+    // The gate wraps the router, so a deduction goes to the primary owning its slot and keys
+    // in two slots are refused by the router before anything is sent.
+    m_gate = new WriteGate(*m_router, m_profile, this);
+    m_sender = new GatedSender(*m_router, *m_gate, this);
     // The profile store validated the templates; a bad pair falls back to the defaults
     // rather than producing keys nobody asked for.
     auto schema = inventory::KeySchema::fromTemplates(m_profile.stockKeyTemplate,
@@ -24,9 +36,22 @@ ConsoleSession::ConsoleSession(ConnectionProfile profile, const QString &passwor
 
 ConsoleSession::~ConsoleSession()
 {
-    // The gate and sender hold references to the client: they go first.
+    // The gate and sender hold references to the router: they go first.
     delete m_sender;
     delete m_gate;
+}
+
+void ConsoleSession::open()
+{
+    m_router->open();
+}
+
+void ConsoleSession::reconnect()
+{
+    if (m_router->isCluster())
+        for (int i = 0; i < m_router->topology().nodes().size(); ++i)
+            m_router->node(i).open();
+    m_router->open();
 }
 
 Environment ConsoleSession::environment() const

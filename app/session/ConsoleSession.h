@@ -4,6 +4,7 @@
 #include "GatedSender.h"
 #include "WriteGate.h"
 #include "inventory/KeySchema.h"
+#include "redis/ClusterRouter.h"
 #include "redis/RedisClient.h"
 
 #include <QObject>
@@ -12,8 +13,10 @@
 namespace session {
 
 // Everything one console window works with for one server: the profile, the connection, and
-// the write gate every feature sends through. Reads that can never write (the overview)
-// may use client() directly; anything else uses sender().
+// the write gate every feature sends through. The connection is a ClusterRouter: a standalone
+// URL and any cluster node's URL both just work (the router finds out which it is). Reads
+// that can never write may use router() (routed by slot) or client() (the seed node alone,
+// for what is per node by nature: INFO, FUNCTION LIST); anything else uses sender().
 class ConsoleSession : public QObject
 {
     Q_OBJECT
@@ -24,7 +27,15 @@ public:
 
     const ConnectionProfile &profile() const { return m_profile; }
     Environment environment() const;
-    redis::RedisClient &client() { return *m_client; }
+    // Routes each command to the node owning its keys; a pass-through on a standalone server.
+    redis::ClusterRouter &router() { return *m_router; }
+    // The node the profile names (the seed): the whole server when standalone.
+    redis::RedisClient &client() { return m_router->seed(); }
+    // Connects and reads the topology (nothing waits for it: commands sent before it is known
+    // are held by the router).
+    void open();
+    // Opens every connection again (the seed and each known node) and reads the topology.
+    void reconnect();
     WriteGate &gate() { return *m_gate; }
     redis::CommandSender &sender() { return *m_sender; }
     inventory::KeySchema schema() const { return m_schema; }
@@ -37,7 +48,7 @@ public:
 private:
     ConnectionProfile m_profile;
     QString m_releasePassword;
-    std::unique_ptr<redis::RedisClient> m_client;
+    std::unique_ptr<redis::ClusterRouter> m_router;
     std::unique_ptr<redis::RedisClient> m_releaseClient;
     WriteGate *m_gate = nullptr;
     GatedSender *m_sender = nullptr;

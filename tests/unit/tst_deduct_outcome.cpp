@@ -242,6 +242,14 @@ private slots:
         u.kind = OutcomeKind::Unknown;
         QVERIFY(u.nextStep(DeductionMode::Script).contains(QLatin1String("deduct twice")));
         QVERIFY(u.nextStep(DeductionMode::Function).contains(QLatin1String("Check the receipt")));
+        // The cluster router's refusal of keys in two slots: reconnecting would not help.
+        const DeductionOutcome cross = transportOutcome(redis::RedisError::notSent(
+            "the keys a (slot 1) and b (slot 2) are in different cluster slots, so no node can "
+            "run them together: keep both under one {hash tag}"));
+        QCOMPARE(cross.kind, OutcomeKind::NotSent);
+        QVERIFY(cross.meaning(DeductionMode::Function).contains("different cluster slots"));
+        QVERIFY(cross.nextStep(DeductionMode::Function).contains("key templates"));
+        QVERIFY(!cross.nextStep(DeductionMode::Function).contains("Reconnect"));
     }
 
     void receiptFunctionReplies()

@@ -8,6 +8,7 @@
 #include "ScanPaceControl.h"
 #include "SkuBrowserView.h"
 #include "browse/BrowseLog.h"
+#include "browse/Cells.h"
 #include "browse/OrderSentence.h"
 #include "core/Bytes.h"
 
@@ -24,6 +25,7 @@
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace ui {
 
@@ -79,6 +81,12 @@ BrowserPanel::BrowserPanel(redis::CommandSender &sender, inventory::KeySchema sc
     bar->addWidget(m_warnWithin);
     bar->addWidget(m_export);
     layout->addLayout(bar);
+    m_nodes = new QLabel(this);
+    m_nodes->setObjectName(QStringLiteral("scanNodes"));
+    m_nodes->setWordWrap(true);
+    m_nodes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_nodes->setVisible(false);
+    layout->addWidget(m_nodes);
 
     m_tabs = new QTabWidget(this);
     m_skuView = new SkuBrowserView(m_scan, m_tabs);
@@ -126,30 +134,36 @@ BrowserPanel::BrowserPanel(redis::CommandSender &sender, inventory::KeySchema sc
         m_progress->setFormat(db >= 0 ? tr("scanning: %1 of %2 keys")
                                             .arg(QLocale().toString(seen), QLocale().toString(db))
                                       : tr("scanning: %1 keys").arg(QLocale().toString(seen)));
+        updateNodeProgress();
     });
     connect(&m_scan.scanner(), &browse::KeyspaceScanner::dbSizeKnown, m_pace,
             &ScanPaceControl::setDbSize);
-    connect(&m_scan, &browse::InventoryScan::finished, this,
-            [this](bool complete, const QString &error) {
-                m_rescan->setText(tr("Rescan"));
-                m_stop->setEnabled(false);
-                m_progress->setRange(0, 1000);
-                m_progress->setValue(complete ? 1000 : m_progress->value());
-                const auto &sc = m_scan.scanner();
-                m_progress->setFormat(
-                    complete ? tr("scanned %1 keys in %2 s")
-                                   .arg(QLocale().toString(sc.keysSeen()))
-                                   .arg(sc.elapsedMs() / 1000.0, 0, 'f', 2)
-                             : tr("stopped at %1 keys").arg(QLocale().toString(sc.keysSeen())));
-                syncViews();
-                // Filters that depend on anomalies are final only now.
-                if (m_skuView->skuModel().anomaliesOnly())
-                    m_skuView->reapplyFilter();
-                setStatus(complete          ? tr("Scan complete.")
-                          : error.isEmpty() ? tr("Scan stopped: the views show what was read.")
-                                            : tr("Scan failed: %1").arg(error));
-                emit scanFinished(complete);
-            });
+    connect(
+        &m_scan, &browse::InventoryScan::finished, this,
+        [this](bool complete, const QString &error) {
+            m_rescan->setText(tr("Rescan"));
+            m_stop->setEnabled(false);
+            m_progress->setRange(0, 1000);
+            m_progress->setValue(complete ? 1000 : m_progress->value());
+            const auto &sc = m_scan.scanner();
+            m_progress->setFormat(
+                complete ? tr("scanned %1 keys in %2 s")
+                               .arg(QLocale().toString(sc.keysSeen()))
+                               .arg(sc.elapsedMs() / 1000.0, 0, 'f', 2)
+                         : tr("stopped at %1 keys").arg(QLocale().toString(sc.keysSeen())));
+            syncViews();
+            updateNodeProgress();
+            // Filters that depend on anomalies are final only now.
+            if (m_skuView->skuModel().anomaliesOnly())
+                m_skuView->reapplyFilter();
+            setStatus(
+                complete          ? tr("Scan complete.")
+                : error.isEmpty() ? tr("Scan stopped: the views show what was read.")
+                : sc.nodeProgress().size() > 1
+                    ? tr("Scan incomplete: %1. The keys of the other nodes are shown.").arg(error)
+                    : tr("Scan failed: %1").arg(error));
+            emit scanFinished(complete);
+        });
     connect(&m_refresher, &browse::RowRefresher::refreshed, this, &BrowserPanel::scheduleSync);
     connect(&m_refresher, &browse::RowRefresher::failed, this,
             [this](const QString &e) { setStatus(tr("Refresh failed: %1").arg(e)); });
@@ -242,10 +256,16 @@ void BrowserPanel::setEnvironment(session::Environment environment)
 void BrowserPanel::rescan()
 {
     m_scannedOnce = true;
+    if (!m_topologyKnown) {
+        m_scanWhenKnown = true;
+        setStatus(tr("Finding out whether the server is a cluster before scanning…"));
+        return;
+    }
     browse::InventoryScan::Options o;
     const browse::ScanPace pace = m_pace->pace();
     o.count = pace.isGentle() ? 0 : m_scanCount; // gentle: its own small pages
     pace.applyTo(o);
+    o.timeoutMs = m_scanTimeoutMs;
     m_rescan->setText(tr("Rescan"));
     m_stop->setEnabled(true);
     m_progress->setRange(0, 0); // busy until DBSIZE answers
@@ -417,6 +437,62 @@ void BrowserPanel::exportCurrent()
         name = QStringLiteral("anomalies.csv");
     }
     exportModelCsv(this, *model, name, [this](const QString &s) { setStatus(s); });
+}
+
+void BrowserPanel::setTopology(const redis::ClusterTopology *topology)
+{
+    const bool appeared = topology && !m_locator.isCluster();
+    m_locator.setTopology(topology);
+    for (browse::LocatedTableModel *m : std::initializer_list<browse::LocatedTableModel *>{
+             &m_skuView->skuModel(), &m_skuView->receiptModel(), &m_orderView->model(),
+             &m_anomalyView->model()})
+        m->setLocator(&m_locator);
+    // The new columns get widths that show a whole slot number and host:port (once: later
+    // topology changes keep what the user resized).
+    if (appeared)
+        for (QTableView *view : findChildren<QTableView *>())
+            if (auto *m = qobject_cast<browse::LocatedTableModel *>(view->model());
+                m && m->located()) {
+                const int ch = view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+                view->setColumnWidth(m->columnCount() - 2, 7 * ch + 16);
+                view->setColumnWidth(m->columnCount() - 1, 22 * ch + 16);
+            }
+    updateNodeProgress();
+}
+
+void BrowserPanel::setTopologyKnown(bool known)
+{
+    m_topologyKnown = known;
+    if (known && m_scanWhenKnown) {
+        m_scanWhenKnown = false;
+        rescan();
+    }
+}
+
+void BrowserPanel::updateNodeProgress()
+{
+    QList<browse::KeyspaceScanner::NodeProgress> nodes = m_scan.scanner().nodeProgress();
+    std::sort(nodes.begin(), nodes.end(),
+              [](const auto &a, const auto &b) { return a.name < b.name; });
+    m_nodes->setVisible(nodes.size() > 1);
+    if (nodes.size() <= 1)
+        return;
+    QStringList parts;
+    for (const auto &n : nodes) {
+        const QString keys = browse::countOf(n.keysSeen, "key", "keys");
+        if (!n.failure.isEmpty())
+            parts << tr("<b>%1 FAILED</b> after %2: %3")
+                         .arg(n.name.toHtmlEscaped(), keys, n.failure.toHtmlEscaped());
+        else if (n.done)
+            parts << tr("%1 done, %2").arg(n.name.toHtmlEscaped(), keys);
+        else
+            parts << tr("%1 %2 %, %3")
+                         .arg(n.name.toHtmlEscaped())
+                         .arg(int(n.fraction * 100))
+                         .arg(keys);
+    }
+    m_nodes->setText(tr("Cluster, %1 primaries: ").arg(nodes.size())
+                     + parts.join(QStringLiteral(" · ")));
 }
 
 void BrowserPanel::setStatus(const QString &message)

@@ -2,6 +2,7 @@
 
 #include "browse/InventoryScan.h"
 #include "browse/KeyAction.h"
+#include "browse/KeyLocator.h"
 #include "browse/RowRefresher.h"
 #include "session/Environment.h"
 
@@ -49,6 +50,16 @@ public:
     // The session's label picks the scan pace (production: gentle); the bar can change it.
     void setEnvironment(session::Environment environment);
     ScanPaceControl *scanPace() const { return m_pace; }
+    // Per batch of a scan (default 30 s): a node that does not answer within it is named as
+    // failed, and the other nodes' keys stay.
+    void setScanTimeoutMs(int ms) { m_scanTimeoutMs = ms; }
+    // The cluster's topology (not owned; the router's, which outlives the panel), or nullptr
+    // on a standalone server. Every key table gets Node and Slot columns on a cluster only.
+    // Call again when the topology changed.
+    void setTopology(const redis::ClusterTopology *topology);
+    // Whether the sender knows yet if it talks to a cluster (default true). Until it does, a
+    // scan waits: begun earlier, it would walk the seed node alone.
+    void setTopologyKnown(bool known);
     // Scan the first time the panel is shown (default on).
     void setAutoScan(bool on) { m_autoScan = on; }
 
@@ -95,6 +106,8 @@ private:
     void updateWritable();
     void exportCurrent();
     void setStatus(const QString &message);
+    // Each node's part of the scan, on a cluster: "127.0.0.1:7001 done, 1,204 keys · …".
+    void updateNodeProgress();
 
     redis::CommandSender &m_sender;
     inventory::KeySchema m_schema;
@@ -104,7 +117,11 @@ private:
     browse::KeyActionRunner *m_runner = nullptr;
     browse::AuditContext m_audit;
     QString m_readOnlyReason;
+    browse::KeyLocator m_locator;
     int m_scanCount = 1000;
+    int m_scanTimeoutMs = 30000;
+    bool m_topologyKnown = true;
+    bool m_scanWhenKnown = false;
     bool m_autoScan = true;
     bool m_scannedOnce = false;
 
@@ -113,6 +130,7 @@ private:
     QPushButton *m_export = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_counts = nullptr;
+    QLabel *m_nodes = nullptr;        // per node progress, on a cluster only
     QSpinBox *m_warnWithin = nullptr; // minutes
     ScanPaceControl *m_pace = nullptr;
     QLabel *m_status = nullptr;

@@ -1,0 +1,330 @@
+// A console window on a real 3-primary Redis Cluster, offscreen: the status bar says what it
+// talks to, the key browser shows keys of every primary with the node and slot each lives in,
+// a deduction goes straight to the primary owning its slot, keys in two slots are refused
+// before anything is sent, the overview has one row per node, and a primary that
+// stops answering (SIGSTOP) is named as down while the other nodes' keys stay. On a
+// standalone server none of that clutters the window.
+#include "ClusterNodesBox.h"
+#include "MainWindow.h"
+#include "RedisFixture.h"
+#include "ServerOverviewPanel.h"
+#include "browse/BrowserPanel.h"
+#include "browse/ModelRoles.h"
+#include "browse/SkuBrowserView.h"
+#include "deduct/ConfirmDeductionDialog.h"
+#include "deduct/DeductionForm.h"
+#include "deduct/DeductionPanel.h"
+#include "deduct/ResultCard.h"
+#include "redis/Slot.h"
+#include "session/ServerOverview.h"
+
+#include <QAbstractItemModelTester>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QScopeGuard>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+using testsupport::RedisCluster;
+using testsupport::StandaloneRedis;
+
+namespace {
+
+QString labelText(QWidget *root, const char *name)
+{
+    auto *l = root->findChild<QLabel *>(QLatin1String(name));
+    return l ? l->text() : QStringLiteral("<no label %1>").arg(QLatin1String(name));
+}
+
+std::unique_ptr<ui::MainWindow> openWindow(const redis::ConnectionOptions &o,
+                                           const QString &stockTemplate = {},
+                                           const QString &receiptTemplate = {})
+{
+    session::ConnectionProfile profile;
+    profile.name = QStringLiteral("cluster");
+    profile.host = o.host;
+    profile.port = o.port;
+    profile.environment = QStringLiteral("test");
+    profile.timeoutMs = 2000;
+    if (!stockTemplate.isEmpty()) {
+        profile.stockKeyTemplate = stockTemplate;
+        profile.receiptKeyTemplate = receiptTemplate;
+    }
+    auto w = std::make_unique<ui::MainWindow>(
+        std::make_unique<session::ConsoleSession>(profile, o.password));
+    w->resize(1400, 900);
+    w->show();
+    return w;
+}
+
+// "calls=N" of one command in INFO commandstats (0 when it never ran).
+qint64 calls(redis::RedisClient &node, const QByteArray &command)
+{
+    const auto info = session::parseInfo(node.call({"INFO", "commandstats"})->bytes());
+    const QByteArray stat = info.value("cmdstat_" + command);
+    const qsizetype at = stat.indexOf("calls=");
+    return at < 0 ? 0 : stat.mid(at + 6, stat.indexOf(',', at) - at - 6).toLongLong();
+}
+
+// The MOVED replies a node has sent (INFO errorstats).
+qint64 movedReplies(redis::RedisClient &node)
+{
+    const auto info = session::parseInfo(node.call({"INFO", "errorstats"})->bytes());
+    const QByteArray stat = info.value("errorstat_MOVED");
+    return stat.isEmpty() ? 0 : stat.mid(stat.indexOf('=') + 1).toLongLong();
+}
+
+} // namespace
+
+class TstClusterConsole : public QObject
+{
+    Q_OBJECT
+
+    RedisCluster m_cluster;
+    QTemporaryDir m_data;
+    QList<QByteArray> m_skus; // m_skus[i]: a SKU whose slot node i serves
+    QList<std::shared_ptr<redis::RedisClient>> m_nodes;
+
+    QString address(int node) const
+    {
+        return QStringLiteral("127.0.0.1:%1").arg(m_cluster.nodes().at(node).port);
+    }
+
+    static browse::SkuTableModel &skus(ui::MainWindow &w)
+    {
+        return w.findChild<ui::BrowserPanel *>()->skuView()->skuModel();
+    }
+
+    // The row of a SKU in the browser's SKU table, -1 when it is not shown.
+    static int rowOf(browse::SkuTableModel &model, const QByteArray &sku)
+    {
+        for (int row = 0; row < model.rowCount(); ++row)
+            if (model.index(row, browse::SkuTableModel::Sku).data(browse::RawBytesRole) == sku)
+                return row;
+        return -1;
+    }
+
+    // Opens the Keys tab and waits for the scan that began once the topology was known.
+    static void scanKeys(ui::MainWindow &w)
+    {
+        auto *panel = w.findChild<ui::BrowserPanel *>();
+        QSignalSpy finished(panel, &ui::BrowserPanel::scanFinished);
+        QVERIFY(w.showTab(QStringLiteral("Keys")));
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() >= 1, 20000);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        qputenv("INVENTORY_DATA_DIR", m_data.path().toUtf8());
+        QVERIFY2(m_cluster.start(), qPrintable(m_cluster.errorString()));
+        for (int i = 0; i < 3; ++i)
+            m_nodes << std::shared_ptr<redis::RedisClient>(m_cluster.connectNode(i));
+        // Redis does not copy libraries between primaries: each is loaded on its own.
+        for (auto &node : m_nodes)
+            QVERIFY(node->call({"FUNCTION", "LOAD", "REPLACE",
+                                testsupport::functionSource("inventory_lib_v1.lua")})
+                        .ok());
+        // One SKU per primary: a node refuses (MOVED) a key whose slot it does not serve.
+        for (int i = 0; i < 3; ++i) {
+            for (int n = 0; n < 1000; ++n) {
+                const QByteArray sku = "sku-" + QByteArray::number(n);
+                if (m_skus.contains(sku))
+                    continue;
+                if (m_nodes[i]->call({"SET", "stock:{" + sku + "}:available", "50"}).ok()) {
+                    QVERIFY(m_nodes[i]
+                                ->call({"SET", "idem:{" + sku + "}:order-1", "7", "EX", "3600"})
+                                .ok());
+                    m_skus << sku;
+                    break;
+                }
+            }
+        }
+        QCOMPARE(m_skus.size(), 3);
+    }
+
+    void cleanup()
+    {
+        // A test that failed with a primary stopped must not leave it stopped.
+        for (int i = 0; i < 3; ++i)
+            ::kill(pid_t(m_cluster.pid(i)), SIGCONT);
+    }
+
+    void statusBarAndBrowserShowEveryPrimary()
+    {
+        auto w = openWindow(m_cluster.nodes().first());
+        QTRY_COMPARE_WITH_TIMEOUT(labelText(w.get(), "serverMode"),
+                                  QStringLiteral("cluster, 3 primaries"), 10000);
+        // The seed's own role would describe one node of three.
+        QVERIFY(!w->findChild<QLabel *>(QStringLiteral("serverRole"))->isVisible());
+
+        browse::SkuTableModel &model = skus(*w);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        scanKeys(*w);
+        QCOMPARE(model.columnCount(), int(browse::SkuTableModel::ColumnCount));
+        QCOMPARE(model.headerData(browse::SkuTableModel::Node, Qt::Horizontal).toString(),
+                 QStringLiteral("Node"));
+        for (int i = 0; i < 3; ++i) {
+            const int row = rowOf(model, m_skus[i]);
+            QVERIFY2(row >= 0, m_skus[i].constData());
+            const QByteArray key = "stock:{" + m_skus[i] + "}:available";
+            // The node KEYS lists the key on, and the slot the server computes.
+            QCOMPARE(m_nodes[i]->call({"KEYS", key})->array()->size(), 1);
+            QCOMPARE(model.index(row, browse::SkuTableModel::Node).data().toString(), address(i));
+            QCOMPARE(model.index(row, browse::SkuTableModel::Slot).data().toLongLong(),
+                     m_nodes[0]->call({"CLUSTER", "KEYSLOT", key})->toInteger());
+        }
+        // Per node progress, one entry per primary.
+        const QString nodes = labelText(w.get(), "scanNodes");
+        for (int i = 0; i < 3; ++i)
+            QVERIFY2(nodes.contains(address(i) + " done"), qPrintable(nodes));
+
+        // The SKU's receipts carry the same node.
+        auto *view = w->findChild<ui::BrowserPanel *>()->skuView();
+        view->selectSku(model.skuAt(rowOf(model, m_skus[2])));
+        browse::ReceiptTableModel &receipts = view->receiptModel();
+        QTRY_COMPARE(receipts.rowCount(), 1);
+        QCOMPARE(receipts.index(0, browse::ReceiptTableModel::Node).data().toString(), address(2));
+
+        // The overview: one row per node, with its slots and keys.
+        QTableWidget *table = w->findChild<ui::ClusterNodesBox *>()->table();
+        w->refreshAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), 3, 10000);
+        QTRY_VERIFY(!table->item(0, ui::ClusterNodesBox::Keys)->text().isEmpty());
+        for (int row = 0; row < 3; ++row) {
+            QCOMPARE(table->item(row, ui::ClusterNodesBox::Role)->text(),
+                     QStringLiteral("primary"));
+            QVERIFY(table->item(row, ui::ClusterNodesBox::Slots)->text().contains('-'));
+            QVERIFY2(table->item(row, ui::ClusterNodesBox::Libraries)
+                         ->text()
+                         .startsWith("inventory_lib_v1 "),
+                     qPrintable(table->item(row, ui::ClusterNodesBox::Libraries)->text()));
+            int node = -1;
+            for (int i = 0; i < 3; ++i)
+                if (table->item(row, ui::ClusterNodesBox::Node)->text() == address(i))
+                    node = i;
+            QVERIFY(node >= 0 && node < 3);
+            QCOMPARE(table->item(row, ui::ClusterNodesBox::Keys)->text(),
+                     QLocale().toString(m_nodes[node]->call({"DBSIZE"})->toInteger()));
+        }
+    }
+
+    void aDeductionGoesStraightToTheOwningPrimary()
+    {
+        auto w = openWindow(m_cluster.nodes().first());
+        QTRY_COMPARE_WITH_TIMEOUT(labelText(w.get(), "serverMode"),
+                                  QStringLiteral("cluster, 3 primaries"), 10000);
+        qint64 fcalls[3], moved[3];
+        for (int i = 0; i < 3; ++i) {
+            fcalls[i] = calls(*m_nodes[i], "fcall");
+            moved[i] = movedReplies(*m_nodes[i]);
+        }
+        auto *panel = w->findChild<ui::DeductionPanel *>();
+        QVERIFY(w->showTab(QStringLiteral("Deductions")));
+        // Node 2 is not the seed: a command sent to the seed would come back MOVED.
+        panel->prefill(QString::fromUtf8(m_skus[2]), QStringLiteral("order-77"));
+        auto *quantity = panel->findChild<QLineEdit *>(QStringLiteral("quantity"));
+        quantity->selectAll();
+        QTest::keyClicks(quantity, QStringLiteral("3"));
+        panel->runFromForm();
+        QTRY_VERIFY(panel->pendingConfirmation());
+        QTest::mouseClick(panel->pendingConfirmation()->runButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(panel->resultCard()->entryId() != 0, 10000);
+        QCOMPARE(panel->resultCard()->titleText(), QStringLiteral("Deducted — remaining 47"));
+        QCOMPARE(m_nodes[2]->call({"GET", "stock:{" + m_skus[2] + "}:available"})->bytes(),
+                 QByteArray("47"));
+        QCOMPARE(calls(*m_nodes[2], "fcall"), fcalls[2] + 1);
+        for (int i = 0; i < 3; ++i) {
+            if (i != 2)
+                QCOMPARE(calls(*m_nodes[i], "fcall"), fcalls[i]);
+            QCOMPARE(movedReplies(*m_nodes[i]), moved[i]);
+        }
+        QVERIFY(m_nodes[2]->call({"SET", "stock:{" + m_skus[2] + "}:available", "50"}).ok());
+        QVERIFY(m_nodes[2]->call({"DEL", "idem:{" + m_skus[2] + "}:order-77"}).ok());
+    }
+
+    void keysInTwoSlotsAreRefusedUnsent()
+    {
+        // Templates without a hash tag put the stock and the receipt in different slots.
+        auto w = openWindow(m_cluster.nodes().first(), QStringLiteral("stock:<sku>"),
+                            QStringLiteral("idem:<sku>:<order>"));
+        QTRY_COMPARE_WITH_TIMEOUT(labelText(w.get(), "serverMode"),
+                                  QStringLiteral("cluster, 3 primaries"), 10000);
+        qint64 fcalls[3];
+        for (int i = 0; i < 3; ++i)
+            fcalls[i] = calls(*m_nodes[i], "fcall");
+        auto *panel = w->findChild<ui::DeductionPanel *>();
+        QVERIFY(w->showTab(QStringLiteral("Deductions")));
+        panel->prefill(QStringLiteral("42"), QStringLiteral("9001"));
+        auto *quantity = panel->findChild<QLineEdit *>(QStringLiteral("quantity"));
+        quantity->selectAll();
+        QTest::keyClicks(quantity, QStringLiteral("1"));
+        // The plan refuses it before anything is asked (the router would too, unsent).
+        panel->runFromForm();
+        QTest::qWait(200);
+        QVERIFY(!panel->pendingConfirmation());
+        const QString refusal = labelText(panel, "slotMessage");
+        QVERIFY2(refusal.startsWith("Refused:") && refusal.contains("different cluster slots"),
+                 qPrintable(refusal));
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(calls(*m_nodes[i], "fcall"), fcalls[i]);
+    }
+
+    void aStoppedPrimaryIsNamedAndTheOthersKeysStay()
+    {
+        auto w = openWindow(m_cluster.nodes().first());
+        QTRY_COMPARE_WITH_TIMEOUT(labelText(w.get(), "serverMode"),
+                                  QStringLiteral("cluster, 3 primaries"), 10000);
+        auto *panel = w->findChild<ui::BrowserPanel *>();
+        panel->setScanTimeoutMs(1500);
+        scanKeys(*w);
+        QVERIFY(rowOf(skus(*w), m_skus[2]) >= 0);
+
+        QCOMPARE(::kill(pid_t(m_cluster.pid(2)), SIGSTOP), 0);
+        auto resume = qScopeGuard([&] { ::kill(pid_t(m_cluster.pid(2)), SIGCONT); });
+        QSignalSpy finished(panel, &ui::BrowserPanel::scanFinished);
+        panel->rescan();
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() >= 1, 20000);
+        QCOMPARE(finished.first().first().toBool(), false);
+        const QString nodes = labelText(w.get(), "scanNodes");
+        QVERIFY2(nodes.contains(address(2) + " FAILED"), qPrintable(nodes));
+        QVERIFY2(panel->statusText().contains("The keys of the other nodes are shown"),
+                 qPrintable(panel->statusText()));
+        browse::SkuTableModel &model = skus(*w);
+        QVERIFY(rowOf(model, m_skus[0]) >= 0);
+        QVERIFY(rowOf(model, m_skus[1]) >= 0);
+        QCOMPARE(rowOf(model, m_skus[2]), -1);
+        // The status bar names the primary that is down once its connection gave up.
+        QTRY_VERIFY_WITH_TIMEOUT(labelText(w.get(), "serverMode").contains("down: " + address(2)),
+                                 20000);
+        resume.dismiss();
+        QCOMPARE(::kill(pid_t(m_cluster.pid(2)), SIGCONT), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(labelText(w.get(), "serverMode"),
+                                  QStringLiteral("cluster, 3 primaries"), 30000);
+    }
+
+    void aStandaloneServerHasNoNodeColumns()
+    {
+        StandaloneRedis redis;
+        QVERIFY2(redis.start(), qPrintable(redis.errorString()));
+        QVERIFY(redis.connect()->call({"SET", "stock:{1}:available", "5"}).ok());
+        auto w = openWindow(redis.options());
+        QTRY_COMPARE_WITH_TIMEOUT(labelText(w.get(), "serverMode"), QStringLiteral("standalone"),
+                                  10000);
+        scanKeys(*w);
+        browse::SkuTableModel &model = skus(*w);
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.columnCount(), int(browse::SkuTableModel::Slot));
+        QVERIFY(!w->findChild<QLabel *>(QStringLiteral("scanNodes"))->isVisible());
+        QVERIFY(!w->findChild<ui::ClusterNodesBox *>()->isVisibleTo(w.get()));
+    }
+};
+
+QTEST_MAIN(TstClusterConsole)
+#include "tst_cluster_console.moc"
