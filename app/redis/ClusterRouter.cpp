@@ -274,19 +274,32 @@ void ClusterRouter::dispatch(const std::shared_ptr<Pending> &p, QList<qsizetype>
         sendTo(*m_seed, p, indexes, false);
         return;
     }
-    std::optional<QList<int>> primaries; // walks every slot: only when a command needs it
-    std::map<int, QList<qsizetype>> byNode;
+    QList<CommandSlot> slotOf;
+    slotOf.reserve(indexes.size());
+    // A keyless command (INFO, DBSIZE) goes with the batch's keys: GET + INFO server then
+    // reads the run_id of the node that holds the key, which is what an audit record names.
+    int batchOwner = -1;
     for (qsizetype i : indexes) {
-        const CommandSlot cs = commandSlot(p->commands[i]);
+        slotOf << commandSlot(p->commands[i]);
+        if (batchOwner < 0 && slotOf.last().slot >= 0)
+            batchOwner = m_topology.ownerOf(slotOf.last().slot);
+    }
+    if (batchOwner < 0) { // walks every slot: only for a batch without keys
+        const QList<int> primaries = m_topology.primaries();
+        if (!primaries.isEmpty())
+            batchOwner = primaries.first();
+    }
+    std::map<int, QList<qsizetype>> byNode;
+    for (qsizetype k = 0; k < indexes.size(); ++k) {
+        const qsizetype i = indexes[k];
+        const CommandSlot &cs = slotOf[k];
         if (!cs.crossSlot.isEmpty()) {
             finishOne(p, i, RedisError::notSent(cs.crossSlot));
             continue;
         }
         int owner = cs.slot >= 0 ? m_topology.ownerOf(cs.slot) : -1;
-        if (owner < 0 && !primaries)
-            primaries = m_topology.primaries();
-        if (owner < 0 && !primaries->isEmpty())
-            owner = primaries->first(); // keyless, or an uncovered slot: its MOVED will say
+        if (owner < 0)
+            owner = batchOwner; // keyless, or an uncovered slot: its MOVED will say
         byNode[owner] << i;
     }
     for (auto &[owner, list] : byNode)

@@ -240,6 +240,12 @@ private slots:
         QCOMPARE(m_nodes[2]->call({"GET", "stock:{" + m_skus[2] + "}:available"})->bytes(),
                  QByteArray("47"));
         QCOMPARE(calls(*m_nodes[2], "fcall"), fcalls[2] + 1);
+        // The run_id shown (and audited) is the node's that ran it, not the seed's.
+        const QByteArray runId =
+            session::parseInfo(m_nodes[2]->call({"INFO", "server"})->bytes()).value("run_id");
+        const QString detail = labelText(panel->resultCard(), "resultDetail");
+        QVERIFY2(detail.contains("server run_id " + QString::fromLatin1(runId.left(12))),
+                 qPrintable(detail));
         for (int i = 0; i < 3; ++i) {
             if (i != 2)
                 QCOMPARE(calls(*m_nodes[i], "fcall"), fcalls[i]);
