@@ -5,6 +5,7 @@
 #include "EnvironmentStyle.h"
 #include "ProfileListPanel.h"
 #include "UiLog.h"
+#include "session/AnnouncedMapField.h"
 #include "session/ConnectionProbe.h"
 #include "session/ProfileStore.h"
 #include "session/RedisUrl.h"
@@ -23,6 +24,7 @@
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPainter>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStyle>
@@ -128,6 +130,7 @@ ConnectionDialog::ConnectionDialog(session::ProfileStore &profiles, session::Sec
     m_tabs->addTab(buildConnectionTab(), tr("Connection"));
     m_tabs->addTab(buildTlsTab(), tr("TLS"));
     m_tabs->addTab(buildKeysTab(), tr("Key schema"));
+    m_tabs->addTab(buildClusterTab(), tr("Cluster"));
 
     m_problems = new QLabel;
     m_problems->setObjectName(QStringLiteral("problems"));
@@ -372,6 +375,38 @@ QWidget *ConnectionDialog::buildKeysTab()
     return page;
 }
 
+QWidget *ConnectionDialog::buildClusterTab()
+{
+    auto *page = new QWidget;
+    auto *form = new QFormLayout(page);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(noteLabel(
+        tr("A cluster is found from any of its nodes; nothing to set here when the addresses "
+           "its nodes announce can be reached from this machine. Behind NAT, in containers or "
+           "with cluster-announce-hostname they may not be: map each announced address to one "
+           "that can be reached, one a line, e.g. <tt>10.0.0.5:6379 = 127.0.0.1:7001</tt>, or "
+           "a host alone to keep the port: <tt>redis-node-1 = 127.0.0.1</tt>.")));
+    m_announcedMap = new QPlainTextEdit;
+    m_announcedMap->setObjectName(QStringLiteral("announcedMapEdit"));
+    m_announcedMap->setPlaceholderText(tr("announced host:port = reachable host:port"));
+    m_announcedMap->setTabChangesFocus(true);
+    form->addRow(tr("Announced addresses:"), m_announcedMap);
+    m_announcedNote = noteLabel();
+    m_announcedNote->setObjectName(QStringLiteral("announcedMapNote"));
+    form->addRow(QString(), m_announcedNote);
+    // Checked as typed: a bad line is named before anyone presses Connect.
+    connect(m_announcedMap, &QPlainTextEdit::textChanged, this, [this] {
+        const auto entries = session::parseAnnouncedEntries(m_announcedMap->toPlainText());
+        m_announcedNote->setStyleSheet(entries.ok() ? QString() : ErrorStyle);
+        m_announcedNote->setText(!entries.ok() ? entries.error()
+                                 : entries->isEmpty()
+                                     ? tr("No mapping: the announced addresses are used.")
+                                     : tr("%n address(es) mapped.", nullptr, int(entries->size())));
+    });
+    emit m_announcedMap->textChanged();
+    return page;
+}
+
 QWidget *ConnectionDialog::buildTestArea()
 {
     auto *box = new QWidget;
@@ -525,6 +560,7 @@ void ConnectionDialog::setProfile(const session::ConnectionProfile &p)
     m_user->setText(p.username);
     m_releaseUser->setText(p.releaseUsername);
     m_timeout->setValue(p.timeoutMs);
+    m_announcedMap->setPlainText(session::announcedEntriesText(p.announcedMap));
     m_tlsEnabled->setChecked(p.tls.enabled);
     m_tlsCa->setText(p.tls.caFile);
     m_tlsCert->setText(p.tls.certFile);
@@ -560,6 +596,11 @@ session::ConnectionProfile ConnectionDialog::profile() const
     p.username = m_user->text().trimmed();
     p.releaseUsername = m_releaseUser->text().trimmed();
     p.timeoutMs = m_timeout->value();
+    // A bad line is kept as written: validate() then names it, and nothing is saved.
+    const QString map = m_announcedMap->toPlainText();
+    const auto entries = session::parseAnnouncedEntries(map);
+    p.announcedMap =
+        entries.ok() ? entries.value() : map.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     p.tls.enabled = m_tlsEnabled->isChecked();
     if (p.tls.enabled) {
         p.tls.caFile = m_tlsCa->text().trimmed();
@@ -679,6 +720,7 @@ QWidget *ConnectionDialog::fieldWidget(const QString &field) const
         {QStringLiteral("username"), m_user},
         {QStringLiteral("releaseUsername"), m_releaseUser},
         {QStringLiteral("timeoutMs"), m_timeout},
+        {QStringLiteral("announcedMap"), m_announcedMap},
         {QStringLiteral("tls.enabled"), m_tlsEnabled},
         {QStringLiteral("tls.caFile"), m_tlsCa},
         {QStringLiteral("tls.certFile"), m_tlsCert},

@@ -9,6 +9,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
 class QTabWidget;
@@ -74,6 +75,7 @@ private:
     QWidget *buildConnectionTab();
     QWidget *buildTlsTab();
     QWidget *buildKeysTab();
+    QWidget *buildClusterTab();
     QWidget *buildTestArea();
     void updateEnvironmentSwatch();
     // Until the user picks a label, the host decides it (session::defaultEnvironmentForHost).
@@ -121,6 +123,8 @@ private:
     QCheckBox *m_tlsVerify = nullptr;
     QLabel *m_tlsWarning = nullptr;
     QList<QWidget *> m_tlsFields;
+    QPlainTextEdit *m_announcedMap = nullptr;
+    QLabel *m_announcedNote = nullptr;
     QLineEdit *m_stockTemplate = nullptr;
     QLineEdit *m_receiptTemplate = nullptr;
     QSpinBox *m_receiptTtl = nullptr;

@@ -3,6 +3,7 @@
 #include "redis/Blocking.h"
 #include "redis/ClusterRouter.h"
 #include "redis/RedisClient.h"
+#include "session/AnnouncedMapField.h"
 #include "session/ProfileStore.h"
 #include "session/RedisUrl.h"
 #include "session/SecretStore.h"
@@ -91,7 +92,7 @@ void ConnectionArgs::addTo(QCommandLineParser &parser)
 {
     parser.addOptions({m_url, m_profile, m_passwordStdin, m_environment, m_releaseUser,
                        m_releasePasswordStdin, m_tlsCa, m_tlsCert, m_tlsKey, m_tlsServerName,
-                       m_timeout});
+                       m_timeout, m_announcedMap});
 }
 
 std::optional<ConnectionArgs::Resolved>
@@ -143,6 +144,13 @@ ConnectionArgs::resolve(const QCommandLineParser &parser, Context &context, int 
                                         "user (%2)")
                              .arg(user, r.profile.releaseUsername));
         r.profile.releaseUsername = user;
+    }
+    if (parser.isSet(m_announcedMap)) {
+        // Replaces a saved profile's map: the command line says what to reach now.
+        const auto entries = session::parseAnnouncedEntries(parser.value(m_announcedMap));
+        if (!entries.ok())
+            return usage(QStringLiteral("--announced-map: %1").arg(entries.error()));
+        r.profile.announcedMap = entries.value();
     }
     if (parser.isSet(m_releasePasswordStdin)) {
         if (r.profile.releaseUsername.isEmpty())
@@ -220,11 +228,13 @@ std::unique_ptr<redis::RedisClient> connectClient(redis::ConnectionOptions optio
 
 std::unique_ptr<redis::ClusterRouter> connectRouter(redis::ConnectionOptions options,
                                                     Context &context, int failExit, int *exitCode,
-                                                    SocketThread socketThread)
+                                                    SocketThread socketThread,
+                                                    const redis::AnnouncedAddressMap &addressMap)
 {
     options.onCallerThread = socketThread == SocketThread::Caller;
     redis::ClusterRouter::Options o;
     o.seed = options;
+    o.addressMap = addressMap;
     auto router = std::make_unique<redis::ClusterRouter>(o);
     router->open();
     if (!router->waitUntilDiscovered(options.connectTimeoutMs + 1000)) {
@@ -256,8 +266,9 @@ std::unique_ptr<ScannedInventory> scanInventory(const ConnectionArgs &connection
     if (!pace)
         return nullptr;
     pace->applyTo(options);
-    run->client = connectRouter(profile.toConnectionOptions(run->target.password), context,
-                                ExitConnection, exitCode, SocketThread::Transport);
+    run->client =
+        connectRouter(profile.toConnectionOptions(run->target.password), context, ExitConnection,
+                      exitCode, SocketThread::Transport, profile.addressMap());
     if (!run->client)
         return nullptr;
     run->scan = std::make_unique<browse::InventoryScan>(*run->client, *schema);

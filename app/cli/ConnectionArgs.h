@@ -21,7 +21,8 @@ namespace cli {
 
 // The connection options every subcommand that talks to Redis shares:
 //   --url URL | --profile NAME, --password-stdin, --environment LABEL, --release-user NAME,
-//   --release-password-stdin, --tls-ca, --tls-cert, --tls-key, --tls-server-name, --timeout-ms
+//   --release-password-stdin, --tls-ca, --tls-cert, --tls-key, --tls-server-name, --timeout-ms,
+//   --announced-map
 // Without --environment, a --url server gets session::defaultEnvironmentForHost(): any host
 // not written as loopback is production, read-only until --unlock.
 class ConnectionArgs
@@ -108,6 +109,13 @@ private:
             .arg(browse::ScanPace::MaxKeysPerSecond)
             .arg(browse::ScanPace::DefaultGentleKeysPerSecond),
         QStringLiteral("N")};
+    QCommandLineOption m_announcedMap{
+        QStringLiteral("announced-map"),
+        QStringLiteral("Cluster nodes' announced addresses mapped to ones this machine can reach "
+                       "(NAT, containers, cluster-announce-hostname): 'announced=reachable,...', "
+                       "each side host:port or a host, e.g. 10.0.0.5:6379=127.0.0.1:7001. "
+                       "Replaces the profile's map."),
+        QStringLiteral("MAP")};
     QCommandLineOption m_timeout{QStringLiteral("timeout-ms"),
                                  QStringLiteral("Connect and command timeout in milliseconds "
                                                 "(default 5000)."),
@@ -130,9 +138,11 @@ std::unique_ptr<redis::RedisClient> connectClient(redis::ConnectionOptions optio
                                                   SocketThread socketThread = SocketThread::Caller);
 // The same for a server that may be a cluster node: the router finds out, and routes each
 // command to the primary owning its keys (a standalone server is talked to directly).
+// `addressMap`: the profile's announced addresses (ConnectionProfile::addressMap()).
 std::unique_ptr<redis::ClusterRouter>
 connectRouter(redis::ConnectionOptions options, Context &context, int failExit, int *exitCode,
-              SocketThread socketThread = SocketThread::Caller);
+              SocketThread socketThread = SocketThread::Caller,
+              const redis::AnnouncedAddressMap &addressMap = {});
 
 // A scan of the stock and receipt families run to its end, with the connection it ran on:
 // what `keys` and `order` share.

@@ -266,8 +266,9 @@ int runDeduct(Context &context)
                             QStringLiteral("nothing sent: %1").arg(why.join(QStringLiteral("; "))));
     }
 
-    const auto client = connectRouter(profile.toConnectionOptions(target->password), context,
-                                      ExitConnection, &exitCode);
+    const auto client =
+        connectRouter(profile.toConnectionOptions(target->password), context, ExitConnection,
+                      &exitCode, SocketThread::Caller, profile.addressMap());
     if (!client)
         return exitCode;
     ctx.serverAddress = client->address();

@@ -1,5 +1,6 @@
 #include "CliConnection.h"
 
+#include "AnnouncedMapField.h"
 #include "RedisUrl.h"
 
 namespace session {
@@ -26,6 +27,8 @@ QStringList cliConnectionArgs(const CliConnectionSource &source)
     }
     if (!p.releaseUsername.isEmpty())
         args << QStringLiteral("--release-user") << p.releaseUsername;
+    if (!p.announcedMap.isEmpty())
+        args << QStringLiteral("--announced-map") << announcedEntriesArgument(p.announcedMap);
     if (source.hasPassword)
         args << QStringLiteral("--password-stdin");
     if (source.hasReleasePassword && !p.releaseUsername.isEmpty())

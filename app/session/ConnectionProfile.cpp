@@ -1,5 +1,7 @@
 #include "ConnectionProfile.h"
 
+#include "AnnouncedMapField.h"
+
 #include <QHostAddress>
 #include <QRegularExpression>
 
@@ -102,6 +104,8 @@ QList<ProfileProblem> ConnectionProfile::validate() const
         add("username", QStringLiteral("the user name must not contain spaces"));
     if (releaseUsername.contains(QLatin1Char(' ')))
         add("releaseUsername", QStringLiteral("the release user name must not contain spaces"));
+    if (const auto map = parseAnnouncedEntries(announcedMap.join(QLatin1Char('\n'))); !map.ok())
+        add("announcedMap", QStringLiteral("announced addresses, %1").arg(map.error()));
     if (!tls.enabled && (!tls.caFile.isEmpty() || !tls.certFile.isEmpty()))
         add("tls.enabled", QStringLiteral("TLS files are set but TLS is off: turn TLS on or "
                                           "clear the files"));
@@ -179,7 +183,12 @@ bool ConnectionProfile::operator==(const ConnectionProfile &o) const
            && username == o.username && sameTls(tls, o.tls) && environment == o.environment
            && stockKeyTemplate == o.stockKeyTemplate && receiptKeyTemplate == o.receiptKeyTemplate
            && receiptTtlSeconds == o.receiptTtlSeconds && releaseUsername == o.releaseUsername
-           && timeoutMs == o.timeoutMs;
+           && timeoutMs == o.timeoutMs && announcedMap == o.announcedMap;
+}
+
+redis::AnnouncedAddressMap ConnectionProfile::addressMap() const
+{
+    return announcedMapOf(announcedMap);
 }
 
 } // namespace session

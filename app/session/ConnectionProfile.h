@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Environment.h"
+#include "redis/ClusterTopology.h"
 #include "redis/ConnectionOptions.h"
 
 #include <QList>
@@ -39,6 +40,9 @@ struct ConnectionProfile
     qint64 receiptTtlSeconds = DefaultReceiptTtlSeconds;
     QString releaseUsername; // optional ACL user for loading libraries
     int timeoutMs = 5000;    // connect and command timeout
+    // Cluster nodes' announced addresses mapped to reachable ones, "announced=reachable"
+    // (session/AnnouncedMapField.h); empty: connect to what the cluster announces.
+    QStringList announcedMap;
 
     // The label as an enum: the host's default when unlabelled; nullopt for a label this
     // version does not know.
@@ -56,6 +60,9 @@ struct ConnectionProfile
     redis::ConnectionOptions toConnectionOptions(const QString &password) const;
     // The same server as the release user (for loading libraries); empty user when none is set.
     redis::ConnectionOptions toReleaseConnectionOptions(const QString &releasePassword) const;
+
+    // What the cluster router connects to instead of announced addresses.
+    redis::AnnouncedAddressMap addressMap() const;
 
     // The user ACL checks are about ("default" when no user name is set).
     QString effectiveUsername() const;

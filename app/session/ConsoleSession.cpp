@@ -10,6 +10,7 @@ redis::ClusterRouter::Options routerOptions(const ConnectionProfile &profile,
 {
     redis::ClusterRouter::Options o;
     o.seed = profile.toConnectionOptions(password);
+    o.addressMap = profile.addressMap();
     return o;
 }
 } // namespace

@@ -24,6 +24,7 @@ void write(QSettings &s, const ConnectionProfile &p)
     s.setValue(QStringLiteral("receiptTtlSeconds"), p.receiptTtlSeconds);
     s.setValue(QStringLiteral("releaseUsername"), p.releaseUsername);
     s.setValue(QStringLiteral("timeoutMs"), p.timeoutMs);
+    s.setValue(QStringLiteral("announcedMap"), p.announcedMap);
     s.setValue(QStringLiteral("tls/enabled"), p.tls.enabled);
     s.setValue(QStringLiteral("tls/caFile"), p.tls.caFile);
     s.setValue(QStringLiteral("tls/certFile"), p.tls.certFile);
@@ -50,6 +51,7 @@ ConnectionProfile read(const QSettings &s)
         s.value(QStringLiteral("receiptTtlSeconds"), p.receiptTtlSeconds).toLongLong();
     p.releaseUsername = str("releaseUsername", {});
     p.timeoutMs = s.value(QStringLiteral("timeoutMs"), p.timeoutMs).toInt();
+    p.announcedMap = s.value(QStringLiteral("announcedMap")).toStringList();
     p.tls.enabled = s.value(QStringLiteral("tls/enabled"), false).toBool();
     p.tls.caFile = str("tls/caFile", {});
     p.tls.certFile = str("tls/certFile", {});

@@ -107,6 +107,44 @@ private slots:
         QVERIFY2(diff.out.contains("no-change"), diff.out);
     }
 
+    void theAnnouncedMapIsWhatTheRouterConnectsTo()
+    {
+        // A SKU whose primary is not the seed, and a map that sends that primary's announced
+        // address to a port nothing listens on: the deduction cannot reach it, and says so.
+        QString sku;
+        int owner = -1;
+        for (int i = 0; i < Skus && owner <= 0; ++i) {
+            sku = QStringLiteral("sku-%1").arg(i);
+            for (int n = 0; n < 3; ++n)
+                if (m_cluster.connectNode(n)
+                        ->call({"EXISTS", "stock:{" + sku.toUtf8() + "}:available"})
+                        .ok())
+                    owner = n;
+        }
+        QVERIFY(owner > 0);
+        const QByteArray key = "stock:{" + sku.toUtf8() + "}:available";
+        const QByteArray before = m_cluster.connectNode(owner)->call({"GET", key})->bytes();
+        const QString announced =
+            QStringLiteral("127.0.0.1:%1").arg(m_cluster.nodes().at(owner).port);
+        const auto run = runCli(
+            {QStringLiteral("deduct"), QStringLiteral("--url"), url(),
+             QStringLiteral("--announced-map"), announced + "=127.0.0.1:1", QStringLiteral("--sku"),
+             sku, QStringLiteral("--order"), QStringLiteral("o-map"), QStringLiteral("--quantity"),
+             QStringLiteral("1"), QStringLiteral("--timeout-ms"), QStringLiteral("1500")});
+        QVERIFY2(run.exitCode != 0, run.out + run.err);
+        QCOMPARE(m_cluster.connectNode(owner)->call({"GET", key})->bytes(), before);
+
+        // A line that is not a mapping is refused before anything connects.
+        const auto bad =
+            runCli({QStringLiteral("deduct"), QStringLiteral("--url"), url(),
+                    QStringLiteral("--announced-map"), QStringLiteral("10.0.0.5"),
+                    QStringLiteral("--sku"), sku, QStringLiteral("--order"),
+                    QStringLiteral("o-map"), QStringLiteral("--quantity"), QStringLiteral("1")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("--announced-map: '10.0.0.5' is not an address mapping"),
+                 bad.err);
+    }
+
     void keysCountsTheSkusOfEveryPrimary()
     {
         const auto run = runCli({QStringLiteral("keys"), QStringLiteral("--url"), url(),
