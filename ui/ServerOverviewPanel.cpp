@@ -171,6 +171,11 @@ ServerOverviewPanel::ServerOverviewPanel(QWidget *parent)
 void ServerOverviewPanel::setNodes(const QList<session::NodeOverview> &nodes, const QString &seed)
 {
     m_nodes->setNodes(nodes, seed);
+    // On a cluster the list below is one node's: say which (the nodes table has them all).
+    if (auto *box = qobject_cast<QGroupBox *>(m_libraries->parentWidget()))
+        box->setTitle(nodes.isEmpty()
+                          ? tr("Loaded function libraries (FUNCTION LIST)")
+                          : tr("Loaded function libraries on %1 (FUNCTION LIST)").arg(seed));
 }
 
 void ServerOverviewPanel::setDatabase(int db)

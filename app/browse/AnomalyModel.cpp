@@ -60,7 +60,7 @@ void AnomalyModel::sync()
     m_revision = m_store.revision();
     if (same) {
         if (!m_rows.empty())
-            emit dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1));
+            emit dataChanged(index(0, 0), index(int(m_rows.size()) - 1, columnCount() - 1));
         return;
     }
     beginResetModel();

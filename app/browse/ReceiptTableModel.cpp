@@ -24,7 +24,7 @@ void ReceiptTableModel::setExpiryWarningMs(qint64 ms)
 {
     m_warnWithinMs = qMax<qint64>(0, ms);
     if (!m_rows.empty())
-        emit dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1));
+        emit dataChanged(index(0, 0), index(int(m_rows.size()) - 1, columnCount() - 1));
 }
 
 void ReceiptTableModel::setAnomaliesFirst(bool on)
@@ -157,7 +157,7 @@ void ReceiptTableModel::sync()
     std::vector<uint32_t> now = collect();
     if (now == m_rows) {
         if (!m_rows.empty())
-            emit dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1));
+            emit dataChanged(index(0, 0), index(int(m_rows.size()) - 1, columnCount() - 1));
         return;
     }
     if (now.size() != m_rows.size()) {

@@ -100,6 +100,8 @@ BrowserPanel::BrowserPanel(redis::CommandSender &sender, inventory::KeySchema sc
     layout->addWidget(m_tabs, 1);
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("browserStatus"));
+    // A node's failure can be long: wrapped, it never widens the window past the screen.
+    m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_status);
 
@@ -138,32 +140,33 @@ BrowserPanel::BrowserPanel(redis::CommandSender &sender, inventory::KeySchema sc
     });
     connect(&m_scan.scanner(), &browse::KeyspaceScanner::dbSizeKnown, m_pace,
             &ScanPaceControl::setDbSize);
-    connect(
-        &m_scan, &browse::InventoryScan::finished, this,
-        [this](bool complete, const QString &error) {
-            m_rescan->setText(tr("Rescan"));
-            m_stop->setEnabled(false);
-            m_progress->setRange(0, 1000);
-            m_progress->setValue(complete ? 1000 : m_progress->value());
-            const auto &sc = m_scan.scanner();
-            m_progress->setFormat(
-                complete ? tr("scanned %1 keys in %2 s")
-                               .arg(QLocale().toString(sc.keysSeen()))
-                               .arg(sc.elapsedMs() / 1000.0, 0, 'f', 2)
-                         : tr("stopped at %1 keys").arg(QLocale().toString(sc.keysSeen())));
-            syncViews();
-            updateNodeProgress();
-            // Filters that depend on anomalies are final only now.
-            if (m_skuView->skuModel().anomaliesOnly())
-                m_skuView->reapplyFilter();
-            setStatus(
-                complete          ? tr("Scan complete.")
-                : error.isEmpty() ? tr("Scan stopped: the views show what was read.")
-                : sc.nodeProgress().size() > 1
-                    ? tr("Scan incomplete: %1. The keys of the other nodes are shown.").arg(error)
-                    : tr("Scan failed: %1").arg(error));
-            emit scanFinished(complete);
-        });
+    connect(&m_scan, &browse::InventoryScan::finished, this,
+            [this](bool complete, const QString &error) {
+                m_rescan->setText(tr("Rescan"));
+                m_stop->setEnabled(false);
+                m_progress->setRange(0, 1000);
+                m_progress->setValue(complete ? 1000 : m_progress->value());
+                const auto &sc = m_scan.scanner();
+                // One node of several failed: the others' keys are there, and the bar says so.
+                const bool partial = !complete && !error.isEmpty() && sc.nodeProgress().size() > 1;
+                m_progress->setFormat(
+                    complete ? tr("scanned %1 keys in %2 s")
+                                   .arg(QLocale().toString(sc.keysSeen()))
+                                   .arg(sc.elapsedMs() / 1000.0, 0, 'f', 2)
+                    : partial ? tr("incomplete: %1 keys, a node failed")
+                                    .arg(QLocale().toString(sc.keysSeen()))
+                              : tr("stopped at %1 keys").arg(QLocale().toString(sc.keysSeen())));
+                syncViews();
+                updateNodeProgress();
+                // Filters that depend on anomalies are final only now.
+                if (m_skuView->skuModel().anomaliesOnly())
+                    m_skuView->reapplyFilter();
+                setStatus(complete          ? tr("Scan complete.")
+                          : error.isEmpty() ? tr("Scan stopped: the views show what was read.")
+                          : partial         ? tr("Scan incomplete: %1.").arg(error)
+                                            : tr("Scan failed: %1").arg(error));
+                emit scanFinished(complete);
+            });
     connect(&m_refresher, &browse::RowRefresher::refreshed, this, &BrowserPanel::scheduleSync);
     connect(&m_refresher, &browse::RowRefresher::failed, this,
             [this](const QString &e) { setStatus(tr("Refresh failed: %1").arg(e)); });
