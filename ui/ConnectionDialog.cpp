@@ -398,10 +398,11 @@ QWidget *ConnectionDialog::buildClusterTab()
     connect(m_announcedMap, &QPlainTextEdit::textChanged, this, [this] {
         const auto entries = session::parseAnnouncedEntries(m_announcedMap->toPlainText());
         m_announcedNote->setStyleSheet(entries.ok() ? QString() : ErrorStyle);
-        m_announcedNote->setText(!entries.ok() ? entries.error()
-                                 : entries->isEmpty()
-                                     ? tr("No mapping: the announced addresses are used.")
-                                     : tr("%n address(es) mapped.", nullptr, int(entries->size())));
+        m_announcedNote->setText(
+            !entries.ok()          ? entries.error()
+            : entries->isEmpty()   ? tr("No mapping: the announced addresses are used.")
+            : entries->size() == 1 ? tr("1 address mapped.")
+                                   : tr("%1 addresses mapped.").arg(entries->size()));
     });
     emit m_announcedMap->textChanged();
     return page;
