@@ -18,11 +18,11 @@
 #include "deduct/DeductionPanel.h"
 #include "demo/DemoSeeder.h"
 #include "functions/LibrariesView.h"
-#include "redis/ClusterRouter.h"
 #include "inventory/RedisCliCommand.h"
 #include "lab/LabAccess.h"
 #include "lab/LabPanel.h"
 #include "readiness/ReadinessPanel.h"
+#include "redis/ClusterRouter.h"
 #include "session/CliConnection.h"
 #include "session/ClusterHealth.h"
 #include "session/NodeOverviews.h"
@@ -181,23 +181,18 @@ void MainWindow::createFeaturePanels()
     change.cliConnection = session::cliConnectionArgs(cli);
     change.environment = profile.environmentLabel();
     change.auditPath = m_session->auditLogPath();
-    // Issue 13, libraries by node. INTEGRATOR: once ConsoleSession owns a ClusterRouter, pass
-    // m_session->router() here and drop this router (it only exists for the Libraries tab).
-    redis::ClusterRouter::Options routerOptions;
-    routerOptions.seed = m_client->options();
-    auto *libraryRouter = new redis::ClusterRouter(routerOptions, this);
-    libraryRouter->open();
     std::optional<redis::ConnectionOptions> release;
     if (m_session->releaseClient())
         release = m_session->releaseClient()->options();
-    m_libraries = new LibrariesView(change, *libraryRouter, release);
+    // Every primary and replica, through the session's router (its address map included).
+    m_libraries = new LibrariesView(change, m_session->router(), release);
     m_tabs->addTab(m_libraries, tr("&Libraries"));
 
     m_audit = new AuditViewerPanel(m_session->auditLogPath());
     m_tabs->addTab(m_audit, tr("&Audit log"));
 
-    // Charts only read: the raw connection, like the overview.
-    m_charts = new ChartsTab(*m_client, m_deduct->history(), m_session->auditLogPath(),
+    // Charts only read: the router, so that a cluster is sampled node by node.
+    m_charts = new ChartsTab(m_session->router(), m_deduct->history(), m_session->auditLogPath(),
                              &m_browser->inventoryScan());
     m_tabs->addTab(m_charts, tr("C&harts"));
     connect(m_browser->skuView(), &SkuBrowserView::watchStockRequested, this,
@@ -211,7 +206,7 @@ void MainWindow::createFeaturePanels()
         m_client->address(), profile.effectiveUsername(), profile.environmentLabel(), {}};
     readiness.settings.receiptTtlSeconds = profile.receiptTtlSeconds;
     readiness.settings.clientTimeoutMs = profile.timeoutMs;
-    m_readiness = new ReadinessPanel(*m_client, m_browser->inventoryScan(), readiness);
+    m_readiness = new ReadinessPanel(m_session->router(), m_browser->inventoryScan(), readiness);
     m_tabs->addTab(m_readiness, tr("Readi&ness"));
     // The release-ticket report carries what the charts show at export time.
     m_readiness->setImageSource([charts = m_charts] {
