@@ -39,6 +39,8 @@ void printText(QTextStream &out, StrategyResult &r)
     };
     out << strategyTitle(r.strategy) << '\n';
     line(QStringLiteral("verdict"), r.verdict());
+    if (!r.node.isEmpty())
+        line(QStringLiteral("node"), r.node);
     if (r.ran()) {
         line(QStringLiteral("stock key"),
              QString::fromUtf8(r.stockKey) + QStringLiteral(" (removed)"));
@@ -86,7 +88,10 @@ int runLab(Context &context)
         "  fcall-v1  FCALL inventory_deduct_v1 (atomic, one deduction per order id)\n"
         "  fcall-v2  FCALL inventory_deduct_v2 (when the loaded library has it)\n"
         "Each strategy gets a fresh SKU lab-<random>-<strategy>; its keys are removed afterwards.\n"
-        "Runs only on servers labelled local or test (see --environment); standalone only.\n"
+        "On a Redis Cluster (give any node) each strategy's storm runs on the primary owning\n"
+        "its SKU's slot, a different primary per strategy while there are some left; the\n"
+        "node is printed (JSON: node). The function library must be loaded on every primary.\n"
+        "Runs only on servers labelled local or test (see --environment).\n"
         "Exit codes: 0 every strategy ran, 1 a strategy could not run or broke off (the\n"
         "reason is printed), 2 bad arguments, 3 could not connect, 4 refused: the server is\n"
         "not labelled local or test."));

@@ -83,6 +83,7 @@ QJsonObject StrategyResult::toJson()
     QJsonObject o{{QStringLiteral("strategy"), strategyName(strategy)},
                   {QStringLiteral("sku"), QString::fromUtf8(sku)},
                   {QStringLiteral("stock_key"), QString::fromUtf8(stockKey)},
+                  {QStringLiteral("node"), node},
                   {QStringLiteral("initial_stock"), double(initialStock)},
                   {QStringLiteral("attempts"), double(attempts)},
                   {QStringLiteral("reused_ids"), double(reusedIds)},

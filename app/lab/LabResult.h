@@ -15,6 +15,7 @@ struct StrategyResult
     Strategy strategy = Strategy::FunctionV1;
     QByteArray sku; // the throwaway SKU, e.g. "lab-3f9a0c12-fcall-v1"
     QByteArray stockKey;
+    QString node;    // where its keys lived and its storm ran: host:port (a cluster's primary)
     QString skipped; // non-empty: not run, and why ("inventory_deduct_v2 is not loaded")
     QString failure; // non-empty: the run broke off (connection lost, setup refused)
     bool cancelled = false;

@@ -5,6 +5,7 @@
 #include "redis/LibraryList.h"
 #include "redis/RedisClient.h"
 #include "redis/ResultReads.h"
+#include "redis/Slot.h"
 
 #include <QRandomGenerator>
 
@@ -17,35 +18,61 @@ LabRun::LabRun(LabSettings settings, LabTarget target)
     , m_target(std::move(target))
 {}
 
-QByteArray LabRun::skuPrefix()
+// What a node must offer before any key is written on it: the functions, the script. A server
+// that calls itself a cluster node although the topology could not be read (a user who may not
+// run CLUSTER SHARDS) is refused: which primary owns the lab's keys would be a guess.
+QString LabRun::prepare(const LabPlacement &placement, const LabNode &node, NodeCheck &check)
 {
-    return "lab-";
-}
-
-// What the server must offer before any key is written: a standalone server (the lab's keys
-// are not spread over a cluster's primaries), the functions, the script.
-QString LabRun::preflight(redis::RedisClient &control, QStringList *functions, QByteArray *sha)
-{
-    const ReplyResult info = control.call({"INFO", "cluster"});
-    const auto text = redis::stringOf(info);
-    if (!text.ok())
-        return QStringLiteral("could not read INFO cluster: %1").arg(text.error().readFailure());
-    if (text->contains("cluster_enabled:1"))
-        return QStringLiteral("this server is a cluster node (cluster_enabled:1); the lab runs "
-                              "against a standalone server only: point it at a standalone test "
-                              "server or the demo");
+    redis::ConnectionOptions options = node.options;
+    options.onCallerThread = true;
+    options.clientName = "inventory-lab";
+    options.commandTimeoutMs = std::max(options.commandTimeoutMs, m_settings.pauseMs + 5000);
+    check.control = std::make_unique<redis::RedisClient>(options);
+    redis::RedisClient &control = *check.control;
+    control.open();
+    if (!control.waitUntilReady(options.connectTimeoutMs + 1000))
+        return QStringLiteral("could not connect to %1: %2").arg(node.name, control.stateDetail());
+    if (!placement.isCluster()) {
+        const ReplyResult info = control.call({"INFO", "cluster"});
+        const auto text = redis::stringOf(info);
+        if (!text.ok())
+            return QStringLiteral("could not read INFO cluster: %1")
+                .arg(text.error().readFailure());
+        if (text->contains("cluster_enabled:1"))
+            return QStringLiteral(
+                "this server is a cluster node (cluster_enabled:1) but refused CLUSTER SHARDS "
+                "and CLUSTER SLOTS, so the lab cannot tell which primary holds its keys: let "
+                "this user run them (ACL +cluster|shards +cluster|slots) and run the lab again");
+    }
     const ReplyResult list = control.call({"FUNCTION", "LIST"});
     if (list.ok()) {
         const auto libraries = redis::decodeFunctionList(*list);
         if (libraries.ok())
             for (const redis::LibraryInfo &l : libraries.value())
                 for (const redis::FunctionInfo &f : l.functions)
-                    functions->append(f.name.toLower());
+                    check.functions.append(f.name.toLower());
     }
-    const ReplyResult loaded = control.call({"SCRIPT", "LOAD", inventory::deductScriptSource()});
-    const auto s = redis::stringOf(loaded);
+    // Scripts are cached per node: each node a storm runs on loads it.
+    const auto s =
+        redis::stringOf(control.call({"SCRIPT", "LOAD", inventory::deductScriptSource()}));
     if (s.ok())
-        *sha = *s;
+        check.sha = *s;
+    return {};
+}
+
+QString LabRun::skipReason(Strategy strategy, const NodeCheck &check, const QString &node,
+                           bool cluster)
+{
+    if (strategy == Strategy::Script && check.sha.isEmpty())
+        return QStringLiteral("SCRIPT LOAD of stock_decrement.lua was refused on %1").arg(node);
+    const QString function =
+        strategy == Strategy::FunctionV1   ? QStringLiteral("inventory_deduct_v1")
+        : strategy == Strategy::FunctionV2 ? QStringLiteral("inventory_deduct_v2")
+                                           : QString();
+    if (!function.isEmpty() && !check.functions.contains(function))
+        return QStringLiteral("%1 is not loaded on %2 (load functions/inventory_lib_v1.lua from "
+                              "the Libraries tab or with inventory-cli functions%3)")
+            .arg(function, node, cluster ? QStringLiteral(", on every primary") : QString());
     return {};
 }
 
@@ -59,44 +86,54 @@ LabReport LabRun::run()
     redis::ConnectionOptions options = m_target.options;
     options.onCallerThread = true;
     options.clientName = "inventory-lab";
-    options.commandTimeoutMs = std::max(options.commandTimeoutMs, m_settings.pauseMs + 5000);
-    redis::RedisClient control(options);
-    control.open();
-    if (!control.waitUntilReady(options.connectTimeoutMs + 1000)) {
-        report.failure = QStringLiteral("could not connect to %1: %2")
-                             .arg(options.address(), control.stateDetail());
+    const LabPlacement placement = LabPlacement::discover(options, m_target.addressMap);
+    if (!placement.failure().isEmpty()) {
+        report.failure = placement.failure();
         return report;
     }
-    QStringList functions;
-    QByteArray sha;
-    report.failure = preflight(control, &functions, &sha);
-    if (!report.failure.isEmpty())
-        return report;
+    QRandomGenerator random = QRandomGenerator::securelySeeded();
+    const QList<LabPlacement::Pick> picks =
+        placement.pickSkus(m_settings.strategies, m_target.schema, random);
 
-    const QByteArray runId =
-        QByteArray::number(QRandomGenerator::global()->generate(), 16).rightJustified(8, '0');
+    // Every node a storm will use is checked before the first key is written anywhere.
+    std::vector<NodeCheck> checks(size_t(placement.nodes().size()));
+    for (const LabPlacement::Pick &pick : picks) {
+        if (pick.node < 0 || checks[size_t(pick.node)].control)
+            continue;
+        report.failure =
+            prepare(placement, placement.nodes().at(pick.node), checks[size_t(pick.node)]);
+        if (!report.failure.isEmpty())
+            return report;
+    }
+
     for (int i = 0; i < m_settings.strategies.size(); ++i) {
+        const LabPlacement::Pick &pick = picks.at(i);
         StrategyResult result;
         result.strategy = m_settings.strategies.at(i);
         result.initialStock = m_settings.initialStock;
-        result.sku = skuPrefix() + runId + '-' + strategyName(result.strategy).toUtf8();
+        result.sku = pick.sku;
         result.stockKey = m_target.schema.stockKey(result.sku);
+        if (pick.node >= 0)
+            result.node = placement.nodes().at(pick.node).name;
+        const bool function =
+            result.strategy == Strategy::FunctionV1 || result.strategy == Strategy::FunctionV2;
         if (cancelled()) {
             result.skipped = QStringLiteral("cancelled before it started");
-        } else if (result.strategy == Strategy::Script && sha.isEmpty()) {
-            result.skipped = QStringLiteral("SCRIPT LOAD of stock_decrement.lua was refused");
-        } else if ((result.strategy == Strategy::FunctionV1
-                    && !functions.contains(QStringLiteral("inventory_deduct_v1")))
-                   || (result.strategy == Strategy::FunctionV2
-                       && !functions.contains(QStringLiteral("inventory_deduct_v2")))) {
-            result.skipped = QStringLiteral("%1 is not loaded on this server (load "
-                                            "functions/inventory_lib_v1.lua from the Libraries "
-                                            "tab or with inventory-cli functions)")
-                                 .arg(result.strategy == Strategy::FunctionV1
-                                          ? QStringLiteral("inventory_deduct_v1")
-                                          : QStringLiteral("inventory_deduct_v2"));
+        } else if (pick.node < 0) {
+            result.skipped = QStringLiteral("no primary of the cluster serves slot %1 of %2; "
+                                            "the cluster is not fully covered")
+                                 .arg(redis::keySlot(result.stockKey))
+                                 .arg(QString::fromUtf8(result.stockKey));
+        } else if (function && placement.isCluster() && !m_target.schema.sharesSlot(result.sku)) {
+            result.skipped = QStringLiteral("the key schema puts the stock key and the receipts "
+                                            "in different cluster slots, so FCALL would be "
+                                            "refused (CROSSSLOT): keep {<sku>} in both templates");
+        } else if (const QString why = skipReason(result.strategy, checks[size_t(pick.node)],
+                                                  result.node, placement.isCluster());
+                   !why.isEmpty()) {
+            result.skipped = why;
         } else {
-            runOne(control, result, sha, i);
+            runOne(placement.nodes().at(pick.node), checks[size_t(pick.node)], result, i);
         }
         report.results.append(result);
     }
@@ -104,9 +141,9 @@ LabReport LabRun::run()
     return report;
 }
 
-void LabRun::runOne(redis::RedisClient &control, StrategyResult &result, const QByteArray &sha,
-                    int index)
+void LabRun::runOne(const LabNode &node, NodeCheck &check, StrategyResult &result, int index)
 {
+    redis::RedisClient &control = *check.control;
     // NX: a key that exists is not the lab's to overwrite (the random part makes that rare).
     const ReplyResult set =
         control.call({"SET", result.stockKey, QByteArray::number(m_settings.initialStock), "NX"});
@@ -120,7 +157,8 @@ void LabRun::runOne(redis::RedisClient &control, StrategyResult &result, const Q
             removeKeys(control, result.sku, &result.cleanupProblem);
         return;
     }
-    StormTarget target{m_target.options, m_target.schema, result.sku, sha};
+    // The storm, its fault (CLIENT PAUSE) included, talks to the node holding the SKU's slot.
+    StormTarget target{node.options, m_target.schema, result.sku, check.sha};
     {
         StormRunner storm(m_settings, result.strategy, target, m_cancel,
                           [this, index](qint64 done) {

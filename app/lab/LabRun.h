@@ -1,13 +1,16 @@
 #pragma once
 
+#include "LabPlacement.h"
 #include "LabResult.h"
 #include "LabSettings.h"
 #include "inventory/KeySchema.h"
+#include "redis/ClusterTopology.h"
 #include "redis/ConnectionOptions.h"
 
 #include <QList>
 #include <atomic>
 #include <functional>
+#include <memory>
 
 namespace redis {
 class RedisClient;
@@ -15,24 +18,29 @@ class RedisClient;
 
 namespace lab {
 
-// Where a lab runs. The caller has already applied the label rule (LabAccess.h).
+// Where a lab runs: a standalone server or any node of a Redis Cluster. The caller has
+// already applied the label rule (LabAccess.h).
 struct LabTarget
 {
     redis::ConnectionOptions options;
     inventory::KeySchema schema;
+    redis::AnnouncedAddressMap addressMap = {}; // a cluster's announced addresses, mapped
 };
 
 struct LabReport
 {
-    QString failure; // non-empty: the lab could not run at all (no connection, a cluster)
+    QString failure; // non-empty: the lab could not run at all (no connection, no functions)
     bool cancelled = false;
     QList<StrategyResult> results; // one per strategy asked for, in order
 };
 
-// A whole lab run, on the calling thread (blocking, with local event loops): checks the server
-// (standalone, functions loaded, the script loaded), then for each strategy a fresh SKU
-// stock:{lab-<random>-<strategy>} set to the initial stock, its storm, the final stock and
-// receipts read back, and its keys removed, also after a cancel or a failure.
+// A whole lab run, on the calling thread (blocking, with local event loops): finds out whether
+// the server is a cluster node (LabPlacement), picks each strategy a fresh SKU
+// lab-<random>-<strategy> and so the node its keys live on (on a cluster, the primary owning
+// the slot, a different primary per strategy while there are some left), checks each node
+// used (its functions, the script loaded), then per strategy sets the stock, runs its storm
+// on that node, reads the final stock and receipts back from it and removes the keys there,
+// also after a cancel or a failure.
 class LabRun
 {
 public:
@@ -46,14 +54,22 @@ public:
 
     LabReport run();
 
-    // The prefix of every SKU the lab makes ("lab-"); their keys are the lab's to remove.
-    static QByteArray skuPrefix();
-
 private:
+    // A node a storm runs on: the lab's control connection to it (the stock, the read-back,
+    // the cleanup) and what it offers.
+    struct NodeCheck
+    {
+        std::unique_ptr<redis::RedisClient> control;
+        QStringList functions; // lower case
+        QByteArray sha;        // of stock_decrement.lua, empty when SCRIPT LOAD was refused
+    };
     bool cancelled() const { return m_cancel && m_cancel->load(); }
-    QString preflight(redis::RedisClient &control, QStringList *functions, QByteArray *sha);
-    void runOne(redis::RedisClient &control, StrategyResult &result, const QByteArray &sha,
-                int index);
+    // Connects to the node and reads what it offers; the reason when the lab cannot run.
+    QString prepare(const LabPlacement &placement, const LabNode &node, NodeCheck &check);
+    // Why a strategy cannot run on this node (its function or the script missing), or empty.
+    static QString skipReason(Strategy strategy, const NodeCheck &check, const QString &node,
+                              bool cluster);
+    void runOne(const LabNode &node, NodeCheck &check, StrategyResult &result, int index);
     // Removes the SKU's stock key and receipts; returns the receipts it found (-1: the scan
     // failed, *problem says why).
     qint64 removeKeys(redis::RedisClient &control, const QByteArray &sku, QString *problem);

@@ -1,12 +1,13 @@
 // The concurrency lab against a real server: the functions never oversell and never deduct an
 // order twice, with and without faults; the script never oversells but deducts twice when a
 // retry follows a lost reply; the naive way's oversell is counted right when it happens; the
-// lab's keys are gone after a run and after a cancel; and it refuses servers not labelled local
-// or test.
+// lab's keys are gone after a run and after a cancel; it refuses servers not labelled local or
+// test; and on a 3-primary cluster each strategy runs on the primary owning its SKU's slot.
 #include "CliRunner.h"
 #include "RedisFixture.h"
 #include "lab/LabAccess.h"
 #include "lab/LabRun.h"
+#include "redis/Slot.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -60,6 +61,57 @@ class TstLab : public QObject
             cursor = r->at(0).bytes();
             n += r->at(1).size();
         } while (cursor != "0");
+        return n;
+    }
+
+    // The cluster is started by the first test that needs it, with the library on every
+    // primary (FUNCTION LOAD is not propagated between shards).
+    std::unique_ptr<testsupport::RedisCluster> m_cluster;
+    bool startCluster()
+    {
+        if (m_cluster)
+            return true;
+        m_cluster = std::make_unique<testsupport::RedisCluster>();
+        if (!m_cluster->start()) {
+            qWarning() << m_cluster->errorString();
+            m_cluster.reset();
+            return false;
+        }
+        return loadLibraryOnCluster();
+    }
+    bool loadLibraryOnCluster()
+    {
+        for (int i = 0; i < 3; ++i)
+            if (!m_cluster->connectNode(i)
+                     ->call({"FUNCTION", "LOAD", "REPLACE",
+                             testsupport::functionSource("inventory_lib_v1.lua")})
+                     .ok())
+                return false;
+        return true;
+    }
+    // The index of the cluster node a result names ("127.0.0.1:port"), or -1.
+    int clusterNodeNamed(const QString &name)
+    {
+        for (int i = 0; i < 3; ++i)
+            if (name == QStringLiteral("127.0.0.1:%1").arg(m_cluster->nodes()[i].port))
+                return i;
+        return -1;
+    }
+    QByteArray commandStats(int node)
+    {
+        const auto r = m_cluster->connectNode(node)->call({"INFO", "commandstats"});
+        return r.ok() ? r->bytes() : QByteArray();
+    }
+    // The lab's keys left on any node of the cluster.
+    qint64 clusterLabKeys()
+    {
+        qint64 n = 0;
+        for (int i = 0; i < 3; ++i) {
+            const auto r = m_cluster->connectNode(i)->call({"KEYS", "*lab-*"});
+            if (!r.ok())
+                return -1;
+            n += r->size();
+        }
         return n;
     }
 
@@ -413,17 +465,162 @@ private slots:
         QCOMPARE(down.exitCode, 3);
     }
 
-    void clusterIsRefusedClearly()
+    // On a 3-primary cluster: each strategy's SKU is on a primary of its own, its storm and its
+    // pause go there, the accounting holds, and no key is left on any node.
+    void clusterStormsRunOnTheirSlotsPrimary()
     {
-        testsupport::RedisCluster cluster;
-        QVERIFY2(cluster.start(), qPrintable(cluster.errorString()));
-        LabRun run(storm({Strategy::Naive}, Fault::None),
-                   LabTarget{cluster.nodes().first(), inventory::KeySchema()});
-        const LabReport report = run.run();
-        QVERIFY2(report.failure.contains(QLatin1String("standalone server only")),
+        QVERIFY2(startCluster(), "the cluster did not start");
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(m_cluster->connectNode(i)->call({"CONFIG", "RESETSTAT"}).ok());
+        LabSettings s =
+            storm({Strategy::Naive, Strategy::Script, Strategy::FunctionV1}, Fault::Pause, 0.25);
+        s.attempts = 600;
+        // Any node will do as the seed: the last one, to show it is not the seed that runs.
+        LabRun run(s, LabTarget{m_cluster->nodes().last(), inventory::KeySchema()});
+        LabReport report = run.run();
+        QVERIFY2(report.failure.isEmpty(), qPrintable(report.failure));
+        QCOMPARE(report.results.size(), 3);
+        QSet<int> used;
+        for (StrategyResult &r : report.results) {
+            QVERIFY2(r.ran(), qPrintable(r.verdict()));
+            const int node = clusterNodeNamed(r.node);
+            QVERIFY2(node >= 0, qPrintable(r.node));
+            used.insert(node);
+            // The node named holds the SKU's slot: it answers for the key, the others redirect.
+            const auto slot =
+                m_cluster->connectNode(node)->call({"CLUSTER", "KEYSLOT", r.stockKey});
+            QVERIFY(slot.ok());
+            QCOMPARE(*slot->asInteger(), qint64(redis::keySlot(r.stockKey)));
+            for (int i = 0; i < 3; ++i) {
+                const auto get = m_cluster->connectNode(i)->call({"GET", r.stockKey});
+                QVERIFY2(get.ok() == (i == node), qPrintable(testsupport::render(get)));
+            }
+            // Its storm's commands reached that node alone (the script's own DECRBY counts as
+            // a DECRBY where it runs, so the naive storm is only checked where it ran).
+            const QByteArray command = r.strategy == Strategy::Naive    ? "cmdstat_decrby:"
+                                       : r.strategy == Strategy::Script ? "cmdstat_evalsha:"
+                                                                        : "cmdstat_fcall:";
+            for (int i = 0; i < 3; ++i)
+                if (i == node || r.strategy != Strategy::Naive)
+                    QVERIFY2(commandStats(i).contains(command) == (i == node),
+                             qPrintable(QStringLiteral("%1 on node %2, ran on %3")
+                                            .arg(strategyName(r.strategy))
+                                            .arg(i)
+                                            .arg(node)));
+            QVERIFY2(r.faultNote.startsWith(QLatin1String("CLIENT PAUSE 300 WRITE"))
+                         && !r.faultNote.contains(QLatin1String("refused")),
+                     qPrintable(r.faultNote));
+            QCOMPARE(r.toJson().value(QLatin1String("node")).toString(), r.node);
+        }
+        QCOMPARE(used.size(), 3); // spread over every primary
+        for (int i = 0; i < 3; ++i)
+            QVERIFY2(commandStats(i).contains("cmdstat_client|pause:calls=1,"),
+                     qPrintable(QString::number(i)));
+        StrategyResult &script = report.results[1];
+        QCOMPARE(script.oversold(), 0);
+        StrategyResult &function = report.results[2];
+        QCOMPARE(function.oversold(), 0);
+        QCOMPARE(function.doubleDeductions(), 0);
+        QCOMPARE(*function.finalStock + *function.receipts, s.initialStock);
+        QVERIFY(function.retriesAnswered > 0);
+        QCOMPARE(clusterLabKeys(), 0);
+    }
+
+    // The lost-reply storm on a cluster: the function's receipts still answer every retry.
+    void clusterShortTimeoutKeepsTheAccounting()
+    {
+        QVERIFY2(startCluster(), "the cluster did not start");
+        LabSettings s = storm({Strategy::FunctionV1, Strategy::Script}, Fault::ShortTimeout);
+        s.initialStock = 5000;
+        LabReport report =
+            LabRun(s, LabTarget{m_cluster->nodes().first(), inventory::KeySchema()}).run();
+        QVERIFY2(report.failure.isEmpty(), qPrintable(report.failure));
+        StrategyResult &function = report.results[0];
+        QVERIFY2(function.ran(), qPrintable(function.verdict()));
+        QVERIFY(function.unknownOutcomes > 0);
+        QCOMPARE(function.doubleDeductions(), 0);
+        QCOMPARE(*function.finalStock + *function.receipts, s.initialStock);
+        StrategyResult &script = report.results[1];
+        QVERIFY2(script.ran(), qPrintable(script.verdict()));
+        QCOMPARE(script.oversold(), 0);
+        QVERIFY(function.node != script.node);
+        QCOMPARE(clusterLabKeys(), 0);
+    }
+
+    // FUNCTION LOAD is per node: a primary without the library skips its strategy, named.
+    void clusterWithoutTheLibrarySaysWhere()
+    {
+        QVERIFY2(startCluster(), "the cluster did not start");
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(m_cluster->connectNode(i)->call({"FUNCTION", "FLUSH"}).ok());
+        LabReport report = LabRun(storm({Strategy::FunctionV1}, Fault::None),
+                                  LabTarget{m_cluster->nodes().first(), inventory::KeySchema()})
+                               .run();
+        QVERIFY(loadLibraryOnCluster());
+        QVERIFY2(report.failure.isEmpty(), qPrintable(report.failure));
+        const StrategyResult &r = report.results[0];
+        QVERIFY2(r.skipped.contains(
+                     QStringLiteral("inventory_deduct_v1 is not loaded on %1").arg(r.node))
+                     && r.skipped.contains(QLatin1String("on every primary")),
+                 qPrintable(r.skipped));
+        QCOMPARE(clusterLabKeys(), 0);
+    }
+
+    // A user who may not read the topology gets a refusal that says which commands to allow.
+    void clusterTopologyRefusedIsSaid()
+    {
+        QVERIFY2(startCluster(), "the cluster did not start");
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(
+                m_cluster->connectNode(i)
+                    ->call({"ACL", "SETUSER", "nocluster", "on", ">pw", "~*", "+@all", "-cluster"})
+                    .ok());
+        redis::ConnectionOptions options = m_cluster->nodes().first();
+        options.username = QStringLiteral("nocluster");
+        options.password = QStringLiteral("pw");
+        const LabReport report = LabRun(storm({Strategy::Naive}, Fault::None),
+                                        LabTarget{options, inventory::KeySchema()})
+                                     .run();
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(m_cluster->connectNode(i)->call({"ACL", "DELUSER", "nocluster"}).ok());
+        QVERIFY2(report.failure.contains(QLatin1String("cannot tell which primary")),
                  qPrintable(report.failure));
         QVERIFY(report.results.isEmpty());
+        QCOMPARE(clusterLabKeys(), 0);
     }
+
+    void cliOnAClusterNamesTheNode()
+    {
+        QVERIFY2(startCluster(), "the cluster did not start");
+        QVERIFY2(testsupport::cliProblem().isEmpty(), qPrintable(testsupport::cliProblem()));
+        const testsupport::CliRun run = testsupport::runCli(
+            {"lab", "--url", QStringLiteral("redis://127.0.0.1:%1").arg(m_cluster->nodes()[1].port),
+             "--strategy", "fcall-v1,script,naive", "--stock", "100", "--attempts", "300",
+             "--connections", "8", "--json"});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QList<QByteArray> lines = run.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);
+        QSet<QString> nodes;
+        for (const QByteArray &line : lines) {
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            const QString node = o.value(QLatin1String("node")).toString();
+            QVERIFY2(clusterNodeNamed(node) >= 0, line.constData());
+            nodes.insert(node);
+        }
+        QCOMPARE(nodes.size(), 3);
+        const QJsonObject f = QJsonDocument::fromJson(lines[0]).object();
+        QCOMPARE(f.value(QLatin1String("final_stock")).toInteger()
+                     + f.value(QLatin1String("receipts")).toInteger(),
+                 100);
+        const testsupport::CliRun text = testsupport::runCli(
+            {"lab", "--url", QStringLiteral("redis://127.0.0.1:%1").arg(m_cluster->nodes()[0].port),
+             "--strategy", "script", "--attempts", "50"});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("node:"), text.out.constData());
+        QCOMPARE(clusterLabKeys(), 0);
+    }
+
+    void cleanupTestCase() { m_cluster.reset(); }
 };
 
 QTEST_GUILESS_MAIN(TstLab)
