@@ -314,9 +314,12 @@ void LabPanel::showReport(const LabReport &report)
         QString detail;
         if (r.ran() && r.finalStock)
             detail = tr("sold %1 from a stock of %2").arg(r.sold()).arg(r.initialStock);
-        auto *card = new QLabel(QStringLiteral("<b>%1</b><br>%2<br><small>%3</small>")
-                                    .arg(strategyName(r.strategy).toHtmlEscaped(),
-                                         r.verdict().toHtmlEscaped(), detail.toHtmlEscaped()));
+        // Which server it ran on: on a cluster each strategy has a primary of its own.
+        const QString node = r.node.isEmpty() ? QString() : tr("on %1").arg(r.node);
+        auto *card = new QLabel(
+            QStringLiteral("<b>%1</b><br>%2<br><small>%3</small><br><small>%4</small>")
+                .arg(strategyName(r.strategy).toHtmlEscaped(), r.verdict().toHtmlEscaped(),
+                     detail.toHtmlEscaped(), node.toHtmlEscaped()));
         card->setObjectName(QStringLiteral("verdict-") + strategyName(r.strategy));
         card->setWordWrap(true);
         card->setToolTip(strategyTitle(r.strategy));
@@ -325,8 +328,8 @@ void LabPanel::showReport(const LabReport &report)
                                            "padding: 6px; %2 }")
                                 .arg(c.name(), Palette::textStyle(c)));
         // A wrapped label in a row does not ask for the height its wrapped text needs: room
-        // for the name, two lines of verdict and the detail.
-        card->setMinimumHeight(card->fontMetrics().lineSpacing() * 5 + 24);
+        // for the name, two lines of verdict, the detail and the node.
+        card->setMinimumHeight(card->fontMetrics().lineSpacing() * 6 + 24);
         m_verdicts->addWidget(card, 1);
     }
 
