@@ -217,7 +217,7 @@ void MainWindow::createFeaturePanels()
     });
     // The lab writes storms to throwaway SKUs on its own connections; the label decides.
     m_tabs->addTab(
-        new LabPanel(lab::LabTarget{m_client->options(), m_session->schema()},
+        new LabPanel(lab::LabTarget{m_client->options(), m_session->schema(), profile.addressMap()},
                      lab::labRefusal(profile.environmentKind(), profile.environmentLabel())),
         tr("La&b"));
     connect(m_deduct, &DeductionPanel::auditLogChanged, m_audit, &AuditViewerPanel::reload);

@@ -203,7 +203,8 @@ int runLab(Context &context)
     if (!schema)
         return exitCode;
 
-    LabRun run(settings, LabTarget{profile.toConnectionOptions(target->password), *schema});
+    LabRun run(settings, LabTarget{profile.toConnectionOptions(target->password), *schema,
+                                   profile.addressMap()});
     LabReport report = run.run();
     if (!report.failure.isEmpty()) {
         const bool connect = report.failure.startsWith(QLatin1String("could not connect"));
