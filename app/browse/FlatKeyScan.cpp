@@ -50,6 +50,7 @@ FlatKeyModel::FlatKeyModel(const FlatKeyStore &store, QObject *parent)
     : IndexTableModel(parent)
     , m_store(store)
 {
+    setPlainColumnCount(Slot);
     setDefaultSort(Key);
     rebuild();
 }
@@ -68,6 +69,9 @@ int FlatKeyModel::naturalCompare(uint32_t a, uint32_t b) const
 quint64 FlatKeyModel::sortKey(uint32_t id, int column) const
 {
     switch (column) {
+    case Slot:
+    case Node:
+        return locatedSortKey(column, m_store.key(id).toByteArray());
     case Type:
         return quint64(m_store.type(id));
     case Ttl: // no TTL after every TTL
@@ -88,7 +92,7 @@ quint64 FlatKeyModel::sortKey(uint32_t id, int column) const
 
 int FlatKeyModel::columnCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : ColumnCount;
+    return parent.isValid() ? 0 : locatedColumnCount();
 }
 
 QVariant FlatKeyModel::data(const QModelIndex &index, int role) const
@@ -97,6 +101,8 @@ QVariant FlatKeyModel::data(const QModelIndex &index, int role) const
         return {};
     const uint32_t i = idAt(index.row());
     const FlatKeyStore &st = m_store;
+    if (index.column() >= Slot && isLocatedRole(role))
+        return locatedData(index.column(), st.key(i).toByteArray(), role);
     const qint64 expiry = st.expiryMs(i) < 0 ? NoExpiry : st.expiryMs(i);
     switch (role) {
     case Qt::DisplayRole:
@@ -158,8 +164,10 @@ QVariant FlatKeyModel::headerData(int section, Qt::Orientation orientation, int 
 {
     if (orientation != Qt::Horizontal)
         return {};
+    if (section >= Slot)
+        return locatedHeader(section, role);
     static const char *const exportNames[] = {"key", "type", "ttl_ms", "size", "value_preview"};
-    if (role == ExportRole && section >= 0 && section < ColumnCount)
+    if (role == ExportRole && section >= 0)
         return QString::fromLatin1(exportNames[section]);
     if (role != Qt::DisplayRole)
         return {};

@@ -42,12 +42,12 @@ private:
     qint64 m_maxKeys = 0;
 };
 
-// Key, type, TTL (counting down), size, value preview.
+// Key, type, TTL (counting down), size, value preview; on a cluster, slot and node.
 class FlatKeyModel : public IndexTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Key, Type, Ttl, Size, Value, ColumnCount };
+    enum Column { Key, Type, Ttl, Size, Value, Slot, Node, ColumnCount };
 
     explicit FlatKeyModel(const FlatKeyStore &store, QObject *parent = nullptr);
     void tick();

@@ -55,6 +55,9 @@ public:
     // LIST); on a standalone server, index 0 is the server.
     RedisClient &node(int index);
     RedisClient &seed() { return *m_seed; }
+    // Reads the topology again soon (at most once per refreshGapMs), e.g. when a node the
+    // cluster marked failed answers again.
+    void refreshTopology() { refreshSoon(); }
 
     using CommandSender::send;
     void sendBatch(QList<Command> commands, QObject *context, BatchCallback callback,

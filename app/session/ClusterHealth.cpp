@@ -2,15 +2,50 @@
 
 namespace session {
 
+namespace {
+constexpr int RecheckMs = 2000;
+
+bool markedFailed(const redis::ClusterNode &n)
+{
+    return n.health.compare(QLatin1String("failed"), Qt::CaseInsensitive) == 0
+           || n.health.compare(QLatin1String("fail"), Qt::CaseInsensitive) == 0;
+}
+} // namespace
+
 ClusterHealth::ClusterHealth(redis::ClusterRouter &router, QObject *parent)
     : QObject(parent)
     , m_router(router)
 {
+    m_recheck.setInterval(RecheckMs);
+    connect(&m_recheck, &QTimer::timeout, this, [this] {
+        if (failedButAnswering())
+            m_router.refreshTopology();
+        else
+            m_recheck.stop();
+    });
     connect(&m_router, &redis::ClusterRouter::topologyChanged, this, [this] {
         watchPrimaries();
         emit changed();
     });
+    connect(this, &ClusterHealth::changed, this, &ClusterHealth::recheckWhileFailed);
     watchPrimaries();
+}
+
+bool ClusterHealth::failedButAnswering() const
+{
+    if (!m_router.isCluster())
+        return false;
+    for (int i : m_router.topology().primaries())
+        if (markedFailed(m_router.topology().nodes().at(i))
+            && m_router.node(i).state() == redis::ConnectionState::Ready)
+            return true;
+    return false;
+}
+
+void ClusterHealth::recheckWhileFailed()
+{
+    if (!m_recheck.isActive() && failedButAnswering())
+        m_recheck.start();
 }
 
 void ClusterHealth::watchPrimaries()
@@ -37,9 +72,7 @@ QStringList ClusterHealth::downPrimaries() const
     const redis::ClusterTopology &t = m_router.topology();
     for (int i : t.primaries()) {
         const redis::ClusterNode &n = t.nodes().at(i);
-        const bool failed = n.health.compare(QLatin1String("failed"), Qt::CaseInsensitive) == 0
-                            || n.health.compare(QLatin1String("fail"), Qt::CaseInsensitive) == 0;
-        if (failed || m_router.node(i).state() != redis::ConnectionState::Ready)
+        if (markedFailed(n) || m_router.node(i).state() != redis::ConnectionState::Ready)
             down << n.address();
     }
     return down;

@@ -4,6 +4,7 @@
 
 #include <QObject>
 #include <QStringList>
+#include <QTimer>
 
 namespace session {
 
@@ -30,8 +31,13 @@ signals:
 
 private:
     void watchPrimaries();
+    bool failedButAnswering() const;
+    void recheckWhileFailed();
 
     redis::ClusterRouter &m_router;
+    // The cluster clears a primary's FAIL flag only some node timeouts after it answers again;
+    // until the topology says so, it is read again on this timer rather than the router's 30 s.
+    QTimer m_recheck;
 };
 
 } // namespace session

@@ -9,6 +9,7 @@
 #include "RedisFixture.h"
 #include "ServerOverviewPanel.h"
 #include "browse/BrowserPanel.h"
+#include "browse/FlatKeyView.h"
 #include "browse/ModelRoles.h"
 #include "browse/SkuBrowserView.h"
 #include "deduct/ConfirmDeductionDialog.h"
@@ -191,6 +192,27 @@ private slots:
         browse::ReceiptTableModel &receipts = view->receiptModel();
         QTRY_COMPARE(receipts.rowCount(), 1);
         QCOMPARE(receipts.index(0, browse::ReceiptTableModel::Node).data().toString(), address(2));
+
+        // The All keys view too: every key of the pattern, from whichever primary holds it.
+        ui::FlatKeyView *flat = w->findChild<ui::BrowserPanel *>()->flatView();
+        flat->scan("stock:{*");
+        browse::FlatKeyModel &keys = flat->model();
+        QTRY_COMPARE_WITH_TIMEOUT(keys.rowCount(), int(m_skus.size()), 10000);
+        QCOMPARE(keys.columnCount(), int(browse::FlatKeyModel::ColumnCount));
+        QCOMPARE(keys.headerData(browse::FlatKeyModel::Node, Qt::Horizontal).toString(),
+                 QStringLiteral("Node"));
+        for (int i = 0; i < 3; ++i) {
+            const QByteArray key = "stock:{" + m_skus[i] + "}:available";
+            int row = -1;
+            for (int r = 0; r < keys.rowCount(); ++r)
+                if (keys.index(r, browse::FlatKeyModel::Key).data(browse::KeyRole).toByteArray()
+                    == key)
+                    row = r;
+            QVERIFY2(row >= 0, key.constData());
+            QCOMPARE(keys.index(row, browse::FlatKeyModel::Node).data().toString(), address(i));
+            QCOMPARE(keys.index(row, browse::FlatKeyModel::Slot).data().toLongLong(),
+                     m_nodes[0]->call({"CLUSTER", "KEYSLOT", key})->toInteger());
+        }
 
         // The overview: one row per node, with its slots and keys.
         QTableWidget *table = w->findChild<ui::ClusterNodesBox *>()->table();

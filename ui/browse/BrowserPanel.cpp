@@ -448,7 +448,7 @@ void BrowserPanel::setTopology(const redis::ClusterTopology *topology)
     m_locator.setTopology(topology);
     for (browse::LocatedTableModel *m : std::initializer_list<browse::LocatedTableModel *>{
              &m_skuView->skuModel(), &m_skuView->receiptModel(), &m_orderView->model(),
-             &m_anomalyView->model()})
+             &m_anomalyView->model(), &m_flatView->model()})
         m->setLocator(&m_locator);
     // The new columns get widths that show a whole slot number and host:port (once: later
     // topology changes keep what the user resized).
