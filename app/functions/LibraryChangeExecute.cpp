@@ -38,9 +38,7 @@ QString holdsText(const NodeState &s, const QString &library)
     if (!s.error.isEmpty())
         return QStringLiteral("unknown: could not read FUNCTION LIST (%1)").arg(s.error);
     const redis::LibraryInfo *l = s.library(library);
-    return l ? QStringLiteral("%1 %2 (sha256 %3)")
-                   .arg(library, versionLabel(libraryVersion(l->code)),
-                        shortFingerprint(codeFingerprint(l->code)))
+    return l ? QStringLiteral("%1 %2").arg(library, versionAndFingerprint(l->code))
              : QStringLiteral("no %1").arg(library);
 }
 

@@ -56,16 +56,6 @@ QString matrixStateName(LibraryMatrix::State state)
     return {};
 }
 
-namespace {
-
-QString versionAndHash(const redis::LibraryInfo &l)
-{
-    return QStringLiteral("%1 (sha256 %2)")
-        .arg(versionLabel(libraryVersion(l.code)), shortFingerprint(codeFingerprint(l.code)));
-}
-
-} // namespace
-
 LibraryMatrix::LibraryMatrix(QList<NodeLibraries> nodes)
     : m_nodes(std::move(nodes))
 {
@@ -103,7 +93,7 @@ LibraryMatrix::LibraryMatrix(QList<NodeLibraries> nodes)
                 m_drift << LibraryDrift{
                     name, n.address, DriftKind::Missing,
                     QStringLiteral("%1 is missing on %2 (%3 has %4)")
-                        .arg(name, n.address, refNode.address, versionAndHash(ref))};
+                        .arg(name, n.address, refNode.address, versionAndFingerprint(ref.code))};
                 continue;
             }
             if (l->code == ref.code)
@@ -114,11 +104,11 @@ LibraryMatrix::LibraryMatrix(QList<NodeLibraries> nodes)
                 sameVersion ? DriftKind::DifferentCode : DriftKind::DifferentVersion,
                 sameVersion ? QStringLiteral("%1 on %2 has other code under the same version: %3, "
                                              "%4 has %5")
-                                  .arg(name, n.address, versionAndHash(*l), refNode.address,
-                                       versionAndHash(ref))
+                                  .arg(name, n.address, versionAndFingerprint(l->code),
+                                       refNode.address, versionAndFingerprint(ref.code))
                             : QStringLiteral("%1 on %2 is %3, %4 has %5")
-                                  .arg(name, n.address, versionAndHash(*l), refNode.address,
-                                       versionAndHash(ref))};
+                                  .arg(name, n.address, versionAndFingerprint(l->code),
+                                       refNode.address, versionAndFingerprint(ref.code))};
         }
     }
 }

@@ -57,6 +57,12 @@ QString shortFingerprint(const QByteArray &hexFingerprint)
     return QString::fromLatin1(hexFingerprint.left(12));
 }
 
+QString versionAndFingerprint(const QByteArray &code)
+{
+    return QStringLiteral("%1 (sha256 %2)")
+        .arg(versionLabel(libraryVersion(code)), shortFingerprint(codeFingerprint(code)));
+}
+
 int compareVersions(const QString &a, const QString &b)
 {
     const QStringList pa = a.split(QLatin1Char('.'));

@@ -27,6 +27,8 @@ QByteArray codeFingerprint(const QByteArray &code);
 QByteArray nodeFingerprint(const QList<redis::LibraryInfo> &libraries);
 // The first 12 hex digits, for tables and headings.
 QString shortFingerprint(const QByteArray &hexFingerprint);
+// "1.2.0 (sha256 1a2b3c4d5e6f)": a library's release and code, as tables and reports name it.
+QString versionAndFingerprint(const QByteArray &code);
 
 // Dotted numeric comparison ("1.10.0" > "1.9.3"); a non-numeric part compares as text.
 // Negative, zero or positive like strcmp.
