@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -15,8 +16,9 @@ namespace browse {
 // skip other rows without reading them, and let the table grow without reading any key
 // again: a doubling at a million receipts is one pass over the slots, not a million
 // scattered key reads (which stalled the window for 100 ms). Slots come from calloc, so a
-// table reserved for ten million keys costs no memory until rows land in it. Linear probing,
-// grown at 70 % load.
+// table reserved for ten million keys costs no memory until rows land in it. Linear probing
+// from a multiply-shift home, so the table has any size and a reservation is not rounded up
+// to a power of two; grown at 80 % load.
 class HashIndex
 {
 public:
@@ -34,9 +36,7 @@ public:
     // Room for `rows` without growing (a scan that knows DBSIZE reserves up front).
     void reserve(size_t rows)
     {
-        size_t size = 64;
-        while (size * 7 < rows * 10)
-            size *= 2;
+        const size_t size = std::max<size_t>(64, rows + rows / 4 + 1);
         if (size > m_size)
             rehash(size);
     }
@@ -48,8 +48,7 @@ public:
         if (!m_size)
             return None;
         const uint32_t tag = uint32_t(hash);
-        const size_t mask = m_size - 1;
-        for (size_t i = tag & mask;; i = (i + 1) & mask) {
+        for (size_t i = homeOf(tag);; i = next(i)) {
             const uint64_t slot = m_slots[i];
             if (slot == Empty)
                 return None;
@@ -61,13 +60,13 @@ public:
     void prefetch(size_t hash) const
     {
         if (m_size)
-            __builtin_prefetch(&m_slots[uint32_t(hash) & (m_size - 1)]);
+            __builtin_prefetch(&m_slots[homeOf(uint32_t(hash))]);
     }
 
     // Adds an id known to be absent.
     void insert(size_t hash, uint32_t id)
     {
-        if ((size_t(m_count) + 1) * 10 > m_size * 7)
+        if ((size_t(m_count) + 1) * 5 > m_size * 4)
             rehash(m_size ? m_size * 2 : 64);
         place(slotOf(hash, id));
         ++m_count;
@@ -79,16 +78,15 @@ public:
         if (!m_size)
             return;
         const uint64_t wanted = slotOf(hash, id);
-        const size_t mask = m_size - 1;
-        size_t i = uint32_t(hash) & mask;
+        size_t i = homeOf(uint32_t(hash));
         while (m_slots[i] != wanted) {
             if (m_slots[i] == Empty)
                 return;
-            i = (i + 1) & mask;
+            i = next(i);
         }
         m_slots[i] = Empty;
         --m_count;
-        for (size_t j = (i + 1) & mask; m_slots[j] != Empty; j = (j + 1) & mask) {
+        for (size_t j = next(i); m_slots[j] != Empty; j = next(j)) {
             const uint64_t moved = m_slots[j];
             m_slots[j] = Empty;
             place(moved);
@@ -102,6 +100,8 @@ private:
         return uint64_t(uint32_t(hash)) << 32 | (uint64_t(id) + 1);
     }
     static uint32_t idOf(uint64_t slot) { return uint32_t(slot) - 1; }
+    size_t homeOf(uint32_t tag) const { return size_t((uint64_t(tag) * m_size) >> 32); }
+    size_t next(size_t i) const { return i + 1 == m_size ? 0 : i + 1; }
 
     struct Free
     {
@@ -110,10 +110,9 @@ private:
 
     void place(uint64_t slot)
     {
-        const size_t mask = m_size - 1;
-        size_t i = uint32_t(slot >> 32) & mask;
+        size_t i = homeOf(uint32_t(slot >> 32));
         while (m_slots[i] != Empty)
-            i = (i + 1) & mask;
+            i = next(i);
         m_slots[i] = slot;
     }
 

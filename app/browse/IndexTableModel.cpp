@@ -18,6 +18,7 @@ void IndexTableModel::updateNatural(uint32_t total)
     const uint32_t known = uint32_t(m_natural.size());
     if (total == known)
         return;
+    reserveFor(total);
     m_naturalKey.resize(total);
     for (uint32_t id = known; id < total; ++id)
         m_naturalKey[id] = naturalKeyOf(id);
@@ -40,21 +41,42 @@ void IndexTableModel::updateNatural(uint32_t total)
         added[i] = keyed[i].second;
     keyed = {};
     // Each new row finds its place by binary search in what remains: k log n string
-    // comparisons, then one linear pass of integer copies.
-    std::vector<uint32_t> merged;
-    merged.reserve(total);
+    // comparisons. Then one backward pass moves every old row once, in place: a second
+    // n-row vector for the merge would be megabytes more at the peak of a ten-million-key
+    // scan, at every sync.
+    std::vector<uint32_t> at(added.size());
     auto from = m_natural.begin();
-    for (uint32_t id : added) {
-        const auto at = std::upper_bound(from, m_natural.end(), id, natLess);
-        merged.insert(merged.end(), from, at);
-        merged.push_back(id);
-        from = at;
+    for (size_t i = 0; i < added.size(); ++i) {
+        from = std::upper_bound(from, m_natural.end(), added[i], natLess);
+        at[i] = uint32_t(from - m_natural.begin());
     }
-    merged.insert(merged.end(), from, m_natural.end());
-    m_natural.swap(merged);
+    m_natural.resize(total);
+    uint32_t end = known; // old rows before `end` have not moved yet
+    for (size_t j = added.size(); j-- > 0;) {
+        // Old rows from at[j] on have j + 1 new rows before them.
+        std::move_backward(m_natural.begin() + at[j], m_natural.begin() + end,
+                           m_natural.begin() + end + long(j) + 1);
+        m_natural[at[j] + j] = added[j];
+        end = at[j];
+    }
     // Ranks are only read to sort by another column: a pass of scattered writes over every
     // row, paid when such a sort needs it rather than at every sync of a growing scan.
     m_rankValid = false;
+}
+
+void IndexTableModel::reserveFor(uint32_t total)
+{
+    // Up to what the source reserved (DBSIZE told it): reserved pages cost nothing until
+    // rows land in them, and the per-row vectors never reallocate, which would hold the old
+    // and the new copy at once.
+    if (m_natural.capacity() >= total && m_rowOf.capacity() >= total)
+        return;
+    const size_t want =
+        std::max({size_t(total), size_t(sourceCapacity()), m_natural.capacity() * 2});
+    m_natural.reserve(want);
+    m_naturalKey.reserve(want);
+    m_rowOf.reserve(want);
+    m_rows.reserve(want);
 }
 
 void IndexTableModel::ensureRank() const
@@ -179,8 +201,10 @@ bool IndexTableModel::sync(uint32_t maxNewRows)
         if (accepts(id))
             added.push_back(id);
     m_known = total;
-    if (m_rowOf.size() < total)
+    if (m_rowOf.size() < total) {
+        reserveFor(total);
         m_rowOf.resize(total, -1);
+    }
     if (!added.empty()) {
         const size_t old = m_rows.size();
         beginInsertRows({}, int(old), int(old + added.size() - 1));
@@ -189,21 +213,19 @@ bool IndexTableModel::sync(uint32_t maxNewRows)
             m_rowOf[m_rows[i]] = int32_t(i);
         endInsertRows();
         if (m_sortColumn == naturalColumn()) {
-            // The permutation already holds the order: walk it, keep the rows shown. O(rows)
-            // with no comparisons at all.
+            // The permutation already holds the order: walk it, keep the rows shown (m_rowOf
+            // still says which), rewriting m_rows in place. O(rows), no comparisons at all.
             relayout([this] {
-                std::vector<uint32_t> rows;
                 if (m_rows.size() == m_natural.size()) {
-                    rows = m_natural; // every row shown (no filter): a plain copy
+                    m_rows.assign(m_natural.begin(), m_natural.end()); // no filter: a copy
                 } else {
-                    rows.reserve(m_rows.size());
+                    m_rows.clear();
                     for (uint32_t id : m_natural)
                         if (id < m_rowOf.size() && m_rowOf[id] >= 0)
-                            rows.push_back(id);
+                            m_rows.push_back(id);
                 }
                 if (m_sortOrder == Qt::DescendingOrder)
-                    std::reverse(rows.begin(), rows.end());
-                m_rows.swap(rows);
+                    std::reverse(m_rows.begin(), m_rows.end());
             });
         } else if (m_sortColumn >= 0) {
             relayout([this, old] {

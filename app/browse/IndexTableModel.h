@@ -51,6 +51,8 @@ protected:
     virtual uint32_t sourceRows() const = 0;
     virtual quint64 sourceEpoch() const = 0;
     virtual quint64 sourceRevision() const = 0;
+    // Rows the source has room for (0: unknown); the model reserves as many.
+    virtual uint32_t sourceCapacity() const { return 0; }
     virtual bool accepts(uint32_t id) const = 0;
     // The natural order (<0, 0, >0), used only to place new rows in the permutation, after
     // comparing naturalKey()s.
@@ -72,6 +74,7 @@ private:
         uint32_t id;
     };
     void updateNatural(uint32_t upTo);
+    void reserveFor(uint32_t total);
     void ensureRank() const;
     std::vector<Keyed> keyedOf(const std::vector<uint32_t> &ids) const;
     static bool keyedLess(const Keyed &a, const Keyed &b);

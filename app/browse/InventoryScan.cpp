@@ -22,10 +22,13 @@ InventoryScan::InventoryScan(redis::CommandSender &sender, inventory::KeySchema 
         // and order lookups hold few keys and reserve nothing.
         if (m_options.skuGlob.isEmpty() && m_options.orderId.isEmpty() && m_store.skuCount() == 0)
             // SKUs: a quarter of the keys. Their index is written at random places, so every
-            // reserved page of it becomes resident: half the keys cost 64 MB at ten million
+            // reserved page of it becomes resident: half the keys cost 50 MB at ten million
             // for a million SKUs. Fewer than 4 keys per SKU costs one doubling instead.
+            // Receipts: every key, and a sixteenth more for keys written while the scan runs,
+            // because the receipt index outgrowing its reservation has to hash every receipt
+            // again (see CompactHashIndex).
             m_store.reserve(size_t(qMin<qint64>(dbSize / 4, MaxReserve)),
-                            size_t(qMin<qint64>(dbSize, MaxReserve)));
+                            size_t(qMin<qint64>(dbSize + dbSize / 16, MaxReserve)));
     });
     connect(&m_scanner, &KeyspaceScanner::pageHandled, this, [this] {
         if (m_store.overflowed() && m_scanner.isRunning())

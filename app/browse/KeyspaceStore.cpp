@@ -49,7 +49,7 @@ void KeyspaceStore::reserve(size_t skus, size_t receipts)
     m_skuIndex.reserve(skus);
     m_skus.reserve(skus);
     m_skuNames.reserve(skus, skus * 12);
-    m_receiptIndex.reserve(receipts);
+    m_receiptIndex.reserve(receipts, receiptHashOf());
     m_receiptSku.reserve(receipts);
     m_receiptNext.reserve(receipts);
     m_remaining.reserve(receipts);
@@ -191,7 +191,7 @@ uint32_t KeyspaceStore::putReceipt(uint32_t s, QByteArrayView order, const Recei
             accountSku(s, +1);
             return None;
         }
-        m_receiptIndex.insert(h, id);
+        m_receiptIndex.insert(h, id, receiptHashOf());
         m_receiptSku.push_back(s);
         m_receiptNext.push_back(row.first);
         row.first = id;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "CompactHashIndex.h"
 #include "HashIndex.h"
 #include "StringPool.h"
 #include "inventory/KeySchema.h"
@@ -104,6 +105,7 @@ public:
 
     // --- SKUs
     uint32_t skuCount() const { return m_skuNames.size(); }
+    uint32_t skuCapacity() const { return uint32_t(m_skus.capacity()); } // reserve()d
     uint32_t findSku(QByteArrayView name) const;
     uint32_t internSku(QByteArrayView name) { return internSku(name, skuHash(name)); }
     // The same with the hash computed beforehand (see prefetch()).
@@ -196,6 +198,13 @@ private:
         return m_expiryBase + ((code & 1) ? v * 1000 : v);
     }
     void recomputeSoonest(uint32_t s);
+    // What the receipt index asks when it grows: a receipt's hash, from the store.
+    auto receiptHashOf() const
+    {
+        return [this](uint32_t r) {
+            return receiptHash(skuName(m_receiptSku[r]), m_orders.view(r));
+        };
+    }
     // Adds (+1) or removes (-1) what a SKU, or a receipt, contributes to m_totals: called
     // around every change.
     void accountSku(uint32_t s, int sign);
@@ -213,7 +222,7 @@ private:
     QHash<uint32_t, QByteArray> m_stockRaw; // sparse: only anomalies have one
 
     StringPool m_orders;
-    HashIndex m_receiptIndex;
+    CompactHashIndex m_receiptIndex;
     std::vector<uint32_t> m_receiptSku, m_receiptNext;
     std::vector<int32_t> m_remaining, m_receiptExpiry;
     QHash<uint32_t, qint64> m_wideRemaining; // sparse: remaining values outside int32

@@ -54,6 +54,7 @@ public:
 
 protected:
     uint32_t sourceRows() const override { return m_store.skuCount(); }
+    uint32_t sourceCapacity() const override { return m_store.skuCapacity(); }
     quint64 sourceEpoch() const override { return m_store.epoch(); }
     quint64 sourceRevision() const override { return m_store.revision(); }
     bool accepts(uint32_t sku) const override;

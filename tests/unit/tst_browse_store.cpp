@@ -2,6 +2,7 @@
 // parsing, anomaly rules, the models (through QAbstractItemModelTester) and CSV.
 #include "browse/AnomalyModel.h"
 #include "browse/Cells.h"
+#include "browse/CompactHashIndex.h"
 #include "browse/CsvExport.h"
 #include "browse/Glob.h"
 #include "browse/KeyAction.h"
@@ -225,6 +226,75 @@ private slots:
         st.clear();
         QCOMPARE(st.skuCount(), 0u);
         QCOMPARE(st.epoch(), epoch + 1);
+    }
+
+    // The receipt index keeps one byte of each hash: rows sharing a home slot and a tag, rows
+    // erased in the middle of a probe run, and growth that asks for every hash again must
+    // all still find exactly the right row.
+    void compactIndexFindsThroughCollisionsErasesAndGrowth()
+    {
+        std::vector<size_t> hashOfRow;
+        auto hashOf = [&](uint32_t id) {
+            return hashOfRow[id];
+        };
+        auto equalsRow = [](uint32_t want) {
+            return [want](uint32_t id) {
+                return id == want;
+            };
+        };
+        CompactHashIndex index;
+        QCOMPARE(index.find(1, equalsRow(0)), CompactHashIndex::None);
+        // The same 64-bit hash for ten rows: same home, same tag, told apart by equals().
+        for (uint32_t id = 0; id < 10; ++id) {
+            hashOfRow.push_back(0x5a00'0000'0000'1234ULL);
+            index.insert(hashOfRow[id], id, hashOf);
+        }
+        for (uint32_t id = 0; id < 10; ++id)
+            QCOMPARE(index.find(hashOfRow[id], equalsRow(id)), id);
+        // Erasing from the middle of the run leaves the rows after it reachable.
+        index.erase(hashOfRow[3], 3);
+        index.erase(hashOfRow[7], 7);
+        QCOMPARE(index.count(), 8u);
+        QCOMPARE(index.find(hashOfRow[3], equalsRow(3)), CompactHashIndex::None);
+        QCOMPARE(index.find(hashOfRow[9], equalsRow(9)), 9u);
+        // Enough rows to grow many times from 64 slots; every growth rehashes through hashOf.
+        QRandomGenerator rng(42);
+        for (uint32_t id = 10; id < 200000; ++id) {
+            hashOfRow.push_back(rng.generate64());
+            index.insert(hashOfRow[id], id, hashOf);
+        }
+        QCOMPARE(index.count(), 200000u - 2);
+        QVERIFY(index.memoryBytes() <= 200000 * 5 * 2 + 64 * 5);
+        for (uint32_t id = 0; id < 200000; ++id) {
+            const uint32_t expected = (id == 3 || id == 7) ? CompactHashIndex::None : id;
+            QCOMPARE(index.find(hashOfRow[id], equalsRow(id)), expected);
+        }
+        // Erase and insert churn with as many rows as before: tombstones are reused or
+        // dropped rather than piling up, and nothing is lost or found twice.
+        for (uint32_t id = 10; id < 100000; ++id)
+            index.erase(hashOfRow[id], id);
+        const size_t bytes = index.memoryBytes();
+        for (uint32_t id = 10; id < 100000; ++id) {
+            hashOfRow[id] = rng.generate64();
+            index.insert(hashOfRow[id], id, hashOf);
+        }
+        QVERIFY2(index.memoryBytes() <= bytes * 2,
+                 qPrintable(QString::number(index.memoryBytes())));
+        for (uint32_t id = 0; id < 200000; id += 7) {
+            const uint32_t expected = (id == 3 || id == 7) ? CompactHashIndex::None : id;
+            QCOMPARE(index.find(hashOfRow[id], equalsRow(id)), expected);
+        }
+        // Reserved up front, it does not grow (and so never asks for a hash again).
+        CompactHashIndex reserved;
+        int asked = 0;
+        auto counting = [&](uint32_t id) {
+            ++asked;
+            return hashOfRow[id];
+        };
+        reserved.reserve(150000, counting);
+        for (uint32_t id = 0; id < 150000; ++id)
+            reserved.insert(hashOfRow[id], id, counting);
+        QCOMPARE(asked, 0);
     }
 
     // Receipt columns are 4 bytes: exact within 12 days of the first expiry, rounded down to
