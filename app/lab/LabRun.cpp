@@ -161,9 +161,9 @@ void LabRun::runOne(const LabNode &node, NodeCheck &check, StrategyResult &resul
     StormTarget target{node.options, m_target.schema, result.sku, check.sha};
     {
         StormRunner storm(m_settings, result.strategy, target, m_cancel,
-                          [this, index](qint64 done) {
+                          [this, index, &node](qint64 done) {
                               if (m_progress)
-                                  m_progress(index, done);
+                                  m_progress(index, done, node.name);
                           });
         storm.run(result);
     }

@@ -47,7 +47,10 @@ public:
     LabRun(LabSettings settings, LabTarget target);
 
     // Called with the strategy running and its attempts done so far (from the running thread).
-    using Progress = std::function<void(int strategyIndex, qint64 attemptsDone)>;
+    // node: the server the strategy's storm runs on (a cluster's owning primary), named as in
+    // StrategyResult::node.
+    using Progress =
+        std::function<void(int strategyIndex, qint64 attemptsDone, const QString &node)>;
     void setProgress(Progress progress) { m_progress = std::move(progress); }
     // Set from any thread to stop: running storms stop sending and the keys are removed.
     void setCancelFlag(const std::atomic<bool> *cancel) { m_cancel = cancel; }

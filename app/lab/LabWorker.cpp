@@ -29,9 +29,10 @@ void LabWorker::start(const LabSettings &settings, const LabTarget &target)
     m_thread = QThread::create([this, settings, target] {
         LabRun run(settings, target);
         run.setCancelFlag(&m_cancel);
-        run.setProgress([this](int index, qint64 done) {
+        run.setProgress([this](int index, qint64 done, const QString &node) {
             QMetaObject::invokeMethod(
-                this, [this, index, done] { emit progress(index, done); }, Qt::QueuedConnection);
+                this, [this, index, done, node] { emit progress(index, done, node); },
+                Qt::QueuedConnection);
         });
         const LabReport report = run.run();
         QMetaObject::invokeMethod(

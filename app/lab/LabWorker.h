@@ -24,7 +24,7 @@ public:
     void cancel() { m_cancel = true; }
 
 signals:
-    void progress(int strategyIndex, qint64 attemptsDone);
+    void progress(int strategyIndex, qint64 attemptsDone, const QString &node);
     void finished(const lab::LabReport &report);
 
 private:

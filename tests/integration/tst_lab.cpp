@@ -329,7 +329,7 @@ private slots:
         s.initialStock = 1000000;
         std::atomic<bool> cancel{false};
         qint64 seen = 0;
-        LabReport report = runLab(s, &cancel, [&](int, qint64 done) {
+        LabReport report = runLab(s, &cancel, [&](int, qint64 done, const QString &) {
             seen = done;
             if (done > 200)
                 cancel = true;
@@ -597,6 +597,7 @@ private slots:
         QVERIFY2(startCluster(), "the cluster did not start");
         LabWorker worker;
         QSignalSpy finished(&worker, &LabWorker::finished);
+        QSignalSpy progress(&worker, &LabWorker::progress);
         LabSettings s = storm({Strategy::FunctionV1, Strategy::Naive}, Fault::None);
         s.attempts = 300;
         worker.start(s, LabTarget{m_cluster->nodes().first(), inventory::KeySchema()});
@@ -607,6 +608,15 @@ private slots:
         QVERIFY2(report.results[0].ran(), qPrintable(report.results[0].verdict()));
         QVERIFY(clusterNodeNamed(report.results[0].node) >= 0);
         QVERIFY(report.results[0].node != report.results[1].node);
+        // Progress names the node each storm runs on (the panel's status line says it), not
+        // the seed the run was given.
+        QSet<int> reported;
+        for (const QList<QVariant> &p : progress) {
+            const int index = p.at(0).toInt();
+            QCOMPARE(p.at(2).toString(), report.results[index].node);
+            reported << index;
+        }
+        QCOMPARE(reported, (QSet<int>{0, 1}));
         QCOMPARE(*report.results[0].finalStock + *report.results[0].receipts, s.initialStock);
         QCOMPARE(clusterLabKeys(), 0);
     }

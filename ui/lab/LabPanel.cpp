@@ -252,7 +252,7 @@ void LabPanel::run()
     }
     m_status->setStyleSheet(QString());
     m_status->setText(
-        tr("Running %1 on %2…")
+        tr("Starting %1 through %2…")
             .arg(strategyName(m_running.strategies.first()), m_target.options.address()));
     m_progress->setRange(0, int(m_running.strategies.size() * 1000));
     m_progress->setValue(0);
@@ -278,13 +278,15 @@ void LabPanel::setRunning(bool running)
     m_cancel->setEnabled(running);
 }
 
-void LabPanel::onProgress(int strategyIndex, qint64 done)
+void LabPanel::onProgress(int strategyIndex, qint64 done, const QString &node)
 {
     const double share = double(done) / double(std::max<qint64>(1, m_running.attempts));
     m_progress->setValue(strategyIndex * 1000 + int(std::min(1.0, share) * 1000));
     if (strategyIndex < m_running.strategies.size() && !m_cancelRequested)
-        m_status->setText(tr("Running %1: %2 of %3 attempts…")
-                              .arg(strategyName(m_running.strategies.at(strategyIndex)))
+        // The node the storm really runs on: on a cluster, the primary owning its SKU, not
+        // the address the session was opened with.
+        m_status->setText(tr("Running %1 on %2: %3 of %4 attempts…")
+                              .arg(strategyName(m_running.strategies.at(strategyIndex)), node)
                               .arg(done)
                               .arg(m_running.attempts));
 }

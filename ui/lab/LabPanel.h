@@ -54,7 +54,7 @@ protected:
 
 private:
     void showReport(const lab::LabReport &report);
-    void onProgress(int strategyIndex, qint64 done);
+    void onProgress(int strategyIndex, qint64 done, const QString &node);
     void updateFaultFields();
     void setRunning(bool running);
 

@@ -89,7 +89,9 @@ void LatencyChart::setResults(const QList<lab::StrategyResult> &results)
     y->setRange(0, std::min(100.0, top * 1.1 + 1));
     y->applyNiceNumbers();
     y->setLabelFormat(QStringLiteral("%.0f %%"));
-    y->setTitleText(tr("% of commands"));
+    // Short: the tab gives the chart little height, and the chart's title already says
+    // "share of each strategy's commands" ("% of commands" was cut to "% of com…").
+    y->setTitleText(tr("share"));
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(y);
     chart->legend()->setVisible(true);
