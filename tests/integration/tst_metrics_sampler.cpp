@@ -1,6 +1,6 @@
 // The chart models fed from a real redis-server: one sample's decoding, rates, the FCALL latency
 // histogram, the round-trip budget, watched stock, the slow log and receipt expiry.
-#include "RedisFixture.h"
+#include "ServerTest.h"
 #include "browse/InventoryScan.h"
 #include "metrics/ReceiptExpiry.h"
 #include "metrics/ServerSampler.h"
@@ -34,22 +34,15 @@ redis::Command deduct(const QByteArray &order)
 
 } // namespace
 
-class TstMetricsSampler : public QObject
+class TstMetricsSampler : public testsupport::ServerTest
 {
     Q_OBJECT
-
-    testsupport::StandaloneRedis m_redis;
-    std::unique_ptr<redis::RedisClient> m_c;
 
 private slots:
     void initTestCase()
     {
-        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
-        m_c = m_redis.connect();
-        QCOMPARE(
-            testsupport::render(m_c->call({"FUNCTION", "LOAD", "REPLACE",
-                                           testsupport::functionSource("inventory_lib_v1.lua")})),
-            QStringLiteral("\"inventory_lib_v1\""));
+        const QString why = startServer(QStringLiteral("inventory_lib_v1.lua"));
+        QVERIFY2(why.isEmpty(), qPrintable(why));
         QCOMPARE(testsupport::render(m_c->call({"CONFIG", "SET", "maxmemory", "100mb"})),
                  QStringLiteral("+OK"));
     }

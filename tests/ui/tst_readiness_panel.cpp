@@ -1,6 +1,6 @@
 // The Readiness tab (issue 15) against a real server: it lists every finding with its verdict
 // and why sentence, and its Markdown and HTML exports hold every finding.
-#include "RedisFixture.h"
+#include "ServerTest.h"
 #include "browse/InventoryScan.h"
 #include "readiness/FindingsModel.h"
 #include "readiness/ReadinessPanel.h"
@@ -14,20 +14,15 @@
 
 using readiness::Verdict;
 
-class TstReadinessPanel : public QObject
+class TstReadinessPanel : public testsupport::ServerTest
 {
     Q_OBJECT
-
-    testsupport::StandaloneRedis m_redis;
-    std::unique_ptr<redis::RedisClient> m_c;
 
 private slots:
     void initTestCase()
     {
-        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
-        m_c = m_redis.connect();
-        QVERIFY(m_c->call({"FUNCTION", "LOAD", testsupport::functionSource("inventory_lib_v1.lua")})
-                    .ok());
+        const QString why = startServer(QStringLiteral("inventory_lib_v1.lua"));
+        QVERIFY2(why.isEmpty(), qPrintable(why));
         QVERIFY(m_c->call({"SET", "stock:{sku-1}:available", "-2"}).ok());
         QVERIFY(m_c->call({"SET", "idem:{sku-1}:o-1", "5", "EX", "3600"}).ok());
     }
