@@ -213,10 +213,9 @@ std::optional<inventory::KeySchema> keySchema(const session::ConnectionProfile &
 }
 
 std::unique_ptr<redis::RedisClient> connectClient(redis::ConnectionOptions options,
-                                                  Context &context, int failExit, int *exitCode,
-                                                  SocketThread socketThread)
+                                                  Context &context, int failExit, int *exitCode)
 {
-    options.onCallerThread = socketThread == SocketThread::Caller;
+    options.onCallerThread = true;
     auto client = std::make_unique<redis::RedisClient>(options);
     client->open();
     if (!client->waitUntilReady(options.connectTimeoutMs + 1000)) {
@@ -228,10 +227,9 @@ std::unique_ptr<redis::RedisClient> connectClient(redis::ConnectionOptions optio
 
 std::unique_ptr<redis::ClusterRouter> connectRouter(redis::ConnectionOptions options,
                                                     Context &context, int failExit, int *exitCode,
-                                                    SocketThread socketThread,
                                                     const redis::AnnouncedAddressMap &addressMap)
 {
-    options.onCallerThread = socketThread == SocketThread::Caller;
+    options.onCallerThread = true;
     redis::ClusterRouter::Options o;
     o.seed = options;
     o.addressMap = addressMap;
@@ -266,9 +264,8 @@ std::unique_ptr<ScannedInventory> scanInventory(const ConnectionArgs &connection
     if (!pace)
         return nullptr;
     pace->applyTo(options);
-    run->client =
-        connectRouter(profile.toConnectionOptions(run->target.password), context, ExitConnection,
-                      exitCode, SocketThread::Transport, profile.addressMap());
+    run->client = connectRouter(profile.toConnectionOptions(run->target.password), context,
+                                ExitConnection, exitCode, profile.addressMap());
     if (!run->client)
         return nullptr;
     run->scan = std::make_unique<browse::InventoryScan>(*run->client, *schema);

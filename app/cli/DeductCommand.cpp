@@ -266,9 +266,8 @@ int runDeduct(Context &context)
                             QStringLiteral("nothing sent: %1").arg(why.join(QStringLiteral("; "))));
     }
 
-    const auto client =
-        connectRouter(profile.toConnectionOptions(target->password), context, ExitConnection,
-                      &exitCode, SocketThread::Caller, profile.addressMap());
+    const auto client = connectRouter(profile.toConnectionOptions(target->password), context,
+                                      ExitConnection, &exitCode, profile.addressMap());
     if (!client)
         return exitCode;
     ctx.serverAddress = client->address();
