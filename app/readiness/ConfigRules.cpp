@@ -1,4 +1,5 @@
-// The rules read from CONFIG GET, INFO and ACL DRYRUN on the connected node.
+// The rules read from CONFIG GET, INFO and ACL DRYRUN on one primary (Rules.cpp runs them on
+// every primary of a cluster).
 #include "Rules.h"
 
 namespace readiness {

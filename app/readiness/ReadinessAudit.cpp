@@ -35,11 +35,14 @@ void ReadinessAudit::start(const AuditRequest &request)
     input->keyspace = request.keyspace;
     input->catalog = &catalog();
     input->nodes.resize(nodes.size());
+    input->servers.resize(nodes.size());
     auto waiting = std::make_shared<qsizetype>(nodes.size());
     auto done = [this, generation, input, waiting] {
         if (--*waiting > 0 || generation != m_generation)
             return;
         m_running = false;
+        if (!input->servers.isEmpty())
+            input->server = input->servers.first();
         const QList<Finding> findings = evaluate(*input);
         qCInfo(lcReadiness) << "audit of" << input->server.node << "done:" << findings.size()
                             << "rules, exit" << auditExit(findings);
@@ -56,22 +59,16 @@ void ReadinessAudit::start(const AuditRequest &request)
         done();
         return;
     }
+    // Every primary gets the whole batch: its configuration, persistence, replicas and ACLs
+    // are its own, and one primary that evicts is enough to lose stock.
     for (qsizetype i = 0; i < nodes.size(); ++i) {
         const QString name = nodes[i].name;
-        if (i == 0) {
-            nodes[i].sender->sendBatch(
-                serverCommands(request.user), this,
-                [input, done, name, user = request.user](const QList<redis::ReplyResult> &r) {
-                    input->server = decodeServer(name, user, r, &input->nodes[0]);
-                    done();
-                });
-        } else {
-            nodes[i].sender->send(libraryCommand(), this,
-                                  [input, done, name, i](const redis::ReplyResult &r) {
-                                      input->nodes[i] = decodeLibraries(name, r);
-                                      done();
-                                  });
-        }
+        nodes[i].sender->sendBatch(
+            serverCommands(request.user), this,
+            [input, done, name, i, user = request.user](const QList<redis::ReplyResult> &r) {
+                input->servers[i] = decodeServer(name, user, r, &input->nodes[i]);
+                done();
+            });
     }
 }
 

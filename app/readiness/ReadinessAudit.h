@@ -20,9 +20,9 @@ struct AuditRequest
     std::optional<KeyspaceFacts> keyspace;
 };
 
-// Runs the readiness rules against a server: one batch to the first primary (CONFIG GET,
-// INFO persistence, INFO replication, FUNCTION LIST WITHCODE, ACL DRYRUN) and FUNCTION LIST
-// WITHCODE to every other primary of a cluster, all at once, so an audit costs one round trip.
+// Runs the readiness rules against a server: one batch to every primary (CONFIG GET, INFO
+// persistence, INFO replication, FUNCTION LIST WITHCODE, ACL DRYRUN), all at once, so an
+// audit costs one round trip; on a cluster the configuration rules hold for every primary.
 // Asynchronous: finished() comes on this object's thread; start() again drops the previous
 // run's late replies.
 class ReadinessAudit : public QObject

@@ -1,24 +1,87 @@
 #include "Rules.h"
 
+#include <algorithm>
+
 namespace readiness {
 
 const QList<Rule> &rules()
 {
     static const QList<Rule> table{
-        {"eviction-policy", "Eviction policy", &checkEviction},
-        {"persistence", "Persistence", &checkPersistence},
-        {"replication", "Replication", &checkReplication},
-        {"busy-reply-threshold", "Busy script threshold", &checkBusyThreshold},
+        {"eviction-policy", "Eviction policy", &checkEviction, false, true},
+        {"persistence", "Persistence", &checkPersistence, false, true},
+        {"replication", "Replication", &checkReplication, false, true},
+        {"busy-reply-threshold", "Busy script threshold", &checkBusyThreshold, false, true},
         {"library-release", "Loaded library is a shipped release", &checkLibraryRelease},
         {"deduct-writes", "Deduct functions may write", &checkDeductWrites},
         {"library-drift", "Same library on every primary", &checkLibraryDrift},
-        {"load-permission", "Calling user cannot load libraries", &checkLoadPermission},
+        {"load-permission", "Calling user cannot load libraries", &checkLoadPermission, false,
+         true},
         {"receipt-ttl", "Receipt TTLs cover the retry window", &checkReceiptTtl, true},
         {"receipts-without-ttl", "Receipts without a TTL", &checkReceiptsWithoutTtl, true},
         {"stock-values", "Stock values are canonical, not negative", &checkStockValues, true},
     };
     return table;
 }
+
+int severity(Verdict v)
+{
+    switch (v) {
+    case Verdict::Pass:
+        return 0;
+    case Verdict::Warn:
+        return 1;
+    case Verdict::CouldNotCheck:
+        return 2;
+    case Verdict::Fail:
+        return 3;
+    }
+    return 3;
+}
+
+namespace {
+
+// A per-server rule on every primary: the worst verdict, said for the primaries that have it.
+// Where every primary agrees, the finding reads as on one server.
+void checkEveryServer(const Rule &rule, const AuditInput &in, Finding &out)
+{
+    QList<Finding> each;
+    for (const ServerRead &server : in.servers) {
+        AuditInput one = in;
+        one.server = server;
+        Finding f = out;
+        rule.check(one, f);
+        each << f;
+    }
+    qsizetype worst = 0;
+    for (qsizetype i = 1; i < each.size(); ++i)
+        if (severity(each[i].verdict) > severity(each[worst].verdict))
+            worst = i;
+    const bool agree = std::all_of(each.begin(), each.end(), [&](const Finding &f) {
+        return f.verdict == each[0].verdict && f.why == each[0].why
+               && f.evidence == each[0].evidence;
+    });
+    out = each[worst];
+    if (agree) {
+        if (each.size() > 1)
+            out.why += QStringLiteral(" The same on all %1 primaries.").arg(each.size());
+        return;
+    }
+    QStringList at;
+    for (qsizetype i = 0; i < each.size(); ++i)
+        if (each[i].verdict == out.verdict && each[i].why == out.why)
+            at << in.servers[i].node;
+    out.why = QStringLiteral("On %1 (%2 of %3 primaries): %4")
+                  .arg(at.join(QStringLiteral(", ")))
+                  .arg(at.size())
+                  .arg(each.size())
+                  .arg(out.why);
+    out.evidence.clear();
+    for (qsizetype i = 0; i < each.size(); ++i)
+        for (const auto &[name, value] : each[i].evidence)
+            out.evidence << qMakePair(in.servers[i].node + QLatin1Char(' ') + name, value);
+}
+
+} // namespace
 
 QList<Finding> evaluate(const AuditInput &in)
 {
@@ -29,7 +92,10 @@ QList<Finding> evaluate(const AuditInput &in)
         Finding f;
         f.id = QString::fromLatin1(rule.id);
         f.title = QString::fromLatin1(rule.title);
-        rule.check(in, f);
+        if (rule.perServer && in.servers.size() > 1)
+            checkEveryServer(rule, in, f);
+        else
+            rule.check(in, f);
         out << f;
     }
     return out;

@@ -19,12 +19,14 @@ struct AuditSettings
     int clientTimeoutMs = 5000;        // the profile's command timeout
 };
 
-// Everything the rules read. `nodes` holds every primary's libraries, the connected node
-// first; `keyspace` is empty when the caller chose not to scan (the receipt and stock rules
-// are then left out, not failed).
+// Everything the rules read. `servers` and `nodes` hold every primary's configuration and
+// libraries, in the router's order of primaries (`server` is the first); a rule that reads `server`
+// is run once per primary (Rule::perServer) with `server` set to each in turn. `keyspace` is empty
+// when the caller chose not to scan (the receipt and stock rules are then left out, not failed).
 struct AuditInput
 {
     ServerRead server;
+    QList<ServerRead> servers;
     QList<NodeLibraries> nodes;
     std::optional<KeyspaceFacts> keyspace;
     AuditSettings settings;
@@ -39,6 +41,9 @@ struct Rule
     const char *title;
     RuleCheck check;
     bool needsKeyspace = false;
+    // Reads `server`: on a cluster, checked on every primary, and the worst verdict stands,
+    // naming the primaries it came from (one primary evicting keys is enough to lose stock).
+    bool perServer = false;
 };
 
 // The rules, in the order the report lists them.
@@ -59,6 +64,9 @@ void checkLibraryDrift(const AuditInput &in, Finding &out);
 void checkReceiptTtl(const AuditInput &in, Finding &out);
 void checkReceiptsWithoutTtl(const AuditInput &in, Finding &out);
 void checkStockValues(const AuditInput &in, Finding &out);
+
+// Fail, then could not check, then warn, then pass: the order auditExit() ranks them in.
+int severity(Verdict v);
 
 // Sets a verdict and its sentence in one line.
 inline void conclude(Finding &f, Verdict v, const QString &why)

@@ -42,13 +42,13 @@ struct NodeLibraries
 
 // The CONFIG parameters the rules read.
 QList<QByteArray> auditedParameters();
-// The batch sent to the connected node: CONFIG GET (all parameters in one command), INFO
+// The batch sent to every primary: CONFIG GET (all parameters in one command), INFO
 // persistence, INFO replication, FUNCTION LIST WITHCODE, ACL DRYRUN <user> FUNCTION LOAD.
 QList<redis::Command> serverCommands(const QString &user);
 // Decodes that batch's replies; `libraries` gets the FUNCTION LIST part.
 ServerRead decodeServer(const QString &node, const QString &user,
                         const QList<redis::ReplyResult> &replies, NodeLibraries *libraries);
-// FUNCTION LIST WITHCODE, for every other primary of a cluster.
+// FUNCTION LIST WITHCODE, part of that batch.
 redis::Command libraryCommand();
 NodeLibraries decodeLibraries(const QString &node, const redis::ReplyResult &reply);
 

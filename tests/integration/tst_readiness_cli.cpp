@@ -28,6 +28,20 @@ Run cli(QStringList args)
     return Run{r.exitCode, QString::fromUtf8(r.out), QString::fromUtf8(r.err)};
 }
 
+QString findingField(const QString &json, const QString &id, const QString &field)
+{
+    const QJsonArray findings = QJsonDocument::fromJson(json.toUtf8())["findings"].toArray();
+    for (const QJsonValue &f : findings)
+        if (f["id"].toString() == id)
+            return f[field].toString();
+    return QStringLiteral("(no finding %1)").arg(id);
+}
+
+QString whyOf(const QString &json, const QString &id)
+{
+    return findingField(json, id, QStringLiteral("why"));
+}
+
 QString verdictOf(const QString &json, const QString &id)
 {
     const QJsonArray findings = QJsonDocument::fromJson(json.toUtf8())["findings"].toArray();
@@ -174,6 +188,34 @@ private slots:
         const QString line = r.out.mid(at, r.out.indexOf('\n', r.out.indexOf('\n', at) + 1) - at);
         QVERIFY2(line.contains(third + QStringLiteral(" hold(s) different libraries")),
                  qPrintable(line));
+    }
+
+    // A configuration rule holds only if it holds on every primary: one primary evicting keys
+    // fails the audit, named, even though the primary the URL names is fine.
+    void clusterConfigurationOnEveryPrimary()
+    {
+        testsupport::RedisCluster cluster;
+        QVERIFY2(cluster.start(), qPrintable(cluster.errorString()));
+        const QString url = QStringLiteral("redis://127.0.0.1:%1").arg(cluster.nodes().at(0).port);
+        const QStringList args{QStringLiteral("--url"), url, QStringLiteral("--no-scan"),
+                               QStringLiteral("--json")};
+        Run r = cli(args);
+        const QString before = verdictOf(r.out, QStringLiteral("eviction-policy"));
+        QVERIFY2(before != QLatin1String("fail"), qPrintable(r.out));
+        QVERIFY2(whyOf(r.out, QStringLiteral("eviction-policy"))
+                     .endsWith(QLatin1String(" The same on all 3 primaries.")),
+                 qPrintable(r.out));
+        QVERIFY(cluster.connectNode(1)
+                    ->call({"CONFIG", "SET", "maxmemory-policy", "allkeys-lru"})
+                    .ok());
+        r = cli(args);
+        QCOMPARE(r.code, 2);
+        QCOMPARE(verdictOf(r.out, QStringLiteral("eviction-policy")), QStringLiteral("fail"));
+        const QString second = QStringLiteral("127.0.0.1:%1").arg(cluster.nodes().at(1).port);
+        const QString why = whyOf(r.out, QStringLiteral("eviction-policy"));
+        QVERIFY2(why.startsWith(QStringLiteral("On %1 (1 of 3 primaries): ").arg(second)),
+                 qPrintable(why));
+        QVERIFY2(why.contains(QLatin1String("allkeys-lru")), qPrintable(why));
     }
 };
 
