@@ -5,6 +5,7 @@
 
 #include <QEventLoop>
 #include <QPointer>
+#include <QSet>
 #include <QThread>
 #include <optional>
 
@@ -177,6 +178,7 @@ void ClusterRouter::applyTopology(const ReplyResult &shards, const ReplyResult &
         m_topology = decoded->value();
         m_cluster = true;
         m_discoveryError.clear();
+        closeUnlisted();
     } else if (decoded) {
         m_discoveryError = decoded->error();
         qCWarning(lcRedis) << "cluster topology from" << address()
@@ -215,22 +217,58 @@ void ClusterRouter::applyTopology(const ReplyResult &shards, const ReplyResult &
     }
 }
 
+QString ClusterRouter::keyOf(const QString &host, quint16 port) const
+{
+    ConnectionOptions o = m_options.seed;
+    o.host = host;
+    o.port = port;
+    return o.address();
+}
+
 RedisClient &ClusterRouter::clientFor(const QString &host, quint16 port)
 {
     if (port == m_options.seed.port && host.compare(m_options.seed.host, Qt::CaseInsensitive) == 0)
         return *m_seed;
-    ConnectionOptions o = m_options.seed;
-    o.host = host;
-    o.port = port;
-    const QString key = o.address();
+    const QString key = keyOf(host, port);
     auto it = m_clients.find(key);
     if (it == m_clients.end()) {
+        ConnectionOptions o = m_options.seed;
+        o.host = host;
+        o.port = port;
         auto client = std::make_unique<RedisClient>(o);
         watch(*client);
         client->open();
         it = m_clients.emplace(key, std::move(client)).first;
+    } else if (it->second->state() == ConnectionState::Closed) {
+        it->second->open(); // closed by closeUnlisted(), and wanted again
     }
     return *it->second;
+}
+
+void ClusterRouter::closeUnlisted()
+{
+    // The clients stay (a scan in progress may hold one; its commands end "closed"), but stop
+    // reconnecting to a node that is gone for good.
+    QSet<QString> listed;
+    for (const ClusterNode &n : m_topology.nodes())
+        listed << keyOf(n.host, n.port);
+    for (auto &[key, client] : m_clients)
+        if (!listed.contains(key) && client->state() != ConnectionState::Closed) {
+            qCInfo(lcRedis) << "closing the connection to" << key
+                            << ": the cluster no longer lists it";
+            client->close();
+        }
+}
+
+QStringList ClusterRouter::openConnections() const
+{
+    QStringList out;
+    if (m_seed->state() != ConnectionState::Closed)
+        out << m_seed->address();
+    for (const auto &[key, client] : m_clients)
+        if (client->state() != ConnectionState::Closed)
+            out << key;
+    return out;
 }
 
 RedisClient &ClusterRouter::node(int index)

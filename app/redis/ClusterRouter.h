@@ -58,6 +58,10 @@ public:
     // Reads the topology again soon (at most once per refreshGapMs), e.g. when a node the
     // cluster marked failed answers again.
     void refreshTopology() { refreshSoon(); }
+    // host:port of every node connection the router keeps open, the seed's included. A node
+    // the cluster no longer lists (forgotten, or its shard removed) is closed, not retried
+    // for ever; it reopens if the node is listed or named by a redirection again.
+    QStringList openConnections() const;
 
     using CommandSender::send;
     void sendBatch(QList<Command> commands, QObject *context, BatchCallback callback,
@@ -81,6 +85,8 @@ private:
     void take(const std::shared_ptr<Pending> &p, qsizetype i, ReplyResult result);
     void finishOne(const std::shared_ptr<Pending> &p, qsizetype i, ReplyResult result);
     RedisClient &clientFor(const QString &host, quint16 port);
+    QString keyOf(const QString &host, quint16 port) const; // m_clients' key
+    void closeUnlisted();
 
     Options m_options;
     std::unique_ptr<RedisClient> m_seed;

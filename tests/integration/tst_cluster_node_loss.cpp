@@ -274,6 +274,45 @@ private slots:
         QCOMPARE(r.call({"GET", key})->bytes(), QByteArray("100"));
     }
 
+    // A node that leaves the cluster for good (its slots handed to its replica, then killed
+    // and forgotten by every node) is closed, not reconnected to every few seconds for the
+    // rest of the session.
+    void aForgottenNodeIsClosedNotRetried()
+    {
+        RedisCluster cluster;
+        QVERIFY2(cluster.start(withReplicas()), qPrintable(cluster.errorString()));
+        QVERIFY(cluster.primaries().contains(1));
+        const int replica = cluster.replicaOf(1);
+        QVERIFY(replica >= 0);
+        auto router = cluster.router(); // seeded with node 0
+        ClusterRouter &r = *router;
+        QVERIFY(r.discovered());
+        QVERIFY(seed(r));
+        QByteArray key; // one that node 1 serves: the router opens a connection to it
+        for (int i = 0; i < Skus && key.isEmpty(); ++i) {
+            const int owner = r.topology().ownerOf(keySlot(stockKey(i)));
+            if (r.topology().nodes().at(owner).port == cluster.nodes().at(1).port)
+                key = stockKey(i);
+        }
+        QVERIFY(!key.isEmpty());
+        QCOMPARE(r.call({"GET", key})->bytes(), QByteArray("100"));
+        const QString gone = QStringLiteral("127.0.0.1:%1").arg(cluster.nodes().at(1).port);
+        QVERIFY2(r.openConnections().contains(gone), qPrintable(r.openConnections().join(' ')));
+
+        QVERIFY(cluster.waitUntilReplicated().isEmpty());
+        const QString took = cluster.failover(replica);
+        QVERIFY2(took.isEmpty(), qPrintable(took));
+        const QByteArray id = cluster.connectNode(1)->call({"CLUSTER", "MYID"})->bytes();
+        cluster.kill(1);
+        for (int i = 0; i < cluster.size(); ++i)
+            if (i != 1)
+                QVERIFY(cluster.connectNode(i)->call({"CLUSTER", "FORGET", id}).ok());
+        // A refresh already on its way may have read the old map: ask until one has not.
+        QTRY_VERIFY_WITH_TIMEOUT((r.refreshTopology(), !r.openConnections().contains(gone)), 10000);
+        QCOMPARE(r.call({"GET", key})->bytes(), QByteArray("100")); // from the new primary
+        QVERIFY(!r.openConnections().contains(gone));
+    }
+
     // A dead node's shard refuses every command unsent, and each refusal asks for a fresh
     // topology; the router still reads it at most once per refreshGapMs (250 ms).
     void refreshesAreSpacedWhileANodeIsDown()
