@@ -50,6 +50,17 @@ class TstClusterNodeLoss : public QObject
         return -1;
     }
 
+    // A seeded stock key whose slot the node on `port` owns (as the router sees it), or empty.
+    static QByteArray stockKeyServedBy(ClusterRouter &r, quint16 port)
+    {
+        for (int i = 0; i < Skus; ++i) {
+            const int owner = r.topology().ownerOf(keySlot(stockKey(i)));
+            if (owner >= 0 && r.topology().nodes().at(owner).port == port)
+                return stockKey(i);
+        }
+        return {};
+    }
+
     // 3+3, a replica taking over 1.5 s after its primary went silent.
     static RedisCluster::Options withReplicas()
     {
@@ -257,13 +268,7 @@ private slots:
         auto router = cluster.router(testsupport::quickFailure({}));
         ClusterRouter &r = *router;
         QVERIFY(r.discovered());
-        // A key the seed itself serves.
-        QByteArray key;
-        for (int i = 0; i < Skus && key.isEmpty(); ++i) {
-            const int owner = r.topology().ownerOf(keySlot(stockKey(i)));
-            if (r.topology().nodes().at(owner).port == cluster.nodes().first().port)
-                key = stockKey(i);
-        }
+        const QByteArray key = stockKeyServedBy(r, cluster.nodes().first().port); // the seed
         QVERIFY(!key.isEmpty());
         QCOMPARE(r.call({"GET", key})->bytes(), QByteArray("100"));
 
@@ -288,12 +293,8 @@ private slots:
         ClusterRouter &r = *router;
         QVERIFY(r.discovered());
         QVERIFY(seed(r));
-        QByteArray key; // one that node 1 serves: the router opens a connection to it
-        for (int i = 0; i < Skus && key.isEmpty(); ++i) {
-            const int owner = r.topology().ownerOf(keySlot(stockKey(i)));
-            if (r.topology().nodes().at(owner).port == cluster.nodes().at(1).port)
-                key = stockKey(i);
-        }
+        // A key node 1 serves: the router opens a connection to it.
+        const QByteArray key = stockKeyServedBy(r, cluster.nodes().at(1).port);
         QVERIFY(!key.isEmpty());
         QCOMPARE(r.call({"GET", key})->bytes(), QByteArray("100"));
         const QString gone = QStringLiteral("127.0.0.1:%1").arg(cluster.nodes().at(1).port);
