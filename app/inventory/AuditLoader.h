@@ -17,6 +17,10 @@ class AuditLoader : public QObject
 {
     Q_OBJECT
 public:
+    // Pending bytes a reader may still parse on its own thread (most reloads follow one write:
+    // a few hundred bytes); past this, a read goes to an AuditLoader.
+    static constexpr qint64 InlineReadBytes = 512 * 1024;
+
     explicit AuditLoader(QObject *parent = nullptr);
     ~AuditLoader() override; // cancels a running load and waits for it
 

@@ -5,6 +5,7 @@
 // where and command.
 #include "inventory/AuditLog.h"
 
+#include <QDateTime>
 #include <QSet>
 
 namespace testsupport {
@@ -52,6 +53,33 @@ inline AuditTrail readAuditTrail(const QString &path)
         problems << QStringLiteral("attempt %1 (%2) has no outcome").arg(a.attemptId, a.action);
     t.problem = problems.join(QStringLiteral("; "));
     return t;
+}
+
+// A log of single-line "deduct" records (deducted, now), `*count` of them, past `minBytes`:
+// what a reader that hands long reads to a worker is tested with. `record` fills in the rest
+// of each (who and where).
+template<class Fill>
+QByteArray bigDeductLog(qint64 minBytes, int *count, Fill record)
+{
+    QByteArray lines;
+    int n = 0;
+    while (lines.size() <= minBytes) {
+        inventory::AuditRecord r = record();
+        r.action = QStringLiteral("deduct");
+        r.command = {"FCALL",
+                     "inventory_deduct_v1",
+                     "2",
+                     "stock:{9}:available",
+                     "idem:{9}:" + QByteArray::number(n),
+                     "1",
+                     "60"};
+        r.result = QStringLiteral("deducted: remaining 7");
+        r.timeUtc = QDateTime::currentDateTimeUtc();
+        lines += r.toJsonLine() + '\n';
+        ++n;
+    }
+    *count = n;
+    return lines;
 }
 
 } // namespace testsupport

@@ -1,11 +1,14 @@
 // Every chart of the Charts tab rendered offscreen from a real server's data: not blank, its
 // empty state while there is nothing to draw, and Save PNG / Save CSV writing what is drawn.
+#include "AuditTrail.h"
 #include "RedisFixture.h"
 #include "browse/InventoryScan.h"
 #include "charts/ChartPanel.h"
 #include "charts/ChartView.h"
 #include "charts/ChartsTab.h"
+#include "charts/OutcomesPage.h"
 #include "charts/TimeChartPanel.h"
+#include "inventory/AuditLoader.h"
 #include "inventory/AuditLog.h"
 #include "inventory/DeductionHistory.h"
 #include "metrics/ServerSampler.h"
@@ -15,6 +18,7 @@
 #include <QChart>
 #include <QDateTimeAxis>
 #include <QDir>
+#include <QLabel>
 #include <QLineSeries>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -89,6 +93,29 @@ private slots:
             rec.result = QLatin1String(result);
             QVERIFY(log.appendOutcome(rec, a->attemptId).ok());
         }
+    }
+
+    // An audit log past AuditLoader::InlineReadBytes is read on a worker: the page opens at
+    // once, says it is reading, and draws the outcomes when the read is done.
+    void bigAuditLogIsReadOnAWorker()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("big-audit.jsonl"));
+        int n = 0;
+        const QByteArray lines =
+            testsupport::bigDeductLog(3 * inventory::AuditLoader::InlineReadBytes, &n,
+                                      [] { return inventory::AuditRecord(); });
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(lines);
+        f.close();
+        inventory::DeductionHistory history;
+        ui::OutcomesPage page(&history, path);
+        auto *status = page.findChild<QLabel *>(QStringLiteral("auditStatus"));
+        QVERIFY(status);
+        QVERIFY2(status->text().startsWith(QLatin1String("Reading ")), qPrintable(status->text()));
+        page.refreshAudit(); // during the read: once more after it, not a second reader
+        QTRY_VERIFY_WITH_TIMEOUT(
+            status->text().startsWith(QStringLiteral("%1 deductions in the period").arg(n)), 30000);
     }
 
     // Nothing sampled, watched, deducted or scanned: every chart says why it is empty.

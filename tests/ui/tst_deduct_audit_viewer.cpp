@@ -3,6 +3,7 @@
 // shows as CSV and as JSON lines that read back; pairs attempt and outcome records into one
 // row, and flags an attempt with no outcome. A library load's source shows as code; showOrder()
 // filters to one order; a log too big to read at once loads on a worker with a progress bar.
+#include "AuditTrail.h"
 #include "deduct/AuditRecordDetail.h"
 #include "deduct/AuditViewerPanel.h"
 
@@ -300,16 +301,10 @@ private slots:
     void bigLogLoadsOnAWorkerWithProgress()
     {
         const QString path = m_dir.filePath("big.jsonl");
-        QByteArray lines;
         int n = 0;
-        while (lines.size() <= 3 * ui::AuditViewerPanel::InlineReadBytes) {
-            AuditRecord r = record("deduct", "deducted", false,
-                                   {"FCALL", "inventory_deduct_v1", "2", "stock:{9}:available",
-                                    "idem:{9}:" + QByteArray::number(n), "1", "60"});
-            r.timeUtc = QDateTime::currentDateTimeUtc();
-            lines += r.toJsonLine() + '\n';
-            ++n;
-        }
+        const QByteArray lines =
+            testsupport::bigDeductLog(3 * ui::AuditViewerPanel::InlineReadBytes, &n,
+                                      [] { return record("deduct", "deducted", false, {}); });
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(lines);

@@ -5,6 +5,7 @@
 #include "CountAxis.h"
 #include "deduct/OutcomeStyle.h"
 #include "inventory/AuditIndex.h"
+#include "inventory/AuditLoader.h"
 #include "inventory/DeductionHistory.h"
 #include "metrics/OutcomeBuckets.h"
 
@@ -19,6 +20,7 @@
 #include <QPushButton>
 #include <QStackedBarSeries>
 #include <QValueAxis>
+#include <utility>
 
 namespace ui {
 
@@ -92,6 +94,7 @@ OutcomesPage::OutcomesPage(inventory::DeductionHistory *history, QString auditPa
     , m_audit(new ChartPanel(tr("Deduction outcomes in the audit log"), new QChart, false))
     , m_period(new QComboBox)
     , m_auditStatus(new QLabel)
+    , m_loader(new inventory::AuditLoader(this))
 {
     // At most 12 bars: their time labels stay readable.
     m_period->addItem(tr("Last hour (per 5 min)"), 3600);
@@ -103,10 +106,12 @@ OutcomesPage::OutcomesPage(inventory::DeductionHistory *history, QString auditPa
     m_audit->addButton(reload);
     m_audit->addButton(m_period);
     m_auditStatus->setWordWrap(true);
+    m_auditStatus->setObjectName(QStringLiteral("auditStatus"));
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_session, 1);
     layout->addWidget(m_audit, 1);
     layout->addWidget(m_auditStatus);
+    connect(m_loader, &inventory::AuditLoader::finished, this, &OutcomesPage::auditLoaded);
     connect(reload, &QPushButton::clicked, this, &OutcomesPage::refreshAudit);
     connect(m_period, &QComboBox::currentIndexChanged, this, &OutcomesPage::refreshAudit);
     if (m_history) {
@@ -151,6 +156,38 @@ void OutcomesPage::refreshSession()
 
 void OutcomesPage::refreshAudit()
 {
+    if (m_loader->isRunning()) {
+        m_refreshAgain = true;
+        return;
+    }
+    if (!m_auditPath.isEmpty() && QFileInfo::exists(m_auditPath)) {
+        // Kept between reloads: each one parses only what was appended since (a file that
+        // was replaced is read again from the start).
+        if (!m_index)
+            m_index = std::make_unique<inventory::AuditIndex>(m_auditPath);
+        const qint64 pending = m_index->tail().pendingBytes();
+        if (pending < 0 || pending > inventory::AuditLoader::InlineReadBytes) {
+            m_auditStatus->setText(tr("Reading %1…").arg(m_auditPath));
+            m_loader->start(std::move(m_index));
+            return;
+        }
+        m_index->readAppended();
+    } else {
+        m_index.reset(); // no log (yet, or any more)
+    }
+    drawAudit();
+}
+
+void OutcomesPage::auditLoaded()
+{
+    m_index = m_loader->takeIndex();
+    drawAudit();
+    if (std::exchange(m_refreshAgain, false))
+        refreshAudit();
+}
+
+void OutcomesPage::drawAudit()
+{
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     const qint64 period = qint64(m_period->currentData().toInt()) * 1000;
     const qint64 bucket = period <= 3600'000        ? 300'000
@@ -159,17 +196,11 @@ void OutcomesPage::refreshAudit()
                                                     : 3 * 86400'000;
     const QString format = bucket >= 86400'000 ? QStringLiteral("MMM d") : QStringLiteral("HH:mm");
     std::vector<metrics::OutcomeEvent> events;
-    if (m_auditPath.isEmpty() || !QFileInfo::exists(m_auditPath)) {
+    if (!m_index) {
         m_auditStatus->setText(
             tr("No audit log yet at %1: it is written at the first deduction.").arg(m_auditPath));
     } else {
-        // Kept between reloads: each one parses only what was appended since (a file that was
-        // replaced is read again from the start).
-        if (!m_index)
-            m_index = std::make_unique<inventory::AuditIndex>(m_auditPath);
-        m_index->readAppended();
-        const inventory::AuditIndex &index = *m_index;
-        events = metrics::auditOutcomes(index, now - period, now);
+        events = metrics::auditOutcomes(*m_index, now - period, now);
         m_auditStatus->setText(
             tr("%1 deductions in the period, from %2.").arg(events.size()).arg(m_auditPath));
     }

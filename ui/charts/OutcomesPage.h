@@ -8,6 +8,7 @@ class QLabel;
 
 namespace inventory {
 class AuditIndex;
+class AuditLoader;
 class DeductionHistory;
 } // namespace inventory
 
@@ -28,16 +29,23 @@ public:
 
 public slots:
     void refreshSession();
+    // Reads what the audit log gained and redraws. A long stretch (the first read of a big
+    // log) is read on a worker and drawn when it is done; the GUI thread never parses it.
     void refreshAudit();
 
 private:
+    void drawAudit();
+    void auditLoaded();
+
     inventory::DeductionHistory *m_history;
     QString m_auditPath;
     ChartPanel *m_session;
     ChartPanel *m_audit;
     QComboBox *m_period;
     QLabel *m_auditStatus;
-    std::unique_ptr<inventory::AuditIndex> m_index;
+    std::unique_ptr<inventory::AuditIndex> m_index; // with the loader while it reads
+    inventory::AuditLoader *m_loader;
+    bool m_refreshAgain = false; // asked during a load: read what came after it
 };
 
 } // namespace ui

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/Result.h"
+#include "inventory/AuditLoader.h"
 #include "inventory/AuditQuery.h"
 
 #include <QWidget>
@@ -49,7 +50,7 @@ public:
     bool isLoading() const;
 
     // Reads appended at most this many bytes on the GUI thread; more goes to a worker.
-    static constexpr qint64 InlineReadBytes = 512 * 1024;
+    static constexpr qint64 InlineReadBytes = inventory::AuditLoader::InlineReadBytes;
 
 signals:
     // A load or reload is done (the rows shown are up to date with the file, or the load was
