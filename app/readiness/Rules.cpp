@@ -75,10 +75,13 @@ void checkEveryServer(const Rule &rule, const AuditInput &in, Finding &out)
                   .arg(at.size())
                   .arg(each.size())
                   .arg(out.why);
+    // The values of the primaries named first, then the others'.
     out.evidence.clear();
-    for (qsizetype i = 0; i < each.size(); ++i)
-        for (const auto &[name, value] : each[i].evidence)
-            out.evidence << qMakePair(in.servers[i].node + QLatin1Char(' ') + name, value);
+    for (const bool named : {true, false})
+        for (qsizetype i = 0; i < each.size(); ++i)
+            if (at.contains(in.servers[i].node) == named)
+                for (const auto &[name, value] : each[i].evidence)
+                    out.evidence << qMakePair(in.servers[i].node + QLatin1Char(' ') + name, value);
 }
 
 } // namespace
