@@ -91,6 +91,7 @@ public:
 private:
     void syncRows();
     void refilter();
+    void narrow(); // refilter() over the rows shown only
     bool matches(const AuditEntry &e) const;
     bool poolMatches(quint32 id) const;
     int entryAt(int row) const;

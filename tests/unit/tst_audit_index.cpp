@@ -282,6 +282,21 @@ private slots:
         f.text = "IDEM:{SKU-3}"; // free text still searches the command, any case
         model.setFilter(f);
         QCOMPARE(model.rowCount(), 1);
+
+        // Typing into the text filter narrows the rows shown; each step shows what a fresh
+        // filter with that text shows, and deleting characters widens it again.
+        QStringList typed;
+        for (const char *text : {"9", "90", "900", "9002", "900", ""}) {
+            f = {};
+            f.text = QString::fromLatin1(text);
+            model.setFilter(f);
+            AuditTableModel fresh;
+            fresh.setRecords({deduction(42, 9001), del, set, load, deduction(42, 9002)});
+            fresh.setFilter(f);
+            QCOMPARE(model.rowCount(), fresh.rowCount());
+            typed << QString::number(model.rowCount());
+        }
+        QCOMPARE(typed.join(' '), QStringLiteral("5 3 3 1 3 5"));
     }
 
     void appendedRowsAreInsertedNotReset()
