@@ -66,15 +66,24 @@ void checkEveryServer(const Rule &rule, const AuditInput &in, Finding &out)
             out.why += QStringLiteral(" The same on all %1 primaries.").arg(each.size());
         return;
     }
-    QStringList at;
-    for (qsizetype i = 0; i < each.size(); ++i)
-        if (each[i].verdict == out.verdict && each[i].why == out.why)
+    // The primaries with the worst verdict for the same reason are named together; one with
+    // the same verdict for another reason gets its own sentence after them.
+    QStringList at, also;
+    for (qsizetype i = 0; i < each.size(); ++i) {
+        if (each[i].verdict != out.verdict)
+            continue;
+        if (each[i].why == out.why)
             at << in.servers[i].node;
+        else
+            also << QStringLiteral("On %1: %2").arg(in.servers[i].node, each[i].why);
+    }
     out.why = QStringLiteral("On %1 (%2 of %3 primaries): %4")
                   .arg(at.join(QStringLiteral(", ")))
                   .arg(at.size())
                   .arg(each.size())
                   .arg(out.why);
+    if (!also.isEmpty())
+        out.why += QLatin1Char(' ') + also.join(QLatin1Char(' '));
     // The values of the primaries named first, then the others'.
     out.evidence.clear();
     for (const bool named : {true, false})

@@ -216,6 +216,17 @@ private slots:
         QVERIFY2(why.startsWith(QStringLiteral("On %1 (1 of 3 primaries): ").arg(second)),
                  qPrintable(why));
         QVERIFY2(why.contains(QLatin1String("allkeys-lru")), qPrintable(why));
+        // A second primary failing for another reason is said too, not hidden by the first.
+        QVERIFY(cluster.connectNode(2)
+                    ->call({"CONFIG", "SET", "maxmemory-policy", "volatile-ttl"})
+                    .ok());
+        r = cli(args);
+        const QString third = QStringLiteral("127.0.0.1:%1").arg(cluster.nodes().at(2).port);
+        const QString both = whyOf(r.out, QStringLiteral("eviction-policy"));
+        QVERIFY2(both.contains(QStringLiteral("On %1: volatile-ttl").arg(third))
+                     || both.contains(QStringLiteral("On %1: allkeys-lru").arg(second)),
+                 qPrintable(both));
+        QVERIFY2(both.contains(second) && both.contains(third), qPrintable(both));
     }
 };
 
