@@ -46,19 +46,38 @@ QJsonObject Finding::toJson() const
             {QStringLiteral("evidence"), values}};
 }
 
+int severity(Verdict v)
+{
+    switch (v) {
+    case Verdict::Pass:
+        return 0;
+    case Verdict::Warn:
+        return 1;
+    case Verdict::CouldNotCheck:
+        return 2;
+    case Verdict::Fail:
+        return 3;
+    }
+    return 3;
+}
+
 AuditExit auditExit(const QList<Finding> &findings)
 {
-    bool warn = false, fail = false, unknown = false;
-    for (const Finding &f : findings) {
-        warn |= f.verdict == Verdict::Warn;
-        fail |= f.verdict == Verdict::Fail;
-        unknown |= f.verdict == Verdict::CouldNotCheck;
-    }
-    if (fail)
-        return AuditFailures;
-    if (unknown)
+    Verdict worst = Verdict::Pass;
+    for (const Finding &f : findings)
+        if (severity(f.verdict) > severity(worst))
+            worst = f.verdict;
+    switch (worst) {
+    case Verdict::Pass:
+        return AuditPassed;
+    case Verdict::Warn:
+        return AuditWarnings;
+    case Verdict::CouldNotCheck:
         return AuditIncomplete;
-    return warn ? AuditWarnings : AuditPassed;
+    case Verdict::Fail:
+        break;
+    }
+    return AuditFailures;
 }
 
 QString auditExitSentence(AuditExit e)

@@ -13,6 +13,9 @@ namespace readiness {
 enum class Verdict { Pass, Warn, Fail, CouldNotCheck };
 QString verdictName(Verdict v);  // pass | warn | fail | could-not-check
 QString verdictLabel(Verdict v); // PASS | WARN | FAIL | COULD NOT CHECK
+// Pass 0, warn 1, could not check 2, fail 3: how auditExit() ranks them, and which verdict
+// stands when a rule is checked on every primary.
+int severity(Verdict v);
 
 // One rule's result: `why` is one sentence that says why and what to do, readable without
 // the evidence; `evidence` holds the values read, as name/value pairs ("maxmemory-policy",

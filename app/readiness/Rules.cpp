@@ -23,21 +23,6 @@ const QList<Rule> &rules()
     return table;
 }
 
-int severity(Verdict v)
-{
-    switch (v) {
-    case Verdict::Pass:
-        return 0;
-    case Verdict::Warn:
-        return 1;
-    case Verdict::CouldNotCheck:
-        return 2;
-    case Verdict::Fail:
-        return 3;
-    }
-    return 3;
-}
-
 namespace {
 
 // A per-server rule on every primary: the worst verdict, said for the primaries that have it.

@@ -65,9 +65,6 @@ void checkReceiptTtl(const AuditInput &in, Finding &out);
 void checkReceiptsWithoutTtl(const AuditInput &in, Finding &out);
 void checkStockValues(const AuditInput &in, Finding &out);
 
-// Fail, then could not check, then warn, then pass: the order auditExit() ranks them in.
-int severity(Verdict v);
-
 // Sets a verdict and its sentence in one line.
 inline void conclude(Finding &f, Verdict v, const QString &why)
 {
