@@ -20,6 +20,12 @@ public:
     // Pending bytes a reader may still parse on its own thread (most reloads follow one write:
     // a few hundred bytes); past this, a read goes to an AuditLoader.
     static constexpr qint64 InlineReadBytes = 512 * 1024;
+    // What `index` has yet to read is more than that (or unknown: a replaced file).
+    static bool readsOnWorker(const AuditIndex &index)
+    {
+        const qint64 pending = index.tail().pendingBytes();
+        return pending < 0 || pending > InlineReadBytes;
+    }
 
     explicit AuditLoader(QObject *parent = nullptr);
     ~AuditLoader() override; // cancels a running load and waits for it

@@ -217,24 +217,22 @@ void ClusterRouter::applyTopology(const ReplyResult &shards, const ReplyResult &
     }
 }
 
-QString ClusterRouter::keyOf(const QString &host, quint16 port) const
+ConnectionOptions ClusterRouter::optionsFor(const QString &host, quint16 port) const
 {
     ConnectionOptions o = m_options.seed;
     o.host = host;
     o.port = port;
-    return o.address();
+    return o;
 }
 
 RedisClient &ClusterRouter::clientFor(const QString &host, quint16 port)
 {
     if (port == m_options.seed.port && host.compare(m_options.seed.host, Qt::CaseInsensitive) == 0)
         return *m_seed;
-    const QString key = keyOf(host, port);
+    const ConnectionOptions o = optionsFor(host, port);
+    const QString key = o.address();
     auto it = m_clients.find(key);
     if (it == m_clients.end()) {
-        ConnectionOptions o = m_options.seed;
-        o.host = host;
-        o.port = port;
         auto client = std::make_unique<RedisClient>(o);
         watch(*client);
         client->open();
@@ -251,7 +249,7 @@ void ClusterRouter::closeUnlisted()
     // reconnecting to a node that is gone for good.
     QSet<QString> listed;
     for (const ClusterNode &n : m_topology.nodes())
-        listed << keyOf(n.host, n.port);
+        listed << optionsFor(n.host, n.port).address();
     for (auto &[key, client] : m_clients)
         if (!listed.contains(key) && client->state() != ConnectionState::Closed) {
             qCInfo(lcRedis) << "closing the connection to" << key

@@ -85,7 +85,8 @@ private:
     void take(const std::shared_ptr<Pending> &p, qsizetype i, ReplyResult result);
     void finishOne(const std::shared_ptr<Pending> &p, qsizetype i, ReplyResult result);
     RedisClient &clientFor(const QString &host, quint16 port);
-    QString keyOf(const QString &host, quint16 port) const; // m_clients' key
+    // The seed's options for another node; their address() keys m_clients.
+    ConnectionOptions optionsFor(const QString &host, quint16 port) const;
     void closeUnlisted();
 
     Options m_options;

@@ -246,8 +246,8 @@ int main(int argc, char **argv)
                 for (qsizetype n = 1; n <= typed.size(); ++n) {
                     one.restart();
                     filter->setText(typed.left(n));
-                    (n == 1 ? firstKeyMs : laterKeysMs) =
-                        std::max(n == 1 ? firstKeyMs : laterKeysMs, one.elapsed());
+                    qint64 &slowest = n == 1 ? firstKeyMs : laterKeysMs;
+                    slowest = std::max(slowest, one.elapsed());
                 }
                 out << "idle event loop before opening (the machine alone): longest gap "
                     << idleWorst << " ms (" << idleOver50 << " of " << idleTicks

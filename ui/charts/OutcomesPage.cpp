@@ -165,8 +165,7 @@ void OutcomesPage::refreshAudit()
         // was replaced is read again from the start).
         if (!m_index)
             m_index = std::make_unique<inventory::AuditIndex>(m_auditPath);
-        const qint64 pending = m_index->tail().pendingBytes();
-        if (pending < 0 || pending > inventory::AuditLoader::InlineReadBytes) {
+        if (inventory::AuditLoader::readsOnWorker(*m_index)) {
             m_auditStatus->setText(tr("Reading %1…").arg(m_auditPath));
             m_loader->start(std::move(m_index));
             return;

@@ -195,8 +195,7 @@ void AuditViewerPanel::reload()
     }
     // Most reloads follow one write: a few hundred bytes, read here. A long stretch (the first
     // load of a big log, one replaced by a big file) is read on a worker.
-    const qint64 pending = m_model->auditIndex()->tail().pendingBytes();
-    if (pending < 0 || pending > InlineReadBytes) {
+    if (AuditLoader::readsOnWorker(*m_model->auditIndex())) {
         startBackgroundLoad();
         return;
     }
