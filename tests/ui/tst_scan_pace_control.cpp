@@ -1,7 +1,7 @@
 // The key browser's scan pace control offscreen over a real redis-server: a production label
 // starts gentle with the default cap, the expected time follows DBSIZE, and the pace chosen
 // in the bar is the one the next scan runs at.
-#include "RedisFixture.h"
+#include "ServerTest.h"
 
 #include "browse/BrowserPanel.h"
 #include "browse/ScanPaceControl.h"
@@ -12,28 +12,25 @@
 #include <QSpinBox>
 #include <QTest>
 
-class TstScanPaceControl : public QObject
+class TstScanPaceControl : public testsupport::ServerTest
 {
     Q_OBJECT
-
-    testsupport::StandaloneRedis m_redis;
-    std::unique_ptr<redis::RedisClient> m_client;
 
 private slots:
     void initTestCase()
     {
-        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
-        m_client = m_redis.connect();
+        const QString why = startServer();
+        QVERIFY2(why.isEmpty(), qPrintable(why));
         QList<redis::Command> seed;
         for (int i = 1; i <= 500; ++i)
             seed << redis::Command{"SET", "stock:{s" + QByteArray::number(i) + "}:available", "5"};
-        for (const auto &r : m_client->callBatch(seed))
+        for (const auto &r : m_c->callBatch(seed))
             QVERIFY(r.ok());
     }
 
     void productionStartsGentleAndTheBarChangesThePace()
     {
-        ui::BrowserPanel panel(*m_client, inventory::KeySchema());
+        ui::BrowserPanel panel(*m_c, inventory::KeySchema());
         panel.setAutoScan(false);
         panel.setEnvironment(session::Environment::Production);
         auto *mode = panel.findChild<QComboBox *>("scanPaceMode");
@@ -70,7 +67,7 @@ private slots:
 
     void localStartsFast()
     {
-        ui::BrowserPanel panel(*m_client, inventory::KeySchema());
+        ui::BrowserPanel panel(*m_c, inventory::KeySchema());
         panel.setAutoScan(false);
         panel.setEnvironment(session::Environment::Local);
         QCOMPARE(panel.findChild<QComboBox *>("scanPaceMode")->currentText(), "Fast scan");
