@@ -41,6 +41,9 @@ struct ConnectionOptions
     // command line). Never for a connection the GUI thread shares with scans: its reads would
     // then run on the GUI thread.
     bool onCallerThread = false;
+    // With onCallerThread, how long a lone round trip polls for its reply before the thread
+    // sleeps (QuickReplyWait); 0 never polls.
+    int quickReplyWaitUs = 50;
 
     QString address() const;
 };

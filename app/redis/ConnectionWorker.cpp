@@ -9,6 +9,7 @@
 #include <QSslSocket>
 #include <QTimer>
 #include <algorithm>
+#include <vector>
 
 #ifdef Q_OS_LINUX
 #include <netinet/in.h>
@@ -20,6 +21,10 @@ namespace redis {
 
 namespace {
 constexpr int TickMs = 20;
+
+// Workers whose socket is read on this thread (ConnectionOptions::onCallerThread): a worker
+// waiting for its reply would hold up the others' replies.
+thread_local std::vector<const ConnectionWorker *> t_workersOnThisThread;
 
 QString sslErrorsText(const QList<QSslError> &errors)
 {
@@ -64,12 +69,16 @@ RedisError Batch::timeoutError() const
 
 ConnectionWorker::ConnectionWorker(ConnectionOptions options)
     : m_options(std::move(options))
+    , m_quickReply(m_options.onCallerThread ? m_options.quickReplyWaitUs : 0)
 {
     m_clock.start();
+    if (m_options.onCallerThread)
+        t_workersOnThisThread.push_back(this);
 }
 
 ConnectionWorker::~ConnectionWorker()
 {
+    std::erase(t_workersOnThisThread, this);
     m_closing = true;
     failAll(RedisError::Kind::ConnectionLost, QStringLiteral("the connection was closed"));
 }
@@ -318,6 +327,17 @@ void ConnectionWorker::write(const std::shared_ptr<Batch> &batch)
     // Straight to the kernel rather than on the next pass of the event loop: one poll less
     // per round trip.
     m_socket->flush();
+    if (onlyRoundTripOnThisThread())
+        m_quickReply.wait(int(m_socket->socketDescriptor()));
+}
+
+bool ConnectionWorker::onlyRoundTripOnThisThread() const
+{
+    if (!m_options.onCallerThread || m_inFlight.size() != 1)
+        return false;
+    return std::ranges::all_of(t_workersOnThisThread, [this](const ConnectionWorker *w) {
+        return w == this || w->m_inFlight.empty();
+    });
 }
 
 void ConnectionWorker::take(ReplyResult result)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ConnectionOptions.h"
+#include "QuickReplyWait.h"
 #include "RespCodec.h"
 
 #include <QAbstractSocket>
@@ -68,6 +69,7 @@ private:
     void enableKeepAlive();
     void startHandshake();
     void write(const std::shared_ptr<Batch> &batch);
+    bool onlyRoundTripOnThisThread() const;
     void take(ReplyResult result);
     void failAll(RedisError::Kind writtenKind, const QString &why);
     void dropConnection(const QString &why, ConnectFailure failure, bool terminal = false);
@@ -81,6 +83,7 @@ private:
     QTimer *m_reconnect = nullptr;
     QTimer *m_connectTimeout = nullptr;
     RespDecoder m_decoder;
+    QuickReplyWait m_quickReply;
     std::deque<std::shared_ptr<Batch>> m_inFlight; // written, waiting for replies, in order
     std::deque<std::shared_ptr<Batch>> m_waiting;  // queued while the first connect runs
     ConnectionState m_state = ConnectionState::Idle;

@@ -2,6 +2,8 @@
 // C connections, each with batches of P GETs in flight, N requests in all.
 // Usage: bench_transport --port N [--connections C] [--pipeline P] [--requests N]
 //                        [--on-caller-thread]  (the command line's one-connection shape)
+//                        [--no-quick-reply-wait]  (sleep at once for every reply)
+// Prints the rate and the client's CPU time per request (user + system).
 #include "core/EventDispatcher.h"
 #include "redis/RedisClient.h"
 
@@ -9,6 +11,8 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QTextStream>
+
+#include <sys/resource.h>
 
 #include <memory>
 #include <vector>
@@ -24,11 +28,14 @@ int main(int argc, char **argv)
     p.addOption({"pipeline", "commands per batch", "n", "32"});
     p.addOption({"requests", "total requests", "n", "1000000"});
     p.addOption({"on-caller-thread", "sockets on this thread, as inventory-cli deduct has them"});
+    p.addOption({"no-quick-reply-wait", "never poll for a reply before sleeping"});
     p.process(app);
     redis::ConnectionOptions o;
     o.port = quint16(p.value("port").toUInt());
     o.commandTimeoutMs = 30000;
     o.onCallerThread = p.isSet("on-caller-thread");
+    if (p.isSet("no-quick-reply-wait"))
+        o.quickReplyWaitUs = 0;
     const int connections = p.value("connections").toInt();
     const int pipeline = p.value("pipeline").toInt();
     const qint64 requests = p.value("requests").toLongLong();
@@ -67,8 +74,14 @@ int main(int argc, char **argv)
     }
     app.exec();
     const double secs = t.nsecsElapsed() / 1e9;
+    rusage used{};
+    getrusage(RUSAGE_SELF, &used);
+    const double cpuUs = (used.ru_utime.tv_sec + used.ru_stime.tv_sec) * 1e6 + used.ru_utime.tv_usec
+                         + used.ru_stime.tv_usec;
     QTextStream(stdout) << "transport GET: " << qint64(done / secs) << " requests/s (" << done
                         << " in " << QString::number(secs, 'f', 2) << " s, " << errors
-                        << " errors, c=" << connections << " P=" << pipeline << ")\n";
+                        << " errors, c=" << connections << " P=" << pipeline << ", "
+                        << QString::number(cpuUs / qMax<qint64>(done, 1), 'f', 1)
+                        << " us CPU per request)\n";
     return errors == 0 ? 0 : 1;
 }
