@@ -161,7 +161,7 @@ void MainWindow::createFeaturePanels()
     m_browser->setAuditContext({m_session->auditLogPath(), profile.name, m_client->address(), {}});
     m_tabs->addTab(m_browser, tr("&Keys"));
 
-    m_deduct = new DeductionPanel(m_session->sender(), deduct);
+    m_deduct = new DeductionPanel(m_session->deductionSender(), deduct);
     m_deduct->setSkuDirectory(&m_browser->inventoryScan().skuDirectory());
     m_tabs->addTab(m_deduct, tr("&Deductions"));
 

@@ -6,10 +6,11 @@ namespace session {
 
 namespace {
 redis::ClusterRouter::Options routerOptions(const ConnectionProfile &profile,
-                                            const QString &password)
+                                            const QString &password, bool onCallerThread = false)
 {
     redis::ClusterRouter::Options o;
     o.seed = profile.toConnectionOptions(password);
+    o.seed.onCallerThread = onCallerThread;
     o.addressMap = profile.addressMap();
     return o;
 }
@@ -21,12 +22,15 @@ ConsoleSession::ConsoleSession(ConnectionProfile profile, const QString &passwor
     , m_profile(std::move(profile))
     , m_releasePassword(std::move(releasePassword))
     , m_router(std::make_unique<redis::ClusterRouter>(routerOptions(m_profile, password)))
+    , m_deductionRouter(
+          std::make_unique<redis::ClusterRouter>(routerOptions(m_profile, password, true)))
     , m_auditLogPath(inventory::AuditLog::defaultPath())
 {
     // The gate wraps the router, so a deduction goes to the primary owning its slot and keys
     // in two slots are refused by the router before anything is sent.
     m_gate = new WriteGate(*m_router, m_profile, this);
     m_sender = new GatedSender(*m_router, *m_gate, this);
+    m_deductionSender = new GatedSender(*m_deductionRouter, *m_gate, this);
     // The profile store validated the templates; a bad pair falls back to the defaults
     // rather than producing keys nobody asked for.
     auto schema = inventory::KeySchema::fromTemplates(m_profile.stockKeyTemplate,
@@ -39,20 +43,24 @@ ConsoleSession::~ConsoleSession()
 {
     // The gate and sender hold references to the router: they go first.
     delete m_sender;
+    delete m_deductionSender;
     delete m_gate;
 }
 
 void ConsoleSession::open()
 {
     m_router->open();
+    m_deductionRouter->open();
 }
 
 void ConsoleSession::reconnect()
 {
-    if (m_router->isCluster())
-        for (int i = 0; i < m_router->topology().nodes().size(); ++i)
-            m_router->node(i).open();
-    m_router->open();
+    for (redis::ClusterRouter *router : {m_router.get(), m_deductionRouter.get()}) {
+        if (router->isCluster())
+            for (int i = 0; i < router->topology().nodes().size(); ++i)
+                router->node(i).open();
+        router->open();
+    }
 }
 
 Environment ConsoleSession::environment() const

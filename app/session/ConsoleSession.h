@@ -38,6 +38,12 @@ public:
     void reconnect();
     WriteGate &gate() { return *m_gate; }
     redis::CommandSender &sender() { return *m_sender; }
+    // The deduction panel's sender, through the same gate: connections of its own, read on
+    // the thread that made the session (ConnectionOptions::onCallerThread), so that a
+    // deduction, one round trip at a time, pays no thread hop either way and waits for its
+    // reply without sleeping. Never for scans: their reads would run on the GUI thread.
+    redis::CommandSender &deductionSender() { return *m_deductionSender; }
+    redis::ClusterRouter &deductionRouter() { return *m_deductionRouter; }
     inventory::KeySchema schema() const { return m_schema; }
     // The release user's own connection for library loads, opened on first use; nullptr
     // when the profile names no release user (loads then use the main connection).
@@ -49,9 +55,11 @@ private:
     ConnectionProfile m_profile;
     QString m_releasePassword;
     std::unique_ptr<redis::ClusterRouter> m_router;
+    std::unique_ptr<redis::ClusterRouter> m_deductionRouter;
     std::unique_ptr<redis::RedisClient> m_releaseClient;
     WriteGate *m_gate = nullptr;
     GatedSender *m_sender = nullptr;
+    GatedSender *m_deductionSender = nullptr;
     inventory::KeySchema m_schema;
     QString m_auditLogPath;
 };

@@ -9,6 +9,7 @@
 #include "browse/OrderLookupView.h"
 #include "deduct/AuditViewerPanel.h"
 #include "redis/LibraryList.h"
+#include "redis/TransportThread.h"
 #include "session/OverviewPoller.h"
 #include "session/ServerOverview.h"
 
@@ -16,6 +17,8 @@
 #include <QAction>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScopeGuard>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -225,6 +228,38 @@ private slots:
         QTRY_VERIFY(labelText(w.get(), "environmentStrip").contains("WRITES UNLOCKED"));
         QVERIFY(w->session().sender().call({"SET", "smoke:key", "1"}).ok());
     }
+    // Deductions go through the same gate on connections of their own, read on the GUI
+    // thread: refused while read-only, and answered while the shared transport thread is
+    // held, so a deduction pays no thread hop.
+    void deductionsHaveTheirOwnLaneThroughTheGate()
+    {
+        auto w = openWindow(m_redis.options(), session::Environment::Production);
+        QTRY_VERIFY(stateText(w.get()).startsWith("Connected"));
+        auto refused = w->session().deductionSender().call({"SET", "smoke:lane", "1"});
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error().kind, redis::RedisError::Kind::NotSent);
+        QVERIFY(w->session().gate().unlock(QStringLiteral("smoke")));
+        QObject onTransport;
+        onTransport.moveToThread(redis::transport::thread());
+        {
+            QSemaphore held, release;
+            const auto releaseAtEnd = qScopeGuard([&] { release.release(); });
+            QMetaObject::invokeMethod(&onTransport, [&] {
+                held.release();
+                release.acquire();
+            });
+            held.acquire();
+            std::optional<redis::ReplyResult> written;
+            w->session().deductionSender().send({"SET", "smoke:lane", "2"}, this,
+                                                [&](const redis::ReplyResult &r) { written = r; });
+            QTRY_VERIFY_WITH_TIMEOUT(written.has_value(), 3000);
+            QVERIFY2(written->ok(), written->ok() ? "" : qPrintable(written->error().message));
+        }
+        QMetaObject::invokeMethod(
+            &onTransport, [&] { onTransport.moveToThread(nullptr); }, Qt::BlockingQueuedConnection);
+        QCOMPARE(w->session().client().call({"GET", "smoke:lane"})->bytes(), QByteArray("2"));
+    }
+
     // "Show in audit log" in an order lookup lands on the Audit log tab, on that order.
     void orderLookupOpensItsAuditRecords()
     {
