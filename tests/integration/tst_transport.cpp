@@ -1,10 +1,8 @@
 #include "RedisFixture.h"
+#include "TransportThreadHold.h"
 
-#include "redis/TransportThread.h"
 
 #include <QElapsedTimer>
-#include <QScopeGuard>
-#include <QSemaphore>
 #include <QSignalSpy>
 #include <QTest>
 #include <QThread>
@@ -153,17 +151,8 @@ private slots:
         auto o = m_redis.options();
         o.onCallerThread = true;
         auto c = m_redis.connect(o);
-        QObject onTransport;
-        onTransport.moveToThread(redis::transport::thread());
         {
-            QSemaphore held, release;
-            // Lets the transport thread go however this block ends.
-            const auto releaseAtEnd = qScopeGuard([&] { release.release(); });
-            QMetaObject::invokeMethod(&onTransport, [&] {
-                held.release();
-                release.acquire();
-            });
-            held.acquire();
+            testsupport::TransportThreadHold hold;
             QByteArray echoed;
             bool answered = false;
             c->send({"ECHO", "direct"}, this, [&](const ReplyResult &r) {
@@ -174,8 +163,6 @@ private slots:
             QCOMPARE(echoed, QByteArray("direct"));
         }
         QCOMPARE(callFromInsideACallback(*c), QByteArray("nested"));
-        QMetaObject::invokeMethod(
-            &onTransport, [&] { onTransport.moveToThread(nullptr); }, Qt::BlockingQueuedConnection);
     }
 
     // A client destroyed right after sending: whatever it queued is settled, and a caller

@@ -5,11 +5,11 @@
 #include "MainWindow.h"
 #include "RedisFixture.h"
 #include "ShortcutsDialog.h"
+#include "TransportThreadHold.h"
 #include "browse/BrowserPanel.h"
 #include "browse/OrderLookupView.h"
 #include "deduct/AuditViewerPanel.h"
 #include "redis/LibraryList.h"
-#include "redis/TransportThread.h"
 #include "session/OverviewPoller.h"
 #include "session/ServerOverview.h"
 
@@ -17,8 +17,6 @@
 #include <QAction>
 #include <QLabel>
 #include <QLineEdit>
-#include <QScopeGuard>
-#include <QSemaphore>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -239,24 +237,14 @@ private slots:
         QVERIFY(!refused.ok());
         QCOMPARE(refused.error().kind, redis::RedisError::Kind::NotSent);
         QVERIFY(w->session().gate().unlock(QStringLiteral("smoke")));
-        QObject onTransport;
-        onTransport.moveToThread(redis::transport::thread());
         {
-            QSemaphore held, release;
-            const auto releaseAtEnd = qScopeGuard([&] { release.release(); });
-            QMetaObject::invokeMethod(&onTransport, [&] {
-                held.release();
-                release.acquire();
-            });
-            held.acquire();
+            testsupport::TransportThreadHold hold;
             std::optional<redis::ReplyResult> written;
             w->session().deductionSender().send({"SET", "smoke:lane", "2"}, this,
                                                 [&](const redis::ReplyResult &r) { written = r; });
             QTRY_VERIFY_WITH_TIMEOUT(written.has_value(), 3000);
             QVERIFY2(written->ok(), written->ok() ? "" : qPrintable(written->error().message));
         }
-        QMetaObject::invokeMethod(
-            &onTransport, [&] { onTransport.moveToThread(nullptr); }, Qt::BlockingQueuedConnection);
         QCOMPARE(w->session().client().call({"GET", "smoke:lane"})->bytes(), QByteArray("2"));
     }
 
