@@ -38,8 +38,8 @@ struct ConnectionOptions
     QByteArray clientName = "inventory-console";
     // The socket lives on the thread that creates the client instead of the shared transport
     // thread: no thread hop each way, for one caller doing one round trip after another (the
-    // command line). Never for a connection the GUI thread shares with scans: its reads would
-    // then run on the GUI thread.
+    // command line, the deduction panel). Never for a connection the GUI thread shares with scans:
+    // its reads would then run on the GUI thread.
     bool onCallerThread = false;
     // With onCallerThread, how long a lone round trip polls for its reply before the thread
     // sleeps (QuickReplyWait); 0 never polls.

@@ -69,7 +69,7 @@ RedisError Batch::timeoutError() const
 
 ConnectionWorker::ConnectionWorker(ConnectionOptions options)
     : m_options(std::move(options))
-    , m_quickReply(m_options.onCallerThread ? m_options.quickReplyWaitUs : 0)
+    , m_quickReply(m_options.quickReplyWaitUs)
 {
     m_clock.start();
     if (m_options.onCallerThread)

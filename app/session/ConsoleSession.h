@@ -43,7 +43,6 @@ public:
     // deduction, one round trip at a time, pays no thread hop either way and waits for its
     // reply without sleeping. Never for scans: their reads would run on the GUI thread.
     redis::CommandSender &deductionSender() { return *m_deductionSender; }
-    redis::ClusterRouter &deductionRouter() { return *m_deductionRouter; }
     inventory::KeySchema schema() const { return m_schema; }
     // The release user's own connection for library loads, opened on first use; nullptr
     // when the profile names no release user (loads then use the main connection).

@@ -1,7 +1,6 @@
 #include "RedisFixture.h"
 #include "TransportThreadHold.h"
 
-
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTest>
