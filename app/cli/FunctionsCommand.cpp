@@ -290,9 +290,10 @@ int runStatus(Context &context)
         "flags and descriptions. On a Redis Cluster (any node's URL), every primary and\n"
         "replica is read on its own connection and a matrix of libraries by node follows,\n"
         "with drift named: a library missing on a node, a different version, or different\n"
-        "code under the same version. Exit codes: 0 every node in line, 1 drift, 2 bad\n"
-        "arguments, 3 could not connect or could not read a node (and nothing drifts among\n"
-        "the nodes read)."));
+        "code under the same version. So too on a standalone server with replicas (INFO\n"
+        "replication names them; a replica's URL brings in its primary). Exit codes: 0 every\n"
+        "node in line, 1 drift, 2 bad arguments, 3 could not connect or could not read a node\n"
+        "(and nothing drifts among the nodes read)."));
     ConnectionArgs connection;
     connection.addTo(parser);
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("One JSON object."));
@@ -306,10 +307,17 @@ int runStatus(Context &context)
     auto s = connect(connection, parser, context, ExitUsage, ExitConnection, &exitCode);
     if (!s)
         return exitCode;
+    QString groupNote;
+    if (!s->nodes) {
+        s->group = std::make_unique<functions::StandaloneGroup>(
+            s->libraryClient(), s->client->address(), s->libraryClient().options());
+        groupNote = s->group->readBlocking();
+    }
     // As the release user when there is one, as every library step (ChangeTarget::loadVia).
-    const functions::LibraryMatrix matrix = functions::readLibraryMatrixBlocking(
-        s->matrixNodes(), qMax(s->target.profile.timeoutMs, 10000));
-    if (!s->nodes && !matrix.unreadable().isEmpty())
+    const QList<functions::MatrixNode> nodes = s->matrixNodes();
+    const functions::LibraryMatrix matrix =
+        functions::readLibraryMatrixBlocking(nodes, qMax(s->target.profile.timeoutMs, 10000));
+    if (nodes.size() == 1 && !matrix.unreadable().isEmpty())
         return context.fail(ExitConnection, matrix.unreadable().first());
     // Each library once, as most nodes hold it (the matrix's reference), with its local match.
     QList<redis::LibraryInfo> libs;
@@ -326,6 +334,8 @@ int runStatus(Context &context)
         QJsonObject o = matrix.toJson();
         o.insert(QStringLiteral("address"), s->client->address());
         o.insert(QStringLiteral("cluster"), bool(s->nodes));
+        if (!groupNote.isEmpty())
+            o.insert(QStringLiteral("replication_note"), groupNote);
         o.insert(QStringLiteral("libraries"), array);
         o.insert(QStringLiteral("exit_code"), matrixExit(matrix));
         printJson(context, o);
@@ -343,7 +353,9 @@ int runStatus(Context &context)
                         << "]  " << f.description.value_or(QStringLiteral("(no description)"))
                         << '\n';
     }
-    if (s->nodes)
+    if (!groupNote.isEmpty())
+        context.out << "note: " << groupNote << '\n';
+    if (nodes.size() > 1)
         printMatrix(
             context, matrix,
             parser.isSet(QStringLiteral("profile"))

@@ -29,7 +29,8 @@ std::optional<int> parse(QCommandLineParser &parser, Context &context,
 // The connection(s) of a change: the main one, and the release user's when the profile has
 // one. The gate carries the profile's environment label. On a Redis Cluster node (INFO
 // cluster says so), a router as the library user finds every node: a change then runs on
-// every primary, and status reads every primary and replica.
+// every primary, and status reads every primary and replica (on a standalone server, the
+// replicas INFO replication names, or the primary a replica follows).
 struct Session
 {
     ConnectionArgs::Resolved target;
@@ -37,6 +38,8 @@ struct Session
     std::unique_ptr<redis::RedisClient> releaseClient;
     std::unique_ptr<redis::ClusterRouter> router; // only on a cluster
     std::unique_ptr<functions::ClusterNodes> nodes;
+    // Standalone: the server's replicas or primary, once status has read them.
+    std::unique_ptr<functions::StandaloneGroup> group;
     std::unique_ptr<session::WriteGate> gate;
     QString loadUser;
     functions::ChangeContext context() const;

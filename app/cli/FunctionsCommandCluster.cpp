@@ -14,6 +14,8 @@ QList<functions::MatrixNode> Session::matrixNodes() const
 {
     if (nodes)
         return nodes->matrixNodes();
+    if (group)
+        return group->nodes();
     return {functions::MatrixNode{client->address(), true, {}, &libraryClient()}};
 }
 
@@ -63,8 +65,11 @@ void printMatrix(Context &context, const functions::LibraryMatrix &matrix,
                     << version.leftJustified(11) << ' ' << sha.leftJustified(12) << "  " << state
                     << '\n';
     };
-    context.out << "\nLibraries by node (" << primaries << " primaries, "
-                << nodes.size() - primaries << " replicas):\n";
+    const auto count = [](qsizetype n, const char *one, const char *many) {
+        return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));
+    };
+    context.out << "\nLibraries by node (" << count(primaries, "primary", "primaries") << ", "
+                << count(nodes.size() - primaries, "replica", "replicas") << "):\n";
     for (const QString &name : matrix.libraries()) {
         context.out << name << '\n';
         row(QStringLiteral("node"), QStringLiteral("role"), QStringLiteral("version"),
@@ -96,13 +101,22 @@ void printMatrix(Context &context, const functions::LibraryMatrix &matrix,
         context.out << "in line: " << nodes.size() << " nodes hold the same libraries\n";
         break;
     case functions::LibraryMatrix::State::Drift: {
-        const functions::LibraryDrift &d = matrix.drift().first();
-        const int ref = matrix.referenceNode(d.library);
+        if (const QStringList apart = matrix.replicasApartFromPrimary(); !apart.isEmpty())
+            context.out << "drift: " << functions::LibraryMatrix::apartFromPrimarySentence(apart)
+                        << '\n';
+        if (!matrix.primaryDrifts())
+            break;
+        const auto d = std::ranges::find_if(matrix.drift(), [&](const functions::LibraryDrift &x) {
+            return std::ranges::any_of(nodes, [&](const functions::NodeLibraries &n) {
+                return n.primary && n.address == x.address;
+            });
+        });
+        const int ref = matrix.referenceNode(d->library);
         context.out << "drift: to bring the primaries in line with "
                     << matrix.nodes().at(ref).address
                     << ":\n  inventory-cli functions align --from "
-                    << matrix.nodes().at(ref).address << " --library " << d.library << " --confirm "
-                    << d.library << ' ' << connection << '\n';
+                    << matrix.nodes().at(ref).address << " --library " << d->library
+                    << " --confirm " << d->library << ' ' << connection << '\n';
         break;
     }
     case functions::LibraryMatrix::State::Unreadable:

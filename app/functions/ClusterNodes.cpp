@@ -29,26 +29,27 @@ QList<int> primariesBySlot(const redis::ClusterTopology &topology)
 ClusterNodes::ClusterNodes(redis::ClusterRouter &router,
                            std::optional<redis::ConnectionOptions> release)
     : m_router(router)
-    , m_release(std::move(release))
-{}
+{
+    if (release)
+        m_release.emplace(std::move(*release));
+}
 
 ClusterNodes::~ClusterNodes() = default;
 
 redis::CommandSender *ClusterNodes::releaseFor(const QString &host, quint16 port)
 {
-    if (!m_release)
-        return nullptr;
-    redis::ConnectionOptions o = *m_release;
-    o.host = host;
-    o.port = port;
-    const QString key = o.address();
-    auto it = m_releaseClients.find(key);
-    if (it == m_releaseClients.end()) {
-        auto client = std::make_unique<redis::RedisClient>(o);
-        client->open();
-        it = m_releaseClients.emplace(key, std::move(client)).first;
+    return m_release ? &m_release->at(host, port) : nullptr;
+}
+
+StandaloneGroup &ClusterNodes::standaloneGroup()
+{
+    if (!m_group) {
+        redis::RedisClient &seed = m_router.seed();
+        redis::CommandSender *release = releaseFor(seed.options().host, seed.options().port);
+        m_group = std::make_unique<StandaloneGroup>(release ? *release : seed, seed.address(),
+                                                    m_release ? m_release->base() : seed.options());
     }
-    return it->second.get();
+    return *m_group;
 }
 
 QList<MatrixNode> ClusterNodes::matrixNodes()
@@ -59,11 +60,8 @@ QList<MatrixNode> ClusterNodes::matrixNodes()
         redis::CommandSender *release = releaseFor(host, port);
         return release ? release : &session;
     };
-    if (!m_router.isCluster()) {
-        const redis::ConnectionOptions &seed = m_router.seed().options();
-        return {MatrixNode{
-            m_router.seed().address(), true, {}, reader(m_router.seed(), seed.host, seed.port)}};
-    }
+    if (!m_router.isCluster())
+        return standaloneGroup().nodes();
     const QList<redis::ClusterNode> &all = m_router.topology().nodes();
     QList<MatrixNode> out;
     // Each primary followed by its replicas; a replica whose primary is not listed last.

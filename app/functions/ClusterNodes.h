@@ -2,9 +2,10 @@
 
 #include "ChangePlan.h"
 #include "LibraryMatrix.h"
+#include "StandaloneGroup.h"
+#include "redis/ClientPool.h"
 #include "redis/ClusterRouter.h"
 
-#include <map>
 #include <memory>
 #include <optional>
 
@@ -12,8 +13,9 @@ namespace functions {
 
 // The nodes a library change and the library matrix work on, taken from a router: on a
 // cluster every primary (the change) and every replica too (the matrix), each over its own
-// connection; on a standalone server the server alone. When the profile has a release user,
-// every step runs as that user (ChangeTarget::loadVia): this object opens and owns one
+// connection; on a standalone server the server (the change) and, once its replication group
+// has been read, its replicas or its primary too (the matrix). When the profile has a release
+// user, every step runs as that user (ChangeTarget::loadVia): this object opens and owns one
 // release connection per node, with the release options aimed at that node.
 class ClusterNodes
 {
@@ -30,13 +32,15 @@ public:
     QList<MatrixNode> matrixNodes();
     // Every primary, as a change needs it.
     QList<ChangeTarget> primaries();
+    // Standalone: the server's replication group, which matrixNodes() lists once read.
+    StandaloneGroup &standaloneGroup();
 
 private:
     redis::CommandSender *releaseFor(const QString &host, quint16 port);
 
     redis::ClusterRouter &m_router;
-    std::optional<redis::ConnectionOptions> m_release;
-    std::map<QString, std::unique_ptr<redis::RedisClient>> m_releaseClients; // by host:port
+    std::optional<redis::ClientPool> m_release; // the release user's, aimed at each node
+    std::unique_ptr<StandaloneGroup> m_group;
 };
 
 } // namespace functions

@@ -1,5 +1,7 @@
 #include "LibraryMatrix.h"
 
+#include <algorithm>
+
 #include "LibraryVersion.h"
 #include "redis/Blocking.h"
 
@@ -141,6 +143,50 @@ QStringList LibraryMatrix::driftedLibraries(int node) const
         if (driftAt(name, node))
             out << name;
     return out;
+}
+
+QStringList LibraryMatrix::replicasApartFromPrimary() const
+{
+    QStringList out;
+    for (const NodeLibraries &replica : m_nodes) {
+        if (replica.primary || !replica.error.isEmpty())
+            continue;
+        const auto primary =
+            std::ranges::find(m_nodes, replica.primaryAddress, &NodeLibraries::address);
+        if (primary == m_nodes.end() || !primary->error.isEmpty())
+            continue;
+        const bool apart = std::ranges::any_of(m_libraries, [&](const QString &name) {
+            const redis::LibraryInfo *mine = replica.library(name);
+            const redis::LibraryInfo *theirs = primary->library(name);
+            return !mine != !theirs || (mine && mine->code != theirs->code);
+        });
+        if (apart)
+            out << replica.address;
+    }
+    return out;
+}
+
+QString LibraryMatrix::apartFromPrimarySentence(const QStringList &replicas)
+{
+    const bool one = replicas.size() == 1;
+    return QStringLiteral("%1 %2, although replication copies a primary's libraries: %3 changed "
+                          "on %4 own (a writable replica) or stopped following (see "
+                          "master_link_status in INFO replication). Loading the primary does not "
+                          "reach %5: resynchronise %5, or load the library on %5 directly.")
+        .arg(replicas.join(QStringLiteral(", ")),
+             one ? QStringLiteral("differs from its primary")
+                 : QStringLiteral("differ from their primaries"),
+             one ? QStringLiteral("it was") : QStringLiteral("they were"),
+             one ? QStringLiteral("its") : QStringLiteral("their"),
+             one ? QStringLiteral("it") : QStringLiteral("them"));
+}
+
+bool LibraryMatrix::primaryDrifts() const
+{
+    return std::ranges::any_of(m_drift, [this](const LibraryDrift &d) {
+        return std::ranges::any_of(
+            m_nodes, [&](const NodeLibraries &n) { return n.primary && n.address == d.address; });
+    });
 }
 
 QStringList LibraryMatrix::unreadable() const

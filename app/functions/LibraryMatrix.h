@@ -72,6 +72,14 @@ public:
     // A node with a drifted library: the libraries on it that differ.
     QStringList driftedLibraries(int node) const;
     QStringList unreadable() const; // one sentence per node that could not be read
+    // Replicas that hold another copy of a library than their own primary (read, and listed):
+    // replication copies FUNCTION LOAD, so such a replica was changed on its own (a writable
+    // replica) or stopped following, and bringing the primaries in line does not reach it.
+    QStringList replicasApartFromPrimary() const;
+    // What to say of them, and what to do (for the CLI and the Libraries tab alike).
+    static QString apartFromPrimarySentence(const QStringList &replicas);
+    // Whether a primary's copy of any library differs from the reference.
+    bool primaryDrifts() const;
     // Drift found among the nodes read wins over an unreadable node: the drift is a fact,
     // the unreadable node only leaves the check incomplete.
     State state() const;

@@ -158,7 +158,26 @@ QStringList LibrariesView::localDirectories() const
 void LibrariesView::refresh()
 {
     if (onCluster())
-        return refreshCluster();
+        return refreshMatrix();
+    if (!m_clusterNodes)
+        return refreshServer();
+    // A standalone server's replicas (or the primary a replica follows) belong in the matrix.
+    const quint64 generation = ++m_generation;
+    m_footer->setStyleSheet(QString());
+    m_footer->setText(tr("Reading the replication group (INFO replication)…"));
+    m_clusterNodes->standaloneGroup().read(this, [this, generation](const QString &why) {
+        if (generation != m_generation)
+            return; // a newer refresh is on its way
+        m_groupNote = why;
+        if (m_clusterNodes->matrixNodes().size() > 1)
+            refreshMatrix();
+        else
+            refreshServer();
+    });
+}
+
+void LibrariesView::refreshServer()
+{
     m_matrix->hide();
     if (m_context.nodes.isEmpty() || !m_context.nodes.first().reader)
         return showError(tr("No connection."));
@@ -190,27 +209,39 @@ QString LibrariesView::nodesSignature() const
     return parts.join(QLatin1Char(' '));
 }
 
-void LibrariesView::refreshCluster()
+void LibrariesView::refreshMatrix()
 {
-    m_nodesSeen = nodesSignature();
-    // FUNCTION LOAD is not propagated between shards: a change goes to every primary, and
-    // every node is read for the matrix.
-    m_context.nodes = m_clusterNodes->primaries();
     const QList<functions::MatrixNode> nodes = m_clusterNodes->matrixNodes();
-    int primaries = 0;
-    for (const functions::MatrixNode &n : nodes)
-        primaries += n.primary ? 1 : 0;
-    m_title->setText(tr("Function libraries on the cluster of %1 (%2 primaries, %3 replicas)")
-                         .arg(m_router->address())
-                         .arg(primaries)
-                         .arg(nodes.size() - primaries));
+    if (onCluster()) {
+        m_nodesSeen = nodesSignature();
+        // FUNCTION LOAD is not propagated between shards: a change goes to every primary, and
+        // every node is read for the matrix.
+        m_context.nodes = m_clusterNodes->primaries();
+        int primaries = 0;
+        for (const functions::MatrixNode &n : nodes)
+            primaries += n.primary ? 1 : 0;
+        m_title->setText(tr("Function libraries on the cluster of %1 (%2 primaries, %3 replicas)")
+                             .arg(m_router->address())
+                             .arg(primaries)
+                             .arg(nodes.size() - primaries));
+    } else if (nodes.first().address == m_router->seed().address()) {
+        m_title->setText(
+            nodes.size() == 2
+                ? tr("Function libraries on %1 and its replica").arg(nodes.first().address)
+                : tr("Function libraries on %1 and its %2 replicas")
+                      .arg(nodes.first().address)
+                      .arg(nodes.size() - 1));
+    } else {
+        m_title->setText(tr("Function libraries on %1, a replica of %2")
+                             .arg(m_router->seed().address(), nodes.first().address));
+    }
     const quint64 generation = ++m_generation;
     m_footer->setText(tr("Reading FUNCTION LIST WITHCODE on %1 nodes…").arg(nodes.size()));
     functions::readLibraryMatrix(nodes, this, m_context.timeoutMs,
                                  [this, generation](const functions::LibraryMatrix &matrix) {
                                      if (generation != m_generation)
                                          return; // a newer refresh is on its way
-                                     m_matrix->setMatrix(matrix);
+                                     m_matrix->setMatrix(matrix, m_groupNote);
                                      m_matrix->show();
                                      // Each library once, as most nodes hold it; the matrix shows
                                      // who differs.
@@ -293,11 +324,15 @@ void LibrariesView::display(const QList<redis::LibraryInfo> &libraries)
     m_footer->setText(
         tr("%1 on %2, read %3. Compared with: %4")
             .arg(count,
-                 onCluster() ? tr("%1 nodes").arg(m_matrix->matrix().nodes().size())
-                             : m_context.nodes.first().address,
+                 !m_matrix->isHidden() ? tr("%1 nodes").arg(m_matrix->matrix().nodes().size())
+                                       : m_context.nodes.first().address,
                  QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")),
                  QStringList(QStringList{tr("the shipped functions/")} + localDirectories())
-                     .join(QStringLiteral(", "))));
+                     .join(QStringLiteral(", ")))
+        // With the matrix shown, its summary says it.
+        + (m_groupNote.isEmpty() || !m_matrix->isHidden()
+               ? QString()
+               : QStringLiteral(". %1%2").arg(m_groupNote.left(1).toUpper(), m_groupNote.mid(1))));
     if (reselect)
         m_tree->setCurrentItem(reselect);
     else

@@ -74,7 +74,8 @@ private:
     void addDirectory();
     LoadWizard *open(const functions::ChangeSpec &spec, const QStringList &firstNodes = {});
     bool onCluster() const;
-    void refreshCluster();
+    void refreshMatrix();           // every node of a cluster, or of a standalone replication group
+    void refreshServer();           // one standalone server
     QString nodesSignature() const; // the topology's nodes and roles
     LoadWizard *openInspected(const QString &path,
                               const core::Result<functions::Inspection, QString> &inspected);
@@ -85,6 +86,7 @@ private:
     std::unique_ptr<functions::ClusterNodes> m_clusterNodes;
     NodeMatrixView *m_matrix;
     QString m_nodesSeen; // nodesSignature() at the last read
+    QString m_groupNote; // why a standalone server's replicas were not checked, if they were not
     functions::LocalCatalog m_catalog;
     QList<functions::LibraryStatus> m_status;
     quint64 m_generation = 0;

@@ -61,7 +61,7 @@ NodeMatrixView::NodeMatrixView(QWidget *parent)
     layout->addWidget(m_table, 1);
 }
 
-void NodeMatrixView::setMatrix(const functions::LibraryMatrix &matrix)
+void NodeMatrixView::setMatrix(const functions::LibraryMatrix &matrix, const QString &note)
 {
     // A refresh keeps the cell the user picked (the node to copy from, the library).
     const int oldRow = m_table->currentRow();
@@ -115,8 +115,9 @@ void NodeMatrixView::setMatrix(const functions::LibraryMatrix &matrix)
                 cell->setToolTip(tr("in line"));
                 continue;
             }
-            cell->setText(QStringLiteral("%1  (%2)").arg(cell->text(), kindText(*drift)));
             const bool missing = *drift == functions::DriftKind::Missing;
+            if (!missing) // "missing" says it already
+                cell->setText(QStringLiteral("%1  (%2)").arg(cell->text(), kindText(*drift)));
             cell->setBackground(missing ? Palette::errorTint() : Palette::warningTint());
             cell->setForeground(missing ? Palette::error() : Palette::warning());
             for (const functions::LibraryDrift &d : matrix.drift())
@@ -144,20 +145,26 @@ void NodeMatrixView::setMatrix(const functions::LibraryMatrix &matrix)
     QStringList lines;
     switch (matrix.state()) {
     case functions::LibraryMatrix::State::InLine:
-        lines << tr("In line: the %1 nodes (%2 primaries, %3 replicas) hold the same libraries.")
+        lines << tr("In line: the %1 nodes (%2, %3) hold the same libraries.")
                      .arg(nodes.size())
-                     .arg(primaries)
-                     .arg(nodes.size() - primaries);
+                     .arg(primaries == 1 ? tr("1 primary") : tr("%1 primaries").arg(primaries),
+                          nodes.size() - primaries == 1
+                              ? tr("1 replica")
+                              : tr("%1 replicas").arg(nodes.size() - primaries));
         break;
     case functions::LibraryMatrix::State::Drift: {
-        lines << tr("Drift: FUNCTION LOAD is not propagated between shards, and these nodes "
-                    "differ:");
+        lines << (primaries > 1 ? tr("Drift: FUNCTION LOAD is not propagated between shards, "
+                                     "and these nodes differ:")
+                                : tr("Drift: these nodes differ:"));
         for (const functions::LibraryDrift &d : matrix.drift())
             lines << QStringLiteral("• %1").arg(d.detail);
         bool replicaDrifts = false;
         for (int r = 0; r < nodes.size(); ++r)
             replicaDrifts |= !nodes.at(r).primary && !matrix.driftedLibraries(r).isEmpty();
-        if (replicaDrifts)
+        const QStringList apart = matrix.replicasApartFromPrimary();
+        if (!apart.isEmpty())
+            lines << functions::LibraryMatrix::apartFromPrimarySentence(apart);
+        else if (replicaDrifts)
             lines << tr("Replicas follow their primary: bringing the primaries in line brings "
                         "them too.");
         break;
@@ -168,9 +175,13 @@ void NodeMatrixView::setMatrix(const functions::LibraryMatrix &matrix)
     }
     for (const QString &u : matrix.unreadable())
         lines << QStringLiteral("• %1").arg(u);
+    if (!note.isEmpty())
+        lines << QStringLiteral("• %1%2").arg(note.left(1).toUpper(), note.mid(1));
+    const bool whole = note.isEmpty();
     m_summary->setText(lines.join(QLatin1Char('\n')));
     m_summary->setStyleSheet(Palette::textStyle(
-        matrix.state() == functions::LibraryMatrix::State::InLine  ? Palette::ok()
+        matrix.state() == functions::LibraryMatrix::State::InLine
+            ? (whole ? Palette::ok() : Palette::warning())
         : matrix.state() == functions::LibraryMatrix::State::Drift ? Palette::warning()
                                                                    : Palette::error()));
     updateAlignButton();

@@ -22,7 +22,9 @@ class NodeMatrixView : public QWidget
 public:
     explicit NodeMatrixView(QWidget *parent = nullptr);
 
-    void setMatrix(const functions::LibraryMatrix &matrix);
+    // `note`: what the matrix leaves out and why (a standalone replication group's members
+    // that answered as another server, say); it keeps an in-line matrix from reading as whole.
+    void setMatrix(const functions::LibraryMatrix &matrix, const QString &note = {});
     const functions::LibraryMatrix &matrix() const { return m_matrix; }
 
     QTableWidget *table() const { return m_table; }

@@ -1,0 +1,198 @@
+#include "StandaloneGroup.h"
+
+#include "redis/Blocking.h"
+
+#include <QPointer>
+
+namespace functions {
+
+namespace {
+
+// The server section names who answered (run_id), so the seed is known among its siblings.
+const redis::Command MemberInfo{"INFO", "replication", "server"};
+
+core::Result<session::ReplicationGroup, QString> decodeInfo(const redis::ReplyResult &reply)
+{
+    if (!reply.ok())
+        return reply.error().message;
+    if (!reply->isBulk())
+        return QStringLiteral("INFO replication did not answer with text");
+    return session::decodeReplicationGroup(reply->bytes());
+}
+
+bool unreachable(const redis::ReplyResult &reply)
+{
+    return !reply.ok() && reply.error().kind != redis::RedisError::Kind::Server;
+}
+
+} // namespace
+
+struct StandaloneGroup::Read
+{
+    quint64 generation = 0;
+    QPointer<QObject> context;
+    std::function<void(const QString &)> done;
+    QByteArray replicationId, seedRunId;
+    std::optional<Member> primary;
+    QList<Member> candidates;             // replicas INFO named, to be asked who they are
+    QList<std::optional<Member>> checked; // by candidate: kept, or nullopt
+    int seedAt = -1;                      // the seed's place among the candidates
+    int pending = 0;
+    QStringList notes;
+};
+
+StandaloneGroup::StandaloneGroup(redis::CommandSender &seed, QString seedAddress,
+                                 redis::ConnectionOptions memberOptions)
+    : m_seed(seed)
+    , m_seedAddress(std::move(seedAddress))
+    , m_members(std::move(memberOptions))
+    , m_alive(std::make_unique<QObject>())
+{}
+
+// m_alive goes first (it is declared last), so that what the member connections deliver as
+// they close finds no context and never reaches this object.
+StandaloneGroup::~StandaloneGroup() = default;
+
+void StandaloneGroup::read(QObject *context, std::function<void(const QString &)> done)
+{
+    auto read = std::make_shared<Read>();
+    read->generation = ++m_generation;
+    read->context = context;
+    read->done = std::move(done);
+    // With the cluster section: a cluster node's replicas are the topology's, not a group's.
+    m_seed.send({"INFO", "replication", "server", "cluster"}, m_alive.get(),
+                [this, read](const redis::ReplyResult &r) {
+                    if (read->generation != m_generation)
+                        return;
+                    if (r.ok() && r->isBulk() && r->bytes().contains("cluster_enabled:1"))
+                        return finish(read);
+                    auto group = decodeInfo(r);
+                    if (!group) {
+                        read->notes
+                            << QStringLiteral("replicas not checked: %1").arg(group.error());
+                        return finish(read);
+                    }
+                    read->replicationId = group->replicationId;
+                    read->seedRunId = group->runId;
+                    if (group->isReplica)
+                        return readPrimary(read, group->primary);
+                    read->candidates = group->replicas;
+                    verifyReplicas(read);
+                });
+}
+
+void StandaloneGroup::readPrimary(const std::shared_ptr<Read> &read, const Member &primary)
+{
+    // The primary names the whole group: this replica's siblings too.
+    member(primary)->send(
+        MemberInfo, m_alive.get(), [this, read, primary](const redis::ReplyResult &r) {
+            if (read->generation != m_generation)
+                return;
+            if (unreachable(r)) {
+                read->primary = primary; // the matrix shows it unreadable
+                read->notes << QStringLiteral("the other replicas of %1 not checked: %2")
+                                   .arg(primary.address(), r.error().message);
+                return finish(read);
+            }
+            auto group = decodeInfo(r);
+            if (!group) {
+                read->notes << QStringLiteral(
+                                   "%1, the primary INFO replication names, not checked: %2")
+                                   .arg(primary.address(), group.error());
+                return finish(read);
+            }
+            if (group->isReplica || group->replicationId != read->replicationId) {
+                read->notes << QStringLiteral(
+                                   "%1, the primary INFO replication names, is left out: "
+                                   "the server answering there is %2 with replication id "
+                                   "%3, not this server's primary (%4)")
+                                   .arg(primary.address(),
+                                        group->isReplica ? QStringLiteral("a replica")
+                                                         : QStringLiteral("a primary"),
+                                        QString::fromLatin1(group->replicationId),
+                                        QString::fromLatin1(read->replicationId));
+                return finish(read);
+            }
+            read->primary = primary;
+            read->candidates = group->replicas;
+            verifyReplicas(read);
+        });
+}
+
+void StandaloneGroup::verifyReplicas(const std::shared_ptr<Read> &read)
+{
+    read->checked.resize(read->candidates.size());
+    read->pending = int(read->candidates.size());
+    if (read->pending == 0)
+        return finish(read);
+    for (qsizetype i = 0; i < read->candidates.size(); ++i) {
+        const Member candidate = read->candidates.at(i);
+        member(candidate)->send(
+            MemberInfo, m_alive.get(), [this, read, candidate, i](const redis::ReplyResult &r) {
+                if (read->generation != m_generation)
+                    return;
+                if (unreachable(r)) {
+                    read->checked[i] = candidate; // the matrix shows it unreadable
+                } else if (auto group = decodeInfo(r); !group) {
+                    read->notes << QStringLiteral("replica %1 not checked: %2")
+                                       .arg(candidate.address(), group.error());
+                } else if (!read->seedRunId.isEmpty() && group->runId == read->seedRunId) {
+                    read->seedAt = int(i); // the seed itself, under the address its primary saw
+                } else if (!group->isReplica || group->replicationId != read->replicationId) {
+                    read->notes << QStringLiteral(
+                                       "replica %1 is left out: the server answering there "
+                                       "does not share the group's replication id (%2)")
+                                       .arg(candidate.address(),
+                                            QString::fromLatin1(read->replicationId));
+                } else {
+                    read->checked[i] = candidate;
+                }
+                if (--read->pending == 0)
+                    finish(read);
+            });
+    }
+}
+
+void StandaloneGroup::finish(const std::shared_ptr<Read> &read)
+{
+    m_primary = read->primary;
+    m_replicas.clear();
+    m_seedAt = -1;
+    for (qsizetype i = 0; i < read->checked.size(); ++i) {
+        if (i == read->seedAt)
+            m_seedAt = int(m_replicas.size());
+        if (read->checked.at(i))
+            m_replicas << *read->checked.at(i);
+    }
+    if (m_primary && m_seedAt < 0)
+        m_seedAt = int(m_replicas.size()); // its primary knows it by another address
+    if (read->context)
+        read->done(read->notes.join(QStringLiteral("; ")));
+}
+
+QString StandaloneGroup::readBlocking()
+{
+    return redis::blockUntilReply<QString>(
+        [this](QObject *context, auto done) { read(context, std::move(done)); });
+}
+
+QList<MatrixNode> StandaloneGroup::nodes()
+{
+    if (!m_primary) {
+        QList<MatrixNode> out{MatrixNode{m_seedAddress, true, {}, &m_seed}};
+        for (const Member &r : m_replicas)
+            out << MatrixNode{r.address(), false, m_seedAddress, member(r)};
+        return out;
+    }
+    const QString primary = m_primary->address();
+    QList<MatrixNode> out{MatrixNode{primary, true, {}, member(*m_primary)}};
+    for (qsizetype i = 0; i <= m_replicas.size(); ++i) {
+        if (i == m_seedAt)
+            out << MatrixNode{m_seedAddress, false, primary, &m_seed};
+        if (i < m_replicas.size())
+            out << MatrixNode{m_replicas.at(i).address(), false, primary, member(m_replicas.at(i))};
+    }
+    return out;
+}
+
+} // namespace functions

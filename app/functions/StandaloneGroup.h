@@ -1,0 +1,60 @@
+#pragma once
+
+#include "LibraryMatrix.h"
+#include "redis/ClientPool.h"
+#include "session/ReplicationGroup.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace functions {
+
+// A standalone server and the rest of its replication group (its replicas; from a replica,
+// its primary and the primary's other replicas), as the library matrix reads them: FUNCTION
+// LOAD reaches a replica through replication, but a replica made writable, re-pointed or cut
+// off keeps what it had. The group comes from INFO replication; each other member is read
+// over a connection of its own, made from `memberOptions` aimed at it.
+//
+// An address INFO gives is the server's view (replica-announce-ip, or the peer address the
+// primary saw), and from here it may name another server: the server's own 127.0.0.1, or a
+// host behind a NAT. So every member is asked INFO replication first and kept only when it
+// shares the group's replication id; one that answers as another server is left out and the
+// note says so. A member that cannot be reached stays in, and the matrix shows it unreadable.
+class StandaloneGroup
+{
+public:
+    // `seed` asks INFO replication and reads the seed's libraries: the release user's
+    // connection when there is one, as every library step. It must outlive this object.
+    StandaloneGroup(redis::CommandSender &seed, QString seedAddress,
+                    redis::ConnectionOptions memberOptions);
+    ~StandaloneGroup();
+
+    // Asks the group again; `done` runs on `context`'s thread with a note: empty when every
+    // member INFO named was reached as itself, else what was left out or not checked, and why
+    // (nodes() then lists the seed and the members that remain).
+    void read(QObject *context, std::function<void(const QString &)> done);
+    QString readBlocking();
+    // The primary first, then its replicas.
+    QList<MatrixNode> nodes();
+
+private:
+    struct Read;
+    using Member = session::ReplicationGroup::Member;
+    void readPrimary(const std::shared_ptr<Read> &read, const Member &primary);
+    void verifyReplicas(const std::shared_ptr<Read> &read);
+    void finish(const std::shared_ptr<Read> &read);
+    redis::CommandSender *member(const Member &m) { return &m_members.at(m.host, m.port); }
+
+    redis::CommandSender &m_seed;
+    QString m_seedAddress;
+    quint64 m_generation = 0; // of read(): an older read's answers are dropped
+    // What nodes() lists: the primary when the seed is a replica, and the other replicas.
+    std::optional<Member> m_primary;
+    QList<Member> m_replicas;
+    int m_seedAt = -1; // the seed's place among m_replicas when it is a replica
+    redis::ClientPool m_members;
+    std::unique_ptr<QObject> m_alive; // the context of every send: gone with this object
+};
+
+} // namespace functions

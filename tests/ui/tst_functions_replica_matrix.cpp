@@ -1,0 +1,116 @@
+// The Libraries tab on a standalone primary with a replica (real servers), offscreen: the
+// matrix lists the replica under its primary, and a replica changed on its own is named as
+// such, with nothing offered to align (loading on the primary would not reach it).
+#include "RedisFixture.h"
+#include "functions/LibrariesView.h"
+#include "functions/NodeMatrixView.h"
+#include "redis/ClusterRouter.h"
+#include "redis/LibraryList.h"
+#include "session/WriteGate.h"
+
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TstFunctionsReplicaMatrix : public QObject
+{
+    Q_OBJECT
+
+    testsupport::StandaloneRedis m_primary;
+    testsupport::StandaloneRedis m_replica;
+    QByteArray m_shipped;
+    QTemporaryDir m_dir;
+
+    QString address(const testsupport::StandaloneRedis &s) const
+    {
+        return QStringLiteral("127.0.0.1:%1").arg(s.port());
+    }
+    QByteArray replicaCode()
+    {
+        auto r = m_replica.connect()->call(
+            {"FUNCTION", "LIST", "LIBRARYNAME", "inventory_lib_v1", "WITHCODE"});
+        auto libs = redis::decodeFunctionList(*r);
+        return libs && !libs.value().isEmpty() ? libs.value().first().code : QByteArray();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(m_primary.start(), qPrintable(m_primary.errorString()));
+        QVERIFY2(m_replica.start({QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"),
+                                  QString::number(m_primary.port())}),
+                 qPrintable(m_replica.errorString()));
+        m_shipped = testsupport::functionSource(QStringLiteral("inventory_lib_v1.lua"));
+        QVERIFY(m_primary.connect()->call({"FUNCTION", "LOAD", "REPLACE", m_shipped}).ok());
+        QTRY_COMPARE_WITH_TIMEOUT(replicaCode(), m_shipped, 10000);
+    }
+
+    void replicaListedUnderItsPrimary()
+    {
+        redis::ClusterRouter::Options o;
+        o.seed = m_primary.options();
+        redis::ClusterRouter router(o);
+        router.open();
+        QVERIFY(router.waitUntilDiscovered(5000));
+        QVERIFY(!router.isCluster());
+        session::ConnectionProfile profile;
+        profile.name = QStringLiteral("replicated");
+        profile.environment = QStringLiteral("local");
+        session::WriteGate gate(router.seed(), profile);
+        functions::ChangeContext context;
+        context.gate = &gate;
+        context.profile = profile.name;
+        context.nodes << functions::ChangeTarget{router.seed().address(), &router.seed(), nullptr};
+        context.backupDirectory = m_dir.filePath(QStringLiteral("backups"));
+        context.auditPath = m_dir.filePath(QStringLiteral("audit.jsonl"));
+        ui::LibrariesView view(context, router, std::nullopt);
+        view.resize(1280, 720);
+        view.show();
+        QSignalSpy refreshed(&view, &ui::LibrariesView::refreshed);
+        view.refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(refreshed.count() >= 1, 10000);
+        QVERIFY(view.matrixView()->isVisible());
+        QTableWidget *table = view.matrixView()->table();
+        QCOMPARE(table->rowCount(), 2);
+        QCOMPARE(table->item(0, 0)->data(Qt::UserRole).toString(), address(m_primary));
+        QCOMPARE(table->item(1, 0)->data(Qt::UserRole).toString(), address(m_replica));
+        QCOMPARE(table->item(1, 1)->text(),
+                 QStringLiteral("replica of %1").arg(address(m_primary)));
+        QVERIFY2(view.matrixView()->summary()->text().startsWith(
+                     QStringLiteral("In line: the 2 nodes (1 primary, 1 replica)")),
+                 qPrintable(view.matrixView()->summary()->text()));
+        const QString wholeStyle = view.matrixView()->summary()->styleSheet();
+        // A member left out keeps "in line" from reading as the whole group.
+        const functions::LibraryMatrix inLine = view.matrixView()->matrix();
+        view.matrixView()->setMatrix(inLine,
+                                     QStringLiteral("replica 10.0.0.9:6379 is left out: x"));
+        QVERIFY2(view.matrixView()->summary()->text().endsWith(
+                     QStringLiteral("\n• Replica 10.0.0.9:6379 is left out: x")),
+                 qPrintable(view.matrixView()->summary()->text()));
+        QVERIFY(view.matrixView()->summary()->styleSheet() != wholeStyle);
+
+        // The replica made writable and changed on its own.
+        auto replica = m_replica.connect();
+        QVERIFY(replica->call({"CONFIG", "SET", "replica-read-only", "no"}).ok());
+        QVERIFY(replica->call({"FUNCTION", "DELETE", "inventory_lib_v1"}).ok());
+        const int reads = refreshed.count();
+        view.refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(refreshed.count() > reads, 10000);
+        const QString summary = view.matrixView()->summary()->text();
+        QVERIFY2(summary.startsWith(QStringLiteral("Drift: these nodes differ:")),
+                 qPrintable(summary));
+        QVERIFY2(summary.contains(address(m_replica) + QStringLiteral(" differs from its primary")),
+                 qPrintable(summary));
+        QVERIFY2(table->item(1, 2)->text().contains(QStringLiteral("missing")),
+                 qPrintable(table->item(1, 2)->text()));
+        QVERIFY(!view.matrixView()->alignButton()->isEnabled());
+        QVERIFY(replica->call({"FUNCTION", "LOAD", "REPLACE", m_shipped}).ok());
+        QVERIFY(replica->call({"CONFIG", "SET", "replica-read-only", "yes"}).ok());
+    }
+};
+
+QTEST_MAIN(TstFunctionsReplicaMatrix)
+#include "tst_functions_replica_matrix.moc"
