@@ -83,6 +83,7 @@ ClusterRouter::~ClusterRouter()
 
 void ClusterRouter::open()
 {
+    m_opened = true;
     m_seed->open();
     discover();
 }
@@ -288,6 +289,8 @@ void ClusterRouter::sendBatch(QList<Command> commands, QObject *context, BatchCa
     p->context = context;
     p->callback = std::move(callback);
     p->timeoutMs = timeoutMs;
+    if (!m_opened)
+        open();
     if (p->commands.isEmpty()) {
         m_seed->sendBatch({}, context, std::move(p->callback), timeoutMs);
         return;

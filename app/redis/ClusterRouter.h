@@ -43,7 +43,9 @@ public:
     ~ClusterRouter() override;
 
     // Connects to the seed and reads the topology; commands sent before it is known wait.
+    // A router never opened opens on its first command.
     void open();
+    bool opened() const { return m_opened; }
     // Blocks (running a local event loop) until the topology is known or discovery failed.
     bool waitUntilDiscovered(int timeoutMs);
 
@@ -96,6 +98,7 @@ private:
     bool m_cluster = false;
     bool m_discovered = false;
     bool m_refreshing = false;
+    bool m_opened = false;
     QString m_discoveryError;
     std::deque<std::shared_ptr<Pending>> m_waiting; // sent before the topology was known
     QTimer m_refreshTimer;

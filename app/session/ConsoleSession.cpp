@@ -11,6 +11,8 @@ redis::ClusterRouter::Options routerOptions(const ConnectionProfile &profile,
     redis::ClusterRouter::Options o;
     o.seed = profile.toConnectionOptions(password);
     o.seed.onCallerThread = onCallerThread;
+    if (onCallerThread) // in CLIENT LIST, the deduction panel's lane apart from the rest
+        o.seed.clientName += "-deductions";
     o.addressMap = profile.addressMap();
     return o;
 }
@@ -49,13 +51,16 @@ ConsoleSession::~ConsoleSession()
 
 void ConsoleSession::open()
 {
+    // The deduction lane opens on its first deduction: a session that never deducts (a
+    // read-only production one, say) costs the server no connection per node for it.
     m_router->open();
-    m_deductionRouter->open();
 }
 
 void ConsoleSession::reconnect()
 {
     for (redis::ClusterRouter *router : {m_router.get(), m_deductionRouter.get()}) {
+        if (!router->opened())
+            continue;
         if (router->isCluster())
             for (int i = 0; i < router->topology().nodes().size(); ++i)
                 router->node(i).open();

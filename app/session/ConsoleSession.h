@@ -42,6 +42,8 @@ public:
     // the thread that made the session (ConnectionOptions::onCallerThread), so that a
     // deduction, one round trip at a time, pays no thread hop either way and waits for its
     // reply without sleeping. Never for scans: their reads would run on the GUI thread.
+    // Its connections open on the first command sent through it, named
+    // "inventory-console-deductions".
     redis::CommandSender &deductionSender() { return *m_deductionSender; }
     inventory::KeySchema schema() const { return m_schema; }
     // The release user's own connection for library loads, opened on first use; nullptr

@@ -248,6 +248,23 @@ private slots:
         QCOMPARE(w->session().client().call({"GET", "smoke:lane"})->bytes(), QByteArray("2"));
     }
 
+    // The deduction lane opens on the first command sent through it: a session that never
+    // deducts keeps no connection of it on the server.
+    void theDeductionLaneOpensOnFirstUse()
+    {
+        auto w = openWindow(m_redis.options(), session::Environment::Local);
+        QTRY_VERIFY(stateText(w.get()).startsWith("Connected"));
+        const auto lanes = [this] {
+            const auto list = m_redis.connect()->call({"CLIENT", "LIST"});
+            return list->bytes().count("name=inventory-console-deductions ");
+        };
+        QTest::qWait(200); // time for a lane opened at start to have connected
+        QCOMPARE(lanes(), 0);
+        const auto read = w->session().deductionSender().call({"GET", "smoke:lane"}, 5000);
+        QVERIFY2(read.ok(), read.ok() ? "" : qPrintable(read.error().message));
+        QCOMPARE(lanes(), 1);
+    }
+
     // "Show in audit log" in an order lookup lands on the Audit log tab, on that order.
     void orderLookupOpensItsAuditRecords()
     {
