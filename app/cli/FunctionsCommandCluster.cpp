@@ -104,13 +104,9 @@ void printMatrix(Context &context, const functions::LibraryMatrix &matrix,
         if (const QStringList apart = matrix.replicasApartFromPrimary(); !apart.isEmpty())
             context.out << "drift: " << functions::LibraryMatrix::apartFromPrimarySentence(apart)
                         << '\n';
-        if (!matrix.primaryDrifts())
+        const functions::LibraryDrift *d = matrix.firstPrimaryDrift();
+        if (!d)
             break;
-        const auto d = std::ranges::find_if(matrix.drift(), [&](const functions::LibraryDrift &x) {
-            return std::ranges::any_of(nodes, [&](const functions::NodeLibraries &n) {
-                return n.primary && n.address == x.address;
-            });
-        });
         const int ref = matrix.referenceNode(d->library);
         context.out << "drift: to bring the primaries in line with "
                     << matrix.nodes().at(ref).address

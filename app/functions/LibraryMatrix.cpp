@@ -181,12 +181,13 @@ QString LibraryMatrix::apartFromPrimarySentence(const QStringList &replicas)
              one ? QStringLiteral("it") : QStringLiteral("them"));
 }
 
-bool LibraryMatrix::primaryDrifts() const
+const LibraryDrift *LibraryMatrix::firstPrimaryDrift() const
 {
-    return std::ranges::any_of(m_drift, [this](const LibraryDrift &d) {
+    const auto d = std::ranges::find_if(m_drift, [this](const LibraryDrift &x) {
         return std::ranges::any_of(
-            m_nodes, [&](const NodeLibraries &n) { return n.primary && n.address == d.address; });
+            m_nodes, [&](const NodeLibraries &n) { return n.primary && n.address == x.address; });
     });
+    return d == m_drift.end() ? nullptr : &*d;
 }
 
 QStringList LibraryMatrix::unreadable() const

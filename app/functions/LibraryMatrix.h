@@ -78,8 +78,8 @@ public:
     QStringList replicasApartFromPrimary() const;
     // What to say of them, and what to do (for the CLI and the Libraries tab alike).
     static QString apartFromPrimarySentence(const QStringList &replicas);
-    // Whether a primary's copy of any library differs from the reference.
-    bool primaryDrifts() const;
+    // The first drift on a primary (what `align` can mend), or null when only replicas drift.
+    const LibraryDrift *firstPrimaryDrift() const;
     // Drift found among the nodes read wins over an unreadable node: the drift is a fact,
     // the unreadable node only leaves the check incomplete.
     State state() const;
