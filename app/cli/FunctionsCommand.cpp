@@ -291,9 +291,11 @@ int runStatus(Context &context)
         "replica is read on its own connection and a matrix of libraries by node follows,\n"
         "with drift named: a library missing on a node, a different version, or different\n"
         "code under the same version. So too on a standalone server with replicas (INFO\n"
-        "replication names them; a replica's URL brings in its primary). Exit codes: 0 every\n"
-        "node in line, 1 drift, 2 bad arguments, 3 could not connect or could not read a node\n"
-        "(and nothing drifts among the nodes read)."));
+        "replication names them; a replica's URL brings in its primary and the primary's\n"
+        "other replicas; a server answering at a named address that is not in the group is\n"
+        "left out, and the note says so). Exit codes: 0 every node in line, 1 drift, 2 bad\n"
+        "arguments, 3 could not connect or could not read a node (and nothing drifts among\n"
+        "the nodes read)."));
     ConnectionArgs connection;
     connection.addTo(parser);
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("One JSON object."));

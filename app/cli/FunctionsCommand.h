@@ -30,7 +30,7 @@ std::optional<int> parse(QCommandLineParser &parser, Context &context,
 // one. The gate carries the profile's environment label. On a Redis Cluster node (INFO
 // cluster says so), a router as the library user finds every node: a change then runs on
 // every primary, and status reads every primary and replica (on a standalone server, the
-// replicas INFO replication names, or the primary a replica follows).
+// replication group INFO replication names: see functions::StandaloneGroup).
 struct Session
 {
     ConnectionArgs::Resolved target;

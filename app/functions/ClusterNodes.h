@@ -14,7 +14,7 @@ namespace functions {
 // The nodes a library change and the library matrix work on, taken from a router: on a
 // cluster every primary (the change) and every replica too (the matrix), each over its own
 // connection; on a standalone server the server (the change) and, once its replication group
-// has been read, its replicas or its primary too (the matrix). When the profile has a release
+// has been read, the rest of its group too (the matrix). When the profile has a release
 // user, every step runs as that user (ChangeTarget::loadVia): this object opens and owns one
 // release connection per node, with the release options aimed at that node.
 class ClusterNodes

@@ -161,7 +161,8 @@ void LibrariesView::refresh()
         return refreshMatrix();
     if (!m_clusterNodes)
         return refreshServer();
-    // A standalone server's replicas (or the primary a replica follows) belong in the matrix.
+    // A standalone server's replication group (functions::StandaloneGroup) belongs in the
+    // matrix.
     const quint64 generation = ++m_generation;
     m_footer->setStyleSheet(QString());
     m_footer->setText(tr("Reading the replication group (INFO replication)…"));
