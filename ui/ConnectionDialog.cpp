@@ -26,6 +26,7 @@
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QStyle>
 #include <QTabWidget>
@@ -130,7 +131,7 @@ ConnectionDialog::ConnectionDialog(session::ProfileStore &profiles, session::Sec
     m_tabs->addTab(buildConnectionTab(), tr("Connection"));
     m_tabs->addTab(buildTlsTab(), tr("TLS"));
     m_tabs->addTab(buildKeysTab(), tr("Key schema"));
-    m_tabs->addTab(buildClusterTab(), tr("Cluster"));
+    m_tabs->addTab(buildClusterTab(), tr("Cluster && replicas"));
 
     m_problems = new QLabel;
     m_problems->setObjectName(QStringLiteral("problems"));
@@ -381,9 +382,10 @@ QWidget *ConnectionDialog::buildClusterTab()
     auto *form = new QFormLayout(page);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->addRow(noteLabel(
-        tr("A cluster is found from any of its nodes; nothing to set here when the addresses "
-           "its nodes announce can be reached from this machine. Behind NAT, in containers or "
-           "with cluster-announce-hostname they may not be: map each announced address to one "
+        tr("A cluster is found from any of its nodes, a server's replicas from the server; "
+           "nothing to set here when the addresses they announce can be reached from this "
+           "machine. Behind NAT, in containers or with cluster-announce-hostname or "
+           "replica-announce-ip they may not be: map each announced address to one "
            "that can be reached, one a line, e.g. <tt>10.0.0.5:6379 = 127.0.0.1:7001</tt>, or "
            "a host alone to keep the port: <tt>redis-node-1 = 127.0.0.1</tt>.")));
     m_announcedMap = new QPlainTextEdit;
@@ -756,11 +758,14 @@ void ConnectionDialog::showProblems(const QList<session::ProfileProblem> &proble
         for (int i = 0; w && i < m_tabs->count(); ++i)
             if (m_tabs->widget(i)->isAncestorOf(w))
                 tab = i;
-        // Say which tab, so that a problem on a hidden tab can be found.
+        // Say which tab, so that a problem on a hidden tab can be found. The title as shown:
+        // a mnemonic's "&" dropped, a "&&" one "&".
+        const auto shown = [](QString title) {
+            static const QRegularExpression mnemonic(QStringLiteral("&(.)"));
+            return title.replace(mnemonic, QStringLiteral("\\1"));
+        };
         lines << QStringLiteral("• %1%2").arg(
-            tab >= 0 ? m_tabs->tabText(tab).remove(QLatin1Char('&')) + QStringLiteral(": ")
-                     : QString(),
-            p.message);
+            tab >= 0 ? shown(m_tabs->tabText(tab)) + QStringLiteral(": ") : QString(), p.message);
         if (w) {
             w->setStyleSheet(QStringLiteral("border: 1px solid %1;").arg(Palette::error().name()));
             m_flagged << w;

@@ -111,8 +111,9 @@ private:
         QStringLiteral("N")};
     QCommandLineOption m_announcedMap{
         QStringLiteral("announced-map"),
-        QStringLiteral("Cluster nodes' announced addresses mapped to ones this machine can reach "
-                       "(NAT, containers, cluster-announce-hostname): 'announced=reachable,...', "
+        QStringLiteral("Cluster nodes' and replicas' announced addresses mapped to ones this "
+                       "machine can reach (NAT, containers, cluster-announce-hostname, "
+                       "replica-announce-ip): 'announced=reachable,...', "
                        "each side host:port or a host, e.g. 10.0.0.5:6379=127.0.0.1:7001. "
                        "Replaces the profile's map."),
         QStringLiteral("MAP")};

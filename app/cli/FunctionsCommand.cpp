@@ -312,7 +312,8 @@ int runStatus(Context &context)
     QString groupNote;
     if (!s->nodes) {
         s->group = std::make_unique<functions::StandaloneGroup>(
-            s->libraryClient(), s->client->address(), s->libraryClient().options());
+            s->libraryClient(), s->client->address(), s->libraryClient().options(),
+            s->target.profile.addressMap());
         groupNote = s->group->readBlocking();
     }
     // As the release user when there is one, as every library step (ChangeTarget::loadVia).

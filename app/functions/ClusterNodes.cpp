@@ -47,7 +47,8 @@ StandaloneGroup &ClusterNodes::standaloneGroup()
         redis::RedisClient &seed = m_router.seed();
         redis::CommandSender *release = releaseFor(seed.options().host, seed.options().port);
         m_group = std::make_unique<StandaloneGroup>(release ? *release : seed, seed.address(),
-                                                    m_release ? m_release->base() : seed.options());
+                                                    m_release ? m_release->base() : seed.options(),
+                                                    m_router.addressMap());
     }
     return *m_group;
 }

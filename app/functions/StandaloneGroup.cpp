@@ -34,17 +34,19 @@ struct StandaloneGroup::Read
     std::function<void(const QString &)> done;
     QByteArray replicationId, seedRunId;
     std::optional<Member> primary;
-    QList<Member> candidates;             // replicas INFO named, to be asked who they are
-    QList<std::optional<Member>> checked; // by candidate: kept, or nullopt
+    QList<Member> announced;              // replicas INFO named, to be asked who they are
+    QList<std::optional<Member>> checked; // by candidate, as reached: kept, or nullopt
     int seedAt = -1;                      // the seed's place among the candidates
     int pending = 0;
     QStringList notes;
 };
 
 StandaloneGroup::StandaloneGroup(redis::CommandSender &seed, QString seedAddress,
-                                 redis::ConnectionOptions memberOptions)
+                                 redis::ConnectionOptions memberOptions,
+                                 redis::AnnouncedAddressMap addressMap)
     : m_seed(seed)
     , m_seedAddress(std::move(seedAddress))
+    , m_addressMap(std::move(addressMap))
     , m_members(std::move(memberOptions))
     , m_alive(std::make_unique<QObject>())
 {}
@@ -52,6 +54,20 @@ StandaloneGroup::StandaloneGroup(redis::CommandSender &seed, QString seedAddress
 // m_alive goes first (it is declared last), so that what the member connections deliver as
 // they close finds no context and never reaches this object.
 StandaloneGroup::~StandaloneGroup() = default;
+
+StandaloneGroup::Member StandaloneGroup::reached(const Member &announced) const
+{
+    Member m = announced;
+    std::tie(m.host, m.port) = m_addressMap.reachable(announced.host, announced.port);
+    return m;
+}
+
+QString StandaloneGroup::described(const Member &announced, const Member &reached)
+{
+    if (announced.address() == reached.address())
+        return reached.address();
+    return QStringLiteral("%1 (announced as %2)").arg(reached.address(), announced.address());
+}
 
 void StandaloneGroup::read(QObject *context, std::function<void(const QString &)> done)
 {
@@ -76,29 +92,31 @@ void StandaloneGroup::read(QObject *context, std::function<void(const QString &)
                     read->seedRunId = group->runId;
                     if (group->isReplica)
                         return readPrimary(read, group->primary);
-                    read->candidates = group->replicas;
+                    read->announced = group->replicas;
                     verifyReplicas(read);
                 });
 }
 
-void StandaloneGroup::readPrimary(const std::shared_ptr<Read> &read, const Member &primary)
+void StandaloneGroup::readPrimary(const std::shared_ptr<Read> &read, const Member &announced)
 {
+    const Member primary = reached(announced);
+    const QString name = described(announced, primary);
     // The primary names the whole group: this replica's siblings too.
     member(primary)->send(
-        MemberInfo, m_alive.get(), [this, read, primary](const redis::ReplyResult &r) {
+        MemberInfo, m_alive.get(), [this, read, primary, name](const redis::ReplyResult &r) {
             if (read->generation != m_generation)
                 return;
             if (unreachable(r)) {
                 read->primary = primary; // the matrix shows it unreadable
                 read->notes << QStringLiteral("the other replicas of %1 not checked: %2")
-                                   .arg(primary.address(), r.error().message);
+                                   .arg(name, r.error().message);
                 return finish(read);
             }
             auto group = decodeInfo(r);
             if (!group) {
                 read->notes << QStringLiteral(
                                    "%1, the primary INFO replication names, not checked: %2")
-                                   .arg(primary.address(), group.error());
+                                   .arg(name, group.error());
                 return finish(read);
             }
             if (group->isReplica || group->replicationId != read->replicationId) {
@@ -106,7 +124,7 @@ void StandaloneGroup::readPrimary(const std::shared_ptr<Read> &read, const Membe
                                    "%1, the primary INFO replication names, is left out: "
                                    "the server answering there is %2 with replication id "
                                    "%3, not this server's primary (%4)")
-                                   .arg(primary.address(),
+                                   .arg(name,
                                         group->isReplica ? QStringLiteral("a replica")
                                                          : QStringLiteral("a primary"),
                                         QString::fromLatin1(group->replicationId),
@@ -114,36 +132,37 @@ void StandaloneGroup::readPrimary(const std::shared_ptr<Read> &read, const Membe
                 return finish(read);
             }
             read->primary = primary;
-            read->candidates = group->replicas;
+            read->announced = group->replicas;
             verifyReplicas(read);
         });
 }
 
 void StandaloneGroup::verifyReplicas(const std::shared_ptr<Read> &read)
 {
-    read->checked.resize(read->candidates.size());
-    read->pending = int(read->candidates.size());
+    read->checked.resize(read->announced.size());
+    read->pending = int(read->announced.size());
     if (read->pending == 0)
         return finish(read);
-    for (qsizetype i = 0; i < read->candidates.size(); ++i) {
-        const Member candidate = read->candidates.at(i);
+    for (qsizetype i = 0; i < read->announced.size(); ++i) {
+        const Member candidate = reached(read->announced.at(i));
+        const QString name = described(read->announced.at(i), candidate);
         member(candidate)->send(
-            MemberInfo, m_alive.get(), [this, read, candidate, i](const redis::ReplyResult &r) {
+            MemberInfo, m_alive.get(),
+            [this, read, candidate, name, i](const redis::ReplyResult &r) {
                 if (read->generation != m_generation)
                     return;
                 if (unreachable(r)) {
                     read->checked[i] = candidate; // the matrix shows it unreadable
                 } else if (auto group = decodeInfo(r); !group) {
-                    read->notes << QStringLiteral("replica %1 not checked: %2")
-                                       .arg(candidate.address(), group.error());
+                    read->notes
+                        << QStringLiteral("replica %1 not checked: %2").arg(name, group.error());
                 } else if (!read->seedRunId.isEmpty() && group->runId == read->seedRunId) {
                     read->seedAt = int(i); // the seed itself, under the address its primary saw
                 } else if (!group->isReplica || group->replicationId != read->replicationId) {
                     read->notes << QStringLiteral(
                                        "replica %1 is left out: the server answering there "
                                        "does not share the group's replication id (%2)")
-                                       .arg(candidate.address(),
-                                            QString::fromLatin1(read->replicationId));
+                                       .arg(name, QString::fromLatin1(read->replicationId));
                 } else {
                     read->checked[i] = candidate;
                 }
@@ -166,6 +185,14 @@ void StandaloneGroup::finish(const std::shared_ptr<Read> &read)
     }
     if (m_primary && m_seedAt < 0)
         m_seedAt = int(m_replicas.size()); // its primary knows it by another address
+    // A server left out (or the seed, reached again under the address its primary saw) is
+    // not read again: its connection goes.
+    QSet<QString> kept;
+    if (m_primary)
+        kept << m_primary->address();
+    for (const Member &r : m_replicas)
+        kept << r.address();
+    m_members.keepOnly(kept);
     if (read->context)
         read->done(read->notes.join(QStringLiteral("; ")));
 }

@@ -2,6 +2,7 @@
 
 #include "LibraryMatrix.h"
 #include "redis/ClientPool.h"
+#include "redis/ClusterTopology.h"
 #include "session/ReplicationGroup.h"
 
 #include <functional>
@@ -21,13 +22,17 @@ namespace functions {
 // host behind a NAT. So every member is asked INFO replication first and kept only when it
 // shares the group's replication id; one that answers as another server is left out and the
 // note says so. A member that cannot be reached stays in, and the matrix shows it unreadable.
+// The profile's announced-address map (a NAT, containers, a tunnel) is applied to every
+// address INFO gives before it is reached, as on a cluster; the check above still decides.
+// A connection to a member that was left out is closed once the group is read.
 class StandaloneGroup
 {
 public:
     // `seed` asks INFO replication and reads the seed's libraries: the release user's
     // connection when there is one, as every library step. It must outlive this object.
     StandaloneGroup(redis::CommandSender &seed, QString seedAddress,
-                    redis::ConnectionOptions memberOptions);
+                    redis::ConnectionOptions memberOptions,
+                    redis::AnnouncedAddressMap addressMap = {});
     ~StandaloneGroup();
 
     // Asks the group again; `done` runs on `context`'s thread with a note: empty when every
@@ -45,9 +50,14 @@ private:
     void verifyReplicas(const std::shared_ptr<Read> &read);
     void finish(const std::shared_ptr<Read> &read);
     redis::CommandSender *member(const Member &m) { return &m_members.at(m.host, m.port); }
+    // The member as INFO names it, aimed where this machine reaches it.
+    Member reached(const Member &announced) const;
+    // host:port, and the announced address when the map changed it, for notes.
+    static QString described(const Member &announced, const Member &reached);
 
     redis::CommandSender &m_seed;
     QString m_seedAddress;
+    redis::AnnouncedAddressMap m_addressMap;
     quint64 m_generation = 0; // of read(): an older read's answers are dropped
     // What nodes() lists: the primary when the seed is a replica, and the other replicas.
     std::optional<Member> m_primary;

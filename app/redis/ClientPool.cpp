@@ -23,4 +23,9 @@ RedisClient &ClientPool::at(const QString &host, quint16 port)
     return *it->second;
 }
 
+void ClientPool::keepOnly(const QSet<QString> &addresses)
+{
+    std::erase_if(m_clients, [&](const auto &entry) { return !addresses.contains(entry.first); });
+}
+
 } // namespace redis

@@ -2,6 +2,7 @@
 
 #include "RedisClient.h"
 
+#include <QSet>
 #include <map>
 #include <memory>
 
@@ -17,6 +18,8 @@ public:
     ~ClientPool();
 
     RedisClient &at(const QString &host, quint16 port);
+    // Closes every connection but those to these addresses (host:port, as address() gives).
+    void keepOnly(const QSet<QString> &addresses);
     const ConnectionOptions &base() const { return m_base; }
 
 private:

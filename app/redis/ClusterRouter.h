@@ -57,6 +57,7 @@ public:
     // LIST); on a standalone server, index 0 is the server.
     RedisClient &node(int index);
     RedisClient &seed() { return *m_seed; }
+    const AnnouncedAddressMap &addressMap() const { return m_options.addressMap; }
     // Reads the topology again soon (at most once per refreshGapMs), e.g. when a node the
     // cluster marked failed answers again.
     void refreshTopology() { refreshSoon(); }

@@ -1,9 +1,12 @@
 // Function libraries on a standalone primary with two replicas (real servers, the replicas
 // started with --replicaof): `functions status` reads the whole group, from the primary's URL
 // or a replica's, finds a replica that was changed on its own, leaves out a server that answers
-// at an address INFO names but is not in the group, and says so when the user may not ask INFO.
+// at an address INFO names but is not in the group (and closes its connection to it), reaches a
+// replica announced at an address of its own through the announced-address map, and says so
+// when the user may not ask INFO.
 #include "CliRunner.h"
 #include "RedisFixture.h"
+#include "demo/LocalRedisServer.h"
 #include "functions/StandaloneGroup.h"
 #include "redis/LibraryList.h"
 
@@ -71,6 +74,23 @@ class TstFunctionsReplicas : public QObject
     {
         list.sort();
         return list;
+    }
+    // Makes the sibling announce this port (0: its own) to its primary.
+    void siblingAnnounces(quint16 port)
+    {
+        QVERIFY(m_sibling.connect()
+                    ->call({"CONFIG", "SET", "replica-announce-port", QByteArray::number(port)})
+                    .ok());
+        // Announced when the replica connects: make both reconnect.
+        QVERIFY(m_primary.connect()->call({"CLIENT", "KILL", "TYPE", "replica"}).ok());
+    }
+    static qint64 connectedClients(testsupport::StandaloneRedis &server)
+    {
+        const auto r = server.connect()->call({"INFO", "clients"});
+        for (const QByteArray &line : r->bytes().split('\n'))
+            if (line.startsWith("connected_clients:"))
+                return line.mid(18).trimmed().toLongLong();
+        return -1;
     }
 
 private slots:
@@ -227,25 +247,74 @@ private slots:
         testsupport::StandaloneRedis stranger;
         QVERIFY2(stranger.start(), qPrintable(stranger.errorString()));
         const QString strangerAddress = QStringLiteral("127.0.0.1:%1").arg(stranger.port());
-        const auto announce = [&](quint16 port) {
-            QVERIFY(m_sibling.connect()
-                        ->call({"CONFIG", "SET", "replica-announce-port", QByteArray::number(port)})
-                        .ok());
-            // Announced when the replica connects: make both reconnect.
-            QVERIFY(m_primary.connect()->call({"CLIENT", "KILL", "TYPE", "replica"}).ok());
-        };
-        announce(stranger.port());
+        siblingAnnounces(stranger.port());
         QTRY_COMPARE_WITH_TIMEOUT(replicasNamed(), sorted({replicaAddress(), strangerAddress}),
                                   10000);
 
         const auto r = runCli({"functions", "status", "--url",
                                QStringLiteral("redis://%1").arg(primaryAddress()), "--json"});
-        announce(0);
         QVERIFY2(r.exitCode == 0, r.out + r.err);
         QCOMPARE(addresses(json(r).value("nodes").toArray()),
                  QStringList({primaryAddress(), replicaAddress()}));
         const QString note = json(r).value("replication_note").toString();
         QVERIFY2(note.contains(QStringLiteral("replica %1 is left out").arg(strangerAddress)),
+                 qPrintable(note));
+
+        // A long-lived group (the Libraries tab's) does not stay connected to the outsider.
+        {
+            auto seed = m_primary.connect();
+            functions::StandaloneGroup group(*seed, seed->address(), seed->options());
+            QVERIFY(group.readBlocking().contains(strangerAddress));
+            QCOMPARE(group.nodes().size(), 2);
+            QTRY_COMPARE_WITH_TIMEOUT(connectedClients(stranger), qint64(1), 5000); // this ask
+        }
+        siblingAnnounces(0);
+        QTRY_COMPARE_WITH_TIMEOUT(replicasNamed(), sorted({replicaAddress(), siblingAddress()}),
+                                  10000);
+    }
+
+    // A replica announcing an address this machine does not reach it at (a NAT, a container's
+    // port mapping) is reached through the profile's map, and still checked as a member.
+    void anAnnouncedAddressIsMappedToTheReachableOne()
+    {
+        const quint16 announced = demo::LocalRedisServer::freePort(); // nothing listens there
+        const QString announcedAddress = QStringLiteral("127.0.0.1:%1").arg(announced);
+        siblingAnnounces(announced);
+        QTRY_COMPARE_WITH_TIMEOUT(replicasNamed(), sorted({replicaAddress(), announcedAddress}),
+                                  10000);
+        const QString url = QStringLiteral("redis://%1").arg(primaryAddress());
+
+        // Unmapped: the announced address answers nobody, and the matrix says so.
+        const auto unmapped = runCli({"functions", "status", "--url", url, "--json"});
+        QVERIFY2(addresses(json(unmapped).value("nodes").toArray()).contains(announcedAddress),
+                 unmapped.out + unmapped.err);
+        QCOMPARE(json(unmapped).value("state").toString(), QStringLiteral("unreadable"));
+
+        const auto r = runCli({"functions", "status", "--url", url, "--json", "--announced-map",
+                               QStringLiteral("%1=%2").arg(announcedAddress, siblingAddress())});
+        siblingAnnounces(0);
+        QVERIFY2(r.exitCode == 0, r.out + r.err);
+        QCOMPARE(sorted(addresses(json(r).value("nodes").toArray()).mid(1)),
+                 sorted({replicaAddress(), siblingAddress()}));
+        QCOMPARE(json(r).value("state").toString(), QStringLiteral("in-line"));
+        QVERIFY2(!json(r).contains("replication_note"), r.out);
+
+        // Mapped onto a server outside the group, it is left out: the check still decides.
+        testsupport::StandaloneRedis stranger;
+        QVERIFY2(stranger.start(), qPrintable(stranger.errorString()));
+        siblingAnnounces(announced);
+        QTRY_COMPARE_WITH_TIMEOUT(replicasNamed(), sorted({replicaAddress(), announcedAddress}),
+                                  10000);
+        const QString strangerAddress = QStringLiteral("127.0.0.1:%1").arg(stranger.port());
+        const auto wrong = runCli({"functions", "status", "--url", url, "--json", "--announced-map",
+                                   QStringLiteral("%1=%2").arg(announcedAddress, strangerAddress)});
+        siblingAnnounces(0);
+        QVERIFY2(wrong.exitCode == 0, wrong.out + wrong.err);
+        QCOMPARE(addresses(json(wrong).value("nodes").toArray()),
+                 QStringList({primaryAddress(), replicaAddress()}));
+        const QString note = json(wrong).value("replication_note").toString();
+        QVERIFY2(note.contains(QStringLiteral("replica %1 (announced as %2) is left out")
+                                   .arg(strangerAddress, announcedAddress)),
                  qPrintable(note));
         QTRY_COMPARE_WITH_TIMEOUT(replicasNamed(), sorted({replicaAddress(), siblingAddress()}),
                                   10000);

@@ -203,8 +203,8 @@ private slots:
         QTRY_COMPARE(again.password(), QStringLiteral("Al1ce-pw"));
         QCOMPARE(again.profile(), stored);
 
-        // The Cluster tab's announced-address map: checked as typed, a bad line named by
-        // number and refused on save (on its tab), a good map saved and shown again.
+        // The "Cluster & replicas" tab's announced-address map: checked as typed, a bad line named
+        // by number and refused on save (on its tab), a good map saved and shown again.
         auto *map = child<QPlainTextEdit>(&again, "announcedMapEdit");
         auto *note = child<QLabel>(&again, "announcedMapNote");
         QVERIFY(note->text().contains("No mapping"));
@@ -214,7 +214,8 @@ private slots:
         again.show();
         QTest::mouseClick(child<QPushButton>(&again, "saveButton"), Qt::LeftButton);
         const QString refused = child<QLabel>(&again, "problems")->text();
-        QVERIFY2(refused.contains("Cluster: announced addresses, line 2"), qPrintable(refused));
+        QVERIFY2(refused.contains("Cluster & replicas: announced addresses, line 2"),
+                 qPrintable(refused));
         QVERIFY(profiles.list().first().announcedMap.isEmpty());
         map->setPlainText(QStringLiteral("10.0.0.5:6379 = 127.0.0.1:7001\nredis-2 = localhost"));
         QCOMPARE(note->text(), QStringLiteral("2 addresses mapped."));
