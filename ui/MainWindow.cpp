@@ -108,6 +108,8 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
     onReadOnlyChanged(m_session->gate().isReadOnly());
     m_health = new session::ClusterHealth(m_session->router(), this);
     connect(m_health, &session::ClusterHealth::changed, this, &MainWindow::onClusterChanged);
+    connect(&m_session->scanRouter(), &redis::ClusterRouter::topologyChanged, this,
+            &MainWindow::updateScanTopology);
     onClusterChanged();
     connect(m_poller, &session::OverviewPoller::fetchStarted, this, [this] {
         m_overview->setRefreshing(true);
@@ -155,7 +157,7 @@ void MainWindow::createFeaturePanels()
     deduct.redisCliArgs = inventory::redisCliConnectionArgs(m_client->options());
     // Scans only read: they go straight to the connection. Key actions write: the gate.
     // Through the router: on a cluster each primary is scanned with its own cursor.
-    m_browser = new BrowserPanel(m_session->router(), m_session->schema());
+    m_browser = new BrowserPanel(m_session->scanRouter(), m_session->schema());
     m_browser->setWriteSender(&m_session->sender());
     m_browser->setEnvironment(m_environment);
     m_browser->setAuditContext({m_session->auditLogPath(), profile.name, m_client->address(), {}});
@@ -371,9 +373,18 @@ void MainWindow::onClusterChanged()
     redis::ClusterRouter &router = m_session->router();
     m_status->setCluster(m_health->summary(), m_health->downPrimaries());
     m_browser->setTopology(router.isCluster() ? &router.topology() : nullptr);
-    // A failed discovery lets the scan run: it then says why the server cannot be read.
-    m_browser->setTopologyKnown(router.discovered() || !router.discoveryError().isEmpty());
+    updateScanTopology();
     refreshNodes();
+}
+
+void MainWindow::updateScanTopology()
+{
+    // A failed discovery lets the scan run: it then says why the server cannot be read. The
+    // scan walks the nodes its own lane knows, so that lane has to know them too.
+    const auto known = [](const redis::ClusterRouter &r) {
+        return r.discovered() || !r.discoveryError().isEmpty();
+    };
+    m_browser->setTopologyKnown(known(m_session->router()) && known(m_session->scanRouter()));
 }
 
 void MainWindow::refreshNodes()

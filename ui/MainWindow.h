@@ -69,6 +69,7 @@ private:
     void onReadOnlyChanged(bool readOnly);
     // The cluster's topology or a primary's connection changed (never on a standalone server).
     void onClusterChanged();
+    void updateScanTopology();
     void refreshNodes();
 
     std::unique_ptr<session::ConsoleSession> m_session;

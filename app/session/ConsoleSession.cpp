@@ -5,14 +5,16 @@
 namespace session {
 
 namespace {
+// `lane`: empty for the shared transport thread; else the connections are read on the thread
+// that made the session, and CLIENT LIST names them "<client name>-<lane>".
 redis::ClusterRouter::Options routerOptions(const ConnectionProfile &profile,
-                                            const QString &password, bool onCallerThread = false)
+                                            const QString &password, const QByteArray &lane = {})
 {
     redis::ClusterRouter::Options o;
     o.seed = profile.toConnectionOptions(password);
-    o.seed.onCallerThread = onCallerThread;
-    if (onCallerThread) // in CLIENT LIST, the deduction panel's lane apart from the rest
-        o.seed.clientName += "-deductions";
+    o.seed.onCallerThread = !lane.isEmpty();
+    if (!lane.isEmpty())
+        o.seed.clientName += "-" + lane;
     o.addressMap = profile.addressMap();
     return o;
 }
@@ -24,8 +26,10 @@ ConsoleSession::ConsoleSession(ConnectionProfile profile, const QString &passwor
     , m_profile(std::move(profile))
     , m_releasePassword(std::move(releasePassword))
     , m_router(std::make_unique<redis::ClusterRouter>(routerOptions(m_profile, password)))
-    , m_deductionRouter(
-          std::make_unique<redis::ClusterRouter>(routerOptions(m_profile, password, true)))
+    , m_deductionRouter(std::make_unique<redis::ClusterRouter>(
+          routerOptions(m_profile, password, QByteArrayLiteral("deductions"))))
+    , m_scanRouter(std::make_unique<redis::ClusterRouter>(
+          routerOptions(m_profile, password, QByteArrayLiteral("scans"))))
     , m_auditLogPath(inventory::AuditLog::defaultPath())
 {
     // The gate wraps the router, so a deduction goes to the primary owning its slot and keys
@@ -52,13 +56,17 @@ ConsoleSession::~ConsoleSession()
 void ConsoleSession::open()
 {
     // The deduction lane opens on its first deduction: a session that never deducts (a
-    // read-only production one, say) costs the server no connection per node for it.
+    // read-only production one, say) costs the server no connection per node for it. The
+    // scan lane opens now: a scan asks for the nodes to walk before it sends anything, so
+    // its topology has to be known first.
     m_router->open();
+    m_scanRouter->open();
 }
 
 void ConsoleSession::reconnect()
 {
-    for (redis::ClusterRouter *router : {m_router.get(), m_deductionRouter.get()}) {
+    for (redis::ClusterRouter *router :
+         {m_router.get(), m_scanRouter.get(), m_deductionRouter.get()}) {
         if (!router->opened())
             continue;
         if (router->isCluster())

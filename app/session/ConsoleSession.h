@@ -41,10 +41,16 @@ public:
     // The deduction panel's sender, through the same gate: connections of its own, read on
     // the thread that made the session (ConnectionOptions::onCallerThread), so that a
     // deduction, one round trip at a time, pays no thread hop either way and waits for its
-    // reply without sleeping. Never for scans: their reads would run on the GUI thread.
-    // Its connections open on the first command sent through it, named
-    // "inventory-console-deductions".
+    // reply without sleeping. Its connections open on the first command sent through it,
+    // named "inventory-console-deductions".
     redis::CommandSender &deductionSender() { return *m_deductionSender; }
+    // The key browser's reads (scans, row refreshes; never a write): connections of their
+    // own, named "inventory-console-scans", read on the thread that made the session too.
+    // A scan's replies are stored on that thread anyway, and on a machine with few cores a
+    // transport thread handing them over costs more than it saves: a 1M-key scan in the key
+    // browser took 4.5-4.65 s that way and 4.0-4.15 s read here, with no longer stall (the
+    // socket never blocks; each read decodes what has arrived). Opened by open().
+    redis::ClusterRouter &scanRouter() { return *m_scanRouter; }
     inventory::KeySchema schema() const { return m_schema; }
     // The release user's own connection for library loads, opened on first use; nullptr
     // when the profile names no release user (loads then use the main connection).
@@ -57,6 +63,7 @@ private:
     QString m_releasePassword;
     std::unique_ptr<redis::ClusterRouter> m_router;
     std::unique_ptr<redis::ClusterRouter> m_deductionRouter;
+    std::unique_ptr<redis::ClusterRouter> m_scanRouter;
     std::unique_ptr<redis::RedisClient> m_releaseClient;
     WriteGate *m_gate = nullptr;
     GatedSender *m_sender = nullptr;

@@ -1,6 +1,8 @@
 // The key browser under load: loads BrowserPanel over a live keyspace and measures the
 // longest gap between 10 ms heartbeat ticks while the full scan runs (target < 50 ms), the
-// scan time and the peak RSS (BENCH_STALLS=1 prints every gap over 30 ms as it happens).
+// scan time and the peak RSS (BENCH_STALLS=1 prints every gap over 30 ms as it happens). The
+// socket is read on the GUI thread, as the console's scan lane has it, unless
+// --socket-on-transport-thread.
 // With --show it stays open instead, for screenshots:
 //   bench_browse_gui --port N [--show [--tab sku|order|keys|anomalies] [--order ID]
 //                    [--sku SKU] [--pattern GLOB] [--filter TEXT] [--anomalies-only]
@@ -46,6 +48,9 @@ int main(int argc, char **argv)
     p.addHelpOption();
     p.addOption({"port", "server port", "port"});
     p.addOption({"count", "SCAN COUNT", "n", "1000"});
+    p.addOption({"socket-on-transport-thread",
+                 "read the scan's socket on the shared transport thread (before 2026-12-02) "
+                 "rather than on the GUI thread, as ConsoleSession::scanRouter() has it"});
     p.addOption({"show", "stay open for a screenshot"});
     p.addOption({"tab", "sku | order | keys | anomalies", "tab", "sku"});
     p.addOption({"order", "order id to look up", "id"});
@@ -60,6 +65,7 @@ int main(int argc, char **argv)
     redis::ConnectionOptions o;
     o.port = quint16(p.value("port").toUInt());
     o.commandTimeoutMs = 30000;
+    o.onCallerThread = !p.isSet("socket-on-transport-thread");
     redis::RedisClient client(o);
     client.open();
     if (!client.waitUntilReady(5000)) {

@@ -185,6 +185,11 @@ private slots:
         const QString nodes = labelText(w.get(), "scanNodes");
         for (int i = 0; i < 3; ++i)
             QVERIFY2(nodes.contains(address(i) + " done"), qPrintable(nodes));
+        // Walked through the key browser's own lane, which found every primary itself.
+        for (int i = 0; i < 3; ++i) {
+            const QByteArray clients = m_nodes[i]->call({"CLIENT", "LIST"})->bytes();
+            QVERIFY2(clients.contains(" name=inventory-console-scans "), clients.constData());
+        }
 
         // The SKU's receipts carry the same node.
         auto *view = w->findChild<ui::BrowserPanel *>()->skuView();

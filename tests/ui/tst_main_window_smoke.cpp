@@ -265,6 +265,37 @@ private slots:
         QCOMPARE(lanes(), 1);
     }
 
+    // The key browser reads through a lane of its own, on the GUI thread, open from the start
+    // (its scan asks for the nodes to walk before sending anything).
+    void theKeyBrowserScansThroughItsOwnLane()
+    {
+        auto w = openWindow(m_redis.options(), session::Environment::Local);
+        QTRY_VERIFY(stateText(w.get()).startsWith("Connected"));
+        const auto lane = [this] {
+            const auto list = m_redis.connect()->call({"CLIENT", "LIST"});
+            for (const QByteArray &line : list->bytes().split('\n'))
+                if (line.contains(" name=inventory-console-scans "))
+                    return line;
+            return QByteArray();
+        };
+        QTRY_VERIFY(!lane().isEmpty());
+        const auto commandsOn = [&] {
+            const QByteArray line = lane();
+            const qsizetype at = line.indexOf(" cmd=");
+            return at < 0 ? QByteArray() : line.mid(at + 5, line.indexOf(' ', at + 5) - at - 5);
+        };
+        ui::BrowserPanel *browser = w->findChild<ui::BrowserPanel *>();
+        QVERIFY(browser);
+        browser->rescan();
+        QTRY_VERIFY_WITH_TIMEOUT(browser->inventoryScan().isComplete(), 10000);
+        // CLIENT LIST names the last command each connection ran: the scan's, on this lane.
+        const QByteArray last = commandsOn();
+        QVERIFY2(last == "scan" || last == "pttl" || last == "get" || last == "exists"
+                     || last == "dbsize" || last == "type" || last == "hmget",
+                 last.constData());
+        QVERIFY(w->session().scanRouter().seed().options().onCallerThread);
+    }
+
     // "Show in audit log" in an order lookup lands on the Audit log tab, on that order.
     void orderLookupOpensItsAuditRecords()
     {
