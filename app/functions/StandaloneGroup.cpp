@@ -25,6 +25,21 @@ bool unreachable(const redis::ReplyResult &reply)
     return !reply.ok() && reply.error().kind != redis::RedisError::Kind::Server;
 }
 
+// What to do about a member that INFO names but that cannot be reached: most often an
+// address that only means something on the server's side of a NAT or a container network.
+QString unreachableHint(const QString &name, bool mapped)
+{
+    if (mapped)
+        return QStringLiteral("%1 could not be reached: check its announced-address mapping")
+            .arg(name);
+    return QStringLiteral("%1 could not be reached at the address INFO replication gives; "
+                          "if it is behind a NAT or in a container, map that address to one "
+                          "this machine reaches: \"Announced addresses\" on the connection "
+                          "profile's \"Cluster & replicas\" tab, or inventory-cli's "
+                          "--announced-map")
+        .arg(name);
+}
+
 } // namespace
 
 struct StandaloneGroup::Read
@@ -103,13 +118,16 @@ void StandaloneGroup::readPrimary(const std::shared_ptr<Read> &read, const Membe
     const QString name = described(announced, primary);
     // The primary names the whole group: this replica's siblings too.
     member(primary)->send(
-        MemberInfo, m_alive.get(), [this, read, primary, name](const redis::ReplyResult &r) {
+        MemberInfo, m_alive.get(),
+        [this, read, primary, name,
+         mapped = primary.address() != announced.address()](const redis::ReplyResult &r) {
             if (read->generation != m_generation)
                 return;
             if (unreachable(r)) {
                 read->primary = primary; // the matrix shows it unreadable
                 read->notes << QStringLiteral("the other replicas of %1 not checked: %2")
-                                   .arg(name, r.error().message);
+                                   .arg(name, r.error().message)
+                            << unreachableHint(QStringLiteral("primary ") + name, mapped);
                 return finish(read);
             }
             auto group = decodeInfo(r);
@@ -153,6 +171,9 @@ void StandaloneGroup::verifyReplicas(const std::shared_ptr<Read> &read)
                     return;
                 if (unreachable(r)) {
                     read->checked[i] = candidate; // the matrix shows it unreadable
+                    read->notes << unreachableHint(QStringLiteral("replica ") + name,
+                                                   candidate.address()
+                                                       != read->announced.at(i).address());
                 } else if (auto group = decodeInfo(r); !group) {
                     read->notes
                         << QStringLiteral("replica %1 not checked: %2").arg(name, group.error());

@@ -289,6 +289,13 @@ private slots:
         QVERIFY2(addresses(json(unmapped).value("nodes").toArray()).contains(announcedAddress),
                  unmapped.out + unmapped.err);
         QCOMPARE(json(unmapped).value("state").toString(), QStringLiteral("unreadable"));
+        // ... and what to do about it.
+        const QString hint = json(unmapped).value("replication_note").toString();
+        QVERIFY2(hint.contains(QStringLiteral("replica %1 could not be reached at the address "
+                                              "INFO replication gives")
+                                   .arg(announcedAddress))
+                     && hint.contains(QStringLiteral("--announced-map")),
+                 qPrintable(hint));
 
         const auto r = runCli({"functions", "status", "--url", url, "--json", "--announced-map",
                                QStringLiteral("%1=%2").arg(announcedAddress, siblingAddress())});
