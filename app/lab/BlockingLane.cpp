@@ -58,6 +58,7 @@ bool BlockingLane::open(const redis::ConnectionOptions &options, QString *why)
     }
     const int one = 1;
     ::setsockopt(m_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    m_quickReply = redis::QuickReplyWait(options.quickReplyWaitUs);
 
     QList<redis::Command> setup;
     if (!options.password.isEmpty()) {
@@ -138,6 +139,7 @@ QList<ReplyResult> BlockingLane::roundTrip(const QList<redis::Command> &commands
             fail(QStringLiteral("protocol error: %1").arg(m_decoder.errorString()));
             return finish(RedisError{RedisError::Kind::Protocol, {}, m_broken, true});
         }
+        m_quickReply.wait(m_fd); // then the poll below finds it readable without sleeping
         const int left = timeoutMs - int(clock.elapsed());
         pollfd p{m_fd, POLLIN, 0};
         const int ready = left > 0 ? ::poll(&p, 1, left) : 0;

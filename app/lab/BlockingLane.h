@@ -1,6 +1,7 @@
 #pragma once
 
 #include "redis/ConnectionOptions.h"
+#include "redis/QuickReplyWait.h"
 #include "redis/RespCodec.h"
 
 #include <QList>
@@ -12,7 +13,9 @@ namespace lab {
 // no notifier, no posted delivery between two round trips. For the lab's one-connection storms,
 // where each round trip waits for the last and Qt's per-round-trip machinery would be what is
 // measured. Plain TCP only (the storm falls back to RedisClient with TLS); replies are decoded
-// by the transport's RespDecoder into the same Reply values.
+// by the transport's RespDecoder into the same Reply values. Like a caller-thread connection,
+// it polls for a reply that is microseconds away before sleeping (redis::QuickReplyWait,
+// ConnectionOptions::quickReplyWaitUs).
 class BlockingLane
 {
 public:
@@ -35,6 +38,7 @@ private:
 
     int m_fd = -1;
     redis::RespDecoder m_decoder;
+    redis::QuickReplyWait m_quickReply{0};
     QString m_broken; // why the lane stopped, empty while it works
 };
 
