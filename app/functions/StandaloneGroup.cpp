@@ -25,11 +25,22 @@ bool unreachable(const redis::ReplyResult &reply)
     return !reply.ok() && reply.error().kind != redis::RedisError::Kind::Server;
 }
 
+using Member = session::ReplicationGroup::Member;
+
+// host:port, and the announced address when the map changed it, for notes.
+QString described(const Member &announced, const Member &reached)
+{
+    if (announced.address() == reached.address())
+        return reached.address();
+    return QStringLiteral("%1 (announced as %2)").arg(reached.address(), announced.address());
+}
+
 // What to do about a member that INFO names but that cannot be reached: most often an
 // address that only means something on the server's side of a NAT or a container network.
-QString unreachableHint(const QString &name, bool mapped)
+QString unreachableHint(const QString &role, const Member &announced, const Member &reached)
 {
-    if (mapped)
+    const QString name = role + QLatin1Char(' ') + described(announced, reached);
+    if (announced.address() != reached.address())
         return QStringLiteral("%1 could not be reached: check its announced-address mapping")
             .arg(name);
     return QStringLiteral("%1 could not be reached at the address INFO replication gives; "
@@ -77,13 +88,6 @@ StandaloneGroup::Member StandaloneGroup::reached(const Member &announced) const
     return m;
 }
 
-QString StandaloneGroup::described(const Member &announced, const Member &reached)
-{
-    if (announced.address() == reached.address())
-        return reached.address();
-    return QStringLiteral("%1 (announced as %2)").arg(reached.address(), announced.address());
-}
-
 void StandaloneGroup::read(QObject *context, std::function<void(const QString &)> done)
 {
     auto read = std::make_shared<Read>();
@@ -119,15 +123,14 @@ void StandaloneGroup::readPrimary(const std::shared_ptr<Read> &read, const Membe
     // The primary names the whole group: this replica's siblings too.
     member(primary)->send(
         MemberInfo, m_alive.get(),
-        [this, read, primary, name,
-         mapped = primary.address() != announced.address()](const redis::ReplyResult &r) {
+        [this, read, announced, primary, name](const redis::ReplyResult &r) {
             if (read->generation != m_generation)
                 return;
             if (unreachable(r)) {
                 read->primary = primary; // the matrix shows it unreadable
                 read->notes << QStringLiteral("the other replicas of %1 not checked: %2")
                                    .arg(name, r.error().message)
-                            << unreachableHint(QStringLiteral("primary ") + name, mapped);
+                            << unreachableHint(QStringLiteral("primary"), announced, primary);
                 return finish(read);
             }
             auto group = decodeInfo(r);
@@ -171,9 +174,8 @@ void StandaloneGroup::verifyReplicas(const std::shared_ptr<Read> &read)
                     return;
                 if (unreachable(r)) {
                     read->checked[i] = candidate; // the matrix shows it unreadable
-                    read->notes << unreachableHint(QStringLiteral("replica ") + name,
-                                                   candidate.address()
-                                                       != read->announced.at(i).address());
+                    read->notes << unreachableHint(QStringLiteral("replica"), read->announced.at(i),
+                                                   candidate);
                 } else if (auto group = decodeInfo(r); !group) {
                     read->notes
                         << QStringLiteral("replica %1 not checked: %2").arg(name, group.error());

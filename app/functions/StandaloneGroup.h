@@ -52,8 +52,6 @@ private:
     redis::CommandSender *member(const Member &m) { return &m_members.at(m.host, m.port); }
     // The member as INFO names it, aimed where this machine reaches it.
     Member reached(const Member &announced) const;
-    // host:port, and the announced address when the map changed it, for notes.
-    static QString described(const Member &announced, const Member &reached);
 
     redis::CommandSender &m_seed;
     QString m_seedAddress;
