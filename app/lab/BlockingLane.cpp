@@ -40,8 +40,12 @@ bool BlockingLane::open(const redis::ConnectionOptions &options, QString *why)
     const QByteArray host = options.host.toUtf8();
     const QByteArray port = QByteArray::number(options.port);
     if (const int rc = ::getaddrinfo(host.constData(), port.constData(), &hints, &found); rc != 0) {
-        *why = QStringLiteral("could not resolve %1: %2")
-                   .arg(options.host, QString::fromUtf8(gai_strerror(rc)));
+        // EAI_AGAIN: no name server could be asked, which says nothing about the name.
+        *why = rc == EAI_AGAIN ? QStringLiteral("could not look up %1 (%2): the name server could "
+                                                "not be reached")
+                                     .arg(options.host, QString::fromUtf8(gai_strerror(rc)))
+                               : QStringLiteral("could not resolve %1: %2")
+                                     .arg(options.host, QString::fromUtf8(gai_strerror(rc)));
         return false;
     }
     for (addrinfo *a = found; a && m_fd < 0; a = a->ai_next) {

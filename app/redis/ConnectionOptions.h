@@ -53,7 +53,8 @@ enum class ConnectionState { Idle, Connecting, Ready, Reconnecting, Failed, Clos
 // Why the last connection attempt or connection failed; the detail text says it in words.
 enum class ConnectFailure {
     None,
-    HostNotFound,
+    HostNotFound,        // the resolver answered: no such name
+    ResolverUnreachable, // the name could not be looked up at all (EAI_AGAIN): no verdict on it
     Refused,
     Timeout,
     Authentication,   // AUTH refused (WRONGPASS, or the user is disabled)

@@ -3,6 +3,7 @@
 #include "Log.h"
 
 #include <QFile>
+#include <QHostInfo>
 #include <QRandomGenerator>
 #include <QSslConfiguration>
 #include <QSslKey>
@@ -126,6 +127,7 @@ void ConnectionWorker::connectNow()
         m_socket->deleteLater();
     }
     m_decoder.reset();
+    ++m_lookupGeneration;
     const TlsOptions &tls = m_options.tls;
     // A plain QTcpSocket without TLS: QSslSocket would add a layer to every read and write.
     QSslSocket *ssl = tls.enabled ? new QSslSocket(this) : nullptr;
@@ -393,6 +395,10 @@ void ConnectionWorker::onSocketError(QAbstractSocket::SocketError error)
 {
     if (error == QAbstractSocket::RemoteHostClosedError && m_state == ConnectionState::Ready)
         return; // onDisconnected reports it
+    if (error == QAbstractSocket::HostNotFoundError) {
+        explainFailedLookup();
+        return;
+    }
     ConnectFailure failure = ConnectFailure::Other;
     const QString why = describeSocketError(error, &failure);
     if (m_lastError.startsWith(QStringLiteral("TLS verification")))
@@ -400,6 +406,30 @@ void ConnectionWorker::onSocketError(QAbstractSocket::SocketError error)
     else
         m_lastError = why;
     dropConnection(m_lastError, failure);
+}
+
+// Qt reports "host not found" both when the resolver said there is no such name and when no
+// resolver could be asked (EAI_AGAIN: no network, no name server). Only the first is a verdict
+// on the name, so a lookup of our own tells them apart before the connection is dropped.
+void ConnectionWorker::explainFailedLookup()
+{
+    const quint64 lookup = ++m_lookupGeneration;
+    QHostInfo::lookupHost(m_options.host, this, [this, lookup](const QHostInfo &info) {
+        if (lookup != m_lookupGeneration || m_state != ConnectionState::Connecting)
+            return; // the connect timed out, or the connection was closed, meanwhile
+        if (info.error() == QHostInfo::UnknownError) {
+            m_lastError = QStringLiteral("could not look up host '%1' (%2): the name server "
+                                         "could not be reached, so the name is neither found "
+                                         "nor refused. Check this machine's network and DNS "
+                                         "settings, or give an IP address")
+                              .arg(m_options.host, info.errorString());
+            dropConnection(m_lastError, ConnectFailure::ResolverUnreachable);
+            return;
+        }
+        ConnectFailure failure = ConnectFailure::HostNotFound;
+        m_lastError = describeSocketError(QAbstractSocket::HostNotFoundError, &failure);
+        dropConnection(m_lastError, failure);
+    });
 }
 
 void ConnectionWorker::onDisconnected()

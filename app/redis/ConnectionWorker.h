@@ -63,6 +63,7 @@ private:
     void onConnected();
     void onReadyRead();
     void onSocketError(QAbstractSocket::SocketError error);
+    void explainFailedLookup();
     void onDisconnected();
     void onTick();
     void closeIfSilent(qint64 t);
@@ -88,6 +89,7 @@ private:
     std::deque<std::shared_ptr<Batch>> m_waiting;  // queued while the first connect runs
     ConnectionState m_state = ConnectionState::Idle;
     QString m_lastError;
+    quint64 m_lookupGeneration = 0; // drops a lookup that outlived its connect attempt
     ConnectFailure m_failure = ConnectFailure::None;
     bool m_everReady = false;
     bool m_closing = false;

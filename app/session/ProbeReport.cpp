@@ -67,6 +67,8 @@ QString failureKindName(ProbeFailure::Kind k)
     switch (k) {
     case ProbeFailure::Kind::HostNotFound:
         return QStringLiteral("host-not-found");
+    case ProbeFailure::Kind::ResolverUnreachable:
+        return QStringLiteral("resolver-unreachable");
     case ProbeFailure::Kind::Refused:
         return QStringLiteral("refused");
     case ProbeFailure::Kind::Timeout:
@@ -185,6 +187,8 @@ QString failureHeadline(ProbeFailure::Kind k)
     switch (k) {
     case ProbeFailure::Kind::HostNotFound:
         return QStringLiteral("host not found");
+    case ProbeFailure::Kind::ResolverUnreachable:
+        return QStringLiteral("could not look up the host name");
     case ProbeFailure::Kind::Refused:
         return QStringLiteral("connection refused");
     case ProbeFailure::Kind::Timeout:
@@ -214,6 +218,9 @@ ProbeFailure classifyConnectionFailure(redis::ConnectFailure failure, const QStr
     switch (failure) {
     case F::HostNotFound:
         kind = K::HostNotFound;
+        break;
+    case F::ResolverUnreachable:
+        kind = K::ResolverUnreachable;
         break;
     case F::Refused:
         kind = K::Refused;

@@ -68,14 +68,15 @@ struct ProbeReport
 struct ProbeFailure
 {
     enum class Kind {
-        HostNotFound,     // DNS: check the host name
-        Refused,          // nothing listens: check the port, is Redis running
-        Timeout,          // no answer: host, port, firewall
-        Authentication,   // WRONGPASS: user name and password
-        PasswordRequired, // NOAUTH: a password is needed
-        Tls,              // handshake or verification: CA file, server name, TLS on the port
-        Protocol,         // not Redis, or TLS mismatch
-        Server,           // the server refused a command of the probe
+        HostNotFound,        // DNS: check the host name
+        ResolverUnreachable, // DNS could not be asked: the name is neither found nor refused
+        Refused,             // nothing listens: check the port, is Redis running
+        Timeout,             // no answer: host, port, firewall
+        Authentication,      // WRONGPASS: user name and password
+        PasswordRequired,    // NOAUTH: a password is needed
+        Tls,                 // handshake or verification: CA file, server name, TLS on the port
+        Protocol,            // not Redis, or TLS mismatch
+        Server,              // the server refused a command of the probe
         Other,
     };
     Kind kind = Kind::Other;

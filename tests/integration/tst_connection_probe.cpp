@@ -1,3 +1,4 @@
+#include "Isolation.h"
 #include "RedisFixture.h"
 #include "session/ConnectionProbe.h"
 
@@ -200,8 +201,13 @@ private slots:
         QVERIFY2(r.error().message.contains(QLatin1String("port")), qPrintable(r.error().message));
     }
 
+    // A name server that answers "no such name": the name is wrong.
     void badHost()
     {
+        INVENTORY_REQUIRE_ISOLATION();
+        testsupport::NxDomainResolver resolver;
+        const QString listening = resolver.start();
+        QVERIFY2(listening.isEmpty(), qPrintable(listening));
         ConnectionProfile p = profileFor(m_redis.options());
         p.host = QStringLiteral("no-such-host.invalid");
         const auto r = ConnectionProbe::run(p, {});
@@ -209,6 +215,24 @@ private slots:
         QCOMPARE(r.error().kind, ProbeFailure::Kind::HostNotFound);
         QVERIFY2(r.error().message.contains(QLatin1String("check the host name")),
                  qPrintable(r.error().message));
+        QVERIFY(resolver.answered() > 0); // asked here, not through the machine's resolver
+    }
+
+    // No name server can be reached (EAI_AGAIN): nothing is known about the name, and the
+    // console must not call it wrong.
+    void resolverUnreachable()
+    {
+        INVENTORY_REQUIRE_ISOLATION();
+        ConnectionProfile p = profileFor(m_redis.options());
+        p.host = QStringLiteral("no-such-host.invalid");
+        const auto r = ConnectionProbe::run(p, {});
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().kind, ProbeFailure::Kind::ResolverUnreachable);
+        QVERIFY2(r.error().message.contains(QLatin1String("name server could not be reached")),
+                 qPrintable(r.error().message));
+        QVERIFY2(!r.error().message.contains(QLatin1String("not found")),
+                 qPrintable(r.error().message));
+        QCOMPARE(session::failureKindName(r.error().kind), QStringLiteral("resolver-unreachable"));
     }
 
     void wrongPassword()
@@ -276,8 +300,9 @@ private slots:
         QList<session::ProbeResult> results;
         connect(&probe, &ConnectionProbe::finished, this,
                 [&](const session::ProbeResult &r) { results << r; });
+        INVENTORY_REQUIRE_ISOLATION();
         ConnectionProfile unreachable = profileFor(m_redis.options());
-        unreachable.host = QStringLiteral("10.255.255.1"); // never answers
+        unreachable.host = testsupport::silentHost(); // never answers
         QElapsedTimer t;
         t.start();
         probe.start(unreachable, {});

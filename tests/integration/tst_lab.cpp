@@ -4,6 +4,7 @@
 // lab's keys are gone after a run and after a cancel; it refuses servers not labelled local or
 // test; and on a 3-primary cluster each strategy runs on the primary owning its SKU's slot.
 #include "CliRunner.h"
+#include "Isolation.h"
 #include "RedisFixture.h"
 #include "lab/LabAccess.h"
 #include "lab/LabRun.h"
@@ -657,6 +658,7 @@ private slots:
     // the whole cluster announces.
     void clusterAnnouncedNamesGoThroughTheAddressMap()
     {
+        INVENTORY_REQUIRE_ISOLATION(); // the unmapped names are looked up
         QVERIFY2(startCluster(), "the cluster did not start");
         QStringList mapping;
         for (int i = 0; i < 3; ++i) {

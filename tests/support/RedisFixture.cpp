@@ -1,4 +1,5 @@
 #include "RedisFixture.h"
+#include "Isolation.h"
 
 #include "core/Bytes.h"
 #include "functions/LocalCatalog.h"
@@ -181,6 +182,7 @@ static redis::ConnectionOptions loopback(quint16 port)
 
 static std::unique_ptr<redis::RedisClient> connected(const redis::ConnectionOptions &options)
 {
+    requireContainedHost(options.host);
     auto client = std::make_unique<redis::RedisClient>(options);
     client->open();
     client->waitUntilReady(options.connectTimeoutMs + 1000);
