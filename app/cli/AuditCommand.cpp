@@ -112,7 +112,7 @@ int runAudit(Context &context)
     return report.result();
 }
 
-const Registration registration{"audit",
+const Registration auditRegistration{"audit",
                                 "Readiness audit: is the server set up for deductions? (exit "
                                 "0 pass, 1 warn, 2 fail, 3 could not check)",
                                 &runAudit};

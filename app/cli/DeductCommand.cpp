@@ -306,7 +306,7 @@ int runDeduct(Context &context)
     return exitCodeFor(result.outcome.kind);
 }
 
-const Registration registration{"deduct",
+const Registration deductRegistration{"deduct",
                                 "Deduct stock once (FCALL or the EVAL script) and print the "
                                 "outcome; --check reads an order's receipt",
                                 &runDeduct};

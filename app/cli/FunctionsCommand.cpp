@@ -62,7 +62,7 @@ int runFunctions(Context &context)
                                        .arg(verb.left(40), context.commandName));
 }
 
-const Registration registration{
+const Registration functionsRegistration{
     "functions", "Function libraries: status, check, diff, load, rollback, delete, align",
     &runFunctions};
 

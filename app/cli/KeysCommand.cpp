@@ -100,7 +100,7 @@ int runKeys(Context &context)
 }
 
 namespace {
-const Registration registration{"keys",
+const Registration keysRegistration{"keys",
                                 "Scan stock keys and receipts: SKUs with stock, TTLs, receipt "
                                 "counts and anomalies",
                                 &runKeys};

@@ -223,7 +223,7 @@ int runLab(Context &context)
     return allRan ? ExitOk : ExitFailed;
 }
 
-const Registration registration{"lab",
+const Registration labRegistration{"lab",
                                 "Storm a throwaway SKU with deductions, strategy by strategy, and "
                                 "count oversells and double deductions (local/test only)",
                                 &runLab};

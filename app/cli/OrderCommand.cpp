@@ -84,7 +84,7 @@ int runOrder(Context &context)
 }
 
 namespace {
-const Registration registration{"order",
+const Registration orderRegistration{"order",
                                 "Find an order's receipts in every SKU and explain each "
                                 "(deducted, left, safe to retry until when)",
                                 &runOrder};

@@ -57,7 +57,7 @@ int runPing(Context &context)
     return ExitOk;
 }
 
-const Registration registration{"ping",
+const Registration pingRegistration{"ping",
                                 "Test a connection: version, mode, role, user, latency, "
                                 "permissions",
                                 &runPing};

@@ -41,7 +41,8 @@ struct Subcommand
 };
 
 // Each subcommand lives in a file of its own and registers itself with a static
-//   static const cli::Registration registration{"name", "summary", &run};
+//   static const cli::Registration nameRegistration{"name", "summary", &run};
+// named after its command: a unity build puts several files in one translation unit.
 // The dispatcher needs no list to edit.
 struct Registration
 {
