@@ -1,8 +1,12 @@
 #include "RedisFixture.h"
 #include "redis/ClusterRouter.h"
 #include "redis/Slot.h"
+#include "session/ClusterHealth.h"
 
+#include <QScopeGuard>
 #include <QTest>
+
+#include <optional>
 
 using namespace redis;
 using testsupport::RedisCluster;
@@ -27,6 +31,26 @@ class TstClusterRouting : public QObject
         r->open();
         r->waitUntilDiscovered(5000);
         return r;
+    }
+
+    // How many times `command` reached the nodes, run or refused with a redirect
+    // (INFO commandstats: calls plus rejected_calls, summed over the primaries).
+    qint64 arrivals(const QByteArray &command)
+    {
+        qint64 total = 0;
+        for (int i = 0; i < 3; ++i) {
+            const QByteArray info =
+                m_cluster.connectNode(i)->call({"INFO", "commandstats"})->bytes();
+            for (const QByteArray &line : info.split('\n')) {
+                if (!line.startsWith("cmdstat_" + command + ":"))
+                    continue;
+                for (const QByteArray &field : line.trimmed().mid(command.size() + 9).split(',')) {
+                    if (field.startsWith("calls=") || field.startsWith("rejected_calls="))
+                        total += field.mid(field.indexOf('=') + 1).toLongLong();
+                }
+            }
+        }
+        return total;
     }
 
     QByteArray nodeId(int index)
@@ -203,6 +227,61 @@ private slots:
         QVERIFY2(got.error().message.contains(QLatin1String("redirected this command 5 times")),
                  qPrintable(got.error().message));
         QCOMPARE(r->call({"EXISTS", key})->toInteger(), 0);
+    }
+
+    // The bound is a count of sends, not a number in a sentence: with maxRedirects 2 a command
+    // bounced between two nodes reaches them exactly 3 times. A loop the bound does not end
+    // never calls back; the test's own deadline turns that into a failure, not a hang.
+    void redirectBoundCountsSends()
+    {
+        ClusterRouter::Options o;
+        o.seed = m_cluster.nodes().first();
+        o.maxRedirects = 2;
+        ClusterRouter r(o);
+        r.open();
+        QVERIFY(r.waitUntilDiscovered(5000));
+        auto node0 = m_cluster.connectNode(0);
+        const QByteArray key = keyOn(*node0, "bound");
+        QVERIFY(!key.isEmpty());
+        const QByteArray s = QByteArray::number(keySlot(key));
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(m_cluster.connectNode(i)->call({"CONFIG", "RESETSTAT"}).ok());
+        // node 0 answers ASK node 1, which does not import the slot and answers MOVED node 0.
+        QVERIFY(node0->call({"CLUSTER", "SETSLOT", s, "MIGRATING", nodeId(1)}).ok());
+        auto stable = qScopeGuard([&] { node0->call({"CLUSTER", "SETSLOT", s, "STABLE"}); });
+        std::optional<ReplyResult> got;
+        r.send({"INCR", key}, this, [&](const ReplyResult &reply) { got = reply; });
+        QTRY_VERIFY_WITH_TIMEOUT(got.has_value(), 10000);
+        const qint64 sends = arrivals("incr");
+        stable.dismiss();
+        QVERIFY(node0->call({"CLUSTER", "SETSLOT", s, "STABLE"}).ok());
+        QVERIFY(!got->ok());
+        QCOMPARE(got->error().kind, RedisError::Kind::NotSent);
+        QCOMPARE(sends, qint64(3));
+        QCOMPARE(r.call({"EXISTS", key})->toInteger(), 0);
+    }
+
+    // The cluster still calls a primary healthy, but this console cannot reach it (here: the
+    // profile maps it to a port nothing listens on): ClusterHealth names it down all the same.
+    void aPrimaryThisConsoleCannotReachIsDown()
+    {
+        const quint16 port2 = m_cluster.nodes().at(2).port;
+        const quint16 closed = demo::LocalRedisServer::freePort();
+        auto r = router(QStringLiteral("127.0.0.1:%1=127.0.0.1:%2").arg(port2).arg(closed));
+        QVERIFY(r->isCluster());
+        session::ClusterHealth health(*r);
+        // Named by the address the console tried: the one the map gives.
+        const QString tried = QStringLiteral("127.0.0.1:%1").arg(closed);
+        QTRY_COMPARE_WITH_TIMEOUT(health.downPrimaries(), QStringList{tried}, 10000);
+        QVERIFY2(health.summary().endsWith(QStringLiteral("1 down: ") + tried),
+                 qPrintable(health.summary()));
+        // Healthy in the cluster's own view: no FAIL flag, cluster_state ok.
+        auto node0 = m_cluster.connectNode(0);
+        QVERIFY(node0->call({"CLUSTER", "INFO"})->bytes().contains("cluster_state:ok"));
+        for (const QByteArray &line : node0->call({"CLUSTER", "NODES"})->bytes().split('\n')) {
+            if (line.contains(":" + QByteArray::number(port2) + "@"))
+                QVERIFY2(!line.contains("fail"), line.constData());
+        }
     }
 
     void standaloneServerIsAPassThrough()

@@ -274,6 +274,68 @@ private slots:
         expectRefused(gated.call({"HSET", "h", "f", "v"}));
     }
 
+    // Without COMMAND INFO the gate falls back to a list of known reads: every write the
+    // console itself sends must be missing from it, and so refused on production.
+    void withoutCommandInfoEveryWriteTheConsoleSends_data()
+    {
+        QTest::addColumn<redis::Command>("command");
+        QTest::addColumn<QString>("why"); // scripts and functions are refused by their own rule
+        const QByteArray stock = "stock:{42}:available", receipt = "idem:{42}:o-1";
+        const QString unread = QStringLiteral("could not be read");
+        QTest::newRow("DECRBY") << redis::Command{"DECRBY", stock, "1"} << unread;
+        QTest::newRow("INCRBY") << redis::Command{"INCRBY", stock, "1"} << unread;
+        QTest::newRow("SET") << redis::Command{"SET", receipt, "9", "EX", "60"} << unread;
+        QTest::newRow("HSET") << redis::Command{"HSET", receipt, "remaining", "9"} << unread;
+        QTest::newRow("EXPIRE") << redis::Command{"EXPIRE", stock, "60"} << unread;
+        QTest::newRow("PERSIST") << redis::Command{"PERSIST", stock} << unread;
+        QTest::newRow("DEL") << redis::Command{"DEL", stock} << unread;
+        QTest::newRow("UNLINK") << redis::Command{"UNLINK", stock} << unread;
+        QTest::newRow("FCALL") << redis::Command{"FCALL", "inventory_deduct_v1",
+                                                 "2",     stock,
+                                                 receipt, "1",
+                                                 "60"}
+                               << QStringLiteral("has no 'no-writes' flag");
+        QTest::newRow("EVALSHA") << redis::Command{
+            "EVALSHA", "0123456789012345678901234567890123456789", "1", stock,
+            "1"} << QStringLiteral("scripts are treated as writes");
+        QTest::newRow("FUNCTION LOAD")
+            << redis::Command{"FUNCTION", "LOAD", "REPLACE",
+                              "#!lua name=gate_probe\nredis.register_function('gate_probe', "
+                              "function() return 1 end)"}
+            << unread;
+        QTest::newRow("FUNCTION DELETE")
+            << redis::Command{"FUNCTION", "DELETE", "inventory_lib_v1"} << unread;
+        QTest::newRow("FUNCTION RESTORE")
+            << redis::Command{"FUNCTION", "RESTORE", "x", "REPLACE"} << unread;
+        QTest::newRow("FUNCTION FLUSH") << redis::Command{"FUNCTION", "FLUSH"} << unread;
+        QTest::newRow("SCRIPT LOAD") << redis::Command{"SCRIPT", "LOAD", "return 1"} << unread;
+    }
+    void withoutCommandInfoEveryWriteTheConsoleSends()
+    {
+        QFETCH(redis::Command, command);
+        QFETCH(QString, why);
+        QVERIFY(
+            m_admin
+                ->call({"ACL", "SETUSER", "reader", "on", ">readerpw", "~*", "+@all", "-command"})
+                .ok());
+        auto o = m_redis.options();
+        o.username = QStringLiteral("reader");
+        o.password = QStringLiteral("readerpw");
+        auto client = m_redis.connect(o);
+        QCOMPARE(client->state(), ConnectionState::Ready);
+        const QByteArray functionsBefore = m_admin->call({"FUNCTION", "DUMP"})->bytes();
+        const qint64 scriptCallsBefore = calls(*m_admin, "script|load");
+        const QList<QByteArray> keys{"stock:{42}:available", "idem:{42}:o-1"};
+        const auto before = testsupport::snapshot(*m_admin, keys);
+        WriteGate gate(*client, profile(QStringLiteral("prod-eu"), QStringLiteral("production")));
+        GatedSender gated(*client, gate);
+        expectRefused(gated.call(command), why);
+        QCOMPARE(testsupport::snapshotDifference(before, testsupport::snapshot(*m_admin, keys)),
+                 QString());
+        QCOMPARE(m_admin->call({"FUNCTION", "DUMP"})->bytes(), functionsBefore);
+        QCOMPARE(calls(*m_admin, "script|load"), scriptCallsBefore);
+    }
+
     void callerGoneGetsNoCallback()
     {
         auto client = m_redis.connect();

@@ -44,7 +44,8 @@ QString labelText(QWidget *root, const char *name)
 
 std::unique_ptr<ui::MainWindow> openWindow(const redis::ConnectionOptions &o,
                                            const QString &stockTemplate = {},
-                                           const QString &receiptTemplate = {})
+                                           const QString &receiptTemplate = {},
+                                           const QStringList &announcedMap = {})
 {
     session::ConnectionProfile profile;
     profile.name = QStringLiteral("cluster");
@@ -52,6 +53,7 @@ std::unique_ptr<ui::MainWindow> openWindow(const redis::ConnectionOptions &o,
     profile.port = o.port;
     profile.environment = QStringLiteral("test");
     profile.timeoutMs = 2000;
+    profile.announcedMap = announcedMap;
     if (!stockTemplate.isEmpty()) {
         profile.stockKeyTemplate = stockTemplate;
         profile.receiptKeyTemplate = receiptTemplate;
@@ -341,6 +343,19 @@ private slots:
         QCOMPARE(::kill(pid_t(m_cluster.pid(2)), SIGCONT), 0);
         QTRY_COMPARE_WITH_TIMEOUT(labelText(w.get(), "serverMode"),
                                   QStringLiteral("cluster, 3 primaries"), 30000);
+    }
+
+    // The cluster calls the primary healthy, but this console cannot reach it (the profile
+    // maps it to a port nothing listens on): the status bar still names it down, by the
+    // address the console tried.
+    void aPrimaryThisConsoleCannotReachIsNamedDown()
+    {
+        const quint16 closed = demo::LocalRedisServer::freePort();
+        const QString tried = QStringLiteral("127.0.0.1:%1").arg(closed);
+        auto w = openWindow(m_cluster.nodes().first(), {}, {},
+                            {QStringLiteral("%1=%2").arg(address(2), tried)});
+        QTRY_COMPARE_WITH_TIMEOUT(labelText(w.get(), "serverMode"),
+                                  QStringLiteral("cluster, 3 primaries, 1 down: ") + tried, 20000);
     }
 
     void aStandaloneServerHasNoNodeColumns()
