@@ -51,6 +51,19 @@ class TstWriteGate : public QObject
     StandaloneRedis m_redis;
     std::unique_ptr<RedisClient> m_admin;
 
+    // A user who may run anything but COMMAND: the gate cannot read COMMAND INFO.
+    std::unique_ptr<RedisClient> connectWithoutCommandInfo()
+    {
+        if (!m_admin
+                 ->call({"ACL", "SETUSER", "reader", "on", ">readerpw", "~*", "+@all", "-command"})
+                 .ok())
+            return nullptr;
+        auto o = m_redis.options();
+        o.username = QStringLiteral("reader");
+        o.password = QStringLiteral("readerpw");
+        return m_redis.connect(o);
+    }
+
     void expectRefused(const ReplyResult &r, const QString &reasonPart = {})
     {
         QVERIFY(!r.ok());
@@ -258,14 +271,8 @@ private slots:
     // everything else is treated as a write.
     void withoutCommandInfo()
     {
-        QVERIFY(
-            m_admin
-                ->call({"ACL", "SETUSER", "reader", "on", ">readerpw", "~*", "+@all", "-command"})
-                .ok());
-        auto o = m_redis.options();
-        o.username = QStringLiteral("reader");
-        o.password = QStringLiteral("readerpw");
-        auto client = m_redis.connect(o);
+        auto client = connectWithoutCommandInfo();
+        QVERIFY(client);
         QCOMPARE(client->state(), ConnectionState::Ready);
         WriteGate gate(*client, profile(QStringLiteral("prod-eu"), QStringLiteral("production")));
         GatedSender gated(*client, gate);
@@ -314,14 +321,8 @@ private slots:
     {
         QFETCH(redis::Command, command);
         QFETCH(QString, why);
-        QVERIFY(
-            m_admin
-                ->call({"ACL", "SETUSER", "reader", "on", ">readerpw", "~*", "+@all", "-command"})
-                .ok());
-        auto o = m_redis.options();
-        o.username = QStringLiteral("reader");
-        o.password = QStringLiteral("readerpw");
-        auto client = m_redis.connect(o);
+        auto client = connectWithoutCommandInfo();
+        QVERIFY(client);
         QCOMPARE(client->state(), ConnectionState::Ready);
         const QByteArray functionsBefore = m_admin->call({"FUNCTION", "DUMP"})->bytes();
         const qint64 scriptCallsBefore = calls(*m_admin, "script|load");
