@@ -113,9 +113,9 @@ int runAudit(Context &context)
 }
 
 const Registration auditRegistration{"audit",
-                                "Readiness audit: is the server set up for deductions? (exit "
-                                "0 pass, 1 warn, 2 fail, 3 could not check)",
-                                &runAudit};
+                                     "Readiness audit: is the server set up for deductions? (exit "
+                                     "0 pass, 1 warn, 2 fail, 3 could not check)",
+                                     &runAudit};
 
 } // namespace
 } // namespace cli

@@ -307,9 +307,9 @@ int runDeduct(Context &context)
 }
 
 const Registration deductRegistration{"deduct",
-                                "Deduct stock once (FCALL or the EVAL script) and print the "
-                                "outcome; --check reads an order's receipt",
-                                &runDeduct};
+                                      "Deduct stock once (FCALL or the EVAL script) and print the "
+                                      "outcome; --check reads an order's receipt",
+                                      &runDeduct};
 
 } // namespace
 } // namespace cli

@@ -101,9 +101,9 @@ int runKeys(Context &context)
 
 namespace {
 const Registration keysRegistration{"keys",
-                                "Scan stock keys and receipts: SKUs with stock, TTLs, receipt "
-                                "counts and anomalies",
-                                &runKeys};
+                                    "Scan stock keys and receipts: SKUs with stock, TTLs, receipt "
+                                    "counts and anomalies",
+                                    &runKeys};
 } // namespace
 
 } // namespace cli

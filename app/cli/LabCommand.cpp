@@ -223,10 +223,11 @@ int runLab(Context &context)
     return allRan ? ExitOk : ExitFailed;
 }
 
-const Registration labRegistration{"lab",
-                                "Storm a throwaway SKU with deductions, strategy by strategy, and "
-                                "count oversells and double deductions (local/test only)",
-                                &runLab};
+const Registration labRegistration{
+    "lab",
+    "Storm a throwaway SKU with deductions, strategy by strategy, and "
+    "count oversells and double deductions (local/test only)",
+    &runLab};
 
 } // namespace
 } // namespace cli

@@ -85,9 +85,9 @@ int runOrder(Context &context)
 
 namespace {
 const Registration orderRegistration{"order",
-                                "Find an order's receipts in every SKU and explain each "
-                                "(deducted, left, safe to retry until when)",
-                                &runOrder};
+                                     "Find an order's receipts in every SKU and explain each "
+                                     "(deducted, left, safe to retry until when)",
+                                     &runOrder};
 } // namespace
 
 } // namespace cli

@@ -58,9 +58,9 @@ int runPing(Context &context)
 }
 
 const Registration pingRegistration{"ping",
-                                "Test a connection: version, mode, role, user, latency, "
-                                "permissions",
-                                &runPing};
+                                    "Test a connection: version, mode, role, user, latency, "
+                                    "permissions",
+                                    &runPing};
 
 } // namespace
 } // namespace cli
