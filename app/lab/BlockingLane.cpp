@@ -41,11 +41,10 @@ bool BlockingLane::open(const redis::ConnectionOptions &options, QString *why)
     const QByteArray port = QByteArray::number(options.port);
     if (const int rc = ::getaddrinfo(host.constData(), port.constData(), &hints, &found); rc != 0) {
         // EAI_AGAIN: no name server could be asked, which says nothing about the name.
-        *why = rc == EAI_AGAIN ? QStringLiteral("could not look up %1 (%2): the name server could "
-                                                "not be reached")
-                                     .arg(options.host, QString::fromUtf8(gai_strerror(rc)))
-                               : QStringLiteral("could not resolve %1: %2")
-                                     .arg(options.host, QString::fromUtf8(gai_strerror(rc)));
+        *why = (rc == EAI_AGAIN ? QStringLiteral("could not look up %1 (%2): the name server "
+                                                 "could not be reached")
+                                : QStringLiteral("could not resolve %1: %2"))
+                   .arg(options.host, QString::fromUtf8(gai_strerror(rc)));
         return false;
     }
     for (addrinfo *a = found; a && m_fd < 0; a = a->ai_next) {

@@ -40,6 +40,14 @@ class TstConnectionProbe : public QObject
     StandaloneRedis m_redis;
     std::unique_ptr<redis::RedisClient> m_admin;
 
+    // Probes a host name nobody has, inside the test namespace.
+    session::ProbeResult probeUnknownName()
+    {
+        ConnectionProfile p = profileFor(m_redis.options());
+        p.host = QStringLiteral("no-such-host.invalid");
+        return ConnectionProbe::run(p, {});
+    }
+
 private slots:
     void initTestCase()
     {
@@ -208,9 +216,7 @@ private slots:
         testsupport::NxDomainResolver resolver;
         const QString listening = resolver.start();
         QVERIFY2(listening.isEmpty(), qPrintable(listening));
-        ConnectionProfile p = profileFor(m_redis.options());
-        p.host = QStringLiteral("no-such-host.invalid");
-        const auto r = ConnectionProbe::run(p, {});
+        const auto r = probeUnknownName();
         QVERIFY(!r.ok());
         QCOMPARE(r.error().kind, ProbeFailure::Kind::HostNotFound);
         QVERIFY2(r.error().message.contains(QLatin1String("check the host name")),
@@ -223,9 +229,7 @@ private slots:
     void resolverUnreachable()
     {
         INVENTORY_REQUIRE_ISOLATION();
-        ConnectionProfile p = profileFor(m_redis.options());
-        p.host = QStringLiteral("no-such-host.invalid");
-        const auto r = ConnectionProbe::run(p, {});
+        const auto r = probeUnknownName();
         QVERIFY(!r.ok());
         QCOMPARE(r.error().kind, ProbeFailure::Kind::ResolverUnreachable);
         QVERIFY2(r.error().message.contains(QLatin1String("name server could not be reached")),

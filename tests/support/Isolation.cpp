@@ -4,6 +4,8 @@
 #include <QHostAddress>
 #include <QtGlobal>
 
+#include <optional>
+
 #include <arpa/inet.h>
 #include <cerrno>
 #include <fcntl.h>
@@ -20,15 +22,23 @@ namespace {
 const QStringList NamespaceInterfaces{QStringLiteral("lo"), QStringLiteral("ictest0"),
                                       QStringLiteral("ictest1")};
 
+// The lines of a /proc file, or nothing when it cannot be read. readAll: /proc files report
+// size 0, so QFile::atEnd() is true before the first line.
+std::optional<QList<QByteArray>> procLines(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    return file.readAll().split('\n');
+}
+
 // /proc/net/route: a destination of 00000000 is a default route, a way off this machine.
 bool hasDefaultRoute()
 {
-    QFile routes(QStringLiteral("/proc/net/route"));
-    if (!routes.open(QIODevice::ReadOnly))
+    const auto lines = procLines(QStringLiteral("/proc/net/route"));
+    if (!lines)
         return true; // cannot tell: assume the worst
-    // readAll: /proc files report size 0, so QFile::atEnd() is true before the first line.
-    const QList<QByteArray> lines = routes.readAll().split('\n');
-    for (const QByteArray &line : lines.mid(1)) {
+    for (const QByteArray &line : lines->mid(1)) {
         const QList<QByteArray> fields = line.simplified().split(' ');
         if (fields.size() > 1 && fields.at(1) == "00000000")
             return true;
@@ -40,12 +50,11 @@ bool hasDefaultRoute()
 // that mounted /sys, not this one).
 QStringList interfaceNames()
 {
-    QStringList names;
-    QFile dev(QStringLiteral("/proc/net/dev"));
-    if (!dev.open(QIODevice::ReadOnly))
+    const auto lines = procLines(QStringLiteral("/proc/net/dev"));
+    if (!lines)
         return {QStringLiteral("(unreadable /proc/net/dev)")};
-    const QList<QByteArray> lines = dev.readAll().split('\n');
-    for (const QByteArray &line : lines) {
+    QStringList names;
+    for (const QByteArray &line : *lines) {
         if (const int colon = line.indexOf(':'); colon > 0)
             names << QString::fromLatin1(line.left(colon).trimmed());
     }
