@@ -259,7 +259,10 @@ QWidget *ConnectionDialog::buildConnectionTab()
     portLabel->setBuddy(m_port);
     auto *dbLabel = new QLabel(tr("&Database:"));
     dbLabel->setBuddy(m_database);
-    form->addRow(tr("&Host:"), row({m_host, portLabel, m_port, dbLabel, m_database}));
+    // addRow(text, row) would make the row's container the buddy, which takes no focus.
+    auto *hostLabel = new QLabel(tr("&Host:"));
+    hostLabel->setBuddy(m_host);
+    form->addRow(hostLabel, row({m_host, portLabel, m_port, dbLabel, m_database}));
 
     m_user = new QLineEdit;
     m_user->setObjectName(QStringLiteral("userEdit"));

@@ -15,6 +15,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -337,8 +338,13 @@ private slots:
         ConnectionDialog dialog(profiles, secrets);
         QHash<QChar, QString> seen;
         QStringList texts;
-        for (QLabel *l : dialog.findChildren<QLabel *>())
+        for (QLabel *l : dialog.findChildren<QLabel *>()) {
             texts << l->text();
+            // A label's Alt+letter moves the focus to its buddy: one that takes focus.
+            if (l->text().contains(QRegularExpression(QStringLiteral("&\\w"))))
+                QVERIFY2(l->buddy() && l->buddy()->focusPolicy() != Qt::NoFocus,
+                         qPrintable(l->text()));
+        }
         for (QAbstractButton *b : dialog.findChildren<QAbstractButton *>())
             texts << b->text();
         for (int i = 0; i < child<QTabWidget>(&dialog, "profileTabs")->count(); ++i)
