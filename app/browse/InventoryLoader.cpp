@@ -14,12 +14,25 @@ constexpr size_t LookupChunk = 1000;
 const QByteArray HashFields[] = {"remaining", "quantity", "time"};
 const QByteArray Pttl("PTTL"), Get("GET"), Hmget("HMGET"), Type("TYPE");
 
-qint64 expiryFrom(const redis::ReplyResult &pttl, qint64 sentMs, bool *gone)
+// PTTL's answer as an absolute expiry: -1 no TTL, -2 the key is gone. A refused or failed
+// PTTL (NOPERM, an error, a reply that is not one of these) is not "no TTL": the key is
+// unreadable, and nothing about its expiry may be said.
+core::Result<qint64, redis::RedisError> expiryFrom(const redis::ReplyResult &pttl, qint64 sentMs,
+                                                   bool *gone)
 {
+    *gone = false;
     const auto ms = redis::integerOf(pttl);
-    const qint64 v = ms ? *ms : -1;
-    *gone = v == -2;
-    return v >= 0 ? sentMs + v : NoExpiry;
+    if (!ms) {
+        redis::RedisError e = ms.error();
+        e.message = QStringLiteral("PTTL: %1").arg(e.message);
+        return e;
+    }
+    if (*ms < -2)
+        return redis::RedisError{redis::RedisError::Kind::Protocol,
+                                 {},
+                                 QStringLiteral("PTTL answered %1, which is not a TTL").arg(*ms)};
+    *gone = *ms == -2;
+    return *ms >= 0 ? sentMs + *ms : NoExpiry;
 }
 
 // A receipt field's text; a missing field (nil) reads as no text, and so as not an integer.
@@ -128,10 +141,15 @@ std::optional<PageRequest> InventoryLoader::store(const QList<Item> &items,
     for (qsizetype i = 0; i < items.size(); ++i) {
         const Item &it = items[i];
         bool gone = false;
-        const qint64 expiry = expiryFrom(replies[2 * i], sentMs, &gone);
+        const auto read = expiryFrom(replies[2 * i], sentMs, &gone);
         const redis::ReplyResult &value = replies[2 * i + 1];
         if (!it.lookup)
             it.receipt ? ++m_stats.receiptKeys : ++m_stats.stockKeys;
+        if (!read.ok()) {
+            noteProblem(it, read.error());
+            continue;
+        }
+        const qint64 expiry = read.value();
         if (!value.ok()) {
             if (value.error().code == "WRONGTYPE") {
                 retype.append(it);

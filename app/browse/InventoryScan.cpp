@@ -6,6 +6,14 @@ namespace browse {
 
 namespace {
 constexpr qint64 MaxReserve = 50000000; // past this, grow as needed
+} // namespace
+
+QString unreadableText(const InventoryLoader::Stats &stats)
+{
+    return QStringLiteral("could not read %1 %2 (first: %3)")
+        .arg(stats.unreadable)
+        .arg(stats.unreadable == 1 ? QStringLiteral("key") : QStringLiteral("keys"),
+             stats.firstProblem);
 }
 
 InventoryScan::InventoryScan(redis::CommandSender &sender, inventory::KeySchema schema,
@@ -37,17 +45,22 @@ InventoryScan::InventoryScan(redis::CommandSender &sender, inventory::KeySchema 
     });
     connect(&m_scanner, &KeyspaceScanner::finished, this,
             [this](bool complete, const QString &error) {
-                m_complete = complete;
+                if (m_loader)
+                    m_lastStats = m_loader->stats();
                 m_error = m_store.overflowed()
                               ? QStringLiteral("the keyspace is too large to hold in one view: "
                                                "filter by SKU")
                               : error;
-                if (m_loader)
-                    m_lastStats = m_loader->stats();
+                // A key that could not be read (NOPERM on PTTL, GET or TYPE, an error reply)
+                // leaves the view short of it: the scan is not complete, whatever the cursor
+                // did, so that no count, "no receipt" or "without TTL" is read as a fact.
+                if (m_error.isEmpty() && m_lastStats.unreadable > 0)
+                    m_error = unreadableText(m_lastStats);
+                m_complete = complete && m_error.isEmpty();
                 // Only a scan of every SKU can say that a stock key does not exist.
                 m_directory.setScanned(m_options.skuGlob.isEmpty() && m_options.orderId.isEmpty());
                 emit storeChanged();
-                emit finished(complete && !m_store.overflowed(), m_error);
+                emit finished(m_complete, m_error);
             });
 }
 

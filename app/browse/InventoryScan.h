@@ -9,6 +9,10 @@
 
 namespace browse {
 
+// "could not read 3 keys (first: idem:{a}:1: NOPERM ...)": why a scan that walked the whole
+// keyspace is still incomplete.
+QString unreadableText(const InventoryLoader::Stats &stats);
+
 // A scan of the stock and receipt families into one KeyspaceStore: what the SKU view and
 // `inventory-cli keys` both run, and, with an order id, the order lookup. start() clears the store
 // and begins a new generation, so a rescan or a new SKU filter never mixes in late pages of the
@@ -36,7 +40,7 @@ public:
     void start(const Options &options);
     void cancel();
     bool isRunning() const { return m_scanner.isRunning(); }
-    // The last scan ran to its end (not cancelled, no error).
+    // The last scan ran to its end (not cancelled, no error) and read every key it listed.
     bool isComplete() const { return m_complete; }
     QString lastError() const { return m_error; }
 

@@ -28,10 +28,46 @@ QString searched(const ScanFacts &f)
     return s;
 }
 
+const ServerEvidence *evidenceOf(const OrderEvidence &ev, uint32_t r)
+{
+    const auto it = ev.byReceipt.constFind(r);
+    return it == ev.byReceipt.constEnd() ? nullptr : &*it;
+}
+
 } // namespace
 
+OrderEvidence readOrderEvidence(redis::CommandSender &sender, const KeyspaceStore &st,
+                                int timeoutMs)
+{
+    OrderEvidence ev;
+    for (uint32_t r = 0; r < st.receiptRows(); ++r)
+        if (st.receiptAlive(r))
+            ev.byReceipt.insert(r, readEvidence(sender, st.receiptKey(r), timeoutMs));
+    if (ev.byReceipt.isEmpty())
+        for (const redis::ScanNode &node : sender.scanNodes())
+            ev.nodes << readEvidence(*node.sender, {}, timeoutMs);
+    return ev;
+}
+
+QJsonObject evidenceJson(const ServerEvidence &e)
+{
+    if (!e.known())
+        return {{QStringLiteral("error"), e.readError}};
+    QJsonObject o{{QStringLiteral("run_id"), e.runId},
+                  {QStringLiteral("tcp_port"), double(e.tcpPort)},
+                  {QStringLiteral("uptime_s"), double(e.uptimeSeconds)},
+                  {QStringLiteral("eviction_policy"), e.evictionPolicy},
+                  {QStringLiteral("maxmemory"), double(e.maxMemory)},
+                  {QStringLiteral("used_memory"), double(e.usedMemory)},
+                  {QStringLiteral("evicted_keys"), double(e.evictedKeys)},
+                  {QStringLiteral("last_save_ms"), double(e.lastSaveMs)}};
+    o.insert(QStringLiteral("aof_enabled"),
+             e.aofEnabled ? QJsonValue(*e.aofEnabled) : QJsonValue(QJsonValue::Null));
+    return o;
+}
+
 QString orderReportText(const KeyspaceStore &st, const QByteArray &orderId, const ScanFacts &f,
-                        qint64 nowMs, qint64 warnWithinMs)
+                        const OrderEvidence &ev, qint64 nowMs, qint64 warnWithinMs)
 {
     ReceiptTableModel model(st);
     model.showAll(); // sorted by SKU, naturally
@@ -40,10 +76,11 @@ QString orderReportText(const KeyspaceStore &st, const QByteArray &orderId, cons
                       .arg(core::escapeBytes(orderId, DisplayBytes),
                            countOf(model.rowCount(), "receipt", "receipts"), searched(f));
     if (model.rowCount() == 0)
-        return out + QLatin1Char('\n') + orderNotFoundSentence(orderId) + QLatin1Char('\n');
+        return out + QLatin1Char('\n') + orderNotFoundSentence(orderId, ev.nodes, f.complete)
+               + QLatin1Char('\n');
     for (int row = 0; row < model.rowCount(); ++row) {
         const uint32_t r = model.receiptAt(row);
-        const OrderExplanation e = explainOrder(st, r, nowMs, warnWithinMs);
+        const OrderExplanation e = explainOrder(st, r, nowMs, evidenceOf(ev, r), warnWithinMs);
         out +=
             QStringLiteral("\nSKU %1  %2\n")
                 .arg(core::escapeBytes(st.skuName(st.skuOfReceipt(r)).toByteArray(), DisplayBytes),
@@ -57,7 +94,7 @@ QString orderReportText(const KeyspaceStore &st, const QByteArray &orderId, cons
 }
 
 QJsonObject orderReportJson(const KeyspaceStore &st, const QByteArray &orderId, const ScanFacts &f,
-                            qint64 nowMs, qint64 warnWithinMs)
+                            const OrderEvidence &ev, qint64 nowMs, qint64 warnWithinMs)
 {
     ReceiptTableModel model(st);
     model.showAll();
@@ -72,12 +109,22 @@ QJsonObject orderReportJson(const KeyspaceStore &st, const QByteArray &orderId, 
         o.insert(QStringLiteral("stock"), st.stockState(s) == StockState::Integer
                                               ? QJsonValue(double(st.stockValue(s)))
                                               : QJsonValue(stockText(st, s)));
-        const OrderExplanation e = explainOrder(st, r, nowMs, warnWithinMs);
+        const ServerEvidence *server = evidenceOf(ev, r);
+        const OrderExplanation e = explainOrder(st, r, nowMs, server, warnWithinMs);
         o.insert(QStringLiteral("sentence"), e.text());
         o.insert(QStringLiteral("deducted"), e.deducted);
         o.insert(QStringLiteral("retry"), e.retry);
         o.insert(QStringLiteral("stock_now"), e.stockNow);
         o.insert(QStringLiteral("expiring_soon"), e.expiringSoon);
+        const qint64 expiry = st.receiptExpiryMs(r);
+        QJsonObject safety{{QStringLiteral("verdict"), retryVerdictName(e.verdict)},
+                           {QStringLiteral("until_ms"), expiry == NoExpiry
+                                                            ? QJsonValue(QJsonValue::Null)
+                                                            : QJsonValue(double(expiry))},
+                           {QStringLiteral("reasons"), QJsonArray::fromStringList(e.retryReasons)}};
+        if (server)
+            safety.insert(QStringLiteral("server"), evidenceJson(*server));
+        o.insert(QStringLiteral("retry_safety"), safety);
         receipts.append(o);
     }
     QJsonObject out{{QStringLiteral("order"), core::escapeBytes(orderId)},
@@ -85,8 +132,14 @@ QJsonObject orderReportJson(const KeyspaceStore &st, const QByteArray &orderId, 
                     {QStringLiteral("keys_searched"), double(f.complete ? f.dbSize : -1)},
                     {QStringLiteral("elapsed_ms"), double(f.elapsedMs)},
                     {QStringLiteral("complete"), f.complete}};
-    if (receipts.isEmpty())
-        out.insert(QStringLiteral("sentence"), orderNotFoundSentence(orderId));
+    if (receipts.isEmpty()) {
+        out.insert(QStringLiteral("sentence"),
+                   orderNotFoundSentence(orderId, ev.nodes, f.complete));
+        QJsonArray servers;
+        for (const ServerEvidence &node : ev.nodes)
+            servers.append(evidenceJson(node));
+        out.insert(QStringLiteral("servers"), servers);
+    }
     if (!f.error.isEmpty())
         out.insert(QStringLiteral("error"), f.error);
     return out;

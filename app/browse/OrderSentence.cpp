@@ -6,6 +6,7 @@
 #include "inventory/ReceiptForm.h"
 
 #include <QDateTime>
+#include <optional>
 
 namespace browse {
 
@@ -88,22 +89,118 @@ QString deducted(const KeyspaceStore &st, uint32_t r)
     return {};
 }
 
-QString retry(const KeyspaceStore &st, uint32_t r, qint64 nowMs, bool soon)
+// When the receipt was written, if it says (v2: "seconds.microseconds" of server time).
+std::optional<qint64> writtenAtMs(const KeyspaceStore &st, uint32_t r)
+{
+    if (!st.receiptIsHash(r))
+        return std::nullopt;
+    bool ok = false;
+    const double seconds = st.receiptTime(r).toDouble(&ok);
+    if (!ok || seconds < 1e9 || seconds > 1e11)
+        return std::nullopt;
+    return qint64(seconds * 1000);
+}
+
+struct RetryLine
+{
+    RetryVerdict verdict;
+    QString text;
+    QStringList reasons;
+};
+
+// What could remove the receipt before it expires, read off the server: `hard` reasons make
+// the protection not proven, `risks` only probable, `basis` is what a "yes" rests on.
+void weigh(const ServerEvidence &ev, std::optional<qint64> writtenAt, qint64 nowMs,
+           QStringList &hard, QStringList &risks, QStringList &basis)
+{
+    const QString policy = QStringLiteral("maxmemory-policy %1").arg(ev.evictionPolicy);
+    const QString memory = ev.memoryText();
+    const QString memoryNote = memory.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(memory);
+    if (!ev.evictionPossible()) {
+        basis << (ev.maxMemory == 0 ? QStringLiteral("no maxmemory is set, so nothing is evicted")
+                                    : QStringLiteral("%1 never evicts").arg(policy));
+    } else {
+        const QString what = ev.evictionPolicy.startsWith(QLatin1String("allkeys"))
+                                 ? QStringLiteral("evicts any key")
+                                 : QStringLiteral("evicts keys with a TTL, receipts included,");
+        if (ev.evictedKeys > 0)
+            hard << QStringLiteral("the server has evicted %1 keys since it started (%2%3): "
+                                   "receipts are among what it evicts, and this one may be next")
+                        .arg(ev.evictedKeys)
+                        .arg(policy, memoryNote);
+        else
+            risks << QStringLiteral("%1 %2 when memory is full%3").arg(policy, what, memoryNote);
+    }
+    if (ev.aofEnabled.value_or(false)) {
+        basis << QStringLiteral("it is on disk (AOF is on)");
+    } else if (writtenAt && ev.lastSaveMs >= *writtenAt) {
+        basis << QStringLiteral("it is in the snapshot of %1")
+                     .arg(formatLocalTime(ev.lastSaveMs, nowMs));
+    } else if (!ev.aofEnabled) {
+        risks << QStringLiteral("the server's persistence could not be read");
+    } else {
+        const QString last =
+            ev.lastSaveMs > 0
+                ? QStringLiteral("last snapshot %1").arg(formatLocalTime(ev.lastSaveMs, nowMs))
+                : QStringLiteral("no snapshot yet");
+        risks << QStringLiteral("AOF is off: a restart or failover before the next snapshot "
+                                "loses it (%1)")
+                     .arg(last);
+    }
+}
+
+RetryLine retry(const KeyspaceStore &st, uint32_t r, qint64 nowMs, bool soon,
+                const ServerEvidence *ev)
 {
     const qint64 expiry = st.receiptExpiryMs(r);
-    if (expiry == NoExpiry)
-        return QStringLiteral("Safe to retry: yes, at any time: the receipt never expires (an "
-                              "anomaly: it was written without an expiry, so it is never freed).");
-    if (expiry <= nowMs)
-        return QStringLiteral("Safe to retry: no. The receipt has just expired: a retry now "
-                              "deducts again.");
-    if (soon)
-        return QStringLiteral("Safe to retry: yes, but only %1: the receipt expires soon. After "
-                              "that a retry deducts again.")
-            .arg(until(expiry, nowMs));
-    return QStringLiteral("Safe to retry: yes, %1: a retry before then changes nothing. After "
-                          "that a retry deducts again.")
-        .arg(until(expiry, nowMs));
+    if (expiry != NoExpiry && expiry <= nowMs)
+        return {RetryVerdict::No,
+                QStringLiteral("Safe to retry: no. The receipt has just expired: a retry now "
+                               "deducts again."),
+                {QStringLiteral("the receipt has expired")}};
+    const QString window =
+        expiry == NoExpiry ? QStringLiteral("at any time (the receipt never expires: an "
+                                            "anomaly, it was written without an expiry)")
+        : soon
+            ? QStringLiteral("but only %1, as the receipt expires soon").arg(until(expiry, nowMs))
+            : until(expiry, nowMs);
+    const QString after =
+        expiry == NoExpiry ? QString() : QStringLiteral(" After that a retry deducts again.");
+    if (!ev)
+        return {RetryVerdict::NotProven,
+                QStringLiteral("Safe to retry: not proven yet. The receipt would protect a retry "
+                               "%1, if nothing removes it sooner; reading the server's eviction "
+                               "policy and persistence…")
+                    .arg(window),
+                {QStringLiteral("the server's eviction policy and persistence are not read yet")}};
+    if (!ev->known())
+        return {RetryVerdict::NotProven,
+                QStringLiteral("Safe to retry: not proven. The receipt would protect a retry %1 "
+                               "only if nothing removes it sooner, and the console could not read "
+                               "what could (%2). Ask someone who may run INFO for the server's "
+                               "maxmemory-policy and persistence.")
+                    .arg(window, ev->readError),
+                {QStringLiteral("could not read the server: %1").arg(ev->readError)}};
+    QStringList hard, risks, basis;
+    weigh(*ev, writtenAtMs(st, r), nowMs, hard, risks, basis);
+    if (!hard.isEmpty())
+        return {RetryVerdict::NotProven,
+                QStringLiteral("Safe to retry: not proven. The receipt is there now and would "
+                               "protect a retry %1, but %2. Look the order up again right before "
+                               "a retry.")
+                    .arg(window, hard.join(QStringLiteral("; "))),
+                hard + risks};
+    if (!risks.isEmpty())
+        return {RetryVerdict::ProbablySafe,
+                QStringLiteral("Safe to retry: probably, %1, unless the receipt is removed "
+                               "sooner: %2.%3")
+                    .arg(window, risks.join(QStringLiteral("; ")), after),
+                risks};
+    return {RetryVerdict::Safe,
+            QStringLiteral("Safe to retry: yes, %1: a retry before then changes nothing.%2 "
+                           "Nothing removes the receipt sooner: %3.")
+                .arg(window, after, basis.join(QStringLiteral(", and "))),
+            basis};
 }
 
 QString stockNow(const KeyspaceStore &st, uint32_t s)
@@ -132,8 +229,25 @@ bool expiresSoon(qint64 expiryMs, qint64 nowMs, qint64 warnWithinMs)
     return expiryMs != NoExpiry && expiryMs > nowMs && expiryMs - nowMs <= warnWithinMs;
 }
 
+QString retryVerdictName(RetryVerdict v)
+{
+    switch (v) {
+    case RetryVerdict::Safe:
+        return QStringLiteral("safe");
+    case RetryVerdict::ProbablySafe:
+        return QStringLiteral("probably_safe");
+    case RetryVerdict::NotProven:
+        return QStringLiteral("not_proven");
+    case RetryVerdict::No:
+        return QStringLiteral("no");
+    case RetryVerdict::Refused:
+        return QStringLiteral("refused");
+    }
+    return {};
+}
+
 OrderExplanation explainOrder(const KeyspaceStore &st, uint32_t r, qint64 nowMs,
-                              qint64 warnWithinMs)
+                              const ServerEvidence *evidence, qint64 warnWithinMs)
 {
     OrderExplanation e;
     e.expiringSoon = expiresSoon(st.receiptExpiryMs(r), nowMs, warnWithinMs);
@@ -142,23 +256,53 @@ OrderExplanation explainOrder(const KeyspaceStore &st, uint32_t r, qint64 nowMs,
     if (formOf(st, r, &type) == inventory::ReceiptForm::Invalid) {
         e.deducted = inventory::invalidReceiptSentence(type);
         e.retry = invalidRetry(st, r, nowMs);
+        e.verdict = RetryVerdict::Refused;
         return e;
     }
     e.deducted = deducted(st, r);
-    e.retry = retry(st, r, nowMs, e.expiringSoon);
+    RetryLine line = retry(st, r, nowMs, e.expiringSoon, evidence);
+    e.retry = line.text;
+    e.verdict = line.verdict;
+    e.retryReasons = line.reasons;
     return e;
 }
 
-QString orderSentence(const KeyspaceStore &st, uint32_t r, qint64 nowMs, qint64 warnWithinMs)
+QString orderNotFoundSentence(const QByteArray &orderId, const QList<ServerEvidence> &evidence,
+                              bool searchComplete)
 {
-    return explainOrder(st, r, nowMs, warnWithinMs).text();
-}
-
-QString orderNotFoundSentence(const QByteArray &orderId)
-{
-    return QStringLiteral("No receipt for order %1 in any SKU: either it was never deducted, or "
-                          "its receipt has expired. A retry now would deduct.")
-        .arg(core::escapeBytes(orderId, DisplayBytes));
+    const QString order = core::escapeBytes(orderId, DisplayBytes);
+    if (!searchComplete)
+        return QStringLiteral("Not proven: the search for order %1 is incomplete, so a receipt it "
+                              "did not read may exist. Do not retry on this answer: search again "
+                              "once the problem above is solved.")
+            .arg(order);
+    QStringList out{QStringLiteral("No receipt for order %1 in any SKU. That does not prove it "
+                                   "never ran: a receipt also disappears when it expires, is "
+                                   "evicted, or is lost in a restart or failover.")
+                        .arg(order)};
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (const ServerEvidence &ev : evidence) {
+        if (!ev.known()) {
+            out << QStringLiteral("Could not read when the server started or what it evicted "
+                                  "(%1).")
+                       .arg(ev.readError);
+            continue;
+        }
+        out << QStringLiteral("%1 started %2 (up %3): receipts written before then survived "
+                              "only if persistence kept them (%4).")
+                   .arg(ev.serverText(), formatLocalTime(ev.startedAtMs(), now),
+                        formatDuration(ev.uptimeSeconds * 1000),
+                        ev.aofEnabled.value_or(false)
+                            ? QStringLiteral("AOF is on")
+                            : QStringLiteral("AOF is off: only those in its last snapshot"));
+        if (ev.evictionPossible() && ev.evictedKeys > 0)
+            out << QStringLiteral("It has evicted %1 keys since (maxmemory-policy %2).")
+                       .arg(ev.evictedKeys)
+                       .arg(ev.evictionPolicy);
+    }
+    out << QStringLiteral("A retry now deducts; if the order ran before, that is a second "
+                          "deduction: check the audit log or the order ledger first.");
+    return out.join(QLatin1Char(' '));
 }
 
 QString formatLocalTime(qint64 epochMs, qint64 nowMs)

@@ -195,7 +195,7 @@ int ScannedInventory::exitCode(Context &context, const QString &what) const
         return ExitOk;
     return context.fail(
         ExitFailed,
-        QStringLiteral("the %1 did not finish: %2")
+        QStringLiteral("the %1 is incomplete: %2")
             .arg(what, scrub(facts.error.isEmpty() ? QStringLiteral("cancelled") : facts.error,
                              target.password)));
 }

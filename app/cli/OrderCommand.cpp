@@ -4,6 +4,7 @@
 
 #include "ConnectionArgs.h"
 #include "browse/OrderReport.h"
+#include "redis/ClusterRouter.h"
 
 #include <QJsonDocument>
 
@@ -15,7 +16,8 @@ int runOrder(Context &context)
     parser.setApplicationDescription(QStringLiteral(
         "Finds every receipt of one order across SKUs (SCAN MATCH over the receipt family of\n"
         "the profile's key schema, never KEYS) and says, for each, what was deducted, what was\n"
-        "left after it, and whether the customer can retry safely (until when). A receipt that\n"
+        "left after it, and whether the customer can retry safely (until when, and what that\n"
+        "rests on: the server's eviction policy, persistence and start time). A receipt that\n"
         "expires within --warn-within seconds is flagged WARNING (JSON: expiring_soon).\n"
         "Exit codes: 0 ok (found or not), 1 the search failed or was incomplete, 2 bad\n"
         "arguments, 3 could not connect."));
@@ -71,16 +73,29 @@ int runOrder(Context &context)
         return exitCode;
 
     const browse::KeyspaceStore &store = run->scan->store();
+    // What "safe to retry" and "no receipt" rest on: each holding server's eviction policy,
+    // persistence and start time, read now.
+    const browse::OrderEvidence evidence =
+        browse::readOrderEvidence(*run->client, store, run->target.profile.timeoutMs);
     const qint64 now = browse::KeyspaceScanner::nowMs();
     if (parser.isSet(json))
-        context.out << QJsonDocument(browse::orderReportJson(store, orderId, run->facts, now,
-                                                             warnSeconds * 1000))
+        context.out << QJsonDocument(browse::orderReportJson(store, orderId, run->facts, evidence,
+                                                             now, warnSeconds * 1000))
                            .toJson(QJsonDocument::Compact)
                     << '\n';
     else
-        context.out << browse::orderReportText(store, orderId, run->facts, now, warnSeconds * 1000);
+        context.out << browse::orderReportText(store, orderId, run->facts, evidence, now,
+                                               warnSeconds * 1000);
     context.out.flush();
-    return run->exitCode(context, QStringLiteral("search"));
+    if (const int code = run->exitCode(context, QStringLiteral("search")); code != ExitOk)
+        return code;
+    QList<browse::ServerEvidence> read = evidence.nodes + evidence.byReceipt.values();
+    for (const browse::ServerEvidence &e : read)
+        if (!e.known())
+            return context.fail(
+                ExitFailed,
+                QStringLiteral("could not read what retry safety rests on: %1").arg(e.readError));
+    return ExitOk;
 }
 
 namespace {

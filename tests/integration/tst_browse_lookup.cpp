@@ -11,6 +11,7 @@
 #include "browse/ModelRoles.h"
 #include "browse/OrderSentence.h"
 #include "browse/RowRefresher.h"
+#include "browse/ServerEvidence.h"
 #include "browse/Values.h"
 #include "inventory/AuditLog.h"
 #include "session/GatedSender.h"
@@ -103,21 +104,33 @@ private slots:
         QCOMPARE(st.receiptCount(), 3u);
         const qint64 now = KeyspaceScanner::nowMs();
         const uint32_t r42 = receiptOf(st, "42", "9001");
-        QCOMPARE(orderSentence(st, r42, now),
-                 QStringLiteral("Deducted (this receipt does not record how many units). Stock "
-                                "left right after this order: 3. Safe to retry: yes, until %1 (in "
-                                "6 d 23 h): a retry before then changes nothing. After that a "
-                                "retry deducts again. Stock now: 40.")
-                     .arg(formatLocalTime(st.receiptExpiryMs(r42), now)));
-        const QString s43 = orderSentence(st, receiptOf(st, "43", "9001"), now);
-        QVERIFY2(s43.contains("Stock left right after this order: 0. Safe to retry: yes, until "),
+        // What the retry line rests on, read from the test's server (no maxmemory, no AOF).
+        const ServerEvidence server = readEvidence(*m_client, st.receiptKey(r42), 5000);
+        QVERIFY2(server.known(), qPrintable(server.readError));
+        QCOMPARE(server.aofEnabled, std::optional<bool>(false));
+        const OrderExplanation e42 = explainOrder(st, r42, now, &server);
+        QCOMPARE(e42.verdict, RetryVerdict::ProbablySafe);
+        QCOMPARE(
+            e42.text(),
+            QStringLiteral("Deducted (this receipt does not record how many units). Stock "
+                           "left right after this order: 3. Safe to retry: probably, until %1 "
+                           "(in 6 d 23 h), unless the receipt is removed sooner: AOF is off: a "
+                           "restart or failover before the next snapshot loses it (%2). After "
+                           "that a retry deducts again. Stock now: 40.")
+                .arg(formatLocalTime(st.receiptExpiryMs(r42), now),
+                     server.lastSaveMs > 0 ? QStringLiteral("last snapshot %1")
+                                                 .arg(formatLocalTime(server.lastSaveMs, now))
+                                           : QStringLiteral("no snapshot yet")));
+        const QString s43 = explainOrder(st, receiptOf(st, "43", "9001"), now, &server).text();
+        QVERIFY2(s43.contains("Stock left right after this order: 0. Safe to retry: probably, "
+                              "until "),
                  qPrintable(s43));
         QVERIFY2(s43.contains("(in 5 h 12 min)"), qPrintable(s43));
         QVERIFY2(s43.endsWith("The stock key stock:{43}:available does not exist now: once the "
                               "receipt is gone a retry deducts nothing and answers 'no stock "
                               "key'."),
                  qPrintable(s43));
-        const QString s44 = orderSentence(st, receiptOf(st, "44", "9001"), now);
+        const QString s44 = explainOrder(st, receiptOf(st, "44", "9001"), now, &server).text();
         QVERIFY2(s44.contains("The stock left after it was recorded as \"abc\", which is not a "
                               "number"),
                  qPrintable(s44));

@@ -3,6 +3,7 @@
 #include "CliRunner.h"
 #include "tst_browse_support.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -122,10 +123,11 @@ private slots:
         QVERIFY2(r.out.startsWith("Order 9001: 4 receipts (searched all 10 keys in"), r.out);
         QVERIFY2(r.out.contains("\nSKU sku-2  idem:{sku-2}:9001\n  Deducted (this receipt does not "
                                 "record how many units). Stock left right after this order: "
-                                "101.\n  Safe to retry: yes, until "),
+                                "101.\n  Safe to retry: probably, until "),
                  r.out);
-        QVERIFY2(r.out.contains("(in 2 d 23 h): a retry before then changes nothing. After that a "
-                                "retry deducts again.\n"),
+        // The test's server has no AOF: a restart would lose the receipt, so "probably".
+        QVERIFY2(r.out.contains("(in 2 d 23 h), unless the receipt is removed sooner: AOF is off: "
+                                "a restart or failover before the next snapshot loses it ("),
                  r.out);
         QVERIFY(r.out.contains("The stock key stock:{gone}:available does not exist now"));
         QVERIFY(!r.out.contains("90011"));
@@ -138,7 +140,13 @@ private slots:
         QCOMPARE(first["remaining"].toInt(), 7);
         QVERIFY(first["ttl_ms"].toDouble() > Day);
         QVERIFY(first["sentence"].toString().contains("Stock left right after this order: 7."));
-        QVERIFY(first["retry"].toString().startsWith("Safe to retry: yes, until "));
+        QVERIFY(first["retry"].toString().startsWith("Safe to retry: probably, until "));
+        const QJsonObject safety = first["retry_safety"].toObject();
+        QCOMPARE(safety["verdict"].toString(), "probably_safe");
+        QVERIFY(safety["until_ms"].toDouble() > QDateTime::currentMSecsSinceEpoch() + Day);
+        QVERIFY(safety["reasons"].toArray()[0].toString().startsWith("AOF is off"));
+        QCOMPARE(safety["server"].toObject()["aof_enabled"].toBool(true), false);
+        QCOMPARE(safety["server"].toObject()["tcp_port"].toInt(), int(m_redis.port()));
         QCOMPARE(first["expiring_soon"].toBool(), false);
         r = cli({"order", "nope", "--url", m_url});
         QCOMPARE(r.code, 0);
@@ -167,13 +175,14 @@ private slots:
         QCOMPARE(seed(*c, {setString("idem:{sku-2}:7777", "55", 90000)}), QString());
         Run r = cli({"order", "7777", "--url", m_url});
         QCOMPARE(r.code, 0);
-        QVERIFY2(r.out.contains("\n  WARNING: Safe to retry: yes, but only until "), r.out);
-        QVERIFY2(r.out.contains("the receipt expires soon. After that a retry deducts again.\n"),
+        QVERIFY2(r.out.contains("\n  WARNING: Safe to retry: probably, but only until "), r.out);
+        QVERIFY2(r.out.contains("as the receipt expires soon, unless the receipt is removed "
+                                "sooner: "),
                  r.out);
         r = cli({"order", "7777", "--warn-within", "60", "--url", m_url});
         QCOMPARE(r.code, 0);
         QVERIFY2(!r.out.contains("WARNING")
-                     && r.out.contains("a retry before then changes nothing"),
+                     && r.out.contains("unless the receipt is removed sooner"),
                  r.out);
         r = cli({"order", "--json", "7777", "--url", m_url});
         const QJsonObject first =

@@ -122,13 +122,18 @@ private slots:
         QTest::keyClick(input, Qt::Key_Return);
         auto *result = panel.findChild<QTextBrowser *>("orderResult");
         QTRY_VERIFY_WITH_TIMEOUT(result->toPlainText().contains("SKU 43"), 20000);
+        // The retry line waits for the server's evidence (eviction policy, persistence): until
+        // then it says "not proven yet", never "yes".
+        QTRY_VERIFY_WITH_TIMEOUT(!result->toPlainText().contains("not proven yet"), 20000);
         const QString text = result->toPlainText();
         // One line per question: deducted, safe to retry until when, stock now.
         QVERIFY2(text.contains("Deducted (this receipt does not record how many units). Stock "
-                               "left right after this order: 3.\nSafe to retry: yes, until "),
+                               "left right after this order: 3.\nSafe to retry: probably, until "),
                  qPrintable(text));
-        QVERIFY2(text.contains("(in 6 d 23 h): a retry before then changes nothing. After that a "
-                               "retry deducts again.\nStock now: 40."),
+        QVERIFY2(text.contains("(in 6 d 23 h), unless the receipt is removed sooner: AOF is off: "
+                               "a restart or failover before the next snapshot loses it ("),
+                 qPrintable(text));
+        QVERIFY2(text.contains("After that a retry deducts again.\nStock now: 40."),
                  qPrintable(text));
         QVERIFY(!text.contains("TTL"));
         QVERIFY(text.contains("The stock key stock:{43}:available does not exist now"));
@@ -139,6 +144,10 @@ private slots:
         QTest::keyClick(input, Qt::Key_Return);
         QTRY_VERIFY_WITH_TIMEOUT(result->toPlainText().contains("No receipt for order 90019"),
                                  20000);
+        // No receipt is not proof: the answer says so and names the server's start time.
+        QTRY_VERIFY_WITH_TIMEOUT(result->toPlainText().contains(") started "), 20000);
+        QVERIFY2(result->toPlainText().contains("That does not prove it never ran"),
+                 qPrintable(result->toPlainText()));
 
         // Anomalies: listed, and a double-click shows the SKU.
         panel.tabs()->setCurrentIndex(3);
@@ -421,16 +430,17 @@ private slots:
         panel.lookUpOrder("5150");
         auto *result = panel.findChild<QTextBrowser *>("orderResult");
         QTRY_VERIFY_WITH_TIMEOUT(result->toPlainText().contains("SKU sku-77"), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!result->toPlainText().contains("not proven yet"), 20000);
         QString text = result->toPlainText();
         QVERIFY2(text.contains(QStringLiteral("Stock left right after this order: 12.\n\u26a0 Safe "
-                                              "to retry: yes, but only until ")),
+                                              "to retry: probably, but only until ")),
                  qPrintable(text));
-        QVERIFY2(text.contains("the receipt expires soon. After that a retry deducts again."),
+        QVERIFY2(text.contains("as the receipt expires soon, unless the receipt is removed sooner"),
                  qPrintable(text));
         // The window is the user's: at one minute, 90 s is no longer "soon".
         panel.setExpiryWarningMs(60000);
         QTRY_VERIFY(!result->toPlainText().contains("expires soon"));
-        QVERIFY(result->toPlainText().contains("a retry before then changes nothing"));
+        QVERIFY(result->toPlainText().contains("unless the receipt is removed sooner"));
 
         auto *button = panel.findChild<QPushButton *>("orderShowAudit");
         QVERIFY(button->isEnabled());

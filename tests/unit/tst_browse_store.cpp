@@ -21,6 +21,28 @@
 #include <QRandomGenerator>
 #include <QTest>
 #include <algorithm>
+#include <functional>
+
+namespace {
+// A server on which nothing removes a receipt before it expires: no maxmemory, AOF on.
+const browse::ServerEvidence &keepingServer()
+{
+    static const browse::ServerEvidence e = [] {
+        browse::ServerEvidence v;
+        v.runId = QStringLiteral("0123456789abcdef");
+        v.tcpPort = 6379;
+        v.uptimeSeconds = 3600;
+        v.evictionPolicy = QStringLiteral("noeviction");
+        v.maxMemory = 0;
+        v.evictedKeys = 0;
+        v.aofEnabled = true;
+        return v;
+    }();
+    return e;
+}
+const QString KeptText = QStringLiteral(" Nothing removes the receipt sooner: no maxmemory is set, "
+                                        "so nothing is evicted, and it is on disk (AOF is on).");
+} // namespace
 
 using namespace browse;
 
@@ -472,13 +494,13 @@ private slots:
         QCOMPARE(model.index(1, ReceiptTableModel::Ttl).data().toString(), "6 d 23 h");
         // A v1 receipt records what was left, not how much was taken: the sentence must not
         // let the one number read as the quantity ("Deducted: 3" did).
-        QCOMPARE(orderSentence(st, r, t0),
+        QCOMPARE(explainOrder(st, r, t0, &keepingServer()).text(),
                  QStringLiteral("Deducted (this receipt does not record how many units). Stock "
                                 "left right after this order: 3. Safe to retry: yes, until %1 (in "
                                 "6 d 23 h): a retry before then changes nothing. After that a "
-                                "retry deducts again. Stock now: 40.")
-                     .arg(formatLocalTime(st.receiptExpiryMs(r), t0)));
-        QVERIFY(!orderSentence(st, r, t0).contains("TTL"));
+                                "retry deducts again.%2 Stock now: 40.")
+                     .arg(formatLocalTime(st.receiptExpiryMs(r), t0), KeptText));
+        QVERIFY(!explainOrder(st, r, t0, &keepingServer()).text().contains("TTL"));
         st.removeReceipt(r);
         model.sync();
         QCOMPARE(model.rowCount(), 1);
@@ -491,13 +513,15 @@ private slots:
         const uint32_t hr = st.putReceipt(s, "9100", h);
         model.sync();
         QCOMPARE(model.rowCount(), 2);
-        QVERIFY(orderSentence(st, hr, t0)
+        QVERIFY(explainOrder(st, hr, t0, &keepingServer())
+                    .text()
                     .startsWith(
                         QStringLiteral(
                             "Deducted 2 units at %1. Stock left right after this order: 7. Safe "
-                            "to retry: yes, at any time: the receipt never expires")
+                            "to retry: yes, at any time (the receipt never expires")
                             .arg(formatExpiry(1700000000000LL))));
-        QVERIFY(orderNotFoundSentence("77").contains("never deducted, or its receipt has expired"));
+        QVERIFY(orderNotFoundSentence("77", {keepingServer()}, true)
+                    .contains("That does not prove it never ran"));
     }
 
     // A SKU's one anomalous receipt among 17 is what the reader is looking for: it sorts
@@ -579,6 +603,80 @@ private slots:
 
     // What support reads: how many units (when the receipt knows), stock left after the
     // order, and whether a retry is safe until when; never "TTL".
+    // "yes" rests on evidence: each way a receipt can go before its TTL turns it into
+    // "probably" (a risk, stated) or "not proven" (evictions seen, or nothing read).
+    void retryVerdictRestsOnServerEvidence()
+    {
+        KeyspaceStore st{inventory::KeySchema()};
+        const qint64 t0 = fixedNow();
+        const uint32_t s = st.internSku("42");
+        st.setStock(s, stock(40));
+        ReceiptReading h = receipt(7, t0 + 3600000);
+        h.hash = true;
+        h.quantity = "1";
+        h.time = QByteArray::number((t0 - 60000) / 1000) + ".123456";
+        const uint32_t r = st.putReceipt(s, "9001", h);
+        auto verdictOn = [&](const std::function<void(ServerEvidence &)> &change) {
+            ServerEvidence e = keepingServer();
+            change(e);
+            return explainOrder(st, r, t0, &e);
+        };
+        QCOMPARE(explainOrder(st, r, t0, &keepingServer()).verdict, RetryVerdict::Safe);
+        const OrderExplanation pending = explainOrder(st, r, t0, nullptr);
+        QCOMPARE(pending.verdict, RetryVerdict::NotProven);
+        QVERIFY(pending.retry.startsWith("Safe to retry: not proven yet."));
+        const OrderExplanation unread =
+            verdictOn([](ServerEvidence &e) { e.readError = "INFO: NOPERM no permissions"; });
+        QCOMPARE(unread.verdict, RetryVerdict::NotProven);
+        QVERIFY2(unread.retry.contains("could not read what could (INFO: NOPERM no permissions)"),
+                 qPrintable(unread.retry));
+        const OrderExplanation evicting = verdictOn([](ServerEvidence &e) {
+            e.evictionPolicy = "allkeys-lru";
+            e.maxMemory = 100 << 20;
+            e.usedMemory = 99 << 20;
+            e.evictedKeys = 12;
+        });
+        QCOMPARE(evicting.verdict, RetryVerdict::NotProven);
+        QVERIFY2(evicting.retry.contains("the server has evicted 12 keys since it started "
+                                         "(maxmemory-policy allkeys-lru (used 99"),
+                 qPrintable(evicting.retry));
+        const OrderExplanation full = verdictOn([](ServerEvidence &e) {
+            e.evictionPolicy = "volatile-ttl";
+            e.maxMemory = 100 << 20;
+            e.usedMemory = 50 << 20;
+        });
+        QCOMPARE(full.verdict, RetryVerdict::ProbablySafe);
+        QVERIFY2(full.retry.contains("maxmemory-policy volatile-ttl evicts keys with a TTL, "
+                                     "receipts included, when memory is full (used "),
+                 qPrintable(full.retry));
+        // No AOF: kept only when the last snapshot came after the receipt was written.
+        const OrderExplanation unsaved = verdictOn([&](ServerEvidence &e) {
+            e.aofEnabled = false;
+            e.lastSaveMs = t0 - 120000;
+        });
+        QCOMPARE(unsaved.verdict, RetryVerdict::ProbablySafe);
+        QVERIFY2(unsaved.retryReasons.join("").startsWith("AOF is off: a restart or failover "),
+                 qPrintable(unsaved.retry));
+        const OrderExplanation saved = verdictOn([&](ServerEvidence &e) {
+            e.aofEnabled = false;
+            e.lastSaveMs = t0 - 1000;
+        });
+        QCOMPARE(saved.verdict, RetryVerdict::Safe);
+        QVERIFY2(saved.retry.contains("it is in the snapshot of "), qPrintable(saved.retry));
+        const OrderExplanation unknownPersistence =
+            verdictOn([](ServerEvidence &e) { e.aofEnabled.reset(); });
+        QCOMPARE(unknownPersistence.verdict, RetryVerdict::ProbablySafe);
+        QCOMPARE(retryVerdictName(RetryVerdict::ProbablySafe), "probably_safe");
+        // No receipt: never "did not happen"; an incomplete search proves nothing.
+        QVERIFY(orderNotFoundSentence("9", {keepingServer()}, false)
+                    .startsWith("Not proven: the search for order 9 is incomplete"));
+        ServerEvidence refused;
+        refused.readError = "INFO: NOPERM";
+        QVERIFY(orderNotFoundSentence("9", {refused}, true)
+                    .contains("Could not read when the server started or what it evicted "
+                              "(INFO: NOPERM)."));
+    }
+
     void orderExplanationAnswersSupportQuestions()
     {
         KeyspaceStore st;
@@ -590,18 +688,19 @@ private slots:
         h.quantity = "1";
         h.remaining = 344;
         const uint32_t r = st.putReceipt(s, "9001", h);
-        const OrderExplanation e = explainOrder(st, r, t0);
+        const OrderExplanation e = explainOrder(st, r, t0, &keepingServer());
         QCOMPARE(e.deducted, "Deducted 1 unit. Stock left right after this order: 344.");
         QVERIFY(e.expiringSoon);
         QCOMPARE(e.retry,
-                 QStringLiteral("Safe to retry: yes, but only until %1 (in 1 min 30 s): the "
-                                "receipt expires soon. After that a retry deducts again.")
-                     .arg(formatLocalTime(t0 + 90000, t0)));
+                 QStringLiteral("Safe to retry: yes, but only until %1 (in 1 min 30 s), as the "
+                                "receipt expires soon: a retry before then changes nothing. After "
+                                "that a retry deducts again.%2")
+                     .arg(formatLocalTime(t0 + 90000, t0), KeptText));
         QVERIFY2(e.retry.contains(" today ("), qPrintable(e.retry));
         QCOMPARE(e.stockNow, "Stock now: 40.");
-        QVERIFY(!explainOrder(st, r, t0, 60000).expiringSoon);
-        QVERIFY(!explainOrder(st, r, t0, 60000).retry.contains("soon"));
-        const OrderExplanation gone = explainOrder(st, r, t0 + 90000);
+        QVERIFY(!explainOrder(st, r, t0, &keepingServer(), 60000).expiringSoon);
+        QVERIFY(!explainOrder(st, r, t0, &keepingServer(), 60000).retry.contains("expires soon"));
+        const OrderExplanation gone = explainOrder(st, r, t0 + 90000, &keepingServer());
         QCOMPARE(gone.retry,
                  "Safe to retry: no. The receipt has just expired: a retry now deducts again.");
         for (const QString &line : e.lines() + gone.lines())

@@ -148,11 +148,15 @@ BrowserPanel::BrowserPanel(redis::CommandSender &sender, inventory::KeySchema sc
                 m_progress->setValue(complete ? 1000 : m_progress->value());
                 const auto &sc = m_scan.scanner();
                 // One node of several failed: the others' keys are there, and the bar says so.
-                const bool partial = !complete && !error.isEmpty() && sc.nodeProgress().size() > 1;
+                const qint64 unreadable = m_scan.stats().unreadable;
+                const bool partial = !complete && !error.isEmpty()
+                                     && (sc.nodeProgress().size() > 1 || unreadable > 0);
                 m_progress->setFormat(
                     complete ? tr("scanned %1 keys in %2 s")
                                    .arg(QLocale().toString(sc.keysSeen()))
                                    .arg(sc.elapsedMs() / 1000.0, 0, 'f', 2)
+                    : partial && unreadable > 0 ? tr("incomplete: %1 keys could not be read")
+                                                      .arg(QLocale().toString(unreadable))
                     : partial ? tr("incomplete: %1 keys, a node failed")
                                     .arg(QLocale().toString(sc.keysSeen()))
                               : tr("stopped at %1 keys").arg(QLocale().toString(sc.keysSeen())));

@@ -110,6 +110,7 @@ OrderLookupView::OrderLookupView(redis::CommandSender &reader, inventory::KeySch
                     : error.isEmpty() ? tr("Search cancelled: the receipts listed may not be all.")
                                       : tr("Search failed: %1").arg(error));
                 m_model.sync();
+                readEvidence();
                 render();
             });
     connect(&m_refresher, &browse::RowRefresher::refreshed, this, [this] {
@@ -166,9 +167,39 @@ void OrderLookupView::lookUp(const QByteArray &orderId)
     o.count = 5000; // one pattern, few hits: bigger pages mean fewer round trips
     m_go->setText(tr("Stop"));
     m_rendered.clear();
+    m_evidence = {};
+    ++m_generation; // replies to an earlier lookup's evidence reads are dropped
     m_scan.start(o);
     m_model.showAll();
     render();
+}
+
+void OrderLookupView::readEvidence()
+{
+    // What the retry and "no receipt" sentences rest on, read from the node holding each
+    // receipt (or every node searched); until it comes they say "not proven yet".
+    const browse::KeyspaceStore &st = m_scan.store();
+    auto read = [this,
+                 generation = m_generation](redis::CommandSender &sender, const QByteArray &key,
+                                            std::function<void(browse::ServerEvidence)> keep) {
+        sender.sendBatch(browse::evidenceCommands(key), this,
+                         [this, generation, keep](const QList<redis::ReplyResult> &replies) {
+                             if (generation != m_generation)
+                                 return;
+                             keep(browse::decodeEvidence(replies, browse::modelNowMs()));
+                             render();
+                         });
+    };
+    bool any = false;
+    for (uint32_t r : m_model.receipts())
+        if (st.receiptAlive(r)) {
+            any = true;
+            read(m_scan.sender(), st.receiptKey(r),
+                 [this, r](browse::ServerEvidence e) { m_evidence.byReceipt.insert(r, e); });
+        }
+    if (!any && m_scan.isComplete())
+        for (const redis::ScanNode &node : m_scan.sender().scanNodes())
+            read(*node.sender, {}, [this](browse::ServerEvidence e) { m_evidence.nodes << e; });
 }
 
 void OrderLookupView::requestAuditRecords()
@@ -213,7 +244,10 @@ void OrderLookupView::render()
     for (uint32_t r : rows) {
         if (!st.receiptAlive(r))
             continue;
-        const browse::OrderExplanation e = browse::explainOrder(st, r, now, m_warnWithinMs);
+        const auto evidence = m_evidence.byReceipt.constFind(r);
+        const browse::OrderExplanation e = browse::explainOrder(
+            st, r, now, evidence == m_evidence.byReceipt.constEnd() ? nullptr : &*evidence,
+            m_warnWithinMs);
         // The retry line answers the question support is asked; when its window is about
         // to close it is the one thing on the page that must not be missed.
         const QString retry = e.expiringSoon
@@ -230,12 +264,13 @@ void OrderLookupView::render()
                     .arg(tr("Show this order in the audit log"));
     }
     if (html.isEmpty())
-        html = m_scan.isRunning()
-                   ? tr("<p>Searching for order %1…</p>")
-                         .arg(core::escapeBytes(m_orderId, 60).toHtmlEscaped())
-                   : QStringLiteral("<p>%1</p><p><a href='audit:'>%2</a></p>")
-                         .arg(browse::orderNotFoundSentence(m_orderId).toHtmlEscaped(),
-                              tr("Look for this order in the audit log"));
+        html = m_scan.isRunning() ? tr("<p>Searching for order %1…</p>")
+                                        .arg(core::escapeBytes(m_orderId, 60).toHtmlEscaped())
+                                  : QStringLiteral("<p>%1</p><p><a href='audit:'>%2</a></p>")
+                                        .arg(browse::orderNotFoundSentence(
+                                                 m_orderId, m_evidence.nodes, m_scan.isComplete())
+                                                 .toHtmlEscaped(),
+                                             tr("Look for this order in the audit log"));
     if (html != m_rendered) { // a re-render would reset the reader's scroll and selection
         m_rendered = html;
         m_result->setHtml(html);

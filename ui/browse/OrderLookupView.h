@@ -2,6 +2,7 @@
 
 #include "browse/InventoryScan.h"
 #include "browse/KeyAction.h"
+#include "browse/OrderReport.h"
 #include "browse/ReceiptTableModel.h"
 #include "browse/RowRefresher.h"
 
@@ -50,6 +51,7 @@ signals:
 
 private:
     void render();
+    void readEvidence();
     void updateActions();
     void requestAuditRecords();
 
@@ -57,6 +59,8 @@ private:
     browse::ReceiptTableModel m_model;
     browse::RowRefresher m_refresher;
     QByteArray m_orderId;
+    browse::OrderEvidence m_evidence;
+    quint64 m_generation = 0;
     QLineEdit *m_input = nullptr;
     QPushButton *m_go = nullptr;
     QLabel *m_progress = nullptr;
