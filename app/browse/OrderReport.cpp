@@ -77,7 +77,8 @@ QString orderReportText(const KeyspaceStore &st, const QByteArray &orderId, cons
                            countOf(model.rowCount(), "receipt", "receipts"), searched(f));
     if (model.rowCount() == 0)
         return out + QLatin1Char('\n') + orderNotFoundSentence(orderId, ev.nodes, f.complete)
-               + QLatin1Char('\n');
+               + QLatin1Char('\n')
+               + (ev.auditNote.isEmpty() ? QString() : ev.auditNote + QLatin1Char('\n'));
     for (int row = 0; row < model.rowCount(); ++row) {
         const uint32_t r = model.receiptAt(row);
         const OrderExplanation e = explainOrder(st, r, nowMs, evidenceOf(ev, r), warnWithinMs);
@@ -139,6 +140,8 @@ QJsonObject orderReportJson(const KeyspaceStore &st, const QByteArray &orderId, 
         for (const ServerEvidence &node : ev.nodes)
             servers.append(evidenceJson(node));
         out.insert(QStringLiteral("servers"), servers);
+        if (!ev.auditNote.isEmpty())
+            out.insert(QStringLiteral("audit_note"), ev.auditNote);
     }
     if (!f.error.isEmpty())
         out.insert(QStringLiteral("error"), f.error);

@@ -11,6 +11,7 @@ struct OrderEvidence
 {
     QHash<uint32_t, ServerEvidence> byReceipt;
     QList<ServerEvidence> nodes;
+    QString auditNote; // orderAuditNote(), when no receipt was found
 };
 
 // Reads the evidence (blocking, for the CLI): one INFO at the node of each receipt found, or

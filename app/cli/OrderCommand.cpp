@@ -3,6 +3,7 @@
 #include "OrderCommand.h"
 
 #include "ConnectionArgs.h"
+#include "browse/OrderAuditNote.h"
 #include "browse/OrderReport.h"
 #include "redis/ClusterRouter.h"
 
@@ -34,11 +35,17 @@ int runOrder(Context &context)
             .arg(browse::DefaultExpiryWarningMs / 1000),
         QStringLiteral("SECONDS"), QString::number(browse::DefaultExpiryWarningMs / 1000));
     parser.addOption(warnWithin);
+    const QCommandLineOption auditLog(
+        QStringLiteral("audit-log"),
+        QStringLiteral("The audit log whose records narrow a missing receipt (default %1).")
+            .arg(inventory::AuditLog::defaultPath()),
+        QStringLiteral("FILE"));
+    parser.addOption(auditLog);
 
     // The shared argument helper takes no positional arguments: lift ORDER_ID out first
     // (the parser knows which options take values), then let it handle the rest and --help.
     QCommandLineParser probe;
-    for (const QCommandLineOption &o : {json, warnWithin})
+    for (const QCommandLineOption &o : {json, warnWithin, auditLog})
         probe.addOption(o);
     ConnectionArgs probeConnection;
     probeConnection.addTo(probe);
@@ -75,8 +82,17 @@ int runOrder(Context &context)
     const browse::KeyspaceStore &store = run->scan->store();
     // What "safe to retry" and "no receipt" rest on: each holding server's eviction policy,
     // persistence and start time, read now.
-    const browse::OrderEvidence evidence =
+    browse::OrderEvidence evidence =
         browse::readOrderEvidence(*run->client, store, run->target.profile.timeoutMs);
+    if (evidence.byReceipt.isEmpty()) {
+        const auto audit = inventory::AuditLog::read(
+            parser.isSet(auditLog) ? parser.value(auditLog) : inventory::AuditLog::defaultPath());
+        evidence.auditNote = audit.records.isEmpty() && !audit.problems.isEmpty()
+                                 ? QStringLiteral("Could not read this console's audit log: %1")
+                                       .arg(audit.problems.first())
+                                 : browse::orderAuditNote(inventory::pairAttempts(audit.records),
+                                                          orderId, evidence.nodes);
+    }
     const qint64 now = browse::KeyspaceScanner::nowMs();
     if (parser.isSet(json))
         context.out << QJsonDocument(browse::orderReportJson(store, orderId, run->facts, evidence,

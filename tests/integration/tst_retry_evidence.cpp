@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 
 using browsetest::seed;
 using browsetest::setString;
@@ -58,9 +59,17 @@ private slots:
     {
         testsupport::StandaloneRedis redis;
         QVERIFY2(redis.start(), qPrintable(redis.errorString()));
-        QCOMPARE(seed(*redis.connect(), {setString("stock:{a}:available", "9"),
-                                         setString("idem:{a}:4242", "8", Day)}),
-                 QString());
+        QTemporaryDir dir;
+        const QString audit = dir.filePath("audit.jsonl");
+        auto admin = redis.connect();
+        QCOMPARE(seed(*admin, {setString("stock:{a}:available", "9")}), QString());
+        QVERIFY(admin
+                    ->call({"FUNCTION", "LOAD", "REPLACE",
+                            testsupport::functionSource("inventory_lib_v1.lua")})
+                    .ok());
+        const auto deducted = cli({"deduct", "--url", urlOf(redis), "--audit-log", audit, "--sku",
+                                   "a", "--order", "4242", "--quantity", "1", "--json"});
+        QVERIFY2(deducted.exitCode == 0, deducted.err);
         auto before = cli({"order", "4242", "--url", urlOf(redis), "--json"});
         QVERIFY2(before.exitCode == 0, before.err);
         const QJsonObject safety = firstSafety(json(before));
@@ -69,7 +78,7 @@ private slots:
         QCOMPARE(runIdBefore.size(), 40);
 
         QVERIFY(redis.restart());
-        auto after = cli({"order", "4242", "--url", urlOf(redis), "--json"});
+        auto after = cli({"order", "4242", "--url", urlOf(redis), "--audit-log", audit, "--json"});
         QCOMPARE(after.exitCode, 0);
         const QJsonObject o = json(after);
         QCOMPARE(o["receipts"].toArray().size(), 0);
@@ -87,6 +96,21 @@ private slots:
         const QJsonObject server = o["servers"].toArray().first().toObject();
         QVERIFY(server["run_id"].toString() != runIdBefore);
         QVERIFY(server["uptime_s"].toDouble() >= 0);
+
+        // The console's own record narrows it: deducted on a run_id that no longer answers.
+        const QString note = o["audit_note"].toString();
+        QVERIFY2(note.contains(QStringLiteral("deducted this order at ")), qPrintable(note));
+        QVERIFY2(note.contains(QStringLiteral("on a server with run_id %1, and no server answers "
+                                              "with that run_id now: it restarted or failed over")
+                                   .arg(runIdBefore.left(8))),
+                 qPrintable(note));
+        QVERIFY2(note.contains("The order did happen: a retry deducts it again."),
+                 qPrintable(note));
+        // An order this console never sent is not claimed either way.
+        const auto other =
+            cli({"order", "5555", "--url", urlOf(redis), "--audit-log", audit, "--json"});
+        QVERIFY2(json(other)["audit_note"].toString().contains("has no deduction of this order"),
+                 other.out);
 
         auto text = cli({"order", "4242", "--url", urlOf(redis)});
         QCOMPARE(text.exitCode, 0);

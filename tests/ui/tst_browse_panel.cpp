@@ -148,6 +148,9 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(result->toPlainText().contains(") started "), 20000);
         QVERIFY2(result->toPlainText().contains("That does not prove it never ran"),
                  qPrintable(result->toPlainText()));
+        QTRY_VERIFY_WITH_TIMEOUT(result->toPlainText().contains(
+                                     "This console's audit log has no deduction of this order"),
+                                 20000);
 
         // Anomalies: listed, and a double-click shows the SKU.
         panel.tabs()->setCurrentIndex(3);

@@ -236,6 +236,7 @@ void BrowserPanel::setReadOnlyReason(const QString &reason)
 void BrowserPanel::setAuditContext(const browse::AuditContext &audit)
 {
     m_audit = audit;
+    m_orderView->setAuditLogPath(audit.logPath);
     if (m_runner)
         m_runner->setAuditContext(audit);
 }

@@ -1,4 +1,5 @@
 #include "OrderLookupView.h"
+#include "browse/OrderAuditNote.h"
 
 #include "Palette.h"
 
@@ -8,15 +9,18 @@
 #include "browse/OrderSentence.h"
 #include "core/Bytes.h"
 
+#include <QApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QPointer>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QThreadPool>
 #include <QVBoxLayout>
 
 namespace ui {
@@ -197,11 +201,42 @@ void OrderLookupView::readEvidence()
             read(m_scan.sender(), st.receiptKey(r),
                  [this, r](browse::ServerEvidence e) { m_evidence.byReceipt.insert(r, e); });
         }
-    if (!any && m_scan.isComplete())
-        for (const redis::ScanNode &node : m_scan.sender().scanNodes())
-            read(*node.sender, {}, [this](browse::ServerEvidence e) { m_evidence.nodes << e; });
+    if (any || !m_scan.isComplete())
+        return;
+    const QList<redis::ScanNode> nodes = m_scan.sender().scanNodes();
+    m_nodesAsked = nodes.size();
+    for (const redis::ScanNode &node : nodes)
+        read(*node.sender, {}, [this](browse::ServerEvidence e) {
+            m_evidence.nodes << e;
+            if (m_evidence.nodes.size() == m_nodesAsked)
+                readAuditNote();
+        });
 }
 
+void OrderLookupView::readAuditNote()
+{
+    // The log can hold years of records: it is read off the GUI thread.
+    const QString path =
+        m_auditLogPath.isEmpty() ? inventory::AuditLog::defaultPath() : m_auditLogPath;
+    QPointer<OrderLookupView> self(this);
+    QThreadPool::globalInstance()->start([self, path, orderId = m_orderId, nodes = m_evidence.nodes,
+                                          generation = m_generation] {
+        const auto audit = inventory::AuditLog::read(path);
+        const QString note =
+            audit.records.isEmpty() && !audit.problems.isEmpty()
+                ? tr("Could not read this console's audit log: %1").arg(audit.problems.first())
+                : browse::orderAuditNote(inventory::pairAttempts(audit.records), orderId, nodes);
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, note, generation] {
+                if (!self || generation != self->m_generation)
+                    return;
+                self->m_evidence.auditNote = note;
+                self->render();
+            },
+            Qt::QueuedConnection);
+    });
+}
 void OrderLookupView::requestAuditRecords()
 {
     if (m_orderId.isEmpty())
@@ -264,13 +299,15 @@ void OrderLookupView::render()
                     .arg(tr("Show this order in the audit log"));
     }
     if (html.isEmpty())
-        html = m_scan.isRunning() ? tr("<p>Searching for order %1…</p>")
-                                        .arg(core::escapeBytes(m_orderId, 60).toHtmlEscaped())
-                                  : QStringLiteral("<p>%1</p><p><a href='audit:'>%2</a></p>")
-                                        .arg(browse::orderNotFoundSentence(
-                                                 m_orderId, m_evidence.nodes, m_scan.isComplete())
-                                                 .toHtmlEscaped(),
-                                             tr("Look for this order in the audit log"));
+        html = m_scan.isRunning()
+                   ? tr("<p>Searching for order %1…</p>")
+                         .arg(core::escapeBytes(m_orderId, 60).toHtmlEscaped())
+                   : QStringLiteral("<p>%1</p><p>%2</p><p><a href='audit:'>%3</a></p>")
+                         .arg(browse::orderNotFoundSentence(m_orderId, m_evidence.nodes,
+                                                            m_scan.isComplete())
+                                  .toHtmlEscaped(),
+                              m_evidence.auditNote.toHtmlEscaped(),
+                              tr("Look for this order in the audit log"));
     if (html != m_rendered) { // a re-render would reset the reader's scroll and selection
         m_rendered = html;
         m_result->setHtml(html);

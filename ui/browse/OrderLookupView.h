@@ -41,6 +41,8 @@ public:
     void setExpiryWarningMs(qint64 ms);
     // Starts typing a new order id: focus on the input, its text selected.
     void focusInput();
+    // The audit log whose records narrow a missing receipt (empty: the default one).
+    void setAuditLogPath(const QString &path) { m_auditLogPath = path; }
 
 signals:
     void actionRequested(const browse::KeyAction &action);
@@ -52,6 +54,7 @@ signals:
 private:
     void render();
     void readEvidence();
+    void readAuditNote();
     void updateActions();
     void requestAuditRecords();
 
@@ -61,6 +64,8 @@ private:
     QByteArray m_orderId;
     browse::OrderEvidence m_evidence;
     quint64 m_generation = 0;
+    QString m_auditLogPath;
+    qsizetype m_nodesAsked = 0;
     QLineEdit *m_input = nullptr;
     QPushButton *m_go = nullptr;
     QLabel *m_progress = nullptr;
