@@ -107,10 +107,23 @@ void KeyspaceScanner::start(const Options &options, std::shared_ptr<PageHandler>
     m_dbSize = -1;
     m_fraction = 0;
     m_startedMs = nowMs();
+    m_coverage = m_sender.coverageProblem();
     qCDebug(lcBrowse) << "scan" << m_generation << "MATCH" << m_options.match << "COUNT"
                       << m_options.count << "on" << m_nodes.size() << "node(s) of"
                       << m_sender.address();
     const quint64 gen = m_generation;
+    if (m_nodes.isEmpty()) {
+        // Nothing to walk: finish on the next turn, as a scan with nodes would, never wait.
+        QMetaObject::invokeMethod(
+            this,
+            [this, gen] {
+                if (gen == m_generation && m_running)
+                    finishEarly(m_coverage.isEmpty() ? QStringLiteral("no node to scan")
+                                                     : m_coverage);
+            },
+            Qt::QueuedConnection);
+        return;
+    }
     if (m_nodes.size() == 1) {
         // One node: DBSIZE and the first SCAN share the round trip, in that order.
         m_nodes[0].sender->send(
@@ -355,7 +368,9 @@ void KeyspaceScanner::maybeFinish()
     m_running = false;
     m_finishedMs = nowMs();
     m_handler.reset();
-    const QString why = !failed.isEmpty() ? failed : m_stoppedEarly;
+    const QString why = !failed.isEmpty()           ? failed
+                        : !m_stoppedEarly.isEmpty() ? m_stoppedEarly
+                                                    : m_coverage;
     qCDebug(lcBrowse) << "scan" << m_generation << "done:" << m_keysSeen << "keys in" << elapsedMs()
                       << "ms" << why;
     emit finished(why.isEmpty(), why);

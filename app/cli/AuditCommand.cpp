@@ -26,6 +26,7 @@ int runAudit(Context &context)
         "A failure outranks could-not-check; could-not-check outranks warnings."));
     ConnectionArgs connection;
     connection.addTo(parser);
+    connection.addScanTo(parser); // the key scan's pace: --scan-rate
     const QCommandLineOption json(QStringLiteral("json"),
                                   QStringLiteral("Print one JSON object: {\"exit\", \"summary\", "
                                                  "\"findings\": [{\"id\", \"verdict\", \"why\", "

@@ -181,6 +181,7 @@ ConnectionArgs::resolve(const QCommandLineParser &parser, Context &context, int 
         if (!ok || ms < 100 || ms > 600000)
             return usage(QStringLiteral("--timeout-ms: give a number from 100 to 600000"));
         r.profile.timeoutMs = ms;
+        r.timeoutGiven = true;
     }
     for (const session::ProfileProblem &p : r.profile.validate())
         return usage(p.message);
@@ -269,7 +270,7 @@ std::unique_ptr<ScannedInventory> scanInventory(const ConnectionArgs &connection
     if (!run->client)
         return nullptr;
     run->scan = std::make_unique<browse::InventoryScan>(*run->client, *schema);
-    options.timeoutMs = qMax(30000, profile.timeoutMs);
+    options.timeoutMs = run->target.timeoutFor(30000);
     QEventLoop loop;
     QObject::connect(run->scan.get(), &browse::InventoryScan::finished, &loop, &QEventLoop::quit);
     if (pace->isGentle()) // why a production scan takes its time, and how long

@@ -44,6 +44,14 @@ public:
         QString password;
         // From --release-password-stdin; nullopt: look in the keyring (a saved profile).
         std::optional<QString> releasePassword;
+        bool timeoutGiven = false; // --timeout-ms was given
+
+        // The timeout of a long step (a scan page, a library change): --timeout-ms when
+        // given, else the longer of the profile's and `longDefaultMs`.
+        int timeoutFor(int longDefaultMs) const
+        {
+            return timeoutGiven ? profile.timeoutMs : qMax(longDefaultMs, profile.timeoutMs);
+        }
     };
     // After parsing. On a problem prints one line (never the password) and returns the exit
     // code instead.
@@ -119,7 +127,9 @@ private:
         QStringLiteral("MAP")};
     QCommandLineOption m_timeout{QStringLiteral("timeout-ms"),
                                  QStringLiteral("Connect and command timeout in milliseconds "
-                                                "(default 5000)."),
+                                                "(default 5000; a scan page and a library "
+                                                "change wait up to 30000 and 10000 unless "
+                                                "given)."),
                                  QStringLiteral("N")};
 };
 

@@ -76,7 +76,7 @@ int runKeys(Context &context)
     } else {
         browse::SkuTableModel model(run->scan->store());
         if (parser.isSet(csv)) {
-            context.out.flush();
+            context.exactBytesOnStdout(); // the CSV keeps every key's bytes (formulas neutralised)
             QString error;
             if (!browse::writeCsv(*context.out.device(), model, &error))
                 return context.fail(ExitFailed, QStringLiteral("writing CSV: %1").arg(error));

@@ -167,11 +167,15 @@ int runLab(Context &context)
           std::pair{&pauseMs, &pause}, std::pair{&clientTimeout, &timeout}})
         if (auto problem = readNumber(parser, *option, target))
             return context.fail(ExitUsage, *problem);
-    // Clamped only to fit an int; the range check below names the real bounds.
-    settings.connections = int(std::clamp<qint64>(c, -1, 1 << 30));
-    settings.pipeline = int(std::clamp<qint64>(p, -1, 1 << 30));
-    settings.pauseMs = int(std::clamp<qint64>(pause, -1, 1 << 30));
-    settings.clientTimeoutMs = int(std::clamp<qint64>(timeout, -1, 1 << 30));
+    // Clamped only to fit an int, keeping the sign and the value a person typed (a -5 said
+    // "not -1"); the range check below names the real bounds.
+    const auto fit = [](qint64 v) {
+        return int(std::clamp<qint64>(v, -(1 << 30), 1 << 30));
+    };
+    settings.connections = fit(c);
+    settings.pipeline = fit(p);
+    settings.pauseMs = fit(pause);
+    settings.clientTimeoutMs = fit(timeout);
     if (parser.isSet(retryShare)) {
         bool ok = false;
         settings.retryShare = parser.value(retryShare).toDouble(&ok);

@@ -1,4 +1,6 @@
 #include "Subcommand.h"
+
+#include "TerminalSafeDevice.h"
 #include "core/Arguments.h"
 
 #include <QCommandLineParser>
@@ -31,6 +33,13 @@ void printOverview(QTextStream &out)
     out.flush();
 }
 } // namespace
+
+void Context::exactBytesOnStdout()
+{
+    out.flush();
+    if (auto *safe = qobject_cast<TerminalSafeDevice *>(out.device()))
+        safe->setPassThrough(true);
+}
 
 int Context::fail(int code, const QString &message)
 {

@@ -29,6 +29,8 @@ struct Context
 
     // One line on stderr: "inventory-cli ping: <message>". Returns code.
     int fail(int code, const QString &message);
+    // From here on stdout carries exact bytes (CSV of keys), not terminal-safe text.
+    void exactBytesOnStdout();
 };
 
 using RunFunction = int (*)(Context &context);

@@ -1,5 +1,6 @@
 // inventory-cli: the headless front end. Subcommands register themselves (see Subcommand.h).
 #include "Subcommand.h"
+#include "TerminalSafeDevice.h"
 #include "core/BuildInfo.h"
 #include "core/EventDispatcher.h"
 
@@ -21,9 +22,12 @@ int main(int argc, char *argv[])
     in.open(stdin, QIODevice::ReadOnly);
     out.open(stdout, QIODevice::WriteOnly);
     err.open(stderr, QIODevice::WriteOnly);
-    QTextStream outStream(&out), errStream(&err);
+    cli::TerminalSafeDevice safeOut(out), safeErr(err);
+    QTextStream outStream(&safeOut), errStream(&safeErr);
     const int code = cli::dispatch(argc, argv, outStream, errStream, in);
     outStream.flush();
     errStream.flush();
+    safeOut.finish();
+    safeErr.finish();
     return code;
 }

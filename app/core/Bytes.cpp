@@ -43,8 +43,35 @@ int utf8SequenceLength(const unsigned char *p, qsizetype avail)
 
 } // namespace
 
+namespace {
+
+// True when some byte must be shown as an escape (a control, invalid UTF-8).
+bool needsEscapes(const QByteArray &bytes)
+{
+    const auto *p = reinterpret_cast<const unsigned char *>(bytes.constData());
+    const qsizetype n = bytes.size();
+    for (qsizetype i = 0; i < n;) {
+        const unsigned char c = p[i];
+        if (c >= 0x20 && c < 0x7F) {
+            ++i;
+            continue;
+        }
+        const int len = c >= 0x80 ? utf8SequenceLength(p + i, n - i) : 0;
+        if (len == 0)
+            return true;
+        i += len;
+    }
+    return false;
+}
+
+} // namespace
+
 QString escapeBytes(const QByteArray &bytes, int maxChars)
 {
+    // A backslash is doubled only when other bytes are escaped, so that "\\x41" and a
+    // real "\x41" stay apart; otherwise the text is shown as it is, and an order id "bs\x"
+    // reads (and copies) as "bs\x", not as a key that does not exist.
+    const bool escapeBackslash = needsEscapes(bytes);
     QString out;
     const auto *p = reinterpret_cast<const unsigned char *>(bytes.constData());
     const qsizetype n = bytes.size();
@@ -55,7 +82,7 @@ QString escapeBytes(const QByteArray &bytes, int maxChars)
             break;
         }
         const unsigned char c = p[i];
-        if (c >= 0x20 && c < 0x7F && c != '\\') {
+        if (c >= 0x20 && c < 0x7F && (c != '\\' || !escapeBackslash)) {
             out += QLatin1Char(char(c));
             ++i;
             continue;

@@ -2,6 +2,7 @@
 
 #include "CommandKeys.h"
 #include "Log.h"
+#include "Slot.h"
 
 #include <QEventLoop>
 #include <QPointer>
@@ -112,6 +113,23 @@ QList<ScanNode> ClusterRouter::scanNodes()
     for (int i : m_topology.primaries())
         out << ScanNode{&node(i), m_topology.nodes().at(i).address()};
     return out;
+}
+
+QString ClusterRouter::coverageProblem() const
+{
+    if (!m_cluster)
+        return {};
+    const int uncovered = m_topology.uncoveredSlots();
+    if (uncovered == 0)
+        return {};
+    if (m_topology.primaries().isEmpty())
+        return QStringLiteral("no primary of the cluster at %1 serves a slot (a node not yet in "
+                              "a formed cluster?): there is nothing to read")
+            .arg(address());
+    return QStringLiteral("%1 of %2 slots have no primary serving them: their keys cannot be "
+                          "read (is a primary down?)")
+        .arg(uncovered)
+        .arg(SlotCount);
 }
 
 void ClusterRouter::discover()

@@ -71,6 +71,7 @@ public:
                    int timeoutMs = -1) override;
     QString address() const override;
     QList<ScanNode> scanNodes() override;
+    QString coverageProblem() const override;
 
 signals:
     void topologyChanged();

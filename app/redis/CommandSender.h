@@ -34,6 +34,8 @@ public:
     // What a SCAN must visit to see every key: this sender itself, except on a cluster, where
     // each primary has its own cursor.
     virtual QList<ScanNode> scanNodes() { return {ScanNode{this, address()}}; }
+    // Why scanNodes() cannot see every key (on a cluster, slots no primary serves), or empty.
+    virtual QString coverageProblem() const { return {}; }
 
     void send(Command command, QObject *context, Callback callback, int timeoutMs = -1);
 

@@ -11,6 +11,8 @@
 #include <QTest>
 #include <QThread>
 
+#include <functional>
+
 #include <sys/resource.h>
 
 using namespace redis;
@@ -25,6 +27,18 @@ class FakeRedis
 public:
     explicit FakeRedis(QByteArray reply)
         : m_reply(std::move(reply))
+    {
+        start();
+    }
+    // Answers each command with what `responder` returns for its name (upper case); an empty
+    // answer is `reply`.
+    FakeRedis(QByteArray reply, std::function<QByteArray(const QByteArray &)> responder)
+        : m_reply(std::move(reply))
+        , m_responder(std::move(responder))
+    {
+        start();
+    }
+    void start()
     {
         m_thread.start();
         m_server.moveToThread(&m_thread);
@@ -62,15 +76,18 @@ private:
             decoder->feed(socket->readAll());
             Reply command;
             while (decoder->next(&command) == RespDecoder::Status::Complete) {
-                const bool setup =
-                    command.size() > 0
-                    && command.at(0).bytes().compare("CLIENT", Qt::CaseInsensitive) == 0;
-                socket->write(setup ? QByteArray("+OK\r\n") : m_reply);
+                const QByteArray name =
+                    command.size() > 0 ? command.at(0).bytes().toUpper() : QByteArray();
+                const QByteArray answer = m_responder ? m_responder(name) : QByteArray();
+                socket->write(!answer.isEmpty()  ? answer
+                              : name == "CLIENT" ? QByteArray("+OK\r\n")
+                                                 : m_reply);
             }
         });
     }
 
     QByteArray m_reply;
+    std::function<QByteArray(const QByteArray &)> m_responder;
     QThread m_thread;
     QTcpServer m_server;
     quint16 m_port = 0;
@@ -184,6 +201,68 @@ private slots:
         QVERIFY2(r.exitCode > 0, qPrintable(err)); // not a crash (-1), not success
         QVERIFY2(err.count('\n') == 1 && err.contains(QLatin1String("protocol")), qPrintable(err));
         QVERIFY2(!err.contains(QLatin1String("outcome unknown")), qPrintable(err));
+    }
+
+    // D6: --timeout-ms is the command timeout of a scan too (it waited at least 30 s). The
+    // run is given 20 s: a scan that ignored the option would be killed and fail here.
+    void scanHonoursTheTimeoutOption()
+    {
+        // A standalone server that answers the connection's own questions, and announces an
+        // array for DBSIZE and SCAN that it never sends.
+        FakeRedis fake("*3\r\n", [](const QByteArray &name) -> QByteArray {
+            if (name == "CLUSTER")
+                return "-ERR This instance has cluster support disabled\r\n";
+            if (name == "INFO") {
+                const QByteArray info = "# Server\r\nredis_version:7.0.15\r\nredis_mode:"
+                                        "standalone\r\nrun_id:0123456789\r\n";
+                return "$" + QByteArray::number(info.size()) + "\r\n" + info + "\r\n";
+            }
+            if (name == "PING")
+                return "+PONG\r\n";
+            if (name == "DBSIZE" || name == "SCAN")
+                return {};
+            return "-ERR unknown command\r\n";
+        });
+        testsupport::CliOptions o;
+        o.timeoutMs = 20000;
+        const testsupport::CliRun r =
+            testsupport::runCli({QStringLiteral("keys"), QStringLiteral("--url"),
+                                 QStringLiteral("redis://127.0.0.1:%1").arg(fake.port()),
+                                 QStringLiteral("--timeout-ms"), QStringLiteral("1000")},
+                                o);
+        QVERIFY2(r.failure.isEmpty(), qPrintable(r.failure));
+        QVERIFY2(r.exitCode == 1, r.err.constData()); // connected; the scan timed out
+        QVERIFY2(r.err.contains("timeout"), r.err.constData());
+    }
+
+    // D5: a server's error text reaches the terminal through many verbs; none may carry an
+    // escape sequence (clear screen, set title, 8-bit CSI) through as bytes.
+    void errorTextCannotDriveTheTerminal_data()
+    {
+        QTest::addColumn<QString>("verb");
+        QTest::newRow("ping") << "ping";
+        QTest::newRow("keys") << "keys";
+        QTest::newRow("order") << "order";
+        QTest::newRow("functions status") << "functions status";
+        QTest::newRow("audit") << "audit";
+    }
+    void errorTextCannotDriveTheTerminal()
+    {
+        QFETCH(QString, verb);
+        FakeRedis fake("-ERR \x1b[2J\x1b]0;owned\x07 \xc2\x9b"
+                       "31m red\r\n");
+        QStringList args = verb.split(QLatin1Char(' '));
+        args << QStringLiteral("--url") << QStringLiteral("redis://127.0.0.1:%1").arg(fake.port())
+             << QStringLiteral("--timeout-ms") << QString::number(CommandTimeoutMs);
+        if (verb == QLatin1String("order"))
+            args << QStringLiteral("9001");
+        const testsupport::CliRun r = testsupport::runCli(args);
+        QVERIFY2(r.exitCode > 0, r.err.constData());
+        const QByteArray all = r.out + r.err;
+        QVERIFY2(!all.contains('\x1b') && !all.contains('\x07') && !all.contains("\xc2\x9b"),
+                 all.toPercentEncoding(" \n:/'()").constData());
+        // Said, not acted on: the escapes are visible.
+        QVERIFY2(all.contains("\\x1b[2J") || all.contains("\\x1b"), all.constData());
     }
 };
 

@@ -463,6 +463,11 @@ private slots:
             QVERIFY2(r.exitCode == 2, qPrintable(bad.join(' ') + ": " + r.err));
             QVERIFY(!r.err.isEmpty());
         }
+        // D17: the value typed is the one refused ("-5", not "-1").
+        const testsupport::CliRun negative = testsupport::runCli(
+            cliArgs({"--strategy", "naive", "--fault", "timeout", "--client-timeout-ms", "-5"}));
+        QCOMPARE(negative.exitCode, 2);
+        QVERIFY2(negative.err.contains("-5") && !negative.err.contains("-1"), negative.err);
         const testsupport::CliRun down = testsupport::runCli(
             {"lab", "--url", "redis://127.0.0.1:1", "--strategy", "naive", "--timeout-ms", "500"});
         QCOMPARE(down.exitCode, 3);

@@ -402,11 +402,19 @@ private slots:
                 commands << d->findChild<QPlainTextEdit *>("exactCommand")->toPlainText();
                 confirmable << confirm->isEnabled();
             }
+            // Enter in the field neither cancels (losing the value) nor confirms: it moves
+            // to the confirm button.
+            input->setFocus();
+            QTest::keyClick(input, Qt::Key_Return);
+            QVERIFY(d->isVisible());
+            QCOMPARE(d->result(), 0);
+            QVERIFY(confirm->hasFocus());
         });
         panel.skuView()->findChild<QPushButton *>("setStock")->click();
         QCOMPARE(current, "\"12.5\"");
-        QCOMPARE(commands, (QStringList{"SET 'stock:{bad}:available' 12.5 XX",
-                                        "SET 'stock:{bad}:available' -3 XX",
+        // An invalid value previews no command: nothing would be sent.
+        QCOMPARE(commands, (QStringList{"(nothing is sent until the value is valid)",
+                                        "(nothing is sent until the value is valid)",
                                         "SET 'stock:{bad}:available' 40 XX"}));
         QCOMPARE(confirmable, (QList<bool>{false, false, true}));
         QTRY_COMPARE_WITH_TIMEOUT(m_client->call({"GET", "stock:{bad}:available"})->bytes(),

@@ -13,6 +13,7 @@
 #include "browse/SkuTableModel.h"
 #include "browse/Summary.h"
 #include "browse/Values.h"
+#include "core/Bytes.h"
 
 #include <QAbstractItemModelTester>
 #include <QBuffer>
@@ -605,6 +606,16 @@ private slots:
     // order, and whether a retry is safe until when; never "TTL".
     // "yes" rests on evidence: each way a receipt can go before its TTL turns it into
     // "probably" (a risk, stated) or "not proven" (evictions seen, or nothing read).
+    // D16: a key with a backslash and nothing else to escape is shown as it is (a copied
+    // "idem:{g1}:bs\\\\x" named a key that does not exist); among other escapes it is doubled,
+    // so that the two stay apart.
+    void backslashesAreDoubledOnlyAmongEscapes()
+    {
+        QCOMPARE(core::escapeBytes("idem:{g1}:bs\\x"), QStringLiteral("idem:{g1}:bs\\x"));
+        QCOMPARE(core::escapeBytes(QByteArray("bs\\x\x01", 5)), QStringLiteral("bs\\\\x\\x01"));
+        QCOMPARE(core::escapeBytes("caf\xc3\xa9\\"), QStringLiteral("caf\u00e9\\"));
+    }
+
     void retryVerdictRestsOnServerEvidence()
     {
         KeyspaceStore st{inventory::KeySchema()};

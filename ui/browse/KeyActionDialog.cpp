@@ -9,6 +9,7 @@
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -100,12 +101,27 @@ KeyActionDialog::KeyActionDialog(const browse::KeyAction &action, const QString 
                                                                    : tr("Remove TTL"),
                                    QDialogButtonBox::AcceptRole);
     m_confirm->setObjectName(QStringLiteral("confirmAction"));
-    buttons->button(QDialogButtonBox::Cancel)->setDefault(true); // Enter does not confirm
+    // Enter neither confirms a write nor throws away what was typed: see keyPressEvent.
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
     resize(560, sizeHint().height());
     update();
+}
+
+void KeyActionDialog::keyPressEvent(QKeyEvent *event)
+{
+    // Enter in a field neither confirms the write (the button box would make "Set stock" the
+    // default) nor cancels and loses what was typed: it moves to the confirm button, from
+    // which one more Enter (or Space) confirms.
+    const bool enter = event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter;
+    if (enter && !qobject_cast<QPushButton *>(focusWidget())) {
+        if (m_confirm->isEnabled())
+            m_confirm->setFocus(Qt::TabFocusReason);
+        event->accept();
+        return;
+    }
+    QDialog::keyPressEvent(event);
 }
 
 browse::KeyAction KeyActionDialog::action() const
@@ -119,9 +135,11 @@ void KeyActionDialog::update()
         m_action.ttlSeconds = qint64(m_amount->value()) * m_unit->currentData().toLongLong();
     if (m_stock)
         m_action.stock = m_stock->text().toUtf8();
-    m_command->setPlainText(m_action.commandText());
-    m_consequence->setText(m_action.consequence());
     const QString problem = m_action.problem();
+    // An invalid value has no command: showing "SET … '' XX" would preview what is never sent.
+    m_command->setPlainText(problem.isEmpty() ? m_action.commandText()
+                                              : tr("(nothing is sent until the value is valid)"));
+    m_consequence->setText(problem.isEmpty() ? m_action.consequence() : QString());
     m_problem->setText(problem);
     m_problem->setVisible(!problem.isEmpty());
     m_confirm->setEnabled(problem.isEmpty());

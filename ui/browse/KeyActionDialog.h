@@ -24,6 +24,9 @@ public:
                     QWidget *parent = nullptr);
     browse::KeyAction action() const;
 
+protected:
+    void keyPressEvent(QKeyEvent *event) override;
+
 private:
     void update();
 

@@ -1,0 +1,85 @@
+#include "TerminalSafeDevice.h"
+
+namespace cli {
+
+namespace {
+
+void appendEscaped(QByteArray &out, unsigned char c)
+{
+    static const char hex[] = "0123456789abcdef";
+    out += "\\x";
+    out += hex[c >> 4];
+    out += hex[c & 0xF];
+}
+
+// Filters `in`; `pendingC2` carries a UTF-8 lead byte 0xC2 split from its continuation.
+QByteArray filter(const char *in, qint64 size, bool &pendingC2)
+{
+    QByteArray out;
+    out.reserve(size + 8);
+    for (qint64 i = 0; i < size; ++i) {
+        const auto c = static_cast<unsigned char>(in[i]);
+        if (pendingC2) {
+            pendingC2 = false;
+            if (c >= 0x80 && c <= 0x9F) { // U+0080..U+009F: C1 controls, e.g. CSI
+                out += "\\u00";
+                out += "0123456789abcdef"[c >> 4];
+                out += "0123456789abcdef"[c & 0xF];
+                continue;
+            }
+            out += char(0xC2);
+        }
+        if (c == 0xC2) {
+            pendingC2 = true;
+        } else if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) {
+            appendEscaped(out, c);
+        } else {
+            out += char(c);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+TerminalSafeDevice::TerminalSafeDevice(QIODevice &target, QObject *parent)
+    : QIODevice(parent)
+    , m_target(target)
+{
+    open(QIODevice::WriteOnly | QIODevice::Unbuffered);
+}
+
+void TerminalSafeDevice::setPassThrough(bool on)
+{
+    finish();
+    m_passThrough = on;
+}
+
+void TerminalSafeDevice::finish()
+{
+    if (m_pendingC2)
+        m_target.write("\xC2", 1);
+    m_pendingC2 = false;
+}
+
+qint64 TerminalSafeDevice::writeData(const char *data, qint64 size)
+{
+    if (m_passThrough)
+        return m_target.write(data, size) < 0 ? -1 : size;
+    const QByteArray safe = filter(data, size, m_pendingC2);
+    if (m_target.write(safe) < 0)
+        return -1;
+    // A lone lead byte at the very end stays pending; it is written with what follows.
+    return size;
+}
+
+QByteArray terminalSafe(const QByteArray &text)
+{
+    bool pending = false;
+    QByteArray out = filter(text.constData(), text.size(), pending);
+    if (pending)
+        out += char(0xC2);
+    return out;
+}
+
+} // namespace cli
