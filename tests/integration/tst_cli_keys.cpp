@@ -153,6 +153,26 @@ private slots:
         QVERIFY(r.out.contains("No receipt for order nope in any SKU"));
     }
 
+    // D1: a node with cluster mode on and no slots (a cluster not formed yet) has no primary
+    // to scan: keys, order and audit return at once, incomplete, saying why (they hung).
+    void clusterWithoutAPrimaryReturns()
+    {
+        testsupport::StandaloneRedis node;
+        QVERIFY2(node.start({"--cluster-enabled", "yes"}), qPrintable(node.errorString()));
+        const QString url = QStringLiteral("redis://127.0.0.1:%1").arg(node.port());
+        for (const QStringList &args :
+             {QStringList{"keys", "--url", url}, QStringList{"order", "9001", "--url", url},
+              QStringList{"audit", "--url", url}}) {
+            testsupport::CliOptions o;
+            o.timeoutMs = 30000;
+            const testsupport::CliRun r = testsupport::runCli(args, o);
+            QVERIFY2(r.failure.isEmpty(), qPrintable(args.join(' ') + ": " + r.failure));
+            QVERIFY2(r.exitCode != 0, qPrintable(args.join(' ')));
+            QVERIFY2((r.out + r.err).contains("no primary of the cluster at 127.0.0.1:"),
+                     qPrintable(args.join(' ') + ": " + r.out + r.err));
+        }
+    }
+
     void usageAndConnectionErrors()
     {
         Run r = cli({"order", "--url", m_url});
