@@ -106,12 +106,15 @@ QJsonObject resultJson(const DeductionResult &r, const QString &auditPath)
     }
     if (o.recordedQuantity)
         j.insert(QStringLiteral("recorded_quantity"), double(*o.recordedQuantity));
-    if (o.kind == OutcomeKind::Rejected || o.kind == OutcomeKind::MayHaveWritten)
+    if (o.kind == OutcomeKind::Rejected
+        || (o.kind == OutcomeKind::MayHaveWritten && !o.outsideContract()))
         j.insert(QStringLiteral("error"), o.serverError);
     if (!o.stockMoved.isEmpty())
         j.insert(QStringLiteral("stock_moved"), o.stockMoved);
-    if (!o.anomaly.isEmpty())
+    if (!o.anomaly.isEmpty()) {
         j.insert(QStringLiteral("anomaly"), o.anomaly);
+        j.insert(QStringLiteral("reply"), o.replyText); // as it came, for whoever investigates
+    }
     if (o.kind == OutcomeKind::Unknown || o.kind == OutcomeKind::NotSent)
         j.insert(QStringLiteral("error"), o.transportError);
     if (r.receiptAfter) {
@@ -175,9 +178,9 @@ int runDeduct(Context &context)
         "  4  insufficient stock (nothing written)\n"
         "  5  stock key missing (nothing written)\n"
         "  6  rejected by the server (its error is printed; nothing written)\n"
-        "  7  outcome unknown: sent, but no reply (timeout, connection lost), or an error that\n"
-        "     may have come after a write. Run again with --check to read the receipt before\n"
-        "     doing anything else.\n"
+        "  7  outcome unknown: sent, but no reply (timeout, connection lost), an error that\n"
+        "     may have come after a write, or a reply the contract never gives. Run again\n"
+        "     with --check to read the receipt before doing anything else.\n"
         "With --check: 0 the deduction happened, 5 no receipt, 3 the check failed,\n"
         "6 the receipt key holds something the functions refuse (an anomaly: whether the\n"
         "deduction happened cannot be told, and a retry fails)."));

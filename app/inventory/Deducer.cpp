@@ -113,9 +113,18 @@ private:
             loadScript();
             return;
         }
-        m_result.outcome = scriptMode() ? decodeScriptReply(r) : decodeFunctionReply(r);
+        // The plan validated the quantity: the decoder holds the reply to what this call could
+        // have answered.
+        const qint64 quantity = m_result.plan.request.quantity.toLongLong();
+        m_result.outcome = scriptMode()
+                               ? decodeScriptReply(r, quantity)
+                               : decodeFunctionReply(r, ReplyContract::FunctionV1, quantity);
+        // A reply outside the contract is described in words; the record keeps it as it came.
+        const QString reply = m_result.outcome.anomaly.isEmpty()
+                                  ? QString()
+                                  : QStringLiteral("reply %1").arg(m_result.outcome.replyText);
         recordOutcome("deduct", command, attemptId, sentAt, ms, m_result.outcome.summary(),
-                      m_result.outcome.kind == OutcomeKind::Unknown);
+                      m_result.outcome.kind == OutcomeKind::Unknown, reply);
         readAfter();
     }
 
@@ -201,9 +210,12 @@ private:
     }
 
     void recordOutcome(const char *action, const redis::Command &command, const QString &attemptId,
-                       const QDateTime &sentAt, qint64 ms, const QString &summary, bool unknown)
+                       const QDateTime &sentAt, qint64 ms, const QString &summary, bool unknown,
+                       const QString &extraDetail = {})
     {
         AuditRecord rec = auditRecord(action, command);
+        if (!extraDetail.isEmpty())
+            rec.detail += QStringLiteral("; ") + extraDetail;
         rec.timeUtc = sentAt;
         rec.result = summary;
         rec.outcomeUnknown = unknown;

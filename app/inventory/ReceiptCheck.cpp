@@ -214,7 +214,13 @@ ReceiptStatus decodeDirectReceipt(const QByteArray &key, const QList<redis::Repl
             s.error = errorText(r.at(2));
             return s;
         }
-        // nil when the key expired between TYPE and GET: no value, as for a missing key.
+        // nil when the key expired between TYPE and GET: no value, as for a missing key. Any
+        // other reply is no GET's: the check read nothing it can vouch for.
+        if (!r.at(2)->isString() && !r.at(2)->isNil()) {
+            s.error = QStringLiteral("GET answered %1, not a value (an anomaly)")
+                          .arg(redis::replyShape(*r.at(2)));
+            return s;
+        }
         if (const auto value = r.at(2)->string())
             s.rawValue = *value;
         s.remaining = r.at(2)->asInteger();
@@ -227,6 +233,14 @@ ReceiptStatus decodeDirectReceipt(const QByteArray &key, const QList<redis::Repl
         const auto h = r.at(3)->array();
         if (!h) {
             s.error = h.error().readFailure();
+            return s;
+        }
+        // Redis never keeps an empty hash: none means the key went between TYPE and HGETALL,
+        // and an odd count is no HGETALL's reply. Neither is a receipt's content.
+        if (h->isEmpty() || h->size() % 2) {
+            s.error = QStringLiteral("HGETALL answered %1, not a receipt's fields (the key changed "
+                                     "while it was read, or an anomaly)")
+                          .arg(redis::replyShape(*r.at(3)));
             return s;
         }
         QList<QByteArray> shown;

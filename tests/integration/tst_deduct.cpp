@@ -470,10 +470,12 @@ private slots:
         QVERIFY(m_c->call({"SET", "stock:{42}:available", "10"}).ok());
         const redis::Command first{
             "FCALL", "inventory_deduct_v2", "2", "stock:{42}:available", "idem:{42}:1", "3", "60"};
-        QCOMPARE(decodeFunctionReply(m_c->call(first)).kind, OutcomeKind::Deducted);
+        QCOMPARE(decodeFunctionReply(m_c->call(first), ReplyContract::FunctionV2, 3).kind,
+                 OutcomeKind::Deducted);
         redis::Command other = first;
         other[5] = "4";
-        const DeductionOutcome o = decodeFunctionReply(m_c->call(other));
+        const DeductionOutcome o =
+            decodeFunctionReply(m_c->call(other), ReplyContract::FunctionV2, 4);
         QCOMPARE(o.kind, OutcomeKind::AlreadyApplied);
         QCOMPARE(o.recordedQuantity, 3);
         const ReceiptStatus s = checkReceiptBlocking(*m_c, "idem:{42}:1");

@@ -187,7 +187,7 @@ void ResultCard::showEntry(const DeductionHistory::Entry &e)
     setRowVisible(m_command, true);
 
     QStringList detail;
-    if (o.kind == OutcomeKind::Unknown && !o.transportError.startsWith(QLatin1String("unexpected")))
+    if (o.kind == OutcomeKind::Unknown)
         detail << tr("no reply after %1 ms").arg(r.durationMs);
     else if (r.durationMs >= 0 && o.kind != OutcomeKind::NotSent)
         detail << tr("reply in %1 ms").arg(r.durationMs);
@@ -196,8 +196,9 @@ void ResultCard::showEntry(const DeductionHistory::Entry &e)
     if (r.scriptLoaded)
         detail << tr("NOSCRIPT: the script was loaded and the call sent once more (safe: "
                      "NOSCRIPT proves it had not run)");
+    // A server error is in the meaning already; any other reply is shown as it came.
     if (!o.replyText.isEmpty() && o.kind != OutcomeKind::Rejected
-        && o.kind != OutcomeKind::MayHaveWritten)
+        && (o.kind != OutcomeKind::MayHaveWritten || o.outsideContract()))
         detail << tr("reply %1").arg(o.replyText);
     for (const QString &p : r.auditProblems)
         detail << tr("WARNING: audit record not written: %1").arg(p);
