@@ -1,6 +1,7 @@
 #include "Deducer.h"
 
 #include "InventoryLog.h"
+#include "WriteTargetRole.h"
 #include "core/Bytes.h"
 #include "redis/Blocking.h"
 #include "redis/ReplyShape.h"
@@ -53,12 +54,23 @@ public:
             finish();
             return;
         }
+        // The INFOs carry no key: sent with the GET, they reach the node the write goes to (on
+        // a cluster the owner of the stock key's slot).
         m_sender.sendBatch(
-            {{"GET", plan.stockKey}, {"INFO", "server"}}, this,
+            {{"GET", plan.stockKey}, {"INFO", "server"}, {"INFO", "replication"}}, this,
             [this](const QList<redis::ReplyResult> &r) {
-                m_result.stockBefore =
-                    KeyReading::fromReply(r.value(0, redis::RedisError::notSent({})));
-                m_result.runId = runIdOf(r.value(1, redis::RedisError::notSent({})));
+                const auto reply = [&](int i) {
+                    return r.value(i, redis::RedisError::notSent({}));
+                };
+                m_result.stockBefore = KeyReading::fromReply(reply(0));
+                m_result.runId = runIdOf(reply(1));
+                const WriteTargetRole role = writeTargetRole(reply(2));
+                if (!role.writable()) {
+                    m_result.outcome.kind = OutcomeKind::NotSent;
+                    m_result.outcome.transportError = role.refusal();
+                    finish();
+                    return;
+                }
                 if (callerGone()) {
                     finish(); // nothing was written: nobody is left to ask for it
                     return;

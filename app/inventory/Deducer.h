@@ -46,7 +46,8 @@ struct DeductionOptions
 };
 
 // Runs one deduction through `sender` (the session's, gated, sender):
-//  1. reads the stock and the server's run_id (INFO server);
+//  1. reads the stock, the server's run_id (INFO server) and its role (INFO replication): a
+//     replica, or a role that could not be read, is refused (NotSent, nothing written);
 //  2. sends the write: FCALL inventory_deduct_v1, or EVALSHA of stock_decrement.lua; on
 //     NOSCRIPT (which proves the script did not run) SCRIPT LOAD and EVALSHA once more;
 //  3. write-ahead audit: before each write is sent, appends an fsynced attempt record (if

@@ -252,6 +252,16 @@ QString DeductionOutcome::nextStep(DeductionMode mode) const
             return QStringLiteral("Put the SKU in braces in both key templates of this "
                                   "connection profile (for example stock:{<sku>}:available and "
                                   "idem:{<sku>}:<order>), so that both keys land in one slot.");
+        // WriteTargetRole's refusals: a replica, or a role the read before the call could not
+        // establish.
+        if (transportError.contains(QLatin1String("this server is a replica")))
+            return QStringLiteral("Connect to the primary named above and run it there; a "
+                                  "replica's copy is overwritten by its primary.");
+        if (transportError.contains(QLatin1String("could not read the server's role")))
+            return QStringLiteral("Run again once the server answers INFO (it may be busy with "
+                                  "a long script, BUSY, or loading its data) and this user may "
+                                  "run INFO: a write goes only to a server known to be a "
+                                  "primary.");
         return QStringLiteral("Reconnect, or unlock the session if it is read-only, then run "
                               "again.");
     }
