@@ -4,6 +4,7 @@
 #include "ConnectionArgs.h"
 #include "Subcommand.h"
 #include "inventory/Deducer.h"
+#include "inventory/RetryProtection.h"
 #include "redis/ClusterRouter.h"
 #include "session/GatedSender.h"
 #include "session/WriteGate.h"
@@ -94,8 +95,8 @@ QJsonObject resultJson(const DeductionResult &r, const QString &auditPath)
                   {QStringLiteral("command"), command},
                   {QStringLiteral("stock_before"), readingJson(r.stockBefore)},
                   {QStringLiteral("stock_after"), readingJson(r.stockAfter)},
-                  {QStringLiteral("message"), o.meaning(p.request.mode)},
-                  {QStringLiteral("next_step"), o.nextStep(p.request.mode)},
+                  {QStringLiteral("message"), resultMeaning(r)},
+                  {QStringLiteral("next_step"), resultNextStep(r)},
                   {QStringLiteral("duration_ms"), double(r.durationMs)},
                   {QStringLiteral("script_loaded"), r.scriptLoaded},
                   {QStringLiteral("audit_log"), auditPath},
@@ -103,6 +104,8 @@ QJsonObject resultJson(const DeductionResult &r, const QString &auditPath)
     if (p.request.mode == DeductionMode::Function) {
         j.insert(QStringLiteral("receipt_key"), QString::fromUtf8(p.receiptKey));
         j.insert(QStringLiteral("receipt_slot"), p.receiptSlot);
+        // Whether the receipt read back still stands behind "a retry returns Already applied".
+        j.insert(QStringLiteral("retry_protection"), retryProtectionName(retryProtection(r)));
     }
     if (o.recordedQuantity)
         j.insert(QStringLiteral("recorded_quantity"), double(*o.recordedQuantity));
@@ -133,8 +136,8 @@ void printText(QTextStream &out, const DeductionResult &r, const DeductionContex
         out << (label + QLatin1Char(':')).leftJustified(14) << value << '\n';
     };
     line(QStringLiteral("outcome"), r.outcome.summary());
-    line(QStringLiteral("meaning"), r.outcome.meaning(mode));
-    line(QStringLiteral("next step"), r.outcome.nextStep(mode));
+    line(QStringLiteral("meaning"), resultMeaning(r));
+    line(QStringLiteral("next step"), resultNextStep(r));
     line(QStringLiteral("stock key"),
          QStringLiteral("%1 (slot %2)").arg(QString::fromUtf8(p.stockKey)).arg(p.stockSlot));
     if (mode == DeductionMode::Function)

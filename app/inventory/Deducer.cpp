@@ -248,23 +248,11 @@ private:
             finish();
             return;
         }
-        m_sender.send(
-            {"GET", m_result.plan.stockKey}, this,
-            [this](const redis::ReplyResult &r) {
-                m_result.stockAfter = KeyReading::fromReply(r);
-                m_result.outcome = withStockReadings(m_result.outcome, m_result.stockBefore.value,
-                                                     m_result.stockAfter.value);
-                if (scriptMode() || callerGone()) {
-                    finish();
-                    return;
-                }
-                checkReceipt(
-                    m_sender, m_result.plan.receiptKey, this,
-                    [this](const ReceiptStatus &s) {
-                        m_result.receiptAfter = s;
-                        finish();
-                    },
-                    m_ctx.timeoutMs);
+        readBack(
+            m_sender, m_result, this,
+            [this](const DeductionResult &r) {
+                m_result = r;
+                finish();
             },
             m_ctx.timeoutMs);
     }
@@ -313,6 +301,38 @@ QString KeyReading::text() const
     if (!value)
         return QStringLiteral("missing");
     return core::escapeBytes(*value, 60);
+}
+
+void readBack(redis::CommandSender &sender, DeductionResult result, QObject *context,
+              std::function<void(const DeductionResult &)> done, int timeoutMs)
+{
+    sender.send(
+        {"GET", result.plan.stockKey}, context,
+        [&sender, result, context, done, timeoutMs](const redis::ReplyResult &r) mutable {
+            result.stockAfter = KeyReading::fromReply(r);
+            result.outcome = withStockReadings(result.outcome, result.stockBefore.value,
+                                               result.stockAfter.value);
+            if (result.plan.request.mode == DeductionMode::Script) {
+                done(result);
+                return;
+            }
+            const QByteArray key = result.plan.receiptKey;
+            checkReceipt(
+                sender, key, context,
+                [result, done](const ReceiptStatus &s) mutable {
+                    result.receiptAfter = s;
+                    done(result);
+                },
+                timeoutMs);
+        },
+        timeoutMs);
+}
+
+DeductionResult readBackBlocking(redis::CommandSender &sender, const DeductionResult &result,
+                                 int timeoutMs)
+{
+    return redis::blockUntilReply<DeductionResult>(
+        [&](QObject *context, auto done) { readBack(sender, result, context, done, timeoutMs); });
 }
 
 void deduct(redis::CommandSender &sender, const DeductionContext &ctx, const DeductionPlan &plan,
@@ -377,6 +397,12 @@ QString receiptVerdict(const DeductionResult &result, const ReceiptStatus &recei
                               "write: if the stock went down by the quantity, the deduction "
                               "happened without its receipt, and a retry with the same order id "
                               "would deduct again.");
+    const OutcomeKind k = result.outcome.kind;
+    if (receipt.ok() && !receipt.exists && result.plan.request.mode == DeductionMode::Function
+        && (k == OutcomeKind::Deducted || k == OutcomeKind::AlreadyApplied))
+        return QStringLiteral("No receipt found, though this call's reply said one was there: "
+                              "it expired, was evicted or was deleted since, so a retry of this "
+                              "order would deduct again.");
     return receipt.verdict();
 }
 

@@ -55,7 +55,7 @@ struct DeductionOptions
 //     log's path and why); once its reply is in, the outcome record with the same attempt
 //     id, before anything is reported;
 //  4. reads the stock and (Function mode) the receipt with its TTL again, unless the outcome
-//     is unknown or nothing was sent.
+//     is unknown or nothing was sent (readBack; see RetryProtection.h for what it can undo).
 // A plan with problems is not sent (NotSent). The run keeps itself alive until the last
 // reply, so the audit record is written even when `context` is destroyed before; `done` then
 // is not called. `done` runs on the context's thread.
@@ -65,12 +65,20 @@ void deduct(redis::CommandSender &sender, const DeductionContext &ctx, const Ded
 DeductionResult deductBlocking(redis::CommandSender &sender, const DeductionContext &ctx,
                                const DeductionPlan &plan, const DeductionOptions &options = {});
 
+// Step 4 of deduct(), on its own: reads the stock and (Function mode) the receipt again into
+// a copy of `result` (stockAfter, receiptAfter; an error outcome whose stock moved becomes
+// MayHaveWritten). Reads only; `done` runs on the context's thread.
+void readBack(redis::CommandSender &sender, DeductionResult result, QObject *context,
+              std::function<void(const DeductionResult &)> done, int timeoutMs = -1);
+DeductionResult readBackBlocking(redis::CommandSender &sender, const DeductionResult &result,
+                                 int timeoutMs = -1);
+
 // After an unknown outcome in Script mode there is no receipt: the stock now, against the
 // stock read just before the call, is the only evidence. Says how far it goes.
 QString scriptCheckVerdict(const DeductionResult &result, const KeyReading &now);
 
-// What a receipt check says about this call. No receipt after a call that may have written
-// is not "did not happen": the decrement can have run without its receipt.
+// What a receipt check says about this call. No receipt is never "did not happen": the
+// receipt can have expired or been evicted, or the decrement run without it.
 QString receiptVerdict(const DeductionResult &result, const ReceiptStatus &receipt);
 
 // Reads one key's string value (GET). Reads only; `done` runs on the context's thread.

@@ -103,9 +103,13 @@ QString ReceiptStatus::verdict() const
                               "again when the server answers.")
             .arg(error);
     if (!exists)
-        return QStringLiteral("No receipt: this order's deduction did not happen, unless its "
-                              "receipt already expired or was evicted. A retry with the same "
-                              "order id deducts once.");
+        // Absence is not proof: a receipt can expire, be evicted, or be lost in a restart or a
+        // failover to a lagging replica. Only the console's own record of a write never sent
+        // says "did not happen", and this check has no such record.
+        return QStringLiteral("No receipt found: either this order's deduction never ran, or its "
+                              "receipt expired, was evicted or was lost in a restart or "
+                              "failover. A retry with the same order id would deduct now: check "
+                              "the stock and the audit log first.");
     const QString expiry =
         ttlSeconds < 0 ? QString()
                        : QStringLiteral("%1, at %2 UTC")

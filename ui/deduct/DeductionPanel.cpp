@@ -61,7 +61,7 @@ DeductionPanel::DeductionPanel(redis::CommandSender &sender, const DeductionCont
     m_historyView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_historyView->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_historyView->verticalHeader()->hide();
-    // Every column fits its longest text ("Already applied", "no receipt: did not happen"); the
+    // Every column fits its longest text ("Already applied", "receipt gone: a retry deducts"); the
     // last check takes what is left, and a narrow window scrolls instead of cutting words.
     QHeaderView *header = m_historyView->horizontalHeader();
     header->setSectionResizeMode(QHeaderView::ResizeToContents);

@@ -5,6 +5,7 @@
 #include "OutcomeStyle.h"
 #include "core/Bytes.h"
 #include "inventory/AuditQuery.h"
+#include "inventory/RetryProtection.h"
 
 #include <QFontDatabase>
 #include <QFormLayout>
@@ -161,8 +162,9 @@ void ResultCard::showEntry(const DeductionHistory::Entry &e)
     else if (o.stock)
         value = tr(" — stock %1").arg(*o.stock);
     m_title->setText(outcomeTitle(o.kind) + value);
-    m_meaning->setText(o.meaning(mode));
-    m_next->setText(tr("Next: %1").arg(o.nextStep(mode)));
+    // The read-back can take back what the reply promised (a receipt evicted right after).
+    m_meaning->setText(resultMeaning(r));
+    m_next->setText(tr("Next: %1").arg(resultNextStep(r)));
 
     m_stockBefore->setText(r.stockBefore.text());
     m_stockAfter->setText(r.stockAfter.read ? r.stockAfter.text()
