@@ -91,6 +91,8 @@ QJsonObject resultJson(const DeductionResult &r, const QString &auditPath)
                   {QStringLiteral("remaining"), optionalNumber(o.remaining)},
                   {QStringLiteral("stock"), optionalNumber(o.stock)},
                   {QStringLiteral("stock_key"), QString::fromUtf8(p.stockKey)},
+                  {QStringLiteral("server"), r.server},
+                  {QStringLiteral("run_id"), r.runId},
                   {QStringLiteral("slot"), p.stockSlot},
                   {QStringLiteral("command"), command},
                   {QStringLiteral("stock_before"), readingJson(r.stockBefore)},
@@ -138,6 +140,10 @@ void printText(QTextStream &out, const DeductionResult &r, const DeductionContex
     line(QStringLiteral("outcome"), r.outcome.summary());
     line(QStringLiteral("meaning"), resultMeaning(r));
     line(QStringLiteral("next step"), resultNextStep(r));
+    if (!r.server.isEmpty())
+        line(QStringLiteral("server"),
+             r.runId.isEmpty() ? r.server
+                               : QStringLiteral("%1 (run_id %2)").arg(r.server, r.runId.left(12)));
     line(QStringLiteral("stock key"),
          QStringLiteral("%1 (slot %2)").arg(QString::fromUtf8(p.stockKey)).arg(p.stockSlot));
     if (mode == DeductionMode::Function)
@@ -277,6 +283,8 @@ int runDeduct(Context &context)
     if (!client)
         return exitCode;
     ctx.serverAddress = client->address();
+    // On a cluster the seed is not who runs the deduction: the record names the slot's owner.
+    ctx.nodeForSlot = slotOwnerLookup({client.get()});
 
     if (parser.isSet(check)) {
         const ReceiptStatus s = checkReceiptBlocking(*client, plan.receiptKey, ctx.timeoutMs);

@@ -64,6 +64,8 @@ public:
                 };
                 m_result.stockBefore = KeyReading::fromReply(reply(0));
                 m_result.runId = runIdOf(reply(1));
+                // The node the INFO went to: the one the run_id and the role belong to.
+                m_result.server = m_ctx.serverFor(m_result.plan.stockSlot);
                 const WriteTargetRole role = writeTargetRole(reply(2));
                 if (!role.writable()) {
                     m_result.outcome.kind = OutcomeKind::NotSent;
@@ -111,6 +113,12 @@ private:
                       const QDateTime &sentAt, qint64 ms, const redis::ReplyResult &r)
     {
         m_result.durationMs = ms;
+        // After a MOVED the router's map names the node that finally answered.
+        const QString answered = m_ctx.serverFor(m_result.plan.stockSlot);
+        if (answered != m_result.server) {
+            m_result.server = answered;
+            m_result.runId.clear();
+        }
         if (scriptMode() && !m_result.scriptLoaded && !r.ok() && r.error().isServer("NOSCRIPT")) {
             // NOSCRIPT proves the script did not run: loading it and sending the same EVALSHA
             // once more cannot deduct twice. This is not a business retry.
@@ -205,8 +213,12 @@ private:
         AuditRecord rec;
         rec.action = QLatin1String(action);
         rec.profile = m_ctx.profileName;
-        rec.server = m_ctx.serverAddress;
-        rec.runId = m_result.runId;
+        // The node that runs the command (on a cluster the slot's owner, not the seed). When a
+        // MOVED sent the call elsewhere since the INFO, the run_id read is another node's: it
+        // is left out rather than stored against the wrong server.
+        rec.server = m_ctx.serverFor(m_result.plan.stockSlot);
+        if (rec.server == m_result.server)
+            rec.runId = m_result.runId;
         rec.command = command;
         rec.detail = detail.join(QStringLiteral("; "));
         return rec;

@@ -30,7 +30,8 @@ struct DeductionResult
     DeductionOutcome outcome;
     QDateTime startedUtc;
     qint64 durationMs = -1; // of the deciding write (FCALL or the final EVALSHA)
-    QString runId;          // the server's run_id, read before the call
+    QString runId;          // the server's run_id, read before the call (empty if it moved)
+    QString server; // host:port of the node that ran it (a cluster: the slot owner, after MOVED)
     KeyReading stockBefore; // GET, just before
     KeyReading stockAfter;  // GET, just after (skipped when the outcome is unknown or not sent)
     std::optional<ReceiptStatus> receiptAfter; // Function mode, read just after

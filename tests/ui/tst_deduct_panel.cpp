@@ -2,6 +2,7 @@
 // the outcome shown; inline validation; Enter and Ctrl+Enter; unknown outcomes with Check
 // receipt, a safe retry in Function mode and an acknowledged one in Script mode; a read-only
 // session.
+#include "EnvironmentStyle.h"
 #include "RedisFixture.h"
 #include "deduct/ConfirmDeductionDialog.h"
 #include "deduct/DeductionForm.h"
@@ -110,6 +111,8 @@ private slots:
     void fillConfirmAndReadTheOutcome()
     {
         ui::DeductionPanel panel(*m_c, m_ctx);
+        // Issue 28: an unlocked production session's confirmation showed no PRODUCTION badge.
+        panel.setEnvironment(session::Environment::Production);
         panel.resize(1200, 800);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
@@ -134,6 +137,13 @@ private slots:
         QTest::keyClick(child<QLineEdit>(&panel, "quantity"), Qt::Key_Return, Qt::ControlModifier);
         QTRY_VERIFY(panel.pendingConfirmation());
         ui::ConfirmDeductionDialog *dialog = panel.pendingConfirmation();
+        // The window banner's badge: the same text and colour.
+        QCOMPARE(dialog->environmentText(), QStringLiteral("PRODUCTION"));
+        QCOMPARE(child<QLabel>(dialog, "environmentBadge")->styleSheet(),
+                 ui::environmentBadgeStyle(session::Environment::Production));
+        QVERIFY(ui::environmentBadgeStyle(session::Environment::Production)
+                    .contains(ui::environmentColor(session::Environment::Production).name()));
+        QCOMPARE(dialog->serverText(), m_ctx.serverAddress); // standalone: the server itself
         const QString cli = dialog->redisCliCommand();
         QCOMPARE(cli, QStringLiteral("redis-cli -h 127.0.0.1 -p %1 FCALL inventory_deduct_v1 2 "
                                      "'stock:{42}:available' 'idem:{42}:9001' 3 3600")

@@ -147,7 +147,7 @@ void DeductionPanel::runFromForm()
 void DeductionPanel::confirmAndRun(const DeductionPlan &plan, int kind, const QString &note)
 {
     auto *dialog = new ConfirmDeductionDialog(plan, m_ctx, ConfirmDeductionDialog::Kind(kind),
-                                              m_readOnlyNotice, this);
+                                              m_readOnlyNotice, m_environment, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_dialog = dialog;
     connect(dialog, &QDialog::accepted, this, [this, plan, note] { execute(plan, note); });
