@@ -108,6 +108,28 @@ private slots:
         QFile::remove(m_ctx.auditLogPath);
     }
 
+    // Issue 29, D3: the reply said "deducted" and promised Already applied on a retry, but the
+    // receipt read back is gone (evicted right after the call). The card takes the promise back.
+    void resultCardSaysTheRetryProtectionIsGone()
+    {
+        const auto plan = inventory::planDeduction({"42", "9101", "3", "60"}, m_ctx.schema);
+        const inventory::DeductionResult r = inventory::deductBlocking(*m_c, m_ctx, plan);
+        QCOMPARE(r.outcome.kind, inventory::OutcomeKind::Deducted);
+        QVERIFY(m_c->call({"DEL", "idem:{42}:9101"}).ok());
+        inventory::DeductionHistory::Entry e;
+        e.id = 1;
+        e.result = inventory::readBackBlocking(*m_c, r, m_ctx.timeoutMs);
+        ui::ResultCard card;
+        card.showEntry(e);
+        QVERIFY2(card.meaningText().contains("the retry protection is already gone"),
+                 qPrintable(card.meaningText()));
+        const QString next = child<QLabel>(&card, "resultNext")->text();
+        QVERIFY2(next.contains("Do not retry this order") && !next.contains("Already applied"),
+                 qPrintable(next));
+        QVERIFY2(child<QLabel>(&card, "receiptAfter")->text().contains("does not exist"),
+                 qPrintable(child<QLabel>(&card, "receiptAfter")->text()));
+    }
+
     void fillConfirmAndReadTheOutcome()
     {
         ui::DeductionPanel panel(*m_c, m_ctx);
