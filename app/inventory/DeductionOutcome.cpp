@@ -296,9 +296,6 @@ DeductionOutcome withStockReadings(DeductionOutcome outcome,
 
 namespace {
 
-// The bounds of docs/contracts.md.
-constexpr qint64 MaxStock = 1000000000;
-
 // What one code means in one contract, and the values it may carry.
 struct CodeRule
 {
@@ -314,17 +311,17 @@ std::optional<CodeRule> ruleFor(ReplyContract contract, qint64 code, std::option
 {
     const bool script = contract == ReplyContract::Script;
     const qint64 q = quantity.value_or(1);
-    if (code == 1) // stock <= MaxStock and stock >= quantity before the DECRBY
-        return CodeRule{OutcomeKind::Deducted, &DeductionOutcome::remaining, 0, MaxStock - q,
+    if (code == 1) // stock <= MaxStockValue and stock >= quantity before the DECRBY
+        return CodeRule{OutcomeKind::Deducted, &DeductionOutcome::remaining, 0, MaxStockValue - q,
                         QStringLiteral("the remaining stock")};
     if (code == 0) // refused because stock < quantity
         return CodeRule{OutcomeKind::Insufficient, &DeductionOutcome::stock, 0,
-                        quantity ? std::min(MaxStock, q - 1) : MaxStock,
+                        quantity ? std::min(MaxStockValue, q - 1) : MaxStockValue,
                         QStringLiteral("the stock")};
     if (code == (script ? -1 : -2))
         return CodeRule{OutcomeKind::StockMissing, nullptr, 0, 0, QStringLiteral("the value")};
     if (code == 2 && !script) // the receipt's text as the function read it
-        return CodeRule{OutcomeKind::AlreadyApplied, &DeductionOutcome::remaining, 0, MaxStock,
+        return CodeRule{OutcomeKind::AlreadyApplied, &DeductionOutcome::remaining, 0, MaxStockValue,
                         QStringLiteral("the recorded remaining")};
     if (code == -3 && contract == ReplyContract::FunctionV2) // another quantity than this one
         return CodeRule{OutcomeKind::AlreadyApplied, &DeductionOutcome::recordedQuantity, 1,

@@ -146,41 +146,39 @@ QString ReceiptStatus::verdict() const
 
 ReceiptStatus decodeReceiptFunctionReply(const QByteArray &key, const redis::Reply &r)
 {
-    // {1, remaining, ttl, quantity or -1} or {0, 0, -2, -1}
+    // {1, remaining, ttl, quantity or -1} or {0, 0, -2, -1}: four integers, nothing else.
     ReceiptStatus s;
     s.key = key;
     s.source = ViaFunction;
-    const auto at = [&](int i) -> std::optional<qint64> {
-        const auto e = r.element(i);
-        return e ? e->asInteger() : std::nullopt;
-    };
-    const auto found = at(0), ttl = at(2);
-    if (!found || !ttl || (*found != 0 && *found != 1)) {
-        // In words: a raw dump does not belong in the sentence verdict() builds from this.
-        s.error = QStringLiteral("inventory_receipt_v1 answered %1, not its {found, value, ttl, "
-                                 "quantity} array (an anomaly)")
+    std::optional<qint64> v[4];
+    for (int i = 0; r.isArray() && r.size() == 4 && i < 4; ++i)
+        if (r.at(i).isInteger())
+            v[i] = *r.at(i).integer();
+    const bool shaped = v[0] && v[1] && v[2] && v[3];
+    const bool none = shaped && *v[0] == 0 && *v[1] == 0 && *v[2] == -2 && *v[3] == -1;
+    // What the function can answer for a receipt it accepts: a canonical remaining, the key's
+    // TTL (-1: none), and a v2 quantity or -1 (docs/contracts.md).
+    const bool found = shaped && *v[0] == 1 && *v[1] >= 0 && *v[1] <= MaxStockValue && *v[2] >= -1
+                       && (*v[3] == -1 || (*v[3] >= 1 && *v[3] <= MaxQuantity));
+    if (!none && !found) {
+        // In words: a raw dump does not belong in the sentence verdict() builds from this. A
+        // reply the contract never gives proves neither that the receipt exists nor that not.
+        s.error = QStringLiteral("inventory_receipt_v1 answered %1 outside its contract ({1, "
+                                 "remaining, ttl, quantity} or {0, 0, -2, -1}): an anomaly")
                       .arg(redis::replyShape(r));
         return s;
     }
-    s.exists = *found == 1;
-    s.ttlSeconds = s.exists ? *ttl : -2;
-    s.type = s.exists ? QByteArray() : QByteArray("none");
+    s.exists = found;
+    s.ttlSeconds = found ? *v[2] : -2;
+    s.type = found ? QByteArray() : QByteArray("none");
     // The function answers only for the two forms it accepts (else ERR invalid receipt); a
     // quantity says which.
-    const auto q = at(3);
-    s.form = !s.exists      ? ReceiptForm::Missing
-             : q && *q >= 0 ? ReceiptForm::Hash
-                            : ReceiptForm::String;
-    if (s.exists) {
-        s.remaining = at(1);
-        if (const auto e = r.element(1)) {
-            if (const auto text = e->string())
-                s.rawValue = *text;
-            else if (const auto n = e->integer())
-                s.rawValue = QByteArray::number(*n);
-        }
+    s.form = !found ? ReceiptForm::Missing : *v[3] >= 1 ? ReceiptForm::Hash : ReceiptForm::String;
+    if (found) {
+        s.remaining = v[1];
+        s.rawValue = QByteArray::number(*v[1]);
         if (s.form == ReceiptForm::Hash)
-            s.quantity = q;
+            s.quantity = v[3];
     }
     return s;
 }

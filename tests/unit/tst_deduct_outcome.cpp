@@ -347,6 +347,38 @@ private slots:
         QCOMPARE(s.verdictName(), QStringLiteral("check_failed"));
     }
 
+    // Issue 29, D4, for the receipt function: a reply outside {1, remaining, ttl, quantity} or
+    // {0, 0, -2, -1} says neither "happened" nor "not found": the check failed.
+    void hostileReceiptFunctionReplies_data()
+    {
+        QTest::addColumn<Reply>("reply");
+        const auto four = [](qint64 a, qint64 b, qint64 c, qint64 d) {
+            return Reply::array(
+                {Reply::integer(a), Reply::integer(b), Reply::integer(c), Reply::integer(d)});
+        };
+        QTest::newRow("absurd remaining") << four(1, 9223372036854775807LL, 100, -1);
+        QTest::newRow("negative remaining") << four(1, -5, 100, -1);
+        QTest::newRow("ttl -2 with a receipt") << four(1, 7, -2, -1);
+        QTest::newRow("quantity 0") << four(1, 7, 100, 0);
+        QTest::newRow("not found with values") << four(0, 7, 100, 3);
+        QTest::newRow("five elements")
+            << Reply::array({Reply::integer(1), Reply::integer(7), Reply::integer(100),
+                             Reply::integer(-1), Reply::integer(0)});
+        QTest::newRow("strings") << Reply::array(
+            {Reply::bulk("1"), Reply::bulk("7"), Reply::bulk("100"), Reply::bulk("-1")});
+        QTest::newRow("three elements")
+            << Reply::array({Reply::integer(1), Reply::integer(7), Reply::integer(100)});
+        QTest::newRow("empty") << Reply::array({});
+    }
+    void hostileReceiptFunctionReplies()
+    {
+        QFETCH(Reply, reply);
+        const ReceiptStatus s = decodeReceiptFunctionReply("r", reply);
+        QCOMPARE(s.verdictName(), QStringLiteral("check_failed"));
+        QVERIFY2(s.error.contains(QLatin1String("outside its contract")), qPrintable(s.error));
+        QVERIFY(!s.verdict().contains(QLatin1String("happened")));
+    }
+
     void directReceiptReads()
     {
         using RR = redis::ReplyResult;
