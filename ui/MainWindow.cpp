@@ -155,6 +155,10 @@ void MainWindow::createFeaturePanels()
     deduct.timeoutMs = profile.timeoutMs;
     deduct.auditLogPath = m_session->auditLogPath();
     deduct.redisCliArgs = inventory::redisCliConnectionArgs(m_client->options());
+    // On a cluster, confirmations and audit records name the slot's owner: the deduction
+    // lane's map first (it follows its own MOVED), else the session's.
+    deduct.nodeForSlot =
+        inventory::slotOwnerLookup({&m_session->deductionRouter(), &m_session->router()});
     // Scans only read: they go straight to the connection. Key actions write: the gate.
     // Through the router: on a cluster each primary is scanned with its own cursor.
     m_browser = new BrowserPanel(m_session->scanRouter(), m_session->schema());
@@ -164,6 +168,7 @@ void MainWindow::createFeaturePanels()
     m_tabs->addTab(m_browser, tr("&Keys"));
 
     m_deduct = new DeductionPanel(m_session->deductionSender(), deduct);
+    m_deduct->setEnvironment(m_environment);
     m_deduct->setSkuDirectory(&m_browser->inventoryScan().skuDirectory());
     m_tabs->addTab(m_deduct, tr("&Deductions"));
 

@@ -4,6 +4,7 @@
 #include "ConnectionArgs.h"
 #include "Subcommand.h"
 #include "inventory/Deducer.h"
+#include "inventory/RetryProtection.h"
 #include "redis/ClusterRouter.h"
 #include "session/GatedSender.h"
 #include "session/WriteGate.h"
@@ -90,12 +91,14 @@ QJsonObject resultJson(const DeductionResult &r, const QString &auditPath)
                   {QStringLiteral("remaining"), optionalNumber(o.remaining)},
                   {QStringLiteral("stock"), optionalNumber(o.stock)},
                   {QStringLiteral("stock_key"), QString::fromUtf8(p.stockKey)},
+                  {QStringLiteral("server"), r.server},
+                  {QStringLiteral("run_id"), r.runId},
                   {QStringLiteral("slot"), p.stockSlot},
                   {QStringLiteral("command"), command},
                   {QStringLiteral("stock_before"), readingJson(r.stockBefore)},
                   {QStringLiteral("stock_after"), readingJson(r.stockAfter)},
-                  {QStringLiteral("message"), o.meaning(p.request.mode)},
-                  {QStringLiteral("next_step"), o.nextStep(p.request.mode)},
+                  {QStringLiteral("message"), resultMeaning(r)},
+                  {QStringLiteral("next_step"), resultNextStep(r)},
                   {QStringLiteral("duration_ms"), double(r.durationMs)},
                   {QStringLiteral("script_loaded"), r.scriptLoaded},
                   {QStringLiteral("audit_log"), auditPath},
@@ -103,15 +106,20 @@ QJsonObject resultJson(const DeductionResult &r, const QString &auditPath)
     if (p.request.mode == DeductionMode::Function) {
         j.insert(QStringLiteral("receipt_key"), QString::fromUtf8(p.receiptKey));
         j.insert(QStringLiteral("receipt_slot"), p.receiptSlot);
+        // Whether the receipt read back still stands behind "a retry returns Already applied".
+        j.insert(QStringLiteral("retry_protection"), retryProtectionName(retryProtection(r)));
     }
     if (o.recordedQuantity)
         j.insert(QStringLiteral("recorded_quantity"), double(*o.recordedQuantity));
-    if (o.kind == OutcomeKind::Rejected || o.kind == OutcomeKind::MayHaveWritten)
+    if (o.kind == OutcomeKind::Rejected
+        || (o.kind == OutcomeKind::MayHaveWritten && !o.outsideContract()))
         j.insert(QStringLiteral("error"), o.serverError);
     if (!o.stockMoved.isEmpty())
         j.insert(QStringLiteral("stock_moved"), o.stockMoved);
-    if (!o.anomaly.isEmpty())
+    if (!o.anomaly.isEmpty()) {
         j.insert(QStringLiteral("anomaly"), o.anomaly);
+        j.insert(QStringLiteral("reply"), o.replyText); // as it came, for whoever investigates
+    }
     if (o.kind == OutcomeKind::Unknown || o.kind == OutcomeKind::NotSent)
         j.insert(QStringLiteral("error"), o.transportError);
     if (r.receiptAfter) {
@@ -130,8 +138,12 @@ void printText(QTextStream &out, const DeductionResult &r, const DeductionContex
         out << (label + QLatin1Char(':')).leftJustified(14) << value << '\n';
     };
     line(QStringLiteral("outcome"), r.outcome.summary());
-    line(QStringLiteral("meaning"), r.outcome.meaning(mode));
-    line(QStringLiteral("next step"), r.outcome.nextStep(mode));
+    line(QStringLiteral("meaning"), resultMeaning(r));
+    line(QStringLiteral("next step"), resultNextStep(r));
+    if (!r.server.isEmpty())
+        line(QStringLiteral("server"),
+             r.runId.isEmpty() ? r.server
+                               : QStringLiteral("%1 (run_id %2)").arg(r.server, r.runId.left(12)));
     line(QStringLiteral("stock key"),
          QStringLiteral("%1 (slot %2)").arg(QString::fromUtf8(p.stockKey)).arg(p.stockSlot));
     if (mode == DeductionMode::Function)
@@ -175,9 +187,9 @@ int runDeduct(Context &context)
         "  4  insufficient stock (nothing written)\n"
         "  5  stock key missing (nothing written)\n"
         "  6  rejected by the server (its error is printed; nothing written)\n"
-        "  7  outcome unknown: sent, but no reply (timeout, connection lost), or an error that\n"
-        "     may have come after a write. Run again with --check to read the receipt before\n"
-        "     doing anything else.\n"
+        "  7  outcome unknown: sent, but no reply (timeout, connection lost), an error that\n"
+        "     may have come after a write, or a reply the contract never gives. Run again\n"
+        "     with --check to read the receipt before doing anything else.\n"
         "With --check: 0 the deduction happened, 5 no receipt, 3 the check failed,\n"
         "6 the receipt key holds something the functions refuse (an anomaly: whether the\n"
         "deduction happened cannot be told, and a retry fails)."));
@@ -271,6 +283,8 @@ int runDeduct(Context &context)
     if (!client)
         return exitCode;
     ctx.serverAddress = client->address();
+    // On a cluster the seed is not who runs the deduction: the record names the slot's owner.
+    ctx.nodeForSlot = slotOwnerLookup({client.get()});
 
     if (parser.isSet(check)) {
         const ReceiptStatus s = checkReceiptBlocking(*client, plan.receiptKey, ctx.timeoutMs);

@@ -1,6 +1,7 @@
 #include "Deducer.h"
 
 #include "InventoryLog.h"
+#include "WriteTargetRole.h"
 #include "core/Bytes.h"
 #include "redis/Blocking.h"
 #include "redis/ReplyShape.h"
@@ -53,12 +54,25 @@ public:
             finish();
             return;
         }
+        // The INFOs carry no key: sent with the GET, they reach the node the write goes to (on
+        // a cluster the owner of the stock key's slot).
         m_sender.sendBatch(
-            {{"GET", plan.stockKey}, {"INFO", "server"}}, this,
+            {{"GET", plan.stockKey}, {"INFO", "server"}, {"INFO", "replication"}}, this,
             [this](const QList<redis::ReplyResult> &r) {
-                m_result.stockBefore =
-                    KeyReading::fromReply(r.value(0, redis::RedisError::notSent({})));
-                m_result.runId = runIdOf(r.value(1, redis::RedisError::notSent({})));
+                const auto reply = [&](int i) {
+                    return r.value(i, redis::RedisError::notSent({}));
+                };
+                m_result.stockBefore = KeyReading::fromReply(reply(0));
+                m_result.runId = runIdOf(reply(1));
+                // The node the INFO went to: the one the run_id and the role belong to.
+                m_result.server = m_ctx.serverFor(m_result.plan.stockSlot);
+                const WriteTargetRole role = writeTargetRole(reply(2));
+                if (!role.writable()) {
+                    m_result.outcome.kind = OutcomeKind::NotSent;
+                    m_result.outcome.transportError = role.refusal();
+                    finish();
+                    return;
+                }
                 if (callerGone()) {
                     finish(); // nothing was written: nobody is left to ask for it
                     return;
@@ -99,6 +113,12 @@ private:
                       const QDateTime &sentAt, qint64 ms, const redis::ReplyResult &r)
     {
         m_result.durationMs = ms;
+        // After a MOVED the router's map names the node that finally answered.
+        const QString answered = m_ctx.serverFor(m_result.plan.stockSlot);
+        if (answered != m_result.server) {
+            m_result.server = answered;
+            m_result.runId.clear();
+        }
         if (scriptMode() && !m_result.scriptLoaded && !r.ok() && r.error().isServer("NOSCRIPT")) {
             // NOSCRIPT proves the script did not run: loading it and sending the same EVALSHA
             // once more cannot deduct twice. This is not a business retry.
@@ -113,9 +133,18 @@ private:
             loadScript();
             return;
         }
-        m_result.outcome = scriptMode() ? decodeScriptReply(r) : decodeFunctionReply(r);
+        // The plan validated the quantity: the decoder holds the reply to what this call could
+        // have answered.
+        const qint64 quantity = m_result.plan.request.quantity.toLongLong();
+        m_result.outcome = scriptMode()
+                               ? decodeScriptReply(r, quantity)
+                               : decodeFunctionReply(r, ReplyContract::FunctionV1, quantity);
+        // A reply outside the contract is described in words; the record keeps it as it came.
+        const QString reply = m_result.outcome.anomaly.isEmpty()
+                                  ? QString()
+                                  : QStringLiteral("reply %1").arg(m_result.outcome.replyText);
         recordOutcome("deduct", command, attemptId, sentAt, ms, m_result.outcome.summary(),
-                      m_result.outcome.kind == OutcomeKind::Unknown);
+                      m_result.outcome.kind == OutcomeKind::Unknown, reply);
         readAfter();
     }
 
@@ -184,8 +213,12 @@ private:
         AuditRecord rec;
         rec.action = QLatin1String(action);
         rec.profile = m_ctx.profileName;
-        rec.server = m_ctx.serverAddress;
-        rec.runId = m_result.runId;
+        // The node that runs the command (on a cluster the slot's owner, not the seed). When a
+        // MOVED sent the call elsewhere since the INFO, the run_id read is another node's: it
+        // is left out rather than stored against the wrong server.
+        rec.server = m_ctx.serverFor(m_result.plan.stockSlot);
+        if (rec.server == m_result.server)
+            rec.runId = m_result.runId;
         rec.command = command;
         rec.detail = detail.join(QStringLiteral("; "));
         return rec;
@@ -201,9 +234,12 @@ private:
     }
 
     void recordOutcome(const char *action, const redis::Command &command, const QString &attemptId,
-                       const QDateTime &sentAt, qint64 ms, const QString &summary, bool unknown)
+                       const QDateTime &sentAt, qint64 ms, const QString &summary, bool unknown,
+                       const QString &extraDetail = {})
     {
         AuditRecord rec = auditRecord(action, command);
+        if (!extraDetail.isEmpty())
+            rec.detail += QStringLiteral("; ") + extraDetail;
         rec.timeUtc = sentAt;
         rec.result = summary;
         rec.outcomeUnknown = unknown;
@@ -224,23 +260,11 @@ private:
             finish();
             return;
         }
-        m_sender.send(
-            {"GET", m_result.plan.stockKey}, this,
-            [this](const redis::ReplyResult &r) {
-                m_result.stockAfter = KeyReading::fromReply(r);
-                m_result.outcome = withStockReadings(m_result.outcome, m_result.stockBefore.value,
-                                                     m_result.stockAfter.value);
-                if (scriptMode() || callerGone()) {
-                    finish();
-                    return;
-                }
-                checkReceipt(
-                    m_sender, m_result.plan.receiptKey, this,
-                    [this](const ReceiptStatus &s) {
-                        m_result.receiptAfter = s;
-                        finish();
-                    },
-                    m_ctx.timeoutMs);
+        readBack(
+            m_sender, m_result, this,
+            [this](const DeductionResult &r) {
+                m_result = r;
+                finish();
             },
             m_ctx.timeoutMs);
     }
@@ -289,6 +313,38 @@ QString KeyReading::text() const
     if (!value)
         return QStringLiteral("missing");
     return core::escapeBytes(*value, 60);
+}
+
+void readBack(redis::CommandSender &sender, DeductionResult result, QObject *context,
+              std::function<void(const DeductionResult &)> done, int timeoutMs)
+{
+    sender.send(
+        {"GET", result.plan.stockKey}, context,
+        [&sender, result, context, done, timeoutMs](const redis::ReplyResult &r) mutable {
+            result.stockAfter = KeyReading::fromReply(r);
+            result.outcome = withStockReadings(result.outcome, result.stockBefore.value,
+                                               result.stockAfter.value);
+            if (result.plan.request.mode == DeductionMode::Script) {
+                done(result);
+                return;
+            }
+            const QByteArray key = result.plan.receiptKey;
+            checkReceipt(
+                sender, key, context,
+                [result, done](const ReceiptStatus &s) mutable {
+                    result.receiptAfter = s;
+                    done(result);
+                },
+                timeoutMs);
+        },
+        timeoutMs);
+}
+
+DeductionResult readBackBlocking(redis::CommandSender &sender, const DeductionResult &result,
+                                 int timeoutMs)
+{
+    return redis::blockUntilReply<DeductionResult>(
+        [&](QObject *context, auto done) { readBack(sender, result, context, done, timeoutMs); });
 }
 
 void deduct(redis::CommandSender &sender, const DeductionContext &ctx, const DeductionPlan &plan,
@@ -353,6 +409,12 @@ QString receiptVerdict(const DeductionResult &result, const ReceiptStatus &recei
                               "write: if the stock went down by the quantity, the deduction "
                               "happened without its receipt, and a retry with the same order id "
                               "would deduct again.");
+    const OutcomeKind k = result.outcome.kind;
+    if (receipt.ok() && !receipt.exists && result.plan.request.mode == DeductionMode::Function
+        && (k == OutcomeKind::Deducted || k == OutcomeKind::AlreadyApplied))
+        return QStringLiteral("No receipt found, though this call's reply said one was there: "
+                              "it expired, was evicted or was deleted since, so a retry of this "
+                              "order would deduct again.");
     return receipt.verdict();
 }
 

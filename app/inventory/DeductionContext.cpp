@@ -1,19 +1,55 @@
 #include "DeductionContext.h"
 
+#include "RedisCliCommand.h"
+#include "redis/ClusterRouter.h"
+
 namespace inventory {
 
 QStringList DeductionContext::effectiveRedisCliArgs() const
 {
     if (!redisCliArgs.isEmpty())
         return redisCliArgs;
-    // "host:port" or "[v6]:port".
-    const qsizetype colon = serverAddress.lastIndexOf(QLatin1Char(':'));
-    if (colon <= 0)
+    const auto [host, port] = splitHostPort(serverAddress);
+    if (host.isEmpty())
         return {};
-    QString host = serverAddress.left(colon);
-    if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']')))
-        host = host.mid(1, host.size() - 2);
-    return {QStringLiteral("-h"), host, QStringLiteral("-p"), serverAddress.mid(colon + 1)};
+    return {QStringLiteral("-h"), host, QStringLiteral("-p"), port};
+}
+
+QString DeductionContext::serverFor(int slot) const
+{
+    const SlotNode node = nodeForSlot ? nodeForSlot(slot) : SlotNode{};
+    if (!node.cluster)
+        return serverAddress;
+    if (node.address.isEmpty())
+        return QStringLiteral("the owner of slot %1 (not in the topology read so far)").arg(slot);
+    return node.address;
+}
+
+QStringList DeductionContext::redisCliArgsFor(int slot) const
+{
+    const SlotNode node = nodeForSlot ? nodeForSlot(slot) : SlotNode{};
+    if (!node.cluster)
+        return effectiveRedisCliArgs();
+    // An owner not known yet: the seed, and -c follows its MOVED to the owner.
+    return redisCliClusterArgs(effectiveRedisCliArgs(),
+                               node.address.isEmpty() ? serverAddress : node.address);
+}
+
+std::function<SlotNode(int slot)> slotOwnerLookup(QList<redis::ClusterRouter *> routers)
+{
+    return [routers](int slot) {
+        for (redis::ClusterRouter *r : routers) {
+            if (!r || !r->discovered())
+                continue;
+            if (!r->isCluster())
+                return SlotNode{};
+            const int owner = r->topology().ownerOf(slot);
+            const auto &nodes = r->topology().nodes();
+            return SlotNode{true, owner >= 0 && owner < nodes.size() ? nodes.at(owner).address()
+                                                                     : QString()};
+        }
+        return SlotNode{};
+    };
 }
 
 } // namespace inventory

@@ -1,5 +1,6 @@
 #include "DeductionHistory.h"
 
+#include "RetryProtection.h"
 #include "core/Bytes.h"
 
 namespace inventory {
@@ -52,7 +53,7 @@ QVariant DeductionHistory::data(const QModelIndex &index, int role) const
     if (role == Qt::ToolTipRole && index.column() == Check)
         return e.receiptCheck ? e.receiptVerdict() : e.checkSummary;
     if (role == Qt::ToolTipRole && index.column() == Outcome)
-        return r.outcome.meaning(r.plan.request.mode);
+        return resultMeaning(r);
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
@@ -112,11 +113,17 @@ void DeductionHistory::setReceiptCheck(int id, const ReceiptStatus &status)
     e.receiptCheck = status;
     e.checkedLocal = status.checkedUtc.isValid() ? status.checkedUtc.toLocalTime()
                                                  : QDateTime::currentDateTime();
-    const bool mayHaveWritten = e.result.outcome.kind == OutcomeKind::MayHaveWritten;
+    const OutcomeKind k = e.result.outcome.kind;
+    const bool mayHaveWritten = k == OutcomeKind::MayHaveWritten;
+    // This call's own reply said a receipt stood behind it: it is gone, so a retry deducts.
+    const bool gone = k == OutcomeKind::Deducted || k == OutcomeKind::AlreadyApplied;
+    // Short, for the table's column; the tooltip gives the whole verdict. Absence is not proof
+    // that the deduction did not happen: the receipt can have expired or been evicted.
     e.checkSummary = !status.ok()     ? tr("check failed")
                      : status.exists  ? tr("happened; receipt TTL %1").arg(status.ttlText())
                      : mayHaveWritten ? tr("no receipt; the call may have written")
-                                      : tr("no receipt: did not happen");
+                     : gone           ? tr("receipt gone: a retry deducts")
+                                      : tr("no receipt found");
     emit dataChanged(index(row, Check), index(row, Check));
 }
 

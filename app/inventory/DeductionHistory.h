@@ -24,8 +24,8 @@ public:
         std::optional<KeyReading> stockCheck;      // Script mode
         QDateTime checkedLocal;
         QString checkSummary; // what the last re-check said, in short
-        // What the receipt check means for this call. No receipt after a call that may have
-        // written is not "did not happen": the decrement can have run without its receipt.
+        // What the receipt check means for this call. No receipt is never "did not happen":
+        // the receipt can have expired or been evicted, or the decrement run without it.
         QString receiptVerdict() const;
     };
 

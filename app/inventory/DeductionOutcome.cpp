@@ -16,42 +16,16 @@ QString transportKindText(const QString &transportError)
     return transportError.isEmpty() ? QStringLiteral("no reply") : transportError;
 }
 
-// The code and the second element of a {code, value, ...} reply; nullopt for any other shape.
-struct CodedReply
-{
-    qint64 code;
-    std::optional<qint64> value;
-};
-std::optional<CodedReply> coded(const redis::Reply &r)
-{
-    const auto first = r.element(0), second = r.element(1);
-    if (!first || !second)
-        return std::nullopt;
-    const auto code = first->number();
-    if (!code)
-        return std::nullopt;
-    return CodedReply{*code, second->asInteger()};
-}
-
-// The call ran, but we cannot tell what it did: only a receipt check can. `why` says in words
-// what was unexpected; the raw reply is kept in replyText for the audit record only.
-DeductionOutcome unreadable(const redis::Reply &r, const QString &why)
+// The call ran, but its reply is none the contract allows: it may have written anything.
+// `why` says in words what was unexpected; the raw reply is kept in replyText for the audit
+// record only.
+DeductionOutcome outsideContract(const redis::Reply &r, const QString &why)
 {
     DeductionOutcome o;
-    o.kind = OutcomeKind::Unknown;
+    o.kind = OutcomeKind::MayHaveWritten;
     o.replyText = r.debugString();
     o.anomaly = why;
-    o.transportError = QStringLiteral("unexpected reply: %1").arg(why);
     return o;
-}
-
-// Why a reply is not a {code, value} array, in words.
-QString shapeProblem(const redis::Reply &r)
-{
-    if (!r.isArray() || r.size() < 2)
-        return QStringLiteral("%1, not the contract's {code, value} array")
-            .arg(redis::replyShape(r));
-    return QStringLiteral("its first element is %1, not a code").arg(redis::replyShape(r.at(0)));
 }
 
 DeductionOutcome fromServerError(const redis::RedisError &e)
@@ -134,10 +108,13 @@ QString DeductionOutcome::summary() const
     case OutcomeKind::Rejected:
         return QStringLiteral("rejected: %1").arg(serverError);
     case OutcomeKind::MayHaveWritten:
-        return QStringLiteral("error, may have written: %1%2")
-            .arg(serverError, stockMoved.isEmpty()
-                                  ? QString()
-                                  : QStringLiteral(" (stock moved %1)").arg(stockMoved));
+        // The opening is what readers of the audit log match (PriorDeductions, OutcomeBuckets).
+        return QStringLiteral("%1%2").arg(
+            outsideContract()
+                ? QStringLiteral("error, may have written: a reply outside the contract (%1)")
+                      .arg(anomaly)
+                : QStringLiteral("error, may have written: %1").arg(serverError),
+            stockMoved.isEmpty() ? QString() : QStringLiteral(" (stock moved %1)").arg(stockMoved));
     case OutcomeKind::Unknown:
         return QStringLiteral("outcome unknown (%1)").arg(transportKindText(transportError));
     case OutcomeKind::NotSent:
@@ -183,6 +160,14 @@ QString DeductionOutcome::meaning(DeductionMode mode) const
         return QStringLiteral("The server refused the call: %1. Nothing was written.")
             .arg(serverError.endsWith(QLatin1Char('.')) ? serverError.chopped(1) : serverError);
     case OutcomeKind::MayHaveWritten:
+        if (outsideContract())
+            return QStringLiteral("The server answered something the contract never returns "
+                                  "(%1)%2. Such a reply proves nothing about what the call did: "
+                                  "it may have written.")
+                .arg(anomaly, stockMoved.isEmpty()
+                                  ? QString()
+                                  : QStringLiteral(", and the stock moved during the call (%1)")
+                                        .arg(stockMoved));
         return QStringLiteral("The call failed: %1. %2A Lua error does not undo what ran "
                               "before it, so this call may have written (for example deducted "
                               "stock without writing %3).")
@@ -267,6 +252,16 @@ QString DeductionOutcome::nextStep(DeductionMode mode) const
             return QStringLiteral("Put the SKU in braces in both key templates of this "
                                   "connection profile (for example stock:{<sku>}:available and "
                                   "idem:{<sku>}:<order>), so that both keys land in one slot.");
+        // WriteTargetRole's refusals: a replica, or a role the read before the call could not
+        // establish.
+        if (transportError.contains(QLatin1String("this server is a replica")))
+            return QStringLiteral("Connect to the primary named above and run it there; a "
+                                  "replica's copy is overwritten by its primary.");
+        if (transportError.contains(QLatin1String("could not read the server's role")))
+            return QStringLiteral("Run again once the server answers INFO (it may be busy with "
+                                  "a long script, BUSY, or loading its data) and this user may "
+                                  "run INFO: a write goes only to a server known to be a "
+                                  "primary.");
         return QStringLiteral("Reconnect, or unlock the session if it is read-only, then run "
                               "again.");
     }
@@ -301,57 +296,61 @@ DeductionOutcome withStockReadings(DeductionOutcome outcome,
 
 namespace {
 
-// What one code of a {code, value} reply means in a contract, and where its value goes.
-struct ReplyCode
+// What one code means in one contract, and the values it may carry.
+struct CodeRule
 {
-    qint64 code;
     OutcomeKind kind;
     std::optional<qint64> DeductionOutcome::*value; // nullptr: the value is not kept
-    bool valueRequired;                             // else {code, "text"} is still readable
+    qint64 min, max;                                // the value's range (inclusive)
+    QString what;                                   // the value, in words
 };
 
-// inventory_deduct_v1, and v2's codes: {-3, quantity} and extra trailing elements.
-constexpr ReplyCode FunctionCodes[] = {
-    {1, OutcomeKind::Deducted, &DeductionOutcome::remaining, true},
-    // {2, "text"}: a receipt whose value is not a number; still a duplicate.
-    {2, OutcomeKind::AlreadyApplied, &DeductionOutcome::remaining, false},
-    {0, OutcomeKind::Insufficient, &DeductionOutcome::stock, true},
-    {-2, OutcomeKind::StockMissing, nullptr, false},
-    // v2: this order was applied with a different quantity.
-    {-3, OutcomeKind::AlreadyApplied, &DeductionOutcome::recordedQuantity, false},
-};
-
-// stock_decrement.lua: every reply is two integers.
-constexpr ReplyCode ScriptCodes[] = {
-    {1, OutcomeKind::Deducted, &DeductionOutcome::remaining, true},
-    {0, OutcomeKind::Insufficient, &DeductionOutcome::stock, true},
-    {-1, OutcomeKind::StockMissing, nullptr, true},
-};
-
-// Words for a value a code carries that is not a number from 0: `what` names the value.
-QString valueProblem(const redis::Reply &value, const QString &what)
+// The rule of `code` in `contract` for a call with `quantity` (when known); nullopt when the
+// contract never returns that code.
+std::optional<CodeRule> ruleFor(ReplyContract contract, qint64 code, std::optional<qint64> quantity)
 {
-    const auto v = value.asInteger();
-    return v ? QStringLiteral("%1 is below zero").arg(what)
-             : QStringLiteral("%1 is %2, not a number").arg(what, redis::replyShape(value));
+    const bool script = contract == ReplyContract::Script;
+    const qint64 q = quantity.value_or(1);
+    if (code == 1) // stock <= MaxStockValue and stock >= quantity before the DECRBY
+        return CodeRule{OutcomeKind::Deducted, &DeductionOutcome::remaining, 0, MaxStockValue - q,
+                        QStringLiteral("the remaining stock")};
+    if (code == 0) // refused because stock < quantity
+        return CodeRule{OutcomeKind::Insufficient, &DeductionOutcome::stock, 0,
+                        quantity ? std::min(MaxStockValue, q - 1) : MaxStockValue,
+                        QStringLiteral("the stock")};
+    if (code == (script ? -1 : -2))
+        return CodeRule{OutcomeKind::StockMissing, nullptr, 0, 0, QStringLiteral("the value")};
+    if (code == 2 && !script) // the receipt's text as the function read it
+        return CodeRule{OutcomeKind::AlreadyApplied, &DeductionOutcome::remaining, 0, MaxStockValue,
+                        QStringLiteral("the recorded remaining")};
+    if (code == -3 && contract == ReplyContract::FunctionV2) // another quantity than this one
+        return CodeRule{OutcomeKind::AlreadyApplied, &DeductionOutcome::recordedQuantity, 1,
+                        MaxQuantity, QStringLiteral("the recorded quantity")};
+    return std::nullopt;
 }
 
-QString valueName(OutcomeKind kind, bool quantity)
+QString contractName(ReplyContract contract)
 {
-    if (quantity)
-        return QStringLiteral("the recorded quantity");
-    switch (kind) {
-    case OutcomeKind::AlreadyApplied:
-        return QStringLiteral("the recorded remaining");
-    case OutcomeKind::Insufficient:
-        return QStringLiteral("the stock");
-    default:
-        return QStringLiteral("the remaining stock");
+    switch (contract) {
+    case ReplyContract::FunctionV1:
+        return QStringLiteral("inventory_deduct_v1");
+    case ReplyContract::FunctionV2:
+        return QStringLiteral("inventory_deduct_v2");
+    case ReplyContract::Script:
+        return QStringLiteral("stock_decrement.lua");
     }
+    return {};
 }
 
-template<std::size_t N>
-DeductionOutcome decodeReply(const redis::ReplyResult &result, const ReplyCode (&codes)[N])
+// Why an element is not an integer, in words: a string that reads as a number still is not one
+// (Lua numbers arrive as integers), so it is named by its type.
+QString notInteger(const redis::Reply &e)
+{
+    return e.isBulk() ? QStringLiteral("a string") : redis::replyShape(e);
+}
+
+DeductionOutcome decodeReply(const redis::ReplyResult &result, ReplyContract contract,
+                             std::optional<qint64> quantity)
 {
     if (!result.ok())
         return result.error().kind == redis::RedisError::Kind::Server
@@ -360,44 +359,59 @@ DeductionOutcome decodeReply(const redis::ReplyResult &result, const ReplyCode (
     const redis::Reply &r = result.value();
     if (r.isError())
         return fromServerError(redis::RedisError::fromServer(r.bytes()));
-    const auto c = coded(r);
-    if (!c)
-        return unreadable(r, shapeProblem(r));
-    const auto known = std::find_if(std::begin(codes), std::end(codes),
-                                    [&](const ReplyCode &k) { return k.code == c->code; });
-    if (known == std::end(codes))
-        return unreadable(
-            r, QStringLiteral("code %1, which the contract does not define").arg(c->code));
-    // Stock, remaining and quantities are never below zero: a negative one is never shown as
-    // "deducted -1" or "stock -5", whatever the code says.
-    const bool valueOk = c->value && *c->value >= 0;
-    const QString problem =
-        valueOk
-            ? QString()
-            : valueProblem(r.at(1), valueName(known->kind,
-                                              known->value == &DeductionOutcome::recordedQuantity));
-    if (known->valueRequired && !valueOk)
-        return unreadable(r, QStringLiteral("code %1, but %2").arg(c->code).arg(problem));
+    if (!r.isArray() || r.size() != 2)
+        return outsideContract(
+            r,
+            QStringLiteral("%1, not the contract's {code, value} pair").arg(redis::replyShape(r)));
+    if (!r.at(0).isInteger())
+        return outsideContract(
+            r, QStringLiteral("its code is %1, not an integer").arg(notInteger(r.at(0))));
+    const qint64 code = *r.at(0).integer();
+    const auto rule = ruleFor(contract, code, quantity);
+    if (!rule)
+        return outsideContract(r, QStringLiteral("code %1, which %2 never returns")
+                                      .arg(code)
+                                      .arg(contractName(contract)));
+    const redis::Reply &value = r.at(1);
+    const bool recorded = code == 2; // a receipt's text, whatever someone stored there
+    QString problem;
+    if (!value.isInteger())
+        problem = QStringLiteral("%1 is %2, not a number").arg(rule->what, notInteger(value));
+    else if (*value.integer() < rule->min || *value.integer() > rule->max)
+        problem = *value.integer() < 0 ? QStringLiteral("%1 is below zero").arg(rule->what)
+                                       : QStringLiteral("%1 is %2, outside %3..%4")
+                                             .arg(rule->what)
+                                             .arg(*value.integer())
+                                             .arg(rule->min)
+                                             .arg(rule->max);
+    else if (code == -3 && quantity && *value.integer() == *quantity)
+        problem = QStringLiteral("%1 is this call's own quantity").arg(rule->what);
+    // {2, text}: the function returns a receipt's text as it found it, and a receipt proves
+    // only that the order ran before: still a duplicate, the value an anomaly. Any other code
+    // with a value it cannot carry is not the contract's reply at all.
+    if (!problem.isEmpty() && !(recorded && (value.isInteger() || value.isBulk())))
+        return outsideContract(r, QStringLiteral("code %1, but %2").arg(code).arg(problem));
     DeductionOutcome o;
     o.replyText = r.debugString();
-    o.kind = known->kind;
-    if (known->value && valueOk)
-        o.*(known->value) = c->value;
-    else if (known->value)
+    o.kind = rule->kind;
+    if (rule->value && problem.isEmpty())
+        o.*(rule->value) = *value.integer();
+    else if (rule->value)
         o.anomaly = problem;
     return o;
 }
 
 } // namespace
 
-DeductionOutcome decodeFunctionReply(const redis::ReplyResult &result)
+DeductionOutcome decodeFunctionReply(const redis::ReplyResult &result, ReplyContract contract,
+                                     std::optional<qint64> quantity)
 {
-    return decodeReply(result, FunctionCodes);
+    return decodeReply(result, contract, quantity);
 }
 
-DeductionOutcome decodeScriptReply(const redis::ReplyResult &result)
+DeductionOutcome decodeScriptReply(const redis::ReplyResult &result, std::optional<qint64> quantity)
 {
-    return decodeReply(result, ScriptCodes);
+    return decodeReply(result, ReplyContract::Script, quantity);
 }
 
 } // namespace inventory

@@ -16,8 +16,9 @@ enum class OutcomeKind {
     Insufficient,   // {0, stock}
     StockMissing,   // function {-2, 0}, script {-1, 0}
     Rejected,       // an error reply known to come before any write (PreWriteErrors.h)
-    MayHaveWritten, // any other error reply, or a stock that moved: never "safe to retry"
-    Unknown,        // sent, no reply (timeout, connection lost), or a reply we cannot read
+    MayHaveWritten, // any other error reply, a stock that moved, or a reply outside the
+                    // contract (an anomaly): never "safe to retry"
+    Unknown,        // sent, no reply (timeout, connection lost)
     NotSent,
 };
 
@@ -38,8 +39,15 @@ struct DeductionOutcome
     QString transportError; // Unknown / NotSent: what the client saw
     QString replyText;      // the raw reply, escaped, for the record (never for sentences)
     // What was unexpected in the reply, in words ("the recorded remaining is a string, not a
-    // number"); empty when the reply had the contract's shape.
+    // number"); empty when the reply had the contract's shape. With kind MayHaveWritten the
+    // whole reply was outside the contract; with AlreadyApplied only the recorded value was.
     QString anomaly;
+
+    // MayHaveWritten because the reply was none the contract allows (not a server error).
+    bool outsideContract() const
+    {
+        return kind == OutcomeKind::MayHaveWritten && !anomaly.isEmpty();
+    }
 
     // One line for the audit log and the CLI: "deducted: remaining 7",
     // "outcome unknown (timeout): ...".
@@ -49,11 +57,24 @@ struct DeductionOutcome
     QString nextStep(DeductionMode mode) const;
 };
 
-// Decodes the reply of FCALL inventory_deduct_v1 (and tolerates v2's codes: {-3, quantity}
-// and extra trailing elements).
-DeductionOutcome decodeFunctionReply(const redis::ReplyResult &result);
-// Decodes the reply of EVALSHA stock_decrement.lua.
-DeductionOutcome decodeScriptReply(const redis::ReplyResult &result);
+// Whose replies are decoded: each returns only the codes docs/contracts.md gives it.
+enum class ReplyContract {
+    FunctionV1, // inventory_deduct_v1: {1|2|0, n}, {-2, 0}
+    FunctionV2, // inventory_deduct_v2: as v1, and {-3, recorded quantity}
+    Script,     // stock_decrement.lua: {1|0, n}, {-1, 0}
+};
+
+// Decodes the reply of FCALL inventory_deduct_v1 (or v2). Only the contract's shapes are
+// outcomes: exactly two elements, integer code and value, the value within what the call could
+// have produced for `quantity` (when given). Anything else is an anomaly: MayHaveWritten, the
+// raw reply kept in replyText, since a server (or a function under our name) that answers
+// outside the contract may have done anything.
+DeductionOutcome decodeFunctionReply(const redis::ReplyResult &result,
+                                     ReplyContract contract = ReplyContract::FunctionV1,
+                                     std::optional<qint64> quantity = std::nullopt);
+// Decodes the reply of EVALSHA stock_decrement.lua, as strictly.
+DeductionOutcome decodeScriptReply(const redis::ReplyResult &result,
+                                   std::optional<qint64> quantity = std::nullopt);
 // A transport failure (not a server error) as an outcome: NotSent or Unknown.
 DeductionOutcome transportOutcome(const redis::RedisError &error);
 // An error whose stock read before and after differs is MayHaveWritten, with the readings:

@@ -12,6 +12,7 @@ namespace inventory {
 
 // The bounds of the Lua contracts (functions/inventory_lib_v1.lua, stock_decrement.lua).
 constexpr qint64 MaxQuantity = 1000000;
+constexpr qint64 MaxStockValue = 1000000000; // a stock, and so any remaining a receipt records
 constexpr qint64 MaxReceiptTtlSeconds = 31536000;
 constexpr qint64 DefaultReceiptTtlSeconds = 604800; // 7 days
 

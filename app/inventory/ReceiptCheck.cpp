@@ -103,9 +103,13 @@ QString ReceiptStatus::verdict() const
                               "again when the server answers.")
             .arg(error);
     if (!exists)
-        return QStringLiteral("No receipt: this order's deduction did not happen, unless its "
-                              "receipt already expired or was evicted. A retry with the same "
-                              "order id deducts once.");
+        // Absence is not proof: a receipt can expire, be evicted, or be lost in a restart or a
+        // failover to a lagging replica. Only the console's own record of a write never sent
+        // says "did not happen", and this check has no such record.
+        return QStringLiteral("No receipt found: either this order's deduction never ran, or its "
+                              "receipt expired, was evicted or was lost in a restart or "
+                              "failover. A retry with the same order id would deduct now: check "
+                              "the stock and the audit log first.");
     const QString expiry =
         ttlSeconds < 0 ? QString()
                        : QStringLiteral("%1, at %2 UTC")
@@ -142,41 +146,39 @@ QString ReceiptStatus::verdict() const
 
 ReceiptStatus decodeReceiptFunctionReply(const QByteArray &key, const redis::Reply &r)
 {
-    // {1, remaining, ttl, quantity or -1} or {0, 0, -2, -1}
+    // {1, remaining, ttl, quantity or -1} or {0, 0, -2, -1}: four integers, nothing else.
     ReceiptStatus s;
     s.key = key;
     s.source = ViaFunction;
-    const auto at = [&](int i) -> std::optional<qint64> {
-        const auto e = r.element(i);
-        return e ? e->asInteger() : std::nullopt;
-    };
-    const auto found = at(0), ttl = at(2);
-    if (!found || !ttl || (*found != 0 && *found != 1)) {
-        // In words: a raw dump does not belong in the sentence verdict() builds from this.
-        s.error = QStringLiteral("inventory_receipt_v1 answered %1, not its {found, value, ttl, "
-                                 "quantity} array (an anomaly)")
+    std::optional<qint64> v[4];
+    for (int i = 0; r.isArray() && r.size() == 4 && i < 4; ++i)
+        if (r.at(i).isInteger())
+            v[i] = *r.at(i).integer();
+    const bool shaped = v[0] && v[1] && v[2] && v[3];
+    const bool none = shaped && *v[0] == 0 && *v[1] == 0 && *v[2] == -2 && *v[3] == -1;
+    // What the function can answer for a receipt it accepts: a canonical remaining, the key's
+    // TTL (-1: none), and a v2 quantity or -1 (docs/contracts.md).
+    const bool found = shaped && *v[0] == 1 && *v[1] >= 0 && *v[1] <= MaxStockValue && *v[2] >= -1
+                       && (*v[3] == -1 || (*v[3] >= 1 && *v[3] <= MaxQuantity));
+    if (!none && !found) {
+        // In words: a raw dump does not belong in the sentence verdict() builds from this. A
+        // reply the contract never gives proves neither that the receipt exists nor that not.
+        s.error = QStringLiteral("inventory_receipt_v1 answered %1 outside its contract ({1, "
+                                 "remaining, ttl, quantity} or {0, 0, -2, -1}): an anomaly")
                       .arg(redis::replyShape(r));
         return s;
     }
-    s.exists = *found == 1;
-    s.ttlSeconds = s.exists ? *ttl : -2;
-    s.type = s.exists ? QByteArray() : QByteArray("none");
+    s.exists = found;
+    s.ttlSeconds = found ? *v[2] : -2;
+    s.type = found ? QByteArray() : QByteArray("none");
     // The function answers only for the two forms it accepts (else ERR invalid receipt); a
     // quantity says which.
-    const auto q = at(3);
-    s.form = !s.exists      ? ReceiptForm::Missing
-             : q && *q >= 0 ? ReceiptForm::Hash
-                            : ReceiptForm::String;
-    if (s.exists) {
-        s.remaining = at(1);
-        if (const auto e = r.element(1)) {
-            if (const auto text = e->string())
-                s.rawValue = *text;
-            else if (const auto n = e->integer())
-                s.rawValue = QByteArray::number(*n);
-        }
+    s.form = !found ? ReceiptForm::Missing : *v[3] >= 1 ? ReceiptForm::Hash : ReceiptForm::String;
+    if (found) {
+        s.remaining = v[1];
+        s.rawValue = QByteArray::number(*v[1]);
         if (s.form == ReceiptForm::Hash)
-            s.quantity = q;
+            s.quantity = v[3];
     }
     return s;
 }
@@ -214,7 +216,13 @@ ReceiptStatus decodeDirectReceipt(const QByteArray &key, const QList<redis::Repl
             s.error = errorText(r.at(2));
             return s;
         }
-        // nil when the key expired between TYPE and GET: no value, as for a missing key.
+        // nil when the key expired between TYPE and GET: no value, as for a missing key. Any
+        // other reply is no GET's: the check read nothing it can vouch for.
+        if (!r.at(2)->isString() && !r.at(2)->isNil()) {
+            s.error = QStringLiteral("GET answered %1, not a value (an anomaly)")
+                          .arg(redis::replyShape(*r.at(2)));
+            return s;
+        }
         if (const auto value = r.at(2)->string())
             s.rawValue = *value;
         s.remaining = r.at(2)->asInteger();
@@ -227,6 +235,14 @@ ReceiptStatus decodeDirectReceipt(const QByteArray &key, const QList<redis::Repl
         const auto h = r.at(3)->array();
         if (!h) {
             s.error = h.error().readFailure();
+            return s;
+        }
+        // Redis never keeps an empty hash: none means the key went between TYPE and HGETALL,
+        // and an odd count is no HGETALL's reply. Neither is a receipt's content.
+        if (h->isEmpty() || h->size() % 2) {
+            s.error = QStringLiteral("HGETALL answered %1, not a receipt's fields (the key changed "
+                                     "while it was read, or an anomaly)")
+                          .arg(redis::replyShape(*r.at(3)));
             return s;
         }
         QList<QByteArray> shown;

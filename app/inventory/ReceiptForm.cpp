@@ -5,9 +5,6 @@
 namespace inventory {
 
 namespace {
-// The bound of read_receipt in inventory_lib_v1.lua.
-constexpr qint64 MaxRecordedStock = 1000000000;
-
 bool canonical(const std::optional<QByteArray> &text, qint64 min, qint64 max)
 {
     return text && !canonicalNumberProblem(*text, min, max);
@@ -22,7 +19,7 @@ ReceiptForm receiptForm(QByteArrayView type, const std::optional<QByteArray> &re
     if (type == "string")
         return ReceiptForm::String;
     // read_receipt accepts a hash only with both fields canonical and a quantity of at least 1.
-    if (type == "hash" && canonical(remaining, 0, MaxRecordedStock)
+    if (type == "hash" && canonical(remaining, 0, MaxStockValue)
         && canonical(quantity, 1, MaxQuantity))
         return ReceiptForm::Hash;
     return ReceiptForm::Invalid;

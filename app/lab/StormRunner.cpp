@@ -213,9 +213,13 @@ void StormRunner::sendFunctionOrScript(int index, std::vector<Order> orders)
         [this, index, sent, orders = std::move(orders)](const QList<ReplyResult> &replies) mutable {
             std::vector<Order> retry;
             for (size_t i = 0; i < orders.size(); ++i) {
-                const auto o = m_strategy == Strategy::Script
-                                   ? inventory::decodeScriptReply(replies.at(qsizetype(i)))
-                                   : inventory::decodeFunctionReply(replies.at(qsizetype(i)));
+                const auto o =
+                    m_strategy == Strategy::Script
+                        ? inventory::decodeScriptReply(replies.at(qsizetype(i)))
+                        : inventory::decodeFunctionReply(
+                            replies.at(qsizetype(i)), m_strategy == Strategy::FunctionV2
+                                                          ? inventory::ReplyContract::FunctionV2
+                                                          : inventory::ReplyContract::FunctionV1);
                 Seen seen = Seen::Error;
                 switch (o.kind) {
                 case inventory::OutcomeKind::Deducted:
@@ -239,8 +243,11 @@ void StormRunner::sendFunctionOrScript(int index, std::vector<Order> orders)
                     seen = Seen::Error;
                     break;
                 }
-                account(orders[i], seen, o.serverError.isEmpty() ? o.transportError : o.serverError,
-                        retry);
+                // A reply outside the contract has no error text: its anomaly says what came.
+                const QString why = !o.serverError.isEmpty() ? o.serverError
+                                    : !o.anomaly.isEmpty()   ? o.anomaly
+                                                             : o.transportError;
+                account(orders[i], seen, why, retry);
             }
             finishBatch(index, std::move(retry), sent, int(orders.size()));
         });

@@ -44,6 +44,9 @@ public:
     // reply without sleeping. Its connections open on the first command sent through it,
     // named "inventory-console-deductions".
     redis::CommandSender &deductionSender() { return *m_deductionSender; }
+    // Its router, for the node a deduction's slot goes to (never to send through: that is
+    // deductionSender(), behind the gate).
+    redis::ClusterRouter &deductionRouter() { return *m_deductionRouter; }
     // The key browser's reads (scans, row refreshes; never a write): connections of their
     // own, named "inventory-console-scans", read on the thread that made the session too.
     // A scan's replies are stored on that thread anyway, and on a machine with few cores a

@@ -1,6 +1,10 @@
 #include "CliRunner.h"
 #include "RedisFixture.h"
+#include "inventory/AuditLog.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace redis;
@@ -19,6 +23,21 @@ class TstCliCluster : public QObject
     QString url() const
     {
         return QStringLiteral("redis://127.0.0.1:%1").arg(m_cluster.nodes().first().port);
+    }
+
+    // A SKU whose stock lives on a primary other than the seed (node 0), and that primary's
+    // index (-1 when none was found).
+    std::pair<QString, int> skuOffTheSeed() const
+    {
+        for (int i = 0; i < Skus; ++i) {
+            const QString sku = QStringLiteral("sku-%1").arg(i);
+            for (int n = 1; n < 3; ++n)
+                if (m_cluster.connectNode(n)
+                        ->call({"EXISTS", "stock:{" + sku.toUtf8() + "}:available"})
+                        .ok())
+                    return {sku, n};
+        }
+        return {QString(), -1};
     }
 
 private slots:
@@ -63,6 +82,36 @@ private slots:
             }
         }
         QCOMPARE(nodesUsed.size(), 3);
+    }
+
+    // Issue 28: a deduction on a SKU the seed does not own was recorded as the seed's, with
+    // the owner's run_id. The JSON and the audit record name the node that ran it.
+    void deductionNamesTheSlotOwner()
+    {
+        const auto [sku, owner] = skuOffTheSeed();
+        QVERIFY(owner > 0); // not the seed
+        const QString ownerAddress =
+            QStringLiteral("127.0.0.1:%1").arg(m_cluster.nodes().at(owner).port);
+        QByteArray runId;
+        for (const QByteArray &l :
+             m_cluster.connectNode(owner)->call({"INFO", "server"})->bytes().split('\n'))
+            if (l.startsWith("run_id:"))
+                runId = l.mid(7).trimmed();
+        QTemporaryDir dir;
+        const QString audit = dir.filePath("audit.jsonl");
+        const auto run =
+            runCli({QStringLiteral("deduct"), QStringLiteral("--url"), url(),
+                    QStringLiteral("--audit-log"), audit, QStringLiteral("--sku"), sku,
+                    QStringLiteral("--order"), QStringLiteral("o-owner"),
+                    QStringLiteral("--quantity"), QStringLiteral("1"), QStringLiteral("--json")});
+        QVERIFY2(run.exitCode == 0, run.out + run.err);
+        const QJsonObject j = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(j.value("server").toString(), ownerAddress);
+        QCOMPARE(j.value("run_id").toString(), QString::fromLatin1(runId));
+        const auto records = inventory::pairAttempts(inventory::AuditLog::read(audit).records);
+        QCOMPARE(records.size(), 1);
+        QCOMPARE(records.first().server, ownerAddress);
+        QCOMPARE(records.first().runId, QString::fromLatin1(runId));
     }
 
     void pingSaysCluster()
@@ -111,16 +160,7 @@ private slots:
     {
         // A SKU whose primary is not the seed, and a map that sends that primary's announced
         // address to a port nothing listens on: the deduction cannot reach it, and says so.
-        QString sku;
-        int owner = -1;
-        for (int i = 0; i < Skus && owner <= 0; ++i) {
-            sku = QStringLiteral("sku-%1").arg(i);
-            for (int n = 0; n < 3; ++n)
-                if (m_cluster.connectNode(n)
-                        ->call({"EXISTS", "stock:{" + sku.toUtf8() + "}:available"})
-                        .ok())
-                    owner = n;
-        }
+        const auto [sku, owner] = skuOffTheSeed();
         QVERIFY(owner > 0);
         const QByteArray key = "stock:{" + sku.toUtf8() + "}:available";
         const QByteArray before = m_cluster.connectNode(owner)->call({"GET", key})->bytes();

@@ -101,6 +101,12 @@ private slots:
         QCOMPARE(r.json.value("receipt_key").toString(), QStringLiteral("idem:{42}:9001"));
         QCOMPARE(r.json.value("slot").toInt(), redis::keySlot("stock:{42}:available"));
         QCOMPARE(r.json.value("receipt").toObject().value("ttl").toInt(), 604800);
+        // The receipt read back stands behind the retry promise (issue 29, D3), and the node
+        // that ran the call is named with its run_id (issue 28).
+        QCOMPARE(r.json.value("retry_protection").toString(), QStringLiteral("held"));
+        QCOMPARE(r.json.value("server").toString(),
+                 QStringLiteral("127.0.0.1:%1").arg(m_redis.port()));
+        QCOMPARE(r.json.value("run_id").toString().size(), 40);
         const auto trail = testsupport::readAuditTrail(m_audit);
         QVERIFY2(trail.problem.isEmpty(), qPrintable(trail.problem));
         QCOMPARE(trail.raw.size(), 2); // the attempt, then its outcome

@@ -263,6 +263,14 @@ private slots:
         QTest::keyClicks(quantity, QStringLiteral("3"));
         panel->runFromForm();
         QTRY_VERIFY(panel->pendingConfirmation());
+        // Issue 28: the confirmation named the seed and gave redis-cli without -c. It names
+        // node 2, the slot's owner, and a redis-cli -c line aimed at it.
+        const QString owner = QStringLiteral("127.0.0.1:%1").arg(m_cluster.nodes().at(2).port);
+        QCOMPARE(panel->pendingConfirmation()->serverText(), owner);
+        const QString cli = panel->pendingConfirmation()->redisCliCommand();
+        QVERIFY2(cli.startsWith(QStringLiteral("redis-cli -c -h 127.0.0.1 -p %1 FCALL ")
+                                    .arg(m_cluster.nodes().at(2).port)),
+                 qPrintable(cli));
         QTest::mouseClick(panel->pendingConfirmation()->runButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(panel->resultCard()->entryId() != 0, 10000);
         QCOMPARE(panel->resultCard()->titleText(), QStringLiteral("Deducted — remaining 47"));

@@ -2,6 +2,7 @@
 // the outcome shown; inline validation; Enter and Ctrl+Enter; unknown outcomes with Check
 // receipt, a safe retry in Function mode and an acknowledged one in Script mode; a read-only
 // session.
+#include "EnvironmentStyle.h"
 #include "RedisFixture.h"
 #include "deduct/ConfirmDeductionDialog.h"
 #include "deduct/DeductionForm.h"
@@ -107,9 +108,33 @@ private slots:
         QFile::remove(m_ctx.auditLogPath);
     }
 
+    // Issue 29, D3: the reply said "deducted" and promised Already applied on a retry, but the
+    // receipt read back is gone (evicted right after the call). The card takes the promise back.
+    void resultCardSaysTheRetryProtectionIsGone()
+    {
+        const auto plan = inventory::planDeduction({"42", "9101", "3", "60"}, m_ctx.schema);
+        const inventory::DeductionResult r = inventory::deductBlocking(*m_c, m_ctx, plan);
+        QCOMPARE(r.outcome.kind, inventory::OutcomeKind::Deducted);
+        QVERIFY(m_c->call({"DEL", "idem:{42}:9101"}).ok());
+        inventory::DeductionHistory::Entry e;
+        e.id = 1;
+        e.result = inventory::readBackBlocking(*m_c, r, m_ctx.timeoutMs);
+        ui::ResultCard card;
+        card.showEntry(e);
+        QVERIFY2(card.meaningText().contains("the retry protection is already gone"),
+                 qPrintable(card.meaningText()));
+        const QString next = child<QLabel>(&card, "resultNext")->text();
+        QVERIFY2(next.contains("Do not retry this order") && !next.contains("Already applied"),
+                 qPrintable(next));
+        QVERIFY2(child<QLabel>(&card, "receiptAfter")->text().contains("does not exist"),
+                 qPrintable(child<QLabel>(&card, "receiptAfter")->text()));
+    }
+
     void fillConfirmAndReadTheOutcome()
     {
         ui::DeductionPanel panel(*m_c, m_ctx);
+        // Issue 28: an unlocked production session's confirmation showed no PRODUCTION badge.
+        panel.setEnvironment(session::Environment::Production);
         panel.resize(1200, 800);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
@@ -134,6 +159,13 @@ private slots:
         QTest::keyClick(child<QLineEdit>(&panel, "quantity"), Qt::Key_Return, Qt::ControlModifier);
         QTRY_VERIFY(panel.pendingConfirmation());
         ui::ConfirmDeductionDialog *dialog = panel.pendingConfirmation();
+        // The window banner's badge: the same text and colour.
+        QCOMPARE(dialog->environmentText(), QStringLiteral("PRODUCTION"));
+        QCOMPARE(child<QLabel>(dialog, "environmentBadge")->styleSheet(),
+                 ui::environmentBadgeStyle(session::Environment::Production));
+        QVERIFY(ui::environmentBadgeStyle(session::Environment::Production)
+                    .contains(ui::environmentColor(session::Environment::Production).name()));
+        QCOMPARE(dialog->serverText(), m_ctx.serverAddress); // standalone: the server itself
         const QString cli = dialog->redisCliCommand();
         QCOMPARE(cli, QStringLiteral("redis-cli -h 127.0.0.1 -p %1 FCALL inventory_deduct_v1 2 "
                                      "'stock:{42}:available' 'idem:{42}:9001' 3 3600")

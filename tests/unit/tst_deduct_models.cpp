@@ -92,6 +92,33 @@ private slots:
         QVERIFY(!h.entry(999));
     }
 
+    // Issue 28: no receipt is not proof that a deduction did not happen (it may have expired,
+    // been evicted, or been lost in a restart); and after a call whose reply promised one, its
+    // absence means a retry deducts (issue 29, D3).
+    void noReceiptIsNotDidNotHappen()
+    {
+        DeductionHistory h;
+        const int unknown = h.add(result(OutcomeKind::Unknown, "9002", DeductionMode::Function));
+        const int deducted = h.add(result(OutcomeKind::Deducted, "9003", DeductionMode::Function));
+        ReceiptStatus none;
+        none.key = "idem:{42}:x";
+        none.type = "none";
+        none.checkedUtc = QDateTime::currentDateTimeUtc();
+        h.setReceiptCheck(unknown, none);
+        h.setReceiptCheck(deducted, none);
+        const QString first = h.data(h.index(0, DeductionHistory::Check)).toString();
+        QVERIFY2(first.startsWith(QLatin1String("no receipt found")), qPrintable(first));
+        const QString second = h.data(h.index(1, DeductionHistory::Check)).toString();
+        QVERIFY2(second.startsWith(QLatin1String("receipt gone: a retry deducts")),
+                 qPrintable(second));
+        for (int row : {0, 1}) {
+            const QString tip =
+                h.data(h.index(row, DeductionHistory::Check), Qt::ToolTipRole).toString();
+            QVERIFY2(!tip.contains(QLatin1String("did not happen")), qPrintable(tip));
+            QVERIFY2(tip.contains(QLatin1String("evicted")), qPrintable(tip));
+        }
+    }
+
     void scriptCheckVerdicts()
     {
         DeductionResult r = result(OutcomeKind::Unknown, "", DeductionMode::Script);

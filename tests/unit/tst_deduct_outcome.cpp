@@ -36,22 +36,19 @@ private slots:
         o = decodeFunctionReply(pair(-2, 0));
         QCOMPARE(o.kind, OutcomeKind::StockMissing);
         // v2: applied before with another quantity; nothing changed.
-        o = decodeFunctionReply(pair(-3, 5));
+        o = decodeFunctionReply(pair(-3, 5), ReplyContract::FunctionV2, 3);
         QCOMPARE(o.kind, OutcomeKind::AlreadyApplied);
         QCOMPARE(o.recordedQuantity, 5);
         QVERIFY(o.meaning(DeductionMode::Function).contains(QLatin1String("quantity 5")));
-        // Extra trailing elements (a later version) are tolerated.
-        o = decodeFunctionReply(
-            Reply::array({Reply::integer(1), Reply::integer(6), Reply::bulk("x")}));
-        QCOMPARE(o.kind, OutcomeKind::Deducted);
         // A receipt that is not a number is still a duplicate.
         o = decodeFunctionReply(Reply::array({Reply::integer(2), Reply::bulk("abc")}));
         QCOMPARE(o.kind, OutcomeKind::AlreadyApplied);
         QVERIFY(!o.remaining);
     }
 
-    // A reply we cannot read: the call ran, but only a receipt check can tell what it did.
-    void unreadableRepliesAreUnknown_data()
+    // A reply we cannot read: the call ran, and a reply outside the contract proves nothing
+    // about what it did: it may have written.
+    void unreadableRepliesMayHaveWritten_data()
     {
         QTest::addColumn<Reply>("reply");
         QTest::newRow("integer") << Reply::integer(1);
@@ -61,12 +58,13 @@ private slots:
         QTest::newRow("deducted without remaining")
             << Reply::array({Reply::integer(1), Reply::bulk("x")});
     }
-    void unreadableRepliesAreUnknown()
+    void unreadableRepliesMayHaveWritten()
     {
         QFETCH(Reply, reply);
         const auto o = decodeFunctionReply(reply);
-        QCOMPARE(o.kind, OutcomeKind::Unknown);
-        QVERIFY(o.transportError.contains(QLatin1String("unexpected reply")));
+        QCOMPARE(o.kind, OutcomeKind::MayHaveWritten);
+        QVERIFY(o.outsideContract());
+        QCOMPARE(o.replyText, reply.debugString());
         // Described in words, never dumped raw into the sentence (issue 14, item 8).
         QVERIFY2(!o.summary().contains(QLatin1String("(integer)")), qPrintable(o.summary()));
         QVERIFY(!o.summary().contains(QLatin1Char('[')));
@@ -87,12 +85,12 @@ private slots:
         }
         // A negative remaining is never "deducted".
         const auto negative = decodeFunctionReply(pair(1, -1));
-        QCOMPARE(negative.kind, OutcomeKind::Unknown);
+        QCOMPARE(negative.kind, OutcomeKind::MayHaveWritten);
         QVERIFY(!negative.remaining);
         QVERIFY2(negative.summary().contains(QLatin1String("below zero")),
                  qPrintable(negative.summary()));
-        QCOMPARE(decodeScriptReply(pair(1, -1)).kind, OutcomeKind::Unknown);
-        QCOMPARE(decodeScriptReply(pair(0, -5)).kind, OutcomeKind::Unknown);
+        QCOMPARE(decodeScriptReply(pair(1, -1)).kind, OutcomeKind::MayHaveWritten);
+        QCOMPARE(decodeScriptReply(pair(0, -5)).kind, OutcomeKind::MayHaveWritten);
         // A negative recorded remaining: still a duplicate, but the value is an anomaly.
         const auto recorded = decodeFunctionReply(pair(2, -4));
         QCOMPARE(recorded.kind, OutcomeKind::AlreadyApplied);
@@ -109,8 +107,82 @@ private slots:
         QCOMPARE(decodeScriptReply(pair(1, 4)).kind, OutcomeKind::Deducted);
         QCOMPARE(decodeScriptReply(pair(0, 4)).stock, 4);
         QCOMPARE(decodeScriptReply(pair(-1, 0)).kind, OutcomeKind::StockMissing);
-        QCOMPARE(decodeScriptReply(pair(-2, 0)).kind, OutcomeKind::Unknown);
-        QCOMPARE(decodeScriptReply(pair(2, 4)).kind, OutcomeKind::Unknown);
+        QCOMPARE(decodeScriptReply(pair(-2, 0)).kind, OutcomeKind::MayHaveWritten);
+        QCOMPARE(decodeScriptReply(pair(2, 4)).kind, OutcomeKind::MayHaveWritten);
+    }
+
+    // Issue 29, D4: replies outside docs/contracts.md were read as known outcomes ("deducted",
+    // "already applied with quantity 0", "stock missing, nothing was written"). Each contract
+    // has its own codes, integer types, two elements and ranges; anything else may have
+    // written, and the record keeps the reply as it came.
+    void hostileRepliesMayHaveWritten_data()
+    {
+        QTest::addColumn<Reply>("reply");
+        QTest::addColumn<int>("contract");
+        QTest::addColumn<qint64>("quantity");
+        const int v1 = int(ReplyContract::FunctionV1), v2 = int(ReplyContract::FunctionV2),
+                  script = int(ReplyContract::Script);
+        QTest::newRow("v1 remaining absurd") << pair(1, 9223372036854775807LL) << v1 << 3LL;
+        QTest::newRow("script remaining absurd") << pair(1, 9223372036854775807LL) << script << 3LL;
+        QTest::newRow("remaining above stock bound - quantity") << pair(1, 999999998) << v1 << 3LL;
+        QTest::newRow("three elements")
+            << Reply::array({Reply::integer(1), Reply::integer(97), Reply::integer(5)}) << v1
+            << 3LL;
+        QTest::newRow("strings") << Reply::array({Reply::bulk("1"), Reply::bulk("97")}) << v1
+                                 << 3LL;
+        QTest::newRow("string remaining")
+            << Reply::array({Reply::integer(1), Reply::bulk("97")}) << v1 << 3LL;
+        QTest::newRow("-3 from v1") << pair(-3, 0) << v1 << 3LL;
+        QTest::newRow("-3 from v1 with a quantity") << pair(-3, 5) << v1 << 3LL;
+        QTest::newRow("-3 from v2 with quantity 0") << pair(-3, 0) << v2 << 3LL;
+        QTest::newRow("-3 from v2 with this quantity") << pair(-3, 3) << v2 << 3LL;
+        QTest::newRow("-3 from the script") << pair(-3, 5) << script << 3LL;
+        QTest::newRow("-2 with a value") << pair(-2, 55) << v1 << 3LL;
+        QTest::newRow("-1 from a function") << pair(-1, 0) << v1 << 3LL;
+        QTest::newRow("-1 with a value") << pair(-1, 7) << script << 3LL;
+        QTest::newRow("insufficient with enough stock") << pair(0, 50) << v1 << 3LL;
+        QTest::newRow("insufficient above the stock bound") << pair(0, 1000000001) << script << 0LL;
+        QTest::newRow("nested array")
+            << Reply::array({Reply::integer(2), Reply::array({Reply::integer(7)})}) << v1 << 3LL;
+        QTest::newRow("status") << Reply::status("OK") << v1 << 3LL;
+        QTest::newRow("empty array") << Reply::array({}) << script << 3LL;
+    }
+    void hostileRepliesMayHaveWritten()
+    {
+        QFETCH(Reply, reply);
+        QFETCH(int, contract);
+        QFETCH(qint64, quantity);
+        const std::optional<qint64> q = quantity ? std::optional(quantity) : std::nullopt;
+        const auto o = contract == int(ReplyContract::Script)
+                           ? decodeScriptReply(reply, q)
+                           : decodeFunctionReply(reply, ReplyContract(contract), q);
+        QCOMPARE(outcomeName(o.kind), QStringLiteral("may_have_written"));
+        QVERIFY(o.outsideContract());
+        QVERIFY(!o.remaining && !o.stock && !o.recordedQuantity);
+        QCOMPARE(o.replyText, reply.debugString());
+        // The audit log's readers know the kind by this opening (PriorDeductions, OutcomeBuckets).
+        QVERIFY2(o.summary().startsWith(QLatin1String("error, may have written: a reply outside")),
+                 qPrintable(o.summary()));
+        for (auto mode : {DeductionMode::Function, DeductionMode::Script}) {
+            const QString words = o.meaning(mode) + o.nextStep(mode);
+            QVERIFY2(!words.contains(QLatin1String("Nothing was written")), qPrintable(words));
+            QVERIFY2(!words.contains(QLatin1String("safe")), qPrintable(words));
+        }
+    }
+
+    // The contract's own shapes, at the edges of their ranges, stay known outcomes.
+    void contractEdgesAreOutcomes()
+    {
+        QCOMPARE(decodeFunctionReply(pair(1, 999999997), ReplyContract::FunctionV1, 3).kind,
+                 OutcomeKind::Deducted);
+        QCOMPARE(decodeFunctionReply(pair(0, 2), ReplyContract::FunctionV1, 3).kind,
+                 OutcomeKind::Insufficient);
+        QCOMPARE(decodeScriptReply(pair(0, 1000000000)).kind, OutcomeKind::Insufficient);
+        QCOMPARE(decodeFunctionReply(pair(2, 1000000000)).kind, OutcomeKind::AlreadyApplied);
+        QCOMPARE(decodeFunctionReply(pair(-2, 0), ReplyContract::FunctionV2, 3).kind,
+                 OutcomeKind::StockMissing);
+        QCOMPARE(decodeFunctionReply(pair(-3, 1000000), ReplyContract::FunctionV2, 3).kind,
+                 OutcomeKind::AlreadyApplied);
     }
 
     void serverErrorsAreRejectedWithTheirText()
@@ -275,6 +347,38 @@ private slots:
         QCOMPARE(s.verdictName(), QStringLiteral("check_failed"));
     }
 
+    // Issue 29, D4, for the receipt function: a reply outside {1, remaining, ttl, quantity} or
+    // {0, 0, -2, -1} says neither "happened" nor "not found": the check failed.
+    void hostileReceiptFunctionReplies_data()
+    {
+        QTest::addColumn<Reply>("reply");
+        const auto four = [](qint64 a, qint64 b, qint64 c, qint64 d) {
+            return Reply::array(
+                {Reply::integer(a), Reply::integer(b), Reply::integer(c), Reply::integer(d)});
+        };
+        QTest::newRow("absurd remaining") << four(1, 9223372036854775807LL, 100, -1);
+        QTest::newRow("negative remaining") << four(1, -5, 100, -1);
+        QTest::newRow("ttl -2 with a receipt") << four(1, 7, -2, -1);
+        QTest::newRow("quantity 0") << four(1, 7, 100, 0);
+        QTest::newRow("not found with values") << four(0, 7, 100, 3);
+        QTest::newRow("five elements")
+            << Reply::array({Reply::integer(1), Reply::integer(7), Reply::integer(100),
+                             Reply::integer(-1), Reply::integer(0)});
+        QTest::newRow("strings") << Reply::array(
+            {Reply::bulk("1"), Reply::bulk("7"), Reply::bulk("100"), Reply::bulk("-1")});
+        QTest::newRow("three elements")
+            << Reply::array({Reply::integer(1), Reply::integer(7), Reply::integer(100)});
+        QTest::newRow("empty") << Reply::array({});
+    }
+    void hostileReceiptFunctionReplies()
+    {
+        QFETCH(Reply, reply);
+        const ReceiptStatus s = decodeReceiptFunctionReply("r", reply);
+        QCOMPARE(s.verdictName(), QStringLiteral("check_failed"));
+        QVERIFY2(s.error.contains(QLatin1String("outside its contract")), qPrintable(s.error));
+        QVERIFY(!s.verdict().contains(QLatin1String("happened")));
+    }
+
     void directReceiptReads()
     {
         using RR = redis::ReplyResult;
@@ -299,6 +403,16 @@ private slots:
                                                Reply::nil(), Reply::array({})});
         QVERIFY(!s.exists);
         QVERIFY(s.verdict().startsWith(QLatin1String("No receipt")));
+        // Issue 29, D4: a GET answering an array, or a HGETALL answering nothing, is no
+        // receipt's content: the check failed, it proves neither "happened" nor "anomalous".
+        s = decodeDirectReceipt("r", QList<RR>{Reply::status("string"), Reply::integer(60),
+                                               Reply::array({}), Reply::nil()});
+        QCOMPARE(s.verdictName(), QStringLiteral("check_failed"));
+        QVERIFY2(s.error.contains(QLatin1String("GET answered an empty array")),
+                 qPrintable(s.error));
+        s = decodeDirectReceipt("r", QList<RR>{Reply::status("hash"), Reply::integer(60),
+                                               Reply::nil(), Reply::array({})});
+        QCOMPARE(s.verdictName(), QStringLiteral("check_failed"));
         s = decodeDirectReceipt("r", QList<RR>{RedisError{RedisError::Kind::Timeout, {}, "t", true},
                                                Reply::integer(1), Reply::nil(), Reply::nil()});
         QVERIFY(!s.ok());

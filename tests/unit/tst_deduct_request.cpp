@@ -215,6 +215,43 @@ private slots:
         QCOMPARE(ctx.effectiveRedisCliArgs(), (QStringList{"-p", "1"}));
     }
 
+    // Issue 28: on a cluster sku-3 (slot 12779, owned by 30103) was confirmed as the seed
+    // 30102 with a redis-cli command without -c. The confirmation names the slot's owner and
+    // a redis-cli command that reaches it, and follows a MOVED if the slot moved meanwhile.
+    void clusterNamesTheSlotOwner()
+    {
+        DeductionContext ctx;
+        ctx.serverAddress = "127.0.0.1:30102";
+        ctx.redisCliArgs = {"-h", "127.0.0.1", "-p", "30102", "--user", "ops", "--askpass"};
+        ctx.nodeForSlot = [](int slot) {
+            return SlotNode{true, slot == 12779 ? QStringLiteral("127.0.0.1:30103") : QString()};
+        };
+        const DeductionPlan p =
+            planDeduction({"sku-3", "9001", "1", "60", DeductionMode::Function}, KeySchema());
+        QCOMPARE(p.stockSlot, 12779);
+        QCOMPARE(ctx.serverFor(p.stockSlot), QStringLiteral("127.0.0.1:30103"));
+        QCOMPARE(
+            ctx.redisCliArgsFor(p.stockSlot),
+            (QStringList{"-c", "-h", "127.0.0.1", "-p", "30103", "--user", "ops", "--askpass"}));
+        QCOMPARE(redisCliCommandLine(ctx.redisCliArgsFor(p.stockSlot), p.command),
+                 QStringLiteral("redis-cli -c -h 127.0.0.1 -p 30103 --user ops --askpass FCALL "
+                                "inventory_deduct_v1 2 'stock:{sku-3}:available' "
+                                "'idem:{sku-3}:9001' 1 60"));
+        // An owner the topology does not name yet: said so, and redis-cli -c via the seed.
+        QVERIFY(ctx.serverFor(5).contains("slot 5"));
+        QCOMPARE(ctx.redisCliArgsFor(5), (QStringList{"-c", "-h", "127.0.0.1", "-p", "30102",
+                                                      "--user", "ops", "--askpass"}));
+        // IPv6 and no -h/-p in the options: the node's address is added.
+        QCOMPARE(redisCliClusterArgs({"--tls"}, "[::1]:7001"),
+                 (QStringList{"-c", "-h", "::1", "-p", "7001", "--tls"}));
+        // A standalone server: as before, no -c.
+        ctx.nodeForSlot = [](int) {
+            return SlotNode{};
+        };
+        QCOMPARE(ctx.serverFor(p.stockSlot), QStringLiteral("127.0.0.1:30102"));
+        QCOMPARE(ctx.redisCliArgsFor(p.stockSlot), ctx.redisCliArgs);
+    }
+
     void modes()
     {
         QCOMPARE(parseMode("Function"), DeductionMode::Function);

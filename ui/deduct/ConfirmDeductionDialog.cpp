@@ -1,5 +1,6 @@
 #include "ConfirmDeductionDialog.h"
 
+#include "EnvironmentStyle.h"
 #include "Palette.h"
 
 #include "core/Bytes.h"
@@ -11,6 +12,7 @@
 #include <QDialogButtonBox>
 #include <QFontDatabase>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -36,7 +38,8 @@ QLabel *plain(const QString &text, QWidget *parent)
 
 ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
                                                const DeductionContext &ctx, Kind kind,
-                                               const QString &readOnlyNotice, QWidget *parent)
+                                               const QString &readOnlyNotice,
+                                               session::Environment environment, QWidget *parent)
     : QDialog(parent)
 {
     const bool function = plan.request.mode == DeductionMode::Function;
@@ -45,6 +48,14 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
                                                   : tr("Retry the script: may deduct twice"));
     setObjectName(QStringLiteral("confirmDeductionDialog"));
     auto *layout = new QVBoxLayout(this);
+    // The same badge, text and colour as the window's banner (EnvironmentStyle).
+    m_environment = new QLabel(environmentBadgeText(environment), this);
+    m_environment->setObjectName(QStringLiteral("environmentBadge"));
+    m_environment->setStyleSheet(environmentBadgeStyle(environment));
+    auto *badgeRow = new QHBoxLayout;
+    badgeRow->addWidget(m_environment);
+    badgeRow->addStretch(1);
+    layout->addLayout(badgeRow);
 
     QString intro;
     if (kind == Kind::RetrySameOrder)
@@ -82,7 +93,10 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
 
     auto *where = m_where = new QFormLayout;
     where->addRow(tr("Profile"), plain(ctx.profileName, this));
-    where->addRow(tr("Server"), plain(ctx.serverAddress, this));
+    // The node that runs the call: on a cluster the owner of the keys' slot, not the seed.
+    m_server = plain(ctx.serverFor(plan.stockSlot), this);
+    m_server->setObjectName(QStringLiteral("confirmServer"));
+    where->addRow(tr("Server"), m_server);
     where->addRow(
         tr("Stock key"),
         plain(tr("%1   slot %2").arg(core::escapeBytes(plan.stockKey)).arg(plan.stockSlot), this));
@@ -132,7 +146,7 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
     args->setMinimumHeight(26 + 22 * int(plan.command.size()));
     layout->addWidget(args);
 
-    m_cli = redisCliCommandLine(ctx.effectiveRedisCliArgs(), plan.command);
+    m_cli = redisCliCommandLine(ctx.redisCliArgsFor(plan.stockSlot), plan.command);
     layout->addWidget(plain(tr("The same command for redis-cli:"), this));
     auto *cli = new QPlainTextEdit(m_cli, this);
     cli->setObjectName(QStringLiteral("redisCliCommand"));
@@ -166,6 +180,16 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
     resize(720, sizeHint().height());
+}
+
+QString ConfirmDeductionDialog::serverText() const
+{
+    return m_server->text();
+}
+
+QString ConfirmDeductionDialog::environmentText() const
+{
+    return m_environment->text();
 }
 
 void ConfirmDeductionDialog::requireAcknowledgement()

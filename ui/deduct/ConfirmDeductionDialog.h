@@ -1,6 +1,7 @@
 #pragma once
 
 #include "inventory/DeductionContext.h"
+#include "session/Environment.h"
 
 #include <QDialog>
 
@@ -22,9 +23,12 @@ class ConfirmDeductionDialog : public QDialog
     Q_OBJECT
 public:
     enum class Kind { First, RetrySameOrder, ScriptRetry };
+    // `environment` is shown as the window's banner shows it: a write to production must look
+    // like one here too.
     ConfirmDeductionDialog(const inventory::DeductionPlan &plan,
                            const inventory::DeductionContext &ctx, Kind kind,
-                           const QString &readOnlyNotice, QWidget *parent = nullptr);
+                           const QString &readOnlyNotice, session::Environment environment,
+                           QWidget *parent = nullptr);
 
     // What is known so far (e.g. the last stock check before a script retry); shown under
     // the introduction.
@@ -38,6 +42,9 @@ public:
     void setRepeatWarning(const QString &text, bool mayDeductTwice);
 
     QString redisCliCommand() const { return m_cli; }
+    // The node named as the one that runs the call (on a cluster, the slot's owner).
+    QString serverText() const;
+    QString environmentText() const;
     QPushButton *runButton() const { return m_run; }
     QPushButton *copyButton() const { return m_copy; }
     // ScriptRetry, or a script repeat of an order (setRepeatWarning), else nullptr.
@@ -53,6 +60,8 @@ private:
     QPushButton *m_copy;
     QCheckBox *m_ack = nullptr;
     QLabel *m_evidence;
+    QLabel *m_server;
+    QLabel *m_environment;
     QLabel *m_stock;
     QLabel *m_anomalies;
     QLabel *m_warning;

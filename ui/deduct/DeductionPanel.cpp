@@ -61,7 +61,7 @@ DeductionPanel::DeductionPanel(redis::CommandSender &sender, const DeductionCont
     m_historyView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_historyView->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_historyView->verticalHeader()->hide();
-    // Every column fits its longest text ("Already applied", "no receipt: did not happen"); the
+    // Every column fits its longest text ("Already applied", "receipt gone: a retry deducts"); the
     // last check takes what is left, and a narrow window scrolls instead of cutting words.
     QHeaderView *header = m_historyView->horizontalHeader();
     header->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -147,7 +147,7 @@ void DeductionPanel::runFromForm()
 void DeductionPanel::confirmAndRun(const DeductionPlan &plan, int kind, const QString &note)
 {
     auto *dialog = new ConfirmDeductionDialog(plan, m_ctx, ConfirmDeductionDialog::Kind(kind),
-                                              m_readOnlyNotice, this);
+                                              m_readOnlyNotice, m_environment, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_dialog = dialog;
     connect(dialog, &QDialog::accepted, this, [this, plan, note] { execute(plan, note); });

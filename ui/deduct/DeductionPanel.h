@@ -4,6 +4,7 @@
 #include "inventory/DeductionHistory.h"
 #include "inventory/SkuDirectory.h"
 #include "redis/CommandSender.h"
+#include "session/Environment.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -38,6 +39,8 @@ public:
     // A line shown above the form and in the confirmation (e.g. the write gate's refusal
     // message while the session is read-only); empty hides it.
     void setReadOnlyNotice(const QString &notice);
+    // The session's environment, badged in every confirmation as the window's banner shows it.
+    void setEnvironment(session::Environment environment) { m_environment = environment; }
     // The key browser's last scan: SKU suggestions in the form, known anomalies in the
     // confirmation. Not owned; nullptr (the default): neither.
     void setSkuDirectory(const inventory::SkuDirectory *directory);
@@ -76,6 +79,8 @@ private:
     inventory::DeductionHistory *m_history;
     QTableView *m_historyView;
     QPointer<ConfirmDeductionDialog> m_dialog;
+    // Until told: the most careful badge, never a reassuring one.
+    session::Environment m_environment = session::Environment::Production;
     QString m_readOnlyNotice;
     const inventory::SkuDirectory *m_directory = nullptr;
     bool m_running = false;

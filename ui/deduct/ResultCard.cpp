@@ -5,6 +5,7 @@
 #include "OutcomeStyle.h"
 #include "core/Bytes.h"
 #include "inventory/AuditQuery.h"
+#include "inventory/RetryProtection.h"
 
 #include <QFontDatabase>
 #include <QFormLayout>
@@ -161,8 +162,9 @@ void ResultCard::showEntry(const DeductionHistory::Entry &e)
     else if (o.stock)
         value = tr(" — stock %1").arg(*o.stock);
     m_title->setText(outcomeTitle(o.kind) + value);
-    m_meaning->setText(o.meaning(mode));
-    m_next->setText(tr("Next: %1").arg(o.nextStep(mode)));
+    // The read-back can take back what the reply promised (a receipt evicted right after).
+    m_meaning->setText(resultMeaning(r));
+    m_next->setText(tr("Next: %1").arg(resultNextStep(r)));
 
     m_stockBefore->setText(r.stockBefore.text());
     m_stockAfter->setText(r.stockAfter.read ? r.stockAfter.text()
@@ -187,7 +189,7 @@ void ResultCard::showEntry(const DeductionHistory::Entry &e)
     setRowVisible(m_command, true);
 
     QStringList detail;
-    if (o.kind == OutcomeKind::Unknown && !o.transportError.startsWith(QLatin1String("unexpected")))
+    if (o.kind == OutcomeKind::Unknown)
         detail << tr("no reply after %1 ms").arg(r.durationMs);
     else if (r.durationMs >= 0 && o.kind != OutcomeKind::NotSent)
         detail << tr("reply in %1 ms").arg(r.durationMs);
@@ -196,8 +198,9 @@ void ResultCard::showEntry(const DeductionHistory::Entry &e)
     if (r.scriptLoaded)
         detail << tr("NOSCRIPT: the script was loaded and the call sent once more (safe: "
                      "NOSCRIPT proves it had not run)");
+    // A server error is in the meaning already; any other reply is shown as it came.
     if (!o.replyText.isEmpty() && o.kind != OutcomeKind::Rejected
-        && o.kind != OutcomeKind::MayHaveWritten)
+        && (o.kind != OutcomeKind::MayHaveWritten || o.outsideContract()))
         detail << tr("reply %1").arg(o.replyText);
     for (const QString &p : r.auditProblems)
         detail << tr("WARNING: audit record not written: %1").arg(p);
