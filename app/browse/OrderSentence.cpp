@@ -142,7 +142,7 @@ void weigh(const ServerEvidence &ev, std::optional<qint64> writtenAt, qint64 now
         const QString last =
             ev.lastSaveMs > 0
                 ? QStringLiteral("last snapshot %1").arg(formatLocalTime(ev.lastSaveMs, nowMs))
-                : QStringLiteral("no snapshot yet");
+                : QStringLiteral("no snapshot since it started");
         risks << QStringLiteral("AOF is off: a restart or failover before the next snapshot "
                                 "loses it (%1)")
                      .arg(last);

@@ -57,7 +57,10 @@ ServerEvidence evidenceFromInfo(const QHash<QByteArray, QByteArray> &info, qint6
     e.evictedKeys = number(info, "evicted_keys");
     if (info.contains("aof_enabled"))
         e.aofEnabled = info.value("aof_enabled") == "1";
-    if (const qint64 save = number(info, "rdb_last_save_time"); save > 0)
+    // rdb_last_save_time is the start time until a first save: rdb_saves (Redis 7+) tells a
+    // snapshot from none.
+    if (const qint64 save = number(info, "rdb_last_save_time");
+        save > 0 && number(info, "rdb_saves") != 0)
         e.lastSaveMs = save * 1000;
     // Without these a sentence would rest on defaults: the read counts as failed.
     if (e.runId.isEmpty() || e.evictionPolicy.isEmpty() || e.maxMemory < 0 || e.uptimeSeconds < 0)

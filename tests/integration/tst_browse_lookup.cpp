@@ -120,7 +120,7 @@ private slots:
                 .arg(formatLocalTime(st.receiptExpiryMs(r42), now),
                      server.lastSaveMs > 0 ? QStringLiteral("last snapshot %1")
                                                  .arg(formatLocalTime(server.lastSaveMs, now))
-                                           : QStringLiteral("no snapshot yet")));
+                                           : QStringLiteral("no snapshot since it started")));
         const QString s43 = explainOrder(st, receiptOf(st, "43", "9001"), now, &server).text();
         QVERIFY2(s43.contains("Stock left right after this order: 0. Safe to retry: probably, "
                               "until "),
