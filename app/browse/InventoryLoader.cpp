@@ -159,6 +159,20 @@ std::optional<PageRequest> InventoryLoader::store(const QList<Item> &items,
             }
             continue;
         }
+        // GET answers a string or nil, HMGET an array: any other shape is an anomaly of the
+        // server or of the path to it, and says nothing about the key (D4 of issue 29).
+        const bool expected = value->isNil() || (it.hash ? value->isArray() : value->string().ok());
+        if (!expected) {
+            noteProblem(it, redis::RedisError{
+                                redis::RedisError::Kind::Protocol,
+                                {},
+                                QStringLiteral("%1 answered %2, not the value of a key")
+                                    .arg(it.hash ? QStringLiteral("HMGET") : QStringLiteral("GET"),
+                                         value->isArray() ? QStringLiteral("an array")
+                                                          : QStringLiteral("another type")),
+                                false});
+            continue;
+        }
         // HMGET of a missing key answers [nil, nil, nil]: PTTL -2 tells it apart.
         if (gone || value->isNil())
             vanish(it);

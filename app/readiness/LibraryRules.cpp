@@ -14,18 +14,6 @@ bool isShipped(const functions::LocalFile &f)
     return f.path.startsWith(functions::LocalCatalog::shippedDirectory() + QLatin1Char('/'));
 }
 
-// The libraries of the connected node, or "could not check" with the reason.
-const QList<redis::LibraryInfo> *connectedLibraries(const AuditInput &in, Finding &out)
-{
-    if (in.nodes.isEmpty() || !in.nodes.first().libraries.ok()) {
-        conclude(out, Verdict::CouldNotCheck,
-                 in.nodes.isEmpty() ? QStringLiteral("no node was read")
-                                    : in.nodes.first().libraries.missing);
-        return nullptr;
-    }
-    return &*in.nodes.first().libraries.value;
-}
-
 const redis::LibraryInfo *loadedNamed(const QList<redis::LibraryInfo> &libs, const QString &name)
 {
     for (const redis::LibraryInfo &l : libs)
@@ -48,97 +36,160 @@ bool isDeduct(const redis::FunctionInfo &f)
 
 } // namespace
 
+namespace {
+
+// One sentence of a finding and the primaries it holds for: on a cluster every primary is
+// checked, and a sentence names the nodes it is about (the library missing on one primary
+// of three is that primary's problem, not "the" server's).
+struct Note
+{
+    Verdict verdict;
+    QString text;
+    QStringList nodes;
+};
+
+void addNote(QList<Note> &notes, Verdict v, const QString &text, const QString &node)
+{
+    for (Note &n : notes)
+        if (n.verdict == v && n.text == text) {
+            n.nodes << node;
+            return;
+        }
+    notes << Note{v, text, {node}};
+}
+
+// The worst note is the finding's verdict; the sentences, worst first, name their nodes when
+// the audit read more than one.
+void concludeNotes(Finding &out, QList<Note> notes, int nodeCount)
+{
+    std::stable_sort(notes.begin(), notes.end(), [](const Note &a, const Note &b) {
+        return severity(a.verdict) > severity(b.verdict);
+    });
+    out.verdict = notes.first().verdict;
+    QStringList sentences;
+    for (const Note &n : notes)
+        sentences
+            << (nodeCount > 1
+                    ? QStringLiteral("On %1: %2").arg(n.nodes.join(QStringLiteral(", ")), n.text)
+                    : n.text);
+    out.why = sentences.join(QLatin1Char(' '));
+}
+
+QString evidenceName(const QString &name, const NodeLibraries &node, int nodeCount)
+{
+    return nodeCount > 1 ? QStringLiteral("%1 on %2").arg(name, node.node) : name;
+}
+
+} // namespace
+
 void checkLibraryRelease(const AuditInput &in, Finding &out)
 {
-    const auto *libs = connectedLibraries(in, out);
-    if (!libs)
-        return;
+    if (in.nodes.isEmpty())
+        return conclude(out, Verdict::CouldNotCheck, QStringLiteral("no node was read"));
     if (!in.catalog)
         return conclude(out, Verdict::CouldNotCheck, QStringLiteral("no release catalogue"));
-    // One verdict per shipped library; the worst one is the finding's.
     QStringList shippedNames;
     for (const functions::LocalFile &f : in.catalog->files())
         if (isShipped(f) && !shippedNames.contains(f.inspection.library))
             shippedNames << f.inspection.library;
-    QList<QPair<Verdict, QString>> notes;
-    auto note = [&](Verdict v, const QString &sentence) {
-        notes << qMakePair(v, sentence);
-    };
-    for (const QString &name : shippedNames) {
-        const functions::LocalFile *shipped = in.catalog->filesFor(name).value(0);
-        for (const functions::LocalFile *f : in.catalog->filesFor(name))
-            if (isShipped(*f)) {
-                shipped = f;
-                break;
-            }
-        const QString shippedVersion = functions::versionLabel(shipped->inspection.version);
-        const redis::LibraryInfo *loaded = loadedNamed(*libs, name);
-        if (!loaded) {
-            out.evidence << qMakePair(name, QStringLiteral("not loaded"));
-            note(Verdict::Fail,
-                 QStringLiteral("%1 is not loaded, so every deduction fails with 'Function not "
-                                "found': load the shipped %2 (inventory-cli functions load).")
-                     .arg(name, shippedVersion));
-            continue;
-        }
-        const functions::LibraryMatch match = in.catalog->match(*loaded);
-        out.evidence << qMakePair(name,
-                                  QStringLiteral("%1 (%2)").arg(describe(*loaded), match.text()));
-        const bool identical = match.kind == functions::LibraryMatch::Kind::Identical;
-        if (identical && match.file == shipped->displayName)
-            note(Verdict::Pass, QStringLiteral("%1 is byte for byte the shipped release %2.")
-                                    .arg(name, shippedVersion));
-        else if (identical)
-            note(Verdict::Warn,
-                 QStringLiteral("%1 is the older release %2, not the shipped %3: "
-                                "load the shipped release before relying on what "
-                                "%3 fixed.")
-                     .arg(name, functions::versionLabel(match.fileVersion), shippedVersion));
-        else
-            note(Verdict::Fail,
-                 QStringLiteral("%1 matches no release (%2): code nobody shipped deducts stock; "
-                                "load the shipped %3 (inventory-cli functions load).")
-                     .arg(name, describe(*loaded), shippedVersion));
-    }
     if (shippedNames.isEmpty())
         return conclude(out, Verdict::CouldNotCheck,
                         QStringLiteral("the console ships no library to compare with"));
-    // The worst first: it is the one to act on, and the finding's verdict.
-    std::stable_sort(notes.begin(), notes.end(),
-                     [](const auto &a, const auto &b) { return int(a.first) > int(b.first); });
-    out.verdict = notes.first().first;
-    QStringList sentences;
-    for (const auto &n : notes)
-        sentences << n.second;
-    out.why = sentences.join(QLatin1Char(' '));
+    const int count = int(in.nodes.size());
+    QList<Note> notes;
+    for (const NodeLibraries &node : in.nodes) {
+        if (!node.libraries.ok()) {
+            addNote(notes, Verdict::CouldNotCheck, node.libraries.missing, node.node);
+            continue;
+        }
+        const QList<redis::LibraryInfo> &libs = *node.libraries.value;
+        for (const QString &name : shippedNames) {
+            const functions::LocalFile *shipped = in.catalog->filesFor(name).value(0);
+            for (const functions::LocalFile *f : in.catalog->filesFor(name))
+                if (isShipped(*f)) {
+                    shipped = f;
+                    break;
+                }
+            const QString shippedVersion = functions::versionLabel(shipped->inspection.version);
+            const redis::LibraryInfo *loaded = loadedNamed(libs, name);
+            if (!loaded) {
+                out.evidence << qMakePair(evidenceName(name, node, count),
+                                          QStringLiteral("not loaded"));
+                addNote(notes, Verdict::Fail,
+                        QStringLiteral("%1 is not loaded, so every deduction there fails with "
+                                       "'Function not found': load the shipped %2 "
+                                       "(inventory-cli functions load).")
+                            .arg(name, shippedVersion),
+                        node.node);
+                continue;
+            }
+            const functions::LibraryMatch match = in.catalog->match(*loaded);
+            out.evidence << qMakePair(
+                evidenceName(name, node, count),
+                QStringLiteral("%1 (%2)").arg(describe(*loaded), match.text()));
+            const bool identical = match.kind == functions::LibraryMatch::Kind::Identical;
+            if (identical && match.file == shipped->displayName)
+                addNote(notes, Verdict::Pass,
+                        QStringLiteral("%1 is byte for byte the shipped release %2.")
+                            .arg(name, shippedVersion),
+                        node.node);
+            else if (identical)
+                addNote(notes, Verdict::Warn,
+                        QStringLiteral("%1 is the older release %2, not the shipped %3: load the "
+                                       "shipped release before relying on what %3 fixed.")
+                            .arg(name, functions::versionLabel(match.fileVersion), shippedVersion),
+                        node.node);
+            else
+                addNote(notes, Verdict::Fail,
+                        QStringLiteral("%1 matches no release (%2): code nobody shipped deducts "
+                                       "stock; load the shipped %3 (inventory-cli functions "
+                                       "load).")
+                            .arg(name, describe(*loaded), shippedVersion),
+                        node.node);
+        }
+    }
+    concludeNotes(out, notes, count);
 }
 
 void checkDeductWrites(const AuditInput &in, Finding &out)
 {
-    const auto *libs = connectedLibraries(in, out);
-    if (!libs)
-        return;
-    QStringList flagged, fine;
-    for (const redis::LibraryInfo &l : *libs)
-        for (const redis::FunctionInfo &f : l.functions) {
-            if (!isDeduct(f))
-                continue;
-            out.evidence << qMakePair(f.name, f.flags.isEmpty() ? QStringLiteral("no flags")
-                                                                : f.flags.join(QLatin1Char(',')));
-            (f.flags.contains(QLatin1String("no-writes")) ? flagged : fine) << f.name;
+    if (in.nodes.isEmpty())
+        return conclude(out, Verdict::CouldNotCheck, QStringLiteral("no node was read"));
+    const int count = int(in.nodes.size());
+    QList<Note> notes;
+    for (const NodeLibraries &node : in.nodes) {
+        if (!node.libraries.ok()) {
+            addNote(notes, Verdict::CouldNotCheck, node.libraries.missing, node.node);
+            continue;
         }
-    if (!flagged.isEmpty())
-        return conclude(out, Verdict::Fail,
-                        QStringLiteral("%1 carries the no-writes flag, so Redis refuses its "
-                                       "DECRBY and SET and every deduction fails: remove the flag "
-                                       "and load the library again.")
-                            .arg(flagged.join(QStringLiteral(", "))));
-    if (fine.isEmpty())
-        return conclude(out, Verdict::CouldNotCheck,
-                        QStringLiteral("no deduct function is loaded (see the library rule)."));
-    conclude(
-        out, Verdict::Pass,
-        QStringLiteral("%1 may write (no no-writes flag).").arg(fine.join(QStringLiteral(", "))));
+        QStringList flagged, fine;
+        for (const redis::LibraryInfo &l : *node.libraries.value)
+            for (const redis::FunctionInfo &f : l.functions) {
+                if (!isDeduct(f))
+                    continue;
+                out.evidence << qMakePair(evidenceName(f.name, node, count),
+                                          f.flags.isEmpty() ? QStringLiteral("no flags")
+                                                            : f.flags.join(QLatin1Char(',')));
+                (f.flags.contains(QLatin1String("no-writes")) ? flagged : fine) << f.name;
+            }
+        if (!flagged.isEmpty())
+            addNote(notes, Verdict::Fail,
+                    QStringLiteral("%1 carries the no-writes flag, so Redis refuses its DECRBY "
+                                   "and SET and every deduction fails: remove the flag and load "
+                                   "the library again.")
+                        .arg(flagged.join(QStringLiteral(", "))),
+                    node.node);
+        else if (fine.isEmpty())
+            addNote(notes, Verdict::CouldNotCheck,
+                    QStringLiteral("no deduct function is loaded (see the library rule)."),
+                    node.node);
+        else
+            addNote(notes, Verdict::Pass,
+                    QStringLiteral("%1 may write (no no-writes flag).")
+                        .arg(fine.join(QStringLiteral(", "))),
+                    node.node);
+    }
+    concludeNotes(out, notes, count);
 }
 
 void checkLibraryDrift(const AuditInput &in, Finding &out)

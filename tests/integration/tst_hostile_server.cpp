@@ -235,6 +235,36 @@ private slots:
         QVERIFY2(r.err.contains("timeout"), r.err.constData());
     }
 
+    // D4 (order): a GET that answers an array is not "a hash without a valid remaining": the
+    // key could not be read, and the lookup says so with a non-zero exit.
+    void aGetAnsweringAnArrayIsUnreadable()
+    {
+        FakeRedis fake("-ERR unknown command\r\n", [](const QByteArray &name) -> QByteArray {
+            if (name == "CLUSTER")
+                return "-ERR This instance has cluster support disabled\r\n";
+            if (name == "INFO") {
+                const QByteArray info = "# Server\r\nredis_version:7.0.15\r\nredis_mode:"
+                                        "standalone\r\nrun_id:0123456789\r\n";
+                return "$" + QByteArray::number(info.size()) + "\r\n" + info + "\r\n";
+            }
+            if (name == "DBSIZE")
+                return ":1\r\n";
+            if (name == "SCAN")
+                return "*2\r\n$1\r\n0\r\n*1\r\n$10\r\nidem:{a}:1\r\n";
+            if (name == "PTTL")
+                return ":100000\r\n";
+            if (name == "GET")
+                return "*0\r\n";
+            return {};
+        });
+        const testsupport::CliRun r = testsupport::runCli(
+            {QStringLiteral("order"), QStringLiteral("1"), QStringLiteral("--url"),
+             QStringLiteral("redis://127.0.0.1:%1").arg(fake.port())});
+        QVERIFY2(r.exitCode == 1, r.err.constData());
+        QVERIFY2(r.err.contains("GET answered an array"), r.err.constData());
+        QVERIFY2(!r.out.contains("remaining") && r.out.contains("Not proven"), r.out.constData());
+    }
+
     // D5: a server's error text reaches the terminal through many verbs; none may carry an
     // escape sequence (clear screen, set title, 8-bit CSI) through as bytes.
     void errorTextCannotDriveTheTerminal_data()

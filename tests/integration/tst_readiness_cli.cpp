@@ -188,6 +188,25 @@ private slots:
         const QString line = r.out.mid(at, r.out.indexOf('\n', r.out.indexOf('\n', at) + 1) - at);
         QVERIFY2(line.contains(third + QStringLiteral(" hold(s) different libraries")),
                  qPrintable(line));
+
+        // One primary loses its library: the release and deduct rules name that primary, and
+        // say what the others hold, instead of "not loaded" about "the" server.
+        QVERIFY(cluster.connectNode(1)->call({"FUNCTION", "DELETE", "inventory_lib_v1"}).ok());
+        r = cli(
+            {QStringLiteral("--url"), url, QStringLiteral("--no-scan"), QStringLiteral("--json")});
+        const QString second = QStringLiteral("127.0.0.1:%1").arg(cluster.nodes().at(1).port);
+        const QString first = QStringLiteral("127.0.0.1:%1").arg(cluster.nodes().at(0).port);
+        QCOMPARE(verdictOf(r.out, QStringLiteral("library-release")), QStringLiteral("fail"));
+        const QString release = whyOf(r.out, QStringLiteral("library-release"));
+        QVERIFY2(
+            release.startsWith(QStringLiteral("On %1: inventory_lib_v1 is not loaded").arg(second)),
+            qPrintable(release));
+        QVERIFY2(release.contains(QStringLiteral("On %1").arg(first)), qPrintable(release));
+        const QString writes = whyOf(r.out, QStringLiteral("deduct-writes"));
+        QVERIFY2(writes.contains(QStringLiteral("On %1: no deduct function is loaded").arg(second)),
+                 qPrintable(writes));
+        QVERIFY2(writes.contains(QStringLiteral("inventory_deduct_v1 may write")),
+                 qPrintable(writes));
     }
 
     // A configuration rule holds only if it holds on every primary: one primary evicting keys
