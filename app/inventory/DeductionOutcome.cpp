@@ -207,8 +207,8 @@ QString DeductionOutcome::nextStep(DeductionMode mode) const
                               "stock key first.");
     case OutcomeKind::Rejected:
         if (serverError.contains(QLatin1String("Function not found"), Qt::CaseInsensitive))
-            return QStringLiteral("Load the inventory library on this server (Functions), then "
-                                  "run again.");
+            return QStringLiteral("Load the inventory library on this server (the Libraries "
+                                  "tab, or inventory-cli functions load), then run again.");
         if (serverError.startsWith(QLatin1String("NOPERM")))
             return QStringLiteral("This user lacks the ACL permission for the call; use a user "
                                   "that may run deductions.");
@@ -262,8 +262,12 @@ QString DeductionOutcome::nextStep(DeductionMode mode) const
                                   "a long script, BUSY, or loading its data) and this user may "
                                   "run INFO: a write goes only to a server known to be a "
                                   "primary.");
-        return QStringLiteral("Reconnect, or unlock the session if it is read-only, then run "
-                              "again.");
+        // Advice that fits what refused it: a local session is never read-only.
+        if (transportError.contains(QLatin1String("read-only session")))
+            return QStringLiteral("Unlock the session (File > Unlock writes, type the profile "
+                                  "name) if this write is meant for it, then run again: nothing "
+                                  "was sent.");
+        return QStringLiteral("Reconnect, then run again: nothing was sent.");
     }
     return {};
 }

@@ -20,6 +20,16 @@ namespace ui {
 using namespace inventory;
 
 namespace {
+
+// A hint that comes and goes while someone types keeps its line: the fields below never move
+// under the pointer (an order id typed into the field that slid under it went to the wrong one).
+void retainSpace(QWidget *w)
+{
+    QSizePolicy p = w->sizePolicy();
+    p.setRetainSizeWhenHidden(true);
+    w->setSizePolicy(p);
+}
+
 const QString ErrorStyle = Palette::textStyle(Palette::error());
 const QString HintStyle = Palette::textStyle(Palette::muted());
 } // namespace
@@ -36,6 +46,7 @@ DeductionForm::DeductionForm(const DeductionContext &ctx, QWidget *parent)
     m_skuSuggestion->setWordWrap(true);
     m_skuSuggestion->setStyleSheet(Palette::textStyle(Palette::warning()));
     m_skuSuggestion->hide();
+    retainSpace(m_skuSuggestion);
     // A suggested SKU is a link: clicking it fills the field.
     connect(m_skuSuggestion, &QLabel::linkActivated, this, [this](const QString &link) {
         setSku(QString::fromUtf8(QByteArray::fromPercentEncoding(link.toLatin1())));
@@ -133,6 +144,7 @@ QLineEdit *DeductionForm::addField(QFormLayout *form, const QString &label, cons
     msg->setTextFormat(Qt::PlainText);
     msg->setWordWrap(true);
     msg->hide();
+    retainSpace(msg);
     auto *column = new QVBoxLayout;
     column->setSpacing(1);
     column->addWidget(edit);
@@ -187,6 +199,7 @@ void DeductionForm::refreshSuggestions()
     const bool serverSaysMissing = valid && sku == m_missingSku;
     if (!scanSaysMissing && !serverSaysMissing) {
         m_skuSuggestion->hide();
+        retainSpace(m_skuSuggestion);
         m_skuSuggestion->clear();
         return;
     }
