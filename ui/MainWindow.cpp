@@ -105,7 +105,11 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
     connect(m_client, &redis::RedisClient::stateChanged, this, &MainWindow::onStateChanged);
     connect(&m_session->gate(), &session::WriteGate::readOnlyChanged, this,
             &MainWindow::onReadOnlyChanged);
-    onReadOnlyChanged(m_session->gate().isReadOnly());
+    // A Local claim is production until its proof is read: the label may change after
+    // connecting ("checking…" to proven, or to production), and after a reconnect.
+    connect(&m_session->gate(), &session::WriteGate::environmentChanged, this,
+            &MainWindow::onEnvironmentChanged);
+    onEnvironmentChanged();
     m_health = new session::ClusterHealth(m_session->router(), this);
     connect(m_health, &session::ClusterHealth::changed, this, &MainWindow::onClusterChanged);
     connect(&m_session->scanRouter(), &redis::ClusterRouter::topologyChanged, this,
@@ -119,6 +123,8 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
             [this](const session::ServerOverview &o) {
                 m_browser->setAuditContext({m_session->auditLogPath(), m_session->profile().name,
                                             m_client->address(), o.runId});
+                // A restart or failover (run_id or role changed) ends an unlock.
+                m_session->gate().observeServer(o.runId, o.role);
                 m_overview->setOverview(o, m_poller->lastSuccess());
                 m_status->setServer(o);
                 m_status->setActivity(
@@ -279,10 +285,27 @@ QWidget *MainWindow::createEnvironmentStrip()
 
 void MainWindow::updateEnvironmentStrip(const QString &note)
 {
+    const session::WriteGate &gate = m_session->gate();
     QString text = tr("%1 · %2").arg(environmentBadgeText(m_environment), m_client->address());
+    if (gate.claimedEnvironment() == session::Environment::Local && gate.evidence().checking())
+        text += tr(" · checking whether the server runs on this machine…");
     if (!note.isEmpty())
         text += QStringLiteral(" · ") + note;
     m_strip->setText(text);
+    // Why the label is what it is: the proof, or the profile's word.
+    m_strip->setToolTip(gate.environmentReason());
+}
+
+void MainWindow::onEnvironmentChanged()
+{
+    m_environment = m_session->environment();
+    m_strip->setStyleSheet(QStringLiteral("QLabel { background: %1; color: white;"
+                                          " font-weight: bold; padding: 3px 16px; }")
+                               .arg(environmentColor(m_environment).name()));
+    m_status->setEnvironment(m_environment);
+    m_status->setToolTip(m_session->gate().environmentReason());
+    m_browser->setEnvironment(m_environment);
+    onReadOnlyChanged(m_session->gate().isReadOnly());
 }
 
 void MainWindow::createMenus()
@@ -342,16 +365,22 @@ void MainWindow::createMenus()
 void MainWindow::onReadOnlyChanged(bool readOnly)
 {
     m_unlock->setEnabled(readOnly);
-    m_lock->setEnabled(!readOnly);
+    m_lock->setEnabled(m_session->gate().isUnlocked());
     m_deduct->setReadOnlyNotice(readOnly ? m_session->gate().refusalMessage() : QString());
     m_browser->setReadOnlyReason(readOnly ? m_session->gate().refusalMessage() : QString());
+    const session::WriteGate &gate = m_session->gate();
     QString note;
+    if (!gate.lockReason().isEmpty())
+        note = gate.lockReason() + QStringLiteral(" · ");
+    if (readOnly && gate.claimedEnvironment() == session::Environment::Local
+        && !gate.evidence().checking())
+        note += gate.evidence().reason + QStringLiteral(" · ");
     if (readOnly)
-        note = tr("READ-ONLY session: writes are refused until you unlock (File > Unlock "
-                  "writes, Ctrl+Shift+U)");
+        note += tr("READ-ONLY session: writes are refused until you unlock (File > Unlock "
+                   "writes, Ctrl+Shift+U)");
     else if (m_environment == session::Environment::Production)
-        note = tr("WRITES UNLOCKED on production for this session: every write affects real "
-                  "orders");
+        note += tr("WRITES UNLOCKED on production for this session: every write affects real "
+                   "orders");
     if (!m_demo || readOnly || m_environment == session::Environment::Production)
         updateEnvironmentStrip(note);
 }

@@ -67,6 +67,7 @@ private:
     void onStateChanged(redis::ConnectionState state, const QString &detail);
     void showAbout();
     void onReadOnlyChanged(bool readOnly);
+    void onEnvironmentChanged();
     // The cluster's topology or a primary's connection changed (never on a standalone server).
     void onClusterChanged();
     void updateScanTopology();

@@ -6,6 +6,7 @@
 #include "session/AnnouncedMapField.h"
 #include "session/ProfileStore.h"
 #include "session/RedisUrl.h"
+#include "session/SavedLabel.h"
 #include "session/SecretStore.h"
 
 #include <QEventLoop>
@@ -44,14 +45,27 @@ std::optional<QString> keyringPassword(const QString &profileName)
 } // namespace
 
 std::optional<QString> ConnectionArgs::applyLabelProblem(const QCommandLineParser &parser,
-                                                         session::ConnectionProfile &profile) const
+                                                         session::ConnectionProfile &profile,
+                                                         bool fromUrl) const
 {
-    if (!parser.isSet(m_environment))
-        return std::nullopt; // unlabelled: environmentKind() applies the host rule
+    std::optional<session::Environment> env;
     const QString label = parser.value(m_environment);
-    const auto env = session::parseEnvironment(label);
+    if (parser.isSet(m_environment)) {
+        env = session::parseEnvironment(label);
+        if (!env)
+            return QStringLiteral("--environment: give local, test, staging or production");
+    }
+    if (fromUrl) {
+        QSettings settings = consoleSettings();
+        const session::UrlLabel saved =
+            session::labelForUrl(profile, env, session::ProfileStore(&settings).list());
+        if (!saved.refusal.isEmpty())
+            return QStringLiteral("--environment: %1").arg(saved.refusal);
+        profile.environment = saved.environment; // empty: environmentKind() applies the host rule
+        return std::nullopt;
+    }
     if (!env)
-        return QStringLiteral("--environment: give local, test, staging or production");
+        return std::nullopt;
     // A saved label is the user's decision; the command line may not quietly change it.
     if (profile.isLabelled() && profile.environmentKind() != env)
         return QStringLiteral("--environment %1 contradicts the profile's label (%2)")
@@ -135,7 +149,7 @@ ConnectionArgs::resolve(const QCommandLineParser &parser, Context &context, int 
     } else if (parser.isSet(m_profile)) {
         r.password = keyringPassword(r.profile.name).value_or(QString());
     }
-    if (const auto problem = applyLabelProblem(parser, r.profile))
+    if (const auto problem = applyLabelProblem(parser, r.profile, parser.isSet(m_url)))
         return usage(*problem);
     if (parser.isSet(m_releaseUser)) {
         const QString user = parser.value(m_releaseUser).trimmed();
