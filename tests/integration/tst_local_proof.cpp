@@ -9,8 +9,10 @@
 #include "TcpRelay.h"
 #include "session/ConsoleSession.h"
 #include "session/GatedSender.h"
+#include "session/ProfileStore.h"
 #include "session/WriteGate.h"
 
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -194,6 +196,42 @@ private slots:
         QCOMPARE(unlock.runId, runId());
         QCOMPARE(unlock.profile, QStringLiteral("127.0.0.1:%1").arg(m_relay.port()));
         QVERIFY(!unlock.osUser.isEmpty());
+    }
+
+    // A server saved as production keeps its label when opened by URL, though the server the
+    // URL reaches is proven local; --env local on it is refused, with the reason.
+    void aSavedProductionProfileLabelsAUrl()
+    {
+        QTemporaryDir config;
+        QSettings settings(
+            config.filePath(QStringLiteral("InventoryConsole/inventory-console.conf")),
+            QSettings::IniFormat);
+        ConnectionProfile saved =
+            unlabelled(QStringLiteral("prod-%1").arg(m_redis.port()), m_redis.port());
+        saved.environment = QStringLiteral("production");
+        QVERIFY(session::ProfileStore(&settings).save(saved).ok());
+        settings.sync();
+        testsupport::CliOptions options;
+        options.environment.insert(QStringLiteral("XDG_CONFIG_HOME"), config.path());
+        const QStringList deduct{
+            "deduct",      "--url",     QStringLiteral("redis://127.0.0.1:%1").arg(m_redis.port()),
+            "--audit-log", auditPath(), "--sku",
+            "42",          "--order",   "9003",
+            "--quantity",  "1"};
+        auto run = testsupport::runCli(deduct, options);
+        QCOMPARE(run.exitCode, 3); // read-only: nothing sent
+        QVERIFY2((run.out + run.err).contains("production"), run.out + run.err);
+        run = testsupport::runCli(deduct + QStringList{"--env", "local"}, options);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(QStringLiteral("would lower the server's saved label: profile "
+                                                 "'prod-%1'")
+                                      .arg(m_redis.port())
+                                      .toUtf8()),
+                 run.err);
+        QCOMPARE(m_admin->call({"GET", "stock:{42}:available"})->bytes(), QByteArray("10"));
+        // Without the saved profile, the same URL is local (proven) and writes.
+        run = testsupport::runCli(deduct);
+        QCOMPARE(run.exitCode, 0);
     }
 
     void theCliWritesToAServerProvenLocal()
