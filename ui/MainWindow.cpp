@@ -224,10 +224,12 @@ void MainWindow::createFeaturePanels()
         return images;
     });
     // The lab writes storms to throwaway SKUs on its own connections; the label decides.
-    m_tabs->addTab(
+    // The gate's label, not the profile's claim: a tunnel on 127.0.0.1 is not local
+    // (onEnvironmentChanged follows it once the proof is read).
+    m_lab =
         new LabPanel(lab::LabTarget{m_client->options(), m_session->schema(), profile.addressMap()},
-                     lab::labRefusal(profile.environmentKind(), profile.environmentLabel())),
-        tr("La&b"));
+                     labRefusal());
+    m_tabs->addTab(m_lab, tr("La&b"));
     connect(m_deduct, &DeductionPanel::auditLogChanged, m_audit, &AuditViewerPanel::reload);
     connect(m_browser, &BrowserPanel::auditRecorded, m_audit, &AuditViewerPanel::reload);
     connect(m_browser, &BrowserPanel::statusMessage, this,
@@ -296,9 +298,18 @@ void MainWindow::updateEnvironmentStrip(const QString &note)
     m_strip->setToolTip(gate.environmentReason());
 }
 
+std::optional<QString> MainWindow::labRefusal() const
+{
+    const session::WriteGate &gate = m_session->gate();
+    if (gate.claimedEnvironment() == session::Environment::Local && gate.evidence().checking())
+        return tr("checking whether the server runs on this machine…");
+    return lab::labRefusal(gate.environmentKind(), gate.environment());
+}
+
 void MainWindow::onEnvironmentChanged()
 {
     m_environment = m_session->environment();
+    m_lab->setRefusal(labRefusal());
     m_strip->setStyleSheet(QStringLiteral("QLabel { background: %1; color: white;"
                                           " font-weight: bold; padding: 3px 16px; }")
                                .arg(environmentColor(m_environment).name()));

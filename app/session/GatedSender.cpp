@@ -1,6 +1,7 @@
 #include "GatedSender.h"
 
 #include "SessionLog.h"
+#include "redis/ClusterRouter.h"
 
 #include <QThread>
 #include <QTimer>
@@ -15,7 +16,22 @@ GatedSender::GatedSender(redis::CommandSender &inner, WriteGate &gate, QObject *
     : QObject(parent)
     , m_inner(inner)
     , m_gate(gate)
-{}
+{
+    // A write that a MOVED or ASK sends elsewhere is gated again, for the node it goes to.
+    if (auto *router = dynamic_cast<redis::ClusterRouter *>(&inner))
+        router->setRedirectGuard([gate = QPointer<WriteGate>(&gate)](const redis::Command &command,
+                                                                     redis::RedisClient &target) {
+            return gate
+                       ? gate->redirectRefusal(command, target)
+                       : std::optional<QString>(QStringLiteral("not sent: the session is closing"));
+        });
+}
+
+GatedSender::~GatedSender()
+{
+    if (auto *router = dynamic_cast<redis::ClusterRouter *>(&m_inner))
+        router->setRedirectGuard({});
+}
 
 void GatedSender::sendBatch(QList<redis::Command> commands, QObject *context,
                             redis::BatchCallback callback, int timeoutMs)

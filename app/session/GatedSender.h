@@ -19,6 +19,7 @@ class GatedSender : public QObject, public redis::CommandSender
 public:
     // Neither is owned; both must outlive this sender.
     GatedSender(redis::CommandSender &inner, WriteGate &gate, QObject *parent = nullptr);
+    ~GatedSender() override;
 
     using CommandSender::send;
     void sendBatch(QList<redis::Command> commands, QObject *context, redis::BatchCallback callback,

@@ -16,6 +16,15 @@ namespace session {
 
 namespace {
 
+// "[::1]" as a URL writes it, "::1" as an address.
+QString unbracketed(const QString &host)
+{
+    const QString h = host.trimmed();
+    if (h.startsWith(QLatin1Char('[')) && h.endsWith(QLatin1Char(']')))
+        return h.mid(1, h.size() - 2);
+    return h;
+}
+
 // The LISTEN sockets on `port` in one /proc/net/tcp file: inode -> local address.
 QHash<QString, QHostAddress> listeners(const QString &path, quint16 port, bool v6)
 {
@@ -58,9 +67,7 @@ QSet<QString> reachedSockets(const QString &procRoot, const QString &host, quint
     QHash<QString, QHostAddress> all =
         listeners(procRoot + QStringLiteral("/net/tcp"), port, false);
     all.insert(listeners(procRoot + QStringLiteral("/net/tcp6"), port, true));
-    QString h = host;
-    if (h.startsWith(QLatin1Char('[')) && h.endsWith(QLatin1Char(']')))
-        h = h.mid(1, h.size() - 2);
+    const QString h = unbracketed(host);
     const bool anyLoopback = h.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0;
     const QHostAddress target(h);
     QSet<QString> exact, wildcard;
@@ -85,9 +92,7 @@ QString readLink(const QString &path)
 // An address one of this machine's interfaces has (a v4-mapped one counts as its v4).
 bool isThisMachine(const QString &host)
 {
-    QString h = host.trimmed();
-    if (h.startsWith(QLatin1Char('[')) && h.endsWith(QLatin1Char(']')))
-        h = h.mid(1, h.size() - 2);
+    const QString h = unbracketed(host);
     const QHostAddress target(h);
     const QList<QHostAddress> own = QNetworkInterface::allAddresses();
     return std::any_of(own.cbegin(), own.cend(), [&](const QHostAddress &a) {
@@ -126,9 +131,7 @@ LocalEvidence LocalEvidence::notProven(const QString &why)
 
 bool canProveLocal(const QString &host)
 {
-    QString h = host.trimmed();
-    if (h.startsWith(QLatin1Char('[')) && h.endsWith(QLatin1Char(']')))
-        h = h.mid(1, h.size() - 2);
+    const QString h = unbracketed(host);
     return h.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0
            || !QHostAddress(h).isNull();
 }

@@ -106,6 +106,11 @@ public:
     std::optional<QString> writeRefusal(const QList<redis::Command> &commands,
                                         const QList<WriteDecision> &decisions) const;
 
+    // A cluster router's RedirectGuard: a write that a MOVED or ASK sends to a node this
+    // local session has no proof for is refused (and the node's proof read for next time).
+    std::optional<QString> redirectRefusal(const redis::Command &command,
+                                           redis::RedisClient &target);
+
     // Called by the GatedSender for every command it forwards.
     void noteSent(const QList<redis::Command> &commands);
 
@@ -123,6 +128,7 @@ private:
     // The proof for one node; Checking when it has not been read.
     LocalEvidence nodeEvidence(int index) const;
     void readNodes(const QList<int> &indexes, std::function<void()> then);
+    void readNode(redis::RedisClient &node, std::function<void()> then);
     void fetchTraits(const QList<redis::Command> &commands, std::function<void(QString)> done);
     void setEvidence(const LocalEvidence &evidence);
     void onSeedState(int state);

@@ -158,21 +158,48 @@ void WriteGate::readNodes(const QList<int> &indexes, std::function<void()> then)
         if (--*left == 0)
             then();
     };
-    for (int index : indexes) {
-        redis::RedisClient &node = router->node(index);
-        const redis::ConnectionOptions options = node.options();
-        if (!canProveLocal(options.host)) { // a name: nothing the answer could prove
-            m_nodeEvidence.insert(node.address(), proveLocal({}, options.host, options.port));
-            one();
-            continue;
-        }
-        node.sendBatch(IdentityReads, this,
-                       [this, options, address = node.address(), one](const auto &r) {
-                           m_nodeEvidence.insert(address, evidenceFrom(r, options));
-                           one();
-                       });
-    }
+    for (int index : indexes)
+        readNode(router->node(index), one);
     one();
+}
+
+void WriteGate::readNode(redis::RedisClient &node, std::function<void()> then)
+{
+    const redis::ConnectionOptions options = node.options();
+    if (!canProveLocal(options.host)) { // a name: nothing the answer could prove
+        m_nodeEvidence.insert(node.address(), proveLocal({}, options.host, options.port));
+        return then();
+    }
+    node.sendBatch(IdentityReads, this,
+                   [this, options, address = node.address(), then](const auto &r) {
+                       m_nodeEvidence.insert(address, evidenceFrom(r, options));
+                       then();
+                   });
+}
+
+std::optional<QString> WriteGate::redirectRefusal(const redis::Command &command,
+                                                  redis::RedisClient &target)
+{
+    if (!needsNodeProof())
+        return std::nullopt;
+    const auto decision = m_traits.decideCached(command);
+    if (decision && !decision->writes)
+        return std::nullopt;
+    const QString address = target.address();
+    const LocalEvidence e =
+        m_seed && address == m_seed->address() ? m_evidence : m_nodeEvidence.value(address);
+    if (e.proven())
+        return std::nullopt;
+    if (e.checking()) {
+        readNode(target, [] {});
+        return QStringLiteral("not sent: the cluster redirected this write to node %1, which "
+                              "is not proven local yet (a local session writes only where the "
+                              "server runs on this machine); try again in a moment")
+            .arg(address);
+    }
+    return QStringLiteral("node %1, named by a redirect, is production to this local session "
+                          "(%2): unlock it (type the profile name '%3') to write there")
+        .arg(address, e.reason, m_profileName);
 }
 
 } // namespace session
