@@ -8,6 +8,7 @@
 #include "session/RedisUrl.h"
 #include "session/SavedLabel.h"
 #include "session/SecretStore.h"
+#include "session/WriteGate.h"
 
 #include <QEventLoop>
 #include <QIODevice>
@@ -274,24 +275,33 @@ std::unique_ptr<ScannedInventory> scanInventory(const ConnectionArgs &connection
     const auto schema = keySchema(profile, context, exitCode);
     if (!schema)
         return nullptr;
-    const auto pace = connection.scanPace(parser, profile, context, exitCode);
+    auto pace = connection.scanPace(parser, profile, context, exitCode);
     if (!pace)
         return nullptr;
-    pace->applyTo(options);
     run->client = connectRouter(profile.toConnectionOptions(run->target.password), context,
                                 ExitConnection, exitCode, profile.addressMap());
     if (!run->client)
         return nullptr;
+    // A Local claim's fast pace holds only once proven (a tunnel on 127.0.0.1 to production
+    // is production, and scans gently): the write gate's rule, read the same way.
+    QString label = profile.environmentLabel();
+    if (!parser.isSet(QStringLiteral("scan-rate"))
+        && profile.environmentKind() == session::Environment::Local) {
+        session::WriteGate gate(*run->client, profile);
+        gate.waitForServer(profile.timeoutMs + 1000);
+        pace = browse::ScanPace::forEnvironment(gate.environmentKind());
+        label = gate.environmentReason();
+    }
+    pace->applyTo(options);
     run->scan = std::make_unique<browse::InventoryScan>(*run->client, *schema);
     options.timeoutMs = qMax(30000, profile.timeoutMs);
     QEventLoop loop;
     QObject::connect(run->scan.get(), &browse::InventoryScan::finished, &loop, &QEventLoop::quit);
     if (pace->isGentle()) // why a production scan takes its time, and how long
         QObject::connect(&run->scan->scanner(), &browse::KeyspaceScanner::dbSizeKnown, &loop,
-                         [&context, &profile, pace = *pace](qint64 dbSize) {
+                         [&context, label, pace = *pace](qint64 dbSize) {
                              context.err << context.commandName << ": scan pace "
-                                         << pace.describeFor(dbSize) << " ("
-                                         << profile.environmentLabel()
+                                         << pace.describeFor(dbSize) << " (" << label
                                          << "; --scan-rate changes it)\n";
                              context.err.flush();
                          });

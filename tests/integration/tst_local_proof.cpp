@@ -198,6 +198,21 @@ private slots:
         QVERIFY(!unlock.osUser.isEmpty());
     }
 
+    // Reads follow the same label: a scan through the relay goes at production's gentle
+    // pace, and says why; the server itself is scanned fast.
+    void aScanThroughARelayIsGentle()
+    {
+        auto run = testsupport::runCli(
+            {"keys", "--url", QStringLiteral("redis://127.0.0.1:%1").arg(m_relay.port())});
+        QVERIFY2(run.exitCode == 0, run.out + run.err);
+        QVERIFY2(run.err.contains("scan pace gentle") && run.err.contains("(not proven local: "),
+                 run.err);
+        run = testsupport::runCli(
+            {"keys", "--url", QStringLiteral("redis://127.0.0.1:%1").arg(m_redis.port())});
+        QVERIFY2(run.exitCode == 0, run.out + run.err);
+        QVERIFY2(!run.err.contains("scan pace"), run.err);
+    }
+
     // A server saved as production keeps its label when opened by URL, though the server the
     // URL reaches is proven local; --env local on it is refused, with the reason.
     void aSavedProductionProfileLabelsAUrl()
