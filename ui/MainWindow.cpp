@@ -279,6 +279,7 @@ QWidget *MainWindow::createEnvironmentStrip()
 {
     m_strip = new QLabel;
     m_strip->setObjectName(QStringLiteral("environmentStrip"));
+    m_strip->setWordWrap(true); // a reason is long; cut off, it would hide READ-ONLY
     m_strip->setStyleSheet(QStringLiteral("QLabel { background: %1; color: white;"
                                           " font-weight: bold; padding: 3px 16px; }")
                                .arg(environmentColor(m_environment).name()));
@@ -380,18 +381,21 @@ void MainWindow::onReadOnlyChanged(bool readOnly)
     m_deduct->setReadOnlyNotice(readOnly ? m_session->gate().refusalMessage() : QString());
     m_browser->setReadOnlyReason(readOnly ? m_session->gate().refusalMessage() : QString());
     const session::WriteGate &gate = m_session->gate();
+    // What to do first, then why (the whole reason is also the strip's tooltip).
     QString note;
+    if (readOnly)
+        note = tr("READ-ONLY session: writes are refused until you unlock (File > Unlock "
+                  "writes, Ctrl+Shift+U)");
     if (!gate.lockReason().isEmpty())
-        note = gate.lockReason() + QStringLiteral(" · ");
+        note += QStringLiteral(" · ") + gate.lockReason();
     if (readOnly && gate.claimedEnvironment() == session::Environment::Local
         && !gate.evidence().checking())
-        note += gate.evidence().reason + QStringLiteral(" · ");
-    if (readOnly)
-        note += tr("READ-ONLY session: writes are refused until you unlock (File > Unlock "
-                   "writes, Ctrl+Shift+U)");
-    else if (m_environment == session::Environment::Production)
-        note += tr("WRITES UNLOCKED on production for this session: every write affects real "
-                   "orders");
+        note += QStringLiteral(" · ") + gate.evidence().reason;
+    if (!readOnly && m_environment == session::Environment::Local)
+        note = gate.evidence().reason; // what makes it local: "local: process 1234 … owns port"
+    if (!readOnly && m_environment == session::Environment::Production)
+        note = tr("WRITES UNLOCKED on production for this session: every write affects real "
+                  "orders");
     if (!m_demo || readOnly || m_environment == session::Environment::Production)
         updateEnvironmentStrip(note);
 }
