@@ -311,6 +311,7 @@ void MainWindow::onEnvironmentChanged()
 {
     m_environment = m_session->environment();
     m_lab->setRefusal(labRefusal());
+    m_readiness->setEnvironment(m_session->gate().environment());
     m_strip->setStyleSheet(QStringLiteral("QLabel { background: %1; color: white;"
                                           " font-weight: bold; padding: 3px 16px; }")
                                .arg(environmentColor(m_environment).name()));
