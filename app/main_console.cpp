@@ -5,8 +5,10 @@
 #include "core/BuildInfo.h"
 #include "demo/DemoServer.h"
 #include "session/ConsoleCommandLine.h"
+#include "session/ProfileStore.h"
 
 #include <QApplication>
+#include <QSettings>
 #include <QSocketNotifier>
 
 #include <csignal>
@@ -47,6 +49,11 @@ int main(int argc, char *argv[])
 {
     // Read before QApplication exists, so that --help and --version need no display.
     session::ConsoleCommandLine commandLine;
+    {
+        // A URL's server may be saved with a label (explicit names: no application yet).
+        QSettings settings(QStringLiteral("InventoryConsole"), QStringLiteral("inventory-console"));
+        commandLine.setSavedProfiles(session::ProfileStore(&settings).list());
+    }
     const auto action = commandLine.parse(argc, argv);
     if (action == session::ConsoleCommandLine::Action::ShowHelp) {
         std::fputs(qPrintable(commandLine.helpText()), stdout);
@@ -101,7 +108,7 @@ int main(int argc, char *argv[])
     demoProfile.host = demoOptions.host;
     demoProfile.port = demoOptions.port;
     demoProfile.environment = QStringLiteral("local");
-    ui::MainWindow *window = controller.openSession(demoProfile, {});
+    ui::MainWindow *window = controller.openSession(demoProfile, {}, {}, demoServer.pid());
     window->seedDemo();
     window->showTab(startup.tab);
     const int rc = QApplication::exec();

@@ -473,6 +473,10 @@ void ConnectionDialog::updateEnvironmentSwatch()
     QString note = *env == session::Environment::Production
                        ? tr("Sessions on this profile start read-only: writes need the profile "
                             "name typed to unlock them.")
+                   : *env == session::Environment::Local
+                       ? tr("Local once proven: after connecting, the server's process must be "
+                            "found on this machine owning the port; a tunnel, port-forward or "
+                            "container is treated as production.")
                        : tr("Writes are allowed. Label a server production when a mistake "
                             "there costs real stock.");
     if (!m_environmentChosen)
@@ -480,8 +484,9 @@ void ConnectionDialog::updateEnvironmentSwatch()
                               : tr("Default for a host not written as localhost, 127.x.x.x or "
                                    "::1, until you pick a label. "));
     else if (*env == session::Environment::Local && !loopback)
-        note = tr("This host is not written as loopback, yet labelled local: writes need no "
-                  "unlock (a tunnel to production looks local too).");
+        note = tr("This host is not written as loopback, yet labelled local: it is local only "
+                  "if, after connecting, the server's process is found on this machine; "
+                  "otherwise the session is production.");
     m_environmentNote->setText(note);
     // The palette, not a style sheet: a style sheet changes the note's size hint and the form
     // row then cuts its second line.

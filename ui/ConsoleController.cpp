@@ -23,10 +23,13 @@ ConsoleController::~ConsoleController()
 }
 
 MainWindow *ConsoleController::openSession(const session::ConnectionProfile &profile,
-                                           const QString &password, const QString &releasePassword)
+                                           const QString &password, const QString &releasePassword,
+                                           qint64 startedServerPid)
 {
-    auto *window = new MainWindow(
-        std::make_unique<session::ConsoleSession>(profile, password, releasePassword));
+    auto session = std::make_unique<session::ConsoleSession>(profile, password, releasePassword);
+    if (startedServerPid > 0)
+        session->gate().setStartedByConsole(startedServerPid);
+    auto *window = new MainWindow(std::move(session));
     window->setAttribute(Qt::WA_DeleteOnClose);
     connect(window, &MainWindow::newConnectionRequested, this,
             [this, window] { showConnectDialog(window); });

@@ -25,9 +25,10 @@ public:
     ConsoleController();
     ~ConsoleController() override; // closes the windows (their connections) first
 
-    // Opens a window on this server; it connects at once.
+    // Opens a window on this server; it connects at once. `startedServerPid`: the console
+    // started this server itself (the demo), which makes it Local without further proof.
     MainWindow *openSession(const session::ConnectionProfile &profile, const QString &password,
-                            const QString &releasePassword = {});
+                            const QString &releasePassword = {}, qint64 startedServerPid = 0);
     // Shows the connection dialog; on OK, opens a window for the saved profile (and returns
     // it), else nullptr.
     MainWindow *showConnectDialog(QWidget *parent = nullptr);

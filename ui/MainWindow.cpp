@@ -105,7 +105,11 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
     connect(m_client, &redis::RedisClient::stateChanged, this, &MainWindow::onStateChanged);
     connect(&m_session->gate(), &session::WriteGate::readOnlyChanged, this,
             &MainWindow::onReadOnlyChanged);
-    onReadOnlyChanged(m_session->gate().isReadOnly());
+    // A Local claim is production until its proof is read: the label may change after
+    // connecting ("checking…" to proven, or to production), and after a reconnect.
+    connect(&m_session->gate(), &session::WriteGate::environmentChanged, this,
+            &MainWindow::onEnvironmentChanged);
+    onEnvironmentChanged();
     m_health = new session::ClusterHealth(m_session->router(), this);
     connect(m_health, &session::ClusterHealth::changed, this, &MainWindow::onClusterChanged);
     connect(&m_session->scanRouter(), &redis::ClusterRouter::topologyChanged, this,
@@ -119,6 +123,8 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
             [this](const session::ServerOverview &o) {
                 m_browser->setAuditContext({m_session->auditLogPath(), m_session->profile().name,
                                             m_client->address(), o.runId});
+                // A restart or failover (run_id or role changed) ends an unlock.
+                m_session->gate().observeServer(o.runId, o.role);
                 m_overview->setOverview(o, m_poller->lastSuccess());
                 m_status->setServer(o);
                 m_status->setActivity(
@@ -223,10 +229,12 @@ void MainWindow::createFeaturePanels()
         return images;
     });
     // The lab writes storms to throwaway SKUs on its own connections; the label decides.
-    m_tabs->addTab(
+    // The gate's label, not the profile's claim: a tunnel on 127.0.0.1 is not local
+    // (onEnvironmentChanged follows it once the proof is read).
+    m_lab =
         new LabPanel(lab::LabTarget{m_client->options(), m_session->schema(), profile.addressMap()},
-                     lab::labRefusal(profile.environmentKind(), profile.environmentLabel())),
-        tr("La&b"));
+                     labRefusal());
+    m_tabs->addTab(m_lab, tr("La&b"));
     connect(m_deduct, &DeductionPanel::auditLogChanged, m_audit, &AuditViewerPanel::reload);
     connect(m_browser, &BrowserPanel::auditRecorded, m_audit, &AuditViewerPanel::reload);
     connect(m_browser, &BrowserPanel::statusMessage, this,
@@ -276,6 +284,7 @@ QWidget *MainWindow::createEnvironmentStrip()
 {
     m_strip = new QLabel;
     m_strip->setObjectName(QStringLiteral("environmentStrip"));
+    m_strip->setWordWrap(true); // a reason is long; cut off, it would hide READ-ONLY
     m_strip->setStyleSheet(QStringLiteral("QLabel { background: %1; color: white;"
                                           " font-weight: bold; padding: 3px 16px; }")
                                .arg(environmentColor(m_environment).name()));
@@ -284,10 +293,37 @@ QWidget *MainWindow::createEnvironmentStrip()
 
 void MainWindow::updateEnvironmentStrip(const QString &note)
 {
+    const session::WriteGate &gate = m_session->gate();
     QString text = tr("%1 · %2").arg(environmentBadgeText(m_environment), m_client->address());
+    if (gate.claimedEnvironment() == session::Environment::Local && gate.evidence().checking())
+        text += tr(" · checking whether the server runs on this machine…");
     if (!note.isEmpty())
         text += QStringLiteral(" · ") + note;
     m_strip->setText(text);
+    // Why the label is what it is: the proof, or the profile's word.
+    m_strip->setToolTip(gate.environmentReason());
+}
+
+std::optional<QString> MainWindow::labRefusal() const
+{
+    const session::WriteGate &gate = m_session->gate();
+    if (gate.claimedEnvironment() == session::Environment::Local && gate.evidence().checking())
+        return tr("checking whether the server runs on this machine…");
+    return lab::labRefusal(gate.environmentKind(), gate.environment());
+}
+
+void MainWindow::onEnvironmentChanged()
+{
+    m_environment = m_session->environment();
+    m_lab->setRefusal(labRefusal());
+    m_readiness->setEnvironment(m_session->gate().environment());
+    m_strip->setStyleSheet(QStringLiteral("QLabel { background: %1; color: white;"
+                                          " font-weight: bold; padding: 3px 16px; }")
+                               .arg(environmentColor(m_environment).name()));
+    m_status->setEnvironment(m_environment);
+    m_status->setToolTip(m_session->gate().environmentReason());
+    m_browser->setEnvironment(m_environment);
+    onReadOnlyChanged(m_session->gate().isReadOnly());
 }
 
 void MainWindow::createMenus()
@@ -347,14 +383,23 @@ void MainWindow::createMenus()
 void MainWindow::onReadOnlyChanged(bool readOnly)
 {
     m_unlock->setEnabled(readOnly);
-    m_lock->setEnabled(!readOnly);
+    m_lock->setEnabled(m_session->gate().isUnlocked());
     m_deduct->setReadOnlyNotice(readOnly ? m_session->gate().refusalMessage() : QString());
     m_browser->setReadOnlyReason(readOnly ? m_session->gate().refusalMessage() : QString());
+    const session::WriteGate &gate = m_session->gate();
+    // What to do first, then why (the whole reason is also the strip's tooltip).
     QString note;
     if (readOnly)
         note = tr("READ-ONLY session: writes are refused until you unlock (File > Unlock "
                   "writes, Ctrl+Shift+U)");
-    else if (m_environment == session::Environment::Production)
+    if (!gate.lockReason().isEmpty())
+        note += QStringLiteral(" · ") + gate.lockReason();
+    if (readOnly && gate.claimedEnvironment() == session::Environment::Local
+        && !gate.evidence().checking())
+        note += QStringLiteral(" · ") + gate.evidence().reason;
+    if (!readOnly && m_environment == session::Environment::Local)
+        note = gate.evidence().reason; // what makes it local: "local: process 1234 … owns port"
+    if (!readOnly && m_environment == session::Environment::Production)
         note = tr("WRITES UNLOCKED on production for this session: every write affects real "
                   "orders");
     if (!m_demo || readOnly || m_environment == session::Environment::Production)

@@ -25,6 +25,7 @@ class ConnectionStatusWidget;
 class DeductionPanel;
 class LibrariesView;
 class DemoDataPanel;
+class LabPanel;
 class ServerOverviewPanel;
 class ReadinessPanel;
 
@@ -67,6 +68,9 @@ private:
     void onStateChanged(redis::ConnectionState state, const QString &detail);
     void showAbout();
     void onReadOnlyChanged(bool readOnly);
+    void onEnvironmentChanged();
+    // Why the lab may not run here now (nullopt: it may), from the gate's label.
+    std::optional<QString> labRefusal() const;
     // The cluster's topology or a primary's connection changed (never on a standalone server).
     void onClusterChanged();
     void updateScanTopology();
@@ -90,6 +94,7 @@ private:
     AuditViewerPanel *m_audit = nullptr;
     ChartsTab *m_charts = nullptr;
     ReadinessPanel *m_readiness = nullptr;
+    LabPanel *m_lab = nullptr;
     QAction *m_refresh = nullptr;
     QAction *m_reconnect = nullptr;
     QAction *m_unlock = nullptr;

@@ -8,6 +8,7 @@
 #include <QDialogButtonBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QVBoxLayout>
 
@@ -75,7 +76,11 @@ bool UnlockDialog::unlock(session::WriteGate &gate, QWidget *parent)
     UnlockDialog dialog(gate.profileName(), parent);
     if (dialog.exec() != QDialog::Accepted)
         return false;
-    return gate.unlock(dialog.typedName());
+    if (gate.unlock(dialog.typedName()))
+        return true;
+    // Say why: a wrong name, or an unlock the audit log could not record.
+    QMessageBox::warning(parent, QObject::tr("Writes stay locked"), gate.unlockError());
+    return false;
 }
 
 } // namespace ui

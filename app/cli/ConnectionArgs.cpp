@@ -6,7 +6,9 @@
 #include "session/AnnouncedMapField.h"
 #include "session/ProfileStore.h"
 #include "session/RedisUrl.h"
+#include "session/SavedLabel.h"
 #include "session/SecretStore.h"
+#include "session/WriteGate.h"
 
 #include <QEventLoop>
 #include <QIODevice>
@@ -44,14 +46,27 @@ std::optional<QString> keyringPassword(const QString &profileName)
 } // namespace
 
 std::optional<QString> ConnectionArgs::applyLabelProblem(const QCommandLineParser &parser,
-                                                         session::ConnectionProfile &profile) const
+                                                         session::ConnectionProfile &profile,
+                                                         bool fromUrl) const
 {
-    if (!parser.isSet(m_environment))
-        return std::nullopt; // unlabelled: environmentKind() applies the host rule
+    std::optional<session::Environment> env;
     const QString label = parser.value(m_environment);
-    const auto env = session::parseEnvironment(label);
+    if (parser.isSet(m_environment)) {
+        env = session::parseEnvironment(label);
+        if (!env)
+            return QStringLiteral("--environment: give local, test, staging or production");
+    }
+    if (fromUrl) {
+        QSettings settings = consoleSettings();
+        const session::UrlLabel saved =
+            session::labelForUrl(profile, env, session::ProfileStore(&settings).list());
+        if (!saved.refusal.isEmpty())
+            return QStringLiteral("--environment: %1").arg(saved.refusal);
+        profile.environment = saved.environment; // empty: environmentKind() applies the host rule
+        return std::nullopt;
+    }
     if (!env)
-        return QStringLiteral("--environment: give local, test, staging or production");
+        return std::nullopt;
     // A saved label is the user's decision; the command line may not quietly change it.
     if (profile.isLabelled() && profile.environmentKind() != env)
         return QStringLiteral("--environment %1 contradicts the profile's label (%2)")
@@ -135,7 +150,7 @@ ConnectionArgs::resolve(const QCommandLineParser &parser, Context &context, int 
     } else if (parser.isSet(m_profile)) {
         r.password = keyringPassword(r.profile.name).value_or(QString());
     }
-    if (const auto problem = applyLabelProblem(parser, r.profile))
+    if (const auto problem = applyLabelProblem(parser, r.profile, parser.isSet(m_url)))
         return usage(*problem);
     if (parser.isSet(m_releaseUser)) {
         const QString user = parser.value(m_releaseUser).trimmed();
@@ -261,24 +276,33 @@ std::unique_ptr<ScannedInventory> scanInventory(const ConnectionArgs &connection
     const auto schema = keySchema(profile, context, exitCode);
     if (!schema)
         return nullptr;
-    const auto pace = connection.scanPace(parser, profile, context, exitCode);
+    auto pace = connection.scanPace(parser, profile, context, exitCode);
     if (!pace)
         return nullptr;
-    pace->applyTo(options);
     run->client = connectRouter(profile.toConnectionOptions(run->target.password), context,
                                 ExitConnection, exitCode, profile.addressMap());
     if (!run->client)
         return nullptr;
+    // A Local claim's fast pace holds only once proven (a tunnel on 127.0.0.1 to production
+    // is production, and scans gently): the write gate's rule, read the same way.
+    QString label = profile.environmentLabel();
+    if (!parser.isSet(QStringLiteral("scan-rate"))
+        && profile.environmentKind() == session::Environment::Local) {
+        session::WriteGate gate(*run->client, profile);
+        gate.waitForServer(profile.timeoutMs + 1000);
+        pace = browse::ScanPace::forEnvironment(gate.environmentKind());
+        label = gate.environmentReason();
+    }
+    pace->applyTo(options);
     run->scan = std::make_unique<browse::InventoryScan>(*run->client, *schema);
     options.timeoutMs = run->target.timeoutFor(30000);
     QEventLoop loop;
     QObject::connect(run->scan.get(), &browse::InventoryScan::finished, &loop, &QEventLoop::quit);
     if (pace->isGentle()) // why a production scan takes its time, and how long
         QObject::connect(&run->scan->scanner(), &browse::KeyspaceScanner::dbSizeKnown, &loop,
-                         [&context, &profile, pace = *pace](qint64 dbSize) {
+                         [&context, label, pace = *pace](qint64 dbSize) {
                              context.err << context.commandName << ": scan pace "
-                                         << pace.describeFor(dbSize) << " ("
-                                         << profile.environmentLabel()
+                                         << pace.describeFor(dbSize) << " (" << label
                                          << "; --scan-rate changes it)\n";
                              context.err.flush();
                          });

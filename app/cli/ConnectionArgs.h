@@ -23,8 +23,9 @@ namespace cli {
 //   --url URL | --profile NAME, --password-stdin, --environment LABEL, --release-user NAME,
 //   --release-password-stdin, --tls-ca, --tls-cert, --tls-key, --tls-server-name, --timeout-ms,
 //   --announced-map
-// Without --environment, a --url server gets session::defaultEnvironmentForHost(): any host
-// not written as loopback is production, read-only until --unlock.
+// A --url server's label comes from session::labelForUrl (a saved profile for the same server
+// lends its label; --environment may not lower it), else the host's rule, whose Local the
+// WriteGate proves before any write. --env is the short name of --environment.
 class ConnectionArgs
 {
 public:
@@ -59,9 +60,11 @@ public:
                                     int *exitCode) const;
 
 private:
-    // --environment applied to the profile; the reason when it cannot be.
+    // --environment applied to the profile (and, for a URL, the saved profiles' labels); the
+    // reason when it cannot be.
     std::optional<QString> applyLabelProblem(const QCommandLineParser &parser,
-                                             session::ConnectionProfile &profile) const;
+                                             session::ConnectionProfile &profile,
+                                             bool fromUrl) const;
 
     QCommandLineOption m_url{QStringLiteral("url"),
                              QStringLiteral("redis://[user[:password]@]host[:port][/db] or "
@@ -77,13 +80,14 @@ private:
     QCommandLineOption m_passwordStdin{QStringLiteral("password-stdin"),
                                        QStringLiteral("Read the password from the first line of "
                                                       "standard input.")};
-    QCommandLineOption m_environment{QStringLiteral("environment"),
-                                     QStringLiteral("The server's label: local, test, staging or "
-                                                    "production. Default: the profile's; for "
-                                                    "--url, local only for a host written as "
-                                                    "localhost, 127.x.x.x or ::1, else "
-                                                    "production (read-only until --unlock)."),
-                                     QStringLiteral("LABEL")};
+    QCommandLineOption m_environment{
+        QStringList{QStringLiteral("environment"), QStringLiteral("env")},
+        QStringLiteral("The server's label: local, test, staging or production. Default: the "
+                       "profile's; for --url, a saved profile's for the same server, else local "
+                       "for a host written as localhost, 127.x.x.x or ::1 once the server's "
+                       "process is proven to run on this machine, production otherwise "
+                       "(read-only until --unlock). It may not lower a saved label."),
+        QStringLiteral("LABEL")};
     QCommandLineOption m_releaseUser{QStringLiteral("release-user"),
                                      QStringLiteral("The ACL user that reads, backs up and loads "
                                                     "function libraries (default: the "

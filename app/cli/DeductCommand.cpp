@@ -301,8 +301,13 @@ int runDeduct(Context &context)
     }
 
     session::WriteGate gate(*client, profile);
+    if (parser.isSet(audit))
+        gate.setAuditLogPath(ctx.auditLogPath);
+    // The label rests on what the server says: the proof of a Local claim, and the run_id an
+    // unlock is recorded with.
+    gate.waitForServer(ctx.timeoutMs + 1000);
     if (parser.isSet(unlock) && !gate.unlock(parser.value(unlock)))
-        return context.fail(ExitUsage, QStringLiteral("--unlock: that is not this profile's name"));
+        return context.fail(ExitUsage, QStringLiteral("--unlock: %1").arg(gate.unlockError()));
     session::GatedSender sender(*client, gate);
     const DeductionResult result = deductBlocking(sender, ctx, plan);
     for (const QString &p : result.auditProblems)

@@ -241,7 +241,12 @@ std::unique_ptr<Session> connect(const ConnectionArgs &args, const QCommandLineP
         }
         s->nodes = std::make_unique<functions::ClusterNodes>(*s->router);
     }
-    s->gate = std::make_unique<session::WriteGate>(*s->client, p);
+    // On the connection the library work goes through (the release user's when there is
+    // one: the session user may not be allowed INFO). The label rests on what the server
+    // says (its run_id for an unlock's record, the proof of a Local claim): read it before
+    // anything is decided.
+    s->gate = std::make_unique<session::WriteGate>(s->libraryClient(), p);
+    s->gate->waitForServer(p.timeoutMs + 1000);
     reportInterruptedChanges(*s, parser, context);
     return s;
 }

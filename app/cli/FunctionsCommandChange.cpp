@@ -75,7 +75,7 @@ int drive(Context &context, QCommandLineParser &parser, ChangeOptions &o, Sessio
                                                 "(%1)")
                                      .arg(spec.library));
     if (parser.isSet(o.unlock) && !session.gate->unlock(parser.value(o.unlock)))
-        return finish(ExitUsage, QStringLiteral("--unlock: not the profile name"));
+        return finish(ExitUsage, QStringLiteral("--unlock: %1").arg(session.gate->unlockError()));
 
     change.fetchStateBlocking();
     report.insert(QStringLiteral("verdict"), functions::verdictName(change.verdict()));

@@ -5,6 +5,8 @@
 #include "Subcommand.h"
 #include "lab/LabAccess.h"
 #include "lab/LabRun.h"
+#include "redis/RedisClient.h"
+#include "session/WriteGate.h"
 
 #include <QJsonDocument>
 
@@ -203,6 +205,21 @@ int runLab(Context &context)
     const session::ConnectionProfile &profile = target->profile;
     if (auto refusal = labRefusal(profile.environmentKind(), profile.environmentLabel()))
         return context.fail(ExitRefused, QStringLiteral("nothing sent: %1").arg(*refusal));
+    // The label the write gate would act on: a Local claim holds only once proven (a tunnel on
+    // 127.0.0.1 to production is production), so the server is asked before any storm.
+    std::unique_ptr<redis::RedisClient> probe;
+    if (profile.environmentKind() == session::Environment::Local) {
+        probe = connectClient(profile.toConnectionOptions(target->password), context,
+                              ExitConnection, &exitCode);
+        if (!probe)
+            return exitCode;
+        session::WriteGate gate(*probe, profile);
+        gate.waitForServer(profile.timeoutMs + 1000);
+        if (auto refusal = labRefusal(gate.environmentKind(), gate.environment()))
+            return context.fail(
+                ExitRefused,
+                QStringLiteral("nothing sent: %1 (%2)").arg(*refusal, gate.environmentReason()));
+    }
     const auto schema = keySchema(profile, context, &exitCode);
     if (!schema)
         return exitCode;

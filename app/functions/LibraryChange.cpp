@@ -9,6 +9,8 @@
 #include "session/ProbeReport.h"
 #include "session/WriteGate.h"
 
+#include <QPointer>
+
 namespace functions {
 
 namespace {
@@ -237,8 +239,18 @@ void LibraryChange::preflight(std::function<void(const PreflightReport &)> done)
         report.checks << Check{QStringLiteral("Sequence"), Check::State::Failed, why};
         return done(report);
     }
-    report.checks << contractCheck();
     session::WriteGate *gate = m_context.gate;
+    if (gate && gate->claimedEnvironment() == session::Environment::Local
+        && gate->evidence().checking()) {
+        // The label is decided on the server's own answer: wait for it, then check.
+        QPointer<LibraryChange> self(this);
+        gate->readServer([self, done] {
+            if (self)
+                self->preflight(done);
+        });
+        return;
+    }
+    report.checks << contractCheck();
     const QString env = gate ? gate->environment() : m_context.environment;
     if (!gate)
         report.checks << Check{QStringLiteral("Environment"), Check::State::Failed,

@@ -412,7 +412,13 @@ void ClusterRouter::take(const std::shared_ptr<Pending> &p, qsizetype i, ReplyRe
         m_topology.moveSlot(redirect->slot, host, port);
         refreshSoon();
     }
-    sendTo(clientFor(host, port), p, {i}, ask);
+    RedisClient &target = clientFor(host, port);
+    if (m_redirectGuard)
+        if (const auto refusal = m_redirectGuard(p->commands[i], target)) {
+            finishOne(p, i, RedisError::notSent(*refusal));
+            return;
+        }
+    sendTo(target, p, {i}, ask);
 }
 
 void ClusterRouter::finishOne(const std::shared_ptr<Pending> &p, qsizetype i, ReplyResult result)

@@ -8,8 +8,10 @@
 #include <QObject>
 #include <QTimer>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace redis {
 
@@ -66,6 +68,12 @@ public:
     // for ever; it reopens if the node is listed or named by a redirection again.
     QStringList openConnections() const;
 
+    // Asked before a command follows a MOVED or ASK to another node (its connection); a text
+    // refuses it: the command ends as not sent (the redirect proves it did not run). The
+    // write gate sets it, so that a write goes only to a node its label covers.
+    using RedirectGuard = std::function<std::optional<QString>(const Command &, RedisClient &)>;
+    void setRedirectGuard(RedirectGuard guard) { m_redirectGuard = std::move(guard); }
+
     using CommandSender::send;
     void sendBatch(QList<Command> commands, QObject *context, BatchCallback callback,
                    int timeoutMs = -1) override;
@@ -106,6 +114,7 @@ private:
     QTimer m_refreshTimer;
     QTimer m_refreshGap; // a refresh asked for too soon after the last one waits here
     QElapsedTimer m_sinceDiscover;
+    RedirectGuard m_redirectGuard;
 };
 
 } // namespace redis

@@ -1,6 +1,7 @@
 #include "ConsoleCommandLine.h"
 
 #include "RedisUrl.h"
+#include "SavedLabel.h"
 #include "core/Arguments.h"
 
 namespace session {
@@ -41,9 +42,10 @@ ConsoleCommandLine::ConsoleCommandLine()
     m_parser.addOption(
         {EnvOption,
          QStringLiteral("Environment label of the server: local, test, staging or production "
-                        "(default: local for a host written as localhost, 127.x.x.x or ::1, "
-                        "production for any other host; production is read-only until "
-                        "unlocked)."),
+                        "(default: a saved profile's for the same server, else local for a "
+                        "host written as localhost, 127.x.x.x or ::1 once the server's process "
+                        "is proven to run here, production otherwise; production is read-only "
+                        "until unlocked). It may not lower a saved profile's label."),
          QStringLiteral("LABEL")});
     m_parser.addOption(
         {TabOption,
@@ -144,15 +146,21 @@ ConsoleCommandLine::Action ConsoleCommandLine::parse(const QStringList &argument
     m_startup.target = ConsoleStartup::Target::Server;
     m_startup.profile = parsed->profile;
     m_startup.password = parsed->password;
+    std::optional<Environment> given;
     if (m_parser.isSet(EnvOption)) {
-        const auto env = parseEnvironment(m_parser.value(EnvOption));
-        if (!env)
+        given = parseEnvironment(m_parser.value(EnvOption));
+        if (!given)
             return refuse(QStringLiteral("--env must be local, test, staging or production."));
-        m_startup.profile.environment = environmentName(*env);
-    } else {
-        m_startup.profile.environment =
-            environmentName(defaultEnvironmentForHost(m_startup.profile.host));
     }
+    const UrlLabel label = labelForUrl(m_startup.profile, given, m_saved);
+    if (!label.refusal.isEmpty())
+        return refuse(QStringLiteral("--env: %1.").arg(label.refusal));
+    // Unlabelled, the host's rule claims a label; a Local claim still needs its proof
+    // (session/WriteGate) before anything is written.
+    m_startup.profile.environment =
+        label.environment.isEmpty()
+            ? environmentName(defaultEnvironmentForHost(m_startup.profile.host))
+            : label.environment;
     if (m_startup.profile.name.isEmpty())
         m_startup.profile.name = m_startup.profile.host;
     return Action::Run;

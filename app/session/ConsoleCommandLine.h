@@ -23,14 +23,17 @@ QStringList consoleTabNames();
 // The console's command line, interpreted without a display so that it can be tested:
 //   inventory-console [--demo | --connect | --url URL | URL] [--env LABEL] [--tab NAME]
 // A positional redis:// or rediss:// URL (what a desktop launcher passes for Exec=... %U)
-// means the same as --url. Without --env, a server gets defaultEnvironmentForHost(): a host
-// not written as loopback is production, read-only until unlocked.
+// means the same as --url. The label comes from labelForUrl (session/SavedLabel.h): a saved
+// profile for the same server lends its label and --env may not lower it; else the host's
+// rule (defaultEnvironmentForHost), whose Local still has to be proven by the WriteGate.
 class ConsoleCommandLine
 {
 public:
     enum class Action { Run, ShowHelp, ShowVersion, Refuse };
 
     ConsoleCommandLine();
+    // The saved profiles a URL's server is matched against (before parse()).
+    void setSavedProfiles(const QList<ConnectionProfile> &saved) { m_saved = saved; }
     Action parse(const QStringList &arguments); // arguments[0] is the program
     // main()'s argv: an argument that is not UTF-8 is refused (never decoded with U+FFFD in
     // place of its bad bytes), then parse().
@@ -46,6 +49,7 @@ private:
     QCommandLineParser m_parser;
     ConsoleStartup m_startup;
     QString m_error;
+    QList<ConnectionProfile> m_saved;
 };
 
 } // namespace session

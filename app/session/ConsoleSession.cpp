@@ -35,6 +35,7 @@ ConsoleSession::ConsoleSession(ConnectionProfile profile, const QString &passwor
     // The gate wraps the router, so a deduction goes to the primary owning its slot and keys
     // in two slots are refused by the router before anything is sent.
     m_gate = new WriteGate(*m_router, m_profile, this);
+    m_gate->setAuditLogPath(m_auditLogPath);
     m_sender = new GatedSender(*m_router, *m_gate, this);
     m_deductionSender = new GatedSender(*m_deductionRouter, *m_gate, this);
     // The profile store validated the templates; a bad pair falls back to the defaults
@@ -78,7 +79,13 @@ void ConsoleSession::reconnect()
 
 Environment ConsoleSession::environment() const
 {
-    return m_profile.environmentKind().value_or(Environment::Production);
+    return m_gate->environmentKind();
+}
+
+void ConsoleSession::setAuditLogPath(const QString &path)
+{
+    m_auditLogPath = path;
+    m_gate->setAuditLogPath(path);
 }
 
 redis::RedisClient *ConsoleSession::releaseClient()

@@ -26,6 +26,8 @@ public:
     ~ConsoleSession() override;
 
     const ConnectionProfile &profile() const { return m_profile; }
+    // The label acted on: the gate's, which may change once the local proof is read (a
+    // Local claim is production until proven; gate().environmentChanged() says when).
     Environment environment() const;
     // Routes each command to the node owning its keys; a pass-through on a standalone server.
     redis::ClusterRouter &router() { return *m_router; }
@@ -59,7 +61,7 @@ public:
     // when the profile names no release user (loads then use the main connection).
     redis::RedisClient *releaseClient();
     QString auditLogPath() const { return m_auditLogPath; }
-    void setAuditLogPath(const QString &path) { m_auditLogPath = path; }
+    void setAuditLogPath(const QString &path); // the gate's unlock records too
 
 private:
     ConnectionProfile m_profile;

@@ -1,6 +1,7 @@
 #include "GatedSender.h"
 
 #include "SessionLog.h"
+#include "redis/ClusterRouter.h"
 
 #include <QThread>
 #include <QTimer>
@@ -15,13 +16,28 @@ GatedSender::GatedSender(redis::CommandSender &inner, WriteGate &gate, QObject *
     : QObject(parent)
     , m_inner(inner)
     , m_gate(gate)
-{}
+{
+    // A write that a MOVED or ASK sends elsewhere is gated again, for the node it goes to.
+    if (auto *router = dynamic_cast<redis::ClusterRouter *>(&inner))
+        router->setRedirectGuard([gate = QPointer<WriteGate>(&gate)](const redis::Command &command,
+                                                                     redis::RedisClient &target) {
+            return gate
+                       ? gate->redirectRefusal(command, target)
+                       : std::optional<QString>(QStringLiteral("not sent: the session is closing"));
+        });
+}
+
+GatedSender::~GatedSender()
+{
+    if (auto *router = dynamic_cast<redis::ClusterRouter *>(&m_inner))
+        router->setRedirectGuard({});
+}
 
 void GatedSender::sendBatch(QList<redis::Command> commands, QObject *context,
                             redis::BatchCallback callback, int timeoutMs)
 {
     Pending p{std::move(commands), context, context != nullptr, std::move(callback), timeoutMs};
-    if (!m_gate.isReadOnly() && m_queue.empty()) {
+    if (m_gate.passesEverything() && m_queue.empty()) {
         forward(std::move(p));
         return;
     }
@@ -36,7 +52,7 @@ void GatedSender::pump()
             m_queue.pop_front(); // its caller is gone
             continue;
         }
-        if (!m_gate.isReadOnly()) {
+        if (m_gate.passesEverything()) {
             Pending p = std::move(m_queue.front());
             m_queue.pop_front();
             forward(std::move(p));
@@ -55,12 +71,13 @@ void GatedSender::pump()
                 return;
             Pending p = std::move(m_queue.front());
             m_queue.pop_front();
-            if (m_gate.isReadOnly()) {
+            if (m_gate.passesEverything()) {
+                forward(std::move(p));
+            } else {
                 const QList<WriteDecision> decisions =
                     m_gate.classifyAfterLookup(p.commands, failure);
                 decideAndSend(std::move(p), decisions);
-            } else
-                forward(std::move(p));
+            }
             pump();
         });
         return;
@@ -78,11 +95,16 @@ void GatedSender::forward(Pending p)
 
 void GatedSender::decideAndSend(Pending p, const QList<WriteDecision> &decisions)
 {
-    for (const WriteDecision &d : decisions)
-        if (d.writes) {
-            refuse(std::move(p), decisions);
-            return;
-        }
+    if (const auto refusal = m_gate.writeRefusal(p.commands, decisions)) {
+        refuse(std::move(p), decisions, *refusal);
+        return;
+    }
+    const bool writes =
+        std::any_of(decisions.cbegin(), decisions.cend(), [](const auto &d) { return d.writes; });
+    if (writes) { // allowed where it lands
+        forward(std::move(p));
+        return;
+    }
     // Reads only. FCALL of a no-writes function goes as FCALL_RO: should the function have
     // been replaced by one that writes, the server refuses it instead of running it.
     QList<bool> rewritten;
@@ -110,9 +132,8 @@ void GatedSender::decideAndSend(Pending p, const QList<WriteDecision> &decisions
     forward(std::move(p));
 }
 
-void GatedSender::refuse(Pending p, const QList<WriteDecision> &decisions)
+void GatedSender::refuse(Pending p, const QList<WriteDecision> &decisions, const QString &base)
 {
-    const QString base = m_gate.refusalMessage();
     QString firstWrite;
     QList<redis::ReplyResult> results;
     for (const WriteDecision &d : decisions)
@@ -123,8 +144,8 @@ void GatedSender::refuse(Pending p, const QList<WriteDecision> &decisions)
             d.writes ? QStringLiteral("%1 (%2)").arg(base, d.reason)
                      : QStringLiteral("%1 (not sent with a refused write in the same batch: %2)")
                            .arg(base, firstWrite)));
-    qCInfo(lcSession) << "refused a write on read-only profile" << m_gate.profileName() << "-"
-                      << firstWrite;
+    qCInfo(lcSession) << "refused a write on profile" << m_gate.profileName() << "-" << firstWrite
+                      << "-" << base;
     QObject *context = p.context.data();
     if (!context)
         return;

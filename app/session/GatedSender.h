@@ -8,7 +8,8 @@
 namespace session {
 
 // A CommandSender that sends through another one, asking the WriteGate first. While the
-// session is read-only, a batch holding a write is refused as a whole: every command gets a
+// session is read-only (or, on a cluster, a write would land on a node the session's label
+// does not cover), a batch holding a write is refused as a whole: every command gets a
 // RedisError of kind NotSent and nothing reaches the server. Reads pass (an FCALL of a
 // no-writes function goes out as FCALL_RO). Batches keep their order. Use from the thread
 // this object lives on.
@@ -18,6 +19,7 @@ class GatedSender : public QObject, public redis::CommandSender
 public:
     // Neither is owned; both must outlive this sender.
     GatedSender(redis::CommandSender &inner, WriteGate &gate, QObject *parent = nullptr);
+    ~GatedSender() override;
 
     using CommandSender::send;
     void sendBatch(QList<redis::Command> commands, QObject *context, redis::BatchCallback callback,
@@ -40,7 +42,7 @@ private:
     void pump();
     void forward(Pending p);
     void decideAndSend(Pending p, const QList<WriteDecision> &decisions);
-    void refuse(Pending p, const QList<WriteDecision> &decisions);
+    void refuse(Pending p, const QList<WriteDecision> &decisions, const QString &base);
 
     redis::CommandSender &m_inner;
     WriteGate &m_gate;

@@ -242,6 +242,8 @@ private slots:
         for (const char *env : {"local", "test", "staging"}) {
             WriteGate gate(*client, profile(QStringLiteral("dev"), QLatin1String(env)));
             GatedSender gated(*client, gate);
+            // Local is a claim until the server's process is found here (tst_local_proof).
+            QVERIFY(gate.waitForServer(5000));
             QVERIFY(!gate.isReadOnly());
             QVERIFY(gated.call({"SET", "env:test", env}).ok());
         }

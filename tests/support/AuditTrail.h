@@ -12,21 +12,28 @@ namespace testsupport {
 
 struct AuditTrail
 {
-    QList<inventory::AuditRecord> raw;    // the file, line by line
+    QList<inventory::AuditRecord> raw;    // the file, line by line, but the gate events
     QList<inventory::AuditRecord> writes; // inventory::pairAttempts(raw): one per write
-    QString problem;                      // empty when the trail is complete and consistent
+    // The write gate's own events ("unlock", "lock"): single records, not writes.
+    QList<inventory::AuditRecord> gateEvents;
+    QString problem; // empty when the trail is complete and consistent
 };
 
-// Reads `path` and checks it: no corrupt line, no record without an attempt id, every outcome
-// after its own attempt (same action, profile, server, run id, command), no attempt left
-// without an outcome, no attempt id used twice.
+// Reads `path` and checks it (the gate's events set apart): no corrupt line, no record without an
+// attempt id, every outcome after its own attempt (same action, profile, server, run id, command),
+// no attempt left without an outcome, no attempt id used twice.
 inline AuditTrail readAuditTrail(const QString &path)
 {
     using inventory::AuditRecord;
     AuditTrail t;
     const auto read = inventory::AuditLog::read(path);
-    t.raw = read.records;
-    t.writes = inventory::pairAttempts(read.records);
+    const auto isGateEvent = [](const AuditRecord &r) {
+        return r.phase == AuditRecord::Phase::Single
+               && (r.action == QLatin1String("unlock") || r.action == QLatin1String("lock"));
+    };
+    for (const AuditRecord &r : read.records)
+        (isGateEvent(r) ? t.gateEvents : t.raw) << r;
+    t.writes = inventory::pairAttempts(t.raw);
     QStringList problems = read.problems;
     QHash<QString, AuditRecord> open; // attempts waiting for their outcome
     QSet<QString> seen;

@@ -5,6 +5,7 @@
 #include "MainWindow.h"
 #include "RedisFixture.h"
 #include "ShortcutsDialog.h"
+#include "TcpRelay.h"
 #include "TransportThreadHold.h"
 #include "browse/BrowserPanel.h"
 #include "browse/OrderLookupView.h"
@@ -226,6 +227,34 @@ private slots:
         QTRY_VERIFY(labelText(w.get(), "environmentStrip").contains("WRITES UNLOCKED"));
         QVERIFY(w->session().sender().call({"SET", "smoke:key", "1"}).ok());
     }
+    // "Local" is shown only with its proof (issue 28): the server the test started is local
+    // and the strip's tooltip names its process; the same server through a loopback relay (a
+    // tunnel, a port-forward) turns production, read-only, and the strip says why.
+    void localIsShownOnlyWithItsProof()
+    {
+        auto direct = openWindow(m_redis.options(), session::Environment::Local);
+        QTRY_VERIFY(!direct->session().gate().evidence().checking());
+        QCOMPARE(direct->environment(), session::Environment::Local);
+        auto *strip = direct->findChild<QLabel *>(QStringLiteral("environmentStrip"));
+        QVERIFY2(strip->toolTip().startsWith(QLatin1String("local: process ")),
+                 qPrintable(strip->toolTip()));
+
+        testsupport::TcpRelay relay;
+        QVERIFY(relay.start(m_redis.port()).isEmpty());
+        auto o = m_redis.options();
+        o.port = relay.port();
+        auto tunnel = openWindow(o, session::Environment::Local);
+        QTRY_VERIFY(!tunnel->session().gate().evidence().checking());
+        QCOMPARE(tunnel->environment(), session::Environment::Production);
+        QTRY_VERIFY(labelText(tunnel.get(), "environmentStrip").contains("READ-ONLY"));
+        QVERIFY2(labelText(tunnel.get(), "environmentStrip").contains("not proven local"),
+                 qPrintable(labelText(tunnel.get(), "environmentStrip")));
+        strip = tunnel->findChild<QLabel *>(QStringLiteral("environmentStrip"));
+        QVERIFY2(strip->toolTip().contains(QLatin1String("a tunnel, port-forward or relay")),
+                 qPrintable(strip->toolTip()));
+        QVERIFY(!tunnel->session().sender().call({"SET", "smoke:tunnel", "1"}).ok());
+    }
+
     // Deductions go through the same gate on connections of their own, read on the GUI
     // thread: refused while read-only, and answered while the shared transport thread is
     // held, so a deduction pays no thread hop.

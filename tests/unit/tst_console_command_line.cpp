@@ -163,6 +163,55 @@ private slots:
         QVERIFY2(line.errorText().contains(reason), qPrintable(line.errorText()));
     }
 
+    // A URL for a server saved as production is production (issue 28): "prod-30001" is a
+    // tunnel on 127.0.0.1:30001, which the host's rule alone would call local. --env may
+    // raise a saved label, never lower it; another user at the same address is another
+    // profile.
+    void savedProfileLendsItsLabel_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("environment"); // empty: refused
+        const QString url = QStringLiteral("redis://127.0.0.1:30001");
+        QTest::newRow("no --env") << QStringList{url} << "production";
+        QTest::newRow("--url, no --env") << QStringList{"--url", url} << "production";
+        QTest::newRow("localhost is not the same host")
+            << QStringList{"redis://localhost:30001"} << "local";
+        QTest::newRow("--env local") << QStringList{url, "--env", "local"} << QString();
+        QTest::newRow("--env staging") << QStringList{url, "--env", "staging"} << QString();
+        QTest::newRow("--env production")
+            << QStringList{url, "--env", "production"} << "production";
+        QTest::newRow("another user") << QStringList{"redis://bob@127.0.0.1:30001"} << "local";
+        QTest::newRow("staging server, --env test")
+            << QStringList{"redis://127.0.0.1:30002", "--env", "test"} << QString();
+        QTest::newRow("staging server, --env production")
+            << QStringList{"redis://127.0.0.1:30002", "--env", "production"} << "production";
+    }
+    void savedProfileLendsItsLabel()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, environment);
+        session::ConnectionProfile prod;
+        prod.name = QStringLiteral("prod-30001");
+        prod.port = 30001;
+        prod.environment = QStringLiteral("production");
+        session::ConnectionProfile staging = prod;
+        staging.name = QStringLiteral("staging-30002");
+        staging.port = 30002;
+        staging.environment = QStringLiteral("staging");
+        ConsoleCommandLine line;
+        line.setSavedProfiles({prod, staging});
+        const auto action = line.parse(argv(args));
+        if (environment.isEmpty()) {
+            QCOMPARE(action, ConsoleCommandLine::Action::Refuse);
+            QVERIFY2(line.errorText().contains(QLatin1String("would lower the server's saved "
+                                                             "label: profile '")),
+                     qPrintable(line.errorText()));
+            return;
+        }
+        QCOMPARE(action, ConsoleCommandLine::Action::Run);
+        QCOMPARE(line.startup().profile.environment, environment);
+    }
+
     // A launcher may hand over a URL with a password; a refusal never repeats it.
     void refusalNeverShowsThePassword_data()
     {

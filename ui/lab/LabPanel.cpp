@@ -168,16 +168,15 @@ LabPanel::LabPanel(const LabTarget &target, const std::optional<QString> &refusa
     results->addWidget(m_chart, 1);
 
     auto *outer = new QVBoxLayout(this);
-    if (m_refusal) {
-        auto *banner = new QLabel(tr("The lab is disabled on this session: %1.").arg(*m_refusal));
-        banner->setObjectName(QStringLiteral("labRefusal"));
-        banner->setWordWrap(true);
-        banner->setStyleSheet(
-            QStringLiteral("QLabel { background: %1; %2 padding: 6px; }")
-                .arg(Palette::errorTint().name(), Palette::textStyle(Palette::error())));
-        outer->addWidget(banner);
-        settingsBox->setEnabled(false);
-    }
+    m_refusalBanner = new QLabel;
+    m_refusalBanner->setObjectName(QStringLiteral("labRefusal"));
+    m_refusalBanner->setWordWrap(true);
+    m_refusalBanner->setStyleSheet(
+        QStringLiteral("QLabel { background: %1; %2 padding: 6px; }")
+            .arg(Palette::errorTint().name(), Palette::textStyle(Palette::error())));
+    outer->addWidget(m_refusalBanner);
+    m_settingsBox = settingsBox;
+    setRefusal(m_refusal);
     auto *row = new QHBoxLayout;
     row->addWidget(settingsBox);
     row->addLayout(results, 1);
@@ -233,6 +232,15 @@ void LabPanel::setSettings(const LabSettings &s)
     const QList<Strategy> all = allStrategies();
     for (int i = 0; i < all.size(); ++i)
         m_strategies.at(i)->setChecked(s.strategies.contains(all.at(i)));
+}
+
+void LabPanel::setRefusal(const std::optional<QString> &refusal)
+{
+    m_refusal = refusal;
+    m_refusalBanner->setText(refusal ? tr("The lab is disabled on this session: %1.").arg(*refusal)
+                                     : QString());
+    m_refusalBanner->setVisible(refusal.has_value());
+    m_settingsBox->setEnabled(!refusal);
 }
 
 bool LabPanel::isRunning() const

@@ -38,6 +38,8 @@ public:
     lab::LabSettings settings() const;
     void setSettings(const lab::LabSettings &settings);
     bool isRunning() const;
+    // The session's label changed (a Local claim proven, or found not to be): the form follows.
+    void setRefusal(const std::optional<QString> &refusal);
     const lab::LabReport &lastReport() const { return m_report; }
     LatencyChart *chart() const { return m_chart; }
     QTableWidget *resultsTable() const { return m_table; }
@@ -60,6 +62,8 @@ private:
 
     lab::LabTarget m_target;
     std::optional<QString> m_refusal;
+    QLabel *m_refusalBanner = nullptr;
+    QWidget *m_settingsBox = nullptr;
     lab::LabWorker *m_worker = nullptr;
     lab::LabReport m_report;
     lab::LabSettings m_running;

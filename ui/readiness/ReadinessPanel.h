@@ -46,6 +46,9 @@ public:
                    ReadinessContext context, QWidget *parent = nullptr);
     ~ReadinessPanel() override;
 
+    // The session's label changed (a Local claim proven, or found not to be): the report
+    // names the one acted on.
+    void setEnvironment(const QString &environment) { m_context.environment = environment; }
     // A paragraph above the table and in the report (the demo says why it fails rules).
     void setNote(const QString &note);
     // Pictures for the report, asked for at export time (chart views plug in here).
