@@ -127,9 +127,14 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
                 m_session->gate().observeServer(o.runId, o.role);
                 m_overview->setOverview(o, m_poller->lastSuccess());
                 m_status->setServer(o);
-                m_status->setActivity(
+                const QString updated =
                     tr("Overview updated %1")
-                        .arg(m_poller->lastSuccess().toString(QStringLiteral("HH:mm:ss"))));
+                        .arg(m_poller->lastSuccess().toString(QStringLiteral("HH:mm:ss")));
+                // A restart is news for every tab: the status bar keeps saying it.
+                m_status->setActivity(
+                    m_overview->identityText().isEmpty()
+                        ? updated
+                        : tr("SERVER RESTARTED (run_id changed) · %1").arg(updated));
             });
     connect(m_poller, &session::OverviewPoller::failed, this, [this](const redis::RedisError &e) {
         qCInfo(lcUi) << "overview refresh failed:" << e.toString();

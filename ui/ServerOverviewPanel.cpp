@@ -63,6 +63,7 @@ ServerOverviewPanel::ServerOverviewPanel(QWidget *parent)
     , m_reconnect(new QPushButton(tr("Reconnect"), this))
     , m_evictionWarning(banner(this, "evictionWarning", "#fff4e5", "#ffc078", "#5c3300"))
     , m_denied(banner(this, "deniedReads", "#fff4e5", "#ffc078", "#5c3300"))
+    , m_identity(banner(this, "identityChanged", "#fdecea", "#f1aeb5", "#58151c"))
     , m_address(value("addressValue"))
     , m_version(value("versionValue"))
     , m_mode(value("modeValue"))
@@ -156,6 +157,8 @@ ServerOverviewPanel::ServerOverviewPanel(QWidget *parent)
     m_reconnect->hide();
     connect(m_reconnect, &QPushButton::clicked, this, &ServerOverviewPanel::reconnectRequested);
     layout->addLayout(errorRow);
+    layout->addWidget(m_identity);
+    m_identity->hide();
     layout->addWidget(m_denied);
     layout->addWidget(m_evictionWarning);
     layout->addLayout(cards);
@@ -217,6 +220,15 @@ void ServerOverviewPanel::setOverview(const session::ServerOverview &o, const QD
 
     // Reads this user may not run: one banner says which and for whom, and the values they
     // would fill say "not allowed" rather than a misleading zero.
+    // A restart seen between two overviews stays said for the rest of the session.
+    if (const QString changed =
+            session::identityChangeSentence(m_previous, o, QDateTime::currentDateTime());
+        !changed.isEmpty()) {
+        m_identity->setText(changed.toHtmlEscaped());
+        m_identity->show();
+    }
+    if (!o.runId.isEmpty())
+        m_previous = o;
     m_denied->setText(o.deniedSummary().toHtmlEscaped());
     m_denied->setVisible(!o.deniedReads.isEmpty());
     const QString notAllowed = tr("not allowed for user %1").arg(o.user);
@@ -295,6 +307,11 @@ void ServerOverviewPanel::setOverview(const session::ServerOverview &o, const QD
     }
     showLibraryMessage(o.libraries.isEmpty());
     fitHeightToRows(m_libraries, 1, 10);
+}
+
+QString ServerOverviewPanel::identityText() const
+{
+    return m_identity->isHidden() ? QString() : m_identity->text();
 }
 
 QString ServerOverviewPanel::deniedText() const

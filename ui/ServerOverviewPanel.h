@@ -43,6 +43,9 @@ public:
     LibraryTableModel *libraryModel() const { return m_libraryModel; }
     // The banner naming the reads the session's user may not run; empty when none.
     QString deniedText() const;
+    // "The server behind this address restarted or was replaced ..." while it applies; empty
+    // when the run_id has not changed since the first overview.
+    QString identityText() const;
 
 signals:
     void reconnectRequested();
@@ -57,6 +60,8 @@ private:
     QPushButton *m_reconnect;
     QLabel *m_evictionWarning;
     QLabel *m_denied;
+    QLabel *m_identity; // a restart or failover seen between two overviews
+    session::ServerOverview m_previous;
     QLabel *m_address;
     QLabel *m_version;
     QLabel *m_mode;

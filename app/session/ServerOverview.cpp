@@ -100,6 +100,8 @@ core::Result<ServerOverview, redis::RedisError> decodeOverview(const QList<redis
     o.role = QString::fromLatin1(info.value("role"));
     o.runId = QString::fromLatin1(info.value("run_id"));
     o.uptimeSeconds = info.value("uptime_in_seconds").toLongLong();
+    if (info.contains("aof_enabled"))
+        o.aofEnabled = info.value("aof_enabled") == "1";
     o.usedMemory = info.value("used_memory").toLongLong();
     o.maxMemory = info.value("maxmemory").toLongLong();
     if (info.contains("maxmemory_policy")) // INFO memory carries it since Redis 4
@@ -119,6 +121,27 @@ core::Result<ServerOverview, redis::RedisError> decodeOverview(const QList<redis
         o.librariesError = r[3].error().message;
     }
     return o;
+}
+
+QString identityChangeSentence(const ServerOverview &previous, const ServerOverview &current,
+                               const QDateTime &now)
+{
+    if (previous.runId.isEmpty() || current.runId.isEmpty() || previous.runId == current.runId)
+        return {};
+    const QString started =
+        now.addSecs(-current.uptimeSeconds).toString(QStringLiteral("HH:mm:ss"));
+    const QString receipts =
+        current.aofEnabled.value_or(false)
+            ? QStringLiteral("AOF is on, so receipts written before it should have been kept; "
+                             "check a receipt before relying on it.")
+        : current.aofEnabled ? QStringLiteral("AOF is off: receipts written before it are gone "
+                                              "unless its last snapshot held them, and a retry "
+                                              "of those orders deducts again.")
+                             : QStringLiteral("Its persistence could not be read: receipts "
+                                              "written before it may be gone.");
+    return QStringLiteral("The server behind this address restarted or was replaced: its run_id "
+                          "changed from %1 to %2 (this one started at %3). %4")
+        .arg(previous.runId.left(8), current.runId.left(8), started, receipts);
 }
 
 void fetchOverview(redis::CommandSender &sender, QObject *context,

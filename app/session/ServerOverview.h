@@ -3,6 +3,7 @@
 #include "redis/CommandSender.h"
 #include "redis/LibraryList.h"
 
+#include <QDateTime>
 #include <QHash>
 #include <QStringList>
 #include <functional>
@@ -19,10 +20,11 @@ struct ServerOverview
     QString role;    // master | slave (as INFO says); shown as primary/replica
     QString runId;
     qint64 uptimeSeconds = 0;
-    qint64 usedMemory = 0;  // bytes
-    qint64 maxMemory = 0;   // bytes; 0 means no limit
-    QString evictionPolicy; // empty when CONFIG GET is not allowed for this user
-    qint64 keyCount = -1;   // DBSIZE of the selected database
+    std::optional<bool> aofEnabled; // INFO persistence
+    qint64 usedMemory = 0;          // bytes
+    qint64 maxMemory = 0;           // bytes; 0 means no limit
+    QString evictionPolicy;         // empty when CONFIG GET is not allowed for this user
+    qint64 keyCount = -1;           // DBSIZE of the selected database
     QList<redis::LibraryInfo> libraries;
     QString librariesError; // set when FUNCTION LIST failed (e.g. NOPERM)
     // The ACL user the reads ran as ("default" when the profile names none).
@@ -40,6 +42,12 @@ struct ServerOverview
     // (NOPERM): what they show is unknown."
     QString deniedSummary() const;
 };
+
+// When `current` is another server process than `previous` behind the same address (its
+// run_id changed: a restart, a failover, another server), one sentence saying so and what it
+// means for receipts; empty otherwise or when either run_id is unknown.
+QString identityChangeSentence(const ServerOverview &previous, const ServerOverview &current,
+                               const QDateTime &now);
 
 // Parses INFO's "field:value" lines (all sections).
 QHash<QByteArray, QByteArray> parseInfo(const QByteArray &info);

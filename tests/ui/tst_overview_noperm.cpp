@@ -92,6 +92,38 @@ private slots:
         QVERIFY(!panel.findChild<QLabel *>("versionValue")->text().contains("not allowed"));
     }
 
+    // Issue 28: a restart between two overviews (a new run_id behind the same address) is
+    // said, with what it means for receipts, and stays said.
+    void aRestartBetweenOverviewsIsSaid()
+    {
+        StandaloneRedis redis;
+        QVERIFY2(redis.start(), qPrintable(redis.errorString()));
+        ui::ServerOverviewPanel panel;
+        {
+            auto c = redis.connect();
+            session::OverviewPoller poller(*c);
+            const auto first = refresh(poller);
+            QVERIFY(first);
+            panel.setOverview(*first, QDateTime::currentDateTime());
+            QVERIFY(panel.identityText().isEmpty());
+            panel.setOverview(*first, QDateTime::currentDateTime());
+            QVERIFY(panel.identityText().isEmpty()); // the same server: nothing to say
+        }
+        QVERIFY(redis.restart());
+        auto c = redis.connect();
+        session::OverviewPoller poller(*c);
+        const auto second = refresh(poller);
+        QVERIFY(second);
+        panel.setOverview(*second, QDateTime::currentDateTime());
+        const QString said = panel.identityText();
+        QVERIFY2(said.contains("restarted or was replaced: its run_id changed from ")
+                     && said.contains(second->runId.left(8))
+                     && said.contains("AOF is off: receipts written before it are gone"),
+                 qPrintable(said));
+        panel.setOverview(*second, QDateTime::currentDateTime());
+        QCOMPARE(panel.identityText(), said);
+    }
+
     void aMalformedInfoReplyIsNotAWrite()
     {
         const QList<redis::ReplyResult> replies{redis::Reply::integer(1), redis::Reply::integer(0),
