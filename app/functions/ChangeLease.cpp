@@ -24,13 +24,6 @@ constexpr const char *RenewScript = "if redis.call('GET', KEYS[1]) == ARGV[1] th
 constexpr const char *ReleaseScript =
     "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 
-redis::ReplyResult leaseReplyAt(const QList<redis::ReplyResult> &r, qsizetype i)
-{
-    return i < r.size()
-               ? r.at(i)
-               : redis::ReplyResult(redis::RedisError::notSent(QStringLiteral("no reply")));
-}
-
 QString leaseOsUser()
 {
     const passwd *pw = ::getpwuid(::getuid());
@@ -134,13 +127,13 @@ void ChangeLease::acquire(const QList<ChangeTarget> &nodes, const QString &libra
             {{"SET", n.lockKey, m_value, "NX", "PX", ms}, {"GET", n.lockKey}, {"PTTL", n.lockKey}},
             this,
             [this, n, nodes, refusals, taken, pending, done](const QList<redis::ReplyResult> &r) {
-                const redis::ReplyResult set = leaseReplyAt(r, 0);
+                const redis::ReplyResult set = replyAt(r, 0);
                 if (set.ok() && set->isString())
                     *taken << n;
                 else if (set.ok() && set->isNil())
                     *refusals << QStringLiteral("the change lock on %1 (key %2) is %3")
                                      .arg(n.address, QString::fromUtf8(n.lockKey),
-                                          holderText(leaseReplyAt(r, 1), leaseReplyAt(r, 2)));
+                                          holderText(replyAt(r, 1), replyAt(r, 2)));
                 else
                     *refusals << QStringLiteral("the change lock on %1 (key %2) could not be "
                                                 "taken: %3")
@@ -180,7 +173,7 @@ void ChangeLease::release(std::function<void()> done)
         n.loadVia().sendBatch(
             {{"EVAL", ReleaseScript, "1", n.lockKey, m_value}}, this,
             [pending, done, address = n.address](const QList<redis::ReplyResult> &r) {
-                if (const redis::ReplyResult reply = leaseReplyAt(r, 0); !reply.ok())
+                if (const redis::ReplyResult reply = replyAt(r, 0); !reply.ok())
                     qCWarning(lcFunctions)
                         << "the change lock on" << address
                         << "was not given back (it lapses by itself):" << reply.error().toString();
@@ -234,7 +227,7 @@ void ChangeLease::renewAll()
         n.loadVia().sendBatch(
             {renewCommand(n)}, this,
             [address = n.address](const QList<redis::ReplyResult> &r) {
-                const redis::ReplyResult reply = leaseReplyAt(r, 0);
+                const redis::ReplyResult reply = replyAt(r, 0);
                 const auto n = redis::integerOf(reply);
                 if (!n || *n != 1)
                     qCWarning(lcFunctions)

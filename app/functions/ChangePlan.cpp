@@ -116,6 +116,13 @@ const redis::LibraryInfo *NodeState::library(const QString &name) const
     return nullptr;
 }
 
+redis::ReplyResult replyAt(const QList<redis::ReplyResult> &replies, qsizetype i)
+{
+    if (i < replies.size())
+        return replies.at(i);
+    return redis::RedisError::notSent(QStringLiteral("no reply"));
+}
+
 QList<redis::Command> stateCommands()
 {
     return {{"FUNCTION", "LIST", "WITHCODE"}, {"INFO", "server"}};

@@ -62,6 +62,8 @@ struct NodeState
     const redis::LibraryInfo *library(const QString &name) const;
 };
 QList<redis::Command> stateCommands(); // FUNCTION LIST WITHCODE, INFO server
+// The i-th reply of a batch, or "not sent: no reply" when there is none.
+redis::ReplyResult replyAt(const QList<redis::ReplyResult> &replies, qsizetype i);
 NodeState decodeState(const QString &address, const QList<redis::ReplyResult> &replies);
 
 // One check of the preflight, in the order shown.

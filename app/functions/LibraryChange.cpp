@@ -17,13 +17,6 @@ namespace {
 
 using Check = PreflightCheck;
 
-redis::ReplyResult replyAt(const QList<redis::ReplyResult> &replies, qsizetype i)
-{
-    if (i < replies.size())
-        return replies.at(i);
-    return redis::RedisError::notSent(QStringLiteral("no reply"));
-}
-
 QString commandText(const redis::Command &c)
 {
     // "FUNCTION LOAD REPLACE": the verb, never the code or the dump.

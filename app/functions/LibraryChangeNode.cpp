@@ -36,14 +36,9 @@ void LibraryChange::applyOnNode(const ChangeTarget &target, const ChangeSpec &sp
                 done(run);
             };
             const qsizetype lockAt = stateCommands().size();
-            const auto reply = [&r](qsizetype i) {
-                return i < r.size() ? r.at(i)
-                                    : redis::ReplyResult(
-                                        redis::RedisError::notSent(QStringLiteral("no reply")));
-            };
             if (locked)
                 if (const QString lost =
-                        m_lease->heldBy(target.address, reply(lockAt), reply(lockAt + 1));
+                        m_lease->heldBy(target.address, replyAt(r, lockAt), replyAt(r, lockAt + 1));
                     !lost.isEmpty())
                     return refuse(lost);
             QString moved = before.error;
