@@ -95,15 +95,16 @@ QByteArray leaseKeyForSlots(const std::function<bool(int slot)> &served)
 ChangeLease::ChangeLease(int timeoutMs, QObject *parent)
     : QObject(parent)
     , m_timeoutMs(timeoutMs)
+    , m_leaseMs(std::max(MinLeaseMs, 4 * timeoutMs))
 {
-    m_renewal.setInterval(LeaseMs / 3);
+    m_renewal.setInterval(m_leaseMs / 3);
     connect(&m_renewal, &QTimer::timeout, this, &ChangeLease::renewAll);
 }
 
 ChangeLease::~ChangeLease()
 {
     // A change dropped while holding (a wizard closed): given back without waiting for an
-    // answer; if the command never leaves, the key lapses within LeaseMs.
+    // answer; if the command never leaves, the key lapses within leaseMs().
     for (const ChangeTarget &n : std::as_const(m_nodes))
         n.loadVia().sendBatch({{"EVAL", ReleaseScript, "1", n.lockKey, m_value}}, nullptr,
                               [](const QList<redis::ReplyResult> &) {});
@@ -115,7 +116,7 @@ void ChangeLease::acquire(const QList<ChangeTarget> &nodes, const QString &libra
     if (held())
         return done({});
     m_value = leaseValue(library, action);
-    const QByteArray ms = QByteArray::number(LeaseMs);
+    const QByteArray ms = QByteArray::number(m_leaseMs);
     auto refusals = std::make_shared<QStringList>();
     auto taken = std::make_shared<QList<ChangeTarget>>();
     auto pending = std::make_shared<int>(int(nodes.size()));
@@ -154,8 +155,8 @@ void ChangeLease::acquire(const QList<ChangeTarget> &nodes, const QString &libra
                     done(refusals->join(QStringLiteral("; "))
                          + QStringLiteral(". Nothing was changed: wait for that change to "
                                           "finish and run this again; a holder that died "
-                                          "leaves a lock that lapses by itself within %1 s")
-                               .arg(LeaseMs / 1000));
+                                          "leaves a lock that lapses by itself when its time "
+                                          "above runs out"));
                 });
             },
             m_timeoutMs);
@@ -185,12 +186,12 @@ void ChangeLease::release(std::function<void()> done)
 
 redis::Command ChangeLease::renewCommand(const ChangeTarget &node) const
 {
-    return {"EVAL", RenewScript, "1", node.lockKey, m_value, QByteArray::number(LeaseMs)};
+    return {"EVAL", RenewScript, "1", node.lockKey, m_value, QByteArray::number(m_leaseMs)};
 }
 
 QList<redis::Command> ChangeLease::commandsFor(const ChangeTarget &node)
 {
-    const QByteArray ms = QByteArray::number(LeaseMs);
+    const QByteArray ms = QByteArray::number(MinLeaseMs); // for ACL DRYRUN: any value
     const QByteArray &k = node.lockKey;
     return {{"SET", k, "value", "NX", "PX", ms},        {"GET", k},         {"PTTL", k},
             {"EVAL", RenewScript, "1", k, "value", ms}, {"PEXPIRE", k, ms}, {"DEL", k}};

@@ -11,17 +11,20 @@ namespace functions {
 
 // The lock a library change holds on every node it writes to, so that two changes (two
 // inventory-cli runs, a wizard and a script) never interleave their read, backup and load.
-// It is a key on the node itself, taken with SET <key> <value> NX PX <LeaseMs>: whoever runs
+// It is a key on the node itself, taken with SET <key> <value> NX PX <leaseMs()>: whoever runs
 // the change, from whichever machine, sees it. The value names the holder (program, pid,
 // host, OS user, library, action, start time) and carries a random token; the lease is
-// renewed every LeaseMs / 3 while held and checked just before each write, and given back
+// renewed every leaseMs() / 3 while held and checked just before each write, and given back
 // only by its owner (a compare-and-delete script with the value passed as an argument). A
-// holder that dies leaves a key that lapses within LeaseMs.
+// holder that dies leaves a key that lapses within leaseMs().
 class ChangeLease : public QObject
 {
     Q_OBJECT
 public:
-    static constexpr int LeaseMs = 60000;
+    // The lease is 60 s, or four command timeouts if that is longer: renewed every third of
+    // it, it always outlasts the write that follows the check by more than a timeout.
+    static constexpr int MinLeaseMs = 60000;
+    int leaseMs() const { return m_leaseMs; }
 
     ChangeLease(int timeoutMs, QObject *parent = nullptr);
     ~ChangeLease() override;
@@ -51,6 +54,7 @@ private:
     void renewAll();
 
     int m_timeoutMs;
+    int m_leaseMs;
     QByteArray m_value;
     QList<ChangeTarget> m_nodes; // where it is held
     QTimer m_renewal;

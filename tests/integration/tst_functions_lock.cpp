@@ -171,10 +171,27 @@ private slots:
         QCOMPARE(value.value("library").toString(), QStringLiteral("inventory_lib_v1"));
         const auto pttl = redis::integerOf(m_c->call({"PTTL", LockKey}));
         const qint64 ttl = pttl ? *pttl : -9;
-        QVERIFY2(ttl > 0 && ttl <= ChangeLease::LeaseMs, qPrintable(QString::number(ttl)));
+        QVERIFY2(ttl > 0 && ttl <= ChangeLease::MinLeaseMs, qPrintable(QString::number(ttl)));
         QVERIFY(change.confirm("inventory_lib_v1", false).isEmpty());
         QVERIFY(change.executeBlocking().succeeded());
         QCOMPARE(testsupport::render(m_c->call({"EXISTS", LockKey})), QStringLiteral("0"));
+    }
+
+    // A profile whose command timeout is longer than a minute: the lease is four timeouts
+    // long, so the check before the write (it must outlast a timeout) lets the write go.
+    void theLeaseOutlastsALongTimeout()
+    {
+        ChangeContext ctx = context();
+        ctx.timeoutMs = 70000;
+        LibraryChange change(ctx, LibraryChange::loadSpec(*inspectFile(Shipped)));
+        change.fetchStateBlocking();
+        QVERIFY(change.preflightBlocking().passed());
+        QVERIFY(change.backupBlocking().ok());
+        const auto pttl = redis::integerOf(m_c->call({"PTTL", LockKey}));
+        QVERIFY(pttl && *pttl > 3 * 70000);
+        QVERIFY(change.confirm("inventory_lib_v1", false).isEmpty());
+        const ExecutionReport done = change.executeBlocking();
+        QVERIFY2(done.succeeded(), qPrintable(done.refusal));
     }
 
     // A lock that lapsed and was taken by another change stops the write, and giving back
