@@ -3,9 +3,8 @@
 // with the file named and why, never read without end (D7, core/RegularFile.h); a FUNCTION
 // DUMP that would not restore is refused before it becomes a backup, and nothing is changed
 // (D9). Against a real redis-server and the inventory-cli CMake built.
+#include "ChangeCliTest.h"
 #include "ChangeFixture.h"
-#include "CliRunner.h"
-#include "ServerTest.h"
 #include "core/RegularFile.h"
 #include "functions/ChangeLease.h"
 #include "functions/DumpPayload.h"
@@ -57,30 +56,10 @@ private:
 
 } // namespace
 
-class TstFunctionsFiles : public testsupport::ChangeTest
+class TstFunctionsFiles : public testsupport::ChangeCliTest
 {
     Q_OBJECT
 
-    QTemporaryDir m_data;
-
-    testsupport::CliRun cli(const QStringList &args)
-    {
-        testsupport::CliOptions o;
-        o.environment.insert(QStringLiteral("INVENTORY_DATA_DIR"), m_data.filePath("data"));
-        o.environment.insert(QStringLiteral("INVENTORY_SECRETS"), QStringLiteral("session"));
-        o.timeoutMs = 30000; // a generous bound: a hang or an endless read is killed, and fails
-        return testsupport::runCli(QStringList{"functions"} + args, o);
-    }
-    QString url() const { return QStringLiteral("redis://%1").arg(m_c->address()); }
-    QByteArray serverCode()
-    {
-        const auto list =
-            redis::decodeFunctionList(m_c->call({"FUNCTION", "LIST", "WITHCODE"}).value());
-        for (const redis::LibraryInfo &l : list.value())
-            if (l.name == QLatin1String("inventory_lib_v1"))
-                return l.code;
-        return {};
-    }
     // `rollback --backup path` fails at once with exit 1 and `why`, before connecting.
     void expectRollbackRefused(const QString &path, const QString &why)
     {
@@ -102,21 +81,13 @@ class TstFunctionsFiles : public testsupport::ChangeTest
 private slots:
     void initTestCase()
     {
-        QVERIFY2(testsupport::cliProblem().isEmpty(), qPrintable(testsupport::cliProblem()));
-        const QString why = startServer();
+        const QString why = start();
         QVERIFY2(why.isEmpty(), qPrintable(why));
     }
-
     void init()
     {
-        QVERIFY(m_c->call({"FUNCTION", "FLUSH", "SYNC"}).ok());
-        QVERIFY(m_c->call({"DEL", ChangeLockKey}).ok());
-        QVERIFY(m_c->call({"FUNCTION", "LOAD", testsupport::previousReleaseSource()}).ok());
-        session::ConnectionProfile p;
-        p.name = QStringLiteral("files test");
-        p.environment = QStringLiteral("local");
-        m_gate = std::make_unique<session::WriteGate>(*m_c, p);
-        QDir(m_data.filePath("data")).removeRecursively();
+        const QString problem = reset(QStringLiteral("files test"));
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
     void backupThatIsADevice()
@@ -160,7 +131,7 @@ private slots:
     // next load runs as usual, and the link is left for a person to look at.
     void journalLinkedToADevice()
     {
-        const QString dir = loadJournalDirectory(m_data.filePath("data/function-backups"));
+        const QString dir = loadJournalDirectory(dataDir() + "/function-backups");
         QVERIFY(QDir().mkpath(dir));
         const QString link = dir + "/127.0.0.1_1-inventory_lib_v1.json";
         QVERIFY(QFile::link("/dev/zero", link));
@@ -168,8 +139,7 @@ private slots:
         QVERIFY2(run.failure.isEmpty(), qPrintable(run.failure));
         QVERIFY2(run.exitCode == 0, run.err.constData());
         QVERIFY(QFileInfo(link).isSymLink());
-        QVERIFY(pendingLoadJournals(m_data.filePath("data/function-backups"), m_c->address())
-                    .isEmpty());
+        QVERIFY(pendingLoadJournals(dataDir() + "/function-backups", m_c->address()).isEmpty());
     }
 
     // The helper itself: a link is refused when links are, a file over the cap is, and a
@@ -195,7 +165,7 @@ private slots:
     // still runs (this process) is in flight, not interrupted: not reported, not removed.
     void journalsArePerRun()
     {
-        const QString backups = m_data.filePath("data/function-backups");
+        const QString backups = dataDir() + "/function-backups";
         LoadJournalEntry a{m_c->address(),
                            "inventory_lib_v1",
                            "load",
@@ -238,7 +208,7 @@ private slots:
         HostileDump hostile(*m_c, dump);
         ChangeContext ctx =
             testsupport::singleNodeContext(*m_c, m_gate.get(), m_dir, "files test", &hostile);
-        ctx.backupDirectory = m_data.filePath("data/function-backups");
+        ctx.backupDirectory = dataDir() + "/function-backups";
         const auto file = inspectFile(Shipped);
         QVERIFY(file.ok());
         LibraryChange change(ctx, LibraryChange::loadSpec(*file));

@@ -5,9 +5,8 @@
 // instead of being replaced unseen. Also (D12): what a load writes in the data directory is
 // private to its owner.
 #include "AuditTrail.h"
+#include "ChangeCliTest.h"
 #include "ChangeFixture.h"
-#include "CliRunner.h"
-#include "ServerTest.h"
 #include "functions/ChangeLease.h"
 #include "functions/LibraryChange.h"
 #include "redis/ResultReads.h"
@@ -72,56 +71,30 @@ mode_t modeOf(const QString &path)
 
 } // namespace
 
-class TstFunctionsLock : public testsupport::ChangeTest
+class TstFunctionsLock : public testsupport::ChangeCliTest
 {
     Q_OBJECT
-
-    QTemporaryDir m_data;
 
     ChangeContext context(redis::CommandSender *loader = nullptr)
     {
         return testsupport::singleNodeContext(*m_c, m_gate.get(), m_dir, "lock test", loader);
     }
-    QByteArray serverCode(const QByteArray &library)
-    {
-        const auto list =
-            redis::decodeFunctionList(m_c->call({"FUNCTION", "LIST", "WITHCODE"}).value());
-        for (const redis::LibraryInfo &l : list.value())
-            if (l.name.toUtf8() == library)
-                return l.code;
-        return {};
-    }
-    testsupport::CliRun cli(const QStringList &args)
-    {
-        testsupport::CliOptions o;
-        o.environment.insert(QStringLiteral("INVENTORY_DATA_DIR"), m_data.filePath("data"));
-        o.environment.insert(QStringLiteral("INVENTORY_SECRETS"), QStringLiteral("session"));
-        return testsupport::runCli(QStringList{"functions"} + args, o);
-    }
     QStringList backups()
     {
-        return QDir(m_data.filePath("data/function-backups"))
+        return QDir(dataDir() + "/function-backups")
             .entryList({QStringLiteral("*.json")}, QDir::Files);
     }
 
 private slots:
     void initTestCase()
     {
-        QVERIFY2(testsupport::cliProblem().isEmpty(), qPrintable(testsupport::cliProblem()));
-        const QString why = startServer();
+        const QString why = start();
         QVERIFY2(why.isEmpty(), qPrintable(why));
     }
-
     void init()
     {
-        QVERIFY(m_c->call({"FUNCTION", "FLUSH", "SYNC"}).ok());
-        QVERIFY(m_c->call({"DEL", LockKey}).ok());
-        QVERIFY(m_c->call({"FUNCTION", "LOAD", testsupport::previousReleaseSource()}).ok());
-        session::ConnectionProfile p;
-        p.name = QStringLiteral("lock test");
-        p.environment = QStringLiteral("local");
-        m_gate = std::make_unique<session::WriteGate>(*m_c, p);
-        QDir(m_data.filePath("data")).removeRecursively();
+        const QString problem = reset(QStringLiteral("lock test"));
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
     // A second load while another change holds the lock: refused with who holds it, since
@@ -131,8 +104,7 @@ private slots:
     {
         QCOMPARE(testsupport::render(m_c->call({"SET", LockKey, OtherHolder, "NX", "PX", "60000"})),
                  QStringLiteral("+OK"));
-        const auto run = cli({"load", Shipped, "--url", m_c->address().prepend("redis://"),
-                              "--confirm", "inventory_lib_v1"});
+        const auto run = cli({"load", Shipped, "--url", url(), "--confirm", "inventory_lib_v1"});
         QCOMPARE(run.exitCode, 1);
         const QString err = QString::fromUtf8(run.err);
         QVERIFY2(err.contains(QStringLiteral("the change lock on %1 (key %2) is held by "
@@ -147,7 +119,7 @@ private slots:
         QCOMPARE(testsupport::render(m_c->call({"GET", LockKey})),
                  QStringLiteral("\"%1\"").arg(QString::fromUtf8(OtherHolder)));
         QVERIFY2(backups().isEmpty(), qPrintable(backups().join(", ")));
-        const auto trail = testsupport::readAuditTrail(m_data.filePath("data/audit.jsonl"));
+        const auto trail = testsupport::readAuditTrail(dataDir() + "/audit.jsonl");
         QVERIFY(trail.writes.isEmpty());
     }
 
@@ -244,10 +216,9 @@ private slots:
     // 0600 (the backup holds library code and the dump; the journal and the audit log too).
     void theDataDirectoryIsPrivate()
     {
-        const auto run = cli({"load", Shipped, "--url", m_c->address().prepend("redis://"),
-                              "--confirm", "inventory_lib_v1"});
+        const auto run = cli({"load", Shipped, "--url", url(), "--confirm", "inventory_lib_v1"});
         QVERIFY2(run.exitCode == 0, run.err.constData());
-        const QString data = m_data.filePath("data");
+        const QString data = dataDir();
         QCOMPARE(modeOf(data), mode_t(0700));
         QCOMPARE(modeOf(data + "/function-backups"), mode_t(0700));
         QCOMPARE(modeOf(data + "/function-backups/load-journal"), mode_t(0700));
