@@ -9,8 +9,8 @@
 #include "functions/LocalCatalog.h"
 
 #include <QFile>
-#include <QTemporaryDir>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace functions;
