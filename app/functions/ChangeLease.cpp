@@ -104,10 +104,13 @@ ChangeLease::ChangeLease(int timeoutMs, QObject *parent)
 ChangeLease::~ChangeLease()
 {
     // A change dropped while holding (a wizard closed): given back without waiting for an
-    // answer; if the command never leaves, the key lapses within leaseMs().
-    for (const ChangeTarget &n : std::as_const(m_nodes))
-        n.loadVia().sendBatch({{"EVAL", ReleaseScript, "1", n.lockKey, m_value}}, nullptr,
-                              [](const QList<redis::ReplyResult> &) {});
+    // answer, through connections that still exist (a session may have closed its own
+    // first); otherwise the key lapses within leaseMs().
+    for (qsizetype i = 0; i < m_nodes.size(); ++i)
+        if (m_alive.value(i))
+            m_nodes.at(i).loadVia().sendBatch(
+                {{"EVAL", ReleaseScript, "1", m_nodes.at(i).lockKey, m_value}}, nullptr,
+                [](const QList<redis::ReplyResult> &) {});
 }
 
 void ChangeLease::acquire(const QList<ChangeTarget> &nodes, const QString &library,
@@ -144,6 +147,9 @@ void ChangeLease::acquire(const QList<ChangeTarget> &nodes, const QString &libra
                     return;
                 if (refusals->isEmpty()) {
                     m_nodes = *taken;
+                    m_alive.clear();
+                    for (const ChangeTarget &t : std::as_const(m_nodes))
+                        m_alive << QPointer<QObject>(dynamic_cast<QObject *>(&t.loadVia()));
                     m_renewal.start();
                     qCInfo(lcFunctions) << "change lock taken on" << m_nodes.size() << "node(s)";
                     return done({});

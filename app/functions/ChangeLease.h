@@ -3,6 +3,7 @@
 #include "ChangePlan.h"
 
 #include <QObject>
+#include <QPointer>
 #include <QTimer>
 
 #include <functional>
@@ -57,6 +58,9 @@ private:
     int m_leaseMs;
     QByteArray m_value;
     QList<ChangeTarget> m_nodes; // where it is held
+    // Each node's connection while it exists (null for one that is not a QObject): what the
+    // destructor may still send through.
+    QList<QPointer<QObject>> m_alive;
     QTimer m_renewal;
 };
 

@@ -166,6 +166,22 @@ private slots:
         QVERIFY2(done.succeeded(), qPrintable(done.refusal));
     }
 
+    // A change dropped after its backup (a wizard closed before the confirmation) gives the
+    // lock back as it goes, without waiting for it to lapse.
+    void aDroppedChangeGivesTheLockBack()
+    {
+        {
+            LibraryChange change(context(), LibraryChange::loadSpec(*inspectFile(Shipped)));
+            change.fetchStateBlocking();
+            QVERIFY(change.preflightBlocking().passed());
+            QVERIFY(change.backupBlocking().ok());
+            QCOMPARE(testsupport::render(m_c->call({"EXISTS", LockKey})), QStringLiteral("1"));
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(testsupport::render(m_c->call({"EXISTS", LockKey})),
+                                  QStringLiteral("0"), 10000);
+        QCOMPARE(serverCode("inventory_lib_v1"), testsupport::previousReleaseSource());
+    }
+
     // A lock that lapsed and was taken by another change stops the write, and giving back
     // ours leaves theirs alone.
     void aLostLockStopsTheWriteAndIsNotDeleted()
