@@ -61,6 +61,7 @@ int drive(Context &context, QCommandLineParser &parser, ChangeOptions &o, Sessio
     QJsonObject report{{QStringLiteral("action"), functions::actionName(spec.action)},
                        {QStringLiteral("library"), spec.library}};
     const auto finish = [&](int code, const QString &error) {
+        change.releaseLockBlocking(); // a change that stops after its backup gives it back
         if (json) {
             report.insert(QStringLiteral("succeeded"), code == ExitOk);
             if (!error.isEmpty())

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "Result.h"
+
+#include <QByteArray>
 #include <QString>
 
 namespace core {
@@ -8,5 +11,14 @@ namespace core {
 // library backups. One folder for both front ends, so that a deduction made from the command
 // line shows up in the GUI's audit viewer. INVENTORY_DATA_DIR overrides it (tests, kiosks).
 QString sharedDataDirectory();
+
+// What the console writes there holds library code, dumps, node, profile and OS user names:
+// only its owner may read it. Every directory the console creates for it is 0700 and every
+// file 0600, whatever the umask; directories that already exist are left as they are (one
+// may be the user's own, named by INVENTORY_DATA_DIR or --backup-dir).
+Result<bool, QString> makePrivateDirectory(const QString &path);
+// Writes `bytes` to `path` whole or not at all (fsynced, renamed into place), mode 0600,
+// creating its folder as makePrivateDirectory() does.
+Result<bool, QString> writePrivateFile(const QString &path, const QByteArray &bytes);
 
 } // namespace core

@@ -116,6 +116,13 @@ const redis::LibraryInfo *NodeState::library(const QString &name) const
     return nullptr;
 }
 
+redis::ReplyResult replyAt(const QList<redis::ReplyResult> &replies, qsizetype i)
+{
+    if (i < replies.size())
+        return replies.at(i);
+    return redis::RedisError::notSent(QStringLiteral("no reply"));
+}
+
 QList<redis::Command> stateCommands()
 {
     return {{"FUNCTION", "LIST", "WITHCODE"}, {"INFO", "server"}};
@@ -212,6 +219,19 @@ QList<redis::LibraryInfo> ChangeSpec::predict(const NodeState &node) const
     return node.libraries;
 }
 
+namespace {
+
+// REPLACE only over the library the node was read to hold: where it was read absent, a plain
+// load, so that a library created meanwhile by someone else makes the load fail ("already
+// exists") instead of being replaced unseen.
+redis::Command loadCommand(bool present, const QByteArray &code)
+{
+    return present ? redis::Command{"FUNCTION", "LOAD", "REPLACE", code}
+                   : redis::Command{"FUNCTION", "LOAD", code};
+}
+
+} // namespace
+
 redis::Command ChangeSpec::command(const NodeState &node) const
 {
     const NodeBackup *saved = backup ? backup->node(node.address) : nullptr;
@@ -220,16 +240,15 @@ redis::Command ChangeSpec::command(const NodeState &node) const
     case ChangeAction::Load:
         if (skipIdentical && now && now->code == incoming.code)
             return {};
-        return {"FUNCTION", "LOAD", "REPLACE", incoming.code};
+        return loadCommand(now != nullptr, incoming.code);
     case ChangeAction::Delete:
         return now ? redis::Command{"FUNCTION", "DELETE", library.toUtf8()} : redis::Command{};
     case ChangeAction::RestoreCode:
         if (!saved)
             return {};
         if (const redis::LibraryInfo *old = saved->library(library))
-            return now && now->code == old->code
-                       ? redis::Command{}
-                       : redis::Command{"FUNCTION", "LOAD", "REPLACE", old->code};
+            return now && now->code == old->code ? redis::Command{}
+                                                 : loadCommand(now != nullptr, old->code);
         return now ? redis::Command{"FUNCTION", "DELETE", library.toUtf8()} : redis::Command{};
     case ChangeAction::RestoreDump:
         return saved ? redis::Command{"FUNCTION", "RESTORE", saved->dump, policyArgument(policy)}

@@ -13,11 +13,16 @@ namespace functions {
 
 // One primary a change is made on. In Redis Cluster, FUNCTION LOAD is not propagated between
 // shards: every primary gets its own load, and each can drift. Today the console passes one.
+// The key of the change lock (ChangeLease.h) on a standalone server.
+inline constexpr const char *ChangeLockKey = "inventory-console:functions-lock";
+
 struct ChangeTarget
 {
     QString address;
     redis::CommandSender *reader = nullptr; // the session's connection
     redis::CommandSender *loader = nullptr; // the release user's connection, when there is one
+    QByteArray lockKey = ChangeLockKey;     // on a cluster primary, one of its slots'
+
     // Every step of a change (state, dry run, backup, the change, verification) runs here: as
     // the release user when the profile has one. The session user may be allowed FCALL and
     // nothing else, so a step sent as it fails with NOPERM halfway through a release.
@@ -57,6 +62,8 @@ struct NodeState
     const redis::LibraryInfo *library(const QString &name) const;
 };
 QList<redis::Command> stateCommands(); // FUNCTION LIST WITHCODE, INFO server
+// The i-th reply of a batch, or "not sent: no reply" when there is none.
+redis::ReplyResult replyAt(const QList<redis::ReplyResult> &replies, qsizetype i);
 NodeState decodeState(const QString &address, const QList<redis::ReplyResult> &replies);
 
 // One check of the preflight, in the order shown.

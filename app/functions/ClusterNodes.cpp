@@ -1,5 +1,7 @@
 #include "ClusterNodes.h"
 
+#include "ChangeLease.h"
+
 #include "redis/Slot.h"
 
 #include <algorithm>
@@ -99,7 +101,13 @@ QList<ChangeTarget> ClusterNodes::primaries()
     QList<ChangeTarget> out;
     for (int i : primariesBySlot(m_router.topology())) {
         const redis::ClusterNode &n = m_router.topology().nodes().at(i);
-        out << ChangeTarget{n.address(), &m_router.node(i), releaseFor(n.host, n.port)};
+        const auto served = [&n](int slot) {
+            return std::any_of(n.ranges.begin(), n.ranges.end(), [slot](const redis::SlotRange &r) {
+                return slot >= r.first && slot <= r.last;
+            });
+        };
+        out << ChangeTarget{n.address(), &m_router.node(i), releaseFor(n.host, n.port),
+                            leaseKeyForSlots(served)};
     }
     return out;
 }

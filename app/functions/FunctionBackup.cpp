@@ -1,6 +1,7 @@
 #include "FunctionBackup.h"
 
 #include "core/DataPaths.h"
+#include "core/RegularFile.h"
 
 #include "FunctionsLog.h"
 #include "LibraryVersion.h"
@@ -10,14 +11,17 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
-#include <QStandardPaths>
-
-#include <unistd.h>
+#include <QRandomGenerator>
 
 namespace functions {
 
 namespace {
+
+// Eight random hex digits, so that names made by two runs never collide.
+QString runSuffix()
+{
+    return QString::number(QRandomGenerator::system()->generate(), 16).rightJustified(8, u'0');
+}
 
 QString str(const QJsonObject &o, const char *key)
 {
@@ -119,10 +123,10 @@ core::Result<FunctionBackup, QString> FunctionBackup::fromJson(const QByteArray 
 
 core::Result<FunctionBackup, QString> FunctionBackup::read(const QString &path)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return QStringLiteral("cannot read %1: %2").arg(path, f.errorString());
-    auto b = fromJson(f.readAll());
+    const auto bytes = core::readRegularFile(path, MaxFileBytes);
+    if (!bytes)
+        return bytes.error().message;
+    auto b = fromJson(bytes.value());
     if (!b)
         return QStringLiteral("%1: %2").arg(path, b.error());
     b.value().path = path;
@@ -131,24 +135,25 @@ core::Result<FunctionBackup, QString> FunctionBackup::read(const QString &path)
 
 core::Result<bool, QString> FunctionBackup::write(const QString &directory)
 {
-    if (!QDir().mkpath(directory))
-        return QStringLiteral("cannot create the backup directory %1").arg(directory);
     if (!created.isValid())
         created = QDateTime::currentDateTimeUtc();
+    // Unique per run: two changes started in the same millisecond each keep their own backup.
     const QString name =
-        QStringLiteral("%1-%2-%3.json")
-            .arg(library, created.toUTC().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")), action);
+        QStringLiteral("%1-%2-%3-%4.json")
+            .arg(library, created.toUTC().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")), action,
+                 runSuffix());
     const QString target = QDir(directory).filePath(name);
     if (QFile::exists(target))
         return QStringLiteral("a backup named %1 already exists").arg(target);
-    QSaveFile f(target);
-    if (!f.open(QIODevice::WriteOnly))
-        return QStringLiteral("cannot write %1: %2").arg(target, f.errorString());
     const QByteArray json = toJson();
-    if (f.write(json) != json.size() || !f.flush() || ::fsync(f.handle()) != 0)
-        return QStringLiteral("cannot write %1: %2").arg(target, f.errorString());
-    if (!f.commit())
-        return QStringLiteral("cannot write %1: %2").arg(target, f.errorString());
+    // A backup that could not be read back is no backup: refused here, before any change.
+    if (json.size() > MaxFileBytes)
+        return QStringLiteral("the backup would be %1 bytes, above the limit of %2 bytes that "
+                              "rollback reads; nothing was changed")
+            .arg(json.size())
+            .arg(MaxFileBytes);
+    if (auto written = core::writePrivateFile(target, json); !written)
+        return written.error();
     path = target;
     qCInfo(lcFunctions) << "backup written" << target;
     return true;

@@ -26,6 +26,9 @@ struct NodeBackup
 struct FunctionBackup
 {
     static constexpr const char *Format = "inventory-console/function-backup/1";
+    // What read() accepts and write() produces at most: dumps and code of every library with
+    // room to spare (a library file is capped at 1 MiB), never a device read without end.
+    static constexpr qint64 MaxFileBytes = 64 * 1024 * 1024;
 
     QString path; // where it was written or read; not stored in the file
     QDateTime created;
@@ -38,9 +41,10 @@ struct FunctionBackup
     const NodeBackup *node(const QString &address) const;
     QByteArray toJson() const;
     static core::Result<FunctionBackup, QString> fromJson(const QByteArray &json);
+    // A regular file of at most MaxFileBytes (links followed), or why not.
     static core::Result<FunctionBackup, QString> read(const QString &path);
-    // Writes <directory>/<library>-<yyyyMMdd-HHmmss-zzz>-<action>.json (the directory is
-    // created if missing) and sets `path`.
+    // Writes <directory>/<library>-<yyyyMMdd-HHmmss-zzz>-<action>-<random>.json, mode 0600
+    // (the directory is created 0700 if missing), and sets `path`.
     core::Result<bool, QString> write(const QString &directory);
 };
 

@@ -1,6 +1,8 @@
 #include "LibraryChange.h"
 
+#include "ChangeLease.h"
 #include "ChangeUser.h"
+#include "DumpPayload.h"
 #include "FunctionsLog.h"
 #include "LibraryVersion.h"
 #include "LoadJournal.h"
@@ -17,13 +19,6 @@ namespace {
 
 using Check = PreflightCheck;
 
-redis::ReplyResult replyAt(const QList<redis::ReplyResult> &replies, qsizetype i)
-{
-    if (i < replies.size())
-        return replies.at(i);
-    return redis::RedisError::notSent(QStringLiteral("no reply"));
-}
-
 QString commandText(const redis::Command &c)
 {
     // "FUNCTION LOAD REPLACE": the verb, never the code or the dump.
@@ -34,12 +29,36 @@ QString commandText(const redis::Command &c)
     return words.join(QLatin1Char(' '));
 }
 
+// Empty when `payload` is a dump Redis would restore (trailer, checksum, every string) and
+// holds exactly the code FUNCTION LIST gave for `listed`; otherwise why not. A backup whose
+// dump is junk would only be found out at rollback, after the change was made.
+QString dumpProblem(const QByteArray &payload, const QList<redis::LibraryInfo> &listed)
+{
+    const auto contents = readDump(payload);
+    if (!contents)
+        return contents.error();
+    QList<QByteArray> dumped = contents->codes;
+    QList<QByteArray> expected;
+    for (const redis::LibraryInfo &l : listed)
+        expected << l.code;
+    std::sort(dumped.begin(), dumped.end());
+    std::sort(expected.begin(), expected.end());
+    if (dumped.size() != expected.size())
+        return QStringLiteral("it holds %1 libraries where FUNCTION LIST shows %2")
+            .arg(dumped.size())
+            .arg(expected.size());
+    if (dumped != expected)
+        return QStringLiteral("its library code differs from what FUNCTION LIST shows");
+    return {};
+}
+
 } // namespace
 
 LibraryChange::LibraryChange(ChangeContext context, ChangeSpec spec, QObject *parent)
     : QObject(parent)
     , m_context(std::move(context))
     , m_spec(std::move(spec))
+    , m_lease(new ChangeLease(m_context.timeoutMs, this))
 {}
 
 ChangeSpec LibraryChange::loadSpec(const Inspection &file)
@@ -270,12 +289,16 @@ void LibraryChange::preflight(std::function<void(const PreflightReport &)> done)
     const QByteArray user = m_context.loadUser.toUtf8();
     QList<QList<redis::Command>> dryRuns;
     QList<redis::Command> commands;
-    for (const NodeState &s : m_states) {
-        const redis::Command c = m_spec.command(s);
+    for (qsizetype i = 0; i < m_states.size(); ++i) {
+        const redis::Command c = m_spec.command(m_states.at(i));
         commands << c;
-        QList<redis::Command> node{redis::Command{"ACL", "DRYRUN", user, "FUNCTION", "DUMP"}};
-        if (!c.isEmpty())
-            node << redis::Command{"ACL", "DRYRUN", user} + c;
+        // Fixed places: the dump, the change (a harmless stand-in when there is none), then
+        // every command of the change lock.
+        QList<redis::Command> node{redis::Command{"ACL", "DRYRUN", user, "FUNCTION", "DUMP"},
+                                   redis::Command{"ACL", "DRYRUN", user}
+                                       + (c.isEmpty() ? redis::Command{"PING"} : c)};
+        for (const redis::Command &l : ChangeLease::commandsFor(m_context.nodes.at(i)))
+            node << redis::Command{"ACL", "DRYRUN", user} + l;
         dryRuns << node;
     }
     onEveryNode(dryRuns, [this, report, commands, done](const Replies &replies) mutable {
@@ -308,6 +331,26 @@ void LibraryChange::preflight(std::function<void(const PreflightReport &)> done)
                                             replyAt(replies.at(i), 1));
             report.checks << permission(QStringLiteral("Backup on %1").arg(address),
                                         QStringLiteral("FUNCTION DUMP"), replyAt(replies.at(i), 0));
+            // The change lock (ChangeLease.h): one line, or the first command refused.
+            const QString lockLabel = QStringLiteral("Change lock on %1").arg(address);
+            const QList<redis::Command> lock = ChangeLease::commandsFor(m_context.nodes.at(i));
+            Check lockCheck{
+                lockLabel, Check::State::Passed,
+                QStringLiteral("user '%1' may take and give back the change lock "
+                               "(key %2)")
+                    .arg(m_context.loadUser, QString::fromUtf8(m_context.nodes.at(i).lockKey))};
+            for (qsizetype k = 0; k < lock.size(); ++k) {
+                const Check c = permission(
+                    lockLabel,
+                    QStringLiteral("%1 %2").arg(QString::fromUtf8(lock.at(k).first()),
+                                                QString::fromUtf8(m_context.nodes.at(i).lockKey)),
+                    replyAt(replies.at(i), 2 + k));
+                if (c.state != Check::State::Passed) {
+                    lockCheck = c;
+                    break;
+                }
+            }
+            report.checks << lockCheck;
         }
         if (m_stage >= Stage::StateRead)
             m_stage = report.passed() ? Stage::PreflightPassed : Stage::StateRead;
@@ -328,6 +371,24 @@ void LibraryChange::backup(
     };
     if (const QString why = stageRefusal(Stage::PreflightPassed); !why.isEmpty())
         return done(why);
+    // The lock comes first: what is read next, backed up and then changed is read under it.
+    m_lease->acquire(m_context.nodes, m_spec.library, actionName(m_spec.action),
+                     [this, done](const QString &refused) {
+                         if (!refused.isEmpty())
+                             return done(refused);
+                         backUpLocked(done);
+                     });
+}
+
+void LibraryChange::backUpLocked(
+    std::function<void(const core::Result<FunctionBackup, QString> &)> finished)
+{
+    // No backup, no change: the lock is given back before the refusal is told.
+    const auto done = [this, finished](const core::Result<FunctionBackup, QString> &r) {
+        if (r)
+            return finished(r);
+        m_lease->release([finished, r] { finished(r); });
+    };
     QList<redis::Command> commands = stateCommands();
     commands << redis::Command{"FUNCTION", "DUMP"};
     onEveryNode(
@@ -357,6 +418,11 @@ void LibraryChange::backup(
                                                "were read (%2): read them again and "
                                                "review the diff")
                                     .arg(now.address, moved));
+                if (const QString bad = dumpProblem(*payload, now.libraries); !bad.isEmpty())
+                    return done(QStringLiteral("FUNCTION DUMP on %1 gave a payload that cannot "
+                                               "be restored (%2): no backup was written and "
+                                               "nothing was changed")
+                                    .arg(now.address, bad));
                 b.nodes << NodeBackup{now.address, now.runId, now.redisVersion, now.libraries,
                                       *payload};
             }

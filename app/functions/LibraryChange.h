@@ -9,17 +9,22 @@
 namespace functions {
 
 struct LoadJournalEntry;
+class ChangeLease;
 
 // One guarded change of the function libraries (load, delete, rollback, restore), the single
 // sequence the GUI wizard and inventory-cli both drive:
 //   1. the change spec (offline inspection of a file, or a backup read back);
 //   2. fetchState(): every node's libraries; contract and code diffs;
 //   3. preflight(): the environment guard and ACL DRYRUN of the exact command;
-//   4. backup(): every library's code and a FUNCTION DUMP per node, saved to a file;
+//   4. backup(): the change lock taken on every node (ChangeLease.h: another change in
+//      progress refuses this one, nothing written), every library's code read again under
+//      it (refused if it differs from step 2) and a verified FUNCTION DUMP per node, saved to
+//      a file;
 //   5. confirm(): the library name typed, and a second acknowledgement when breaking;
 //   6. execute(): per node, re-read (refusing if anything changed since the backup), append
 //      an fsynced audit attempt record (refusing to send if it cannot be written), send,
-//      verify with FUNCTION LIST WITHCODE, append the outcome record (same attempt id).
+//      verify with FUNCTION LIST WITHCODE, append the outcome record (same attempt id); then
+//      the lock is given back.
 // A step is refused until the previous ones passed; reading the state again resets the
 // later steps. Asynchronous: callbacks run on this object's thread, never after it is gone.
 class LibraryChange : public QObject
@@ -67,12 +72,16 @@ public:
     PreflightReport preflightBlocking();
     core::Result<FunctionBackup, QString> backupBlocking();
     ExecutionReport executeBlocking();
+    // Gives the change lock back (a change abandoned after its backup); a no-op when not held.
+    void releaseLockBlocking();
 
 private:
     using Replies = QList<QList<redis::ReplyResult>>;
     // Sends each node its commands on ChangeTarget::loadVia(), as every step does.
     void onEveryNode(const QList<QList<redis::Command>> &commands,
                      std::function<void(const Replies &)> done);
+    // backup() once the change lock is held.
+    void backUpLocked(std::function<void(const core::Result<FunctionBackup, QString> &)> done);
     void executeNode(int index, std::shared_ptr<ExecutionReport> report,
                      std::function<void(const ExecutionReport &)> done);
     // One node's change (LibraryChangeNode.cpp): re-read (refusing when `expectedBefore` is
@@ -110,6 +119,7 @@ private:
     QList<NodeState> m_states;
     QStringList m_interrupted; // noteInterruptedChanges()
     std::optional<FunctionBackup> m_backup;
+    ChangeLease *m_lease;     // a child: held from backup() to the end of execute()
     quint64 m_generation = 0; // a newer fetchState() drops the answers of an older one
 };
 

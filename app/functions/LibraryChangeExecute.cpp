@@ -1,5 +1,6 @@
 // The last steps of a LibraryChange: per node, re-read, send, verify, audit; and the
 // blocking forms of every step.
+#include "ChangeLease.h"
 #include "FunctionsLog.h"
 #include "LibraryChange.h"
 #include "LibraryVersion.h"
@@ -27,7 +28,10 @@ void LibraryChange::execute(std::function<void(const ExecutionReport &)> done)
     if (!report->refusal.isEmpty())
         return done(*report);
     m_stage = Stage::Executed; // one attempt per confirmation
-    executeNode(0, report, std::move(done));
+    // Every node settled (changed, rolled back or told): the lock is given back.
+    executeNode(0, report, [this, done](const ExecutionReport &r) {
+        m_lease->release([done, r] { done(r); });
+    });
 }
 
 namespace {
@@ -197,6 +201,14 @@ core::Result<FunctionBackup, QString> LibraryChange::backupBlocking()
 ExecutionReport LibraryChange::executeBlocking()
 {
     return redis::blockUntilReply<ExecutionReport>([this](QObject *, auto cb) { execute(cb); });
+}
+
+void LibraryChange::releaseLockBlocking()
+{
+    if (!m_lease->held())
+        return;
+    redis::blockUntilReply<bool>(
+        [this](QObject *, auto cb) { m_lease->release([cb] { cb(true); }); });
 }
 
 } // namespace functions

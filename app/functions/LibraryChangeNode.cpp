@@ -1,5 +1,6 @@
 // One node's step of a LibraryChange, for the change itself and for the rollback of a
 // cluster rollout: re-read, write-ahead audit, load journal, send, verify, audit outcome.
+#include "ChangeLease.h"
 #include "FunctionsLog.h"
 #include "LibraryChange.h"
 #include "LibraryVersion.h"
@@ -16,9 +17,15 @@ void LibraryChange::applyOnNode(const ChangeTarget &target, const ChangeSpec &sp
 {
     // 1. Re-read: the backup (and the diff the user confirmed) must still describe the node.
     // Every step runs as the loading user (see ChangeTarget::loadVia()).
+    // With it, the change lock is read: a lock that lapsed, was taken or is about to lapse
+    // stops the write.
+    QList<redis::Command> reread = stateCommands();
+    const bool locked = m_lease->held();
+    if (locked)
+        reread << ChangeLease::checkCommands(target);
     target.loadVia().sendBatch(
-        stateCommands(), this,
-        [this, spec, expectedBefore, done, target](const QList<redis::ReplyResult> &r) {
+        reread, this,
+        [this, spec, expectedBefore, done, target, locked](const QList<redis::ReplyResult> &r) {
             NodeRun run;
             run.before = decodeState(target.address, r);
             const NodeState &before = run.before;
@@ -28,6 +35,12 @@ void LibraryChange::applyOnNode(const ChangeTarget &target, const ChangeSpec &sp
                     NodeOutcome{target.address, false, false, false, false, why, {}, {}, false};
                 done(run);
             };
+            const qsizetype lockAt = stateCommands().size();
+            if (locked)
+                if (const QString lost =
+                        m_lease->heldBy(target.address, replyAt(r, lockAt), replyAt(r, lockAt + 1));
+                    !lost.isEmpty())
+                    return refuse(lost);
             QString moved = before.error;
             if (moved.isEmpty() && expectedBefore)
                 moved = compareLibraries(*expectedBefore, before.libraries);

@@ -1,27 +1,47 @@
 #include "LoadJournal.h"
 
+#include "FunctionsLog.h"
 #include "LibraryVersion.h"
+#include "core/DataPaths.h"
+#include "core/RegularFile.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
+#include <QRandomGenerator>
 
 #include <algorithm>
-#include <unistd.h>
+#include <cerrno>
+#include <signal.h>
 
 namespace functions {
 
 namespace {
 
+constexpr qint64 MaxJournalBytes = 64 * 1024;
+
 QString fileName(const QString &address, const QString &library)
 {
-    // host:port and [::1]:port become file-name safe; the library name is [A-Za-z0-9_].
+    // host:port and [::1]:port become file-name safe; the library name is [A-Za-z0-9_]. One
+    // file per run (the time, this process and a random part): two changes of the same
+    // library on the same node never share, overwrite or remove each other's journal.
     QString a = address;
     for (QChar &c : a)
         if (!c.isLetterOrNumber() && c != QLatin1Char('.') && c != QLatin1Char('-'))
             c = QLatin1Char('_');
-    return QStringLiteral("%1-%2.json").arg(a, library);
+    return QStringLiteral("%1-%2-%3-%4-%5.json")
+        .arg(a, library,
+             QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")))
+        .arg(QCoreApplication::applicationPid())
+        .arg(QString::number(QRandomGenerator::system()->generate(), 16));
+}
+
+// A journal whose writer still runs on this machine is a change in flight, not an interrupted
+// one: it is neither reported nor removed (the journals are in this machine's data directory).
+bool writerStillRuns(qint64 pid)
+{
+    return pid > 0 && (::kill(pid_t(pid), 0) == 0 || errno == EPERM);
 }
 
 } // namespace
@@ -49,23 +69,21 @@ core::Result<bool, QString> writeLoadJournal(const QString &backupDirectory,
                                              LoadJournalEntry &entry)
 {
     const QString dir = loadJournalDirectory(backupDirectory);
-    if (!QDir().mkpath(dir))
-        return QStringLiteral("cannot create %1").arg(dir);
     const QString target = QDir(dir).filePath(fileName(entry.address, entry.library));
     const QByteArray json =
-        QJsonDocument(QJsonObject{{QStringLiteral("address"), entry.address},
-                                  {QStringLiteral("library"), entry.library},
-                                  {QStringLiteral("action"), entry.action},
-                                  {QStringLiteral("from"), entry.fromVersion},
-                                  {QStringLiteral("to"), entry.toVersion},
-                                  {QStringLiteral("backup"), entry.backupPath},
-                                  {QStringLiteral("started"),
-                                   entry.started.toUTC().toString(Qt::ISODateWithMs)}})
+        QJsonDocument(
+            QJsonObject{
+                {QStringLiteral("address"), entry.address},
+                {QStringLiteral("library"), entry.library},
+                {QStringLiteral("action"), entry.action},
+                {QStringLiteral("from"), entry.fromVersion},
+                {QStringLiteral("to"), entry.toVersion},
+                {QStringLiteral("backup"), entry.backupPath},
+                {QStringLiteral("pid"), entry.pid ? entry.pid : QCoreApplication::applicationPid()},
+                {QStringLiteral("started"), entry.started.toUTC().toString(Qt::ISODateWithMs)}})
             .toJson(QJsonDocument::Compact);
-    QSaveFile f(target);
-    if (!f.open(QIODevice::WriteOnly) || f.write(json) != json.size() || !f.flush()
-        || ::fsync(f.handle()) != 0 || !f.commit())
-        return QStringLiteral("cannot write %1: %2").arg(target, f.errorString());
+    if (auto written = core::writePrivateFile(target, json); !written)
+        return written.error();
     entry.path = target;
     return true;
 }
@@ -80,14 +98,21 @@ QList<LoadJournalEntry> pendingLoadJournals(const QString &backupDirectory, cons
 {
     QList<LoadJournalEntry> out;
     const QDir dir(loadJournalDirectory(backupDirectory));
-    for (const QString &name : dir.entryList({QStringLiteral("*.json")}, QDir::Files)) {
-        QFile f(dir.filePath(name));
-        if (!f.open(QIODevice::ReadOnly) || f.size() > 64 * 1024)
+    for (const QString &name :
+         dir.entryList({QStringLiteral("*.json")}, QDir::Files | QDir::System)) {
+        // Only a regular file we could have written: a link to /dev/zero or a huge file in
+        // the folder is skipped, never read without end.
+        const auto bytes =
+            core::readRegularFile(dir.filePath(name), MaxJournalBytes, core::Links::Refuse);
+        if (!bytes) {
+            qCWarning(lcFunctions) << "load journal skipped:" << bytes.error().message;
             continue;
-        const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+        }
+        const QJsonObject o = QJsonDocument::fromJson(bytes.value()).object();
         LoadJournalEntry e;
         e.address = o.value(QStringLiteral("address")).toString();
-        if (e.address != address)
+        e.pid = o.value(QStringLiteral("pid")).toInteger();
+        if (e.address != address || writerStillRuns(e.pid))
             continue;
         e.library = o.value(QStringLiteral("library")).toString();
         e.action = o.value(QStringLiteral("action")).toString();
@@ -96,7 +121,7 @@ QList<LoadJournalEntry> pendingLoadJournals(const QString &backupDirectory, cons
         e.backupPath = o.value(QStringLiteral("backup")).toString();
         e.started =
             QDateTime::fromString(o.value(QStringLiteral("started")).toString(), Qt::ISODateWithMs);
-        e.path = f.fileName();
+        e.path = dir.filePath(name);
         out << e;
     }
     std::sort(out.begin(), out.end(), [](const LoadJournalEntry &a, const LoadJournalEntry &b) {

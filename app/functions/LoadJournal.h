@@ -24,6 +24,7 @@ struct LoadJournalEntry
     QString backupPath;
     QDateTime started; // UTC
     QString path;      // the journal file; not stored in it
+    qint64 pid = 0;    // the process that wrote it (0: this one, when written)
 
     // "a load of inventory_lib_v1 1.2.0 was interrupted at 2026-11-30 23:10:05 UTC (backup
     // <path>); 127.0.0.1:6379 now has 1.0.0": what a node holds now, `now` from FUNCTION LIST
@@ -31,14 +32,15 @@ struct LoadJournalEntry
     QString notice(const redis::LibraryInfo *now, const QString &readError = {}) const;
 };
 
-// <backup directory>/load-journal/: one file per node and library.
+// <backup directory>/load-journal/: one file per node, library and run (mode 0600).
 QString loadJournalDirectory(const QString &backupDirectory);
 // Writes the entry (fsynced, renamed into place) and sets its path.
 core::Result<bool, QString> writeLoadJournal(const QString &backupDirectory,
                                              LoadJournalEntry &entry);
 void clearLoadJournal(const LoadJournalEntry &entry);
-// The interrupted changes recorded for this node, oldest first. Unreadable files are
-// skipped (a journal is written whole or not at all).
+// The interrupted changes recorded for this node, oldest first: those whose process no longer
+// runs. Unreadable files, and anything not a regular file of at most 64 KiB, are skipped (a
+// journal is written whole or not at all).
 QList<LoadJournalEntry> pendingLoadJournals(const QString &backupDirectory, const QString &address);
 
 } // namespace functions

@@ -3,8 +3,7 @@
 #include "IsolatedLoad.h"
 #include "LibraryVersion.h"
 
-#include <QFile>
-#include <QFileInfo>
+#include "core/RegularFile.h"
 
 #include <algorithm>
 #include <cctype>
@@ -250,30 +249,23 @@ Inspection inspectLibrary(const QByteArray &code, const QString &fileName,
 
 core::Result<Inspection, QString> inspectFile(const QString &path, const InspectOptions &options)
 {
-    // Opening a FIFO blocks until someone writes to it, and a device such as /dev/zero reads
-    // without end and has no size: a library is a regular file.
-    const QFileInfo info(path);
-    if (info.exists() && !info.isFile())
-        return QStringLiteral("cannot read %1: not a regular file (a directory, FIFO, socket or "
-                              "device)")
-            .arg(path);
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return QStringLiteral("cannot read %1: %2").arg(path, f.errorString());
-    // Read one byte past the limit: enough to refuse, never a huge file into memory.
-    const QByteArray code = f.read(options.maxLibrarySize + 1);
-    if (code.size() > options.maxLibrarySize) {
+    // A library is a regular file: a FIFO, /dev/zero or a huge sparse file is refused before
+    // it is read (core/RegularFile.h); one over the size policy is an inspection problem.
+    const auto code = core::readRegularFile(path, options.maxLibrarySize);
+    if (!code && code.error().kind == core::FileReadError::Kind::TooLarge) {
         Inspection out;
         out.fileName = path;
         out.problem = InspectionProblem{InspectionProblem::Kind::TooLarge,
                                         QStringLiteral("the file is %1 bytes, above the limit "
                                                        "of %2 bytes")
-                                            .arg(f.size())
+                                            .arg(code.error().size)
                                             .arg(options.maxLibrarySize),
                                         0};
         return out;
     }
-    return inspectLibrary(code, path, options);
+    if (!code)
+        return code.error().message;
+    return inspectLibrary(code.value(), path, options);
 }
 
 } // namespace functions

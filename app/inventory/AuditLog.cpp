@@ -148,8 +148,8 @@ core::Result<bool, QString> AuditLog::append(AuditRecord record) const
         return QString::fromLocal8Bit(strerror(errno));
     };
     const QByteArray line = record.toJsonLine() + '\n';
-    if (!QDir().mkpath(QFileInfo(m_path).absolutePath()))
-        return failed(QStringLiteral("cannot create its folder"));
+    if (auto dir = core::makePrivateDirectory(QFileInfo(m_path).absolutePath()); !dir)
+        return failed(dir.error());
     const int fd = ::open(QFile::encodeName(m_path).constData(),
                           O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0)

@@ -6,6 +6,7 @@
 #include "ChangeFixture.h"
 #include "CliRunner.h"
 #include "RedisFixture.h"
+#include "functions/ChangeLease.h"
 #include "functions/DumpPayload.h"
 #include "functions/FunctionBackup.h"
 #include "functions/LibraryChange.h"
@@ -13,9 +14,14 @@
 #include "session/WriteGate.h"
 
 #include <QDir>
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 using testsupport::StandaloneRedis;
 
@@ -54,14 +60,33 @@ class TstFaultsLoad : public QObject
     // FUNCTION LOAD (held by CLIENT PAUSE WRITE).
     bool startHeldLoad(QProcess &cli)
     {
-        if (!m_admin->call({"CLIENT", "PAUSE", "30000", "WRITE"}).ok())
+        // The load must pass the change lock (a write) before writes are paused: the test
+        // holds the audit log's lock, which the CLI takes just before its FUNCTION LOAD (the
+        // attempt record), pauses writes once the backup (taken under the change lock) is on
+        // disk, and only then lets the CLI go on to its load.
+        if (!QDir().mkpath(dataDir()))
             return false;
+        const int audit = ::open(QFile::encodeName(dataDir() + "/audit.jsonl").constData(),
+                                 O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        if (audit < 0 || ::flock(audit, LOCK_EX) != 0)
+            return false;
+        const struct Unlock
+        {
+            int fd;
+            ~Unlock() { ::close(fd); }
+        } unlock{audit};
         cli.setProcessEnvironment(environment());
         cli.start(testsupport::cliPath(),
                   {"functions", "load", Shipped, "--url", url(), "--confirm", "inventory_lib_v1"});
         if (!cli.waitForStarted())
             return false;
         QDeadlineTimer deadline(15000);
+        const QDir backups(dataDir() + "/function-backups");
+        while (!deadline.hasExpired() && backups.entryList({"*.json"}, QDir::Files).isEmpty())
+            QTest::qWait(20); // a poll: the CLI tells nothing while it works
+        if (!m_admin->call({"CLIENT", "PAUSE", "30000", "WRITE"}).ok())
+            return false;
+        ::flock(audit, LOCK_UN);
         while (!deadline.hasExpired()) {
             const auto r = m_admin->call({"CLIENT", "LIST"});
             if (r.ok() && r->bytes().contains("cmd=function|load"))
@@ -119,6 +144,8 @@ private slots:
         QVERIFY(m_admin->call({"CLIENT", "UNPAUSE"}).ok());
         QVERIFY(m_admin->call({"FUNCTION", "FLUSH"}).ok());
         QVERIFY(m_admin->call({"FUNCTION", "LOAD", testsupport::previousReleaseSource()}).ok());
+        // A CLI killed mid-load leaves its change lock until it lapses (60 s).
+        QVERIFY(m_admin->call({"DEL", functions::ChangeLockKey}).ok());
         QDir(m_home.filePath("data")).removeRecursively();
     }
 
@@ -211,6 +238,7 @@ private slots:
         left.toVersion = QStringLiteral("1.2.0");
         left.backupPath = QStringLiteral("/backups/inventory_lib_v1-x-load.json");
         left.started = QDateTime::currentDateTimeUtc();
+        left.pid = 2147483647; // above any pid_max: its writer is gone, so it was interrupted
         QVERIFY(functions::writeLoadJournal(ctx.backupDirectory, left).ok());
         const auto file = functions::inspectFile(Shipped);
         if (!file.ok())

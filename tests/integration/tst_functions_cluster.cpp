@@ -2,6 +2,7 @@
 #include "ChangeFixture.h"
 #include "CliRunner.h"
 #include "RedisFixture.h"
+#include "core/DataPaths.h"
 #include "functions/ClusterNodes.h"
 #include "functions/LibraryChange.h"
 #include "functions/LibraryMatrix.h"
@@ -9,12 +10,18 @@
 #include "functions/LocalCatalog.h"
 #include "session/WriteGate.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 #include <csignal>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 using namespace redis;
 using testsupport::runCli;
@@ -304,11 +311,42 @@ private slots:
             QVERIFY(m_cluster.connectNode(i)->call({"ACL", "DELUSER", "loader"}).ok());
     }
 
-    // The same on the command line: one primary refuses (out of memory), the others are
-    // rolled back, and the table and the JSON say where each node ended.
+    // Runs inventory-cli while holding the audit log's lock, which the CLI takes just before
+    // its first write: once its backup is on disk (taken under the change lock), `meanwhile`
+    // runs, and only then may the CLI go on.
+    testsupport::CliRun runHeldBeforeFirstWrite(const QStringList &args, const QString &backups,
+                                                const std::function<void()> &meanwhile)
+    {
+        testsupport::CliRun r;
+        const QString data = core::sharedDataDirectory(); // the CLI has this environment too
+        QDir().mkpath(data);
+        const int audit = ::open(QFile::encodeName(data + "/audit.jsonl").constData(),
+                                 O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        if (audit < 0 || ::flock(audit, LOCK_EX) != 0)
+            return r;
+        QProcess cli;
+        cli.start(testsupport::cliPath(), args);
+        QDeadlineTimer deadline(30000);
+        while (!deadline.hasExpired() && cli.state() != QProcess::NotRunning
+               && QDir(backups).entryList({"*.json"}, QDir::Files).isEmpty())
+            QTest::qWait(20); // a poll: the CLI tells nothing while it works
+        meanwhile();
+        ::flock(audit, LOCK_UN);
+        ::close(audit);
+        if (!cli.waitForFinished(60000))
+            cli.kill();
+        r.exitCode = cli.exitStatus() == QProcess::NormalExit ? cli.exitCode() : -1;
+        r.out = cli.readAllStandardOutput();
+        r.err = cli.readAllStandardError();
+        return r;
+    }
+
+    // The same on the command line: one primary refuses (out of memory) once the others were
+    // loaded, the others are rolled back, and the table and the JSON say where each node
+    // ended. Out of memory from the start, it cannot even take the change lock: nothing is
+    // written anywhere.
     void cliLoadRolledBack()
     {
-        QVERIFY(m_cluster.connectNode(2)->call({"CONFIG", "SET", "maxmemory", "1"}).ok());
         QTemporaryDir dir;
         const QStringList args{"functions",
                                "load",
@@ -320,7 +358,24 @@ private slots:
                                "--allow-breaking",
                                "--backup-dir",
                                dir.path()};
-        const auto r = runCli(args + QStringList{"--json"});
+        QVERIFY(m_cluster.connectNode(2)->call({"CONFIG", "SET", "maxmemory", "1"}).ok());
+        const auto locked = runCli(args);
+        QVERIFY(m_cluster.connectNode(2)->call({"CONFIG", "SET", "maxmemory", "0"}).ok());
+        QCOMPARE(locked.exitCode, 1);
+        QVERIFY2(locked.err.contains("the change lock on " + address(2).toUtf8()
+                                     + " (key inventory-console:functions-lock:{"),
+                 locked.err);
+        QVERIFY2(locked.err.contains("could not be taken") && locked.err.contains("OOM"),
+                 locked.err);
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(code(i), m_shipped);
+        QVERIFY(QDir(dir.path()).entryList(QDir::Files).isEmpty()); // not even a backup
+
+        const auto outOfMemory = [this] {
+            QVERIFY(m_cluster.connectNode(2)->call({"CONFIG", "SET", "maxmemory", "1"}).ok());
+        };
+        const auto r =
+            runHeldBeforeFirstWrite(args + QStringList{"--json"}, dir.path(), outOfMemory);
         QVERIFY(m_cluster.connectNode(2)->call({"CONFIG", "SET", "maxmemory", "0"}).ok());
         QCOMPARE(r.exitCode, 1);
         const QJsonArray nodes = json(r).value("nodes").toArray();
@@ -333,12 +388,19 @@ private slots:
         }
         QVERIFY(json(r).value("error").toString().contains("OOM"));
 
-        QVERIFY(m_cluster.connectNode(2)->call({"CONFIG", "SET", "maxmemory", "1"}).ok());
-        const auto text = runCli(args);
+        QTemporaryDir again;
+        QStringList text = args;
+        text.last() = again.path();
+        const auto said = runHeldBeforeFirstWrite(text, again.path(), outOfMemory);
         QVERIFY(m_cluster.connectNode(2)->call({"CONFIG", "SET", "maxmemory", "0"}).ok());
-        QCOMPARE(text.exitCode, 1);
-        QVERIFY2(text.out.contains("final state"), text.out);
-        QVERIFY2(text.err.contains("the nodes changed before it were rolled back"), text.err);
+        QCOMPARE(said.exitCode, 1);
+        QVERIFY2(said.out.contains("final state"), said.out);
+        QVERIFY2(said.err.contains("the nodes changed before it were rolled back"), said.err);
+        // Every primary's change lock was given back (a key of its own slots on each).
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(testsupport::render(m_cluster.connectNode(i)->call(
+                         {"KEYS", "inventory-console:functions-lock*"})),
+                     QStringLiteral("{}"));
     }
 
     // A user who may not read the topology would see one node "in line": refused instead.

@@ -4,7 +4,7 @@
 
 // The ACL users of a release walk (issue 12): `support` may call functions and nothing else,
 // so any library step sent as it fails with NOPERM (and lands in ACL LOG); `release` may
-// read, dump, load and restore libraries and dry-run them.
+// read, dump, load and restore libraries and dry-run them, and take the change lock.
 namespace testsupport {
 
 inline bool createSupportAndReleaseUsers(redis::RedisClient &admin)
@@ -15,7 +15,9 @@ inline bool createSupportAndReleaseUsers(redis::RedisClient &admin)
                .ok()
            && admin
                   .call({"ACL", "SETUSER", "release", "reset", "on", ">release-pw", "~*",
-                         "+function", "+info", "+acl|dryrun", "+client|setname", "+echo"})
+                         "+function", "+info", "+acl|dryrun", "+client|setname", "+echo",
+                         // the change lock (functions/ChangeLease.h)
+                         "+set", "+get", "+pttl", "+pexpire", "+del", "+eval"})
                   .ok()
            && admin.call({"ACL", "LOG", "RESET"}).ok();
 }

@@ -172,8 +172,10 @@ private slots:
         next(w)->click();
         QCOMPARE(w->currentId(), int(ui::LoadWizard::Preflight));
         QTreeWidget *checks = w->preflightPage()->checks();
-        // Contract, Environment, Permission (the load), Backup (FUNCTION DUMP).
-        QTRY_COMPARE_WITH_TIMEOUT(checks->topLevelItemCount(), 4, 5000);
+        // Contract, Environment, Permission (the load), Backup (FUNCTION DUMP), Change lock.
+        QTRY_COMPARE_WITH_TIMEOUT(checks->topLevelItemCount(), 5, 5000);
+        QVERIFY(checks->topLevelItem(4)->text(1).startsWith(QStringLiteral("Change lock on "))
+                || checks->topLevelItem(4)->text(2).contains(QStringLiteral("change lock")));
         QVERIFY(!next(w)->isEnabled());
         QCOMPARE(checks->topLevelItem(1)->text(0), QStringLiteral("✖ refused"));
         QVERIFY(m_gate->unlock(QStringLiteral("ui test")));

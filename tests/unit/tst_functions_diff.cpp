@@ -9,6 +9,7 @@
 #include "functions/LocalCatalog.h"
 
 #include <QFile>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -343,7 +344,9 @@ private slots:
                               QByteArray("\xf5\x00\x01binary", 9)};
         QVERIFY(b.write(dir.path()).ok());
         QVERIFY(b.path.startsWith(dir.path() + "/lib-"));
-        QVERIFY(b.path.endsWith("-load.json"));
+        // Named per run: <library>-<time>-<action>-<8 random hex digits>.json
+        QVERIFY2(QRegularExpression("-load-[0-9a-f]{8}\\.json$").match(b.path).hasMatch(),
+                 qPrintable(b.path));
         const auto read = FunctionBackup::read(b.path);
         QVERIFY2(read.ok(), read.ok() ? "" : qPrintable(read.error()));
         QCOMPARE(read->nodes.size(), 1);

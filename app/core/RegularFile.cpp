@@ -1,0 +1,114 @@
+#include "RegularFile.h"
+
+#include <QFile>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace core {
+
+namespace {
+
+QString typeName(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return QStringLiteral("a directory");
+    if (S_ISFIFO(mode))
+        return QStringLiteral("a FIFO");
+    if (S_ISSOCK(mode))
+        return QStringLiteral("a socket");
+    if (S_ISCHR(mode) || S_ISBLK(mode))
+        return QStringLiteral("a device");
+    return QStringLiteral("not a plain file");
+}
+
+FileReadError error(FileReadError::Kind kind, QString message, qint64 size = -1)
+{
+    return FileReadError{kind, std::move(message), size};
+}
+
+FileReadError tooLarge(const QString &path, qint64 size, qint64 maxBytes)
+{
+    return error(FileReadError::Kind::TooLarge,
+                 QStringLiteral("cannot read %1: it is %2 bytes, above the limit of %3 bytes")
+                     .arg(path)
+                     .arg(size)
+                     .arg(maxBytes),
+                 size);
+}
+
+Result<QByteArray, FileReadError> readResource(const QString &path, qint64 maxBytes)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return error(FileReadError::Kind::CannotOpen,
+                     QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
+    if (f.size() > maxBytes)
+        return tooLarge(path, f.size(), maxBytes);
+    return f.readAll();
+}
+
+} // namespace
+
+Result<QByteArray, FileReadError> readRegularFile(const QString &path, qint64 maxBytes, Links links)
+{
+    if (path.startsWith(QLatin1Char(':')))
+        return readResource(path, maxBytes);
+    const auto sysError = [&path](FileReadError::Kind kind) {
+        return error(kind, QStringLiteral("cannot read %1: %2")
+                               .arg(path, QString::fromLocal8Bit(std::strerror(errno))));
+    };
+    int flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
+    if (links == Links::Refuse)
+        flags |= O_NOFOLLOW;
+    const int fd = ::open(QFile::encodeName(path).constData(), flags);
+    if (fd < 0) {
+        if (errno == ELOOP && links == Links::Refuse)
+            return error(FileReadError::Kind::NotRegular,
+                         QStringLiteral("cannot read %1: it is a symbolic link, and this file "
+                                        "is only read as a regular file")
+                             .arg(path));
+        return sysError(FileReadError::Kind::CannotOpen);
+    }
+    struct Closer
+    {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat st;
+    if (::fstat(fd, &st) != 0)
+        return sysError(FileReadError::Kind::CannotOpen);
+    if (!S_ISREG(st.st_mode))
+        return error(FileReadError::Kind::NotRegular,
+                     QStringLiteral("cannot read %1: not a regular file (%2)")
+                         .arg(path, typeName(st.st_mode)));
+    if (st.st_size > maxBytes)
+        return tooLarge(path, st.st_size, maxBytes);
+    QByteArray out;
+    out.resize(qsizetype(st.st_size) + 1); // one byte more: a file that grew is seen
+    qsizetype filled = 0;
+    for (;;) {
+        if (filled == out.size()) {
+            if (filled > maxBytes)
+                return tooLarge(path, filled, maxBytes);
+            out.resize(std::min<qint64>(maxBytes + 1, filled * 2 + 4096));
+        }
+        const ssize_t n = ::read(fd, out.data() + filled, size_t(out.size() - filled));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return sysError(FileReadError::Kind::ReadFailed);
+        if (n == 0)
+            break;
+        filled += n;
+    }
+    if (filled > maxBytes)
+        return tooLarge(path, filled, maxBytes);
+    out.truncate(filled);
+    return out;
+}
+
+} // namespace core
