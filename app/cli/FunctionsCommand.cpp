@@ -131,7 +131,7 @@ functions::ChangeContext Session::context() const
     c.gate = gate.get();
     c.profile = target.profile.name;
     c.environment = target.profile.environmentLabel();
-    c.timeoutMs = qMax(target.profile.timeoutMs, 10000);
+    c.timeoutMs = target.timeoutFor(10000);
     return c;
 }
 
@@ -324,7 +324,7 @@ int runStatus(Context &context)
     // As the release user when there is one, as every library step (ChangeTarget::loadVia).
     const QList<functions::MatrixNode> nodes = s->matrixNodes();
     const functions::LibraryMatrix matrix =
-        functions::readLibraryMatrixBlocking(nodes, qMax(s->target.profile.timeoutMs, 10000));
+        functions::readLibraryMatrixBlocking(nodes, s->target.timeoutFor(10000));
     if (nodes.size() == 1 && !matrix.unreadable().isEmpty())
         return context.fail(ExitConnection, matrix.unreadable().first());
     // Each library once, as most nodes hold it (the matrix's reference), with its local match.

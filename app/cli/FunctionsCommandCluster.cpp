@@ -155,8 +155,8 @@ int runAlign(Context &context)
     auto s = connect(o.connection, parser, context, ExitUsage, ExitConnection, &exitCode);
     if (!s)
         return exitCode;
-    const functions::LibraryMatrix matrix = functions::readLibraryMatrixBlocking(
-        s->matrixNodes(), qMax(s->target.profile.timeoutMs, 10000));
+    const functions::LibraryMatrix matrix =
+        functions::readLibraryMatrixBlocking(s->matrixNodes(), s->target.timeoutFor(10000));
     const QString name = parser.value(library);
     const auto spec = functions::alignSpec(matrix, parser.value(from), name);
     if (!spec)

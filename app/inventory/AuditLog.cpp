@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <pwd.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace inventory {
@@ -150,10 +151,21 @@ core::Result<bool, QString> AuditLog::append(AuditRecord record) const
     const QByteArray line = record.toJsonLine() + '\n';
     if (auto dir = core::makePrivateDirectory(QFileInfo(m_path).absolutePath()); !dir)
         return failed(dir.error());
+    // Never through a link (a dangling one would create its target elsewhere), and only
+    // into a regular file.
     const int fd = ::open(QFile::encodeName(m_path).constData(),
-                          O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+                          O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
     if (fd < 0)
-        return failed(QStringLiteral("cannot open it (%1)").arg(sysError()));
+        return failed(errno == ELOOP ? QStringLiteral("it is a symbolic link; the audit log is "
+                                                      "written only to a regular file")
+                                     : QStringLiteral("cannot open it (%1)").arg(sysError()));
+    struct stat st
+    {
+    };
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return failed(QStringLiteral("it is not a regular file"));
+    }
     ::flock(fd, LOCK_EX);
     // A previous writer killed mid-line leaves no newline at the end; start on a fresh line
     // so that only its record, not ours, is unreadable.

@@ -2,9 +2,12 @@
 
 #include <QBuffer>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QSaveFile>
+
+#include <sys/stat.h>
 
 namespace readiness {
 
@@ -49,6 +52,16 @@ QString counts(const QList<Finding> &findings)
 
 QString write(const QString &path, const QByteArray &bytes)
 {
+    // QSaveFile writes beside the target and renames over it: a device node or a FIFO given
+    // as the report (as root, /dev/full) would be replaced by a regular file. Reports go only
+    // to regular files, new or existing (a link is judged by what it points to).
+    struct stat st
+    {
+    };
+    if (::stat(QFile::encodeName(path).constData(), &st) == 0 && !S_ISREG(st.st_mode))
+        return QStringLiteral("could not write %1: it is not a regular file (a device, FIFO, "
+                              "socket or directory); give a file name")
+            .arg(path);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
         return QStringLiteral("could not write %1: %2").arg(path, file.errorString());

@@ -93,6 +93,20 @@ private:
     quint16 m_port = 0;
 };
 
+// What a standalone Redis answers to the questions a connection asks (CLUSTER, INFO), for a
+// fake that answers the rest its own way; empty for other commands.
+QByteArray standaloneAnswer(const QByteArray &name)
+{
+    if (name == "CLUSTER")
+        return "-ERR This instance has cluster support disabled\r\n";
+    if (name == "INFO") {
+        const QByteArray info = "# Server\r\nredis_version:7.0.15\r\nredis_mode:"
+                                "standalone\r\nrun_id:0123456789\r\n";
+        return "$" + QByteArray::number(info.size()) + "\r\n" + info + "\r\n";
+    }
+    return {};
+}
+
 qint64 peakRssKb()
 {
     rusage u{};
@@ -210,13 +224,8 @@ private slots:
         // A standalone server that answers the connection's own questions, and announces an
         // array for DBSIZE and SCAN that it never sends.
         FakeRedis fake("*3\r\n", [](const QByteArray &name) -> QByteArray {
-            if (name == "CLUSTER")
-                return "-ERR This instance has cluster support disabled\r\n";
-            if (name == "INFO") {
-                const QByteArray info = "# Server\r\nredis_version:7.0.15\r\nredis_mode:"
-                                        "standalone\r\nrun_id:0123456789\r\n";
-                return "$" + QByteArray::number(info.size()) + "\r\n" + info + "\r\n";
-            }
+            if (const QByteArray a = standaloneAnswer(name); !a.isEmpty())
+                return a;
             if (name == "PING")
                 return "+PONG\r\n";
             if (name == "DBSIZE" || name == "SCAN")
@@ -240,13 +249,8 @@ private slots:
     void aGetAnsweringAnArrayIsUnreadable()
     {
         FakeRedis fake("-ERR unknown command\r\n", [](const QByteArray &name) -> QByteArray {
-            if (name == "CLUSTER")
-                return "-ERR This instance has cluster support disabled\r\n";
-            if (name == "INFO") {
-                const QByteArray info = "# Server\r\nredis_version:7.0.15\r\nredis_mode:"
-                                        "standalone\r\nrun_id:0123456789\r\n";
-                return "$" + QByteArray::number(info.size()) + "\r\n" + info + "\r\n";
-            }
+            if (const QByteArray a = standaloneAnswer(name); !a.isEmpty())
+                return a;
             if (name == "DBSIZE")
                 return ":1\r\n";
             if (name == "SCAN")

@@ -10,6 +10,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+
 namespace {
 
 struct Run
@@ -163,6 +165,20 @@ private slots:
         const QString htmlText = QString::fromUtf8(h.readAll());
         QCOMPARE(mdText.count(QStringLiteral("| **PASS** |")), 11);
         QVERIFY(htmlText.startsWith("<!DOCTYPE html>") && htmlText.contains("Eviction policy"));
+
+        // D10: a report is written only to a regular file: a FIFO (as a device node would,
+        // /dev/full as root) was replaced by a regular file.
+        const QString fifo = dir.filePath(QStringLiteral("fifo"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        r = cli({QStringLiteral("--url"), m_url, QStringLiteral("--html"), fifo});
+        QVERIFY2(r.code != 0, qPrintable(r.out));
+        QVERIFY2(r.err.contains(
+                     QStringLiteral("could not write %1: it is not a regular file").arg(fifo)),
+                 qPrintable(r.err));
+        struct stat st
+        {
+        };
+        QVERIFY(::lstat(QFile::encodeName(fifo).constData(), &st) == 0 && S_ISFIFO(st.st_mode));
     }
 
     void clusterDrift()

@@ -5,6 +5,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+
 using namespace inventory;
 
 class TstAuditLog : public QObject
@@ -221,6 +223,25 @@ private slots:
                          .arg(path)),
                  qPrintable(attempt.error()));
         QVERIFY(attempt.error().contains("Nothing was sent"));
+    }
+
+    // D11: the audit log is never written through a link, and a dangling link's target is
+    // never created; a FIFO in its place is refused without waiting for a reader.
+    void neverThroughALinkNorIntoAFifo()
+    {
+        QTemporaryDir dir;
+        const QString target = dir.filePath("elsewhere.jsonl");
+        const QString path = dir.filePath("audit.jsonl");
+        QVERIFY(QFile::link(target, path)); // dangling
+        auto attempt = AuditLog(path).appendAttempt(write("delete", {"DEL", "idem:{1}:2"}));
+        QVERIFY(!attempt.ok());
+        QVERIFY2(attempt.error().contains("it is a symbolic link"), qPrintable(attempt.error()));
+        QVERIFY(!QFile::exists(target));
+        QVERIFY(QFile::remove(path));
+        QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+        attempt = AuditLog(path).appendAttempt(write("delete", {"DEL", "idem:{1}:2"}));
+        QVERIFY(!attempt.ok());
+        QVERIFY2(attempt.error().contains("it is not a regular file"), qPrintable(attempt.error()));
     }
 };
 
