@@ -48,6 +48,11 @@ QString snapshotDifference(const Snapshot &before, const Snapshot &after, qint64
 // timeout of 300 ms, silence closes the connection after 600 ms, reconnects within 400 ms.
 redis::ConnectionOptions quickFailure(redis::ConnectionOptions options);
 
+// What the server says it is, read from INFO server here and not through
+// session::serverIdentity, so that tests check the console against the server itself:
+// "Valkey 8.0.1" when it names itself Valkey, else "Redis <redis_version>"; empty on failure.
+QString serverLabel(redis::CommandSender &client);
+
 // Whether a process with this id exists (a reaped child does not).
 bool processExists(qint64 pid);
 
