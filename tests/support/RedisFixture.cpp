@@ -160,6 +160,22 @@ QString serverLabel(redis::CommandSender &client)
                                    : QStringLiteral("Valkey ") + QString::fromLatin1(valkeyVersion);
 }
 
+const QStringList &scriptAclDenials()
+{
+    static const QStringList denials{
+        QStringLiteral("ERR The user executing the script can't run this command"),
+        QStringLiteral("ERR ACL failure in script: User ")};
+    return denials;
+}
+
+bool saysScriptAclDenied(const QString &text, const QString &before)
+{
+    for (const QString &d : scriptAclDenials())
+        if (before.isEmpty() ? text.startsWith(d) : text.contains(before + d))
+            return true;
+    return false;
+}
+
 bool processExists(qint64 pid)
 {
     if (pid <= 0)
