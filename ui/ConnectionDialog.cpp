@@ -703,7 +703,7 @@ void ConnectionDialog::showTestResult(const session::ProbeResult &result)
     }
     const session::ProbeReport &report = result.value();
     QString status =
-        tr("Connected to Redis %1 in %2 ms.").arg(report.version).arg(report.latencyMs, 0, 'f', 2);
+        tr("Connected to %1 in %2 ms.").arg(report.server.label()).arg(report.latencyMs, 0, 'f', 2);
     const bool releaseFailed = report.release.tried && !report.release.ok;
     if (releaseFailed) // found now, not halfway through a release
         status += QLatin1Char(' ')

@@ -79,7 +79,7 @@ ConnectionStatusWidget::ConnectionStatusWidget(QWidget *parent)
     row->addStretch(1);
     row->addWidget(m_activity);
     m_activity->setStyleSheet(QStringLiteral("color: palette(mid);"));
-    m_version->setText(tr("Redis –"));
+    m_version->setText(tr("Server –"));
     m_mode->setText(tr("mode –"));
     m_role->setText(tr("role –"));
     setEnvironment(session::Environment::Local);
@@ -125,12 +125,12 @@ void ConnectionStatusWidget::setServer(const session::ServerOverview &o)
         return;
     }
     m_mode->show();
-    m_version->setText(o.version.isEmpty() ? tr("Redis –") : tr("Redis %1").arg(o.version));
+    m_version->setText(o.server.label().isEmpty() ? tr("Server –") : o.server.label());
     // The seed's own mode and role would say "cluster" and "primary" about one node of many.
     if (!m_cluster.isEmpty())
         return;
     m_role->show();
-    m_mode->setText(o.mode.isEmpty() ? tr("mode –") : o.mode);
+    m_mode->setText(o.server.mode.isEmpty() ? tr("mode –") : o.server.mode);
     m_role->setText(o.roleLabel().isEmpty() ? tr("role –") : o.roleLabel());
 }
 

@@ -238,8 +238,8 @@ void ServerOverviewPanel::setOverview(const session::ServerOverview &o, const QD
     const auto known = [&](const QString &v) {
         return noInfo ? notAllowed : v.isEmpty() ? tr("unknown") : v;
     };
-    m_version->setText(known(o.version));
-    m_mode->setText(known(o.mode));
+    m_version->setText(known(o.server.label()));
+    m_mode->setText(known(o.server.mode));
     m_role->setText(known(o.roleLabel()));
     m_uptime->setText(noInfo ? notAllowed : session::formatDuration(o.uptimeSeconds));
 

@@ -252,14 +252,21 @@ std::unique_ptr<Session> connect(const ConnectionArgs &args, const QCommandLineP
 }
 
 std::optional<functions::Inspection> readFile(const QString &path, Context &context, int failExit,
-                                              int *exitCode)
+                                              int *exitCode,
+                                              const functions::InspectOptions &options)
 {
-    auto inspected = functions::inspectFile(path);
+    auto inspected = functions::inspectFile(path, options);
     if (!inspected) {
         *exitCode = context.fail(failExit, inspected.error());
         return std::nullopt;
     }
     return inspected.value();
+}
+
+void printWarnings(Context &context, const functions::Inspection &file)
+{
+    for (const QString &warning : file.warnings)
+        context.err << file.fileName << ": warning: " << warning << '\n';
 }
 
 void printJson(Context &context, const QJsonObject &object)
@@ -378,14 +385,29 @@ int runCheck(Context &context)
     parser.setApplicationDescription(QStringLiteral(
         "Runs the library file's top level offline, in a Lua 5.1 sandbox that behaves like\n"
         "Redis's FUNCTION LOAD, and lists its functions or says why Redis would refuse it\n"
-        "(with the line). Never connects. Exit codes: 0 accepted, 3 refused, 4 bad arguments\n"
-        "or an unreadable file."));
+        "(with the line). Never connects. A library that uses `server`, Valkey's alias of\n"
+        "`redis`, is accepted with --target valkey and refused as Redis refuses it otherwise;\n"
+        "either way a warning names its lines. Exit codes: 0 accepted, 3 refused, 4 bad\n"
+        "arguments or an unreadable file."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("One JSON object."));
+    const QCommandLineOption target(QStringLiteral("target"),
+                                    QStringLiteral("The server it is for: redis (default) or "
+                                                   "valkey."),
+                                    QStringLiteral("SERVER"), QStringLiteral("redis"));
     parser.addOption(json);
+    parser.addOption(target);
     if (auto code = parse(parser, context, {QStringLiteral("FILE")}, DiffUsage))
         return *code;
+    const QString targetName = parser.value(target).toLower();
+    if (targetName != QLatin1String("redis") && targetName != QLatin1String("valkey"))
+        return context.fail(
+            DiffUsage,
+            QStringLiteral("--target is redis or valkey, not '%1'").arg(parser.value(target)));
+    functions::InspectOptions options;
+    options.valkey = targetName == QLatin1String("valkey");
     int exitCode = DiffUsage;
-    const auto file = readFile(parser.positionalArguments().first(), context, DiffUsage, &exitCode);
+    const auto file =
+        readFile(parser.positionalArguments().first(), context, DiffUsage, &exitCode, options);
     if (!file)
         return exitCode;
     if (parser.isSet(json)) {
@@ -401,6 +423,8 @@ int runCheck(Context &context)
         o.remove(QStringLiteral("match"));
         o.remove(QStringLiteral("match_file"));
         o.remove(QStringLiteral("match_file_version"));
+        o.insert(QStringLiteral("target"), targetName);
+        o.insert(QStringLiteral("warnings"), QJsonArray::fromStringList(file->warnings));
         if (file->problem)
             o.insert(QStringLiteral("problem"),
                      QJsonObject{
@@ -410,6 +434,7 @@ int runCheck(Context &context)
         printJson(context, o);
         return file->ok() ? 0 : int(functions::Verdict::Refused);
     }
+    printWarnings(context, *file);
     if (!file->ok())
         return context.fail(
             int(functions::Verdict::Refused),

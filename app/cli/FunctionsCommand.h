@@ -55,8 +55,11 @@ std::unique_ptr<Session> connect(const ConnectionArgs &args, const QCommandLineP
 
 // The library file named on the command line, inspected offline (also ":/functions/...").
 std::optional<functions::Inspection> readFile(const QString &path, Context &context, int failExit,
-                                              int *exitCode);
+                                              int *exitCode,
+                                              const functions::InspectOptions &options = {});
 
+// The inspection's warnings (what loads here but not on every server), one line each on stderr.
+void printWarnings(Context &context, const functions::Inspection &file);
 void printJson(Context &context, const QJsonObject &object);
 QJsonObject preflightJson(const functions::PreflightReport &report);
 QString stateName(functions::PreflightCheck::State state); // passed | warning | failed

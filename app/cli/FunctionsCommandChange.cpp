@@ -3,6 +3,9 @@
 #include "FunctionsCommand.h"
 
 #include "functions/LibraryVersion.h"
+#include "redis/ResultReads.h"
+#include "session/ServerIdentity.h"
+#include "session/ServerOverview.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -210,6 +213,14 @@ int runDiff(Context &context)
     return int(verdict);
 }
 
+// Whether the server says it is Valkey (INFO server); a failed read says no, and the
+// inspection then refuses what Redis would.
+static bool isValkey(redis::RedisClient &client)
+{
+    const auto info = redis::stringOf(client.call({"INFO", "server"}));
+    return info && session::serverIdentity(session::parseInfo(*info)).isValkey();
+}
+
 int runLoad(Context &context)
 {
     QCommandLineParser parser;
@@ -229,16 +240,27 @@ int runLoad(Context &context)
     if (auto code = parse(parser, context, {QStringLiteral("FILE")}))
         return *code;
     int exitCode = ExitUsage;
-    const auto file =
-        readFile(parser.positionalArguments().first(), context, ExitFailed, &exitCode);
+    auto file = readFile(parser.positionalArguments().first(), context, ExitFailed, &exitCode);
     if (!file)
         return exitCode;
+    std::unique_ptr<Session> s;
+    if (!file->ok() && file->serverAlias.any()) {
+        // Refused for Valkey's `server` alias: judged again once the server says what it is.
+        if (!(s = connect(o.connection, parser, context, ExitUsage, ExitConnection, &exitCode)))
+            return exitCode;
+        functions::InspectOptions valkey;
+        valkey.valkey = isValkey(*s->client);
+        if (valkey.valkey
+            && !(file = readFile(parser.positionalArguments().first(), context, ExitFailed,
+                                 &exitCode, valkey)))
+            return exitCode;
+    }
+    printWarnings(context, *file);
     if (!file->ok())
         return context.fail(
             ExitFailed,
             QStringLiteral("%1: refused: %2").arg(file->fileName, file->problem->toString()));
-    auto s = connect(o.connection, parser, context, ExitUsage, ExitConnection, &exitCode);
-    if (!s)
+    if (!s && !(s = connect(o.connection, parser, context, ExitUsage, ExitConnection, &exitCode)))
         return exitCode;
     return drive(context, parser, o, *s, functions::LibraryChange::loadSpec(*file));
 }

@@ -37,13 +37,15 @@ QByteArray startTime(qint64 pid)
 }
 
 // redis-server retitles itself "<argv[0]> 127.0.0.1:<port>", argv[0] being the path it was
-// started with (LocalRedisServer uses the absolute one).
+// started with (LocalRedisServer uses the absolute one); valkey-server does the same, and the
+// demo runs it when INVENTORY_REDIS_SERVER names one.
 bool isOurRedis(qint64 pid, int port)
 {
     const QList<QByteArray> words = readProc(pid, "cmdline").replace('\0', ' ').split(' ');
+    const QString program = QFileInfo(QString::fromLocal8Bit(words.value(0))).fileName();
     return words.size() >= 2
-           && QFileInfo(QString::fromLocal8Bit(words[0])).fileName()
-                  == QLatin1String("redis-server")
+           && (program == QLatin1String("redis-server")
+               || program == QLatin1String("valkey-server"))
            && words[1].endsWith(":" + QByteArray::number(port));
 }
 

@@ -2,6 +2,7 @@
 
 #include <QDeadlineTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QRandomGenerator>
 #include <QStandardPaths>
 #include <QTcpServer>
@@ -22,6 +23,11 @@ LocalRedisServer::~LocalRedisServer()
 
 QString LocalRedisServer::findExecutable()
 {
+    // The one place a server binary is chosen: the test matrix (scripts/servers) points this
+    // at a Redis or Valkey build, and every fixture and the demo start that instead.
+    const QString chosen = qEnvironmentVariable("INVENTORY_REDIS_SERVER");
+    if (!chosen.isEmpty())
+        return QFileInfo(chosen).isExecutable() ? QFileInfo(chosen).absoluteFilePath() : QString();
     QString path = QStandardPaths::findExecutable(QStringLiteral("redis-server"));
     if (path.isEmpty()) // Debian installs it in /usr/bin, but sbin-style PATHs exist
         path = QStandardPaths::findExecutable(
@@ -53,8 +59,12 @@ bool LocalRedisServer::start(const Options &options)
     m_error.clear();
     const QString exe = findExecutable();
     if (exe.isEmpty()) {
-        m_error = QStringLiteral("redis-server was not found on PATH. Install it with "
-                                 "'sudo apt-get install redis-server' (or run scripts/deps).");
+        m_error = qEnvironmentVariableIsEmpty("INVENTORY_REDIS_SERVER")
+                      ? QStringLiteral("redis-server was not found on PATH. Install it with "
+                                       "'sudo apt-get install redis-server' (or run scripts/deps).")
+                      : QStringLiteral("INVENTORY_REDIS_SERVER=%1 is not an executable file "
+                                       "(scripts/servers prints the built ones)")
+                            .arg(qEnvironmentVariable("INVENTORY_REDIS_SERVER"));
         return false;
     }
     m_dir = std::make_unique<QTemporaryDir>(QDir::tempPath()

@@ -26,7 +26,8 @@ public:
     LocalRedisServer(const LocalRedisServer &) = delete;
     LocalRedisServer &operator=(const LocalRedisServer &) = delete;
 
-    // Path of redis-server on PATH, or empty.
+    // Path of the server binary: $INVENTORY_REDIS_SERVER when set (a redis-server or
+    // valkey-server build; empty if that is not executable), else redis-server on PATH, or empty.
     static QString findExecutable();
     // A port free on 127.0.0.1 (and, if asked, its cluster bus port too).
     static quint16 freePort(bool withBusPort = false);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ServerAlias.h"
 #include "core/Result.h"
 #include "redis/LibraryList.h"
 
@@ -70,6 +71,10 @@ struct Inspection
     QList<InspectedFunction> functions; // sorted by name
     QStringList log;                    // redis.log lines written during the load run
     std::optional<InspectionProblem> problem;
+    ServerAliasUse serverAlias; // where it uses Valkey's `server` (found whatever the target)
+    // What loads here but not everywhere: "lines 4, 9 use `server`, Valkey's name for `redis`:
+    // ...". Empty when there is nothing to say.
+    QStringList warnings;
 
     bool ok() const { return !problem.has_value(); }
     // As FUNCTION LIST would show the library once loaded (without the code).
@@ -81,6 +86,9 @@ struct InspectOptions
 {
     // What redis.REDIS_VERSION and redis.REDIS_VERSION_NUM say during the run.
     QString redisVersion = QStringLiteral("7.0.0");
+    // The target is Valkey: its Lua has `server` as an alias of `redis`, so the load run
+    // accepts it (a Redis target refuses it as the server would).
+    bool valkey = false;
     // Redis stops a load run after 500 ms; an instruction budget makes the offline verdict
     // the same on a fast and a slow machine, the wall clock catches anything else.
     qint64 instructionBudget = 50'000'000;

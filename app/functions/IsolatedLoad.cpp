@@ -179,8 +179,11 @@ QByteArray cacheKey(const QByteArray &code, const InspectOptions &o)
 {
     QCryptographicHash h(QCryptographicHash::Sha256);
     h.addData(code);
-    h.addData(QStringLiteral("|%1|%2|%3|%4|%5|%6")
+    // Every option the run depends on: the same code is accepted on Valkey and refused on
+    // Redis when it uses `server`.
+    h.addData(QStringLiteral("|%1|%2|%3|%4|%5|%6|%7")
                   .arg(o.redisVersion)
+                  .arg(o.valkey)
                   .arg(o.instructionBudget)
                   .arg(o.timeBudgetMs)
                   .arg(o.memoryBudget)

@@ -215,6 +215,34 @@ const InspectedFunction *Inspection::function(const QString &name) const
     return nullptr;
 }
 
+namespace {
+
+QString lineList(const QList<int> &lines)
+{
+    QStringList numbers;
+    for (int l : lines)
+        numbers << QString::number(l);
+    return (lines.size() == 1 ? QStringLiteral("line ") : QStringLiteral("lines "))
+           + numbers.join(QStringLiteral(", "));
+}
+
+// Said whatever the target: a library is loaded on one server today and on another tomorrow.
+QStringList serverAliasWarnings(const ServerAliasUse &use)
+{
+    QStringList out;
+    if (!use.topLevelLines.isEmpty())
+        out << QStringLiteral("%1: `server` is Valkey's name for `redis`; Redis has no such "
+                              "global, so this library will not load on Redis")
+                   .arg(lineList(use.topLevelLines));
+    if (!use.functionLines.isEmpty())
+        out << QStringLiteral("%1: `server` is Valkey's name for `redis`; on Redis the library "
+                              "loads but its functions fail when they reach these lines")
+                   .arg(lineList(use.functionLines));
+    return out;
+}
+
+} // namespace
+
 Inspection inspectLibrary(const QByteArray &code, const QString &fileName,
                           const InspectOptions &options)
 {
@@ -228,6 +256,8 @@ Inspection inspectLibrary(const QByteArray &code, const QString &fileName,
     if ((out.problem = readMetadata(code, out)))
         return out;
 
+    out.serverAlias = findServerAlias(code);
+    out.warnings = serverAliasWarnings(out.serverAlias);
     const detail::LoadRun run = detail::runLoadIsolated(code, options);
     out.log = run.log;
     out.problem = run.problem;

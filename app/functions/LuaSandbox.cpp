@@ -10,11 +10,11 @@
 
 // The load run Redis 7.0 performs (function_lua.c): globals are an empty read-only table whose
 // lookups go to a "library API" holding only `redis` (register_function, log, LOG_*,
-// REDIS_VERSION, REDIS_VERSION_NUM); reading anything else raises "Script attempted to access
-// nonexistent global variable", writing raises "Attempt to modify a readonly table". The
-// string, table and math libraries are opened (but not visible as globals) so that string
-// methods behave as on the server. Lua errors unwind with longjmp: every C function below
-// finishes its C++ work (and destroys its temporaries) before it calls raise().
+// REDIS_VERSION, REDIS_VERSION_NUM), and on Valkey `server`, the same table; reading anything else
+// raises "Script attempted to access nonexistent global variable", writing raises "Attempt to
+// modify a readonly table". The string, table and math libraries are opened (but not visible as
+// globals) so that string methods behave as on the server. Lua errors unwind with longjmp: every C
+// function below finishes its C++ work (and destroys its temporaries) before it calls raise().
 
 namespace functions::detail {
 
@@ -80,7 +80,9 @@ QString keyName(lua_State *L, int index)
 
 int globalIndex(lua_State *L) // __index(globals, key)
 {
-    if (lua_type(L, 2) == LUA_TSTRING && std::strcmp(lua_tostring(L, 2), "redis") == 0) {
+    const char *name = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "";
+    if (std::strcmp(name, "redis") == 0
+        || (context(L).options->valkey && std::strcmp(name, "server") == 0)) {
         lua_pushvalue(L, lua_upvalueindex(1));
         return 1;
     }

@@ -134,7 +134,7 @@ void ConnectionProbe::finish(quint64 generation, const ProbeResult &result)
         return;
     cancel(); // closes the probe's connection; later signals of this run are dropped
     if (result.ok())
-        qCDebug(lcSession) << "probe ok:" << result->address << result->version;
+        qCDebug(lcSession) << "probe ok:" << result->address << result->server.label();
     else
         qCInfo(lcSession) << "probe failed:" << failureKindName(result.error().kind);
     emit finished(result);

@@ -107,10 +107,10 @@ QList<ProbeRow> ProbeReport::rows() const
 {
     QList<ProbeRow> out;
     out << ProbeRow{QStringLiteral("Server"),
-                    QStringLiteral("Redis %1 at %2%3")
-                        .arg(version, address, tls ? QStringLiteral(" (TLS)") : QString())};
+                    QStringLiteral("%1 at %2%3")
+                        .arg(server.label(), address, tls ? QStringLiteral(" (TLS)") : QString())};
     out << ProbeRow{QStringLiteral("Latency"), QStringLiteral("%1 ms").arg(latencyMs, 0, 'f', 2)};
-    out << ProbeRow{QStringLiteral("Mode"), mode};
+    out << ProbeRow{QStringLiteral("Mode"), server.mode};
     out << ProbeRow{QStringLiteral("Role"), roleLabel()};
     if (user.isEmpty())
         out << ProbeRow{QStringLiteral("User"), QStringLiteral("unknown (%1)").arg(userError),
@@ -165,8 +165,10 @@ QJsonObject ProbeReport::toJson() const
         {QStringLiteral("address"), address},
         {QStringLiteral("tls"), tls},
         {QStringLiteral("latency_ms"), latencyMs},
-        {QStringLiteral("version"), version},
-        {QStringLiteral("mode"), mode},
+        {QStringLiteral("server"), server.product},
+        {QStringLiteral("version"), server.version},
+        {QStringLiteral("redis_version"), server.redisVersion},
+        {QStringLiteral("mode"), server.mode},
         {QStringLiteral("role"), roleLabel()},
         {QStringLiteral("user"), user.isEmpty() ? QJsonValue() : QJsonValue(user)},
         {QStringLiteral("expected_user"), expectedUser},
@@ -324,8 +326,7 @@ core::Result<ProbeReport, ProbeFailure> decodeProbe(const ConnectionProfile &pro
     }
     ProbeReport report;
     report.expectedUser = profile.effectiveUsername();
-    report.version = QString::fromLatin1(info.value("redis_version"));
-    report.mode = QString::fromLatin1(info.value("redis_mode"));
+    report.server = serverIdentity(info);
     report.role = QString::fromLatin1(info.value("role"));
     report.evictionPolicy = QString::fromLatin1(info.value("maxmemory_policy"));
     if (const auto user = redis::stringOf(r[3]))

@@ -5,6 +5,7 @@
 #include "ConnectionProfile.h"
 #include "core/Result.h"
 #include "redis/RespCodec.h"
+#include "session/ServerIdentity.h"
 
 #include <QJsonObject>
 #include <QMetaType>
@@ -47,11 +48,10 @@ struct ProbeReport
 {
     QString address;
     bool tls = false;
-    double latencyMs = 0; // one PING round trip
-    QString version;      // redis_version
-    QString mode;         // standalone | cluster | sentinel
-    QString role;         // as INFO says: master | slave
-    QString user;         // ACL WHOAMI; empty when it failed (see userError)
+    double latencyMs = 0;  // one PING round trip
+    ServerIdentity server; // product, version, mode
+    QString role;          // as INFO says: master | slave
+    QString user;          // ACL WHOAMI; empty when it failed (see userError)
     QString userError;
     QString expectedUser;   // the profile's user ("default" when none is set)
     QString evictionPolicy; // maxmemory_policy

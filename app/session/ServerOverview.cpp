@@ -95,8 +95,7 @@ core::Result<ServerOverview, redis::RedisError> decodeOverview(const QList<redis
                                      false};
         info = parseInfo(*infoText);
     }
-    o.version = QString::fromLatin1(info.value("redis_version"));
-    o.mode = QString::fromLatin1(info.value("redis_mode"));
+    o.server = serverIdentity(info);
     o.role = QString::fromLatin1(info.value("role"));
     o.runId = QString::fromLatin1(info.value("run_id"));
     o.uptimeSeconds = info.value("uptime_in_seconds").toLongLong();

@@ -2,6 +2,7 @@
 
 #include "redis/CommandSender.h"
 #include "redis/LibraryList.h"
+#include "session/ServerIdentity.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -15,9 +16,8 @@ namespace session {
 struct ServerOverview
 {
     QString address;
-    QString version; // redis_version
-    QString mode;    // standalone | cluster | sentinel
-    QString role;    // master | slave (as INFO says); shown as primary/replica
+    ServerIdentity server; // product, version, mode
+    QString role;          // master | slave (as INFO says); shown as primary/replica
     QString runId;
     qint64 uptimeSeconds = 0;
     std::optional<bool> aofEnabled; // INFO persistence

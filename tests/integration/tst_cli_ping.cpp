@@ -4,6 +4,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTest>
 
 using testsupport::StandaloneRedis;
@@ -60,11 +61,22 @@ private slots:
         const Run r = cli({QStringLiteral("ping"), QStringLiteral("--url"), m_url});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
-        for (const char *expected :
-             {"Redis 7", "standalone", "primary", "default", " ms", "may call inventory_deduct_v1",
-              "may load function "
-              "libraries",
-              "allowed"})
+        // The server as it names itself: Valkey answers redis_version:7.2.4 for compatibility,
+        // which must not make it "Redis 7.2.4" (issue 29).
+        const QString server = testsupport::serverLabel(*m_redis.connect());
+        QVERIFY(!server.isEmpty());
+        const auto line = [&](const QString &label, const QString &value) {
+            return r.out.contains(QRegularExpression(
+                QStringLiteral("^%1 +%2").arg(label, QRegularExpression::escape(value)),
+                QRegularExpression::MultilineOption));
+        };
+        QVERIFY2(line(QStringLiteral("Server"), server + QStringLiteral(" at ")),
+                 qPrintable(r.out));
+        QVERIFY2(line(QStringLiteral("Mode"), QStringLiteral("standalone")), qPrintable(r.out));
+        for (const char *expected : {"primary", "default", " ms", "may call inventory_deduct_v1",
+                                     "may load function "
+                                     "libraries",
+                                     "allowed"})
             QVERIFY2(r.out.contains(QLatin1String(expected)), qPrintable(r.out));
     }
 
@@ -76,7 +88,9 @@ private slots:
         QJsonParseError error;
         const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8(), &error).object();
         QCOMPARE(error.error, QJsonParseError::NoError);
-        QVERIFY(o.value("version").toString().startsWith(QLatin1String("7.")));
+        QCOMPARE(o.value("server").toString() + ' ' + o.value("version").toString(),
+                 testsupport::serverLabel(*m_redis.connect()));
+        QVERIFY(o.value("redis_version").toString().startsWith(QLatin1String("7.")));
         QCOMPARE(o.value("mode").toString(), QStringLiteral("standalone"));
         QCOMPARE(o.value("role").toString(), QStringLiteral("primary"));
         QCOMPARE(o.value("user").toString(), QStringLiteral("default"));

@@ -4,8 +4,10 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QSet>
 #include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QTest>
 #include <map>
 
@@ -26,6 +28,13 @@ QByteArray infoField(const QByteArray &info, const QByteArray &name)
         if (line.startsWith(name + ':'))
             return line.mid(name.size() + 1).trimmed();
     return {};
+}
+
+// A process's command line, NUL separators as they are ("" when it is gone).
+QByteArray readCmdline(qint64 pid)
+{
+    QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(pid));
+    return cmdline.open(QIODevice::ReadOnly) ? cmdline.readAll() : QByteArray();
 }
 
 // A client that tries once and reports how it ended (Ready or not).
@@ -86,10 +95,10 @@ private slots:
         const quint16 port = s.port();
         QVERIFY(pid > 0);
         QVERIFY(testsupport::processExists(pid));
-        QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(pid));
-        QVERIFY(cmdline.open(QIODevice::ReadOnly));
-        const QByteArray cmd = cmdline.readAll();
-        QVERIFY2(cmd.contains("redis-server"), cmd.constData());
+        const QByteArray cmd = readCmdline(pid);
+        // The binary the fixtures chose (INVENTORY_REDIS_SERVER in the server matrix).
+        const QString program = QFileInfo(demo::LocalRedisServer::findExecutable()).fileName();
+        QVERIFY2(cmd.contains(program.toLocal8Bit()), cmd.constData());
         // The server we talk to on that port is that process, on loopback.
         {
             auto c = s.connect();
@@ -106,6 +115,32 @@ private slots:
         QVERIFY(!s.server().isRunning());
         QVERIFY2(!testsupport::processExists(pid), qPrintable(QString::number(pid)));
         QVERIFY(!portAccepts(port));
+    }
+
+    // The server matrix (scripts/servers, ctest -L matrix) swaps the binary through one
+    // variable; a fixture that ignored it would test Debian's server under another name.
+    void chosenServerBinaryIsTheOneStarted()
+    {
+        const QByteArray saved = qgetenv("INVENTORY_REDIS_SERVER");
+        const QString real = demo::LocalRedisServer::findExecutable();
+        QVERIFY(!real.isEmpty());
+        QTemporaryDir dir;
+        const QString chosen = dir.filePath(QStringLiteral("chosen-server"));
+        QVERIFY(QFile::link(real, chosen));
+        qputenv("INVENTORY_REDIS_SERVER", chosen.toLocal8Bit());
+        testsupport::StandaloneRedis s;
+        const bool started = s.start();
+        const QByteArray cmd = started ? readCmdline(s.server().pid()) : QByteArray();
+        qputenv("INVENTORY_REDIS_SERVER", dir.filePath(QStringLiteral("missing")).toLocal8Bit());
+        testsupport::StandaloneRedis missing;
+        const bool missingStarted = missing.start();
+        saved.isEmpty() ? qunsetenv("INVENTORY_REDIS_SERVER")
+                        : qputenv("INVENTORY_REDIS_SERVER", saved);
+        QVERIFY2(started, qPrintable(s.errorString()));
+        QVERIFY2(cmd.startsWith(chosen.toLocal8Bit()), cmd.constData());
+        QVERIFY(!missingStarted);
+        QVERIFY2(missing.errorString().contains(QLatin1String("INVENTORY_REDIS_SERVER")),
+                 qPrintable(missing.errorString()));
     }
 
     void standaloneDestructorLeavesNothing()

@@ -6,6 +6,7 @@
 #include "RedisFixture.h"
 #include "functions/Inspection.h"
 
+#include <QRegularExpression>
 #include <QTest>
 
 using functions::InspectionProblem;
@@ -213,7 +214,12 @@ private slots:
             return;
         const redis::ReplyResult r = m_c->call({"FUNCTION", "LOAD", code});
         QVERIFY2(!r.ok(), qPrintable(testsupport::render(r)));
-        QVERIFY2(r.error().message.contains(server), qPrintable(r.error().message));
+        // Valkey refuses the same code for the same reason, naming the API by its own name
+        // (`server.register_function`, `server.log`): the reason is compared, not the name.
+        static const QRegularExpression valkeyName(QStringLiteral("\\bserver\\."));
+        const QString said =
+            QString(r.error().message).replace(valkeyName, QStringLiteral("redis."));
+        QVERIFY2(said.contains(server), qPrintable(r.error().message));
         QCOMPARE(testsupport::render(m_c->call({"FUNCTION", "LIST"})), QStringLiteral("{}"));
     }
 

@@ -143,6 +143,39 @@ redis::ConnectionOptions quickFailure(redis::ConnectionOptions o)
     return o;
 }
 
+QString serverLabel(redis::CommandSender &client)
+{
+    const auto info = client.call({"INFO", "server"});
+    if (!info.ok() || !info->string())
+        return {};
+    QByteArray redisVersion, valkeyVersion;
+    for (const QByteArray &line : info->string()->split('\n')) {
+        const QByteArray l = line.trimmed();
+        if (l.startsWith("redis_version:"))
+            redisVersion = l.mid(14);
+        else if (l.startsWith("valkey_version:"))
+            valkeyVersion = l.mid(15);
+    }
+    return valkeyVersion.isEmpty() ? QStringLiteral("Redis ") + QString::fromLatin1(redisVersion)
+                                   : QStringLiteral("Valkey ") + QString::fromLatin1(valkeyVersion);
+}
+
+const QStringList &scriptAclDenials()
+{
+    static const QStringList denials{
+        QStringLiteral("ERR The user executing the script can't run this command"),
+        QStringLiteral("ERR ACL failure in script: User ")};
+    return denials;
+}
+
+bool saysScriptAclDenied(const QString &text, const QString &before)
+{
+    for (const QString &d : scriptAclDenials())
+        if (before.isEmpty() ? text.startsWith(d) : text.contains(before + d))
+            return true;
+    return false;
+}
+
 bool processExists(qint64 pid)
 {
     if (pid <= 0)

@@ -4,6 +4,7 @@
 #include "redis/ClusterRouter.h"
 #include "redis/RedisClient.h"
 
+#include <QStringList>
 #include <QTemporaryDir>
 #include <memory>
 #include <vector>
@@ -47,6 +48,19 @@ QString snapshotDifference(const Snapshot &before, const Snapshot &after, qint64
 // Short timeouts for tests of a silent or dead server (kill -STOP, SIGKILL): a command
 // timeout of 300 ms, silence closes the connection after 600 ms, reconnects within 400 ms.
 redis::ConnectionOptions quickFailure(redis::ConnectionOptions options);
+
+// What the server says it is, read from INFO server here and not through
+// session::serverIdentity, so that tests check the console against the server itself:
+// "Valkey 8.0.1" when it names itself Valkey, else "Redis <redis_version>"; empty on failure.
+QString serverLabel(redis::CommandSender &client);
+
+// How the server words a script's command that its ACL user may not run: Redis 7.0 says
+// "ERR The user executing the script can't run this command...", Redis 7.2 and later and
+// Valkey "ERR ACL failure in script: User <name> has no permissions to run...". The console
+// classifies by the error, never by this wording; tests that quote it accept either.
+const QStringList &scriptAclDenials();
+// Whether `text` holds one of them right after `before` ("" to test the start of `text`).
+bool saysScriptAclDenied(const QString &text, const QString &before = {});
 
 // Whether a process with this id exists (a reaped child does not).
 bool processExists(qint64 pid);
