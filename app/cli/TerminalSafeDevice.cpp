@@ -12,15 +12,22 @@ void appendEscaped(QByteArray &out, unsigned char c)
     out += hex[c & 0xF];
 }
 
-// Filters `in`; `pendingC2` carries a UTF-8 lead byte 0xC2 split from its continuation.
-QByteArray filter(const char *in, qint64 size, bool &pendingC2)
+// Filters `in`; `pending` carries a byte whose meaning depends on the next one across
+// writes: a UTF-8 lead byte 0xC2 (a C1 control follows?) or a CR (CRLF, as CSV ends its lines,
+// passes; a lone CR, which would let text overwrite a line, is escaped).
+QByteArray filter(const char *in, qint64 size, char &pending)
 {
     QByteArray out;
     out.reserve(size + 8);
     for (qint64 i = 0; i < size; ++i) {
         const auto c = static_cast<unsigned char>(in[i]);
+        if (pending == '\r') {
+            pending = 0;
+            out += c == '\n' ? QByteArray("\r") : QByteArray("\\x0d");
+        }
+        const bool pendingC2 = pending == char(0xC2);
+        pending = 0;
         if (pendingC2) {
-            pendingC2 = false;
             if (c >= 0x80 && c <= 0x9F) { // U+0080..U+009F: C1 controls, e.g. CSI
                 out += "\\u00";
                 out += "0123456789abcdef"[c >> 4];
@@ -29,8 +36,8 @@ QByteArray filter(const char *in, qint64 size, bool &pendingC2)
             }
             out += char(0xC2);
         }
-        if (c == 0xC2) {
-            pendingC2 = true;
+        if (c == 0xC2 || c == '\r') {
+            pending = char(c);
         } else if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) {
             appendEscaped(out, c);
         } else {
@@ -57,16 +64,18 @@ void TerminalSafeDevice::setPassThrough(bool on)
 
 void TerminalSafeDevice::finish()
 {
-    if (m_pendingC2)
-        m_target.write("\xC2", 1);
-    m_pendingC2 = false;
+    if (m_pending == '\r')
+        m_target.write("\\x0d");
+    else if (m_pending)
+        m_target.write(&m_pending, 1);
+    m_pending = 0;
 }
 
 qint64 TerminalSafeDevice::writeData(const char *data, qint64 size)
 {
     if (m_passThrough)
         return m_target.write(data, size) < 0 ? -1 : size;
-    const QByteArray safe = filter(data, size, m_pendingC2);
+    const QByteArray safe = filter(data, size, m_pending);
     if (m_target.write(safe) < 0)
         return -1;
     // A lone lead byte at the very end stays pending; it is written with what follows.
@@ -75,10 +84,12 @@ qint64 TerminalSafeDevice::writeData(const char *data, qint64 size)
 
 QByteArray terminalSafe(const QByteArray &text)
 {
-    bool pending = false;
+    char pending = 0;
     QByteArray out = filter(text.constData(), text.size(), pending);
-    if (pending)
-        out += char(0xC2);
+    if (pending == '\r')
+        out += "\\x0d";
+    else if (pending)
+        out += pending;
     return out;
 }
 

@@ -73,9 +73,9 @@ BrowserPanel::BrowserPanel(redis::CommandSender &sender, inventory::KeySchema sc
     m_warnWithin = new QSpinBox(this);
     m_warnWithin->setObjectName(QStringLiteral("expiryWarningMinutes"));
     m_warnWithin->setRange(0, 24 * 60);
-    m_warnWithin->setPrefix(tr("Warn when a receipt expires within "));
+    m_warnWithin->setPrefix(tr("Expiry warning: "));
     m_warnWithin->setSuffix(tr(" min"));
-    m_warnWithin->setSpecialValueText(tr("No warning before a receipt expires"));
+    m_warnWithin->setSpecialValueText(tr("No expiry warning"));
     m_warnWithin->setToolTip(tr("A receipt about to expire is flagged: after it expires, a retry "
                                 "of its order deducts again. 0: no warning."));
     bar->addWidget(m_warnWithin);

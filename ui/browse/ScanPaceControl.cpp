@@ -32,6 +32,10 @@ ScanPaceControl::ScanPaceControl(QWidget *parent)
     m_rate->setValue(int(browse::ScanPace::DefaultGentleKeysPerSecond));
     m_expected = new QLabel(this);
     m_expected->setObjectName(QStringLiteral("scanPaceExpected"));
+    // "about 1,234 s for 9,876,543 keys" may be cut, never widen the window past the screen:
+    // the full text is also its tooltip.
+    m_expected->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_expected->setMinimumWidth(m_expected->fontMetrics().horizontalAdvance(tr("no cap")) + 8);
     layout->addWidget(m_mode);
     layout->addWidget(m_rate);
     layout->addWidget(m_expected);
@@ -104,9 +108,9 @@ void ScanPaceControl::update()
                              "latency (for production).\nNow: %1. A change applies from the "
                              "next scan.")
                               .arg(p.describe());
-    for (QWidget *w : {static_cast<QWidget *>(m_mode), static_cast<QWidget *>(m_rate),
-                       static_cast<QWidget *>(m_expected)})
+    for (QWidget *w : {static_cast<QWidget *>(m_mode), static_cast<QWidget *>(m_rate)})
         w->setToolTip(tip);
+    m_expected->setToolTip(m_expected->text() + QStringLiteral("\n\n") + tip);
 }
 
 } // namespace ui
