@@ -89,6 +89,13 @@ QString deducted(const KeyspaceStore &st, uint32_t r)
     return {};
 }
 
+QString capitalised(QString sentenceStart)
+{
+    if (!sentenceStart.isEmpty())
+        sentenceStart[0] = sentenceStart[0].toUpper();
+    return sentenceStart;
+}
+
 // When the receipt was written, if it says (v2: "seconds.microseconds" of server time).
 std::optional<qint64> writtenAtMs(const KeyspaceStore &st, uint32_t r)
 {
@@ -290,7 +297,7 @@ QString orderNotFoundSentence(const QByteArray &orderId, const QList<ServerEvide
         }
         out << QStringLiteral("%1 started %2 (up %3): receipts written before then survived "
                               "only if persistence kept them (%4).")
-                   .arg(ev.serverText(), formatLocalTime(ev.startedAtMs(), now),
+                   .arg(capitalised(ev.serverText()), formatLocalTime(ev.startedAtMs(), now),
                         formatDuration(ev.uptimeSeconds * 1000),
                         ev.aofEnabled.value_or(false)
                             ? QStringLiteral("AOF is on")

@@ -86,7 +86,7 @@ private slots:
         QVERIFY2(sentence.contains("That does not prove it never ran: a receipt also disappears "
                                    "when it expires, is evicted, or is lost in a restart"),
                  qPrintable(sentence));
-        QVERIFY2(sentence.contains(QStringLiteral("the server on port %1 (run_id %2) started ")
+        QVERIFY2(sentence.contains(QStringLiteral("The server on port %1 (run_id %2) started ")
                                        .arg(redis.port())
                                        .arg(o["servers"][0]["run_id"].toString().left(8))),
                  qPrintable(sentence));

@@ -32,10 +32,11 @@ ScanPaceControl::ScanPaceControl(QWidget *parent)
     m_rate->setValue(int(browse::ScanPace::DefaultGentleKeysPerSecond));
     m_expected = new QLabel(this);
     m_expected->setObjectName(QStringLiteral("scanPaceExpected"));
-    // "about 1,234 s for 9,876,543 keys" may be cut, never widen the window past the screen:
-    // the full text is also its tooltip.
+    // "about 1,234 s" never widens the window past the screen (the key count is in the
+    // tooltip); "time known after DBSIZE" may be cut.
     m_expected->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_expected->setMinimumWidth(m_expected->fontMetrics().horizontalAdvance(tr("no cap")) + 8);
+    m_expected->setMinimumWidth(m_expected->fontMetrics().horizontalAdvance(
+        tr("about %1 s").arg(QLocale().toString(99999))));
     layout->addWidget(m_mode);
     layout->addWidget(m_rate);
     layout->addWidget(m_expected);
@@ -95,8 +96,7 @@ void ScanPaceControl::update()
     else if (seconds < 0)
         m_expected->setText(tr("time known after DBSIZE"));
     else
-        m_expected->setText(tr("about %1 s for %2 keys")
-                                .arg(QLocale().toString(seconds), QLocale().toString(m_dbSize)));
+        m_expected->setText(tr("about %1 s").arg(QLocale().toString(seconds)));
     const QString label = m_environment.isEmpty()
                               ? QString()
                               : tr("This session is labelled %1: it starts %2.\n")
@@ -110,7 +110,12 @@ void ScanPaceControl::update()
                               .arg(p.describe());
     for (QWidget *w : {static_cast<QWidget *>(m_mode), static_cast<QWidget *>(m_rate)})
         w->setToolTip(tip);
-    m_expected->setToolTip(m_expected->text() + QStringLiteral("\n\n") + tip);
+    const QString expected =
+        seconds >= 0 && p.isGentle()
+            ? tr("A scan of %1 keys at this pace takes about %2 s.")
+                  .arg(QLocale().toString(m_dbSize), QLocale().toString(seconds))
+            : m_expected->text();
+    m_expected->setToolTip(expected + QStringLiteral("\n\n") + tip);
 }
 
 } // namespace ui
