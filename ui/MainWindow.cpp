@@ -427,6 +427,12 @@ void MainWindow::onClusterChanged()
 {
     redis::ClusterRouter &router = m_session->router();
     m_status->setCluster(m_health->summary(), m_health->downPrimaries());
+    // A primary that went down (or came back) changes what the Libraries tab can claim: "In
+    // line" about a node that is not answering is not known any more.
+    if (const QStringList down = m_health->downPrimaries(); down != m_downPrimaries) {
+        m_downPrimaries = down;
+        m_libraries->refresh();
+    }
     m_browser->setTopology(router.isCluster() ? &router.topology() : nullptr);
     updateScanTopology();
     refreshNodes();

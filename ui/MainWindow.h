@@ -81,6 +81,7 @@ private:
     session::Environment m_environment;
     session::OverviewPoller *m_poller = nullptr;
     session::ClusterHealth *m_health = nullptr;
+    QStringList m_downPrimaries;  // as the Libraries tab last read them
     bool m_nodesInFlight = false; // a node that does not answer must not pile up reads
     ConnectionStatusWidget *m_status = nullptr;
     ServerOverviewPanel *m_overview = nullptr;

@@ -16,6 +16,7 @@
 #include "deduct/DeductionForm.h"
 #include "deduct/DeductionPanel.h"
 #include "deduct/ResultCard.h"
+#include "functions/NodeMatrixView.h"
 #include "redis/Slot.h"
 #include "session/ServerOverview.h"
 
@@ -328,6 +329,9 @@ private slots:
         panel->setScanTimeoutMs(1500);
         scanKeys(*w);
         QVERIFY(rowOf(skus(*w), m_skus[2]) >= 0);
+        auto *matrix = w->findChild<ui::NodeMatrixView *>();
+        QVERIFY(matrix);
+        QTRY_VERIFY_WITH_TIMEOUT(matrix->summary()->text().startsWith("In line"), 20000);
 
         QCOMPARE(::kill(pid_t(m_cluster.pid(2)), SIGSTOP), 0);
         auto resume = qScopeGuard([&] { ::kill(pid_t(m_cluster.pid(2)), SIGCONT); });
@@ -347,6 +351,9 @@ private slots:
         // The status bar names the primary that is down once its connection gave up.
         QTRY_VERIFY_WITH_TIMEOUT(labelText(w.get(), "serverMode").contains("down: " + address(2)),
                                  20000);
+        // The Libraries tab reads the nodes again: it no longer says "In line" about them.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            matrix->summary()->text().startsWith("Not every node could be checked"), 20000);
         resume.dismiss();
         QCOMPARE(::kill(pid_t(m_cluster.pid(2)), SIGCONT), 0);
         QTRY_COMPARE_WITH_TIMEOUT(labelText(w.get(), "serverMode"),
