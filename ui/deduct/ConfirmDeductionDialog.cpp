@@ -59,8 +59,11 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
 
     QString intro;
     if (kind == Kind::RetrySameOrder)
-        intro = tr("The same call again, with the same order id. This is safe: if the first call "
-                   "did deduct, its receipt makes this one return Already applied.");
+        // "Safe" is a claim on the receipt still being there: say what it rests on.
+        intro = tr("The same call again, with the same order id. If the first call did deduct "
+                   "and its receipt is still there, this one returns Already applied and changes "
+                   "nothing; if the receipt is gone (expired, evicted, or lost in a restart), it "
+                   "deducts again. Look the order up first (Ctrl+F) when in doubt.");
     else if (kind == Kind::ScriptRetry)
         intro = tr("The script keeps no receipt. If the first call did run (its reply was lost), "
                    "this call deducts a second time. Check the stock first.");
