@@ -309,7 +309,7 @@ QString KeyReading::text() const
     if (!read)
         return QStringLiteral("not read");
     if (!error.isEmpty())
-        return QStringLiteral("error: %1").arg(error);
+        return QStringLiteral("could not read (%1)").arg(error); // never a value
     if (!value)
         return QStringLiteral("missing");
     return core::escapeBytes(*value, 60);
