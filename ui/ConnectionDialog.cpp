@@ -12,10 +12,12 @@
 #include "session/SecretStore.h"
 #include "session/ServerOverview.h"
 
+#include <QAbstractItemView>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFormLayout>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeyEvent>
@@ -27,6 +29,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScreen>
 #include <QSpinBox>
 #include <QStyle>
 #include <QTabWidget>
@@ -200,7 +203,12 @@ ConnectionDialog::ConnectionDialog(session::ProfileStore &profiles, session::Sec
     } else {
         m_url->setFocus(); // most first connections start from a URL
     }
-    resize(980, 760);
+    // At most what the screen offers: at 1366x768 the dialog (760 px at y=40) put Save,
+    // Cancel and Connect on the last pixels of the screen.
+    QSize size(980, 760);
+    if (const QScreen *screen = parent ? parent->screen() : QGuiApplication::primaryScreen())
+        size = size.boundedTo(screen->availableGeometry().size() * 0.9);
+    resize(size.expandedTo(minimumSizeHint()));
 }
 
 ConnectionDialog::~ConnectionDialog() = default;
@@ -224,6 +232,10 @@ QWidget *ConnectionDialog::buildConnectionTab()
     m_environmentSwatch = new QLabel;
     m_environmentSwatch->setObjectName(QStringLiteral("environmentSwatch"));
     m_environment->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // The list shows whole names ("prod…tion" was elided beside its swatch).
+    m_environment->view()->setTextElideMode(Qt::ElideNone);
+    m_environment->view()->setMinimumWidth(m_environment->view()->sizeHintForColumn(0)
+                                           + m_environment->iconSize().width() + 24);
     connect(m_environment, &QComboBox::currentIndexChanged, this, [this] {
         if (!m_applyingDefault)
             m_environmentChosen = true;

@@ -5,10 +5,12 @@
 #include "session/SecretStore.h"
 #include "session/WriteGate.h"
 
+#include <QAbstractItemView>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -16,6 +18,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScreen>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -73,6 +76,25 @@ private slots:
             if (line.startsWith("redis_version:"))
                 m_version = QString::fromLatin1(line.mid(14).trimmed());
         QVERIFY(!m_version.isEmpty());
+    }
+
+    // Issue 28: the dialog is bounded by the screen (at 1366x768 its buttons sat on the last
+    // pixels), unless its contents cannot be smaller; the environment list shows whole names.
+    void fitsTheScreenAndNamesEnvironmentsWhole()
+    {
+        auto s = settings();
+        session::ProfileStore profiles(s.get());
+        session::SecretStore secrets(session::SecretStore::Mode::SessionOnly);
+        ConnectionDialog dialog(profiles, secrets);
+        const QSize available = QGuiApplication::primaryScreen()->availableGeometry().size();
+        QVERIFY2(available.height() * 0.9 < 760,
+                 "the test screen must be smaller than the default");
+        QCOMPARE(dialog.height(),
+                 qMax(dialog.minimumSizeHint().height(), int(available.height() * 0.9)));
+        auto *combo = child<QComboBox>(&dialog, "environmentCombo");
+        QCOMPARE(combo->view()->textElideMode(), Qt::ElideNone);
+        QVERIFY(combo->view()->minimumWidth()
+                >= combo->fontMetrics().horizontalAdvance(QStringLiteral("production")));
     }
 
     void fillFromUrlThenTest()
