@@ -228,6 +228,22 @@ std::optional<inventory::KeySchema> keySchema(const session::ConnectionProfile &
     return schema.value();
 }
 
+namespace {
+
+// Why a connection did not become ready, never an empty line: when the wait ran out while
+// the setup was still under way (a server asleep in DEBUG SLEEP, a slow TLS handshake), the
+// connection has no detail to give yet.
+QString setupFailure(const QString &detail, const redis::ConnectionOptions &options)
+{
+    if (!detail.trimmed().isEmpty())
+        return detail;
+    return QStringLiteral("no answer to the connection setup from %1 within %2 ms")
+        .arg(options.address())
+        .arg(options.connectTimeoutMs + 1000);
+}
+
+} // namespace
+
 std::unique_ptr<redis::RedisClient> connectClient(redis::ConnectionOptions options,
                                                   Context &context, int failExit, int *exitCode)
 {
@@ -235,7 +251,8 @@ std::unique_ptr<redis::RedisClient> connectClient(redis::ConnectionOptions optio
     auto client = std::make_unique<redis::RedisClient>(options);
     client->open();
     if (!client->waitUntilReady(options.connectTimeoutMs + 1000)) {
-        *exitCode = context.fail(failExit, scrub(client->stateDetail(), options.password));
+        *exitCode = context.fail(
+            failExit, scrub(setupFailure(client->stateDetail(), options), options.password));
         return nullptr;
     }
     return client;
@@ -256,7 +273,7 @@ std::unique_ptr<redis::ClusterRouter> connectRouter(redis::ConnectionOptions opt
         const QString why = router->seed().state() != redis::ConnectionState::Ready
                                 ? router->seed().stateDetail()
                                 : router->discoveryError();
-        *exitCode = context.fail(failExit, scrub(why, options.password));
+        *exitCode = context.fail(failExit, scrub(setupFailure(why, options), options.password));
         return nullptr;
     }
     return router;
