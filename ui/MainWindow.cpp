@@ -125,6 +125,7 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
                                             m_client->address(), o.runId});
                 // A restart or failover (run_id or role changed) ends an unlock.
                 m_session->gate().observeServer(o.runId, o.role);
+                noteServerNow(m_client->address(), o, m_poller->lastSuccess());
                 m_overview->setOverview(o, m_poller->lastSuccess());
                 m_status->setServer(o);
                 const QString updated =
@@ -448,6 +449,17 @@ void MainWindow::updateScanTopology()
     m_browser->setTopologyKnown(known(m_session->router()) && known(m_session->scanRouter()));
 }
 
+void MainWindow::noteServerNow(const QString &address, const session::ServerOverview &o,
+                               const QDateTime &readAt)
+{
+    // Unread (INFO refused): no run_id to compare, so no row is marked for that address.
+    if (o.runId.isEmpty())
+        m_serversNow.remove(address);
+    else
+        m_serversNow.insert(address, {o.runId, readAt.addSecs(-o.uptimeSeconds)});
+    m_audit->setServersNow(m_serversNow);
+}
+
 void MainWindow::refreshNodes()
 {
     if (m_nodesInFlight || !m_session->router().isCluster())
@@ -457,6 +469,10 @@ void MainWindow::refreshNodes()
                                 [this](const QList<session::NodeOverview> &nodes) {
                                     m_nodesInFlight = false;
                                     m_overview->setNodes(nodes, m_client->address());
+                                    const QDateTime readAt = QDateTime::currentDateTimeUtc();
+                                    for (const session::NodeOverview &n : nodes)
+                                        if (n.overview)
+                                            noteServerNow(n.node.address(), *n.overview, readAt);
                                 });
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "demo/DemoPlan.h"
+#include "inventory/AuditServerChange.h"
 #include "session/ConsoleSession.h"
 
 #include <QMainWindow>
@@ -14,6 +15,7 @@ class QVBoxLayout;
 namespace session {
 class ClusterHealth;
 class OverviewPoller;
+struct ServerOverview;
 } // namespace session
 
 namespace ui {
@@ -75,14 +77,18 @@ private:
     void onClusterChanged();
     void updateScanTopology();
     void refreshNodes();
+    // Tells the audit viewer which process answers at an address now (see ServersNow).
+    void noteServerNow(const QString &address, const session::ServerOverview &o,
+                       const QDateTime &readAt);
 
     std::unique_ptr<session::ConsoleSession> m_session;
     redis::RedisClient *m_client = nullptr;
     session::Environment m_environment;
     session::OverviewPoller *m_poller = nullptr;
     session::ClusterHealth *m_health = nullptr;
-    QStringList m_downPrimaries;  // as the Libraries tab last read them
-    bool m_nodesInFlight = false; // a node that does not answer must not pile up reads
+    QStringList m_downPrimaries;        // as the Libraries tab last read them
+    bool m_nodesInFlight = false;       // a node that does not answer must not pile up reads
+    inventory::ServersNow m_serversNow; // every address read lately, for the audit viewer
     ConnectionStatusWidget *m_status = nullptr;
     ServerOverviewPanel *m_overview = nullptr;
     DemoDataPanel *m_demo = nullptr;

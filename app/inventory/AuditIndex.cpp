@@ -63,6 +63,12 @@ quint32 StringPool::intern(const QString &s)
     return id;
 }
 
+std::optional<quint32> StringPool::find(const QString &s) const
+{
+    const auto it = m_ids.constFind(s);
+    return it == m_ids.cend() ? std::nullopt : std::optional<quint32>(*it);
+}
+
 AuditKeys auditKeys(const AuditRecord &r)
 {
     static const KeySchema schema;
@@ -171,6 +177,7 @@ void AuditIndex::add(qint64 offset, qint32 length, const AuditRecord &r)
     m_actions.insert(e.action);
     e.profile = m_strings.intern(r.profile);
     e.server = m_strings.intern(r.server);
+    e.runId = m_strings.intern(r.runId);
     e.user = m_strings.intern(r.osUser);
     e.phase = r.phase;
     e.outcomeUnknown = r.outcomeUnknown;

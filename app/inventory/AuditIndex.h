@@ -17,6 +17,7 @@ class StringPool
 public:
     StringPool() { intern({}); } // id 0 is the empty string
     quint32 intern(const QString &s);
+    std::optional<quint32> find(const QString &s) const; // without adding it
     const QString &at(quint32 id) const { return m_strings.at(id); }
     quint32 size() const { return quint32(m_strings.size()); }
 
@@ -44,6 +45,7 @@ struct AuditEntry
     qint32 length = 0;
     qint32 durationMs = -1;
     quint32 action = 0, profile = 0, server = 0, user = 0, result = 0, sku = 0; // StringPool ids
+    quint32 runId = 0; // StringPool id of the run_id of the server that answered, when known
     quint32 text = 0, textLength = 0; // in the index's text arena: see AuditIndex::texts()
     qint32 previousStep = -1; // an earlier step folded into this row (NOSCRIPT, SCRIPT LOAD)
     AuditRecord::Phase phase = AuditRecord::Phase::Single;

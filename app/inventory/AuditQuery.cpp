@@ -183,7 +183,11 @@ QVariant AuditTableModel::data(const QModelIndex &index, int role) const
         return noOutcome;
     case StepsRole:
         return steps();
+    case ServerChangeRole:
+        return serverChange(e);
     case Qt::ToolTipRole:
+        if (index.column() == Server)
+            return serverChange(e);
         if (index.column() == Command)
             return m_index->texts(e).command;
         if (index.column() == Result)
@@ -219,7 +223,10 @@ QVariant AuditTableModel::data(const QModelIndex &index, int role) const
     case Profile:
         return s.at(e.profile);
     case Server:
-        return s.at(e.server);
+        // The address alone would read as "this server": say that another process answers
+        // there now, so a receipt this write left is not assumed to be there.
+        return serverChange(e).isEmpty() ? s.at(e.server)
+                                         : tr("%1 (run_id changed since)").arg(s.at(e.server));
     case User:
         return s.at(e.user);
     case Duration:
@@ -404,6 +411,52 @@ QList<AuditRecord> AuditTableModel::visibleRecords() const
     for (auto it = m_visible.rbegin(); it != m_visible.rend(); ++it)
         entries << *it;
     return m_index->records(entries);
+}
+
+QString AuditTableModel::serverChange(const AuditEntry &e) const
+{
+    if (m_serversNow.isEmpty())
+        return {};
+    const StringPool &s = m_index->strings();
+    return serverChangeSince(s.at(e.server), s.at(e.runId), e.timeMs, m_serversNow);
+}
+
+void AuditTableModel::setServersNow(const ServersNow &now)
+{
+    // Start times are derived from uptimes and move by a second between reads: a repaint is
+    // needed only when an address or the run_id behind it changed.
+    bool same = now.size() == m_serversNow.size();
+    for (auto i = now.cbegin(); same && i != now.cend(); ++i)
+        same = m_serversNow.value(i.key()).runId == i->runId;
+    m_serversNow = now;
+    if (!same && !m_visible.empty())
+        emit dataChanged(index(0, Server), index(rowCount() - 1, Server));
+}
+
+int AuditTableModel::serverChangedCount() const
+{
+    // Integer compares per row (pooled ids), so that a million rows cost a few milliseconds
+    // on each reload.
+    struct Watched
+    {
+        quint32 server;
+        std::optional<quint32> runIdNow; // nullopt: no row has that run_id
+    };
+    const StringPool &s = m_index->strings();
+    std::vector<Watched> watched;
+    for (auto i = m_serversNow.cbegin(); i != m_serversNow.cend(); ++i)
+        if (const auto server = s.find(i.key()); server && !i->runId.isEmpty())
+            watched.push_back({*server, s.find(i->runId)});
+    int n = 0;
+    for (const int i : m_visible) {
+        const AuditEntry &e = m_index->entries().at(size_t(i));
+        if (e.runId == 0)
+            continue;
+        for (const Watched &w : watched)
+            if (e.server == w.server && e.runId != w.runIdNow)
+                ++n;
+    }
+    return n;
 }
 
 } // namespace inventory

@@ -2,6 +2,7 @@
 
 #include "AuditIndex.h"
 #include "AuditLog.h"
+#include "AuditServerChange.h"
 
 #include <QAbstractTableModel>
 #include <memory>
@@ -56,7 +57,8 @@ public:
     enum Role {
         OutcomeUnknownRole = Qt::UserRole + 1, // bool: outcome unknown, or no outcome recorded
         NoOutcomeRecordedRole,                 // bool: an attempt whose outcome never came
-        StepsRole                              // int: writes folded into the row (1, or 3)
+        StepsRole,                             // int: writes folded into the row (1, or 3)
+        ServerChangeRole // QString: the server answers with another run_id now (see setServersNow)
     };
 
     explicit AuditTableModel(QObject *parent = nullptr);
@@ -77,6 +79,12 @@ public:
     // Reads what was appended to the log since the last read, on this thread, and adds its
     // rows (rebuilds them when the file was replaced or an earlier row changed).
     AuditIndex::ReadStats readAppended(qint64 maxBytes = -1);
+
+    // What the console read lately about the servers it is connected to: a row whose server
+    // now answers with another run_id than the row's says so (ServerChangeRole, the Server
+    // column, its tooltip).
+    void setServersNow(const ServersNow &now);
+    int serverChangedCount() const; // rows shown whose server answers with another run_id now
 
     void setFilter(const AuditFilter &filter);
     AuditFilter filter() const { return m_filter; }
@@ -99,7 +107,10 @@ private:
     std::unique_ptr<AuditIndex> m_index;
     std::vector<int> m_visible; // entry indexes in file order; row 0 is the last
     size_t m_synced = 0;        // entries looked at so far
+    QString serverChange(const AuditEntry &e) const;
+
     AuditFilter m_filter;
+    ServersNow m_serversNow;
     QByteArray m_needle;                    // the filter text, UTF-8
     mutable std::vector<qint8> m_poolMatch; // per pooled string: 0 not looked at, 1 yes, -1 no
 };

@@ -211,6 +211,61 @@ private slots:
         QVERIFY(panel.problemsText().contains("line 4"));
     }
 
+    // A row written on a server process that no longer answers at its address says so (the
+    // Server column, its colour, the status line, the detail pane); one whose server answers
+    // with the same run_id, or whose server was not read, says nothing.
+    void rowsWrittenBeforeARestartAreMarked()
+    {
+        ui::AuditViewerPanel panel(m_path);
+        panel.resize(1300, 700);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        AuditTableModel *m = panel.model();
+        QVERIFY(m->rowCount() >= 3);
+        const QModelIndex server = m->index(0, AuditTableModel::Server);
+        auto *status = panel.findChild<QLabel *>("auditStatus");
+        QCOMPARE(server.data().toString(), QStringLiteral("10.0.0.5:6379"));
+
+        const QDateTime later = QDateTime::currentDateTimeUtc().addSecs(3600);
+        panel.setServersNow({{"10.0.0.5:6379", {"def0123456789", later}}});
+        QCOMPARE(server.data().toString(), QStringLiteral("10.0.0.5:6379 (run_id changed since)"));
+        const QString said = server.data(AuditTableModel::ServerChangeRole).toString();
+        QVERIFY2(said.startsWith("The server at 10.0.0.5:6379 restarted or failed over after this "
+                                 "write: it now answers with run_id def01234, started ")
+                     && said.endsWith("receipts written before are gone."),
+                 qPrintable(said));
+        QCOMPARE(server.data(Qt::ToolTipRole).toString(), said);
+        QCOMPARE(m->serverChangedCount(), m->rowCount());
+        QVERIFY2(status->text().contains(QStringLiteral("%1 written on a server process that no "
+                                                        "longer answers there")
+                                             .arg(m->rowCount())),
+                 qPrintable(status->text()));
+        auto *table = panel.findChild<QTableView *>();
+        QVERIFY(
+            table->model()->index(0, AuditTableModel::Server).data(Qt::ForegroundRole).isValid());
+        table->selectRow(0);
+        QVERIFY2(panel.detail()->text().startsWith("SERVER CHANGED SINCE: " + said),
+                 qPrintable(panel.detail()->text()));
+
+        // Already running before the write: a failover or another server, not a restart.
+        panel.setServersNow({{"10.0.0.5:6379", {"def0123456789", later.addDays(-2)}}});
+        QVERIFY2(server.data(AuditTableModel::ServerChangeRole)
+                     .toString()
+                     .startsWith("The server at 10.0.0.5:6379 now answers with another run_id "
+                                 "(def01234, running since "),
+                 qPrintable(server.data(AuditTableModel::ServerChangeRole).toString()));
+
+        for (const ServersNow &same : {ServersNow{{"10.0.0.5:6379", {"abc", later}}},
+                                       ServersNow{{"10.0.0.6:6379", {"def", later}}},
+                                       ServersNow{{"10.0.0.5:6379", {QString(), later}}}}) {
+            panel.setServersNow(same);
+            QCOMPARE(server.data().toString(), QStringLiteral("10.0.0.5:6379"));
+            QVERIFY(server.data(AuditTableModel::ServerChangeRole).toString().isEmpty());
+            QCOMPARE(m->serverChangedCount(), 0);
+            QVERIFY(!status->text().contains("no longer answers"));
+        }
+    }
+
     void libraryLoadShowsItsSourceAsCode()
     {
         const QString path = m_dir.filePath("load.jsonl");

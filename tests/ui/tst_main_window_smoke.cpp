@@ -10,6 +10,8 @@
 #include "browse/BrowserPanel.h"
 #include "browse/OrderLookupView.h"
 #include "deduct/AuditViewerPanel.h"
+#include "inventory/AuditLog.h"
+#include "inventory/AuditQuery.h"
 #include "redis/LibraryList.h"
 #include "session/OverviewPoller.h"
 #include "session/ServerOverview.h"
@@ -335,6 +337,50 @@ private slots:
         emit browser->auditRecordsRequested(QStringLiteral("sku-1001"), QStringLiteral("o-42"));
         QCOMPARE(w->tabs()->currentWidget(), audit);
         QCOMPARE(audit->orderShown(), QStringLiteral("o-42"));
+    }
+
+    // A deduction this console recorded on a server that then restarted is marked in the
+    // audit viewer once the overview reads the new run_id: its receipt may be gone.
+    void auditRowsWrittenBeforeARestartAreMarked()
+    {
+        StandaloneRedis redis;
+        QVERIFY2(redis.start(), qPrintable(redis.errorString()));
+        const QString address = QStringLiteral("127.0.0.1:%1").arg(redis.port());
+        const QByteArray info = redis.connect()->call({"INFO", "server"})->bytes();
+        const QString runId =
+            QString::fromLatin1(info.mid(info.indexOf("run_id:") + 7, 40)).trimmed();
+        QCOMPARE(runId.size(), 40);
+
+        auto w = openWindow(redis.options(), session::Environment::Local);
+        auto *audit = w->findChild<ui::AuditViewerPanel *>();
+        inventory::AuditRecord r;
+        r.action = QStringLiteral("deduct");
+        r.server = address;
+        r.runId = runId;
+        r.command = {"FCALL", "inventory_deduct_v1", "2", "stock:{7}:available", "idem:{7}:1", "1",
+                     "60"};
+        r.result = QStringLiteral("deducted: remaining 9");
+        QVERIFY(inventory::AuditLog(audit->auditLogPath()).append(r).ok());
+        audit->reload();
+        const auto serverCell = [&] {
+            return audit->model()->index(0, inventory::AuditTableModel::Server).data().toString();
+        };
+        QTRY_VERIFY(stateText(w.get()).startsWith("Connected"));
+        QTRY_VERIFY(!labelText(w.get(), "uptimeValue").isEmpty());
+        QCOMPARE(serverCell(), address); // the same process answers: nothing to say
+
+        QVERIFY(redis.restart());
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                w->refreshAction()->trigger();
+                return serverCell() != address;
+            },
+            30000));
+        QCOMPARE(serverCell(), address + " (run_id changed since)");
+        QVERIFY2(labelText(audit, "auditStatus")
+                     .contains("1 written on a server process that no "
+                               "longer answers there"),
+                 qPrintable(labelText(audit, "auditStatus")));
     }
 
     // Ctrl+F from any tab opens the order lookup with its input focused; Help > Keyboard

@@ -107,7 +107,7 @@ std::optional<QByteArray> AuditRecordDetail::luaSource(const QList<QByteArray> &
     return std::nullopt;
 }
 
-void AuditRecordDetail::show(const QList<AuditRecord> &steps)
+void AuditRecordDetail::show(const QList<AuditRecord> &steps, const QString &serverNote)
 {
     if (steps.isEmpty()) {
         m_summary->clear();
@@ -115,6 +115,8 @@ void AuditRecordDetail::show(const QList<AuditRecord> &steps)
         return;
     }
     QStringList lines;
+    if (!serverNote.isEmpty())
+        lines << tr("SERVER CHANGED SINCE: %1").arg(serverNote) << QString();
     if (steps.size() > 1) {
         lines << tr("One deduction in %1 writes: the server did not have the script (NOSCRIPT "
                     "proves it did not run), so the console loaded it and sent the same "

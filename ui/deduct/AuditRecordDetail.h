@@ -21,7 +21,8 @@ public:
     explicit AuditRecordDetail(QWidget *parent = nullptr);
 
     // The steps of one row, earliest first (one step for most rows); none: clears the pane.
-    void show(const QList<inventory::AuditRecord> &steps);
+    // `serverNote`: what changed at the row's server since (AuditTableModel::ServerChangeRole).
+    void show(const QList<inventory::AuditRecord> &steps, const QString &serverNote = {});
     void clear() { show({}); }
 
     QString text() const;      // what the summary shows

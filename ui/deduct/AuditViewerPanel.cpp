@@ -44,6 +44,11 @@ public:
             return outcomeColor(OutcomeKind::Unknown);
         if (role == Qt::BackgroundRole && flag(AuditTableModel::NoOutcomeRecordedRole))
             return outcomeTint(OutcomeKind::Unknown);
+        if (role == Qt::ForegroundRole && index.column() == AuditTableModel::Server
+            && !QIdentityProxyModel::data(index, AuditTableModel::ServerChangeRole)
+                    .toString()
+                    .isEmpty())
+            return Palette::warning();
         return QIdentityProxyModel::data(index, role);
     }
 };
@@ -350,6 +355,10 @@ void AuditViewerPanel::applyFilter()
     if (const int lone = m_model->noOutcomeCount())
         status += tr("  ·  %n with no outcome recorded (the console stopped before the reply)",
                      nullptr, lone);
+    if (const int before = m_model->serverChangedCount())
+        status += tr("  ·  %n written on a server process that no longer answers there "
+                     "(restarted or failed over: run_id changed): its receipts may be gone",
+                     nullptr, before);
     if (!m_loadNote.isEmpty())
         status += QStringLiteral("  ·  ") + m_loadNote;
     m_status->setText(status + QStringLiteral("  ·  ") + m_path);
@@ -359,7 +368,17 @@ void AuditViewerPanel::applyFilter()
 
 void AuditViewerPanel::showSelected()
 {
-    m_detail->show(m_model->stepsAt(m_table->currentIndex().row()));
+    const QModelIndex current = m_table->currentIndex();
+    m_detail->show(m_model->stepsAt(current.row()),
+                   current.siblingAtColumn(0).data(AuditTableModel::ServerChangeRole).toString());
+}
+
+void AuditViewerPanel::setServersNow(const ServersNow &now)
+{
+    m_model->setServersNow(now);
+    applyFilter();
+    if (m_table->currentIndex().isValid())
+        showSelected();
 }
 
 QString AuditViewerPanel::problemsText() const

@@ -38,6 +38,9 @@ public:
     explicit AuditViewerPanel(const QString &auditLogPath, QWidget *parent = nullptr);
 
     void setAuditLogPath(const QString &path); // and reloads
+    // The run_id each server the session reads answers with now: rows written on another
+    // process at the same address are marked (restart or failover since).
+    void setServersNow(const inventory::ServersNow &now);
     QString auditLogPath() const { return m_path; }
 
     enum class Format { Csv, JsonLines };
