@@ -47,10 +47,12 @@ QString StrategyResult::verdict() const
         parts
             << QStringLiteral("oversold %1 unit%2").arg(oversold()).arg(oversold() == 1 ? "" : "s");
     else if (strategy == Strategy::Naive)
-        // One run without an oversell proves nothing about the naive strategy: its race needs
-        // two reads to interleave, which this run's timing may not have given.
-        parts << QStringLiteral("no oversell this run (the naive race depends on timing; run "
-                                "again or with more connections: it is not safe)");
+        // One run without an oversell proves nothing about the naive strategy: its storm
+        // oversells once the stock runs out with attempts left (StormRunner), so this run's
+        // stock lasted, or its reads failed.
+        parts << QStringLiteral("no oversell this run (the naive race shows once the stock runs "
+                                "out with attempts left: give more attempts than units; it is "
+                                "not safe)");
     else
         parts << QStringLiteral("no oversell");
     if (doubleDeductions() > 0)

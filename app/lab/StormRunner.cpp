@@ -163,14 +163,21 @@ void StormRunner::pump(int index)
     Order order;
     while (int(orders.size()) < m_settings.pipeline && nextOrder(lane, &order))
         orders.push_back(order);
+    if (m_strategy == Strategy::Naive) {
+        // Decided batches with nothing to write (every read saw no stock) need no round trip.
+        while (orders.empty() && !lane.decided.empty() && lane.decided.front().empty())
+            lane.decided.pop_front();
+        if (orders.empty() && lane.decided.empty())
+            laneDone(index);
+        else
+            sendNaiveRound(index, std::move(orders));
+        return;
+    }
     if (orders.empty()) {
         laneDone(index);
         return;
     }
-    if (m_strategy == Strategy::Naive)
-        sendNaiveGets(index, std::move(orders));
-    else
-        sendFunctionOrScript(index, std::move(orders));
+    sendFunctionOrScript(index, std::move(orders));
 }
 
 void StormRunner::laneDone(int index)
@@ -253,75 +260,75 @@ void StormRunner::sendFunctionOrScript(int index, std::vector<Order> orders)
         });
 }
 
-// The race the seeds warn about: read, decide on the client, then write. Between a GET and
-// its DECRBY every other connection may take the same last unit.
-void StormRunner::sendNaiveGets(int index, std::vector<Order> orders)
+// The race the seeds warn about: read, decide on the client, then write. It must show by
+// construction, not by the scheduler's luck (a run on a quiet cluster node once oversold
+// nothing): each connection sends a batch's DECRBYs only after the GETs of its next batch are
+// answered. Whichever DECRBY takes the last unit, its connection has already read at least
+// one unit left for its next orders, and their DECRBYs follow: once the stock runs out while
+// attempts remain, it goes below zero. More connections add overlap, as concurrent clients do.
+void StormRunner::sendNaiveRound(int index, std::vector<Order> reads)
 {
+    Lane &lane = m_lanes[size_t(index)];
+    std::vector<Order> writes;
+    // Without new reads (the attempts are all handed out, or a cancel) the decided batches
+    // are written anyway: those clients already took their decision.
+    if (lane.decided.size() >= 2 || (reads.empty() && !lane.decided.empty())) {
+        writes = std::move(lane.decided.front());
+        lane.decided.pop_front();
+    }
     QList<Command> commands;
-    commands.reserve(qsizetype(orders.size()));
-    for (size_t i = 0; i < orders.size(); ++i)
+    commands.reserve(qsizetype(writes.size() + reads.size()));
+    for (size_t i = 0; i < writes.size(); ++i)
+        commands.append({"DECRBY", m_stockKey, "1"});
+    for (size_t i = 0; i < reads.size(); ++i)
         commands.append({"GET", m_stockKey});
     const qint64 sent = nowNs(m_clock);
-    send(
-        index, std::move(commands),
-        [this, index, sent, orders = std::move(orders)](const QList<ReplyResult> &replies) mutable {
-            const double ms = double(nowNs(m_clock) - sent) / 1e6;
-            m_result->latency.add(ms, int(orders.size()));
-            m_result->commands += qint64(orders.size());
-            std::vector<Order> decrement, retry;
-            for (size_t i = 0; i < orders.size(); ++i) {
-                const ReplyResult &r = replies.at(qsizetype(i));
-                if (r.ok() && r->isNil()) {
-                    account(orders[i], Seen::Missing, {}, retry);
-                    continue;
-                }
-                const auto stock = r.ok() ? r->number() : redis::Decoded<qint64>(r.error());
-                if (!stock.ok()) {
-                    // A read that got no reply changed nothing: read again, not a lost write.
-                    if (stock.error().outcomeUnknown()
-                        && ++orders[i].tries <= m_settings.maxRetries) {
-                        retry.push_back(orders[i]);
-                        continue;
-                    }
-                    account(orders[i], Seen::Error, stock.error().readFailure(), retry);
-                } else if (*stock < 1) {
-                    account(orders[i], Seen::Insufficient, {}, retry);
-                } else {
-                    decrement.push_back(orders[i]);
-                }
-            }
-            if (decrement.empty()) {
-                finishBatch(index, std::move(retry), -1, 0);
-                return;
-            }
-            for (Order &o : retry)
-                m_lanes[size_t(index)].retries.push_back(o);
-            sendNaiveDecrements(index, std::move(decrement));
-        });
+    send(index, std::move(commands),
+         [this, index, sent, writes = std::move(writes),
+          reads = std::move(reads)](const QList<ReplyResult> &replies) mutable {
+             std::vector<Order> retry;
+             for (size_t i = 0; i < writes.size(); ++i) {
+                 const auto remaining = redis::integerOf(replies.at(qsizetype(i)));
+                 if (remaining.ok())
+                     account(writes[i], Seen::Deducted, {}, retry);
+                 else if (remaining.error().outcomeUnknown())
+                     account(writes[i], Seen::Unknown, remaining.error().message, retry);
+                 else
+                     account(writes[i], Seen::Error, remaining.error().toString(), retry);
+             }
+             decideNaive(index, replies, qsizetype(writes.size()), reads, retry);
+             finishBatch(index, std::move(retry), sent, int(writes.size() + reads.size()));
+         });
 }
 
-void StormRunner::sendNaiveDecrements(int index, std::vector<Order> orders)
+void StormRunner::decideNaive(int index, const QList<ReplyResult> &replies, qsizetype first,
+                              std::vector<Order> &orders, std::vector<Order> &retry)
 {
-    QList<Command> commands;
-    commands.reserve(qsizetype(orders.size()));
-    for (size_t i = 0; i < orders.size(); ++i)
-        commands.append({"DECRBY", m_stockKey, "1"});
-    const qint64 sent = nowNs(m_clock);
-    send(
-        index, std::move(commands),
-        [this, index, sent, orders = std::move(orders)](const QList<ReplyResult> &replies) mutable {
-            std::vector<Order> retry;
-            for (size_t i = 0; i < orders.size(); ++i) {
-                const auto remaining = redis::integerOf(replies.at(qsizetype(i)));
-                if (remaining.ok())
-                    account(orders[i], Seen::Deducted, {}, retry);
-                else if (remaining.error().outcomeUnknown())
-                    account(orders[i], Seen::Unknown, remaining.error().message, retry);
-                else
-                    account(orders[i], Seen::Error, remaining.error().toString(), retry);
+    if (orders.empty())
+        return;
+    std::vector<Order> decrement;
+    for (size_t i = 0; i < orders.size(); ++i) {
+        const ReplyResult &r = replies.at(first + qsizetype(i));
+        if (r.ok() && r->isNil()) {
+            account(orders[i], Seen::Missing, {}, retry);
+            continue;
+        }
+        const auto stock = r.ok() ? r->number() : redis::Decoded<qint64>(r.error());
+        if (!stock.ok()) {
+            // A read that got no reply changed nothing: read again, not a lost write.
+            if (stock.error().outcomeUnknown() && ++orders[i].tries <= m_settings.maxRetries) {
+                retry.push_back(orders[i]);
+                continue;
             }
-            finishBatch(index, std::move(retry), sent, int(orders.size()));
-        });
+            account(orders[i], Seen::Error, stock.error().readFailure(), retry);
+        } else if (*stock < 1) {
+            account(orders[i], Seen::Insufficient, {}, retry);
+        } else {
+            decrement.push_back(orders[i]);
+        }
+    }
+    // Kept even when empty: it is the later read the batch before it waits for.
+    m_lanes[size_t(index)].decided.push_back(std::move(decrement));
 }
 
 void StormRunner::account(Order &order, Seen seen, const QString &error, std::vector<Order> &retry)

@@ -37,7 +37,8 @@ struct StormTarget
 // One strategy's storm, on the calling thread: `connections` sockets owned by this thread
 // (ConnectionOptions::onCallerThread, so no thread hop per round trip), each keeping one batch
 // of `pipeline` commands in flight and sending the next from the previous one's callback. The
-// attempts are shared among the connections as they free up. An "outcome unknown" is retried
+// attempts are shared among the connections as they free up (the naive way's batches also
+// carry the DECRBYs of an earlier batch: see sendNaiveRound). An "outcome unknown" is retried
 // on the same connection with the same order id after a pause as long as the timeout; the
 // fault (a CLIENT PAUSE) is sent from a connection of its own once half the attempts are done.
 class StormRunner : public QObject
@@ -66,6 +67,9 @@ private:
     {
         std::unique_ptr<redis::RedisClient> client;
         std::deque<Order> retries;
+        // Naive: batches whose GET saw stock, oldest first; a batch's DECRBYs go out only once
+        // a later batch's GETs are answered (see sendNaiveRound).
+        std::deque<std::vector<Order>> decided;
         bool done = false;
     };
 
@@ -77,8 +81,11 @@ private:
     void pump(int lane);
     bool nextOrder(Lane &lane, Order *out);
     void sendFunctionOrScript(int lane, std::vector<Order> orders);
-    void sendNaiveGets(int lane, std::vector<Order> orders);
-    void sendNaiveDecrements(int lane, std::vector<Order> orders);
+    // Naive: the DECRBYs of an earlier batch and the GETs of a new one, in one round trip.
+    void sendNaiveRound(int lane, std::vector<Order> reads);
+    // The GET replies of a round: the orders that saw stock join lane.decided.
+    void decideNaive(int lane, const QList<redis::ReplyResult> &replies, qsizetype first,
+                     std::vector<Order> &orders, std::vector<Order> &retry);
     redis::Command deductCommand(const Order &order) const;
     // One deduction's outcome, from the strategy's decoder; true when it must be retried.
     enum class Seen { Deducted, Answered, Insufficient, Missing, Error, Unknown };

@@ -264,6 +264,64 @@ private slots:
         QCOMPARE(labKeys(), 0);
     }
 
+    // Issue 28: the naive storm oversold 10 units on the demo and nothing on a cluster run.
+    // With the lab's defaults (and other shapes: one connection, batches that divide the
+    // stock) it must oversell on every run, whatever the scheduler does, while the functions
+    // in the same run never do.
+    void naiveStormOversellsEveryRun_data()
+    {
+        QTest::addColumn<int>("connections");
+        QTest::addColumn<int>("pipeline");
+        QTest::addColumn<qint64>("stock");
+        QTest::addColumn<bool>("cluster");
+        const LabSettings defaults;
+        QTest::newRow("defaults") << defaults.connections << defaults.pipeline
+                                  << defaults.initialStock << false;
+        QTest::newRow("defaults, cluster")
+            << defaults.connections << defaults.pipeline << defaults.initialStock << true;
+        QTest::newRow("one connection") << 1 << 1 << defaults.initialStock << false;
+        // Every batch of every connection reads the same value: 80 / (20 × 4) leaves no rest.
+        QTest::newRow("batches divide the stock") << 20 << 4 << qint64(80) << false;
+    }
+    void naiveStormOversellsEveryRun()
+    {
+        QFETCH(int, connections);
+        QFETCH(int, pipeline);
+        QFETCH(qint64, stock);
+        QFETCH(bool, cluster);
+        if (cluster)
+            QVERIFY2(startCluster(), "the cluster did not start");
+        LabSettings s;
+        s.connections = connections;
+        s.pipeline = pipeline;
+        s.initialStock = stock;
+        s.strategies = {Strategy::Naive, Strategy::FunctionV1, Strategy::FunctionV2};
+        for (int round = 0; round < 5; ++round) {
+            LabReport report =
+                cluster
+                    ? LabRun(s, LabTarget{m_cluster->nodes().first(), inventory::KeySchema()}).run()
+                    : runLab(s);
+            QVERIFY2(report.failure.isEmpty(), qPrintable(report.failure));
+            QCOMPARE(report.results.size(), 3);
+            StrategyResult &naive = report.results[0];
+            QVERIFY2(naive.ran() && naive.finalStock, qPrintable(naive.verdict()));
+            QVERIFY2(naive.oversold() > 0,
+                     qPrintable(QStringLiteral("round %1: %2").arg(round).arg(naive.verdict())));
+            QCOMPARE(*naive.finalStock, s.initialStock - naive.successes);
+            QVERIFY2(naive.verdict().startsWith(
+                         QStringLiteral("oversold %1 unit").arg(naive.oversold())),
+                     qPrintable(naive.verdict()));
+            for (int i : {1, 2}) {
+                StrategyResult &f = report.results[i];
+                QVERIFY2(f.ran() && f.finalStock && f.receipts, qPrintable(f.verdict()));
+                QCOMPARE(f.oversold(), 0);
+                QCOMPARE(*f.finalStock, 0); // it did run out: the same pressure as the naive way
+                QCOMPARE(*f.finalStock + *f.receipts, s.initialStock);
+            }
+        }
+        QCOMPARE(cluster ? clusterLabKeys() : labKeys(), 0);
+    }
+
     // One connection: the storm writes and then reads its own socket (lab/BlockingLane), with
     // the same accounting.
     void oneConnectionStorms_data()

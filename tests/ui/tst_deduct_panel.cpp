@@ -86,6 +86,16 @@ class TstDeductPanel : public QObject
         QTRY_VERIFY(panel.pendingConfirmation());
     }
 
+    // Function mode, SKU 42, order 9001, quantity 3, up to the confirmation.
+    static void askFunctionDeduction(ui::DeductionPanel &panel)
+    {
+        panel.show();
+        panel.prefill("42", "9001");
+        type(&panel, "quantity", "3");
+        panel.runFromForm();
+        QTRY_VERIFY(panel.pendingConfirmation());
+    }
+
 private slots:
     void initTestCase()
     {
@@ -348,11 +358,7 @@ private slots:
         FakeDirectory directory;
         ui::DeductionPanel panel(*m_c, m_ctx);
         panel.setSkuDirectory(&directory);
-        panel.show();
-        panel.prefill("42", "9001");
-        type(&panel, "quantity", "3");
-        panel.runFromForm();
-        QTRY_VERIFY(panel.pendingConfirmation());
+        askFunctionDeduction(panel);
         ui::ConfirmDeductionDialog *dialog = panel.pendingConfirmation();
         QTRY_VERIFY2(dialog->currentStockText().startsWith("10 (read at"),
                      qPrintable(dialog->currentStockText()));
@@ -361,6 +367,77 @@ private slots:
         QCOMPARE(anomalies->text(), QStringLiteral("stock key has a TTL"));
         QVERIFY(dialog->repeatWarningText().isEmpty());
         dialog->reject();
+    }
+
+    // Issue 28: a repeated order's confirmation did not say that its receipt answers the call.
+    // It now says what the receipt read just before shows, with when and how it was read; a
+    // refused read says it could not read, and never "no receipt".
+    void confirmationForecastsTheReceipt_data()
+    {
+        QTest::addColumn<QByteArray>("denied"); // ACL rule of the panel's user; empty: admin
+        QTest::addColumn<bool>("receipt");      // idem:{42}:9001 exists (remaining 8)
+        QTest::addColumn<QString>("says");
+        QTest::addColumn<QString>("neverSays");
+        QTest::newRow("receipt") << QByteArray() << true
+                                 << "A receipt for order 9001 already exists (remaining 8 after "
+                                    "it, expires in 6 d 23 h"
+                                 << "No receipt";
+        QTest::newRow("none") << QByteArray() << false << "No receipt for order 9001 yet (read at"
+                              << "already exists";
+        QTest::newRow("GET refused") << QByteArray("-get") << true
+                                     << "Could not read whether a receipt for order 9001 exists ("
+                                     << "already exists";
+        QTest::newRow("reads refused, none there")
+            << QByteArray("-@read") << false
+            << "Could not read whether a receipt for order 9001 exists ("
+            << "No receipt";
+    }
+    void confirmationForecastsTheReceipt()
+    {
+        QFETCH(QByteArray, denied);
+        QFETCH(bool, receipt);
+        QFETCH(QString, says);
+        QFETCH(QString, neverSays);
+        if (receipt)
+            QVERIFY(m_c->call({"SET", "idem:{42}:9001", "8", "EX", "604700"}).ok());
+        std::unique_ptr<redis::RedisClient> user;
+        if (!denied.isEmpty()) {
+            QVERIFY(m_c->call({"ACL", "SETUSER", "clerk", "reset", "on", ">clerk-pw", "~*", "+@all",
+                               denied})
+                        .ok());
+            redis::ConnectionOptions options = m_redis.options();
+            options.username = QStringLiteral("clerk");
+            options.password = QStringLiteral("clerk-pw");
+            user = m_redis.connect(options);
+        }
+        ui::DeductionPanel panel(user ? *user : *m_c, m_ctx);
+        askFunctionDeduction(panel);
+        ui::ConfirmDeductionDialog *dialog = panel.pendingConfirmation();
+        QTRY_VERIFY2(dialog->receiptNowText() != QStringLiteral("reading…"),
+                     qPrintable(dialog->receiptNowText()));
+        const QString text = dialog->receiptNowText();
+        QVERIFY2(text.startsWith(says), qPrintable(text));
+        QVERIFY2(!text.contains(neverSays), qPrintable(text));
+        if (receipt && denied.isEmpty())
+            QVERIFY2(text.endsWith("inventory_deduct_v1 will answer 'already applied' and "
+                                   "deduct nothing."),
+                     qPrintable(text));
+        if (!denied.isEmpty())
+            QVERIFY2(text.contains("NOPERM"), qPrintable(text));
+        // A small laptop's screen holds the whole dialog.
+        QVERIFY2(dialog->width() <= 1366 && dialog->height() <= 700,
+                 qPrintable(QStringLiteral("%1x%2").arg(dialog->width()).arg(dialog->height())));
+        if (receipt && denied.isEmpty()) {
+            // What the dialog foretold is what the call does.
+            confirm(panel);
+            QVERIFY2(panel.resultCard()->titleText().startsWith("Already applied"),
+                     qPrintable(panel.resultCard()->titleText()));
+            QCOMPARE(m_c->call({"GET", "stock:{42}:available"})->bytes(), QByteArray("10"));
+        } else {
+            dialog->reject();
+        }
+        if (!denied.isEmpty())
+            QVERIFY(m_c->call({"ACL", "DELUSER", "clerk"}).ok());
     }
 
     void missingStockSuggestsExistingSkus()

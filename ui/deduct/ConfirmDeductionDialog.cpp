@@ -117,6 +117,11 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
     m_stock = plain(tr("reading…"), this);
     m_stock->setObjectName(QStringLiteral("currentStock"));
     where->addRow(tr("Stock now"), m_stock);
+    if (function) {
+        m_receipt = plain(tr("reading…"), this);
+        m_receipt->setObjectName(QStringLiteral("receiptNow"));
+        where->addRow(tr("Receipt now"), m_receipt);
+    }
     m_anomalies = plain(QString(), this);
     m_anomalies->setObjectName(QStringLiteral("knownAnomalies"));
     m_anomalies->setStyleSheet(Palette::textStyle(Palette::warning()));
@@ -214,6 +219,28 @@ void ConfirmDeductionDialog::setCurrentStock(const QString &text)
 QString ConfirmDeductionDialog::currentStockText() const
 {
     return m_stock->text();
+}
+
+void ConfirmDeductionDialog::setReceiptForecast(const ReceiptForecast &forecast)
+{
+    if (!m_receipt)
+        return;
+    using Kind = ReceiptForecast::Kind;
+    m_receipt->setText(forecast.text);
+    // What decides the call before it runs stands out; "could not read" is a gap, not a fact.
+    m_receipt->setStyleSheet(
+        forecast.kind == Kind::Answers
+            ? Palette::textStyle(Palette::warning()) + QStringLiteral(" font-weight: bold;")
+        : forecast.kind == Kind::Refuses ? Palette::textStyle(Palette::error())
+        : forecast.kind == Kind::Unread  ? Palette::textStyle(Palette::attention())
+                                         : QString());
+    adjustSize();
+    resize(720, sizeHint().height());
+}
+
+QString ConfirmDeductionDialog::receiptNowText() const
+{
+    return m_receipt ? m_receipt->text() : QString();
 }
 
 void ConfirmDeductionDialog::setKnownAnomalies(const QStringList &anomalies)

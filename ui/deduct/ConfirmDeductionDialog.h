@@ -1,6 +1,7 @@
 #pragma once
 
 #include "inventory/DeductionContext.h"
+#include "inventory/ReceiptForecast.h"
 #include "session/Environment.h"
 
 #include <QDialog>
@@ -35,6 +36,9 @@ public:
     void setEvidence(const QString &text);
     // The stock read just before the dialog opened (e.g. "12", "missing"), and when.
     void setCurrentStock(const QString &text);
+    // Function mode: what the order's receipt, read just before the dialog opened, says the
+    // call will do (a receipt already there answers it); a failed read says it could not read.
+    void setReceiptForecast(const inventory::ReceiptForecast &forecast);
     // What the last key scan flagged about this SKU ("stock has a TTL", ...); empty hides it.
     void setKnownAnomalies(const QStringList &anomalies);
     // Earlier calls for the same order (see inventory::repeatWarning). With `mayDeductTwice`
@@ -51,6 +55,7 @@ public:
     QCheckBox *acknowledgement() const { return m_ack; }
     QString currentStockText() const;
     QString repeatWarningText() const;
+    QString receiptNowText() const;
 
 private:
     void requireAcknowledgement();
@@ -63,6 +68,7 @@ private:
     QLabel *m_server;
     QLabel *m_environment;
     QLabel *m_stock;
+    QLabel *m_receipt = nullptr; // Function mode only
     QLabel *m_anomalies;
     QLabel *m_warning;
     QVBoxLayout *m_ackSlot;

@@ -8,6 +8,7 @@
 #include "ResultCard.h"
 #include "inventory/InventoryLog.h"
 #include "inventory/PriorDeductions.h"
+#include "inventory/ReceiptForecast.h"
 
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -167,6 +168,15 @@ void DeductionPanel::describeBefore(ConfirmDeductionDialog *dialog, const Deduct
                     .arg(k.text(), QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
         },
         m_ctx.timeoutMs);
+    // The function reads the receipt before the stock: one already there decides the call,
+    // and the person confirming should know that before sending it.
+    if (plan.request.mode == DeductionMode::Function)
+        checkReceipt(
+            m_sender, plan.receiptKey, dialog,
+            [dialog, order = plan.request.orderId](const ReceiptStatus &s) {
+                dialog->setReceiptForecast(receiptForecast(s, order));
+            },
+            m_ctx.timeoutMs);
     if (m_directory && m_directory->hasScan())
         dialog->setKnownAnomalies(m_directory->anomalies(plan.request.sku));
     // The audit log holds other sessions' and inventory-cli's calls too; it is read here,
