@@ -404,7 +404,7 @@ void MainWindow::onReadOnlyChanged(bool readOnly)
         && !gate.evidence().checking())
         note += QStringLiteral(" · ") + gate.evidence().reason;
     if (!readOnly && m_environment == session::Environment::Local)
-        note = gate.evidence().reason; // what makes it local: "local: process 1234 … owns port"
+        note = gate.evidence().reason; // what makes it local: "local: redis-server (process 1234, …) owns port"
     if (!readOnly && m_environment == session::Environment::Production)
         note = tr("WRITES UNLOCKED on production for this session: every write affects real "
                   "orders");

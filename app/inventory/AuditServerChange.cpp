@@ -10,7 +10,7 @@ QString serverChangeSince(const QString &server, const QString &runId, qint64 ti
         return {};
     const QString since =
         found->startedUtc.isValid()
-            ? found->startedUtc.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm"))
+            ? found->startedUtc.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
             : QString();
     // A process that started after the write is a restart (or a failover to a server that
     // restarted since); one that was already running took the address over: a failover, or

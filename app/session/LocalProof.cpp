@@ -196,10 +196,14 @@ LocalEvidence proveLocal(const QByteArray &info, const QString &host, quint16 po
                 .arg(port)));
     LocalEvidence e;
     e.verdict = LocalEvidence::Verdict::Proven;
-    // Debian's /usr/bin/redis-server links to redis-check-rdb: name both when they differ.
-    const QString program =
-        QFileInfo(exe).fileName() == comm ? exe : QStringLiteral("%1 (%2)").arg(exe, comm);
-    e.reason = QStringLiteral("local: process %1 %2 owns port %3").arg(pid).arg(program).arg(port);
+    // The name the process runs as first: Debian's /usr/bin/redis-server links to
+    // redis-check-rdb, which would puzzle a reader as the only name given.
+    const QString name = comm.isEmpty() ? QFileInfo(exe).fileName() : comm;
+    e.reason = QStringLiteral("local: %1 (process %2, %3) owns port %4")
+                   .arg(name)
+                   .arg(pid)
+                   .arg(exe)
+                   .arg(port);
     return withIdentity(e);
 }
 

@@ -16,8 +16,8 @@ struct LocalEvidence
 {
     enum class Verdict { Checking, Proven, NotProven };
     Verdict verdict = Verdict::Checking;
-    // In words, for the banner, the tooltip and the CLI: "local: process 1234
-    // /usr/bin/redis-server owns port 6379", "not proven local: ...".
+    // In words, for the banner, the tooltip and the CLI: "local: redis-server (process 1234,
+    // /usr/bin/redis-check-rdb) owns port 6379", "not proven local: ...".
     QString reason = QStringLiteral("checking whether the server runs on this machine…");
     // The server's identity as INFO told it (empty when not read).
     QString runId;

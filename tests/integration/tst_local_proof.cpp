@@ -81,8 +81,9 @@ private slots:
         QVERIFY2(gate.evidence().proven(), qPrintable(gate.evidence().reason));
         QCOMPARE(gate.environmentKind(), Environment::Local);
         QVERIFY(!gate.isReadOnly());
-        const QString expected = QStringLiteral("local: process %1 ").arg(m_redis.server().pid());
-        QVERIFY2(gate.environmentReason().startsWith(expected),
+        const QString expected = QStringLiteral("(process %1, ").arg(m_redis.server().pid());
+        QVERIFY2(gate.environmentReason().startsWith("local: redis-server " + expected)
+                     || gate.environmentReason().startsWith("local: valkey-server " + expected),
                  qPrintable(gate.environmentReason()));
         QVERIFY2(
             gate.environmentReason().endsWith(QStringLiteral(" owns port %1").arg(m_redis.port())),

@@ -237,7 +237,7 @@ private slots:
         QTRY_VERIFY(!direct->session().gate().evidence().checking());
         QCOMPARE(direct->environment(), session::Environment::Local);
         auto *strip = direct->findChild<QLabel *>(QStringLiteral("environmentStrip"));
-        QVERIFY2(strip->toolTip().startsWith(QLatin1String("local: process ")),
+        QVERIFY2(strip->toolTip().contains(QLatin1String(" (process ")),
                  qPrintable(strip->toolTip()));
 
         testsupport::TcpRelay relay;

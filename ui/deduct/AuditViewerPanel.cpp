@@ -307,6 +307,9 @@ void AuditViewerPanel::sizeColumns()
         for (int r = 0; r < rows; ++r)
             width =
                 std::max(width, cells.horizontalAdvance(model->index(r, c).data().toString()) + 12);
+        // Rows marked "(run_id changed since)" are the older ones, rarely among those measured.
+        if (c == AuditTableModel::Server && m_model->serverChangedCount() > 0)
+            width += cells.horizontalAdvance(tr(" (run_id changed since)"));
         m_table->setColumnWidth(c, std::min(width, MaxColumnWidth));
     }
 }
@@ -375,7 +378,10 @@ void AuditViewerPanel::showSelected()
 
 void AuditViewerPanel::setServersNow(const ServersNow &now)
 {
+    const int marked = m_model->serverChangedCount();
     m_model->setServersNow(now);
+    if (m_model->serverChangedCount() != marked)
+        sizeColumns(); // "(run_id changed since)" would be cut off at the old width
     applyFilter();
     if (m_table->currentIndex().isValid())
         showSelected();
