@@ -2,6 +2,9 @@
 
 #include "Palette.h"
 
+#include <QHBoxLayout>
+#include <QLabel>
+
 namespace ui {
 
 QColor environmentColor(session::Environment env)
@@ -29,6 +32,23 @@ QString environmentBadgeStyle(session::Environment env)
     return QStringLiteral("QLabel { background: %1; color: white; font-weight: bold;"
                           " border-radius: 3px; padding: 1px 8px; }")
         .arg(environmentColor(env).name());
+}
+
+QLayout *environmentBadgeRow(session::Environment env, const QString &node, QWidget *parent)
+{
+    auto *row = new QHBoxLayout;
+    auto *badge = new QLabel(environmentBadgeText(env), parent);
+    badge->setObjectName(QStringLiteral("environmentBadge"));
+    badge->setStyleSheet(environmentBadgeStyle(env));
+    row->addWidget(badge);
+    if (!node.isEmpty()) {
+        auto *where = new QLabel(QObject::tr("Runs on %1").arg(node), parent);
+        where->setObjectName(QStringLiteral("commandNode"));
+        where->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        row->addWidget(where);
+    }
+    row->addStretch(1);
+    return row;
 }
 
 } // namespace ui

@@ -5,6 +5,9 @@
 #include <QColor>
 #include <QString>
 
+class QLayout;
+class QWidget;
+
 namespace ui {
 
 // The colour that marks an environment everywhere in the window: local grey-blue, test green,
@@ -14,5 +17,8 @@ QColor environmentColor(session::Environment env);
 QString environmentBadgeText(session::Environment env);
 // A style sheet for a QLabel drawn as a filled badge in the environment's colour.
 QString environmentBadgeStyle(session::Environment env);
+// The row every confirmation starts with: the badge (object name "environmentBadge") and, when
+// given, the node that will run the command ("Runs on 127.0.0.1:30103").
+QLayout *environmentBadgeRow(session::Environment env, const QString &node, QWidget *parent);
 
 } // namespace ui

@@ -121,8 +121,6 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
     });
     connect(m_poller, &session::OverviewPoller::refreshed, this,
             [this](const session::ServerOverview &o) {
-                m_browser->setAuditContext({m_session->auditLogPath(), m_session->profile().name,
-                                            m_client->address(), o.runId});
                 // A restart or failover (run_id or role changed) ends an unlock.
                 m_session->gate().observeServer(o.runId, o.role);
                 noteServerNow(m_client->address(), o, m_poller->lastSuccess());
@@ -176,7 +174,8 @@ void MainWindow::createFeaturePanels()
     m_browser = new BrowserPanel(m_session->scanRouter(), m_session->schema());
     m_browser->setWriteSender(&m_session->sender());
     m_browser->setEnvironment(m_environment);
-    m_browser->setAuditContext({m_session->auditLogPath(), profile.name, m_client->address(), {}});
+    m_browser->setAuditContext(
+        {m_session->auditLogPath(), profile.name, m_client->address(), deduct.nodeForSlot});
     m_tabs->addTab(m_browser, tr("&Keys"));
 
     m_deduct = new DeductionPanel(m_session->deductionSender(), deduct);
@@ -329,6 +328,7 @@ void MainWindow::onEnvironmentChanged()
     m_status->setEnvironment(m_environment);
     m_status->setToolTip(m_session->gate().environmentReason());
     m_browser->setEnvironment(m_environment);
+    m_deduct->setEnvironment(m_environment);
     onReadOnlyChanged(m_session->gate().isReadOnly());
 }
 
@@ -404,7 +404,9 @@ void MainWindow::onReadOnlyChanged(bool readOnly)
         && !gate.evidence().checking())
         note += QStringLiteral(" · ") + gate.evidence().reason;
     if (!readOnly && m_environment == session::Environment::Local)
-        note = gate.evidence().reason; // what makes it local: "local: redis-server (process 1234, …) owns port"
+        note =
+            gate.evidence()
+                .reason; // what makes it local: "local: redis-server (process 1234, …) owns port"
     if (!readOnly && m_environment == session::Environment::Production)
         note = tr("WRITES UNLOCKED on production for this session: every write affects real "
                   "orders");

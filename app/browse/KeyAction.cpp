@@ -4,6 +4,9 @@
 #include "Values.h"
 #include "core/Bytes.h"
 #include "inventory/DeductionRequest.h"
+#include "redis/ResultReads.h"
+#include "redis/Slot.h"
+#include "session/ServerOverview.h"
 
 #include <QElapsedTimer>
 
@@ -141,18 +144,38 @@ KeyActionRunner::KeyActionRunner(redis::CommandSender &writer, AuditContext audi
     , m_audit(std::move(audit))
 {}
 
+QString AuditContext::serverFor(const QByteArray &key, const QString &senderAddress) const
+{
+    return inventory::serverForSlot(nodeForSlot, server.isEmpty() ? senderAddress : server,
+                                    redis::keySlot(key));
+}
+
 bool KeyActionRunner::run(const KeyAction &action)
 {
     if (m_busy || !action.problem().isEmpty())
         return false;
     m_busy = true;
+    // The INFO carries no key: sent with a read of the key, it reaches the node the write goes
+    // to (on a cluster the owner of its slot), whose address and run_id the record keeps.
+    m_writer.sendBatch(
+        {{"EXISTS", action.key}, {"INFO", "server"}}, this,
+        [this, action](const QList<redis::ReplyResult> &r) {
+            const auto info = redis::stringOf(r.value(1, redis::RedisError::notSent({})));
+            send(action, m_audit.serverFor(action.key, m_writer.address()),
+                 info ? QString::fromLatin1(session::parseInfo(*info).value("run_id")) : QString());
+        });
+    return true;
+}
+
+void KeyActionRunner::send(const KeyAction &action, const QString &server, const QString &runId)
+{
     const inventory::AuditLog log(m_audit.logPath.isEmpty() ? inventory::AuditLog::defaultPath()
                                                             : m_audit.logPath);
     inventory::AuditRecord rec;
     rec.action = action.auditAction();
     rec.profile = m_audit.profile;
-    rec.server = m_audit.server.isEmpty() ? m_writer.address() : m_audit.server;
-    rec.runId = m_audit.runId;
+    rec.server = server;
+    rec.runId = runId;
     rec.command = action.command();
     // Write-ahead: no record on disk, no command on the wire.
     const auto attempt = log.appendAttempt(rec);
@@ -161,49 +184,50 @@ bool KeyActionRunner::run(const KeyAction &action)
         Outcome o;
         o.action = action;
         o.result = QStringLiteral("not sent: %1").arg(attempt.error());
-        QMetaObject::invokeMethod(
-            this,
-            [this, o] {
-                m_busy = false;
-                emit finished(o);
-            },
-            Qt::QueuedConnection);
-        return true;
+        m_busy = false;
+        emit finished(o);
+        return;
     }
     auto clock = std::make_shared<QElapsedTimer>();
     clock->start();
     qCInfo(lcBrowse) << "key action" << action.auditAction() << core::escapeBytes(action.key, 80);
-    m_writer.send(action.command(), this,
-                  [this, action, log, rec, id = attempt.value().attemptId,
-                   clock](const redis::ReplyResult &r) mutable {
-                      Outcome o;
-                      o.action = action;
-                      o.ok = r.ok();
-                      o.outcomeUnknown = !r.ok() && r.error().outcomeUnknown();
-                      if (r.ok())
-                          o.result = action.describeReply(r.value());
-                      else if (o.outcomeUnknown)
-                          o.result = QStringLiteral("outcome unknown: %1. Check the key before "
-                                                    "trying again.")
-                                         .arg(r.error().message);
-                      else if (r.error().kind == redis::RedisError::Kind::NotSent)
-                          o.result = QStringLiteral("not sent: %1").arg(r.error().message);
-                      else
-                          o.result =
-                              QStringLiteral("refused by the server: %1").arg(r.error().toString());
+    m_writer.send(
+        action.command(), this,
+        [this, action, log, rec, id = attempt.value().attemptId,
+         clock](const redis::ReplyResult &r) mutable {
+            Outcome o;
+            o.action = action;
+            o.ok = r.ok();
+            o.outcomeUnknown = !r.ok() && r.error().outcomeUnknown();
+            if (r.ok())
+                o.result = action.describeReply(r.value());
+            else if (o.outcomeUnknown)
+                o.result = QStringLiteral("outcome unknown: %1. Check the key before "
+                                          "trying again.")
+                               .arg(r.error().message);
+            else if (r.error().kind == redis::RedisError::Kind::NotSent)
+                o.result = QStringLiteral("not sent: %1").arg(r.error().message);
+            else
+                o.result = QStringLiteral("refused by the server: %1").arg(r.error().toString());
 
-                      rec.result = o.outcomeUnknown ? QStringLiteral("outcome unknown") : o.result;
-                      rec.outcomeUnknown = o.outcomeUnknown;
-                      rec.durationMs = clock->elapsed();
-                      const auto written = log.appendOutcome(rec, id);
-                      if (!written.ok()) {
-                          o.auditProblem = written.error();
-                          qCWarning(lcBrowse) << "audit record not written:" << written.error();
-                      }
-                      m_busy = false;
-                      emit finished(o);
-                  });
-    return true;
+            // After a MOVED the map names the node that finally answered: the
+            // run_id read before is another node's.
+            if (const QString answered = m_audit.serverFor(action.key, m_writer.address());
+                answered != rec.server) {
+                rec.server = answered;
+                rec.runId.clear();
+            }
+            rec.result = o.outcomeUnknown ? QStringLiteral("outcome unknown") : o.result;
+            rec.outcomeUnknown = o.outcomeUnknown;
+            rec.durationMs = clock->elapsed();
+            const auto written = log.appendOutcome(rec, id);
+            if (!written.ok()) {
+                o.auditProblem = written.error();
+                qCWarning(lcBrowse) << "audit record not written:" << written.error();
+            }
+            m_busy = false;
+            emit finished(o);
+        });
 }
 
 } // namespace browse

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "inventory/AuditLog.h"
+#include "inventory/DeductionContext.h"
 #include "redis/CommandSender.h"
 
 #include <QObject>
@@ -43,15 +44,21 @@ struct AuditContext
 {
     QString logPath; // empty: inventory::AuditLog::defaultPath()
     QString profile;
-    QString server; // host:port
-    QString runId;
+    QString server; // host:port of a standalone server (empty: the sender's address)
+    // On a cluster the owner of a key's slot runs the action, not the seed; unset: standalone.
+    std::function<inventory::SlotNode(int slot)> nodeForSlot;
+
+    // The node that runs a command on `key`: named by the confirmation and the audit record.
+    QString serverFor(const QByteArray &key, const QString &senderAddress) const;
 };
 
 // Sends one KeyAction at a time through the sender it is given (the write-gated one), with a
 // write-ahead audit trail: an attempt record is appended (fsynced) before the command is sent,
 // and the outcome record with the same attempt id once the reply is in, refused ones included.
 // When the attempt record cannot be written the command is not sent: `finished` comes (queued)
-// with ok false and a result that names the audit log and why.
+// with ok false and a result that names the audit log and why. The record names the node that
+// ran the command and its run_id, read with INFO just before (sent with a read of the key, so
+// that on a cluster it reaches the key's owner); a MOVED on the way clears the run_id.
 class KeyActionRunner : public QObject
 {
     Q_OBJECT
@@ -78,6 +85,8 @@ signals:
     void finished(const browse::KeyActionRunner::Outcome &outcome);
 
 private:
+    void send(const KeyAction &action, const QString &server, const QString &runId);
+
     redis::CommandSender &m_writer;
     AuditContext m_audit;
     bool m_busy = false;

@@ -15,14 +15,20 @@ QStringList DeductionContext::effectiveRedisCliArgs() const
     return {QStringLiteral("-h"), host, QStringLiteral("-p"), port};
 }
 
-QString DeductionContext::serverFor(int slot) const
+QString serverForSlot(const std::function<SlotNode(int slot)> &nodeForSlot,
+                      const QString &standalone, int slot)
 {
     const SlotNode node = nodeForSlot ? nodeForSlot(slot) : SlotNode{};
     if (!node.cluster)
-        return serverAddress;
+        return standalone;
     if (node.address.isEmpty())
         return QStringLiteral("the owner of slot %1 (not in the topology read so far)").arg(slot);
     return node.address;
+}
+
+QString DeductionContext::serverFor(int slot) const
+{
+    return serverForSlot(nodeForSlot, serverAddress, slot);
 }
 
 QStringList DeductionContext::redisCliArgsFor(int slot) const

@@ -47,6 +47,11 @@ struct DeductionContext
     QStringList redisCliArgsFor(int slot) const;
 };
 
+// The node that runs a command on `slot`: the slot's owner on a cluster (a sentence when the
+// topology lacks it), else `standalone`. One rule for confirmations and audit records.
+QString serverForSlot(const std::function<SlotNode(int slot)> &nodeForSlot,
+                      const QString &standalone, int slot);
+
 // A nodeForSlot over these routers: the first that has read its topology answers (a lane that
 // followed a MOVED knows the new owner first). Not known to be a cluster until one has.
 std::function<SlotNode(int slot)> slotOwnerLookup(QList<redis::ClusterRouter *> routers);

@@ -15,6 +15,7 @@
 #include "browse/Values.h"
 #include "inventory/AuditLog.h"
 #include "session/GatedSender.h"
+#include "session/ServerOverview.h"
 #include "session/WriteGate.h"
 
 #include <QAbstractItemModelTester>
@@ -255,7 +256,7 @@ private slots:
                       {setString("stock:{a}:available", "5", Hour), setString("idem:{a}:1", "4")}),
                  QString());
         const QString logPath = m_dir.filePath("audit.jsonl");
-        KeyActionRunner runner(*m_client, AuditContext{logPath, "local-test", {}, "run-1"});
+        KeyActionRunner runner(*m_client, AuditContext{logPath, "local-test", {}, {}});
         QSignalSpy finished(&runner, &KeyActionRunner::finished);
 
         const KeyAction expire = KeyAction::setTtl("idem:{a}:1", 7 * 86400);
@@ -308,7 +309,12 @@ private slots:
         QCOMPARE(records[0].action, "expire");
         QCOMPARE(records[0].command, (QList<QByteArray>{"EXPIRE", "idem:{a}:1", "604800"}));
         QCOMPARE(records[0].profile, "local-test");
-        QCOMPARE(records[0].runId, "run-1");
+        // The run_id of the server that ran it, read just before (INFO server).
+        QCOMPARE(
+            records[0].runId,
+            QString::fromLatin1(
+                session::parseInfo(m_client->call({"INFO", "server"})->bytes()).value("run_id")));
+        QCOMPARE(records[0].server, m_client->address());
         QVERIFY(records[0].durationMs >= 0);
         QCOMPARE(records[1].action, "persist");
         QCOMPARE(records[2].action, "delete");

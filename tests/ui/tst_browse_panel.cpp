@@ -3,6 +3,7 @@
 // anomalies, copies exact bytes, and runs a guarded delete through a confirmation that shows
 // the exact command, into the audit log.
 #include "AuditTrail.h"
+#include "DialogAnswer.h"
 #include "RedisFixture.h"
 
 #include "browse/AnomalyView.h"
@@ -36,27 +37,6 @@
 namespace {
 
 constexpr qint64 Hour = 3600LL * 1000;
-
-// Runs `check` on the next modal dialog of type T, then presses its button `buttonName`.
-template<class T>
-void answerNextDialog(const QString &buttonName, std::function<void(T *)> check)
-{
-    QTimer::singleShot(50, [=] {
-        T *dialog = nullptr;
-        for (QWidget *w : QApplication::topLevelWidgets())
-            if (auto *d = qobject_cast<T *>(w); d && d->isVisible())
-                dialog = d;
-        if (!dialog) {
-            answerNextDialog<T>(buttonName, check); // not open yet
-            return;
-        }
-        check(dialog);
-        if (auto *b = dialog->template findChild<QPushButton *>(buttonName))
-            b->click();
-        else
-            dialog->reject();
-    });
-}
 
 } // namespace
 
@@ -194,9 +174,10 @@ private slots:
         panel.skuView()->receiptTable()->selectRow(0);
         QSignalSpy audited(&panel, &ui::BrowserPanel::auditRecorded);
         QString shown;
-        answerNextDialog<ui::KeyActionDialog>("confirmAction", [&](ui::KeyActionDialog *d) {
-            shown = d->findChild<QPlainTextEdit *>("exactCommand")->toPlainText();
-        });
+        testsupport::answerNextDialog<ui::KeyActionDialog>(
+            "confirmAction", [&](ui::KeyActionDialog *d) {
+                shown = d->findChild<QPlainTextEdit *>("exactCommand")->toPlainText();
+            });
         del->click();
         QCOMPARE(shown, "DEL 'idem:{sku-5}:5'");
         QTRY_COMPARE_WITH_TIMEOUT(m_client->call({"EXISTS", "idem:{sku-5}:5"})->toInteger(), 0,
@@ -216,7 +197,8 @@ private slots:
         // Cancelling sends nothing.
         panel.skuView()->selectSku(panel.inventoryScan().store().findSku("sku-6"));
         panel.skuView()->receiptTable()->selectRow(0);
-        answerNextDialog<ui::KeyActionDialog>("no-such-button", [](ui::KeyActionDialog *) {});
+        testsupport::answerNextDialog<ui::KeyActionDialog>("no-such-button",
+                                                           [](ui::KeyActionDialog *) {});
         del->click();
         QCOMPARE(m_client->call({"EXISTS", "idem:{sku-6}:6"})->toInteger(), 1);
         QCOMPARE(inventory::AuditLog::read(log).records.size(), 2);
@@ -393,25 +375,26 @@ private slots:
         QStringList commands;
         QList<bool> confirmable;
         QString current;
-        answerNextDialog<ui::KeyActionDialog>("confirmAction", [&](ui::KeyActionDialog *d) {
-            current = d->findChild<QLabel *>("currentStock")->text();
-            auto *input = d->findChild<QLineEdit *>("newStock");
-            auto *confirm = d->findChild<QPushButton *>("confirmAction");
-            for (const char *typed : {"12.5", "-3", "40"}) {
-                input->setText(QString::fromLatin1(typed));
-                commands << d->findChild<QPlainTextEdit *>("exactCommand")->toPlainText();
-                confirmable << confirm->isEnabled();
-            }
-            // Enter in the field neither cancels (losing the value) nor confirms: it moves
-            // to the confirm button.
-            input->setFocus();
-            QTest::keyClick(input, Qt::Key_Return);
-            QVERIFY(d->isVisible());
-            QCOMPARE(d->result(), 0);
-            // The dialog's focus widget, not hasFocus(): under load the offscreen window may
-            // not be the active one, and focus proper needs an active window.
-            QCOMPARE(d->focusWidget(), confirm);
-        });
+        testsupport::answerNextDialog<ui::KeyActionDialog>(
+            "confirmAction", [&](ui::KeyActionDialog *d) {
+                current = d->findChild<QLabel *>("currentStock")->text();
+                auto *input = d->findChild<QLineEdit *>("newStock");
+                auto *confirm = d->findChild<QPushButton *>("confirmAction");
+                for (const char *typed : {"12.5", "-3", "40"}) {
+                    input->setText(QString::fromLatin1(typed));
+                    commands << d->findChild<QPlainTextEdit *>("exactCommand")->toPlainText();
+                    confirmable << confirm->isEnabled();
+                }
+                // Enter in the field neither cancels (losing the value) nor confirms: it moves
+                // to the confirm button.
+                input->setFocus();
+                QTest::keyClick(input, Qt::Key_Return);
+                QVERIFY(d->isVisible());
+                QCOMPARE(d->result(), 0);
+                // The dialog's focus widget, not hasFocus(): under load the offscreen window may
+                // not be the active one, and focus proper needs an active window.
+                QCOMPARE(d->focusWidget(), confirm);
+            });
         panel.skuView()->findChild<QPushButton *>("setStock")->click();
         QCOMPARE(current, "\"12.5\"");
         // An invalid value previews no command: nothing would be sent.

@@ -4,12 +4,15 @@
 // before anything is sent, the overview has one row per node, and a primary that
 // stops answering (SIGSTOP) is named as down while the other nodes' keys stay. On a
 // standalone server none of that clutters the window.
+#include "AuditTrail.h"
 #include "ClusterNodesBox.h"
+#include "DialogAnswer.h"
 #include "MainWindow.h"
 #include "RedisFixture.h"
 #include "ServerOverviewPanel.h"
 #include "browse/BrowserPanel.h"
 #include "browse/FlatKeyView.h"
+#include "browse/KeyActionDialog.h"
 #include "browse/ModelRoles.h"
 #include "browse/SkuBrowserView.h"
 #include "deduct/ConfirmDeductionDialog.h"
@@ -291,6 +294,42 @@ private slots:
         }
         QVERIFY(m_nodes[2]->call({"SET", "stock:{" + m_skus[2] + "}:available", "50"}).ok());
         QVERIFY(m_nodes[2]->call({"DEL", "idem:{" + m_skus[2] + "}:order-77"}).ok());
+    }
+
+    // Issue 28: a key action on a cluster names, in its confirmation and its audit record, the
+    // primary owning the key's slot and that node's run_id, not the seed's.
+    void aKeyActionNamesAndAuditsTheOwningPrimary()
+    {
+        auto w = openWindow(m_cluster.nodes().first());
+        QTRY_COMPARE_WITH_TIMEOUT(labelText(w.get(), "serverMode"),
+                                  QStringLiteral("cluster, 3 primaries"), 10000);
+        scanKeys(*w);
+        auto *panel = w->findChild<ui::BrowserPanel *>();
+        panel->skuView()->selectSku(panel->inventoryScan().store().findSku(m_skus[2]));
+        QString badge, node;
+        testsupport::answerNextDialog<ui::KeyActionDialog>(
+            "confirmAction", [&](ui::KeyActionDialog *d) {
+                badge = d->findChild<QLabel *>("environmentBadge")->text();
+                node = d->findChild<QLabel *>("commandNode")->text();
+                d->findChild<QLineEdit *>("newStock")->setText("51");
+            });
+        QSignalSpy audited(panel, &ui::BrowserPanel::auditRecorded);
+        panel->skuView()->findChild<QPushButton *>("setStock")->click();
+        QCOMPARE(badge, QStringLiteral("TEST"));
+        QCOMPARE(node, "Runs on " + address(2));
+        QTRY_COMPARE_WITH_TIMEOUT(audited.count(), 1, 10000);
+        QCOMPARE(m_nodes[2]->call({"GET", "stock:{" + m_skus[2] + "}:available"})->bytes(),
+                 QByteArray("51"));
+        const auto trail = testsupport::readAuditTrail(w->session().auditLogPath());
+        QVERIFY2(trail.problem.isEmpty(), qPrintable(trail.problem));
+        const inventory::AuditRecord &r = trail.writes.last();
+        QCOMPARE(r.action, QStringLiteral("set_stock"));
+        QCOMPARE(r.server, address(2));
+        QCOMPARE(
+            r.runId,
+            QString::fromLatin1(
+                session::parseInfo(m_nodes[2]->call({"INFO", "server"})->bytes()).value("run_id")));
+        QVERIFY(m_nodes[2]->call({"SET", "stock:{" + m_skus[2] + "}:available", "50"}).ok());
     }
 
     void keysInTwoSlotsAreRefusedUnsent()

@@ -10,6 +10,8 @@
 #include "browse/BrowserPanel.h"
 #include "browse/OrderLookupView.h"
 #include "deduct/AuditViewerPanel.h"
+#include "deduct/ConfirmDeductionDialog.h"
+#include "deduct/DeductionPanel.h"
 #include "inventory/AuditLog.h"
 #include "inventory/AuditQuery.h"
 #include "redis/LibraryList.h"
@@ -239,6 +241,10 @@ private slots:
         auto *strip = direct->findChild<QLabel *>(QStringLiteral("environmentStrip"));
         QVERIFY2(strip->toolTip().contains(QLatin1String(" (process ")),
                  qPrintable(strip->toolTip()));
+        // Every tab's confirmations follow the proof, not the label the window opened with
+        // (the Deductions confirm said PRODUCTION on a proven local session).
+        QCOMPARE(direct->findChild<ui::DeductionPanel *>()->environment(),
+                 session::Environment::Local);
 
         testsupport::TcpRelay relay;
         QVERIFY(relay.start(m_redis.port()).isEmpty());
@@ -247,6 +253,8 @@ private slots:
         auto tunnel = openWindow(o, session::Environment::Local);
         QTRY_VERIFY(!tunnel->session().gate().evidence().checking());
         QCOMPARE(tunnel->environment(), session::Environment::Production);
+        QCOMPARE(tunnel->findChild<ui::DeductionPanel *>()->environment(),
+                 session::Environment::Production);
         QTRY_VERIFY(labelText(tunnel.get(), "environmentStrip").contains("READ-ONLY"));
         QVERIFY2(labelText(tunnel.get(), "environmentStrip").contains("not proven local"),
                  qPrintable(labelText(tunnel.get(), "environmentStrip")));

@@ -258,6 +258,7 @@ void BrowserPanel::updateWritable()
 
 void BrowserPanel::setEnvironment(session::Environment environment)
 {
+    m_environment = environment;
     m_pace->setEnvironment(environment);
 }
 
@@ -386,7 +387,7 @@ void BrowserPanel::requestAction(const browse::KeyAction &action)
     KeyActionDialog dialog(action,
                            tr("It goes through this session's write gate and is recorded in the "
                               "audit log."),
-                           this);
+                           m_environment, m_audit.serverFor(action.key, m_writer->address()), this);
     if (dialog.exec() != QDialog::Accepted)
         return;
     const browse::KeyAction chosen = dialog.action();

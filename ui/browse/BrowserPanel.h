@@ -116,6 +116,8 @@ private:
     redis::CommandSender *m_writer = nullptr;
     browse::KeyActionRunner *m_runner = nullptr;
     browse::AuditContext m_audit;
+    // What confirmations show: production until the window says otherwise (fails closed).
+    session::Environment m_environment = session::Environment::Production;
     QString m_readOnlyReason;
     browse::KeyLocator m_locator;
     int m_scanCount = 1000;

@@ -1,5 +1,7 @@
 #include "KeyActionDialog.h"
 
+#include "EnvironmentStyle.h"
+
 #include "Palette.h"
 
 #include "core/Bytes.h"
@@ -20,6 +22,7 @@
 namespace ui {
 
 KeyActionDialog::KeyActionDialog(const browse::KeyAction &action, const QString &sessionNote,
+                                 session::Environment environment, const QString &node,
                                  QWidget *parent)
     : QDialog(parent)
     , m_action(action)
@@ -31,6 +34,7 @@ KeyActionDialog::KeyActionDialog(const browse::KeyAction &action, const QString 
                    : action.kind == Kind::SetStock  ? tr("Set stock")
                                                     : tr("Delete receipt"));
     auto *layout = new QVBoxLayout(this);
+    layout->addLayout(environmentBadgeRow(environment, node, this));
     auto *form = new QFormLayout;
     auto *key = new QLabel(core::escapeBytes(action.key), this);
     key->setTextInteractionFlags(Qt::TextSelectableByMouse);

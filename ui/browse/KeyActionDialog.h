@@ -1,6 +1,7 @@
 #pragma once
 
 #include "browse/KeyAction.h"
+#include "session/Environment.h"
 
 #include <QDialog>
 
@@ -20,7 +21,9 @@ class KeyActionDialog : public QDialog
 {
     Q_OBJECT
 public:
+    // `node`: the server that will run the command (on a cluster the key's owner).
     KeyActionDialog(const browse::KeyAction &action, const QString &sessionNote,
+                    session::Environment environment, const QString &node,
                     QWidget *parent = nullptr);
     browse::KeyAction action() const;
 

@@ -48,14 +48,10 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
                                                   : tr("Retry the script: may deduct twice"));
     setObjectName(QStringLiteral("confirmDeductionDialog"));
     auto *layout = new QVBoxLayout(this);
-    // The same badge, text and colour as the window's banner (EnvironmentStyle).
-    m_environment = new QLabel(environmentBadgeText(environment), this);
-    m_environment->setObjectName(QStringLiteral("environmentBadge"));
-    m_environment->setStyleSheet(environmentBadgeStyle(environment));
-    auto *badgeRow = new QHBoxLayout;
-    badgeRow->addWidget(m_environment);
-    badgeRow->addStretch(1);
-    layout->addLayout(badgeRow);
+    // The same badge, text and colour as the window's banner (EnvironmentStyle); the server
+    // row below names the node.
+    layout->addLayout(environmentBadgeRow(environment, {}, this));
+    m_environment = findChild<QLabel *>(QStringLiteral("environmentBadge"));
 
     QString intro;
     if (kind == Kind::RetrySameOrder)

@@ -41,6 +41,7 @@ public:
     void setReadOnlyNotice(const QString &notice);
     // The session's environment, badged in every confirmation as the window's banner shows it.
     void setEnvironment(session::Environment environment) { m_environment = environment; }
+    session::Environment environment() const { return m_environment; }
     // The key browser's last scan: SKU suggestions in the form, known anomalies in the
     // confirmation. Not owned; nullptr (the default): neither.
     void setSkuDirectory(const inventory::SkuDirectory *directory);
