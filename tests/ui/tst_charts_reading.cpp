@@ -1,10 +1,15 @@
 // What a person can read off the charts, offscreen and without a server: a line chart's value
-// with the pointer near the line rather than on it, in a box that leaves the point visible.
+// with the pointer near the line rather than on it, in a box that leaves the point visible; and
+// a handful of expired receipts beside a million, on the receipt-expiry chart.
 #include "charts/ChartPanel.h"
 #include "charts/ChartView.h"
+#include "charts/ReceiptExpiryPage.h"
 #include "charts/TimeChartPanel.h"
 
+#include <QAbstractBarSeries>
 #include <QApplication>
+#include <QBarCategoryAxis>
+#include <QBarSet>
 #include <QChart>
 #include <QDateTime>
 #include <QGraphicsEllipseItem>
@@ -106,6 +111,58 @@ private slots:
         QVERIFY2(marked, "no marker on the sample read");
         // Nor does a tooltip at the pointer (the zoom hint once was one) cover what is read.
         QVERIFY(view->toolTip().isEmpty());
+    }
+
+    // 3 expired receipts beside 1,000,000 that expire within the hour: the small bar has a
+    // height one can see, the axis says it is logarithmic, and every count is written.
+    void smallBucketsStayVisible()
+    {
+        ui::ReceiptExpiryPage page(nullptr);
+        using R = metrics::ReceiptExpiry;
+        R e;
+        e.nowMs = QDateTime::currentMSecsSinceEpoch();
+        e.counts[R::Expired] = 3;
+        e.counts[R::Hour] = 1'000'000;
+        e.counts[R::NoTtl] = 1;
+        e.receipts = 1'000'004;
+        page.resize(1000, 500);
+        page.showCounts(e);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QChart *chart = page.panel()->chart();
+        QTRY_VERIFY(chart->plotArea().height() > 150);
+        auto *bars = qobject_cast<QAbstractBarSeries *>(chart->series().value(0));
+        QVERIFY(bars);
+
+        // How tall a bar is drawn: from the axis' floor to its value.
+        const double floor = ui::ReceiptExpiryPage::Floor;
+        const auto height = [&](R::Bucket b) {
+            const double v = bars->barSets().first()->at(b);
+            return chart->mapToPosition(QPointF(b, floor), bars).y()
+                   - chart->mapToPosition(QPointF(b, v), bars).y();
+        };
+        const double plot = chart->plotArea().height();
+        QVERIFY2(height(R::Expired) > plot / 20,
+                 qPrintable(QStringLiteral("%1 px of %2").arg(height(R::Expired)).arg(plot)));
+        QVERIFY(height(R::NoTtl) > 5);
+        QVERIFY(height(R::Hour) > height(R::Expired));
+        QCOMPARE(height(R::Minute), 0.0);
+        const QList<QAbstractAxis *> vertical = chart->axes(Qt::Vertical, bars);
+        QCOMPARE(vertical.size(), 1);
+        QCOMPARE(vertical.first()->type(), QAbstractAxis::AxisTypeLogValue);
+
+        auto *categories = qobject_cast<QBarCategoryAxis *>(chart->axes(Qt::Horizontal).first());
+        QVERIFY(categories);
+        const QString expired = categories->at(R::Expired);
+        QVERIFY2(expired.startsWith(R::label(R::Expired)) && expired.endsWith(QLatin1String(">3")),
+                 qPrintable(expired));
+        QVERIFY2(categories->at(R::Hour).endsWith(QLocale().toString(1'000'000)),
+                 qPrintable(categories->at(R::Hour)));
+        QVERIFY2(categories->at(R::Minute).endsWith(QLatin1String(">0")),
+                 qPrintable(categories->at(R::Minute)));
+        // Save CSV writes the counts, not the heights the bars are drawn at.
+        const QByteArray csv = page.panel()->csv();
+        QVERIFY2(csv.contains("expired,3\r\n") && csv.contains("≤ 1 min,0\r\n"), csv.constData());
     }
 };
 
