@@ -5,6 +5,7 @@
 
 #include <QHash>
 #include <QList>
+#include <optional>
 
 namespace metrics {
 
@@ -26,13 +27,15 @@ struct LatencyHistogram
 };
 
 // One reading of one node: what INFO (memory, stats, clients, commandstats) and LATENCY
-// HISTOGRAM fcall said, and how long the whole round trip took as the console saw it.
+// HISTOGRAM fcall said, and how long the batch was on the wire.
 struct ServerSample
 {
-    qint64 timeMs = 0;      // when the reply came, ms since the epoch
-    qint64 roundTripUs = 0; // from send to the callback, as the console saw it
-    qint64 usedMemory = 0;  // bytes
-    qint64 maxMemory = 0;   // bytes; 0 means no limit
+    qint64 timeMs = 0; // when the reply came, ms since the epoch
+    // From the write to the read of the last reply, timed on the thread that reads the socket;
+    // absent when the sender could not time it.
+    std::optional<qint64> roundTripUs;
+    qint64 usedMemory = 0; // bytes
+    qint64 maxMemory = 0;  // bytes; 0 means no limit
     qint64 clients = 0;
     qint64 totalCommands = 0; // total_commands_processed
     qint64 evictedKeys = 0;

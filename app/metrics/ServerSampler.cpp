@@ -144,12 +144,11 @@ void ServerSampler::tick()
         m_inFlight[size_t(i)] = true;
         ++m_nodes[size_t(i)]->batchesSent;
         const quint64 generation = m_generation;
-        auto clock = std::make_shared<QElapsedTimer>();
-        clock->start();
-        nodes.at(i).sender->sendBatch(
+        // Timed by the connection where it reads the socket: timing the callback here would
+        // count every stall of this thread (a modal dialog, a long layout) as network time.
+        nodes.at(i).sender->sendTimedBatch(
             sampleCommands(), this,
-            [this, i, generation, clock](const QList<redis::ReplyResult> &replies) {
-                const qint64 us = clock->nsecsElapsed() / 1000;
+            [this, i, generation](const QList<redis::ReplyResult> &replies, redis::WireTimeUs us) {
                 if (generation != m_generation)
                     return;
                 m_inFlight[size_t(i)] = false;
@@ -188,14 +187,16 @@ void ServerSampler::take(int i, quint64, const ServerSample &s)
     n.usedMemory.append(t, double(s.usedMemory));
     n.maxMemory.append(t, double(s.maxMemory));
     n.clients.append(t, double(s.clients));
-    n.roundTripUs.append(t, double(s.roundTripUs));
-    auto &recent = m_recentRtt[size_t(i)];
-    recent.push_back(s.roundTripUs);
-    if (recent.size() > size_t(PercentileWindow))
-        recent.pop_front();
-    const std::vector<qint64> window(recent.begin(), recent.end());
-    n.roundTripP50Us.append(t, percentileOf(window, 0.5));
-    n.roundTripP99Us.append(t, percentileOf(window, 0.99));
+    if (s.roundTripUs) {
+        n.roundTripUs.append(t, double(*s.roundTripUs));
+        auto &recent = m_recentRtt[size_t(i)];
+        recent.push_back(*s.roundTripUs);
+        if (recent.size() > size_t(PercentileWindow))
+            recent.pop_front();
+        const std::vector<qint64> window(recent.begin(), recent.end());
+        n.roundTripP50Us.append(t, percentileOf(window, 0.5));
+        n.roundTripP99Us.append(t, percentileOf(window, 0.99));
+    }
 
     if (n.last) {
         const ServerSample &p = *n.last;

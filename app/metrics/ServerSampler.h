@@ -3,7 +3,6 @@
 #include "ServerSample.h"
 #include "TimeSeries.h"
 
-#include <QElapsedTimer>
 #include <QObject>
 #include <deque>
 #include <memory>

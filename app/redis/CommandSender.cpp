@@ -12,6 +12,15 @@ void CommandSender::send(Command command, QObject *context, Callback callback, i
         timeoutMs);
 }
 
+void CommandSender::sendTimedBatch(QList<Command> commands, QObject *context,
+                                   TimedBatchCallback callback, int timeoutMs)
+{
+    sendBatch(
+        std::move(commands), context,
+        [cb = std::move(callback)](const QList<ReplyResult> &results) { cb(results, {}); },
+        timeoutMs);
+}
+
 QList<ReplyResult> CommandSender::callBatch(QList<Command> commands, int timeoutMs)
 {
     return blockUntilReply<QList<ReplyResult>>([&](QObject *context, auto done) {

@@ -4,11 +4,18 @@
 
 #include <QObject>
 #include <functional>
+#include <optional>
 
 namespace redis {
 
 using Callback = std::function<void(const ReplyResult &)>;
 using BatchCallback = std::function<void(const QList<ReplyResult> &)>;
+// How long a batch was out, timed where its socket is read: from its write to the read of its
+// last reply. A receiving thread that is busy (a modal dialog on the GUI thread) adds nothing,
+// so this is the network and the server, not the console. Absent when not every reply came or
+// the sender cannot time it: the console then shows no round trip rather than a wrong one.
+using WireTimeUs = std::optional<qint64>;
+using TimedBatchCallback = std::function<void(const QList<ReplyResult> &, WireTimeUs)>;
 
 // What every feature talks to: a standalone connection, later a cluster router, and the
 // write gate that wraps either. Callbacks run on the context object's thread, never after
@@ -30,6 +37,10 @@ public:
     // All commands go out together and the callback gets one result per command, in order.
     virtual void sendBatch(QList<Command> commands, QObject *context, BatchCallback callback,
                            int timeoutMs = -1) = 0;
+    // sendBatch, with the batch's time on the wire. This default cannot time it (a wrapper or a
+    // fake does not own a socket) and says so; a connection overrides it.
+    virtual void sendTimedBatch(QList<Command> commands, QObject *context,
+                                TimedBatchCallback callback, int timeoutMs = -1);
     virtual QString address() const = 0;
     // What a SCAN must visit to see every key: this sender itself, except on a cluster, where
     // each primary has its own cursor.

@@ -45,7 +45,7 @@ void Batch::finish(const RedisError &unanswered)
     while (results.size() < commands.size())
         results.append(unanswered);
     delivered = true;
-    deliver(std::move(results));
+    deliver(std::move(results), std::nullopt);
 }
 
 void Batch::encode()
@@ -239,7 +239,7 @@ void ConnectionWorker::startHandshake()
     batch->deadlineMs = now() + batch->timeoutMs;
     batch->timeoutWhy =
         QStringLiteral("no answer to the connection setup from %1").arg(m_options.address());
-    batch->deliver = [this, withAuth, required](QList<ReplyResult> &&results) {
+    batch->deliver = [this, withAuth, required](QList<ReplyResult> &&results, WireTimeUs) {
         for (qsizetype i = 0; i < results.size(); ++i) {
             if (results[i].ok())
                 continue;
@@ -323,7 +323,8 @@ void ConnectionWorker::submit(std::shared_ptr<Batch> batch)
 void ConnectionWorker::write(const std::shared_ptr<Batch> &batch)
 {
     batch->results.reserve(batch->commands.size());
-    batch->writtenMs = now();
+    batch->writtenNs = m_clock.nsecsElapsed();
+    batch->writtenMs = batch->writtenNs / 1'000'000;
     m_inFlight.push_back(batch);
     m_socket->write(std::exchange(batch->encoded, {}));
     // Straight to the kernel rather than on the next pass of the event loop: one poll less
@@ -355,13 +356,15 @@ void ConnectionWorker::take(ReplyResult result)
     batch->results.append(std::move(result));
     if (last) {
         batch->delivered = true;
-        batch->deliver(std::move(batch->results));
+        batch->deliver(std::move(batch->results), (m_lastReadNs - batch->writtenNs) / 1000);
     }
 }
 
 void ConnectionWorker::onReadyRead()
 {
-    m_lastReadMs = now();
+    // Timed here, before anything is delivered: the time on the wire ends when the bytes are read.
+    m_lastReadNs = m_clock.nsecsElapsed();
+    m_lastReadMs = m_lastReadNs / 1'000'000;
     const QByteArray chunk = m_socket->readAll();
     m_decoder.feed(chunk);
     Reply reply;

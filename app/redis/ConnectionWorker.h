@@ -1,5 +1,6 @@
 #pragma once
 
+#include "CommandSender.h"
 #include "ConnectionOptions.h"
 #include "QuickReplyWait.h"
 #include "RespCodec.h"
@@ -29,10 +30,12 @@ struct Batch
     int timeoutMs = 5000;
     qint64 deadlineMs = 0; // on the worker's monotonic clock, set on submit
     qint64 writtenMs = 0;  // when it went to the socket
+    qint64 writtenNs = 0;  // the same, to the nanosecond, for the time on the wire
     QString timeoutWhy;    // what a timeout says; a generic sentence when empty
     bool delivered = false;
-    // Runs on the worker thread once every command has a result.
-    std::function<void(QList<ReplyResult> &&)> deliver;
+    // Runs on the worker thread once every command has a result, with the time on the wire
+    // when every reply was read.
+    std::function<void(QList<ReplyResult> &&, WireTimeUs)> deliver;
 
     // Fills `encoded`. Done by the sender, so that the shared transport thread only writes.
     void encode();
@@ -96,6 +99,7 @@ private:
     int m_attempt = 0;
     QElapsedTimer m_clock;
     qint64 m_lastReadMs = 0;
+    qint64 m_lastReadNs = 0; // when the bytes being decoded were read, on m_clock
 };
 
 } // namespace redis

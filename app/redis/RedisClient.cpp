@@ -57,8 +57,38 @@ void RedisClient::close()
     QMetaObject::invokeMethod(m_worker, &ConnectionWorker::close, Qt::QueuedConnection);
 }
 
+namespace {
+
+// What runs on the receiving thread: the callback with the results, and the time on the wire
+// for a caller that asked for it.
+BatchCallback withWireTime(BatchCallback callback, WireTimeUs)
+{
+    return callback;
+}
+
+BatchCallback withWireTime(TimedBatchCallback callback, WireTimeUs us)
+{
+    return [cb = std::move(callback), us](const QList<ReplyResult> &results) {
+        cb(results, us);
+    };
+}
+
+} // namespace
+
 void RedisClient::sendBatch(QList<Command> commands, QObject *context, BatchCallback callback,
                             int timeoutMs)
+{
+    submit(std::move(commands), context, std::move(callback), timeoutMs);
+}
+
+void RedisClient::sendTimedBatch(QList<Command> commands, QObject *context,
+                                 TimedBatchCallback callback, int timeoutMs)
+{
+    submit(std::move(commands), context, std::move(callback), timeoutMs);
+}
+
+template<class Cb>
+void RedisClient::submit(QList<Command> commands, QObject *context, Cb callback, int timeoutMs)
 {
     auto batch = std::make_shared<Batch>();
     batch->commands = std::move(commands);
@@ -68,11 +98,12 @@ void RedisClient::sendBatch(QList<Command> commands, QObject *context, BatchCall
         // On the caller's thread the reply is read here too: posted to the context rather
         // than called from inside the socket's read, so that a callback may block on another
         // call (a nested read of the same socket would never be signalled).
-        batch->deliver = [guard = QPointer<QObject>(context),
-                          cb = std::move(callback)](QList<ReplyResult> &&results) mutable {
+        batch->deliver = [guard = QPointer<QObject>(context), cb = std::move(callback)](
+                             QList<ReplyResult> &&results, WireTimeUs us) mutable {
             if (guard)
                 QMetaObject::invokeMethod(
-                    guard.data(), [cb = std::move(cb), r = std::move(results)] { cb(r); },
+                    guard.data(),
+                    [cb = withWireTime(std::move(cb), us), r = std::move(results)] { cb(r); },
                     Qt::QueuedConnection);
         };
         m_worker->submit(std::move(batch));
@@ -84,8 +115,10 @@ void RedisClient::sendBatch(QList<Command> commands, QObject *context, BatchCall
                   ? transport::receivingThread()
                   : m_receiver;
     batch->deliver = [to = std::move(to), guard = QPointer<QObject>(context),
-                      cb = std::move(callback)](QList<ReplyResult> &&results) mutable {
-        transport::deliver(to, std::move(guard), std::move(cb), std::move(results));
+                      cb = std::move(callback)](QList<ReplyResult> &&results,
+                                                WireTimeUs us) mutable {
+        transport::deliver(to, std::move(guard), withWireTime(std::move(cb), us),
+                           std::move(results));
     };
     transport::submit(m_worker, std::move(batch));
 }

@@ -35,6 +35,9 @@ public:
     using CommandSender::send;
     void sendBatch(QList<Command> commands, QObject *context, BatchCallback callback,
                    int timeoutMs = -1) override;
+    // Timed on the thread that owns the socket, from the write to the read of the last reply.
+    void sendTimedBatch(QList<Command> commands, QObject *context, TimedBatchCallback callback,
+                        int timeoutMs = -1) override;
     QString address() const override { return m_options.address(); }
 
     // Blocks (running a local event loop) until ready or failed, at most timeoutMs.
@@ -44,6 +47,10 @@ signals:
     void stateChanged(redis::ConnectionState state, const QString &detail);
 
 private:
+    // Both sends; `Cb` is a BatchCallback or a TimedBatchCallback.
+    template<class Cb>
+    void submit(QList<Command> commands, QObject *context, Cb callback, int timeoutMs);
+
     ConnectionOptions m_options;
     std::shared_ptr<transport::ReceivingThread> m_receiver; // the thread that made this client
     ConnectionWorker *m_worker = nullptr;

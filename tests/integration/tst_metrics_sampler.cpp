@@ -1,5 +1,5 @@
 // The chart models fed from a real redis-server: one sample's decoding, rates, the FCALL latency
-// histogram, the round-trip budget, watched stock, the slow log and receipt expiry.
+// histogram, the round trip and its budget, watched stock, the slow log and receipt expiry.
 #include "ServerTest.h"
 #include "browse/InventoryScan.h"
 #include "metrics/ReceiptExpiry.h"
@@ -124,6 +124,28 @@ private slots:
         QVERIFY(n.roundTripP99Us.last()->value >= n.roundTripP50Us.last()->value);
         QVERIFY(n.clients.last()->value >= 1);
         QVERIFY(n.lastError.isEmpty());
+    }
+
+    // The round trip charted is the network's and the server's: a reply that waits while this
+    // thread is busy (a modal dialog on the GUI thread) is not counted as network time.
+    void roundTripExcludesAStalledCaller()
+    {
+        constexpr qint64 stallMs = 300;
+        ServerSampler sampler(*m_c);
+        QSignalSpy sampled(&sampler, &ServerSampler::sampled);
+        sampler.sampleNow();
+        // The stimulus, not a wait: the server answers at once while this thread cannot run
+        // the callback.
+        QElapsedTimer busy;
+        busy.start();
+        while (busy.elapsed() < stallMs) {
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(sampled.size() == 1, 5000);
+        QVERIFY(!sampler.node(0).roundTripUs.isEmpty());
+        const double us = sampler.node(0).roundTripUs.last()->value;
+        QVERIFY2(us > 0 && us < stallMs * 1000 / 3,
+                 qPrintable(QStringLiteral("%1 µs for a %2 ms stall").arg(us).arg(stallMs)));
+        QCOMPARE(sampler.node(0).roundTripP99Us.last()->value, us);
     }
 
     // At 1 s, the sampler sends at most one batch (INFO + LATENCY HISTOGRAM) per node per

@@ -43,7 +43,11 @@ ChartPanel::ChartPanel(const QString &title, QChart *chart, bool live, QWidget *
         m_pause = button(tr("Pause"), tr("Stop following new samples (they are still kept)"));
         m_pause->setCheckable(true);
         connect(m_pause, &QToolButton::toggled, this, &ChartPanel::setPaused);
-        auto *reset = button(tr("Reset zoom"), tr("Follow the latest samples again"));
+        // The zoom hint lives here, not on the chart: a tooltip at the pointer hid the values
+        // being read there.
+        auto *reset = button(tr("Reset zoom"),
+                             tr("Follow the latest samples again. Drag across the chart to zoom "
+                                "to a range; right-click zooms out."));
         connect(reset, &QToolButton::clicked, this, [this] {
             m_view->chart()->zoomReset();
             setPaused(false);
@@ -51,7 +55,6 @@ ChartPanel::ChartPanel(const QString &title, QChart *chart, bool live, QWidget *
         });
         // Zooming to a range holds it there: the axis would move away at the next sample.
         connect(m_view, &ChartView::zoomedByUser, this, [this] { setPaused(true); });
-        m_view->setToolTip(tr("Drag across the chart to zoom to a range; right-click zooms out"));
     }
     connect(button(tr("Save PNG…"), tr("Save this chart as an image")), &QToolButton::clicked, this,
             [this] { save(true); });

@@ -1,23 +1,27 @@
 #include "ChartView.h"
 
+#include "HoverReadout.h"
+#include "Palette.h"
+
 #include <QBarSet>
-#include <QDateTime>
 #include <QGraphicsLayout>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
-#include <QXYSeries>
 
 namespace ui {
 
 ChartView::ChartView(QChart *chart, QWidget *parent)
     : QChartView(chart, parent)
+    , m_readout(new HoverReadout(chart, this))
 {
     setRenderHint(QPainter::Antialiasing);
     setRubberBand(QChartView::HorizontalRubberBand);
     setMinimumHeight(220);
     chart->setMargins(QMargins(4, 4, 4, 4));
     chart->legend()->setAlignment(Qt::AlignBottom);
+    // The readout follows the pointer without a button held.
+    viewport()->setMouseTracking(true);
 }
 
 void ChartView::setEmptyText(const QString &text)
@@ -37,12 +41,22 @@ void ChartView::drawForeground(QPainter *painter, const QRectF &rect)
         return;
     painter->save();
     const QRectF area = chart()->plotArea().adjusted(8, 8, -8, -8);
-    painter->setPen(QColor(0x5f6368));
+    painter->setPen(Palette::muted());
     QFont f = font();
     f.setPointSizeF(f.pointSizeF() * 1.1);
     painter->setFont(f);
     painter->drawText(area, Qt::AlignCenter | Qt::TextWordWrap, m_emptyText);
     painter->restore();
+}
+
+void ChartView::mouseMoveEvent(QMouseEvent *event)
+{
+    QChartView::mouseMoveEvent(event);
+    if (event->buttons() != Qt::NoButton) {
+        m_readout->hide(); // a rubber band is being drawn: it is what the user reads now
+        return;
+    }
+    m_readout->pointAt(chart()->mapFromScene(mapToScene(event->position().toPoint())));
 }
 
 void ChartView::mouseReleaseEvent(QMouseEvent *event)
@@ -52,23 +66,15 @@ void ChartView::mouseReleaseEvent(QMouseEvent *event)
         emit zoomedByUser();
 }
 
+void ChartView::leaveEvent(QEvent *event)
+{
+    QChartView::leaveEvent(event);
+    m_readout->hide();
+}
+
 void ChartView::showValuesOf(QXYSeries *series, const QString &unit, int decimals, bool timeAxis)
 {
-    connect(series, &QXYSeries::hovered, this,
-            [this, series, unit, decimals, timeAxis](const QPointF &p, bool state) {
-                if (!state) {
-                    QToolTip::hideText();
-                    return;
-                }
-                const QString where = timeAxis ? QDateTime::fromMSecsSinceEpoch(qint64(p.x()))
-                                                     .toString(QStringLiteral("HH:mm:ss"))
-                                               : QString::number(p.x());
-                QToolTip::showText(
-                    QCursor::pos(),
-                    tr("%1: %2 %3 at %4")
-                        .arg(series->name(), QLocale().toString(p.y(), 'f', decimals), unit, where),
-                    this);
-            });
+    m_readout->track(series, unit, decimals, timeAxis);
 }
 
 void ChartView::showValuesOf(QBarSet *set, const QStringList &categories, const QString &unit)
@@ -105,7 +111,7 @@ QImage ChartView::renderImage(QSize size) const
         layout->activate();
     scene()->render(&painter, QRectF(QPointF(0, 0), size), QRectF(QPointF(0, 0), QSizeF(size)));
     if (!m_emptyText.isEmpty()) {
-        painter.setPen(QColor(0x5f6368));
+        painter.setPen(Palette::muted());
         painter.drawText(chart()->plotArea().adjusted(8, 8, -8, -8),
                          Qt::AlignCenter | Qt::TextWordWrap, m_emptyText);
     }

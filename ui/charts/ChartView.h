@@ -8,6 +8,8 @@ class QBarSet;
 
 namespace ui {
 
+class HoverReadout;
+
 // A QChartView with what every chart of the console needs: a sentence in the plot area while
 // there is nothing to draw, values under the mouse, a horizontal rubber band to zoom to a
 // range (right click zooms out), and rendering to an image at any size (PNG export, the
@@ -22,11 +24,13 @@ public:
     void setEmptyText(const QString &text);
     QString emptyText() const { return m_emptyText; }
 
-    // Hover tooltips: "<series>: <value> <unit> at HH:mm:ss" for time series (x in ms since
-    // the epoch), "<set> · <category>: <value>" for bars.
+    // Values under the mouse. A line series: the sample nearest the pointer in x, marked, with
+    // its time (x in ms since the epoch) or x and "<series>: <value> <unit>" beside it (see
+    // HoverReadout). A bar set: a tooltip "<set> · <category>: <value>" on the bar.
     void showValuesOf(QXYSeries *series, const QString &unit, int decimals = 1,
                       bool timeAxis = true);
     void showValuesOf(QBarSet *set, const QStringList &categories, const QString &unit);
+    HoverReadout *readout() const { return m_readout; }
 
     // The chart drawn into an image of `size` (the widget's own size when empty), white
     // background, as it would be on screen.
@@ -37,10 +41,13 @@ signals:
 
 protected:
     void drawForeground(QPainter *painter, const QRectF &rect) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
     void mouseReleaseEvent(QMouseEvent *event) override;
+    void leaveEvent(QEvent *event) override;
 
 private:
     QString m_emptyText;
+    HoverReadout *m_readout;
 };
 
 } // namespace ui
