@@ -25,7 +25,12 @@ namespace ui {
 
 namespace {
 
-enum Column { Library, Version, Nodes, Taken, MadeBefore, File, ColumnCount };
+// A name of its own: in a unity build this file shares one translation unit with others
+// (LibrariesView.cpp has a Column enum too).
+struct BackupColumn
+{
+    enum : int { Library, Version, Nodes, Taken, MadeBefore, File, ColumnCount };
+};
 constexpr int PathRole = Qt::UserRole;
 constexpr int TimeRole = Qt::UserRole + 1;
 constexpr int OtherNodeRole = Qt::UserRole + 2;
@@ -70,10 +75,10 @@ RollbackDialog::RollbackDialog(const QString &backupDirectory, const QString &li
                              this);
     intro->setWordWrap(true);
 
-    m_backups->setColumnCount(ColumnCount);
+    m_backups->setColumnCount(BackupColumn::ColumnCount);
     m_backups->setHeaderLabels(
         {tr("Library"), tr("Version then"), tr("Node"), tr("Taken"), tr("Taken"), tr("File")});
-    m_backups->headerItem()->setText(MadeBefore, tr("Why"));
+    m_backups->headerItem()->setText(BackupColumn::MadeBefore, tr("Why"));
     m_backups->setRootIsDecorated(false);
     m_backups->setAlternatingRowColors(true);
     m_backups->setAccessibleName(tr("Backups"));
@@ -84,11 +89,11 @@ RollbackDialog::RollbackDialog(const QString &backupDirectory, const QString &li
     const QDir dir(backupDirectory);
     for (const QFileInfo &f : dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files))
         addBackup(f.absoluteFilePath());
-    m_backups->sortItems(Taken, Qt::DescendingOrder);
+    m_backups->sortItems(BackupColumn::Taken, Qt::DescendingOrder);
     // The selected library's newest backup first.
     QTreeWidgetItem *first = nullptr;
     for (int i = 0; i < m_backups->topLevelItemCount() && !first; ++i)
-        if (library.isEmpty() || m_backups->topLevelItem(i)->text(Library) == library)
+        if (library.isEmpty() || m_backups->topLevelItem(i)->text(BackupColumn::Library) == library)
             first = m_backups->topLevelItem(i);
     if (!first && m_backups->topLevelItemCount() > 0)
         first = m_backups->topLevelItem(0);
@@ -100,7 +105,7 @@ RollbackDialog::RollbackDialog(const QString &backupDirectory, const QString &li
                              .arg(QDir::toNativeSeparators(backupDirectory)));
         m_empty->show();
     }
-    for (int c = 0; c < File; ++c)
+    for (int c = 0; c < BackupColumn::File; ++c)
         m_backups->resizeColumnToContents(c);
 
     auto *other = new QPushButton(tr("Other file…"), this);
@@ -179,31 +184,33 @@ bool RollbackDialog::addBackup(const QString &path, QString *error)
     }
     auto *item = new QTreeWidgetItem;
     const QDateTime local = b.created.toLocalTime();
-    item->setText(Library, b.library.isEmpty() ? tr("(every library)") : b.library);
-    item->setText(Version, version);
+    item->setText(BackupColumn::Library, b.library.isEmpty() ? tr("(every library)") : b.library);
+    item->setText(BackupColumn::Version, version);
     // Ours when any node of the backup is one of the session's.
     bool ours = m_sessionNodes.isEmpty();
     for (const QString &n : nodes)
         ours = ours || m_sessionNodes.contains(n);
-    item->setText(Nodes, ours ? nodes.join(QStringLiteral(", "))
-                              : tr("%1 — another node").arg(nodes.join(QStringLiteral(", "))));
-    item->setData(Library, OtherNodeRole, !ours);
+    item->setText(BackupColumn::Nodes,
+                  ours ? nodes.join(QStringLiteral(", "))
+                       : tr("%1 — another node").arg(nodes.join(QStringLiteral(", "))));
+    item->setData(BackupColumn::Library, OtherNodeRole, !ours);
     if (!ours) {
         const QString why =
             tr("Taken on %1; this session is connected to %2.")
                 .arg(nodes.join(QStringLiteral(", ")), m_sessionNodes.join(QStringLiteral(", ")));
-        for (int c = 0; c < ColumnCount; ++c) {
+        for (int c = 0; c < BackupColumn::ColumnCount; ++c) {
             item->setForeground(c, Palette::warning());
             item->setToolTip(c, why);
         }
-        item->setIcon(Nodes, style()->standardIcon(QStyle::SP_MessageBoxWarning));
+        item->setIcon(BackupColumn::Nodes, style()->standardIcon(QStyle::SP_MessageBoxWarning));
     }
-    item->setText(Taken, local.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
-    item->setText(MadeBefore, actionText(b.action));
-    item->setText(File, QFileInfo(path).fileName());
-    item->setToolTip(File, QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath()));
-    item->setData(Library, PathRole, QFileInfo(path).absoluteFilePath());
-    item->setData(Library, TimeRole, local);
+    item->setText(BackupColumn::Taken, local.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
+    item->setText(BackupColumn::MadeBefore, actionText(b.action));
+    item->setText(BackupColumn::File, QFileInfo(path).fileName());
+    item->setToolTip(BackupColumn::File,
+                     QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath()));
+    item->setData(BackupColumn::Library, PathRole, QFileInfo(path).absoluteFilePath());
+    item->setData(BackupColumn::Library, TimeRole, local);
     m_backups->addTopLevelItem(item);
     m_backups->setCurrentItem(item);
     m_empty->hide();
@@ -213,7 +220,7 @@ bool RollbackDialog::addBackup(const QString &path, QString *error)
 QString RollbackDialog::backupPath() const
 {
     const QTreeWidgetItem *item = m_backups->currentItem();
-    return item ? item->data(Library, PathRole).toString() : QString();
+    return item ? item->data(BackupColumn::Library, PathRole).toString() : QString();
 }
 
 std::optional<functions::RestorePolicy> RollbackDialog::policy() const
@@ -250,7 +257,7 @@ void RollbackDialog::chooseOther()
 bool RollbackDialog::selectedIsFromAnotherNode() const
 {
     const QTreeWidgetItem *item = m_backups->currentItem();
-    return item && item->data(Library, OtherNodeRole).toBool();
+    return item && item->data(BackupColumn::Library, OtherNodeRole).toBool();
 }
 
 QPushButton *RollbackDialog::continueButton() const
@@ -265,7 +272,7 @@ void RollbackDialog::updateOk()
         const QTreeWidgetItem *item = m_backups->currentItem();
         m_otherNodeAck->setText(
             tr("This backup was taken on another node (%1), not on %2: restore it here anyway")
-                .arg(item->text(Nodes).section(QStringLiteral(" — "), 0, 0),
+                .arg(item->text(BackupColumn::Nodes).section(QStringLiteral(" — "), 0, 0),
                      m_sessionNodes.join(QStringLiteral(", "))));
     } else if (m_otherNodeAck->isChecked()) {
         m_otherNodeAck->setChecked(false); // an acknowledgement is for one backup only
