@@ -62,7 +62,12 @@ double cursorFraction(const QByteArray &cursor)
 KeyspaceScanner::KeyspaceScanner(redis::CommandSender &sender, QObject *parent)
     : QObject(parent)
     , m_sender(sender)
-{}
+{
+    // A zero timer, not a queued call: the event loop runs its other timers (a repaint, the
+    // window's own clock) between two of its activations.
+    m_drain.setInterval(0);
+    connect(&m_drain, &QTimer::timeout, this, &KeyspaceScanner::handleOneArrived);
+}
 
 qint64 KeyspaceScanner::elapsedMs() const
 {
@@ -179,6 +184,8 @@ void KeyspaceScanner::cancel()
     if (!m_running)
         return;
     ++m_generation; // whatever is on its way is now stale
+    m_arrived.clear();
+    m_drain.stop();
     m_running = false;
     m_finishedMs = nowMs();
     m_handler.reset();
@@ -281,9 +288,24 @@ void KeyspaceScanner::sendRequest(int node, PageRequest request)
         std::move(commands), this,
         [this, gen, node, sentMs,
          req = std::move(request)](const QList<redis::ReplyResult> &replies) {
-            onRequestReplies(gen, node, req, replies, sentMs);
+            m_arrived.push_back({gen, node, req, replies, sentMs});
+            if (!m_drain.isActive())
+                m_drain.start();
         },
         m_options.timeoutMs);
+}
+
+void KeyspaceScanner::handleOneArrived()
+{
+    if (m_arrived.empty()) {
+        m_drain.stop();
+        return;
+    }
+    ArrivedPage page = std::move(m_arrived.front());
+    m_arrived.pop_front();
+    if (m_arrived.empty())
+        m_drain.stop();
+    onRequestReplies(page.gen, page.node, page.request, page.replies, page.sentMs);
 }
 
 void KeyspaceScanner::onRequestReplies(quint64 gen, int node, const PageRequest &request,

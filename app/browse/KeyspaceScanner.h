@@ -4,6 +4,8 @@
 
 #include <QDateTime>
 #include <QObject>
+#include <QTimer>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -130,12 +132,27 @@ private:
     void sendRequest(int node, PageRequest request);
     void onRequestReplies(quint64 gen, int node, const PageRequest &request,
                           const QList<redis::ReplyResult> &replies, qint64 sentMs);
+    void handleOneArrived();
     void maybeFinish();
     // One node cannot go on; with a single node that ends the scan.
     void failNode(int node, const QString &why);
     void fail(const QString &why);
     void updateFraction();
     QString failures() const;
+
+    // Replies that came in, handled one page per event-loop turn (m_drain): pages that arrive
+    // together (one socket read, several nodes) would otherwise be stored in one go, and on the
+    // GUI thread that turn is a stall the window shows.
+    struct ArrivedPage
+    {
+        quint64 gen;
+        int node;
+        PageRequest request;
+        QList<redis::ReplyResult> replies;
+        qint64 sentMs;
+    };
+    std::deque<ArrivedPage> m_arrived;
+    QTimer m_drain{this}; // a child: it moves with the scanner to another thread
 
     redis::CommandSender &m_sender;
     Options m_options;

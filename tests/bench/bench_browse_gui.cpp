@@ -47,7 +47,7 @@ int main(int argc, char **argv)
     QCommandLineParser p;
     p.addHelpOption();
     p.addOption({"port", "server port", "port"});
-    p.addOption({"count", "SCAN COUNT", "n", "1000"});
+    p.addOption({"count", "SCAN COUNT (default: the key browser's own)", "n"});
     p.addOption({"socket-on-transport-thread",
                  "read the scan's socket on the shared transport thread (before 2026-12-02) "
                  "rather than on the GUI thread, as ConsoleSession::scanRouter() has it"});
@@ -76,7 +76,8 @@ int main(int argc, char **argv)
     panel.setAutoScan(false);
     if (p.isSet("dialog"))
         panel.setWriteSender(&client);
-    panel.setScanCount(p.value("count").toInt());
+    if (p.isSet("count"))
+        panel.setScanCount(p.value("count").toInt());
     panel.setWindowTitle(QStringLiteral("Key browser — 127.0.0.1:%1").arg(o.port));
     panel.resize(1400, 900);
     panel.show();

@@ -274,6 +274,8 @@ void BrowserPanel::rescan()
     const browse::ScanPace pace = m_pace->pace();
     o.count = pace.isGentle() ? 0 : m_scanCount; // gentle: its own small pages
     pace.applyTo(o);
+    if (!pace.isGentle()) // as many keys in flight as the fast pace's pages hold
+        o.pagesInFlight = qMax(o.pagesInFlight, o.pagesInFlight * pace.count / qMax(1, o.count));
     o.timeoutMs = m_scanTimeoutMs;
     m_rescan->setText(tr("Rescan"));
     m_stop->setEnabled(true);

@@ -209,8 +209,8 @@ void SkuBrowserView::applyFilter()
 
 bool SkuBrowserView::sync()
 {
-    // About 20 ms of merging on a million-row table: the rest waits for the next turn.
-    constexpr uint32_t RowsPerSync = 20000;
+    // A few milliseconds of merging on a million-row table: the rest waits for the next turn.
+    constexpr uint32_t RowsPerSync = 5000;
     const bool caughtUp = m_skus.sync(RowsPerSync);
     m_receipts.sync();
     if (m_receipts.sku() == browse::KeyspaceStore::None && m_skuTable->currentIndex().isValid())
