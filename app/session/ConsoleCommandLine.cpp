@@ -161,8 +161,11 @@ ConsoleCommandLine::Action ConsoleCommandLine::parse(const QStringList &argument
         label.environment.isEmpty()
             ? environmentName(defaultEnvironmentForHost(m_startup.profile.host))
             : label.environment;
+    // host:port, as inventory-cli names a --url session: the audit log and the unlock then
+    // tell two servers on one host apart, and both tools name the same server alike.
     if (m_startup.profile.name.isEmpty())
-        m_startup.profile.name = m_startup.profile.host;
+        m_startup.profile.name =
+            QStringLiteral("%1:%2").arg(m_startup.profile.host).arg(m_startup.profile.port);
     return Action::Run;
 }
 
