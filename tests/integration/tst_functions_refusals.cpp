@@ -196,8 +196,7 @@ private slots:
         // in one C call and may first meet the wall-clock limit (a time-budget refusal).
         QTest::newRow("huge allocation")
             << Head + "local s = ('x'):rep(1024)\nfor i = 1, 20 do s = s .. s end\n" + Fn
-            << Kind::MemoryBudget
-            << "the top level allocated more than 64 MiB" << 0 << QString();
+            << Kind::MemoryBudget << "the top level allocated more than 64 MiB" << 0 << QString();
     }
     void refusals()
     {

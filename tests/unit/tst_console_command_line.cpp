@@ -112,7 +112,8 @@ private slots:
         QCOMPARE(s.profile.environment, environment);
         QCOMPARE(s.profile.startsReadOnly(), environment == QLatin1String("production"));
         QCOMPARE(s.password, password);
-        QCOMPARE(s.profile.name, QStringLiteral("%1:%2").arg(host).arg(port)); // as the CLI names it
+        QCOMPARE(s.profile.name,
+                 QStringLiteral("%1:%2").arg(host).arg(port)); // as the CLI names it
     }
 
     void otherTargets()
