@@ -124,6 +124,7 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
                 // A restart or failover (run_id or role changed) ends an unlock.
                 m_session->gate().observeServer(o.runId, o.role);
                 noteServerNow(m_client->address(), o, m_poller->lastSuccess());
+                m_audit->setServersNow(m_serversNow);
                 m_overview->setOverview(o, m_poller->lastSuccess());
                 m_status->setServer(o);
                 const QString updated =
@@ -404,9 +405,8 @@ void MainWindow::onReadOnlyChanged(bool readOnly)
         && !gate.evidence().checking())
         note += QStringLiteral(" · ") + gate.evidence().reason;
     if (!readOnly && m_environment == session::Environment::Local)
-        note =
-            gate.evidence()
-                .reason; // what makes it local: "local: redis-server (process 1234, …) owns port"
+        // What makes it local: "local: redis-server (process 1234, …) owns port 6379".
+        note = gate.evidence().reason;
     if (!readOnly && m_environment == session::Environment::Production)
         note = tr("WRITES UNLOCKED on production for this session: every write affects real "
                   "orders");
@@ -459,7 +459,6 @@ void MainWindow::noteServerNow(const QString &address, const session::ServerOver
         m_serversNow.remove(address);
     else
         m_serversNow.insert(address, {o.runId, readAt.addSecs(-o.uptimeSeconds)});
-    m_audit->setServersNow(m_serversNow);
 }
 
 void MainWindow::refreshNodes()
@@ -475,6 +474,7 @@ void MainWindow::refreshNodes()
                                     for (const session::NodeOverview &n : nodes)
                                         if (n.overview)
                                             noteServerNow(n.node.address(), *n.overview, readAt);
+                                    m_audit->setServersNow(m_serversNow);
                                 });
 }
 

@@ -77,7 +77,7 @@ private:
     void onClusterChanged();
     void updateScanTopology();
     void refreshNodes();
-    // Tells the audit viewer which process answers at an address now (see ServersNow).
+    // Remembers which process answers at an address now (m_serversNow, for the audit viewer).
     void noteServerNow(const QString &address, const session::ServerOverview &o,
                        const QDateTime &readAt);
 

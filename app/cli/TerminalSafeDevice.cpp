@@ -47,6 +47,14 @@ QByteArray filter(const char *in, qint64 size, char &pending)
     return out;
 }
 
+// A pending byte that nothing followed: a lone CR is escaped, a lone 0xC2 written as it is.
+QByteArray unfollowed(char pending)
+{
+    if (pending == '\r')
+        return QByteArrayLiteral("\\x0d");
+    return pending ? QByteArray(1, pending) : QByteArray();
+}
+
 } // namespace
 
 TerminalSafeDevice::TerminalSafeDevice(QIODevice &target, QObject *parent)
@@ -64,10 +72,7 @@ void TerminalSafeDevice::setPassThrough(bool on)
 
 void TerminalSafeDevice::finish()
 {
-    if (m_pending == '\r')
-        m_target.write("\\x0d");
-    else if (m_pending)
-        m_target.write(&m_pending, 1);
+    m_target.write(unfollowed(m_pending));
     m_pending = 0;
 }
 
@@ -85,12 +90,7 @@ qint64 TerminalSafeDevice::writeData(const char *data, qint64 size)
 QByteArray terminalSafe(const QByteArray &text)
 {
     char pending = 0;
-    QByteArray out = filter(text.constData(), text.size(), pending);
-    if (pending == '\r')
-        out += "\\x0d";
-    else if (pending)
-        out += pending;
-    return out;
+    return filter(text.constData(), text.size(), pending) + unfollowed(pending);
 }
 
 } // namespace cli

@@ -421,16 +421,17 @@ QString AuditTableModel::serverChange(const AuditEntry &e) const
     return serverChangeSince(s.at(e.server), s.at(e.runId), e.timeMs, m_serversNow);
 }
 
-void AuditTableModel::setServersNow(const ServersNow &now)
+bool AuditTableModel::setServersNow(const ServersNow &now)
 {
-    // Start times are derived from uptimes and move by a second between reads: a repaint is
-    // needed only when an address or the run_id behind it changed.
+    // Start times are derived from uptimes and move by a second between reads: the marks
+    // change only when an address or the run_id behind it changed.
     bool same = now.size() == m_serversNow.size();
     for (auto i = now.cbegin(); same && i != now.cend(); ++i)
         same = m_serversNow.value(i.key()).runId == i->runId;
     m_serversNow = now;
     if (!same && !m_visible.empty())
         emit dataChanged(index(0, Server), index(rowCount() - 1, Server));
+    return !same;
 }
 
 int AuditTableModel::serverChangedCount() const

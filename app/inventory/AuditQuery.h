@@ -82,8 +82,8 @@ public:
 
     // What the console read lately about the servers it is connected to: a row whose server
     // now answers with another run_id than the row's says so (ServerChangeRole, the Server
-    // column, its tooltip).
-    void setServersNow(const ServersNow &now);
+    // column, its tooltip). Returns whether the marks may have changed (an address or a run_id).
+    bool setServersNow(const ServersNow &now);
     int serverChangedCount() const; // rows shown whose server answers with another run_id now
 
     void setFilter(const AuditFilter &filter);
@@ -103,12 +103,11 @@ private:
     bool matches(const AuditEntry &e) const;
     bool poolMatches(quint32 id) const;
     int entryAt(int row) const;
+    QString serverChange(const AuditEntry &e) const;
 
     std::unique_ptr<AuditIndex> m_index;
     std::vector<int> m_visible; // entry indexes in file order; row 0 is the last
     size_t m_synced = 0;        // entries looked at so far
-    QString serverChange(const AuditEntry &e) const;
-
     AuditFilter m_filter;
     ServersNow m_serversNow;
     QByteArray m_needle;                    // the filter text, UTF-8

@@ -378,10 +378,10 @@ void AuditViewerPanel::showSelected()
 
 void AuditViewerPanel::setServersNow(const ServersNow &now)
 {
-    const int marked = m_model->serverChangedCount();
-    m_model->setServersNow(now);
-    if (m_model->serverChangedCount() != marked)
-        sizeColumns(); // "(run_id changed since)" would be cut off at the old width
+    // Every overview refresh comes here: the rows are counted again only when a run_id changed.
+    if (!m_model->setServersNow(now))
+        return;
+    sizeColumns(); // "(run_id changed since)" would be cut off at the old width
     applyFilter();
     if (m_table->currentIndex().isValid())
         showSelected();
