@@ -436,9 +436,8 @@ int runCheck(Context &context)
     }
     printWarnings(context, *file);
     if (!file->ok())
-        return context.fail(
-            int(functions::Verdict::Refused),
-            QStringLiteral("%1: refused: %2").arg(file->fileName, file->problem->toString()));
+        return context.fail(int(functions::Verdict::Refused),
+                            QStringLiteral("%1 %2").arg(file->fileName, file->problem->refusal()));
     context.out << file->library << "  " << functions::versionLabel(file->version) << "  sha256 "
                 << functions::shortFingerprint(file->fingerprint) << "  accepted\n";
     for (const functions::InspectedFunction &f : file->functions)

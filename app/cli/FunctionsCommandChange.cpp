@@ -257,9 +257,8 @@ int runLoad(Context &context)
     }
     printWarnings(context, *file);
     if (!file->ok())
-        return context.fail(
-            ExitFailed,
-            QStringLiteral("%1: refused: %2").arg(file->fileName, file->problem->toString()));
+        return context.fail(ExitFailed,
+                            QStringLiteral("%1 %2").arg(file->fileName, file->problem->refusal()));
     if (!s && !(s = connect(o.connection, parser, context, ExitUsage, ExitConnection, &exitCode)))
         return exitCode;
     return drive(context, parser, o, *s, functions::LibraryChange::loadSpec(*file));

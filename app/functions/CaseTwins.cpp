@@ -56,8 +56,8 @@ QStringList dumpRefusals(const ChangeSpec &spec, const NodeState &node, QStringL
                                   "a library is later replaced or deleted, so it is not restored")
                        .arg(node.address, name, i.problem->message);
         else if (i.problem)
-            out << QStringLiteral("library %1 inside the dump for %2 was refused offline: %3")
-                       .arg(name, node.address, i.problem->toString());
+            out << QStringLiteral("library %1 inside the dump for %2 ").arg(name, node.address)
+                       + i.problem->refusal();
     }
     if (const QString differs = compareLibraries(saved->libraries, inside); !differs.isEmpty())
         out << QStringLiteral("the dump for %1 does not hold what %2 lists (%3): it is not "

@@ -99,8 +99,7 @@ ContractDiff diffContract(const Inspection &incoming, const QList<redis::Library
     d.versionAfter = incoming.version;
     d.fingerprintAfter = incoming.fingerprint;
     if (!incoming.ok()) {
-        d.refusals
-            << QStringLiteral("the file was refused offline: %1").arg(incoming.problem->toString());
+        d.refusals << QStringLiteral("the file ") + incoming.problem->refusal();
         d.verdict = Verdict::Refused;
         return d;
     }

@@ -49,6 +49,9 @@ struct InspectionProblem
         RuntimeError,      // any other error of the top level
         TimeBudget,        // the top level ran too long
         MemoryBudget,      // the top level allocated too much
+        // Not a verdict on the code: the inspection itself could not start or finish (no
+        // process, or a machine too busy to give it CPU). Never remembered; try again.
+        NotInspected,
     };
     Kind kind = Kind::RuntimeError;
     QString message;
@@ -56,6 +59,9 @@ struct InspectionProblem
 
     // "line 3: Attempt to modify a readonly table (global 'x')"
     QString toString() const;
+    // What to say after the subject ("the file ", "library x "): "was refused offline: …",
+    // or "could not be inspected offline, …" when the problem is not a verdict on the code.
+    QString refusal() const;
 };
 QString problemKindName(InspectionProblem::Kind kind); // "read-only-global", ...
 
@@ -90,14 +96,18 @@ struct InspectOptions
     // accepts it (a Redis target refuses it as the server would).
     bool valkey = false;
     // Redis stops a load run after 500 ms; an instruction budget makes the offline verdict
-    // the same on a fast and a slow machine, the wall clock catches anything else.
+    // the same on a fast and a slow machine, CPU time catches anything else. CPU time, not
+    // the wall clock: a library must not be refused because the console's machine is busy.
     qint64 instructionBudget = 50'000'000;
     int timeBudgetMs = 500;
     qsizetype memoryBudget = 64 * 1024 * 1024;
     // The hook that checks both budgets never fires inside one long C call (a backtracking
-    // string.find): the load run happens in a child process, killed after this long.
-    int wallClockLimitMs = 2000;
-    bool isolate = true; // false: in this process, without the wall-clock limit (fuzzing)
+    // string.find): the load run happens in a child process, killed after this much CPU time.
+    int cpuLimitMs = 2000;
+    // A child that has not finished after this long, whatever CPU it had, was not judged
+    // (NotInspected): the machine did not give it the time to run.
+    int wallClockCeilingMs = 60000;
+    bool isolate = true; // false: in this process, without the child's limits (fuzzing)
     qsizetype maxLibrarySize = 1024 * 1024; // our policy, not Redis's
 };
 

@@ -2,20 +2,21 @@
 
 #include "LuaSandbox.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDataStream>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QHash>
 #include <QIODevice>
 #include <QMutex>
+#include <QProcess>
 
 #include <cerrno>
-#include <cstring>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
+#include <csignal>
+#include <cstdio>
+#include <ctime>
 #include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace functions::detail {
@@ -83,95 +84,112 @@ std::optional<LoadRun> decode(const QByteArray &bytes)
     return run;
 }
 
+qint64 cpuMs(clockid_t clock)
+{
+    timespec t{};
+    if (::clock_gettime(clock, &t) != 0)
+        return 0; // a reaped or vanished child: the wall-clock ceiling still holds
+    return qint64(t.tv_sec) * 1000 + t.tv_nsec / 1'000'000;
+}
+
 LoadRun failed(Kind kind, const QString &message)
 {
     return LoadRun{InspectionProblem{kind, message, 0}, {}, {}};
 }
 
-void writeAll(int fd, const QByteArray &bytes)
+// What the helper reads on its standard input: the options the run depends on, then the code.
+QByteArray encodeRequest(const QByteArray &code, const InspectOptions &o)
 {
-    for (qsizetype done = 0; done < bytes.size();) {
-        const ssize_t n = ::write(fd, bytes.constData() + done, size_t(bytes.size() - done));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return;
-        done += n;
-    }
+    QByteArray bytes;
+    QDataStream s(&bytes, QIODevice::WriteOnly);
+    s << Magic << o.redisVersion << o.valkey << qint64(o.instructionBudget)
+      << qint32(o.timeBudgetMs) << qint64(o.memoryBudget) << code << Magic;
+    return bytes;
 }
 
-LoadRun runInChild(const QByteArray &code, const InspectOptions &options)
+std::optional<std::pair<QByteArray, InspectOptions>> decodeRequest(const QByteArray &bytes)
 {
-    int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) != 0)
-        return failed(Kind::RuntimeError, QStringLiteral("the inspection could not start: %1")
-                                              .arg(QString::fromLocal8Bit(std::strerror(errno))));
-    const pid_t parent = ::getpid();
-    const pid_t pid = ::fork();
-    if (pid < 0) {
-        const int error = errno;
-        ::close(fds[0]);
-        ::close(fds[1]);
-        return failed(Kind::RuntimeError, QStringLiteral("the inspection could not start: %1")
-                                              .arg(QString::fromLocal8Bit(std::strerror(error))));
-    }
-    if (pid == 0) {
-        // The child: only this thread exists here; compute, write, and leave without running
-        // any of the parent's exit handlers or destructors.
-        ::close(fds[0]);
-        // Never outlive the thread that waits for us (the console may quit meanwhile).
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (::getppid() != parent)
-            ::_exit(1);
-        writeAll(fds[1], encode(runHere(code, options)));
-        ::_exit(0);
-    }
-    ::close(fds[1]);
-    const int limitMs = std::max(options.wallClockLimitMs, options.timeBudgetMs + 500);
-    QElapsedTimer clock;
-    clock.start();
-    QByteArray received;
-    bool finished = false;
-    for (;;) {
-        const qint64 left = limitMs - clock.elapsed();
-        if (left <= 0)
-            break;
-        pollfd p{fds[0], POLLIN, 0};
-        const int ready = ::poll(&p, 1, int(left));
-        if (ready < 0 && errno == EINTR)
-            continue;
-        if (ready <= 0)
-            break;
-        char buffer[65536];
-        const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            finished = n == 0;
+    QDataStream s(bytes);
+    quint32 magic = 0, end = 0;
+    InspectOptions o;
+    qint64 instructions = 0, memory = 0;
+    qint32 timeMs = 0;
+    QByteArray code;
+    s >> magic >> o.redisVersion >> o.valkey >> instructions >> timeMs >> memory >> code >> end;
+    if (s.status() != QDataStream::Ok || magic != Magic || end != Magic)
+        return std::nullopt;
+    o.instructionBudget = instructions;
+    o.timeBudgetMs = timeMs;
+    o.memoryBudget = memory;
+    return std::make_pair(code, o);
+}
+
+LoadRun notInspected(const QString &message)
+{
+    return failed(Kind::NotInspected, message);
+}
+
+// The helper is a process of its own, started by exec: a fork of this multithreaded process
+// that went on running its code could meet a lock another thread held at the fork.
+LoadRun runInHelper(const QByteArray &code, const InspectOptions &options)
+{
+    const QString program = loadRunHelperPath();
+    if (program.isEmpty())
+        return notInspected(
+            QStringLiteral("the inspection helper %1 was not found next to the "
+                           "program, in %2, or in $INVENTORY_LOAD_RUN")
+                .arg(QLatin1String(LoadRunHelperName), QLatin1String(INVENTORY_LIBEXEC_FROM_BIN)));
+    QElapsedTimer wall;
+    wall.start();
+    QProcess helper;
+    helper.start(program, {}, QIODevice::ReadWrite);
+    if (!helper.waitForStarted(std::max(options.wallClockCeilingMs, 1)))
+        return notInspected(QStringLiteral("the inspection helper %1 could not start: %2")
+                                .arg(program, helper.errorString()));
+    clockid_t childCpu{};
+    const bool cpuReadable = ::clock_getcpuclockid(pid_t(helper.processId()), &childCpu) == 0;
+    helper.write(encodeRequest(code, options));
+    helper.closeWriteChannel();
+    const int cpuLimitMs = std::max(options.cpuLimitMs, options.timeBudgetMs + 500);
+    enum class End { Finished, OverCpu, OverWall } end = End::Finished;
+    while (helper.state() != QProcess::NotRunning) {
+        if (cpuReadable && cpuMs(childCpu) > cpuLimitMs) {
+            end = End::OverCpu;
             break;
         }
-        received.append(buffer, n);
+        const qint64 left = options.wallClockCeilingMs - wall.elapsed();
+        if (left <= 0) {
+            end = End::OverWall;
+            break;
+        }
+        // Short slices: the CPU limit is checked between them.
+        helper.waitForFinished(int(std::min<qint64>(left, 50)));
     }
-    ::close(fds[0]);
-    if (!finished)
-        ::kill(pid, SIGKILL);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    const qint64 usedMs = cpuReadable ? cpuMs(childCpu) : -1;
+    if (end != End::Finished) {
+        helper.kill();
+        helper.waitForFinished(-1);
     }
-    if (!finished)
+    if (end == End::OverCpu)
         return failed(Kind::TimeBudget,
-                      QStringLiteral("the top level did not finish within %1 ms and was stopped: "
-                                     "a single long C call (such as a backtracking string.find "
-                                     "or a huge string.rep) cannot be interrupted, and Redis "
-                                     "would be blocked as long by FUNCTION LOAD")
-                          .arg(limitMs));
-    const auto run = decode(received);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !run)
-        return failed(Kind::RuntimeError,
-                      WIFSIGNALED(status)
-                          ? QStringLiteral("the inspection stopped abnormally (signal %1)")
-                                .arg(WTERMSIG(status))
-                          : QStringLiteral("the inspection stopped abnormally"));
+                      QStringLiteral("the top level used more than %1 ms of CPU time and was "
+                                     "stopped: a single long C call (such as a backtracking "
+                                     "string.find or a huge string.rep) cannot be interrupted, "
+                                     "and Redis would be blocked as long by FUNCTION LOAD")
+                          .arg(cpuLimitMs));
+    if (end == End::OverWall)
+        return notInspected(
+            QStringLiteral("the inspection did not finish within %1 s and was "
+                           "stopped after %2 ms of CPU time: the machine is too "
+                           "busy to judge the code")
+                .arg(options.wallClockCeilingMs / 1000.0)
+                .arg(usedMs < 0 ? QStringLiteral("an unknown amount") : QString::number(usedMs)));
+    const auto run = decode(helper.readAllStandardOutput());
+    if (helper.exitStatus() != QProcess::NormalExit || helper.exitCode() != 0 || !run) {
+        const QString said = QString::fromUtf8(helper.readAllStandardError().left(300)).trimmed();
+        return notInspected(QStringLiteral("the inspection helper stopped abnormally%1")
+                                .arg(said.isEmpty() ? QString() : QStringLiteral(": ") + said));
+    }
     return *run;
 }
 
@@ -187,7 +205,7 @@ QByteArray cacheKey(const QByteArray &code, const InspectOptions &o)
                   .arg(o.instructionBudget)
                   .arg(o.timeBudgetMs)
                   .arg(o.memoryBudget)
-                  .arg(o.wallClockLimitMs)
+                  .arg(o.cpuLimitMs)
                   .arg(o.isolate)
                   .toUtf8());
     return h.result();
@@ -206,12 +224,59 @@ LoadRun runLoadIsolated(const QByteArray &code, const InspectOptions &options)
             return *it;
     }
     // Not under the lock: two threads may inspect at once, each in its own child.
-    const LoadRun run = options.isolate ? runInChild(code, options) : runHere(code, options);
+    const LoadRun run = options.isolate ? runInHelper(code, options) : runHere(code, options);
+    if (run.problem && run.problem->kind == Kind::NotInspected)
+        return run; // not a verdict on the code: the next attempt may succeed
     QMutexLocker lock(&mutex);
     if (cache.size() >= 256)
         cache.clear(); // a bound, not an LRU: a session sees a handful of libraries
     cache.insert(key, run);
     return run;
+}
+
+QString loadRunHelperPath()
+{
+    const QString given = qEnvironmentVariable("INVENTORY_LOAD_RUN");
+    if (!given.isEmpty())
+        return given;
+    const QString dir = QCoreApplication::applicationDirPath();
+    for (const QString &candidate :
+         {QStringLiteral("%1/%2").arg(dir, QLatin1String(LoadRunHelperName)),
+          QStringLiteral("%1/%2/%3")
+              .arg(dir, QLatin1String(INVENTORY_LIBEXEC_FROM_BIN),
+                   QLatin1String(LoadRunHelperName))})
+        if (QFileInfo(candidate).isExecutable() && QFileInfo(candidate).isFile())
+            return QFileInfo(candidate).canonicalFilePath();
+    return {};
+}
+
+int loadRunHelperMain()
+{
+    // Never outlive the console that asked (it may quit or crash meanwhile).
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() == 1)
+        return 1;
+    // A bounded read: the console sends at most its library size limit plus the options.
+    QByteArray request;
+    char buffer[65536];
+    for (;;) {
+        const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0 || request.size() > 64 * 1024 * 1024)
+            break;
+        request.append(buffer, n);
+    }
+    const auto decoded = decodeRequest(request);
+    if (!decoded) {
+        std::fputs("the request could not be read\n", stderr);
+        return 3;
+    }
+    const QByteArray reply = encode(runHere(decoded->first, decoded->second));
+    if (std::fwrite(reply.constData(), 1, size_t(reply.size()), stdout) != size_t(reply.size())
+        || std::fflush(stdout) != 0)
+        return 4;
+    return 0;
 }
 
 } // namespace functions::detail

@@ -188,8 +188,7 @@ QStringList LibraryChange::refusals() const
     QStringList out;
     if (m_spec.action != ChangeAction::Delete && m_spec.action != ChangeAction::RestoreDump
         && !m_spec.incoming.ok() && !m_spec.incoming.code.isEmpty())
-        out << QStringLiteral("the code was refused offline: %1")
-                   .arg(m_spec.incoming.problem->toString());
+        out << QStringLiteral("the code ") + m_spec.incoming.problem->refusal();
     for (const NodeState &s : m_states)
         for (const QString &r : m_spec.refusals(s))
             if (!out.contains(r))

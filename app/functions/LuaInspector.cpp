@@ -141,6 +141,15 @@ QString InspectionProblem::toString() const
     return line > 0 ? QStringLiteral("line %1: %2").arg(line).arg(message) : message;
 }
 
+QString InspectionProblem::refusal() const
+{
+    if (kind == Kind::NotInspected)
+        return QStringLiteral("could not be inspected offline, so it is not loaded (this says "
+                              "nothing about the code; try again): %1")
+            .arg(toString());
+    return QStringLiteral("was refused offline: %1").arg(toString());
+}
+
 QString problemKindName(InspectionProblem::Kind kind)
 {
     switch (kind) {
@@ -182,6 +191,8 @@ QString problemKindName(InspectionProblem::Kind kind)
         return QStringLiteral("time-budget");
     case Kind::MemoryBudget:
         return QStringLiteral("memory-budget");
+    case Kind::NotInspected:
+        return QStringLiteral("not-inspected");
     }
     return {};
 }

@@ -4,8 +4,6 @@
 
 #include "Inspection.h"
 
-#include <QElapsedTimer>
-
 struct lua_State;
 
 namespace functions::detail {
@@ -18,8 +16,8 @@ struct SandboxContext
     QList<InspectedFunction> functions; // in registration order
     QList<int> callbackRefs;            // registry references, parallel to functions
     QStringList log;
-    QByteArray errorText; // what lua_error raises; kept here so no C++ temporary is skipped
-    QElapsedTimer clock;
+    QByteArray errorText;  // what lua_error raises; kept here so no C++ temporary is skipped
+    qint64 cpuStartMs = 0; // this thread's CPU time when the top level started
     qint64 instructions = 0;
     size_t used = 0;  // bytes the Lua state holds
     size_t limit = 0; // what it may hold

@@ -193,7 +193,7 @@ private slots:
             << 3 << QString(); // Redis: the same after 500 ms; not worth the wait
         // Doubling allocates each string in one piece, so the budget trips within ~100 ms
         // even under a sanitizer on a loaded machine; a huge string.rep is built byte by byte
-        // in one C call and may first meet the wall-clock limit (a time-budget refusal).
+        // in one C call and may first meet the CPU-time limit (a time-budget refusal).
         QTest::newRow("huge allocation")
             << Head + "local s = ('x'):rep(1024)\nfor i = 1, 20 do s = s .. s end\n" + Fn
             << Kind::MemoryBudget << "the top level allocated more than 64 MiB" << 0 << QString();

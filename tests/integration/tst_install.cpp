@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -17,9 +18,11 @@ struct Run
     QByteArray err;
 };
 
-Run run(const QString &program, const QStringList &args, int timeoutMs = 120000)
+Run run(const QString &program, const QStringList &args, int timeoutMs = 120000,
+        const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
 {
     QProcess p;
+    p.setProcessEnvironment(environment);
     p.start(program, args);
     if (!p.waitForFinished(timeoutMs)) {
         p.kill();
@@ -72,6 +75,38 @@ private slots:
             QVERIFY2(!fileBytes(installed(binary)).contains(INVENTORY_SOURCE_DIR "/functions"),
                      qPrintable(binary));
         }
+    }
+
+    // The installed CLI finds the installed load-run helper on its own (the suite points every
+    // other test at the build tree's helper through $INVENTORY_LOAD_RUN).
+    void installedInspectorFindsItsHelper()
+    {
+        QVERIFY(QFileInfo(installed(QStringLiteral("libexec/inventory-console/inventory-load-run")))
+                    .isExecutable());
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.remove(QStringLiteral("INVENTORY_LOAD_RUN"));
+        const QString library =
+            installed(QStringLiteral("share/inventory-console/functions/inventory_lib_v1.lua"));
+        Run r = run(installed(QStringLiteral("bin/inventory-cli")),
+                    {QStringLiteral("functions"), QStringLiteral("check"), library}, 30000,
+                    environment);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.startsWith("inventory_lib_v1  "), r.out.constData());
+        // Without it, the file is not judged, and the CLI does not call it refused by Redis.
+        QVERIFY(
+            QFile::rename(installed(QStringLiteral("libexec/inventory-console/inventory-load-run")),
+                          installed(QStringLiteral("libexec/inventory-console/moved"))));
+        r = run(installed(QStringLiteral("bin/inventory-cli")),
+                {QStringLiteral("functions"), QStringLiteral("check"), library}, 30000,
+                environment);
+        QVERIFY(QFile::rename(
+            installed(QStringLiteral("libexec/inventory-console/moved")),
+            installed(QStringLiteral("libexec/inventory-console/inventory-load-run"))));
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.err.contains(" could not be inspected offline, so it is not loaded (this says "
+                                "nothing about the code; try again): the inspection helper "
+                                "inventory-load-run was not found"),
+                 r.err.constData());
     }
 
     void desktopEntryHandlesRedisLinks()

@@ -410,9 +410,13 @@ LibrariesView::openInspected(const QString &path,
     }
     if (!inspected->ok()) {
         // A refused file is never sent: say why, with the line, and stop here.
-        QMessageBox::warning(this, tr("Load library"),
-                             tr("%1 cannot be loaded, Redis would refuse it:\n\n%2")
-                                 .arg(path, inspected->problem->toString()));
+        const functions::InspectionProblem &problem = *inspected->problem;
+        const QString why =
+            problem.kind == functions::InspectionProblem::Kind::NotInspected
+                ? tr("%1 could not be inspected offline, so it is not loaded. This says nothing "
+                     "about the code: try again when the machine is less busy.\n\n%2")
+                : tr("%1 cannot be loaded, Redis would refuse it:\n\n%2");
+        QMessageBox::warning(this, tr("Load library"), why.arg(path, problem.toString()));
         return nullptr;
     }
     return open(functions::LibraryChange::loadSpec(*inspected));
