@@ -28,9 +28,8 @@ core::Result<qint64, redis::RedisError> expiryFrom(const redis::ReplyResult &ptt
         return e;
     }
     if (*ms < -2)
-        return redis::RedisError{redis::RedisError::Kind::Protocol,
-                                 {},
-                                 QStringLiteral("PTTL answered %1, which is not a TTL").arg(*ms)};
+        return redis::RedisError::unexpected(
+            QStringLiteral("PTTL answered %1, which is not a TTL").arg(*ms));
     *gone = *ms == -2;
     return *ms >= 0 ? sentMs + *ms : NoExpiry;
 }
@@ -163,14 +162,11 @@ std::optional<PageRequest> InventoryLoader::store(const QList<Item> &items,
         // server or of the path to it, and says nothing about the key (D4 of issue 29).
         const bool expected = value->isNil() || (it.hash ? value->isArray() : value->string().ok());
         if (!expected) {
-            noteProblem(it, redis::RedisError{
-                                redis::RedisError::Kind::Protocol,
-                                {},
+            noteProblem(it, redis::RedisError::unexpected(
                                 QStringLiteral("%1 answered %2, not the value of a key")
                                     .arg(it.hash ? QStringLiteral("HMGET") : QStringLiteral("GET"),
                                          value->isArray() ? QStringLiteral("an array")
-                                                          : QStringLiteral("another type")),
-                                false});
+                                                          : QStringLiteral("another type"))));
             continue;
         }
         // HMGET of a missing key answers [nil, nil, nil]: PTTL -2 tells it apart.

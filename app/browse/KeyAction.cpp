@@ -198,7 +198,7 @@ void KeyActionRunner::send(const KeyAction &action, const QString &server, const
             Outcome o;
             o.action = action;
             o.ok = r.ok();
-            o.outcomeUnknown = !r.ok() && r.error().outcomeUnknown();
+            o.outcomeUnknown = !r.ok() && r.error().mayHaveRun();
             if (r.ok())
                 o.result = action.describeReply(r.value());
             else if (o.outcomeUnknown)

@@ -109,7 +109,7 @@ int drive(Context &context, QCommandLineParser &parser, ChangeOptions &o, Sessio
 
     if (const QString why = change.confirm(parser.value(o.confirm), parser.isSet(o.allowBreaking));
         !why.isEmpty())
-        return finish(ExitFailed, why.contains(QLatin1String("acknowledge"))
+        return finish(ExitFailed, change.awaitsBreakingAcknowledgement()
                                       ? QStringLiteral("%1 (--allow-breaking)").arg(why)
                                       : why);
 

@@ -228,8 +228,7 @@ int runLab(Context &context)
                                    profile.addressMap()});
     LabReport report = run.run();
     if (!report.failure.isEmpty()) {
-        const bool connect = report.failure.startsWith(QLatin1String("could not connect"));
-        return context.fail(connect ? ExitConnection : ExitFailed,
+        return context.fail(report.connectFailed ? ExitConnection : ExitFailed,
                             scrub(report.failure, target->password));
     }
     bool allRan = true;

@@ -439,7 +439,8 @@ QString LibraryChange::confirm(const QString &typedName, bool acknowledgeBreakin
         return why;
     if (typedName != m_spec.library)
         return QStringLiteral("type the library name exactly (%1) to confirm").arg(m_spec.library);
-    if (needsBreakingAcknowledgement() && !acknowledgeBreaking)
+    m_awaitsAcknowledgement = needsBreakingAcknowledgement() && !acknowledgeBreaking;
+    if (m_awaitsAcknowledgement)
         return QStringLiteral("this change is breaking (%1): acknowledge it as well")
             .arg(breakingReasons().join(QStringLiteral("; ")));
     m_stage = Stage::Confirmed;

@@ -65,6 +65,8 @@ public:
     QString backupPath() const { return m_backup ? m_backup->path : QString(); }
     // Empty when accepted; otherwise why not.
     QString confirm(const QString &typedName, bool acknowledgeBreaking);
+    // The last confirm() was refused only for want of the breaking acknowledgement.
+    bool awaitsBreakingAcknowledgement() const { return m_awaitsAcknowledgement; }
     void execute(std::function<void(const ExecutionReport &)> done);
 
     // Blocking forms for the command line and tests (they run a local event loop).
@@ -116,6 +118,7 @@ private:
     ChangeContext m_context;
     ChangeSpec m_spec;
     Stage m_stage = Stage::New;
+    bool m_awaitsAcknowledgement = false;
     QList<NodeState> m_states;
     QStringList m_interrupted; // noteInterruptedChanges()
     std::optional<FunctionBackup> m_backup;

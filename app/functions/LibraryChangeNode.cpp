@@ -106,7 +106,7 @@ void LibraryChange::applyOnNode(const ChangeTarget &target, const ChangeSpec &sp
                             o.address = target.address;
                             o.attempted = true;
                             o.applied = reply.ok();
-                            o.outcomeUnknown = !reply.ok() && reply.error().outcomeUnknown();
+                            o.outcomeUnknown = !reply.ok() && reply.error().mayHaveRun();
                             const QString wrong =
                                 after.error.isEmpty()
                                     ? compareLibraries(spec.predict(before), after.libraries)
@@ -140,9 +140,9 @@ void LibraryChange::applyOnNode(const ChangeTarget &target, const ChangeSpec &sp
                                                            "verification failed: %1")
                                                 .arg(wrong);
                             else if (o.outcomeUnknown)
-                                o.message = QStringLiteral("no reply (%1); the verification "
+                                o.message = QStringLiteral("%1; the verification "
                                                            "shows the change %2")
-                                                .arg(reply.error().message,
+                                                .arg(reply.error().toString(),
                                                      o.verified ? QStringLiteral("was made")
                                                                 : QStringLiteral("was not made"));
                             else

@@ -49,6 +49,9 @@ public:
             for (const FieldProblem &p : plan.problems)
                 why << p.field + QStringLiteral(": ") + p.message;
             m_result.outcome.kind = OutcomeKind::NotSent;
+            m_result.outcome.notSentReason = plan.problemFor(QStringLiteral("keys"))
+                                                 ? NotSentReason::CrossSlot
+                                                 : NotSentReason::InvalidRequest;
             m_result.outcome.transportError =
                 QStringLiteral("refused before sending (%1)").arg(why.join(QStringLiteral("; ")));
             finish();
@@ -69,6 +72,9 @@ public:
                 const WriteTargetRole role = writeTargetRole(reply(2));
                 if (!role.writable()) {
                     m_result.outcome.kind = OutcomeKind::NotSent;
+                    m_result.outcome.notSentReason = role.kind == WriteTargetRole::Kind::Replica
+                                                         ? NotSentReason::Replica
+                                                         : NotSentReason::RoleUnknown;
                     m_result.outcome.transportError = role.refusal();
                     finish();
                     return;
@@ -92,6 +98,7 @@ private:
         const auto attempt = recordAttempt("deduct", command);
         if (!attempt.ok()) {
             m_result.outcome.kind = OutcomeKind::NotSent;
+            m_result.outcome.notSentReason = NotSentReason::AuditLog;
             m_result.outcome.transportError = attempt.error();
             finish();
             return;
@@ -183,7 +190,7 @@ private:
                 else
                     summary = r.error().toString();
                 recordOutcome("script-load", load, id, sentAt, clock->elapsed(), summary,
-                              !r.ok() && r.error().outcomeUnknown());
+                              !r.ok() && r.error().mayHaveRun());
                 if (!loaded) {
                     m_result.outcome.kind = OutcomeKind::Rejected;
                     m_result.outcome.serverError =

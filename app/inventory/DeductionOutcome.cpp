@@ -244,29 +244,33 @@ QString DeductionOutcome::nextStep(DeductionMode mode) const
                                          "blindly: the script is not idempotent and a retry may "
                                          "deduct twice.");
     case OutcomeKind::NotSent:
-        if (transportError.contains(QLatin1String("audit log")))
+        switch (notSentReason) {
+        case NotSentReason::InvalidRequest:
+            return QStringLiteral("Correct what is named above, then run again: nothing was "
+                                  "sent.");
+        case NotSentReason::AuditLog:
             return QStringLiteral("Make the audit log writable (free disk space, check the file's "
                                   "permissions), then run again: no write goes out unrecorded.");
-        // The cluster router's refusal: reconnecting would not help, the key templates must.
-        if (transportError.contains(QLatin1String("different cluster slots")))
+        // Reconnecting would not help, the key templates must.
+        case NotSentReason::CrossSlot:
             return QStringLiteral("Put the SKU in braces in both key templates of this "
                                   "connection profile (for example stock:{<sku>}:available and "
                                   "idem:{<sku>}:<order>), so that both keys land in one slot.");
-        // WriteTargetRole's refusals: a replica, or a role the read before the call could not
-        // establish.
-        if (transportError.contains(QLatin1String("this server is a replica")))
+        case NotSentReason::Replica:
             return QStringLiteral("Connect to the primary named above and run it there; a "
                                   "replica's copy is overwritten by its primary.");
-        if (transportError.contains(QLatin1String("could not read the server's role")))
+        case NotSentReason::RoleUnknown:
             return QStringLiteral("Run again once the server answers INFO (it may be busy with "
                                   "a long script, BUSY, or loading its data) and this user may "
                                   "run INFO: a write goes only to a server known to be a "
                                   "primary.");
-        // Advice that fits what refused it: a local session is never read-only.
-        if (transportError.contains(QLatin1String("read-only session")))
+        case NotSentReason::GateRefused:
             return QStringLiteral("Unlock the session (File > Unlock writes, type the profile "
                                   "name) if this write is meant for it, then run again: nothing "
                                   "was sent.");
+        case NotSentReason::Other:
+            break;
+        }
         return QStringLiteral("Reconnect, then run again: nothing was sent.");
     }
     return {};
@@ -275,9 +279,17 @@ QString DeductionOutcome::nextStep(DeductionMode mode) const
 DeductionOutcome transportOutcome(const redis::RedisError &e)
 {
     DeductionOutcome o;
-    // Conservative: anything that failed after the bytes were handed to the socket may
-    // have run on the server (outcomeUnknown() names the usual two: timeout, lost connection).
-    o.kind = (e.outcomeUnknown() || e.written) ? OutcomeKind::Unknown : OutcomeKind::NotSent;
+    o.kind = e.mayHaveRun() ? OutcomeKind::Unknown : OutcomeKind::NotSent;
+    switch (e.refusal) {
+    case redis::RedisError::Refusal::CrossSlot:
+        o.notSentReason = NotSentReason::CrossSlot;
+        break;
+    case redis::RedisError::Refusal::GateRefused:
+        o.notSentReason = NotSentReason::GateRefused;
+        break;
+    case redis::RedisError::Refusal::None:
+        break;
+    }
     o.transportError = o.kind == OutcomeKind::NotSent
                            ? e.message
                            : QStringLiteral("%1: %2").arg(e.kindName(), e.message);

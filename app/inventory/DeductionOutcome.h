@@ -22,6 +22,18 @@ enum class OutcomeKind {
     NotSent,
 };
 
+// Why a NotSent outcome did not go out, named where it was refused: the advice follows it,
+// never the words of the refusal.
+enum class NotSentReason {
+    Other,          // disconnected, or anything else: reconnect and run again
+    InvalidRequest, // a field of the request
+    CrossSlot,      // the stock and receipt keys hash to different slots
+    GateRefused,    // the session's write gate: unlock it to write there
+    AuditLog,       // the attempt could not be recorded first
+    Replica,        // the server is a replica
+    RoleUnknown,    // the server's role could not be read
+};
+
 // "deducted", "already_applied", "insufficient", "stock_missing", "rejected",
 // "may_have_written", "unknown", "not_sent": the names the CLI's --json and the audit log use.
 QString outcomeName(OutcomeKind kind);
@@ -37,7 +49,8 @@ struct DeductionOutcome
     QString serverError;                    // Rejected, MayHaveWritten: the server's text
     QString stockMoved; // MayHaveWritten: "100 → 95" when the stock read before and after differ
     QString transportError; // Unknown / NotSent: what the client saw
-    QString replyText;      // the raw reply, escaped, for the record (never for sentences)
+    NotSentReason notSentReason = NotSentReason::Other;
+    QString replyText; // the raw reply, escaped, for the record (never for sentences)
     // What was unexpected in the reply, in words ("the recorded remaining is a string, not a
     // number"); empty when the reply had the contract's shape. With kind MayHaveWritten the
     // whole reply was outside the contract; with AlreadyApplied only the recorded value was.

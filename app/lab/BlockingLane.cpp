@@ -122,8 +122,7 @@ QList<ReplyResult> BlockingLane::roundTrip(const QList<redis::Command> &commands
         redis::appendEncodedCommand(out, c);
     if (!sendAll(out)) {
         fail(QStringLiteral("the connection was lost while sending"));
-        return finish(RedisError{
-            RedisError::Kind::ConnectionLost, {}, m_broken + RedisError::MayHaveRun, true});
+        return finish(RedisError::unanswered(RedisError::Kind::ConnectionLost, m_broken));
     }
     QElapsedTimer clock;
     clock.start();
@@ -140,7 +139,7 @@ QList<ReplyResult> BlockingLane::roundTrip(const QList<redis::Command> &commands
         }
         if (status == redis::RespDecoder::Status::Failed) {
             fail(QStringLiteral("protocol error: %1").arg(m_decoder.errorString()));
-            return finish(RedisError{RedisError::Kind::Protocol, {}, m_broken, true});
+            return finish(RedisError::unanswered(RedisError::Kind::Protocol, m_broken));
         }
         m_quickReply.wait(m_fd); // then the poll below finds it readable without sleeping
         const int left = timeoutMs - int(clock.elapsed());
@@ -151,19 +150,15 @@ QList<ReplyResult> BlockingLane::roundTrip(const QList<redis::Command> &commands
         if (ready <= 0) {
             // The replies still owed would arrive later and be taken for the next call's.
             fail(QStringLiteral("no reply within %1 ms").arg(timeoutMs));
-            return finish(
-                RedisError{RedisError::Kind::Timeout,
-                           {},
-                           QStringLiteral("no reply within the timeout") + RedisError::MayHaveRun,
-                           true});
+            return finish(RedisError::unanswered(RedisError::Kind::Timeout,
+                                                 QStringLiteral("no reply within the timeout")));
         }
         const ssize_t n = ::recv(m_fd, buffer, sizeof buffer, 0);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
             fail(QStringLiteral("the connection was closed"));
-            return finish(RedisError{
-                RedisError::Kind::ConnectionLost, {}, m_broken + RedisError::MayHaveRun, true});
+            return finish(RedisError::unanswered(RedisError::Kind::ConnectionLost, m_broken));
         }
         m_decoder.feed(buffer, n);
     }

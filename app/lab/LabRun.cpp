@@ -30,8 +30,10 @@ QString LabRun::prepare(const LabPlacement &placement, const LabNode &node, Node
     check.control = std::make_unique<redis::RedisClient>(options);
     redis::RedisClient &control = *check.control;
     control.open();
-    if (!control.waitUntilReady(options.connectTimeoutMs + 1000))
+    if (!control.waitUntilReady(options.connectTimeoutMs + 1000)) {
+        check.connectFailed = true;
         return QStringLiteral("could not connect to %1: %2").arg(node.name, control.stateDetail());
+    }
     if (!placement.isCluster()) {
         const ReplyResult info = control.call({"INFO", "cluster"});
         const auto text = redis::stringOf(info);
@@ -89,6 +91,7 @@ LabReport LabRun::run()
     const LabPlacement placement = LabPlacement::discover(options, m_target.addressMap);
     if (!placement.failure().isEmpty()) {
         report.failure = placement.failure();
+        report.connectFailed = placement.connectFailed();
         return report;
     }
     QRandomGenerator random = QRandomGenerator::securelySeeded();
@@ -100,8 +103,9 @@ LabReport LabRun::run()
     for (const LabPlacement::Pick &pick : picks) {
         if (pick.node < 0 || checks[size_t(pick.node)].control)
             continue;
-        report.failure =
-            prepare(placement, placement.nodes().at(pick.node), checks[size_t(pick.node)]);
+        NodeCheck &check = checks[size_t(pick.node)];
+        report.failure = prepare(placement, placement.nodes().at(pick.node), check);
+        report.connectFailed = check.connectFailed;
         if (!report.failure.isEmpty())
             return report;
     }
@@ -153,7 +157,7 @@ void LabRun::runOne(const LabNode &node, NodeCheck &check, StrategyResult &resul
                                    .arg(QString::fromUtf8(result.stockKey))
                              : QStringLiteral("could not create %1: %2")
                                    .arg(QString::fromUtf8(result.stockKey), set.error().toString());
-        if (!set.ok() && set.error().outcomeUnknown())
+        if (!set.ok() && set.error().mayHaveRun())
             removeKeys(control, result.sku, &result.cleanupProblem);
         return;
     }

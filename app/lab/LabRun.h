@@ -30,6 +30,7 @@ struct LabTarget
 struct LabReport
 {
     QString failure; // non-empty: the lab could not run at all (no connection, no functions)
+    bool connectFailed = false; // the failure is that a node could not be reached
     bool cancelled = false;
     QList<StrategyResult> results; // one per strategy asked for, in order
 };
@@ -65,6 +66,7 @@ private:
         std::unique_ptr<redis::RedisClient> control;
         QStringList functions; // lower case
         QByteArray sha;        // of stock_decrement.lua, empty when SCRIPT LOAD was refused
+        bool connectFailed = false;
     };
     bool cancelled() const { return m_cancel && m_cancel->load(); }
     // Connects to the node and reads what it offers; the reason when the lab cannot run.

@@ -291,7 +291,7 @@ void StormRunner::sendNaiveRound(int index, std::vector<Order> reads)
                  const auto remaining = redis::integerOf(replies.at(qsizetype(i)));
                  if (remaining.ok())
                      account(writes[i], Seen::Deducted, {}, retry);
-                 else if (remaining.error().outcomeUnknown())
+                 else if (remaining.error().mayHaveRun())
                      account(writes[i], Seen::Unknown, remaining.error().message, retry);
                  else
                      account(writes[i], Seen::Error, remaining.error().toString(), retry);
@@ -316,7 +316,7 @@ void StormRunner::decideNaive(int index, const QList<ReplyResult> &replies, qsiz
         const auto stock = r.ok() ? r->number() : redis::Decoded<qint64>(r.error());
         if (!stock.ok()) {
             // A read that got no reply changed nothing: read again, not a lost write.
-            if (stock.error().outcomeUnknown() && ++orders[i].tries <= m_settings.maxRetries) {
+            if (stock.error().mayHaveRun() && ++orders[i].tries <= m_settings.maxRetries) {
                 retry.push_back(orders[i]);
                 continue;
             }

@@ -13,10 +13,7 @@ namespace {
 
 RedisError protocol(const QString &message)
 {
-    RedisError e;
-    e.kind = RedisError::Kind::Protocol;
-    e.message = message;
-    return e;
+    return RedisError::unexpected(message);
 }
 
 Decoded<qint64> infoInteger(const QHash<QByteArray, QByteArray> &info, const QByteArray &field)

@@ -351,7 +351,7 @@ void ClusterRouter::dispatch(const std::shared_ptr<Pending> &p, QList<qsizetype>
         const qsizetype i = indexes[k];
         const CommandSlot &cs = slotOf[k];
         if (!cs.crossSlot.isEmpty()) {
-            finishOne(p, i, RedisError::notSent(cs.crossSlot));
+            finishOne(p, i, RedisError::notSent(cs.crossSlot, RedisError::Refusal::CrossSlot));
             continue;
         }
         int owner = cs.slot >= 0 ? m_topology.ownerOf(cs.slot) : -1;
@@ -415,7 +415,7 @@ void ClusterRouter::take(const std::shared_ptr<Pending> &p, qsizetype i, ReplyRe
     RedisClient &target = clientFor(host, port);
     if (m_redirectGuard)
         if (const auto refusal = m_redirectGuard(p->commands[i], target)) {
-            finishOne(p, i, RedisError::notSent(*refusal));
+            finishOne(p, i, RedisError::notSent(*refusal, RedisError::Refusal::GateRefused));
             return;
         }
     sendTo(target, p, {i}, ask);

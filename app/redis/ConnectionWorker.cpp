@@ -60,12 +60,9 @@ void Batch::encode()
 
 RedisError Batch::timeoutError() const
 {
-    return RedisError{RedisError::Kind::Timeout,
-                      {},
-                      timeoutWhy.isEmpty()
-                          ? QStringLiteral("no reply within the timeout") + RedisError::MayHaveRun
-                          : timeoutWhy,
-                      true};
+    return RedisError::unanswered(
+        RedisError::Kind::Timeout,
+        timeoutWhy.isEmpty() ? QStringLiteral("no reply within the timeout") : timeoutWhy);
 }
 
 ConnectionWorker::ConnectionWorker(ConnectionOptions options)
@@ -127,6 +124,7 @@ void ConnectionWorker::connectNow()
         m_socket->deleteLater();
     }
     m_decoder.reset();
+    m_tlsVerificationFailed = false;
     ++m_lookupGeneration;
     const TlsOptions &tls = m_options.tls;
     // A plain QTcpSocket without TLS: QSslSocket would add a layer to every read and write.
@@ -182,6 +180,7 @@ void ConnectionWorker::connectNow()
     ssl->setSslConfiguration(conf);
     connect(ssl, &QSslSocket::encrypted, this, &ConnectionWorker::onConnected);
     connect(ssl, &QSslSocket::sslErrors, this, [this](const QList<QSslError> &errors) {
+        m_tlsVerificationFailed = true;
         m_lastError = QStringLiteral("TLS verification failed for %1: %2. Check the CA file and "
                                      "the server name, or the server's certificate")
                           .arg(m_options.address(), sslErrorsText(errors));
@@ -404,7 +403,7 @@ void ConnectionWorker::onSocketError(QAbstractSocket::SocketError error)
     }
     ConnectFailure failure = ConnectFailure::Other;
     const QString why = describeSocketError(error, &failure);
-    if (m_lastError.startsWith(QStringLiteral("TLS verification")))
+    if (m_tlsVerificationFailed)
         failure = ConnectFailure::Tls; // the sslErrors handler said it better
     else
         m_lastError = why;
@@ -494,7 +493,7 @@ void ConnectionWorker::failAll(RedisError::Kind writtenKind, const QString &why)
     m_inFlight.clear();
     auto waiting = std::move(m_waiting);
     m_waiting.clear();
-    const RedisError written{writtenKind, {}, why + RedisError::SentMayHaveRun, true};
+    const RedisError written = RedisError::unanswered(writtenKind, why);
     for (auto &b : inFlight)
         b->finish(written);
     for (auto &b : waiting)
@@ -557,10 +556,10 @@ void ConnectionWorker::onTick()
         if (!b->delivered && b->deadlineMs <= t) {
             it = m_waiting.erase(it);
             b->finish(RedisError{RedisError::Kind::Timeout,
+                                 RedisError::Delivery::NotSent,
                                  {},
                                  QStringLiteral("not sent: could not connect to %1 in time")
-                                     .arg(m_options.address()),
-                                 false});
+                                     .arg(m_options.address())});
         } else {
             ++it;
         }

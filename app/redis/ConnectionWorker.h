@@ -92,7 +92,8 @@ private:
     std::deque<std::shared_ptr<Batch>> m_waiting;  // queued while the first connect runs
     ConnectionState m_state = ConnectionState::Idle;
     QString m_lastError;
-    quint64 m_lookupGeneration = 0; // drops a lookup that outlived its connect attempt
+    bool m_tlsVerificationFailed = false; // this attempt's sslErrors said why, better than Qt
+    quint64 m_lookupGeneration = 0;       // drops a lookup that outlived its connect attempt
     ConnectFailure m_failure = ConnectFailure::None;
     bool m_everReady = false;
     bool m_closing = false;

@@ -2,22 +2,36 @@
 
 namespace redis {
 
-const QString RedisError::MayHaveRun = QStringLiteral("; the command may or may not have run");
-const QString RedisError::SentMayHaveRun =
-    QStringLiteral("; the command had been sent, so it may or may not have run");
-
 QString RedisError::readFailure() const
 {
-    QString why = message;
-    for (const QString &suffix : {MayHaveRun, SentMayHaveRun})
-        if (why.endsWith(suffix))
-            why.chop(suffix.size());
-    return kind == Kind::Server ? why : QStringLiteral("%1: %2").arg(kindName(), why);
+    return kind == Kind::Server ? message : QStringLiteral("%1: %2").arg(kindName(), message);
 }
 
-RedisError RedisError::notSent(const QString &message)
+QString RedisError::toString() const
 {
-    return RedisError{Kind::NotSent, {}, message, false};
+    if (!mayHaveRun())
+        return message;
+    return QStringLiteral("outcome unknown (%1): %2; %3")
+        .arg(kindName(), message,
+             delivery == Delivery::SentNoReply
+                 ? QStringLiteral("the command had been sent, so it may or may not have run")
+                 : QStringLiteral("the reply was not understood, so the command may or may not "
+                                  "have run"));
+}
+
+RedisError RedisError::notSent(const QString &message, Refusal refusal)
+{
+    return RedisError{Kind::NotSent, Delivery::NotSent, {}, message, refusal};
+}
+
+RedisError RedisError::unanswered(Kind kind, const QString &message)
+{
+    return RedisError{kind, Delivery::SentNoReply, {}, message, Refusal::None};
+}
+
+RedisError RedisError::unexpected(const QString &message)
+{
+    return RedisError{Kind::Unexpected, Delivery::Answered, {}, message, Refusal::None};
 }
 
 RedisError RedisError::fromServer(const QByteArray &errorLine)
@@ -29,11 +43,8 @@ RedisError RedisError::fromServer(const QByteArray &errorLine)
     bool isCode = !head.isEmpty();
     for (char c : head)
         isCode = isCode && ((c >= 'A' && c <= 'Z') || c == '_' || (c >= '0' && c <= '9'));
-    RedisError e;
-    e.kind = Kind::Server;
-    e.code = isCode ? head : QByteArray("ERR");
-    e.message = QString::fromUtf8(errorLine);
-    return e;
+    return RedisError{Kind::Server, Delivery::Answered, isCode ? head : QByteArray("ERR"),
+                      QString::fromUtf8(errorLine), Refusal::None};
 }
 
 QString RedisError::kindName() const
@@ -49,17 +60,12 @@ QString RedisError::kindName() const
         return QStringLiteral("I/O");
     case Kind::Protocol:
         return QStringLiteral("protocol");
+    case Kind::Unexpected:
+        return QStringLiteral("unexpected reply");
     case Kind::Server:
         return QStringLiteral("server");
     }
     return {};
-}
-
-QString RedisError::toString() const
-{
-    if (outcomeUnknown())
-        return QStringLiteral("outcome unknown (%1): %2").arg(kindName(), message);
-    return message;
 }
 
 } // namespace redis

@@ -6,43 +6,65 @@
 namespace redis {
 
 // What went wrong with one command. The distinction that matters most to the console is
-// whether the command may have reached the server: a write whose reply never came is an
-// *outcome unknown*, never a "not executed".
+// whether the command may have run on the server: a write whose reply never came is an
+// *outcome unknown*, never a "not executed". That is read from `delivery`, through
+// mayHaveRun(), and from nothing else (never from the message's words).
 struct RedisError
 {
     enum class Kind {
         NotSent,        // refused before it reached the socket (disconnected, gate, bad input)
-        Timeout,        // no reply within the command timeout
+        Timeout,        // no reply in time (or, not sent: no connection in time)
         ConnectionLost, // the connection closed while the reply was pending
-        Io,             // socket or TLS failure while connecting
+        Io,             // socket or TLS failure
         Protocol,       // the byte stream could not be parsed
+        Unexpected,     // a well-formed reply of a shape the caller did not expect
         Server,         // the server answered with an error reply
+    };
+    // How far the command got.
+    enum class Delivery {
+        NotSent,     // never handed to the socket: it did not run
+        SentNoReply, // handed to the socket, no reply read: it may or may not have run
+        Answered,    // the server answered (an error reply, or a reply the caller could not use)
+    };
+    // The console's own refusals before sending, named so that callers can advise on them
+    // without reading their text.
+    enum class Refusal {
+        None,
+        CrossSlot,   // the command's keys hash to different cluster slots
+        GateRefused, // the write gate refused it: unlock the session to write there
     };
 
     Kind kind = Kind::Server;
-    QByteArray code;      // server error prefix: ERR, WRONGTYPE, NOPERM, NOSCRIPT, MOVED, ...
-    QString message;      // human readable, never contains a password
-    bool written = false; // the command was handed to the socket before the failure
+    Delivery delivery = Delivery::Answered;
+    QByteArray code; // server error prefix: ERR, WRONGTYPE, NOPERM, NOSCRIPT, MOVED, ...
+    QString message; // what happened, for people; never a password, never "may have run"
+    Refusal refusal = Refusal::None;
 
-    // The server may or may not have executed the command (a reply that could not be parsed
-    // says nothing about what ran).
-    bool outcomeUnknown() const
+    // The one question about effects: may the server have executed the command? True when it
+    // was sent and no reply was read, or when the reply could not be understood. An error
+    // reply is an answer: whether the command wrote before it is the command's own contract
+    // (most errors come before any write; a script's may come after some).
+    bool mayHaveRun() const
     {
-        return written
-               && (kind == Kind::Timeout || kind == Kind::ConnectionLost || kind == Kind::Protocol);
+        return delivery == Delivery::SentNoReply
+               || (delivery == Delivery::Answered && kind != Kind::Server);
     }
     bool isServer(const char *prefix) const { return kind == Kind::Server && code == prefix; }
 
-    // For a read (SCAN, TYPE, GET...): "<kind>: <message>" without the "outcome unknown" and
-    // "may have run" a write needs, since a read that got no reply changed nothing.
+    // For a read (SCAN, TYPE, GET...): "<kind>: <message>", or the server's text; a read that
+    // got no reply changed nothing, so nothing about what may have run.
     QString readFailure() const;
-    // How a message ends when the command was written and no reply came.
-    static const QString MayHaveRun, SentMayHaveRun;
-
-    static RedisError notSent(const QString &message);
-    static RedisError fromServer(const QByteArray &errorLine);
-    QString kindName() const;
+    // For a write: "outcome unknown (<kind>): <message>; the command had been sent, so it may
+    // or may not have run" when mayHaveRun(), else the message.
     QString toString() const;
+    QString kindName() const;
+
+    static RedisError notSent(const QString &message, Refusal refusal = Refusal::None);
+    // Sent, and no reply read: timeouts, lost connections, a stream that broke.
+    static RedisError unanswered(Kind kind, const QString &message);
+    static RedisError fromServer(const QByteArray &errorLine);
+    // The server answered with a well-formed reply of a shape the caller did not expect.
+    static RedisError unexpected(const QString &message);
 };
 
 } // namespace redis

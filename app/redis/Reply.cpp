@@ -116,10 +116,7 @@ QString Reply::shape() const
 
 RedisError Reply::unexpected(const QString &expected) const
 {
-    return RedisError{RedisError::Kind::Protocol,
-                      {},
-                      QStringLiteral("expected %1, got %2").arg(expected, shape()),
-                      false};
+    return RedisError::unexpected(QStringLiteral("expected %1, got %2").arg(expected, shape()));
 }
 
 QString Reply::debugString(int maxLength) const

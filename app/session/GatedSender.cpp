@@ -124,15 +124,17 @@ void GatedSender::decideAndSend(Pending p, const QList<WriteDecision> &decisions
                     && out[i].error().message.contains(QLatin1String(FunctionNowWrites)))
                     out[i] = redis::RedisError::notSent(
                         refusal
-                        + QStringLiteral(" (the function now writes; the server "
-                                         "refused it as FCALL_RO and ran nothing)"));
+                            + QStringLiteral(" (the function now writes; the server "
+                                             "refused it as FCALL_RO and ran nothing)"),
+                        redis::RedisError::Refusal::GateRefused);
             cb(out);
         };
     }
     forward(std::move(p));
 }
 
-void GatedSender::refuse(Pending p, const QList<WriteDecision> &decisions, const QString &base)
+void GatedSender::refuse(Pending p, const QList<WriteDecision> &decisions,
+                         const redis::RedisError &base)
 {
     QString firstWrite;
     QList<redis::ReplyResult> results;
@@ -141,11 +143,12 @@ void GatedSender::refuse(Pending p, const QList<WriteDecision> &decisions, const
             firstWrite = d.reason;
     for (const WriteDecision &d : decisions)
         results << redis::ReplyResult(redis::RedisError::notSent(
-            d.writes ? QStringLiteral("%1 (%2)").arg(base, d.reason)
+            d.writes ? QStringLiteral("%1 (%2)").arg(base.message, d.reason)
                      : QStringLiteral("%1 (not sent with a refused write in the same batch: %2)")
-                           .arg(base, firstWrite)));
+                           .arg(base.message, firstWrite),
+            base.refusal));
     qCInfo(lcSession) << "refused a write on profile" << m_gate.profileName() << "-" << firstWrite
-                      << "-" << base;
+                      << "-" << base.message;
     QObject *context = p.context.data();
     if (!context)
         return;

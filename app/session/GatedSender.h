@@ -42,7 +42,7 @@ private:
     void pump();
     void forward(Pending p);
     void decideAndSend(Pending p, const QList<WriteDecision> &decisions);
-    void refuse(Pending p, const QList<WriteDecision> &decisions, const QString &base);
+    void refuse(Pending p, const QList<WriteDecision> &decisions, const redis::RedisError &base);
 
     redis::CommandSender &m_inner;
     WriteGate &m_gate;

@@ -84,15 +84,12 @@ core::Result<ServerOverview, redis::RedisError> decodeOverview(const QList<redis
             o.deniedReads << QLatin1String(ReadNames[i]);
     if (!r[0].ok() && !isNoPerm(r[0]))
         return r[0].error();
-    // A read has no write outcome: `written` stays false, whatever the bytes were.
     QHash<QByteArray, QByteArray> info;
     if (r[0].ok()) {
         const auto infoText = r[0]->string();
         if (!infoText)
-            return redis::RedisError{redis::RedisError::Kind::Protocol,
-                                     {},
-                                     QStringLiteral("INFO: %1").arg(infoText.error().message),
-                                     false};
+            return redis::RedisError::unexpected(
+                QStringLiteral("INFO: %1").arg(infoText.error().message));
         info = parseInfo(*infoText);
     }
     o.server = serverIdentity(info);

@@ -97,27 +97,32 @@ QString WriteGate::refusalMessage() const
         .arg(environment(), m_profileName);
 }
 
-std::optional<QString> WriteGate::writeRefusal(const QList<redis::Command> &commands,
-                                               const QList<WriteDecision> &decisions) const
+std::optional<redis::RedisError>
+WriteGate::writeRefusal(const QList<redis::Command> &commands,
+                        const QList<WriteDecision> &decisions) const
 {
+    using redis::RedisError;
     const bool writes =
         std::any_of(decisions.cbegin(), decisions.cend(), [](const auto &d) { return d.writes; });
     if (!writes)
         return std::nullopt;
     if (isReadOnly())
-        return refusalMessage();
+        return RedisError::notSent(refusalMessage(), RedisError::Refusal::GateRefused);
     if (!needsNodeProof())
         return std::nullopt;
     auto *router = dynamic_cast<redis::ClusterRouter *>(&m_server);
     if (router && !router->discovered())
-        return QStringLiteral("not sent: which nodes this local session would write to is not "
-                              "known yet (the cluster's topology is being read); try again");
+        return RedisError::notSent(
+            QStringLiteral("not sent: which nodes this local session would write to is not "
+                           "known yet (the cluster's topology is being read); try again"));
     for (int index : writeTargets(commands, decisions)) {
         const LocalEvidence e = nodeEvidence(index);
         if (!e.proven())
-            return QStringLiteral("node %1 is production to this local session (%2): unlock "
-                                  "it (type the profile name '%3') to write there")
-                .arg(router->node(index).address(), e.reason, m_profileName);
+            return RedisError::notSent(
+                QStringLiteral("node %1 is production to this local session (%2): unlock "
+                               "it (type the profile name '%3') to write there")
+                    .arg(router->node(index).address(), e.reason, m_profileName),
+                RedisError::Refusal::GateRefused);
     }
     return std::nullopt;
 }

@@ -102,9 +102,10 @@ public:
                                              const QString &lookupFailure) const;
     // Every batch may go out as it is: writes are allowed everywhere they can land.
     bool passesEverything() const;
-    // Why a classified batch may not go out; nullopt when it may.
-    std::optional<QString> writeRefusal(const QList<redis::Command> &commands,
-                                        const QList<WriteDecision> &decisions) const;
+    // Why a classified batch may not go out (not sent, with the refusal's code); nullopt when
+    // it may.
+    std::optional<redis::RedisError> writeRefusal(const QList<redis::Command> &commands,
+                                                  const QList<WriteDecision> &decisions) const;
 
     // A cluster router's RedirectGuard: a write that a MOVED or ASK sends to a node this
     // local session has no proof for is refused (and the node's proof read for next time).

@@ -114,7 +114,7 @@ class TstClusterFailover : public QObject
                            Order &order = s.orders[n];
                            if (result.ok() && result->at(0).toInteger() == 1)
                                order.outcome = Outcome::Applied;
-                           else if (!result.ok() && result.error().outcomeUnknown())
+                           else if (!result.ok() && result.error().mayHaveRun())
                                order.outcome = Outcome::Unknown;
                            else
                                order.outcome = Outcome::Refused;

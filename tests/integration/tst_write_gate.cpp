@@ -68,8 +68,9 @@ class TstWriteGate : public QObject
     {
         QVERIFY(!r.ok());
         QCOMPARE(r.error().kind, RedisError::Kind::NotSent);
-        QVERIFY(!r.error().written);
-        QVERIFY(!r.error().outcomeUnknown());
+        QCOMPARE(r.error().delivery, RedisError::Delivery::NotSent);
+        QCOMPARE(r.error().refusal, RedisError::Refusal::GateRefused);
+        QVERIFY(!r.error().mayHaveRun());
         QVERIFY2(r.error().message.startsWith(QLatin1String(
                      "read-only session on production profile 'prod-eu': unlock it (type the "
                      "profile name) to allow writes")),

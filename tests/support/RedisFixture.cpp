@@ -62,7 +62,7 @@ QString render(const redis::ReplyResult &result)
     const redis::RedisError &e = result.error();
     if (e.kind == redis::RedisError::Kind::Server)
         return QStringLiteral("error: ") + e.message;
-    return e.kindName() + QStringLiteral(": ") + e.message;
+    return e.mayHaveRun() ? e.toString() : e.kindName() + QStringLiteral(": ") + e.message;
 }
 
 Snapshot snapshot(redis::CommandSender &client, const QList<QByteArray> &keys)

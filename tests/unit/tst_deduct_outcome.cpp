@@ -281,18 +281,19 @@ private slots:
 
     void transportFailures()
     {
-        const RedisError timeout{RedisError::Kind::Timeout, {}, "no reply", true};
+        const auto timeout = RedisError::unanswered(RedisError::Kind::Timeout, "no reply");
         QCOMPARE(decodeFunctionReply(timeout).kind, OutcomeKind::Unknown);
-        const RedisError lost{RedisError::Kind::ConnectionLost, {}, "closed", true};
+        const auto lost = RedisError::unanswered(RedisError::Kind::ConnectionLost, "closed");
         QCOMPARE(decodeScriptReply(lost).kind, OutcomeKind::Unknown);
-        const RedisError unsentTimeout{RedisError::Kind::Timeout, {}, "could not connect", false};
+        const RedisError unsentTimeout{
+            RedisError::Kind::Timeout, RedisError::Delivery::NotSent, {}, "could not connect"};
         QCOMPARE(decodeFunctionReply(unsentTimeout).kind, OutcomeKind::NotSent);
         const auto notSent = decodeFunctionReply(RedisError::notSent("read-only session"));
         QCOMPARE(notSent.kind, OutcomeKind::NotSent);
         QVERIFY(
             notSent.meaning(DeductionMode::Function).contains(QLatin1String("Nothing was sent")));
         // Written, then the stream broke: may have run.
-        const RedisError protocol{RedisError::Kind::Protocol, {}, "bad byte", true};
+        const auto protocol = RedisError::unanswered(RedisError::Kind::Protocol, "bad byte");
         QCOMPARE(decodeFunctionReply(protocol).kind, OutcomeKind::Unknown);
     }
 
@@ -314,14 +315,23 @@ private slots:
         u.kind = OutcomeKind::Unknown;
         QVERIFY(u.nextStep(DeductionMode::Script).contains(QLatin1String("deduct twice")));
         QVERIFY(u.nextStep(DeductionMode::Function).contains(QLatin1String("Check the receipt")));
-        // The cluster router's refusal of keys in two slots: reconnecting would not help.
+        // The cluster router's refusal of keys in two slots: reconnecting would not help. The
+        // advice follows the refusal's code, not its words.
         const DeductionOutcome cross = transportOutcome(redis::RedisError::notSent(
             "the keys a (slot 1) and b (slot 2) are in different cluster slots, so no node can "
-            "run them together: keep both under one {hash tag}"));
+            "run them together: keep both under one {hash tag}",
+            redis::RedisError::Refusal::CrossSlot));
         QCOMPARE(cross.kind, OutcomeKind::NotSent);
         QVERIFY(cross.meaning(DeductionMode::Function).contains("different cluster slots"));
         QVERIFY(cross.nextStep(DeductionMode::Function).contains("key templates"));
         QVERIFY(!cross.nextStep(DeductionMode::Function).contains("Reconnect"));
+        const DeductionOutcome gate = transportOutcome(
+            redis::RedisError::notSent("any words", redis::RedisError::Refusal::GateRefused));
+        QVERIFY(gate.nextStep(DeductionMode::Function).startsWith("Unlock the session"));
+        const DeductionOutcome plain = transportOutcome(redis::RedisError::notSent(
+            "different cluster slots, read-only session, audit log: words are not codes"));
+        QCOMPARE(plain.nextStep(DeductionMode::Function),
+                 QStringLiteral("Reconnect, then run again: nothing was sent."));
     }
 
     void receiptFunctionReplies()
@@ -413,8 +423,9 @@ private slots:
         s = decodeDirectReceipt("r", QList<RR>{Reply::status("hash"), Reply::integer(60),
                                                Reply::nil(), Reply::array({})});
         QCOMPARE(s.verdictName(), QStringLiteral("check_failed"));
-        s = decodeDirectReceipt("r", QList<RR>{RedisError{RedisError::Kind::Timeout, {}, "t", true},
-                                               Reply::integer(1), Reply::nil(), Reply::nil()});
+        s = decodeDirectReceipt("r",
+                                QList<RR>{RedisError::unanswered(RedisError::Kind::Timeout, "t"),
+                                          Reply::integer(1), Reply::nil(), Reply::nil()});
         QVERIFY(!s.ok());
         QVERIFY(s.verdict().contains(QLatin1String("says nothing")));
     }

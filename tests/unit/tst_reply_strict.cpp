@@ -72,9 +72,9 @@ private slots:
                 return reply.element(2).error();
             }
         }();
-        QCOMPARE(e.kind, RedisError::Kind::Protocol);
+        QCOMPARE(e.kind, RedisError::Kind::Unexpected);
         QCOMPARE(e.message, message);
-        QVERIFY(!e.written);
+        QCOMPARE(e.delivery, RedisError::Delivery::Answered);
     }
 
     // at(i) past the end (or on a non-array) is a nil reply, never memory that is not there.
