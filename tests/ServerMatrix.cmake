@@ -16,7 +16,7 @@ set(matrix_every_server tst_contract_deduct_v1 tst_contract_receipt tst_contract
     tst_functions_case_twins tst_functions_server_alias)
 # On one server more: the rest is protocol and cluster behaviour that Redis 7.x and Valkey
 # share; one other implementation is enough to catch an assumption about 7.0 (the CI budget,
-# README "Build and CI time", has the cost of each).
+# docs/testing.md, has the cost of each).
 set(matrix_wide_server ${matrix_every_server} tst_fixture_servers tst_transport tst_deduct
     tst_cli_deduct tst_cli_ping tst_connection_probe tst_cluster_routing tst_functions_cluster
     tst_functions_replicas tst_main_window_smoke)

@@ -11,14 +11,13 @@ namespace browse {
 // How hard a scan may push the server. Fast (local, test, staging, the demo): several pages
 // in flight and no cap, done as soon as the server can answer. Gentle (production): one page
 // in flight, small pages and a keys/s cap, so that other clients of the server keep their
-// latency; scripts/bench scan-impact measures both and chose the defaults (README,
-// "Performance").
+// latency; scripts/bench scan-impact measures both and chose the defaults (docs/performance.md).
 struct ScanPace
 {
     enum class Mode { Fast, Gentle };
     // The cap a production session starts with: 1,000,000 keys in 25 s (the target is 30 s),
     // with room for slow round trips; its cost to other clients is measured by
-    // scripts/bench scan-impact (README, "Performance").
+    // scripts/bench scan-impact (docs/performance.md).
     static constexpr qint64 DefaultGentleKeysPerSecond = 40000;
     static constexpr qint64 MinKeysPerSecond = 1000;
     static constexpr qint64 MaxKeysPerSecond = 10000000;

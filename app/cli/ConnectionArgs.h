@@ -148,7 +148,7 @@ std::optional<inventory::KeySchema> keySchema(const session::ConnectionProfile &
 // Every verb reads its socket on its own thread (ConnectionOptions::onCallerThread): no
 // thread hop each way per round trip, and for a scan no second thread competing for the
 // cores with the decoding (1M keys: 3.15-3.57 s against 3.72-3.81 s on the transport thread,
-// README "Performance").
+// docs/performance.md).
 std::unique_ptr<redis::RedisClient> connectClient(redis::ConnectionOptions options,
                                                   Context &context, int failExit, int *exitCode);
 // The same for a server that may be a cluster node: the router finds out, and routes each
