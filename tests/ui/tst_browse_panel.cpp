@@ -69,6 +69,43 @@ private slots:
             QVERIFY(r.ok());
     }
 
+    // Before the session knows whether the server is a cluster, no view scans: a scan of the
+    // seed alone would present part of a cluster's keys as all of them. Asked meanwhile, each
+    // says why it waits and runs once the topology is known.
+    void viewsWaitForTheTopology()
+    {
+        ui::BrowserPanel panel(*m_client, inventory::KeySchema());
+        panel.setTopologyKnown(false);
+        QSignalSpy scanned(&panel, &ui::BrowserPanel::scanFinished);
+        panel.resize(1400, 900);
+        panel.show();
+        panel.rescan();
+        panel.flatView()->scan("stock:*");
+        panel.orderView()->lookUp("9001");
+        // Each would be running by now (a scan starts synchronously): none is.
+        QVERIFY(!panel.inventoryScan().isRunning());
+        QVERIFY(!panel.flatView()->isScanning());
+        QVERIFY(!panel.orderView()->isSearching());
+        QVERIFY(scanned.isEmpty());
+        const auto says = [](const QWidget *view) {
+            for (const QLabel *label : view->findChildren<QLabel *>())
+                if (label->text().startsWith("Finding out whether the server is a cluster"))
+                    return true;
+            return false;
+        };
+        QVERIFY2(panel.statusText().startsWith("Finding out whether the server is a cluster"),
+                 qPrintable(panel.statusText()));
+        QVERIFY(says(panel.flatView()));
+        QVERIFY(says(panel.orderView()));
+
+        panel.setTopologyKnown(true);
+        QVERIFY(scanned.wait(20000));
+        QCOMPARE(scanned[0][0].toBool(), true);
+        QTRY_VERIFY_WITH_TIMEOUT(panel.flatView()->model().rowCount() > 0, 20000);
+        auto *result = panel.findChild<QTextBrowser *>("orderResult");
+        QTRY_VERIFY_WITH_TIMEOUT(result->toPlainText().contains("SKU 43"), 20000);
+    }
+
     void scansListsAndLooksUpAnOrder()
     {
         ui::BrowserPanel panel(*m_client, inventory::KeySchema());

@@ -265,11 +265,12 @@ void BrowserPanel::setEnvironment(session::Environment environment)
 void BrowserPanel::rescan()
 {
     m_scannedOnce = true;
-    if (!m_topologyKnown) {
-        m_scanWhenKnown = true;
+    if (!m_topologyWait.runOrKeep([this] { startScan(); }))
         setStatus(tr("Finding out whether the server is a cluster before scanning…"));
-        return;
-    }
+}
+
+void BrowserPanel::startScan()
+{
     browse::InventoryScan::Options o;
     const browse::ScanPace pace = m_pace->pace();
     o.count = pace.isGentle() ? 0 : m_scanCount; // gentle: its own small pages
@@ -473,11 +474,9 @@ void BrowserPanel::setTopology(const redis::ClusterTopology *topology)
 
 void BrowserPanel::setTopologyKnown(bool known)
 {
-    m_topologyKnown = known;
-    if (known && m_scanWhenKnown) {
-        m_scanWhenKnown = false;
-        rescan();
-    }
+    m_orderView->setTopologyKnown(known);
+    m_flatView->setTopologyKnown(known);
+    m_topologyWait.setKnown(known);
 }
 
 void BrowserPanel::updateNodeProgress()

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "TopologyWait.h"
 #include "browse/InventoryScan.h"
 #include "browse/KeyAction.h"
 #include "browse/KeyLocator.h"
@@ -97,6 +98,7 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    void startScan();
     void requestAction(const browse::KeyAction &action);
     void onActionFinished(const browse::KeyActionRunner::Outcome &outcome);
     void syncViews();
@@ -124,8 +126,7 @@ private:
     // 1000-key page keeps that turn short (ten million keys on a loaded laptop).
     int m_scanCount = 250;
     int m_scanTimeoutMs = 30000;
-    bool m_topologyKnown = true;
-    bool m_scanWhenKnown = false;
+    TopologyWait m_topologyWait;
     bool m_autoScan = true;
     bool m_scannedOnce = false;
 

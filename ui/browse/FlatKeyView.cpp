@@ -142,8 +142,11 @@ void FlatKeyView::scan(const QByteArray &pattern)
     o.type = m_type->currentData().toByteArray();
     if (m_pattern->text().toUtf8() != o.pattern)
         m_pattern->setText(QString::fromUtf8(o.pattern));
-    m_go->setText(tr("Stop"));
-    m_scan.start(o);
+    if (!m_topologyWait.runOrKeep([this, o] {
+            m_go->setText(tr("Stop"));
+            m_scan.start(o);
+        }))
+        m_progress->setText(tr("Finding out whether the server is a cluster before scanning…"));
 }
 
 void FlatKeyView::tick()

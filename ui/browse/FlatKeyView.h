@@ -1,5 +1,6 @@
 #pragma once
 
+#include "TopologyWait.h"
 #include "browse/FlatKeyScan.h"
 #include "browse/KeyAction.h"
 #include "inventory/KeySchema.h"
@@ -29,6 +30,9 @@ public:
     QTableView *table() const { return m_table; }
     void tick();
     void setWritable(bool writable, const QString &why);
+    // See TopologyWait: a scan asked for before discovery runs once it is known.
+    void setTopologyKnown(bool known) { m_topologyWait.setKnown(known); }
+    bool isScanning() const { return m_scan.isRunning(); }
 
 signals:
     void actionRequested(const browse::KeyAction &action);
@@ -51,6 +55,7 @@ private:
     QPushButton *m_setTtl = nullptr, *m_removeTtl = nullptr, *m_delete = nullptr;
     bool m_writable = false;
     QString m_readOnlyWhy;
+    TopologyWait m_topologyWait;
 };
 
 } // namespace ui

@@ -163,9 +163,16 @@ void OrderLookupView::lookUp(const QByteArray &orderId)
         m_progress->setText(tr("Type an order id first."));
         return;
     }
-    m_orderId = orderId;
     if (m_input->text().trimmed().toUtf8() != orderId)
         m_input->setText(QString::fromUtf8(orderId));
+    if (!m_topologyWait.runOrKeep([this, orderId] { start(orderId); }))
+        m_progress->setText(tr("Finding out whether the server is a cluster before "
+                               "searching…"));
+}
+
+void OrderLookupView::start(const QByteArray &orderId)
+{
+    m_orderId = orderId;
     browse::InventoryScan::Options o;
     o.orderId = orderId;
     o.count = 5000; // one pattern, few hits: bigger pages mean fewer round trips

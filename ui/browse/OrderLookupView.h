@@ -1,5 +1,6 @@
 #pragma once
 
+#include "TopologyWait.h"
 #include "browse/InventoryScan.h"
 #include "browse/KeyAction.h"
 #include "browse/OrderReport.h"
@@ -43,6 +44,8 @@ public:
     void focusInput();
     // The audit log whose records narrow a missing receipt (empty: the default one).
     void setAuditLogPath(const QString &path) { m_auditLogPath = path; }
+    // See TopologyWait: a lookup asked for before discovery runs once it is known.
+    void setTopologyKnown(bool known) { m_topologyWait.setKnown(known); }
 
 signals:
     void actionRequested(const browse::KeyAction &action);
@@ -52,6 +55,7 @@ signals:
     void auditRecordsRequested(const QString &sku, const QString &order);
 
 private:
+    void start(const QByteArray &orderId);
     void render();
     void readEvidence();
     void readAuditNote();
@@ -77,6 +81,7 @@ private:
     QString m_rendered;
     bool m_writable = false;
     QString m_readOnlyWhy;
+    TopologyWait m_topologyWait;
 };
 
 } // namespace ui

@@ -6,29 +6,27 @@
 
 namespace ui {
 
-using readiness::Verdict;
-
 namespace {
-QColor colour(Verdict v)
+QColor colour(readiness::Verdict v)
 {
     switch (v) {
-    case Verdict::Pass:
+    case readiness::Verdict::Pass:
         return Palette::ok();
-    case Verdict::Warn:
+    case readiness::Verdict::Warn:
         return Palette::warning();
-    case Verdict::Fail:
+    case readiness::Verdict::Fail:
         return Palette::error();
-    case Verdict::CouldNotCheck:
+    case readiness::Verdict::CouldNotCheck:
         break;
     }
     return Palette::muted();
 }
 
-QColor tint(Verdict v)
+QColor tint(readiness::Verdict v)
 {
-    if (v == Verdict::Fail)
+    if (v == readiness::Verdict::Fail)
         return Palette::errorTint();
-    if (v == Verdict::Warn)
+    if (v == readiness::Verdict::Warn)
         return Palette::warningTint();
     return {};
 }
@@ -101,7 +99,7 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
         return {};
     switch (section) {
     case VerdictColumn:
-        return tr("Verdict");
+        return tr("readiness::Verdict");
     case RuleColumn:
         return tr("Rule");
     case WhyColumn:
