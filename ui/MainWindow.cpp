@@ -241,11 +241,8 @@ void MainWindow::createFeaturePanels()
         new LabPanel(lab::LabTarget{m_client->options(), m_session->schema(), profile.addressMap()},
                      labRefusal());
     m_tabs->addTab(m_lab, tr("La&b"));
-    connect(m_deduct, &DeductionPanel::auditLogChanged, m_audit, &AuditViewerPanel::reload);
-    connect(m_browser, &BrowserPanel::auditRecorded, m_audit, &AuditViewerPanel::reload);
     connect(m_browser, &BrowserPanel::statusMessage, this,
             [this](const QString &message) { m_status->setActivity(message); });
-    connect(m_libraries, &LibrariesView::refreshed, m_audit, &AuditViewerPanel::reload);
     // An order lookup's "Show in audit log": that order's writes, on the Audit log tab.
     connect(m_browser, &BrowserPanel::auditRecordsRequested, this,
             [this](const QString &sku, const QString &order) {

@@ -39,11 +39,12 @@ int colouredPixels(const QImage &image)
     return n;
 }
 
-// Where the PNGs go: the test's data directory, so a person can look at them afterwards.
+// Where the PNGs go: the test's output directory (build/tests/test-output/tst_charts_render/),
+// so a person can look at them afterwards.
 QString outputDir()
 {
-    const QString dir =
-        qEnvironmentVariable("INVENTORY_DATA_DIR", QDir::tempPath()) + QStringLiteral("/charts");
+    const QString dir = qEnvironmentVariable("INVENTORY_TEST_OUTPUT_DIR", QDir::tempPath())
+                        + QStringLiteral("/charts");
     QDir().mkpath(dir);
     return dir;
 }

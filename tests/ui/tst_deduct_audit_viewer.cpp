@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -209,6 +210,24 @@ private slots:
         QCOMPARE(panel.model()->totalCount(), before + 1);
         // The torn line no longer ends the file, but it is still reported and skipped.
         QVERIFY(panel.problemsText().contains("line 4"));
+    }
+
+    // Records another process appends (inventory-cli next to the console) show up without a
+    // reload asked by anyone.
+    void recordsAppendedElsewhereShowUp()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("audit.jsonl");
+        QVERIFY(AuditLog(path)
+                    .append(record("deduct", "deducted: remaining 7", false, {"FCALL"}))
+                    .ok());
+        ui::AuditViewerPanel panel(path);
+        QTRY_COMPARE(panel.model()->totalCount(), 1);
+        // A whole record as AuditLog writes it, appended by a shell.
+        const QString elsewhere = dir.filePath("elsewhere.jsonl");
+        QVERIFY(AuditLog(elsewhere).append(record("delete", "deleted", false, {"DEL", "k"})).ok());
+        QCOMPARE(QProcess::execute("sh", {"-c", "cat \"$1\" >> \"$0\"", path, elsewhere}), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(panel.model()->totalCount(), 2, 10000);
     }
 
     // A row written on a server process that no longer answers at its address says so (the

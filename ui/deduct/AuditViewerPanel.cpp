@@ -169,11 +169,15 @@ AuditViewerPanel::AuditViewerPanel(const QString &auditLogPath, QWidget *parent)
     });
     connect(m_loader, &AuditLoader::finished, this, &AuditViewerPanel::loadFinished);
     m_model->setIndex(std::make_unique<AuditIndex>(m_path));
+    // Whoever appends (this window's panels, inventory-cli in a terminal), the rows follow.
+    connect(&m_watcher, &AuditLogWatcher::changed, this, &AuditViewerPanel::reload);
+    m_watcher.setPath(m_path);
     reload();
 }
 
 void AuditViewerPanel::setAuditLogPath(const QString &path)
 {
+    m_watcher.setPath(path);
     if (m_loader->isRunning()) {
         // The worker owns the old log's index; start over once it has stopped.
         m_path = path;

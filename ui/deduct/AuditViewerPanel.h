@@ -2,6 +2,7 @@
 
 #include "core/Result.h"
 #include "inventory/AuditLoader.h"
+#include "inventory/AuditLogWatcher.h"
 #include "inventory/AuditQuery.h"
 
 #include <QWidget>
@@ -93,6 +94,7 @@ private:
     QString m_sku, m_order; // showOrder()
     QString m_loadNote;     // e.g. a cancelled load: what is shown is not the whole log
     bool m_reloadAgain = false;
+    inventory::AuditLogWatcher m_watcher;
     bool m_columnsSized = false;
 };
 
