@@ -300,22 +300,39 @@ private slots:
     // The UI calls start() and goes on; a second start drops the first run's result.
     void asynchronousAndRestartable()
     {
+        INVENTORY_REQUIRE_ISOLATION();
         ConnectionProbe probe;
         QList<session::ProbeResult> results;
         connect(&probe, &ConnectionProbe::finished, this,
                 [&](const session::ProbeResult &r) { results << r; });
-        INVENTORY_REQUIRE_ISOLATION();
         ConnectionProfile unreachable = profileFor(m_redis.options());
         unreachable.host = testsupport::silentHost(); // never answers
+        // start() returns long before a connect to it could time out.
+        unreachable.timeoutMs = 60000;
         QElapsedTimer t;
         t.start();
         probe.start(unreachable, {});
-        QVERIFY(t.elapsed() < 100);
+        QVERIFY2(t.elapsed() < unreachable.timeoutMs / 2, qPrintable(QString::number(t.elapsed())));
         QVERIFY(probe.isRunning());
+        QVERIFY(results.isEmpty());
+        // Started again, towards the same host with a short timeout, then again towards the
+        // server: the second run would end when its connect times out, and a witness probe
+        // started after it with twice that timeout ends later still, so once the witness has
+        // failed, the dropped run's result would have come.
+        unreachable.timeoutMs = 300;
+        probe.start(unreachable, {});
+        ConnectionProbe witness;
+        std::optional<session::ProbeResult> witnessed;
+        connect(&witness, &ConnectionProbe::finished, this,
+                [&](const session::ProbeResult &r) { witnessed = r; });
+        ConnectionProfile later = unreachable;
+        later.timeoutMs = 2 * unreachable.timeoutMs;
+        witness.start(later, {});
         probe.start(profileFor(m_redis.options()), {});
-        QTRY_COMPARE(results.size(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(results.size(), 1, 20000);
         QVERIFY(results.first().ok());
-        QTest::qWait(50);
+        QTRY_VERIFY_WITH_TIMEOUT(witnessed.has_value(), 20000);
+        QVERIFY(!witnessed->ok());
         QCOMPARE(results.size(), 1);
         QVERIFY(!probe.isRunning());
     }

@@ -219,20 +219,24 @@ private slots:
         auto probe = m_redis->connect(); // connected now: a connect during the sleep would wait
         QObject context;
         bool awake = false;
+        // Long beside the CLI's 500 ms, so that neither bound below is a race on a loaded
+        // machine: a CLI that waited for the server would take most of it.
+        constexpr int SleepS = 8;
         QElapsedTimer asleepFor;
         asleepFor.start();
         sleeper->send(
-            {"DEBUG", "SLEEP", "3"}, &context, [&](const redis::ReplyResult &) { awake = true; },
-            20000);
+            {"DEBUG", "SLEEP", QByteArray::number(SleepS)}, &context,
+            [&](const redis::ReplyResult &) { awake = true; }, 60000);
         // Asleep once a PING goes unanswered for 200 ms.
         QTRY_VERIFY_WITH_TIMEOUT(!probe->call({"PING"}, 200).ok(), 10000);
         QElapsedTimer clock;
         clock.start();
         const auto r = testsupport::runCli(deductArgs(500));
         const qint64 elapsed = clock.elapsed();
-        // DEBUG SLEEP 3 was sent before asleepFor started: the server still slept throughout.
-        QVERIFY2(asleepFor.elapsed() < 3000, "the server may have woken before the CLI ended");
-        QVERIFY2(elapsed < 2500, qPrintable(QString::number(elapsed)));
+        // asleepFor started before DEBUG SLEEP was sent: the server still slept throughout.
+        QVERIFY2(asleepFor.elapsed() < SleepS * 1000,
+                 "the server may have woken before the CLI ended");
+        QVERIFY2(elapsed < SleepS * 1000 / 2, qPrintable(QString::number(elapsed)));
         QCOMPARE(r.exitCode, 3);
         // "no answer from <address> within 500 ms", or "no answer to the connection setup from
         // <address>": which depends on when the timer fires, both say what happened.
@@ -241,7 +245,7 @@ private slots:
                 && r.err.contains(QStringLiteral("127.0.0.1:%1").arg(m_redis->port()).toUtf8()),
             r.err.constData());
         QVERIFY(r.out.isEmpty());
-        QTRY_VERIFY_WITH_TIMEOUT(awake, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(awake, SleepS * 1000 + 20000);
         const auto after = testsupport::snapshot(*m_admin, {StockKey, ReceiptKey});
         QVERIFY2(testsupport::snapshotDifference(before, after).isEmpty(),
                  qPrintable(testsupport::snapshotDifference(before, after)));

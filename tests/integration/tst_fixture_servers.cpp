@@ -1,6 +1,7 @@
 // Proves the test fixture itself (tests/support/RedisFixture.h): the servers the other
 // integration tests rely on start as described, are the processes we think, and go away.
 #include "RedisFixture.h"
+#include "session/ServerOverview.h"
 
 #include <QDir>
 #include <QFile>
@@ -241,7 +242,14 @@ private slots:
             QCOMPARE(render(n->call({"FUNCTION", "FLUSH", "SYNC"})), QStringLiteral("+OK"));
         QCOMPARE(render(nodes[0]->call({"FUNCTION", "LOAD", "REPLACE", lib})),
                  QStringLiteral("\"inventory_lib_v1\""));
-        QTest::qWait(200); // anything that would propagate has had time to
+        // A library reaches another node only by replication: once every replica of node 0
+        // has acknowledged the load (WAIT), it has gone wherever it would go.
+        const auto replication =
+            session::parseInfo(nodes[0]->call({"INFO", "replication"})->bytes());
+        const QByteArray followers = replication.value("connected_slaves");
+        QVERIFY2(!followers.isEmpty(), "INFO replication names no connected_slaves");
+        QCOMPARE(render(nodes[0]->call({"WAIT", followers, "60000"})),
+                 QString::fromLatin1(followers));
         QCOMPARE(render(nodes[1]->call({"FUNCTION", "LIST"})), QStringLiteral("{}"));
         QCOMPARE(render(nodes[2]->call({"FUNCTION", "LIST"})), QStringLiteral("{}"));
         for (int i = 1; i < 3; ++i)

@@ -1,5 +1,6 @@
 // The chart models fed from a real redis-server: one sample's decoding, rates, the FCALL latency
 // histogram, the round trip and its budget, watched stock, the slow log and receipt expiry.
+#include "SamplerRun.h"
 #include "ServerTest.h"
 #include "browse/InventoryScan.h"
 #include "metrics/ReceiptExpiry.h"
@@ -130,7 +131,9 @@ private slots:
     // thread is busy (a modal dialog on the GUI thread) is not counted as network time.
     void roundTripExcludesAStalledCaller()
     {
-        constexpr qint64 stallMs = 300;
+        // Long beside any round trip, even a sanitized one on a loaded machine: a third of it
+        // is the bound.
+        constexpr qint64 stallMs = 1500;
         ServerSampler sampler(*m_c);
         QSignalSpy sampled(&sampler, &ServerSampler::sampled);
         sampler.sampleNow();
@@ -149,25 +152,21 @@ private slots:
     }
 
     // At 1 s, the sampler sends at most one batch (INFO + LATENCY HISTOGRAM) per node per
-    // second: counted by the server itself.
+    // second: counted by the server itself, over a run of five samples however long it took.
     void roundTripBudget()
     {
         QVERIFY(m_c->call({"CONFIG", "RESETSTAT"}).ok());
         ServerSampler sampler(*m_c);
         sampler.setInterval(1000);
-        QElapsedTimer clock;
-        clock.start();
-        sampler.start();
-        QTest::qWait(5200);
-        sampler.stop();
-        const qint64 elapsedS = clock.elapsed() / 1000;
+        const qint64 elapsedMs = testsupport::sampleUntil(sampler, 1, 5);
+        QVERIFY(elapsedMs >= 0);
         QTRY_VERIFY(sampler.node(0).samples == sampler.node(0).batchesSent);
         const qint64 infos = commandCalls(*m_c, "info");
         const qint64 histograms = commandCalls(*m_c, "latency|histogram");
         // A sample at start, then one per second.
-        const qint64 budget = elapsedS + 1;
-        QVERIFY2(infos >= 4 && infos <= budget,
-                 qPrintable(QStringLiteral("%1 INFO in %2 s").arg(infos).arg(elapsedS)));
+        const qint64 budget = testsupport::sampleBudget(elapsedMs, 1000);
+        QVERIFY2(infos >= 5 && infos <= budget,
+                 qPrintable(QStringLiteral("%1 INFO in %2 ms").arg(infos).arg(elapsedMs)));
         QCOMPARE(histograms, infos);
         QCOMPARE(sampler.node(0).batchesSent, infos);
         QVERIFY(sampler.node(0).samples <= budget);

@@ -156,10 +156,22 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(pages->pages.size() >= 1, 10000);
         scanner.cancel();
         const qsizetype seen = pages->pages.size();
-        QTest::qWait(400); // long enough for several paced SCANs at 1000 keys/s
+        const qint64 keysSeen = pages->pages.last().keysSoFar;
+        // A witness: the same paced scan started after the cancel, on the same connection.
+        // The cancelled scan's next SCAN was due once the keys it had been charged for (a
+        // COUNT per SCAN sent, more when a page held more: at most seen * 100 + keysSeen)
+        // were allowed; once the witness has been charged as much, its next SCAN is due later
+        // still (it started later), and on the one connection a SCAN sent before it is
+        // answered before it. One page more, for the event loop to have run a timer that was
+        // due while the witness's replies came in.
+        KeyspaceScanner witness(*m_client);
+        const auto witnessPages = startTimed(witness, paced(1000));
+        const qsizetype enough = seen + (keysSeen + 99) / 100 + 2;
+        QTRY_VERIFY_WITH_TIMEOUT(witnessPages->pages.size() >= enough, 30000);
         QCOMPARE(pages->pages.size(), seen);
         QCOMPARE(done.size(), 1);
         QVERIFY(!scanner.isRunning());
+        witness.cancel();
     }
 
     void cliFollowsTheLabelAndTakesScanRate()

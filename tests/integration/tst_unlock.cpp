@@ -7,6 +7,7 @@
 #include "session/GatedSender.h"
 #include "session/WriteGate.h"
 
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -140,17 +141,22 @@ private slots:
         auto client = m_redis.connect();
         WriteGate gate(*client, production(m_redis.port()));
         gate.setAuditLogPath(auditPath());
-        gate.setIdleTimeoutMs(400);
+        constexpr int IdleMs = 2000;
+        gate.setIdleTimeoutMs(IdleMs);
         GatedSender gated(*client, gate);
         QVERIFY(gate.unlock(QStringLiteral("prod-eu")));
-        // Writes keep it open...
-        for (int i = 0; i < 3; ++i) {
+        QElapsedTimer sinceUnlock; // started after it: never ahead of the gate's own clock
+        sinceUnlock.start();
+        // Writes keep it open well past the idle timeout: a write every 200 ms (the pace of
+        // the stimulus, not a check: only a stall of 1.8 s could close the gate between two)
+        // until one and a half timeouts have passed since the unlock.
+        for (int i = 0; i < 3 || sinceUnlock.elapsed() < IdleMs * 3 / 2; ++i) {
             QTest::qWait(200);
             QVERIFY(gated.call({"SET", "idle-test", QByteArray::number(i)}).ok());
             QVERIFY(!gate.isReadOnly());
         }
         // ...and a stretch without one closes it.
-        QTRY_VERIFY_WITH_TIMEOUT(gate.isReadOnly(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(gate.isReadOnly(), IdleMs + 10000);
         QVERIFY2(gate.lockReason().startsWith(QLatin1String("locked again: no write for")),
                  qPrintable(gate.lockReason()));
         QVERIFY(WriteGate::DefaultIdleTimeoutMs == 15 * 60 * 1000);

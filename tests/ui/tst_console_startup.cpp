@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QMessageBox>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTest>
 #include <QTimer>
 
@@ -89,14 +90,21 @@ private slots:
     void badPositionalUrlWaitsInAMessageBox()
     {
         QProcess app;
+        // Qt's widget painting log says when the box has been drawn: it is on screen, in the
+        // event loop that waits for the user.
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("qt.widgets.painting=true"));
+        app.setProcessEnvironment(env);
         app.start(console(), {QStringLiteral("redis://alice:Secr3t@127.0.0.1:99999")});
         QVERIFY(app.waitForStarted());
         QByteArray err;
-        QTRY_VERIFY_WITH_TIMEOUT((err += app.readAllStandardError()).contains("cannot start"),
-                                 10000);
+        const QRegularExpression flushed(
+            QStringLiteral(R"(Flushing .* of QMessageBox\([^)]*name="startupError"\))"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            QString::fromUtf8(err += app.readAllStandardError()).contains(flushed), 20000);
+        QVERIFY2(err.contains("cannot start"), err.constData());
         QVERIFY2(err.contains("port"), err.constData());
         QVERIFY2(!err.contains("Secr3t"), err.constData());
-        QTest::qWait(300);
         QCOMPARE(app.state(), QProcess::Running); // the box waits for the user
         app.kill();
         app.waitForFinished(5000);

@@ -109,7 +109,8 @@ private slots:
         panel.setSettings(s);
         QSignalSpy finished(&panel, &ui::LabPanel::runFinished);
         panel.run();
-        QTest::qWait(300);
+        // Under way: its keys are on the server (and 5,000,000 attempts are far from done).
+        QTRY_VERIFY_WITH_TIMEOUT(labKeys() > 0, 30000);
         QVERIFY(panel.isRunning());
         QTest::keyClick(panel.findChild<QPushButton *>(QStringLiteral("labRun")), Qt::Key_Escape);
         QVERIFY(finished.wait(30000));
