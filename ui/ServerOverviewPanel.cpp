@@ -2,7 +2,7 @@
 
 #include "ClusterNodesBox.h"
 #include "LibraryTableModel.h"
-#include "TableSizing.h"
+#include "ui/common/TableSizing.h"
 
 #include <QFormLayout>
 #include <QGroupBox>

@@ -1,7 +1,7 @@
 #include "ChartView.h"
 
 #include "HoverReadout.h"
-#include "Palette.h"
+#include "ui/common/Palette.h"
 
 #include <QBarSet>
 #include <QGraphicsLayout>

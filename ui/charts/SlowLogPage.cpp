@@ -1,6 +1,6 @@
 #include "SlowLogPage.h"
 
-#include "Palette.h"
+#include "ui/common/Palette.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>

@@ -1,10 +1,10 @@
 #include "AuditViewerPanel.h"
 
 #include "AuditRecordDetail.h"
-#include "OutcomeStyle.h"
-#include "Palette.h"
 #include "core/Bytes.h"
 #include "inventory/AuditLoader.h"
+#include "ui/common/OutcomeStyle.h"
+#include "ui/common/Palette.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,11 +1,11 @@
 #include "ResultCard.h"
 
-#include "Palette.h"
+#include "ui/common/Palette.h"
 
-#include "OutcomeStyle.h"
 #include "core/Bytes.h"
 #include "inventory/AuditQuery.h"
 #include "inventory/RetryProtection.h"
+#include "ui/common/OutcomeStyle.h"
 
 #include <QFontDatabase>
 #include <QFormLayout>

@@ -1,11 +1,11 @@
 #include "LibrariesView.h"
 
-#include "Palette.h"
+#include "ui/common/Palette.h"
 
 #include "LoadWizard.h"
-#include "LuaCodeView.h"
 #include "NodeMatrixView.h"
 #include "RollbackDialog.h"
+#include "ui/common/LuaCodeView.h"
 
 #include "functions/AlignNodes.h"
 

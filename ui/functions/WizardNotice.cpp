@@ -1,6 +1,6 @@
 #include "WizardNotice.h"
 
-#include "Palette.h"
+#include "ui/common/Palette.h"
 
 #include <QLabel>
 

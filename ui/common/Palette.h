@@ -7,7 +7,7 @@ namespace ui {
 
 // The console's status colours: one shade per meaning, so that "failed" is the same red in
 // a dialog, a table, a banner and the connection bar, and a change of shade is one line.
-// Environments (EnvironmentStyle) and deduction outcomes (deduct/OutcomeStyle) use them too.
+// Environments (EnvironmentStyle) and deduction outcomes (OutcomeStyle) use them too.
 struct Palette
 {
     // failed, refused, production, a field that needs fixing
