@@ -291,9 +291,7 @@ QWidget *MainWindow::createEnvironmentStrip()
     m_strip = new QLabel;
     m_strip->setObjectName(QStringLiteral("environmentStrip"));
     m_strip->setWordWrap(true); // a reason is long; cut off, it would hide READ-ONLY
-    m_strip->setStyleSheet(QStringLiteral("QLabel { background: %1; color: white;"
-                                          " font-weight: bold; padding: 3px 16px; }")
-                               .arg(environmentColor(m_environment).name()));
+    m_strip->setStyleSheet(environmentStripStyle(m_environment));
     return m_strip;
 }
 
@@ -323,9 +321,7 @@ void MainWindow::onEnvironmentChanged()
     m_environment = m_session->environment();
     m_lab->setRefusal(labRefusal());
     m_readiness->setEnvironment(m_session->gate().environment());
-    m_strip->setStyleSheet(QStringLiteral("QLabel { background: %1; color: white;"
-                                          " font-weight: bold; padding: 3px 16px; }")
-                               .arg(environmentColor(m_environment).name()));
+    m_strip->setStyleSheet(environmentStripStyle(m_environment));
     m_status->setEnvironment(m_environment);
     m_status->setToolTip(m_session->gate().environmentReason());
     m_browser->setEnvironment(m_environment);
