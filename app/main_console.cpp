@@ -1,11 +1,11 @@
 // The desktop console: parses the command line, picks a connection, opens the window.
-#include "ConsoleController.h"
-#include "MainWindow.h"
-#include "StartupError.h"
 #include "core/BuildInfo.h"
 #include "demo/DemoServer.h"
 #include "session/ConsoleCommandLine.h"
 #include "session/ProfileStore.h"
+#include "ui/ConsoleController.h"
+#include "ui/MainWindow.h"
+#include "ui/StartupError.h"
 
 #include <QApplication>
 #include <QSettings>

@@ -1,8 +1,8 @@
 #include "ClusterNodesBox.h"
 
-#include "Palette.h"
-#include "TableSizing.h"
 #include "functions/LibraryVersion.h"
+#include "ui/common/Palette.h"
+#include "ui/common/TableSizing.h"
 
 #include <QHeaderView>
 #include <QLocale>

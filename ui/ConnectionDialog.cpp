@@ -1,8 +1,7 @@
 #include "ConnectionDialog.h"
 
-#include "Palette.h"
+#include "ui/common/Palette.h"
 
-#include "EnvironmentStyle.h"
 #include "ProfileListPanel.h"
 #include "UiLog.h"
 #include "session/AnnouncedMapField.h"
@@ -11,6 +10,7 @@
 #include "session/RedisUrl.h"
 #include "session/SecretStore.h"
 #include "session/ServerOverview.h"
+#include "ui/common/EnvironmentStyle.h"
 
 #include <QAbstractItemView>
 #include <QCheckBox>

@@ -1,8 +1,8 @@
 #include "ConnectionStatusWidget.h"
 
-#include "Palette.h"
+#include "ui/common/Palette.h"
 
-#include "EnvironmentStyle.h"
+#include "ui/common/EnvironmentStyle.h"
 
 #include <QFrame>
 #include <QHBoxLayout>

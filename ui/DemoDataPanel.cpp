@@ -1,8 +1,8 @@
 #include "DemoDataPanel.h"
 
-#include "Palette.h"
+#include "ui/common/Palette.h"
 
-#include "TableSizing.h"
+#include "ui/common/TableSizing.h"
 
 #include <QGroupBox>
 #include <QHeaderView>

@@ -2,32 +2,32 @@
 
 #include "ConnectionStatusWidget.h"
 #include "DemoDataPanel.h"
-#include "EnvironmentStyle.h"
 #include "ServerOverviewPanel.h"
 #include "ShortcutsDialog.h"
 #include "UiLog.h"
-#include "UnlockDialog.h"
-#include "browse/BrowserPanel.h"
-#include "browse/SkuBrowserView.h"
-#include "charts/ChartPanel.h"
-#include "charts/ChartView.h"
-#include "charts/ChartsTab.h"
 #include "core/BuildInfo.h"
-#include "deduct/AuditViewerPanel.h"
-#include "deduct/ConfirmDeductionDialog.h" // DeductionPanel holds a QPointer to it
-#include "deduct/DeductionPanel.h"
 #include "demo/DemoSeeder.h"
-#include "functions/LibrariesView.h"
 #include "inventory/RedisCliCommand.h"
 #include "lab/LabAccess.h"
-#include "lab/LabPanel.h"
-#include "readiness/ReadinessPanel.h"
 #include "redis/ClusterRouter.h"
 #include "session/CliConnection.h"
 #include "session/ClusterHealth.h"
 #include "session/NodeOverviews.h"
 #include "session/OverviewPoller.h"
 #include "session/ProfileStore.h"
+#include "ui/browse/BrowserPanel.h"
+#include "ui/browse/SkuBrowserView.h"
+#include "ui/charts/ChartPanel.h"
+#include "ui/charts/ChartView.h"
+#include "ui/charts/ChartsTab.h"
+#include "ui/common/EnvironmentStyle.h"
+#include "ui/common/UnlockDialog.h"
+#include "ui/deduct/AuditViewerPanel.h"
+#include "ui/deduct/ConfirmDeductionDialog.h" // DeductionPanel holds a QPointer to it
+#include "ui/deduct/DeductionPanel.h"
+#include "ui/functions/LibrariesView.h"
+#include "ui/lab/LabPanel.h"
+#include "ui/readiness/ReadinessPanel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -288,9 +288,7 @@ QWidget *MainWindow::createEnvironmentStrip()
     m_strip = new QLabel;
     m_strip->setObjectName(QStringLiteral("environmentStrip"));
     m_strip->setWordWrap(true); // a reason is long; cut off, it would hide READ-ONLY
-    m_strip->setStyleSheet(QStringLiteral("QLabel { background: %1; color: white;"
-                                          " font-weight: bold; padding: 3px 16px; }")
-                               .arg(environmentColor(m_environment).name()));
+    m_strip->setStyleSheet(environmentStripStyle(m_environment));
     return m_strip;
 }
 
@@ -320,9 +318,7 @@ void MainWindow::onEnvironmentChanged()
     m_environment = m_session->environment();
     m_lab->setRefusal(labRefusal());
     m_readiness->setEnvironment(m_session->gate().environment());
-    m_strip->setStyleSheet(QStringLiteral("QLabel { background: %1; color: white;"
-                                          " font-weight: bold; padding: 3px 16px; }")
-                               .arg(environmentColor(m_environment).name()));
+    m_strip->setStyleSheet(environmentStripStyle(m_environment));
     m_status->setEnvironment(m_environment);
     m_status->setToolTip(m_session->gate().environmentReason());
     m_browser->setEnvironment(m_environment);

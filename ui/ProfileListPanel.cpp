@@ -1,7 +1,7 @@
 #include "ProfileListPanel.h"
 
-#include "EnvironmentStyle.h"
 #include "session/ProfileStore.h"
+#include "ui/common/EnvironmentStyle.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

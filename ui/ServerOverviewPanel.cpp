@@ -2,7 +2,8 @@
 
 #include "ClusterNodesBox.h"
 #include "LibraryTableModel.h"
-#include "TableSizing.h"
+#include "ui/common/Palette.h"
+#include "ui/common/TableSizing.h"
 
 #include <QFormLayout>
 #include <QGroupBox>
@@ -19,18 +20,17 @@ namespace ui {
 
 namespace {
 
-QLabel *banner(QWidget *parent, const char *name, const char *background, const char *border,
-               const char *text)
+QLabel *banner(QWidget *parent, const char *name, const QColor &background, const QColor &border,
+               const QColor &text)
 {
     auto *l = new QLabel(parent);
     l->setObjectName(QLatin1String(name));
     l->setWordWrap(true);
     l->setTextFormat(Qt::RichText);
     l->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    l->setStyleSheet(
-        QStringLiteral("QLabel { background: %1; border: 1px solid %2; color: %3;"
-                       " border-radius: 4px; padding: 8px; }")
-            .arg(QLatin1String(background), QLatin1String(border), QLatin1String(text)));
+    l->setStyleSheet(QStringLiteral("QLabel { background: %1; border: 1px solid %2; color: %3;"
+                                    " border-radius: 4px; padding: 8px; }")
+                         .arg(background.name(), border.name(), text.name()));
     l->hide();
     return l;
 }
@@ -59,11 +59,15 @@ QLabel *ServerOverviewPanel::value(const char *name)
 ServerOverviewPanel::ServerOverviewPanel(QWidget *parent)
     : QWidget(parent)
     , m_stamp(new QLabel(this))
-    , m_error(banner(this, "overviewError", "#fdecea", "#f1aeb5", "#58151c"))
+    , m_error(banner(this, "overviewError", Palette::errorTint(), Palette::errorBannerBorder(),
+                     Palette::errorBannerText()))
     , m_reconnect(new QPushButton(tr("Reconnect"), this))
-    , m_evictionWarning(banner(this, "evictionWarning", "#fff4e5", "#ffc078", "#5c3300"))
-    , m_denied(banner(this, "deniedReads", "#fff4e5", "#ffc078", "#5c3300"))
-    , m_identity(banner(this, "identityChanged", "#fdecea", "#f1aeb5", "#58151c"))
+    , m_evictionWarning(banner(this, "evictionWarning", Palette::warningTint(),
+                               Palette::warningBannerBorder(), Palette::warningBannerText()))
+    , m_denied(banner(this, "deniedReads", Palette::warningTint(), Palette::warningBannerBorder(),
+                      Palette::warningBannerText()))
+    , m_identity(banner(this, "identityChanged", Palette::errorTint(), Palette::errorBannerBorder(),
+                        Palette::errorBannerText()))
     , m_address(value("addressValue"))
     , m_version(value("versionValue"))
     , m_mode(value("modeValue"))

@@ -3,6 +3,7 @@
 # room, which would make a cycle possible), or when anything in app/ includes a widget or ui/
 # header: the core is tested headless and serves the CLI. Also fails when a source file of a
 # module is not listed in its CMakeLists.txt (it would silently not be built).
+include(${CMAKE_CURRENT_LIST_DIR}/unlisted_sources.cmake)
 set(problems "")
 list(LENGTH MODULES count)
 math(EXPR last "${count} - 1")
@@ -16,14 +17,9 @@ foreach(i RANGE ${last})
             list(APPEND higher ${m})
         endforeach()
     endif()
+    unlisted_sources("${APP_DIR}/${module}" "app/${module}" problems)
     file(GLOB sources "${APP_DIR}/${module}/*.h" "${APP_DIR}/${module}/*.cpp")
-    file(READ "${APP_DIR}/${module}/CMakeLists.txt" listed)
     foreach(source IN LISTS sources)
-        get_filename_component(base "${source}" NAME)
-        string(REGEX MATCH "[ \n(]${base}[\n )]" found "${listed}")
-        if(NOT found)
-            string(APPEND problems "\n  app/${module}/${base}: not listed in app/${module}/CMakeLists.txt")
-        endif()
         file(STRINGS "${source}" includes REGEX "^#include")
         file(RELATIVE_PATH name "${APP_DIR}" "${source}")
         foreach(line IN LISTS includes)

@@ -5,8 +5,8 @@
 // construction until it has loaded everything (target: no gap over 50 ms), the time to fully
 // loaded, the RSS, and what one more write then costs to show (one reload).
 //   bench_audit_gui [--records N] [--log PATH (kept; default a temporary file)] [--show]
-#include "deduct/AuditViewerPanel.h"
 #include "inventory/AuditLog.h"
+#include "ui/deduct/AuditViewerPanel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

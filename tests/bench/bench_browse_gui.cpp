@@ -7,10 +7,10 @@
 //   bench_browse_gui --port N [--show [--tab sku|order|keys|anomalies] [--order ID]
 //                    [--sku SKU] [--pattern GLOB] [--filter TEXT] [--anomalies-only]
 //                    [--dialog]]
-#include "browse/BrowserPanel.h"
-#include "browse/FlatKeyView.h"
-#include "browse/SkuBrowserView.h"
 #include "redis/RedisClient.h"
+#include "ui/browse/BrowserPanel.h"
+#include "ui/browse/FlatKeyView.h"
+#include "ui/browse/SkuBrowserView.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -4,18 +4,18 @@
 //
 // It drives the real window the way a user would (seeded demo, a scan, three deductions) and
 // waits for each view's data before it grabs it: no fixed sleeps, a condition per picture.
-#include "ConsoleController.h"
-#include "MainWindow.h"
-#include "browse/BrowserPanel.h"
-#include "browse/SkuBrowserView.h"
-#include "deduct/ConfirmDeductionDialog.h"
-#include "deduct/DeductionPanel.h"
-#include "deduct/ResultCard.h"
 #include "demo/DemoServer.h"
-#include "functions/ContractPage.h"
-#include "functions/LibrariesView.h"
-#include "functions/LoadWizard.h"
-#include "readiness/ReadinessPanel.h"
+#include "ui/ConsoleController.h"
+#include "ui/MainWindow.h"
+#include "ui/browse/BrowserPanel.h"
+#include "ui/browse/SkuBrowserView.h"
+#include "ui/deduct/ConfirmDeductionDialog.h"
+#include "ui/deduct/DeductionPanel.h"
+#include "ui/deduct/ResultCard.h"
+#include "ui/functions/ContractPage.h"
+#include "ui/functions/LibrariesView.h"
+#include "ui/functions/LoadWizard.h"
+#include "ui/readiness/ReadinessPanel.h"
 
 #include <QAbstractItemModel>
 #include <QApplication>

@@ -6,14 +6,14 @@
 #include "DialogAnswer.h"
 #include "RedisFixture.h"
 
-#include "browse/AnomalyView.h"
-#include "browse/BrowserPanel.h"
-#include "browse/FlatKeyView.h"
-#include "browse/KeyActionDialog.h"
 #include "browse/ModelRoles.h"
-#include "browse/OrderLookupView.h"
-#include "browse/SkuBrowserView.h"
 #include "inventory/AuditLog.h"
+#include "ui/browse/AnomalyView.h"
+#include "ui/browse/BrowserPanel.h"
+#include "ui/browse/FlatKeyView.h"
+#include "ui/browse/KeyActionDialog.h"
+#include "ui/browse/OrderLookupView.h"
+#include "ui/browse/SkuBrowserView.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

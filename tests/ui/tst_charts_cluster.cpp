@@ -1,11 +1,11 @@
 // On a cluster, the server charts sample every primary and draw one set of series per node.
 #include "RedisFixture.h"
 #include "SamplerRun.h"
-#include "charts/ChartPanel.h"
-#include "charts/ServerChartsPage.h"
 #include "metrics/ServerSampler.h"
 #include "redis/ClusterRouter.h"
 #include "session/ServerOverview.h"
+#include "ui/charts/ChartPanel.h"
+#include "ui/charts/ServerChartsPage.h"
 
 #include <QAbstractSeries>
 #include <QChart>

@@ -1,10 +1,10 @@
 // What a person can read off the charts, offscreen and without a server: a line chart's value
 // with the pointer near the line rather than on it, in a box that leaves the point visible; and
 // a handful of expired receipts beside a million, on the receipt-expiry chart.
-#include "charts/ChartPanel.h"
-#include "charts/ChartView.h"
-#include "charts/ReceiptExpiryPage.h"
-#include "charts/TimeChartPanel.h"
+#include "ui/charts/ChartPanel.h"
+#include "ui/charts/ChartView.h"
+#include "ui/charts/ReceiptExpiryPage.h"
+#include "ui/charts/TimeChartPanel.h"
 
 #include <QAbstractBarSeries>
 #include <QApplication>

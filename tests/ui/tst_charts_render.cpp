@@ -3,16 +3,16 @@
 #include "AuditTrail.h"
 #include "RedisFixture.h"
 #include "browse/InventoryScan.h"
-#include "charts/ChartPanel.h"
-#include "charts/ChartView.h"
-#include "charts/ChartsTab.h"
-#include "charts/OutcomesPage.h"
-#include "charts/TimeChartPanel.h"
 #include "inventory/AuditLoader.h"
 #include "inventory/AuditLog.h"
 #include "inventory/DeductionHistory.h"
 #include "metrics/ServerSampler.h"
 #include "metrics/StockWatcher.h"
+#include "ui/charts/ChartPanel.h"
+#include "ui/charts/ChartView.h"
+#include "ui/charts/ChartsTab.h"
+#include "ui/charts/OutcomesPage.h"
+#include "ui/charts/TimeChartPanel.h"
 
 #include <QApplication>
 #include <QChart>

@@ -2,8 +2,8 @@
 // way the reader moves (Next/Previous change, the scroll bars, the keyboard), so an added
 // line far down comes into view on the right when "Next change" goes to it.
 #include "functions/CodeDiff.h"
-#include "functions/CodeDiffView.h"
-#include "functions/LuaCodeView.h"
+#include "ui/common/LuaCodeView.h"
+#include "ui/functions/CodeDiffView.h"
 
 #include <QAbstractButton>
 #include <QApplication>

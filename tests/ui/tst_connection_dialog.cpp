@@ -1,9 +1,9 @@
-#include "ConnectionDialog.h"
 #include "RedisFixture.h"
-#include "UnlockDialog.h"
 #include "session/ProfileStore.h"
 #include "session/SecretStore.h"
 #include "session/WriteGate.h"
+#include "ui/ConnectionDialog.h"
+#include "ui/common/UnlockDialog.h"
 
 #include <QAbstractItemView>
 #include <QApplication>

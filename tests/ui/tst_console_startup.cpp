@@ -1,7 +1,7 @@
 // How the console starts from a desktop launcher: a positional URL opens that server, and a
 // bad argument is explained in a message box (a launcher has no terminal for stderr).
 #include "RedisFixture.h"
-#include "StartupError.h"
+#include "ui/StartupError.h"
 
 #include <QAbstractButton>
 #include <QApplication>

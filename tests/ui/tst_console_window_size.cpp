@@ -1,7 +1,7 @@
-#include "ConsoleController.h"
-#include "MainWindow.h"
 #include "RedisFixture.h"
 #include "session/Environment.h"
+#include "ui/ConsoleController.h"
+#include "ui/MainWindow.h"
 
 #include <QGuiApplication>
 #include <QScreen>

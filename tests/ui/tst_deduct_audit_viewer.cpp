@@ -4,8 +4,8 @@
 // row, and flags an attempt with no outcome. A library load's source shows as code; showOrder()
 // filters to one order; a log too big to read at once loads on a worker with a progress bar.
 #include "AuditTrail.h"
-#include "deduct/AuditRecordDetail.h"
-#include "deduct/AuditViewerPanel.h"
+#include "ui/deduct/AuditRecordDetail.h"
+#include "ui/deduct/AuditViewerPanel.h"
 
 #include <QCheckBox>
 #include <QComboBox>

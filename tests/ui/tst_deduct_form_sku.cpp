@@ -1,6 +1,6 @@
 // The deduction form refuses a SKU with a brace while it is typed, as the command line does
 // (issue 14: "a}:b" with order "c" shared a receipt key with "a" and "b}:c"). No server.
-#include "deduct/DeductionForm.h"
+#include "ui/deduct/DeductionForm.h"
 
 #include <QLabel>
 #include <QLineEdit>

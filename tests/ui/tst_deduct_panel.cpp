@@ -2,14 +2,14 @@
 // the outcome shown; inline validation; Enter and Ctrl+Enter; unknown outcomes with Check
 // receipt, a safe retry in Function mode and an acknowledged one in Script mode; a read-only
 // session.
-#include "EnvironmentStyle.h"
 #include "RedisFixture.h"
-#include "deduct/ConfirmDeductionDialog.h"
-#include "deduct/DeductionForm.h"
-#include "deduct/DeductionPanel.h"
-#include "deduct/ResultCard.h"
 #include "session/GatedSender.h"
 #include "session/WriteGate.h"
+#include "ui/common/EnvironmentStyle.h"
+#include "ui/deduct/ConfirmDeductionDialog.h"
+#include "ui/deduct/DeductionForm.h"
+#include "ui/deduct/DeductionPanel.h"
+#include "ui/deduct/ResultCard.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -2,13 +2,13 @@
 // node shows drift highlighted in the palette's colours (another version amber, a missing
 // library red), "Bring nodes in line…" opens the guarded wizard on the drifted primary, and
 // the wizard's result names where each node ended.
-#include "Palette.h"
 #include "RedisFixture.h"
-#include "functions/LibrariesView.h"
-#include "functions/LoadWizard.h"
-#include "functions/NodeMatrixView.h"
 #include "redis/ClusterRouter.h"
 #include "session/WriteGate.h"
+#include "ui/common/Palette.h"
+#include "ui/functions/LibrariesView.h"
+#include "ui/functions/LoadWizard.h"
+#include "ui/functions/NodeMatrixView.h"
 
 #include <QAbstractButton>
 #include <QLabel>

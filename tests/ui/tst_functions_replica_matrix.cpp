@@ -2,11 +2,11 @@
 // matrix lists the replica under its primary, and a replica changed on its own is named as
 // such, with nothing offered to align (loading on the primary would not reach it).
 #include "RedisFixture.h"
-#include "functions/LibrariesView.h"
-#include "functions/NodeMatrixView.h"
 #include "redis/ClusterRouter.h"
 #include "redis/LibraryList.h"
 #include "session/WriteGate.h"
+#include "ui/functions/LibrariesView.h"
+#include "ui/functions/NodeMatrixView.h"
 
 #include <QLabel>
 #include <QPushButton>

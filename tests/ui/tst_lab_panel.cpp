@@ -3,8 +3,8 @@
 // cancels and the keys still go; a production session gets a disabled form that says why.
 #include "RedisFixture.h"
 #include "lab/LabAccess.h"
-#include "lab/LabPanel.h"
-#include "lab/LatencyChart.h"
+#include "ui/lab/LabPanel.h"
+#include "ui/lab/LatencyChart.h"
 
 #include <QApplication>
 #include <QGroupBox>

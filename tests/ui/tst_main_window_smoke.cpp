@@ -1,22 +1,22 @@
 // The main window against a real redis-server, offscreen: the status bar shows what INFO
 // says, the overview lists libraries after they are loaded, and failures show up in place.
-#include "ConnectionStatusWidget.h"
-#include "LibraryTableModel.h"
-#include "MainWindow.h"
 #include "RedisFixture.h"
-#include "ShortcutsDialog.h"
 #include "TcpRelay.h"
 #include "TransportThreadHold.h"
-#include "browse/BrowserPanel.h"
-#include "browse/OrderLookupView.h"
-#include "deduct/AuditViewerPanel.h"
-#include "deduct/ConfirmDeductionDialog.h"
-#include "deduct/DeductionPanel.h"
 #include "inventory/AuditLog.h"
 #include "inventory/AuditQuery.h"
 #include "redis/LibraryList.h"
 #include "session/OverviewPoller.h"
 #include "session/ServerOverview.h"
+#include "ui/ConnectionStatusWidget.h"
+#include "ui/LibraryTableModel.h"
+#include "ui/MainWindow.h"
+#include "ui/ShortcutsDialog.h"
+#include "ui/browse/BrowserPanel.h"
+#include "ui/browse/OrderLookupView.h"
+#include "ui/deduct/AuditViewerPanel.h"
+#include "ui/deduct/ConfirmDeductionDialog.h"
+#include "ui/deduct/DeductionPanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

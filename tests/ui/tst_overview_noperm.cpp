@@ -2,10 +2,10 @@
 // with the user, in one banner, and the values those reads fill say "not allowed" instead of
 // a refresh error. A malformed INFO reply is a read failure, never a possible write.
 #include "AclUsers.h"
-#include "ConnectionStatusWidget.h"
 #include "RedisFixture.h"
-#include "ServerOverviewPanel.h"
 #include "session/OverviewPoller.h"
+#include "ui/ConnectionStatusWidget.h"
+#include "ui/ServerOverviewPanel.h"
 
 #include <QLabel>
 #include <QTest>

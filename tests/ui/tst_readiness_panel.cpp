@@ -2,8 +2,8 @@
 // and why sentence, and its Markdown and HTML exports hold every finding.
 #include "ServerTest.h"
 #include "browse/InventoryScan.h"
-#include "readiness/FindingsModel.h"
-#include "readiness/ReadinessPanel.h"
+#include "ui/readiness/FindingsModel.h"
+#include "ui/readiness/ReadinessPanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QLabel>

@@ -1,9 +1,9 @@
 // The way back the wizard's backup page shows: a command that works as given. A saved profile
 // is named; an unsaved one (the demo's, a --url session) becomes --url with the user and never
 // a password, with the flags that make inventory-cli ask for passwords on standard input.
-#include "functions/BackupPage.h"
 #include "functions/FunctionBackup.h"
 #include "session/CliConnection.h"
+#include "ui/functions/BackupPage.h"
 
 #include <QTest>
 

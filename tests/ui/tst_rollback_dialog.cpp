@@ -2,7 +2,7 @@
 // version, node, time, the action each was taken before), newest first, the selected library
 // first; the ways back explained in words and mapped to the right FUNCTION RESTORE policy.
 #include "functions/FunctionBackup.h"
-#include "functions/RollbackDialog.h"
+#include "ui/functions/RollbackDialog.h"
 
 #include <QAbstractButton>
 #include <QApplication>

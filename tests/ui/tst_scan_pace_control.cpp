@@ -3,8 +3,8 @@
 // in the bar is the one the next scan runs at.
 #include "ServerTest.h"
 
-#include "browse/BrowserPanel.h"
-#include "browse/ScanPaceControl.h"
+#include "ui/browse/BrowserPanel.h"
+#include "ui/browse/ScanPaceControl.h"
 
 #include <QComboBox>
 #include <QLabel>

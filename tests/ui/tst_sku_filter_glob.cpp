@@ -2,8 +2,8 @@
 // (issue 14: an invalid glob gave 0 rows silently), as `inventory-cli keys --sku` does.
 #include "RedisFixture.h"
 #include "browse/InventoryScan.h"
-#include "browse/SkuBrowserView.h"
 #include "inventory/KeySchema.h"
+#include "ui/browse/SkuBrowserView.h"
 
 #include <QLineEdit>
 #include <QSignalSpy>

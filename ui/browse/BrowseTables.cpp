@@ -1,6 +1,6 @@
 #include "BrowseTables.h"
 
-#include "Palette.h"
+#include "ui/common/Palette.h"
 
 #include "browse/CsvExport.h"
 #include "browse/ModelRoles.h"

@@ -1,8 +1,8 @@
 #include "KeyActionDialog.h"
 
-#include "EnvironmentStyle.h"
+#include "ui/common/EnvironmentStyle.h"
 
-#include "Palette.h"
+#include "ui/common/Palette.h"
 
 #include "core/Bytes.h"
 

@@ -1,7 +1,7 @@
 #include "OrderLookupView.h"
 #include "browse/OrderAuditNote.h"
 
-#include "Palette.h"
+#include "ui/common/Palette.h"
 
 #include "BrowseTables.h"
 #include "browse/Cells.h"

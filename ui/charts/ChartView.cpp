@@ -1,7 +1,7 @@
 #include "ChartView.h"
 
 #include "HoverReadout.h"
-#include "Palette.h"
+#include "ui/common/Palette.h"
 
 #include <QBarSet>
 #include <QGraphicsLayout>
@@ -97,7 +97,7 @@ QImage ChartView::renderImage(QSize size) const
     if (size.isEmpty())
         size = this->size();
     QImage image(size, QImage::Format_ARGB32);
-    image.fill(Qt::white);
+    image.fill(Palette::paper());
     QPainter painter(&image);
     painter.setRenderHint(QPainter::Antialiasing);
     // The scene is laid out for the widget's size: draw it scaled into the image, then the

@@ -1,6 +1,6 @@
 #include "HoverReadout.h"
 
-#include "Palette.h"
+#include "ui/common/Palette.h"
 
 #include <QBrush>
 #include <QChart>

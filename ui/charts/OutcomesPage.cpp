@@ -3,11 +3,11 @@
 #include "ChartPanel.h"
 #include "ChartView.h"
 #include "CountAxis.h"
-#include "deduct/OutcomeStyle.h"
 #include "inventory/AuditIndex.h"
 #include "inventory/AuditLoader.h"
 #include "inventory/DeductionHistory.h"
 #include "metrics/OutcomeBuckets.h"
+#include "ui/common/OutcomeStyle.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>

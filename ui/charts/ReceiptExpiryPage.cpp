@@ -4,6 +4,7 @@
 #include "ChartView.h"
 #include "browse/InventoryScan.h"
 #include "core/Csv.h"
+#include "ui/common/Palette.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -56,7 +57,7 @@ ReceiptExpiryPage::ReceiptExpiryPage(browse::InventoryScan *scan, QWidget *paren
 {
     QChart *c = m_panel->chart();
     auto *series = new QBarSeries;
-    m_set->setColor(QColor(0x1a73e8));
+    m_set->setColor(Palette::series());
     series->append(m_set);
     c->addSeries(series);
     m_buckets->setTitleText(tr("expires in (from now), receipts"));

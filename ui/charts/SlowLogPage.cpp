@@ -1,6 +1,6 @@
 #include "SlowLogPage.h"
 
-#include "Palette.h"
+#include "ui/common/Palette.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -24,7 +24,7 @@ public:
     QVariant data(const QModelIndex &index, int role) const override
     {
         if (role == Qt::BackgroundRole && index.data(metrics::SlowLogModel::ScriptRole).toBool())
-            return QColor(0xe8f0fe);
+            return Palette::scriptTint();
         return QIdentityProxyModel::data(index, role);
     }
 };

@@ -1,10 +1,10 @@
 #include "StockChartPage.h"
 
 #include "ChartView.h"
-#include "Palette.h"
 #include "TimeChartPanel.h"
 #include "core/Bytes.h"
 #include "metrics/StockWatcher.h"
+#include "ui/common/Palette.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

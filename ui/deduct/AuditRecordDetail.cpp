@@ -1,7 +1,7 @@
 #include "AuditRecordDetail.h"
 
-#include "functions/LuaCodeView.h"
 #include "inventory/AuditQuery.h"
+#include "ui/common/LuaCodeView.h"
 
 #include <QFontDatabase>
 #include <QLabel>

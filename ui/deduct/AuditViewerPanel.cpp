@@ -1,10 +1,10 @@
 #include "AuditViewerPanel.h"
 
 #include "AuditRecordDetail.h"
-#include "OutcomeStyle.h"
-#include "Palette.h"
 #include "core/Bytes.h"
 #include "inventory/AuditLoader.h"
+#include "ui/common/OutcomeStyle.h"
+#include "ui/common/Palette.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -119,8 +119,9 @@ AuditViewerPanel::AuditViewerPanel(const QString &auditLogPath, QWidget *parent)
     m_problems->setTextFormat(Qt::PlainText);
     m_problems->setWordWrap(true);
     m_problems->setStyleSheet(
-        QStringLiteral("background: %1; color: #8a4b00; padding: 6px; border: 1px solid %2;")
-            .arg(Palette::warningTint().name(), Palette::warning().name()));
+        QStringLiteral("background: %1; color: %2; padding: 6px; border: 1px solid %3;")
+            .arg(Palette::warningTint().name(), Palette::warningDark().name(),
+                 Palette::warning().name()));
     m_problems->hide();
 
     m_table = new QTableView(this);

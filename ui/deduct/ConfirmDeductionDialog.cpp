@@ -1,7 +1,7 @@
 #include "ConfirmDeductionDialog.h"
 
-#include "EnvironmentStyle.h"
-#include "Palette.h"
+#include "ui/common/EnvironmentStyle.h"
+#include "ui/common/Palette.h"
 
 #include "core/Bytes.h"
 #include "inventory/RedisCliCommand.h"

@@ -1,6 +1,6 @@
 #include "DeductionForm.h"
 
-#include "Palette.h"
+#include "ui/common/Palette.h"
 
 #include "core/Bytes.h"
 #include "inventory/ReceiptCheck.h"

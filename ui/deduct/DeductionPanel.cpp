@@ -1,14 +1,14 @@
 #include "DeductionPanel.h"
 
-#include "Palette.h"
+#include "ui/common/Palette.h"
 
 #include "ConfirmDeductionDialog.h"
 #include "DeductionForm.h"
-#include "OutcomeStyle.h"
 #include "ResultCard.h"
 #include "inventory/InventoryLog.h"
 #include "inventory/PriorDeductions.h"
 #include "inventory/ReceiptForecast.h"
+#include "ui/common/OutcomeStyle.h"
 
 #include <QGroupBox>
 #include <QHBoxLayout>

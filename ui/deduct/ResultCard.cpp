@@ -1,11 +1,11 @@
 #include "ResultCard.h"
 
-#include "Palette.h"
+#include "ui/common/Palette.h"
 
-#include "OutcomeStyle.h"
 #include "core/Bytes.h"
 #include "inventory/AuditQuery.h"
 #include "inventory/RetryProtection.h"
+#include "ui/common/OutcomeStyle.h"
 
 #include <QFontDatabase>
 #include <QFormLayout>
@@ -107,7 +107,7 @@ void ResultCard::setColor(const QColor &strong, const QColor &tint)
 void ResultCard::showIdle()
 {
     m_entryId = 0;
-    setColor(Palette::muted(), QColor(0xf5, 0xf5, 0xf5));
+    setColor(Palette::muted(), Palette::idleTint());
     m_title->setText(tr("No deduction yet"));
     m_meaning->setText(tr("Fill in the form and press Run (Ctrl+Enter). You will see the exact "
                           "command before anything is sent."));
@@ -121,7 +121,7 @@ void ResultCard::showIdle()
 void ResultCard::showRunning(const DeductionPlan &plan, bool retry)
 {
     m_entryId = 0;
-    setColor(Palette::muted(), QColor(0xf5, 0xf5, 0xf5));
+    setColor(Palette::muted(), Palette::idleTint());
     m_title->setText(retry ? tr("Retrying…") : tr("Running…"));
     m_meaning->setText(tr("Sent; waiting for the reply. Until it comes, the outcome is not "
                           "known."));

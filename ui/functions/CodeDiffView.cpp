@@ -1,6 +1,6 @@
 #include "CodeDiffView.h"
 
-#include "LuaCodeView.h"
+#include "ui/common/LuaCodeView.h"
 
 #include <Qsci/qscilexerdiff.h>
 

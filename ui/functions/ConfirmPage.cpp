@@ -1,6 +1,6 @@
 #include "ConfirmPage.h"
 
-#include "Palette.h"
+#include "ui/common/Palette.h"
 
 #include "WizardNotice.h"
 

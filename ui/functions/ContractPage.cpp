@@ -1,6 +1,7 @@
 #include "ContractPage.h"
 
 #include "WizardNotice.h"
+#include "ui/common/Palette.h"
 
 #include "functions/ChangeUser.h"
 #include "functions/LibraryVersion.h"
@@ -67,11 +68,11 @@ QString changeText(const FunctionDiff &f)
 QColor rowColour(const FunctionDiff &f)
 {
     if (f.added())
-        return QColor(0xe2, 0xf5, 0xe2);
+        return Palette::noticeOk();
     if (f.verdict == Verdict::Breaking)
-        return QColor(0xfd, 0xe2, 0xe2);
+        return Palette::noticeError();
     if (f.verdict == Verdict::Compatible)
-        return QColor(0xff, 0xf4, 0xd6);
+        return Palette::noticeWarning();
     return {};
 }
 
@@ -234,7 +235,7 @@ void ContractPage::render()
                 auto *item = new QTableWidgetItem(cells.at(c));
                 if (rowColour(f).isValid())
                     item->setBackground(rowColour(f));
-                item->setForeground(QColor(0x20, 0x20, 0x20));
+                item->setForeground(Palette::noticeText());
                 item->setToolTip(cells.at(c));
                 m_table->setItem(row, c, item);
             }

@@ -1,11 +1,11 @@
 #include "LibrariesView.h"
 
-#include "Palette.h"
+#include "ui/common/Palette.h"
 
 #include "LoadWizard.h"
-#include "LuaCodeView.h"
 #include "NodeMatrixView.h"
 #include "RollbackDialog.h"
+#include "ui/common/LuaCodeView.h"
 
 #include "functions/AlignNodes.h"
 
@@ -75,9 +75,11 @@ LibrariesView::LibrariesView(functions::ChangeContext context, QWidget *parent)
         toolbar->addWidget(b);
 
     m_banner->setWordWrap(true);
-    m_banner->setStyleSheet(QStringLiteral("QLabel { background: #e4effb; border: 1px solid "
-                                           "#6a9fd8; border-radius: 4px; padding: 6px; "
-                                           "color: #202020; }"));
+    m_banner->setStyleSheet(QStringLiteral("QLabel { background: %1; border: 1px solid %2; "
+                                           "border-radius: 4px; padding: 6px; color: %3; }")
+                                .arg(Palette::noticeInfo().name(),
+                                     Palette::noticeInfoBorder().name(),
+                                     Palette::noticeText().name()));
     auto *bannerRow = new QHBoxLayout;
     bannerRow->addWidget(m_banner, 1);
     bannerRow->addWidget(m_preview);

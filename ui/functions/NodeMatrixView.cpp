@@ -1,6 +1,6 @@
 #include "NodeMatrixView.h"
 
-#include "Palette.h"
+#include "ui/common/Palette.h"
 
 #include "functions/AlignNodes.h"
 #include "functions/LibraryVersion.h"

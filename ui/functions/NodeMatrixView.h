@@ -12,7 +12,7 @@ namespace ui {
 
 // The libraries of a cluster by node: one row per node (each primary followed by its
 // replicas), one column per library, each cell the version and SHA-256 the node holds. Drift
-// is coloured (ui/Palette.h): a library missing on a node in red, another version or other
+// is coloured (ui/common/Palette.h): a library missing on a node in red, another version or other
 // code under the same version in amber, a node that could not be read in red with why
 // ("could not read FUNCTION LIST on host:port: ..."), never as missing. "Bring nodes in
 // line…" asks to load one node's copy onto the drifted primaries.

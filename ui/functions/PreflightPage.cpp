@@ -1,9 +1,9 @@
 #include "PreflightPage.h"
 
-#include "Palette.h"
+#include "ui/common/Palette.h"
 
-#include "UnlockDialog.h"
 #include "WizardNotice.h"
+#include "ui/common/UnlockDialog.h"
 
 #include "functions/ChangeUser.h"
 #include "session/WriteGate.h"

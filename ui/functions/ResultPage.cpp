@@ -1,7 +1,7 @@
 #include "ResultPage.h"
 
-#include "Palette.h"
 #include "WizardNotice.h"
+#include "ui/common/Palette.h"
 
 #include "functions/ChangeUser.h"
 #include "functions/LibraryVersion.h"

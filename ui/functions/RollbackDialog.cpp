@@ -1,6 +1,6 @@
 #include "RollbackDialog.h"
 
-#include "Palette.h"
+#include "ui/common/Palette.h"
 
 #include "functions/FunctionBackup.h"
 #include "functions/LibraryVersion.h"

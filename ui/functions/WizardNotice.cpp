@@ -1,6 +1,6 @@
 #include "WizardNotice.h"
 
-#include "Palette.h"
+#include "ui/common/Palette.h"
 
 #include <QLabel>
 
@@ -19,14 +19,16 @@ QLabel *noticeLabel(QWidget *parent)
 
 void setNotice(QLabel *label, const QString &kind, const QString &text)
 {
-    static const QHash<QString, QString> colours{
-        {QStringLiteral("warning"), QStringLiteral("#fff4d6; border: 1px solid #e0b040")},
-        {QStringLiteral("error"), QStringLiteral("#fde2e2; border: 1px solid #d05050")},
-        {QStringLiteral("info"), QStringLiteral("#e4effb; border: 1px solid #6a9fd8")},
-        {QStringLiteral("ok"), QStringLiteral("#e2f5e2; border: 1px solid #5aa55a")}};
-    label->setStyleSheet(QStringLiteral("QLabel { background: %1; border-radius: 4px; "
-                                        "padding: 6px; color: #202020; }")
-                             .arg(colours.value(kind)));
+    // background, border
+    static const QHash<QString, std::pair<QColor, QColor>> colours{
+        {QStringLiteral("warning"), {Palette::noticeWarning(), Palette::noticeWarningBorder()}},
+        {QStringLiteral("error"), {Palette::noticeError(), Palette::noticeErrorBorder()}},
+        {QStringLiteral("info"), {Palette::noticeInfo(), Palette::noticeInfoBorder()}},
+        {QStringLiteral("ok"), {Palette::noticeOk(), Palette::noticeOkBorder()}}};
+    const auto [background, border] = colours.value(kind);
+    label->setStyleSheet(QStringLiteral("QLabel { background: %1; border: 1px solid %2; "
+                                        "border-radius: 4px; padding: 6px; color: %3; }")
+                             .arg(background.name(), border.name(), Palette::noticeText().name()));
     label->setText(text);
     label->setVisible(!text.isEmpty());
 }
@@ -52,9 +54,9 @@ QString verdictStyle(Verdict v)
                       : v == Verdict::Compatible ? Palette::ok()
                       : v == Verdict::Breaking   ? Palette::attention()
                                                  : Palette::error();
-    return QStringLiteral("QLabel { background: %1; color: white; font-weight: bold; "
+    return QStringLiteral("QLabel { background: %1; color: %2; font-weight: bold; "
                           "border-radius: 4px; padding: 3px 8px; }")
-        .arg(bg.name());
+        .arg(bg.name(), Palette::onStrong().name());
 }
 
 } // namespace ui

@@ -1,8 +1,8 @@
 #include "LabPanel.h"
 
 #include "LatencyChart.h"
-#include "Palette.h"
 #include "lab/LabWorker.h"
+#include "ui/common/Palette.h"
 
 #include <QApplication>
 #include <QCheckBox>

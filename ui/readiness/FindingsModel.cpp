@@ -1,6 +1,6 @@
 #include "FindingsModel.h"
 
-#include "Palette.h"
+#include "ui/common/Palette.h"
 
 #include <QFont>
 

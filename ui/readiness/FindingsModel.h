@@ -7,7 +7,7 @@
 namespace ui {
 
 // The readiness findings as a table: verdict, rule, why (the sentence to act on) and the
-// values read. Verdicts are coloured from ui/Palette.h.
+// values read. Verdicts are coloured from ui/common/Palette.h.
 class FindingsModel : public QAbstractTableModel
 {
     Q_OBJECT

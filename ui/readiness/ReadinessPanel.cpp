@@ -1,9 +1,9 @@
 #include "ReadinessPanel.h"
 
 #include "FindingsModel.h"
-#include "Palette.h"
 #include "browse/InventoryScan.h"
 #include "readiness/ReadinessAudit.h"
+#include "ui/common/Palette.h"
 
 #include <QDateTime>
 #include <QFileDialog>

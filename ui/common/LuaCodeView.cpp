@@ -1,5 +1,7 @@
 #include "LuaCodeView.h"
 
+#include "Palette.h"
+
 #include <Qsci/qscilexerlua.h>
 
 #include <QFontDatabase>
@@ -10,8 +12,8 @@ namespace {
 // Marker numbers; QScintilla has 32, the first few are free for applications.
 constexpr int MarkerFor[] = {1, 2, 3, 4};
 // Light tints that keep the Lua highlighting readable on them.
-const QColor TintColor[] = {QColor(0xd8, 0xf5, 0xd8), QColor(0xfa, 0xdb, 0xdb),
-                            QColor(0xfb, 0xef, 0xc9), QColor(0xee, 0xee, 0xee)};
+const QColor TintColor[] = {Palette::codeAdded(), Palette::codeRemoved(), Palette::codeChanged(),
+                            Palette::codeFiller()};
 constexpr int LabelMargin = 1;
 } // namespace
 
@@ -25,8 +27,8 @@ LuaCodeView::LuaCodeView(QWidget *parent)
         lexer->setFont(mono, style);
     // The Lua lexer paints library names on coloured paper; text colour is enough, and the
     // diff views need the background for their tints.
-    lexer->setPaper(Qt::white);
-    lexer->setDefaultPaper(Qt::white);
+    lexer->setPaper(Palette::paper());
+    lexer->setDefaultPaper(Palette::paper());
     lexer->setEolFill(false, -1);
     setLexer(lexer);
     setFont(mono);

@@ -11,7 +11,7 @@ QColor environmentColor(session::Environment env)
 {
     switch (env) {
     case session::Environment::Local:
-        return QColor(0x4a, 0x63, 0x85);
+        return Palette::local();
     case session::Environment::Test:
         return Palette::ok();
     case session::Environment::Staging:
@@ -29,9 +29,16 @@ QString environmentBadgeText(session::Environment env)
 
 QString environmentBadgeStyle(session::Environment env)
 {
-    return QStringLiteral("QLabel { background: %1; color: white; font-weight: bold;"
+    return QStringLiteral("QLabel { background: %1; color: %2; font-weight: bold;"
                           " border-radius: 3px; padding: 1px 8px; }")
-        .arg(environmentColor(env).name());
+        .arg(environmentColor(env).name(), Palette::onStrong().name());
+}
+
+QString environmentStripStyle(session::Environment env)
+{
+    return QStringLiteral("QLabel { background: %1; color: %2; font-weight: bold;"
+                          " padding: 3px 16px; }")
+        .arg(environmentColor(env).name(), Palette::onStrong().name());
 }
 
 QLayout *environmentBadgeRow(session::Environment env, const QString &node, QWidget *parent)

@@ -14,7 +14,7 @@ QColor outcomeColor(OutcomeKind kind)
     case OutcomeKind::Deducted:
         return Palette::ok();
     case OutcomeKind::AlreadyApplied:
-        return QColor(0x1f, 0x5f, 0xa8);
+        return Palette::applied();
     case OutcomeKind::Insufficient:
     case OutcomeKind::StockMissing:
         return Palette::warning();
@@ -22,7 +22,7 @@ QColor outcomeColor(OutcomeKind kind)
         return Palette::error();
     case OutcomeKind::MayHaveWritten: // as unknown: what happened needs checking
     case OutcomeKind::Unknown:
-        return QColor(0x7b, 0x1f, 0xa2);
+        return Palette::unknown();
     case OutcomeKind::NotSent:
         return Palette::muted();
     }

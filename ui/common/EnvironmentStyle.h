@@ -17,6 +17,8 @@ QColor environmentColor(session::Environment env);
 QString environmentBadgeText(session::Environment env);
 // A style sheet for a QLabel drawn as a filled badge in the environment's colour.
 QString environmentBadgeStyle(session::Environment env);
+// A style sheet for the QLabel that spans the window in the environment's colour.
+QString environmentStripStyle(session::Environment env);
 // The row every confirmation starts with: the badge (object name "environmentBadge") and, when
 // given, the node that will run the command ("Runs on 127.0.0.1:30103").
 QLayout *environmentBadgeRow(session::Environment env, const QString &node, QWidget *parent);
