@@ -13,7 +13,7 @@ namespace readiness {
 
 namespace {
 
-// The HTML report's colours: the same shades as the console's ui/Palette.h (the core cannot
+// The HTML report's colours: the same shades as the console's ui/common/Palette.h (the core cannot
 // include a ui/ header), so a FAIL in the ticket is the red of the Readiness tab.
 QString verdictColour(Verdict v)
 {
