@@ -84,14 +84,6 @@ std::optional<LoadRun> decode(const QByteArray &bytes)
     return run;
 }
 
-qint64 cpuMs(clockid_t clock)
-{
-    timespec t{};
-    if (::clock_gettime(clock, &t) != 0)
-        return 0; // a reaped or vanished child: the wall-clock ceiling still holds
-    return qint64(t.tv_sec) * 1000 + t.tv_nsec / 1'000'000;
-}
-
 LoadRun failed(Kind kind, const QString &message)
 {
     return LoadRun{InspectionProblem{kind, message, 0}, {}, {}};
@@ -245,8 +237,8 @@ QString loadRunHelperPath()
           QStringLiteral("%1/%2/%3")
               .arg(dir, QLatin1String(INVENTORY_LIBEXEC_FROM_BIN),
                    QLatin1String(LoadRunHelperName))})
-        if (QFileInfo(candidate).isExecutable() && QFileInfo(candidate).isFile())
-            return QFileInfo(candidate).canonicalFilePath();
+        if (const QFileInfo file(candidate); file.isFile() && file.isExecutable())
+            return file.canonicalFilePath();
     return {};
 }
 

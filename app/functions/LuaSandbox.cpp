@@ -29,6 +29,14 @@ SandboxContext &context(lua_State *L)
 }
 
 // The line of the Lua code at `level` (1: the caller of the running C function).
+qint64 cpuMs(clockid_t clock)
+{
+    timespec t{};
+    if (::clock_gettime(clock, &t) != 0)
+        return 0;
+    return qint64(t.tv_sec) * 1000 + t.tv_nsec / 1'000'000;
+}
+
 int lineAt(lua_State *L, int level)
 {
     lua_Debug ar;
@@ -136,20 +144,12 @@ void pushReadOnlyProxy(lua_State *L, lua_CFunction index, const char *what)
     lua_setmetatable(L, -2);
 }
 
-// CPU time of the calling thread: a busy machine slows the run, not the verdict.
-qint64 threadCpuMs()
-{
-    timespec t{};
-    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return qint64(t.tv_sec) * 1000 + t.tv_nsec / 1'000'000;
-}
-
 void countHook(lua_State *L, lua_Debug *)
 {
     SandboxContext &ctx = context(L);
     ctx.instructions += HookEvery;
     if (ctx.instructions <= ctx.options->instructionBudget
-        && threadCpuMs() - ctx.cpuStartMs <= ctx.options->timeBudgetMs)
+        && cpuMs(CLOCK_THREAD_CPUTIME_ID) - ctx.cpuStartMs <= ctx.options->timeBudgetMs)
         return;
     setProblem(L, Kind::TimeBudget,
                QStringLiteral("FUNCTION LOAD timeout: the top level ran past the load budget "
@@ -311,7 +311,7 @@ void runLoad(SandboxContext &ctx, const QByteArray &body)
                     line};
         return;
     }
-    ctx.cpuStartMs = threadCpuMs();
+    ctx.cpuStartMs = cpuMs(CLOCK_THREAD_CPUTIME_ID);
     lua_sethook(L, countHook, LUA_MASKCOUNT, HookEvery);
     const int rc = lua_pcall(L, 0, 0, 0);
     lua_sethook(L, nullptr, 0, 0);

@@ -4,6 +4,8 @@
 
 #include "Inspection.h"
 
+#include <ctime>
+
 struct lua_State;
 
 namespace functions::detail {
@@ -27,6 +29,11 @@ struct SandboxContext
 // that Lua's line numbers are file line numbers, as Redis does) and fills ctx. On a problem,
 // ctx.problem is set and ctx.functions may be partial.
 void runLoad(SandboxContext &ctx, const QByteArray &body);
+
+// Milliseconds of CPU time on `clock` (a thread's, or a child process's from
+// clock_getcpuclockid); 0 when it cannot be read. CPU time, not the wall clock: a busy machine
+// slows a load run, it must not change its verdict.
+qint64 cpuMs(clockid_t clock);
 
 // Shared by the sandbox and its redis API (LuaLoadApi.cpp).
 SandboxContext &context(lua_State *L);
