@@ -42,15 +42,61 @@ static bool portFree(quint16 port)
     return probe.listen(QHostAddress::LocalHost, port);
 }
 
+namespace {
+struct PortRange
+{
+    int low = 32768; // Linux's default ip_local_port_range
+    int high = 60999;
+    bool contains(int port) const { return port >= low && port <= high; }
+};
+PortRange ephemeralPorts()
+{
+    PortRange range;
+    QFile file(QStringLiteral("/proc/sys/net/ipv4/ip_local_port_range"));
+    if (file.open(QIODevice::ReadOnly)) {
+        const QList<QByteArray> f = file.readAll().simplified().split(' ');
+        bool lowOk = false, highOk = false;
+        const int low = f.value(0).toInt(&lowOk), high = f.value(1).toInt(&highOk);
+        if (lowOk && highOk && low <= high)
+            range = {low, high};
+    }
+    return range;
+}
+} // namespace
+
 quint16 LocalRedisServer::freePort(bool withBusPort)
 {
-    for (int attempt = 0; attempt < 200; ++attempt) {
-        // Below 55535 so that port + 10000 (the cluster bus) stays valid.
-        const auto port = quint16(20000 + QRandomGenerator::global()->bounded(35000));
-        if (portFree(port) && (!withBusPort || portFree(quint16(port + 10000))))
-            return port;
+    constexpr int busOffset = 10000, lowest = 10000;
+    const PortRange ephemeral = ephemeralPorts();
+    const int highest = 65535 - (withBusPort ? busOffset : 0);
+    for (int attempt = 0; attempt < 400; ++attempt) {
+        const int port = lowest + int(QRandomGenerator::global()->bounded(highest - lowest + 1));
+        if (ephemeral.contains(port) || (withBusPort && ephemeral.contains(port + busOffset)))
+            continue;
+        if (portFree(quint16(port)) && (!withBusPort || portFree(quint16(port + busOffset))))
+            return quint16(port);
     }
     return 0;
+}
+
+bool LocalRedisServer::answers(bool plainPing) const
+{
+    QTcpSocket probe;
+    probe.connectToHost(QHostAddress::LocalHost, m_port);
+    if (!probe.waitForConnected(200) || probe.localPort() == m_port) // a self-connect
+        return false;
+    if (!plainPing)
+        return true;
+    // Any RESP reply (+PONG, or -NOAUTH from a server with a password) means its event loop
+    // runs; the kernel accepts connections before that, while the server may still fail.
+    probe.write("PING\r\n");
+    if (!probe.waitForBytesWritten(200))
+        return false;
+    while (probe.bytesAvailable() == 0)
+        if (!probe.waitForReadyRead(200))
+            return false;
+    const QByteArray first = probe.peek(1);
+    return first == "+" || first == "-";
 }
 
 bool LocalRedisServer::start(const Options &options)
@@ -105,13 +151,11 @@ bool LocalRedisServer::start(const Options &options)
             m_error = QStringLiteral("redis-server exited at start-up: %1").arg(logTail(5));
             return false;
         }
-        QTcpSocket probe;
-        probe.connectToHost(QHostAddress::LocalHost, m_port);
-        if (probe.waitForConnected(200))
+        if (answers(options.answersPlainPing))
             return true;
         QThread::msleep(20);
     }
-    m_error = QStringLiteral("redis-server did not accept connections on port %1 within %2 ms")
+    m_error = QStringLiteral("redis-server did not answer on port %1 within %2 ms")
                   .arg(m_port)
                   .arg(options.startTimeoutMs);
     stop();

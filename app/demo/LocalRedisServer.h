@@ -19,6 +19,9 @@ public:
         QStringList extraArgs;     // appended to the command line (e.g. cluster or TLS settings)
         bool needsBusPort = false; // cluster mode also binds port + 10000
         int startTimeoutMs = 10000;
+        // Ready means it answered a plain PING; a TLS-only server cannot, so for it ready
+        // means its port accepted a connection from another port.
+        bool answersPlainPing = true;
     };
 
     LocalRedisServer();
@@ -29,11 +32,13 @@ public:
     // Path of the server binary: $INVENTORY_REDIS_SERVER when set (a redis-server or
     // valkey-server build; empty if that is not executable), else redis-server on PATH, or empty.
     static QString findExecutable();
-    // A port free on 127.0.0.1 (and, if asked, its cluster bus port too).
+    // A port free on 127.0.0.1 (and, if asked, its cluster bus port too), outside the
+    // kernel's ephemeral range: there a client's source port can take it before the server
+    // binds, and a connect to it can meet itself (a TCP self-connect) and look like a server.
     static quint16 freePort(bool withBusPort = false);
 
-    // Starts and waits until the port accepts connections. On failure returns false and
-    // errorString() says what to do.
+    // Starts and waits until the server answers (see Options::answersPlainPing). On failure returns
+    // false and errorString() says what to do.
     bool start(const Options &options);
     void stop(); // SIGTERM, then SIGKILL after a grace period
     void kill(); // SIGKILL at once (tests of a dying server)
@@ -45,6 +50,8 @@ public:
     QString logTail(int lines = 20) const;
 
 private:
+    bool answers(bool plainPing) const;
+
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<QProcess> m_process;
     quint16 m_port = 0;

@@ -277,14 +277,22 @@ bool RedisCluster::start(const Options &options)
         m_servers.push_back(std::move(server));
     }
     QProcess create;
+    create.setProcessChannelMode(QProcess::MergedChannels);
     create.start(QStringLiteral("redis-cli"),
                  QStringList{QStringLiteral("--cluster"), QStringLiteral("create")} + endpoints
                      + QStringList{QStringLiteral("--cluster-replicas"),
                                    QString::number(options.replicasPerPrimary),
                                    QStringLiteral("--cluster-yes")});
     if (!create.waitForFinished(30000) || create.exitCode() != 0) {
-        m_error = QStringLiteral("redis-cli --cluster create failed: %1")
+        m_error = QStringLiteral("redis-cli --cluster create failed (%1, exit %2): %3")
+                      .arg(create.errorString())
+                      .arg(create.exitCode())
                       .arg(QString::fromUtf8(create.readAll()));
+        for (const auto &s : m_servers)
+            m_error += QStringLiteral("\n-- node %1 running=%2 log:\n%3")
+                           .arg(s->port())
+                           .arg(s->isRunning())
+                           .arg(s->logTail(8));
         return false;
     }
     // Every node must agree the cluster is up (and every replica be in sync) before tests
@@ -551,6 +559,7 @@ bool TlsRedis::start(bool requireClientCert)
     const quint16 port = demo::LocalRedisServer::freePort();
     demo::LocalRedisServer::Options o;
     o.port = port;
+    o.answersPlainPing = false;
     o.extraArgs = QStringList{QStringLiteral("--port"),
                               QStringLiteral("0"),
                               QStringLiteral("--tls-port"),
