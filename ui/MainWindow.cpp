@@ -166,10 +166,8 @@ void MainWindow::createFeaturePanels()
     deduct.timeoutMs = profile.timeoutMs;
     deduct.auditLogPath = m_session->auditLogPath();
     deduct.redisCliArgs = inventory::redisCliConnectionArgs(m_client->options());
-    // On a cluster, confirmations and audit records name the slot's owner: the deduction
-    // lane's map first (it follows its own MOVED), else the session's.
-    deduct.nodeForSlot =
-        inventory::slotOwnerLookup({&m_session->deductionRouter(), &m_session->router()});
+    // On a cluster, confirmations and audit records name the slot's owner.
+    deduct.nodeForSlot = inventory::slotOwnerLookup(m_session->router().topologySource());
     // Scans only read: they go straight to the connection. Key actions write: the gate.
     // Through the router: on a cluster each primary is scanned with its own cursor.
     m_browser = new BrowserPanel(m_session->scanRouter(), m_session->schema());
@@ -436,12 +434,8 @@ void MainWindow::onClusterChanged()
 
 void MainWindow::updateScanTopology()
 {
-    // A failed discovery lets the scan run: it then says why the server cannot be read. The
-    // scan walks the nodes its own lane knows, so that lane has to know them too.
-    const auto known = [](const redis::ClusterRouter &r) {
-        return r.discovered() || !r.discoveryError().isEmpty();
-    };
-    m_browser->setTopologyKnown(known(m_session->router()) && known(m_session->scanRouter()));
+    // A failed discovery lets the scan run: it then says why the server cannot be read.
+    m_browser->setTopologyKnown(m_session->router().topologySource().settled());
 }
 
 void MainWindow::noteServerNow(const QString &address, const session::ServerOverview &o,

@@ -284,7 +284,7 @@ int runDeduct(Context &context)
         return exitCode;
     ctx.serverAddress = client->address();
     // On a cluster the seed is not who runs the deduction: the record names the slot's owner.
-    ctx.nodeForSlot = slotOwnerLookup({client.get()});
+    ctx.nodeForSlot = slotOwnerLookup(client->topologySource());
 
     if (parser.isSet(check)) {
         const ReceiptStatus s = checkReceiptBlocking(*client, plan.receiptKey, ctx.timeoutMs);

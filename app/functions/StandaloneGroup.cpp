@@ -215,7 +215,7 @@ void StandaloneGroup::finish(const std::shared_ptr<Read> &read)
         kept << m_primary->address();
     for (const Member &r : m_replicas)
         kept << r.address();
-    m_members.keepOnly(kept);
+    m_members.closeAllBut(kept);
     if (read->context)
         read->done(read->notes.join(QStringLiteral("; ")));
 }

@@ -1,7 +1,7 @@
 #include "DeductionContext.h"
 
 #include "RedisCliCommand.h"
-#include "redis/ClusterRouter.h"
+#include "redis/TopologySource.h"
 
 namespace inventory {
 
@@ -41,20 +41,15 @@ QStringList DeductionContext::redisCliArgsFor(int slot) const
                                node.address.isEmpty() ? serverAddress : node.address);
 }
 
-std::function<SlotNode(int slot)> slotOwnerLookup(QList<redis::ClusterRouter *> routers)
+std::function<SlotNode(int slot)> slotOwnerLookup(const redis::TopologySource &topology)
 {
-    return [routers](int slot) {
-        for (redis::ClusterRouter *r : routers) {
-            if (!r || !r->discovered())
-                continue;
-            if (!r->isCluster())
-                return SlotNode{};
-            const int owner = r->topology().ownerOf(slot);
-            const auto &nodes = r->topology().nodes();
-            return SlotNode{true, owner >= 0 && owner < nodes.size() ? nodes.at(owner).address()
-                                                                     : QString()};
-        }
-        return SlotNode{};
+    return [&topology](int slot) {
+        if (!topology.discovered() || !topology.isCluster())
+            return SlotNode{};
+        const int owner = topology.topology().ownerOf(slot);
+        const auto &nodes = topology.topology().nodes();
+        return SlotNode{true,
+                        owner >= 0 && owner < nodes.size() ? nodes.at(owner).address() : QString()};
     };
 }
 

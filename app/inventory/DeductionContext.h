@@ -10,7 +10,7 @@
 #include <functional>
 
 namespace redis {
-class ClusterRouter;
+class TopologySource;
 }
 
 namespace inventory {
@@ -52,8 +52,8 @@ struct DeductionContext
 QString serverForSlot(const std::function<SlotNode(int slot)> &nodeForSlot,
                       const QString &standalone, int slot);
 
-// A nodeForSlot over these routers: the first that has read its topology answers (a lane that
-// followed a MOVED knows the new owner first). Not known to be a cluster until one has.
-std::function<SlotNode(int slot)> slotOwnerLookup(QList<redis::ClusterRouter *> routers);
+// A nodeForSlot over a session's topology (every lane's, a MOVED any lane followed included).
+// Not known to be a cluster until it has been read.
+std::function<SlotNode(int slot)> slotOwnerLookup(const redis::TopologySource &topology);
 
 } // namespace inventory

@@ -1,5 +1,7 @@
 #include "ClientPool.h"
 
+#include "Log.h"
+
 namespace redis {
 
 ClientPool::ClientPool(ConnectionOptions base)
@@ -8,24 +10,78 @@ ClientPool::ClientPool(ConnectionOptions base)
 
 ClientPool::~ClientPool() = default;
 
-RedisClient &ClientPool::at(const QString &host, quint16 port)
+ConnectionOptions ClientPool::optionsFor(const QString &host, quint16 port) const
 {
     ConnectionOptions o = m_base;
     o.host = host;
     o.port = port;
-    const QString key = o.address();
-    auto it = m_clients.find(key);
+    return o;
+}
+
+QString ClientPool::addressOf(const QString &host, quint16 port) const
+{
+    return optionsFor(host, port).address();
+}
+
+RedisClient &ClientPool::make(const ConnectionOptions &options)
+{
+    auto client = std::make_unique<RedisClient>(options);
+    RedisClient &made = *client;
+    m_clients.emplace(options.address(), std::move(client));
+    if (m_onCreated)
+        m_onCreated(made);
+    return made;
+}
+
+RedisClient &ClientPool::at(const QString &host, quint16 port)
+{
+    const ConnectionOptions o = optionsFor(host, port);
+    const auto it = m_clients.find(o.address());
     if (it == m_clients.end()) {
-        auto client = std::make_unique<RedisClient>(o);
-        client->open();
-        it = m_clients.emplace(key, std::move(client)).first;
+        RedisClient &client = make(o);
+        client.open();
+        return client;
     }
+    if (it->second->state() == ConnectionState::Closed)
+        it->second->open();
     return *it->second;
 }
 
-void ClientPool::keepOnly(const QSet<QString> &addresses)
+RedisClient &ClientPool::seed()
 {
-    std::erase_if(m_clients, [&](const auto &entry) { return !addresses.contains(entry.first); });
+    const auto it = m_clients.find(m_base.address());
+    return it != m_clients.end() ? *it->second : make(m_base);
+}
+
+void ClientPool::closeAllBut(const QSet<QString> &addresses)
+{
+    for (auto &[key, client] : m_clients)
+        if (!addresses.contains(key) && client->state() != ConnectionState::Closed) {
+            qCInfo(lcRedis) << "closing the connection to" << key << ": no longer wanted";
+            client->close();
+        }
+}
+
+QStringList ClientPool::openAddresses() const
+{
+    QStringList out;
+    for (const auto &[key, client] : m_clients)
+        if (client->state() != ConnectionState::Closed)
+            out << key;
+    return out;
+}
+
+RedisClient *ClientPool::anyReady() const
+{
+    for (const auto &[key, client] : m_clients)
+        if (client->state() == ConnectionState::Ready)
+            return client.get();
+    return nullptr;
+}
+
+void ClientPool::setOnCreated(std::function<void(RedisClient &)> onCreated)
+{
+    m_onCreated = std::move(onCreated);
 }
 
 } // namespace redis

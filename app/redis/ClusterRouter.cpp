@@ -4,7 +4,6 @@
 #include "Log.h"
 #include "Slot.h"
 
-#include <QEventLoop>
 #include <QPointer>
 #include <QSet>
 #include <QThread>
@@ -21,6 +20,7 @@ struct ClusterRouter::Pending
     QPointer<QObject> context;
     BatchCallback callback;
     int timeoutMs = -1;
+    bool insideSend = false; // dispatching from sendBatch: a result now must be posted
 };
 
 namespace {
@@ -55,23 +55,26 @@ std::optional<Redirect> parseRedirect(const QString &message)
 
 ClusterRouter::ClusterRouter(Options options, QObject *parent)
     : QObject(parent)
-    , m_options(std::move(options))
-    , m_seed(std::make_unique<RedisClient>(m_options.seed))
+    , m_pool(std::make_unique<ClientPool>(options.seed))
+    , m_ownSource(std::make_unique<TopologySource>(
+          *m_pool, TopologySource::Options{options.addressMap, options.refreshIntervalMs,
+                                           options.refreshGapMs}))
+    , m_source(m_ownSource.get())
+    , m_maxRedirects(options.maxRedirects)
 {
-    m_refreshTimer.setInterval(m_options.refreshIntervalMs);
-    connect(&m_refreshTimer, &QTimer::timeout, this, &ClusterRouter::refreshSoon);
-    m_refreshGap.setSingleShot(true);
-    connect(&m_refreshGap, &QTimer::timeout, this, &ClusterRouter::refreshSoon);
-    watch(*m_seed);
+    connect(m_source, &TopologySource::topologyChanged, this, &ClusterRouter::onTopologyChanged);
 }
 
-void ClusterRouter::watch(RedisClient &client)
+ClusterRouter::ClusterRouter(TopologySource &source, ConnectionOptions laneSeed, int maxRedirects,
+                             QObject *parent)
+    : QObject(parent)
+    , m_pool(std::make_unique<ClientPool>(std::move(laneSeed)))
+    , m_source(&source)
+    , m_maxRedirects(maxRedirects)
 {
-    // The seed is a node like the others: its loss may mean its replica took over.
-    connect(&client, &RedisClient::stateChanged, this, [this](ConnectionState s) {
-        if (s == ConnectionState::Reconnecting || s == ConnectionState::Failed)
-            refreshSoon();
-    });
+    m_pool->setOnCreated([&source](RedisClient &client) { source.watch(client); });
+    m_pool->seed();
+    connect(m_source, &TopologySource::topologyChanged, this, &ClusterRouter::onTopologyChanged);
 }
 
 ClusterRouter::~ClusterRouter()
@@ -84,45 +87,46 @@ ClusterRouter::~ClusterRouter()
 
 void ClusterRouter::open()
 {
-    m_opened = true;
-    m_seed->open();
-    discover();
+    if (!m_opened) {
+        m_opened = true;
+        if (!m_ownSource) // the first lane's seed is the source's, which opens it
+            seed().open();
+    }
+    m_source->open();
 }
 
-bool ClusterRouter::waitUntilDiscovered(int timeoutMs)
+void ClusterRouter::reconnect()
 {
-    if (!m_discovered && m_discoveryError.isEmpty()) {
-        QEventLoop loop;
-        QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-        connect(this, &ClusterRouter::topologyChanged, &loop, &QEventLoop::quit);
-        loop.exec();
-    }
-    return m_discovered;
+    if (isCluster())
+        for (const ClusterNode &n : topology().nodes())
+            clientFor(n.host, n.port).open();
+    seed().open();
+    m_source->readNow();
 }
 
 QString ClusterRouter::address() const
 {
-    return m_seed->address();
+    return m_pool->seed().address();
 }
 
 QList<ScanNode> ClusterRouter::scanNodes()
 {
-    if (!m_cluster)
-        return {ScanNode{m_seed.get(), address()}};
+    if (!isCluster())
+        return {ScanNode{&seed(), address()}};
     QList<ScanNode> out;
-    for (int i : m_topology.primaries())
-        out << ScanNode{&node(i), m_topology.nodes().at(i).address()};
+    for (int i : topology().primaries())
+        out << ScanNode{&node(i), topology().nodes().at(i).address()};
     return out;
 }
 
 QString ClusterRouter::coverageProblem() const
 {
-    if (!m_cluster)
+    if (!isCluster())
         return {};
-    const int uncovered = m_topology.uncoveredSlots();
+    const int uncovered = topology().uncoveredSlots();
     if (uncovered == 0)
         return {};
-    if (m_topology.primaries().isEmpty())
+    if (topology().primaries().isEmpty())
         return QStringLiteral("no primary of the cluster at %1 serves a slot (a node not yet in "
                               "a formed cluster?): there is nothing to read")
             .arg(address());
@@ -132,102 +136,21 @@ QString ClusterRouter::coverageProblem() const
         .arg(SlotCount);
 }
 
-void ClusterRouter::discover()
+void ClusterRouter::onTopologyChanged()
 {
-    m_refreshing = true;
-    m_sinceDiscover.start();
-    RedisClient *asked = topologySource();
-    // CLUSTER SLOTS only for a server older than Redis 7: asking both on every refresh made
-    // each node build a reply that was thrown away.
-    asked->send({"CLUSTER", "SHARDS"}, this, [this, asked](const ReplyResult &shards) {
-        const bool older = !shards.ok() && shards.error().kind == RedisError::Kind::Server
-                           && shards.error().message.contains(QLatin1String("unknown subcommand"),
-                                                              Qt::CaseInsensitive);
-        if (!older)
-            return applyTopology(shards, shards);
-        asked->send({"CLUSTER", "SLOTS"}, this, [this, shards](const ReplyResult &slotTable) {
-            applyTopology(shards, slotTable);
-        });
-    });
-}
-
-RedisClient *ClusterRouter::topologySource()
-{
-    // The seed may be the node that went away: ask any connection that is up.
-    if (m_seed->state() == ConnectionState::Ready)
-        return m_seed.get();
-    for (auto &[address, client] : m_clients)
-        if (client->state() == ConnectionState::Ready)
-            return client.get();
-    // None is up, as when only the seed was ever used and it died: connect to a node the map
-    // names that has not failed yet, so that the seed's promoted replica can still be found.
-    for (const ClusterNode &n : m_topology.nodes()) {
-        RedisClient &client = clientFor(n.host, n.port);
-        const ConnectionState state = client.state();
-        if (&client != m_seed.get() && state != ConnectionState::Reconnecting
-            && state != ConnectionState::Failed && state != ConnectionState::Closed)
-            return &client;
-    }
-    return m_seed.get();
-}
-
-void ClusterRouter::refreshSoon()
-{
-    if (m_refreshing || !m_discovered || !m_cluster || m_refreshGap.isActive())
-        return;
-    const qint64 since = m_sinceDiscover.isValid() ? m_sinceDiscover.elapsed() : -1;
-    if (since >= 0 && since < m_options.refreshGapMs) {
-        m_refreshGap.start(int(m_options.refreshGapMs - since));
-        return;
-    }
-    discover();
-}
-
-void ClusterRouter::applyTopology(const ReplyResult &shards, const ReplyResult &slotTable)
-{
-    m_refreshing = false;
-    const QString seedHost = m_options.seed.host;
-    std::optional<core::Result<ClusterTopology, QString>> decoded;
-    if (shards.ok())
-        decoded = ClusterTopology::fromShards(*shards, m_options.addressMap, seedHost);
-    else if (slotTable.ok())
-        decoded = ClusterTopology::fromSlots(*slotTable, m_options.addressMap, seedHost);
-
-    if (decoded && decoded->ok()) {
-        m_topology = decoded->value();
-        m_cluster = true;
-        m_discoveryError.clear();
-        closeUnlisted();
-    } else if (decoded) {
-        m_discoveryError = decoded->error();
-        qCWarning(lcRedis) << "cluster topology from" << address()
-                           << "refused:" << m_discoveryError;
-        if (m_discovered)
-            return; // keep routing by the map we have; MOVED replies still correct it
-    } else if (!shards.ok() && shards.error().kind == RedisError::Kind::Server) {
-        // A standalone server ("cluster support disabled"), or a user who may not read the
-        // topology: talk to the seed, and still follow any MOVED it answers.
-        m_cluster = false;
-        m_discoveryError.clear();
-    } else {
-        m_discoveryError = shards.error().readFailure();
-        if (m_discovered)
-            return;
-        // Not reachable: what waited hears why, unsent; the next command tries again.
-        auto waiting = std::move(m_waiting);
-        m_waiting.clear();
+    auto waiting = std::move(m_waiting);
+    m_waiting.clear();
+    if (!discovered()) {
+        // Not reachable: what waited hears why, unsent; the next command asks again.
         for (auto &p : waiting)
             for (qsizetype i = 0; i < p->commands.size(); ++i)
-                finishOne(p, i, RedisError::notSent(m_discoveryError));
+                finishOne(p, i, RedisError::notSent(discoveryError()));
         emit topologyChanged();
         return;
     }
-    m_discovered = true;
-    if (m_cluster && m_options.refreshIntervalMs > 0)
-        m_refreshTimer.start();
+    if (isCluster())
+        closeUnlisted();
     emit topologyChanged();
-    auto waiting = std::move(m_waiting);
-    m_waiting.clear();
     for (auto &p : waiting) {
         QList<qsizetype> all;
         for (qsizetype i = 0; i < p->commands.size(); ++i)
@@ -236,63 +159,25 @@ void ClusterRouter::applyTopology(const ReplyResult &shards, const ReplyResult &
     }
 }
 
-ConnectionOptions ClusterRouter::optionsFor(const QString &host, quint16 port) const
-{
-    ConnectionOptions o = m_options.seed;
-    o.host = host;
-    o.port = port;
-    return o;
-}
-
 RedisClient &ClusterRouter::clientFor(const QString &host, quint16 port)
 {
-    if (port == m_options.seed.port && host.compare(m_options.seed.host, Qt::CaseInsensitive) == 0)
-        return *m_seed;
-    const ConnectionOptions o = optionsFor(host, port);
-    const QString key = o.address();
-    auto it = m_clients.find(key);
-    if (it == m_clients.end()) {
-        auto client = std::make_unique<RedisClient>(o);
-        watch(*client);
-        client->open();
-        it = m_clients.emplace(key, std::move(client)).first;
-    } else if (it->second->state() == ConnectionState::Closed) {
-        it->second->open(); // closed by closeUnlisted(), and wanted again
-    }
-    return *it->second;
+    return m_pool->at(host, port);
 }
 
 void ClusterRouter::closeUnlisted()
 {
-    // The clients stay (a scan in progress may hold one; its commands end "closed"), but stop
-    // reconnecting to a node that is gone for good.
-    QSet<QString> listed;
-    for (const ClusterNode &n : m_topology.nodes())
-        listed << optionsFor(n.host, n.port).address();
-    for (auto &[key, client] : m_clients)
-        if (!listed.contains(key) && client->state() != ConnectionState::Closed) {
-            qCInfo(lcRedis) << "closing the connection to" << key
-                            << ": the cluster no longer lists it";
-            client->close();
-        }
-}
-
-QStringList ClusterRouter::openConnections() const
-{
-    QStringList out;
-    if (m_seed->state() != ConnectionState::Closed)
-        out << m_seed->address();
-    for (const auto &[key, client] : m_clients)
-        if (client->state() != ConnectionState::Closed)
-            out << key;
-    return out;
+    // The seed stays whatever the map says: it is the session's own address.
+    QSet<QString> listed{m_pool->base().address()};
+    for (const ClusterNode &n : topology().nodes())
+        listed << m_pool->addressOf(n.host, n.port);
+    m_pool->closeAllBut(listed);
 }
 
 RedisClient &ClusterRouter::node(int index)
 {
-    if (!m_cluster || index < 0 || index >= m_topology.nodes().size())
-        return *m_seed;
-    const ClusterNode &n = m_topology.nodes().at(index);
+    if (!isCluster() || index < 0 || index >= topology().nodes().size())
+        return seed();
+    const ClusterNode &n = topology().nodes().at(index);
     return clientFor(n.host, n.port);
 }
 
@@ -310,25 +195,26 @@ void ClusterRouter::sendBatch(QList<Command> commands, QObject *context, BatchCa
     if (!m_opened)
         open();
     if (p->commands.isEmpty()) {
-        m_seed->sendBatch({}, context, std::move(p->callback), timeoutMs);
+        seed().sendBatch({}, context, std::move(p->callback), timeoutMs);
         return;
     }
-    if (!m_discovered) {
+    if (!discovered()) {
         m_waiting.push_back(p);
-        if (!m_refreshing)
-            discover();
+        m_source->readNow();
         return;
     }
     QList<qsizetype> all;
     for (qsizetype i = 0; i < p->commands.size(); ++i)
         all << i;
+    p->insideSend = true;
     dispatch(p, all);
+    p->insideSend = false;
 }
 
 void ClusterRouter::dispatch(const std::shared_ptr<Pending> &p, QList<qsizetype> indexes)
 {
-    if (!m_cluster) {
-        sendTo(*m_seed, p, indexes, false);
+    if (!isCluster()) {
+        sendTo(seed(), p, indexes, false);
         return;
     }
     QList<CommandSlot> slotOf;
@@ -339,10 +225,10 @@ void ClusterRouter::dispatch(const std::shared_ptr<Pending> &p, QList<qsizetype>
     for (qsizetype i : indexes) {
         slotOf << commandSlot(p->commands[i]);
         if (batchOwner < 0 && slotOf.last().slot >= 0)
-            batchOwner = m_topology.ownerOf(slotOf.last().slot);
+            batchOwner = topology().ownerOf(slotOf.last().slot);
     }
     if (batchOwner < 0) { // walks every slot: only for a batch without keys
-        const QList<int> primaries = m_topology.primaries();
+        const QList<int> primaries = topology().primaries();
         if (!primaries.isEmpty())
             batchOwner = primaries.first();
     }
@@ -354,7 +240,7 @@ void ClusterRouter::dispatch(const std::shared_ptr<Pending> &p, QList<qsizetype>
             finishOne(p, i, RedisError::notSent(cs.crossSlot, RedisError::Refusal::CrossSlot));
             continue;
         }
-        int owner = cs.slot >= 0 ? m_topology.ownerOf(cs.slot) : -1;
+        int owner = cs.slot >= 0 ? topology().ownerOf(cs.slot) : -1;
         if (owner < 0)
             owner = batchOwner; // keyless, or an uncovered slot: its MOVED will say
         byNode[owner] << i;
@@ -388,7 +274,7 @@ void ClusterRouter::take(const std::shared_ptr<Pending> &p, qsizetype i, ReplyRe
         // A node that is down (the write unsent, or its reply lost) may have been replaced:
         // ask again who owns what, so that the next command goes to the new primary.
         if (!result.ok() && result.error().kind != RedisError::Kind::Server)
-            refreshSoon();
+            m_source->refreshSoon();
         finishOne(p, i, std::move(result));
         return;
     }
@@ -397,21 +283,19 @@ void ClusterRouter::take(const std::shared_ptr<Pending> &p, qsizetype i, ReplyRe
         finishOne(p, i, std::move(result));
         return;
     }
-    if (++p->redirects[i] > m_options.maxRedirects) {
+    if (++p->redirects[i] > m_maxRedirects) {
         // A redirect proves the command did not run where it was sent.
         finishOne(p, i,
                   RedisError::notSent(QStringLiteral("the cluster redirected this command %1 "
                                                      "times (last: %2): its slots are moving "
                                                      "between nodes; try again in a moment")
-                                          .arg(m_options.maxRedirects)
+                                          .arg(m_maxRedirects)
                                           .arg(result.error().message)));
         return;
     }
-    const auto [host, port] = m_options.addressMap.reachable(redirect->host, redirect->port);
-    if (moved) {
-        m_topology.moveSlot(redirect->slot, host, port);
-        refreshSoon();
-    }
+    const auto [host, port] = addressMap().reachable(redirect->host, redirect->port);
+    if (moved)
+        m_source->noteMoved(redirect->slot, host, port);
     RedisClient &target = clientFor(host, port);
     if (m_redirectGuard)
         if (const auto refusal = m_redirectGuard(p->commands[i], target)) {
@@ -433,7 +317,7 @@ void ClusterRouter::finishOne(const std::shared_ptr<Pending> &p, qsizetype i, Re
     QObject *context = p->context.data();
     if (!context)
         return;
-    if (context->thread() == QThread::currentThread()) {
+    if (!p->insideSend && context->thread() == QThread::currentThread()) {
         p->callback(out);
         return;
     }

@@ -5,17 +5,23 @@
 namespace session {
 
 namespace {
-// `lane`: empty for the shared transport thread; else the connections are read on the thread
-// that made the session, and CLIENT LIST names them "<client name>-<lane>".
 redis::ClusterRouter::Options routerOptions(const ConnectionProfile &profile,
-                                            const QString &password, const QByteArray &lane = {})
+                                            const QString &password)
 {
     redis::ClusterRouter::Options o;
     o.seed = profile.toConnectionOptions(password);
-    o.seed.onCallerThread = !lane.isEmpty();
-    if (!lane.isEmpty())
-        o.seed.clientName += "-" + lane;
     o.addressMap = profile.addressMap();
+    return o;
+}
+
+// A lane's connections are read on the thread that made the session, and CLIENT LIST names
+// them "<client name>-<lane>".
+redis::ConnectionOptions laneSeed(const ConnectionProfile &profile, const QString &password,
+                                  const QByteArray &lane)
+{
+    redis::ConnectionOptions o = profile.toConnectionOptions(password);
+    o.onCallerThread = true;
+    o.clientName += "-" + lane;
     return o;
 }
 } // namespace
@@ -27,9 +33,10 @@ ConsoleSession::ConsoleSession(ConnectionProfile profile, const QString &passwor
     , m_releasePassword(std::move(releasePassword))
     , m_router(std::make_unique<redis::ClusterRouter>(routerOptions(m_profile, password)))
     , m_deductionRouter(std::make_unique<redis::ClusterRouter>(
-          routerOptions(m_profile, password, QByteArrayLiteral("deductions"))))
+          m_router->topologySource(),
+          laneSeed(m_profile, password, QByteArrayLiteral("deductions"))))
     , m_scanRouter(std::make_unique<redis::ClusterRouter>(
-          routerOptions(m_profile, password, QByteArrayLiteral("scans"))))
+          m_router->topologySource(), laneSeed(m_profile, password, QByteArrayLiteral("scans"))))
     , m_auditLogPath(inventory::AuditLog::defaultPath())
 {
     // The gate wraps the router, so a deduction goes to the primary owning its slot and keys
@@ -67,14 +74,9 @@ void ConsoleSession::open()
 void ConsoleSession::reconnect()
 {
     for (redis::ClusterRouter *router :
-         {m_router.get(), m_scanRouter.get(), m_deductionRouter.get()}) {
-        if (!router->opened())
-            continue;
-        if (router->isCluster())
-            for (int i = 0; i < router->topology().nodes().size(); ++i)
-                router->node(i).open();
-        router->open();
-    }
+         {m_router.get(), m_scanRouter.get(), m_deductionRouter.get()})
+        if (router->opened())
+            router->reconnect();
 }
 
 Environment ConsoleSession::environment() const

@@ -14,7 +14,9 @@ namespace session {
 
 // Everything one console window works with for one server: the profile, the connection, and
 // the write gate every feature sends through. The connection is a ClusterRouter: a standalone
-// URL and any cluster node's URL both just work (the router finds out which it is). Reads
+// URL and any cluster node's URL both just work (the router finds out which it is). The
+// session reads the server's topology once, through router(); the deduction and scan lanes
+// route by that same map over connections of their own. Reads
 // that can never write may use router() (routed by slot) or client() (the seed node alone,
 // for what is per node by nature: INFO, FUNCTION LIST); anything else uses sender().
 class ConsoleSession : public QObject
@@ -66,7 +68,7 @@ public:
 private:
     ConnectionProfile m_profile;
     QString m_releasePassword;
-    std::unique_ptr<redis::ClusterRouter> m_router;
+    std::unique_ptr<redis::ClusterRouter> m_router; // owns the topology the lanes below share
     std::unique_ptr<redis::ClusterRouter> m_deductionRouter;
     std::unique_ptr<redis::ClusterRouter> m_scanRouter;
     std::unique_ptr<redis::RedisClient> m_releaseClient;

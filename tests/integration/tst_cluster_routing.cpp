@@ -164,6 +164,54 @@ private slots:
         QCOMPARE(r->call({"EXISTS", "two:{b}"})->toInteger(), 1);
     }
 
+    // A refusal made before anything is sent still arrives from the event loop, after
+    // sendBatch returned: a caller never runs its callback inside its own send.
+    void crossSlotRefusalArrivesAfterSendReturns()
+    {
+        auto r = router();
+        QObject context;
+        bool sending = true, ranDuringSend = false;
+        std::optional<ReplyResult> got;
+        r->send({"DEL", "late:{a}", "late:{b}"}, &context, [&](const ReplyResult &result) {
+            ranDuringSend = sending;
+            got = result;
+        });
+        sending = false;
+        QTRY_VERIFY(got.has_value());
+        QVERIFY(!ranDuringSend);
+        QCOMPARE(got->error().refusal, RedisError::Refusal::CrossSlot);
+        QCOMPARE(got->error().delivery, RedisError::Delivery::NotSent);
+    }
+
+    // A session's lanes route by one topology: the server is asked once, not once per lane.
+    void lanesShareOneTopologyRead()
+    {
+        ClusterRouter::Options o;
+        o.seed = m_cluster.nodes().first();
+        o.refreshIntervalMs = 0; // no periodic read to blur the count
+        ClusterRouter first(o);
+        first.open();
+        QVERIFY(first.waitUntilDiscovered(5000));
+        const qint64 readsBefore = arrivals("cluster|shards");
+
+        ConnectionOptions laneSeed = o.seed;
+        laneSeed.clientName = "lane-under-test";
+        laneSeed.onCallerThread = true;
+        ClusterRouter lane(first.topologySource(), laneSeed);
+        auto node2 = m_cluster.connectNode(2);
+        const QByteArray key = keyOn(*node2, "lane");
+        QVERIFY(!key.isEmpty());
+        QVERIFY(lane.call({"SET", key, "v"}).ok());
+        QCOMPARE(arrivals("cluster|shards"), readsBefore);
+        QVERIFY(lane.opened());
+        // The lane's own connection ran it, on the slot's owner.
+        QVERIFY(node2->call({"CLIENT", "LIST"})->bytes().contains("name=lane-under-test"));
+
+        // One map: a MOVED the lane follows (noteMoved) is the session's.
+        QCOMPARE(&lane.topologySource(), &first.topologySource());
+        QCOMPARE(&lane.topology(), &first.topology());
+    }
+
     void movedAfterTheSlotWasHandedOver()
     {
         auto r = router();

@@ -1,9 +1,12 @@
 // One test of the CommandSender contract, run on each implementation the console sends
-// through (as Okteta runs one model test on each of its byte-array models): the raw client
-// and the session's GatedSender, and the delaying sender the key browser's tests stand on
-// (a double that broke the contract would make those tests prove nothing).
+// through (as Okteta runs one model test on each of its byte-array models): the raw client,
+// read on the transport thread or on the caller's; the ClusterRouter, as a session's first
+// lane and as a lane over another's topology; the session's GatedSender; and the delaying
+// sender the key browser's tests stand on (a double that broke the contract would make those
+// tests prove nothing).
 #include "RedisFixture.h"
 #include "ServerTest.h"
+#include "redis/ClusterRouter.h"
 #include "session/GatedSender.h"
 #include "tst_browse_support.h"
 
@@ -18,6 +21,8 @@ namespace {
 struct Under
 {
     std::unique_ptr<redis::RedisClient> client;
+    std::unique_ptr<redis::ClusterRouter> router;
+    std::unique_ptr<redis::ClusterRouter> lane;
     std::unique_ptr<session::WriteGate> gate;
     std::unique_ptr<session::GatedSender> gated;
     std::unique_ptr<browsetest::SlowSender> slow;
@@ -33,9 +38,22 @@ class TstCommandSender : public testsupport::ServerTest
     {
         QFETCH_GLOBAL(QString, implementation);
         Under u;
-        u.client = m_redis.connect();
+        redis::ConnectionOptions options = m_redis.options();
+        options.onCallerThread = implementation == QLatin1String("RedisClient (caller thread)");
+        u.client = m_redis.connect(options);
         u.sender = u.client.get();
-        if (implementation == QLatin1String("GatedSender")) {
+        if (implementation.startsWith(QLatin1String("ClusterRouter"))) {
+            redis::ClusterRouter::Options o;
+            o.seed = m_redis.options();
+            u.router = std::make_unique<redis::ClusterRouter>(o);
+            u.sender = u.router.get();
+        }
+        if (implementation == QLatin1String("ClusterRouter (lane)")) {
+            redis::ConnectionOptions laneSeed = m_redis.options();
+            laneSeed.onCallerThread = true;
+            u.lane = std::make_unique<redis::ClusterRouter>(u.router->topologySource(), laneSeed);
+            u.sender = u.lane.get();
+        } else if (implementation == QLatin1String("GatedSender")) {
             session::ConnectionProfile p;
             p.name = QStringLiteral("sender test");
             p.environment = QStringLiteral("local"); // writable: the gate lets writes pass
@@ -54,6 +72,10 @@ private slots:
     {
         QTest::addColumn<QString>("implementation");
         QTest::newRow("RedisClient") << QStringLiteral("RedisClient");
+        QTest::newRow("RedisClient (caller thread)")
+            << QStringLiteral("RedisClient (caller thread)");
+        QTest::newRow("ClusterRouter") << QStringLiteral("ClusterRouter");
+        QTest::newRow("ClusterRouter (lane)") << QStringLiteral("ClusterRouter (lane)");
         QTest::newRow("GatedSender") << QStringLiteral("GatedSender");
         QTest::newRow("SlowSender") << QStringLiteral("SlowSender");
     }
