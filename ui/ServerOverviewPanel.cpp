@@ -4,6 +4,7 @@
 #include "LibraryTableModel.h"
 #include "ui/common/Palette.h"
 #include "ui/common/TableSizing.h"
+#include "ui/common/TextStyle.h"
 
 #include <QFormLayout>
 #include <QGroupBox>
@@ -90,7 +91,7 @@ ServerOverviewPanel::ServerOverviewPanel(QWidget *parent)
     big.setBold(true);
     title->setFont(big);
     m_stamp->setObjectName(QStringLiteral("overviewUpdated"));
-    m_stamp->setStyleSheet(QStringLiteral("color: palette(dark);"));
+    setTextColour(m_stamp, Palette::muted());
     auto *header = new QHBoxLayout;
     header->addWidget(title);
     header->addStretch(1);
@@ -170,8 +171,7 @@ ServerOverviewPanel::ServerOverviewPanel(QWidget *parent)
     layout->addWidget(m_nodes);
     layout->addWidget(libBox);
     fitHeightToRows(m_libraries, 1, 10);
-    // Bold section titles; the style sheet font does not propagate to the children.
-    setStyleSheet(QStringLiteral("QGroupBox { font-weight: bold; }"));
+    boldGroupTitles(this);
     updateStamp();
 }
 

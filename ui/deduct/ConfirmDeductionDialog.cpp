@@ -2,6 +2,7 @@
 
 #include "ui/common/EnvironmentStyle.h"
 #include "ui/common/Palette.h"
+#include "ui/common/TextStyle.h"
 
 #include "core/Bytes.h"
 #include "inventory/RedisCliCommand.h"
@@ -70,9 +71,10 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
         intro = tr("Run the EVAL script. It is not idempotent: if the reply is lost, you cannot "
                    "safely run it again.");
     auto *introLabel = plain(intro, this);
-    if (kind == Kind::ScriptRetry)
-        introLabel->setStyleSheet(Palette::textStyle(Palette::error())
-                                  + QStringLiteral(" font-weight: bold;"));
+    if (kind == Kind::ScriptRetry) {
+        setTextColour(introLabel, Palette::error());
+        setBold(introLabel);
+    }
     layout->addWidget(introLabel);
     m_evidence = plain(QString(), this);
     m_evidence->setObjectName(QStringLiteral("evidence"));
@@ -86,7 +88,7 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
     layout->addWidget(m_warning);
     if (!readOnlyNotice.isEmpty()) {
         auto *ro = plain(readOnlyNotice, this);
-        ro->setStyleSheet(Palette::textStyle(Palette::error()));
+        setTextColour(ro, Palette::error());
         layout->addWidget(ro);
     }
 
@@ -120,7 +122,7 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
     }
     m_anomalies = plain(QString(), this);
     m_anomalies->setObjectName(QStringLiteral("knownAnomalies"));
-    m_anomalies->setStyleSheet(Palette::textStyle(Palette::warning()));
+    setTextColour(m_anomalies, Palette::warning());
     where->addRow(tr("Known anomaly"), m_anomalies);
     where->setRowVisible(m_anomalies, false);
     where->addRow(
@@ -224,12 +226,11 @@ void ConfirmDeductionDialog::setReceiptForecast(const ReceiptForecast &forecast)
     using Kind = ReceiptForecast::Kind;
     m_receipt->setText(forecast.text);
     // What decides the call before it runs stands out; "could not read" is a gap, not a fact.
-    m_receipt->setStyleSheet(
-        forecast.kind == Kind::Answers
-            ? Palette::textStyle(Palette::warning()) + QStringLiteral(" font-weight: bold;")
-        : forecast.kind == Kind::Refuses ? Palette::textStyle(Palette::error())
-        : forecast.kind == Kind::Unread  ? Palette::textStyle(Palette::attention())
-                                         : QString());
+    setTextColour(m_receipt, forecast.kind == Kind::Answers   ? Palette::warning()
+                             : forecast.kind == Kind::Refuses ? Palette::error()
+                             : forecast.kind == Kind::Unread  ? Palette::attention()
+                                                              : QColor());
+    setBold(m_receipt, forecast.kind == Kind::Answers);
     adjustSize();
     resize(720, sizeHint().height());
 }

@@ -1,6 +1,7 @@
 #include "ConfirmPage.h"
 
 #include "ui/common/Palette.h"
+#include "ui/common/TextStyle.h"
 
 #include "WizardNotice.h"
 
@@ -53,8 +54,7 @@ ConfirmPage::ConfirmPage(functions::LibraryChange &change, QWidget *parent)
     m_what->setWordWrap(true);
     m_what->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_typed->setAccessibleName(tr("Library name"));
-    m_acknowledge->setStyleSheet(
-        QStringLiteral("QCheckBox { color: %1; }").arg(Palette::warning().name()));
+    setTextColour(m_acknowledge, Palette::warning());
     connect(m_typed, &QLineEdit::textChanged, this, &ConfirmPage::completeChanged);
     connect(m_acknowledge, &QCheckBox::toggled, this, &ConfirmPage::completeChanged);
     auto *layout = new QVBoxLayout(this);

@@ -2,6 +2,7 @@
 
 #include "WizardNotice.h"
 #include "ui/common/Palette.h"
+#include "ui/common/TextStyle.h"
 
 #include "functions/ChangeUser.h"
 #include "functions/LibraryVersion.h"
@@ -92,7 +93,7 @@ ContractPage::ContractPage(functions::LibraryChange &change, QWidget *parent)
     setSubTitle(tr("What callers of the functions will see: functions added, removed or "
                    "changed, compared with what the server has loaded now (read as %1).")
                     .arg(functions::stepUserText(change.context())));
-    m_heading->setStyleSheet(QStringLiteral("font-size: 15px; font-weight: bold"));
+    setHeading(m_heading);
     m_detail->setWordWrap(true);
     m_detail->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_table->setHorizontalHeaderLabels({tr("Function"), tr("Change"), tr("Flags now"),

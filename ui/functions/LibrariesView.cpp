@@ -6,6 +6,7 @@
 #include "NodeMatrixView.h"
 #include "RollbackDialog.h"
 #include "ui/common/LuaCodeView.h"
+#include "ui/common/TextStyle.h"
 
 #include "functions/AlignNodes.h"
 
@@ -54,7 +55,7 @@ LibrariesView::LibrariesView(functions::ChangeContext context, QWidget *parent)
     , m_footer(new QLabel(this))
     , m_delete(new QPushButton(tr("Delete…"), this))
 {
-    m_title->setStyleSheet(QStringLiteral("font-size: 15px; font-weight: bold"));
+    setHeading(m_title);
     auto *refresh = new QPushButton(tr("Refresh"), this);
     auto *load = new QPushButton(tr("Load file…"), this);
     auto *rollback = new QPushButton(tr("Roll back…"), this);
@@ -166,7 +167,7 @@ void LibrariesView::refresh()
     // A standalone server's replication group (functions::StandaloneGroup) belongs in the
     // matrix.
     const quint64 generation = ++m_generation;
-    m_footer->setStyleSheet(QString());
+    setTextColour(m_footer, QColor());
     m_footer->setText(tr("Reading the replication group (INFO replication)…"));
     m_clusterNodes->standaloneGroup().read(this, [this, generation](const QString &why) {
         if (generation != m_generation)
@@ -258,7 +259,7 @@ void LibrariesView::refreshMatrix()
 void LibrariesView::showError(const QString &message)
 {
     m_footer->setText(message);
-    m_footer->setStyleSheet(Palette::textStyle(Palette::error()));
+    setTextColour(m_footer, Palette::error());
     emit refreshed();
 }
 
@@ -321,7 +322,7 @@ void LibrariesView::display(const QList<redis::LibraryInfo> &libraries)
     m_banner->setText(differs.join(QLatin1Char('\n')));
     m_banner->setVisible(!differs.isEmpty());
     m_preview->setVisible(!m_upgradeFile.isEmpty());
-    m_footer->setStyleSheet(QString());
+    setTextColour(m_footer, QColor());
     const QString count =
         m_status.size() == 1 ? tr("1 library") : tr("%1 libraries").arg(m_status.size());
     m_footer->setText(

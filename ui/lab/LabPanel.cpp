@@ -3,6 +3,7 @@
 #include "LatencyChart.h"
 #include "lab/LabWorker.h"
 #include "ui/common/Palette.h"
+#include "ui/common/TextStyle.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -254,11 +255,11 @@ void LabPanel::run()
         return;
     m_running = settings();
     if (const QStringList problems = m_running.problems(); !problems.isEmpty()) {
-        m_status->setStyleSheet(Palette::textStyle(Palette::error()));
+        setTextColour(m_status, Palette::error());
         m_status->setText(tr("Nothing sent: %1.").arg(problems.join(QStringLiteral("; "))));
         return;
     }
-    m_status->setStyleSheet(QString());
+    setTextColour(m_status, QColor());
     m_status->setText(
         tr("Starting %1 through %2…")
             .arg(strategyName(m_running.strategies.first()), m_target.options.address()));
@@ -305,7 +306,7 @@ void LabPanel::showReport(const LabReport &report)
     m_report = report;
     m_progress->setValue(m_progress->maximum());
     if (!report.failure.isEmpty()) {
-        m_status->setStyleSheet(Palette::textStyle(Palette::error()));
+        setTextColour(m_status, Palette::error());
         m_status->setText(tr("The lab could not run: %1.").arg(report.failure));
         emit runFinished();
         return;

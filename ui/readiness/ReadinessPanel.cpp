@@ -4,6 +4,7 @@
 #include "browse/InventoryScan.h"
 #include "readiness/ReadinessAudit.h"
 #include "ui/common/Palette.h"
+#include "ui/common/TextStyle.h"
 
 #include <QDateTime>
 #include <QFileDialog>
@@ -52,7 +53,7 @@ ReadinessPanel::ReadinessPanel(redis::CommandSender &sender, browse::InventorySc
     m_detail = new QLabel;
     m_detail->setObjectName(QStringLiteral("readinessDetail"));
     m_detail->setWordWrap(true);
-    m_detail->setStyleSheet(Palette::textStyle(Palette::muted()));
+    setTextColour(m_detail, Palette::muted());
     m_recheck = new QPushButton(tr("&Re-check"));
     m_recheck->setObjectName(QStringLiteral("readinessRecheck"));
     m_recheck->setToolTip(tr("Read the server again and re-run every rule (F5)"));
@@ -126,7 +127,7 @@ void ReadinessPanel::recheck()
     m_stale = false;
     m_checking = true;
     m_recheck->setEnabled(false);
-    m_headline->setStyleSheet({});
+    setTextColour(m_headline, QColor());
     if (m_scan.isRunning()) {
         m_waitingScan = true;
         m_headline->setText(tr("Waiting for the key scan…"));
@@ -184,7 +185,7 @@ void ReadinessPanel::showFindings(const QList<readiness::Finding> &findings)
                           : result == readiness::AuditFailures ? Palette::error()
                                                                : Palette::muted();
     m_headline->setText(readiness::auditExitSentence(result));
-    m_headline->setStyleSheet(Palette::textStyle(colour));
+    setTextColour(m_headline, colour);
     int counts[4] = {0, 0, 0, 0};
     for (const readiness::Finding &f : findings)
         ++counts[int(f.verdict)];
