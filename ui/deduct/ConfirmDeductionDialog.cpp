@@ -1,6 +1,7 @@
 #include "ConfirmDeductionDialog.h"
 
 #include "ui/common/EnvironmentStyle.h"
+#include "ui/common/NoticeBanner.h"
 #include "ui/common/Palette.h"
 #include "ui/common/TextStyle.h"
 
@@ -80,11 +81,9 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
     m_evidence->setObjectName(QStringLiteral("evidence"));
     m_evidence->hide();
     layout->addWidget(m_evidence);
-    m_warning = plain(QString(), this);
+    m_warning = new NoticeBanner(NoticeBanner::Kind::Danger, this);
     m_warning->setObjectName(QStringLiteral("repeatWarning"));
-    m_warning->setStyleSheet(QStringLiteral("color: %1; background: %2; padding: 4px;")
-                                 .arg(Palette::error().name(), Palette::errorTint().name()));
-    m_warning->hide();
+    m_warning->setTextFormat(Qt::PlainText);
     layout->addWidget(m_warning);
     if (!readOnlyNotice.isEmpty()) {
         auto *ro = plain(readOnlyNotice, this);
@@ -248,8 +247,7 @@ void ConfirmDeductionDialog::setKnownAnomalies(const QStringList &anomalies)
 
 void ConfirmDeductionDialog::setRepeatWarning(const QString &text, bool mayDeductTwice)
 {
-    m_warning->setText(text);
-    m_warning->setVisible(!text.isEmpty());
+    m_warning->setNotice(text);
     if (mayDeductTwice)
         requireAcknowledgement();
     adjustSize();

@@ -1,11 +1,11 @@
 #include "LibrariesView.h"
 
-#include "ui/common/Palette.h"
-
 #include "LoadWizard.h"
 #include "NodeMatrixView.h"
 #include "RollbackDialog.h"
 #include "ui/common/LuaCodeView.h"
+#include "ui/common/NoticeBanner.h"
+#include "ui/common/Palette.h"
 #include "ui/common/TextStyle.h"
 
 #include "functions/AlignNodes.h"
@@ -47,7 +47,7 @@ LibrariesView::LibrariesView(functions::ChangeContext context, QWidget *parent)
     , m_matrix(new NodeMatrixView(this))
     , m_catalog(QStringList{functions::LocalCatalog::shippedDirectory()} + savedDirectories())
     , m_title(new QLabel(this))
-    , m_banner(new QLabel(this))
+    , m_banner(new NoticeBanner(NoticeBanner::Kind::Info, this))
     , m_preview(new QPushButton(tr("Preview upgrade…"), this))
     , m_tree(new QTreeWidget(this))
     , m_codeTitle(new QLabel(this))
@@ -75,16 +75,9 @@ LibrariesView::LibrariesView(functions::ChangeContext context, QWidget *parent)
     for (QPushButton *b : {refresh, load, rollback, m_delete, folder})
         toolbar->addWidget(b);
 
-    m_banner->setWordWrap(true);
-    m_banner->setStyleSheet(QStringLiteral("QLabel { background: %1; border: 1px solid %2; "
-                                           "border-radius: 4px; padding: 6px; color: %3; }")
-                                .arg(Palette::noticeInfo().name(),
-                                     Palette::noticeInfoBorder().name(),
-                                     Palette::noticeText().name()));
     auto *bannerRow = new QHBoxLayout;
     bannerRow->addWidget(m_banner, 1);
     bannerRow->addWidget(m_preview);
-    m_banner->hide();
     m_preview->hide();
 
     m_tree->setColumnCount(ColumnCount);
@@ -319,8 +312,7 @@ void LibrariesView::display(const QList<redis::LibraryInfo> &libraries)
     for (int c = 0; c < ColumnCount; ++c)
         m_tree->resizeColumnToContents(c);
     m_tree->setColumnWidth(Description, qMin(m_tree->columnWidth(Description), 560));
-    m_banner->setText(differs.join(QLatin1Char('\n')));
-    m_banner->setVisible(!differs.isEmpty());
+    m_banner->setNotice(differs.join(QLatin1Char('\n')));
     m_preview->setVisible(!m_upgradeFile.isEmpty());
     setTextColour(m_footer, QColor());
     const QString count =

@@ -2,6 +2,7 @@
 
 #include "LatencyChart.h"
 #include "lab/LabWorker.h"
+#include "ui/common/NoticeBanner.h"
 #include "ui/common/Palette.h"
 #include "ui/common/TextStyle.h"
 
@@ -169,12 +170,8 @@ LabPanel::LabPanel(const LabTarget &target, const std::optional<QString> &refusa
     results->addWidget(m_chart, 1);
 
     auto *outer = new QVBoxLayout(this);
-    m_refusalBanner = new QLabel;
+    m_refusalBanner = new NoticeBanner(NoticeBanner::Kind::Danger);
     m_refusalBanner->setObjectName(QStringLiteral("labRefusal"));
-    m_refusalBanner->setWordWrap(true);
-    m_refusalBanner->setStyleSheet(
-        QStringLiteral("QLabel { background: %1; %2 padding: 6px; }")
-            .arg(Palette::errorTint().name(), Palette::textStyle(Palette::error())));
     outer->addWidget(m_refusalBanner);
     m_settingsBox = settingsBox;
     setRefusal(m_refusal);
@@ -238,9 +235,8 @@ void LabPanel::setSettings(const LabSettings &s)
 void LabPanel::setRefusal(const std::optional<QString> &refusal)
 {
     m_refusal = refusal;
-    m_refusalBanner->setText(refusal ? tr("The lab is disabled on this session: %1.").arg(*refusal)
-                                     : QString());
-    m_refusalBanner->setVisible(refusal.has_value());
+    m_refusalBanner->setNotice(
+        refusal ? tr("The lab is disabled on this session: %1.").arg(*refusal) : QString());
     m_settingsBox->setEnabled(!refusal);
 }
 

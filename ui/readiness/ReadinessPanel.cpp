@@ -3,6 +3,7 @@
 #include "FindingsModel.h"
 #include "browse/InventoryScan.h"
 #include "readiness/ReadinessAudit.h"
+#include "ui/common/NoticeBanner.h"
 #include "ui/common/Palette.h"
 #include "ui/common/TextStyle.h"
 
@@ -72,13 +73,9 @@ ReadinessPanel::ReadinessPanel(redis::CommandSender &sender, browse::InventorySc
     top->addWidget(m_recheck, 0, Qt::AlignTop);
     top->addWidget(m_export, 0, Qt::AlignTop);
 
-    m_note = new QLabel;
+    m_note = new NoticeBanner(NoticeBanner::Kind::Warning);
     m_note->setObjectName(QStringLiteral("readinessNote"));
-    m_note->setWordWrap(true);
     m_note->setTextFormat(Qt::PlainText);
-    m_note->setStyleSheet(QStringLiteral("background: %1; padding: 8px; border-radius: 3px;")
-                              .arg(Palette::warningTint().name()));
-    m_note->hide();
 
     m_model = new FindingsModel(this);
     m_table = new QTableView;
@@ -111,8 +108,7 @@ ReadinessPanel::~ReadinessPanel() = default;
 
 void ReadinessPanel::setNote(const QString &note)
 {
-    m_note->setText(note);
-    m_note->setVisible(!note.isEmpty());
+    m_note->setNotice(note);
 }
 
 void ReadinessPanel::showEvent(QShowEvent *event)
