@@ -3,6 +3,7 @@
 #include "ui/common/Palette.h"
 
 #include "ui/common/EnvironmentStyle.h"
+#include "ui/common/TextStyle.h"
 
 #include <QFrame>
 #include <QHBoxLayout>
@@ -78,7 +79,7 @@ ConnectionStatusWidget::ConnectionStatusWidget(QWidget *parent)
     }
     row->addStretch(1);
     row->addWidget(m_activity);
-    m_activity->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    setTextColour(m_activity, Palette::muted());
     m_version->setText(tr("Server –"));
     m_mode->setText(tr("mode –"));
     m_role->setText(tr("role –"));
@@ -88,8 +89,7 @@ ConnectionStatusWidget::ConnectionStatusWidget(QWidget *parent)
 
 void ConnectionStatusWidget::setEnvironment(session::Environment env)
 {
-    m_badge->setText(environmentBadgeText(env));
-    m_badge->setStyleSheet(environmentBadgeStyle(env));
+    setEnvironmentBadge(m_badge, env);
 }
 
 void ConnectionStatusWidget::setAddress(const QString &address, const QString &user, bool tls)
@@ -139,15 +139,15 @@ void ConnectionStatusWidget::setCluster(const QString &summary, const QStringLis
     m_cluster = summary;
     m_clusterDown = !downPrimaries.isEmpty();
     if (summary.isEmpty()) {
-        m_mode->setStyleSheet({});
+        setTextColour(m_mode, QColor());
+        setBold(m_mode, false);
         m_mode->setToolTip(tr("redis_mode from INFO"));
         return;
     }
     m_role->hide();
     m_mode->setText(summary);
-    m_mode->setStyleSheet(
-        m_clusterDown ? QStringLiteral("color: %1; font-weight: bold;").arg(Palette::error().name())
-                      : QString());
+    setTextColour(m_mode, m_clusterDown ? Palette::error() : QColor());
+    setBold(m_mode, m_clusterDown);
     m_mode->setToolTip(m_clusterDown
                            ? tr("Primaries not reachable: %1. Keys in their slots cannot be "
                                 "read or written until they are back.")

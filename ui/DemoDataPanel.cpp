@@ -1,8 +1,8 @@
 #include "DemoDataPanel.h"
 
 #include "ui/common/Palette.h"
-
 #include "ui/common/TableSizing.h"
+#include "ui/common/TextStyle.h"
 
 #include <QGroupBox>
 #include <QHeaderView>
@@ -41,7 +41,7 @@ DemoDataPanel::DemoDataPanel(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(box);
-    setStyleSheet(QStringLiteral("QGroupBox { font-weight: bold; }"));
+    boldGroupTitles(this);
     setSeeding();
 }
 

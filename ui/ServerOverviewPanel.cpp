@@ -2,8 +2,10 @@
 
 #include "ClusterNodesBox.h"
 #include "LibraryTableModel.h"
+#include "ui/common/NoticeBanner.h"
 #include "ui/common/Palette.h"
 #include "ui/common/TableSizing.h"
+#include "ui/common/TextStyle.h"
 
 #include <QFormLayout>
 #include <QGroupBox>
@@ -20,19 +22,12 @@ namespace ui {
 
 namespace {
 
-QLabel *banner(QWidget *parent, const char *name, const QColor &background, const QColor &border,
-               const QColor &text)
+NoticeBanner *banner(QWidget *parent, const char *name, NoticeBanner::Kind kind)
 {
-    auto *l = new QLabel(parent);
-    l->setObjectName(QLatin1String(name));
-    l->setWordWrap(true);
-    l->setTextFormat(Qt::RichText);
-    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    l->setStyleSheet(QStringLiteral("QLabel { background: %1; border: 1px solid %2; color: %3;"
-                                    " border-radius: 4px; padding: 8px; }")
-                         .arg(background.name(), border.name(), text.name()));
-    l->hide();
-    return l;
+    auto *b = new NoticeBanner(kind, parent);
+    b->setObjectName(QLatin1String(name));
+    b->setTextFormat(Qt::RichText);
+    return b;
 }
 
 QGroupBox *group(const QString &title, QFormLayout **form, QWidget *parent)
@@ -59,15 +54,11 @@ QLabel *ServerOverviewPanel::value(const char *name)
 ServerOverviewPanel::ServerOverviewPanel(QWidget *parent)
     : QWidget(parent)
     , m_stamp(new QLabel(this))
-    , m_error(banner(this, "overviewError", Palette::errorTint(), Palette::errorBannerBorder(),
-                     Palette::errorBannerText()))
+    , m_error(banner(this, "overviewError", NoticeBanner::Kind::Danger))
     , m_reconnect(new QPushButton(tr("Reconnect"), this))
-    , m_evictionWarning(banner(this, "evictionWarning", Palette::warningTint(),
-                               Palette::warningBannerBorder(), Palette::warningBannerText()))
-    , m_denied(banner(this, "deniedReads", Palette::warningTint(), Palette::warningBannerBorder(),
-                      Palette::warningBannerText()))
-    , m_identity(banner(this, "identityChanged", Palette::errorTint(), Palette::errorBannerBorder(),
-                        Palette::errorBannerText()))
+    , m_evictionWarning(banner(this, "evictionWarning", NoticeBanner::Kind::Warning))
+    , m_denied(banner(this, "deniedReads", NoticeBanner::Kind::Warning))
+    , m_identity(banner(this, "identityChanged", NoticeBanner::Kind::Danger))
     , m_address(value("addressValue"))
     , m_version(value("versionValue"))
     , m_mode(value("modeValue"))
@@ -90,7 +81,7 @@ ServerOverviewPanel::ServerOverviewPanel(QWidget *parent)
     big.setBold(true);
     title->setFont(big);
     m_stamp->setObjectName(QStringLiteral("overviewUpdated"));
-    m_stamp->setStyleSheet(QStringLiteral("color: palette(dark);"));
+    setTextColour(m_stamp, Palette::muted());
     auto *header = new QHBoxLayout;
     header->addWidget(title);
     header->addStretch(1);
@@ -162,7 +153,6 @@ ServerOverviewPanel::ServerOverviewPanel(QWidget *parent)
     connect(m_reconnect, &QPushButton::clicked, this, &ServerOverviewPanel::reconnectRequested);
     layout->addLayout(errorRow);
     layout->addWidget(m_identity);
-    m_identity->hide();
     layout->addWidget(m_denied);
     layout->addWidget(m_evictionWarning);
     layout->addLayout(cards);
@@ -170,8 +160,7 @@ ServerOverviewPanel::ServerOverviewPanel(QWidget *parent)
     layout->addWidget(m_nodes);
     layout->addWidget(libBox);
     fitHeightToRows(m_libraries, 1, 10);
-    // Bold section titles; the style sheet font does not propagate to the children.
-    setStyleSheet(QStringLiteral("QGroupBox { font-weight: bold; }"));
+    boldGroupTitles(this);
     updateStamp();
 }
 
@@ -337,10 +326,9 @@ void ServerOverviewPanel::setFetchError(const redis::RedisError &error)
                               ? tr("The values below are from %1.")
                                     .arg(m_lastUpdate.toString(QStringLiteral("HH:mm:ss")))
                               : tr("Nothing has been loaded yet.");
-    m_error->setText(
-        tr("<b>Could not refresh the overview</b> (%1): %2<br>%3")
-            .arg(error.kindName().toHtmlEscaped(), error.toString().toHtmlEscaped(), shown));
-    m_error->show();
+    m_error->setNotice(tr("<b>Could not refresh the overview</b> (%1): %2")
+                           .arg(error.kindName().toHtmlEscaped(), error.toString().toHtmlEscaped()),
+                       shown);
     m_reconnect->show();
 }
 
@@ -349,9 +337,8 @@ void ServerOverviewPanel::setConnectionProblem(const QString &detail)
     m_refreshing = false;
     updateStamp();
     if (m_error->isHidden()) { // a failed refresh already says what went wrong
-        m_error->setText(tr("<b>Not connected</b>: %1<br>Reconnect (Ctrl+R) tries again now.")
-                             .arg(detail.toHtmlEscaped()));
-        m_error->show();
+        m_error->setNotice(tr("<b>Not connected</b>: %1").arg(detail.toHtmlEscaped()),
+                           tr("Reconnect (Ctrl+R) tries again now."));
     }
     m_reconnect->show();
     if (!m_lastUpdate.isValid()) { // nothing will come until the connection is back

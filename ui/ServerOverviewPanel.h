@@ -16,6 +16,7 @@ namespace ui {
 
 class ClusterNodesBox;
 class LibraryTableModel;
+class NoticeBanner;
 
 // The central overview of one server: what it is, how long it has run, memory against its
 // limit with the eviction policy (and a warning when eviction can drop receipts), key count,
@@ -56,11 +57,11 @@ private:
     QLabel *value(const char *name);
 
     QLabel *m_stamp;
-    QLabel *m_error;
+    NoticeBanner *m_error;
     QPushButton *m_reconnect;
-    QLabel *m_evictionWarning;
-    QLabel *m_denied;
-    QLabel *m_identity; // a restart or failover seen between two overviews
+    NoticeBanner *m_evictionWarning;
+    NoticeBanner *m_denied;
+    NoticeBanner *m_identity; // a restart or failover seen between two overviews
     session::ServerOverview m_previous;
     QLabel *m_address;
     QLabel *m_version;

@@ -3,6 +3,7 @@
 #include "ui/common/EnvironmentStyle.h"
 
 #include "ui/common/Palette.h"
+#include "ui/common/TextStyle.h"
 
 #include "core/Bytes.h"
 
@@ -96,7 +97,7 @@ KeyActionDialog::KeyActionDialog(const browse::KeyAction &action, const QString 
         layout->addWidget(note);
     }
     m_problem = new QLabel(this);
-    m_problem->setStyleSheet(Palette::textStyle(Palette::error()));
+    setTextColour(m_problem, Palette::error());
     layout->addWidget(m_problem);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
     m_confirm = buttons->addButton(action.kind == Kind::Delete     ? tr("Delete key")

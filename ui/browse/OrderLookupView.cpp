@@ -283,6 +283,7 @@ void OrderLookupView::render()
     if (m_orderId.isEmpty())
         return;
     const std::vector<uint32_t> &rows = m_model.receipts();
+    const QString quiet = Palette::muted().name();
     for (uint32_t r : rows) {
         if (!st.receiptAlive(r))
             continue;
@@ -296,8 +297,8 @@ void OrderLookupView::render()
                                   ? QStringLiteral("<span style='background:%2'>&#9888; %1</span>")
                                         .arg(e.retry.toHtmlEscaped(), Palette::soonTint().name())
                                   : e.retry.toHtmlEscaped();
-        html += QStringLiteral("<p><b>SKU %1</b> &nbsp;<span style='color:#555'>%2</span><br>"
-                               "%3<br>%4<br>%5<br><a href='audit:%6'>%7</a></p>")
+        html += (QStringLiteral("<p><b>SKU %1</b> &nbsp;<span style='color:") + quiet
+                 + QStringLiteral("'>%2</span><br>%3<br>%4<br>%5<br><a href='audit:%6'>%7</a></p>"))
                     .arg(core::escapeBytes(st.skuName(st.skuOfReceipt(r)).toByteArray(), 60)
                              .toHtmlEscaped(),
                          core::escapeBytes(st.receiptKey(r), 120).toHtmlEscaped(),

@@ -1,6 +1,7 @@
 #include "SlowLogPage.h"
 
 #include "ui/common/Palette.h"
+#include "ui/common/TextStyle.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -80,8 +81,7 @@ SlowLogPage::SlowLogPage(redis::CommandSender &sender, QWidget *parent)
                     text += QLatin1Char(' ')
                             + tr("Not read: %1").arg(errors.join(QStringLiteral("; ")));
                 m_status->setText(text);
-                m_status->setStyleSheet(errors.isEmpty() ? QString()
-                                                         : Palette::textStyle(Palette::error()));
+                setTextColour(m_status, errors.isEmpty() ? QColor() : Palette::error());
             });
 }
 

@@ -5,6 +5,7 @@
 #include "core/Bytes.h"
 #include "metrics/StockWatcher.h"
 #include "ui/common/Palette.h"
+#include "ui/common/TextStyle.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -27,7 +28,7 @@ StockChartPage::StockChartPage(metrics::StockWatcher &watcher, QWidget *parent)
     m_list->setMaximumWidth(260);
     m_list->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_problems->setWordWrap(true);
-    m_problems->setStyleSheet(Palette::textStyle(Palette::warning()));
+    setTextColour(m_problems, Palette::warning());
     auto *side = new QVBoxLayout;
     side->addWidget(new QLabel(tr("Watched SKUs")));
     side->addWidget(m_list, 1);

@@ -19,7 +19,7 @@ QColor environmentColor(session::Environment env)
     case session::Environment::Production:
         return Palette::error();
     }
-    return Qt::gray;
+    return Palette::muted();
 }
 
 QString environmentBadgeText(session::Environment env)
@@ -34,6 +34,12 @@ QString environmentBadgeStyle(session::Environment env)
         .arg(environmentColor(env).name(), Palette::onStrong().name());
 }
 
+void setEnvironmentBadge(QLabel *badge, session::Environment env)
+{
+    badge->setText(environmentBadgeText(env));
+    badge->setStyleSheet(environmentBadgeStyle(env));
+}
+
 QString environmentStripStyle(session::Environment env)
 {
     return QStringLiteral("QLabel { background: %1; color: %2; font-weight: bold;"
@@ -44,9 +50,9 @@ QString environmentStripStyle(session::Environment env)
 QLayout *environmentBadgeRow(session::Environment env, const QString &node, QWidget *parent)
 {
     auto *row = new QHBoxLayout;
-    auto *badge = new QLabel(environmentBadgeText(env), parent);
+    auto *badge = new QLabel(parent);
     badge->setObjectName(QStringLiteral("environmentBadge"));
-    badge->setStyleSheet(environmentBadgeStyle(env));
+    setEnvironmentBadge(badge, env);
     row->addWidget(badge);
     if (!node.isEmpty()) {
         auto *where = new QLabel(QObject::tr("Runs on %1").arg(node), parent);

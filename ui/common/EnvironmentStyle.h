@@ -5,6 +5,7 @@
 #include <QColor>
 #include <QString>
 
+class QLabel;
 class QLayout;
 class QWidget;
 
@@ -17,6 +18,8 @@ QColor environmentColor(session::Environment env);
 QString environmentBadgeText(session::Environment env);
 // A style sheet for a QLabel drawn as a filled badge in the environment's colour.
 QString environmentBadgeStyle(session::Environment env);
+// Makes `badge` the environment's badge: its words and its colours.
+void setEnvironmentBadge(QLabel *badge, session::Environment env);
 // A style sheet for the QLabel that spans the window in the environment's colour.
 QString environmentStripStyle(session::Environment env);
 // The row every confirmation starts with: the badge (object name "environmentBadge") and, when

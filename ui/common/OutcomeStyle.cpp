@@ -26,15 +26,19 @@ QColor outcomeColor(OutcomeKind kind)
     case OutcomeKind::NotSent:
         return Palette::muted();
     }
-    return Qt::black;
+    return Palette::unknown(); // a kind this switch has not learnt yet needs checking too
 }
 
 QColor outcomeTint(OutcomeKind kind)
 {
     const QColor c = outcomeColor(kind);
-    // 12% of the colour over white.
-    return QColor(255 - (255 - c.red()) * 12 / 100, 255 - (255 - c.green()) * 12 / 100,
-                  255 - (255 - c.blue()) * 12 / 100);
+    const QColor paper = Palette::paper();
+    // 12% of the colour over the paper.
+    const auto mix = [](int over, int on) {
+        return on - (on - over) * 12 / 100;
+    };
+    return QColor(mix(c.red(), paper.red()), mix(c.green(), paper.green()),
+                  mix(c.blue(), paper.blue()));
 }
 
 QVariant HistoryColorProxy::data(const QModelIndex &index, int role) const

@@ -39,26 +39,24 @@ struct Palette
     static QColor onStrong() { return QColor(0xffffff); }
     // the background of a card with nothing to report yet
     static QColor idleTint() { return QColor(0xf5f5f5); }
-    // the warning text of a list of problems, on warningTint
-    static QColor warningDark() { return QColor(0x8a4b00); }
 
-    // Banners over a panel (the server overview): a tint, a border, dark text of the same hue.
-    static QColor errorBannerBorder() { return QColor(0xf1aeb5); }
-    static QColor errorBannerText() { return QColor(0x58151c); }
+    // Banners (NoticeBanner), one set per kind: a pale tint, a softer border and dark text of
+    // the same hue, so that the words read easily and the hue still says what kind it is.
+    static QColor infoTint() { return QColor(0xe4effb); }
+    static QColor infoBannerBorder() { return QColor(0x9ec5fe); }
+    static QColor infoBannerText() { return QColor(0x052c65); }
+    static QColor okTint() { return QColor(0xe2f5e2); }
+    static QColor okBannerBorder() { return QColor(0xa3cfbb); }
+    static QColor okBannerText() { return QColor(0x0a3622); }
     static QColor warningBannerBorder() { return QColor(0xffc078); }
     static QColor warningBannerText() { return QColor(0x5c3300); }
+    static QColor errorBannerBorder() { return QColor(0xf1aeb5); }
+    static QColor errorBannerText() { return QColor(0x58151c); }
 
-    // Notices (the load wizard's, the Libraries tab's) and the contract diff's rows: pale
-    // backgrounds, a stronger border, near-black text.
+    // The contract diff's rows (added on okTint): pale backgrounds, near-black text.
     static QColor noticeText() { return QColor(0x202020); }
-    static QColor noticeInfo() { return QColor(0xe4effb); }
-    static QColor noticeInfoBorder() { return QColor(0x6a9fd8); }
-    static QColor noticeOk() { return QColor(0xe2f5e2); }
-    static QColor noticeOkBorder() { return QColor(0x5aa55a); }
     static QColor noticeWarning() { return QColor(0xfff4d6); }
-    static QColor noticeWarningBorder() { return QColor(0xe0b040); }
     static QColor noticeError() { return QColor(0xfde2e2); }
-    static QColor noticeErrorBorder() { return QColor(0xd05050); }
 
     // Lua code: the paper, and the diff views' line tints (light, so that the highlighting
     // stays readable on them)

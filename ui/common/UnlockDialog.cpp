@@ -3,6 +3,7 @@
 #include "Palette.h"
 
 #include "EnvironmentStyle.h"
+#include "TextStyle.h"
 #include "session/WriteGate.h"
 
 #include <QDialogButtonBox>
@@ -21,8 +22,8 @@ UnlockDialog::UnlockDialog(const QString &profileName, QWidget *parent)
     setWindowTitle(tr("Allow writes on production"));
     setObjectName(QStringLiteral("unlockDialog"));
 
-    auto *badge = new QLabel(environmentBadgeText(session::Environment::Production));
-    badge->setStyleSheet(environmentBadgeStyle(session::Environment::Production));
+    auto *badge = new QLabel;
+    setEnvironmentBadge(badge, session::Environment::Production);
     badge->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     auto *explain = new QLabel(
         tr("This session on production profile <b>%1</b> is read-only.<br>Writes change real "
@@ -38,7 +39,7 @@ UnlockDialog::UnlockDialog(const QString &profileName, QWidget *parent)
     m_typed->setPlaceholderText(tr("profile name"));
     auto *hint = new QLabel;
     hint->setObjectName(QStringLiteral("matchHint"));
-    hint->setStyleSheet(Palette::textStyle(Palette::error()));
+    setTextColour(hint, Palette::error());
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
     m_unlock = buttons->addButton(tr("Unlock writes"), QDialogButtonBox::AcceptRole);

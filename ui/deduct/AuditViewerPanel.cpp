@@ -3,6 +3,7 @@
 #include "AuditRecordDetail.h"
 #include "core/Bytes.h"
 #include "inventory/AuditLoader.h"
+#include "ui/common/NoticeBanner.h"
 #include "ui/common/OutcomeStyle.h"
 #include "ui/common/Palette.h"
 
@@ -114,15 +115,9 @@ AuditViewerPanel::AuditViewerPanel(const QString &auditLogPath, QWidget *parent)
     m_status->setObjectName(QStringLiteral("auditStatus"));
     m_status->setTextFormat(Qt::PlainText);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_problems = new QLabel(this);
+    m_problems = new NoticeBanner(NoticeBanner::Kind::Warning, this);
     m_problems->setObjectName(QStringLiteral("auditProblems"));
     m_problems->setTextFormat(Qt::PlainText);
-    m_problems->setWordWrap(true);
-    m_problems->setStyleSheet(
-        QStringLiteral("background: %1; color: %2; padding: 6px; border: 1px solid %3;")
-            .arg(Palette::warningTint().name(), Palette::warningDark().name(),
-                 Palette::warning().name()));
-    m_problems->hide();
 
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("auditTable"));
@@ -274,11 +269,10 @@ void AuditViewerPanel::afterRead()
         QStringList lines = problems.mid(0, shown);
         if (problems.size() > shown)
             lines << tr("… and %1 more").arg(problems.size() - shown);
-        m_problems->setText(tr("%n line(s) of the audit log could not be read yet (a truncated "
-                               "last line usually means the machine lost power while writing):",
-                               nullptr, int(problems.size()))
-                            + QLatin1Char('\n') + lines.join(QLatin1Char('\n')));
-        m_problems->show();
+        m_problems->setNotice(tr("%n line(s) of the audit log could not be read yet (a truncated "
+                                 "last line usually means the machine lost power while writing):",
+                                 nullptr, int(problems.size())),
+                              lines.join(QLatin1Char('\n')));
     }
     // Keep the chosen action if it still exists.
     const QString current = m_action->currentData().toString();

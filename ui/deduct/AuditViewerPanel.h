@@ -22,6 +22,7 @@ class AuditLoader;
 namespace ui {
 
 class AuditRecordDetail;
+class NoticeBanner;
 
 // The audit log, newest first, one row per write (an attempt record paired with its outcome;
 // an attempt with no outcome is a row of its own, tinted and flagged like an unknown outcome):
@@ -85,7 +86,7 @@ private:
     QLabel *m_orderFilter;
     QPushButton *m_clearOrder;
     QLabel *m_status;
-    QLabel *m_problems;
+    NoticeBanner *m_problems;
     QProgressBar *m_progress;
     QPushButton *m_cancel;
     QTableView *m_table;

@@ -1,7 +1,9 @@
 #include "ConfirmDeductionDialog.h"
 
 #include "ui/common/EnvironmentStyle.h"
+#include "ui/common/NoticeBanner.h"
 #include "ui/common/Palette.h"
+#include "ui/common/TextStyle.h"
 
 #include "core/Bytes.h"
 #include "inventory/RedisCliCommand.h"
@@ -70,23 +72,22 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
         intro = tr("Run the EVAL script. It is not idempotent: if the reply is lost, you cannot "
                    "safely run it again.");
     auto *introLabel = plain(intro, this);
-    if (kind == Kind::ScriptRetry)
-        introLabel->setStyleSheet(Palette::textStyle(Palette::error())
-                                  + QStringLiteral(" font-weight: bold;"));
+    if (kind == Kind::ScriptRetry) {
+        setTextColour(introLabel, Palette::error());
+        setBold(introLabel);
+    }
     layout->addWidget(introLabel);
     m_evidence = plain(QString(), this);
     m_evidence->setObjectName(QStringLiteral("evidence"));
     m_evidence->hide();
     layout->addWidget(m_evidence);
-    m_warning = plain(QString(), this);
+    m_warning = new NoticeBanner(NoticeBanner::Kind::Danger, this);
     m_warning->setObjectName(QStringLiteral("repeatWarning"));
-    m_warning->setStyleSheet(QStringLiteral("color: %1; background: %2; padding: 4px;")
-                                 .arg(Palette::error().name(), Palette::errorTint().name()));
-    m_warning->hide();
+    m_warning->setTextFormat(Qt::PlainText);
     layout->addWidget(m_warning);
     if (!readOnlyNotice.isEmpty()) {
         auto *ro = plain(readOnlyNotice, this);
-        ro->setStyleSheet(Palette::textStyle(Palette::error()));
+        setTextColour(ro, Palette::error());
         layout->addWidget(ro);
     }
 
@@ -120,7 +121,7 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
     }
     m_anomalies = plain(QString(), this);
     m_anomalies->setObjectName(QStringLiteral("knownAnomalies"));
-    m_anomalies->setStyleSheet(Palette::textStyle(Palette::warning()));
+    setTextColour(m_anomalies, Palette::warning());
     where->addRow(tr("Known anomaly"), m_anomalies);
     where->setRowVisible(m_anomalies, false);
     where->addRow(
@@ -224,12 +225,11 @@ void ConfirmDeductionDialog::setReceiptForecast(const ReceiptForecast &forecast)
     using Kind = ReceiptForecast::Kind;
     m_receipt->setText(forecast.text);
     // What decides the call before it runs stands out; "could not read" is a gap, not a fact.
-    m_receipt->setStyleSheet(
-        forecast.kind == Kind::Answers
-            ? Palette::textStyle(Palette::warning()) + QStringLiteral(" font-weight: bold;")
-        : forecast.kind == Kind::Refuses ? Palette::textStyle(Palette::error())
-        : forecast.kind == Kind::Unread  ? Palette::textStyle(Palette::attention())
-                                         : QString());
+    setTextColour(m_receipt, forecast.kind == Kind::Answers   ? Palette::warning()
+                             : forecast.kind == Kind::Refuses ? Palette::error()
+                             : forecast.kind == Kind::Unread  ? Palette::attention()
+                                                              : QColor());
+    setBold(m_receipt, forecast.kind == Kind::Answers);
     adjustSize();
     resize(720, sizeHint().height());
 }
@@ -247,8 +247,7 @@ void ConfirmDeductionDialog::setKnownAnomalies(const QStringList &anomalies)
 
 void ConfirmDeductionDialog::setRepeatWarning(const QString &text, bool mayDeductTwice)
 {
-    m_warning->setText(text);
-    m_warning->setVisible(!text.isEmpty());
+    m_warning->setNotice(text);
     if (mayDeductTwice)
         requireAcknowledgement();
     adjustSize();

@@ -14,6 +14,8 @@ class QVBoxLayout;
 
 namespace ui {
 
+class NoticeBanner;
+
 // Shows exactly what will be sent before a deduction: where (profile, server), the keys with
 // their slots, every argument, and the same command for redis-cli, with a button that copies
 // it (shell-quoted: it works when pasted). In Script mode a retry after an unknown outcome
@@ -70,7 +72,7 @@ private:
     QLabel *m_stock;
     QLabel *m_receipt = nullptr; // Function mode only
     QLabel *m_anomalies;
-    QLabel *m_warning;
+    NoticeBanner *m_warning;
     QVBoxLayout *m_ackSlot;
     QFormLayout *m_where;
 };

@@ -1,6 +1,7 @@
 #include "DeductionForm.h"
 
 #include "ui/common/Palette.h"
+#include "ui/common/TextStyle.h"
 
 #include "core/Bytes.h"
 #include "inventory/ReceiptCheck.h"
@@ -29,9 +30,6 @@ void retainSpace(QWidget *w)
     p.setRetainSizeWhenHidden(true);
     w->setSizePolicy(p);
 }
-
-const QString ErrorStyle = Palette::textStyle(Palette::error());
-const QString HintStyle = Palette::textStyle(Palette::muted());
 } // namespace
 
 DeductionForm::DeductionForm(const DeductionContext &ctx, QWidget *parent)
@@ -44,7 +42,7 @@ DeductionForm::DeductionForm(const DeductionContext &ctx, QWidget *parent)
     m_skuSuggestion = new QLabel(this);
     m_skuSuggestion->setObjectName(QStringLiteral("skuSuggestion"));
     m_skuSuggestion->setWordWrap(true);
-    m_skuSuggestion->setStyleSheet(Palette::textStyle(Palette::warning()));
+    setTextColour(m_skuSuggestion, Palette::warning());
     m_skuSuggestion->hide();
     retainSpace(m_skuSuggestion);
     // A suggested SKU is a link: clicking it fills the field.
@@ -65,7 +63,7 @@ DeductionForm::DeductionForm(const DeductionContext &ctx, QWidget *parent)
     m_quantity->setPlaceholderText(tr("1 to 1,000,000"));
     m_ttl = addField(form, tr("Receipt &TTL (s)"), QStringLiteral("ttl"), &m_ttlMessage);
     m_ttlHuman = new QLabel(this);
-    m_ttlHuman->setStyleSheet(HintStyle);
+    setTextColour(m_ttlHuman, Palette::muted());
     form->addRow(QString(), m_ttlHuman);
 
     m_function = new QRadioButton(tr("&Function: FCALL inventory_deduct_v1 (once per order)"));
@@ -80,7 +78,7 @@ DeductionForm::DeductionForm(const DeductionContext &ctx, QWidget *parent)
     modeBox->addWidget(m_script);
     m_modeHint = new QLabel(this);
     m_modeHint->setWordWrap(true);
-    m_modeHint->setStyleSheet(HintStyle);
+    setTextColour(m_modeHint, Palette::muted());
     modeBox->addWidget(m_modeHint);
     form->addRow(tr("Mode"), modeBox);
 
@@ -140,7 +138,7 @@ QLineEdit *DeductionForm::addField(QFormLayout *form, const QString &label, cons
     edit->setObjectName(name);
     auto *msg = new QLabel(this);
     msg->setObjectName(name + QStringLiteral("Message"));
-    msg->setStyleSheet(ErrorStyle);
+    setTextColour(msg, Palette::error());
     msg->setTextFormat(Qt::PlainText);
     msg->setWordWrap(true);
     msg->hide();
@@ -305,10 +303,10 @@ void DeductionForm::refresh()
                 ? tr("%1   slot %2").arg(core::escapeBytes(p.receiptKey)).arg(p.receiptSlot)
                 : tr("(enter a SKU and an order id)"));
     if (const auto slot = p.problemFor(QStringLiteral("keys"))) {
-        m_slotMessage->setStyleSheet(ErrorStyle);
+        setTextColour(m_slotMessage, Palette::error());
         m_slotMessage->setText(tr("Refused: %1").arg(*slot));
     } else if (function && haveSku && !m_order->text().isEmpty()) {
-        m_slotMessage->setStyleSheet(HintStyle);
+        setTextColour(m_slotMessage, Palette::muted());
         m_slotMessage->setText(
             tr("Both keys hash to slot %1: one cluster node runs the call.").arg(p.stockSlot));
     } else {

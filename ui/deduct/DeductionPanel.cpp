@@ -1,19 +1,17 @@
 #include "DeductionPanel.h"
 
-#include "ui/common/Palette.h"
-
 #include "ConfirmDeductionDialog.h"
 #include "DeductionForm.h"
 #include "ResultCard.h"
 #include "inventory/InventoryLog.h"
 #include "inventory/PriorDeductions.h"
 #include "inventory/ReceiptForecast.h"
+#include "ui/common/NoticeBanner.h"
 #include "ui/common/OutcomeStyle.h"
 
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QLabel>
 #include <QPushButton>
 #include <QShortcut>
 #include <QSplitter>
@@ -31,14 +29,9 @@ DeductionPanel::DeductionPanel(redis::CommandSender &sender, const DeductionCont
     , m_sender(sender)
     , m_ctx(ctx)
 {
-    m_notice = new QLabel(this);
+    m_notice = new NoticeBanner(NoticeBanner::Kind::Danger, this);
     m_notice->setObjectName(QStringLiteral("readOnlyNotice"));
     m_notice->setTextFormat(Qt::PlainText);
-    m_notice->setWordWrap(true);
-    m_notice->setStyleSheet(
-        QStringLiteral("background: %1; color: %2; padding: 6px; border: 1px solid %2;")
-            .arg(Palette::errorTint().name(), Palette::error().name()));
-    m_notice->hide();
 
     m_form = new DeductionForm(ctx, this);
     auto *formBox = new QGroupBox(tr("Deduction"), this);
@@ -126,8 +119,7 @@ void DeductionPanel::prefill(const QString &sku, const QString &orderId)
 void DeductionPanel::setReadOnlyNotice(const QString &notice)
 {
     m_readOnlyNotice = notice;
-    m_notice->setText(notice);
-    m_notice->setVisible(!notice.isEmpty());
+    m_notice->setNotice(notice);
 }
 
 void DeductionPanel::setSkuDirectory(const SkuDirectory *directory)

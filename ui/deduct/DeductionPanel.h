@@ -9,13 +9,13 @@
 #include <QPointer>
 #include <QWidget>
 
-class QLabel;
 class QTableView;
 
 namespace ui {
 
 class ConfirmDeductionDialog;
 class DeductionForm;
+class NoticeBanner;
 class ResultCard;
 
 // Manual deductions: the form, a confirmation with the exact command, the result card, and
@@ -74,7 +74,7 @@ private:
 
     redis::CommandSender &m_sender;
     inventory::DeductionContext m_ctx;
-    QLabel *m_notice;
+    NoticeBanner *m_notice;
     DeductionForm *m_form;
     ResultCard *m_card;
     inventory::DeductionHistory *m_history;

@@ -98,9 +98,10 @@ void ResultCard::setRowLabel(QLabel *value, const QString &text)
 
 void ResultCard::setColor(const QColor &strong, const QColor &tint)
 {
-    m_title->setStyleSheet(QStringLiteral("color: %1;").arg(strong.name()));
+    // The title's colour in the card's own style sheet, not in its palette: each new card
+    // style sheet repolishes the title and would put back the palette it had before.
     setStyleSheet(QStringLiteral("QFrame#resultCard { background: %1; border: 1px solid %2; "
-                                 "border-left: 6px solid %2; }")
+                                 "border-left: 6px solid %2; } QLabel#resultTitle { color: %2; }")
                       .arg(tint.name(), strong.name()));
 }
 

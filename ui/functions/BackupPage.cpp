@@ -1,7 +1,7 @@
 #include "BackupPage.h"
 
 #include "CommandField.h"
-#include "WizardNotice.h"
+#include "ui/common/NoticeBanner.h"
 
 #include "functions/ChangeUser.h"
 #include "functions/LibraryVersion.h"
@@ -42,7 +42,7 @@ QString BackupPage::rollbackCommand(const functions::ChangeContext &context,
 BackupPage::BackupPage(functions::LibraryChange &change, QWidget *parent)
     : QWizardPage(parent)
     , m_change(change)
-    , m_summary(noticeLabel(this))
+    , m_summary(new NoticeBanner(NoticeBanner::Kind::Info, this))
     , m_path(new QLineEdit(this))
     , m_contents(new QLabel(this))
     , m_howBack(new QLabel(this))
@@ -87,14 +87,14 @@ void BackupPage::run()
 {
     m_done = false;
     m_again->hide();
-    setNotice(
-        m_summary, QStringLiteral("info"),
+    m_summary->setNotice(
+        NoticeBanner::Kind::Info,
         tr("Reading the libraries and the dump as user '%1'…").arg(m_change.context().loadUser));
     emit completeChanged();
     m_change.backup([this](const core::Result<functions::FunctionBackup, QString> &result) {
         if (!result) {
-            setNotice(m_summary, QStringLiteral("error"),
-                      tr("No backup, so no change: %1").arg(result.error()));
+            m_summary->setNotice(NoticeBanner::Kind::Danger,
+                                 tr("No backup, so no change: %1").arg(result.error()));
             m_again->show();
             return;
         }
@@ -118,10 +118,10 @@ void BackupPage::run()
                                .arg(QFileInfo(b.path).fileName()));
         m_command->setCommand(rollbackCommand(m_change.context(), b));
         m_command->show();
-        setNotice(m_summary, QStringLiteral("ok"),
-                  tr("Backup written (%1), read as user '%2'.")
-                      .arg(QLocale().formattedDataSize(QFileInfo(b.path).size()),
-                           m_change.context().loadUser));
+        m_summary->setNotice(NoticeBanner::Kind::Success,
+                             tr("Backup written (%1), read as user '%2'.")
+                                 .arg(QLocale().formattedDataSize(QFileInfo(b.path).size()),
+                                      m_change.context().loadUser));
         emit completeChanged();
     });
 }

@@ -11,6 +11,7 @@ class QPushButton;
 namespace ui {
 
 class CommandField;
+class NoticeBanner;
 
 // 4. The backup: every library's code and a FUNCTION DUMP per node, in a file.
 class BackupPage : public QWizardPage
@@ -29,7 +30,7 @@ public:
 private:
     void run();
     functions::LibraryChange &m_change;
-    QLabel *m_summary;
+    NoticeBanner *m_summary;
     QLineEdit *m_path;
     QLabel *m_contents;
     QLabel *m_howBack;

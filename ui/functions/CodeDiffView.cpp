@@ -1,6 +1,7 @@
 #include "CodeDiffView.h"
 
 #include "ui/common/LuaCodeView.h"
+#include "ui/common/TextStyle.h"
 
 #include <Qsci/qscilexerdiff.h>
 
@@ -31,7 +32,7 @@ CodeDiffView::CodeDiffView(QWidget *parent)
     for (QLabel *l : {m_leftLabel, m_rightLabel}) {
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
         l->setWordWrap(true);
-        l->setStyleSheet(QStringLiteral("font-weight: bold"));
+        setBold(l);
     }
     grid->addWidget(m_leftLabel, 0, 0);
     grid->addWidget(m_rightLabel, 0, 1);

@@ -1,8 +1,9 @@
 #include "ConfirmPage.h"
 
+#include "WizardVerdict.h"
+#include "ui/common/NoticeBanner.h"
 #include "ui/common/Palette.h"
-
-#include "WizardNotice.h"
+#include "ui/common/TextStyle.h"
 
 #include "functions/ChangeUser.h"
 #include "functions/LibraryVersion.h"
@@ -46,15 +47,14 @@ ConfirmPage::ConfirmPage(functions::LibraryChange &change, QWidget *parent)
     , m_prompt(new QLabel(this))
     , m_typed(new QLineEdit(this))
     , m_acknowledge(new QCheckBox(this))
-    , m_error(noticeLabel(this))
+    , m_error(new NoticeBanner(NoticeBanner::Kind::Info, this))
 {
     setTitle(tr("Step 5 of 6 · Confirm"));
     setCommitPage(true);
     m_what->setWordWrap(true);
     m_what->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_typed->setAccessibleName(tr("Library name"));
-    m_acknowledge->setStyleSheet(
-        QStringLiteral("QCheckBox { color: %1; }").arg(Palette::warning().name()));
+    setTextColour(m_acknowledge, Palette::warning());
     connect(m_typed, &QLineEdit::textChanged, this, &ConfirmPage::completeChanged);
     connect(m_acknowledge, &QCheckBox::toggled, this, &ConfirmPage::completeChanged);
     auto *layout = new QVBoxLayout(this);
@@ -116,7 +116,7 @@ void ConfirmPage::initializePage()
     m_acknowledge->setText(tr("I understand this is a breaking change: %1")
                                .arg(m_change.breakingReasons().join(QStringLiteral("; "))));
     setButtonText(QWizard::CommitButton, tr("%1 %2").arg(verb, spec.library));
-    setNotice(m_error, QStringLiteral("error"), QString());
+    m_error->setNotice(NoticeBanner::Kind::Danger, QString());
 }
 
 bool ConfirmPage::isComplete() const
@@ -128,7 +128,7 @@ bool ConfirmPage::isComplete() const
 bool ConfirmPage::validatePage()
 {
     const QString why = m_change.confirm(m_typed->text(), m_acknowledge->isChecked());
-    setNotice(m_error, QStringLiteral("error"), why);
+    m_error->setNotice(NoticeBanner::Kind::Danger, why);
     return why.isEmpty();
 }
 

@@ -10,6 +10,8 @@ class QLineEdit;
 
 namespace ui {
 
+class NoticeBanner;
+
 // 5. The library name typed out, and for a breaking change a second acknowledgement.
 class ConfirmPage : public QWizardPage
 {
@@ -28,7 +30,7 @@ private:
     QLabel *m_prompt;
     QLineEdit *m_typed;
     QCheckBox *m_acknowledge;
-    QLabel *m_error;
+    NoticeBanner *m_error;
 };
 
 } // namespace ui

@@ -1,7 +1,9 @@
 #include "ContractPage.h"
 
-#include "WizardNotice.h"
+#include "WizardVerdict.h"
+#include "ui/common/NoticeBanner.h"
 #include "ui/common/Palette.h"
+#include "ui/common/TextStyle.h"
 
 #include "functions/ChangeUser.h"
 #include "functions/LibraryVersion.h"
@@ -68,7 +70,7 @@ QString changeText(const FunctionDiff &f)
 QColor rowColour(const FunctionDiff &f)
 {
     if (f.added())
-        return Palette::noticeOk();
+        return Palette::okTint();
     if (f.verdict == Verdict::Breaking)
         return Palette::noticeError();
     if (f.verdict == Verdict::Compatible)
@@ -85,14 +87,14 @@ ContractPage::ContractPage(functions::LibraryChange &change, QWidget *parent)
     , m_verdict(new QLabel(this))
     , m_detail(new QLabel(this))
     , m_table(new QTableWidget(0, 6, this))
-    , m_warnings(noticeLabel(this))
-    , m_refusals(noticeLabel(this))
+    , m_warnings(new NoticeBanner(NoticeBanner::Kind::Info, this))
+    , m_refusals(new NoticeBanner(NoticeBanner::Kind::Info, this))
 {
     setTitle(tr("Step 1 of 6 · Contract"));
     setSubTitle(tr("What callers of the functions will see: functions added, removed or "
                    "changed, compared with what the server has loaded now (read as %1).")
                     .arg(functions::stepUserText(change.context())));
-    m_heading->setStyleSheet(QStringLiteral("font-size: 15px; font-weight: bold"));
+    setHeading(m_heading);
     m_detail->setWordWrap(true);
     m_detail->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_table->setHorizontalHeaderLabels({tr("Function"), tr("Change"), tr("Flags now"),
@@ -198,16 +200,17 @@ void ContractPage::render()
     m_detail->setText(detail.join(QLatin1Char('\n')));
 
     const QStringList refusals = m_change.refusals();
-    setNotice(m_refusals, QStringLiteral("error"),
-              refusals.isEmpty() ? QString()
-                                 : tr("Cannot go on:\n• %1").arg(refusals.join("\n• ")));
+    m_refusals->setNotice(
+        NoticeBanner::Kind::Danger,
+        refusals.isEmpty() ? QString() : tr("Cannot go on:\n• %1").arg(refusals.join("\n• ")));
     QStringList warnings = m_change.warnings();
     if (verdict == Verdict::Breaking)
         warnings.prepend(tr("Breaking: %1. Callers that use these functions will fail; the "
                             "confirmation will ask for a second acknowledgement.")
                              .arg(m_change.breakingReasons().join(QStringLiteral("; "))));
-    setNotice(m_warnings, QStringLiteral("warning"),
-              warnings.isEmpty() ? QString() : QStringLiteral("• %1").arg(warnings.join("\n• ")));
+    m_warnings->setNotice(NoticeBanner::Kind::Warning,
+                          warnings.isEmpty() ? QString()
+                                             : QStringLiteral("• %1").arg(warnings.join("\n• ")));
 
     m_table->setRowCount(0);
     for (const ContractDiff &d : diffs) {

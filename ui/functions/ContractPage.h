@@ -9,6 +9,8 @@ class QTableWidget;
 
 namespace ui {
 
+class NoticeBanner;
+
 // 1. What the change does to the contract: functions added, removed, changed, collisions.
 class ContractPage : public QWizardPage
 {
@@ -26,8 +28,8 @@ private:
     QLabel *m_verdict;
     QLabel *m_detail;
     QTableWidget *m_table;
-    QLabel *m_warnings;
-    QLabel *m_refusals;
+    NoticeBanner *m_warnings;
+    NoticeBanner *m_refusals;
     bool m_read = false;
 };
 

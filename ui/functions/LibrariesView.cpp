@@ -1,11 +1,12 @@
 #include "LibrariesView.h"
 
-#include "ui/common/Palette.h"
-
 #include "LoadWizard.h"
 #include "NodeMatrixView.h"
 #include "RollbackDialog.h"
 #include "ui/common/LuaCodeView.h"
+#include "ui/common/NoticeBanner.h"
+#include "ui/common/Palette.h"
+#include "ui/common/TextStyle.h"
 
 #include "functions/AlignNodes.h"
 
@@ -46,7 +47,7 @@ LibrariesView::LibrariesView(functions::ChangeContext context, QWidget *parent)
     , m_matrix(new NodeMatrixView(this))
     , m_catalog(QStringList{functions::LocalCatalog::shippedDirectory()} + savedDirectories())
     , m_title(new QLabel(this))
-    , m_banner(new QLabel(this))
+    , m_banner(new NoticeBanner(NoticeBanner::Kind::Info, this))
     , m_preview(new QPushButton(tr("Preview upgrade…"), this))
     , m_tree(new QTreeWidget(this))
     , m_codeTitle(new QLabel(this))
@@ -54,7 +55,7 @@ LibrariesView::LibrariesView(functions::ChangeContext context, QWidget *parent)
     , m_footer(new QLabel(this))
     , m_delete(new QPushButton(tr("Delete…"), this))
 {
-    m_title->setStyleSheet(QStringLiteral("font-size: 15px; font-weight: bold"));
+    setHeading(m_title);
     auto *refresh = new QPushButton(tr("Refresh"), this);
     auto *load = new QPushButton(tr("Load file…"), this);
     auto *rollback = new QPushButton(tr("Roll back…"), this);
@@ -74,16 +75,9 @@ LibrariesView::LibrariesView(functions::ChangeContext context, QWidget *parent)
     for (QPushButton *b : {refresh, load, rollback, m_delete, folder})
         toolbar->addWidget(b);
 
-    m_banner->setWordWrap(true);
-    m_banner->setStyleSheet(QStringLiteral("QLabel { background: %1; border: 1px solid %2; "
-                                           "border-radius: 4px; padding: 6px; color: %3; }")
-                                .arg(Palette::noticeInfo().name(),
-                                     Palette::noticeInfoBorder().name(),
-                                     Palette::noticeText().name()));
     auto *bannerRow = new QHBoxLayout;
     bannerRow->addWidget(m_banner, 1);
     bannerRow->addWidget(m_preview);
-    m_banner->hide();
     m_preview->hide();
 
     m_tree->setColumnCount(ColumnCount);
@@ -166,7 +160,7 @@ void LibrariesView::refresh()
     // A standalone server's replication group (functions::StandaloneGroup) belongs in the
     // matrix.
     const quint64 generation = ++m_generation;
-    m_footer->setStyleSheet(QString());
+    setTextColour(m_footer, QColor());
     m_footer->setText(tr("Reading the replication group (INFO replication)…"));
     m_clusterNodes->standaloneGroup().read(this, [this, generation](const QString &why) {
         if (generation != m_generation)
@@ -258,7 +252,7 @@ void LibrariesView::refreshMatrix()
 void LibrariesView::showError(const QString &message)
 {
     m_footer->setText(message);
-    m_footer->setStyleSheet(Palette::textStyle(Palette::error()));
+    setTextColour(m_footer, Palette::error());
     emit refreshed();
 }
 
@@ -318,10 +312,9 @@ void LibrariesView::display(const QList<redis::LibraryInfo> &libraries)
     for (int c = 0; c < ColumnCount; ++c)
         m_tree->resizeColumnToContents(c);
     m_tree->setColumnWidth(Description, qMin(m_tree->columnWidth(Description), 560));
-    m_banner->setText(differs.join(QLatin1Char('\n')));
-    m_banner->setVisible(!differs.isEmpty());
+    m_banner->setNotice(differs.join(QLatin1Char('\n')));
     m_preview->setVisible(!m_upgradeFile.isEmpty());
-    m_footer->setStyleSheet(QString());
+    setTextColour(m_footer, QColor());
     const QString count =
         m_status.size() == 1 ? tr("1 library") : tr("%1 libraries").arg(m_status.size());
     m_footer->setText(

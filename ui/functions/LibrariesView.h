@@ -3,6 +3,7 @@
 #include "functions/ChangePlan.h"
 #include "functions/ClusterNodes.h"
 #include "functions/LocalCatalog.h"
+#include "ui/common/NoticeBanner.h"
 
 #include <QWidget>
 #include <memory>
@@ -57,7 +58,7 @@ public:
 
     QTreeWidget *tree() const { return m_tree; }
     LuaCodeView *codeView() const { return m_code; }
-    QLabel *banner() const { return m_banner; }
+    NoticeBanner *banner() const { return m_banner; }
     NodeMatrixView *matrixView() const { return m_matrix; }
 
 signals:
@@ -91,7 +92,7 @@ private:
     QList<functions::LibraryStatus> m_status;
     quint64 m_generation = 0;
     QLabel *m_title;
-    QLabel *m_banner;
+    NoticeBanner *m_banner;
     QPushButton *m_preview;
     QTreeWidget *m_tree;
     QLabel *m_codeTitle;

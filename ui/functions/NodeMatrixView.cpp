@@ -1,6 +1,7 @@
 #include "NodeMatrixView.h"
 
 #include "ui/common/Palette.h"
+#include "ui/common/TextStyle.h"
 
 #include "functions/AlignNodes.h"
 #include "functions/LibraryVersion.h"
@@ -179,11 +180,11 @@ void NodeMatrixView::setMatrix(const functions::LibraryMatrix &matrix, const QSt
         lines << QStringLiteral("• %1%2").arg(note.left(1).toUpper(), note.mid(1));
     const bool whole = note.isEmpty();
     m_summary->setText(lines.join(QLatin1Char('\n')));
-    m_summary->setStyleSheet(Palette::textStyle(
-        matrix.state() == functions::LibraryMatrix::State::InLine
-            ? (whole ? Palette::ok() : Palette::warning())
-        : matrix.state() == functions::LibraryMatrix::State::Drift ? Palette::warning()
-                                                                   : Palette::error()));
+    setTextColour(m_summary, matrix.state() == functions::LibraryMatrix::State::InLine
+                                 ? (whole ? Palette::ok() : Palette::warning())
+                             : matrix.state() == functions::LibraryMatrix::State::Drift
+                                 ? Palette::warning()
+                                 : Palette::error());
     updateAlignButton();
 }
 

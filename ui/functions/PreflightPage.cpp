@@ -1,8 +1,7 @@
 #include "PreflightPage.h"
 
+#include "ui/common/NoticeBanner.h"
 #include "ui/common/Palette.h"
-
-#include "WizardNotice.h"
 #include "ui/common/UnlockDialog.h"
 
 #include "functions/ChangeUser.h"
@@ -22,7 +21,7 @@ PreflightPage::PreflightPage(functions::LibraryChange &change, QWidget *parent)
     : QWizardPage(parent)
     , m_change(change)
     , m_checks(new QTreeWidget(this))
-    , m_summary(noticeLabel(this))
+    , m_summary(new NoticeBanner(NoticeBanner::Kind::Info, this))
     , m_unlock(new QPushButton(tr("Unlock this production session…"), this))
     , m_again(new QPushButton(tr("Check again"), this))
 {
@@ -66,7 +65,7 @@ void PreflightPage::run()
     m_running = true;
     m_again->setEnabled(false);
     m_checks->clear();
-    setNotice(m_summary, QStringLiteral("info"), tr("Checking…"));
+    m_summary->setNotice(NoticeBanner::Kind::Info, tr("Checking…"));
     emit completeChanged();
     m_change.preflight([this](const functions::PreflightReport &report) {
         m_running = false;
@@ -88,18 +87,21 @@ void PreflightPage::run()
             m_checks->resizeColumnToContents(c);
         const QStringList warnings = report.warnings();
         if (!m_passed)
-            setNotice(m_summary, QStringLiteral("error"),
-                      tr("The change cannot be made from this session:\n%1").arg(report.refusal()));
+            m_summary->setNotice(
+                NoticeBanner::Kind::Danger,
+                tr("The change cannot be made from this session:\n%1").arg(report.refusal()));
         else if (!warnings.isEmpty()) // a warning stays a warning in the summary too
-            setNotice(m_summary, QStringLiteral("warning"),
-                      tr("The change may go ahead, but not every check passed: %1.\n• %2\n"
-                         "Next: a backup of what the server holds now.")
-                          .arg(warnings.size() == 1 ? tr("one warning")
-                                                    : tr("%1 warnings").arg(warnings.size()),
-                               warnings.join(QStringLiteral("\n• "))));
+            m_summary->setNotice(
+                NoticeBanner::Kind::Warning,
+                tr("The change may go ahead, but not every check passed: %1.\n• %2\n"
+                   "Next: a backup of what the server holds now.")
+                    .arg(warnings.size() == 1 ? tr("one warning")
+                                              : tr("%1 warnings").arg(warnings.size()),
+                         warnings.join(QStringLiteral("\n• "))));
         else
-            setNotice(m_summary, QStringLiteral("ok"),
-                      tr("Every check passed. Next: a backup of what the server holds now."));
+            m_summary->setNotice(
+                NoticeBanner::Kind::Success,
+                tr("Every check passed. Next: a backup of what the server holds now."));
         session::WriteGate *gate = m_change.context().gate;
         m_unlock->setVisible(gate && gate->isReadOnly());
         m_again->setEnabled(true);

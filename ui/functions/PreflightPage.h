@@ -1,6 +1,7 @@
 #pragma once
 
 #include "functions/LibraryChange.h"
+#include "ui/common/NoticeBanner.h"
 
 #include <QWizardPage>
 
@@ -20,14 +21,14 @@ public:
     void initializePage() override;
     bool isComplete() const override;
     QTreeWidget *checks() const { return m_checks; }
-    QLabel *summary() const { return m_summary; }
+    NoticeBanner *summary() const { return m_summary; }
 
 private:
     void run();
     void unlock();
     functions::LibraryChange &m_change;
     QTreeWidget *m_checks;
-    QLabel *m_summary;
+    NoticeBanner *m_summary;
     QPushButton *m_unlock;
     QPushButton *m_again;
     bool m_passed = false;

@@ -1,6 +1,6 @@
 #include "ResultPage.h"
 
-#include "WizardNotice.h"
+#include "ui/common/NoticeBanner.h"
 #include "ui/common/Palette.h"
 
 #include "functions/ChangeUser.h"
@@ -22,7 +22,7 @@ namespace ui {
 ResultPage::ResultPage(functions::LibraryChange &change, QWidget *parent)
     : QWizardPage(parent)
     , m_change(change)
-    , m_summary(noticeLabel(this))
+    , m_summary(new NoticeBanner(NoticeBanner::Kind::Info, this))
     , m_nodes(new QTreeWidget(this))
     , m_backup(new QLabel(this))
 {
@@ -45,7 +45,7 @@ ResultPage::ResultPage(functions::LibraryChange &change, QWidget *parent)
 void ResultPage::initializePage()
 {
     m_done = false;
-    setNotice(m_summary, QStringLiteral("info"), tr("Working…"));
+    m_summary->setNotice(NoticeBanner::Kind::Info, tr("Working…"));
     m_change.execute([this](const functions::ExecutionReport &report) {
         m_done = true;
         m_nodes->clear();
@@ -69,21 +69,23 @@ void ResultPage::initializePage()
         for (int c = 0; c < 3; ++c)
             m_nodes->resizeColumnToContents(c);
         if (!report.refusal.isEmpty())
-            setNotice(m_summary, QStringLiteral("error"),
-                      tr("Nothing was sent: %1").arg(report.refusal));
+            m_summary->setNotice(NoticeBanner::Kind::Danger,
+                                 tr("Nothing was sent: %1").arg(report.refusal));
         else if (report.succeeded())
-            setNotice(m_summary, QStringLiteral("ok"),
-                      tr("Done: %1 verified on every node, audit record written.")
-                          .arg(m_change.spec().library));
+            m_summary->setNotice(NoticeBanner::Kind::Success,
+                                 tr("Done: %1 verified on every node, audit record written.")
+                                     .arg(m_change.spec().library));
         else if (report.rolledBack())
-            setNotice(m_summary, QStringLiteral("error"),
-                      tr("The change failed on one node, so the nodes already changed were "
-                         "rolled back to the backup and the ones after it left as they were: "
-                         "the table says where each node ended."));
+            m_summary->setNotice(
+                NoticeBanner::Kind::Danger,
+                tr("The change failed on one node, so the nodes already changed were "
+                   "rolled back to the backup and the ones after it left as they were: "
+                   "the table says where each node ended."));
         else
-            setNotice(m_summary, QStringLiteral("error"),
-                      tr("The change did not go through everywhere: read each node's line. "
-                         "Nodes after a failed one were left as they were."));
+            m_summary->setNotice(
+                NoticeBanner::Kind::Danger,
+                tr("The change did not go through everywhere: read each node's line. "
+                   "Nodes after a failed one were left as they were."));
         m_backup->setText(tr("Backup of the state before: %1").arg(report.backupPath));
         emit completeChanged();
         emit finished(report);

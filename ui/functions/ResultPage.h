@@ -9,6 +9,8 @@ class QTreeWidget;
 
 namespace ui {
 
+class NoticeBanner;
+
 // 6. The change itself, its verification and the audit record.
 class ResultPage : public QWizardPage
 {
@@ -23,7 +25,7 @@ signals:
 
 private:
     functions::LibraryChange &m_change;
-    QLabel *m_summary;
+    NoticeBanner *m_summary;
     QTreeWidget *m_nodes;
     QLabel *m_backup;
     bool m_done = false;

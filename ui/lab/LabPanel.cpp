@@ -2,7 +2,9 @@
 
 #include "LatencyChart.h"
 #include "lab/LabWorker.h"
+#include "ui/common/NoticeBanner.h"
 #include "ui/common/Palette.h"
+#include "ui/common/TextStyle.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -168,12 +170,8 @@ LabPanel::LabPanel(const LabTarget &target, const std::optional<QString> &refusa
     results->addWidget(m_chart, 1);
 
     auto *outer = new QVBoxLayout(this);
-    m_refusalBanner = new QLabel;
+    m_refusalBanner = new NoticeBanner(NoticeBanner::Kind::Danger);
     m_refusalBanner->setObjectName(QStringLiteral("labRefusal"));
-    m_refusalBanner->setWordWrap(true);
-    m_refusalBanner->setStyleSheet(
-        QStringLiteral("QLabel { background: %1; %2 padding: 6px; }")
-            .arg(Palette::errorTint().name(), Palette::textStyle(Palette::error())));
     outer->addWidget(m_refusalBanner);
     m_settingsBox = settingsBox;
     setRefusal(m_refusal);
@@ -237,9 +235,8 @@ void LabPanel::setSettings(const LabSettings &s)
 void LabPanel::setRefusal(const std::optional<QString> &refusal)
 {
     m_refusal = refusal;
-    m_refusalBanner->setText(refusal ? tr("The lab is disabled on this session: %1.").arg(*refusal)
-                                     : QString());
-    m_refusalBanner->setVisible(refusal.has_value());
+    m_refusalBanner->setNotice(
+        refusal ? tr("The lab is disabled on this session: %1.").arg(*refusal) : QString());
     m_settingsBox->setEnabled(!refusal);
 }
 
@@ -254,11 +251,11 @@ void LabPanel::run()
         return;
     m_running = settings();
     if (const QStringList problems = m_running.problems(); !problems.isEmpty()) {
-        m_status->setStyleSheet(Palette::textStyle(Palette::error()));
+        setTextColour(m_status, Palette::error());
         m_status->setText(tr("Nothing sent: %1.").arg(problems.join(QStringLiteral("; "))));
         return;
     }
-    m_status->setStyleSheet(QString());
+    setTextColour(m_status, QColor());
     m_status->setText(
         tr("Starting %1 through %2…")
             .arg(strategyName(m_running.strategies.first()), m_target.options.address()));
@@ -305,7 +302,7 @@ void LabPanel::showReport(const LabReport &report)
     m_report = report;
     m_progress->setValue(m_progress->maximum());
     if (!report.failure.isEmpty()) {
-        m_status->setStyleSheet(Palette::textStyle(Palette::error()));
+        setTextColour(m_status, Palette::error());
         m_status->setText(tr("The lab could not run: %1.").arg(report.failure));
         emit runFinished();
         return;

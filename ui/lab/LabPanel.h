@@ -22,6 +22,7 @@ class LabWorker;
 namespace ui {
 
 class LatencyChart;
+class NoticeBanner;
 
 // The concurrency lab: a settings form, Run (Ctrl+Return) and Cancel (Esc), progress, then
 // each strategy's verdict and numbers side by side and their latency histograms. The storm
@@ -62,7 +63,7 @@ private:
 
     lab::LabTarget m_target;
     std::optional<QString> m_refusal;
-    QLabel *m_refusalBanner = nullptr;
+    NoticeBanner *m_refusalBanner = nullptr;
     QWidget *m_settingsBox = nullptr;
     lab::LabWorker *m_worker = nullptr;
     lab::LabReport m_report;

@@ -3,7 +3,9 @@
 #include "FindingsModel.h"
 #include "browse/InventoryScan.h"
 #include "readiness/ReadinessAudit.h"
+#include "ui/common/NoticeBanner.h"
 #include "ui/common/Palette.h"
+#include "ui/common/TextStyle.h"
 
 #include <QDateTime>
 #include <QFileDialog>
@@ -52,7 +54,7 @@ ReadinessPanel::ReadinessPanel(redis::CommandSender &sender, browse::InventorySc
     m_detail = new QLabel;
     m_detail->setObjectName(QStringLiteral("readinessDetail"));
     m_detail->setWordWrap(true);
-    m_detail->setStyleSheet(Palette::textStyle(Palette::muted()));
+    setTextColour(m_detail, Palette::muted());
     m_recheck = new QPushButton(tr("&Re-check"));
     m_recheck->setObjectName(QStringLiteral("readinessRecheck"));
     m_recheck->setToolTip(tr("Read the server again and re-run every rule (F5)"));
@@ -71,13 +73,9 @@ ReadinessPanel::ReadinessPanel(redis::CommandSender &sender, browse::InventorySc
     top->addWidget(m_recheck, 0, Qt::AlignTop);
     top->addWidget(m_export, 0, Qt::AlignTop);
 
-    m_note = new QLabel;
+    m_note = new NoticeBanner(NoticeBanner::Kind::Warning);
     m_note->setObjectName(QStringLiteral("readinessNote"));
-    m_note->setWordWrap(true);
     m_note->setTextFormat(Qt::PlainText);
-    m_note->setStyleSheet(QStringLiteral("background: %1; padding: 8px; border-radius: 3px;")
-                              .arg(Palette::warningTint().name()));
-    m_note->hide();
 
     m_model = new FindingsModel(this);
     m_table = new QTableView;
@@ -110,8 +108,7 @@ ReadinessPanel::~ReadinessPanel() = default;
 
 void ReadinessPanel::setNote(const QString &note)
 {
-    m_note->setText(note);
-    m_note->setVisible(!note.isEmpty());
+    m_note->setNotice(note);
 }
 
 void ReadinessPanel::showEvent(QShowEvent *event)
@@ -126,7 +123,7 @@ void ReadinessPanel::recheck()
     m_stale = false;
     m_checking = true;
     m_recheck->setEnabled(false);
-    m_headline->setStyleSheet({});
+    setTextColour(m_headline, QColor());
     if (m_scan.isRunning()) {
         m_waitingScan = true;
         m_headline->setText(tr("Waiting for the key scan…"));
@@ -184,7 +181,7 @@ void ReadinessPanel::showFindings(const QList<readiness::Finding> &findings)
                           : result == readiness::AuditFailures ? Palette::error()
                                                                : Palette::muted();
     m_headline->setText(readiness::auditExitSentence(result));
-    m_headline->setStyleSheet(Palette::textStyle(colour));
+    setTextColour(m_headline, colour);
     int counts[4] = {0, 0, 0, 0};
     for (const readiness::Finding &f : findings)
         ++counts[int(f.verdict)];

@@ -23,6 +23,7 @@ class ReadinessAudit;
 namespace ui {
 
 class FindingsModel;
+class NoticeBanner;
 
 // Who the audit is about, as the window knows it.
 struct ReadinessContext
@@ -85,7 +86,7 @@ private:
     FindingsModel *m_model = nullptr;
     QLabel *m_headline = nullptr;
     QLabel *m_detail = nullptr;
-    QLabel *m_note = nullptr;
+    NoticeBanner *m_note = nullptr;
     QPushButton *m_recheck = nullptr;
     QPushButton *m_export = nullptr;
     QTableView *m_table = nullptr;
