@@ -5,25 +5,23 @@
 
 #include <QDialog>
 
-class QCheckBox;
-class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
-class QPlainTextEdit;
-class QPushButton;
-class QSpinBox;
 class QTabWidget;
-class QTreeWidget;
 
 namespace session {
-class ConnectionProbe;
 class ProfileStore;
 class SecretStore;
 } // namespace session
 
 namespace ui {
 
+class ConnectionForm;
+class ConnectionTestArea;
+class ProfileForm;
 class ProfileListPanel;
+class TlsForm;
 
 // Opens on the saved profiles (ProfileListPanel, left) and creates or edits one (right):
 // server, user and password, TLS, environment label, release user, key schema. A URL pasted
@@ -32,6 +30,8 @@ class ProfileListPanel;
 // the background and lists what it found. Save validates, writes the profile to the
 // ProfileStore and the passwords to the SecretStore (the note under the password field says
 // where they will be kept) and stays open; Connect saves, then closes for the session.
+// Each tab is a ProfileForm (ui/connect/); what spans them stays here: the URL, the problems
+// shown at their fields, the list and saving.
 class ConnectionDialog : public QDialog
 {
     Q_OBJECT
@@ -72,66 +72,28 @@ signals:
     void profileSaved(const session::ConnectionProfile &profile);
 
 private:
-    QWidget *buildConnectionTab();
-    QWidget *buildTlsTab();
-    QWidget *buildKeysTab();
-    QWidget *buildClusterTab();
-    QWidget *buildTestArea();
-    void updateEnvironmentSwatch();
-    // Until the user picks a label, the host decides it (session::defaultEnvironmentForHost).
-    void applyDefaultEnvironment();
-    void setEnvironment(const QString &label, bool chosen);
+    QWidget *buildUrlBox();
+    QWidget *buildForm();
+    QHBoxLayout *buildButtons();
+    void buildProfileList();
     void updateStorageNote();
-    void updateKeyPreview();
-    void updateTlsState();
-    void showTestResult(const session::ProbeResult &result);
     void showProblems(const QList<session::ProfileProblem> &problems);
     void clearProblems();
     QWidget *fieldWidget(const QString &field) const;
-    void browseForFile(QLineEdit *target, const QString &title);
     void removeProfile(const QString &name); // asks first
 
     session::ProfileStore &m_profiles;
     session::SecretStore &m_secrets;
-    session::ConnectionProbe *m_probe = nullptr;
     QString m_previousName;
-    bool m_environmentChosen = false; // the user (or a saved profile) picked the label
-    bool m_applyingDefault = false;
 
     ProfileListPanel *m_list = nullptr;
     QLineEdit *m_url = nullptr;
     QLabel *m_urlError = nullptr;
     QTabWidget *m_tabs = nullptr;
-    QLineEdit *m_name = nullptr;
-    QComboBox *m_environment = nullptr;
-    QLabel *m_environmentSwatch = nullptr;
-    QLabel *m_environmentNote = nullptr;
-    QLineEdit *m_host = nullptr;
-    QSpinBox *m_port = nullptr;
-    QSpinBox *m_database = nullptr;
-    QLineEdit *m_user = nullptr;
-    QLineEdit *m_password = nullptr;
-    QLabel *m_passwordNote = nullptr;
-    QLineEdit *m_releaseUser = nullptr;
-    QLineEdit *m_releasePassword = nullptr;
-    QSpinBox *m_timeout = nullptr;
-    QCheckBox *m_tlsEnabled = nullptr;
-    QLineEdit *m_tlsCa = nullptr;
-    QLineEdit *m_tlsCert = nullptr;
-    QLineEdit *m_tlsKey = nullptr;
-    QLineEdit *m_tlsServerName = nullptr;
-    QCheckBox *m_tlsVerify = nullptr;
-    QLabel *m_tlsWarning = nullptr;
-    QList<QWidget *> m_tlsFields;
-    QPlainTextEdit *m_announcedMap = nullptr;
-    QLabel *m_announcedNote = nullptr;
-    QLineEdit *m_stockTemplate = nullptr;
-    QLineEdit *m_receiptTemplate = nullptr;
-    QSpinBox *m_receiptTtl = nullptr;
-    QLabel *m_keyPreview = nullptr;
-    QPushButton *m_testButton = nullptr;
-    QLabel *m_testStatus = nullptr;
-    QTreeWidget *m_results = nullptr;
+    ConnectionForm *m_connection = nullptr;
+    TlsForm *m_tls = nullptr;
+    QList<ProfileForm *> m_forms; // the tabs, in their order
+    ConnectionTestArea *m_test = nullptr;
     QLabel *m_problems = nullptr;
     QList<QWidget *> m_flagged;
 };

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "ProfileForm.h"
+
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace session {
+struct ParsedRedisUrl;
+}
+
+namespace ui {
+
+class EnvironmentField;
+
+// The "Connection" tab: the profile's name and environment label, the server, the user and the
+// optional release user with their passwords, and the timeout. The passwords are not part of the
+// profile: the dialog keeps them in the SecretStore.
+class ConnectionForm : public ProfileForm
+{
+    Q_OBJECT
+public:
+    explicit ConnectionForm(QWidget *parent = nullptr);
+
+    // Clears both passwords: another profile's never stay in the fields.
+    void load(const session::ConnectionProfile &profile) override;
+    void apply(session::ConnectionProfile &profile) const override;
+
+    QString password() const;
+    QString releasePassword() const; // empty without a release user
+    // A saved password arrives from the keyring after load(): what the user typed meanwhile wins.
+    void offerPassword(const QString &password);
+    void offerReleasePassword(const QString &password);
+
+    // The server, the user and the password a URL names; the host names an unnamed profile.
+    void fillFromUrl(const session::ParsedRedisUrl &url);
+    // Where the passwords will be kept, under the password field.
+    void setStorageNote(const QString &note);
+    // Names the form a copy of the profile it shows, the name selected to be edited.
+    void nameAsCopy();
+
+private:
+    void addServerRows(QFormLayout *form);
+    void addAccountRows(QFormLayout *form);
+
+    QLineEdit *m_name = nullptr;
+    EnvironmentField *m_environment = nullptr;
+    QLineEdit *m_host = nullptr;
+    QSpinBox *m_port = nullptr;
+    QSpinBox *m_database = nullptr;
+    QLineEdit *m_user = nullptr;
+    QLineEdit *m_password = nullptr;
+    QLabel *m_passwordNote = nullptr;
+    QLineEdit *m_releaseUser = nullptr;
+    QLineEdit *m_releasePassword = nullptr;
+    QSpinBox *m_timeout = nullptr;
+};
+
+} // namespace ui

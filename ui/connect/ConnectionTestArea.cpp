@@ -1,0 +1,106 @@
+#include "ConnectionTestArea.h"
+
+#include "FormParts.h"
+#include "session/ConnectionProbe.h"
+#include "ui/common/Palette.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QStyle>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace ui {
+
+ConnectionTestArea::ConnectionTestArea(QWidget *parent)
+    : QWidget(parent)
+    , m_probe(new session::ConnectionProbe(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_button = new QPushButton(tr("&Test connection"));
+    m_button->setObjectName(QStringLiteral("testButton"));
+    m_button->setAutoDefault(false);
+    m_status = new QLabel(tr("Not tested yet."));
+    m_status->setObjectName(QStringLiteral("testStatus"));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_button, 0, Qt::AlignTop);
+    top->addWidget(m_status, 1);
+    layout->addLayout(top);
+    m_results = new QTreeWidget;
+    m_results->setObjectName(QStringLiteral("testResults"));
+    m_results->setColumnCount(2);
+    m_results->setHeaderLabels({tr("Check"), tr("Result")});
+    m_results->setRootIsDecorated(false);
+    m_results->setAlternatingRowColors(true);
+    m_results->setWordWrap(true);
+    m_results->setUniformRowHeights(false);
+    m_results->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_results->header()->setStretchLastSection(true);
+    m_results->setMinimumHeight(150);
+    layout->addWidget(m_results, 1);
+    connect(m_button, &QPushButton::clicked, this, &ConnectionTestArea::testRequested);
+    connect(m_probe, &session::ConnectionProbe::finished, this, &ConnectionTestArea::showResult);
+}
+
+void ConnectionTestArea::start(const session::ConnectionProfile &profile, const QString &password,
+                               const std::optional<QString> &releasePassword)
+{
+    m_results->clear();
+    m_button->setEnabled(false);
+    m_status->setStyleSheet(QString());
+    m_status->setText(tr("Testing %1…").arg(profile.toConnectionOptions({}).address()));
+    m_probe->start(profile, password, releasePassword);
+}
+
+bool ConnectionTestArea::isRunning() const
+{
+    return m_probe->isRunning();
+}
+
+void ConnectionTestArea::reset()
+{
+    m_results->clear();
+    m_status->setText(tr("Not tested yet."));
+    m_status->setStyleSheet(QString());
+}
+
+void ConnectionTestArea::showResult(const session::ProbeResult &result)
+{
+    m_button->setEnabled(true);
+    m_results->clear();
+    const QIcon warning = style()->standardIcon(QStyle::SP_MessageBoxWarning);
+    if (!result.ok()) {
+        m_status->setStyleSheet(errorStyle());
+        m_status->setText(tr("Could not connect: %1").arg(result.error().message));
+        auto *item = new QTreeWidgetItem(
+            m_results, {tr("Connection"), session::failureHeadline(result.error().kind)});
+        item->setIcon(0, warning);
+        item->setToolTip(1, result.error().message);
+        emit finished(result);
+        return;
+    }
+    const session::ProbeReport &report = result.value();
+    QString status =
+        tr("Connected to %1 in %2 ms.").arg(report.server.label()).arg(report.latencyMs, 0, 'f', 2);
+    const bool releaseFailed = report.release.tried && !report.release.ok;
+    if (releaseFailed) // found now, not halfway through a release
+        status += QLatin1Char(' ')
+                  + tr("The release user '%1' could not log in: %2.")
+                        .arg(report.release.user, report.release.failure);
+    m_status->setStyleSheet(releaseFailed ? errorStyle() : Palette::textStyle(Palette::ok()));
+    m_status->setText(status);
+    for (const session::ProbeRow &r : report.rows()) {
+        auto *item = new QTreeWidgetItem(m_results, {r.label, r.value});
+        item->setToolTip(1, r.value);
+        if (r.warning)
+            item->setIcon(0, warning);
+    }
+    emit finished(result);
+}
+
+} // namespace ui
