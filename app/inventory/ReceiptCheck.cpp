@@ -133,15 +133,21 @@ QString ReceiptStatus::verdict() const
                                                "Already applied (inventory_deduct_v1 refuses a "
                                                "hash receipt: WRONGTYPE)")
                               : QStringLiteral("a retry of this order returns Already applied");
+    // This check reads the receipt alone, not the eviction policy, persistence or restarts:
+    // what it says of a retry holds while the receipt does, and no longer (the order lookup's
+    // "Safe to retry" weighs that evidence).
+    const QString survives = QStringLiteral(" while the receipt lasts (eviction, a DEL, or a "
+                                            "restart or failover that loses it ends that "
+                                            "sooner)");
     if (ttlSeconds == -1)
         return what
                + QStringLiteral(" It has no TTL, so it never expires (the function always "
-                                "sets one: someone changed this key); %1.")
-                     .arg(retry);
+                                "sets one: someone changed this key); %1%2.")
+                     .arg(retry, survives);
     return what
-           + QStringLiteral(" It expires in %1; until then %2, after that it would deduct "
+           + QStringLiteral(" It expires in %1; until then %2%3; after that it would deduct "
                             "again.")
-                 .arg(expiry, retry);
+                 .arg(expiry, retry, survives);
 }
 
 ReceiptStatus decodeReceiptFunctionReply(const QByteArray &key, const redis::Reply &r)

@@ -308,7 +308,8 @@ void DeductionForm::refresh()
     } else if (function && haveSku && !m_order->text().isEmpty()) {
         setTextColour(m_slotMessage, Palette::muted());
         m_slotMessage->setText(
-            tr("Both keys hash to slot %1: one cluster node runs the call.").arg(p.stockSlot));
+            tr("Both keys hash to slot %1: on a cluster, one node runs the call.")
+                .arg(p.stockSlot));
     } else {
         m_slotMessage->clear();
     }
