@@ -217,7 +217,6 @@ void MainWindow::createFeaturePanels()
                 m_charts->watchStock(sku, key);
                 m_tabs->setCurrentWidget(m_charts);
             });
-    connect(m_deduct, &DeductionPanel::auditLogChanged, m_charts, &ChartsTab::auditLogChanged);
 
     ReadinessContext readiness{
         m_client->address(), profile.effectiveUsername(), profile.environmentLabel(), {}};

@@ -20,6 +20,7 @@
 #include <QDir>
 #include <QLabel>
 #include <QLineSeries>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -117,6 +118,31 @@ private slots:
         page.refreshAudit(); // during the read: once more after it, not a second reader
         QTRY_VERIFY_WITH_TIMEOUT(
             status->text().startsWith(QStringLiteral("%1 deductions in the period").arg(n)), 30000);
+    }
+
+    // A record another writer appends (inventory-cli in a terminal, another window) shows
+    // up on the page on screen, with nobody telling it.
+    void recordsAppendedElsewhereShowUp()
+    {
+        inventory::DeductionHistory history;
+        ui::OutcomesPage page(&history, auditPath());
+        page.show();
+        auto *status = page.findChild<QLabel *>(QStringLiteral("auditStatus"));
+        QVERIFY(status);
+        const QRegularExpression count(QStringLiteral("^(\\d+) deductions in the period"));
+        QTRY_VERIFY(count.match(status->text()).hasMatch());
+        const int before = count.match(status->text()).captured(1).toInt();
+
+        inventory::AuditLog other(auditPath());
+        inventory::AuditRecord rec;
+        rec.action = QStringLiteral("deduct");
+        rec.command = {"FCALL", "inventory_deduct_v1"};
+        const auto a = other.appendAttempt(rec);
+        QVERIFY(a.ok());
+        rec.result = QStringLiteral("deducted: remaining 6");
+        QVERIFY(other.appendOutcome(rec, a->attemptId).ok());
+        QTRY_COMPARE_WITH_TIMEOUT(count.match(status->text()).captured(1).toInt(), before + 1,
+                                  10000);
     }
 
     // Nothing sampled, watched, deducted or scanned: every chart says why it is empty.

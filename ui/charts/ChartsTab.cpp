@@ -30,9 +30,7 @@ ChartsTab::ChartsTab(redis::CommandSender &reads, inventory::DeductionHistory *h
     addTab(m_outcomes, tr("Outcomes"));
     addTab(m_expiry, tr("Receipt expiry"));
     connect(this, &QTabWidget::currentChanged, this, [this](int) {
-        if (currentWidget() == m_outcomes)
-            m_outcomes->refreshAudit();
-        else if (currentWidget() == m_expiry)
+        if (currentWidget() == m_expiry)
             m_expiry->refresh();
     });
 }
@@ -69,12 +67,6 @@ bool ChartsTab::showPage(const QString &name)
             return true;
         }
     return false;
-}
-
-void ChartsTab::auditLogChanged()
-{
-    if (m_outcomes->isVisible())
-        m_outcomes->refreshAudit();
 }
 
 void ChartsTab::showEvent(QShowEvent *event)

@@ -47,11 +47,6 @@ public:
     // Shows the sub-tab whose title starts with `name` (case-insensitive).
     bool showPage(const QString &name);
 
-public slots:
-    // A deduction was recorded: the audit-log chart reads the file again if it is on screen
-    // (it reads it anyway whenever its page is shown).
-    void auditLogChanged();
-
 protected:
     void showEvent(QShowEvent *event) override;
 

@@ -5,6 +5,7 @@
 #include "CountAxis.h"
 #include "inventory/AuditIndex.h"
 #include "inventory/AuditLoader.h"
+#include "inventory/AuditLogWatcher.h"
 #include "inventory/DeductionHistory.h"
 #include "metrics/OutcomeBuckets.h"
 #include "ui/common/OutcomeStyle.h"
@@ -95,6 +96,7 @@ OutcomesPage::OutcomesPage(inventory::DeductionHistory *history, QString auditPa
     , m_period(new QComboBox)
     , m_auditStatus(new QLabel)
     , m_loader(new inventory::AuditLoader(this))
+    , m_auditWatcher(new inventory::AuditLogWatcher(this))
 {
     // At most 12 bars: their time labels stay readable.
     m_period->addItem(tr("Last hour (per 5 min)"), 3600);
@@ -112,6 +114,12 @@ OutcomesPage::OutcomesPage(inventory::DeductionHistory *history, QString auditPa
     layout->addWidget(m_audit, 1);
     layout->addWidget(m_auditStatus);
     connect(m_loader, &inventory::AuditLoader::finished, this, &OutcomesPage::auditLoaded);
+    // Hidden, it reads what was appended when it is shown again.
+    connect(m_auditWatcher, &inventory::AuditLogWatcher::changed, this, [this] {
+        if (isVisible())
+            refreshAudit();
+    });
+    m_auditWatcher->setPath(m_auditPath);
     connect(reload, &QPushButton::clicked, this, &OutcomesPage::refreshAudit);
     connect(m_period, &QComboBox::currentIndexChanged, this, &OutcomesPage::refreshAudit);
     if (m_history) {
@@ -127,6 +135,12 @@ OutcomesPage::~OutcomesPage() = default;
 QList<ChartPanel *> OutcomesPage::panels() const
 {
     return {m_session, m_audit};
+}
+
+void OutcomesPage::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    refreshAudit();
 }
 
 void OutcomesPage::refreshSession()

@@ -9,6 +9,7 @@ class QLabel;
 namespace inventory {
 class AuditIndex;
 class AuditLoader;
+class AuditLogWatcher;
 class DeductionHistory;
 } // namespace inventory
 
@@ -17,7 +18,9 @@ namespace ui {
 class ChartPanel;
 
 // Deduction outcomes over time, stacked by outcome: this session's deductions (per minute,
-// the last 30 minutes; updated as they come) and the audit log's over a chosen period.
+// the last 30 minutes; updated as they come) and the audit log's over a chosen period, read
+// again when the file changes while the page is on screen, whoever appended to it (this
+// console, another window, inventory-cli in a terminal).
 class OutcomesPage : public QWidget
 {
     Q_OBJECT
@@ -33,6 +36,9 @@ public slots:
     // log) is read on a worker and drawn when it is done; the GUI thread never parses it.
     void refreshAudit();
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
     void drawAudit();
     void auditLoaded();
@@ -45,6 +51,7 @@ private:
     QLabel *m_auditStatus;
     std::unique_ptr<inventory::AuditIndex> m_index; // with the loader while it reads
     inventory::AuditLoader *m_loader;
+    inventory::AuditLogWatcher *m_auditWatcher;
     bool m_refreshAgain = false; // asked during a load: read what came after it
 };
 

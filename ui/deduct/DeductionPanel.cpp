@@ -204,8 +204,6 @@ void DeductionPanel::onFinished(const DeductionResult &result)
     const int row = m_history->rowOf(id);
     m_historyView->selectRow(row);
     m_historyView->scrollTo(m_historyView->model()->index(row, 0));
-    if (!result.sent.isEmpty())
-        emit auditLogChanged();
     emit deductionFinished(result);
 }
 

@@ -58,8 +58,6 @@ public slots:
 
 signals:
     void deductionFinished(const inventory::DeductionResult &result);
-    // An audit record was appended (a viewer may reload).
-    void auditLogChanged();
 
 private:
     void confirmAndRun(const inventory::DeductionPlan &plan, int kind, const QString &note);
