@@ -112,8 +112,6 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
     onEnvironmentChanged();
     m_health = new session::ClusterHealth(m_session->router(), this);
     connect(m_health, &session::ClusterHealth::changed, this, &MainWindow::onClusterChanged);
-    connect(&m_session->scanRouter(), &redis::ClusterRouter::topologyChanged, this,
-            &MainWindow::updateScanTopology);
     onClusterChanged();
     connect(m_poller, &session::OverviewPoller::fetchStarted, this, [this] {
         m_overview->setRefreshing(true);
@@ -427,14 +425,9 @@ void MainWindow::onClusterChanged()
         m_libraries->refresh();
     }
     m_browser->setTopology(router.isCluster() ? &router.topology() : nullptr);
-    updateScanTopology();
-    refreshNodes();
-}
-
-void MainWindow::updateScanTopology()
-{
     // A failed discovery lets the scan run: it then says why the server cannot be read.
-    m_browser->setTopologyKnown(m_session->router().topologySource().settled());
+    m_browser->setTopologyKnown(router.topologySource().settled());
+    refreshNodes();
 }
 
 void MainWindow::noteServerNow(const QString &address, const session::ServerOverview &o,

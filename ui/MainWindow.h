@@ -75,7 +75,6 @@ private:
     std::optional<QString> labRefusal() const;
     // The cluster's topology or a primary's connection changed (never on a standalone server).
     void onClusterChanged();
-    void updateScanTopology();
     void refreshNodes();
     // Remembers which process answers at an address now (m_serversNow, for the audit viewer).
     void noteServerNow(const QString &address, const session::ServerOverview &o,

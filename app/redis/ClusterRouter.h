@@ -1,9 +1,6 @@
 #pragma once
 
-#include "ClientPool.h"
-#include "ClusterTopology.h"
 #include "CommandSender.h"
-#include "RedisClient.h"
 #include "TopologySource.h"
 
 #include <QObject>

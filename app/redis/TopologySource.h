@@ -46,7 +46,6 @@ public:
 
     bool isCluster() const { return m_cluster; }
     bool discovered() const { return m_discovered; }
-    bool reading() const { return m_reading; }
     // Why the last read failed; empty after a good one.
     QString discoveryError() const { return m_discoveryError; }
     // Known, or the read failed with a reason: either way a caller waiting for it can go on.
