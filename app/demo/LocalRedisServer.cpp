@@ -120,7 +120,11 @@ bool LocalRedisServer::start(const Options &options)
             QStringLiteral("could not create a temporary directory: %1").arg(m_dir->errorString());
         return false;
     }
-    m_port = options.port ? options.port : freePort(options.needsBusPort);
+    // Cluster mode binds port + 10000 as well, whoever asked for it: a port above 55535 has
+    // no bus port, and such a node never answers.
+    const bool busPort =
+        options.needsBusPort || options.extraArgs.contains(QStringLiteral("--cluster-enabled"));
+    m_port = options.port ? options.port : freePort(busPort);
     if (m_port == 0) {
         m_error = QStringLiteral("no free loopback port was found");
         return false;

@@ -15,9 +15,10 @@ class LocalRedisServer
 public:
     struct Options
     {
-        quint16 port = 0;          // 0: pick a free loopback port
-        QStringList extraArgs;     // appended to the command line (e.g. cluster or TLS settings)
-        bool needsBusPort = false; // cluster mode also binds port + 10000
+        quint16 port = 0;      // 0: pick a free loopback port
+        QStringList extraArgs; // appended to the command line (e.g. cluster or TLS settings)
+        // Cluster mode also binds port + 10000 (implied by --cluster-enabled in extraArgs).
+        bool needsBusPort = false;
         int startTimeoutMs = 10000;
         // Ready means it answered a plain PING; a TLS-only server cannot, so for it ready
         // means its port accepted a connection from another port.

@@ -184,6 +184,19 @@ private slots:
         QVERIFY(!testsupport::processExists(second));
     }
 
+    // A node started with cluster mode gets a port whose bus port (+10000) exists and is
+    // free, whether or not the caller said so: one above 55535 never answers (tst_cli_keys
+    // flaked on that about once in six runs).
+    void clusterModeNodeGetsABusPort()
+    {
+        for (int i = 0; i < 12; ++i) {
+            testsupport::StandaloneRedis node;
+            QVERIFY2(node.start({"--cluster-enabled", "yes"}), qPrintable(node.errorString()));
+            QVERIFY2(node.port() <= 55535, qPrintable(QString::number(node.port())));
+            QVERIFY(portAccepts(quint16(node.port() + 10000)));
+        }
+    }
+
     // --- cluster ---
 
     void clusterIsUp()
