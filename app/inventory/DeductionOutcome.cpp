@@ -287,6 +287,7 @@ DeductionOutcome transportOutcome(const redis::RedisError &e)
     case redis::RedisError::Refusal::GateRefused:
         o.notSentReason = NotSentReason::GateRefused;
         break;
+    case redis::RedisError::Refusal::ReadOnlyView: // a deduction never goes through one
     case redis::RedisError::Refusal::None:
         break;
     }

@@ -32,6 +32,7 @@ struct RedisError
         None,
         CrossSlot,   // the command's keys hash to different cluster slots
         GateRefused, // the write gate refused it: unlock the session to write there
+        ReadOnlyView, // sent through a view that only reads, and not known to be a read
     };
 
     Kind kind = Kind::Server;

@@ -61,6 +61,7 @@ const QSet<QByteArray> &builtinReads()
         "get",
         "mget",
         "strlen",
+        "getrange",
         "exists",
         "type",
         "ttl",
@@ -74,6 +75,9 @@ const QSet<QByteArray> &builtinReads()
         "hgetall",
         "hmget",
         "hlen",
+        "scard",
+        "zcard",
+        "xlen",
         "hscan",
         "smembers",
         "sscan",
@@ -93,6 +97,10 @@ const QSet<QByteArray> &builtinReads()
         "client|list",
         "client|info",
         "memory|usage",
+        "slowlog|get",
+        "slowlog|len",
+        "latency|histogram",
+        "latency|latest",
         "cluster|info",
         "cluster|nodes",
         "cluster|slots",
@@ -142,6 +150,13 @@ QByteArray CommandTraits::commandName(const redis::Command &command)
     if (!containers.contains(top))
         return top;
     return top + '|' + lower(command.at(1));
+}
+
+bool CommandTraits::isKnownRead(const redis::Command &command)
+{
+    const QByteArray top = topLevelName(command);
+    return top == "fcall_ro" || top == "eval_ro" || top == "evalsha_ro"
+           || (!top.isEmpty() && builtinReads().contains(commandName(command)));
 }
 
 QList<QByteArray> CommandTraits::missingCommandInfo(const QList<redis::Command> &commands) const

@@ -51,6 +51,11 @@ public:
     WriteDecision decideAfterLookup(const redis::Command &command,
                                     const QString &lookupFailure) const;
 
+    // Known to the console as a read whatever the server says: a short built-in list (GET,
+    // SCAN, INFO, CONFIG GET, ...) and the *_RO script calls, which the server enforces. What a
+    // view that only reads may send (ReadOnlySender); everything else is refused there.
+    static bool isKnownRead(const redis::Command &command);
+
     // FUNCTION LOAD, DELETE, FLUSH and RESTORE change what FCALL runs.
     static bool changesFunctions(const redis::Command &command);
 

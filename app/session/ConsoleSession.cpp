@@ -37,6 +37,8 @@ ConsoleSession::ConsoleSession(ConnectionProfile profile, const QString &passwor
           laneSeed(m_profile, password, QByteArrayLiteral("deductions"))))
     , m_scanRouter(std::make_unique<redis::ClusterRouter>(
           m_router->topologySource(), laneSeed(m_profile, password, QByteArrayLiteral("scans"))))
+    , m_readSender(std::make_unique<ReadOnlySender>(*m_router))
+    , m_scanReader(std::make_unique<ReadOnlySender>(*m_scanRouter))
     , m_auditLogPath(inventory::AuditLog::defaultPath())
 {
     // The gate wraps the router, so a deduction goes to the primary owning its slot and keys

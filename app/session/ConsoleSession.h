@@ -2,6 +2,7 @@
 
 #include "ConnectionProfile.h"
 #include "GatedSender.h"
+#include "ReadOnlySender.h"
 #include "WriteGate.h"
 #include "inventory/KeySchema.h"
 #include "redis/ClusterRouter.h"
@@ -16,9 +17,10 @@ namespace session {
 // the write gate every feature sends through. The connection is a ClusterRouter: a standalone
 // URL and any cluster node's URL both just work (the router finds out which it is). The
 // session reads the server's topology once, through router(); the deduction and scan lanes
-// route by that same map over connections of their own. Reads
-// that can never write may use router() (routed by slot) or client() (the seed node alone,
-// for what is per node by nature: INFO, FUNCTION LIST); anything else uses sender().
+// route by that same map over connections of their own. Views that only read get
+// readSender() or scanReader(), which refuse anything not known to be a read; client() (the
+// seed node alone) is for what is per node by nature: INFO, FUNCTION LIST. Anything that
+// writes uses sender(), behind the gate.
 class ConsoleSession : public QObject
 {
     Q_OBJECT
@@ -58,6 +60,11 @@ public:
     // browser took 4.5-4.65 s that way and 4.0-4.15 s read here, with no longer stall (the
     // socket never blocks; each read decodes what has arrived). Opened by open().
     redis::ClusterRouter &scanRouter() { return *m_scanRouter; }
+    // What views that only read send through (charts, readiness): router(), refusing any
+    // command not known to be a read before it leaves (ReadOnlySender).
+    redis::CommandSender &readSender() { return *m_readSender; }
+    // The key browser's scans and row refreshes: scanRouter(), read-only the same way.
+    redis::CommandSender &scanReader() { return *m_scanReader; }
     inventory::KeySchema schema() const { return m_schema; }
     // The release user's own connection for library loads, opened on first use; nullptr
     // when the profile names no release user (loads then use the main connection).
@@ -72,6 +79,9 @@ private:
     std::unique_ptr<redis::ClusterRouter> m_deductionRouter;
     std::unique_ptr<redis::ClusterRouter> m_scanRouter;
     std::unique_ptr<redis::RedisClient> m_releaseClient;
+    // After the routers they wrap, so they go first.
+    std::unique_ptr<ReadOnlySender> m_readSender;
+    std::unique_ptr<ReadOnlySender> m_scanReader;
     WriteGate *m_gate = nullptr;
     GatedSender *m_sender = nullptr;
     GatedSender *m_deductionSender = nullptr;

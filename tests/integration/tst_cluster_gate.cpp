@@ -10,6 +10,7 @@
 #include "redis/ClusterRouter.h"
 #include "redis/Slot.h"
 #include "session/GatedSender.h"
+#include "session/ReadOnlySender.h"
 #include "session/WriteGate.h"
 
 #include <QTemporaryDir>
@@ -185,6 +186,28 @@ private slots:
         QCOMPARE(
             m_cluster.connectNode(Far)->call({"GET", "stock:{" + sku + "}:available"})->bytes(),
             QByteArray("9"));
+    }
+
+    // A view that only reads walks every primary with its own cursor: each node's sender it
+    // is handed refuses a write too, and reads still reach that node.
+    void aReadOnlyViewCannotWriteThroughAnyNode()
+    {
+        auto r = router(port(0));
+        QVERIFY(r);
+        session::ReadOnlySender reads(*r);
+        const QList<redis::ScanNode> nodes = reads.scanNodes();
+        QCOMPARE(nodes.size(), m_cluster.primaries().size());
+        const QByteArray key = "stock:{" + skuOn(1) + "}:available";
+        QVERIFY(m_cluster.connectNode(1)->call({"SET", key, "7"}).ok());
+        for (const redis::ScanNode &node : nodes) {
+            QVERIFY(node.sender != r.get());
+            const redis::ReplyResult del = node.sender->call({"DEL", key});
+            QVERIFY(!del.ok());
+            QCOMPARE(del.error().refusal, redis::RedisError::Refusal::ReadOnlyView);
+            QVERIFY2(node.sender->call({"DBSIZE"}).ok(), qPrintable(node.name));
+        }
+        QCOMPARE(reads.scanNodes().first().sender, nodes.first().sender); // wrapped once
+        QCOMPARE(m_cluster.connectNode(1)->call({"GET", key})->bytes(), QByteArray("7"));
     }
 };
 

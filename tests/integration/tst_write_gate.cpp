@@ -31,17 +31,6 @@ ConnectionProfile profile(const QString &name, const QString &environment)
     return p;
 }
 
-qint64 calls(RedisClient &admin, const QByteArray &command)
-{
-    const auto info = admin.call({"INFO", "commandstats"});
-    for (const QByteArray &line : info->bytes().split('\n'))
-        if (line.startsWith("cmdstat_" + command + ":calls=")) {
-            const QByteArray rest = line.mid(command.size() + 15);
-            return rest.left(rest.indexOf(',')).toLongLong();
-        }
-    return 0;
-}
-
 } // namespace
 
 class TstWriteGate : public QObject
@@ -103,12 +92,13 @@ private slots:
         WriteGate gate(*client, profile(QStringLiteral("prod-eu"), QStringLiteral("production")));
         GatedSender gated(*client, gate);
         QVERIFY(gate.isReadOnly());
-        const qint64 setsBefore = calls(*m_admin, "set");
+        const qint64 setsBefore = testsupport::commandCalls(*m_admin, "set");
         expectRefused(gated.call({"SET", "stock:{42}:available", "0"}), QStringLiteral("SET"));
         expectRefused(gated.call({"set", "x", "1"}));
         expectRefused(gated.call({"DEL", "stock:{42}:available"}), QStringLiteral("DEL"));
         expectRefused(gated.call({"FLUSHALL"}));
-        QCOMPARE(calls(*m_admin, "set"), setsBefore); // nothing reached the server
+        QCOMPARE(testsupport::commandCalls(*m_admin, "set"),
+                 setsBefore); // nothing reached the server
         QCOMPARE(m_admin->call({"GET", "stock:{42}:available"})->bytes(), QByteArray("10"));
     }
 
@@ -137,13 +127,13 @@ private slots:
         auto client = m_redis.connect();
         WriteGate gate(*client, profile(QStringLiteral("prod-eu"), QStringLiteral("production")));
         GatedSender gated(*client, gate);
-        const qint64 fcallsBefore = calls(*m_admin, "fcall");
+        const qint64 fcallsBefore = testsupport::commandCalls(*m_admin, "fcall");
         // inventory_deduct_v1 writes: refused, and the stock is untouched.
         expectRefused(gated.call({"FCALL", "inventory_deduct_v1", "2", "stock:{42}:available",
                                   "idem:{42}:9001", "1", "60"}),
                       QStringLiteral("inventory_deduct_v1"));
         expectRefused(gated.call({"FCALL", "GATE_POKE", "1", "k"})); // names ignore case
-        QCOMPARE(calls(*m_admin, "fcall"), fcallsBefore);
+        QCOMPARE(testsupport::commandCalls(*m_admin, "fcall"), fcallsBefore);
         QCOMPARE(m_admin->call({"GET", "stock:{42}:available"})->bytes(), QByteArray("10"));
         QCOMPARE(m_admin->call({"EXISTS", "idem:{42}:9001"})->toInteger(), 0);
         // A no-writes function passes, through FCALL_RO or FCALL.
@@ -198,12 +188,12 @@ private slots:
         auto client = m_redis.connect();
         WriteGate gate(*client, profile(QStringLiteral("prod-eu"), QStringLiteral("production")));
         GatedSender gated(*client, gate);
-        const qint64 getsBefore = calls(*m_admin, "get");
+        const qint64 getsBefore = testsupport::commandCalls(*m_admin, "get");
         const auto r = gated.callBatch({{"GET", "stock:{42}:available"}, {"INCR", "counter"}});
         QCOMPARE(r.size(), 2);
         expectRefused(r[0], QStringLiteral("not sent with a refused write"));
         expectRefused(r[1], QStringLiteral("INCR"));
-        QCOMPARE(calls(*m_admin, "get"), getsBefore);
+        QCOMPARE(testsupport::commandCalls(*m_admin, "get"), getsBefore);
         QCOMPARE(m_admin->call({"EXISTS", "counter"})->toInteger(), 0);
     }
 
@@ -328,7 +318,7 @@ private slots:
         QVERIFY(client);
         QCOMPARE(client->state(), ConnectionState::Ready);
         const QByteArray functionsBefore = m_admin->call({"FUNCTION", "DUMP"})->bytes();
-        const qint64 scriptCallsBefore = calls(*m_admin, "script|load");
+        const qint64 scriptCallsBefore = testsupport::commandCalls(*m_admin, "script|load");
         const QList<QByteArray> keys{"stock:{42}:available", "idem:{42}:o-1"};
         const auto before = testsupport::snapshot(*m_admin, keys);
         WriteGate gate(*client, profile(QStringLiteral("prod-eu"), QStringLiteral("production")));
@@ -337,7 +327,7 @@ private slots:
         QCOMPARE(testsupport::snapshotDifference(before, testsupport::snapshot(*m_admin, keys)),
                  QString());
         QCOMPARE(m_admin->call({"FUNCTION", "DUMP"})->bytes(), functionsBefore);
-        QCOMPARE(calls(*m_admin, "script|load"), scriptCallsBefore);
+        QCOMPARE(testsupport::commandCalls(*m_admin, "script|load"), scriptCallsBefore);
     }
 
     void callerGoneGetsNoCallback()

@@ -143,6 +143,20 @@ redis::ConnectionOptions quickFailure(redis::ConnectionOptions o)
     return o;
 }
 
+qint64 commandCalls(redis::CommandSender &admin, const QByteArray &command)
+{
+    const auto info = admin.call({"INFO", "commandstats"});
+    if (!info.ok())
+        return 0;
+    const QByteArray prefix = "cmdstat_" + command + ":calls=";
+    for (const QByteArray &line : info->bytes().split('\n'))
+        if (line.startsWith(prefix)) {
+            const QByteArray rest = line.mid(prefix.size());
+            return rest.left(rest.indexOf(',')).toLongLong();
+        }
+    return 0;
+}
+
 QString serverLabel(redis::CommandSender &client)
 {
     const auto info = client.call({"INFO", "server"});

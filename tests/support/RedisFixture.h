@@ -54,6 +54,10 @@ redis::ConnectionOptions quickFailure(redis::ConnectionOptions options);
 // "Valkey 8.0.1" when it names itself Valkey, else "Redis <redis_version>"; empty on failure.
 QString serverLabel(redis::CommandSender &client);
 
+// How many times the server ran a command ("set", "script|load"), from INFO commandstats;
+// 0 when it never ran (or INFO failed). Ask on a connection of the test's own.
+qint64 commandCalls(redis::CommandSender &admin, const QByteArray &command);
+
 // How the server words a script's command that its ACL user may not run: Redis 7.0 says
 // "ERR The user executing the script can't run this command...", Redis 7.2 and later and
 // Valkey "ERR ACL failure in script: User <name> has no permissions to run...". The console
