@@ -3,6 +3,7 @@
 #include "ConnectionStatusWidget.h"
 #include "DemoDataPanel.h"
 #include "ServerOverviewPanel.h"
+#include "SessionWorkspace.h"
 #include "ShortcutsDialog.h"
 #include "UiLog.h"
 #include "core/BuildInfo.h"
@@ -71,25 +72,10 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
     statusBar()->addWidget(m_status, 1);
     statusBar()->setSizeGripEnabled(true);
 
-    m_overview = new ServerOverviewPanel(this);
-    m_overview->setDatabase(m_client->options().database);
-    m_overview->setRefreshInterval(m_poller->interval());
-
-    auto *page = new QWidget;
-    m_centralLayout = new QVBoxLayout(page);
-    m_centralLayout->setContentsMargins(16, 12, 16, 12);
-    m_centralLayout->setSpacing(12);
-    m_centralLayout->addWidget(m_overview);
-    m_centralLayout->addStretch(1);
-    auto *scroll = new QScrollArea;
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidget(page);
-
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("mainTabs"));
     m_tabs->setDocumentMode(true);
-    m_tabs->addTab(scroll, tr("&Overview"));
+    m_tabs->addTab(createOverviewTab(), tr("&Overview"));
     createFeaturePanels();
 
     auto *central = new QWidget;
@@ -113,6 +99,34 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
     m_health = new session::ClusterHealth(m_session->router(), this);
     connect(m_health, &session::ClusterHealth::changed, this, &MainWindow::onClusterChanged);
     onClusterChanged();
+    connectPoller();
+    m_poller->start();
+    if (m_client->state() == redis::ConnectionState::Idle)
+        m_session->open();
+}
+
+QWidget *MainWindow::createOverviewTab()
+{
+    m_overview = new ServerOverviewPanel(this);
+    m_overview->setDatabase(m_client->options().database);
+    m_overview->setRefreshInterval(m_poller->interval());
+
+    auto *page = new QWidget;
+    m_centralLayout = new QVBoxLayout(page);
+    m_centralLayout->setContentsMargins(16, 12, 16, 12);
+    m_centralLayout->setSpacing(12);
+    m_centralLayout->addWidget(m_overview);
+    m_centralLayout->addStretch(1);
+    auto *scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(page);
+    return scroll;
+}
+
+// Each overview read updates the overview, the status bar and the gate's view of the server.
+void MainWindow::connectPoller()
+{
     connect(m_poller, &session::OverviewPoller::fetchStarted, this, [this] {
         m_overview->setRefreshing(true);
         refreshNodes();
@@ -139,9 +153,6 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
         m_overview->setFetchError(e);
         m_status->setActivity(tr("Overview refresh failed"));
     });
-    m_poller->start();
-    if (m_client->state() == redis::ConnectionState::Idle)
-        m_session->open();
 }
 
 MainWindow::~MainWindow()
@@ -152,10 +163,9 @@ MainWindow::~MainWindow()
     delete takeCentralWidget();
 }
 
-void MainWindow::createFeaturePanels()
+inventory::DeductionContext MainWindow::deductionContext() const
 {
     const session::ConnectionProfile &profile = m_session->profile();
-
     inventory::DeductionContext deduct;
     deduct.schema = m_session->schema();
     deduct.defaultTtlSeconds = profile.receiptTtlSeconds;
@@ -166,20 +176,12 @@ void MainWindow::createFeaturePanels()
     deduct.redisCliArgs = inventory::redisCliConnectionArgs(m_client->options());
     // On a cluster, confirmations and audit records name the slot's owner.
     deduct.nodeForSlot = inventory::slotOwnerLookup(m_session->router().topologySource());
-    // Scans only read: they go straight to the connection. Key actions write: the gate.
-    // Through the router: on a cluster each primary is scanned with its own cursor.
-    m_browser = new BrowserPanel(m_session->scanRouter(), m_session->schema());
-    m_browser->setWriteSender(&m_session->sender());
-    m_browser->setEnvironment(m_environment);
-    m_browser->setAuditContext(
-        {m_session->auditLogPath(), profile.name, m_client->address(), deduct.nodeForSlot});
-    m_tabs->addTab(m_browser, tr("&Keys"));
+    return deduct;
+}
 
-    m_deduct = new DeductionPanel(m_session->deductionSender(), deduct);
-    m_deduct->setEnvironment(m_environment);
-    m_deduct->setSkuDirectory(&m_browser->inventoryScan().skuDirectory());
-    m_tabs->addTab(m_deduct, tr("&Deductions"));
-
+functions::ChangeContext MainWindow::changeContext() const
+{
+    const session::ConnectionProfile &profile = m_session->profile();
     functions::ChangeContext change;
     change.nodes << functions::ChangeTarget{m_client->address(), m_client,
                                             m_session->releaseClient()};
@@ -196,31 +198,49 @@ void MainWindow::createFeaturePanels()
     change.cliConnection = session::cliConnectionArgs(cli);
     change.environment = profile.environmentLabel();
     change.auditPath = m_session->auditLogPath();
+    return change;
+}
+
+void MainWindow::createFeaturePanels()
+{
+    const session::ConnectionProfile &profile = m_session->profile();
+    const inventory::DeductionContext deduct = deductionContext();
+    // Scans only read: the scan lane, behind a sender that cannot write. Key actions write:
+    // the gate. Through the router: on a cluster each primary is scanned with its own cursor.
+    m_workspace = std::make_unique<SessionWorkspace>(m_session->scanReader(), m_session->schema());
+    m_browser = new BrowserPanel(m_workspace->inventoryScan(), m_session->schema());
+    m_browser->setWriteSender(&m_session->sender());
+    m_browser->setEnvironment(m_environment);
+    m_browser->setAuditContext(
+        {m_session->auditLogPath(), profile.name, m_client->address(), deduct.nodeForSlot});
+    m_tabs->addTab(m_browser, tr("&Keys"));
+
+    m_deduct = new DeductionPanel(m_session->deductionSender(), deduct);
+    m_deduct->setEnvironment(m_environment);
+    m_deduct->setSkuDirectory(&m_workspace->skuDirectory());
+    m_tabs->addTab(m_deduct, tr("&Deductions"));
+
     std::optional<redis::ConnectionOptions> release;
     if (m_session->releaseClient())
         release = m_session->releaseClient()->options();
     // Every primary and replica, through the session's router (its address map included).
-    m_libraries = new LibrariesView(change, m_session->router(), release);
+    m_libraries = new LibrariesView(changeContext(), m_session->router(), release);
     m_tabs->addTab(m_libraries, tr("&Libraries"));
 
     m_audit = new AuditViewerPanel(m_session->auditLogPath());
     m_tabs->addTab(m_audit, tr("&Audit log"));
 
-    // Charts only read: the router, so that a cluster is sampled node by node.
-    m_charts = new ChartsTab(m_session->router(), m_deduct->history(), m_session->auditLogPath(),
-                             &m_browser->inventoryScan());
+    // Charts only read: through the router, so that a cluster is sampled node by node.
+    m_charts = new ChartsTab(m_session->readSender(), m_deduct->history(),
+                             m_session->auditLogPath(), &m_workspace->inventoryScan());
     m_tabs->addTab(m_charts, tr("C&harts"));
-    connect(m_browser->skuView(), &SkuBrowserView::watchStockRequested, this,
-            [this](const QByteArray &sku, const QByteArray &key) {
-                m_charts->watchStock(sku, key);
-                m_tabs->setCurrentWidget(m_charts);
-            });
 
     ReadinessContext readiness{
         m_client->address(), profile.effectiveUsername(), profile.environmentLabel(), {}};
     readiness.settings.receiptTtlSeconds = profile.receiptTtlSeconds;
     readiness.settings.clientTimeoutMs = profile.timeoutMs;
-    m_readiness = new ReadinessPanel(m_session->router(), m_browser->inventoryScan(), readiness);
+    m_readiness =
+        new ReadinessPanel(m_session->readSender(), m_workspace->inventoryScan(), readiness);
     m_tabs->addTab(m_readiness, tr("Readi&ness"));
     // The release-ticket report carries what the charts show at export time.
     m_readiness->setImageSource([charts = m_charts] {
@@ -236,6 +256,18 @@ void MainWindow::createFeaturePanels()
         new LabPanel(lab::LabTarget{m_client->options(), m_session->schema(), profile.addressMap()},
                      labRefusal());
     m_tabs->addTab(m_lab, tr("La&b"));
+    connectFeaturePanels();
+    addTabShortcuts();
+}
+
+// What one tab asks of another goes through the window.
+void MainWindow::connectFeaturePanels()
+{
+    connect(m_browser->skuView(), &SkuBrowserView::watchStockRequested, this,
+            [this](const QByteArray &sku, const QByteArray &key) {
+                m_charts->watchStock(sku, key);
+                m_tabs->setCurrentWidget(m_charts);
+            });
     connect(m_browser, &BrowserPanel::statusMessage, this,
             [this](const QString &message) { m_status->setActivity(message); });
     // An order lookup's "Show in audit log": that order's writes, on the Audit log tab.
@@ -250,7 +282,10 @@ void MainWindow::createFeaturePanels()
         else if (m_tabs->widget(index) == m_libraries)
             m_libraries->refresh();
     });
+}
 
+void MainWindow::addTabShortcuts()
+{
     // Ctrl+1..n switch tabs, as in browsers and IDEs. Named, so Help > Keyboard shortcuts
     // lists them.
     for (int i = 0; i < m_tabs->count() && i < 9; ++i) {

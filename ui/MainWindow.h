@@ -12,6 +12,12 @@ class QLabel;
 class QTabWidget;
 class QVBoxLayout;
 
+namespace functions {
+struct ChangeContext;
+}
+namespace inventory {
+struct DeductionContext;
+}
 namespace session {
 class ClusterHealth;
 class OverviewPoller;
@@ -30,6 +36,7 @@ class DemoDataPanel;
 class LabPanel;
 class ServerOverviewPanel;
 class ReadinessPanel;
+class SessionWorkspace;
 
 // The console's window for one connection. It owns the client; the status bar shows the
 // connection and the server, the centre the server overview. It never waits on the network:
@@ -64,7 +71,13 @@ signals:
 
 private:
     void createMenus();
+    QWidget *createOverviewTab();
+    void connectPoller();
     void createFeaturePanels();
+    inventory::DeductionContext deductionContext() const;
+    functions::ChangeContext changeContext() const;
+    void connectFeaturePanels();
+    void addTabShortcuts();
     QWidget *createEnvironmentStrip();
     void updateEnvironmentStrip(const QString &note);
     void onStateChanged(redis::ConnectionState state, const QString &detail);
@@ -81,6 +94,9 @@ private:
                        const QDateTime &readAt);
 
     std::unique_ptr<session::ConsoleSession> m_session;
+    // What the panels share; after the session, so it goes before it (and after the panels,
+    // which the destructor deletes first).
+    std::unique_ptr<SessionWorkspace> m_workspace;
     redis::RedisClient *m_client = nullptr;
     session::Environment m_environment;
     session::OverviewPoller *m_poller = nullptr;

@@ -75,6 +75,33 @@ ServerOverviewPanel::ServerOverviewPanel(QWidget *parent)
     , m_librariesMessage(new QLabel(this))
     , m_libraryModel(new LibraryTableModel(this))
 {
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(10);
+    layout->addLayout(createHeader());
+    // The failure banner with its way out next to it.
+    auto *errorRow = new QHBoxLayout;
+    errorRow->addWidget(m_error, 1);
+    errorRow->addWidget(m_reconnect, 0, Qt::AlignTop);
+    m_reconnect->setObjectName(QStringLiteral("reconnectButton"));
+    m_reconnect->setToolTip(tr("File > Reconnect (Ctrl+R)"));
+    m_reconnect->hide();
+    connect(m_reconnect, &QPushButton::clicked, this, &ServerOverviewPanel::reconnectRequested);
+    layout->addLayout(errorRow);
+    layout->addWidget(m_identity);
+    layout->addWidget(m_denied);
+    layout->addWidget(m_evictionWarning);
+    layout->addLayout(createCards());
+    m_nodes = new ClusterNodesBox(this);
+    layout->addWidget(m_nodes);
+    layout->addWidget(createLibraryBox());
+    fitHeightToRows(m_libraries, 1, 10);
+    boldGroupTitles(this);
+    updateStamp();
+}
+
+QHBoxLayout *ServerOverviewPanel::createHeader()
+{
     auto *title = new QLabel(tr("Server overview"), this);
     QFont big = title->font();
     big.setPointSizeF(big.pointSizeF() * 1.3);
@@ -86,7 +113,12 @@ ServerOverviewPanel::ServerOverviewPanel(QWidget *parent)
     header->addWidget(title);
     header->addStretch(1);
     header->addWidget(m_stamp);
+    return header;
+}
 
+// Server, memory and keyspace, side by side.
+QHBoxLayout *ServerOverviewPanel::createCards()
+{
     QFormLayout *form = nullptr;
     QGroupBox *server = group(tr("Server"), &form, this);
     form->addRow(tr("Address:"), m_address);
@@ -117,7 +149,11 @@ ServerOverviewPanel::ServerOverviewPanel(QWidget *parent)
     cards->addWidget(server, 1);
     cards->addWidget(memory, 1);
     cards->addWidget(keyspace, 1);
+    return cards;
+}
 
+QGroupBox *ServerOverviewPanel::createLibraryBox()
+{
     auto *libBox = new QGroupBox(tr("Loaded function libraries (FUNCTION LIST)"), this);
     auto *libLayout = new QVBoxLayout(libBox);
     m_libraries->setObjectName(QStringLiteral("librariesTable"));
@@ -138,30 +174,7 @@ ServerOverviewPanel::ServerOverviewPanel(QWidget *parent)
     libLayout->addWidget(m_librariesMessage);
     libLayout->addWidget(m_libraries);
     m_libraries->hide();
-
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(10);
-    layout->addLayout(header);
-    // The failure banner with its way out next to it.
-    auto *errorRow = new QHBoxLayout;
-    errorRow->addWidget(m_error, 1);
-    errorRow->addWidget(m_reconnect, 0, Qt::AlignTop);
-    m_reconnect->setObjectName(QStringLiteral("reconnectButton"));
-    m_reconnect->setToolTip(tr("File > Reconnect (Ctrl+R)"));
-    m_reconnect->hide();
-    connect(m_reconnect, &QPushButton::clicked, this, &ServerOverviewPanel::reconnectRequested);
-    layout->addLayout(errorRow);
-    layout->addWidget(m_identity);
-    layout->addWidget(m_denied);
-    layout->addWidget(m_evictionWarning);
-    layout->addLayout(cards);
-    m_nodes = new ClusterNodesBox(this);
-    layout->addWidget(m_nodes);
-    layout->addWidget(libBox);
-    fitHeightToRows(m_libraries, 1, 10);
-    boldGroupTitles(this);
-    updateStamp();
+    return libBox;
 }
 
 void ServerOverviewPanel::setNodes(const QList<session::NodeOverview> &nodes, const QString &seed)
@@ -204,15 +217,12 @@ void ServerOverviewPanel::updateStamp()
 
 void ServerOverviewPanel::setOverview(const session::ServerOverview &o, const QDateTime &when)
 {
-    const QLocale locale;
     m_lastUpdate = when;
     m_refreshing = false;
     updateStamp();
     m_error->hide();
     m_reconnect->hide();
 
-    // Reads this user may not run: one banner says which and for whom, and the values they
-    // would fill say "not allowed" rather than a misleading zero.
     // A restart seen between two overviews stays said for the rest of the session.
     if (const QString changed =
             session::identityChangeSentence(m_previous, o, QDateTime::currentDateTime());
@@ -222,23 +232,43 @@ void ServerOverviewPanel::setOverview(const session::ServerOverview &o, const QD
     }
     if (!o.runId.isEmpty())
         m_previous = o;
+    // Reads this user may not run: one banner says which and for whom, and the values they
+    // would fill say "not allowed" rather than a misleading zero.
     m_denied->setText(o.deniedSummary().toHtmlEscaped());
     m_denied->setVisible(!o.deniedReads.isEmpty());
-    const QString notAllowed = tr("not allowed for user %1").arg(o.user);
-    const bool noInfo = o.denied(QStringLiteral("INFO"));
+    showServer(o);
+    showMemory(o);
+    showEvictionWarning(o);
+    m_keys->setText(o.denied(QStringLiteral("DBSIZE")) ? notAllowed(o)
+                    : o.keyCount < 0                   ? tr("unknown")
+                                                       : QLocale().toString(o.keyCount));
+    showLibraries(o);
+}
 
+QString ServerOverviewPanel::notAllowed(const session::ServerOverview &o) const
+{
+    return tr("not allowed for user %1").arg(o.user);
+}
+
+void ServerOverviewPanel::showServer(const session::ServerOverview &o)
+{
+    const bool noInfo = o.denied(QStringLiteral("INFO"));
     m_address->setText(o.address);
     const auto known = [&](const QString &v) {
-        return noInfo ? notAllowed : v.isEmpty() ? tr("unknown") : v;
+        return noInfo ? notAllowed(o) : v.isEmpty() ? tr("unknown") : v;
     };
     m_version->setText(known(o.server.label()));
     m_mode->setText(known(o.server.mode));
     m_role->setText(known(o.roleLabel()));
-    m_uptime->setText(noInfo ? notAllowed : session::formatDuration(o.uptimeSeconds));
+    m_uptime->setText(noInfo ? notAllowed(o) : session::formatDuration(o.uptimeSeconds));
+}
 
-    m_memoryUsed->setText(noInfo ? notAllowed : session::formatBytes(o.usedMemory));
+void ServerOverviewPanel::showMemory(const session::ServerOverview &o)
+{
+    const bool noInfo = o.denied(QStringLiteral("INFO"));
+    m_memoryUsed->setText(noInfo ? notAllowed(o) : session::formatBytes(o.usedMemory));
     if (noInfo) {
-        m_memoryLimit->setText(notAllowed);
+        m_memoryLimit->setText(notAllowed(o));
         m_memoryBar->hide();
     } else if (o.maxMemory > 0) {
         m_memoryLimit->setText(session::formatBytes(o.maxMemory));
@@ -251,33 +281,35 @@ void ServerOverviewPanel::setOverview(const session::ServerOverview &o, const QD
         m_memoryBar->hide();
     }
     m_policy->setText(!o.evictionPolicy.isEmpty()              ? o.evictionPolicy
-                      : o.denied(QStringLiteral("CONFIG GET")) ? notAllowed
+                      : o.denied(QStringLiteral("CONFIG GET")) ? notAllowed(o)
                                                                : tr("unknown"));
+}
 
-    if (o.evictionCanDropReceipts()) {
-        const QString when = o.maxMemory > 0
-                                 ? tr("When memory reaches the %1 limit, Redis may delete")
-                                       .arg(session::formatBytes(o.maxMemory))
-                                 : tr("No memory limit is set now, but once one is, Redis may "
-                                      "delete");
-        m_evictionWarning->setText(
-            tr("<b>Eviction can drop idempotency receipts.</b> The policy is <b>%1</b>. %2 "
-               "receipts (<tt>idem:{sku}:order</tt>, which have TTLs) before they expire. A "
-               "receipt's TTL is the whole window of protection against a double deduction: an "
-               "evicted receipt lets a retried order deduct stock again. Prefer "
-               "<tt>noeviction</tt> on servers that hold receipts.")
-                .arg(o.evictionPolicy.toHtmlEscaped(), when));
-        m_evictionWarning->show();
-    } else {
+void ServerOverviewPanel::showEvictionWarning(const session::ServerOverview &o)
+{
+    if (!o.evictionCanDropReceipts()) {
         m_evictionWarning->hide();
+        return;
     }
+    const QString when = o.maxMemory > 0
+                             ? tr("When memory reaches the %1 limit, Redis may delete")
+                                   .arg(session::formatBytes(o.maxMemory))
+                             : tr("No memory limit is set now, but once one is, Redis may "
+                                  "delete");
+    m_evictionWarning->setText(
+        tr("<b>Eviction can drop idempotency receipts.</b> The policy is <b>%1</b>. %2 "
+           "receipts (<tt>idem:{sku}:order</tt>, which have TTLs) before they expire. A "
+           "receipt's TTL is the whole window of protection against a double deduction: an "
+           "evicted receipt lets a retried order deduct stock again. Prefer "
+           "<tt>noeviction</tt> on servers that hold receipts.")
+            .arg(o.evictionPolicy.toHtmlEscaped(), when));
+    m_evictionWarning->show();
+}
 
-    m_keys->setText(o.denied(QStringLiteral("DBSIZE")) ? notAllowed
-                    : o.keyCount < 0                   ? tr("unknown")
-                                                       : locale.toString(o.keyCount));
-
+void ServerOverviewPanel::showLibraries(const session::ServerOverview &o)
+{
     if (o.denied(QStringLiteral("FUNCTION LIST"))) {
-        m_libraryCount->setText(notAllowed);
+        m_libraryCount->setText(notAllowed(o));
         m_librariesMessage->setText(
             tr("FUNCTION LIST is not allowed for user %1: the loaded libraries are unknown here. "
                "The Libraries tab reads them as the release user, when the profile has one.")
@@ -294,10 +326,9 @@ void ServerOverviewPanel::setOverview(const session::ServerOverview &o, const QD
         return;
     }
     m_libraryModel->setLibraries(o.libraries);
-    m_libraryCount->setText(locale.toString(qsizetype(o.libraries.size())));
-    if (o.libraries.isEmpty()) {
+    m_libraryCount->setText(QLocale().toString(qsizetype(o.libraries.size())));
+    if (o.libraries.isEmpty())
         m_librariesMessage->setText(tr("No function libraries are loaded on this server."));
-    }
     showLibraryMessage(o.libraries.isEmpty());
     fitHeightToRows(m_libraries, 1, 10);
 }

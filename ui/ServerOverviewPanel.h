@@ -7,6 +7,8 @@
 #include <QDateTime>
 #include <QWidget>
 
+class QHBoxLayout;
+class QGroupBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -52,6 +54,14 @@ signals:
     void reconnectRequested();
 
 private:
+    QHBoxLayout *createHeader();
+    QHBoxLayout *createCards();
+    QGroupBox *createLibraryBox();
+    QString notAllowed(const session::ServerOverview &o) const;
+    void showServer(const session::ServerOverview &o);
+    void showMemory(const session::ServerOverview &o);
+    void showEvictionWarning(const session::ServerOverview &o);
+    void showLibraries(const session::ServerOverview &o);
     void updateStamp();
     void showLibraryMessage(bool message);
     QLabel *value(const char *name);

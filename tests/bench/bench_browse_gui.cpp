@@ -7,6 +7,7 @@
 //   bench_browse_gui --port N [--show [--tab sku|order|keys|anomalies] [--order ID]
 //                    [--sku SKU] [--pattern GLOB] [--filter TEXT] [--anomalies-only]
 //                    [--dialog]]
+#include "browse/InventoryScan.h"
 #include "redis/RedisClient.h"
 #include "ui/browse/BrowserPanel.h"
 #include "ui/browse/FlatKeyView.h"
@@ -72,7 +73,8 @@ int main(int argc, char **argv)
         QTextStream(stderr) << "connect failed: " << client.stateDetail() << '\n';
         return 1;
     }
-    ui::BrowserPanel panel(client, inventory::KeySchema());
+    browse::InventoryScan scan(client, inventory::KeySchema());
+    ui::BrowserPanel panel(scan, inventory::KeySchema());
     panel.setAutoScan(false);
     if (p.isSet("dialog"))
         panel.setWriteSender(&client);

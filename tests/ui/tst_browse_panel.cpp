@@ -6,6 +6,7 @@
 #include "DialogAnswer.h"
 #include "RedisFixture.h"
 
+#include "browse/InventoryScan.h"
 #include "browse/ModelRoles.h"
 #include "inventory/AuditLog.h"
 #include "ui/browse/AnomalyView.h"
@@ -74,7 +75,8 @@ private slots:
     // says why it waits and runs once the topology is known.
     void viewsWaitForTheTopology()
     {
-        ui::BrowserPanel panel(*m_client, inventory::KeySchema());
+        browse::InventoryScan scan(*m_client, inventory::KeySchema());
+        ui::BrowserPanel panel(scan, inventory::KeySchema());
         panel.setTopologyKnown(false);
         QSignalSpy scanned(&panel, &ui::BrowserPanel::scanFinished);
         panel.resize(1400, 900);
@@ -108,7 +110,8 @@ private slots:
 
     void scansListsAndLooksUpAnOrder()
     {
-        ui::BrowserPanel panel(*m_client, inventory::KeySchema());
+        browse::InventoryScan scan(*m_client, inventory::KeySchema());
+        ui::BrowserPanel panel(scan, inventory::KeySchema());
         QAbstractItemModelTester tester(&panel.skuView()->skuModel(),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy scanned(&panel, &ui::BrowserPanel::scanFinished);
@@ -187,7 +190,8 @@ private slots:
 
     void guardedDeleteShowsTheCommandAndIsAudited()
     {
-        ui::BrowserPanel panel(*m_client, inventory::KeySchema());
+        browse::InventoryScan scan(*m_client, inventory::KeySchema());
+        ui::BrowserPanel panel(scan, inventory::KeySchema());
         QSignalSpy scanned(&panel, &ui::BrowserPanel::scanFinished);
         panel.show();
         QVERIFY(scanned.wait(20000));
@@ -250,7 +254,8 @@ private slots:
     // paints a row whose SKU is gone (this crashed in a paint within 200 ms of a rescan).
     void rescanForgetsOldRowsAtOnce()
     {
-        ui::BrowserPanel panel(*m_client, inventory::KeySchema());
+        browse::InventoryScan scan(*m_client, inventory::KeySchema());
+        ui::BrowserPanel panel(scan, inventory::KeySchema());
         QSignalSpy scanned(&panel, &ui::BrowserPanel::scanFinished);
         panel.show();
         QVERIFY(scanned.wait(20000));
@@ -276,7 +281,8 @@ private slots:
 
     void flatViewScansAPattern()
     {
-        ui::BrowserPanel panel(*m_client, inventory::KeySchema());
+        browse::InventoryScan scan(*m_client, inventory::KeySchema());
+        ui::BrowserPanel panel(scan, inventory::KeySchema());
         panel.setAutoScan(false);
         panel.show();
         panel.tabs()->setCurrentIndex(2);
@@ -305,7 +311,8 @@ private slots:
         const auto realClock = qScopeGuard([] { browse::setModelClockForTests(nullptr); });
         for (const auto &r : m_client->callBatch(seed))
             QVERIFY(r.ok());
-        ui::BrowserPanel panel(*m_client, inventory::KeySchema());
+        browse::InventoryScan scan(*m_client, inventory::KeySchema());
+        ui::BrowserPanel panel(scan, inventory::KeySchema());
         QSignalSpy scanned(&panel, &ui::BrowserPanel::scanFinished);
         panel.show();
         QVERIFY(scanned.wait(20000));
@@ -330,7 +337,8 @@ private slots:
     // Ticking "Only SKUs with anomalies" hides a SKU: the receipts pane lets go of it too.
     void anomaliesFilterAndReceiptsPaneAgree()
     {
-        ui::BrowserPanel panel(*m_client, inventory::KeySchema());
+        browse::InventoryScan scan(*m_client, inventory::KeySchema());
+        ui::BrowserPanel panel(scan, inventory::KeySchema());
         QSignalSpy scanned(&panel, &ui::BrowserPanel::scanFinished);
         panel.show();
         QVERIFY(scanned.wait(20000));
@@ -362,7 +370,8 @@ private slots:
     // PERSIST on a key without a TTL does nothing: the button is off there, on where a TTL is.
     void removeTtlOnlyOnKeysWithATtl()
     {
-        ui::BrowserPanel panel(*m_client, inventory::KeySchema());
+        browse::InventoryScan scan(*m_client, inventory::KeySchema());
+        ui::BrowserPanel panel(scan, inventory::KeySchema());
         QSignalSpy scanned(&panel, &ui::BrowserPanel::scanFinished);
         panel.setWriteSender(m_client.get());
         panel.show();
@@ -401,7 +410,8 @@ private slots:
     void setStockValidatesShowsTheCommandAndIsAudited()
     {
         QVERIFY(m_client->call({"SET", "stock:{bad}:available", "12.5"}).ok());
-        ui::BrowserPanel panel(*m_client, inventory::KeySchema());
+        browse::InventoryScan scan(*m_client, inventory::KeySchema());
+        ui::BrowserPanel panel(scan, inventory::KeySchema());
         QSignalSpy scanned(&panel, &ui::BrowserPanel::scanFinished);
         const QString log = m_dir.filePath("set-stock-audit.jsonl");
         panel.setWriteSender(m_client.get());
@@ -456,7 +466,8 @@ private slots:
     void orderLookupWarnsAndLinksToTheAuditLog()
     {
         QVERIFY(m_client->call({"SET", "idem:{sku-77}:5150", "12", "PX", "90000"}).ok());
-        ui::BrowserPanel panel(*m_client, inventory::KeySchema());
+        browse::InventoryScan scan(*m_client, inventory::KeySchema());
+        ui::BrowserPanel panel(scan, inventory::KeySchema());
         panel.setAutoScan(false);
         panel.show();
         QSignalSpy audit(&panel, &ui::BrowserPanel::auditRecordsRequested);

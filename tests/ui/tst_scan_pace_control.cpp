@@ -3,6 +3,7 @@
 // in the bar is the one the next scan runs at.
 #include "ServerTest.h"
 
+#include "browse/InventoryScan.h"
 #include "ui/browse/BrowserPanel.h"
 #include "ui/browse/ScanPaceControl.h"
 
@@ -30,7 +31,8 @@ private slots:
 
     void productionStartsGentleAndTheBarChangesThePace()
     {
-        ui::BrowserPanel panel(*m_c, inventory::KeySchema());
+        browse::InventoryScan scan(*m_c, inventory::KeySchema());
+        ui::BrowserPanel panel(scan, inventory::KeySchema());
         panel.setAutoScan(false);
         panel.setEnvironment(session::Environment::Production);
         auto *mode = panel.findChild<QComboBox *>("scanPaceMode");
@@ -69,7 +71,8 @@ private slots:
 
     void localStartsFast()
     {
-        ui::BrowserPanel panel(*m_c, inventory::KeySchema());
+        browse::InventoryScan scan(*m_c, inventory::KeySchema());
+        ui::BrowserPanel panel(scan, inventory::KeySchema());
         panel.setAutoScan(false);
         panel.setEnvironment(session::Environment::Local);
         QCOMPARE(panel.findChild<QComboBox *>("scanPaceMode")->currentText(), "Fast scan");

@@ -36,17 +36,48 @@ enum Tab { SkuTab, OrderTab, KeysTab, AnomalyTab };
 const auto WarnSetting = QStringLiteral("browse/expiryWarningMinutes");
 } // namespace
 
-BrowserPanel::BrowserPanel(redis::CommandSender &sender, inventory::KeySchema schema,
+BrowserPanel::BrowserPanel(browse::InventoryScan &scan, inventory::KeySchema schema,
                            QWidget *parent)
     : QWidget(parent)
-    , m_sender(sender)
+    , m_sender(scan.sender())
     , m_schema(schema)
-    , m_scan(sender, schema)
-    , m_refresher(sender, m_scan.store())
+    , m_scan(scan)
+    , m_refresher(m_sender, m_scan.store())
 {
     setObjectName(QStringLiteral("browserPanel"));
     auto *layout = new QVBoxLayout(this);
+    layout->addLayout(createScanBar());
+    m_nodes = new QLabel(this);
+    m_nodes->setObjectName(QStringLiteral("scanNodes"));
+    m_nodes->setWordWrap(true);
+    m_nodes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_nodes->setVisible(false);
+    layout->addWidget(m_nodes);
+    layout->addWidget(createViews(), 1);
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("browserStatus"));
+    // A node's failure can be long: wrapped, it never widens the window past the screen.
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_status);
 
+    startTimers();
+    connectScan();
+    connectViews();
+    m_warnWithin->setValue(
+        QSettings().value(WarnSetting, int(browse::DefaultExpiryWarningMs / 60000)).toInt());
+    setExpiryWarningMs(qint64(m_warnWithin->value()) * 60000);
+    // Only a person's edit is remembered (setExpiryWarningMs blocks the signal).
+    connect(m_warnWithin, &QSpinBox::valueChanged, this, [this](int minutes) {
+        setExpiryWarningMs(qint64(minutes) * 60000);
+        QSettings().setValue(WarnSetting, minutes);
+    });
+    updateWritable();
+    updateCounts();
+}
+
+QHBoxLayout *BrowserPanel::createScanBar()
+{
     auto *bar = new QHBoxLayout;
     m_rescan = new QPushButton(tr("Scan"), this);
     m_rescan->setObjectName(QStringLiteral("rescan"));
@@ -64,12 +95,7 @@ BrowserPanel::BrowserPanel(redis::CommandSender &sender, inventory::KeySchema sc
     m_counts->setObjectName(QStringLiteral("scanCounts"));
     m_export = new QPushButton(tr("Export CSV…"), this);
     m_export->setToolTip(tr("Save the table of the current tab, as filtered and sorted"));
-    bar->addWidget(m_rescan);
-    bar->addWidget(m_stop);
-    bar->addWidget(m_progress);
-    bar->addWidget(m_counts, 1);
     m_pace = new ScanPaceControl(this);
-    bar->addWidget(m_pace);
     m_warnWithin = new QSpinBox(this);
     m_warnWithin->setObjectName(QStringLiteral("expiryWarningMinutes"));
     m_warnWithin->setRange(0, 24 * 60);
@@ -78,33 +104,35 @@ BrowserPanel::BrowserPanel(redis::CommandSender &sender, inventory::KeySchema sc
     m_warnWithin->setSpecialValueText(tr("No expiry warning"));
     m_warnWithin->setToolTip(tr("A receipt about to expire is flagged: after it expires, a retry "
                                 "of its order deducts again. 0: no warning."));
+    bar->addWidget(m_rescan);
+    bar->addWidget(m_stop);
+    bar->addWidget(m_progress);
+    bar->addWidget(m_counts, 1);
+    bar->addWidget(m_pace);
     bar->addWidget(m_warnWithin);
     bar->addWidget(m_export);
-    layout->addLayout(bar);
-    m_nodes = new QLabel(this);
-    m_nodes->setObjectName(QStringLiteral("scanNodes"));
-    m_nodes->setWordWrap(true);
-    m_nodes->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_nodes->setVisible(false);
-    layout->addWidget(m_nodes);
+    connect(m_rescan, &QPushButton::clicked, this, &BrowserPanel::rescan);
+    connect(m_stop, &QPushButton::clicked, this, &BrowserPanel::cancelScan);
+    connect(m_export, &QPushButton::clicked, this, &BrowserPanel::exportCurrent);
+    return bar;
+}
 
+QTabWidget *BrowserPanel::createViews()
+{
     m_tabs = new QTabWidget(this);
     m_skuView = new SkuBrowserView(m_scan, m_tabs);
-    m_orderView = new OrderLookupView(sender, schema, m_tabs);
-    m_flatView = new FlatKeyView(sender, schema, m_tabs);
+    m_orderView = new OrderLookupView(m_sender, m_schema, m_tabs);
+    m_flatView = new FlatKeyView(m_sender, m_schema, m_tabs);
     m_anomalyView = new AnomalyView(m_scan.store(), m_tabs);
     m_tabs->addTab(m_skuView, tr("Stock && receipts"));
     m_tabs->addTab(m_orderView, tr("Order lookup"));
     m_tabs->addTab(m_flatView, tr("All keys"));
     m_tabs->addTab(m_anomalyView, tr("Anomalies"));
-    layout->addWidget(m_tabs, 1);
-    m_status = new QLabel(this);
-    m_status->setObjectName(QStringLiteral("browserStatus"));
-    // A node's failure can be long: wrapped, it never widens the window past the screen.
-    m_status->setWordWrap(true);
-    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_status);
+    return m_tabs;
+}
 
+void BrowserPanel::startTimers()
+{
     m_syncTimer = new QTimer(this);
     m_syncTimer->setSingleShot(true);
     connect(m_syncTimer, &QTimer::timeout, this, &BrowserPanel::syncViews);
@@ -120,60 +148,25 @@ BrowserPanel::BrowserPanel(redis::CommandSender &sender, inventory::KeySchema sc
     m_refreshTimer->setInterval(RefreshMs);
     connect(m_refreshTimer, &QTimer::timeout, this, &BrowserPanel::refreshVisible);
     m_refreshTimer->start();
+}
 
-    connect(m_rescan, &QPushButton::clicked, this, &BrowserPanel::rescan);
-    connect(m_stop, &QPushButton::clicked, this, &BrowserPanel::cancelScan);
-    connect(m_export, &QPushButton::clicked, this, &BrowserPanel::exportCurrent);
+void BrowserPanel::connectScan()
+{
     connect(&m_scan, &browse::InventoryScan::storeChanged, this, &BrowserPanel::scheduleSync);
     // A new scan empties the store at once: the views must forget its rows before anything
     // paints them, not at the next throttled sync.
     connect(&m_scan, &browse::InventoryScan::started, this, &BrowserPanel::syncViews);
-    connect(&m_scan, &browse::InventoryScan::progress, this, [this](qint64 seen, qint64 db) {
-        // DBSIZE moves while we scan and SCAN may repeat a key: never show more than 100 %.
-        const qint64 total = qMax(db, seen);
-        m_progress->setRange(0, 1000);
-        m_progress->setValue(total > 0 ? int(seen * 1000 / total) : 0);
-        m_progress->setFormat(db >= 0 ? tr("scanning: %1 of %2 keys")
-                                            .arg(QLocale().toString(seen), QLocale().toString(db))
-                                      : tr("scanning: %1 keys").arg(QLocale().toString(seen)));
-        updateNodeProgress();
-    });
+    connect(&m_scan, &browse::InventoryScan::progress, this, &BrowserPanel::onScanProgress);
     connect(&m_scan.scanner(), &browse::KeyspaceScanner::dbSizeKnown, m_pace,
             &ScanPaceControl::setDbSize);
-    connect(&m_scan, &browse::InventoryScan::finished, this,
-            [this](bool complete, const QString &error) {
-                m_rescan->setText(tr("Rescan"));
-                m_stop->setEnabled(false);
-                m_progress->setRange(0, 1000);
-                m_progress->setValue(complete ? 1000 : m_progress->value());
-                const auto &sc = m_scan.scanner();
-                // One node of several failed: the others' keys are there, and the bar says so.
-                const qint64 unreadable = m_scan.stats().unreadable;
-                const bool partial = !complete && !error.isEmpty()
-                                     && (sc.nodeProgress().size() > 1 || unreadable > 0);
-                m_progress->setFormat(
-                    complete ? tr("scanned %1 keys in %2 s")
-                                   .arg(QLocale().toString(sc.keysSeen()))
-                                   .arg(sc.elapsedMs() / 1000.0, 0, 'f', 2)
-                    : partial && unreadable > 0 ? tr("incomplete: %1 keys could not be read")
-                                                      .arg(QLocale().toString(unreadable))
-                    : partial ? tr("incomplete: %1 keys, a node failed")
-                                    .arg(QLocale().toString(sc.keysSeen()))
-                              : tr("stopped at %1 keys").arg(QLocale().toString(sc.keysSeen())));
-                syncViews();
-                updateNodeProgress();
-                // Filters that depend on anomalies are final only now.
-                if (m_skuView->skuModel().anomaliesOnly())
-                    m_skuView->reapplyFilter();
-                setStatus(complete          ? tr("Scan complete.")
-                          : error.isEmpty() ? tr("Scan stopped: the views show what was read.")
-                          : partial         ? tr("Scan incomplete: %1.").arg(error)
-                                            : tr("Scan failed: %1").arg(error));
-                emit scanFinished(complete);
-            });
+    connect(&m_scan, &browse::InventoryScan::finished, this, &BrowserPanel::onScanFinished);
     connect(&m_refresher, &browse::RowRefresher::refreshed, this, &BrowserPanel::scheduleSync);
     connect(&m_refresher, &browse::RowRefresher::failed, this,
             [this](const QString &e) { setStatus(tr("Refresh failed: %1").arg(e)); });
+}
+
+void BrowserPanel::connectViews()
+{
     connect(m_skuView, &SkuBrowserView::actionRequested, this, &BrowserPanel::requestAction);
     connect(m_orderView, &OrderLookupView::actionRequested, this, &BrowserPanel::requestAction);
     connect(m_flatView, &FlatKeyView::actionRequested, this, &BrowserPanel::requestAction);
@@ -188,20 +181,54 @@ BrowserPanel::BrowserPanel(redis::CommandSender &sender, inventory::KeySchema sc
     });
     connect(m_orderView, &OrderLookupView::auditRecordsRequested, this,
             &BrowserPanel::auditRecordsRequested);
-    m_warnWithin->setValue(
-        QSettings().value(WarnSetting, int(browse::DefaultExpiryWarningMs / 60000)).toInt());
-    setExpiryWarningMs(qint64(m_warnWithin->value()) * 60000);
-    // Only a person's edit is remembered (setExpiryWarningMs blocks the signal).
-    connect(m_warnWithin, &QSpinBox::valueChanged, this, [this](int minutes) {
-        setExpiryWarningMs(qint64(minutes) * 60000);
-        QSettings().setValue(WarnSetting, minutes);
-    });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int tab) {
         if (tab == AnomalyTab)
             m_anomalyView->sync();
     });
-    updateWritable();
-    updateCounts();
+}
+
+void BrowserPanel::onScanProgress(qint64 seen, qint64 db)
+{
+    // DBSIZE moves while we scan and SCAN may repeat a key: never show more than 100 %.
+    const qint64 total = qMax(db, seen);
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(total > 0 ? int(seen * 1000 / total) : 0);
+    m_progress->setFormat(
+        db >= 0
+            ? tr("scanning: %1 of %2 keys").arg(QLocale().toString(seen), QLocale().toString(db))
+            : tr("scanning: %1 keys").arg(QLocale().toString(seen)));
+    updateNodeProgress();
+}
+
+void BrowserPanel::onScanFinished(bool complete, const QString &error)
+{
+    m_rescan->setText(tr("Rescan"));
+    m_stop->setEnabled(false);
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(complete ? 1000 : m_progress->value());
+    const auto &sc = m_scan.scanner();
+    // One node of several failed: the others' keys are there, and the bar says so.
+    const qint64 unreadable = m_scan.stats().unreadable;
+    const bool partial =
+        !complete && !error.isEmpty() && (sc.nodeProgress().size() > 1 || unreadable > 0);
+    m_progress->setFormat(
+        complete ? tr("scanned %1 keys in %2 s")
+                       .arg(QLocale().toString(sc.keysSeen()))
+                       .arg(sc.elapsedMs() / 1000.0, 0, 'f', 2)
+        : partial && unreadable > 0
+            ? tr("incomplete: %1 keys could not be read").arg(QLocale().toString(unreadable))
+        : partial ? tr("incomplete: %1 keys, a node failed").arg(QLocale().toString(sc.keysSeen()))
+                  : tr("stopped at %1 keys").arg(QLocale().toString(sc.keysSeen())));
+    syncViews();
+    updateNodeProgress();
+    // Filters that depend on anomalies are final only now.
+    if (m_skuView->skuModel().anomaliesOnly())
+        m_skuView->reapplyFilter();
+    setStatus(complete          ? tr("Scan complete.")
+              : error.isEmpty() ? tr("Scan stopped: the views show what was read.")
+              : partial         ? tr("Scan incomplete: %1.").arg(error)
+                                : tr("Scan failed: %1").arg(error));
+    emit scanFinished(complete);
 }
 
 BrowserPanel::~BrowserPanel() = default;

@@ -9,6 +9,7 @@
 
 #include <QWidget>
 
+class QHBoxLayout;
 class QLabel;
 class QProgressBar;
 class QSpinBox;
@@ -24,16 +25,17 @@ class FlatKeyView;
 class OrderLookupView;
 class SkuBrowserView;
 
-// The key browser: SKUs with stock and receipts, order lookup, every key, anomalies. All
-// reads go through the sender given at construction, asynchronously (the window never waits
-// on the network); guarded key actions go through the write sender, if one is set, after a
-// confirmation that shows the exact command, and are written to the audit log.
+// The key browser: SKUs with stock and receipts, order lookup, every key, anomalies. It runs
+// the scan it is given (the window's, which other tabs read too) and sends every read
+// through that scan's sender, asynchronously (the window never waits on the network);
+// guarded key actions go through the write sender, if one is set, after a confirmation that
+// shows the exact command, and are written to the audit log.
 class BrowserPanel : public QWidget
 {
     Q_OBJECT
 public:
-    // The sender is not owned and must outlive the panel.
-    BrowserPanel(redis::CommandSender &sender, inventory::KeySchema schema,
+    // The scan (and its sender) is not owned and must outlive the panel.
+    BrowserPanel(browse::InventoryScan &scan, inventory::KeySchema schema,
                  QWidget *parent = nullptr);
     ~BrowserPanel() override;
 
@@ -98,6 +100,13 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    QHBoxLayout *createScanBar();
+    QTabWidget *createViews();
+    void startTimers();
+    void connectScan();
+    void connectViews();
+    void onScanProgress(qint64 seen, qint64 dbSize);
+    void onScanFinished(bool complete, const QString &error);
     void startScan();
     void requestAction(const browse::KeyAction &action);
     void onActionFinished(const browse::KeyActionRunner::Outcome &outcome);
@@ -113,7 +122,7 @@ private:
 
     redis::CommandSender &m_sender;
     inventory::KeySchema m_schema;
-    browse::InventoryScan m_scan;
+    browse::InventoryScan &m_scan;
     browse::RowRefresher m_refresher;
     redis::CommandSender *m_writer = nullptr;
     browse::KeyActionRunner *m_runner = nullptr;

@@ -28,6 +28,23 @@ FlatKeyView::FlatKeyView(redis::CommandSender &reader, inventory::KeySchema sche
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(createPatternRow());
+    m_progress = new QLabel(tr("Lists any keys, at most 1,000,000 per scan."), this);
+    layout->addWidget(m_progress);
+    m_table = makeBrowseTable(this, QStringLiteral("flatKeyTable"));
+    m_table->setModel(&m_model);
+    m_table->horizontalHeader()->setSortIndicator(browse::FlatKeyModel::Key, Qt::AscendingOrder);
+    m_table->setSortingEnabled(true);
+    setBrowseColumnWidths(m_table, {34, 7, 12, 14});
+    layout->addWidget(m_table, 1);
+    layout->addLayout(createButtonRow());
+    connectScan();
+    connectActions();
+    updateActions();
+}
+
+QHBoxLayout *FlatKeyView::createPatternRow()
+{
     auto *row = new QHBoxLayout;
     row->addWidget(new QLabel(tr("Key pattern:"), this));
     m_pattern = new QLineEdit(QStringLiteral("*"), this);
@@ -44,15 +61,11 @@ FlatKeyView::FlatKeyView(redis::CommandSender &reader, inventory::KeySchema sche
     m_go = new QPushButton(tr("Scan"), this);
     m_go->setObjectName(QStringLiteral("keyScan"));
     row->addWidget(m_go);
-    layout->addLayout(row);
-    m_progress = new QLabel(tr("Lists any keys, at most 1,000,000 per scan."), this);
-    layout->addWidget(m_progress);
-    m_table = makeBrowseTable(this, QStringLiteral("flatKeyTable"));
-    m_table->setModel(&m_model);
-    m_table->horizontalHeader()->setSortIndicator(browse::FlatKeyModel::Key, Qt::AscendingOrder);
-    m_table->setSortingEnabled(true);
-    setBrowseColumnWidths(m_table, {34, 7, 12, 14});
-    layout->addWidget(m_table, 1);
+    return row;
+}
+
+QHBoxLayout *FlatKeyView::createButtonRow()
+{
     auto *buttons = new QHBoxLayout;
     m_copyKey = new QPushButton(tr("Copy key"), this);
     m_copyValue = new QPushButton(tr("Copy value"), this);
@@ -65,8 +78,11 @@ FlatKeyView::FlatKeyView(redis::CommandSender &reader, inventory::KeySchema sche
     buttons->addStretch();
     for (QPushButton *b : {m_setTtl, m_removeTtl, m_delete})
         buttons->addWidget(b);
-    layout->addLayout(buttons);
+    return buttons;
+}
 
+void FlatKeyView::connectScan()
+{
     auto sync = new QTimer(this); // coalesces per-page store changes
     sync->setSingleShot(true);
     sync->setInterval(200);
@@ -103,36 +119,42 @@ FlatKeyView::FlatKeyView(redis::CommandSender &reader, inventory::KeySchema sche
     };
     connect(m_go, &QPushButton::clicked, this, go);
     connect(m_pattern, &QLineEdit::returnPressed, this, go);
+}
+
+void FlatKeyView::connectActions()
+{
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &FlatKeyView::updateActions);
     connect(m_copyKey, &QPushButton::clicked, this, [this] {
         copyBytesToClipboard(selectedKey());
         emit status(tr("Copied key %1").arg(core::escapeBytes(selectedKey(), 80)));
     });
-    // The preview holds at most 160 bytes: the exact value is fetched when copied.
-    connect(m_copyValue, &QPushButton::clicked, this, [this] {
-        const QByteArray key = selectedKey();
-        m_reader.send({"GET", key}, this, [this, key](const redis::ReplyResult &r) {
-            if (const auto value = redis::stringOf(r); value && r->isBulk()) {
-                copyBytesToClipboard(*value);
-                emit status(tr("Copied the value of %1 (%2)")
-                                .arg(core::escapeBytes(key, 60),
-                                     browse::countOf(value->size(), "byte", "bytes")));
-            } else {
-                emit status(tr("Cannot copy the value of %1: %2")
-                                .arg(core::escapeBytes(key, 60),
-                                     r.ok() ? tr("it is not a string (or is gone)")
-                                            : r.error().toString()));
-            }
-        });
-    });
+    connect(m_copyValue, &QPushButton::clicked, this, &FlatKeyView::copyValue);
     connect(m_setTtl, &QPushButton::clicked, this,
             [this] { emit actionRequested(browse::KeyAction::setTtl(selectedKey(), 86400)); });
     connect(m_removeTtl, &QPushButton::clicked, this,
             [this] { emit actionRequested(browse::KeyAction::removeTtl(selectedKey())); });
     connect(m_delete, &QPushButton::clicked, this,
             [this] { emit actionRequested(browse::KeyAction::remove(selectedKey())); });
-    updateActions();
+}
+
+// The preview holds at most 160 bytes: the exact value is fetched when copied.
+void FlatKeyView::copyValue()
+{
+    const QByteArray key = selectedKey();
+    m_reader.send({"GET", key}, this, [this, key](const redis::ReplyResult &r) {
+        if (const auto value = redis::stringOf(r); value && r->isBulk()) {
+            copyBytesToClipboard(*value);
+            emit status(tr("Copied the value of %1 (%2)")
+                            .arg(core::escapeBytes(key, 60),
+                                 browse::countOf(value->size(), "byte", "bytes")));
+        } else {
+            emit status(
+                tr("Cannot copy the value of %1: %2")
+                    .arg(core::escapeBytes(key, 60),
+                         r.ok() ? tr("it is not a string (or is gone)") : r.error().toString()));
+        }
+    });
 }
 
 void FlatKeyView::scan(const QByteArray &pattern)

@@ -8,6 +8,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -39,6 +40,11 @@ signals:
     void status(const QString &message);
 
 private:
+    QHBoxLayout *createPatternRow();
+    QHBoxLayout *createButtonRow();
+    void connectScan();
+    void connectActions();
+    void copyValue();
     QByteArray selectedKey() const;
     void updateActions();
 

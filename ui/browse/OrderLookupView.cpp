@@ -35,6 +35,29 @@ OrderLookupView::OrderLookupView(redis::CommandSender &reader, inventory::KeySch
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(createInputRow());
+    m_progress = new QLabel(this);
+    m_progress->setObjectName(QStringLiteral("orderProgress"));
+    layout->addWidget(m_progress);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    m_result = new QTextBrowser(split);
+    m_result->setObjectName(QStringLiteral("orderResult"));
+    m_result->setOpenLinks(false); // "audit:<row>" links are ours, not URLs
+    m_result->setPlaceholderText(
+        tr("Type an order id and press Enter. Each receipt found is explained: what the order "
+           "deducted, how much was left, and until when a retry returns the first result."));
+    split->addWidget(m_result);
+    split->addWidget(createReceiptPane(split));
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split, 1);
+    connectSearch();
+    connectActions();
+    updateActions();
+}
+
+QHBoxLayout *OrderLookupView::createInputRow()
+{
     auto *row = new QHBoxLayout;
     row->addWidget(new QLabel(tr("Order id:"), this));
     m_input = new QLineEdit(this);
@@ -46,20 +69,12 @@ OrderLookupView::OrderLookupView(redis::CommandSender &reader, inventory::KeySch
     m_go->setObjectName(QStringLiteral("orderLookUp"));
     m_go->setDefault(true);
     row->addWidget(m_go);
-    layout->addLayout(row);
-    m_progress = new QLabel(this);
-    m_progress->setObjectName(QStringLiteral("orderProgress"));
-    layout->addWidget(m_progress);
+    return row;
+}
 
-    auto *split = new QSplitter(Qt::Vertical, this);
-    m_result = new QTextBrowser(split);
-    m_result->setObjectName(QStringLiteral("orderResult"));
-    m_result->setOpenLinks(false); // "audit:<row>" links are ours, not URLs
-    m_result->setPlaceholderText(
-        tr("Type an order id and press Enter. Each receipt found is explained: what the order "
-           "deducted, how much was left, and until when a retry returns the first result."));
-    split->addWidget(m_result);
-    auto *lower = new QWidget(split);
+QWidget *OrderLookupView::createReceiptPane(QWidget *parent)
+{
+    auto *lower = new QWidget(parent);
     auto *lowerLayout = new QVBoxLayout(lower);
     lowerLayout->setContentsMargins(0, 0, 0, 0);
     m_table = makeBrowseTable(lower, QStringLiteral("orderReceiptTable"));
@@ -82,11 +97,11 @@ OrderLookupView::OrderLookupView(redis::CommandSender &reader, inventory::KeySch
     buttons->addWidget(m_setTtl);
     buttons->addWidget(m_delete);
     lowerLayout->addLayout(buttons);
-    split->addWidget(lower);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
-    layout->addWidget(split, 1);
+    return lower;
+}
 
+void OrderLookupView::connectSearch()
+{
     auto go = [this] {
         lookUp(m_input->text().trimmed().toUtf8());
     };
@@ -96,31 +111,34 @@ OrderLookupView::OrderLookupView(redis::CommandSender &reader, inventory::KeySch
         m_progress->setText(tr("Searching every SKU's receipts… %1 % of the keyspace")
                                 .arg(int(m_scan.scanner().fractionDone() * 100)));
     });
-    connect(&m_scan, &browse::InventoryScan::storeChanged, this, [this] {
+    const auto showRows = [this] {
         m_model.sync();
         render();
-    });
-    connect(&m_scan, &browse::InventoryScan::finished, this,
-            [this](bool complete, const QString &error) {
-                m_go->setText(tr("Look up"));
-                const auto &sc = m_scan.scanner();
-                m_progress->setText(
-                    complete ? tr("%1 for order %2; searched all %3 keys in %4 s.")
-                                   .arg(browse::countOf(m_scan.store().receiptCount(), "receipt",
-                                                        "receipts"),
-                                        core::escapeBytes(m_orderId, 60),
-                                        QLocale().toString(qMax<qint64>(0, sc.dbSize())))
-                                   .arg(sc.elapsedMs() / 1000.0, 0, 'f', 1)
-                    : error.isEmpty() ? tr("Search cancelled: the receipts listed may not be all.")
-                                      : tr("Search failed: %1").arg(error));
-                m_model.sync();
-                readEvidence();
-                render();
-            });
-    connect(&m_refresher, &browse::RowRefresher::refreshed, this, [this] {
-        m_model.sync();
-        render();
-    });
+    };
+    connect(&m_scan, &browse::InventoryScan::storeChanged, this, showRows);
+    connect(&m_refresher, &browse::RowRefresher::refreshed, this, showRows);
+    connect(&m_scan, &browse::InventoryScan::finished, this, &OrderLookupView::onSearchFinished);
+}
+
+void OrderLookupView::onSearchFinished(bool complete, const QString &error)
+{
+    m_go->setText(tr("Look up"));
+    const auto &sc = m_scan.scanner();
+    m_progress->setText(
+        complete ? tr("%1 for order %2; searched all %3 keys in %4 s.")
+                       .arg(browse::countOf(m_scan.store().receiptCount(), "receipt", "receipts"),
+                            core::escapeBytes(m_orderId, 60),
+                            QLocale().toString(qMax<qint64>(0, sc.dbSize())))
+                       .arg(sc.elapsedMs() / 1000.0, 0, 'f', 1)
+        : error.isEmpty() ? tr("Search cancelled: the receipts listed may not be all.")
+                          : tr("Search failed: %1").arg(error));
+    m_model.sync();
+    readEvidence();
+    render();
+}
+
+void OrderLookupView::connectActions()
+{
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &OrderLookupView::updateActions);
     auto selectedKey = [this] {
@@ -150,7 +168,6 @@ OrderLookupView::OrderLookupView(redis::CommandSender &reader, inventory::KeySch
                                 : QString();
         emit auditRecordsRequested(sku, QString::fromUtf8(m_orderId));
     });
-    updateActions();
 }
 
 void OrderLookupView::lookUp(const QByteArray &orderId)

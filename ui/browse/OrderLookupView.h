@@ -9,6 +9,7 @@
 
 #include <QWidget>
 
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -55,6 +56,11 @@ signals:
     void auditRecordsRequested(const QString &sku, const QString &order);
 
 private:
+    QHBoxLayout *createInputRow();
+    QWidget *createReceiptPane(QWidget *parent);
+    void connectSearch();
+    void connectActions();
+    void onSearchFinished(bool complete, const QString &error);
     void start(const QByteArray &orderId);
     void render();
     void readEvidence();

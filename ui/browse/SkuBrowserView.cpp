@@ -31,7 +31,34 @@ SkuBrowserView::SkuBrowserView(browse::InventoryScan &scan, QWidget *parent)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(createFilterRow());
+    auto *split = new QSplitter(Qt::Vertical, this);
+    m_skuTable = makeBrowseTable(split, QStringLiteral("skuTable"));
+    m_skuTable->setModel(&m_skus);
+    m_skuTable->horizontalHeader()->setSortIndicator(browse::SkuTableModel::Sku,
+                                                     Qt::AscendingOrder);
+    m_skuTable->setSortingEnabled(true);
+    setBrowseColumnWidths(m_skuTable, {22, 12, 12, 9, 22});
+    split->addWidget(m_skuTable);
+    split->addWidget(createReceiptPane(split));
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
 
+    connect(m_skuTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &SkuBrowserView::showReceiptsOfCurrent);
+    connect(m_receiptTable->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &SkuBrowserView::updateActions);
+    connect(m_receiptTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &SkuBrowserView::updateActions);
+    connect(m_skuTable, &QTableView::pressed, m_receiptTable, &QTableView::clearSelection);
+    connectButtons();
+    addContextActions();
+    updateActions();
+}
+
+QHBoxLayout *SkuBrowserView::createFilterRow()
+{
     auto *filterRow = new QHBoxLayout;
     filterRow->addWidget(new QLabel(tr("Filter SKUs:"), this));
     m_filter = new QLineEdit(this);
@@ -42,7 +69,6 @@ SkuBrowserView::SkuBrowserView(browse::InventoryScan &scan, QWidget *parent)
     m_anomaliesOnly = new QCheckBox(tr("Only SKUs with anomalies"), this);
     m_anomaliesOnly->setObjectName(QStringLiteral("anomaliesOnly"));
     filterRow->addWidget(m_anomaliesOnly);
-    layout->addLayout(filterRow);
     // Typing filters after a pause: a million rows are filtered once, not per keystroke.
     auto *filterDelay = new QTimer(this);
     filterDelay->setSingleShot(true);
@@ -50,17 +76,12 @@ SkuBrowserView::SkuBrowserView(browse::InventoryScan &scan, QWidget *parent)
     connect(m_filter, &QLineEdit::textChanged, filterDelay, qOverload<>(&QTimer::start));
     connect(filterDelay, &QTimer::timeout, this, &SkuBrowserView::applyFilter);
     connect(m_anomaliesOnly, &QCheckBox::toggled, this, &SkuBrowserView::applyFilter);
+    return filterRow;
+}
 
-    auto *split = new QSplitter(Qt::Vertical, this);
-    m_skuTable = makeBrowseTable(split, QStringLiteral("skuTable"));
-    m_skuTable->setModel(&m_skus);
-    m_skuTable->horizontalHeader()->setSortIndicator(browse::SkuTableModel::Sku,
-                                                     Qt::AscendingOrder);
-    m_skuTable->setSortingEnabled(true);
-    setBrowseColumnWidths(m_skuTable, {22, 12, 12, 9, 22});
-    split->addWidget(m_skuTable);
-
-    auto *lower = new QWidget(split);
+QWidget *SkuBrowserView::createReceiptPane(QWidget *parent)
+{
+    auto *lower = new QWidget(parent);
     auto *lowerLayout = new QVBoxLayout(lower);
     lowerLayout->setContentsMargins(0, 4, 0, 0);
     m_receiptsTitle = new QLabel(tr("Select a SKU to see its receipts."), lower);
@@ -93,18 +114,12 @@ SkuBrowserView::SkuBrowserView(browse::InventoryScan &scan, QWidget *parent)
     for (QPushButton *b : {m_setStock, m_setTtl, m_removeTtl, m_delete})
         buttons->addWidget(b);
     lowerLayout->addLayout(buttons);
-    split->addWidget(lower);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    layout->addWidget(split, 1);
+    return lower;
+}
 
-    connect(m_skuTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            &SkuBrowserView::showReceiptsOfCurrent);
-    connect(m_receiptTable->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-            &SkuBrowserView::updateActions);
-    connect(m_receiptTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            &SkuBrowserView::updateActions);
-    // Which key the buttons act on: the receipt if one is selected, else the SKU's stock key.
+// Which key the buttons act on: the receipt if one is selected, else the SKU's stock key.
+void SkuBrowserView::connectButtons()
+{
     connect(m_copyKey, &QPushButton::clicked, this, [this] {
         bool receipt = false;
         const QByteArray key = currentKey(&receipt);
@@ -144,19 +159,17 @@ SkuBrowserView::SkuBrowserView(browse::InventoryScan &scan, QWidget *parent)
         if (receipt)
             emit actionRequested(browse::KeyAction::remove(key));
     });
-    // The same actions from the tables' context menus.
+}
+
+// The buttons' actions in the tables' context menus, and Watch stock on the SKU table.
+void SkuBrowserView::addContextActions()
+{
     for (QTableView *t : {m_skuTable, m_receiptTable})
         for (QPushButton *b :
              {m_copyKey, m_copyValue, m_setStock, m_setTtl, m_removeTtl, m_delete}) {
             if ((t == m_skuTable && b == m_delete) || (t == m_receiptTable && b == m_setStock))
                 continue;
-            auto *a = new QAction(b == m_copyKey     ? tr("Copy key")
-                                  : b == m_copyValue ? tr("Copy value")
-                                  : b == m_setStock  ? tr("Set stock…")
-                                  : b == m_setTtl    ? tr("Set TTL…")
-                                  : b == m_removeTtl ? tr("Remove TTL…")
-                                                     : tr("Delete receipt…"),
-                                  t);
+            auto *a = new QAction(b->text(), t);
             connect(a, &QAction::triggered, b, &QPushButton::click);
             t->addAction(a);
         }
@@ -172,8 +185,6 @@ SkuBrowserView::SkuBrowserView(browse::InventoryScan &scan, QWidget *parent)
         emit watchStockRequested(st.skuName(sku).toByteArray(), st.stockKey(sku));
     });
     m_skuTable->addAction(watch);
-    connect(m_skuTable, &QTableView::pressed, m_receiptTable, &QTableView::clearSelection);
-    updateActions();
 }
 
 void SkuBrowserView::reapplyFilter()

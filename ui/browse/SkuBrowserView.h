@@ -7,6 +7,7 @@
 #include <QWidget>
 
 class QCheckBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -51,6 +52,10 @@ signals:
     void status(const QString &message);
 
 private:
+    QHBoxLayout *createFilterRow();
+    QWidget *createReceiptPane(QWidget *parent);
+    void connectButtons();
+    void addContextActions();
     void applyFilter();
     void showReceiptsOfCurrent();
     void updateActions();

@@ -1,0 +1,12 @@
+#include "SessionWorkspace.h"
+
+namespace ui {
+
+SessionWorkspace::SessionWorkspace(redis::CommandSender &reads, inventory::KeySchema schema,
+                                   QObject *parent)
+    : QObject(parent)
+    , m_schema(schema)
+    , m_scan(reads, schema)
+{}
+
+} // namespace ui
