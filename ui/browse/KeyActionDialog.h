@@ -6,11 +6,15 @@
 #include <QDialog>
 
 class QComboBox;
+class QDialogButtonBox;
+class QFormLayout;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
+class QVBoxLayout;
 
 namespace ui {
 
@@ -31,6 +35,11 @@ protected:
     void keyPressEvent(QKeyEvent *event) override;
 
 private:
+    QFormLayout *buildForm();
+    QHBoxLayout *buildTtlRow();
+    void addStockRows(QFormLayout *form);
+    void addCommandPreview(QVBoxLayout *layout, const QString &sessionNote);
+    QDialogButtonBox *buildButtons();
     void update();
 
     browse::KeyAction m_action;

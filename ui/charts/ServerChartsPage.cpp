@@ -54,11 +54,26 @@ ServerChartsPage::ServerChartsPage(metrics::ServerSampler &sampler, QWidget *par
     , m_histogram(new ChartPanel(tr("FCALL latency distribution on the server"), new QChart, false))
 {
     m_clients->setWholeNumbers(true);
+    auto *controls = buildControls();
+    auto *charts = buildChartArea();
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addWidget(charts, 1);
+    setUpHistogram();
+    connectControls();
+    connect(&m_sampler, &metrics::ServerSampler::nodesChanged, this, &ServerChartsPage::rebuild);
+    connect(&m_sampler, &metrics::ServerSampler::sampled, this, &ServerChartsPage::onSampled);
+    connect(&m_sampler, &metrics::ServerSampler::sampleFailed, this, [this] { updateStatus(); });
+    rebuild();
+}
+
+QHBoxLayout *ServerChartsPage::buildControls()
+{
     m_sampling->setChecked(true);
     m_sampling->setToolTip(tr("One pipelined round trip per node per interval: INFO and "
                               "LATENCY HISTOGRAM"));
     m_interval->setRange(1, 60);
-    m_interval->setValue(qMax(1, sampler.interval() / 1000));
+    m_interval->setValue(qMax(1, m_sampler.interval() / 1000));
     m_interval->setSuffix(tr(" s"));
     m_interval->setPrefix(tr("every "));
     m_span->addItem(tr("Last minute"), 60);
@@ -76,7 +91,11 @@ ServerChartsPage::ServerChartsPage(metrics::ServerSampler &sampler, QWidget *par
     controls->addWidget(m_span);
     controls->addSpacing(12);
     controls->addWidget(m_status, 1);
+    return controls;
+}
 
+QScrollArea *ServerChartsPage::buildChartArea()
+{
     auto *grid = new QGridLayout;
     grid->setSpacing(10);
     grid->addWidget(m_memory, 0, 0);
@@ -93,13 +112,13 @@ ServerChartsPage::ServerChartsPage(metrics::ServerSampler &sampler, QWidget *par
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setWidget(page);
+    return scroll;
+}
 
-    auto *layout = new QVBoxLayout(this);
-    layout->addLayout(controls);
-    layout->addWidget(scroll, 1);
-
-    // The distribution: the server's own, cumulative since it started or CONFIG RESETSTAT, so
-    // it shows at the first sample; the latency lines beside it show the recent calls.
+// The distribution: the server's own, cumulative since it started or CONFIG RESETSTAT, so
+// it shows at the first sample; the latency lines beside it show the recent calls.
+void ServerChartsPage::setUpHistogram()
+{
     QChart *h = m_histogram->chart();
     m_histogramSeries = new QBarSeries;
     h->addSeries(m_histogramSeries);
@@ -112,7 +131,10 @@ ServerChartsPage::ServerChartsPage(metrics::ServerSampler &sampler, QWidget *par
     h->addAxis(m_histogramCounts, Qt::AlignLeft);
     m_histogramSeries->attachAxis(m_histogramBuckets);
     m_histogramSeries->attachAxis(m_histogramCounts);
+}
 
+void ServerChartsPage::connectControls()
+{
     connect(m_sampling, &QCheckBox::toggled, this, [this](bool on) {
         on ? m_sampler.start() : m_sampler.stop();
         updateStatus();
@@ -129,10 +151,6 @@ ServerChartsPage::ServerChartsPage(metrics::ServerSampler &sampler, QWidget *par
         for (TimeChartPanel *p : {m_memory, m_ops, m_keys, m_clients, m_latency})
             p->setSpanSeconds(m_span->currentData().toInt());
     });
-    connect(&m_sampler, &metrics::ServerSampler::nodesChanged, this, &ServerChartsPage::rebuild);
-    connect(&m_sampler, &metrics::ServerSampler::sampled, this, &ServerChartsPage::onSampled);
-    connect(&m_sampler, &metrics::ServerSampler::sampleFailed, this, [this] { updateStatus(); });
-    rebuild();
 }
 
 QList<ChartPanel *> ServerChartsPage::panels() const

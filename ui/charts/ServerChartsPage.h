@@ -7,8 +7,10 @@ class QBarCategoryAxis;
 class QBarSeries;
 class QCheckBox;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QLineSeries;
+class QScrollArea;
 class QSpinBox;
 class QValueAxis;
 
@@ -43,6 +45,10 @@ private:
         bool maxShown = false; // maxmemory drawn as a line (close enough to the used memory)
     };
 
+    QHBoxLayout *buildControls();
+    QScrollArea *buildChartArea();
+    void setUpHistogram();
+    void connectControls();
     void rebuild();
     void onSampled(int node);
     void appendNew(int node, bool all);

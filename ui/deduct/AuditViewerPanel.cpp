@@ -62,6 +62,35 @@ AuditViewerPanel::AuditViewerPanel(const QString &auditLogPath, QWidget *parent)
     , m_path(auditLogPath)
 {
     m_model = new AuditTableModel(this);
+    auto *bar = buildFilterBar();
+    auto *orderBar = buildOrderBar();
+    auto *progressBar = buildProgressBar();
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("auditStatus"));
+    m_status->setTextFormat(Qt::PlainText);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_problems = new NoticeBanner(NoticeBanner::Kind::Warning, this);
+    m_problems->setObjectName(QStringLiteral("auditProblems"));
+    m_problems->setTextFormat(Qt::PlainText);
+    auto *split = buildTableAndDetail();
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addLayout(orderBar);
+    layout->addLayout(progressBar);
+    layout->addWidget(m_status);
+    layout->addWidget(m_problems);
+    layout->addWidget(split, 1);
+
+    m_model->setIndex(std::make_unique<AuditIndex>(m_path));
+    // Whoever appends (this window's panels, inventory-cli in a terminal), the rows follow.
+    connect(&m_watcher, &AuditLogWatcher::changed, this, &AuditViewerPanel::reload);
+    m_watcher.setPath(m_path);
+    reload();
+}
+
+QHBoxLayout *AuditViewerPanel::buildFilterBar()
+{
     m_action = new QComboBox(this);
     m_action->setObjectName(QStringLiteral("actionFilter"));
     m_action->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -84,6 +113,18 @@ AuditViewerPanel::AuditViewerPanel(const QString &auditLogPath, QWidget *parent)
     bar->addWidget(csv);
     bar->addWidget(jsonl);
 
+    connect(m_action, &QComboBox::currentIndexChanged, this, &AuditViewerPanel::applyFilter);
+    connect(m_text, &QLineEdit::textChanged, this, &AuditViewerPanel::applyFilter);
+    connect(m_unknownOnly, &QCheckBox::toggled, this, &AuditViewerPanel::applyFilter);
+    connect(reloadButton, &QPushButton::clicked, this, &AuditViewerPanel::reload);
+    connect(csv, &QPushButton::clicked, this, [this] { exportInteractively(Format::Csv); });
+    connect(jsonl, &QPushButton::clicked, this, [this] { exportInteractively(Format::JsonLines); });
+    return bar;
+}
+
+// Hidden until showOrder() narrows the view to one order.
+QHBoxLayout *AuditViewerPanel::buildOrderBar()
+{
     m_orderFilter = new QLabel(this);
     m_orderFilter->setObjectName(QStringLiteral("orderFilter"));
     m_orderFilter->setTextFormat(Qt::PlainText);
@@ -95,7 +136,13 @@ AuditViewerPanel::AuditViewerPanel(const QString &auditLogPath, QWidget *parent)
     orderBar->addStretch(1);
     m_orderFilter->hide();
     m_clearOrder->hide();
+    connect(m_clearOrder, &QPushButton::clicked, this, [this] { showOrder({}, {}); });
+    return orderBar;
+}
 
+// Shown only while a long read runs on the worker.
+QHBoxLayout *AuditViewerPanel::buildProgressBar()
+{
     m_progress = new QProgressBar(this);
     m_progress->setObjectName(QStringLiteral("auditProgress"));
     m_progress->setRange(0, 1000);
@@ -110,15 +157,19 @@ AuditViewerPanel::AuditViewerPanel(const QString &auditLogPath, QWidget *parent)
     m_progress->hide();
     m_cancel->hide();
     m_loader = new AuditLoader(this);
+    connect(m_cancel, &QPushButton::clicked, this, &AuditViewerPanel::cancelLoad);
+    connect(m_loader, &AuditLoader::progress, this, [this](qint64 done, qint64 total) {
+        m_progress->setValue(total > 0 ? int(done * 1000 / total) : 0);
+        m_progress->setFormat(tr("Reading the audit log… %1 of %2 MB")
+                                  .arg(double(done) / (1 << 20), 0, 'f', 0)
+                                  .arg(double(total) / (1 << 20), 0, 'f', 0));
+    });
+    connect(m_loader, &AuditLoader::finished, this, &AuditViewerPanel::loadFinished);
+    return progressBar;
+}
 
-    m_status = new QLabel(this);
-    m_status->setObjectName(QStringLiteral("auditStatus"));
-    m_status->setTextFormat(Qt::PlainText);
-    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_problems = new NoticeBanner(NoticeBanner::Kind::Warning, this);
-    m_problems->setObjectName(QStringLiteral("auditProblems"));
-    m_problems->setTextFormat(Qt::PlainText);
-
+QSplitter *AuditViewerPanel::buildTableAndDetail()
+{
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("auditTable"));
     auto *proxy = new AuditColorProxy(this);
@@ -138,37 +189,9 @@ AuditViewerPanel::AuditViewerPanel(const QString &auditLogPath, QWidget *parent)
     split->addWidget(m_detail);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
-
-    auto *layout = new QVBoxLayout(this);
-    layout->addLayout(bar);
-    layout->addLayout(orderBar);
-    layout->addLayout(progressBar);
-    layout->addWidget(m_status);
-    layout->addWidget(m_problems);
-    layout->addWidget(split, 1);
-
-    connect(m_action, &QComboBox::currentIndexChanged, this, &AuditViewerPanel::applyFilter);
-    connect(m_text, &QLineEdit::textChanged, this, &AuditViewerPanel::applyFilter);
-    connect(m_unknownOnly, &QCheckBox::toggled, this, &AuditViewerPanel::applyFilter);
-    connect(reloadButton, &QPushButton::clicked, this, &AuditViewerPanel::reload);
-    connect(csv, &QPushButton::clicked, this, [this] { exportInteractively(Format::Csv); });
-    connect(jsonl, &QPushButton::clicked, this, [this] { exportInteractively(Format::JsonLines); });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &AuditViewerPanel::showSelected);
-    connect(m_clearOrder, &QPushButton::clicked, this, [this] { showOrder({}, {}); });
-    connect(m_cancel, &QPushButton::clicked, this, &AuditViewerPanel::cancelLoad);
-    connect(m_loader, &AuditLoader::progress, this, [this](qint64 done, qint64 total) {
-        m_progress->setValue(total > 0 ? int(done * 1000 / total) : 0);
-        m_progress->setFormat(tr("Reading the audit log… %1 of %2 MB")
-                                  .arg(double(done) / (1 << 20), 0, 'f', 0)
-                                  .arg(double(total) / (1 << 20), 0, 'f', 0));
-    });
-    connect(m_loader, &AuditLoader::finished, this, &AuditViewerPanel::loadFinished);
-    m_model->setIndex(std::make_unique<AuditIndex>(m_path));
-    // Whoever appends (this window's panels, inventory-cli in a terminal), the rows follow.
-    connect(&m_watcher, &AuditLogWatcher::changed, this, &AuditViewerPanel::reload);
-    m_watcher.setPath(m_path);
-    reload();
+    return split;
 }
 
 void AuditViewerPanel::setAuditLogPath(const QString &path)

@@ -9,10 +9,12 @@
 
 class QCheckBox;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
+class QSplitter;
 class QTableView;
 
 namespace inventory {
@@ -70,6 +72,10 @@ public slots:
     void cancelLoad();
 
 private:
+    QHBoxLayout *buildFilterBar();
+    QHBoxLayout *buildOrderBar();
+    QHBoxLayout *buildProgressBar();
+    QSplitter *buildTableAndDetail();
     void startBackgroundLoad();
     void loadFinished(bool cancelled);
     void afterRead();

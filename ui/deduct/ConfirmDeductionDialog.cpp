@@ -54,24 +54,38 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
     // row below names the node.
     layout->addLayout(environmentBadgeRow(environment, {}, this));
     m_environment = findChild<QLabel *>(QStringLiteral("environmentBadge"));
+    addIntroduction(layout, kind, function, readOnlyNotice);
+    layout->addLayout(buildWhereSection(plan, ctx, function));
+    layout->addWidget(buildArgumentsTable(plan, function));
+    addRedisCliSection(layout, plan, ctx);
+    m_ackSlot = new QVBoxLayout;
+    layout->addLayout(m_ackSlot);
+    layout->addWidget(buildButtons(kind));
+    resize(720, sizeHint().height());
+}
 
-    QString intro;
+QString ConfirmDeductionDialog::introText(Kind kind, bool function)
+{
     if (kind == Kind::RetrySameOrder)
         // "Safe" is a claim on the receipt still being there: say what it rests on.
-        intro = tr("The same call again, with the same order id. If the first call did deduct "
-                   "and its receipt is still there, this one returns Already applied and changes "
-                   "nothing; if the receipt is gone (expired, evicted, or lost in a restart), it "
-                   "deducts again. Look the order up first (Ctrl+F) when in doubt.");
-    else if (kind == Kind::ScriptRetry)
-        intro = tr("The script keeps no receipt. If the first call did run (its reply was lost), "
-                   "this call deducts a second time. Check the stock first.");
-    else if (function)
-        intro = tr("Deduct once for this order. The server runs every check before its first "
-                   "write.");
-    else
-        intro = tr("Run the EVAL script. It is not idempotent: if the reply is lost, you cannot "
-                   "safely run it again.");
-    auto *introLabel = plain(intro, this);
+        return tr("The same call again, with the same order id. If the first call did deduct "
+                  "and its receipt is still there, this one returns Already applied and changes "
+                  "nothing; if the receipt is gone (expired, evicted, or lost in a restart), it "
+                  "deducts again. Look the order up first (Ctrl+F) when in doubt.");
+    if (kind == Kind::ScriptRetry)
+        return tr("The script keeps no receipt. If the first call did run (its reply was lost), "
+                  "this call deducts a second time. Check the stock first.");
+    if (function)
+        return tr("Deduct once for this order. The server runs every check before its first "
+                  "write.");
+    return tr("Run the EVAL script. It is not idempotent: if the reply is lost, you cannot "
+              "safely run it again.");
+}
+
+void ConfirmDeductionDialog::addIntroduction(QVBoxLayout *layout, Kind kind, bool function,
+                                             const QString &readOnlyNotice)
+{
+    auto *introLabel = plain(introText(kind, function), this);
     if (kind == Kind::ScriptRetry) {
         setTextColour(introLabel, Palette::error());
         setBold(introLabel);
@@ -90,7 +104,11 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
         setTextColour(ro, Palette::error());
         layout->addWidget(ro);
     }
+}
 
+QFormLayout *ConfirmDeductionDialog::buildWhereSection(const DeductionPlan &plan,
+                                                       const DeductionContext &ctx, bool function)
+{
     auto *where = m_where = new QFormLayout;
     where->addRow(tr("Profile"), plain(ctx.profileName, this));
     // The node that runs the call: on a cluster the owner of the keys' slot, not the seed.
@@ -128,9 +146,12 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
         tr("Timeout"),
         plain(tr("%1 ms: no reply by then is reported as Outcome unknown").arg(ctx.timeoutMs),
               this));
-    layout->addLayout(where);
+    return where;
+}
 
-    // Every argument on its own row: what the server receives, byte for byte.
+// Every argument on its own row: what the server receives, byte for byte.
+QTableWidget *ConfirmDeductionDialog::buildArgumentsTable(const DeductionPlan &plan, bool function)
+{
     auto *args = new QTableWidget(int(plan.command.size()), 2, this);
     args->setObjectName(QStringLiteral("arguments"));
     args->setHorizontalHeaderLabels({tr("Argument"), tr("Meaning")});
@@ -149,8 +170,12 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
     args->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     args->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     args->setMinimumHeight(26 + 22 * int(plan.command.size()));
-    layout->addWidget(args);
+    return args;
+}
 
+void ConfirmDeductionDialog::addRedisCliSection(QVBoxLayout *layout, const DeductionPlan &plan,
+                                                const DeductionContext &ctx)
+{
     m_cli = redisCliCommandLine(ctx.redisCliArgsFor(plan.stockSlot), plan.command);
     layout->addWidget(plain(tr("The same command for redis-cli:"), this));
     auto *cli = new QPlainTextEdit(m_cli, this);
@@ -159,10 +184,10 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
     cli->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     cli->setMaximumHeight(64);
     layout->addWidget(cli);
+}
 
-    m_ackSlot = new QVBoxLayout;
-    layout->addLayout(m_ackSlot);
-
+QDialogButtonBox *ConfirmDeductionDialog::buildButtons(Kind kind)
+{
     auto *buttons = new QDialogButtonBox(this);
     m_copy = buttons->addButton(tr("&Copy as redis-cli command"), QDialogButtonBox::ActionRole);
     m_run = buttons->addButton(kind == Kind::First ? tr("&Run") : tr("&Run again"),
@@ -183,8 +208,7 @@ ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
     });
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    layout->addWidget(buttons);
-    resize(720, sizeHint().height());
+    return buttons;
 }
 
 QString ConfirmDeductionDialog::serverText() const

@@ -8,8 +8,10 @@
 
 class QPushButton;
 class QCheckBox;
+class QDialogButtonBox;
 class QFormLayout;
 class QLabel;
+class QTableWidget;
 class QVBoxLayout;
 
 namespace ui {
@@ -60,6 +62,15 @@ public:
     QString receiptNowText() const;
 
 private:
+    static QString introText(Kind kind, bool function);
+    void addIntroduction(QVBoxLayout *layout, Kind kind, bool function,
+                         const QString &readOnlyNotice);
+    QFormLayout *buildWhereSection(const inventory::DeductionPlan &plan,
+                                   const inventory::DeductionContext &ctx, bool function);
+    QTableWidget *buildArgumentsTable(const inventory::DeductionPlan &plan, bool function);
+    void addRedisCliSection(QVBoxLayout *layout, const inventory::DeductionPlan &plan,
+                            const inventory::DeductionContext &ctx);
+    QDialogButtonBox *buildButtons(Kind kind);
     void requireAcknowledgement();
 
     QString m_cli;

@@ -38,6 +38,35 @@ DeductionForm::DeductionForm(const DeductionContext &ctx, QWidget *parent)
 {
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    addSkuField(form);
+    m_order = addField(form, tr("&Order id"), QStringLiteral("order"), &m_orderMessage);
+    m_quantity = addField(form, tr("&Quantity"), QStringLiteral("quantity"), &m_quantityMessage);
+    m_quantity->setPlaceholderText(tr("1 to 1,000,000"));
+    m_ttl = addField(form, tr("Receipt &TTL (s)"), QStringLiteral("ttl"), &m_ttlMessage);
+    m_ttlHuman = new QLabel(this);
+    setTextColour(m_ttlHuman, Palette::muted());
+    form->addRow(QString(), m_ttlHuman);
+    form->addRow(tr("Mode"), buildModeChoice());
+    addKeyRows(form);
+
+    m_run = new QPushButton(tr("Run deduction…  (Ctrl+Enter)"), this);
+    m_run->setObjectName(QStringLiteral("runButton"));
+    m_run->setDefault(false);
+    m_run->setAutoDefault(false);
+    connect(m_run, &QPushButton::clicked, this, &DeductionForm::runRequested);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(form);
+    layout->addWidget(m_run);
+    layout->addStretch(1);
+
+    connectFields();
+    setContext(ctx);
+}
+
+void DeductionForm::addSkuField(QFormLayout *form)
+{
     m_sku = addField(form, tr("&SKU"), QStringLiteral("sku"), &m_skuMessage);
     m_skuSuggestion = new QLabel(this);
     m_skuSuggestion->setObjectName(QStringLiteral("skuSuggestion"));
@@ -58,14 +87,12 @@ DeductionForm::DeductionForm(const DeductionContext &ctx, QWidget *parent)
     m_suggestTimer->setSingleShot(true);
     m_suggestTimer->setInterval(250);
     connect(m_suggestTimer, &QTimer::timeout, this, &DeductionForm::refreshSuggestions);
-    m_order = addField(form, tr("&Order id"), QStringLiteral("order"), &m_orderMessage);
-    m_quantity = addField(form, tr("&Quantity"), QStringLiteral("quantity"), &m_quantityMessage);
-    m_quantity->setPlaceholderText(tr("1 to 1,000,000"));
-    m_ttl = addField(form, tr("Receipt &TTL (s)"), QStringLiteral("ttl"), &m_ttlMessage);
-    m_ttlHuman = new QLabel(this);
-    setTextColour(m_ttlHuman, Palette::muted());
-    form->addRow(QString(), m_ttlHuman);
+}
 
+QVBoxLayout *DeductionForm::buildModeChoice()
+{
+    // No parent until the form's layout is installed: they join the focus chain after the
+    // run button then, so Tab goes from the fields to Run before the mode.
     m_function = new QRadioButton(tr("&Function: FCALL inventory_deduct_v1 (once per order)"));
     m_script = new QRadioButton(tr("Sc&ript: EVALSHA stock_decrement.lua (not idempotent)"));
     m_function->setChecked(true);
@@ -80,8 +107,11 @@ DeductionForm::DeductionForm(const DeductionContext &ctx, QWidget *parent)
     m_modeHint->setWordWrap(true);
     setTextColour(m_modeHint, Palette::muted());
     modeBox->addWidget(m_modeHint);
-    form->addRow(tr("Mode"), modeBox);
+    return modeBox;
+}
 
+void DeductionForm::addKeyRows(QFormLayout *form)
+{
     m_stockKey = new QLabel(this);
     m_receiptKey = new QLabel(this);
     for (QLabel *l : {m_stockKey, m_receiptKey}) {
@@ -96,19 +126,10 @@ DeductionForm::DeductionForm(const DeductionContext &ctx, QWidget *parent)
     form->addRow(tr("Stock key"), m_stockKey);
     form->addRow(tr("Receipt key"), m_receiptKey);
     form->addRow(QString(), m_slotMessage);
+}
 
-    m_run = new QPushButton(tr("Run deduction…  (Ctrl+Enter)"), this);
-    m_run->setObjectName(QStringLiteral("runButton"));
-    m_run->setDefault(false);
-    m_run->setAutoDefault(false);
-    connect(m_run, &QPushButton::clicked, this, &DeductionForm::runRequested);
-
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(form);
-    layout->addWidget(m_run);
-    layout->addStretch(1);
-
+void DeductionForm::connectFields()
+{
     // Enter moves on, as in a paper form (skipping the TTL in Script mode), from the last
     // field to the run button.
     const QList<QLineEdit *> order{m_sku, m_order, m_quantity, m_ttl};
@@ -128,7 +149,6 @@ DeductionForm::DeductionForm(const DeductionContext &ctx, QWidget *parent)
         });
     connect(m_sku, &QLineEdit::textChanged, m_suggestTimer, qOverload<>(&QTimer::start));
     connect(m_function, &QRadioButton::toggled, this, [this] { refresh(); });
-    setContext(ctx);
 }
 
 QLineEdit *DeductionForm::addField(QFormLayout *form, const QString &label, const QString &name,

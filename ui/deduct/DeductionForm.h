@@ -12,6 +12,7 @@ class QLineEdit;
 class QPushButton;
 class QRadioButton;
 class QTimer;
+class QVBoxLayout;
 
 namespace ui {
 
@@ -48,6 +49,10 @@ signals:
     void runRequested();
 
 private:
+    void addSkuField(QFormLayout *form);
+    QVBoxLayout *buildModeChoice();
+    void addKeyRows(QFormLayout *form);
+    void connectFields();
     void refresh();
     void refreshSuggestions();
     QLineEdit *addField(QFormLayout *form, const QString &label, const QString &name,

@@ -149,24 +149,42 @@ void ResultCard::showEntry(const DeductionHistory::Entry &e)
 {
     const DeductionResult &r = e.result;
     const DeductionOutcome &o = r.outcome;
-    const DeductionMode mode = r.plan.request.mode;
-    const bool function = mode == DeductionMode::Function;
+    const bool function = r.plan.request.mode == DeductionMode::Function;
     m_entryId = e.id;
     setColor(outcomeColor(o.kind), outcomeTint(o.kind));
-    QString value;
-    if (o.kind == OutcomeKind::AlreadyApplied && o.recordedQuantity)
-        value = tr(" — recorded quantity %1").arg(*o.recordedQuantity);
-    else if (o.kind == OutcomeKind::AlreadyApplied && o.remaining)
-        value = tr(" — recorded remaining %1").arg(*o.remaining);
-    else if (o.remaining)
-        value = tr(" — remaining %1").arg(*o.remaining);
-    else if (o.stock)
-        value = tr(" — stock %1").arg(*o.stock);
-    m_title->setText(outcomeTitle(o.kind) + value);
+    m_title->setText(outcomeTitle(o.kind) + titleValue(o));
     // The read-back can take back what the reply promised (a receipt evicted right after).
     m_meaning->setText(resultMeaning(r));
     m_next->setText(tr("Next: %1").arg(resultNextStep(r)));
+    showReads(r);
+    m_command->setText(commandText(r.sent.isEmpty() ? r.plan.command : r.sent.last()));
+    setRowLabel(m_command, o.kind == OutcomeKind::NotSent ? tr("Not sent") : tr("Sent"));
+    setRowLabel(m_check, function ? tr("Receipt check") : tr("Stock check"));
+    setRowVisible(m_command, true);
+    showDetail(r);
+    showCheck(e);
+    showButtons(o.kind, function);
+}
 
+// The figure the outcome's title ends with, e.g. " — remaining 11".
+QString ResultCard::titleValue(const DeductionOutcome &o)
+{
+    if (o.kind == OutcomeKind::AlreadyApplied && o.recordedQuantity)
+        return tr(" — recorded quantity %1").arg(*o.recordedQuantity);
+    if (o.kind == OutcomeKind::AlreadyApplied && o.remaining)
+        return tr(" — recorded remaining %1").arg(*o.remaining);
+    if (o.remaining)
+        return tr(" — remaining %1").arg(*o.remaining);
+    if (o.stock)
+        return tr(" — stock %1").arg(*o.stock);
+    return {};
+}
+
+// The stock just before and after, and the receipt: each a read of its own.
+void ResultCard::showReads(const DeductionResult &r)
+{
+    const DeductionOutcome &o = r.outcome;
+    const bool function = r.plan.request.mode == DeductionMode::Function;
     m_stockBefore->setText(r.stockBefore.text());
     m_stockAfter->setText(r.stockAfter.read ? r.stockAfter.text()
                                             : tr("not read (use the check below)"));
@@ -184,11 +202,11 @@ void ResultCard::showEntry(const DeductionHistory::Entry &e)
                                     : tr("none: the script keeps no receipt"));
     }
     setRowVisible(m_receipt, o.kind != OutcomeKind::NotSent);
-    m_command->setText(commandText(r.sent.isEmpty() ? r.plan.command : r.sent.last()));
-    setRowLabel(m_command, o.kind == OutcomeKind::NotSent ? tr("Not sent") : tr("Sent"));
-    setRowLabel(m_check, function ? tr("Receipt check") : tr("Stock check"));
-    setRowVisible(m_command, true);
+}
 
+void ResultCard::showDetail(const DeductionResult &r)
+{
+    const DeductionOutcome &o = r.outcome;
     QStringList detail;
     if (o.kind == OutcomeKind::Unknown)
         detail << tr("no reply after %1 ms").arg(r.durationMs);
@@ -207,30 +225,36 @@ void ResultCard::showEntry(const DeductionHistory::Entry &e)
         detail << tr("WARNING: audit record not written: %1").arg(p);
     m_detail->setText(detail.join(QStringLiteral("; ")));
     setRowVisible(m_detail, !detail.isEmpty());
+}
 
+void ResultCard::showCheck(const DeductionHistory::Entry &e)
+{
     if (e.receiptCheck && !e.checkSummary.isEmpty() && e.checkedLocal.isValid()) {
         m_check->setText(
             tr("%1 (checked %2)")
                 .arg(e.receiptVerdict(), e.checkedLocal.toString(QStringLiteral("HH:mm:ss"))));
     } else if (e.stockCheck) {
         m_check->setText(tr("%1 (checked %2)")
-                             .arg(scriptCheckVerdict(r, *e.stockCheck),
+                             .arg(scriptCheckVerdict(e.result, *e.stockCheck),
                                   e.checkedLocal.toString(QStringLiteral("HH:mm:ss"))));
     } else {
         m_check->clear();
     }
     setRowVisible(m_check, !m_check->text().isEmpty());
+}
 
+void ResultCard::showButtons(OutcomeKind kind, bool function)
+{
     m_checkButton->setText(function ? tr("Check receipt") : tr("Check stock"));
-    m_checkButton->setVisible(o.kind != OutcomeKind::NotSent);
+    m_checkButton->setVisible(kind != OutcomeKind::NotSent);
     m_checkButton->setEnabled(true);
     // A retry is offered when it is the way forward: after an unknown outcome or a send that
     // never happened. In Script mode it needs an explicit acknowledgement (see the dialog).
-    const bool retryable = o.kind == OutcomeKind::Unknown || o.kind == OutcomeKind::NotSent;
+    const bool retryable = kind == OutcomeKind::Unknown || kind == OutcomeKind::NotSent;
     m_retry->setVisible(retryable);
-    m_retry->setText(o.kind == OutcomeKind::NotSent ? tr("Run again…")
-                     : function                     ? tr("Retry with the same order id…")
-                                                    : tr("Retry (may deduct twice)…"));
+    m_retry->setText(kind == OutcomeKind::NotSent ? tr("Run again…")
+                     : function                   ? tr("Retry with the same order id…")
+                                                  : tr("Retry (may deduct twice)…"));
 }
 
 QString ResultCard::titleText() const

@@ -37,6 +37,11 @@ signals:
     void retryRequested(int entryId);
 
 private:
+    static QString titleValue(const inventory::DeductionOutcome &outcome);
+    void showReads(const inventory::DeductionResult &result);
+    void showDetail(const inventory::DeductionResult &result);
+    void showCheck(const inventory::DeductionHistory::Entry &entry);
+    void showButtons(inventory::OutcomeKind kind, bool function);
     void setColor(const QColor &strong, const QColor &tint);
     QLabel *addRow(const QString &label, const QString &name);
     void setRowVisible(QLabel *value, bool visible);

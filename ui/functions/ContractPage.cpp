@@ -150,29 +150,40 @@ bool ContractPage::isComplete() const
 
 void ContractPage::render()
 {
-    const functions::ChangeSpec &spec = m_change.spec();
     const QList<ContractDiff> diffs = m_change.contractDiffs();
     const Verdict verdict = m_change.verdict();
-    if (!diffs.isEmpty()) {
-        const ContractDiff &d = diffs.first();
-        const QString from = !d.beforeUnreadable.isEmpty() ? tr("unknown")
-                             : d.existsBefore ? functions::versionLabel(d.versionBefore)
-                                              : tr("not loaded");
-        const QString to = d.existsAfter ? functions::versionLabel(d.versionAfter) : tr("deleted");
-        // Loading an older release is a rollback too, whichever way it was started.
-        const bool restore = spec.action == functions::ChangeAction::RestoreCode
-                             || spec.action == functions::ChangeAction::RestoreDump;
-        const bool rollback =
-            restore || (spec.action == functions::ChangeAction::Load && d.versionDown);
-        m_heading->setText(rollback ? tr("Rollback of %1: %2 → %3").arg(d.library, from, to)
-                                    : QStringLiteral("%1: %2 → %3").arg(d.library, from, to));
-        if (rollback && !restore)
-            setTitle(tr("Step 1 of 6 · Contract of the rollback to an older release"));
-    }
+    if (!diffs.isEmpty())
+        showHeading(diffs.first());
     m_verdict->setText(verdictText(verdict));
     m_verdict->setStyleSheet(verdictStyle(verdict));
     m_verdict->show();
+    showDetail();
+    showNotices(verdict);
+    fillTable(diffs);
+}
 
+void ContractPage::showHeading(const ContractDiff &d)
+{
+    const functions::ChangeSpec &spec = m_change.spec();
+    const QString from = !d.beforeUnreadable.isEmpty() ? tr("unknown")
+                         : d.existsBefore              ? functions::versionLabel(d.versionBefore)
+                                                       : tr("not loaded");
+    const QString to = d.existsAfter ? functions::versionLabel(d.versionAfter) : tr("deleted");
+    // Loading an older release is a rollback too, whichever way it was started.
+    const bool restore = spec.action == functions::ChangeAction::RestoreCode
+                         || spec.action == functions::ChangeAction::RestoreDump;
+    const bool rollback =
+        restore || (spec.action == functions::ChangeAction::Load && d.versionDown);
+    m_heading->setText(rollback ? tr("Rollback of %1: %2 → %3").arg(d.library, from, to)
+                                : QStringLiteral("%1: %2 → %3").arg(d.library, from, to));
+    if (rollback && !restore)
+        setTitle(tr("Step 1 of 6 · Contract of the rollback to an older release"));
+}
+
+// What each node holds now, and where the new code comes from.
+void ContractPage::showDetail()
+{
+    const functions::ChangeSpec &spec = m_change.spec();
     QStringList detail;
     for (const functions::NodeState &n : m_change.states()) {
         const redis::LibraryInfo *now = n.library(spec.library);
@@ -198,7 +209,10 @@ void ContractPage::render()
                       .arg(spec.backup->path,
                            spec.backup->created.toLocalTime().toString(Qt::ISODate));
     m_detail->setText(detail.join(QLatin1Char('\n')));
+}
 
+void ContractPage::showNotices(Verdict verdict)
+{
     const QStringList refusals = m_change.refusals();
     m_refusals->setNotice(
         NoticeBanner::Kind::Danger,
@@ -211,7 +225,10 @@ void ContractPage::render()
     m_warnings->setNotice(NoticeBanner::Kind::Warning,
                           warnings.isEmpty() ? QString()
                                              : QStringLiteral("• %1").arg(warnings.join("\n• ")));
+}
 
+void ContractPage::fillTable(const QList<ContractDiff> &diffs)
+{
     m_table->setRowCount(0);
     for (const ContractDiff &d : diffs) {
         if (diffs.size() > 1) { // a restore touching several libraries: a heading row each
@@ -225,30 +242,34 @@ void ContractPage::render()
             m_table->setItem(row, 0, item);
             m_table->setSpan(row, 0, 1, m_table->columnCount());
         }
-        for (const FunctionDiff &f : d.functions) {
-            const int row = m_table->rowCount();
-            m_table->insertRow(row);
-            const QStringList cells{f.name,
-                                    changeText(f),
-                                    flagsText(f.before),
-                                    flagsText(f.after),
-                                    descriptionText(f),
-                                    f.notes.join(QStringLiteral("; "))};
-            for (int c = 0; c < cells.size(); ++c) {
-                auto *item = new QTableWidgetItem(cells.at(c));
-                if (rowColour(f).isValid())
-                    item->setBackground(rowColour(f));
-                item->setForeground(Palette::noticeText());
-                item->setToolTip(cells.at(c));
-                m_table->setItem(row, c, item);
-            }
-        }
+        for (const FunctionDiff &f : d.functions)
+            addFunctionRow(f);
     }
     m_table->resizeColumnsToContents();
     // A long description wraps instead of pushing the notes off the page.
     const int descriptionColumn = 4;
     m_table->setColumnWidth(descriptionColumn, qMin(m_table->columnWidth(descriptionColumn), 420));
     m_table->resizeRowsToContents();
+}
+
+void ContractPage::addFunctionRow(const FunctionDiff &f)
+{
+    const int row = m_table->rowCount();
+    m_table->insertRow(row);
+    const QStringList cells{f.name,
+                            changeText(f),
+                            flagsText(f.before),
+                            flagsText(f.after),
+                            descriptionText(f),
+                            f.notes.join(QStringLiteral("; "))};
+    for (int c = 0; c < cells.size(); ++c) {
+        auto *item = new QTableWidgetItem(cells.at(c));
+        if (rowColour(f).isValid())
+            item->setBackground(rowColour(f));
+        item->setForeground(Palette::noticeText());
+        item->setToolTip(cells.at(c));
+        m_table->setItem(row, c, item);
+    }
 }
 
 } // namespace ui

@@ -23,6 +23,11 @@ public:
 
 private:
     void render();
+    void showHeading(const functions::ContractDiff &diff);
+    void showDetail();
+    void showNotices(functions::Verdict verdict);
+    void fillTable(const QList<functions::ContractDiff> &diffs);
+    void addFunctionRow(const functions::FunctionDiff &f);
     functions::LibraryChange &m_change;
     QLabel *m_heading;
     QLabel *m_verdict;

@@ -75,16 +75,29 @@ void NodeMatrixView::setMatrix(const functions::LibraryMatrix &matrix, const QSt
             ? m_matrix.libraries().at(oldColumn - FirstLibrary)
             : QString();
     m_matrix = matrix;
-    const QStringList libraries = matrix.libraries();
-    const QList<functions::NodeLibraries> &nodes = matrix.nodes();
+    fillTable();
+    fitTableToContents();
+    const QList<functions::NodeLibraries> &nodes = m_matrix.nodes();
+    for (int r = 0; r < nodes.size(); ++r)
+        if (!keepNode.isEmpty() && nodes.at(r).address == keepNode)
+            m_table->setCurrentCell(r, keepLibrary.isEmpty()
+                                           ? NodeColumn
+                                           : FirstLibrary
+                                                 + int(m_matrix.libraries().indexOf(keepLibrary)));
+    showSummary(note);
+    updateAlignButton();
+}
+
+void NodeMatrixView::fillTable()
+{
+    const QStringList libraries = m_matrix.libraries();
+    const QList<functions::NodeLibraries> &nodes = m_matrix.nodes();
     m_table->clear();
     m_table->setColumnCount(FirstLibrary + int(libraries.size()));
     m_table->setRowCount(int(nodes.size()));
     m_table->setHorizontalHeaderLabels(QStringList{tr("Node"), tr("Role")} + libraries);
-    int primaries = 0;
     for (int r = 0; r < nodes.size(); ++r) {
         const functions::NodeLibraries &n = nodes.at(r);
-        primaries += n.primary ? 1 : 0;
         auto *node =
             new QTableWidgetItem(n.primary ? n.address : QStringLiteral("   ↳ %1").arg(n.address));
         node->setData(Qt::UserRole, n.address);
@@ -96,36 +109,45 @@ void NodeMatrixView::setMatrix(const functions::LibraryMatrix &matrix, const QSt
         for (int c = 0; c < libraries.size(); ++c) {
             auto *cell = new QTableWidgetItem;
             m_table->setItem(r, FirstLibrary + c, cell);
-            if (!n.error.isEmpty()) {
-                cell->setText(tr("could not read"));
-                cell->setToolTip(n.unreadable());
-                cell->setBackground(Palette::errorTint());
-                cell->setForeground(Palette::error());
-                continue;
-            }
-            const redis::LibraryInfo *l = n.library(libraries.at(c));
-            const auto drift = matrix.driftAt(libraries.at(c), r);
-            cell->setText(l ? QStringLiteral("%1 · %2").arg(
-                              functions::versionLabel(functions::libraryVersion(l->code)),
-                              functions::shortFingerprint(functions::codeFingerprint(l->code)))
-                            : tr("missing"));
-            if (l)
-                cell->setData(Qt::UserRole,
-                              QString::fromLatin1(functions::codeFingerprint(l->code)));
-            if (!drift) {
-                cell->setToolTip(tr("in line"));
-                continue;
-            }
-            const bool missing = *drift == functions::DriftKind::Missing;
-            if (!missing) // "missing" says it already
-                cell->setText(QStringLiteral("%1  (%2)").arg(cell->text(), kindText(*drift)));
-            cell->setBackground(missing ? Palette::errorTint() : Palette::warningTint());
-            cell->setForeground(missing ? Palette::error() : Palette::warning());
-            for (const functions::LibraryDrift &d : matrix.drift())
-                if (d.library == libraries.at(c) && d.address == n.address)
-                    cell->setToolTip(d.detail);
+            fillLibraryCell(cell, r, libraries.at(c));
         }
     }
+}
+
+void NodeMatrixView::fillLibraryCell(QTableWidgetItem *cell, int row, const QString &library) const
+{
+    const functions::NodeLibraries &n = m_matrix.nodes().at(row);
+    if (!n.error.isEmpty()) {
+        cell->setText(tr("could not read"));
+        cell->setToolTip(n.unreadable());
+        cell->setBackground(Palette::errorTint());
+        cell->setForeground(Palette::error());
+        return;
+    }
+    const redis::LibraryInfo *l = n.library(library);
+    const auto drift = m_matrix.driftAt(library, row);
+    cell->setText(l ? QStringLiteral("%1 · %2").arg(
+                      functions::versionLabel(functions::libraryVersion(l->code)),
+                      functions::shortFingerprint(functions::codeFingerprint(l->code)))
+                    : tr("missing"));
+    if (l)
+        cell->setData(Qt::UserRole, QString::fromLatin1(functions::codeFingerprint(l->code)));
+    if (!drift) {
+        cell->setToolTip(tr("in line"));
+        return;
+    }
+    const bool missing = *drift == functions::DriftKind::Missing;
+    if (!missing) // "missing" says it already
+        cell->setText(QStringLiteral("%1  (%2)").arg(cell->text(), kindText(*drift)));
+    cell->setBackground(missing ? Palette::errorTint() : Palette::warningTint());
+    cell->setForeground(missing ? Palette::error() : Palette::warning());
+    for (const functions::LibraryDrift &d : m_matrix.drift())
+        if (d.library == library && d.address == n.address)
+            cell->setToolTip(d.detail);
+}
+
+void NodeMatrixView::fitTableToContents()
+{
     m_table->resizeColumnsToContents();
     m_table->resizeRowsToContents();
     // The last library takes the rest of the width (a refresh keeps the table shown, so the
@@ -138,13 +160,37 @@ void NodeMatrixView::setMatrix(const functions::LibraryMatrix &matrix, const QSt
     for (int r = 0; r < std::min(m_table->rowCount(), 10); ++r)
         height += m_table->rowHeight(r);
     m_table->setMinimumHeight(height);
-    for (int r = 0; r < nodes.size(); ++r)
-        if (!keepNode.isEmpty() && nodes.at(r).address == keepNode)
-            m_table->setCurrentCell(r, keepLibrary.isEmpty()
-                                           ? NodeColumn
-                                           : FirstLibrary + int(libraries.indexOf(keepLibrary)));
+}
+
+QStringList NodeMatrixView::driftLines(int primaries) const
+{
+    const QList<functions::NodeLibraries> &nodes = m_matrix.nodes();
     QStringList lines;
-    switch (matrix.state()) {
+    lines << (primaries > 1 ? tr("Drift: FUNCTION LOAD is not propagated between shards, "
+                                 "and these nodes differ:")
+                            : tr("Drift: these nodes differ:"));
+    for (const functions::LibraryDrift &d : m_matrix.drift())
+        lines << QStringLiteral("• %1").arg(d.detail);
+    bool replicaDrifts = false;
+    for (int r = 0; r < nodes.size(); ++r)
+        replicaDrifts |= !nodes.at(r).primary && !m_matrix.driftedLibraries(r).isEmpty();
+    const QStringList apart = m_matrix.replicasApartFromPrimary();
+    if (!apart.isEmpty())
+        lines << functions::LibraryMatrix::apartFromPrimarySentence(apart);
+    else if (replicaDrifts)
+        lines << tr("Replicas follow their primary: bringing the primaries in line brings "
+                    "them too.");
+    return lines;
+}
+
+void NodeMatrixView::showSummary(const QString &note)
+{
+    const QList<functions::NodeLibraries> &nodes = m_matrix.nodes();
+    int primaries = 0;
+    for (const functions::NodeLibraries &n : nodes)
+        primaries += n.primary ? 1 : 0;
+    QStringList lines;
+    switch (m_matrix.state()) {
     case functions::LibraryMatrix::State::InLine:
         lines << tr("In line: the %1 nodes (%2, %3) hold the same libraries.")
                      .arg(nodes.size())
@@ -153,39 +199,24 @@ void NodeMatrixView::setMatrix(const functions::LibraryMatrix &matrix, const QSt
                               ? tr("1 replica")
                               : tr("%1 replicas").arg(nodes.size() - primaries));
         break;
-    case functions::LibraryMatrix::State::Drift: {
-        lines << (primaries > 1 ? tr("Drift: FUNCTION LOAD is not propagated between shards, "
-                                     "and these nodes differ:")
-                                : tr("Drift: these nodes differ:"));
-        for (const functions::LibraryDrift &d : matrix.drift())
-            lines << QStringLiteral("• %1").arg(d.detail);
-        bool replicaDrifts = false;
-        for (int r = 0; r < nodes.size(); ++r)
-            replicaDrifts |= !nodes.at(r).primary && !matrix.driftedLibraries(r).isEmpty();
-        const QStringList apart = matrix.replicasApartFromPrimary();
-        if (!apart.isEmpty())
-            lines << functions::LibraryMatrix::apartFromPrimarySentence(apart);
-        else if (replicaDrifts)
-            lines << tr("Replicas follow their primary: bringing the primaries in line brings "
-                        "them too.");
+    case functions::LibraryMatrix::State::Drift:
+        lines << driftLines(primaries);
         break;
-    }
     case functions::LibraryMatrix::State::Unreadable:
         lines << tr("Not every node could be checked:");
         break;
     }
-    for (const QString &u : matrix.unreadable())
+    for (const QString &u : m_matrix.unreadable())
         lines << QStringLiteral("• %1").arg(u);
     if (!note.isEmpty())
         lines << QStringLiteral("• %1%2").arg(note.left(1).toUpper(), note.mid(1));
     const bool whole = note.isEmpty();
     m_summary->setText(lines.join(QLatin1Char('\n')));
-    setTextColour(m_summary, matrix.state() == functions::LibraryMatrix::State::InLine
+    setTextColour(m_summary, m_matrix.state() == functions::LibraryMatrix::State::InLine
                                  ? (whole ? Palette::ok() : Palette::warning())
-                             : matrix.state() == functions::LibraryMatrix::State::Drift
+                             : m_matrix.state() == functions::LibraryMatrix::State::Drift
                                  ? Palette::warning()
                                  : Palette::error());
-    updateAlignButton();
 }
 
 QString NodeMatrixView::alignLibrary() const

@@ -7,6 +7,7 @@
 class QLabel;
 class QPushButton;
 class QTableWidget;
+class QTableWidgetItem;
 
 namespace ui {
 
@@ -40,6 +41,11 @@ signals:
     void alignRequested(const QString &fromAddress, const QString &library);
 
 private:
+    void fillTable();
+    void fillLibraryCell(QTableWidgetItem *cell, int row, const QString &library) const;
+    void fitTableToContents();
+    void showSummary(const QString &note);
+    QStringList driftLines(int primaries) const;
     void updateAlignButton();
 
     functions::LibraryMatrix m_matrix;

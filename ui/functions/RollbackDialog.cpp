@@ -75,6 +75,39 @@ RollbackDialog::RollbackDialog(const QString &backupDirectory, const QString &li
                              this);
     intro->setWordWrap(true);
 
+    fillBackupList(backupDirectory, library);
+
+    auto *other = new QPushButton(tr("Other file…"), this);
+    connect(other, &QPushButton::clicked, this, &RollbackDialog::chooseOther);
+
+    auto *how = buildWaysBox();
+
+    m_otherNodeAck->setObjectName(QStringLiteral("otherNodeAcknowledgement"));
+    m_otherNodeAck->hide();
+    connect(m_otherNodeAck, &QCheckBox::toggled, this, &RollbackDialog::updateOk);
+
+    m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Continue…"));
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_backups, &QTreeWidget::currentItemChanged, this, &RollbackDialog::updateOk);
+
+    auto *row = new QHBoxLayout;
+    row->addWidget(m_empty, 1);
+    row->addStretch();
+    row->addWidget(other);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addWidget(m_backups, 1);
+    layout->addLayout(row);
+    layout->addWidget(how);
+    layout->addWidget(m_otherNodeAck);
+    layout->addWidget(m_buttons);
+    updateOk();
+    resize(900, 600);
+}
+
+void RollbackDialog::fillBackupList(const QString &backupDirectory, const QString &library)
+{
     m_backups->setColumnCount(BackupColumn::ColumnCount);
     m_backups->setHeaderLabels(
         {tr("Library"), tr("Version then"), tr("Node"), tr("Taken"), tr("Taken"), tr("File")});
@@ -107,10 +140,10 @@ RollbackDialog::RollbackDialog(const QString &backupDirectory, const QString &li
     }
     for (int c = 0; c < BackupColumn::File; ++c)
         m_backups->resizeColumnToContents(c);
+}
 
-    auto *other = new QPushButton(tr("Other file…"), this);
-    connect(other, &QPushButton::clicked, this, &RollbackDialog::chooseOther);
-
+QGroupBox *RollbackDialog::buildWaysBox()
+{
     const Way ways[] = {
         {tr("Put this library's code back as it was (recommended)"),
          tr("Loads the library's code from the backup with FUNCTION LOAD REPLACE, or deletes "
@@ -141,29 +174,7 @@ RollbackDialog::RollbackDialog(const QString &backupDirectory, const QString &li
         howLayout->addWidget(explain);
     }
     m_ways->button(0)->setChecked(true);
-
-    m_otherNodeAck->setObjectName(QStringLiteral("otherNodeAcknowledgement"));
-    m_otherNodeAck->hide();
-    connect(m_otherNodeAck, &QCheckBox::toggled, this, &RollbackDialog::updateOk);
-
-    m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Continue…"));
-    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
-    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(m_backups, &QTreeWidget::currentItemChanged, this, &RollbackDialog::updateOk);
-
-    auto *row = new QHBoxLayout;
-    row->addWidget(m_empty, 1);
-    row->addStretch();
-    row->addWidget(other);
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(intro);
-    layout->addWidget(m_backups, 1);
-    layout->addLayout(row);
-    layout->addWidget(how);
-    layout->addWidget(m_otherNodeAck);
-    layout->addWidget(m_buttons);
-    updateOk();
-    resize(900, 600);
+    return how;
 }
 
 bool RollbackDialog::addBackup(const QString &path, QString *error)

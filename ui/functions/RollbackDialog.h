@@ -10,6 +10,7 @@ class QButtonGroup;
 class QCheckBox;
 class QPushButton;
 class QDialogButtonBox;
+class QGroupBox;
 class QLabel;
 class QTreeWidget;
 
@@ -47,6 +48,9 @@ public:
     bool addBackup(const QString &path, QString *error = nullptr);
 
 private:
+    // Every backup in the folder, newest first, the selected library's newest selected.
+    void fillBackupList(const QString &backupDirectory, const QString &library);
+    QGroupBox *buildWaysBox();
     void chooseOther();
     void updateOk();
 

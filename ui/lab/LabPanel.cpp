@@ -48,6 +48,72 @@ QColor verdictColour(const StrategyResult &r)
         return Palette::warning();
     return Palette::ok();
 }
+
+// A row of the comparison table: its label and how to read it from one strategy's result.
+// The table marks rows 1 and 2 (oversold, double deductions) in red: keep them there.
+struct LabComparisonRow
+{
+    QString label;
+    std::function<QString(StrategyResult &)> value;
+};
+
+QString labNumber(qint64 v)
+{
+    return QLocale().toString(v);
+}
+
+QList<LabComparisonRow> labComparisonRows()
+{
+    return {
+        {LabPanel::tr("Successes (first deductions)"),
+         [](StrategyResult &r) {
+             return labNumber(r.successes);
+         }},
+        {LabPanel::tr("Oversold units"),
+         [](StrategyResult &r) {
+             return labNumber(r.oversold());
+         }},
+        {LabPanel::tr("Double deductions"),
+         [](StrategyResult &r) {
+             return labNumber(r.doubleDeductions());
+         }},
+        {LabPanel::tr("Retries answered from receipts"),
+         [](StrategyResult &r) {
+             return labNumber(r.retriesAnswered);
+         }},
+        {LabPanel::tr("Refused: insufficient stock"),
+         [](StrategyResult &r) {
+             return labNumber(r.insufficient);
+         }},
+        {LabPanel::tr("Initial → final stock"),
+         [](StrategyResult &r) {
+             return QStringLiteral("%1 → %2").arg(labNumber(r.initialStock),
+                                                  r.finalStock ? labNumber(*r.finalStock)
+                                                               : LabPanel::tr("not read"));
+         }},
+        {LabPanel::tr("Receipts left"),
+         [](StrategyResult &r) {
+             return r.receipts ? labNumber(*r.receipts) : LabPanel::tr("none (no receipts)");
+         }},
+        {LabPanel::tr("Reused order ids"),
+         [](StrategyResult &r) {
+             return labNumber(r.reusedIds);
+         }},
+        {LabPanel::tr("Outcome unknown (retried)"),
+         [](StrategyResult &r) {
+             return QStringLiteral("%1 (%2)").arg(labNumber(r.unknownOutcomes),
+                                                  labNumber(r.retriesAfterUnknown));
+         }},
+        {LabPanel::tr("Throughput"),
+         [](StrategyResult &r) {
+             return LabPanel::tr("%1 commands/s").arg(labNumber(qRound64(r.opsPerSec())));
+         }},
+        {LabPanel::tr("Latency p50 / p99"),
+         [](StrategyResult &r) {
+             return LabPanel::tr("%1 / %2 ms").arg(r.p50Ms(), 0, 'f', 2).arg(r.p99Ms(), 0, 'f', 2);
+         }},
+    };
+}
 } // namespace
 
 LabPanel::LabPanel(const LabTarget &target, const std::optional<QString> &refusal, QWidget *parent)
@@ -60,6 +126,22 @@ LabPanel::LabPanel(const LabTarget &target, const std::optional<QString> &refusa
     connect(m_worker, &LabWorker::progress, this, &LabPanel::onProgress);
     connect(m_worker, &LabWorker::finished, this, &LabPanel::showReport);
 
+    auto *settingsBox = buildSettingsBox();
+    auto *results = buildResultsSection();
+    auto *outer = new QVBoxLayout(this);
+    m_refusalBanner = new NoticeBanner(NoticeBanner::Kind::Danger);
+    m_refusalBanner->setObjectName(QStringLiteral("labRefusal"));
+    outer->addWidget(m_refusalBanner);
+    m_settingsBox = settingsBox;
+    setRefusal(m_refusal);
+    auto *row = new QHBoxLayout;
+    row->addWidget(settingsBox);
+    row->addLayout(results, 1);
+    outer->addLayout(row, 1);
+}
+
+QFormLayout *LabPanel::buildSettingsForm()
+{
     const LabSettings defaults;
     auto *form = new QFormLayout;
     m_stock = spin(0, int(LabSettings::MaxStock), int(defaults.initialStock),
@@ -107,7 +189,11 @@ LabPanel::LabPanel(const LabTarget &target, const std::optional<QString> &refusa
     form->addRow(tr("Strategies"), strategies);
     connect(m_fault, &QComboBox::currentIndexChanged, this, &LabPanel::updateFaultFields);
     updateFaultFields();
+    return form;
+}
 
+QHBoxLayout *LabPanel::buildRunButtons()
+{
     m_run = new QPushButton(tr("Run storm"));
     m_run->setObjectName(QStringLiteral("labRun"));
     m_run->setToolTip(tr("Ctrl+Return"));
@@ -129,7 +215,13 @@ LabPanel::LabPanel(const LabTarget &target, const std::optional<QString> &refusa
     buttons->addWidget(m_run);
     buttons->addWidget(m_cancel);
     buttons->addStretch(1);
+    return buttons;
+}
 
+QGroupBox *LabPanel::buildSettingsBox()
+{
+    auto *form = buildSettingsForm();
+    auto *buttons = buildRunButtons();
     auto *settingsBox = new QGroupBox(tr("Storm"));
     auto *settingsLayout = new QVBoxLayout(settingsBox);
     settingsLayout->addLayout(form);
@@ -144,7 +236,11 @@ LabPanel::LabPanel(const LabTarget &target, const std::optional<QString> &refusa
     settingsLayout->addWidget(m_status);
     settingsLayout->addStretch(1);
     settingsBox->setMaximumWidth(420);
+    return settingsBox;
+}
 
+QVBoxLayout *LabPanel::buildResultsSection()
+{
     auto *intro = new QLabel(
         tr("Each strategy deducts one unit at a time from a fresh throwaway SKU "
            "(stock:{lab-…}) under the same storm, and the lab counts what went wrong: "
@@ -168,17 +264,7 @@ LabPanel::LabPanel(const LabTarget &target, const std::optional<QString> &refusa
     results->addLayout(m_verdicts);
     results->addWidget(m_table);
     results->addWidget(m_chart, 1);
-
-    auto *outer = new QVBoxLayout(this);
-    m_refusalBanner = new NoticeBanner(NoticeBanner::Kind::Danger);
-    m_refusalBanner->setObjectName(QStringLiteral("labRefusal"));
-    outer->addWidget(m_refusalBanner);
-    m_settingsBox = settingsBox;
-    setRefusal(m_refusal);
-    auto *row = new QHBoxLayout;
-    row->addWidget(settingsBox);
-    row->addLayout(results, 1);
-    outer->addLayout(row, 1);
+    return results;
 }
 
 LabPanel::~LabPanel() = default;
@@ -313,11 +399,20 @@ void LabPanel::showReport(const LabReport &report)
         if (!r.cleanupProblem.isEmpty())
             m_status->setText(tr("Done, but some keys stayed: %1").arg(r.cleanupProblem));
 
+    showVerdictCards(report.results);
+    QList<StrategyResult> results = report.results;
+    showComparisonTable(results);
+    m_chart->setResults(results);
+    emit runFinished();
+}
+
+void LabPanel::showVerdictCards(const QList<StrategyResult> &results)
+{
     while (QLayoutItem *item = m_verdicts->takeAt(0)) {
         delete item->widget();
         delete item;
     }
-    for (const StrategyResult &r : report.results) {
+    for (const StrategyResult &r : results) {
         QString detail;
         if (r.ran() && r.finalStock)
             detail = tr("sold %1 from a stock of %2").arg(r.sold()).arg(r.initialStock);
@@ -339,65 +434,12 @@ void LabPanel::showReport(const LabReport &report)
         card->setMinimumHeight(card->fontMetrics().lineSpacing() * 6 + 24);
         m_verdicts->addWidget(card, 1);
     }
+}
 
-    // One column per strategy, side by side.
-    QList<StrategyResult> results = report.results;
-    struct Row
-    {
-        QString label;
-        std::function<QString(StrategyResult &)> value;
-    };
-    const auto number = [](qint64 v) {
-        return QLocale().toString(v);
-    };
-    const QList<Row> rows{
-        {tr("Successes (first deductions)"),
-         [&](StrategyResult &r) {
-             return number(r.successes);
-         }},
-        {tr("Oversold units"),
-         [&](StrategyResult &r) {
-             return number(r.oversold());
-         }},
-        {tr("Double deductions"),
-         [&](StrategyResult &r) {
-             return number(r.doubleDeductions());
-         }},
-        {tr("Retries answered from receipts"),
-         [&](StrategyResult &r) {
-             return number(r.retriesAnswered);
-         }},
-        {tr("Refused: insufficient stock"),
-         [&](StrategyResult &r) {
-             return number(r.insufficient);
-         }},
-        {tr("Initial → final stock"),
-         [&](StrategyResult &r) {
-             return QStringLiteral("%1 → %2").arg(
-                 number(r.initialStock), r.finalStock ? number(*r.finalStock) : tr("not read"));
-         }},
-        {tr("Receipts left"),
-         [&](StrategyResult &r) {
-             return r.receipts ? number(*r.receipts) : tr("none (no receipts)");
-         }},
-        {tr("Reused order ids"),
-         [&](StrategyResult &r) {
-             return number(r.reusedIds);
-         }},
-        {tr("Outcome unknown (retried)"),
-         [&](StrategyResult &r) {
-             return QStringLiteral("%1 (%2)").arg(number(r.unknownOutcomes),
-                                                  number(r.retriesAfterUnknown));
-         }},
-        {tr("Throughput"),
-         [&](StrategyResult &r) {
-             return tr("%1 commands/s").arg(number(qRound64(r.opsPerSec())));
-         }},
-        {tr("Latency p50 / p99"),
-         [&](StrategyResult &r) {
-             return tr("%1 / %2 ms").arg(r.p50Ms(), 0, 'f', 2).arg(r.p99Ms(), 0, 'f', 2);
-         }},
-    };
+// One column per strategy, side by side.
+void LabPanel::showComparisonTable(QList<StrategyResult> &results)
+{
+    const QList<LabComparisonRow> rows = labComparisonRows();
     m_table->clear();
     m_table->setRowCount(int(rows.size()));
     m_table->setColumnCount(int(results.size()));
@@ -408,7 +450,7 @@ void LabPanel::showReport(const LabReport &report)
     for (int c = 0; c < results.size(); ++c)
         m_table->horizontalHeaderItem(c)->setToolTip(strategyTitle(results.at(c).strategy));
     QStringList labels;
-    for (const Row &row : rows)
+    for (const LabComparisonRow &row : rows)
         labels << row.label;
     m_table->setVerticalHeaderLabels(labels);
     for (int c = 0; c < results.size(); ++c) {
@@ -422,8 +464,6 @@ void LabPanel::showReport(const LabReport &report)
         }
     }
     m_table->show();
-    m_chart->setResults(results);
-    emit runFinished();
 }
 
 } // namespace ui

@@ -8,12 +8,15 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
+class QGroupBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
 class QHBoxLayout;
+class QVBoxLayout;
 
 namespace lab {
 class LabWorker;
@@ -56,7 +59,14 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    QGroupBox *buildSettingsBox();
+    QFormLayout *buildSettingsForm();
+    QHBoxLayout *buildRunButtons();
+    QVBoxLayout *buildResultsSection();
     void showReport(const lab::LabReport &report);
+    void showVerdictCards(const QList<lab::StrategyResult> &results);
+    // Not const: reading a percentile sorts the result's latency samples (once).
+    void showComparisonTable(QList<lab::StrategyResult> &results);
     void onProgress(int strategyIndex, qint64 done, const QString &node);
     void updateFaultFields();
     void setRunning(bool running);

@@ -29,6 +29,22 @@ ReadinessPanel::ReadinessPanel(redis::CommandSender &sender, browse::InventorySc
     setObjectName(QStringLiteral("readinessPanel"));
     m_audit = new readiness::ReadinessAudit(sender, this);
     connect(m_audit, &readiness::ReadinessAudit::finished, this, &ReadinessPanel::showFindings);
+    followScan();
+    auto *top = buildHeader();
+    m_note = new NoticeBanner(NoticeBanner::Kind::Warning);
+    m_note->setObjectName(QStringLiteral("readinessNote"));
+    m_note->setTextFormat(Qt::PlainText);
+    auto *table = buildTable();
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(16, 12, 16, 12);
+    layout->addLayout(top);
+    layout->addWidget(m_note);
+    layout->addWidget(table, 1);
+}
+
+void ReadinessPanel::followScan()
+{
     m_scanSeen = m_scan.isRunning() || m_scan.isComplete() || !m_scan.lastError().isEmpty();
     connect(&m_scan, &browse::InventoryScan::started, this, [this] { m_scanSeen = true; });
     connect(&m_scan, &browse::InventoryScan::finished, this, [this] {
@@ -43,7 +59,10 @@ ReadinessPanel::ReadinessPanel(redis::CommandSender &sender, browse::InventorySc
                 recheck();
         }
     });
+}
 
+QHBoxLayout *ReadinessPanel::buildHeader()
+{
     m_headline = new QLabel(tr("Not checked yet"));
     m_headline->setObjectName(QStringLiteral("readinessHeadline"));
     QFont big = m_headline->font();
@@ -72,11 +91,11 @@ ReadinessPanel::ReadinessPanel(redis::CommandSender &sender, browse::InventorySc
     top->addLayout(titles, 1);
     top->addWidget(m_recheck, 0, Qt::AlignTop);
     top->addWidget(m_export, 0, Qt::AlignTop);
+    return top;
+}
 
-    m_note = new NoticeBanner(NoticeBanner::Kind::Warning);
-    m_note->setObjectName(QStringLiteral("readinessNote"));
-    m_note->setTextFormat(Qt::PlainText);
-
+QTableView *ReadinessPanel::buildTable()
+{
     m_model = new FindingsModel(this);
     m_table = new QTableView;
     m_table->setObjectName(QStringLiteral("readinessTable"));
@@ -96,12 +115,7 @@ ReadinessPanel::ReadinessPanel(redis::CommandSender &sender, browse::InventorySc
     m_table->setColumnWidth(FindingsModel::EvidenceColumn, 320);
     // Rows follow the wrapped sentence when the window is resized.
     connect(h, &QHeaderView::sectionResized, m_table, [this] { m_table->resizeRowsToContents(); });
-
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(16, 12, 16, 12);
-    layout->addLayout(top);
-    layout->addWidget(m_note);
-    layout->addWidget(m_table, 1);
+    return m_table;
 }
 
 ReadinessPanel::~ReadinessPanel() = default;

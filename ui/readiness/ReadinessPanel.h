@@ -6,6 +6,7 @@
 #include <QWidget>
 #include <functional>
 
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
 class QTableView;
@@ -76,6 +77,10 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    // A scan finishing starts the audit waiting for it, or marks the findings stale.
+    void followScan();
+    QHBoxLayout *buildHeader();
+    QTableView *buildTable();
     void runAudit();
     void showFindings(const QList<readiness::Finding> &findings);
     void exportDialog();
