@@ -40,6 +40,26 @@ QByteArray joinElements(const redis::Reply &list, bool pairs)
     return out;
 }
 
+// The second round trip for a collection: its size, then its first elements (a PING stands
+// in for a stream's). Empty for a type that is not read further.
+QList<redis::Command> collectionCommands(KeyType t, const QByteArray &k)
+{
+    switch (t) {
+    case KeyType::Hash:
+        return {redis::Command{"HLEN", k}, redis::Command{"HSCAN", k, "0", "COUNT", "8"}};
+    case KeyType::List:
+        return {redis::Command{"LLEN", k}, redis::Command{"LRANGE", k, "0", "7"}};
+    case KeyType::Set:
+        return {redis::Command{"SCARD", k}, redis::Command{"SSCAN", k, "0", "COUNT", "8"}};
+    case KeyType::ZSet:
+        return {redis::Command{"ZCARD", k}, redis::Command{"ZRANGE", k, "0", "3", "WITHSCORES"}};
+    case KeyType::Stream:
+        return {redis::Command{"XLEN", k}, redis::Command{"PING"}};
+    default:
+        return {};
+    }
+}
+
 } // namespace
 
 QString keyTypeName(KeyType t)
@@ -111,20 +131,25 @@ FlatKeyLoader::FlatKeyLoader(FlatKeyStore &store, qint64 maxKeys)
     , m_maxKeys(maxKeys)
 {}
 
+bool FlatKeyLoader::admit(QList<QByteArray> *keys)
+{
+    if (m_maxKeys <= 0)
+        return true;
+    // Pages still on their way count too: the limit holds however many are in flight.
+    const qint64 room = m_maxKeys - m_planned;
+    if (keys->size() >= room) {
+        m_limitReached = true;
+        keys->resize(qMax<qint64>(0, room));
+    }
+    m_planned += keys->size();
+    return !keys->isEmpty();
+}
+
 std::optional<PageRequest> FlatKeyLoader::plan(const QList<QByteArray> &pageKeys)
 {
     QList<QByteArray> keys = pageKeys;
-    if (m_maxKeys > 0) {
-        // Pages still on their way count too: the limit holds however many are in flight.
-        const qint64 room = m_maxKeys - m_planned;
-        if (keys.size() >= room) {
-            m_limitReached = true;
-            keys.resize(qMax<qint64>(0, room));
-        }
-        m_planned += keys.size();
-        if (keys.isEmpty())
-            return std::nullopt;
-    }
+    if (!admit(&keys))
+        return std::nullopt;
     PageRequest req;
     for (const QByteArray &k : keys) {
         req.commands.append({"TYPE", k});
@@ -135,83 +160,70 @@ std::optional<PageRequest> FlatKeyLoader::plan(const QList<QByteArray> &pageKeys
     }
     req.onReplies = [this, keys](const QList<redis::ReplyResult> &replies,
                                  qint64 sentMs) -> std::optional<PageRequest> {
-        struct Later
-        {
-            QByteArray key;
-            KeyType type;
-            qint64 expiry;
-        };
-        QList<Later> later;
-        PageRequest more;
-        for (qsizetype i = 0; i < keys.size(); ++i) {
-            const auto &type = replies[4 * i], &pttl = replies[4 * i + 1];
-            const auto &range = replies[4 * i + 2], &len = replies[4 * i + 3];
-            const auto typeName = redis::stringOf(type);
-            if (!typeName || *typeName == "none")
-                continue; // gone since SCAN listed it
-            const auto ttlMs = redis::integerOf(pttl);
-            const qint64 ttl = ttlMs ? *ttlMs : -1;
-            const qint64 expiry = ttl >= 0 ? sentMs + ttl : -1;
-            const KeyType t = typeFrom(*typeName);
-            if (t == KeyType::String) {
-                const auto length = redis::integerOf(len);
-                const auto head = redis::stringOf(range);
-                m_store.put(keys[i], t, {}, expiry, length ? *length : -1,
-                            head ? *head : QByteArray());
-                continue;
-            }
-            const QByteArray &k = keys[i];
-            switch (t) {
-            case KeyType::Hash:
-                more.commands << redis::Command{"HLEN", k}
-                              << redis::Command{"HSCAN", k, "0", "COUNT", "8"};
-                break;
-            case KeyType::List:
-                more.commands << redis::Command{"LLEN", k} << redis::Command{"LRANGE", k, "0", "7"};
-                break;
-            case KeyType::Set:
-                more.commands << redis::Command{"SCARD", k}
-                              << redis::Command{"SSCAN", k, "0", "COUNT", "8"};
-                break;
-            case KeyType::ZSet:
-                more.commands << redis::Command{"ZCARD", k}
-                              << redis::Command{"ZRANGE", k, "0", "3", "WITHSCORES"};
-                break;
-            case KeyType::Stream:
-                more.commands << redis::Command{"XLEN", k} << redis::Command{"PING"};
-                break;
-            default:
-                m_store.put(k, t, *typeName, expiry, -1, {});
-                continue;
-            }
-            later.append(Later{k, t, expiry});
-        }
-        if (later.isEmpty())
-            return std::nullopt;
-        more.onReplies = [this, later](const QList<redis::ReplyResult> &r,
-                                       qint64) -> std::optional<PageRequest> {
-            for (qsizetype i = 0; i < later.size(); ++i) {
-                const Later &l = later[i];
-                const auto &size = r[2 * i], &items = r[2 * i + 1];
-                const auto count = redis::integerOf(size);
-                if (!count)
-                    continue; // gone or changed type since: the next scan shows it
-                QByteArray preview;
-                if (const auto elements = redis::arrayOf(items)) {
-                    // HSCAN and SSCAN answer [cursor, elements].
-                    const bool scanReply = l.type == KeyType::Hash || l.type == KeyType::Set;
-                    const redis::Reply list =
-                        scanReply && elements->size() == 2 ? elements->at(1) : items.value();
-                    preview =
-                        joinElements(list, l.type == KeyType::Hash || l.type == KeyType::ZSet);
-                }
-                m_store.put(l.key, l.type, {}, l.expiry, *count, preview);
-            }
-            return std::nullopt;
-        };
-        return more;
+        return storeFirstPass(keys, replies, sentMs);
     };
     return req;
+}
+
+std::optional<PageRequest> FlatKeyLoader::storeFirstPass(const QList<QByteArray> &keys,
+                                                         const QList<redis::ReplyResult> &replies,
+                                                         qint64 sentMs)
+{
+    QList<Collection> later;
+    PageRequest more;
+    for (qsizetype i = 0; i < keys.size(); ++i) {
+        const auto &type = replies[4 * i], &pttl = replies[4 * i + 1];
+        const auto &range = replies[4 * i + 2], &len = replies[4 * i + 3];
+        const auto typeName = redis::stringOf(type);
+        if (!typeName || *typeName == "none")
+            continue; // gone since SCAN listed it
+        const auto ttlMs = redis::integerOf(pttl);
+        const qint64 ttl = ttlMs ? *ttlMs : -1;
+        const qint64 expiry = ttl >= 0 ? sentMs + ttl : -1;
+        const KeyType t = typeFrom(*typeName);
+        if (t == KeyType::String) {
+            const auto length = redis::integerOf(len);
+            const auto head = redis::stringOf(range);
+            m_store.put(keys[i], t, {}, expiry, length ? *length : -1, head ? *head : QByteArray());
+            continue;
+        }
+        const QList<redis::Command> commands = collectionCommands(t, keys[i]);
+        if (commands.isEmpty()) {
+            m_store.put(keys[i], t, *typeName, expiry, -1, {});
+            continue;
+        }
+        more.commands << commands;
+        later.append(Collection{keys[i], t, expiry});
+    }
+    if (later.isEmpty())
+        return std::nullopt;
+    more.onReplies = [this, later](const QList<redis::ReplyResult> &r,
+                                   qint64) -> std::optional<PageRequest> {
+        storeCollections(later, r);
+        return std::nullopt;
+    };
+    return more;
+}
+
+void FlatKeyLoader::storeCollections(const QList<Collection> &collections,
+                                     const QList<redis::ReplyResult> &replies)
+{
+    for (qsizetype i = 0; i < collections.size(); ++i) {
+        const Collection &l = collections[i];
+        const auto &size = replies[2 * i], &items = replies[2 * i + 1];
+        const auto count = redis::integerOf(size);
+        if (!count)
+            continue; // gone or changed type since: the next scan shows it
+        QByteArray preview;
+        if (const auto elements = redis::arrayOf(items)) {
+            // HSCAN and SSCAN answer [cursor, elements].
+            const bool scanReply = l.type == KeyType::Hash || l.type == KeyType::Set;
+            const redis::Reply list =
+                scanReply && elements->size() == 2 ? elements->at(1) : items.value();
+            preview = joinElements(list, l.type == KeyType::Hash || l.type == KeyType::ZSet);
+        }
+        m_store.put(l.key, l.type, {}, l.expiry, *count, preview);
+    }
 }
 
 } // namespace browse

@@ -63,6 +63,22 @@ public:
     bool limitReached() const { return m_limitReached; }
 
 private:
+    // A collection key whose size and first elements a second round trip reads.
+    struct Collection
+    {
+        QByteArray key;
+        KeyType type;
+        qint64 expiry;
+    };
+    // Cuts `keys` to what the limit leaves room for; false when nothing is left to read.
+    bool admit(QList<QByteArray> *keys);
+    // Stores the strings and the other plain types; the collections need a second round trip.
+    std::optional<PageRequest> storeFirstPass(const QList<QByteArray> &keys,
+                                              const QList<redis::ReplyResult> &replies,
+                                              qint64 sentMs);
+    void storeCollections(const QList<Collection> &collections,
+                          const QList<redis::ReplyResult> &replies);
+
     FlatKeyStore &m_store;
     qint64 m_maxKeys;
     bool m_limitReached = false;

@@ -212,6 +212,61 @@ int ReceiptTableModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : locatedColumnCount();
 }
 
+QVariant ReceiptTableModel::displayData(int column, uint32_t r) const
+{
+    const KeyspaceStore &st = m_store;
+    const qint64 expiry = st.receiptExpiryMs(r);
+    switch (column) {
+    case Sku:
+        return core::escapeBytes(st.skuName(st.skuOfReceipt(r)).toByteArray(), DisplayBytes);
+    case Order:
+        return core::escapeBytes(st.orderId(r).toByteArray(), DisplayBytes);
+    case Remaining:
+        return remainingText(st, r);
+    case Ttl: {
+        const qint64 now = modelNowMs();
+        return expiresSoon(expiry, now, m_warnWithinMs) ? tr("%1 (soon)").arg(ttlText(expiry, now))
+                                                        : ttlText(expiry, now);
+    }
+    case ExpiresAt:
+        return expiry == NoExpiry ? tr("never") : formatExpiry(expiry);
+    case Kind:
+        return receiptKindText(st, r);
+    case Anomalies:
+        return anomalyShortText(st.receiptAnomalies(r));
+    }
+    return {};
+}
+
+QVariant ReceiptTableModel::exportData(int column, uint32_t r) const
+{
+    const KeyspaceStore &st = m_store;
+    const qint64 expiry = st.receiptExpiryMs(r);
+    switch (column) {
+    case Sku:
+        return st.skuName(st.skuOfReceipt(r)).toByteArray();
+    case Order:
+        return st.orderId(r).toByteArray();
+    case Remaining: // a value, or none: a hash without the field, or another type (kind)
+        if (st.receiptValue(r) == ReceiptValue::Integer)
+            return st.remaining(r);
+        return st.receiptValue(r) == ReceiptValue::NotInteger ? QVariant(st.receiptRaw(r))
+                                                              : noExportValue();
+    case Ttl:
+        return expiry == NoExpiry ? qint64(-1) : qMax<qint64>(0, expiry - modelNowMs());
+    case ExpiresAt:
+        return expiry == NoExpiry
+                   ? QVariant()
+                   : QVariant(
+                       QDateTime::fromMSecsSinceEpoch(expiry, Qt::UTC).toString(Qt::ISODateWithMs));
+    case Kind:
+        return receiptKindText(st, r);
+    case Anomalies:
+        return anomalyShortText(st.receiptAnomalies(r));
+    }
+    return {};
+}
+
 QVariant ReceiptTableModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || index.row() >= int(m_rows.size()))
@@ -223,27 +278,7 @@ QVariant ReceiptTableModel::data(const QModelIndex &index, int role) const
     const qint64 expiry = st.receiptExpiryMs(r);
     switch (role) {
     case Qt::DisplayRole:
-        switch (index.column()) {
-        case Sku:
-            return core::escapeBytes(st.skuName(st.skuOfReceipt(r)).toByteArray(), DisplayBytes);
-        case Order:
-            return core::escapeBytes(st.orderId(r).toByteArray(), DisplayBytes);
-        case Remaining:
-            return remainingText(st, r);
-        case Ttl: {
-            const qint64 now = modelNowMs();
-            return expiresSoon(expiry, now, m_warnWithinMs)
-                       ? tr("%1 (soon)").arg(ttlText(expiry, now))
-                       : ttlText(expiry, now);
-        }
-        case ExpiresAt:
-            return expiry == NoExpiry ? tr("never") : formatExpiry(expiry);
-        case Kind:
-            return receiptKindText(st, r);
-        case Anomalies:
-            return anomalyShortText(st.receiptAnomalies(r));
-        }
-        break;
+        return displayData(index.column(), r);
     case Qt::ToolTipRole:
         if (index.column() == Kind)
             return receiptKindText(st, r);
@@ -270,28 +305,7 @@ QVariant ReceiptTableModel::data(const QModelIndex &index, int role) const
                                                                : st.receiptRaw(r);
         break;
     case ExportRole:
-        switch (index.column()) {
-        case Sku:
-            return st.skuName(st.skuOfReceipt(r)).toByteArray();
-        case Order:
-            return st.orderId(r).toByteArray();
-        case Remaining: // a value, or none: a hash without the field, or another type (kind)
-            if (st.receiptValue(r) == ReceiptValue::Integer)
-                return st.remaining(r);
-            return st.receiptValue(r) == ReceiptValue::NotInteger ? QVariant(st.receiptRaw(r))
-                                                                  : noExportValue();
-        case Ttl:
-            return expiry == NoExpiry ? qint64(-1) : qMax<qint64>(0, expiry - modelNowMs());
-        case ExpiresAt:
-            return expiry == NoExpiry ? QVariant()
-                                      : QVariant(QDateTime::fromMSecsSinceEpoch(expiry, Qt::UTC)
-                                                     .toString(Qt::ISODateWithMs));
-        case Kind:
-            return receiptKindText(st, r);
-        case Anomalies:
-            return anomalyShortText(st.receiptAnomalies(r));
-        }
-        break;
+        return exportData(index.column(), r);
     case KeyRole:
         return st.receiptKey(r);
     case ExpiryRole:

@@ -55,6 +55,9 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
+    // data() for one role: DisplayRole and ExportRole, column by column.
+    QVariant displayData(int column, uint32_t receipt) const;
+    QVariant exportData(int column, uint32_t receipt) const;
     std::vector<uint32_t> collect() const;
     bool less(uint32_t a, uint32_t b) const;
     void rebuild();

@@ -128,6 +128,59 @@ int SkuTableModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : locatedColumnCount();
 }
 
+QVariant SkuTableModel::displayData(int column, uint32_t s) const
+{
+    const KeyspaceStore &st = m_store;
+    const qint64 now = modelNowMs();
+    const qint64 soonest = st.soonestReceiptExpiryMs(s);
+    switch (column) {
+    case Sku:
+        return core::escapeBytes(st.skuName(s).toByteArray(), DisplayBytes);
+    case Stock:
+        return stockText(st, s);
+    case StockTtl:
+        return st.stockPresent(s) ? ttlText(st.stockExpiryMs(s), now) : QString();
+    case Receipts:
+        return st.receiptCountOf(s);
+    case SoonestExpiry:
+        return soonest == NoReceiptExpiry ? QString() : ttlText(soonest, now);
+    case Anomalies:
+        return anomalyShortText(rowAnomalies(s));
+    }
+    return {};
+}
+
+QVariant SkuTableModel::exportData(int column, uint32_t s) const
+{
+    const KeyspaceStore &st = m_store;
+    const qint64 soonest = st.soonestReceiptExpiryMs(s);
+    switch (column) {
+    case Sku:
+        return st.skuName(s).toByteArray();
+    case Stock: // a value, or none (an empty cell, JSON null): no string key holds one
+        if (st.stockState(s) == StockState::Integer)
+            return st.stockValue(s);
+        if (st.stockState(s) == StockState::NotInteger)
+            return st.stockRaw(s);
+        return noExportValue(); // missing, not read yet, or another type: see the anomalies
+    case StockTtl:              // milliseconds left; -1 no TTL; empty when there is no stock key
+        return !st.stockPresent(s) ? QVariant()
+               : st.stockExpiryMs(s) == NoExpiry
+                   ? QVariant(qint64(-1))
+                   : QVariant(qMax<qint64>(0, st.stockExpiryMs(s) - modelNowMs()));
+    case Receipts:
+        return st.receiptCountOf(s);
+    case SoonestExpiry: // ISO 8601 UTC
+        return soonest == NoReceiptExpiry
+                   ? QVariant()
+                   : QVariant(QDateTime::fromMSecsSinceEpoch(soonest, Qt::UTC)
+                                  .toString(Qt::ISODateWithMs));
+    case Anomalies:
+        return anomalyShortText(rowAnomalies(s));
+    }
+    return {};
+}
+
 QVariant SkuTableModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || index.row() >= rowCount())
@@ -140,21 +193,7 @@ QVariant SkuTableModel::data(const QModelIndex &index, int role) const
     const qint64 soonest = st.soonestReceiptExpiryMs(s);
     switch (role) {
     case Qt::DisplayRole:
-        switch (index.column()) {
-        case Sku:
-            return core::escapeBytes(st.skuName(s).toByteArray(), DisplayBytes);
-        case Stock:
-            return stockText(st, s);
-        case StockTtl:
-            return st.stockPresent(s) ? ttlText(st.stockExpiryMs(s), now) : QString();
-        case Receipts:
-            return st.receiptCountOf(s);
-        case SoonestExpiry:
-            return soonest == NoReceiptExpiry ? QString() : ttlText(soonest, now);
-        case Anomalies:
-            return anomalyShortText(rowAnomalies(s));
-        }
-        break;
+        return displayData(index.column(), s);
     case ExpiringSoonRole:
         return index.column() == SoonestExpiry && soonest != NoReceiptExpiry
                && expiresSoon(soonest, now, m_warnWithinMs);
@@ -183,31 +222,7 @@ QVariant SkuTableModel::data(const QModelIndex &index, int role) const
             return QByteArray::number(st.stockValue(s));
         break;
     case ExportRole:
-        switch (index.column()) {
-        case Sku:
-            return st.skuName(s).toByteArray();
-        case Stock: // a value, or none (an empty cell, JSON null): no string key holds one
-            if (st.stockState(s) == StockState::Integer)
-                return st.stockValue(s);
-            if (st.stockState(s) == StockState::NotInteger)
-                return st.stockRaw(s);
-            return noExportValue(); // missing, not read yet, or another type: see the anomalies
-        case StockTtl: // milliseconds left; -1 no TTL; empty when there is no stock key
-            return !st.stockPresent(s) ? QVariant()
-                   : st.stockExpiryMs(s) == NoExpiry
-                       ? QVariant(qint64(-1))
-                       : QVariant(qMax<qint64>(0, st.stockExpiryMs(s) - now));
-        case Receipts:
-            return st.receiptCountOf(s);
-        case SoonestExpiry: // ISO 8601 UTC
-            return soonest == NoReceiptExpiry
-                       ? QVariant()
-                       : QVariant(QDateTime::fromMSecsSinceEpoch(soonest, Qt::UTC)
-                                      .toString(Qt::ISODateWithMs));
-        case Anomalies:
-            return anomalyShortText(rowAnomalies(s));
-        }
-        break;
+        return exportData(index.column(), s);
     case KeyRole:
         return st.stockKey(s);
     case ExpiryRole: // of the stock key; NoExpiry also when there is none

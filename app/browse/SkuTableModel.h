@@ -64,6 +64,10 @@ protected:
     quint64 sortKey(uint32_t sku, int column) const override;
 
 private:
+    // data() for one role: DisplayRole and ExportRole, column by column.
+    QVariant displayData(int column, uint32_t sku) const;
+    QVariant exportData(int column, uint32_t sku) const;
+
     const KeyspaceStore &m_store;
     QByteArray m_filter;
     bool m_filterIsGlob = false;

@@ -11,7 +11,6 @@
 
 #include <QCommandLineParser>
 #include <QJsonArray>
-#include <QJsonDocument>
 
 namespace cli::functionscmd {
 
@@ -271,7 +270,7 @@ void printWarnings(Context &context, const functions::Inspection &file)
 
 void printJson(Context &context, const QJsonObject &object)
 {
-    context.out << QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact)) << '\n';
+    context.out << compactJson(object) << '\n';
 }
 
 QString stateName(functions::PreflightCheck::State state)
@@ -291,6 +290,68 @@ QJsonObject preflightJson(const functions::PreflightReport &report)
                                   {QStringLiteral("detail"), c.detail}});
     return {{QStringLiteral("passed"), report.passed()}, {QStringLiteral("checks"), checks}};
 }
+
+namespace {
+
+// On a standalone server, the replicas or primary INFO replication names, read once: the
+// matrix then covers the whole group. Returns the note on what was left out, if any.
+QString readStandaloneGroup(Session &s)
+{
+    if (s.nodes)
+        return QString();
+    s.group = std::make_unique<functions::StandaloneGroup>(s.libraryClient(), s.client->address(),
+                                                           s.libraryClient().options(),
+                                                           s.target.profile.addressMap());
+    return s.group->readBlocking();
+}
+
+// Each library once, as most nodes hold it (the matrix's reference), with its local match.
+QList<functions::LibraryStatus> matchedLibraries(const functions::LibraryMatrix &matrix,
+                                                 const QStringList &localDirs)
+{
+    QList<redis::LibraryInfo> libs;
+    for (const QString &name : matrix.libraries())
+        libs << *matrix.reference(name);
+    functions::LocalCatalog catalog(QStringList{functions::LocalCatalog::shippedDirectory()}
+                                    + localDirs);
+    catalog.scan();
+    return functions::libraryStatuses(libs, catalog);
+}
+
+void printStatusJson(Context &context, const Session &s, const functions::LibraryMatrix &matrix,
+                     const QList<functions::LibraryStatus> &status, const QString &groupNote)
+{
+    QJsonArray array;
+    for (const functions::LibraryStatus &l : status)
+        array.append(l.toJson());
+    QJsonObject o = matrix.toJson();
+    o.insert(QStringLiteral("address"), s.client->address());
+    o.insert(QStringLiteral("cluster"), bool(s.nodes));
+    if (!groupNote.isEmpty())
+        o.insert(QStringLiteral("replication_note"), groupNote);
+    o.insert(QStringLiteral("libraries"), array);
+    o.insert(QStringLiteral("exit_code"), matrixExit(matrix));
+    printJson(context, o);
+}
+
+void printLibraries(Context &context, const Session &s,
+                    const QList<functions::LibraryStatus> &status)
+{
+    if (status.isEmpty())
+        context.out << "no function libraries on "
+                    << (s.nodes ? QStringLiteral("any node") : s.client->address()) << '\n';
+    for (const functions::LibraryStatus &l : status) {
+        context.out << l.library.name << "  " << functions::versionLabel(l.version) << "  sha256 "
+                    << functions::shortFingerprint(l.fingerprint) << "  " << l.match.text() << '\n';
+        for (const redis::FunctionInfo &f : l.library.functions)
+            context.out << "  " << f.name << "  ["
+                        << (f.flags.isEmpty() ? QStringLiteral("no flags") : f.flags.join(", "))
+                        << "]  " << f.description.value_or(QStringLiteral("(no description)"))
+                        << '\n';
+    }
+}
+
+} // namespace
 
 int runStatus(Context &context)
 {
@@ -321,53 +382,19 @@ int runStatus(Context &context)
     auto s = connect(connection, parser, context, ExitUsage, ExitConnection, &exitCode);
     if (!s)
         return exitCode;
-    QString groupNote;
-    if (!s->nodes) {
-        s->group = std::make_unique<functions::StandaloneGroup>(
-            s->libraryClient(), s->client->address(), s->libraryClient().options(),
-            s->target.profile.addressMap());
-        groupNote = s->group->readBlocking();
-    }
+    const QString groupNote = readStandaloneGroup(*s);
     // As the release user when there is one, as every library step (ChangeTarget::loadVia).
     const QList<functions::MatrixNode> nodes = s->matrixNodes();
     const functions::LibraryMatrix matrix =
         functions::readLibraryMatrixBlocking(nodes, s->target.timeoutFor(10000));
     if (nodes.size() == 1 && !matrix.unreadable().isEmpty())
         return context.fail(ExitConnection, matrix.unreadable().first());
-    // Each library once, as most nodes hold it (the matrix's reference), with its local match.
-    QList<redis::LibraryInfo> libs;
-    for (const QString &name : matrix.libraries())
-        libs << *matrix.reference(name);
-    functions::LocalCatalog catalog(QStringList{functions::LocalCatalog::shippedDirectory()}
-                                    + parser.values(dirs));
-    catalog.scan();
-    const QList<functions::LibraryStatus> status = functions::libraryStatuses(libs, catalog);
+    const QList<functions::LibraryStatus> status = matchedLibraries(matrix, parser.values(dirs));
     if (parser.isSet(json)) {
-        QJsonArray array;
-        for (const functions::LibraryStatus &l : status)
-            array.append(l.toJson());
-        QJsonObject o = matrix.toJson();
-        o.insert(QStringLiteral("address"), s->client->address());
-        o.insert(QStringLiteral("cluster"), bool(s->nodes));
-        if (!groupNote.isEmpty())
-            o.insert(QStringLiteral("replication_note"), groupNote);
-        o.insert(QStringLiteral("libraries"), array);
-        o.insert(QStringLiteral("exit_code"), matrixExit(matrix));
-        printJson(context, o);
+        printStatusJson(context, *s, matrix, status, groupNote);
         return matrixExit(matrix);
     }
-    if (status.isEmpty())
-        context.out << "no function libraries on "
-                    << (s->nodes ? QStringLiteral("any node") : s->client->address()) << '\n';
-    for (const functions::LibraryStatus &l : status) {
-        context.out << l.library.name << "  " << functions::versionLabel(l.version) << "  sha256 "
-                    << functions::shortFingerprint(l.fingerprint) << "  " << l.match.text() << '\n';
-        for (const redis::FunctionInfo &f : l.library.functions)
-            context.out << "  " << f.name << "  ["
-                        << (f.flags.isEmpty() ? QStringLiteral("no flags") : f.flags.join(", "))
-                        << "]  " << f.description.value_or(QStringLiteral("(no description)"))
-                        << '\n';
-    }
+    printLibraries(context, *s, status);
     if (!groupNote.isEmpty())
         context.out << "note: " << groupNote << '\n';
     if (nodes.size() > 1)

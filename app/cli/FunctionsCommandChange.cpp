@@ -41,6 +41,69 @@ void printDiffText(Context &context, const functions::LibraryChange &change)
         context.out << "refused: " << r << '\n';
 }
 
+// The session's nodes with `first` ahead of the others, and the backup directory asked for.
+functions::ChangeContext changeContext(const QCommandLineParser &parser, const ChangeOptions &o,
+                                       const Session &session, const QStringList &first)
+{
+    functions::ChangeContext ctx = session.context();
+    std::stable_partition(
+        ctx.nodes.begin(), ctx.nodes.end(),
+        [&](const functions::ChangeTarget &t) { return first.contains(t.address); });
+    if (parser.isSet(o.backupDir))
+        ctx.backupDirectory = parser.value(o.backupDir);
+    return ctx;
+}
+
+// Where each node ended, as JSON and (in text) one line a node, then on several nodes the
+// table a release manager acts on.
+QJsonArray reportNodes(Context &context, const functions::ExecutionReport &done, bool json)
+{
+    QJsonArray nodes;
+    for (const functions::NodeOutcome &n : done.nodes) {
+        nodes.append(QJsonObject{{QStringLiteral("address"), n.address},
+                                 {QStringLiteral("applied"), n.applied},
+                                 {QStringLiteral("verified"), n.verified},
+                                 {QStringLiteral("outcome_unknown"), n.outcomeUnknown},
+                                 {QStringLiteral("rolled_back"), n.rolledBack},
+                                 {QStringLiteral("final_state"), n.finalState},
+                                 {QStringLiteral("holds"), n.holds},
+                                 {QStringLiteral("message"), n.message}});
+        if (!json)
+            context.out << n.address << ": " << n.message << '\n';
+    }
+    if (!json && done.nodes.size() > 1) {
+        context.out << "\n"
+                    << QStringLiteral("node").leftJustified(22) << ' '
+                    << QStringLiteral("final state").leftJustified(16) << " holds now\n";
+        for (const functions::NodeOutcome &n : done.nodes)
+            context.out << n.address.leftJustified(22) << ' ' << n.finalState.leftJustified(16)
+                        << ' ' << n.holds << '\n';
+    }
+    return nodes;
+}
+
+// A change that ran but did not succeed: its exit code and why. Nothing changed anywhere
+// (refused, rolled back, untouched): 1. Anything else: look (4).
+std::pair<int, QString> unsuccessfulEnd(const functions::ExecutionReport &done)
+{
+    static const QStringList settled{QStringLiteral("unchanged"), QStringLiteral("rolled back"),
+                                     QStringLiteral("not touched")};
+    const bool unclear =
+        std::any_of(done.nodes.begin(), done.nodes.end(), [&](const functions::NodeOutcome &n) {
+            return n.outcomeUnknown || !settled.contains(n.finalState);
+        });
+    const auto failed =
+        std::find_if(done.nodes.begin(), done.nodes.end(), [](const functions::NodeOutcome &n) {
+            return !n.verified && n.finalState != QLatin1String("not touched");
+        });
+    QString why = done.nodes.isEmpty()         ? QStringLiteral("nothing was done")
+                  : failed != done.nodes.end() ? failed->message
+                                               : done.nodes.last().message;
+    if (done.rolledBack())
+        why += QStringLiteral("; the nodes changed before it were rolled back (see the table)");
+    return {unclear ? int(ChangeUnverified) : int(ExitFailed), why};
+}
+
 } // namespace
 
 void ChangeOptions::addTo(QCommandLineParser &parser)
@@ -54,13 +117,7 @@ int drive(Context &context, QCommandLineParser &parser, ChangeOptions &o, Sessio
           const functions::ChangeSpec &spec, const QStringList &first)
 {
     const bool json = parser.isSet(o.json);
-    functions::ChangeContext ctx = session.context();
-    std::stable_partition(
-        ctx.nodes.begin(), ctx.nodes.end(),
-        [&](const functions::ChangeTarget &t) { return first.contains(t.address); });
-    if (parser.isSet(o.backupDir))
-        ctx.backupDirectory = parser.value(o.backupDir);
-    functions::LibraryChange change(ctx, spec);
+    functions::LibraryChange change(changeContext(parser, o, session, first), spec);
     QJsonObject report{{QStringLiteral("action"), functions::actionName(spec.action)},
                        {QStringLiteral("library"), spec.library}};
     const auto finish = [&](int code, const QString &error) {
@@ -114,50 +171,13 @@ int drive(Context &context, QCommandLineParser &parser, ChangeOptions &o, Sessio
                                       : why);
 
     const functions::ExecutionReport done = change.executeBlocking();
-    QJsonArray nodes;
-    for (const functions::NodeOutcome &n : done.nodes) {
-        nodes.append(QJsonObject{{QStringLiteral("address"), n.address},
-                                 {QStringLiteral("applied"), n.applied},
-                                 {QStringLiteral("verified"), n.verified},
-                                 {QStringLiteral("outcome_unknown"), n.outcomeUnknown},
-                                 {QStringLiteral("rolled_back"), n.rolledBack},
-                                 {QStringLiteral("final_state"), n.finalState},
-                                 {QStringLiteral("holds"), n.holds},
-                                 {QStringLiteral("message"), n.message}});
-        if (!json)
-            context.out << n.address << ": " << n.message << '\n';
-    }
-    report.insert(QStringLiteral("nodes"), nodes);
-    // On several nodes, where each one ended: the table a release manager acts on.
-    if (!json && done.nodes.size() > 1) {
-        context.out << "\n"
-                    << QStringLiteral("node").leftJustified(22) << ' '
-                    << QStringLiteral("final state").leftJustified(16) << " holds now\n";
-        for (const functions::NodeOutcome &n : done.nodes)
-            context.out << n.address.leftJustified(22) << ' ' << n.finalState.leftJustified(16)
-                        << ' ' << n.holds << '\n';
-    }
+    report.insert(QStringLiteral("nodes"), reportNodes(context, done, json));
     if (!done.refusal.isEmpty())
         return finish(ExitFailed, done.refusal);
     if (done.succeeded())
         return finish(ExitOk, {});
-    // Nothing changed anywhere (refused, rolled back, untouched): 1. Anything else: look (4).
-    static const QStringList settled{QStringLiteral("unchanged"), QStringLiteral("rolled back"),
-                                     QStringLiteral("not touched")};
-    const bool unclear =
-        std::any_of(done.nodes.begin(), done.nodes.end(), [&](const functions::NodeOutcome &n) {
-            return n.outcomeUnknown || !settled.contains(n.finalState);
-        });
-    const auto failed =
-        std::find_if(done.nodes.begin(), done.nodes.end(), [](const functions::NodeOutcome &n) {
-            return !n.verified && n.finalState != QLatin1String("not touched");
-        });
-    QString why = done.nodes.isEmpty()         ? QStringLiteral("nothing was done")
-                  : failed != done.nodes.end() ? failed->message
-                                               : done.nodes.last().message;
-    if (done.rolledBack())
-        why += QStringLiteral("; the nodes changed before it were rolled back (see the table)");
-    return finish(unclear ? int(ChangeUnverified) : int(ExitFailed), why);
+    const auto [code, why] = unsuccessfulEnd(done);
+    return finish(code, why);
 }
 
 int runDiff(Context &context)

@@ -8,8 +8,6 @@
 #include "redis/RedisClient.h"
 #include "session/WriteGate.h"
 
-#include <QJsonDocument>
-
 namespace cli {
 namespace {
 
@@ -78,148 +76,214 @@ void printText(QTextStream &out, StrategyResult &r)
         line(QStringLiteral("cleanup"), r.cleanupProblem);
 }
 
-int runLab(Context &context)
+// The lab's options, built once so that parsing and reading them name the same objects.
+struct LabOptions
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Runs a storm of deductions against a throwaway SKU per strategy and counts what went\n"
-        "wrong: oversold units (sold minus the initial stock) and double deductions from\n"
-        "retries. Strategies:\n"
-        "  naive     GET, compare on the client, DECRBY (the race the seeds warn about)\n"
-        "  script    EVALSHA stock_decrement.lua (atomic, not idempotent)\n"
-        "  fcall-v1  FCALL inventory_deduct_v1 (atomic, one deduction per order id)\n"
-        "  fcall-v2  FCALL inventory_deduct_v2 (when the loaded library has it)\n"
-        "Each strategy gets a fresh SKU lab-<random>-<strategy>; its keys are removed afterwards.\n"
-        "On a Redis Cluster (give any node) each strategy's storm runs on the primary owning\n"
-        "its SKU's slot, a different primary per strategy while there are some left; the\n"
-        "node is printed (JSON: node). The function library must be loaded on every primary.\n"
-        "Runs only on servers labelled local or test (see --environment).\n"
-        "Exit codes: 0 every strategy ran, 1 a strategy could not run or broke off (the\n"
-        "reason is printed), 2 bad arguments, 3 could not connect, 4 refused: the server is\n"
-        "not labelled local or test."));
     ConnectionArgs connection;
-    connection.addTo(parser);
-    const QCommandLineOption strategy(
+    QCommandLineOption strategy{
         QStringLiteral("strategy"),
         QStringLiteral("naive, script, fcall-v1 or fcall-v2; repeat or separate with commas."),
-        QStringLiteral("NAME"));
-    const QCommandLineOption stock(QStringLiteral("stock"),
-                                   QStringLiteral("Initial stock, 0 to 1000000000 (default 100)."),
-                                   QStringLiteral("N"));
-    const QCommandLineOption connections(QStringLiteral("connections"),
-                                         QStringLiteral("Connections, 1 to 200 (default 20)."),
-                                         QStringLiteral("C"));
-    const QCommandLineOption attempts(QStringLiteral("attempts"),
-                                      QStringLiteral("Deduction attempts of one unit each, in "
-                                                     "all (default 1000)."),
-                                      QStringLiteral("A"));
-    const QCommandLineOption pipeline(QStringLiteral("pipeline"),
-                                      QStringLiteral("Commands in flight per connection, 1 to "
-                                                     "1000 (default 1)."),
-                                      QStringLiteral("P"));
-    const QCommandLineOption retryShare(QStringLiteral("retry-share"),
-                                        QStringLiteral("Share of attempts, 0 to 1, that resend "
-                                                       "an earlier acknowledged order id "
-                                                       "(default 0)."),
-                                        QStringLiteral("F"));
-    const QCommandLineOption fault(QStringLiteral("fault"),
-                                   QStringLiteral("none (default); pause: CLIENT PAUSE WRITE half "
-                                                  "way; timeout: the same pause with client "
-                                                  "timeouts shorter than it (lost replies, "
-                                                  "retried with the same order id)."),
-                                   QStringLiteral("FAULT"));
-    const QCommandLineOption pauseMs(QStringLiteral("pause-ms"),
-                                     QStringLiteral("The fault's pause (default 300)."),
-                                     QStringLiteral("MS"));
-    const QCommandLineOption clientTimeout(QStringLiteral("client-timeout-ms"),
-                                           QStringLiteral("The storm's command timeout with "
-                                                          "--fault timeout (default 50)."),
-                                           QStringLiteral("MS"));
-    const QCommandLineOption json(
-        QStringLiteral("json"), QStringLiteral("Print one JSON object per strategy, one a line."));
-    parser.addOptions({strategy, stock, connections, attempts, pipeline, retryShare, fault, pauseMs,
-                       clientTimeout, json});
-    if (auto code = parseArguments(parser, context))
-        return *code;
-    if (auto repeated = repeatedOption(parser, {QStringLiteral("strategy")}))
-        return context.fail(ExitUsage, *repeated);
+        QStringLiteral("NAME")};
+    QCommandLineOption stock{QStringLiteral("stock"),
+                             QStringLiteral("Initial stock, 0 to 1000000000 (default 100)."),
+                             QStringLiteral("N")};
+    QCommandLineOption connections{QStringLiteral("connections"),
+                                   QStringLiteral("Connections, 1 to 200 (default 20)."),
+                                   QStringLiteral("C")};
+    QCommandLineOption attempts{QStringLiteral("attempts"),
+                                QStringLiteral("Deduction attempts of one unit each, in "
+                                               "all (default 1000)."),
+                                QStringLiteral("A")};
+    QCommandLineOption pipeline{QStringLiteral("pipeline"),
+                                QStringLiteral("Commands in flight per connection, 1 to "
+                                               "1000 (default 1)."),
+                                QStringLiteral("P")};
+    QCommandLineOption retryShare{QStringLiteral("retry-share"),
+                                  QStringLiteral("Share of attempts, 0 to 1, that resend "
+                                                 "an earlier acknowledged order id "
+                                                 "(default 0)."),
+                                  QStringLiteral("F")};
+    QCommandLineOption fault{QStringLiteral("fault"),
+                             QStringLiteral("none (default); pause: CLIENT PAUSE WRITE half "
+                                            "way; timeout: the same pause with client "
+                                            "timeouts shorter than it (lost replies, "
+                                            "retried with the same order id)."),
+                             QStringLiteral("FAULT")};
+    QCommandLineOption pauseMs{QStringLiteral("pause-ms"),
+                               QStringLiteral("The fault's pause (default 300)."),
+                               QStringLiteral("MS")};
+    QCommandLineOption clientTimeout{QStringLiteral("client-timeout-ms"),
+                                     QStringLiteral("The storm's command timeout with "
+                                                    "--fault timeout (default 50)."),
+                                     QStringLiteral("MS")};
+    QCommandLineOption json{QStringLiteral("json"),
+                            QStringLiteral("Print one JSON object per strategy, one a line.")};
 
-    LabSettings settings;
-    settings.strategies.clear();
-    for (const QString &value : parser.values(strategy))
+    void addTo(QCommandLineParser &parser)
+    {
+        parser.setApplicationDescription(QStringLiteral(
+            "Runs a storm of deductions against a throwaway SKU per strategy and counts what "
+            "went\n"
+            "wrong: oversold units (sold minus the initial stock) and double deductions from\n"
+            "retries. Strategies:\n"
+            "  naive     GET, compare on the client, DECRBY (the race the seeds warn about)\n"
+            "  script    EVALSHA stock_decrement.lua (atomic, not idempotent)\n"
+            "  fcall-v1  FCALL inventory_deduct_v1 (atomic, one deduction per order id)\n"
+            "  fcall-v2  FCALL inventory_deduct_v2 (when the loaded library has it)\n"
+            "Each strategy gets a fresh SKU lab-<random>-<strategy>; its keys are removed "
+            "afterwards.\n"
+            "On a Redis Cluster (give any node) each strategy's storm runs on the primary owning\n"
+            "its SKU's slot, a different primary per strategy while there are some left; the\n"
+            "node is printed (JSON: node). The function library must be loaded on every "
+            "primary.\n"
+            "Runs only on servers labelled local or test (see --environment).\n"
+            "Exit codes: 0 every strategy ran, 1 a strategy could not run or broke off (the\n"
+            "reason is printed), 2 bad arguments, 3 could not connect, 4 refused: the server is\n"
+            "not labelled local or test."));
+        connection.addTo(parser);
+        parser.addOptions({strategy, stock, connections, attempts, pipeline, retryShare, fault,
+                           pauseMs, clientTimeout, json});
+    }
+};
+
+// --strategy, repeated or comma-separated, in the order given and without repeats.
+std::optional<QString> readStrategies(const QCommandLineParser &parser, const LabOptions &o,
+                                      const QString &commandName, LabSettings *settings)
+{
+    settings->strategies.clear();
+    for (const QString &value : parser.values(o.strategy))
         for (const QString &name : value.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
             const auto s = parseStrategy(name);
             if (!s)
-                return context.fail(ExitUsage,
-                                    QStringLiteral("--strategy: '%1' is not a strategy; give "
-                                                   "naive, script, fcall-v1 or fcall-v2")
-                                        .arg(name));
-            if (!settings.strategies.contains(*s))
-                settings.strategies.append(*s);
+                return QStringLiteral("--strategy: '%1' is not a strategy; give "
+                                      "naive, script, fcall-v1 or fcall-v2")
+                    .arg(name);
+            if (!settings->strategies.contains(*s))
+                settings->strategies.append(*s);
         }
-    if (settings.strategies.isEmpty())
-        return context.fail(ExitUsage, QStringLiteral("--strategy is required: naive, script, "
-                                                      "fcall-v1 or fcall-v2 (see %1 --help)")
-                                           .arg(context.commandName));
-    qint64 c = settings.connections, p = settings.pipeline, pause = settings.pauseMs,
-           timeout = settings.clientTimeoutMs;
+    if (settings->strategies.isEmpty())
+        return QStringLiteral("--strategy is required: naive, script, "
+                              "fcall-v1 or fcall-v2 (see %1 --help)")
+            .arg(commandName);
+    return std::nullopt;
+}
+
+std::optional<QString> readNumbers(const QCommandLineParser &parser, const LabOptions &o,
+                                   LabSettings *settings)
+{
+    qint64 c = settings->connections, p = settings->pipeline, pause = settings->pauseMs,
+           timeout = settings->clientTimeoutMs;
     for (const auto &[option, target] :
-         {std::pair{&stock, &settings.initialStock}, std::pair{&connections, &c},
-          std::pair{&attempts, &settings.attempts}, std::pair{&pipeline, &p},
-          std::pair{&pauseMs, &pause}, std::pair{&clientTimeout, &timeout}})
+         {std::pair{&o.stock, &settings->initialStock}, std::pair{&o.connections, &c},
+          std::pair{&o.attempts, &settings->attempts}, std::pair{&o.pipeline, &p},
+          std::pair{&o.pauseMs, &pause}, std::pair{&o.clientTimeout, &timeout}})
         if (auto problem = readNumber(parser, *option, target))
-            return context.fail(ExitUsage, *problem);
+            return problem;
     // Clamped only to fit an int, keeping the sign and the value a person typed (a -5 said
-    // "not -1"); the range check below names the real bounds.
+    // "not -1"); the range check in LabSettings::problems() names the real bounds.
     const auto fit = [](qint64 v) {
         return int(std::clamp<qint64>(v, -(1 << 30), 1 << 30));
     };
-    settings.connections = fit(c);
-    settings.pipeline = fit(p);
-    settings.pauseMs = fit(pause);
-    settings.clientTimeoutMs = fit(timeout);
-    if (parser.isSet(retryShare)) {
-        bool ok = false;
-        settings.retryShare = parser.value(retryShare).toDouble(&ok);
-        if (!ok)
-            return context.fail(ExitUsage, QStringLiteral("--retry-share: give a fraction from 0 "
-                                                          "to 1, not '%1'")
-                                               .arg(parser.value(retryShare)));
-    }
-    if (parser.isSet(fault)) {
-        const auto f = parseFault(parser.value(fault));
-        if (!f)
-            return context.fail(ExitUsage,
-                                QStringLiteral("--fault: give none, pause or timeout, not '%1'")
-                                    .arg(parser.value(fault)));
-        settings.fault = *f;
-    }
-    if (const QStringList problems = settings.problems(); !problems.isEmpty())
-        return context.fail(
-            ExitUsage, QStringLiteral("nothing sent: %1").arg(problems.join(QStringLiteral("; "))));
+    settings->connections = fit(c);
+    settings->pipeline = fit(p);
+    settings->pauseMs = fit(pause);
+    settings->clientTimeoutMs = fit(timeout);
+    return std::nullopt;
+}
 
-    int exitCode = ExitUsage;
-    const auto target = connection.resolve(parser, context, &exitCode);
-    if (!target)
-        return exitCode;
-    const session::ConnectionProfile &profile = target->profile;
+std::optional<QString> readRetryAndFault(const QCommandLineParser &parser, const LabOptions &o,
+                                         LabSettings *settings)
+{
+    if (parser.isSet(o.retryShare)) {
+        bool ok = false;
+        settings->retryShare = parser.value(o.retryShare).toDouble(&ok);
+        if (!ok)
+            return QStringLiteral("--retry-share: give a fraction from 0 to 1, not '%1'")
+                .arg(parser.value(o.retryShare));
+    }
+    if (parser.isSet(o.fault)) {
+        const auto f = parseFault(parser.value(o.fault));
+        if (!f)
+            return QStringLiteral("--fault: give none, pause or timeout, not '%1'")
+                .arg(parser.value(o.fault));
+        settings->fault = *f;
+    }
+    return std::nullopt;
+}
+
+// The storm's settings from the options, or the usage error to print.
+std::optional<QString> readSettings(const QCommandLineParser &parser, const LabOptions &o,
+                                    const QString &commandName, LabSettings *settings)
+{
+    if (auto problem = readStrategies(parser, o, commandName, settings))
+        return problem;
+    if (auto problem = readNumbers(parser, o, settings))
+        return problem;
+    if (auto problem = readRetryAndFault(parser, o, settings))
+        return problem;
+    if (const QStringList problems = settings->problems(); !problems.isEmpty())
+        return QStringLiteral("nothing sent: %1").arg(problems.join(QStringLiteral("; ")));
+    return std::nullopt;
+}
+
+// Whether the lab may run on this server: the exit code to return now, or nullopt to go on.
+std::optional<int> refuseUnlessLab(const ConnectionArgs::Resolved &target, Context &context)
+{
+    const session::ConnectionProfile &profile = target.profile;
     if (auto refusal = labRefusal(profile.environmentKind(), profile.environmentLabel()))
         return context.fail(ExitRefused, QStringLiteral("nothing sent: %1").arg(*refusal));
     // The label the write gate would act on: a Local claim holds only once proven (a tunnel on
     // 127.0.0.1 to production is production), so the server is asked before any storm.
-    std::unique_ptr<redis::RedisClient> probe;
-    if (profile.environmentKind() == session::Environment::Local) {
-        probe = connectClient(profile.toConnectionOptions(target->password), context,
-                              ExitConnection, &exitCode);
-        if (!probe)
-            return exitCode;
-        session::WriteGate gate(*probe, profile);
-        gate.waitForServer(profile.timeoutMs + 1000);
-        if (auto refusal = labRefusal(gate.environmentKind(), gate.environment()))
-            return context.fail(
-                ExitRefused,
-                QStringLiteral("nothing sent: %1 (%2)").arg(*refusal, gate.environmentReason()));
+    if (profile.environmentKind() != session::Environment::Local)
+        return std::nullopt;
+    int exitCode = ExitUsage;
+    const std::unique_ptr<redis::RedisClient> probe = connectClient(
+        profile.toConnectionOptions(target.password), context, ExitConnection, &exitCode);
+    if (!probe)
+        return exitCode;
+    session::WriteGate gate(*probe, profile);
+    gate.waitForServer(profile.timeoutMs + 1000);
+    if (auto refusal = labRefusal(gate.environmentKind(), gate.environment()))
+        return context.fail(
+            ExitRefused,
+            QStringLiteral("nothing sent: %1 (%2)").arg(*refusal, gate.environmentReason()));
+    return std::nullopt;
+}
+
+int printReport(Context &context, LabReport &report, bool json)
+{
+    bool allRan = true;
+    for (StrategyResult &r : report.results) {
+        allRan = allRan && r.ran();
+        if (json)
+            context.out << compactJson(r.toJson()) << '\n';
+        else
+            printText(context.out, r);
     }
+    context.out.flush();
+    return allRan ? ExitOk : ExitFailed;
+}
+
+int runLab(Context &context)
+{
+    QCommandLineParser parser;
+    LabOptions o;
+    o.addTo(parser);
+    if (auto code = parseArguments(parser, context))
+        return *code;
+    if (auto repeated = repeatedOption(parser, {QStringLiteral("strategy")}))
+        return context.fail(ExitUsage, *repeated);
+    LabSettings settings;
+    if (auto problem = readSettings(parser, o, context.commandName, &settings))
+        return context.fail(ExitUsage, *problem);
+
+    int exitCode = ExitUsage;
+    const auto target = o.connection.resolve(parser, context, &exitCode);
+    if (!target)
+        return exitCode;
+    if (auto code = refuseUnlessLab(*target, context))
+        return *code;
+    const session::ConnectionProfile &profile = target->profile;
     const auto schema = keySchema(profile, context, &exitCode);
     if (!schema)
         return exitCode;
@@ -231,16 +295,7 @@ int runLab(Context &context)
         return context.fail(report.connectFailed ? ExitConnection : ExitFailed,
                             scrub(report.failure, target->password));
     }
-    bool allRan = true;
-    for (StrategyResult &r : report.results) {
-        allRan = allRan && r.ran();
-        if (parser.isSet(json))
-            context.out << QJsonDocument(r.toJson()).toJson(QJsonDocument::Compact) << '\n';
-        else
-            printText(context.out, r);
-    }
-    context.out.flush();
-    return allRan ? ExitOk : ExitFailed;
+    return printReport(context, report, parser.isSet(o.json));
 }
 
 const Registration labRegistration{

@@ -3,8 +3,6 @@
 #include "Subcommand.h"
 #include "session/ConnectionProbe.h"
 
-#include <QJsonDocument>
-
 namespace cli {
 namespace {
 
@@ -41,10 +39,7 @@ int runPing(Context &context)
     }
     const session::ProbeReport &report = result.value();
     if (parser.isSet(json)) {
-        context.out << scrub(
-            QString::fromUtf8(QJsonDocument(report.toJson()).toJson(QJsonDocument::Compact)),
-            target->password)
-                    << '\n';
+        context.out << scrub(compactJson(report.toJson()), target->password) << '\n';
         return ExitOk;
     }
     const QList<session::ProbeRow> rows = report.rows();

@@ -6,6 +6,8 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <algorithm>
 #include <optional>
 
@@ -150,6 +152,20 @@ int dispatch(int argc, const char *const *argv, QTextStream &out, QTextStream &e
         return ExitUsage;
     }
     return dispatch(decoded.arguments, out, err, in);
+}
+
+std::optional<qint64> wholeNumber(const QString &text, qint64 min, qint64 max)
+{
+    bool ok = false;
+    const qint64 n = text.toLongLong(&ok);
+    if (!ok || n < min || n > max)
+        return std::nullopt;
+    return n;
+}
+
+QString compactJson(const QJsonObject &object)
+{
+    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
 }
 
 } // namespace cli

@@ -6,6 +6,7 @@
 
 class QCommandLineParser;
 class QIODevice;
+class QJsonObject;
 
 namespace cli {
 
@@ -70,5 +71,12 @@ std::optional<int> parseArguments(QCommandLineParser &parser, Context &context);
 // be given many times.
 std::optional<QString> repeatedOption(const QCommandLineParser &parser,
                                       const QStringList &repeatable = {});
+
+// `text` as a whole number from `min` to `max`, or nullopt: each verb names the option and
+// its range in its own words.
+std::optional<qint64> wholeNumber(const QString &text, qint64 min, qint64 max);
+
+// One JSON object on one line (without the newline), as every verb's --json prints it.
+QString compactJson(const QJsonObject &object);
 
 } // namespace cli

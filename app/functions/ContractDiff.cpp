@@ -91,95 +91,101 @@ bool hasContractVersion(const QString &functionName)
     return re.match(functionName).hasMatch();
 }
 
-ContractDiff diffContract(const Inspection &incoming, const QList<redis::LibraryInfo> &loaded,
-                          const QList<redis::LibraryInfo> *neighbours)
-{
-    ContractDiff d;
-    d.library = incoming.library;
-    d.versionAfter = incoming.version;
-    d.fingerprintAfter = incoming.fingerprint;
-    if (!incoming.ok()) {
-        d.refusals << QStringLiteral("the file ") + incoming.problem->refusal();
-        d.verdict = Verdict::Refused;
-        return d;
-    }
-    const redis::LibraryInfo *current = findLibrary(loaded, incoming.library);
-    std::optional<Inspection> currentInspected;
-    if (current) {
-        d.existsBefore = true;
-        d.versionBefore = libraryVersion(current->code);
-        d.fingerprintBefore = codeFingerprint(current->code);
-        d.codeIdentical = current->hasCode && current->code == incoming.code;
-        if (current->hasCode && !d.codeIdentical) {
-            currentInspected = inspectLibrary(current->code);
-            if (!currentInspected->ok())
-                d.warnings << QStringLiteral("the loaded code could not be inspected offline "
-                                             "(%1): function bodies were not compared")
-                                  .arg(currentInspected->problem->toString());
-        }
-    }
-    const bool bodiesKnown = currentInspected && currentInspected->ok();
+namespace {
 
-    // Functions before (as the server lists them: its flags and descriptions are the truth).
-    if (current) {
-        for (const redis::FunctionInfo &before : current->functions) {
-            FunctionDiff f;
-            f.name = before.name;
-            f.before = before;
-            const InspectedFunction *after = incoming.function(before.name);
-            if (!after) {
-                f.verdict = Verdict::Breaking;
-                f.notes
-                    << QStringLiteral("removed: callers of %1 will get an error").arg(before.name);
-                d.functions << f;
-                continue;
-            }
-            f.after = after->info;
-            f.name = after->info.name;
-            f.renamedCase = after->info.name != before.name;
-            if (f.renamedCase)
-                f.notes << QStringLiteral("renamed %1 → %2 (case only; FCALL finds either)")
-                               .arg(before.name, after->info.name);
-            if (after->info.flags != before.flags) {
-                f.flagsChanged = true;
-                f.verdict = Verdict::Breaking;
-                f.notes << QStringLiteral("flags change: %1 → %2")
-                               .arg(describeFlags(before.flags), describeFlags(after->info.flags));
-            }
-            if (after->info.description != before.description) {
-                f.descriptionChanged = true;
-                f.verdict = std::max(f.verdict, Verdict::Compatible);
-                f.notes << QStringLiteral("description changed");
-            }
-            if (d.codeIdentical) {
-                // nothing else to compare
-            } else if (!bodiesKnown) {
-                f.bodyUnknown = true;
-            } else if (const InspectedFunction *old = currentInspected->function(before.name);
-                       !old || old->behaviour != after->behaviour) {
-                f.bodyChanged = true;
-                f.verdict = std::max(f.verdict, Verdict::Compatible);
-                if (hasContractVersion(after->info.name)) {
-                    f.notes << QStringLiteral("in-place contract change: the code of %1 "
-                                              "changed under the same contract name")
-                                   .arg(after->info.name);
-                    d.warnings << QStringLiteral("in-place contract change: %1's code changed; "
-                                                 "an incompatible change needs a new name "
-                                                 "(_v%2)")
-                                      .arg(after->info.name)
-                                      .arg(after->info.name.section(QLatin1String("_v"), -1).toInt()
-                                           + 1);
-                } else {
-                    f.notes << QStringLiteral("code changed");
-                }
-            } else if (f.notes.isEmpty()) {
-                f.notes << QStringLiteral("unchanged: its code and everything it uses are "
-                                          "identical");
-            }
-            d.functions << f;
-        }
+// What the server holds before: version, fingerprint and, when the code differs, the loaded
+// code inspected offline (nullopt when there is nothing to inspect).
+std::optional<Inspection> describeBefore(ContractDiff &d, const redis::LibraryInfo *current,
+                                         const Inspection &incoming)
+{
+    if (!current)
+        return std::nullopt;
+    d.existsBefore = true;
+    d.versionBefore = libraryVersion(current->code);
+    d.fingerprintBefore = codeFingerprint(current->code);
+    d.codeIdentical = current->hasCode && current->code == incoming.code;
+    if (!current->hasCode || d.codeIdentical)
+        return std::nullopt;
+    std::optional<Inspection> inspected = inspectLibrary(current->code);
+    if (!inspected->ok())
+        d.warnings << QStringLiteral("the loaded code could not be inspected offline "
+                                     "(%1): function bodies were not compared")
+                          .arg(inspected->problem->toString());
+    return inspected;
+}
+
+// A function in both: did its body (and what it uses) change? `bodies`: the loaded code
+// inspected, or nullptr when it could not be.
+void compareBody(FunctionDiff &f, ContractDiff &d, const redis::FunctionInfo &before,
+                 const InspectedFunction &after, const Inspection *bodies)
+{
+    if (d.codeIdentical)
+        return; // nothing else to compare
+    if (!bodies) {
+        f.bodyUnknown = true;
+        return;
     }
-    // Functions added.
+    if (const InspectedFunction *old = bodies->function(before.name);
+        old && old->behaviour == after.behaviour) {
+        if (f.notes.isEmpty())
+            f.notes << QStringLiteral("unchanged: its code and everything it uses are "
+                                      "identical");
+        return;
+    }
+    f.bodyChanged = true;
+    f.verdict = std::max(f.verdict, Verdict::Compatible);
+    if (!hasContractVersion(after.info.name)) {
+        f.notes << QStringLiteral("code changed");
+        return;
+    }
+    f.notes << QStringLiteral("in-place contract change: the code of %1 "
+                              "changed under the same contract name")
+                   .arg(after.info.name);
+    d.warnings << QStringLiteral("in-place contract change: %1's code changed; "
+                                 "an incompatible change needs a new name "
+                                 "(_v%2)")
+                      .arg(after.info.name)
+                      .arg(after.info.name.section(QLatin1String("_v"), -1).toInt() + 1);
+}
+
+// A function the server has, against the incoming code: removed, or its name, flags,
+// description and body compared (the server's flags and descriptions are the truth).
+FunctionDiff diffFunction(ContractDiff &d, const redis::FunctionInfo &before,
+                          const Inspection &incoming, const Inspection *bodies)
+{
+    FunctionDiff f;
+    f.name = before.name;
+    f.before = before;
+    const InspectedFunction *after = incoming.function(before.name);
+    if (!after) {
+        f.verdict = Verdict::Breaking;
+        f.notes << QStringLiteral("removed: callers of %1 will get an error").arg(before.name);
+        return f;
+    }
+    f.after = after->info;
+    f.name = after->info.name;
+    f.renamedCase = after->info.name != before.name;
+    if (f.renamedCase)
+        f.notes << QStringLiteral("renamed %1 → %2 (case only; FCALL finds either)")
+                       .arg(before.name, after->info.name);
+    if (after->info.flags != before.flags) {
+        f.flagsChanged = true;
+        f.verdict = Verdict::Breaking;
+        f.notes << QStringLiteral("flags change: %1 → %2")
+                       .arg(describeFlags(before.flags), describeFlags(after->info.flags));
+    }
+    if (after->info.description != before.description) {
+        f.descriptionChanged = true;
+        f.verdict = std::max(f.verdict, Verdict::Compatible);
+        f.notes << QStringLiteral("description changed");
+    }
+    compareBody(f, d, before, *after, bodies);
+    return f;
+}
+
+QList<FunctionDiff> addedFunctions(const Inspection &incoming, const redis::LibraryInfo *current)
+{
+    QList<FunctionDiff> added;
     for (const InspectedFunction &after : incoming.functions) {
         const bool known =
             current
@@ -194,17 +200,49 @@ ContractDiff diffContract(const Inspection &incoming, const QList<redis::Library
         f.after = after.info;
         f.verdict = Verdict::Compatible;
         f.notes << QStringLiteral("added");
-        d.functions << f;
+        added << f;
     }
-    // Collisions with other libraries' functions (Redis compares them ignoring case).
-    for (const redis::LibraryInfo &other : neighbours ? *neighbours : loaded) {
+    return added;
+}
+
+// The incoming functions other libraries already have (Redis compares them ignoring case).
+QList<Collision> collisionsWith(const Inspection &incoming, const QList<redis::LibraryInfo> &others)
+{
+    QList<Collision> found;
+    for (const redis::LibraryInfo &other : others) {
         if (other.name == incoming.library)
             continue;
         for (const redis::FunctionInfo &theirs : other.functions)
             if (incoming.function(theirs.name))
-                d.collisions << Collision{incoming.function(theirs.name)->info.name, other.name,
-                                          theirs.name};
+                found << Collision{incoming.function(theirs.name)->info.name, other.name,
+                                   theirs.name};
     }
+    return found;
+}
+
+} // namespace
+
+ContractDiff diffContract(const Inspection &incoming, const QList<redis::LibraryInfo> &loaded,
+                          const QList<redis::LibraryInfo> *neighbours)
+{
+    ContractDiff d;
+    d.library = incoming.library;
+    d.versionAfter = incoming.version;
+    d.fingerprintAfter = incoming.fingerprint;
+    if (!incoming.ok()) {
+        d.refusals << QStringLiteral("the file ") + incoming.problem->refusal();
+        d.verdict = Verdict::Refused;
+        return d;
+    }
+    const redis::LibraryInfo *current = findLibrary(loaded, incoming.library);
+    const std::optional<Inspection> currentInspected = describeBefore(d, current, incoming);
+    const Inspection *bodies =
+        currentInspected && currentInspected->ok() ? &*currentInspected : nullptr;
+    if (current)
+        for (const redis::FunctionInfo &before : current->functions)
+            d.functions << diffFunction(d, before, incoming, bodies);
+    d.functions << addedFunctions(incoming, current);
+    d.collisions << collisionsWith(incoming, neighbours ? *neighbours : loaded);
     for (const Collision &c : d.collisions)
         d.refusals << QStringLiteral("Function %1 already exists in library %2 (as %3)")
                           .arg(c.function, c.otherLibrary, c.otherFunction);

@@ -8,26 +8,11 @@
 #include "LoadJournal.h"
 #include "LocalCatalog.h"
 #include "redis/ResultReads.h"
-#include "session/ProbeReport.h"
 #include "session/WriteGate.h"
-
-#include <QPointer>
 
 namespace functions {
 
 namespace {
-
-using Check = PreflightCheck;
-
-QString commandText(const redis::Command &c)
-{
-    // "FUNCTION LOAD REPLACE": the verb, never the code or the dump.
-    QStringList words;
-    for (const QByteArray &a : c.mid(0, 3))
-        if (a.size() <= 16 && !a.contains('\n'))
-            words << QString::fromUtf8(a);
-    return words.join(QLatin1Char(' '));
-}
 
 // Empty when `payload` is a dump Redis would restore (trailer, checksum, every string) and
 // holds exactly the code FUNCTION LIST gave for `listed`; otherwise why not. A backup whose
@@ -233,130 +218,6 @@ QString LibraryChange::stageRefusal(Stage needed) const
     if (m_stage >= needed)
         return {};
     return QStringLiteral("%1 has not been done yet").arg(QLatin1String(names[int(needed)]));
-}
-
-PreflightCheck LibraryChange::contractCheck() const
-{
-    const QString label = QStringLiteral("Contract");
-    if (const QStringList refused = refusals(); !refused.isEmpty())
-        return Check{label, Check::State::Failed, refused.join(QLatin1Char('\n'))};
-    // Breaking is allowed after an acknowledgement, but it is never "passed": callers fail.
-    if (verdict() == Verdict::Breaking)
-        return Check{label, Check::State::Warning,
-                     QStringLiteral("breaking (%1): %2; the confirmation asks for an "
-                                    "acknowledgement")
-                         .arg(m_spec.library, breakingReasons().join(QStringLiteral("; ")))};
-    return Check{label, Check::State::Passed,
-                 QStringLiteral("%1 (%2)").arg(verdictName(verdict()), m_spec.library)};
-}
-
-void LibraryChange::preflight(std::function<void(const PreflightReport &)> done)
-{
-    PreflightReport report;
-    if (const QString why = stageRefusal(Stage::StateRead); !why.isEmpty()) {
-        report.checks << Check{QStringLiteral("Sequence"), Check::State::Failed, why};
-        return done(report);
-    }
-    session::WriteGate *gate = m_context.gate;
-    if (gate && gate->claimedEnvironment() == session::Environment::Local
-        && gate->evidence().checking()) {
-        // The label is decided on the server's own answer: wait for it, then check.
-        QPointer<LibraryChange> self(this);
-        gate->readServer([self, done] {
-            if (self)
-                self->preflight(done);
-        });
-        return;
-    }
-    report.checks << contractCheck();
-    const QString env = gate ? gate->environment() : m_context.environment;
-    if (!gate)
-        report.checks << Check{QStringLiteral("Environment"), Check::State::Failed,
-                               QStringLiteral("no environment guard for this session")};
-    else if (gate->isReadOnly())
-        report.checks << Check{QStringLiteral("Environment"), Check::State::Failed,
-                               gate->refusalMessage()};
-    else if (env == QLatin1String("production"))
-        report.checks << Check{QStringLiteral("Environment"), Check::State::Warning,
-                               QStringLiteral("production, unlocked for this session")};
-    else
-        report.checks << Check{QStringLiteral("Environment"), Check::State::Passed,
-                               QStringLiteral("%1: writes allowed").arg(env)};
-
-    // Per node, a dry run of the change and of the backup's FUNCTION DUMP, for the user
-    // that will run them: a missing grant shows here, before anything is written.
-    const QByteArray user = m_context.loadUser.toUtf8();
-    QList<QList<redis::Command>> dryRuns;
-    QList<redis::Command> commands;
-    for (qsizetype i = 0; i < m_states.size(); ++i) {
-        const redis::Command c = m_spec.command(m_states.at(i));
-        commands << c;
-        // Fixed places: the dump, the change (a harmless stand-in when there is none), then
-        // every command of the change lock.
-        QList<redis::Command> node{redis::Command{"ACL", "DRYRUN", user, "FUNCTION", "DUMP"},
-                                   redis::Command{"ACL", "DRYRUN", user}
-                                       + (c.isEmpty() ? redis::Command{"PING"} : c)};
-        for (const redis::Command &l : ChangeLease::commandsFor(m_context.nodes.at(i)))
-            node << redis::Command{"ACL", "DRYRUN", user} + l;
-        dryRuns << node;
-    }
-    onEveryNode(dryRuns, [this, report, commands, done](const Replies &replies) mutable {
-        const auto permission = [this](const QString &label, const QString &command,
-                                       const redis::ReplyResult &reply) {
-            const session::PermissionCheck p =
-                session::decodeDryRun(m_context.loadUser, command, reply);
-            using V = session::PermissionCheck::Verdict;
-            if (p.verdict == V::Allowed)
-                return Check{
-                    label, Check::State::Passed,
-                    QStringLiteral("user '%1' may run %2").arg(m_context.loadUser, command)};
-            if (p.verdict == V::Denied)
-                return Check{label, Check::State::Failed,
-                             QStringLiteral("user '%1' may not run %2: %3")
-                                 .arg(m_context.loadUser, command, p.detail)};
-            return Check{label, Check::State::Warning,
-                         QStringLiteral("could not check (%1); the server still refuses a "
-                                        "command the user may not run")
-                             .arg(p.detail)};
-        };
-        for (qsizetype i = 0; i < replies.size(); ++i) {
-            const QString address = m_states.at(i).address;
-            const QString label = QStringLiteral("Permission on %1").arg(address);
-            if (commands.at(i).isEmpty())
-                report.checks << Check{label, Check::State::Passed,
-                                       QStringLiteral("nothing to change on this node")};
-            else
-                report.checks << permission(label, commandText(commands.at(i)),
-                                            replyAt(replies.at(i), 1));
-            report.checks << permission(QStringLiteral("Backup on %1").arg(address),
-                                        QStringLiteral("FUNCTION DUMP"), replyAt(replies.at(i), 0));
-            // The change lock (ChangeLease.h): one line, or the first command refused.
-            const QString lockLabel = QStringLiteral("Change lock on %1").arg(address);
-            const QList<redis::Command> lock = ChangeLease::commandsFor(m_context.nodes.at(i));
-            Check lockCheck{
-                lockLabel, Check::State::Passed,
-                QStringLiteral("user '%1' may take and give back the change lock "
-                               "(key %2)")
-                    .arg(m_context.loadUser, QString::fromUtf8(m_context.nodes.at(i).lockKey))};
-            for (qsizetype k = 0; k < lock.size(); ++k) {
-                const Check c = permission(
-                    lockLabel,
-                    QStringLiteral("%1 %2").arg(QString::fromUtf8(lock.at(k).first()),
-                                                QString::fromUtf8(m_context.nodes.at(i).lockKey)),
-                    replyAt(replies.at(i), 2 + k));
-                if (c.state != Check::State::Passed) {
-                    lockCheck = c;
-                    break;
-                }
-            }
-            report.checks << lockCheck;
-        }
-        if (m_stage >= Stage::StateRead)
-            m_stage = report.passed() ? Stage::PreflightPassed : Stage::StateRead;
-        qCInfo(lcFunctions) << "preflight" << (report.passed() ? "passed" : "refused")
-                            << report.refusal();
-        done(report);
-    });
 }
 
 void LibraryChange::backup(

@@ -97,6 +97,23 @@ private:
     void applyOnNode(const ChangeTarget &target, const ChangeSpec &spec,
                      std::optional<QList<redis::LibraryInfo>> expectedBefore,
                      std::function<void(const NodeRun &)> done);
+    // What one node's change carries from step to step.
+    struct NodeStep
+    {
+        ChangeTarget target;
+        ChangeSpec spec;
+        std::function<void(const NodeRun &)> done;
+        NodeRun run;
+        redis::Command command; // what the re-read showed must be sent
+    };
+    // Empty when the node may be written: else the change lock was lost, or the node no
+    // longer holds `expectedBefore`.
+    QString rereadRefusal(const NodeStep &step,
+                          const std::optional<QList<redis::LibraryInfo>> &expectedBefore,
+                          bool locked, const QList<redis::ReplyResult> &replies) const;
+    void sendOnNode(NodeStep step); // write-ahead audit, load journal, send
+    void verifyOnNode(NodeStep step, const redis::ReplyResult &reply, qint64 ms,
+                      const QString &attemptId, const LoadJournalEntry &journal);
     // After node `failed` failed: the nodes after it are left untouched, the nodes before it
     // get their backed-up code back, one by one, each verified (LibraryChangeRollback.cpp).
     void rollBackAfterFailure(int failed, std::shared_ptr<ExecutionReport> report,
@@ -113,7 +130,15 @@ private:
                const QString &attemptId, NodeOutcome &outcome, const redis::ReplyResult &reply,
                qint64 durationMs);
     QString stageRefusal(Stage needed) const;
+    // preflight()'s checks (LibraryChangePreflight.cpp).
     PreflightCheck contractCheck() const; // refused: failed; breaking: a warning
+    PreflightCheck environmentCheck() const;
+    // ACL DRYRUN of what node `node` will be sent: the dump, `change`, the change lock.
+    QList<redis::Command> dryRuns(qsizetype node, const redis::Command &change) const;
+    // The checks read from those dry runs' replies.
+    QList<PreflightCheck> permissionChecks(qsizetype node, const redis::Command &change,
+                                           const QList<redis::ReplyResult> &replies) const;
+    PreflightCheck lockPermission(qsizetype node, const QList<redis::ReplyResult> &replies) const;
 
     ChangeContext m_context;
     ChangeSpec m_spec;

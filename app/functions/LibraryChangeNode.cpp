@@ -11,6 +11,67 @@
 
 namespace functions {
 
+namespace {
+
+NodeOutcome refusedOutcome(const QString &address, const QString &why)
+{
+    return NodeOutcome{address, false, false, false, false, why, {}, {}, false};
+}
+
+// What the node's verification says happened, in words. A dead or silent server is not
+// evidence either way: an unreadable verification is never worded as "made" or "not made".
+QString verifiedMessage(const QString &address, const NodeState &before, const NodeState &after,
+                        const redis::ReplyResult &reply, const NodeOutcome &o, const QString &wrong)
+{
+    if (!after.error.isEmpty()) {
+        const QString unverified = QStringLiteral("; the verification could not be read (%1), so "
+                                                  "what %2 holds now is unknown: read its "
+                                                  "libraries before anything else")
+                                       .arg(after.error, address);
+        return (reply.ok() ? QStringLiteral("the server said OK")
+                : reply.error().kind == redis::RedisError::Kind::Server
+                    ? QStringLiteral("refused by %1: %2").arg(address, reply.error().message)
+                    : QStringLiteral("no reply (%1)").arg(reply.error().toString()))
+               + unverified;
+    }
+    if (reply.ok() && o.verified)
+        return QStringLiteral("done and verified: %1 holds exactly the expected code").arg(address);
+    if (reply.ok())
+        return QStringLiteral("the server said OK but the verification failed: %1").arg(wrong);
+    if (o.outcomeUnknown)
+        return QStringLiteral("%1; the verification shows the change %2")
+            .arg(reply.error().toString(),
+                 o.verified ? QStringLiteral("was made") : QStringLiteral("was not made"));
+    const QString unchanged = compareLibraries(before.libraries, after.libraries);
+    return QStringLiteral("refused by %1: %2; %3")
+        .arg(address, reply.error().message,
+             unchanged.isEmpty()
+                 ? QStringLiteral("the previous libraries are still in place (verified)")
+                 : QStringLiteral("the libraries differ from before: %1").arg(unchanged));
+}
+
+// The outcome of a command that was sent, judged by what the node holds now rather than by
+// the reply alone.
+NodeOutcome verifiedOutcome(const QString &address, const ChangeSpec &spec, const NodeState &before,
+                            const NodeState &after, const redis::ReplyResult &reply)
+{
+    NodeOutcome o;
+    o.address = address;
+    o.attempted = true;
+    o.applied = reply.ok();
+    o.outcomeUnknown = !reply.ok() && reply.error().mayHaveRun();
+    const QString wrong = after.error.isEmpty()
+                              ? compareLibraries(spec.predict(before), after.libraries)
+                              : after.error;
+    o.verified = wrong.isEmpty();
+    o.message = verifiedMessage(address, before, after, reply, o, wrong);
+    if (o.outcomeUnknown && o.verified)
+        o.applied = true;
+    return o;
+}
+
+} // namespace
+
 void LibraryChange::applyOnNode(const ChangeTarget &target, const ChangeSpec &spec,
                                 std::optional<QList<redis::LibraryInfo>> expectedBefore,
                                 std::function<void(const NodeRun &)> done)
@@ -25,33 +86,19 @@ void LibraryChange::applyOnNode(const ChangeTarget &target, const ChangeSpec &sp
         reread << ChangeLease::checkCommands(target);
     target.loadVia().sendBatch(
         reread, this,
-        [this, spec, expectedBefore, done, target, locked](const QList<redis::ReplyResult> &r) {
-            NodeRun run;
-            run.before = decodeState(target.address, r);
-            const NodeState &before = run.before;
-            run.after = before;
-            const auto refuse = [&](const QString &why) {
-                run.outcome =
-                    NodeOutcome{target.address, false, false, false, false, why, {}, {}, false};
-                done(run);
-            };
-            const qsizetype lockAt = stateCommands().size();
-            if (locked)
-                if (const QString lost =
-                        m_lease->heldBy(target.address, replyAt(r, lockAt), replyAt(r, lockAt + 1));
-                    !lost.isEmpty())
-                    return refuse(lost);
-            QString moved = before.error;
-            if (moved.isEmpty() && expectedBefore)
-                moved = compareLibraries(*expectedBefore, before.libraries);
-            if (!moved.isEmpty())
-                return refuse(QStringLiteral("%1 changed since the backup (%2): nothing was "
-                                             "sent; read the state again")
-                                  .arg(target.address, moved));
-            const redis::Command command = spec.command(before);
-            if (command.isEmpty()) {
-                run.outcome = NodeOutcome{
-                    target.address,
+        [this, step = NodeStep{target, spec, done, {}, {}}, expectedBefore,
+         locked](const QList<redis::ReplyResult> &r) mutable {
+            step.run.before = decodeState(step.target.address, r);
+            step.run.after = step.run.before;
+            if (const QString why = rereadRefusal(step, expectedBefore, locked, r);
+                !why.isEmpty()) {
+                step.run.outcome = refusedOutcome(step.target.address, why);
+                return step.done(step.run);
+            }
+            step.command = step.spec.command(step.run.before);
+            if (step.command.isEmpty()) {
+                step.run.outcome = NodeOutcome{
+                    step.target.address,
                     false,
                     true,
                     true,
@@ -60,111 +107,92 @@ void LibraryChange::applyOnNode(const ChangeTarget &target, const ChangeSpec &sp
                     {},
                     {},
                     false};
-                return done(run);
+                return step.done(step.run);
             }
-            // 2. Write-ahead: the attempt is on disk before the command is sent, or it is
-            // not sent. Then send, through the loading user's connection.
-            const auto attempt = auditLog().appendAttempt(auditRecord(spec, before, command));
-            if (!attempt.ok()) {
-                const QString why = QStringLiteral("nothing was sent to %1: %2")
-                                        .arg(target.address, attempt.error());
-                qCWarning(lcFunctions) << why;
-                return refuse(why);
-            }
-            // The journal says, if this process dies before the verification, what was in
-            // flight: the next start reads the node and tells (LoadJournal.h).
-            LoadJournalEntry journal = journalEntry(spec, before);
-            if (auto written = writeLoadJournal(m_context.backupDirectory, journal); !written) {
-                inventory::AuditRecord unsent = auditRecord(spec, before, command);
-                unsent.result = QStringLiteral("not sent: %1").arg(written.error());
-                [[maybe_unused]] const auto recorded =
-                    auditLog().appendOutcome(unsent, attempt.value().attemptId);
-                return refuse(QStringLiteral("nothing was sent to %1: the load journal could "
-                                             "not be written: %2")
-                                  .arg(target.address, written.error()));
-            }
-            auto clock = std::make_shared<QElapsedTimer>();
-            clock->start();
-            target.loadVia().send(
-                command, this,
-                [this, spec, run, done, target, command, clock, journal,
-                 attemptId = attempt.value().attemptId](const redis::ReplyResult &reply) {
-                    const qint64 ms = clock->elapsed();
-                    // 3. Verify what the node holds now, whatever the reply said.
-                    target.loadVia().sendBatch(
-                        stateCommands(), this,
-                        [this, spec, run, done, target, command, reply, ms, attemptId,
-                         journal](const QList<redis::ReplyResult> &r) mutable {
-                            const NodeState &before = run.before;
-                            run.after = decodeState(target.address, r);
-                            const NodeState &after = run.after;
-                            // Read back: the user is told now. Unread, the journal stays for
-                            // the next start to read the node again.
-                            if (after.error.isEmpty())
-                                clearLoadJournal(journal);
-                            NodeOutcome &o = run.outcome;
-                            o.address = target.address;
-                            o.attempted = true;
-                            o.applied = reply.ok();
-                            o.outcomeUnknown = !reply.ok() && reply.error().mayHaveRun();
-                            const QString wrong =
-                                after.error.isEmpty()
-                                    ? compareLibraries(spec.predict(before), after.libraries)
-                                    : after.error;
-                            const QString unchanged =
-                                after.error.isEmpty()
-                                    ? compareLibraries(before.libraries, after.libraries)
-                                    : after.error;
-                            o.verified = wrong.isEmpty();
-                            // A dead or silent server is not evidence either way: never word
-                            // an unreadable verification as "made" or "not made".
-                            const QString unverified =
-                                QStringLiteral("; the verification could not be read (%1), so "
-                                               "what %2 holds now is unknown: read its "
-                                               "libraries before anything else")
-                                    .arg(after.error, target.address);
-                            if (!after.error.isEmpty())
-                                o.message = (reply.ok() ? QStringLiteral("the server said OK")
-                                             : reply.error().kind == redis::RedisError::Kind::Server
-                                                 ? QStringLiteral("refused by %1: %2")
-                                                       .arg(target.address, reply.error().message)
-                                                 : QStringLiteral("no reply (%1)")
-                                                       .arg(reply.error().toString()))
-                                            + unverified;
-                            else if (reply.ok() && o.verified)
-                                o.message = QStringLiteral("done and verified: %1 holds "
-                                                           "exactly the expected code")
-                                                .arg(target.address);
-                            else if (reply.ok())
-                                o.message = QStringLiteral("the server said OK but the "
-                                                           "verification failed: %1")
-                                                .arg(wrong);
-                            else if (o.outcomeUnknown)
-                                o.message = QStringLiteral("%1; the verification "
-                                                           "shows the change %2")
-                                                .arg(reply.error().toString(),
-                                                     o.verified ? QStringLiteral("was made")
-                                                                : QStringLiteral("was not made"));
-                            else
-                                o.message =
-                                    QStringLiteral("refused by %1: %2; %3")
-                                        .arg(target.address, reply.error().message,
-                                             unchanged.isEmpty()
-                                                 ? QStringLiteral("the previous libraries are "
-                                                                  "still in place (verified)")
-                                                 : QStringLiteral("the libraries differ from "
-                                                                  "before: %1")
-                                                       .arg(unchanged));
-                            if (o.outcomeUnknown && o.verified)
-                                o.applied = true;
-                            audit(spec, before, command, attemptId, o, reply, ms);
-                            qCInfo(lcFunctions) << actionName(spec.action) << spec.library << "on"
-                                                << target.address << o.message;
-                            done(run);
-                        },
-                        m_context.timeoutMs);
-                },
-                m_context.timeoutMs);
+            sendOnNode(std::move(step));
+        },
+        m_context.timeoutMs);
+}
+
+QString LibraryChange::rereadRefusal(const NodeStep &step,
+                                     const std::optional<QList<redis::LibraryInfo>> &expectedBefore,
+                                     bool locked, const QList<redis::ReplyResult> &r) const
+{
+    const qsizetype lockAt = stateCommands().size();
+    if (locked)
+        if (const QString lost =
+                m_lease->heldBy(step.target.address, replyAt(r, lockAt), replyAt(r, lockAt + 1));
+            !lost.isEmpty())
+            return lost;
+    QString moved = step.run.before.error;
+    if (moved.isEmpty() && expectedBefore)
+        moved = compareLibraries(*expectedBefore, step.run.before.libraries);
+    if (!moved.isEmpty())
+        return QStringLiteral("%1 changed since the backup (%2): nothing was "
+                              "sent; read the state again")
+            .arg(step.target.address, moved);
+    return QString();
+}
+
+void LibraryChange::sendOnNode(NodeStep step)
+{
+    const QString &address = step.target.address;
+    const NodeState &before = step.run.before;
+    const auto refuse = [&](const QString &why) {
+        step.run.outcome = refusedOutcome(address, why);
+        step.done(step.run);
+    };
+    // 2. Write-ahead: the attempt is on disk before the command is sent, or it is
+    // not sent. Then send, through the loading user's connection.
+    const auto attempt = auditLog().appendAttempt(auditRecord(step.spec, before, step.command));
+    if (!attempt.ok()) {
+        const QString why =
+            QStringLiteral("nothing was sent to %1: %2").arg(address, attempt.error());
+        qCWarning(lcFunctions) << why;
+        return refuse(why);
+    }
+    // The journal says, if this process dies before the verification, what was in
+    // flight: the next start reads the node and tells (LoadJournal.h).
+    LoadJournalEntry journal = journalEntry(step.spec, before);
+    if (auto written = writeLoadJournal(m_context.backupDirectory, journal); !written) {
+        inventory::AuditRecord unsent = auditRecord(step.spec, before, step.command);
+        unsent.result = QStringLiteral("not sent: %1").arg(written.error());
+        [[maybe_unused]] const auto recorded =
+            auditLog().appendOutcome(unsent, attempt.value().attemptId);
+        return refuse(QStringLiteral("nothing was sent to %1: the load journal could "
+                                     "not be written: %2")
+                          .arg(address, written.error()));
+    }
+    auto clock = std::make_shared<QElapsedTimer>();
+    clock->start();
+    step.target.loadVia().send(
+        step.command, this,
+        [this, step, clock, journal,
+         attemptId = attempt.value().attemptId](const redis::ReplyResult &reply) {
+            verifyOnNode(step, reply, clock->elapsed(), attemptId, journal);
+        },
+        m_context.timeoutMs);
+}
+
+void LibraryChange::verifyOnNode(NodeStep step, const redis::ReplyResult &reply, qint64 ms,
+                                 const QString &attemptId, const LoadJournalEntry &journal)
+{
+    // 3. Verify what the node holds now, whatever the reply said.
+    step.target.loadVia().sendBatch(
+        stateCommands(), this,
+        [this, step, reply, ms, attemptId, journal](const QList<redis::ReplyResult> &r) mutable {
+            NodeRun &run = step.run;
+            run.after = decodeState(step.target.address, r);
+            // Read back: the user is told now. Unread, the journal stays for the next start
+            // to read the node again.
+            if (run.after.error.isEmpty())
+                clearLoadJournal(journal);
+            run.outcome =
+                verifiedOutcome(step.target.address, step.spec, run.before, run.after, reply);
+            audit(step.spec, run.before, step.command, attemptId, run.outcome, reply, ms);
+            qCInfo(lcFunctions) << actionName(step.spec.action) << step.spec.library << "on"
+                                << step.target.address << run.outcome.message;
+            step.done(run);
         },
         m_context.timeoutMs);
 }

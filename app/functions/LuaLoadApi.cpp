@@ -88,102 +88,139 @@ std::optional<QString> stringValue(lua_State *L, int index)
     return out;
 }
 
+// A refusal, with the text Redis gives for it.
+struct Refusal
+{
+    Kind kind;
+    QString message;
+};
+
+Refusal badArgument(const QString &message)
+{
+    return Refusal{Kind::BadArguments, message};
+}
+
+// What redis.register_function was given; a callback is referenced as soon as it is seen,
+// as Redis does.
+struct RegisterArguments
+{
+    std::optional<QString> name;
+    std::optional<int> callbackRef;
+};
+
+// register_function(name, callback).
+std::optional<Refusal> readPositional(lua_State *L, RegisterArguments *args)
+{
+    if (!(args->name = stringValue(L, 1)))
+        return badArgument(QStringLiteral("first argument to redis.register_function must be a "
+                                          "string"));
+    if (!lua_isfunction(L, 2))
+        return badArgument(QStringLiteral("second argument to redis.register_function must be a "
+                                          "function"));
+    lua_pushvalue(L, 2);
+    args->callbackRef = luaL_ref(L, LUA_REGISTRYINDEX);
+    return std::nullopt;
+}
+
+// One key of register_function{...}: key at -2, value at -1.
+std::optional<Refusal> readNamedArgument(lua_State *L, RegisterArguments *args,
+                                         InspectedFunction *fn)
+{
+    const std::optional<QString> key =
+        lua_type(L, -2) == LUA_TSTRING ? stringValue(L, -2) : std::nullopt;
+    const QString k = key.value_or(QString()).toLower();
+    if (k == QLatin1String("function_name")) {
+        if (!(args->name = stringValue(L, -1)))
+            return badArgument(QStringLiteral("function_name argument given to "
+                                              "redis.register_function must be a string"));
+    } else if (k == QLatin1String("description")) {
+        if (!(fn->info.description = stringValue(L, -1)))
+            return badArgument(QStringLiteral("description argument given to "
+                                              "redis.register_function must be a string"));
+    } else if (k == QLatin1String("callback")) {
+        if (!lua_isfunction(L, -1))
+            return badArgument(QStringLiteral("callback argument given to "
+                                              "redis.register_function must be a function"));
+        lua_pushvalue(L, -1);
+        args->callbackRef = luaL_ref(L, LUA_REGISTRYINDEX);
+    } else if (k == QLatin1String("flags")) {
+        if (!lua_istable(L, -1))
+            return badArgument(QStringLiteral("flags argument to redis.register_function must "
+                                              "be a table representing function flags"));
+        if (!readFlags(L, &fn->info.flags))
+            return Refusal{Kind::UnknownFlag, QStringLiteral("unknown flag given")};
+    } else {
+        return badArgument(QStringLiteral("unknown argument given to redis.register_function"));
+    }
+    return std::nullopt;
+}
+
+// register_function{function_name=..., callback=..., description=..., flags={...}}.
+std::optional<Refusal> readNamed(lua_State *L, RegisterArguments *args, InspectedFunction *fn)
+{
+    if (!lua_istable(L, 1))
+        return badArgument(QStringLiteral("calling redis.register_function with a single argument "
+                                          "is only applicable to Lua table (representing named "
+                                          "arguments)."));
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        if (auto refusal = readNamedArgument(L, args, fn))
+            return refusal;
+        lua_pop(L, 1);
+    }
+    if (!args->name)
+        return badArgument(QStringLiteral("redis.register_function must get a function name "
+                                          "argument"));
+    if (!args->callbackRef)
+        return badArgument(QStringLiteral("redis.register_function must get a callback argument"));
+    return std::nullopt;
+}
+
+// The name's own rules, then against the library's functions so far.
+std::optional<Refusal> nameRefusal(const SandboxContext &ctx, const QString &name)
+{
+    if (!isValidName(name))
+        return Refusal{Kind::BadFunctionName,
+                       QStringLiteral("Function names can only contain letters, numbers, or "
+                                      "underscores(_) and must be at least one character long")};
+    // Redis 7.0 keeps a library's own functions case-sensitively but every library's
+    // functions case-insensitively: it accepts "f" and "F" in one library and then fails
+    // (crashes, in 7.0.15) when that library is replaced. Refuse what the server mishandles.
+    for (const InspectedFunction &other : ctx.functions)
+        if (other.info.name.compare(name, Qt::CaseInsensitive) == 0)
+            return Refusal{Kind::DuplicateFunction,
+                           QStringLiteral("Function already exists in the library: '%1' (line "
+                                          "%2) and '%3' compare equal, ignoring case")
+                               .arg(other.info.name)
+                               .arg(other.line)
+                               .arg(name)};
+    return std::nullopt;
+}
+
 // Redis's luaRegisterFunctionReadArgs and functionLibCreateFunction, same checks and texts.
 // On success the callback has been referenced in the registry.
 bool registerImpl(lua_State *L)
 {
     SandboxContext &ctx = context(L);
     const int line = lineAt(L, 1);
-    const auto fail = [&](Kind kind, const QString &message) {
-        setProblem(L, kind, message, line);
+    const auto fail = [&](const Refusal &refusal) {
+        setProblem(L, refusal.kind, refusal.message, line);
         return false;
     };
     const int argc = lua_gettop(L);
     if (argc < 1 || argc > 2)
-        return fail(Kind::BadArguments,
-                    QStringLiteral("wrong number of arguments to redis.register_function"));
+        return fail(
+            badArgument(QStringLiteral("wrong number of arguments to redis.register_function")));
     InspectedFunction fn;
     fn.line = line;
-    std::optional<QString> name;
-    std::optional<int> callbackRef; // referenced as soon as seen, as Redis does
-    if (argc == 2) {
-        if (!(name = stringValue(L, 1)))
-            return fail(Kind::BadArguments,
-                        QStringLiteral("first argument to redis.register_function must be a "
-                                       "string"));
-        if (!lua_isfunction(L, 2))
-            return fail(Kind::BadArguments,
-                        QStringLiteral("second argument to redis.register_function must be a "
-                                       "function"));
-        lua_pushvalue(L, 2);
-        callbackRef = luaL_ref(L, LUA_REGISTRYINDEX);
-    } else {
-        if (!lua_istable(L, 1))
-            return fail(Kind::BadArguments,
-                        QStringLiteral("calling redis.register_function with a single argument "
-                                       "is only applicable to Lua table (representing named "
-                                       "arguments)."));
-        lua_pushnil(L);
-        while (lua_next(L, 1)) { // key at -2, value at -1
-            const std::optional<QString> key =
-                lua_type(L, -2) == LUA_TSTRING ? stringValue(L, -2) : std::nullopt;
-            const QString k = key.value_or(QString()).toLower();
-            if (k == QLatin1String("function_name")) {
-                if (!(name = stringValue(L, -1)))
-                    return fail(Kind::BadArguments,
-                                QStringLiteral("function_name argument given to "
-                                               "redis.register_function must be a string"));
-            } else if (k == QLatin1String("description")) {
-                if (!(fn.info.description = stringValue(L, -1)))
-                    return fail(Kind::BadArguments,
-                                QStringLiteral("description argument given to "
-                                               "redis.register_function must be a string"));
-            } else if (k == QLatin1String("callback")) {
-                if (!lua_isfunction(L, -1))
-                    return fail(Kind::BadArguments,
-                                QStringLiteral("callback argument given to "
-                                               "redis.register_function must be a function"));
-                lua_pushvalue(L, -1);
-                callbackRef = luaL_ref(L, LUA_REGISTRYINDEX);
-            } else if (k == QLatin1String("flags")) {
-                if (!lua_istable(L, -1))
-                    return fail(Kind::BadArguments,
-                                QStringLiteral("flags argument to redis.register_function must "
-                                               "be a table representing function flags"));
-                if (!readFlags(L, &fn.info.flags))
-                    return fail(Kind::UnknownFlag, QStringLiteral("unknown flag given"));
-            } else {
-                return fail(Kind::BadArguments,
-                            QStringLiteral("unknown argument given to redis.register_function"));
-            }
-            lua_pop(L, 1);
-        }
-        if (!name)
-            return fail(Kind::BadArguments,
-                        QStringLiteral("redis.register_function must get a function name "
-                                       "argument"));
-        if (!callbackRef)
-            return fail(Kind::BadArguments,
-                        QStringLiteral("redis.register_function must get a callback argument"));
-    }
-    fn.info.name = *name;
-    if (!isValidName(fn.info.name))
-        return fail(Kind::BadFunctionName,
-                    QStringLiteral("Function names can only contain letters, numbers, or "
-                                   "underscores(_) and must be at least one character long"));
-    // Redis 7.0 keeps a library's own functions case-sensitively but every library's
-    // functions case-insensitively: it accepts "f" and "F" in one library and then fails
-    // (crashes, in 7.0.15) when that library is replaced. Refuse what the server mishandles.
-    for (const InspectedFunction &other : ctx.functions)
-        if (other.info.name.compare(fn.info.name, Qt::CaseInsensitive) == 0)
-            return fail(Kind::DuplicateFunction,
-                        QStringLiteral("Function already exists in the library: '%1' (line %2) "
-                                       "and '%3' compare equal, ignoring case")
-                            .arg(other.info.name)
-                            .arg(other.line)
-                            .arg(fn.info.name));
+    RegisterArguments args;
+    if (auto refusal = argc == 2 ? readPositional(L, &args) : readNamed(L, &args, &fn))
+        return fail(*refusal);
+    fn.info.name = *args.name;
+    if (auto refusal = nameRefusal(ctx, fn.info.name))
+        return fail(*refusal);
     fn.info.flags.sort();
-    ctx.callbackRefs << *callbackRef;
+    ctx.callbackRefs << *args.callbackRef;
     ctx.functions << fn;
     return true;
 }

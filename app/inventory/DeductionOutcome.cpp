@@ -187,6 +187,70 @@ QString DeductionOutcome::meaning(DeductionMode mode) const
     return {};
 }
 
+namespace {
+
+// After a server error: what to do depends on which error it was.
+QString rejectedNextStep(const QString &serverError)
+{
+    if (serverError.contains(QLatin1String("Function not found"), Qt::CaseInsensitive))
+        return QStringLiteral("Load the inventory library on this server (the Libraries "
+                              "tab, or inventory-cli functions load), then run again.");
+    if (serverError.startsWith(QLatin1String("NOPERM")))
+        return QStringLiteral("This user lacks the ACL permission for the call; use a user "
+                              "that may run deductions.");
+    if (serverError.contains(QLatin1String("invalid stock")))
+        return QStringLiteral("The stock key holds something that is not a whole number "
+                              "from 0 to 1,000,000,000 (or is not a string); correct it, "
+                              "then run again.");
+    if (serverError.startsWith(QLatin1String("READONLY")))
+        return QStringLiteral("This server is a replica; connect to the primary.");
+    if (serverError.startsWith(QLatin1String("BUSY")))
+        return QStringLiteral("Another client's script or function has been running too "
+                              "long, and the server answers nothing else meanwhile. Wait for "
+                              "it to end (or have it stopped with SCRIPT KILL or FUNCTION "
+                              "KILL), then run again: nothing was written.");
+    if (serverError.startsWith(QLatin1String("OOM")))
+        return QStringLiteral("The server is out of memory (maxmemory reached, and its policy "
+                              "evicts nothing): free memory or raise maxmemory, then run "
+                              "again: nothing was written.");
+    return QStringLiteral("Fix the cause above and run again; retrying is safe, nothing was "
+                          "written.");
+}
+
+QString notSentNextStep(NotSentReason reason)
+{
+    switch (reason) {
+    case NotSentReason::InvalidRequest:
+        return QStringLiteral("Correct what is named above, then run again: nothing was "
+                              "sent.");
+    case NotSentReason::AuditLog:
+        return QStringLiteral("Make the audit log writable (free disk space, check the file's "
+                              "permissions), then run again: no write goes out unrecorded.");
+    // Reconnecting would not help, the key templates must.
+    case NotSentReason::CrossSlot:
+        return QStringLiteral("Put the SKU in braces in both key templates of this "
+                              "connection profile (for example stock:{<sku>}:available and "
+                              "idem:{<sku>}:<order>), so that both keys land in one slot.");
+    case NotSentReason::Replica:
+        return QStringLiteral("Connect to the primary named above and run it there; a "
+                              "replica's copy is overwritten by its primary.");
+    case NotSentReason::RoleUnknown:
+        return QStringLiteral("Run again once the server answers INFO (it may be busy with "
+                              "a long script, BUSY, or loading its data) and this user may "
+                              "run INFO: a write goes only to a server known to be a "
+                              "primary.");
+    case NotSentReason::GateRefused:
+        return QStringLiteral("Unlock the session (File > Unlock writes, type the profile "
+                              "name) if this write is meant for it, then run again: nothing "
+                              "was sent.");
+    case NotSentReason::Other:
+        break;
+    }
+    return QStringLiteral("Reconnect, then run again: nothing was sent.");
+}
+
+} // namespace
+
 QString DeductionOutcome::nextStep(DeductionMode mode) const
 {
     const bool function = mode == DeductionMode::Function;
@@ -206,29 +270,7 @@ QString DeductionOutcome::nextStep(DeductionMode mode) const
         return QStringLiteral("Check the SKU and the profile's key templates, or create the "
                               "stock key first.");
     case OutcomeKind::Rejected:
-        if (serverError.contains(QLatin1String("Function not found"), Qt::CaseInsensitive))
-            return QStringLiteral("Load the inventory library on this server (the Libraries "
-                                  "tab, or inventory-cli functions load), then run again.");
-        if (serverError.startsWith(QLatin1String("NOPERM")))
-            return QStringLiteral("This user lacks the ACL permission for the call; use a user "
-                                  "that may run deductions.");
-        if (serverError.contains(QLatin1String("invalid stock")))
-            return QStringLiteral("The stock key holds something that is not a whole number "
-                                  "from 0 to 1,000,000,000 (or is not a string); correct it, "
-                                  "then run again.");
-        if (serverError.startsWith(QLatin1String("READONLY")))
-            return QStringLiteral("This server is a replica; connect to the primary.");
-        if (serverError.startsWith(QLatin1String("BUSY")))
-            return QStringLiteral("Another client's script or function has been running too "
-                                  "long, and the server answers nothing else meanwhile. Wait for "
-                                  "it to end (or have it stopped with SCRIPT KILL or FUNCTION "
-                                  "KILL), then run again: nothing was written.");
-        if (serverError.startsWith(QLatin1String("OOM")))
-            return QStringLiteral("The server is out of memory (maxmemory reached, and its policy "
-                                  "evicts nothing): free memory or raise maxmemory, then run "
-                                  "again: nothing was written.");
-        return QStringLiteral("Fix the cause above and run again; retrying is safe, nothing was "
-                              "written.");
+        return rejectedNextStep(serverError);
     case OutcomeKind::MayHaveWritten:
         return function ? QStringLiteral("Do not retry yet: check the stock and the receipt "
                                          "first. If the stock went down and there is no receipt, "
@@ -244,34 +286,7 @@ QString DeductionOutcome::nextStep(DeductionMode mode) const
                                          "blindly: the script is not idempotent and a retry may "
                                          "deduct twice.");
     case OutcomeKind::NotSent:
-        switch (notSentReason) {
-        case NotSentReason::InvalidRequest:
-            return QStringLiteral("Correct what is named above, then run again: nothing was "
-                                  "sent.");
-        case NotSentReason::AuditLog:
-            return QStringLiteral("Make the audit log writable (free disk space, check the file's "
-                                  "permissions), then run again: no write goes out unrecorded.");
-        // Reconnecting would not help, the key templates must.
-        case NotSentReason::CrossSlot:
-            return QStringLiteral("Put the SKU in braces in both key templates of this "
-                                  "connection profile (for example stock:{<sku>}:available and "
-                                  "idem:{<sku>}:<order>), so that both keys land in one slot.");
-        case NotSentReason::Replica:
-            return QStringLiteral("Connect to the primary named above and run it there; a "
-                                  "replica's copy is overwritten by its primary.");
-        case NotSentReason::RoleUnknown:
-            return QStringLiteral("Run again once the server answers INFO (it may be busy with "
-                                  "a long script, BUSY, or loading its data) and this user may "
-                                  "run INFO: a write goes only to a server known to be a "
-                                  "primary.");
-        case NotSentReason::GateRefused:
-            return QStringLiteral("Unlock the session (File > Unlock writes, type the profile "
-                                  "name) if this write is meant for it, then run again: nothing "
-                                  "was sent.");
-        case NotSentReason::Other:
-            break;
-        }
-        return QStringLiteral("Reconnect, then run again: nothing was sent.");
+        return notSentNextStep(notSentReason);
     }
     return {};
 }

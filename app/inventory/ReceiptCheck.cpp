@@ -189,6 +189,74 @@ ReceiptStatus decodeReceiptFunctionReply(const QByteArray &key, const redis::Rep
     return s;
 }
 
+namespace {
+
+// A v1 receipt: GET's reply. Sets s->error when the reply is not a value.
+void readStringReceipt(ReceiptStatus *s, const redis::ReplyResult &get)
+{
+    if (!get.ok()) {
+        s->error = errorText(get);
+        return;
+    }
+    // nil when the key expired between TYPE and GET: no value, as for a missing key. Any
+    // other reply is no GET's: the check read nothing it can vouch for.
+    if (!get->isString() && !get->isNil()) {
+        s->error = QStringLiteral("GET answered %1, not a value (an anomaly)")
+                       .arg(redis::replyShape(*get));
+        return;
+    }
+    if (const auto value = get->string())
+        s->rawValue = *value;
+    s->remaining = get->asInteger();
+}
+
+// A v2 receipt: HGETALL's reply, fields remaining, quantity, time. Sets s->error when the
+// reply is not a receipt's fields.
+void readHashReceipt(ReceiptStatus *s, const redis::ReplyResult &hgetall)
+{
+    if (!hgetall.ok()) {
+        s->error = errorText(hgetall);
+        return;
+    }
+    const auto h = hgetall->array();
+    if (!h) {
+        s->error = h.error().readFailure();
+        return;
+    }
+    // Redis never keeps an empty hash: none means the key went between TYPE and HGETALL,
+    // and an odd count is no HGETALL's reply. Neither is a receipt's content.
+    if (h->isEmpty() || h->size() % 2) {
+        s->error = QStringLiteral("HGETALL answered %1, not a receipt's fields (the key changed "
+                                  "while it was read, or an anomaly)")
+                       .arg(redis::replyShape(*hgetall));
+        return;
+    }
+    QList<QByteArray> shown;
+    std::optional<QByteArray> remainingField, quantityField;
+    for (qsizetype i = 0; i + 1 < h->size(); i += 2) {
+        const auto field = h->at(i).string(), value = h->at(i + 1).string();
+        if (!field || !value) {
+            s->error = (field ? value.error() : field.error()).readFailure();
+            return;
+        }
+        const auto v = h->at(i + 1).asInteger();
+        if (*field == "remaining") {
+            s->remaining = v;
+            remainingField = *value;
+        } else if (*field == "quantity") {
+            s->quantity = v;
+            quantityField = *value;
+        } else if (*field == "time") {
+            s->recordedTime = v;
+        }
+        shown << *field + '=' + *value;
+    }
+    s->rawValue = shown.join(' ');
+    s->form = receiptForm(s->type, remainingField, quantityField);
+}
+
+} // namespace
+
 ReceiptStatus decodeDirectReceipt(const QByteArray &key, const QList<redis::ReplyResult> &r)
 {
     ReceiptStatus s;
@@ -217,63 +285,10 @@ ReceiptStatus decodeDirectReceipt(const QByteArray &key, const QList<redis::Repl
         s.ttlSeconds = -2;
         return s;
     }
-    if (s.type == "string") {
-        if (!r.at(2).ok()) {
-            s.error = errorText(r.at(2));
-            return s;
-        }
-        // nil when the key expired between TYPE and GET: no value, as for a missing key. Any
-        // other reply is no GET's: the check read nothing it can vouch for.
-        if (!r.at(2)->isString() && !r.at(2)->isNil()) {
-            s.error = QStringLiteral("GET answered %1, not a value (an anomaly)")
-                          .arg(redis::replyShape(*r.at(2)));
-            return s;
-        }
-        if (const auto value = r.at(2)->string())
-            s.rawValue = *value;
-        s.remaining = r.at(2)->asInteger();
-    } else if (s.type == "hash") {
-        if (!r.at(3).ok()) {
-            s.error = errorText(r.at(3));
-            return s;
-        }
-        // v2 receipts: fields remaining, quantity, time.
-        const auto h = r.at(3)->array();
-        if (!h) {
-            s.error = h.error().readFailure();
-            return s;
-        }
-        // Redis never keeps an empty hash: none means the key went between TYPE and HGETALL,
-        // and an odd count is no HGETALL's reply. Neither is a receipt's content.
-        if (h->isEmpty() || h->size() % 2) {
-            s.error = QStringLiteral("HGETALL answered %1, not a receipt's fields (the key changed "
-                                     "while it was read, or an anomaly)")
-                          .arg(redis::replyShape(*r.at(3)));
-            return s;
-        }
-        QList<QByteArray> shown;
-        std::optional<QByteArray> remainingField, quantityField;
-        for (qsizetype i = 0; i + 1 < h->size(); i += 2) {
-            const auto field = h->at(i).string(), value = h->at(i + 1).string();
-            if (!field || !value) {
-                s.error = (field ? value.error() : field.error()).readFailure();
-                return s;
-            }
-            const auto v = h->at(i + 1).asInteger();
-            if (*field == "remaining") {
-                s.remaining = v;
-                remainingField = *value;
-            } else if (*field == "quantity") {
-                s.quantity = v;
-                quantityField = *value;
-            } else if (*field == "time") {
-                s.recordedTime = v;
-            }
-            shown << *field + '=' + *value;
-        }
-        s.rawValue = shown.join(' ');
-        s.form = receiptForm(s.type, remainingField, quantityField);
-    }
+    if (s.type == "string")
+        readStringReceipt(&s, r.at(2));
+    else if (s.type == "hash")
+        readHashReceipt(&s, r.at(3));
     return s;
 }
 

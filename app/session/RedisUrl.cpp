@@ -61,6 +61,138 @@ std::optional<UrlError> setDatabase(ConnectionProfile &p, const QString &text)
     return std::nullopt;
 }
 
+// "user:password", both percent-decoded.
+std::optional<UrlError> readUserInfo(const QString &userInfo, ParsedRedisUrl &out)
+{
+    ConnectionProfile &p = out.profile;
+    const qsizetype colon = userInfo.indexOf(QLatin1Char(':'));
+    const auto user = percentDecode(colon < 0 ? userInfo : userInfo.left(colon));
+    if (!user)
+        return fail(UrlError::Part::UserInfo,
+                    QStringLiteral("invalid percent-encoding in the user name"));
+    p.username = *user;
+    if (colon >= 0) {
+        const auto password = percentDecode(userInfo.mid(colon + 1));
+        if (!password)
+            return fail(UrlError::Part::UserInfo,
+                        QStringLiteral("invalid percent-encoding in the password (write a "
+                                       "'%' as %25)"));
+        out.password = *password;
+        out.hasPassword = true;
+    }
+    if (p.username.contains(QLatin1Char(' ')))
+        return fail(UrlError::Part::UserInfo,
+                    QStringLiteral("the user name must not contain spaces"));
+    return std::nullopt;
+}
+
+// The authority split into its host and, when one is written, its port (still text).
+struct HostPort
+{
+    QString host;
+    QString portText;
+    bool hasPort = false;
+};
+
+// "[address]" or "[address]:port".
+std::optional<UrlError> splitIpv6Authority(const QString &authority, HostPort &out)
+{
+    const qsizetype close = authority.indexOf(QLatin1Char(']'));
+    if (close < 0)
+        return fail(UrlError::Part::Host, QStringLiteral("an IPv6 address must be closed "
+                                                         "with ']', as in redis://[::1]:6379"));
+    out.host = authority.mid(1, close - 1);
+    const QHostAddress address(out.host);
+    if (address.isNull() || address.protocol() != QAbstractSocket::IPv6Protocol)
+        return fail(UrlError::Part::Host,
+                    QStringLiteral("'%1' in brackets is not an IPv6 address").arg(out.host));
+    const QString after = authority.mid(close + 1);
+    if (!after.isEmpty()) {
+        if (!after.startsWith(QLatin1Char(':')))
+            return fail(UrlError::Part::Host,
+                        QStringLiteral("unexpected text after the IPv6 address: write "
+                                       "[address]:port"));
+        out.portText = after.mid(1);
+        out.hasPort = true;
+    }
+    return std::nullopt;
+}
+
+// "name", "name:port", "1.2.3.4" or "1.2.3.4:port".
+std::optional<UrlError> splitNameAuthority(const QString &authority, HostPort &out)
+{
+    const qsizetype colons = authority.count(QLatin1Char(':'));
+    if (colons > 1)
+        return fail(UrlError::Part::Host, QStringLiteral("an IPv6 address must be in brackets, as "
+                                                         "in redis://[::1]:6379"));
+    const qsizetype colon = authority.indexOf(QLatin1Char(':'));
+    const auto decoded = percentDecode(colon < 0 ? authority : authority.left(colon));
+    out.host = decoded.value_or(QString());
+    if (!decoded || (!out.host.isEmpty() && !validHostName(out.host)))
+        return fail(UrlError::Part::Host,
+                    QStringLiteral("invalid host name: use letters, digits, '-' and '.', an "
+                                   "IPv4 address or an [IPv6] address"));
+    if (colon >= 0) {
+        out.portText = authority.mid(colon + 1);
+        out.hasPort = true;
+    }
+    return std::nullopt;
+}
+
+std::optional<UrlError> readHostAndPort(const QString &authority, ConnectionProfile &p)
+{
+    HostPort split;
+    if (auto e = authority.startsWith(QLatin1Char('[')) ? splitIpv6Authority(authority, split)
+                                                        : splitNameAuthority(authority, split))
+        return e;
+    if (split.host.isEmpty())
+        return fail(UrlError::Part::Host,
+                    QStringLiteral("the URL has no host, as in redis://127.0.0.1:6379"));
+    p.host = split.host;
+    if (split.hasPort) {
+        // The text is not repeated: in a mistyped URL it could be part of a password.
+        const auto port = number(split.portText, 5);
+        if (!port || *port < 1 || *port > 65535)
+            return fail(UrlError::Part::Port, QStringLiteral("invalid port: ") + PortHint);
+        p.port = int(*port);
+    }
+    return std::nullopt;
+}
+
+// What follows the authority: "/db", "?db=N", or neither (the fragment already cut off).
+std::optional<UrlError> readDatabase(const QString &tail, ConnectionProfile &p)
+{
+    QString path = tail;
+    QString query;
+    const qsizetype q = tail.indexOf(QLatin1Char('?'));
+    if (q >= 0) {
+        path = tail.left(q);
+        query = tail.mid(q + 1);
+    }
+    bool dbInPath = false;
+    if (path.size() > 1) { // "" and "/" mean database 0
+        if (auto e = setDatabase(p, path.mid(1)))
+            return e;
+        dbInPath = true;
+    }
+    if (query.isEmpty())
+        return std::nullopt;
+    for (const QString &pair : query.split(QLatin1Char('&'), Qt::SkipEmptyParts)) {
+        const qsizetype eq = pair.indexOf(QLatin1Char('='));
+        const QString key = eq < 0 ? pair : pair.left(eq);
+        if (key != QLatin1String("db"))
+            return fail(UrlError::Part::Query,
+                        QStringLiteral("unsupported URL option '%1': only db=N is understood")
+                            .arg(key.left(20)));
+        if (dbInPath)
+            return fail(UrlError::Part::Database,
+                        QStringLiteral("the database is given twice (path and db=)"));
+        if (auto e = setDatabase(p, eq < 0 ? QString() : pair.mid(eq + 1)))
+            return e;
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 core::Result<ParsedRedisUrl, UrlError> parseRedisUrl(const QString &input)
@@ -88,26 +220,9 @@ core::Result<ParsedRedisUrl, UrlError> parseRedisUrl(const QString &input)
     // User info ends at the last '@', so a password may contain '@', '/', '?' or '#'.
     const qsizetype at = rest.lastIndexOf(QLatin1Char('@'));
     if (at >= 0) {
-        const QString userInfo = rest.left(at);
+        if (auto e = readUserInfo(rest.left(at), out))
+            return *e;
         rest = rest.mid(at + 1);
-        const qsizetype colon = userInfo.indexOf(QLatin1Char(':'));
-        const auto user = percentDecode(colon < 0 ? userInfo : userInfo.left(colon));
-        if (!user)
-            return fail(UrlError::Part::UserInfo,
-                        QStringLiteral("invalid percent-encoding in the user name"));
-        p.username = *user;
-        if (colon >= 0) {
-            const auto password = percentDecode(userInfo.mid(colon + 1));
-            if (!password)
-                return fail(UrlError::Part::UserInfo,
-                            QStringLiteral("invalid percent-encoding in the password (write a "
-                                           "'%' as %25)"));
-            out.password = *password;
-            out.hasPassword = true;
-        }
-        if (p.username.contains(QLatin1Char(' ')))
-            return fail(UrlError::Part::UserInfo,
-                        QStringLiteral("the user name must not contain spaces"));
     }
 
     // Authority ends at the first '/', '?' or '#'.
@@ -117,91 +232,14 @@ core::Result<ParsedRedisUrl, UrlError> parseRedisUrl(const QString &input)
         if (i >= 0 && i < end)
             end = i;
     }
-    const QString authority = rest.left(end);
     QString tail = rest.mid(end);
     const qsizetype hash = tail.indexOf(QLatin1Char('#'));
     if (hash >= 0)
         tail.truncate(hash); // a fragment means nothing to Redis
-    QString host;
-    QString portText;
-    bool hasPort = false;
-    if (authority.startsWith(QLatin1Char('['))) {
-        const qsizetype close = authority.indexOf(QLatin1Char(']'));
-        if (close < 0)
-            return fail(UrlError::Part::Host, QStringLiteral("an IPv6 address must be closed "
-                                                             "with ']', as in redis://[::1]:6379"));
-        host = authority.mid(1, close - 1);
-        const QHostAddress address(host);
-        if (address.isNull() || address.protocol() != QAbstractSocket::IPv6Protocol)
-            return fail(UrlError::Part::Host,
-                        QStringLiteral("'%1' in brackets is not an IPv6 address").arg(host));
-        const QString after = authority.mid(close + 1);
-        if (!after.isEmpty()) {
-            if (!after.startsWith(QLatin1Char(':')))
-                return fail(UrlError::Part::Host,
-                            QStringLiteral("unexpected text after the IPv6 address: write "
-                                           "[address]:port"));
-            portText = after.mid(1);
-            hasPort = true;
-        }
-    } else {
-        const qsizetype colons = authority.count(QLatin1Char(':'));
-        if (colons > 1)
-            return fail(UrlError::Part::Host,
-                        QStringLiteral("an IPv6 address must be in brackets, as in "
-                                       "redis://[::1]:6379"));
-        const qsizetype colon = authority.indexOf(QLatin1Char(':'));
-        const auto decoded = percentDecode(colon < 0 ? authority : authority.left(colon));
-        host = decoded.value_or(QString());
-        if (!decoded || (!host.isEmpty() && !validHostName(host)))
-            return fail(UrlError::Part::Host,
-                        QStringLiteral("invalid host name: use letters, digits, '-' and '.', an "
-                                       "IPv4 address or an [IPv6] address"));
-        if (colon >= 0) {
-            portText = authority.mid(colon + 1);
-            hasPort = true;
-        }
-    }
-    if (host.isEmpty())
-        return fail(UrlError::Part::Host,
-                    QStringLiteral("the URL has no host, as in redis://127.0.0.1:6379"));
-    p.host = host;
-    if (hasPort) {
-        // The text is not repeated: in a mistyped URL it could be part of a password.
-        const auto port = number(portText, 5);
-        if (!port || *port < 1 || *port > 65535)
-            return fail(UrlError::Part::Port, QStringLiteral("invalid port: ") + PortHint);
-        p.port = int(*port);
-    }
-
-    QString path = tail;
-    QString query;
-    const qsizetype q = tail.indexOf(QLatin1Char('?'));
-    if (q >= 0) {
-        path = tail.left(q);
-        query = tail.mid(q + 1);
-    }
-    bool dbInPath = false;
-    if (path.size() > 1) { // "" and "/" mean database 0
-        if (auto e = setDatabase(p, path.mid(1)))
-            return *e;
-        dbInPath = true;
-    }
-    if (!query.isEmpty()) {
-        for (const QString &pair : query.split(QLatin1Char('&'), Qt::SkipEmptyParts)) {
-            const qsizetype eq = pair.indexOf(QLatin1Char('='));
-            const QString key = eq < 0 ? pair : pair.left(eq);
-            if (key != QLatin1String("db"))
-                return fail(UrlError::Part::Query,
-                            QStringLiteral("unsupported URL option '%1': only db=N is understood")
-                                .arg(key.left(20)));
-            if (dbInPath)
-                return fail(UrlError::Part::Database,
-                            QStringLiteral("the database is given twice (path and db=)"));
-            if (auto e = setDatabase(p, eq < 0 ? QString() : pair.mid(eq + 1)))
-                return *e;
-        }
-    }
+    if (auto e = readHostAndPort(rest.left(end), p))
+        return *e;
+    if (auto e = readDatabase(tail, p))
+        return *e;
     return out;
 }
 

@@ -1,0 +1,19 @@
+#pragma once
+
+// inventory-cli deduct's output: a deduction's result and a receipt check as JSON (--json), and
+// the result as text.
+
+#include "inventory/Deducer.h"
+
+#include <QJsonObject>
+
+class QTextStream;
+
+namespace cli {
+
+QJsonObject receiptJson(const inventory::ReceiptStatus &s);
+QJsonObject resultJson(const inventory::DeductionResult &r, const QString &auditPath);
+void printResultText(QTextStream &out, const inventory::DeductionResult &r,
+                     const inventory::DeductionContext &ctx);
+
+} // namespace cli

@@ -1,0 +1,172 @@
+// Step 3 of a LibraryChange: the contract, the environment guard and, per node, ACL DRYRUN of
+// every command the change and its backup will send, as the user that will send them.
+#include "LibraryChange.h"
+
+#include "ChangeLease.h"
+#include "FunctionsLog.h"
+#include "session/ProbeReport.h"
+#include "session/WriteGate.h"
+
+#include <QPointer>
+
+namespace functions {
+
+namespace {
+
+using Check = PreflightCheck;
+
+QString commandText(const redis::Command &c)
+{
+    // "FUNCTION LOAD REPLACE": the verb, never the code or the dump.
+    QStringList words;
+    for (const QByteArray &a : c.mid(0, 3))
+        if (a.size() <= 16 && !a.contains('\n'))
+            words << QString::fromUtf8(a);
+    return words.join(QLatin1Char(' '));
+}
+
+Check permissionCheck(const QString &user, const QString &label, const QString &command,
+                      const redis::ReplyResult &reply)
+{
+    const session::PermissionCheck p = session::decodeDryRun(user, command, reply);
+    using V = session::PermissionCheck::Verdict;
+    if (p.verdict == V::Allowed)
+        return Check{label, Check::State::Passed,
+                     QStringLiteral("user '%1' may run %2").arg(user, command)};
+    if (p.verdict == V::Denied)
+        return Check{label, Check::State::Failed,
+                     QStringLiteral("user '%1' may not run %2: %3").arg(user, command, p.detail)};
+    return Check{label, Check::State::Warning,
+                 QStringLiteral("could not check (%1); the server still refuses a "
+                                "command the user may not run")
+                     .arg(p.detail)};
+}
+
+} // namespace
+
+PreflightCheck LibraryChange::contractCheck() const
+{
+    const QString label = QStringLiteral("Contract");
+    if (const QStringList refused = refusals(); !refused.isEmpty())
+        return Check{label, Check::State::Failed, refused.join(QLatin1Char('\n'))};
+    // Breaking is allowed after an acknowledgement, but it is never "passed": callers fail.
+    if (verdict() == Verdict::Breaking)
+        return Check{label, Check::State::Warning,
+                     QStringLiteral("breaking (%1): %2; the confirmation asks for an "
+                                    "acknowledgement")
+                         .arg(m_spec.library, breakingReasons().join(QStringLiteral("; ")))};
+    return Check{label, Check::State::Passed,
+                 QStringLiteral("%1 (%2)").arg(verdictName(verdict()), m_spec.library)};
+}
+
+PreflightCheck LibraryChange::environmentCheck() const
+{
+    const session::WriteGate *gate = m_context.gate;
+    const QString env = gate ? gate->environment() : m_context.environment;
+    if (!gate)
+        return Check{QStringLiteral("Environment"), Check::State::Failed,
+                     QStringLiteral("no environment guard for this session")};
+    if (gate->isReadOnly())
+        return Check{QStringLiteral("Environment"), Check::State::Failed, gate->refusalMessage()};
+    if (env == QLatin1String("production"))
+        return Check{QStringLiteral("Environment"), Check::State::Warning,
+                     QStringLiteral("production, unlocked for this session")};
+    return Check{QStringLiteral("Environment"), Check::State::Passed,
+                 QStringLiteral("%1: writes allowed").arg(env)};
+}
+
+QList<redis::Command> LibraryChange::dryRuns(qsizetype node, const redis::Command &change) const
+{
+    const QByteArray user = m_context.loadUser.toUtf8();
+    // Fixed places: the dump, the change (a harmless stand-in when there is none), then
+    // every command of the change lock.
+    QList<redis::Command> commands{redis::Command{"ACL", "DRYRUN", user, "FUNCTION", "DUMP"},
+                                   redis::Command{"ACL", "DRYRUN", user}
+                                       + (change.isEmpty() ? redis::Command{"PING"} : change)};
+    for (const redis::Command &l : ChangeLease::commandsFor(m_context.nodes.at(node)))
+        commands << redis::Command{"ACL", "DRYRUN", user} + l;
+    return commands;
+}
+
+// The change lock (ChangeLease.h): one line, or the first command refused.
+PreflightCheck LibraryChange::lockPermission(qsizetype node,
+                                             const QList<redis::ReplyResult> &replies) const
+{
+    const ChangeTarget &target = m_context.nodes.at(node);
+    const QString address = m_states.at(node).address;
+    const QString label = QStringLiteral("Change lock on %1").arg(address);
+    const QList<redis::Command> lock = ChangeLease::commandsFor(target);
+    for (qsizetype k = 0; k < lock.size(); ++k) {
+        const Check c =
+            permissionCheck(m_context.loadUser, label,
+                            QStringLiteral("%1 %2").arg(QString::fromUtf8(lock.at(k).first()),
+                                                        QString::fromUtf8(target.lockKey)),
+                            replyAt(replies, 2 + k));
+        if (c.state != Check::State::Passed)
+            return c;
+    }
+    return Check{label, Check::State::Passed,
+                 QStringLiteral("user '%1' may take and give back the change lock "
+                                "(key %2)")
+                     .arg(m_context.loadUser, QString::fromUtf8(target.lockKey))};
+}
+
+QList<PreflightCheck>
+LibraryChange::permissionChecks(qsizetype node, const redis::Command &change,
+                                const QList<redis::ReplyResult> &replies) const
+{
+    const QString address = m_states.at(node).address;
+    const QString label = QStringLiteral("Permission on %1").arg(address);
+    QList<PreflightCheck> checks;
+    if (change.isEmpty())
+        checks << Check{label, Check::State::Passed,
+                        QStringLiteral("nothing to change on this node")};
+    else
+        checks << permissionCheck(m_context.loadUser, label, commandText(change),
+                                  replyAt(replies, 1));
+    checks << permissionCheck(m_context.loadUser, QStringLiteral("Backup on %1").arg(address),
+                              QStringLiteral("FUNCTION DUMP"), replyAt(replies, 0));
+    checks << lockPermission(node, replies);
+    return checks;
+}
+
+void LibraryChange::preflight(std::function<void(const PreflightReport &)> done)
+{
+    PreflightReport report;
+    if (const QString why = stageRefusal(Stage::StateRead); !why.isEmpty()) {
+        report.checks << Check{QStringLiteral("Sequence"), Check::State::Failed, why};
+        return done(report);
+    }
+    session::WriteGate *gate = m_context.gate;
+    if (gate && gate->claimedEnvironment() == session::Environment::Local
+        && gate->evidence().checking()) {
+        // The label is decided on the server's own answer: wait for it, then check.
+        QPointer<LibraryChange> self(this);
+        gate->readServer([self, done] {
+            if (self)
+                self->preflight(done);
+        });
+        return;
+    }
+    report.checks << contractCheck() << environmentCheck();
+
+    // Per node, a dry run of the change and of the backup's FUNCTION DUMP, for the user
+    // that will run them: a missing grant shows here, before anything is written.
+    QList<QList<redis::Command>> perNode;
+    QList<redis::Command> commands;
+    for (qsizetype i = 0; i < m_states.size(); ++i) {
+        commands << m_spec.command(m_states.at(i));
+        perNode << dryRuns(i, commands.last());
+    }
+    onEveryNode(perNode, [this, report, commands, done](const Replies &replies) mutable {
+        for (qsizetype i = 0; i < replies.size(); ++i)
+            report.checks << permissionChecks(i, commands.at(i), replies.at(i));
+        if (m_stage >= Stage::StateRead)
+            m_stage = report.passed() ? Stage::PreflightPassed : Stage::StateRead;
+        qCInfo(lcFunctions) << "preflight" << (report.passed() ? "passed" : "refused")
+                            << report.refusal();
+        done(report);
+    });
+}
+
+} // namespace functions
