@@ -320,6 +320,95 @@ private slots:
         QVERIFY2(t->waitUntilSettled(20000), qPrintable(t->error().message));
     }
 
+    // The bastion behind a jump host (a second sshd): both hops' keys are checked against the
+    // console's known_hosts, the jump's first, and each is trusted on its own.
+    void jumpHostIsCheckedAsStrictlyAsTheBastion()
+    {
+        Sshd jump;
+        QVERIFY2(jump.start(), qPrintable(jump.errorString()));
+        QVERIFY(jump.authorize(m_sshd.clientKey() + QStringLiteral(".pub")));
+        SshOptions options;
+        options.knownHostsFile = knownHosts();
+        options.connectTimeoutSec = 5;
+        const auto target =
+            parseTarget({QStringLiteral("%1@127.0.0.1:%2").arg(Sshd::user()).arg(m_sshd.port()),
+                         QStringLiteral("%1@127.0.0.1:%2").arg(Sshd::user()).arg(jump.port()),
+                         m_sshd.clientKey(), false});
+        QVERIFY2(target.ok(), qPrintable(target.ok() ? QString() : target.error()));
+        SshTunnel t(target.value(), options);
+
+        t.start();
+        QVERIFY(!t.waitUntilSettled(20000));
+        SshError e = t.error();
+        QVERIFY2(e.kind == SshFailure::HostKeyUnknown, qPrintable(e.message + e.sshOutput));
+        QVERIFY(e.hostKey.onJumpHost);
+        QCOMPARE(e.hostKey.host, QStringLiteral("[127.0.0.1]:%1").arg(jump.port()));
+        QCOMPARE(e.hostKey.offeredFingerprint, jump.hostKeyFingerprint());
+        // The bastion's fingerprint is not the jump host's.
+        QVERIFY(!t.trustHostKey(m_sshd.hostKeyFingerprint()));
+        QVERIFY(!QFile::exists(knownHosts()));
+        auto trusted = t.trustHostKey(jump.hostKeyFingerprint());
+        QVERIFY2(trusted.ok(), qPrintable(trusted.ok() ? QString() : trusted.error().message));
+
+        t.start();
+        QVERIFY(!t.waitUntilSettled(20000));
+        e = t.error();
+        QVERIFY2(e.kind == SshFailure::HostKeyUnknown, qPrintable(e.message + e.sshOutput));
+        QVERIFY(!e.hostKey.onJumpHost);
+        QCOMPARE(e.hostKey.offeredFingerprint, m_sshd.hostKeyFingerprint());
+        trusted = t.trustHostKey(m_sshd.hostKeyFingerprint());
+        QVERIFY2(trusted.ok(), qPrintable(trusted.ok() ? QString() : trusted.error().message));
+
+        t.start();
+        QVERIFY2(t.waitUntilSettled(20000), qPrintable(t.error().message + t.error().sshOutput));
+        const auto port = t.forward(QStringLiteral("127.0.0.1"), m_redis.port());
+        QVERIFY(port.ok());
+        QCOMPARE(ping(port.value()), QByteArray("+PONG"));
+        t.close();
+    }
+
+    void silentBastionTimesOut()
+    {
+        const QString silent = testsupport::silentHost();
+        QVERIFY(!silent.isEmpty());
+        SshOptions options;
+        options.knownHostsFile = knownHosts();
+        options.connectTimeoutSec = 1;
+        const auto target = parseTarget({QStringLiteral("u@") + silent, {}, {}, false});
+        QVERIFY(target.ok());
+        SshTunnel t(target.value(), options);
+        t.start();
+        QVERIFY(!t.waitUntilSettled(20000));
+        QVERIFY2(t.error().kind == SshFailure::BastionTimedOut,
+                 qPrintable(t.error().message + t.error().sshOutput));
+    }
+
+    // Keepalives find a bastion that stopped answering while its connection stays open.
+    void silentSessionIsReportedAsTunnelDied()
+    {
+        auto t = upTunnel(); // keepalive every second, two missed: dead
+        QVERIFY(t);
+        QSignalSpy died(t.get(), &SshTunnel::died);
+        m_sshd.signalSessions(SIGSTOP);
+        const bool reported = died.wait(15000);
+        m_sshd.signalSessions(SIGCONT);
+        QVERIFY(reported);
+        QCOMPARE(t->error().kind, SshFailure::TunnelDied);
+    }
+
+    void missingSshIsSaidSo()
+    {
+        QTemporaryDir empty;
+        const QByteArray path = qgetenv("PATH");
+        qputenv("PATH", empty.path().toUtf8());
+        auto t = tunnel();
+        t->start();
+        qputenv("PATH", path);
+        QCOMPARE(t->state(), SshTunnel::State::Failed);
+        QCOMPARE(t->error().kind, SshFailure::SshNotInstalled);
+        QVERIFY(t->error().message.contains(QStringLiteral("openssh-client")));
+    }
+
     void theDefaultKnownHostsFileIsTheConsoles()
     {
         // INVENTORY_DATA_DIR points at the test's private data directory.

@@ -245,6 +245,21 @@ void Sshd::stop()
     m_process.reset();
 }
 
+void Sshd::signalSessions(int signal)
+{
+    if (m_process && m_process->state() == QProcess::Running)
+        for (const qint64 pid : descendantProcesses(m_process->processId()))
+            ::kill(pid_t(pid), signal);
+}
+
+bool Sshd::authorize(const QString &publicKeyFile)
+{
+    QFile key(publicKeyFile);
+    QFile authorized(m_dir.filePath(QStringLiteral("authorized_keys")));
+    return key.open(QIODevice::ReadOnly) && authorized.open(QIODevice::Append)
+           && authorized.write(key.readAll()) > 0;
+}
+
 bool Sshd::isRunning() const
 {
     return m_process && m_process->state() == QProcess::Running;

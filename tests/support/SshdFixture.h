@@ -30,6 +30,11 @@ public:
     void kill();
     void stop();
     bool isRunning() const;
+    // Sends `signal` to every session process (not the listener): SIGSTOP makes a silent
+    // bastion whose connections stay open, SIGCONT wakes it.
+    void signalSessions(int signal);
+    // Accepts this public key too (a client key of another fixture, for a jump host).
+    bool authorize(const QString &publicKeyFile);
 
     QString errorString() const { return m_error; }
     quint16 port() const { return m_port; }
