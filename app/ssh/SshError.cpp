@@ -132,6 +132,8 @@ SshError classifyStartFailure(const QStringList &lines, const QString &bastionNa
             "is in the server's authorized_keys, and that the key is loaded in ssh-agent "
             "(ssh-add) or named as the identity file; a key with a passphrase must be in the "
             "agent.");
+        if (has("incorrect passphrase"))
+            e.message += QStringLiteral(" The passphrase given for the identity file is wrong.");
         if (has("UNPROTECTED PRIVATE KEY FILE"))
             e.message += QStringLiteral(" The identity file is readable by others, so ssh "
                                         "ignored it: chmod 600 it.");

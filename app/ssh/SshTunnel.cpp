@@ -157,7 +157,12 @@ core::Result<bool, SshError> SshTunnel::prepare()
     QStringList lines{
         QStringLiteral("# Written by Inventory Console for one SSH session, removed when it "
                        "ends. Nothing secret is in it."),
-        QStringLiteral("BatchMode yes"),
+        // A passphrase needs prompts (answered by the askpass helper, never a terminal);
+        // password and keyboard-interactive logins stay off either way.
+        m_askpass.hasPassphrase() ? QStringLiteral("BatchMode no\nNumberOfPasswordPrompts 1")
+                                  : QStringLiteral("BatchMode yes"),
+        QStringLiteral("PasswordAuthentication no"),
+        QStringLiteral("KbdInteractiveAuthentication no"),
         QStringLiteral("StrictHostKeyChecking yes"),
         QStringLiteral("UserKnownHostsFile %1").arg(configPath(m_knownHosts)),
         QStringLiteral("GlobalKnownHostsFile /dev/null"),
@@ -237,7 +242,30 @@ void SshTunnel::start()
         return;
     }
     QFile::remove(controlPath());
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("SSH_ASKPASS_REQUIRE"), QStringLiteral("never"));
+    if (m_askpass.hasPassphrase()) {
+        const QString helper = askpassHelperPath();
+        const QString socket = m_dir.filePath(QStringLiteral("askpass.sock"));
+        const QString listening = helper.isEmpty() ? QString() : m_askpass.listen(socket);
+        if (helper.isEmpty() || !listening.isEmpty()) {
+            m_state = State::Failed;
+            fail(makeError(SshFailure::Other,
+                           helper.isEmpty()
+                               ? QStringLiteral("The passphrase helper inventory-ssh-askpass "
+                                                "was not found next to the program or in "
+                                                "$INVENTORY_SSH_ASKPASS: reinstall the console, "
+                                                "or load the key into ssh-agent (ssh-add).")
+                               : QStringLiteral("The passphrase channel could not listen: %1")
+                                     .arg(listening)));
+            return;
+        }
+        environment.insert(QStringLiteral("SSH_ASKPASS"), helper);
+        environment.insert(QStringLiteral("SSH_ASKPASS_REQUIRE"), QStringLiteral("force"));
+        environment.insert(QStringLiteral("INVENTORY_SSH_ASKPASS_SOCKET"), socket);
+    }
     m_master = std::make_unique<QProcess>();
+    m_master->setProcessEnvironment(environment);
     m_master->setProcessChannelMode(QProcess::SeparateChannels);
     m_master->setStandardInputFile(QProcess::nullDevice());
     m_master->setStandardOutputFile(QProcess::nullDevice());
@@ -293,6 +321,7 @@ void SshTunnel::checkReady()
         return;
     m_readyPoll.stop();
     m_startDeadline.stop();
+    m_askpass.close();
     m_state = State::Up;
     qCInfo(lcSsh) << "SSH master up to" << m_target.bastion.display() << "pid" << masterPid();
     emit established();
@@ -314,6 +343,9 @@ void SshTunnel::masterFinished()
             classifyStartFailure(m_output, m_target.bastion.knownHostsName(),
                                  m_target.jump ? m_target.jump->knownHostsName() : QString());
         e.hostKey.knownHostsFile = m_knownHosts;
+        if (e.kind == SshFailure::AuthenticationRefused && m_askpass.answered() > 0)
+            e.message += QStringLiteral(" ssh was given the identity file's passphrase: check "
+                                        "that it is the right one.");
         if (e.kind == SshFailure::HostKeyChanged) {
             const OffendingLine where = offendingKnownHostsLine(m_output);
             const KeyFingerprint known = fingerprintOf(fileLine(where.file, where.line));
@@ -343,6 +375,7 @@ void SshTunnel::masterFinished()
 
 void SshTunnel::fail(SshError error)
 {
+    m_askpass.close();
     m_error = std::move(error);
     qCWarning(lcSsh) << "SSH tunnel failed:" << failureName(m_error.kind) << m_error.message;
     emit failed(m_error);

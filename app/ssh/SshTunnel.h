@@ -1,5 +1,6 @@
 #pragma once
 
+#include "Askpass.h"
 #include "SshError.h"
 #include "SshFiles.h"
 #include "SshTarget.h"
@@ -47,6 +48,11 @@ public:
     explicit SshTunnel(SshTarget target, SshOptions options = {}, QObject *parent = nullptr);
     ~SshTunnel() override;
 
+    // The identity file's passphrase, for a key that is not in the agent: served once per
+    // prompt to ssh's askpass helper over the private runtime directory (never an argument,
+    // a file or an environment value), kept in memory for reconnects until the tunnel is
+    // destroyed.
+    void setPassphrase(const QByteArray &passphrase) { m_askpass.setPassphrase(passphrase); }
     void start();
     // Runs an event loop until the tunnel is up (true) or failed, or the time is over.
     bool waitUntilSettled(int timeoutMs);
@@ -99,6 +105,7 @@ private:
     State m_state = State::Idle;
     SshError m_error;
     QHash<QString, quint16> m_forwards;
+    AskpassServer m_askpass;
 };
 
 } // namespace ssh

@@ -3,6 +3,7 @@
 #include "SshdFixture.h"
 #include "ssh/SshTunnel.h"
 
+#include <QDir>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTcpSocket>
@@ -394,6 +395,49 @@ private slots:
         m_sshd.signalSessions(SIGCONT);
         QVERIFY(reported);
         QCOMPARE(t->error().kind, SshFailure::TunnelDied);
+    }
+
+    // A key with a passphrase, not in an agent: the passphrase reaches ssh through the askpass
+    // helper and the private socket, and through nothing ssh's process shows.
+    void passphraseGoesThroughTheAskpassChannelOnly()
+    {
+        QVERIFY(upTunnel()); // trusts the host key
+        qputenv("INVENTORY_SSH_ASKPASS", INVENTORY_SSH_ASKPASS_PATH);
+        qunsetenv("SSH_AUTH_SOCK");
+        const QByteArray secret = Sshd::encryptedKeyPassphrase();
+
+        auto noPassphrase = tunnel(m_sshd.encryptedClientKey());
+        noPassphrase->start();
+        QVERIFY(!noPassphrase->waitUntilSettled(20000));
+        QVERIFY2(noPassphrase->error().kind == SshFailure::AuthenticationRefused,
+                 qPrintable(noPassphrase->error().message + noPassphrase->error().sshOutput));
+
+        auto wrong = tunnel(m_sshd.encryptedClientKey());
+        wrong->setPassphrase("not it");
+        wrong->start();
+        QVERIFY(!wrong->waitUntilSettled(20000));
+        QVERIFY2(wrong->error().kind == SshFailure::AuthenticationRefused,
+                 qPrintable(wrong->error().message + wrong->error().sshOutput));
+        QVERIFY(wrong->error().message.contains(QStringLiteral("passphrase")));
+
+        auto t = tunnel(m_sshd.encryptedClientKey());
+        t->setPassphrase(secret);
+        t->start();
+        QVERIFY2(t->waitUntilSettled(20000), qPrintable(t->error().message + t->error().sshOutput));
+        for (const char *file : {"cmdline", "environ"}) {
+            QFile f(QStringLiteral("/proc/%1/%2").arg(t->masterPid()).arg(QLatin1String(file)));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QVERIFY2(!f.readAll().contains(secret), file);
+        }
+        const QStringList files = QDir(t->runtimeDirectory()).entryList(QDir::Files);
+        for (const QString &name : files) {
+            QFile f(t->runtimeDirectory() + QLatin1Char('/') + name);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QVERIFY2(!f.readAll().contains(secret), qPrintable(name));
+        }
+        const auto port = t->forward(QStringLiteral("127.0.0.1"), m_redis.port());
+        QVERIFY(port.ok());
+        QCOMPARE(ping(port.value()), QByteArray("+PONG"));
     }
 
     void missingSshIsSaidSo()

@@ -92,6 +92,11 @@ QString Sshd::otherClientKey() const
     return m_dir.filePath(QStringLiteral("stranger_ed25519"));
 }
 
+QString Sshd::encryptedClientKey() const
+{
+    return m_dir.filePath(QStringLiteral("encrypted_ed25519"));
+}
+
 QString Sshd::hostPublicKeyFile() const
 {
     return m_dir.filePath(QStringLiteral("host_ed25519.pub"));
@@ -108,12 +113,12 @@ QString Sshd::log() const
     return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll().right(4000)) : QString();
 }
 
-static QString newKey(const QString &path)
+static QString newKey(const QString &path, const QString &passphrase = {})
 {
     QFile::remove(path);
     QFile::remove(path + QStringLiteral(".pub"));
     return runSshKeygen({QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"),
-                         QStringLiteral("-N"), QString(), QStringLiteral("-C"),
+                         QStringLiteral("-N"), passphrase, QStringLiteral("-C"),
                          QStringLiteral("inventory-test"), QStringLiteral("-f"), path});
 }
 
@@ -121,7 +126,8 @@ bool Sshd::writeConfig()
 {
     const QString authorized = m_dir.filePath(QStringLiteral("authorized_keys"));
     QFile::remove(authorized);
-    if (!QFile::copy(clientKey() + QStringLiteral(".pub"), authorized)) {
+    if (!QFile::copy(clientKey() + QStringLiteral(".pub"), authorized)
+        || !authorize(encryptedClientKey() + QStringLiteral(".pub"))) {
         m_error = QStringLiteral("could not write authorized_keys");
         return false;
     }
@@ -160,6 +166,12 @@ bool Sshd::start()
             m_error = why;
             return false;
         }
+    if (const QString why =
+            newKey(encryptedClientKey(), QString::fromUtf8(encryptedKeyPassphrase()));
+        !why.isEmpty()) {
+        m_error = why;
+        return false;
+    }
     m_port = demo::LocalRedisServer::freePort();
     return m_port != 0 && writeConfig() && launch();
 }

@@ -42,6 +42,9 @@ public:
     static QString user();
     QString clientKey() const;      // a private key sshd accepts (no passphrase)
     QString otherClientKey() const; // one it does not
+    // A private key sshd accepts, encrypted with encryptedKeyPassphrase().
+    QString encryptedClientKey() const;
+    static QByteArray encryptedKeyPassphrase() { return "correct horse battery"; }
     QString hostPublicKeyFile() const;
     // The host key's SHA256 fingerprint as `ssh-keygen -lf` prints it.
     QString hostKeyFingerprint() const;
