@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -366,6 +367,51 @@ private slots:
         QVERIFY(port.ok());
         QCOMPARE(ping(port.value()), QByteArray("+PONG"));
         t.close();
+    }
+
+    // "Use ~/.ssh/config": a Host alias works as the bastion, its HostName, Port, User and
+    // IdentityFile apply, and the console's checks still win over the user's (here the user's
+    // config turns host key checking off and names another known_hosts file).
+    void hostAliasFromTheUsersSshConfig()
+    {
+        QTemporaryDir home;
+        QVERIFY(QDir(home.path()).mkpath(QStringLiteral(".ssh")));
+        const QString userKnownHosts = home.filePath(QStringLiteral(".ssh/known_hosts"));
+        QFile config(home.filePath(QStringLiteral(".ssh/config")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(QStringLiteral("Host staging-bastion\n    HostName 127.0.0.1\n"
+                                    "    Port %1\n    User %2\n    IdentityFile %3\n"
+                                    "    StrictHostKeyChecking no\n"
+                                    "    UserKnownHostsFile %4\n")
+                         .arg(m_sshd.port())
+                         .arg(Sshd::user(), m_sshd.clientKey(), userKnownHosts)
+                         .toUtf8());
+        config.close();
+        const QByteArray realHome = qgetenv("HOME");
+        qputenv("HOME", home.path().toUtf8());
+        const auto restoreHome = qScopeGuard([&] { qputenv("HOME", realHome); });
+
+        const auto target =
+            parseTarget({QStringLiteral("staging-bastion"), QString(), QString(), true});
+        QVERIFY(target.ok());
+        SshOptions options;
+        options.knownHostsFile = knownHosts();
+        SshTunnel t(target.value(), options);
+        t.start();
+        QVERIFY(!t.waitUntilSettled(20000));
+        const SshError e = t.error();
+        QVERIFY2(e.kind == SshFailure::HostKeyUnknown, qPrintable(e.message + e.sshOutput));
+        QCOMPARE(e.hostKey.host, QStringLiteral("[127.0.0.1]:%1").arg(m_sshd.port()));
+        QCOMPARE(e.hostKey.offeredFingerprint, m_sshd.hostKeyFingerprint());
+        const auto trusted = t.trustHostKey(m_sshd.hostKeyFingerprint());
+        QVERIFY2(trusted.ok(), qPrintable(trusted.ok() ? QString() : trusted.error().message));
+        t.start();
+        QVERIFY2(t.waitUntilSettled(20000), qPrintable(t.error().message + t.error().sshOutput));
+        const auto port = t.forward(QStringLiteral("127.0.0.1"), m_redis.port());
+        QVERIFY(port.ok());
+        QCOMPARE(ping(port.value()), QByteArray("+PONG"));
+        t.close();
+        QVERIFY(!QFile::exists(userKnownHosts));
     }
 
     void silentBastionTimesOut()
