@@ -266,6 +266,23 @@ std::optional<QString> ConnectionArgs::openTunnel(const QCommandLineParser &pars
     r.profile.host = QStringLiteral("127.0.0.1");
     r.profile.port = port.value();
     r.tunnel = std::move(tunnel);
+    // Only this server is forwarded: a cluster's other nodes would be reached directly, from
+    // here, at addresses meant for the bastion's side. Refused until sessions forward every
+    // node. (A server that cannot be asked is left to the verb, which says why.)
+    redis::ConnectionOptions probeOptions = r.profile.toConnectionOptions(r.password);
+    probeOptions.onCallerThread = true;
+    redis::RedisClient probe(probeOptions);
+    probe.open();
+    if (probe.waitUntilReady(probeOptions.connectTimeoutMs + 1000)) {
+        const auto info = probe.call({"INFO", "cluster"}, probeOptions.commandTimeoutMs);
+        if (info.ok() && info->bytes().contains("cluster_enabled:1")) {
+            *exitCode = ExitUsage;
+            return QStringLiteral("--ssh reaches a standalone server only, and %1 is a Redis "
+                                  "Cluster node: its other nodes would not go through the "
+                                  "tunnel")
+                .arg(r.profile.name);
+        }
+    }
     return std::nullopt;
 }
 

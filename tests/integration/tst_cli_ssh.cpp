@@ -107,6 +107,27 @@ private slots:
         QVERIFY2(r.err.contains("does not run on this machine"), r.err.constData());
     }
 
+    // Only the server in the URL is forwarded: a cluster node is refused, since its other
+    // nodes would be reached directly.
+    void clusterNodeIsRefused()
+    {
+        testsupport::RedisCluster cluster;
+        QVERIFY2(cluster.start(), qPrintable(cluster.errorString()));
+        testsupport::CliOptions o;
+        o.environment.remove(QStringLiteral("SSH_AUTH_SOCK"));
+        const auto r = testsupport::runCli(
+            {QStringLiteral("ping"), QStringLiteral("--url"),
+             QStringLiteral("redis://127.0.0.1:%1").arg(cluster.nodes().first().port),
+             QStringLiteral("--ssh"),
+             QStringLiteral("%1@127.0.0.1:%2").arg(Sshd::user()).arg(m_sshd.port()),
+             QStringLiteral("--ssh-identity"), m_sshd.clientKey(),
+             QStringLiteral("--ssh-trust-host-key"), m_sshd.hostKeyFingerprint()},
+            o);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("standalone server only"), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+    }
+
     void optionLikeTargetsAreRefused()
     {
         testsupport::CliOptions o;
