@@ -213,6 +213,28 @@ private slots:
         QVERIFY(ping(port.value()).startsWith("connect failed"));
     }
 
+    // A node that does not answer (down, or not there) closes that connection only: the
+    // tunnel and its other forwards stay up.
+    void forwardToADeadNodeLeavesTheTunnelUp()
+    {
+        auto t = upTunnel();
+        QVERIFY(t);
+        QSignalSpy died(t.get(), &SshTunnel::died);
+        const auto dead =
+            t->forward(QStringLiteral("127.0.0.1"), demo::LocalRedisServer::freePort());
+        QVERIFY2(dead.ok(), qPrintable(dead.ok() ? QString() : dead.error().message));
+        QTcpSocket s;
+        s.connectToHost(QHostAddress::LocalHost, dead.value());
+        QVERIFY(s.waitForConnected(3000)); // the local end is ssh's
+        s.write("PING\r\n");
+        QVERIFY(s.state() == QAbstractSocket::UnconnectedState || s.waitForDisconnected(5000));
+        QVERIFY(!died.wait(1500));
+        QCOMPARE(t->state(), SshTunnel::State::Up);
+        const auto live = t->forward(QStringLiteral("127.0.0.1"), m_redis.port());
+        QVERIFY(live.ok());
+        QCOMPARE(ping(live.value()), QByteArray("+PONG"));
+    }
+
     void noSecretOrKeyMaterialInArgv()
     {
         auto t = upTunnel();
