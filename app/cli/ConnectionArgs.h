@@ -11,6 +11,10 @@
 
 #include <memory>
 
+namespace ssh {
+class SshTunnel;
+}
+
 namespace redis {
 class RedisClient;
 class ClusterRouter;
@@ -22,7 +26,7 @@ namespace cli {
 // The connection options every subcommand that talks to Redis shares:
 //   --url URL | --profile NAME, --password-stdin, --environment LABEL, --release-user NAME,
 //   --release-password-stdin, --tls-ca, --tls-cert, --tls-key, --tls-server-name, --timeout-ms,
-//   --announced-map
+//   --announced-map, --ssh, --ssh-identity, --ssh-jump, --ssh-config, --ssh-trust-host-key
 // A --url server's label comes from session::labelForUrl (a saved profile for the same server
 // lends its label; --environment may not lower it), else the host's rule, whose Local the
 // WriteGate proves before any write. --env is the short name of --environment.
@@ -46,6 +50,9 @@ public:
         // From --release-password-stdin; nullopt: look in the keyring (a saved profile).
         std::optional<QString> releasePassword;
         bool timeoutGiven = false; // --timeout-ms was given
+        // --ssh: the tunnel the profile's host and port now point into (127.0.0.1 and a
+        // forwarded port); it closes when the last copy of this goes.
+        std::shared_ptr<ssh::SshTunnel> tunnel;
 
         // The timeout of a long step (a scan page, a library change): --timeout-ms when
         // given, else the longer of the profile's and `longDefaultMs`.
@@ -60,6 +67,10 @@ public:
                                     int *exitCode) const;
 
 private:
+    // --ssh: opens the tunnel, trusts --ssh-trust-host-key when the host key is unknown, and
+    // points the profile at a local forward to its host and port. The reason when it cannot.
+    std::optional<QString> openTunnel(const QCommandLineParser &parser, Resolved &r,
+                                      int *exitCode) const;
     // --environment applied to the profile (and, for a URL, the saved profiles' labels); the
     // reason when it cannot be.
     std::optional<QString> applyLabelProblem(const QCommandLineParser &parser,
@@ -129,6 +140,31 @@ private:
                        "each side host:port or a host, e.g. 10.0.0.5:6379=127.0.0.1:7001. "
                        "Replaces the profile's map."),
         QStringLiteral("MAP")};
+    QCommandLineOption m_ssh{QStringLiteral("ssh"),
+                             QStringLiteral("Reach a standalone server through an SSH bastion "
+                                            "(the system's ssh client; the agent or "
+                                            "--ssh-identity). The host in --url is as the "
+                                            "bastion sees it; the server is labelled production "
+                                            "unless --environment says otherwise."),
+                             QStringLiteral("user@host[:port]")};
+    QCommandLineOption m_sshIdentity{QStringLiteral("ssh-identity"),
+                                     QStringLiteral("Private key file for the bastion (default: "
+                                                    "the agent). A key with a passphrase must "
+                                                    "be in the agent."),
+                                     QStringLiteral("FILE")};
+    QCommandLineOption m_sshJump{QStringLiteral("ssh-jump"),
+                                 QStringLiteral("A jump host on the way to the bastion."),
+                                 QStringLiteral("user@host[:port]")};
+    QCommandLineOption m_sshConfig{QStringLiteral("ssh-config"),
+                                   QStringLiteral("Read ~/.ssh/config too: a Host alias works as "
+                                                  "the bastion (host-key checks stay strict).")};
+    QCommandLineOption m_sshTrust{QStringLiteral("ssh-trust-host-key"),
+                                  QStringLiteral("Trust the bastion's (or jump host's) unknown "
+                                                 "host key when its fingerprint is exactly this; "
+                                                 "compare it with one from the host's "
+                                                 "administrator. A changed key is never "
+                                                 "trusted."),
+                                  QStringLiteral("SHA256:...")};
     QCommandLineOption m_timeout{QStringLiteral("timeout-ms"),
                                  QStringLiteral("Connect and command timeout in milliseconds "
                                                 "(default 5000; a scan page and a library "

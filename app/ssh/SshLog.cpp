@@ -1,0 +1,3 @@
+#include "SshLog.h"
+
+Q_LOGGING_CATEGORY(lcSsh, "console.ssh")
