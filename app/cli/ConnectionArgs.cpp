@@ -119,15 +119,42 @@ ConnectionArgs::resolve(const QCommandLineParser &parser, Context &context, int 
         *exitCode = context.fail(ExitUsage, message);
         return std::nullopt;
     };
-    Resolved r;
-    bool passwordFromUrl = false;
     if (parser.isSet(m_url) == parser.isSet(m_profile))
         return usage(QStringLiteral("give either --url or --profile (see %1 --help)")
                          .arg(context.commandName));
+    Resolved r;
+    // In this order, so that the first problem on the line is the one reported.
+    if (const auto problem = readTarget(parser, context, r))
+        return usage(*problem);
+    if (const auto problem = applyLabelProblem(parser, r.profile, parser.isSet(m_url)))
+        return usage(*problem);
+    if (const auto problem = applyReleaseAndMap(parser, context, r))
+        return usage(*problem);
+    if (const auto problem = applyTransport(parser, r))
+        return usage(*problem);
+    for (const session::ProfileProblem &p : r.profile.validate())
+        return usage(p.message);
+    if (parser.isSet(m_ssh)) {
+        if (const auto problem = openTunnel(parser, r, exitCode)) {
+            context.fail(*exitCode, *problem);
+            return std::nullopt;
+        }
+    } else if (parser.isSet(m_sshIdentity) || parser.isSet(m_sshJump) || parser.isSet(m_sshConfig)
+               || parser.isSet(m_sshTrust)) {
+        return usage(QStringLiteral("--ssh-identity, --ssh-jump, --ssh-config and "
+                                    "--ssh-trust-host-key need --ssh user@host[:port]"));
+    }
+    return r;
+}
+
+std::optional<QString> ConnectionArgs::readTarget(const QCommandLineParser &parser,
+                                                  Context &context, Resolved &r) const
+{
+    bool passwordFromUrl = false;
     if (parser.isSet(m_url)) {
         const auto parsed = session::parseRedisUrl(parser.value(m_url));
         if (!parsed.ok())
-            return usage(QStringLiteral("--url: %1").arg(parsed.error().message));
+            return QStringLiteral("--url: %1").arg(parsed.error().message);
         r.profile = parsed->profile;
         r.profile.name = QStringLiteral("command line");
         r.password = parsed->password;
@@ -137,48 +164,56 @@ ConnectionArgs::resolve(const QCommandLineParser &parser, Context &context, int 
         session::ProfileStore store(&settings);
         const auto profile = store.find(parser.value(m_profile));
         if (!profile)
-            return usage(
-                QStringLiteral("no saved profile named '%1'").arg(parser.value(m_profile)));
+            return QStringLiteral("no saved profile named '%1'").arg(parser.value(m_profile));
         r.profile = *profile;
     }
     if (parser.isSet(m_passwordStdin)) {
         if (passwordFromUrl)
-            return usage(QStringLiteral("the URL has a password and --password-stdin is given: "
-                                        "use one of them"));
+            return QStringLiteral("the URL has a password and --password-stdin is given: use "
+                                  "one of them");
         const auto line = readLine(context.in);
         if (!line)
-            return usage(QStringLiteral("--password-stdin: standard input has no password line"));
+            return QStringLiteral("--password-stdin: standard input has no password line");
         r.password = *line;
     } else if (parser.isSet(m_profile)) {
         r.password = keyringPassword(r.profile.name).value_or(QString());
     }
-    if (const auto problem = applyLabelProblem(parser, r.profile, parser.isSet(m_url)))
-        return usage(*problem);
+    return std::nullopt;
+}
+
+std::optional<QString> ConnectionArgs::applyReleaseAndMap(const QCommandLineParser &parser,
+                                                          Context &context, Resolved &r) const
+{
     if (parser.isSet(m_releaseUser)) {
         const QString user = parser.value(m_releaseUser).trimmed();
         if (!r.profile.releaseUsername.isEmpty() && user != r.profile.releaseUsername)
-            return usage(QStringLiteral("--release-user %1 contradicts the profile's release "
-                                        "user (%2)")
-                             .arg(user, r.profile.releaseUsername));
+            return QStringLiteral("--release-user %1 contradicts the profile's release user (%2)")
+                .arg(user, r.profile.releaseUsername);
         r.profile.releaseUsername = user;
     }
     if (parser.isSet(m_announcedMap)) {
         // Replaces a saved profile's map: the command line says what to reach now.
         const auto entries = session::parseAnnouncedEntries(parser.value(m_announcedMap));
         if (!entries.ok())
-            return usage(QStringLiteral("--announced-map: %1").arg(entries.error()));
+            return QStringLiteral("--announced-map: %1").arg(entries.error());
         r.profile.announcedMap = entries.value();
     }
     if (parser.isSet(m_releasePasswordStdin)) {
         if (r.profile.releaseUsername.isEmpty())
-            return usage(QStringLiteral("--release-password-stdin: there is no release user "
-                                        "(give --release-user NAME)"));
+            return QStringLiteral("--release-password-stdin: there is no release user (give "
+                                  "--release-user NAME)");
         const auto line = readLine(context.in);
         if (!line)
-            return usage(QStringLiteral("--release-password-stdin: standard input has no "
-                                        "line for the release password"));
+            return QStringLiteral("--release-password-stdin: standard input has no line for "
+                                  "the release password");
         r.releasePassword = *line;
     }
+    return std::nullopt;
+}
+
+std::optional<QString> ConnectionArgs::applyTransport(const QCommandLineParser &parser,
+                                                      Resolved &r) const
+{
     if (parser.isSet(m_tlsCa)) {
         r.profile.tls.enabled = true;
         r.profile.tls.caFile = parser.value(m_tlsCa);
@@ -196,23 +231,11 @@ ConnectionArgs::resolve(const QCommandLineParser &parser, Context &context, int 
         bool ok = false;
         const int ms = parser.value(m_timeout).toInt(&ok);
         if (!ok || ms < 100 || ms > 600000)
-            return usage(QStringLiteral("--timeout-ms: give a number from 100 to 600000"));
+            return QStringLiteral("--timeout-ms: give a number from 100 to 600000");
         r.profile.timeoutMs = ms;
         r.timeoutGiven = true;
     }
-    for (const session::ProfileProblem &p : r.profile.validate())
-        return usage(p.message);
-    if (parser.isSet(m_ssh)) {
-        if (const auto problem = openTunnel(parser, r, exitCode)) {
-            context.fail(*exitCode, *problem);
-            return std::nullopt;
-        }
-    } else if (parser.isSet(m_sshIdentity) || parser.isSet(m_sshJump) || parser.isSet(m_sshConfig)
-               || parser.isSet(m_sshTrust)) {
-        return usage(QStringLiteral("--ssh-identity, --ssh-jump, --ssh-config and "
-                                    "--ssh-trust-host-key need --ssh user@host[:port]"));
-    }
-    return r;
+    return std::nullopt;
 }
 
 std::optional<QString> ConnectionArgs::openTunnel(const QCommandLineParser &parser, Resolved &r,

@@ -67,6 +67,14 @@ public:
                                     int *exitCode) const;
 
 private:
+    // --url or --profile, and the password (from the URL, standard input or the keyring).
+    std::optional<QString> readTarget(const QCommandLineParser &parser, Context &context,
+                                      Resolved &r) const;
+    // --release-user, --announced-map and --release-password-stdin.
+    std::optional<QString> applyReleaseAndMap(const QCommandLineParser &parser, Context &context,
+                                              Resolved &r) const;
+    // --tls-* and --timeout-ms.
+    std::optional<QString> applyTransport(const QCommandLineParser &parser, Resolved &r) const;
     // --ssh: opens the tunnel, trusts --ssh-trust-host-key when the host key is unknown, and
     // points the profile at a local forward to its host and port. The reason when it cannot.
     std::optional<QString> openTunnel(const QCommandLineParser &parser, Resolved &r,

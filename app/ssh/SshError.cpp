@@ -76,11 +76,11 @@ static QString tail(const QStringList &lines)
     return kept.mid(qMax(0, int(kept.size()) - 12)).join(QLatin1Char('\n'));
 }
 
-SshError classifyStartFailure(const QStringList &lines, const QString &bastionName,
-                              const QString &jumpName)
+// A refused host key, unknown or changed, named with the host that offered it: true when the
+// output says so.
+static bool classifyHostKey(const QStringList &lines, const QString &bastionName,
+                            const QString &jumpName, SshError &e)
 {
-    SshError e;
-    e.sshOutput = tail(lines);
     static const QRegularExpression unknownKey(
         QStringLiteral("No (\\S+) host key is known for (\\S+) and you have requested strict"));
     static const QRegularExpression changedKey(QStringLiteral("Host key for (\\S+) has changed"));
@@ -105,7 +105,7 @@ SshError classifyStartFailure(const QStringList &lines, const QString &bastionNa
                             "reinstalled: ask its administrator for the new fingerprint before "
                             "going on.")
                             .arg(who, e.hostKey.keyType, e.hostKey.offeredFingerprint);
-            return e;
+            return true;
         }
         if (const auto m = unknownKey.match(line); m.hasMatch() && !changed) {
             e.kind = SshFailure::HostKeyUnknown;
@@ -115,9 +115,15 @@ SshError classifyStartFailure(const QStringList &lines, const QString &bastionNa
                                        "%3). Compare this fingerprint with one obtained from "
                                        "the host's administrator, then trust it, or stop.")
                             .arg(who, e.hostKey.keyType, e.hostKey.offeredFingerprint);
-            return e;
+            return true;
         }
     }
+    return false;
+}
+
+// Every other start failure, from what ssh said (its debug lines aside).
+static void classifyConnectFailure(const QStringList &lines, SshError &e)
+{
     const auto has = [&](const char *text) {
         for (const QString &line : lines)
             if (!line.startsWith(QStringLiteral("debug"))
@@ -160,6 +166,16 @@ SshError classifyStartFailure(const QStringList &lines, const QString &bastionNa
         e.kind = SshFailure::Other;
         e.message = QStringLiteral("ssh could not open the tunnel (see the details).");
     }
+}
+
+SshError classifyStartFailure(const QStringList &lines, const QString &bastionName,
+                              const QString &jumpName)
+{
+    SshError e;
+    e.sshOutput = tail(lines);
+    if (classifyHostKey(lines, bastionName, jumpName, e))
+        return e;
+    classifyConnectFailure(lines, e);
     if (!jumpName.isEmpty())
         e.message += QStringLiteral(" The connection goes through the jump host %1.").arg(jumpName);
     return e;
