@@ -19,6 +19,7 @@
 #include "ui/deduct/DeductionPanel.h"
 
 #include <QAbstractItemModelTester>
+#include <QAbstractItemView>
 #include <QAction>
 #include <QLabel>
 #include <QLineEdit>
@@ -337,6 +338,27 @@ private slots:
                      || last == "dbsize" || last == "type" || last == "hmget",
                  last.constData());
         QVERIFY(w->session().scanRouter().seed().options().onCallerThread);
+    }
+
+    // Every table's column titles are words for people: a code name ("readiness::Verdict")
+    // once leaked into the Readiness tab's header through a rename.
+    void tableHeadersAreWordsNotCodeNames()
+    {
+        auto w = openWindow(m_redis.options(), session::Environment::Local);
+        QTRY_VERIFY(stateText(w.get()).startsWith("Connected"));
+        int headers = 0;
+        for (const QAbstractItemView *view : w->findChildren<QAbstractItemView *>()) {
+            const QAbstractItemModel *model = view->model();
+            if (!model)
+                continue;
+            for (int c = 0; c < model->columnCount(); ++c) {
+                const QString title = model->headerData(c, Qt::Horizontal).toString();
+                QVERIFY2(!title.contains(QLatin1String("::")) && !title.contains(QLatin1Char('_')),
+                         qPrintable(view->objectName() + QLatin1String(": ") + title));
+                headers += !title.isEmpty();
+            }
+        }
+        QVERIFY2(headers > 40, qPrintable(QString::number(headers))); // every tab's tables
     }
 
     // "Show in audit log" in an order lookup lands on the Audit log tab, on that order.

@@ -99,7 +99,7 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
         return {};
     switch (section) {
     case VerdictColumn:
-        return tr("readiness::Verdict");
+        return tr("Verdict");
     case RuleColumn:
         return tr("Rule");
     case WhyColumn:
