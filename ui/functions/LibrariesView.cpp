@@ -311,7 +311,14 @@ void LibrariesView::display(const QList<redis::LibraryInfo> &libraries)
     }
     for (int c = 0; c < ColumnCount; ++c)
         m_tree->resizeColumnToContents(c);
-    m_tree->setColumnWidth(Description, qMin(m_tree->columnWidth(Description), 560));
+    // The description gives way first (it is elided, whole in its tooltip): the local file's
+    // verdict, at the right edge, is what a release manager reads.
+    int others = 0;
+    for (int c = 0; c < ColumnCount; ++c)
+        others += c == Description ? 0 : m_tree->columnWidth(c);
+    const int room = m_tree->viewport()->width() - others;
+    m_tree->setColumnWidth(Description,
+                           qMax(200, qMin(room, qMin(m_tree->columnWidth(Description), 560))));
     m_banner->setNotice(differs.join(QLatin1Char('\n')));
     m_preview->setVisible(!m_upgradeFile.isEmpty());
     setTextColour(m_footer, QColor());
