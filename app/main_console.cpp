@@ -1,8 +1,8 @@
 // The desktop console: parses the command line, picks a connection, opens the window.
 #include "core/BuildInfo.h"
 #include "demo/DemoServer.h"
-#include "session/ConsoleCommandLine.h"
-#include "session/ProfileStore.h"
+#include "profiles/ConsoleCommandLine.h"
+#include "profiles/ProfileStore.h"
 #include "ui/ConsoleController.h"
 #include "ui/MainWindow.h"
 #include "ui/StartupError.h"
@@ -48,18 +48,18 @@ void quitOnTerminationSignals(QApplication &app)
 int main(int argc, char *argv[])
 {
     // Read before QApplication exists, so that --help and --version need no display.
-    session::ConsoleCommandLine commandLine;
+    profiles::ConsoleCommandLine commandLine;
     {
         // A URL's server may be saved with a label (explicit names: no application yet).
         QSettings settings(QStringLiteral("InventoryConsole"), QStringLiteral("inventory-console"));
-        commandLine.setSavedProfiles(session::ProfileStore(&settings).list());
+        commandLine.setSavedProfiles(profiles::ProfileStore(&settings).list());
     }
     const auto action = commandLine.parse(argc, argv);
-    if (action == session::ConsoleCommandLine::Action::ShowHelp) {
+    if (action == profiles::ConsoleCommandLine::Action::ShowHelp) {
         std::fputs(qPrintable(commandLine.helpText()), stdout);
         return 0;
     }
-    if (action == session::ConsoleCommandLine::Action::ShowVersion) {
+    if (action == profiles::ConsoleCommandLine::Action::ShowVersion) {
         std::printf("inventory-console %s\n", qPrintable(core::versionText()));
         return 0;
     }
@@ -71,14 +71,14 @@ int main(int argc, char *argv[])
     QApplication::setOrganizationName(QStringLiteral("InventoryConsole"));
     QApplication::setApplicationVersion(core::versionText());
     QApplication::setStyle(QStringLiteral("Fusion"));
-    if (action == session::ConsoleCommandLine::Action::Refuse) {
+    if (action == profiles::ConsoleCommandLine::Action::Refuse) {
         ui::reportStartupError(QStringLiteral("The console cannot start with these arguments."),
                                commandLine.errorText()
                                    + QStringLiteral("\n\nRun inventory-console --help for the "
                                                     "options."));
         return 2;
     }
-    const session::ConsoleStartup &startup = commandLine.startup();
+    const profiles::ConsoleStartup &startup = commandLine.startup();
 
     quitOnTerminationSignals(app);
 
@@ -86,11 +86,11 @@ int main(int argc, char *argv[])
     // the demo server stops.
     demo::DemoServer demoServer;
     ui::ConsoleController controller;
-    if (startup.target == session::ConsoleStartup::Target::Server) {
+    if (startup.target == profiles::ConsoleStartup::Target::Server) {
         controller.openSession(startup.profile, startup.password)->showTab(startup.tab);
         return QApplication::exec();
     }
-    if (startup.target == session::ConsoleStartup::Target::ConnectDialog) {
+    if (startup.target == profiles::ConsoleStartup::Target::ConnectDialog) {
         if (!controller.showConnectDialog())
             return 0; // cancelled: nothing to show
         return QApplication::exec();
@@ -102,7 +102,7 @@ int main(int argc, char *argv[])
                                demoServer.errorString());
         return 1;
     }
-    session::ConnectionProfile demoProfile;
+    profiles::ConnectionProfile demoProfile;
     demoProfile.name = QStringLiteral("demo");
     const redis::ConnectionOptions demoOptions = demoServer.connectionOptions();
     demoProfile.host = demoOptions.host;

@@ -37,11 +37,11 @@ ClusterNodesBox::ClusterNodesBox(QWidget *parent)
     hide();
 }
 
-QString ClusterNodesBox::librariesText(const session::NodeOverview &node)
+QString ClusterNodesBox::librariesText(const overview::NodeOverview &node)
 {
     if (!node.overview)
         return {};
-    const session::ServerOverview &o = *node.overview;
+    const overview::ServerOverview &o = *node.overview;
     if (o.denied(QStringLiteral("FUNCTION LIST")))
         return tr("FUNCTION LIST not allowed for this user");
     if (!o.librariesError.isEmpty())
@@ -58,7 +58,7 @@ QString ClusterNodesBox::librariesText(const session::NodeOverview &node)
     return parts.join(QStringLiteral(", "));
 }
 
-void ClusterNodesBox::setNodes(const QList<session::NodeOverview> &nodes, const QString &seed)
+void ClusterNodesBox::setNodes(const QList<overview::NodeOverview> &nodes, const QString &seed)
 {
     setVisible(!nodes.isEmpty());
     if (nodes.isEmpty())
@@ -73,7 +73,7 @@ void ClusterNodesBox::setNodes(const QList<session::NodeOverview> &nodes, const 
                  .arg(seed));
     m_table->setRowCount(int(nodes.size()));
     for (int row = 0; row < nodes.size(); ++row) {
-        const session::NodeOverview &n = nodes.at(row);
+        const overview::NodeOverview &n = nodes.at(row);
         const auto cell = [&](int column, const QString &text, bool number = false) {
             auto *item = new QTableWidgetItem(text);
             if (number)
@@ -85,7 +85,7 @@ void ClusterNodesBox::setNodes(const QList<session::NodeOverview> &nodes, const 
         cell(Role, n.roleLabel());
         cell(Slots, n.slotRangesText());
         if (n.overview) {
-            cell(Memory, session::formatBytes(n.overview->usedMemory), true);
+            cell(Memory, overview::formatBytes(n.overview->usedMemory), true);
             cell(Keys,
                  n.overview->keyCount < 0 ? tr("–") : QLocale().toString(n.overview->keyCount),
                  true);

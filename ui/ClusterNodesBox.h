@@ -1,6 +1,6 @@
 #pragma once
 
-#include "session/NodeOverviews.h"
+#include "overview/NodeOverviews.h"
 
 #include <QGroupBox>
 
@@ -22,11 +22,11 @@ public:
     explicit ClusterNodesBox(QWidget *parent = nullptr);
 
     // `seed`: the node the connection names, which the overview's cards describe.
-    void setNodes(const QList<session::NodeOverview> &nodes, const QString &seed);
+    void setNodes(const QList<overview::NodeOverview> &nodes, const QString &seed);
     QTableWidget *table() const { return m_table; }
 
     // "inventory_lib_v1 1.2.0 (3f2a9c01b7e4)", one per library, or why it is unknown.
-    static QString librariesText(const session::NodeOverview &node);
+    static QString librariesText(const overview::NodeOverview &node);
 
 private:
     QTableWidget *m_table;

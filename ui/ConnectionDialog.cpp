@@ -4,9 +4,9 @@
 
 #include "ProfileListPanel.h"
 #include "UiLog.h"
-#include "session/ProfileStore.h"
-#include "session/RedisUrl.h"
-#include "session/SecretStore.h"
+#include "profiles/ProfileStore.h"
+#include "profiles/RedisUrl.h"
+#include "profiles/SecretStore.h"
 #include "ui/connect/ClusterForm.h"
 #include "ui/connect/ConnectionForm.h"
 #include "ui/connect/ConnectionTestArea.h"
@@ -31,7 +31,7 @@
 
 namespace ui {
 
-ConnectionDialog::ConnectionDialog(session::ProfileStore &profiles, session::SecretStore &secrets,
+ConnectionDialog::ConnectionDialog(profiles::ProfileStore &profiles, profiles::SecretStore &secrets,
                                    QWidget *parent)
     : QDialog(parent)
     , m_profiles(profiles)
@@ -58,7 +58,7 @@ ConnectionDialog::ConnectionDialog(session::ProfileStore &profiles, session::Sec
     layout->addWidget(m_problems);
     layout->addLayout(buttons);
 
-    connect(&m_secrets, &session::SecretStore::backendChanged, this,
+    connect(&m_secrets, &profiles::SecretStore::backendChanged, this,
             &ConnectionDialog::updateStorageNote);
     updateStorageNote();
     // Open on the first saved profile, ready to connect; a new user sees an empty form.
@@ -158,7 +158,7 @@ void ConnectionDialog::buildProfileList()
     m_list->setMinimumWidth(230);
     connect(m_list, &ProfileListPanel::profileChosen, this, &ConnectionDialog::setProfile);
     connect(m_list, &ProfileListPanel::newRequested, this,
-            [this] { setProfile(session::ConnectionProfile{}); });
+            [this] { setProfile(profiles::ConnectionProfile{}); });
     connect(m_list, &ProfileListPanel::duplicateRequested, this, [this] {
         // Saving the copy must not rename the original.
         m_previousName.clear();
@@ -180,13 +180,13 @@ void ConnectionDialog::removeProfile(const QString &name)
                != QMessageBox::Yes)
         return;
     m_profiles.remove(name);
-    m_secrets.remove(session::SecretStore::keyFor(name));
-    m_secrets.remove(session::SecretStore::keyFor(name, session::SecretStore::Account::Release));
+    m_secrets.remove(profiles::SecretStore::keyFor(name));
+    m_secrets.remove(profiles::SecretStore::keyFor(name, profiles::SecretStore::Account::Release));
     m_list->reload();
-    setProfile(session::ConnectionProfile{});
+    setProfile(profiles::ConnectionProfile{});
 }
 
-void ConnectionDialog::setProfile(const session::ConnectionProfile &p)
+void ConnectionDialog::setProfile(const profiles::ConnectionProfile &p)
 {
     m_previousName = p.name;
     m_test->reset();
@@ -195,21 +195,21 @@ void ConnectionDialog::setProfile(const session::ConnectionProfile &p)
         form->load(p);
     if (p.name.isEmpty())
         return; // a new profile has no saved passwords
-    m_secrets.load(session::SecretStore::keyFor(p.name), this,
+    m_secrets.load(profiles::SecretStore::keyFor(p.name), this,
                    [this](const std::optional<QString> &s) {
                        if (s)
                            m_connection->offerPassword(*s);
                    });
-    m_secrets.load(session::SecretStore::keyFor(p.name, session::SecretStore::Account::Release),
+    m_secrets.load(profiles::SecretStore::keyFor(p.name, profiles::SecretStore::Account::Release),
                    this, [this](const std::optional<QString> &s) {
                        if (s)
                            m_connection->offerReleasePassword(*s);
                    });
 }
 
-session::ConnectionProfile ConnectionDialog::profile() const
+profiles::ConnectionProfile ConnectionDialog::profile() const
 {
-    session::ConnectionProfile p;
+    profiles::ConnectionProfile p;
     for (const ProfileForm *form : m_forms)
         form->apply(p);
     return p;
@@ -227,7 +227,7 @@ QString ConnectionDialog::releasePassword() const
 
 bool ConnectionDialog::fillFromUrl(const QString &url)
 {
-    const auto parsed = session::parseRedisUrl(url);
+    const auto parsed = profiles::parseRedisUrl(url);
     m_urlError->show();
     if (!parsed.ok()) {
         m_urlError->setStyleSheet(errorStyle());
@@ -248,7 +248,7 @@ bool ConnectionDialog::fillFromUrl(const QString &url)
 
 void ConnectionDialog::startTest()
 {
-    const session::ConnectionProfile p = profile();
+    const profiles::ConnectionProfile p = profile();
     qCDebug(lcUi) << "testing connection profile" << p.name;
     // With a release user, its own login and permissions are tested too.
     m_test->start(p, password(),
@@ -281,7 +281,7 @@ void ConnectionDialog::clearProblems()
     m_problems->hide();
 }
 
-void ConnectionDialog::showProblems(const QList<session::ProfileProblem> &problems)
+void ConnectionDialog::showProblems(const QList<profiles::ProfileProblem> &problems)
 {
     QStringList lines;
     QWidget *first = nullptr;
@@ -339,28 +339,28 @@ void ConnectionDialog::accept()
 bool ConnectionDialog::save()
 {
     clearProblems();
-    const session::ConnectionProfile p = profile();
+    const profiles::ConnectionProfile p = profile();
     const auto saved = m_profiles.save(p, m_previousName);
     if (!saved.ok()) {
         showProblems(saved.error());
         return false;
     }
-    using Account = session::SecretStore::Account;
+    using Account = profiles::SecretStore::Account;
     const auto keep = [this](const QString &key, const QString &secret) {
         if (secret.isEmpty()) {
             m_secrets.remove(key);
             return;
         }
         // The store outlives the dialog: the keyring may answer after it has closed.
-        m_secrets.store(key, secret, &m_secrets, [](const session::SecretStore::StoreResult &r) {
+        m_secrets.store(key, secret, &m_secrets, [](const profiles::SecretStore::StoreResult &r) {
             qCInfo(lcUi) << "password:" << r.note;
         });
     };
-    keep(session::SecretStore::keyFor(p.name), password());
-    keep(session::SecretStore::keyFor(p.name, Account::Release), releasePassword());
+    keep(profiles::SecretStore::keyFor(p.name), password());
+    keep(profiles::SecretStore::keyFor(p.name, Account::Release), releasePassword());
     if (!m_previousName.isEmpty() && m_previousName != p.name) {
-        m_secrets.remove(session::SecretStore::keyFor(m_previousName));
-        m_secrets.remove(session::SecretStore::keyFor(m_previousName, Account::Release));
+        m_secrets.remove(profiles::SecretStore::keyFor(m_previousName));
+        m_secrets.remove(profiles::SecretStore::keyFor(m_previousName, Account::Release));
     }
     m_previousName = p.name;
     m_list->reload(p.name);

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "session/ConnectionProfile.h"
+#include "profiles/ConnectionProfile.h"
 #include "session/ProbeReport.h"
 
 #include <QDialog>
@@ -10,10 +10,10 @@ class QLabel;
 class QLineEdit;
 class QTabWidget;
 
-namespace session {
+namespace profiles {
 class ProfileStore;
 class SecretStore;
-} // namespace session
+} // namespace profiles
 
 namespace ui {
 
@@ -26,7 +26,7 @@ class TlsForm;
 // Opens on the saved profiles (ProfileListPanel, left) and creates or edits one (right):
 // server, user and password, TLS, environment label, release user, key schema. A URL pasted
 // at the top fills the form; Enter there fills, it never saves. Until the user picks a label
-// the host decides it (session::defaultEnvironmentForHost). "Test" runs a ConnectionProbe in
+// the host decides it (profiles::defaultEnvironmentForHost). "Test" runs a ConnectionProbe in
 // the background and lists what it found. Save validates, writes the profile to the
 // ProfileStore and the passwords to the SecretStore (the note under the password field says
 // where they will be kept) and stays open; Connect saves, then closes for the session.
@@ -37,15 +37,15 @@ class ConnectionDialog : public QDialog
     Q_OBJECT
 public:
     // Neither store is owned; both must outlive the dialog.
-    ConnectionDialog(session::ProfileStore &profiles, session::SecretStore &secrets,
+    ConnectionDialog(profiles::ProfileStore &profiles, profiles::SecretStore &secrets,
                      QWidget *parent = nullptr);
     ~ConnectionDialog() override;
 
     // Edits an existing profile: saving under another name renames it. Its passwords are
     // looked up in the SecretStore.
-    void setProfile(const session::ConnectionProfile &profile);
+    void setProfile(const profiles::ConnectionProfile &profile);
     // The profile as the form says now (not validated).
-    session::ConnectionProfile profile() const;
+    profiles::ConnectionProfile profile() const;
     QString password() const;
     QString releasePassword() const;
 
@@ -69,7 +69,7 @@ protected:
 
 signals:
     void testFinished(const session::ProbeResult &result);
-    void profileSaved(const session::ConnectionProfile &profile);
+    void profileSaved(const profiles::ConnectionProfile &profile);
 
 private:
     QWidget *buildUrlBox();
@@ -77,13 +77,13 @@ private:
     QHBoxLayout *buildButtons();
     void buildProfileList();
     void updateStorageNote();
-    void showProblems(const QList<session::ProfileProblem> &problems);
+    void showProblems(const QList<profiles::ProfileProblem> &problems);
     void clearProblems();
     QWidget *fieldWidget(const QString &field) const;
     void removeProfile(const QString &name); // asks first
 
-    session::ProfileStore &m_profiles;
-    session::SecretStore &m_secrets;
+    profiles::ProfileStore &m_profiles;
+    profiles::SecretStore &m_secrets;
     QString m_previousName;
 
     ProfileListPanel *m_list = nullptr;

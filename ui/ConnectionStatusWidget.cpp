@@ -83,11 +83,11 @@ ConnectionStatusWidget::ConnectionStatusWidget(QWidget *parent)
     m_version->setText(tr("Server –"));
     m_mode->setText(tr("mode –"));
     m_role->setText(tr("role –"));
-    setEnvironment(session::Environment::Local);
+    setEnvironment(profiles::Environment::Local);
     setConnectionState(redis::ConnectionState::Idle, {});
 }
 
-void ConnectionStatusWidget::setEnvironment(session::Environment env)
+void ConnectionStatusWidget::setEnvironment(profiles::Environment env)
 {
     setEnvironmentBadge(m_badge, env);
 }
@@ -114,7 +114,7 @@ void ConnectionStatusWidget::setConnectionState(redis::ConnectionState state, co
     m_state->setAccessibleName(text);
 }
 
-void ConnectionStatusWidget::setServer(const session::ServerOverview &o)
+void ConnectionStatusWidget::setServer(const overview::ServerOverview &o)
 {
     // Dashes read as "not known yet"; a user who may not run INFO never will know.
     if (o.denied(QStringLiteral("INFO"))) {

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "redis/ConnectionOptions.h"
-#include "session/Environment.h"
-#include "session/ServerOverview.h"
+#include "profiles/Environment.h"
+#include "overview/ServerOverview.h"
 
 #include <QWidget>
 
@@ -20,12 +20,12 @@ class ConnectionStatusWidget : public QWidget
 public:
     explicit ConnectionStatusWidget(QWidget *parent = nullptr);
 
-    void setEnvironment(session::Environment env);
+    void setEnvironment(profiles::Environment env);
     // "support@redis-staging:6380 · TLS": who the session is and whether the line is
     // encrypted matter as much as where it goes.
     void setAddress(const QString &address, const QString &user = {}, bool tls = false);
     void setConnectionState(redis::ConnectionState state, const QString &detail);
-    void setServer(const session::ServerOverview &overview);
+    void setServer(const overview::ServerOverview &overview);
     void setActivity(const QString &text);
     // On a cluster: "cluster, 3 primaries" in place of the seed's mode and role, and the
     // primaries that are down, in the error colour. Empty summary: standalone, as before.

@@ -2,8 +2,8 @@
 
 #include "ConnectionDialog.h"
 #include "MainWindow.h"
-#include "session/ProfileStore.h"
-#include "session/SecretStore.h"
+#include "profiles/ProfileStore.h"
+#include "profiles/SecretStore.h"
 
 #include <QGuiApplication>
 #include <QScreen>
@@ -11,8 +11,8 @@
 namespace ui {
 
 ConsoleController::ConsoleController()
-    : m_profiles(std::make_unique<session::ProfileStore>())
-    , m_secrets(new session::SecretStore(session::SecretStore::Mode::Auto,
+    : m_profiles(std::make_unique<profiles::ProfileStore>())
+    , m_secrets(new profiles::SecretStore(profiles::SecretStore::Mode::Auto,
                                          QStringLiteral("inventory-console"), this))
 {}
 
@@ -22,7 +22,7 @@ ConsoleController::~ConsoleController()
         delete w.data();
 }
 
-MainWindow *ConsoleController::openSession(const session::ConnectionProfile &profile,
+MainWindow *ConsoleController::openSession(const profiles::ConnectionProfile &profile,
                                            const QString &password, const QString &releasePassword,
                                            qint64 startedServerPid)
 {

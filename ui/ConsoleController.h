@@ -1,16 +1,16 @@
 #pragma once
 
-#include "session/ConnectionProfile.h"
+#include "profiles/ConnectionProfile.h"
 
 #include <QObject>
 #include <QPointer>
 #include <memory>
 #include <vector>
 
-namespace session {
+namespace profiles {
 class ProfileStore;
 class SecretStore;
-} // namespace session
+} // namespace profiles
 
 namespace ui {
 
@@ -27,18 +27,18 @@ public:
 
     // Opens a window on this server; it connects at once. `startedServerPid`: the console
     // started this server itself (the demo), which makes it Local without further proof.
-    MainWindow *openSession(const session::ConnectionProfile &profile, const QString &password,
+    MainWindow *openSession(const profiles::ConnectionProfile &profile, const QString &password,
                             const QString &releasePassword = {}, qint64 startedServerPid = 0);
     // Shows the connection dialog; on OK, opens a window for the saved profile (and returns
     // it), else nullptr.
     MainWindow *showConnectDialog(QWidget *parent = nullptr);
 
-    session::ProfileStore &profiles() { return *m_profiles; }
-    session::SecretStore &secrets() { return *m_secrets; }
+    profiles::ProfileStore &profiles() { return *m_profiles; }
+    profiles::SecretStore &secrets() { return *m_secrets; }
 
 private:
-    std::unique_ptr<session::ProfileStore> m_profiles;
-    session::SecretStore *m_secrets = nullptr;
+    std::unique_ptr<profiles::ProfileStore> m_profiles;
+    profiles::SecretStore *m_secrets = nullptr;
     std::vector<QPointer<MainWindow>> m_windows;
 };
 

@@ -11,11 +11,11 @@
 #include "inventory/RedisCliCommand.h"
 #include "lab/LabAccess.h"
 #include "redis/ClusterRouter.h"
-#include "session/CliConnection.h"
-#include "session/ClusterHealth.h"
-#include "session/NodeOverviews.h"
-#include "session/OverviewPoller.h"
-#include "session/ProfileStore.h"
+#include "profiles/CliConnection.h"
+#include "overview/ClusterHealth.h"
+#include "overview/NodeOverviews.h"
+#include "overview/OverviewPoller.h"
+#include "profiles/ProfileStore.h"
 #include "ui/browse/BrowserPanel.h"
 #include "ui/browse/SkuBrowserView.h"
 #include "ui/charts/ChartPanel.h"
@@ -55,14 +55,14 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
     , m_client(&m_session->client())
     , m_environment(m_session->environment())
 {
-    const session::Environment environment = m_environment;
+    const profiles::Environment environment = m_environment;
     const QString address = m_client->address();
     setWindowTitle(tr("Inventory Console — %1").arg(address));
     setObjectName(QStringLiteral("mainWindow"));
     initUiResources();
     setWindowIcon(QIcon(QStringLiteral(":/icons/inventory-console.png")));
 
-    m_poller = new session::OverviewPoller(*m_client, this);
+    m_poller = new overview::OverviewPoller(*m_client, this);
     m_poller->setUser(m_session->profile().effectiveUsername());
     m_status = new ConnectionStatusWidget(this);
     m_status->setEnvironment(environment);
@@ -89,15 +89,15 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
     createMenus();
 
     connect(m_client, &redis::RedisClient::stateChanged, this, &MainWindow::onStateChanged);
-    connect(&m_session->gate(), &session::WriteGate::readOnlyChanged, this,
+    connect(&m_session->gate(), &gate::WriteGate::readOnlyChanged, this,
             &MainWindow::onReadOnlyChanged);
     // A Local claim is production until its proof is read: the label may change after
     // connecting ("checking…" to proven, or to production), and after a reconnect.
-    connect(&m_session->gate(), &session::WriteGate::environmentChanged, this,
+    connect(&m_session->gate(), &gate::WriteGate::environmentChanged, this,
             &MainWindow::onEnvironmentChanged);
     onEnvironmentChanged();
-    m_health = new session::ClusterHealth(m_session->router(), this);
-    connect(m_health, &session::ClusterHealth::changed, this, &MainWindow::onClusterChanged);
+    m_health = new overview::ClusterHealth(m_session->router(), this);
+    connect(m_health, &overview::ClusterHealth::changed, this, &MainWindow::onClusterChanged);
     onClusterChanged();
     connectPoller();
     m_poller->start();
@@ -127,12 +127,12 @@ QWidget *MainWindow::createOverviewTab()
 // Each overview read updates the overview, the status bar and the gate's view of the server.
 void MainWindow::connectPoller()
 {
-    connect(m_poller, &session::OverviewPoller::fetchStarted, this, [this] {
+    connect(m_poller, &overview::OverviewPoller::fetchStarted, this, [this] {
         m_overview->setRefreshing(true);
         refreshNodes();
     });
-    connect(m_poller, &session::OverviewPoller::refreshed, this,
-            [this](const session::ServerOverview &o) {
+    connect(m_poller, &overview::OverviewPoller::refreshed, this,
+            [this](const overview::ServerOverview &o) {
                 // A restart or failover (run_id or role changed) ends an unlock.
                 m_session->gate().observeServer(o.runId, o.role);
                 noteServerNow(m_client->address(), o, m_poller->lastSuccess());
@@ -148,7 +148,7 @@ void MainWindow::connectPoller()
                         ? updated
                         : tr("SERVER RESTARTED (run_id changed) · %1").arg(updated));
             });
-    connect(m_poller, &session::OverviewPoller::failed, this, [this](const redis::RedisError &e) {
+    connect(m_poller, &overview::OverviewPoller::failed, this, [this](const redis::RedisError &e) {
         qCInfo(lcUi) << "overview refresh failed:" << e.toString();
         m_overview->setFetchError(e);
         m_status->setActivity(tr("Overview refresh failed"));
@@ -165,7 +165,7 @@ MainWindow::~MainWindow()
 
 inventory::DeductionContext MainWindow::deductionContext() const
 {
-    const session::ConnectionProfile &profile = m_session->profile();
+    const profiles::ConnectionProfile &profile = m_session->profile();
     inventory::DeductionContext deduct;
     deduct.schema = m_session->schema();
     deduct.defaultTtlSeconds = profile.receiptTtlSeconds;
@@ -181,7 +181,7 @@ inventory::DeductionContext MainWindow::deductionContext() const
 
 functions::ChangeContext MainWindow::changeContext() const
 {
-    const session::ConnectionProfile &profile = m_session->profile();
+    const profiles::ConnectionProfile &profile = m_session->profile();
     functions::ChangeContext change;
     change.nodes << functions::ChangeTarget{m_client->address(), m_client,
                                             m_session->releaseClient()};
@@ -189,13 +189,13 @@ functions::ChangeContext MainWindow::changeContext() const
         profile.releaseUsername.isEmpty() ? profile.effectiveUsername() : profile.releaseUsername;
     change.gate = &m_session->gate();
     change.profile = profile.name;
-    session::CliConnectionSource cli;
+    profiles::CliConnectionSource cli;
     cli.profile = profile;
-    cli.saved = session::ProfileStore().find(profile.name).has_value();
+    cli.saved = profiles::ProfileStore().find(profile.name).has_value();
     cli.hasPassword = !m_client->options().password.isEmpty();
     cli.hasReleasePassword =
         m_session->releaseClient() && !m_session->releaseClient()->options().password.isEmpty();
-    change.cliConnection = session::cliConnectionArgs(cli);
+    change.cliConnection = profiles::cliConnectionArgs(cli);
     change.environment = profile.environmentLabel();
     change.auditPath = m_session->auditLogPath();
     return change;
@@ -203,7 +203,7 @@ functions::ChangeContext MainWindow::changeContext() const
 
 void MainWindow::createFeaturePanels()
 {
-    const session::ConnectionProfile &profile = m_session->profile();
+    const profiles::ConnectionProfile &profile = m_session->profile();
     const inventory::DeductionContext deduct = deductionContext();
     // Scans only read: the scan lane, behind a sender that cannot write. Key actions write:
     // the gate. Through the router: on a cluster each primary is scanned with its own cursor.
@@ -324,9 +324,9 @@ QWidget *MainWindow::createEnvironmentStrip()
 
 void MainWindow::updateEnvironmentStrip(const QString &note)
 {
-    const session::WriteGate &gate = m_session->gate();
+    const gate::WriteGate &gate = m_session->gate();
     QString text = tr("%1 · %2").arg(environmentBadgeText(m_environment), m_client->address());
-    if (gate.claimedEnvironment() == session::Environment::Local && gate.evidence().checking())
+    if (gate.claimedEnvironment() == profiles::Environment::Local && gate.evidence().checking())
         text += tr(" · checking whether the server runs on this machine…");
     if (!note.isEmpty())
         text += QStringLiteral(" · ") + note;
@@ -337,8 +337,8 @@ void MainWindow::updateEnvironmentStrip(const QString &note)
 
 std::optional<QString> MainWindow::labRefusal() const
 {
-    const session::WriteGate &gate = m_session->gate();
-    if (gate.claimedEnvironment() == session::Environment::Local && gate.evidence().checking())
+    const gate::WriteGate &gate = m_session->gate();
+    if (gate.claimedEnvironment() == profiles::Environment::Local && gate.evidence().checking())
         return tr("checking whether the server runs on this machine…");
     return lab::labRefusal(gate.environmentKind(), gate.environment());
 }
@@ -382,7 +382,7 @@ void MainWindow::createMenus()
     quit->setMenuRole(QAction::QuitRole);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    m_refresh = view->addAction(tr("&Refresh"), m_poller, &session::OverviewPoller::refreshNow);
+    m_refresh = view->addAction(tr("&Refresh"), m_poller, &overview::OverviewPoller::refreshNow);
     m_refresh->setObjectName(QStringLiteral("refreshAction"));
     m_refresh->setShortcut(QKeySequence(Qt::Key_F5));
     m_refresh->setShortcutContext(Qt::WindowShortcut);
@@ -416,7 +416,7 @@ void MainWindow::onReadOnlyChanged(bool readOnly)
     m_lock->setEnabled(m_session->gate().isUnlocked());
     m_deduct->setReadOnlyNotice(readOnly ? m_session->gate().refusalMessage() : QString());
     m_browser->setReadOnlyReason(readOnly ? m_session->gate().refusalMessage() : QString());
-    const session::WriteGate &gate = m_session->gate();
+    const gate::WriteGate &gate = m_session->gate();
     // What to do first, then why (the whole reason is also the strip's tooltip).
     QString note;
     if (readOnly)
@@ -424,16 +424,16 @@ void MainWindow::onReadOnlyChanged(bool readOnly)
                   "writes, Ctrl+Shift+U)");
     if (!gate.lockReason().isEmpty())
         note += QStringLiteral(" · ") + gate.lockReason();
-    if (readOnly && gate.claimedEnvironment() == session::Environment::Local
+    if (readOnly && gate.claimedEnvironment() == profiles::Environment::Local
         && !gate.evidence().checking())
         note += QStringLiteral(" · ") + gate.evidence().reason;
-    if (!readOnly && m_environment == session::Environment::Local)
+    if (!readOnly && m_environment == profiles::Environment::Local)
         // What makes it local: "local: redis-server (process 1234, …) owns port 6379".
         note = gate.evidence().reason;
-    if (!readOnly && m_environment == session::Environment::Production)
+    if (!readOnly && m_environment == profiles::Environment::Production)
         note = tr("WRITES UNLOCKED on production for this session: every write affects real "
                   "orders");
-    if (!m_demo || readOnly || m_environment == session::Environment::Production)
+    if (!m_demo || readOnly || m_environment == profiles::Environment::Production)
         updateEnvironmentStrip(note);
 }
 
@@ -465,7 +465,7 @@ void MainWindow::onClusterChanged()
     refreshNodes();
 }
 
-void MainWindow::noteServerNow(const QString &address, const session::ServerOverview &o,
+void MainWindow::noteServerNow(const QString &address, const overview::ServerOverview &o,
                                const QDateTime &readAt)
 {
     // Unread (INFO refused): no run_id to compare, so no row is marked for that address.
@@ -480,12 +480,12 @@ void MainWindow::refreshNodes()
     if (m_nodesInFlight || !m_session->router().isCluster())
         return;
     m_nodesInFlight = true;
-    session::fetchNodeOverviews(m_session->router(), this,
-                                [this](const QList<session::NodeOverview> &nodes) {
+    overview::fetchNodeOverviews(m_session->router(), this,
+                                [this](const QList<overview::NodeOverview> &nodes) {
                                     m_nodesInFlight = false;
                                     m_overview->setNodes(nodes, m_client->address());
                                     const QDateTime readAt = QDateTime::currentDateTimeUtc();
-                                    for (const session::NodeOverview &n : nodes)
+                                    for (const overview::NodeOverview &n : nodes)
                                         if (n.overview)
                                             noteServerNow(n.node.address(), *n.overview, readAt);
                                     m_audit->setServersNow(m_serversNow);
@@ -535,7 +535,7 @@ void MainWindow::showAbout()
            "<p>Connected to <b>%2</b> (%3).</p>"
            "<p>Built with Qt %4 and hiredis.</p>")
             .arg(core::versionText(), m_client->address().toHtmlEscaped(),
-                 session::environmentName(m_environment), QString::fromLatin1(qVersion())));
+                 profiles::environmentName(m_environment), QString::fromLatin1(qVersion())));
 }
 
 } // namespace ui

@@ -18,11 +18,11 @@ struct ChangeContext;
 namespace inventory {
 struct DeductionContext;
 }
-namespace session {
+namespace overview {
 class ClusterHealth;
 class OverviewPoller;
 struct ServerOverview;
-} // namespace session
+} // namespace overview
 
 namespace ui {
 
@@ -51,8 +51,8 @@ public:
 
     session::ConsoleSession &session() { return *m_session; }
     redis::RedisClient &client() { return m_session->client(); }
-    session::OverviewPoller &poller() { return *m_poller; }
-    session::Environment environment() const { return m_environment; }
+    overview::OverviewPoller &poller() { return *m_poller; }
+    profiles::Environment environment() const { return m_environment; }
 
     // Loads the library and seeds the demo data into the (empty) server behind this window,
     // and shows what was planted. For the embedded demo only.
@@ -90,7 +90,7 @@ private:
     void onClusterChanged();
     void refreshNodes();
     // Remembers which process answers at an address now (m_serversNow, for the audit viewer).
-    void noteServerNow(const QString &address, const session::ServerOverview &o,
+    void noteServerNow(const QString &address, const overview::ServerOverview &o,
                        const QDateTime &readAt);
 
     std::unique_ptr<session::ConsoleSession> m_session;
@@ -98,9 +98,9 @@ private:
     // which the destructor deletes first).
     std::unique_ptr<SessionWorkspace> m_workspace;
     redis::RedisClient *m_client = nullptr;
-    session::Environment m_environment;
-    session::OverviewPoller *m_poller = nullptr;
-    session::ClusterHealth *m_health = nullptr;
+    profiles::Environment m_environment;
+    overview::OverviewPoller *m_poller = nullptr;
+    overview::ClusterHealth *m_health = nullptr;
     QStringList m_downPrimaries;        // as the Libraries tab last read them
     bool m_nodesInFlight = false;       // a node that does not answer must not pile up reads
     inventory::ServersNow m_serversNow; // every address read lately, for the audit viewer

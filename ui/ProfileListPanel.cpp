@@ -1,6 +1,6 @@
 #include "ProfileListPanel.h"
 
-#include "session/ProfileStore.h"
+#include "profiles/ProfileStore.h"
 #include "ui/common/EnvironmentStyle.h"
 
 #include <QHBoxLayout>
@@ -11,7 +11,7 @@
 
 namespace ui {
 
-ProfileListPanel::ProfileListPanel(session::ProfileStore &profiles, QWidget *parent)
+ProfileListPanel::ProfileListPanel(profiles::ProfileStore &profiles, QWidget *parent)
     : QWidget(parent)
     , m_profiles(profiles)
     , m_list(new QListWidget(this))
@@ -63,9 +63,9 @@ void ProfileListPanel::reload(const QString &name)
 {
     const QSignalBlocker quiet(m_list); // reloading is not choosing
     m_list->clear();
-    for (const session::ConnectionProfile &p : m_profiles.list()) {
-        const session::Environment env =
-            p.environmentKind().value_or(session::Environment::Production);
+    for (const profiles::ConnectionProfile &p : m_profiles.list()) {
+        const profiles::Environment env =
+            p.environmentKind().value_or(profiles::Environment::Production);
         auto *item = new QListWidgetItem(QStringLiteral("%1\n%2 · %3:%4")
                                              .arg(p.name, environmentBadgeText(env), p.host)
                                              .arg(p.port),

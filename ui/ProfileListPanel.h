@@ -1,6 +1,6 @@
 #pragma once
 
-#include "session/ConnectionProfile.h"
+#include "profiles/ConnectionProfile.h"
 
 #include <QWidget>
 
@@ -8,9 +8,9 @@ class QLabel;
 class QListWidget;
 class QPushButton;
 
-namespace session {
+namespace profiles {
 class ProfileStore;
-}
+} // namespace profiles
 
 namespace ui {
 
@@ -22,7 +22,7 @@ class ProfileListPanel : public QWidget
     Q_OBJECT
 public:
     // The store is not owned and must outlive the panel.
-    explicit ProfileListPanel(session::ProfileStore &profiles, QWidget *parent = nullptr);
+    explicit ProfileListPanel(profiles::ProfileStore &profiles, QWidget *parent = nullptr);
 
     // Reads the store again and selects `name` (no selection when empty or gone).
     void reload(const QString &name = {});
@@ -30,7 +30,7 @@ public:
     QListWidget *list() const { return m_list; }
 
 signals:
-    void profileChosen(const session::ConnectionProfile &profile);
+    void profileChosen(const profiles::ConnectionProfile &profile);
     void newRequested();
     void duplicateRequested();
     void deleteRequested(const QString &name);
@@ -38,7 +38,7 @@ signals:
 private:
     void updateButtons();
 
-    session::ProfileStore &m_profiles;
+    profiles::ProfileStore &m_profiles;
     QListWidget *m_list;
     QLabel *m_empty = nullptr; // what to do when there is nothing to list
     QPushButton *m_new;

@@ -177,7 +177,7 @@ QGroupBox *ServerOverviewPanel::createLibraryBox()
     return libBox;
 }
 
-void ServerOverviewPanel::setNodes(const QList<session::NodeOverview> &nodes, const QString &seed)
+void ServerOverviewPanel::setNodes(const QList<overview::NodeOverview> &nodes, const QString &seed)
 {
     m_nodes->setNodes(nodes, seed);
     // On a cluster the list below is one node's: say which (the nodes table has them all).
@@ -215,7 +215,7 @@ void ServerOverviewPanel::updateStamp()
     m_stamp->setText(text);
 }
 
-void ServerOverviewPanel::setOverview(const session::ServerOverview &o, const QDateTime &when)
+void ServerOverviewPanel::setOverview(const overview::ServerOverview &o, const QDateTime &when)
 {
     m_lastUpdate = when;
     m_refreshing = false;
@@ -225,7 +225,7 @@ void ServerOverviewPanel::setOverview(const session::ServerOverview &o, const QD
 
     // A restart seen between two overviews stays said for the rest of the session.
     if (const QString changed =
-            session::identityChangeSentence(m_previous, o, QDateTime::currentDateTime());
+            overview::identityChangeSentence(m_previous, o, QDateTime::currentDateTime());
         !changed.isEmpty()) {
         m_identity->setText(changed.toHtmlEscaped());
         m_identity->show();
@@ -245,12 +245,12 @@ void ServerOverviewPanel::setOverview(const session::ServerOverview &o, const QD
     showLibraries(o);
 }
 
-QString ServerOverviewPanel::notAllowed(const session::ServerOverview &o) const
+QString ServerOverviewPanel::notAllowed(const overview::ServerOverview &o) const
 {
     return tr("not allowed for user %1").arg(o.user);
 }
 
-void ServerOverviewPanel::showServer(const session::ServerOverview &o)
+void ServerOverviewPanel::showServer(const overview::ServerOverview &o)
 {
     const bool noInfo = o.denied(QStringLiteral("INFO"));
     m_address->setText(o.address);
@@ -260,18 +260,18 @@ void ServerOverviewPanel::showServer(const session::ServerOverview &o)
     m_version->setText(known(o.server.label()));
     m_mode->setText(known(o.server.mode));
     m_role->setText(known(o.roleLabel()));
-    m_uptime->setText(noInfo ? notAllowed(o) : session::formatDuration(o.uptimeSeconds));
+    m_uptime->setText(noInfo ? notAllowed(o) : overview::formatDuration(o.uptimeSeconds));
 }
 
-void ServerOverviewPanel::showMemory(const session::ServerOverview &o)
+void ServerOverviewPanel::showMemory(const overview::ServerOverview &o)
 {
     const bool noInfo = o.denied(QStringLiteral("INFO"));
-    m_memoryUsed->setText(noInfo ? notAllowed(o) : session::formatBytes(o.usedMemory));
+    m_memoryUsed->setText(noInfo ? notAllowed(o) : overview::formatBytes(o.usedMemory));
     if (noInfo) {
         m_memoryLimit->setText(notAllowed(o));
         m_memoryBar->hide();
     } else if (o.maxMemory > 0) {
-        m_memoryLimit->setText(session::formatBytes(o.maxMemory));
+        m_memoryLimit->setText(overview::formatBytes(o.maxMemory));
         const double share = double(o.usedMemory) / double(o.maxMemory);
         m_memoryBar->setValue(int(qBound(0.0, share, 1.0) * 1000));
         m_memoryBar->setFormat(tr("%1 % of the limit").arg(share * 100, 0, 'f', 1));
@@ -285,7 +285,7 @@ void ServerOverviewPanel::showMemory(const session::ServerOverview &o)
                                                                : tr("unknown"));
 }
 
-void ServerOverviewPanel::showEvictionWarning(const session::ServerOverview &o)
+void ServerOverviewPanel::showEvictionWarning(const overview::ServerOverview &o)
 {
     if (!o.evictionCanDropReceipts()) {
         m_evictionWarning->hide();
@@ -293,7 +293,7 @@ void ServerOverviewPanel::showEvictionWarning(const session::ServerOverview &o)
     }
     const QString when = o.maxMemory > 0
                              ? tr("When memory reaches the %1 limit, Redis may delete")
-                                   .arg(session::formatBytes(o.maxMemory))
+                                   .arg(overview::formatBytes(o.maxMemory))
                              : tr("No memory limit is set now, but once one is, Redis may "
                                   "delete");
     m_evictionWarning->setText(
@@ -306,7 +306,7 @@ void ServerOverviewPanel::showEvictionWarning(const session::ServerOverview &o)
     m_evictionWarning->show();
 }
 
-void ServerOverviewPanel::showLibraries(const session::ServerOverview &o)
+void ServerOverviewPanel::showLibraries(const overview::ServerOverview &o)
 {
     if (o.denied(QStringLiteral("FUNCTION LIST"))) {
         m_libraryCount->setText(notAllowed(o));

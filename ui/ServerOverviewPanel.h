@@ -1,8 +1,8 @@
 #pragma once
 
 #include "redis/RedisError.h"
-#include "session/NodeOverviews.h"
-#include "session/ServerOverview.h"
+#include "overview/NodeOverviews.h"
+#include "overview/ServerOverview.h"
 
 #include <QDateTime>
 #include <QWidget>
@@ -32,7 +32,7 @@ public:
     void setDatabase(int db);
     void setRefreshInterval(int ms);
     void setRefreshing(bool refreshing);
-    void setOverview(const session::ServerOverview &overview, const QDateTime &when);
+    void setOverview(const overview::ServerOverview &overview, const QDateTime &when);
     void setFetchError(const redis::RedisError &error);
     // The connection failed or was lost: says why (instead of waiting for a first answer
     // that cannot come) and offers Reconnect.
@@ -40,7 +40,7 @@ public:
 
     // A cluster's nodes, one row each (an empty list hides the table: standalone). `seed` is
     // the node the cards describe.
-    void setNodes(const QList<session::NodeOverview> &nodes, const QString &seed);
+    void setNodes(const QList<overview::NodeOverview> &nodes, const QString &seed);
     ClusterNodesBox *clusterNodes() const { return m_nodes; }
 
     LibraryTableModel *libraryModel() const { return m_libraryModel; }
@@ -57,11 +57,11 @@ private:
     QHBoxLayout *createHeader();
     QHBoxLayout *createCards();
     QGroupBox *createLibraryBox();
-    QString notAllowed(const session::ServerOverview &o) const;
-    void showServer(const session::ServerOverview &o);
-    void showMemory(const session::ServerOverview &o);
-    void showEvictionWarning(const session::ServerOverview &o);
-    void showLibraries(const session::ServerOverview &o);
+    QString notAllowed(const overview::ServerOverview &o) const;
+    void showServer(const overview::ServerOverview &o);
+    void showMemory(const overview::ServerOverview &o);
+    void showEvictionWarning(const overview::ServerOverview &o);
+    void showLibraries(const overview::ServerOverview &o);
     void updateStamp();
     void showLibraryMessage(bool message);
     QLabel *value(const char *name);
@@ -72,7 +72,7 @@ private:
     NoticeBanner *m_evictionWarning;
     NoticeBanner *m_denied;
     NoticeBanner *m_identity; // a restart or failover seen between two overviews
-    session::ServerOverview m_previous;
+    overview::ServerOverview m_previous;
     QLabel *m_address;
     QLabel *m_version;
     QLabel *m_mode;

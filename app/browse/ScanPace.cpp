@@ -22,9 +22,9 @@ ScanPace ScanPace::gentle(qint64 keysPerSecond)
     return p;
 }
 
-ScanPace ScanPace::forEnvironment(session::Environment environment)
+ScanPace ScanPace::forEnvironment(profiles::Environment environment)
 {
-    return environment == session::Environment::Production ? gentle() : fast();
+    return environment == profiles::Environment::Production ? gentle() : fast();
 }
 
 void ScanPace::applyTo(InventoryScan::Options &options) const

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "InventoryScan.h"
-#include "session/Environment.h"
+#include "profiles/Environment.h"
 
 #include <QString>
 #include <optional>
@@ -31,7 +31,7 @@ struct ScanPace
     static ScanPace fast();
     static ScanPace gentle(qint64 keysPerSecond = DefaultGentleKeysPerSecond);
     // Production → gentle; local, test, staging → fast.
-    static ScanPace forEnvironment(session::Environment environment);
+    static ScanPace forEnvironment(profiles::Environment environment);
 
     bool isGentle() const { return mode == Mode::Gentle; }
     // Pages in flight and the cap; COUNT too when the options leave it 0.

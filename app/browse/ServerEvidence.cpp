@@ -1,7 +1,7 @@
 #include "ServerEvidence.h"
 
 #include "redis/ResultReads.h"
-#include "session/ServerOverview.h"
+#include "overview/ServerOverview.h"
 
 #include <QDateTime>
 
@@ -33,7 +33,7 @@ QString ServerEvidence::memoryText() const
     if (maxMemory <= 0 || usedMemory < 0)
         return {};
     return QStringLiteral("used %1 of %2 (%3 %)")
-        .arg(session::formatBytes(usedMemory), session::formatBytes(maxMemory))
+        .arg(overview::formatBytes(usedMemory), overview::formatBytes(maxMemory))
         .arg(usedMemory * 100 / maxMemory);
 }
 
@@ -84,7 +84,7 @@ ServerEvidence decodeEvidence(const QList<redis::ReplyResult> &replies, qint64 n
             ? redis::Decoded<QByteArray>(redis::RedisError::notSent(QStringLiteral("no reply")))
             : redis::stringOf(replies.first());
     if (text)
-        e = evidenceFromInfo(session::parseInfo(*text), nowMs);
+        e = evidenceFromInfo(overview::parseInfo(*text), nowMs);
     else
         e.readError = QStringLiteral("INFO: %1").arg(text.error().readFailure());
     e.readAtMs = nowMs;

@@ -35,7 +35,7 @@ struct ServerEvidence
     QString serverText() const;
 };
 
-// INFO's fields (session::parseInfo) as evidence.
+// INFO's fields (overview::parseInfo) as evidence.
 ServerEvidence evidenceFromInfo(const QHash<QByteArray, QByteArray> &info, qint64 nowMs);
 
 // The batch that reads the evidence from the node holding `key` (a cluster router sends a

@@ -3,12 +3,12 @@
 #include "redis/Blocking.h"
 #include "redis/ClusterRouter.h"
 #include "redis/RedisClient.h"
-#include "session/AnnouncedMapField.h"
-#include "session/ProfileStore.h"
-#include "session/RedisUrl.h"
-#include "session/SavedLabel.h"
-#include "session/SecretStore.h"
-#include "session/WriteGate.h"
+#include "profiles/AnnouncedMapField.h"
+#include "profiles/ProfileStore.h"
+#include "profiles/RedisUrl.h"
+#include "profiles/SavedLabel.h"
+#include "profiles/SecretStore.h"
+#include "gate/WriteGate.h"
 #include "ssh/SshTunnel.h"
 
 #include <QEventLoop>
@@ -37,30 +37,30 @@ std::optional<QString> readLine(QIODevice &in)
 
 std::optional<QString> keyringPassword(const QString &profileName)
 {
-    session::SecretStore secrets;
+    profiles::SecretStore secrets;
     if (!secrets.waitForBackend(5000) || !secrets.isPersistent())
         return std::nullopt;
     return redis::blockUntilReply<std::optional<QString>>([&](QObject *context, auto done) {
-        secrets.load(session::SecretStore::keyFor(profileName), context, done);
+        secrets.load(profiles::SecretStore::keyFor(profileName), context, done);
     });
 }
 } // namespace
 
 std::optional<QString> ConnectionArgs::applyLabelProblem(const QCommandLineParser &parser,
-                                                         session::ConnectionProfile &profile,
+                                                         profiles::ConnectionProfile &profile,
                                                          bool fromUrl) const
 {
-    std::optional<session::Environment> env;
+    std::optional<profiles::Environment> env;
     const QString label = parser.value(m_environment);
     if (parser.isSet(m_environment)) {
-        env = session::parseEnvironment(label);
+        env = profiles::parseEnvironment(label);
         if (!env)
             return QStringLiteral("--environment: give local, test, staging or production");
     }
     if (fromUrl) {
         QSettings settings = consoleSettings();
-        const session::UrlLabel saved =
-            session::labelForUrl(profile, env, session::ProfileStore(&settings).list());
+        const profiles::UrlLabel saved =
+            profiles::labelForUrl(profile, env, profiles::ProfileStore(&settings).list());
         if (!saved.refusal.isEmpty())
             return QStringLiteral("--environment: %1").arg(saved.refusal);
         profile.environment = saved.environment; // empty: environmentKind() applies the host rule
@@ -72,7 +72,7 @@ std::optional<QString> ConnectionArgs::applyLabelProblem(const QCommandLineParse
     if (profile.isLabelled() && profile.environmentKind() != env)
         return QStringLiteral("--environment %1 contradicts the profile's label (%2)")
             .arg(label, profile.environment);
-    profile.environment = session::environmentName(*env);
+    profile.environment = profiles::environmentName(*env);
     return std::nullopt;
 }
 
@@ -89,7 +89,7 @@ void ConnectionArgs::addScanTo(QCommandLineParser &parser)
 }
 
 std::optional<browse::ScanPace> ConnectionArgs::scanPace(const QCommandLineParser &parser,
-                                                         const session::ConnectionProfile &profile,
+                                                         const profiles::ConnectionProfile &profile,
                                                          Context &context, int *exitCode) const
 {
     if (parser.isSet(m_scanRate)) {
@@ -101,7 +101,7 @@ std::optional<browse::ScanPace> ConnectionArgs::scanPace(const QCommandLineParse
     }
     // resolve() refused an unknown label; an unlabelled profile has the host rule's.
     return browse::ScanPace::forEnvironment(
-        profile.environmentKind().value_or(session::Environment::Production));
+        profile.environmentKind().value_or(profiles::Environment::Production));
 }
 
 void ConnectionArgs::addTo(QCommandLineParser &parser)
@@ -132,7 +132,7 @@ ConnectionArgs::resolve(const QCommandLineParser &parser, Context &context, int 
         return usage(*problem);
     if (const auto problem = applyTransport(parser, r))
         return usage(*problem);
-    for (const session::ProfileProblem &p : r.profile.validate())
+    for (const profiles::ProfileProblem &p : r.profile.validate())
         return usage(p.message);
     if (parser.isSet(m_ssh)) {
         if (const auto problem = openTunnel(parser, r, exitCode)) {
@@ -152,7 +152,7 @@ std::optional<QString> ConnectionArgs::readTarget(const QCommandLineParser &pars
 {
     bool passwordFromUrl = false;
     if (parser.isSet(m_url)) {
-        const auto parsed = session::parseRedisUrl(parser.value(m_url));
+        const auto parsed = profiles::parseRedisUrl(parser.value(m_url));
         if (!parsed.ok())
             return QStringLiteral("--url: %1").arg(parsed.error().message);
         r.profile = parsed->profile;
@@ -161,7 +161,7 @@ std::optional<QString> ConnectionArgs::readTarget(const QCommandLineParser &pars
         passwordFromUrl = parsed->hasPassword;
     } else {
         QSettings settings = consoleSettings();
-        session::ProfileStore store(&settings);
+        profiles::ProfileStore store(&settings);
         const auto profile = store.find(parser.value(m_profile));
         if (!profile)
             return QStringLiteral("no saved profile named '%1'").arg(parser.value(m_profile));
@@ -193,7 +193,7 @@ std::optional<QString> ConnectionArgs::applyReleaseAndMap(const QCommandLinePars
     }
     if (parser.isSet(m_announcedMap)) {
         // Replaces a saved profile's map: the command line says what to reach now.
-        const auto entries = session::parseAnnouncedEntries(parser.value(m_announcedMap));
+        const auto entries = profiles::parseAnnouncedEntries(parser.value(m_announcedMap));
         if (!entries.ok())
             return QStringLiteral("--announced-map: %1").arg(entries.error());
         r.profile.announcedMap = entries.value();
@@ -248,12 +248,12 @@ std::optional<QString> ConnectionArgs::openTunnel(const QCommandLineParser &pars
         return QStringLiteral("--ssh: %1").arg(target.error());
     // Through a tunnel the host as written is as the bastion sees it: a loopback address there
     // is not this machine. Production until labelled, and never local.
-    const auto env = session::parseEnvironment(parser.value(m_environment));
-    if (env == session::Environment::Local)
+    const auto env = profiles::parseEnvironment(parser.value(m_environment));
+    if (env == profiles::Environment::Local)
         return QStringLiteral("--environment local: a server reached through --ssh does not run "
                               "on this machine");
-    r.profile.environment = session::environmentName(
-        parser.isSet(m_environment) && env ? *env : session::Environment::Production);
+    r.profile.environment = profiles::environmentName(
+        parser.isSet(m_environment) && env ? *env : profiles::Environment::Production);
     ssh::SshOptions options;
     options.connectTimeoutSec = qBound(1, r.profile.timeoutMs / 1000, 60);
     auto tunnel = std::make_shared<ssh::SshTunnel>(target.value(), options);
@@ -322,7 +322,7 @@ int ScannedInventory::exitCode(Context &context, const QString &what) const
                              target.password)));
 }
 
-std::optional<inventory::KeySchema> keySchema(const session::ConnectionProfile &profile,
+std::optional<inventory::KeySchema> keySchema(const profiles::ConnectionProfile &profile,
                                               Context &context, int *exitCode)
 {
     auto schema =
@@ -395,7 +395,7 @@ std::unique_ptr<ScannedInventory> scanInventory(const ConnectionArgs &connection
         return nullptr;
     auto run = std::make_unique<ScannedInventory>();
     run->target = std::move(*target);
-    const session::ConnectionProfile &profile = run->target.profile;
+    const profiles::ConnectionProfile &profile = run->target.profile;
     const auto schema = keySchema(profile, context, exitCode);
     if (!schema)
         return nullptr;
@@ -410,8 +410,8 @@ std::unique_ptr<ScannedInventory> scanInventory(const ConnectionArgs &connection
     // is production, and scans gently): the write gate's rule, read the same way.
     QString label = profile.environmentLabel();
     if (!parser.isSet(QStringLiteral("scan-rate"))
-        && profile.environmentKind() == session::Environment::Local) {
-        session::WriteGate gate(*run->client, profile);
+        && profile.environmentKind() == profiles::Environment::Local) {
+        gate::WriteGate gate(*run->client, profile);
         gate.waitForServer(profile.timeoutMs + 1000);
         pace = browse::ScanPace::forEnvironment(gate.environmentKind());
         label = gate.environmentReason();

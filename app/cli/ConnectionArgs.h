@@ -4,7 +4,7 @@
 #include "browse/KeysReport.h"
 #include "browse/ScanPace.h"
 #include "inventory/KeySchema.h"
-#include "session/ConnectionProfile.h"
+#include "profiles/ConnectionProfile.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>
@@ -27,7 +27,7 @@ namespace cli {
 //   --url URL | --profile NAME, --password-stdin, --environment LABEL, --release-user NAME,
 //   --release-password-stdin, --tls-ca, --tls-cert, --tls-key, --tls-server-name, --timeout-ms,
 //   --announced-map, --ssh, --ssh-identity, --ssh-jump, --ssh-config, --ssh-trust-host-key
-// A --url server's label comes from session::labelForUrl (a saved profile for the same server
+// A --url server's label comes from profiles::labelForUrl (a saved profile for the same server
 // lends its label; --environment may not lower it), else the host's rule, whose Local the
 // WriteGate proves before any write. --env is the short name of --environment.
 class ConnectionArgs
@@ -40,12 +40,12 @@ public:
     // (production: gentle, capped; any other: fast). On a bad value prints one line and
     // returns nullopt with *exitCode = ExitUsage.
     std::optional<browse::ScanPace> scanPace(const QCommandLineParser &parser,
-                                             const session::ConnectionProfile &profile,
+                                             const profiles::ConnectionProfile &profile,
                                              Context &context, int *exitCode) const;
 
     struct Resolved
     {
-        session::ConnectionProfile profile;
+        profiles::ConnectionProfile profile;
         QString password;
         // From --release-password-stdin; nullopt: look in the keyring (a saved profile).
         std::optional<QString> releasePassword;
@@ -82,7 +82,7 @@ private:
     // --environment applied to the profile (and, for a URL, the saved profiles' labels); the
     // reason when it cannot be.
     std::optional<QString> applyLabelProblem(const QCommandLineParser &parser,
-                                             session::ConnectionProfile &profile,
+                                             profiles::ConnectionProfile &profile,
                                              bool fromUrl) const;
 
     QCommandLineOption m_url{QStringLiteral("url"),
@@ -183,7 +183,7 @@ private:
 
 // The profile's key schema (its stock and receipt key templates). On a problem prints it and
 // returns nullopt with *exitCode = ExitUsage.
-std::optional<inventory::KeySchema> keySchema(const session::ConnectionProfile &profile,
+std::optional<inventory::KeySchema> keySchema(const profiles::ConnectionProfile &profile,
                                               Context &context, int *exitCode);
 
 // Opens a client with `options` and waits until it is ready (its connect timeout and 1 s). On

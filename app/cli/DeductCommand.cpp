@@ -6,8 +6,8 @@
 #include "Subcommand.h"
 #include "inventory/Deducer.h"
 #include "redis/ClusterRouter.h"
-#include "session/GatedSender.h"
-#include "session/WriteGate.h"
+#include "gate/GatedSender.h"
+#include "gate/WriteGate.h"
 
 namespace cli {
 namespace {
@@ -107,7 +107,7 @@ struct DeductOptions
     }
 };
 
-DeductionContext deductionContext(const session::ConnectionProfile &profile,
+DeductionContext deductionContext(const profiles::ConnectionProfile &profile,
                                   const KeySchema &schema, const QCommandLineParser &parser,
                                   const DeductOptions &o)
 {
@@ -179,11 +179,11 @@ void printResult(Context &context, const DeductionResult &result, const Deductio
 }
 
 int deductOnce(Context &context, redis::ClusterRouter &client,
-               const session::ConnectionProfile &profile, const DeductionContext &ctx,
+               const profiles::ConnectionProfile &profile, const DeductionContext &ctx,
                const DeductionPlan &plan, const QCommandLineParser &parser, const DeductOptions &o,
                const QString &password)
 {
-    session::WriteGate gate(client, profile);
+    gate::WriteGate gate(client, profile);
     if (parser.isSet(o.audit))
         gate.setAuditLogPath(ctx.auditLogPath);
     // The label rests on what the server says: the proof of a Local claim, and the run_id an
@@ -191,7 +191,7 @@ int deductOnce(Context &context, redis::ClusterRouter &client,
     gate.waitForServer(ctx.timeoutMs + 1000);
     if (parser.isSet(o.unlock) && !gate.unlock(parser.value(o.unlock)))
         return context.fail(ExitUsage, QStringLiteral("--unlock: %1").arg(gate.unlockError()));
-    session::GatedSender sender(client, gate);
+    gate::GatedSender sender(client, gate);
     const DeductionResult result = deductBlocking(sender, ctx, plan);
     printResult(context, result, ctx, parser.isSet(o.json), password);
     return exitCodeFor(result.outcome.kind);
@@ -217,7 +217,7 @@ int runDeduct(Context &context)
     const auto target = o.connection.resolve(parser, context, &exitCode);
     if (!target)
         return exitCode;
-    session::ConnectionProfile profile = target->profile;
+    profiles::ConnectionProfile profile = target->profile;
     // As in `inventory-cli functions`: a URL has no profile name to type for an unlock, so its
     // address stands in (and names the session in the audit log). Through --ssh the address
     // as written was put there already (the profile's own is the forward's).

@@ -7,7 +7,7 @@
 #include "functions/LoadJournal.h"
 #include "functions/LocalCatalog.h"
 #include "redis/Blocking.h"
-#include "session/SecretStore.h"
+#include "profiles/SecretStore.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -67,12 +67,12 @@ const Registration functionsRegistration{
 
 std::optional<QString> releasePassword(const QString &profileName)
 {
-    session::SecretStore secrets;
+    profiles::SecretStore secrets;
     if (!secrets.waitForBackend(5000))
         return std::nullopt;
     return redis::blockUntilReply<std::optional<QString>>([&](QObject *context, auto done) {
         secrets.load(
-            session::SecretStore::keyFor(profileName, session::SecretStore::Account::Release),
+            profiles::SecretStore::keyFor(profileName, profiles::SecretStore::Account::Release),
             context, done);
     });
 }
@@ -192,7 +192,7 @@ std::unique_ptr<Session> connect(const ConnectionArgs &args, const QCommandLineP
     }
     auto s = std::make_unique<Session>();
     s->target = *target;
-    session::ConnectionProfile &p = s->target.profile;
+    profiles::ConnectionProfile &p = s->target.profile;
     // A URL has no profile name to type for an unlock: its address stands in (through --ssh,
     // the address as written, set by ConnectionArgs).
     if (parser.isSet(QStringLiteral("url")) && !target->tunnel)
@@ -245,7 +245,7 @@ std::unique_ptr<Session> connect(const ConnectionArgs &args, const QCommandLineP
     // one: the session user may not be allowed INFO). The label rests on what the server
     // says (its run_id for an unlock's record, the proof of a Local claim): read it before
     // anything is decided.
-    s->gate = std::make_unique<session::WriteGate>(s->libraryClient(), p);
+    s->gate = std::make_unique<gate::WriteGate>(s->libraryClient(), p);
     s->gate->waitForServer(p.timeoutMs + 1000);
     reportInterruptedChanges(*s, parser, context);
     return s;

@@ -8,7 +8,7 @@
 #include "functions/ClusterNodes.h"
 #include "functions/LibraryChange.h"
 #include "redis/RedisClient.h"
-#include "session/WriteGate.h"
+#include "gate/WriteGate.h"
 
 #include <memory>
 
@@ -40,7 +40,7 @@ struct Session
     std::unique_ptr<functions::ClusterNodes> nodes;
     // Standalone: the server's replicas or primary, once status has read them.
     std::unique_ptr<functions::StandaloneGroup> group;
-    std::unique_ptr<session::WriteGate> gate;
+    std::unique_ptr<gate::WriteGate> gate;
     QString loadUser;
     functions::ChangeContext context() const;
     // The connection every library step uses on the seed (ChangeTarget::loadVia()).

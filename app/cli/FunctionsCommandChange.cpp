@@ -4,8 +4,8 @@
 
 #include "functions/LibraryVersion.h"
 #include "redis/ResultReads.h"
-#include "session/ServerIdentity.h"
-#include "session/ServerOverview.h"
+#include "overview/ServerIdentity.h"
+#include "overview/ServerOverview.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -238,7 +238,7 @@ int runDiff(Context &context)
 static bool isValkey(redis::RedisClient &client)
 {
     const auto info = redis::stringOf(client.call({"INFO", "server"}));
-    return info && session::serverIdentity(session::parseInfo(*info)).isValkey();
+    return info && overview::serverIdentity(overview::parseInfo(*info)).isValkey();
 }
 
 int runLoad(Context &context)

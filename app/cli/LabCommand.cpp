@@ -6,7 +6,7 @@
 #include "lab/LabAccess.h"
 #include "lab/LabRun.h"
 #include "redis/RedisClient.h"
-#include "session/WriteGate.h"
+#include "gate/WriteGate.h"
 
 namespace cli {
 namespace {
@@ -229,19 +229,19 @@ std::optional<QString> readSettings(const QCommandLineParser &parser, const LabO
 // Whether the lab may run on this server: the exit code to return now, or nullopt to go on.
 std::optional<int> refuseUnlessLab(const ConnectionArgs::Resolved &target, Context &context)
 {
-    const session::ConnectionProfile &profile = target.profile;
+    const profiles::ConnectionProfile &profile = target.profile;
     if (auto refusal = labRefusal(profile.environmentKind(), profile.environmentLabel()))
         return context.fail(ExitRefused, QStringLiteral("nothing sent: %1").arg(*refusal));
     // The label the write gate would act on: a Local claim holds only once proven (a tunnel on
     // 127.0.0.1 to production is production), so the server is asked before any storm.
-    if (profile.environmentKind() != session::Environment::Local)
+    if (profile.environmentKind() != profiles::Environment::Local)
         return std::nullopt;
     int exitCode = ExitUsage;
     const std::unique_ptr<redis::RedisClient> probe = connectClient(
         profile.toConnectionOptions(target.password), context, ExitConnection, &exitCode);
     if (!probe)
         return exitCode;
-    session::WriteGate gate(*probe, profile);
+    gate::WriteGate gate(*probe, profile);
     gate.waitForServer(profile.timeoutMs + 1000);
     if (auto refusal = labRefusal(gate.environmentKind(), gate.environment()))
         return context.fail(
@@ -283,7 +283,7 @@ int runLab(Context &context)
         return exitCode;
     if (auto code = refuseUnlessLab(*target, context))
         return *code;
-    const session::ConnectionProfile &profile = target->profile;
+    const profiles::ConnectionProfile &profile = target->profile;
     const auto schema = keySchema(profile, context, &exitCode);
     if (!schema)
         return exitCode;

@@ -3,7 +3,7 @@
 #include "CaseTwins.h"
 #include "LibraryVersion.h"
 #include "redis/ResultReads.h"
-#include "session/ServerOverview.h"
+#include "overview/ServerOverview.h"
 
 #include <QSet>
 
@@ -143,7 +143,7 @@ NodeState decodeState(const QString &address, const QList<redis::ReplyResult> &r
     }
     s.libraries = libs.value();
     if (const auto text = redis::stringOf(replies[1])) {
-        const auto info = session::parseInfo(*text);
+        const auto info = overview::parseInfo(*text);
         s.redisVersion = QString::fromLatin1(info.value("redis_version"));
         s.runId = QString::fromLatin1(info.value("run_id"));
     }

@@ -5,9 +5,9 @@
 #include "FunctionBackup.h"
 #include "redis/CommandSender.h"
 
-namespace session {
+namespace gate {
 class WriteGate;
-}
+} // namespace gate
 
 namespace functions {
 
@@ -34,9 +34,9 @@ struct ChangeContext
 {
     QList<ChangeTarget> nodes;
     QString loadUser = QStringLiteral("default"); // the ACL user `loader` is authenticated as
-    session::WriteGate *gate = nullptr;           // the environment guard; required
+    gate::WriteGate *gate = nullptr;           // the environment guard; required
     QString profile;
-    // inventory-cli options reaching these nodes as these users (session::cliConnectionArgs),
+    // inventory-cli options reaching these nodes as these users (profiles::cliConnectionArgs),
     // for the commands shown to people; empty: "--url redis://<first node>".
     QStringList cliConnection;
     QString environment; // "local", "production", ...; for the backup and the audit

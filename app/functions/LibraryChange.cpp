@@ -8,7 +8,7 @@
 #include "LoadJournal.h"
 #include "LocalCatalog.h"
 #include "redis/ResultReads.h"
-#include "session/WriteGate.h"
+#include "gate/WriteGate.h"
 
 namespace functions {
 

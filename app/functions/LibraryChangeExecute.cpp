@@ -7,7 +7,7 @@
 #include "LoadJournal.h"
 #include "inventory/AuditLog.h"
 #include "redis/Blocking.h"
-#include "session/WriteGate.h"
+#include "gate/WriteGate.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>

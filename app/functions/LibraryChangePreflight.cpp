@@ -5,7 +5,7 @@
 #include "ChangeLease.h"
 #include "FunctionsLog.h"
 #include "session/ProbeReport.h"
-#include "session/WriteGate.h"
+#include "gate/WriteGate.h"
 
 #include <QPointer>
 
@@ -61,7 +61,7 @@ PreflightCheck LibraryChange::contractCheck() const
 
 PreflightCheck LibraryChange::environmentCheck() const
 {
-    const session::WriteGate *gate = m_context.gate;
+    const gate::WriteGate *gate = m_context.gate;
     const QString env = gate ? gate->environment() : m_context.environment;
     if (!gate)
         return Check{QStringLiteral("Environment"), Check::State::Failed,
@@ -137,8 +137,8 @@ void LibraryChange::preflight(std::function<void(const PreflightReport &)> done)
         report.checks << Check{QStringLiteral("Sequence"), Check::State::Failed, why};
         return done(report);
     }
-    session::WriteGate *gate = m_context.gate;
-    if (gate && gate->claimedEnvironment() == session::Environment::Local
+    gate::WriteGate *gate = m_context.gate;
+    if (gate && gate->claimedEnvironment() == profiles::Environment::Local
         && gate->evidence().checking()) {
         // The label is decided on the server's own answer: wait for it, then check.
         QPointer<LibraryChange> self(this);

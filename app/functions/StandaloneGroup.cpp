@@ -11,13 +11,13 @@ namespace {
 // The server section names who answered (run_id), so the seed is known among its siblings.
 const redis::Command MemberInfo{"INFO", "replication", "server"};
 
-core::Result<session::ReplicationGroup, QString> decodeInfo(const redis::ReplyResult &reply)
+core::Result<overview::ReplicationGroup, QString> decodeInfo(const redis::ReplyResult &reply)
 {
     if (!reply.ok())
         return reply.error().message;
     if (!reply->isBulk())
         return QStringLiteral("INFO replication did not answer with text");
-    return session::decodeReplicationGroup(reply->bytes());
+    return overview::decodeReplicationGroup(reply->bytes());
 }
 
 bool unreachable(const redis::ReplyResult &reply)
@@ -25,7 +25,7 @@ bool unreachable(const redis::ReplyResult &reply)
     return !reply.ok() && reply.error().kind != redis::RedisError::Kind::Server;
 }
 
-using Member = session::ReplicationGroup::Member;
+using Member = overview::ReplicationGroup::Member;
 
 // host:port, and the announced address when the map changed it, for notes.
 QString described(const Member &announced, const Member &reached)

@@ -3,7 +3,7 @@
 #include "LibraryMatrix.h"
 #include "redis/ClientPool.h"
 #include "redis/ClusterTopology.h"
-#include "session/ReplicationGroup.h"
+#include "overview/ReplicationGroup.h"
 
 #include <functional>
 #include <memory>
@@ -45,7 +45,7 @@ public:
 
 private:
     struct Read;
-    using Member = session::ReplicationGroup::Member;
+    using Member = overview::ReplicationGroup::Member;
     void readPrimary(const std::shared_ptr<Read> &read, const Member &primary);
     void verifyReplicas(const std::shared_ptr<Read> &read);
     void finish(const std::shared_ptr<Read> &read);

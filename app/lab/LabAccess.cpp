@@ -2,14 +2,14 @@
 
 namespace lab {
 
-bool labAllowed(std::optional<session::Environment> environment)
+bool labAllowed(std::optional<profiles::Environment> environment)
 {
     return environment
-           && (*environment == session::Environment::Local
-               || *environment == session::Environment::Test);
+           && (*environment == profiles::Environment::Local
+               || *environment == profiles::Environment::Test);
 }
 
-std::optional<QString> labRefusal(std::optional<session::Environment> environment,
+std::optional<QString> labRefusal(std::optional<profiles::Environment> environment,
                                   const QString &label)
 {
     if (labAllowed(environment))

@@ -2,7 +2,7 @@
 
 #include "core/CanonicalInteger.h"
 #include "redis/ResultReads.h"
-#include "session/ServerOverview.h"
+#include "overview/ServerOverview.h"
 
 namespace metrics {
 
@@ -156,7 +156,7 @@ Decoded<ServerSample> decodeSample(const QList<redis::ReplyResult> &r)
     const auto text = redis::stringOf(r.at(0));
     if (!text)
         return text.error();
-    const auto info = session::parseInfo(*text);
+    const auto info = overview::parseInfo(*text);
     ServerSample s;
     const std::pair<const char *, qint64 *> fields[] = {
         {"used_memory", &s.usedMemory},    {"maxmemory", &s.maxMemory},

@@ -1,7 +1,7 @@
 #include "ServerRead.h"
 
 #include "session/ProbeReport.h"
-#include "session/ServerOverview.h"
+#include "overview/ServerOverview.h"
 
 namespace readiness {
 
@@ -79,7 +79,7 @@ Read<QHash<QByteArray, QByteArray>> decodeInfo(const QString &section, const red
     const auto text = r->string();
     if (!text)
         return {{}, QStringLiteral("%1: %2").arg(command, text.error().message)};
-    return {session::parseInfo(*text), {}};
+    return {overview::parseInfo(*text), {}};
 }
 
 } // namespace

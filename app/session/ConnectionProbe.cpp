@@ -19,7 +19,7 @@ ConnectionProbe::ConnectionProbe(QObject *parent)
 
 ConnectionProbe::~ConnectionProbe() = default;
 
-void ConnectionProbe::start(const ConnectionProfile &profile, const QString &password,
+void ConnectionProbe::start(const profiles::ConnectionProfile &profile, const QString &password,
                             const std::optional<QString> &releasePassword)
 {
     cancel();
@@ -140,7 +140,8 @@ void ConnectionProbe::finish(quint64 generation, const ProbeResult &result)
     emit finished(result);
 }
 
-ProbeResult ConnectionProbe::run(const ConnectionProfile &profile, const QString &password,
+ProbeResult ConnectionProbe::run(const profiles::ConnectionProfile &profile,
+                                 const QString &password,
                                  const std::optional<QString> &releasePassword)
 {
     ConnectionProbe probe;

@@ -27,13 +27,13 @@ public:
 
     // releasePassword: nullopt to skip the release user's login (its permissions are then
     // asked of the session user, who may not be allowed to answer).
-    void start(const ConnectionProfile &profile, const QString &password,
+    void start(const profiles::ConnectionProfile &profile, const QString &password,
                const std::optional<QString> &releasePassword = std::nullopt);
     void cancel();
     bool isRunning() const { return m_client != nullptr; }
 
     // Blocking form for the command line and tests (runs a local event loop).
-    static ProbeResult run(const ConnectionProfile &profile, const QString &password,
+    static ProbeResult run(const profiles::ConnectionProfile &profile, const QString &password,
                            const std::optional<QString> &releasePassword = std::nullopt);
 
 signals:
@@ -48,7 +48,7 @@ private:
     std::unique_ptr<redis::RedisClient> m_releaseClient;
     std::optional<QString> m_releasePassword;
     std::vector<std::unique_ptr<redis::RedisClient>> m_retired;
-    ConnectionProfile m_profile;
+    profiles::ConnectionProfile m_profile;
     quint64 m_generation = 0;
 };
 

@@ -5,7 +5,7 @@
 namespace session {
 
 namespace {
-redis::ClusterRouter::Options routerOptions(const ConnectionProfile &profile,
+redis::ClusterRouter::Options routerOptions(const profiles::ConnectionProfile &profile,
                                             const QString &password)
 {
     redis::ClusterRouter::Options o;
@@ -16,8 +16,8 @@ redis::ClusterRouter::Options routerOptions(const ConnectionProfile &profile,
 
 // A lane's connections are read on the thread that made the session, and CLIENT LIST names
 // them "<client name>-<lane>".
-redis::ConnectionOptions laneSeed(const ConnectionProfile &profile, const QString &password,
-                                  const QByteArray &lane)
+redis::ConnectionOptions laneSeed(const profiles::ConnectionProfile &profile,
+                                  const QString &password, const QByteArray &lane)
 {
     redis::ConnectionOptions o = profile.toConnectionOptions(password);
     o.onCallerThread = true;
@@ -26,7 +26,7 @@ redis::ConnectionOptions laneSeed(const ConnectionProfile &profile, const QStrin
 }
 } // namespace
 
-ConsoleSession::ConsoleSession(ConnectionProfile profile, const QString &password,
+ConsoleSession::ConsoleSession(profiles::ConnectionProfile profile, const QString &password,
                                QString releasePassword, QObject *parent)
     : QObject(parent)
     , m_profile(std::move(profile))
@@ -37,16 +37,16 @@ ConsoleSession::ConsoleSession(ConnectionProfile profile, const QString &passwor
           laneSeed(m_profile, password, QByteArrayLiteral("deductions"))))
     , m_scanRouter(std::make_unique<redis::ClusterRouter>(
           m_router->topologySource(), laneSeed(m_profile, password, QByteArrayLiteral("scans"))))
-    , m_readSender(std::make_unique<ReadOnlySender>(*m_router))
-    , m_scanReader(std::make_unique<ReadOnlySender>(*m_scanRouter))
+    , m_readSender(std::make_unique<gate::ReadOnlySender>(*m_router))
+    , m_scanReader(std::make_unique<gate::ReadOnlySender>(*m_scanRouter))
     , m_auditLogPath(inventory::AuditLog::defaultPath())
 {
     // The gate wraps the router, so a deduction goes to the primary owning its slot and keys
     // in two slots are refused by the router before anything is sent.
-    m_gate = new WriteGate(*m_router, m_profile, this);
+    m_gate = new gate::WriteGate(*m_router, m_profile, this);
     m_gate->setAuditLogPath(m_auditLogPath);
-    m_sender = new GatedSender(*m_router, *m_gate, this);
-    m_deductionSender = new GatedSender(*m_deductionRouter, *m_gate, this);
+    m_sender = new gate::GatedSender(*m_router, *m_gate, this);
+    m_deductionSender = new gate::GatedSender(*m_deductionRouter, *m_gate, this);
     // The profile store validated the templates; a bad pair falls back to the defaults
     // rather than producing keys nobody asked for.
     auto schema = inventory::KeySchema::fromTemplates(m_profile.stockKeyTemplate,
@@ -81,7 +81,7 @@ void ConsoleSession::reconnect()
             router->reconnect();
 }
 
-Environment ConsoleSession::environment() const
+profiles::Environment ConsoleSession::environment() const
 {
     return m_gate->environmentKind();
 }

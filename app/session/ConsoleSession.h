@@ -1,10 +1,10 @@
 #pragma once
 
-#include "ConnectionProfile.h"
-#include "GatedSender.h"
-#include "ReadOnlySender.h"
-#include "WriteGate.h"
+#include "gate/GatedSender.h"
+#include "gate/ReadOnlySender.h"
+#include "gate/WriteGate.h"
 #include "inventory/KeySchema.h"
+#include "profiles/ConnectionProfile.h"
 #include "redis/ClusterRouter.h"
 #include "redis/RedisClient.h"
 
@@ -25,14 +25,14 @@ class ConsoleSession : public QObject
 {
     Q_OBJECT
 public:
-    ConsoleSession(ConnectionProfile profile, const QString &password, QString releasePassword = {},
-                   QObject *parent = nullptr);
+    ConsoleSession(profiles::ConnectionProfile profile, const QString &password,
+                   QString releasePassword = {}, QObject *parent = nullptr);
     ~ConsoleSession() override;
 
-    const ConnectionProfile &profile() const { return m_profile; }
+    const profiles::ConnectionProfile &profile() const { return m_profile; }
     // The label acted on: the gate's, which may change once the local proof is read (a
     // Local claim is production until proven; gate().environmentChanged() says when).
-    Environment environment() const;
+    profiles::Environment environment() const;
     // Routes each command to the node owning its keys; a pass-through on a standalone server.
     redis::ClusterRouter &router() { return *m_router; }
     // The node the profile names (the seed): the whole server when standalone.
@@ -42,7 +42,7 @@ public:
     void open();
     // Opens every connection again (the seed and each known node) and reads the topology.
     void reconnect();
-    WriteGate &gate() { return *m_gate; }
+    gate::WriteGate &gate() { return *m_gate; }
     redis::CommandSender &sender() { return *m_sender; }
     // The deduction panel's sender, through the same gate: connections of its own, read on
     // the thread that made the session (ConnectionOptions::onCallerThread), so that a
@@ -73,18 +73,18 @@ public:
     void setAuditLogPath(const QString &path); // the gate's unlock records too
 
 private:
-    ConnectionProfile m_profile;
+    profiles::ConnectionProfile m_profile;
     QString m_releasePassword;
     std::unique_ptr<redis::ClusterRouter> m_router; // owns the topology the lanes below share
     std::unique_ptr<redis::ClusterRouter> m_deductionRouter;
     std::unique_ptr<redis::ClusterRouter> m_scanRouter;
     std::unique_ptr<redis::RedisClient> m_releaseClient;
     // After the routers they wrap, so they go first.
-    std::unique_ptr<ReadOnlySender> m_readSender;
-    std::unique_ptr<ReadOnlySender> m_scanReader;
-    WriteGate *m_gate = nullptr;
-    GatedSender *m_sender = nullptr;
-    GatedSender *m_deductionSender = nullptr;
+    std::unique_ptr<gate::ReadOnlySender> m_readSender;
+    std::unique_ptr<gate::ReadOnlySender> m_scanReader;
+    gate::WriteGate *m_gate = nullptr;
+    gate::GatedSender *m_sender = nullptr;
+    gate::GatedSender *m_deductionSender = nullptr;
     inventory::KeySchema m_schema;
     QString m_auditLogPath;
 };

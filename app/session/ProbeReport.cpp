@@ -1,6 +1,6 @@
 #include "ProbeReport.h"
 
-#include "ServerOverview.h"
+#include "overview/ServerOverview.h"
 #include "redis/ResultReads.h"
 
 #include <QJsonArray>
@@ -10,7 +10,7 @@ namespace session {
 namespace {
 const char *const DeductFunction = "inventory_deduct_v1";
 
-QStringList dryRunUsers(const ConnectionProfile &p)
+QStringList dryRunUsers(const profiles::ConnectionProfile &p)
 {
     QStringList users{p.effectiveUsername()};
     if (!p.releaseUsername.isEmpty() && p.releaseUsername != users.first())
@@ -24,7 +24,7 @@ QString callAction()
     return QStringLiteral("call %1").arg(QLatin1String(DeductFunction));
 }
 
-redis::Command callDryRun(const ConnectionProfile &profile, const QString &user)
+redis::Command callDryRun(const profiles::ConnectionProfile &profile, const QString &user)
 {
     // Key shapes from the profile, so that key patterns in the ACL are checked too.
     return redis::Command{"ACL",
@@ -91,14 +91,14 @@ QString failureKindName(ProbeFailure::Kind k)
 
 QString ProbeReport::roleLabel() const
 {
-    ServerOverview o;
+    overview::ServerOverview o;
     o.role = role;
     return o.roleLabel();
 }
 
 bool ProbeReport::evictionCanDropReceipts() const
 {
-    ServerOverview o;
+    overview::ServerOverview o;
     o.evictionPolicy = evictionPolicy;
     return o.evictionCanDropReceipts();
 }
@@ -257,7 +257,7 @@ ProbeFailure classifyConnectionFailure(redis::ConnectFailure failure, const QStr
     return f;
 }
 
-QList<redis::Command> probeCommands(const ConnectionProfile &profile)
+QList<redis::Command> probeCommands(const profiles::ConnectionProfile &profile)
 {
     QList<redis::Command> out{
         {"INFO", "server"}, {"INFO", "replication"}, {"INFO", "memory"}, {"ACL", "WHOAMI"}};
@@ -302,7 +302,7 @@ PermissionCheck decodeDryRun(const QString &user, const QString &action,
     return c;
 }
 
-core::Result<ProbeReport, ProbeFailure> decodeProbe(const ConnectionProfile &profile,
+core::Result<ProbeReport, ProbeFailure> decodeProbe(const profiles::ConnectionProfile &profile,
                                                     const QList<redis::ReplyResult> &r)
 {
     const QStringList users = dryRunUsers(profile);
@@ -322,11 +322,11 @@ core::Result<ProbeReport, ProbeFailure> decodeProbe(const ConnectionProfile &pro
         if (!text)
             return ProbeFailure{ProbeFailure::Kind::Other,
                                 QStringLiteral("INFO: %1").arg(text.error().message)};
-        info.insert(parseInfo(*text));
+        info.insert(overview::parseInfo(*text));
     }
     ProbeReport report;
     report.expectedUser = profile.effectiveUsername();
-    report.server = serverIdentity(info);
+    report.server = overview::serverIdentity(info);
     report.role = QString::fromLatin1(info.value("role"));
     report.evictionPolicy = QString::fromLatin1(info.value("maxmemory_policy"));
     if (const auto user = redis::stringOf(r[3]))

@@ -2,10 +2,10 @@
 
 #include "redis/ConnectionOptions.h"
 
-#include "ConnectionProfile.h"
 #include "core/Result.h"
+#include "overview/ServerIdentity.h"
+#include "profiles/ConnectionProfile.h"
 #include "redis/RespCodec.h"
-#include "session/ServerIdentity.h"
 
 #include <QJsonObject>
 #include <QMetaType>
@@ -48,10 +48,10 @@ struct ProbeReport
 {
     QString address;
     bool tls = false;
-    double latencyMs = 0;  // one PING round trip
-    ServerIdentity server; // product, version, mode
-    QString role;          // as INFO says: master | slave
-    QString user;          // ACL WHOAMI; empty when it failed (see userError)
+    double latencyMs = 0;            // one PING round trip
+    overview::ServerIdentity server; // product, version, mode
+    QString role;                    // as INFO says: master | slave
+    QString user;                    // ACL WHOAMI; empty when it failed (see userError)
     QString userError;
     QString expectedUser;   // the profile's user ("default" when none is set)
     QString evictionPolicy; // maxmemory_policy
@@ -96,13 +96,13 @@ ProbeFailure classifyConnectionFailure(redis::ConnectFailure failure, const QStr
 // The second round trip of a probe (the first is a lone PING, timed): INFO server,
 // replication and memory, ACL WHOAMI, and ACL DRYRUN of FCALL inventory_deduct_v1 (with the
 // profile's key shapes) and of FUNCTION LOAD REPLACE, for the user and the release user.
-QList<redis::Command> probeCommands(const ConnectionProfile &profile);
-core::Result<ProbeReport, ProbeFailure> decodeProbe(const ConnectionProfile &profile,
+QList<redis::Command> probeCommands(const profiles::ConnectionProfile &profile);
+core::Result<ProbeReport, ProbeFailure> decodeProbe(const profiles::ConnectionProfile &profile,
                                                     const QList<redis::ReplyResult> &replies);
 
 // ACL DRYRUN of FCALL inventory_deduct_v1 with the profile's key shapes, for `user`; the
 // action it checks is callAction() ("call inventory_deduct_v1").
-redis::Command callDryRun(const ConnectionProfile &profile, const QString &user);
+redis::Command callDryRun(const profiles::ConnectionProfile &profile, const QString &user);
 QString callAction();
 // ACL DRYRUN of FUNCTION LOAD REPLACE for `user`; its action is loadAction().
 redis::Command loadDryRun(const QString &user);

@@ -22,7 +22,7 @@ const QList<DryRun> &dryRuns()
 }
 } // namespace
 
-QList<redis::Command> releaseProbeCommands(const ConnectionProfile &profile)
+QList<redis::Command> releaseProbeCommands(const profiles::ConnectionProfile &profile)
 {
     QList<redis::Command> out{{"ACL", "WHOAMI"}};
     for (const DryRun &d : dryRuns())
@@ -32,7 +32,7 @@ QList<redis::Command> releaseProbeCommands(const ConnectionProfile &profile)
     return out;
 }
 
-void applyReleaseProbe(ProbeReport &report, const ConnectionProfile &profile,
+void applyReleaseProbe(ProbeReport &report, const profiles::ConnectionProfile &profile,
                        const QList<redis::ReplyResult> &replies)
 {
     const QString releaseUser = profile.releaseUsername;

@@ -11,10 +11,10 @@ namespace session {
 
 // ACL WHOAMI, the release user's dry runs, and the session user's FCALL and LOAD dry runs
 // (which the session user itself often may not ask).
-QList<redis::Command> releaseProbeCommands(const ConnectionProfile &profile);
+QList<redis::Command> releaseProbeCommands(const profiles::ConnectionProfile &profile);
 // Records the login, replaces what the session user's dry runs said about the release user
 // with the release user's own answers, and fills in the session user's "unknown" checks.
-void applyReleaseProbe(ProbeReport &report, const ConnectionProfile &profile,
+void applyReleaseProbe(ProbeReport &report, const profiles::ConnectionProfile &profile,
                        const QList<redis::ReplyResult> &replies);
 // Records a failed login (the session's own checks stay).
 void applyReleaseFailure(ProbeReport &report, const QString &releaseUser,

@@ -4,11 +4,11 @@
 // "redis://Secr3t%40h@host" as the scheme and a user name, a corpus seed from the first run.)
 
 #include "FuzzSupport.h"
-#include "session/RedisUrl.h"
+#include "profiles/RedisUrl.h"
 
 #include <cstdint>
 
-using namespace session;
+using namespace profiles;
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***)
 {

@@ -7,7 +7,7 @@
 #include "inventory/ReceiptCheck.h"
 #include "redis/LibraryList.h"
 #include "redis/RespCodec.h"
-#include "session/CommandTraits.h"
+#include "gate/CommandTraits.h"
 
 #include <cstdint>
 
@@ -37,7 +37,7 @@ DecodedStream decode(const QByteArray &bytes, qsizetype chunk)
 
 void readTyped(const QList<Reply> &replies)
 {
-    session::CommandTraits traits;
+    gate::CommandTraits traits;
     for (const Reply &r : replies) {
         (void)r.debugString();
         (void)r.asInteger();

@@ -14,9 +14,9 @@
 #include "browse/ServerEvidence.h"
 #include "browse/Values.h"
 #include "inventory/AuditLog.h"
-#include "session/GatedSender.h"
-#include "session/ServerOverview.h"
-#include "session/WriteGate.h"
+#include "gate/GatedSender.h"
+#include "overview/ServerOverview.h"
+#include "gate/WriteGate.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>
@@ -32,9 +32,9 @@ namespace {
 // sender refuses every write before it reaches the server.
 struct ProductionSession
 {
-    static session::ConnectionProfile profile()
+    static profiles::ConnectionProfile profile()
     {
-        session::ConnectionProfile p;
+        profiles::ConnectionProfile p;
         p.name = "prod-eu";
         p.environment = "production";
         return p;
@@ -43,8 +43,8 @@ struct ProductionSession
         : gate(server, profile())
         , sender(server, gate)
     {}
-    session::WriteGate gate;
-    session::GatedSender sender;
+    gate::WriteGate gate;
+    gate::GatedSender sender;
 };
 
 constexpr qint64 Hour = 3600LL * 1000;
@@ -313,7 +313,7 @@ private slots:
         QCOMPARE(
             records[0].runId,
             QString::fromLatin1(
-                session::parseInfo(m_client->call({"INFO", "server"})->bytes()).value("run_id")));
+                overview::parseInfo(m_client->call({"INFO", "server"})->bytes()).value("run_id")));
         QCOMPARE(records[0].server, m_client->address());
         QVERIFY(records[0].durationMs >= 0);
         QCOMPARE(records[1].action, "persist");

@@ -9,15 +9,15 @@
 #include "TcpRelay.h"
 #include "redis/ClusterRouter.h"
 #include "redis/Slot.h"
-#include "session/GatedSender.h"
-#include "session/ReadOnlySender.h"
-#include "session/WriteGate.h"
+#include "gate/GatedSender.h"
+#include "gate/ReadOnlySender.h"
+#include "gate/WriteGate.h"
 
 #include <QTemporaryDir>
 #include <QTest>
 
-using session::GatedSender;
-using session::WriteGate;
+using gate::GatedSender;
+using gate::WriteGate;
 
 class TstClusterGate : public QObject
 {
@@ -54,9 +54,9 @@ class TstClusterGate : public QObject
                 return sku;
         }
     }
-    session::ConnectionProfile profile(quint16 seedPort) const
+    profiles::ConnectionProfile profile(quint16 seedPort) const
     {
-        session::ConnectionProfile p; // unlabelled, 127.0.0.1: a Local claim
+        profiles::ConnectionProfile p; // unlabelled, 127.0.0.1: a Local claim
         p.name = QStringLiteral("d15");
         p.port = seedPort;
         return p;
@@ -194,7 +194,7 @@ private slots:
     {
         auto r = router(port(0));
         QVERIFY(r);
-        session::ReadOnlySender reads(*r);
+        gate::ReadOnlySender reads(*r);
         const QList<redis::ScanNode> nodes = reads.scanNodes();
         QCOMPARE(nodes.size(), m_cluster.primaries().size());
         const QByteArray key = "stock:{" + skuOn(1) + "}:available";

@@ -1,7 +1,7 @@
 #include "RedisFixture.h"
 #include "redis/ClusterRouter.h"
 #include "redis/Slot.h"
-#include "session/ClusterHealth.h"
+#include "overview/ClusterHealth.h"
 
 #include <QScopeGuard>
 #include <QTest>
@@ -317,7 +317,7 @@ private slots:
         const quint16 closed = demo::LocalRedisServer::freePort();
         auto r = router(QStringLiteral("127.0.0.1:%1=127.0.0.1:%2").arg(port2).arg(closed));
         QVERIFY(r->isCluster());
-        session::ClusterHealth health(*r);
+        overview::ClusterHealth health(*r);
         // Named by the address the console tried: the one the map gives.
         const QString tried = QStringLiteral("127.0.0.1:%1").arg(closed);
         QTRY_COMPARE_WITH_TIMEOUT(health.downPrimaries(), QStringList{tried}, 10000);

@@ -7,7 +7,7 @@
 #include "RedisFixture.h"
 #include "ServerTest.h"
 #include "redis/ClusterRouter.h"
-#include "session/GatedSender.h"
+#include "gate/GatedSender.h"
 #include "tst_browse_support.h"
 
 #include <QPointer>
@@ -23,8 +23,8 @@ struct Under
     std::unique_ptr<redis::RedisClient> client;
     std::unique_ptr<redis::ClusterRouter> router;
     std::unique_ptr<redis::ClusterRouter> lane;
-    std::unique_ptr<session::WriteGate> gate;
-    std::unique_ptr<session::GatedSender> gated;
+    std::unique_ptr<gate::WriteGate> gate;
+    std::unique_ptr<gate::GatedSender> gated;
     std::unique_ptr<browsetest::SlowSender> slow;
     redis::CommandSender *sender = nullptr;
 };
@@ -54,11 +54,11 @@ class TstCommandSender : public testsupport::ServerTest
             u.lane = std::make_unique<redis::ClusterRouter>(u.router->topologySource(), laneSeed);
             u.sender = u.lane.get();
         } else if (implementation == QLatin1String("GatedSender")) {
-            session::ConnectionProfile p;
+            profiles::ConnectionProfile p;
             p.name = QStringLiteral("sender test");
             p.environment = QStringLiteral("local"); // writable: the gate lets writes pass
-            u.gate = std::make_unique<session::WriteGate>(*u.client, p);
-            u.gated = std::make_unique<session::GatedSender>(*u.client, *u.gate);
+            u.gate = std::make_unique<gate::WriteGate>(*u.client, p);
+            u.gated = std::make_unique<gate::GatedSender>(*u.client, *u.gate);
             u.sender = u.gated.get();
         } else if (implementation == QLatin1String("SlowSender")) {
             u.slow = std::make_unique<browsetest::SlowSender>(*u.client, 20);

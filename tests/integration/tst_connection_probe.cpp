@@ -6,7 +6,7 @@
 #include <QTest>
 
 using session::ConnectionProbe;
-using session::ConnectionProfile;
+using profiles::ConnectionProfile;
 using session::PermissionCheck;
 using session::ProbeFailure;
 using testsupport::StandaloneRedis;

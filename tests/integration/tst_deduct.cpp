@@ -7,8 +7,8 @@
 #include "inventory/Deducer.h"
 #include "inventory/RedisCliCommand.h"
 #include "inventory/RetryProtection.h"
-#include "session/GatedSender.h"
-#include "session/WriteGate.h"
+#include "gate/GatedSender.h"
+#include "gate/WriteGate.h"
 
 #include <QDir>
 #include <QProcess>
@@ -213,11 +213,11 @@ private slots:
     void readOnlySessionSendsNothing()
     {
         QVERIFY(m_c->call({"SET", "stock:{42}:available", "10"}).ok());
-        session::ConnectionProfile profile;
+        profiles::ConnectionProfile profile;
         profile.name = "prod";
         profile.environment = "production";
-        session::WriteGate gate(*m_c, profile);
-        session::GatedSender gated(*m_c, gate);
+        gate::WriteGate gate(*m_c, profile);
+        gate::GatedSender gated(*m_c, gate);
         QVERIFY(gate.isReadOnly());
         DeductionResult r = deductBlocking(gated, m_ctx, plan("42", "9001", "3"));
         QCOMPARE(r.outcome.kind, OutcomeKind::NotSent);

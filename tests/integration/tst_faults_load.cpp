@@ -11,7 +11,7 @@
 #include "functions/FunctionBackup.h"
 #include "functions/LibraryChange.h"
 #include "functions/LoadJournal.h"
-#include "session/WriteGate.h"
+#include "gate/WriteGate.h"
 
 #include <QDir>
 #include <QFile>
@@ -225,10 +225,10 @@ private slots:
     void wizardSeesAnInterruptedLoad()
     {
         QTemporaryDir dir;
-        session::ConnectionProfile profile;
+        profiles::ConnectionProfile profile;
         profile.name = QStringLiteral("faults");
         profile.environment = QStringLiteral("local");
-        session::WriteGate gate(*m_admin, profile);
+        gate::WriteGate gate(*m_admin, profile);
         functions::ChangeContext ctx =
             testsupport::singleNodeContext(*m_admin, &gate, dir, profile.name);
         functions::LoadJournalEntry left;

@@ -1,7 +1,7 @@
 // Proves the test fixture itself (tests/support/RedisFixture.h): the servers the other
 // integration tests rely on start as described, are the processes we think, and go away.
 #include "RedisFixture.h"
-#include "session/ServerOverview.h"
+#include "overview/ServerOverview.h"
 
 #include <QDir>
 #include <QFile>
@@ -258,7 +258,7 @@ private slots:
         // A library reaches another node only by replication: once every replica of node 0
         // has acknowledged the load (WAIT), it has gone wherever it would go.
         const auto replication =
-            session::parseInfo(nodes[0]->call({"INFO", "replication"})->bytes());
+            overview::parseInfo(nodes[0]->call({"INFO", "replication"})->bytes());
         const QByteArray followers = replication.value("connected_slaves");
         QVERIFY2(!followers.isEmpty(), "INFO replication names no connected_slaves");
         QCOMPARE(render(nodes[0]->call({"WAIT", followers, "60000"})),

@@ -11,7 +11,7 @@
 #include "functions/CaseTwins.h"
 #include "functions/DumpPayload.h"
 #include "functions/LibraryChange.h"
-#include "session/WriteGate.h"
+#include "gate/WriteGate.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -126,10 +126,10 @@ private slots:
     {
         const QString why = startServer();
         QVERIFY2(why.isEmpty(), qPrintable(why));
-        session::ConnectionProfile p;
+        profiles::ConnectionProfile p;
         p.name = QStringLiteral("twins test");
         p.environment = QStringLiteral("local");
-        m_gate = std::make_unique<session::WriteGate>(*m_c, p);
+        m_gate = std::make_unique<gate::WriteGate>(*m_c, p);
     }
 
     void init()

@@ -8,7 +8,7 @@
 #include "functions/LibraryMatrix.h"
 #include "functions/LoadJournal.h"
 #include "functions/LocalCatalog.h"
-#include "session/WriteGate.h"
+#include "gate/WriteGate.h"
 
 #include <QDir>
 #include <QFile>
@@ -247,12 +247,12 @@ private slots:
         loader.username = QStringLiteral("loader");
         loader.password = QStringLiteral("loader-pw");
         functions::ClusterNodes nodes(router, loader);
-        session::ConnectionProfile profile;
+        profiles::ConnectionProfile profile;
         profile.name = QStringLiteral("cluster");
         profile.host = QStringLiteral("127.0.0.1");
         profile.port = m_cluster.nodes().first().port;
         profile.environment = QStringLiteral("local");
-        session::WriteGate gate(router.seed(), profile);
+        gate::WriteGate gate(router.seed(), profile);
         QTemporaryDir dir;
         functions::ChangeContext context;
         context.nodes = nodes.primaries();

@@ -10,7 +10,7 @@
 #include "functions/LibraryVersion.h"
 #include "functions/LocalCatalog.h"
 #include "inventory/AuditLog.h"
-#include "session/WriteGate.h"
+#include "gate/WriteGate.h"
 
 #include <QDir>
 #include <QFile>
@@ -30,9 +30,9 @@ class TstFunctionsLoad : public testsupport::ChangeTest
 {
     Q_OBJECT
 
-    session::ConnectionProfile profile(const QString &environment)
+    profiles::ConnectionProfile profile(const QString &environment)
     {
-        session::ConnectionProfile p;
+        profiles::ConnectionProfile p;
         p.name = QStringLiteral("release test");
         p.environment = environment;
         return p;
@@ -96,7 +96,7 @@ private slots:
         QCOMPARE(render(m_c->call({"FUNCTION", "LOAD", testsupport::previousReleaseSource()})),
                  QStringLiteral("\"inventory_lib_v1\""));
         QCOMPARE(render(m_c->call({"FUNCTION", "LOAD", Other})), QStringLiteral("\"other_lib\""));
-        m_gate = std::make_unique<session::WriteGate>(*m_c, profile("local"));
+        m_gate = std::make_unique<gate::WriteGate>(*m_c, profile("local"));
         QFile::remove(m_dir.filePath("audit.jsonl"));
     }
 
@@ -279,7 +279,7 @@ private slots:
     // typed; an unlocked production session passes with a warning.
     void guardRefusesLockedProduction()
     {
-        m_gate = std::make_unique<session::WriteGate>(*m_c, profile("production"));
+        m_gate = std::make_unique<gate::WriteGate>(*m_c, profile("production"));
         LibraryChange change(context(), LibraryChange::deleteSpec("other_lib"));
         change.fetchStateBlocking();
         PreflightReport pre = change.preflightBlocking();

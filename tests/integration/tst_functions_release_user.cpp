@@ -7,7 +7,7 @@
 #include "functions/ChangeUser.h"
 #include "functions/LibraryChange.h"
 #include "functions/LocalCatalog.h"
-#include "session/WriteGate.h"
+#include "gate/WriteGate.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -23,7 +23,7 @@ class TstFunctionsReleaseUser : public QObject
     std::unique_ptr<redis::RedisClient> m_admin;
     std::unique_ptr<redis::RedisClient> m_support;
     std::unique_ptr<redis::RedisClient> m_release;
-    std::unique_ptr<session::WriteGate> m_gate;
+    std::unique_ptr<gate::WriteGate> m_gate;
     QTemporaryDir m_dir;
 
     std::unique_ptr<redis::RedisClient> connectAs(const QString &user)
@@ -90,10 +90,10 @@ private slots:
         m_release = connectAs("release");
         QCOMPARE(m_support->state(), redis::ConnectionState::Ready);
         QCOMPARE(m_release->state(), redis::ConnectionState::Ready);
-        session::ConnectionProfile p;
+        profiles::ConnectionProfile p;
         p.name = QStringLiteral("staging-walk");
         p.environment = QStringLiteral("staging");
-        m_gate = std::make_unique<session::WriteGate>(*m_support, p);
+        m_gate = std::make_unique<gate::WriteGate>(*m_support, p);
     }
 
     void init()

@@ -443,14 +443,14 @@ private slots:
     // host is local, staging and production (and unknown labels) are refused.
     void labelRule()
     {
-        using session::Environment;
+        using profiles::Environment;
         QVERIFY(labAllowed(Environment::Local));
         QVERIFY(labAllowed(Environment::Test));
         QVERIFY(!labAllowed(Environment::Staging));
         QVERIFY(!labAllowed(Environment::Production));
         QVERIFY(!labAllowed(std::nullopt));
-        QVERIFY(labAllowed(session::defaultEnvironmentForHost(QStringLiteral("127.0.0.1"))));
-        QVERIFY(!labAllowed(session::defaultEnvironmentForHost(QStringLiteral("redis.example"))));
+        QVERIFY(labAllowed(profiles::defaultEnvironmentForHost(QStringLiteral("127.0.0.1"))));
+        QVERIFY(!labAllowed(profiles::defaultEnvironmentForHost(QStringLiteral("redis.example"))));
         QVERIFY(labRefusal(Environment::Production, QStringLiteral("production"))
                     ->contains(QLatin1String("labelled production")));
     }

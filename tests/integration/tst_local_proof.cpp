@@ -8,20 +8,20 @@
 #include "RedisFixture.h"
 #include "TcpRelay.h"
 #include "session/ConsoleSession.h"
-#include "session/GatedSender.h"
-#include "session/ProfileStore.h"
-#include "session/WriteGate.h"
+#include "gate/GatedSender.h"
+#include "profiles/ProfileStore.h"
+#include "gate/WriteGate.h"
 
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
-using session::ConnectionProfile;
+using profiles::ConnectionProfile;
 using session::ConsoleSession;
-using session::Environment;
-using session::GatedSender;
-using session::WriteGate;
+using profiles::Environment;
+using gate::GatedSender;
+using gate::WriteGate;
 using testsupport::StandaloneRedis;
 using testsupport::TcpRelay;
 
@@ -225,7 +225,7 @@ private slots:
         ConnectionProfile saved =
             unlabelled(QStringLiteral("prod-%1").arg(m_redis.port()), m_redis.port());
         saved.environment = QStringLiteral("production");
-        QVERIFY(session::ProfileStore(&settings).save(saved).ok());
+        QVERIFY(profiles::ProfileStore(&settings).save(saved).ok());
         settings.sync();
         testsupport::CliOptions options;
         options.environment.insert(QStringLiteral("XDG_CONFIG_HOME"), config.path());

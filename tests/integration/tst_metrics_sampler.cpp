@@ -7,7 +7,7 @@
 #include "metrics/ServerSampler.h"
 #include "metrics/SlowLog.h"
 #include "metrics/StockWatcher.h"
-#include "session/ServerOverview.h"
+#include "overview/ServerOverview.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -23,7 +23,7 @@ qint64 commandCalls(redis::CommandSender &c, const QByteArray &command)
     const auto info = c.call({"INFO", "commandstats"});
     if (!info.ok())
         return -1;
-    const auto stats = decodeCommandStats(session::parseInfo(info->bytes()));
+    const auto stats = decodeCommandStats(overview::parseInfo(info->bytes()));
     return stats ? stats->value(command, 0) : -1;
 }
 

@@ -4,12 +4,12 @@
 // way. Checked against a real server: refused commands must not reach it.
 #include "RedisFixture.h"
 #include "session/ConsoleSession.h"
-#include "session/ReadOnlySender.h"
+#include "gate/ReadOnlySender.h"
 
 #include <QTest>
 
 using redis::RedisError;
-using session::ReadOnlySender;
+using gate::ReadOnlySender;
 using testsupport::StandaloneRedis;
 
 namespace {
@@ -126,7 +126,7 @@ private slots:
     // The session hands the views read-only senders over its routers.
     void theSessionsViewsCannotWrite()
     {
-        session::ConnectionProfile p;
+        profiles::ConnectionProfile p;
         p.name = QStringLiteral("ro-views");
         p.port = m_redis.options().port;
         session::ConsoleSession s(p, {});

@@ -83,12 +83,12 @@ private slots:
 
     void productionIsGentleEverythingElseFast()
     {
-        const ScanPace prod = ScanPace::forEnvironment(session::Environment::Production);
+        const ScanPace prod = ScanPace::forEnvironment(profiles::Environment::Production);
         QVERIFY(prod.isGentle());
         QCOMPARE(prod.keysPerSecond, ScanPace::DefaultGentleKeysPerSecond);
         QCOMPARE(prod.pagesInFlight, 1);
-        for (auto env : {session::Environment::Local, session::Environment::Test,
-                         session::Environment::Staging}) {
+        for (auto env : {profiles::Environment::Local, profiles::Environment::Test,
+                         profiles::Environment::Staging}) {
             const ScanPace p = ScanPace::forEnvironment(env);
             QVERIFY(!p.isGentle());
             QCOMPARE(p.keysPerSecond, 0);

@@ -4,17 +4,17 @@
 // stretch without a write, each time with the reason the banner shows.
 #include "AuditTrail.h"
 #include "RedisFixture.h"
-#include "session/GatedSender.h"
-#include "session/WriteGate.h"
+#include "gate/GatedSender.h"
+#include "gate/WriteGate.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
-using session::ConnectionProfile;
-using session::GatedSender;
-using session::WriteGate;
+using profiles::ConnectionProfile;
+using gate::GatedSender;
+using gate::WriteGate;
 using testsupport::StandaloneRedis;
 
 namespace {

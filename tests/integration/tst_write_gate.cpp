@@ -1,13 +1,13 @@
 #include "RedisFixture.h"
-#include "session/GatedSender.h"
-#include "session/WriteGate.h"
+#include "gate/GatedSender.h"
+#include "gate/WriteGate.h"
 
 #include <QTest>
 
 using namespace redis;
-using session::ConnectionProfile;
-using session::GatedSender;
-using session::WriteGate;
+using profiles::ConnectionProfile;
+using gate::GatedSender;
+using gate::WriteGate;
 using testsupport::StandaloneRedis;
 
 namespace {
@@ -352,7 +352,7 @@ private slots:
     {
         auto client = m_redis.connect();
         WriteGate gate(*client, profile(QStringLiteral("dev"), QStringLiteral("local")));
-        std::optional<QList<session::WriteDecision>> got;
+        std::optional<QList<gate::WriteDecision>> got;
         gate.classify({{"GET", "a"},
                        {"SET", "a", "b"},
                        {"FCALL", "gate_peek", "0"},
@@ -360,7 +360,7 @@ private slots:
                        {"EVAL_RO", "return 1", "0"},
                        {"XINFO", "STREAM", "s"},
                        {"XGROUP", "CREATE", "s", "g", "$"}},
-                      this, [&](const QList<session::WriteDecision> &d) { got = d; });
+                      this, [&](const QList<gate::WriteDecision> &d) { got = d; });
         QTRY_VERIFY(got.has_value());
         const QList<bool> writes{false, true, false, true, false, false, true};
         QCOMPARE(got->size(), writes.size());

@@ -35,10 +35,10 @@ protected:
               redis::Command{"FUNCTION", "LOAD", previousReleaseSource()}})
             if (const redis::ReplyResult r = m_c->call(c); !r.ok())
                 return r.error().toString();
-        session::ConnectionProfile p;
+        profiles::ConnectionProfile p;
         p.name = profileName;
         p.environment = QStringLiteral("local");
-        m_gate = std::make_unique<session::WriteGate>(*m_c, p);
+        m_gate = std::make_unique<gate::WriteGate>(*m_c, p);
         QDir(dataDir()).removeRecursively();
         return {};
     }

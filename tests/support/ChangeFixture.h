@@ -11,7 +11,7 @@
 namespace testsupport {
 
 inline functions::ChangeContext singleNodeContext(redis::RedisClient &client,
-                                                  session::WriteGate *gate,
+                                                  gate::WriteGate *gate,
                                                   const QTemporaryDir &dir, const QString &profile,
                                                   redis::CommandSender *loader = nullptr)
 {

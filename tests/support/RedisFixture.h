@@ -50,7 +50,7 @@ QString snapshotDifference(const Snapshot &before, const Snapshot &after, qint64
 redis::ConnectionOptions quickFailure(redis::ConnectionOptions options);
 
 // What the server says it is, read from INFO server here and not through
-// session::serverIdentity, so that tests check the console against the server itself:
+// overview::serverIdentity, so that tests check the console against the server itself:
 // "Valkey 8.0.1" when it names itself Valkey, else "Redis <redis_version>"; empty on failure.
 QString serverLabel(redis::CommandSender &client);
 

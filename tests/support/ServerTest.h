@@ -3,7 +3,7 @@
 // The members and the start-up that tests against one standalone server share, so that each
 // test file says only what is particular to it.
 #include "RedisFixture.h"
-#include "session/WriteGate.h"
+#include "gate/WriteGate.h"
 
 #include <QObject>
 #include <QTemporaryDir>
@@ -41,7 +41,7 @@ protected:
 class ChangeTest : public ServerTest
 {
 protected:
-    std::unique_ptr<session::WriteGate> m_gate;
+    std::unique_ptr<gate::WriteGate> m_gate;
     QTemporaryDir m_dir;
 
     QString startServer(const QString &library = {})

@@ -125,7 +125,7 @@ int main(int argc, char *argv[])
     options.stateDir = stateDir.path();
     if (!demoServer.start(options))
         fail(demoServer.errorString());
-    session::ConnectionProfile profile;
+    profiles::ConnectionProfile profile;
     profile.name = QStringLiteral("demo");
     profile.host = demoServer.connectionOptions().host;
     profile.port = demoServer.connectionOptions().port;

@@ -3,7 +3,7 @@
 #include "SamplerRun.h"
 #include "metrics/ServerSampler.h"
 #include "redis/ClusterRouter.h"
-#include "session/ServerOverview.h"
+#include "overview/ServerOverview.h"
 #include "ui/charts/ChartPanel.h"
 #include "ui/charts/ServerChartsPage.h"
 
@@ -87,7 +87,7 @@ private slots:
         for (int i = 0; i < 3; ++i) {
             const auto info = nodes[size_t(i)]->call({"INFO", "commandstats"});
             QVERIFY(info.ok());
-            const auto calls = metrics::decodeCommandStats(session::parseInfo(info->bytes()));
+            const auto calls = metrics::decodeCommandStats(overview::parseInfo(info->bytes()));
             QVERIFY(calls.ok());
             const qint64 infos = calls->value("info"),
                          histograms = calls->value("latency|histogram");

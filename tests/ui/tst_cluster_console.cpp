@@ -9,7 +9,7 @@
 #include "RedisFixture.h"
 #include "browse/ModelRoles.h"
 #include "redis/Slot.h"
-#include "session/ServerOverview.h"
+#include "overview/ServerOverview.h"
 #include "ui/ClusterNodesBox.h"
 #include "ui/MainWindow.h"
 #include "ui/ServerOverviewPanel.h"
@@ -51,7 +51,7 @@ std::unique_ptr<ui::MainWindow> openWindow(const redis::ConnectionOptions &o,
                                            const QString &receiptTemplate = {},
                                            const QStringList &announcedMap = {})
 {
-    session::ConnectionProfile profile;
+    profiles::ConnectionProfile profile;
     profile.name = QStringLiteral("cluster");
     profile.host = o.host;
     profile.port = o.port;
@@ -72,7 +72,7 @@ std::unique_ptr<ui::MainWindow> openWindow(const redis::ConnectionOptions &o,
 // "calls=N" of one command in INFO commandstats (0 when it never ran).
 qint64 calls(redis::RedisClient &node, const QByteArray &command)
 {
-    const auto info = session::parseInfo(node.call({"INFO", "commandstats"})->bytes());
+    const auto info = overview::parseInfo(node.call({"INFO", "commandstats"})->bytes());
     const QByteArray stat = info.value("cmdstat_" + command);
     const qsizetype at = stat.indexOf("calls=");
     return at < 0 ? 0 : stat.mid(at + 6, stat.indexOf(',', at) - at - 6).toLongLong();
@@ -81,7 +81,7 @@ qint64 calls(redis::RedisClient &node, const QByteArray &command)
 // The MOVED replies a node has sent (INFO errorstats).
 qint64 movedReplies(redis::RedisClient &node)
 {
-    const auto info = session::parseInfo(node.call({"INFO", "errorstats"})->bytes());
+    const auto info = overview::parseInfo(node.call({"INFO", "errorstats"})->bytes());
     const QByteArray stat = info.value("errorstat_MOVED");
     return stat.isEmpty() ? 0 : stat.mid(stat.indexOf('=') + 1).toLongLong();
 }
@@ -283,7 +283,7 @@ private slots:
         QCOMPARE(calls(*m_nodes[2], "fcall"), fcalls[2] + 1);
         // The run_id shown (and audited) is the node's that ran it, not the seed's.
         const QByteArray runId =
-            session::parseInfo(m_nodes[2]->call({"INFO", "server"})->bytes()).value("run_id");
+            overview::parseInfo(m_nodes[2]->call({"INFO", "server"})->bytes()).value("run_id");
         const QString detail = labelText(panel->resultCard(), "resultDetail");
         QVERIFY2(detail.contains("server run_id " + QString::fromLatin1(runId.left(12))),
                  qPrintable(detail));
@@ -328,7 +328,7 @@ private slots:
         QCOMPARE(
             r.runId,
             QString::fromLatin1(
-                session::parseInfo(m_nodes[2]->call({"INFO", "server"})->bytes()).value("run_id")));
+                overview::parseInfo(m_nodes[2]->call({"INFO", "server"})->bytes()).value("run_id")));
         QVERIFY(m_nodes[2]->call({"SET", "stock:{" + m_skus[2] + "}:available", "50"}).ok());
     }
 

@@ -1,7 +1,7 @@
 #include "RedisFixture.h"
-#include "session/ProfileStore.h"
-#include "session/SecretStore.h"
-#include "session/WriteGate.h"
+#include "profiles/ProfileStore.h"
+#include "profiles/SecretStore.h"
+#include "gate/WriteGate.h"
 #include "ui/ConnectionDialog.h"
 #include "ui/common/UnlockDialog.h"
 
@@ -27,7 +27,7 @@
 #include <QTimer>
 #include <QTreeWidget>
 
-using session::ConnectionProfile;
+using profiles::ConnectionProfile;
 using testsupport::StandaloneRedis;
 using ui::ConnectionDialog;
 
@@ -83,8 +83,8 @@ private slots:
     void fitsTheScreenAndNamesEnvironmentsWhole()
     {
         auto s = settings();
-        session::ProfileStore profiles(s.get());
-        session::SecretStore secrets(session::SecretStore::Mode::SessionOnly);
+        profiles::ProfileStore profiles(s.get());
+        profiles::SecretStore secrets(profiles::SecretStore::Mode::SessionOnly);
         ConnectionDialog dialog(profiles, secrets);
         const QSize available = QGuiApplication::primaryScreen()->availableGeometry().size();
         QVERIFY2(available.height() * 0.9 < 760,
@@ -100,8 +100,8 @@ private slots:
     void fillFromUrlThenTest()
     {
         auto s = settings();
-        session::ProfileStore profiles(s.get());
-        session::SecretStore secrets(session::SecretStore::Mode::SessionOnly);
+        profiles::ProfileStore profiles(s.get());
+        profiles::SecretStore secrets(profiles::SecretStore::Mode::SessionOnly);
         ConnectionDialog dialog(profiles, secrets);
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
@@ -147,8 +147,8 @@ private slots:
     void failedTestSaysWhatToCheck()
     {
         auto s = settings();
-        session::ProfileStore profiles(s.get());
-        session::SecretStore secrets(session::SecretStore::Mode::SessionOnly);
+        profiles::ProfileStore profiles(s.get());
+        profiles::SecretStore secrets(profiles::SecretStore::Mode::SessionOnly);
         ConnectionDialog dialog(profiles, secrets);
         QVERIFY(dialog.fillFromUrl(
             QStringLiteral("redis://alice:Wr0ng-pw@127.0.0.1:%1").arg(m_redis.port())));
@@ -167,8 +167,8 @@ private slots:
     {
         auto s = settings();
         s->clear();
-        session::ProfileStore profiles(s.get());
-        session::SecretStore secrets(session::SecretStore::Mode::SessionOnly);
+        profiles::ProfileStore profiles(s.get());
+        profiles::SecretStore secrets(profiles::SecretStore::Mode::SessionOnly);
         ConnectionDialog dialog(profiles, secrets);
         dialog.show();
         QVERIFY(dialog.fillFromUrl(
@@ -211,7 +211,7 @@ private slots:
 
         // The password went to the SecretStore, not the settings file.
         std::optional<std::optional<QString>> pw;
-        secrets.load(session::SecretStore::keyFor(QStringLiteral("prod-eu")), this,
+        secrets.load(profiles::SecretStore::keyFor(QStringLiteral("prod-eu")), this,
                      [&](const std::optional<QString> &p) { pw = p; });
         QTRY_VERIFY(pw.has_value());
         QCOMPARE(pw->value_or(QString()), QStringLiteral("Al1ce-pw"));
@@ -260,8 +260,8 @@ private slots:
     {
         auto s = settings();
         s->clear();
-        session::ProfileStore profiles(s.get());
-        session::SecretStore secrets(session::SecretStore::Mode::SessionOnly);
+        profiles::ProfileStore profiles(s.get());
+        profiles::SecretStore secrets(profiles::SecretStore::Mode::SessionOnly);
         ConnectionDialog dialog(profiles, secrets);
         bool saved = false;
         connect(&dialog, &ConnectionDialog::profileSaved, this, [&] { saved = true; });
@@ -311,8 +311,8 @@ private slots:
     void hostDefaultUntilChosen()
     {
         auto s = settings();
-        session::ProfileStore profiles(s.get());
-        session::SecretStore secrets(session::SecretStore::Mode::SessionOnly);
+        profiles::ProfileStore profiles(s.get());
+        profiles::SecretStore secrets(profiles::SecretStore::Mode::SessionOnly);
         ConnectionDialog dialog(profiles, secrets);
         auto *host = child<QLineEdit>(&dialog, "hostEdit");
         auto *env = child<QComboBox>(&dialog, "environmentCombo");
@@ -355,8 +355,8 @@ private slots:
     void mnemonicsAreUnique()
     {
         auto s = settings();
-        session::ProfileStore profiles(s.get());
-        session::SecretStore secrets(session::SecretStore::Mode::SessionOnly);
+        profiles::ProfileStore profiles(s.get());
+        profiles::SecretStore secrets(profiles::SecretStore::Mode::SessionOnly);
         ConnectionDialog dialog(profiles, secrets);
         QHash<QChar, QString> seen;
         QStringList texts;
@@ -392,8 +392,8 @@ private slots:
                             "+info", "+acl|dryrun", "+client|setname", "+echo"})
                     .ok());
         auto s = settings();
-        session::ProfileStore profiles(s.get());
-        session::SecretStore secrets(session::SecretStore::Mode::SessionOnly);
+        profiles::ProfileStore profiles(s.get());
+        profiles::SecretStore secrets(profiles::SecretStore::Mode::SessionOnly);
         ConnectionDialog dialog(profiles, secrets);
         QVERIFY(dialog.fillFromUrl(
             QStringLiteral("redis://alice:Al1ce-pw@127.0.0.1:%1").arg(m_redis.port())));
@@ -441,8 +441,8 @@ private slots:
     {
         auto s = settings();
         s->clear();
-        session::ProfileStore profiles(s.get());
-        session::SecretStore secrets(session::SecretStore::Mode::SessionOnly);
+        profiles::ProfileStore profiles(s.get());
+        profiles::SecretStore secrets(profiles::SecretStore::Mode::SessionOnly);
         {
             ConnectionDialog first(profiles, secrets);
             QCOMPARE(child<QListWidget>(&first, "profileList")->count(), 0);
@@ -491,7 +491,7 @@ private slots:
         ConnectionProfile p;
         p.name = QStringLiteral("prod-eu");
         p.environment = QStringLiteral("production");
-        session::WriteGate gate(*client, p);
+        gate::WriteGate gate(*client, p);
         QVERIFY(gate.isReadOnly());
 
         // Typing the wrong name keeps the button off; the exact name unlocks.

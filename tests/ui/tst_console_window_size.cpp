@@ -1,5 +1,5 @@
 #include "RedisFixture.h"
-#include "session/Environment.h"
+#include "profiles/Environment.h"
 #include "ui/ConsoleController.h"
 #include "ui/MainWindow.h"
 
@@ -20,11 +20,11 @@ private slots:
 
     void windowFitsTheAvailableScreen()
     {
-        session::ConnectionProfile profile;
+        profiles::ConnectionProfile profile;
         profile.name = QStringLiteral("size");
         profile.host = m_redis.options().host;
         profile.port = m_redis.options().port;
-        profile.environment = session::environmentName(session::Environment::Local);
+        profile.environment = profiles::environmentName(profiles::Environment::Local);
         ui::ConsoleController controller;
         ui::MainWindow *window = controller.openSession(profile, QString());
         QVERIFY(window);

@@ -3,8 +3,8 @@
 // receipt, a safe retry in Function mode and an acknowledged one in Script mode; a read-only
 // session.
 #include "RedisFixture.h"
-#include "session/GatedSender.h"
-#include "session/WriteGate.h"
+#include "gate/GatedSender.h"
+#include "gate/WriteGate.h"
 #include "ui/common/EnvironmentStyle.h"
 #include "ui/deduct/ConfirmDeductionDialog.h"
 #include "ui/deduct/DeductionForm.h"
@@ -150,7 +150,7 @@ private slots:
     {
         ui::DeductionPanel panel(*m_c, m_ctx);
         // Issue 28: an unlocked production session's confirmation showed no PRODUCTION badge.
-        panel.setEnvironment(session::Environment::Production);
+        panel.setEnvironment(profiles::Environment::Production);
         panel.resize(1200, 800);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
@@ -178,9 +178,9 @@ private slots:
         // The window banner's badge: the same text and colour.
         QCOMPARE(dialog->environmentText(), QStringLiteral("PRODUCTION"));
         QCOMPARE(child<QLabel>(dialog, "environmentBadge")->styleSheet(),
-                 ui::environmentBadgeStyle(session::Environment::Production));
-        QVERIFY(ui::environmentBadgeStyle(session::Environment::Production)
-                    .contains(ui::environmentColor(session::Environment::Production).name()));
+                 ui::environmentBadgeStyle(profiles::Environment::Production));
+        QVERIFY(ui::environmentBadgeStyle(profiles::Environment::Production)
+                    .contains(ui::environmentColor(profiles::Environment::Production).name()));
         QCOMPARE(dialog->serverText(), m_ctx.serverAddress); // standalone: the server itself
         const QString cli = dialog->redisCliCommand();
         QCOMPARE(cli, QStringLiteral("redis-cli -h 127.0.0.1 -p %1 FCALL inventory_deduct_v1 2 "
@@ -340,11 +340,11 @@ private slots:
 
     void readOnlySessionSaysNothingWasSent()
     {
-        session::ConnectionProfile profile;
+        profiles::ConnectionProfile profile;
         profile.name = "prod";
         profile.environment = "production";
-        session::WriteGate gate(*m_c, profile);
-        session::GatedSender gated(*m_c, gate);
+        gate::WriteGate gate(*m_c, profile);
+        gate::GatedSender gated(*m_c, gate);
         ui::DeductionPanel panel(gated, m_ctx);
         panel.setReadOnlyNotice(gate.refusalMessage());
         panel.show();

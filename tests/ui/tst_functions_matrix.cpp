@@ -4,7 +4,7 @@
 // the wizard's result names where each node ended.
 #include "RedisFixture.h"
 #include "redis/ClusterRouter.h"
-#include "session/WriteGate.h"
+#include "gate/WriteGate.h"
 #include "ui/common/Palette.h"
 #include "ui/functions/LibrariesView.h"
 #include "ui/functions/LoadWizard.h"
@@ -70,10 +70,10 @@ private slots:
         redis::ClusterRouter::Options o;
         o.seed = m_cluster.nodes().first();
         redis::ClusterRouter router(o);
-        session::ConnectionProfile profile;
+        profiles::ConnectionProfile profile;
         profile.name = QStringLiteral("cluster ui");
         profile.environment = QStringLiteral("local");
-        session::WriteGate gate(router.seed(), profile);
+        gate::WriteGate gate(router.seed(), profile);
         ChangeContext context;
         context.gate = &gate;
         context.profile = profile.name;

@@ -4,7 +4,7 @@
 #include "RedisFixture.h"
 #include "redis/ClusterRouter.h"
 #include "redis/LibraryList.h"
-#include "session/WriteGate.h"
+#include "gate/WriteGate.h"
 #include "ui/common/Palette.h"
 #include "ui/functions/LibrariesView.h"
 #include "ui/functions/NodeMatrixView.h"
@@ -57,10 +57,10 @@ private slots:
         router.open();
         QVERIFY(router.waitUntilDiscovered(5000));
         QVERIFY(!router.isCluster());
-        session::ConnectionProfile profile;
+        profiles::ConnectionProfile profile;
         profile.name = QStringLiteral("replicated");
         profile.environment = QStringLiteral("local");
-        session::WriteGate gate(router.seed(), profile);
+        gate::WriteGate gate(router.seed(), profile);
         functions::ChangeContext context;
         context.gate = &gate;
         context.profile = profile.name;

@@ -9,7 +9,7 @@
 #include "functions/FunctionBackup.h"
 #include "functions/LibraryVersion.h"
 #include "functions/LocalCatalog.h"
-#include "session/WriteGate.h"
+#include "gate/WriteGate.h"
 #include "ui/common/LuaCodeView.h"
 #include "ui/functions/BackupPage.h"
 #include "ui/functions/CodeDiffView.h"
@@ -55,10 +55,10 @@ class TstFunctionsWizard : public testsupport::ChangeTest
     }
     void useGate(const QString &environment)
     {
-        session::ConnectionProfile p;
+        profiles::ConnectionProfile p;
         p.name = QStringLiteral("ui test");
         p.environment = environment;
-        m_gate = std::make_unique<session::WriteGate>(*m_c, p);
+        m_gate = std::make_unique<gate::WriteGate>(*m_c, p);
     }
     QByteArray serverCode(const QByteArray &library)
     {

@@ -122,7 +122,7 @@ private slots:
     void productionSessionIsDisabledWithAReason()
     {
         const auto refusal =
-            labRefusal(session::Environment::Production, QStringLiteral("production"));
+            labRefusal(profiles::Environment::Production, QStringLiteral("production"));
         ui::LabPanel panel(LabTarget{m_redis.options(), inventory::KeySchema()}, refusal);
         panel.show();
         auto *banner = panel.findChild<QLabel *>(QStringLiteral("labRefusal"));

@@ -6,8 +6,8 @@
 #include "inventory/AuditLog.h"
 #include "inventory/AuditQuery.h"
 #include "redis/LibraryList.h"
-#include "session/OverviewPoller.h"
-#include "session/ServerOverview.h"
+#include "overview/OverviewPoller.h"
+#include "overview/ServerOverview.h"
 #include "ui/ConnectionStatusWidget.h"
 #include "ui/LibraryTableModel.h"
 #include "ui/MainWindow.h"
@@ -52,13 +52,13 @@ bool visible(QWidget *root, const char *name)
 }
 
 std::unique_ptr<ui::MainWindow> openWindow(const redis::ConnectionOptions &o,
-                                           session::Environment env)
+                                           profiles::Environment env)
 {
-    session::ConnectionProfile profile;
+    profiles::ConnectionProfile profile;
     profile.name = QStringLiteral("smoke");
     profile.host = o.host;
     profile.port = o.port;
-    profile.environment = session::environmentName(env);
+    profile.environment = profiles::environmentName(env);
     auto w = std::make_unique<ui::MainWindow>(
         std::make_unique<session::ConsoleSession>(profile, o.password));
     w->resize(1400, 900);
@@ -83,7 +83,7 @@ private slots:
         const QString server = testsupport::serverLabel(*admin);
         QVERIFY(!server.isEmpty());
 
-        auto w = openWindow(m_redis.options(), session::Environment::Test);
+        auto w = openWindow(m_redis.options(), profiles::Environment::Test);
         const QString address = QStringLiteral("127.0.0.1:%1").arg(m_redis.port());
         QCOMPARE(w->windowTitle(), QStringLiteral("Inventory Console — ") + address);
         QTRY_VERIFY2(stateText(w.get()).startsWith("Connected"), qPrintable(stateText(w.get())));
@@ -106,7 +106,7 @@ private slots:
     {
         auto admin = m_redis.connect();
         QVERIFY(admin->call({"FUNCTION", "FLUSH"}).ok());
-        auto w = openWindow(m_redis.options(), session::Environment::Local);
+        auto w = openWindow(m_redis.options(), profiles::Environment::Local);
         auto *table = w->findChild<QTableView *>(QStringLiteral("librariesTable"));
         QVERIFY(table);
         auto *model = qobject_cast<ui::LibraryTableModel *>(table->model());
@@ -135,10 +135,10 @@ private slots:
 
     void f5RefreshesAndTheTimerToo()
     {
-        auto w = openWindow(m_redis.options(), session::Environment::Local);
+        auto w = openWindow(m_redis.options(), profiles::Environment::Local);
         QCOMPARE(w->refreshAction()->shortcut(), QKeySequence(Qt::Key_F5));
         QTRY_VERIFY(stateText(w.get()).startsWith("Connected"));
-        QSignalSpy refreshed(&w->poller(), &session::OverviewPoller::refreshed);
+        QSignalSpy refreshed(&w->poller(), &overview::OverviewPoller::refreshed);
         QVERIFY(QTest::qWaitForWindowActive(w.get()));
         QTest::keyClick(w.get(), Qt::Key_F5);
         QTRY_VERIFY(refreshed.count() >= 1);
@@ -150,7 +150,7 @@ private slots:
     void evictionWarningFollowsThePolicy()
     {
         auto admin = m_redis.connect();
-        auto w = openWindow(m_redis.options(), session::Environment::Staging);
+        auto w = openWindow(m_redis.options(), profiles::Environment::Staging);
         QTRY_VERIFY(stateText(w.get()).startsWith("Connected"));
         QVERIFY(admin->call({"CONFIG", "SET", "maxmemory-policy", "allkeys-lru"}).ok());
         QVERIFY(admin->call({"CONFIG", "SET", "maxmemory", "512mb"}).ok());
@@ -176,7 +176,7 @@ private slots:
         auto o = local.options();
         o.reconnectMinMs = 50;
         o.reconnectMaxMs = 300;
-        auto w = openWindow(o, session::Environment::Production);
+        auto w = openWindow(o, profiles::Environment::Production);
         QCOMPARE(labelText(w.get(), "environmentBadge"), QStringLiteral("PRODUCTION"));
         QTRY_VERIFY(stateText(w.get()).startsWith("Connected"));
         QTRY_VERIFY(labelText(w.get(), "overviewUpdated").startsWith("Updated"));
@@ -201,7 +201,7 @@ private slots:
         QVERIFY(local.start());
         const auto o = local.options();
         local.server().kill();
-        auto w = openWindow(o, session::Environment::Test);
+        auto w = openWindow(o, profiles::Environment::Test);
         QTRY_VERIFY2(
             labelText(w.get(), "librariesMessage").startsWith("No answer from the server: "),
             qPrintable(labelText(w.get(), "librariesMessage")));
@@ -218,7 +218,7 @@ private slots:
     // for this session only.
     void productionStartsReadOnly()
     {
-        auto w = openWindow(m_redis.options(), session::Environment::Production);
+        auto w = openWindow(m_redis.options(), profiles::Environment::Production);
         QTRY_VERIFY(stateText(w.get()).startsWith("Connected"));
         QVERIFY2(labelText(w.get(), "environmentStrip").contains("READ-ONLY"),
                  qPrintable(labelText(w.get(), "environmentStrip")));
@@ -236,26 +236,26 @@ private slots:
     // tunnel, a port-forward) turns production, read-only, and the strip says why.
     void localIsShownOnlyWithItsProof()
     {
-        auto direct = openWindow(m_redis.options(), session::Environment::Local);
+        auto direct = openWindow(m_redis.options(), profiles::Environment::Local);
         QTRY_VERIFY(!direct->session().gate().evidence().checking());
-        QCOMPARE(direct->environment(), session::Environment::Local);
+        QCOMPARE(direct->environment(), profiles::Environment::Local);
         auto *strip = direct->findChild<QLabel *>(QStringLiteral("environmentStrip"));
         QVERIFY2(strip->toolTip().contains(QLatin1String(" (process ")),
                  qPrintable(strip->toolTip()));
         // Every tab's confirmations follow the proof, not the label the window opened with
         // (the Deductions confirm said PRODUCTION on a proven local session).
         QCOMPARE(direct->findChild<ui::DeductionPanel *>()->environment(),
-                 session::Environment::Local);
+                 profiles::Environment::Local);
 
         testsupport::TcpRelay relay;
         QVERIFY(relay.start(m_redis.port()).isEmpty());
         auto o = m_redis.options();
         o.port = relay.port();
-        auto tunnel = openWindow(o, session::Environment::Local);
+        auto tunnel = openWindow(o, profiles::Environment::Local);
         QTRY_VERIFY(!tunnel->session().gate().evidence().checking());
-        QCOMPARE(tunnel->environment(), session::Environment::Production);
+        QCOMPARE(tunnel->environment(), profiles::Environment::Production);
         QCOMPARE(tunnel->findChild<ui::DeductionPanel *>()->environment(),
-                 session::Environment::Production);
+                 profiles::Environment::Production);
         QTRY_VERIFY(labelText(tunnel.get(), "environmentStrip").contains("READ-ONLY"));
         QVERIFY2(labelText(tunnel.get(), "environmentStrip").contains("not proven local"),
                  qPrintable(labelText(tunnel.get(), "environmentStrip")));
@@ -270,7 +270,7 @@ private slots:
     // held, so a deduction pays no thread hop.
     void deductionsHaveTheirOwnLaneThroughTheGate()
     {
-        auto w = openWindow(m_redis.options(), session::Environment::Production);
+        auto w = openWindow(m_redis.options(), profiles::Environment::Production);
         QTRY_VERIFY(stateText(w.get()).startsWith("Connected"));
         auto refused = w->session().deductionSender().call({"SET", "smoke:lane", "1"});
         QVERIFY(!refused.ok());
@@ -291,7 +291,7 @@ private slots:
     // deducts keeps no connection of it on the server.
     void theDeductionLaneOpensOnFirstUse()
     {
-        auto w = openWindow(m_redis.options(), session::Environment::Local);
+        auto w = openWindow(m_redis.options(), profiles::Environment::Local);
         QTRY_VERIFY(stateText(w.get()).startsWith("Connected"));
         const auto lanes = [this](const QByteArray &name) {
             const auto list = m_redis.connect()->call({"CLIENT", "LIST"});
@@ -313,7 +313,7 @@ private slots:
     // (its scan asks for the nodes to walk before sending anything).
     void theKeyBrowserScansThroughItsOwnLane()
     {
-        auto w = openWindow(m_redis.options(), session::Environment::Local);
+        auto w = openWindow(m_redis.options(), profiles::Environment::Local);
         QTRY_VERIFY(stateText(w.get()).startsWith("Connected"));
         const auto lane = [this] {
             const auto list = m_redis.connect()->call({"CLIENT", "LIST"});
@@ -344,7 +344,7 @@ private slots:
     // once leaked into the Readiness tab's header through a rename.
     void tableHeadersAreWordsNotCodeNames()
     {
-        auto w = openWindow(m_redis.options(), session::Environment::Local);
+        auto w = openWindow(m_redis.options(), profiles::Environment::Local);
         QTRY_VERIFY(stateText(w.get()).startsWith("Connected"));
         int headers = 0;
         for (const QAbstractItemView *view : w->findChildren<QAbstractItemView *>()) {
@@ -364,7 +364,7 @@ private slots:
     // "Show in audit log" in an order lookup lands on the Audit log tab, on that order.
     void orderLookupOpensItsAuditRecords()
     {
-        auto w = openWindow(m_redis.options(), session::Environment::Local);
+        auto w = openWindow(m_redis.options(), profiles::Environment::Local);
         auto *browser = w->findChild<ui::BrowserPanel *>();
         auto *audit = w->findChild<ui::AuditViewerPanel *>();
         QVERIFY(browser && audit);
@@ -386,7 +386,7 @@ private slots:
             QString::fromLatin1(info.mid(info.indexOf("run_id:") + 7, 40)).trimmed();
         QCOMPARE(runId.size(), 40);
 
-        auto w = openWindow(redis.options(), session::Environment::Local);
+        auto w = openWindow(redis.options(), profiles::Environment::Local);
         auto *audit = w->findChild<ui::AuditViewerPanel *>();
         inventory::AuditRecord r;
         r.action = QStringLiteral("deduct");
@@ -422,7 +422,7 @@ private slots:
     // shortcuts lists every shortcut, read from the actions themselves.
     void findOrderFromAnyTabAndTheShortcutList()
     {
-        auto w = openWindow(m_redis.options(), session::Environment::Local);
+        auto w = openWindow(m_redis.options(), profiles::Environment::Local);
         QVERIFY(QTest::qWaitForWindowActive(w.get()));
         QCOMPARE(w->findOrderAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_F));
         QVERIFY(w->showTab("deductions"));

@@ -3,7 +3,7 @@
 // a refresh error. A malformed INFO reply is a read failure, never a possible write.
 #include "AclUsers.h"
 #include "RedisFixture.h"
-#include "session/OverviewPoller.h"
+#include "overview/OverviewPoller.h"
 #include "ui/ConnectionStatusWidget.h"
 #include "ui/ServerOverviewPanel.h"
 
@@ -19,16 +19,16 @@ class TstOverviewNoperm : public QObject
     StandaloneRedis m_redis;
 
     // One refresh: the overview, or nullopt after a failure (or none in 10 s).
-    static std::optional<session::ServerOverview> refresh(session::OverviewPoller &poller)
+    static std::optional<overview::ServerOverview> refresh(overview::OverviewPoller &poller)
     {
-        std::optional<session::ServerOverview> got;
+        std::optional<overview::ServerOverview> got;
         bool done = false;
-        connect(&poller, &session::OverviewPoller::refreshed, &poller,
-                [&](const session::ServerOverview &o) {
+        connect(&poller, &overview::OverviewPoller::refreshed, &poller,
+                [&](const overview::ServerOverview &o) {
                     got = o;
                     done = true;
                 });
-        connect(&poller, &session::OverviewPoller::failed, &poller, [&] { done = true; });
+        connect(&poller, &overview::OverviewPoller::failed, &poller, [&] { done = true; });
         poller.refreshNow();
         if (!QTest::qWaitFor([&] { return done; }, 10000))
             qWarning("no overview in 10 s");
@@ -47,11 +47,11 @@ private slots:
     void deniedReadsAreNamedWithTheUser()
     {
         auto support = m_redis.connect(testsupport::optionsAs(m_redis.options(), "support"));
-        session::OverviewPoller poller(*support);
+        overview::OverviewPoller poller(*support);
         poller.setUser("support");
         const auto got = refresh(poller);
         QVERIFY(got);
-        const session::ServerOverview o = *got;
+        const overview::ServerOverview o = *got;
         QCOMPARE(o.user, QStringLiteral("support"));
         QCOMPARE(o.deniedReads, (QStringList{"INFO", "DBSIZE", "CONFIG GET", "FUNCTION LIST"}));
         QVERIFY(o.librariesError.isEmpty()); // said once, in the banner, not as an error
@@ -80,10 +80,10 @@ private slots:
     void aUserThatMayReadSeesNoBanner()
     {
         auto admin = m_redis.connect();
-        session::OverviewPoller poller(*admin);
+        overview::OverviewPoller poller(*admin);
         const auto got = refresh(poller);
         QVERIFY(got);
-        const session::ServerOverview o = *got;
+        const overview::ServerOverview o = *got;
         QVERIFY(o.deniedReads.isEmpty());
         QCOMPARE(o.user, QStringLiteral("default"));
         ui::ServerOverviewPanel panel;
@@ -101,7 +101,7 @@ private slots:
         ui::ServerOverviewPanel panel;
         {
             auto c = redis.connect();
-            session::OverviewPoller poller(*c);
+            overview::OverviewPoller poller(*c);
             const auto first = refresh(poller);
             QVERIFY(first);
             panel.setOverview(*first, QDateTime::currentDateTime());
@@ -111,7 +111,7 @@ private slots:
         }
         QVERIFY(redis.restart());
         auto c = redis.connect();
-        session::OverviewPoller poller(*c);
+        overview::OverviewPoller poller(*c);
         const auto second = refresh(poller);
         QVERIFY(second);
         panel.setOverview(*second, QDateTime::currentDateTime());
@@ -128,7 +128,7 @@ private slots:
     {
         const QList<redis::ReplyResult> replies{redis::Reply::integer(1), redis::Reply::integer(0),
                                                 redis::Reply::integer(0), redis::Reply::integer(0)};
-        const auto o = session::decodeOverview(replies);
+        const auto o = overview::decodeOverview(replies);
         QVERIFY(!o.ok());
         // The server answered, with something an INFO never is: a read's failure, said as one.
         QCOMPARE(o.error().kind, redis::RedisError::Kind::Unexpected);

@@ -2,12 +2,12 @@
 // is named; an unsaved one (the demo's, a --url session) becomes --url with the user and never
 // a password, with the flags that make inventory-cli ask for passwords on standard input.
 #include "functions/FunctionBackup.h"
-#include "session/CliConnection.h"
+#include "profiles/CliConnection.h"
 #include "ui/functions/BackupPage.h"
 
 #include <QTest>
 
-using session::CliConnectionSource;
+using profiles::CliConnectionSource;
 
 class TstRollbackCommand : public QObject
 {
@@ -30,7 +30,7 @@ class TstRollbackCommand : public QObject
 private slots:
     void anUnsavedProfileIsReachedByUrl()
     {
-        const QStringList args = session::cliConnectionArgs(demoLike());
+        const QStringList args = profiles::cliConnectionArgs(demoLike());
         QCOMPARE(args, (QStringList{"--url", "redis://support@127.0.0.1:6380", "--environment",
                                     "local", "--release-user", "release", "--password-stdin",
                                     "--release-password-stdin"}));
@@ -41,14 +41,14 @@ private slots:
     {
         CliConnectionSource s = demoLike();
         s.saved = true;
-        QCOMPARE(session::cliConnectionArgs(s), (QStringList{"--profile", "demo"}));
+        QCOMPARE(profiles::cliConnectionArgs(s), (QStringList{"--profile", "demo"}));
     }
 
     void theBackupPageShowsTheWorkingCommand()
     {
         functions::ChangeContext context;
         context.profile = QStringLiteral("demo");
-        context.cliConnection = session::cliConnectionArgs(demoLike());
+        context.cliConnection = profiles::cliConnectionArgs(demoLike());
         functions::FunctionBackup backup;
         backup.path = QStringLiteral("/tmp/backups/inventory_lib_v1 1.json");
         backup.library = QStringLiteral("inventory_lib_v1");

@@ -34,7 +34,7 @@ private slots:
         browse::InventoryScan scan(*m_c, inventory::KeySchema());
         ui::BrowserPanel panel(scan, inventory::KeySchema());
         panel.setAutoScan(false);
-        panel.setEnvironment(session::Environment::Production);
+        panel.setEnvironment(profiles::Environment::Production);
         auto *mode = panel.findChild<QComboBox *>("scanPaceMode");
         auto *rate = panel.findChild<QSpinBox *>("scanPaceRate");
         auto *expected = panel.findChild<QLabel *>("scanPaceExpected");
@@ -74,7 +74,7 @@ private slots:
         browse::InventoryScan scan(*m_c, inventory::KeySchema());
         ui::BrowserPanel panel(scan, inventory::KeySchema());
         panel.setAutoScan(false);
-        panel.setEnvironment(session::Environment::Local);
+        panel.setEnvironment(profiles::Environment::Local);
         QCOMPARE(panel.findChild<QComboBox *>("scanPaceMode")->currentText(), "Fast scan");
         QVERIFY(!panel.findChild<QSpinBox *>("scanPaceRate")->isEnabled());
     }

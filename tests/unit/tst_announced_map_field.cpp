@@ -1,16 +1,16 @@
 // The announced-address map as a profile field: what a person types becomes normalised
 // entries that survive a save and a load, feed the cluster router's map and the command
 // line; a bad line is refused with its line number and what to write, and nothing is kept.
-#include "session/AnnouncedMapField.h"
-#include "session/CliConnection.h"
-#include "session/ConnectionProfile.h"
-#include "session/ProfileStore.h"
+#include "profiles/AnnouncedMapField.h"
+#include "profiles/CliConnection.h"
+#include "profiles/ConnectionProfile.h"
+#include "profiles/ProfileStore.h"
 
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
 
-using namespace session;
+using namespace profiles;
 
 class TstAnnouncedMapField : public QObject
 {

@@ -1,12 +1,12 @@
 // The console's command line: a positional URL (what a desktop launcher passes for %U) opens
 // that server with the same safe default as --url, and anything unusable is refused with a
 // reason that never repeats a password.
-#include "session/ConsoleCommandLine.h"
+#include "profiles/ConsoleCommandLine.h"
 
 #include <QTest>
 
-using session::ConsoleCommandLine;
-using session::ConsoleStartup;
+using profiles::ConsoleCommandLine;
+using profiles::ConsoleStartup;
 
 namespace {
 
@@ -48,9 +48,9 @@ private slots:
     {
         QFETCH(QString, host);
         QFETCH(bool, loopback);
-        QCOMPARE(session::isWrittenAsLoopback(host), loopback);
-        QCOMPARE(session::defaultEnvironmentForHost(host),
-                 loopback ? session::Environment::Local : session::Environment::Production);
+        QCOMPARE(profiles::isWrittenAsLoopback(host), loopback);
+        QCOMPARE(profiles::defaultEnvironmentForHost(host),
+                 loopback ? profiles::Environment::Local : profiles::Environment::Production);
     }
 
     void serverFromUrl_data()
@@ -191,11 +191,11 @@ private slots:
     {
         QFETCH(QStringList, args);
         QFETCH(QString, environment);
-        session::ConnectionProfile prod;
+        profiles::ConnectionProfile prod;
         prod.name = QStringLiteral("prod-30001");
         prod.port = 30001;
         prod.environment = QStringLiteral("production");
-        session::ConnectionProfile staging = prod;
+        profiles::ConnectionProfile staging = prod;
         staging.name = QStringLiteral("staging-30002");
         staging.port = 30002;
         staging.environment = QStringLiteral("staging");

@@ -1,4 +1,4 @@
-#include "session/SecretStore.h"
+#include "profiles/SecretStore.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -7,7 +7,7 @@
 #include <QStandardPaths>
 #include <QTest>
 
-using session::SecretStore;
+using profiles::SecretStore;
 
 class TstProfileSecrets : public QObject
 {

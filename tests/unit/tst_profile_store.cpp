@@ -1,13 +1,13 @@
-#include "session/ConnectionProfile.h"
-#include "session/ProfileStore.h"
+#include "profiles/ConnectionProfile.h"
+#include "profiles/ProfileStore.h"
 
 #include <QFile>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
 
-using session::ConnectionProfile;
-using session::ProfileStore;
+using profiles::ConnectionProfile;
+using profiles::ProfileStore;
 
 namespace {
 ConnectionProfile sample(const QString &name)
@@ -58,7 +58,7 @@ private slots:
         QCOMPARE(p.port, 6379);
         QCOMPARE(p.database, 0);
         QCOMPARE(p.environment, QString());                         // unlabelled: the host decides
-        QCOMPARE(p.environmentKind(), session::Environment::Local); // 127.0.0.1
+        QCOMPARE(p.environmentKind(), profiles::Environment::Local); // 127.0.0.1
         QCOMPARE(p.stockKeyTemplate, QStringLiteral("stock:{<sku>}:available"));
         QCOMPARE(p.receiptKeyTemplate, QStringLiteral("idem:{<sku>}:<order>"));
         QCOMPARE(p.receiptTtlSeconds, qint64(604800));
@@ -97,7 +97,7 @@ private slots:
         remote.name = QStringLiteral("tunnel");
         remote.host = QStringLiteral("prod-host");
         auto s = settings(QStringLiteral("unlabelled.ini"));
-        session::ProfileStore store(s.get());
+        profiles::ProfileStore store(s.get());
         QVERIFY(store.save(remote).ok());
         const auto back = store.find(QStringLiteral("tunnel"));
         QVERIFY(back.has_value());

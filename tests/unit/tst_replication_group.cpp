@@ -1,11 +1,11 @@
 // INFO replication as a standalone server's replication group: a primary's replicas, a
 // replica's primary, and what is refused (a line Redis would not write is an error, never a
 // node with port 0).
-#include "session/ReplicationGroup.h"
+#include "overview/ReplicationGroup.h"
 
 #include <QTest>
 
-using session::decodeReplicationGroup;
+using overview::decodeReplicationGroup;
 
 class TstReplicationGroup : public QObject
 {

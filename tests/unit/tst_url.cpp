@@ -1,9 +1,9 @@
-#include "session/RedisUrl.h"
+#include "profiles/RedisUrl.h"
 
 #include <QTest>
 
-using session::parseRedisUrl;
-using session::UrlError;
+using profiles::parseRedisUrl;
+using profiles::UrlError;
 
 class TstUrl : public QObject
 {
@@ -106,7 +106,7 @@ private slots:
         // What a URL cannot say keeps the defaults.
         // No label: the host decides (a URL never says which environment it is).
         QVERIFY(!r->profile.isLabelled());
-        QCOMPARE(r->profile.environmentKind(), session::defaultEnvironmentForHost(host));
+        QCOMPARE(r->profile.environmentKind(), profiles::defaultEnvironmentForHost(host));
         QCOMPARE(r->profile.receiptTtlSeconds, qint64(604800));
     }
 
@@ -175,13 +175,13 @@ private slots:
 
     void roundTripWithoutPassword()
     {
-        session::ConnectionProfile p;
+        profiles::ConnectionProfile p;
         p.host = QStringLiteral("::1");
         p.port = 6380;
         p.database = 2;
         p.username = QStringLiteral("al@ice");
         p.tls.enabled = true;
-        const QString url = session::toRedisUrl(p);
+        const QString url = profiles::toRedisUrl(p);
         QCOMPARE(url, QStringLiteral("rediss://al%40ice@[::1]:6380/2"));
         const auto back = parseRedisUrl(url);
         QVERIFY(back.ok());

@@ -283,7 +283,7 @@ void BrowserPanel::updateWritable()
     m_flatView->setWritable(writable, why);
 }
 
-void BrowserPanel::setEnvironment(session::Environment environment)
+void BrowserPanel::setEnvironment(profiles::Environment environment)
 {
     m_environment = environment;
     m_pace->setEnvironment(environment);

@@ -5,7 +5,7 @@
 #include "browse/KeyAction.h"
 #include "browse/KeyLocator.h"
 #include "browse/RowRefresher.h"
-#include "session/Environment.h"
+#include "profiles/Environment.h"
 
 #include <QWidget>
 
@@ -51,7 +51,7 @@ public:
     // SCAN COUNT for the SKU scan (default 1000).
     void setScanCount(int count);
     // The session's label picks the scan pace (production: gentle); the bar can change it.
-    void setEnvironment(session::Environment environment);
+    void setEnvironment(profiles::Environment environment);
     ScanPaceControl *scanPace() const { return m_pace; }
     // Per batch of a scan (default 30 s): a node that does not answer within it is named as
     // failed, and the other nodes' keys stay.
@@ -128,7 +128,7 @@ private:
     browse::KeyActionRunner *m_runner = nullptr;
     browse::AuditContext m_audit;
     // What confirmations show: production until the window says otherwise (fails closed).
-    session::Environment m_environment = session::Environment::Production;
+    profiles::Environment m_environment = profiles::Environment::Production;
     QString m_readOnlyReason;
     browse::KeyLocator m_locator;
     // Each page is stored in one turn of the window's event loop: a quarter of the CLI's

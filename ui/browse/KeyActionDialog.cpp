@@ -23,7 +23,7 @@
 namespace ui {
 
 KeyActionDialog::KeyActionDialog(const browse::KeyAction &action, const QString &sessionNote,
-                                 session::Environment environment, const QString &node,
+                                 profiles::Environment environment, const QString &node,
                                  QWidget *parent)
     : QDialog(parent)
     , m_action(action)

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "browse/KeyAction.h"
-#include "session/Environment.h"
+#include "profiles/Environment.h"
 
 #include <QDialog>
 
@@ -27,7 +27,7 @@ class KeyActionDialog : public QDialog
 public:
     // `node`: the server that will run the command (on a cluster the key's owner).
     KeyActionDialog(const browse::KeyAction &action, const QString &sessionNote,
-                    session::Environment environment, const QString &node,
+                    profiles::Environment environment, const QString &node,
                     QWidget *parent = nullptr);
     browse::KeyAction action() const;
 

@@ -51,9 +51,9 @@ ScanPaceControl::ScanPaceControl(QWidget *parent)
     update();
 }
 
-void ScanPaceControl::setEnvironment(session::Environment environment)
+void ScanPaceControl::setEnvironment(profiles::Environment environment)
 {
-    m_environment = session::environmentName(environment);
+    m_environment = profiles::environmentName(environment);
     const browse::ScanPace pace = browse::ScanPace::forEnvironment(environment);
     m_startsGentle = pace.isGentle();
     setPace(pace);

@@ -21,7 +21,7 @@ public:
     explicit ScanPaceControl(QWidget *parent = nullptr);
 
     // The label's default pace, shown with the label's name in the tooltip.
-    void setEnvironment(session::Environment environment);
+    void setEnvironment(profiles::Environment environment);
     void setPace(const browse::ScanPace &pace);
     browse::ScanPace pace() const;
     // The keyspace's size, from the last scan's DBSIZE: the expected duration follows it.

@@ -4,7 +4,7 @@
 #include "CountAxis.h"
 #include "TimeChartPanel.h"
 #include "metrics/ServerSampler.h"
-#include "session/ServerOverview.h"
+#include "overview/ServerOverview.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -225,7 +225,7 @@ void ServerChartsPage::appendNew(int node, bool all)
             (n.last->maxMemory == 0 ? tr("maxmemory: no limit")
              : l.maxShown
                  ? tr("maxmemory")
-                 : tr("maxmemory %1 (far above)").arg(session::formatBytes(n.last->maxMemory)))
+                 : tr("maxmemory %1 (far above)").arg(overview::formatBytes(n.last->maxMemory)))
             + l.suffix);
     feed(m_ops, l.ops, n.opsPerSec, 1);
     feed(m_ops, l.fcall, n.fcallPerSec, 1);
@@ -313,8 +313,8 @@ void ServerChartsPage::updateStatus()
                          .arg(n.name,
                               QDateTime::fromMSecsSinceEpoch(n.last->timeMs)
                                   .toString(QStringLiteral("HH:mm:ss")),
-                              session::formatBytes(n.last->usedMemory),
-                              n.last->maxMemory > 0 ? session::formatBytes(n.last->maxMemory)
+                              overview::formatBytes(n.last->usedMemory),
+                              n.last->maxMemory > 0 ? overview::formatBytes(n.last->maxMemory)
                                                     : tr("no limit"));
     }
     m_status->setText(parts.join(QStringLiteral(" · ")));

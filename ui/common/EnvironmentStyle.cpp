@@ -7,47 +7,47 @@
 
 namespace ui {
 
-QColor environmentColor(session::Environment env)
+QColor environmentColor(profiles::Environment env)
 {
     switch (env) {
-    case session::Environment::Local:
+    case profiles::Environment::Local:
         return Palette::local();
-    case session::Environment::Test:
+    case profiles::Environment::Test:
         return Palette::ok();
-    case session::Environment::Staging:
+    case profiles::Environment::Staging:
         return Palette::attention();
-    case session::Environment::Production:
+    case profiles::Environment::Production:
         return Palette::error();
     }
     return Palette::muted();
 }
 
-QString environmentBadgeText(session::Environment env)
+QString environmentBadgeText(profiles::Environment env)
 {
-    return session::environmentName(env).toUpper();
+    return profiles::environmentName(env).toUpper();
 }
 
-QString environmentBadgeStyle(session::Environment env)
+QString environmentBadgeStyle(profiles::Environment env)
 {
     return QStringLiteral("QLabel { background: %1; color: %2; font-weight: bold;"
                           " border-radius: 3px; padding: 1px 8px; }")
         .arg(environmentColor(env).name(), Palette::onStrong().name());
 }
 
-void setEnvironmentBadge(QLabel *badge, session::Environment env)
+void setEnvironmentBadge(QLabel *badge, profiles::Environment env)
 {
     badge->setText(environmentBadgeText(env));
     badge->setStyleSheet(environmentBadgeStyle(env));
 }
 
-QString environmentStripStyle(session::Environment env)
+QString environmentStripStyle(profiles::Environment env)
 {
     return QStringLiteral("QLabel { background: %1; color: %2; font-weight: bold;"
                           " padding: 3px 16px; }")
         .arg(environmentColor(env).name(), Palette::onStrong().name());
 }
 
-QLayout *environmentBadgeRow(session::Environment env, const QString &node, QWidget *parent)
+QLayout *environmentBadgeRow(profiles::Environment env, const QString &node, QWidget *parent)
 {
     auto *row = new QHBoxLayout;
     auto *badge = new QLabel(parent);

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "session/Environment.h"
+#include "profiles/Environment.h"
 
 #include <QColor>
 #include <QString>
@@ -13,17 +13,17 @@ namespace ui {
 
 // The colour that marks an environment everywhere in the window: local grey-blue, test green,
 // staging orange, production red. The one place the UI maps environments to colours.
-QColor environmentColor(session::Environment env);
+QColor environmentColor(profiles::Environment env);
 // "LOCAL", "TEST", ...: what the badge says.
-QString environmentBadgeText(session::Environment env);
+QString environmentBadgeText(profiles::Environment env);
 // A style sheet for a QLabel drawn as a filled badge in the environment's colour.
-QString environmentBadgeStyle(session::Environment env);
+QString environmentBadgeStyle(profiles::Environment env);
 // Makes `badge` the environment's badge: its words and its colours.
-void setEnvironmentBadge(QLabel *badge, session::Environment env);
+void setEnvironmentBadge(QLabel *badge, profiles::Environment env);
 // A style sheet for the QLabel that spans the window in the environment's colour.
-QString environmentStripStyle(session::Environment env);
+QString environmentStripStyle(profiles::Environment env);
 // The row every confirmation starts with: the badge (object name "environmentBadge") and, when
 // given, the node that will run the command ("Runs on 127.0.0.1:30103").
-QLayout *environmentBadgeRow(session::Environment env, const QString &node, QWidget *parent);
+QLayout *environmentBadgeRow(profiles::Environment env, const QString &node, QWidget *parent);
 
 } // namespace ui

@@ -4,7 +4,7 @@
 
 #include "EnvironmentStyle.h"
 #include "TextStyle.h"
-#include "session/WriteGate.h"
+#include "gate/WriteGate.h"
 
 #include <QDialogButtonBox>
 #include <QLabel>
@@ -23,7 +23,7 @@ UnlockDialog::UnlockDialog(const QString &profileName, QWidget *parent)
     setObjectName(QStringLiteral("unlockDialog"));
 
     auto *badge = new QLabel;
-    setEnvironmentBadge(badge, session::Environment::Production);
+    setEnvironmentBadge(badge, profiles::Environment::Production);
     badge->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     auto *explain = new QLabel(
         tr("This session on production profile <b>%1</b> is read-only.<br>Writes change real "
@@ -70,7 +70,7 @@ QString UnlockDialog::typedName() const
     return m_typed->text();
 }
 
-bool UnlockDialog::unlock(session::WriteGate &gate, QWidget *parent)
+bool UnlockDialog::unlock(gate::WriteGate &gate, QWidget *parent)
 {
     if (!gate.isReadOnly())
         return true;

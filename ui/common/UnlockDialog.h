@@ -6,9 +6,9 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 
-namespace session {
+namespace gate {
 class WriteGate;
-}
+} // namespace gate
 
 namespace ui {
 
@@ -24,7 +24,7 @@ public:
 
     // Shows the dialog for the gate's profile; on "Unlock" unlocks the gate. True when the
     // session may now write (also when it was not locked).
-    static bool unlock(session::WriteGate &gate, QWidget *parent = nullptr);
+    static bool unlock(gate::WriteGate &gate, QWidget *parent = nullptr);
 
 private:
     QString m_profileName;

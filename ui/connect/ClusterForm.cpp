@@ -1,7 +1,7 @@
 #include "ClusterForm.h"
 
 #include "FormParts.h"
-#include "session/AnnouncedMapField.h"
+#include "profiles/AnnouncedMapField.h"
 
 #include <QFormLayout>
 #include <QLabel>
@@ -38,22 +38,22 @@ ClusterForm::ClusterForm(QWidget *parent)
     setFieldWidget(QStringLiteral("announcedMap"), m_announcedMap);
 }
 
-void ClusterForm::load(const session::ConnectionProfile &p)
+void ClusterForm::load(const profiles::ConnectionProfile &p)
 {
-    m_announcedMap->setPlainText(session::announcedEntriesText(p.announcedMap));
+    m_announcedMap->setPlainText(profiles::announcedEntriesText(p.announcedMap));
 }
 
-void ClusterForm::apply(session::ConnectionProfile &p) const
+void ClusterForm::apply(profiles::ConnectionProfile &p) const
 {
     const QString map = m_announcedMap->toPlainText();
-    const auto entries = session::parseAnnouncedEntries(map);
+    const auto entries = profiles::parseAnnouncedEntries(map);
     p.announcedMap =
         entries.ok() ? entries.value() : map.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
 }
 
 void ClusterForm::updateNote()
 {
-    const auto entries = session::parseAnnouncedEntries(m_announcedMap->toPlainText());
+    const auto entries = profiles::parseAnnouncedEntries(m_announcedMap->toPlainText());
     m_note->setStyleSheet(entries.ok() ? QString() : errorStyle());
     m_note->setText(!entries.ok()          ? entries.error()
                     : entries->isEmpty()   ? tr("No mapping: the announced addresses are used.")

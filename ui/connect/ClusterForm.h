@@ -15,9 +15,9 @@ class ClusterForm : public ProfileForm
 public:
     explicit ClusterForm(QWidget *parent = nullptr);
 
-    void load(const session::ConnectionProfile &profile) override;
+    void load(const profiles::ConnectionProfile &profile) override;
     // A bad line is kept as written: validation then names it, and nothing is saved.
-    void apply(session::ConnectionProfile &profile) const override;
+    void apply(profiles::ConnectionProfile &profile) const override;
 
 private:
     void updateNote();

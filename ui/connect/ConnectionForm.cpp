@@ -2,7 +2,7 @@
 
 #include "EnvironmentField.h"
 #include "FormParts.h"
-#include "session/RedisUrl.h"
+#include "profiles/RedisUrl.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -98,7 +98,7 @@ void ConnectionForm::addAccountRows(QFormLayout *form)
     m_releasePassword->setEnabled(false);
 }
 
-void ConnectionForm::load(const session::ConnectionProfile &p)
+void ConnectionForm::load(const profiles::ConnectionProfile &p)
 {
     m_password->clear();
     m_releasePassword->clear();
@@ -112,7 +112,7 @@ void ConnectionForm::load(const session::ConnectionProfile &p)
     m_timeout->setValue(p.timeoutMs);
 }
 
-void ConnectionForm::apply(session::ConnectionProfile &p) const
+void ConnectionForm::apply(profiles::ConnectionProfile &p) const
 {
     p.name = m_name->text().trimmed();
     m_environment->apply(p);
@@ -146,9 +146,9 @@ void ConnectionForm::offerReleasePassword(const QString &password)
         m_releasePassword->setText(password);
 }
 
-void ConnectionForm::fillFromUrl(const session::ParsedRedisUrl &url)
+void ConnectionForm::fillFromUrl(const profiles::ParsedRedisUrl &url)
 {
-    const session::ConnectionProfile &p = url.profile;
+    const profiles::ConnectionProfile &p = url.profile;
     m_host->setText(p.host);
     m_port->setValue(p.port);
     m_database->setValue(p.database);

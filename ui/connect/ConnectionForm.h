@@ -7,9 +7,9 @@ class QLabel;
 class QLineEdit;
 class QSpinBox;
 
-namespace session {
+namespace profiles {
 struct ParsedRedisUrl;
-}
+} // namespace profiles
 
 namespace ui {
 
@@ -25,8 +25,8 @@ public:
     explicit ConnectionForm(QWidget *parent = nullptr);
 
     // Clears both passwords: another profile's never stay in the fields.
-    void load(const session::ConnectionProfile &profile) override;
-    void apply(session::ConnectionProfile &profile) const override;
+    void load(const profiles::ConnectionProfile &profile) override;
+    void apply(profiles::ConnectionProfile &profile) const override;
 
     QString password() const;
     QString releasePassword() const; // empty without a release user
@@ -35,7 +35,7 @@ public:
     void offerReleasePassword(const QString &password);
 
     // The server, the user and the password a URL names; the host names an unnamed profile.
-    void fillFromUrl(const session::ParsedRedisUrl &url);
+    void fillFromUrl(const profiles::ParsedRedisUrl &url);
     // Where the passwords will be kept, under the password field.
     void setStorageNote(const QString &note);
     // Names the form a copy of the profile it shows, the name selected to be edited.

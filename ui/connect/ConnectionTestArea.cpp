@@ -47,7 +47,7 @@ ConnectionTestArea::ConnectionTestArea(QWidget *parent)
     connect(m_probe, &session::ConnectionProbe::finished, this, &ConnectionTestArea::showResult);
 }
 
-void ConnectionTestArea::start(const session::ConnectionProfile &profile, const QString &password,
+void ConnectionTestArea::start(const profiles::ConnectionProfile &profile, const QString &password,
                                const std::optional<QString> &releasePassword)
 {
     m_results->clear();

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "session/ConnectionProfile.h"
+#include "profiles/ConnectionProfile.h"
 #include "session/ProbeReport.h"
 
 #include <QWidget>
@@ -13,7 +13,7 @@ class QTreeWidget;
 
 namespace session {
 class ConnectionProbe;
-}
+} // namespace session
 
 namespace ui {
 
@@ -26,7 +26,7 @@ public:
     explicit ConnectionTestArea(QWidget *parent = nullptr);
 
     // Never blocks. releasePassword: nullopt when the profile has no release user.
-    void start(const session::ConnectionProfile &profile, const QString &password,
+    void start(const profiles::ConnectionProfile &profile, const QString &password,
                const std::optional<QString> &releasePassword);
     bool isRunning() const;
     // Back to "Not tested yet.": a result belongs to the profile it was found for.

@@ -13,9 +13,9 @@ namespace ui {
 
 namespace {
 
-const QList<session::Environment> Environments{
-    session::Environment::Local, session::Environment::Test, session::Environment::Staging,
-    session::Environment::Production};
+const QList<profiles::Environment> Environments{
+    profiles::Environment::Local, profiles::Environment::Test, profiles::Environment::Staging,
+    profiles::Environment::Production};
 
 QIcon swatchIcon(const QColor &colour)
 {
@@ -36,9 +36,9 @@ EnvironmentField::EnvironmentField(QWidget *parent)
 {
     m_combo = new QComboBox;
     m_combo->setObjectName(QStringLiteral("environmentCombo"));
-    for (session::Environment env : Environments)
-        m_combo->addItem(swatchIcon(environmentColor(env)), session::environmentName(env),
-                         session::environmentName(env));
+    for (profiles::Environment env : Environments)
+        m_combo->addItem(swatchIcon(environmentColor(env)), profiles::environmentName(env),
+                         profiles::environmentName(env));
     m_swatch = new QLabel;
     m_swatch->setObjectName(QStringLiteral("environmentSwatch"));
     m_combo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -68,18 +68,18 @@ void EnvironmentField::setHost(const QString &host)
     applyDefault();
 }
 
-void EnvironmentField::load(const session::ConnectionProfile &profile)
+void EnvironmentField::load(const profiles::ConnectionProfile &profile)
 {
     m_chosen = false;
     if (profile.isLabelled())
-        setEnvironment(session::environmentName(
-                           profile.environmentKind().value_or(session::Environment::Production)),
+        setEnvironment(profiles::environmentName(
+                           profile.environmentKind().value_or(profiles::Environment::Production)),
                        true);
     else
         applyDefault();
 }
 
-void EnvironmentField::apply(session::ConnectionProfile &profile) const
+void EnvironmentField::apply(profiles::ConnectionProfile &profile) const
 {
     profile.environment = m_chosen ? m_combo->currentData().toString() : QString();
 }
@@ -88,7 +88,7 @@ void EnvironmentField::applyDefault()
 {
     if (m_chosen)
         return updateNote(); // the note depends on the host too
-    setEnvironment(session::environmentName(session::defaultEnvironmentForHost(m_host)), false);
+    setEnvironment(profiles::environmentName(profiles::defaultEnvironmentForHost(m_host)), false);
 }
 
 void EnvironmentField::setEnvironment(const QString &label, bool chosen)
@@ -108,17 +108,17 @@ void EnvironmentField::chooseShown()
 
 void EnvironmentField::updateNote()
 {
-    const auto env = session::parseEnvironment(m_combo->currentData().toString());
+    const auto env = profiles::parseEnvironment(m_combo->currentData().toString());
     if (!env)
         return;
     m_swatch->setText(environmentBadgeText(*env));
     m_swatch->setStyleSheet(environmentBadgeStyle(*env));
-    const bool loopback = session::isWrittenAsLoopback(m_host);
-    QString note = *env == session::Environment::Production
+    const bool loopback = profiles::isWrittenAsLoopback(m_host);
+    QString note = *env == profiles::Environment::Production
                        ? tr("Sessions on this profile start read-only: writes need the "
                             "profile "
                             "name typed to unlock them.")
-                   : *env == session::Environment::Local
+                   : *env == profiles::Environment::Local
                        ? tr("Local once proven: after connecting, the server's process must "
                             "be "
                             "found on this machine owning the port; a tunnel, port-forward "
@@ -130,7 +130,7 @@ void EnvironmentField::updateNote()
         note.prepend(loopback ? tr("Default for a loopback host. ")
                               : tr("Default for a host not written as localhost, 127.x.x.x or "
                                    "::1, until you pick a label. "));
-    else if (*env == session::Environment::Local && !loopback)
+    else if (*env == profiles::Environment::Local && !loopback)
         note = tr("This host is not written as loopback, yet labelled local: it is local "
                   "only "
                   "if, after connecting, the server's process is found on this machine; "
@@ -138,7 +138,7 @@ void EnvironmentField::updateNote()
     m_note->setText(note);
     // The palette, not a style sheet: a style sheet changes the note's size hint and the form
     // row then cuts its second line.
-    const bool warn = m_chosen && *env == session::Environment::Local && !loopback;
+    const bool warn = m_chosen && *env == profiles::Environment::Local && !loopback;
     QPalette pal = m_note->palette();
     QColor colour = warn ? Palette::error() : palette().color(QPalette::WindowText);
     if (!warn)

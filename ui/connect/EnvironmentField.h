@@ -1,6 +1,6 @@
 #pragma once
 
-#include "session/ConnectionProfile.h"
+#include "profiles/ConnectionProfile.h"
 
 #include <QWidget>
 
@@ -11,7 +11,7 @@ namespace ui {
 
 // The environment label of a profile: the four labels with their colours, the badge of the one
 // shown and a note on what it means for a session. Until the user picks a label the host decides it
-// (session::defaultEnvironmentForHost), so that a forgotten label fails safe.
+// (profiles::defaultEnvironmentForHost), so that a forgotten label fails safe.
 class EnvironmentField : public QWidget
 {
     Q_OBJECT
@@ -27,9 +27,9 @@ public:
 
     // A saved label is the user's choice; an unlabelled profile keeps following its host. A
     // label this version cannot read is shown as production, the careful choice.
-    void load(const session::ConnectionProfile &profile);
+    void load(const profiles::ConnectionProfile &profile);
     // Unchosen, the label stays empty: the host decides, wherever the profile is used.
-    void apply(session::ConnectionProfile &profile) const;
+    void apply(profiles::ConnectionProfile &profile) const;
 
 private:
     void applyDefault();

@@ -1,7 +1,7 @@
 #include "KeySchemaForm.h"
 
 #include "FormParts.h"
-#include "session/ServerOverview.h"
+#include "overview/ServerOverview.h"
 
 #include <QFormLayout>
 #include <QLabel>
@@ -18,24 +18,24 @@ KeySchemaForm::KeySchemaForm(QWidget *parent)
     form->addRow(noteLabel(tr("<sku> and <order> are replaced by the SKU and the order id. Keep "
                               "the same {hash tag} in both so that they share a cluster slot.")));
     m_stockTemplate =
-        new QLineEdit(QLatin1String(session::ConnectionProfile::DefaultStockTemplate));
+        new QLineEdit(QLatin1String(profiles::ConnectionProfile::DefaultStockTemplate));
     m_stockTemplate->setObjectName(QStringLiteral("stockTemplateEdit"));
     form->addRow(tr("Stock key:"), m_stockTemplate);
     m_receiptTemplate =
-        new QLineEdit(QLatin1String(session::ConnectionProfile::DefaultReceiptTemplate));
+        new QLineEdit(QLatin1String(profiles::ConnectionProfile::DefaultReceiptTemplate));
     m_receiptTemplate->setObjectName(QStringLiteral("receiptTemplateEdit"));
     form->addRow(tr("Receipt key:"), m_receiptTemplate);
     m_receiptTtl = new QSpinBox;
     m_receiptTtl->setObjectName(QStringLiteral("receiptTtlSpin"));
-    m_receiptTtl->setRange(1, int(session::ConnectionProfile::MaxReceiptTtlSeconds));
-    m_receiptTtl->setValue(int(session::ConnectionProfile::DefaultReceiptTtlSeconds));
+    m_receiptTtl->setRange(1, int(profiles::ConnectionProfile::MaxReceiptTtlSeconds));
+    m_receiptTtl->setValue(int(profiles::ConnectionProfile::DefaultReceiptTtlSeconds));
     m_receiptTtl->setSuffix(tr(" s"));
     auto *ttlHuman = new QLabel;
     form->addRow(tr("Receipt TTL:"), row({m_receiptTtl, ttlHuman}, 1));
     connect(m_receiptTtl, &QSpinBox::valueChanged, ttlHuman, [ttlHuman](int s) {
-        ttlHuman->setText(QStringLiteral("= %1").arg(session::formatDuration(s)));
+        ttlHuman->setText(QStringLiteral("= %1").arg(overview::formatDuration(s)));
     });
-    ttlHuman->setText(QStringLiteral("= %1").arg(session::formatDuration(m_receiptTtl->value())));
+    ttlHuman->setText(QStringLiteral("= %1").arg(overview::formatDuration(m_receiptTtl->value())));
     m_preview = noteLabel();
     m_preview->setObjectName(QStringLiteral("keyPreview"));
     m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -48,14 +48,14 @@ KeySchemaForm::KeySchemaForm(QWidget *parent)
     setFieldWidget(QStringLiteral("receiptTtlSeconds"), m_receiptTtl);
 }
 
-void KeySchemaForm::load(const session::ConnectionProfile &p)
+void KeySchemaForm::load(const profiles::ConnectionProfile &p)
 {
     m_stockTemplate->setText(p.stockKeyTemplate);
     m_receiptTemplate->setText(p.receiptKeyTemplate);
     m_receiptTtl->setValue(int(p.receiptTtlSeconds));
 }
 
-void KeySchemaForm::apply(session::ConnectionProfile &p) const
+void KeySchemaForm::apply(profiles::ConnectionProfile &p) const
 {
     p.stockKeyTemplate = m_stockTemplate->text().trimmed();
     p.receiptKeyTemplate = m_receiptTemplate->text().trimmed();
@@ -64,7 +64,7 @@ void KeySchemaForm::apply(session::ConnectionProfile &p) const
 
 void KeySchemaForm::updatePreview()
 {
-    session::ConnectionProfile p;
+    profiles::ConnectionProfile p;
     p.stockKeyTemplate = m_stockTemplate->text();
     p.receiptKeyTemplate = m_receiptTemplate->text();
     m_preview->setText(tr("SKU 42, order 9001: %1 and %2")

@@ -16,8 +16,8 @@ class KeySchemaForm : public ProfileForm
 public:
     explicit KeySchemaForm(QWidget *parent = nullptr);
 
-    void load(const session::ConnectionProfile &profile) override;
-    void apply(session::ConnectionProfile &profile) const override;
+    void load(const profiles::ConnectionProfile &profile) override;
+    void apply(profiles::ConnectionProfile &profile) const override;
 
 private:
     void updatePreview();

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "session/ConnectionProfile.h"
+#include "profiles/ConnectionProfile.h"
 
 #include <QHash>
 #include <QWidget>
@@ -16,9 +16,9 @@ public:
     using QWidget::QWidget;
 
     // Shows the profile's part that this tab edits.
-    virtual void load(const session::ConnectionProfile &profile) = 0;
+    virtual void load(const profiles::ConnectionProfile &profile) = 0;
     // Writes what this tab says now (not validated) into the profile; leaves the rest alone.
-    virtual void apply(session::ConnectionProfile &profile) const = 0;
+    virtual void apply(profiles::ConnectionProfile &profile) const = 0;
     // The widget of a field that validation names ("port", "tls.caFile", ...), or null when the
     // field is on another tab.
     QWidget *fieldWidget(const QString &field) const { return m_fields.value(field); }

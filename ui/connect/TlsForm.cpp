@@ -1,7 +1,7 @@
 #include "TlsForm.h"
 
 #include "FormParts.h"
-#include "session/RedisUrl.h"
+#include "profiles/RedisUrl.h"
 
 #include <QCheckBox>
 #include <QFileDialog>
@@ -62,7 +62,7 @@ QLineEdit *TlsForm::addFileRow(QFormLayout *form, const char *name, const QStrin
     return edit;
 }
 
-void TlsForm::load(const session::ConnectionProfile &p)
+void TlsForm::load(const profiles::ConnectionProfile &p)
 {
     m_enabled->setChecked(p.tls.enabled);
     m_ca->setText(p.tls.caFile);
@@ -72,7 +72,7 @@ void TlsForm::load(const session::ConnectionProfile &p)
     m_verify->setChecked(p.tls.verifyPeer);
 }
 
-void TlsForm::apply(session::ConnectionProfile &p) const
+void TlsForm::apply(profiles::ConnectionProfile &p) const
 {
     p.tls.enabled = m_enabled->isChecked();
     if (p.tls.enabled) {
@@ -84,7 +84,7 @@ void TlsForm::apply(session::ConnectionProfile &p) const
     p.tls.verifyPeer = m_verify->isChecked();
 }
 
-void TlsForm::fillFromUrl(const session::ParsedRedisUrl &url)
+void TlsForm::fillFromUrl(const profiles::ParsedRedisUrl &url)
 {
     m_enabled->setChecked(url.profile.tls.enabled);
     if (url.profile.tls.enabled)

@@ -7,9 +7,9 @@ class QFormLayout;
 class QLabel;
 class QLineEdit;
 
-namespace session {
+namespace profiles {
 struct ParsedRedisUrl;
-}
+} // namespace profiles
 
 namespace ui {
 
@@ -21,12 +21,12 @@ class TlsForm : public ProfileForm
 public:
     explicit TlsForm(QWidget *parent = nullptr);
 
-    void load(const session::ConnectionProfile &profile) override;
+    void load(const profiles::ConnectionProfile &profile) override;
     // The files and the server name only while TLS is on: a profile without TLS keeps none.
-    void apply(session::ConnectionProfile &profile) const override;
+    void apply(profiles::ConnectionProfile &profile) const override;
 
     // rediss:// turns TLS on, verifying; redis:// turns it off.
-    void fillFromUrl(const session::ParsedRedisUrl &url);
+    void fillFromUrl(const profiles::ParsedRedisUrl &url);
 
 private:
     QLineEdit *addFileRow(QFormLayout *form, const char *name, const QString &label,

@@ -41,7 +41,7 @@ QLabel *plain(const QString &text, QWidget *parent)
 ConfirmDeductionDialog::ConfirmDeductionDialog(const DeductionPlan &plan,
                                                const DeductionContext &ctx, Kind kind,
                                                const QString &readOnlyNotice,
-                                               session::Environment environment, QWidget *parent)
+                                               profiles::Environment environment, QWidget *parent)
     : QDialog(parent)
 {
     const bool function = plan.request.mode == DeductionMode::Function;

@@ -2,7 +2,7 @@
 
 #include "inventory/DeductionContext.h"
 #include "inventory/ReceiptForecast.h"
-#include "session/Environment.h"
+#include "profiles/Environment.h"
 
 #include <QDialog>
 
@@ -32,7 +32,7 @@ public:
     // like one here too.
     ConfirmDeductionDialog(const inventory::DeductionPlan &plan,
                            const inventory::DeductionContext &ctx, Kind kind,
-                           const QString &readOnlyNotice, session::Environment environment,
+                           const QString &readOnlyNotice, profiles::Environment environment,
                            QWidget *parent = nullptr);
 
     // What is known so far (e.g. the last stock check before a script retry); shown under

@@ -4,7 +4,7 @@
 #include "inventory/DeductionHistory.h"
 #include "inventory/SkuDirectory.h"
 #include "redis/CommandSender.h"
-#include "session/Environment.h"
+#include "profiles/Environment.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -40,8 +40,8 @@ public:
     // message while the session is read-only); empty hides it.
     void setReadOnlyNotice(const QString &notice);
     // The session's environment, badged in every confirmation as the window's banner shows it.
-    void setEnvironment(session::Environment environment) { m_environment = environment; }
-    session::Environment environment() const { return m_environment; }
+    void setEnvironment(profiles::Environment environment) { m_environment = environment; }
+    profiles::Environment environment() const { return m_environment; }
     // The key browser's last scan: SKU suggestions in the form, known anomalies in the
     // confirmation. Not owned; nullptr (the default): neither.
     void setSkuDirectory(const inventory::SkuDirectory *directory);
@@ -79,7 +79,7 @@ private:
     QTableView *m_historyView;
     QPointer<ConfirmDeductionDialog> m_dialog;
     // Until told: the most careful badge, never a reassuring one.
-    session::Environment m_environment = session::Environment::Production;
+    profiles::Environment m_environment = profiles::Environment::Production;
     QString m_readOnlyNotice;
     const inventory::SkuDirectory *m_directory = nullptr;
     bool m_running = false;

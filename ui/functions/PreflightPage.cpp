@@ -5,7 +5,7 @@
 #include "ui/common/UnlockDialog.h"
 
 #include "functions/ChangeUser.h"
-#include "session/WriteGate.h"
+#include "gate/WriteGate.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -102,7 +102,7 @@ void PreflightPage::run()
             m_summary->setNotice(
                 NoticeBanner::Kind::Success,
                 tr("Every check passed. Next: a backup of what the server holds now."));
-        session::WriteGate *gate = m_change.context().gate;
+        gate::WriteGate *gate = m_change.context().gate;
         m_unlock->setVisible(gate && gate->isReadOnly());
         m_again->setEnabled(true);
         emit completeChanged();
@@ -111,7 +111,7 @@ void PreflightPage::run()
 
 void PreflightPage::unlock()
 {
-    session::WriteGate *gate = m_change.context().gate;
+    gate::WriteGate *gate = m_change.context().gate;
     if (gate && UnlockDialog::unlock(*gate, this))
         run();
 }

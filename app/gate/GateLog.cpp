@@ -1,0 +1,3 @@
+#include "GateLog.h"
+
+Q_LOGGING_CATEGORY(lcGate, "console.gate")

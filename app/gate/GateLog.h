@@ -1,0 +1,7 @@
+#pragma once
+
+#include <QLoggingCategory>
+
+// The write gate: refusals, unlocks, the local proof. Never logs a password or a command's
+// arguments.
+Q_DECLARE_LOGGING_CATEGORY(lcGate)

@@ -1,0 +1,194 @@
+#include "ConnectionProfile.h"
+
+#include "AnnouncedMapField.h"
+
+#include <QHostAddress>
+#include <QRegularExpression>
+
+namespace profiles {
+
+namespace {
+
+// The content of the first hash tag in a key template, as Redis reads it: the text between
+// the first '{' and the next '}', when not empty.
+std::optional<QString> hashTag(const QString &keyTemplate)
+{
+    const qsizetype open = keyTemplate.indexOf(QLatin1Char('{'));
+    if (open < 0)
+        return std::nullopt;
+    const qsizetype close = keyTemplate.indexOf(QLatin1Char('}'), open + 1);
+    if (close < 0 || close == open + 1)
+        return std::nullopt;
+    return keyTemplate.mid(open + 1, close - open - 1);
+}
+
+bool validHostName(const QString &host)
+{
+    if (!QHostAddress(host).isNull())
+        return true;
+    static const QRegularExpression name(QStringLiteral("^[A-Za-z0-9_]([A-Za-z0-9_.-]{0,252})$"));
+    return name.match(host).hasMatch();
+}
+
+QByteArray expand(const QString &keyTemplate, const QByteArray &sku, const QByteArray &order)
+{
+    QByteArray out = keyTemplate.toUtf8();
+    out.replace("<sku>", sku);
+    out.replace("<order>", order);
+    return out;
+}
+
+} // namespace
+
+std::optional<Environment> ConnectionProfile::environmentKind() const
+{
+    if (!isLabelled())
+        return defaultEnvironmentForHost(host);
+    return parseEnvironment(environment.trimmed());
+}
+
+QString ConnectionProfile::environmentLabel() const
+{
+    const auto kind = environmentKind();
+    return kind ? environmentName(*kind) : environment;
+}
+
+bool ConnectionProfile::startsReadOnly() const
+{
+    const auto kind = environmentKind();
+    return !kind || *kind == Environment::Production;
+}
+
+std::optional<QString> profileNameProblem(const QString &name)
+{
+    if (name.trimmed().isEmpty())
+        return QStringLiteral("the profile needs a name");
+    if (name != name.trimmed())
+        return QStringLiteral("the profile name must not start or end with a space");
+    if (name.size() > 64)
+        return QStringLiteral("the profile name is longer than 64 characters");
+    for (QChar c : name)
+        if (c == QLatin1Char('/') || c == QLatin1Char('\\') || c.category() == QChar::Other_Control)
+            return QStringLiteral("the profile name must not contain '/', '\\' or control "
+                                  "characters");
+    return std::nullopt;
+}
+
+QList<ProfileProblem> ConnectionProfile::validate() const
+{
+    QList<ProfileProblem> out;
+    const auto add = [&out](const char *field, const QString &message) {
+        out << ProfileProblem{QLatin1String(field), message};
+    };
+    if (auto p = profileNameProblem(name))
+        add("name", *p);
+    if (host.trimmed().isEmpty())
+        add("host", QStringLiteral("the host is empty: give a host name or an IP address"));
+    else if (!validHostName(host))
+        add("host", QStringLiteral("'%1' is not a valid host name or IP address").arg(host));
+    if (port < 1 || port > 65535)
+        add("port", QStringLiteral("the port must be between 1 and 65535 (got %1)").arg(port));
+    if (database < 0 || database > 65535)
+        add("database", QStringLiteral("the database number must be between 0 and 65535 (got "
+                                       "%1)")
+                            .arg(database));
+    if (!environmentKind()) {
+        QStringList known;
+        for (Environment e :
+             {Environment::Local, Environment::Test, Environment::Staging, Environment::Production})
+            known << environmentName(e);
+        add("environment", QStringLiteral("unknown environment label '%1': use one of %2")
+                               .arg(environment, known.join(QStringLiteral(", "))));
+    }
+    if (username.contains(QLatin1Char(' ')))
+        add("username", QStringLiteral("the user name must not contain spaces"));
+    if (releaseUsername.contains(QLatin1Char(' ')))
+        add("releaseUsername", QStringLiteral("the release user name must not contain spaces"));
+    if (const auto map = parseAnnouncedEntries(announcedMap.join(QLatin1Char('\n'))); !map.ok())
+        add("announcedMap", QStringLiteral("announced addresses, %1").arg(map.error()));
+    if (!tls.enabled && (!tls.caFile.isEmpty() || !tls.certFile.isEmpty()))
+        add("tls.enabled", QStringLiteral("TLS files are set but TLS is off: turn TLS on or "
+                                          "clear the files"));
+    if (tls.certFile.isEmpty() != tls.keyFile.isEmpty())
+        add(tls.certFile.isEmpty() ? "tls.certFile" : "tls.keyFile",
+            QStringLiteral("a client certificate needs both the certificate and its key file"));
+    const bool stockOk = stockKeyTemplate.contains(QLatin1String("<sku>"));
+    if (!stockOk)
+        add("stockKeyTemplate",
+            QStringLiteral("the stock key template must contain <sku> (default %1)")
+                .arg(QLatin1String(DefaultStockTemplate)));
+    if (!receiptKeyTemplate.contains(QLatin1String("<sku>"))
+        || !receiptKeyTemplate.contains(QLatin1String("<order>")))
+        add("receiptKeyTemplate",
+            QStringLiteral("the receipt key template must contain <sku> and <order> (default %1)")
+                .arg(QLatin1String(DefaultReceiptTemplate)));
+    else if (stockOk && hashTag(stockKeyTemplate) != hashTag(receiptKeyTemplate))
+        add("receiptKeyTemplate",
+            QStringLiteral("the stock and receipt templates must use the same hash tag (such as "
+                           "{<sku>}) so that both keys land in one cluster slot"));
+    if (receiptTtlSeconds < 1 || receiptTtlSeconds > MaxReceiptTtlSeconds)
+        add("receiptTtlSeconds", QStringLiteral("the receipt TTL must be between 1 and %1 seconds")
+                                     .arg(MaxReceiptTtlSeconds));
+    if (timeoutMs < 100 || timeoutMs > 600000)
+        add("timeoutMs", QStringLiteral("the timeout must be between 100 ms and 10 minutes"));
+    return out;
+}
+
+redis::ConnectionOptions ConnectionProfile::toConnectionOptions(const QString &password) const
+{
+    redis::ConnectionOptions o;
+    o.host = host.trimmed();
+    o.port = quint16(port);
+    o.database = database;
+    o.username = username;
+    o.password = password;
+    o.tls = tls;
+    o.connectTimeoutMs = timeoutMs;
+    o.commandTimeoutMs = timeoutMs;
+    return o;
+}
+
+redis::ConnectionOptions
+ConnectionProfile::toReleaseConnectionOptions(const QString &releasePassword) const
+{
+    redis::ConnectionOptions o = toConnectionOptions(releasePassword);
+    o.username = releaseUsername;
+    o.clientName = "inventory-console-release";
+    return o;
+}
+
+QString ConnectionProfile::effectiveUsername() const
+{
+    return username.isEmpty() ? QStringLiteral("default") : username;
+}
+
+QByteArray ConnectionProfile::stockKey(const QByteArray &sku) const
+{
+    return expand(stockKeyTemplate, sku, {});
+}
+
+QByteArray ConnectionProfile::receiptKey(const QByteArray &sku, const QByteArray &orderId) const
+{
+    return expand(receiptKeyTemplate, sku, orderId);
+}
+
+bool ConnectionProfile::operator==(const ConnectionProfile &o) const
+{
+    const auto sameTls = [](const redis::TlsOptions &a, const redis::TlsOptions &b) {
+        return a.enabled == b.enabled && a.caFile == b.caFile && a.certFile == b.certFile
+               && a.keyFile == b.keyFile && a.serverName == b.serverName
+               && a.verifyPeer == b.verifyPeer;
+    };
+    return name == o.name && host == o.host && port == o.port && database == o.database
+           && username == o.username && sameTls(tls, o.tls) && environment == o.environment
+           && stockKeyTemplate == o.stockKeyTemplate && receiptKeyTemplate == o.receiptKeyTemplate
+           && receiptTtlSeconds == o.receiptTtlSeconds && releaseUsername == o.releaseUsername
+           && timeoutMs == o.timeoutMs && announcedMap == o.announcedMap;
+}
+
+redis::AnnouncedAddressMap ConnectionProfile::addressMap() const
+{
+    return announcedMapOf(announcedMap);
+}
+
+} // namespace profiles

@@ -1,0 +1,80 @@
+#pragma once
+
+#include "Environment.h"
+#include "redis/ClusterTopology.h"
+#include "redis/ConnectionOptions.h"
+
+#include <QList>
+#include <QString>
+#include <optional>
+
+namespace profiles {
+
+// One field of a profile that failed validation; `field` names the member ("port",
+// "tls.caFile", ...) so a form can point at it.
+struct ProfileProblem
+{
+    QString field;
+    QString message;
+};
+
+// A saved connection, without its password (that lives in the SecretStore or in memory).
+struct ConnectionProfile
+{
+    static constexpr const char *DefaultStockTemplate = "stock:{<sku>}:available";
+    static constexpr const char *DefaultReceiptTemplate = "idem:{<sku>}:<order>";
+    static constexpr qint64 DefaultReceiptTtlSeconds = 604800; // 7 days
+    static constexpr qint64 MaxReceiptTtlSeconds = 31536000;   // the function's bound
+
+    QString name;
+    QString host = QStringLiteral("127.0.0.1");
+    int port = 6379; // int, not quint16, so that a bad value can be held and reported
+    int database = 0;
+    QString username; // empty: the default user
+    redis::TlsOptions tls;
+    // The label (see profiles/Environment.h). Empty means nobody labelled the server: the host
+    // decides (defaultEnvironmentForHost), so a profile that forgets its label fails safe.
+    QString environment;
+    QString stockKeyTemplate = QLatin1String(DefaultStockTemplate);
+    QString receiptKeyTemplate = QLatin1String(DefaultReceiptTemplate);
+    qint64 receiptTtlSeconds = DefaultReceiptTtlSeconds;
+    QString releaseUsername; // optional ACL user for loading libraries
+    int timeoutMs = 5000;    // connect and command timeout
+    // Cluster nodes' announced addresses mapped to reachable ones, "announced=reachable"
+    // (profiles/AnnouncedMapField.h); empty: connect to what the cluster announces.
+    QStringList announcedMap;
+
+    // The label as an enum: the host's default when unlabelled; nullopt for a label this
+    // version does not know.
+    std::optional<Environment> environmentKind() const;
+    // The label as shown and recorded: "production", ... (an unknown label as it is written).
+    QString environmentLabel() const;
+    bool isLabelled() const { return !environment.trimmed().isEmpty(); }
+    // Production, or a label this version cannot read (fail safe).
+    bool startsReadOnly() const;
+
+    // Empty when the profile can be saved and used.
+    QList<ProfileProblem> validate() const;
+
+    // What the transport needs; the password is supplied by the caller, never stored here.
+    redis::ConnectionOptions toConnectionOptions(const QString &password) const;
+    // The same server as the release user (for loading libraries); empty user when none is set.
+    redis::ConnectionOptions toReleaseConnectionOptions(const QString &releasePassword) const;
+
+    // What the cluster router connects to instead of announced addresses.
+    redis::AnnouncedAddressMap addressMap() const;
+
+    // The user ACL checks are about ("default" when no user name is set).
+    QString effectiveUsername() const;
+
+    // The stock and receipt keys for one SKU and order, from the templates.
+    QByteArray stockKey(const QByteArray &sku) const;
+    QByteArray receiptKey(const QByteArray &sku, const QByteArray &orderId) const;
+
+    bool operator==(const ConnectionProfile &other) const;
+};
+
+// Validates a profile name alone (also used before renaming).
+std::optional<QString> profileNameProblem(const QString &name);
+
+} // namespace profiles

@@ -1,0 +1,3 @@
+#include "ProfilesLog.h"
+
+Q_LOGGING_CATEGORY(lcProfiles, "console.profiles")

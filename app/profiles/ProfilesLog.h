@@ -1,0 +1,6 @@
+#pragma once
+
+#include <QLoggingCategory>
+
+// Profiles and secrets. Never logs a password or a command's arguments.
+Q_DECLARE_LOGGING_CATEGORY(lcProfiles)
