@@ -136,7 +136,9 @@ bool Sshd::writeConfig()
                        "AuthorizedKeysFile %3\nPidFile %4\nUsePAM no\nStrictModes no\n"
                        "PasswordAuthentication no\nKbdInteractiveAuthentication no\n"
                        "PermitRootLogin prohibit-password\nAllowTcpForwarding yes\n"
-                       "X11Forwarding no\nPrintMotd no\nLogLevel VERBOSE\n")
+                       "X11Forwarding no\nPrintMotd no\nLogLevel VERBOSE\n"
+                       // No reverse lookup of the client: nothing leaves for a resolver.
+                       "UseDNS no\n")
             .arg(m_port)
             .arg(m_dir.filePath(QStringLiteral("host_ed25519")), authorized,
                  m_dir.filePath(QStringLiteral("sshd.pid")));
