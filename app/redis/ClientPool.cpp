@@ -4,8 +4,9 @@
 
 namespace redis {
 
-ClientPool::ClientPool(ConnectionOptions base)
+ClientPool::ClientPool(ConnectionOptions base, ClientFactory factory)
     : m_base(std::move(base))
+    , m_factory(std::move(factory))
 {}
 
 ClientPool::~ClientPool() = default;
@@ -25,7 +26,8 @@ QString ClientPool::addressOf(const QString &host, quint16 port) const
 
 RedisClient &ClientPool::make(const ConnectionOptions &options)
 {
-    auto client = std::make_unique<RedisClient>(options);
+    // Kept under the node's address as the pool was asked for it, whatever the factory made.
+    auto client = m_factory ? m_factory(options) : std::make_unique<RedisClient>(options);
     RedisClient &made = *client;
     m_clients.emplace(options.address(), std::move(client));
     if (m_onCreated)

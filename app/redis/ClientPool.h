@@ -10,6 +10,11 @@
 
 namespace redis {
 
+// How a connection to a node is made from the options aimed at it. Empty: a RedisClient with
+// those options. A tunnel points it at a local forward (keeping the TLS name of the real
+// host); a test records or relays what the pool connects to.
+using ClientFactory = std::function<std::unique_ptr<RedisClient>(const ConnectionOptions &)>;
+
 // One connection per node, made from the same options aimed at each node and opened on first
 // use: a router lane's connections to a cluster's nodes, the release user's, a standalone
 // server's replicas. A connection no longer wanted is closed, not destroyed: a caller may still
@@ -18,7 +23,7 @@ namespace redis {
 class ClientPool
 {
 public:
-    explicit ClientPool(ConnectionOptions base);
+    explicit ClientPool(ConnectionOptions base, ClientFactory factory = {});
     ~ClientPool();
 
     // The connection to host:port: made and opened on first use, opened again if closed.
@@ -43,6 +48,7 @@ private:
     RedisClient &make(const ConnectionOptions &options);
 
     ConnectionOptions m_base;
+    ClientFactory m_factory;
     std::map<QString, std::unique_ptr<RedisClient>> m_clients; // by host:port
     std::function<void(RedisClient &)> m_onCreated;
 };

@@ -55,10 +55,10 @@ std::optional<Redirect> parseRedirect(const QString &message)
 
 ClusterRouter::ClusterRouter(Options options, QObject *parent)
     : QObject(parent)
-    , m_pool(std::make_unique<ClientPool>(options.seed))
+    , m_pool(std::make_unique<ClientPool>(options.seed, options.clientFactory))
     , m_ownSource(std::make_unique<TopologySource>(
           *m_pool, TopologySource::Options{options.addressMap, options.refreshIntervalMs,
-                                           options.refreshGapMs}))
+                                           options.refreshGapMs, options.clientFactory}))
     , m_source(m_ownSource.get())
     , m_maxRedirects(options.maxRedirects)
 {
@@ -68,7 +68,7 @@ ClusterRouter::ClusterRouter(Options options, QObject *parent)
 ClusterRouter::ClusterRouter(TopologySource &source, ConnectionOptions laneSeed, int maxRedirects,
                              QObject *parent)
     : QObject(parent)
-    , m_pool(std::make_unique<ClientPool>(std::move(laneSeed)))
+    , m_pool(std::make_unique<ClientPool>(std::move(laneSeed), source.clientFactory()))
     , m_source(&source)
     , m_maxRedirects(maxRedirects)
 {

@@ -39,6 +39,8 @@ public:
         int maxRedirects = 5;
         int refreshIntervalMs = 30000;
         int refreshGapMs = 250;
+        // How connections are made, in this lane and every lane over its topology source.
+        ClientFactory clientFactory;
     };
     // The first lane: it owns the topology source, which reads through its connections.
     explicit ClusterRouter(Options options, QObject *parent = nullptr);

@@ -29,6 +29,8 @@ public:
         AnnouncedAddressMap addressMap;
         int refreshIntervalMs = 30000;
         int refreshGapMs = 250;
+        // How every lane of the session makes its connections (ClientPool).
+        ClientFactory clientFactory;
     };
     TopologySource(ClientPool &pool, Options options, QObject *parent = nullptr);
     ~TopologySource() override;
@@ -52,6 +54,7 @@ public:
     bool settled() const { return m_discovered || !m_discoveryError.isEmpty(); }
     const ClusterTopology &topology() const { return m_topology; }
     const AnnouncedAddressMap &addressMap() const { return m_options.addressMap; }
+    const ClientFactory &clientFactory() const { return m_options.clientFactory; }
     // host:port of the seed, as the pool keys it.
     QString seedAddress() const;
 

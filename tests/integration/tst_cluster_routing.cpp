@@ -1,10 +1,12 @@
 #include "RedisFixture.h"
+#include "TcpRelay.h"
+#include "overview/ClusterHealth.h"
 #include "redis/ClusterRouter.h"
 #include "redis/Slot.h"
-#include "overview/ClusterHealth.h"
 
 #include <QScopeGuard>
 #include <QTest>
+#include <map>
 
 #include <optional>
 
@@ -210,6 +212,50 @@ private slots:
         // One map: a MOVED the lane follows (noteMoved) is the session's.
         QCOMPARE(&lane.topologySource(), &first.topologySource());
         QCOMPARE(&lane.topology(), &first.topology());
+    }
+
+    // Every connection of a session, in every lane, is made by the session's client factory
+    // and kept under the node's announced address: what a tunnel needs (here each node is
+    // reached through a relay of its own, as through an `ssh -L` forward).
+    void everyLaneConnectsThroughTheSessionsFactory()
+    {
+        std::map<quint16, std::unique_ptr<testsupport::TcpRelay>> relays; // outlive the clients
+        QStringList asked;
+        ClusterRouter::Options o;
+        o.seed = m_cluster.nodes().first();
+        o.clientFactory = [&](const ConnectionOptions &node) {
+            asked << node.address();
+            std::unique_ptr<testsupport::TcpRelay> &relay = relays[node.port];
+            if (!relay) {
+                relay = std::make_unique<testsupport::TcpRelay>();
+                if (!relay->start(node.port).isEmpty())
+                    return std::make_unique<RedisClient>(node); // shows below as not relayed
+            }
+            ConnectionOptions relayed = node;
+            relayed.port = relay->port();
+            return std::make_unique<RedisClient>(relayed);
+        };
+        ClusterRouter first(o);
+        first.open();
+        QVERIFY(first.waitUntilDiscovered(5000));
+        ConnectionOptions laneSeed = o.seed;
+        laneSeed.clientName = "lane-relayed";
+        ClusterRouter lane(first.topologySource(), laneSeed);
+        auto node2 = m_cluster.connectNode(2);
+        const QByteArray key = keyOn(*node2, "relayed");
+        QVERIFY(!key.isEmpty());
+        QVERIFY(lane.call({"SET", key, "v"}).ok());
+        QCOMPARE(node2->call({"GET", key})->bytes(), QByteArray("v"));
+
+        const QString seed = o.seed.address();
+        const QString owner = m_cluster.nodes().at(2).address();
+        QCOMPARE(asked.count(seed), 2);  // each lane's seed connection
+        QCOMPARE(asked.count(owner), 1); // the lane's connection to the slot's owner
+        QVERIFY2(lane.openConnections().contains(owner),
+                 qPrintable(lane.openConnections().join(' ')));
+        // The factory made the owner's connection to its relay (it falls back to the node's
+        // own port only when the relay did not start), so the write went through the relay.
+        QVERIFY(relays.at(m_cluster.nodes().at(2).port)->port() != 0);
     }
 
     void movedAfterTheSlotWasHandedOver()
