@@ -5,7 +5,6 @@ namespace ui {
 SessionWorkspace::SessionWorkspace(redis::CommandSender &reads, inventory::KeySchema schema,
                                    QObject *parent)
     : QObject(parent)
-    , m_schema(schema)
     , m_scan(reads, schema)
 {}
 

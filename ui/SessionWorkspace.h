@@ -21,10 +21,8 @@ public:
 
     browse::InventoryScan &inventoryScan() { return m_scan; }
     const inventory::SkuDirectory &skuDirectory() const { return m_scan.skuDirectory(); }
-    inventory::KeySchema schema() const { return m_schema; }
 
 private:
-    inventory::KeySchema m_schema;
     browse::InventoryScan m_scan;
 };
 

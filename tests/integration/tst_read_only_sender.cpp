@@ -3,13 +3,13 @@
 // whatever the session's label, and a keyspace walk's per-node senders are wrapped the same
 // way. Checked against a real server: refused commands must not reach it.
 #include "RedisFixture.h"
-#include "session/ConsoleSession.h"
 #include "gate/ReadOnlySender.h"
+#include "session/ConsoleSession.h"
 
 #include <QTest>
 
-using redis::RedisError;
 using gate::ReadOnlySender;
+using redis::RedisError;
 using testsupport::StandaloneRedis;
 
 namespace {
@@ -62,6 +62,7 @@ private slots:
     {
         ReadOnlySender reads(*m_client);
         const qint64 getsBefore = testsupport::commandCalls(*m_admin, "get");
+        QVERIFY(getsBefore >= 0);
         const QList<redis::ReplyResult> r =
             reads.callBatch({{"GET", "stock:{a}:available"}, {"SET", "stock:{a}:available", "0"}});
         QCOMPARE(r.size(), 2);

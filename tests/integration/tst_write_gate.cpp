@@ -5,9 +5,9 @@
 #include <QTest>
 
 using namespace redis;
-using profiles::ConnectionProfile;
 using gate::GatedSender;
 using gate::WriteGate;
+using profiles::ConnectionProfile;
 using testsupport::StandaloneRedis;
 
 namespace {
@@ -93,6 +93,7 @@ private slots:
         GatedSender gated(*client, gate);
         QVERIFY(gate.isReadOnly());
         const qint64 setsBefore = testsupport::commandCalls(*m_admin, "set");
+        QVERIFY(setsBefore >= 0);
         expectRefused(gated.call({"SET", "stock:{42}:available", "0"}), QStringLiteral("SET"));
         expectRefused(gated.call({"set", "x", "1"}));
         expectRefused(gated.call({"DEL", "stock:{42}:available"}), QStringLiteral("DEL"));
@@ -128,6 +129,7 @@ private slots:
         WriteGate gate(*client, profile(QStringLiteral("prod-eu"), QStringLiteral("production")));
         GatedSender gated(*client, gate);
         const qint64 fcallsBefore = testsupport::commandCalls(*m_admin, "fcall");
+        QVERIFY(fcallsBefore >= 0);
         // inventory_deduct_v1 writes: refused, and the stock is untouched.
         expectRefused(gated.call({"FCALL", "inventory_deduct_v1", "2", "stock:{42}:available",
                                   "idem:{42}:9001", "1", "60"}),
@@ -189,6 +191,7 @@ private slots:
         WriteGate gate(*client, profile(QStringLiteral("prod-eu"), QStringLiteral("production")));
         GatedSender gated(*client, gate);
         const qint64 getsBefore = testsupport::commandCalls(*m_admin, "get");
+        QVERIFY(getsBefore >= 0);
         const auto r = gated.callBatch({{"GET", "stock:{42}:available"}, {"INCR", "counter"}});
         QCOMPARE(r.size(), 2);
         expectRefused(r[0], QStringLiteral("not sent with a refused write"));
@@ -319,6 +322,7 @@ private slots:
         QCOMPARE(client->state(), ConnectionState::Ready);
         const QByteArray functionsBefore = m_admin->call({"FUNCTION", "DUMP"})->bytes();
         const qint64 scriptCallsBefore = testsupport::commandCalls(*m_admin, "script|load");
+        QVERIFY(scriptCallsBefore >= 0);
         const QList<QByteArray> keys{"stock:{42}:available", "idem:{42}:o-1"};
         const auto before = testsupport::snapshot(*m_admin, keys);
         WriteGate gate(*client, profile(QStringLiteral("prod-eu"), QStringLiteral("production")));

@@ -147,7 +147,7 @@ qint64 commandCalls(redis::CommandSender &admin, const QByteArray &command)
 {
     const auto info = admin.call({"INFO", "commandstats"});
     if (!info.ok())
-        return 0;
+        return -1;
     const QByteArray prefix = "cmdstat_" + command + ":calls=";
     for (const QByteArray &line : info->bytes().split('\n'))
         if (line.startsWith(prefix)) {

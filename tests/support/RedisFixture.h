@@ -55,7 +55,8 @@ redis::ConnectionOptions quickFailure(redis::ConnectionOptions options);
 QString serverLabel(redis::CommandSender &client);
 
 // How many times the server ran a command ("set", "script|load"), from INFO commandstats;
-// 0 when it never ran (or INFO failed). Ask on a connection of the test's own.
+// 0 when it never ran, -1 when INFO could not be read (never a count). Ask on a connection
+// of the test's own.
 qint64 commandCalls(redis::CommandSender &admin, const QByteArray &command);
 
 // How the server words a script's command that its ACL user may not run: Redis 7.0 says
