@@ -1,8 +1,8 @@
 #pragma once
 
-#include "redis/ConnectionOptions.h"
-#include "profiles/Environment.h"
 #include "overview/ServerOverview.h"
+#include "profiles/Environment.h"
+#include "redis/ConnectionOptions.h"
 
 #include <QWidget>
 

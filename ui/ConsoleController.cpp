@@ -13,7 +13,7 @@ namespace ui {
 ConsoleController::ConsoleController()
     : m_profiles(std::make_unique<profiles::ProfileStore>())
     , m_secrets(new profiles::SecretStore(profiles::SecretStore::Mode::Auto,
-                                         QStringLiteral("inventory-console"), this))
+                                          QStringLiteral("inventory-console"), this))
 {}
 
 ConsoleController::~ConsoleController()

@@ -10,12 +10,12 @@
 #include "demo/DemoSeeder.h"
 #include "inventory/RedisCliCommand.h"
 #include "lab/LabAccess.h"
-#include "redis/ClusterRouter.h"
-#include "profiles/CliConnection.h"
 #include "overview/ClusterHealth.h"
 #include "overview/NodeOverviews.h"
 #include "overview/OverviewPoller.h"
+#include "profiles/CliConnection.h"
 #include "profiles/ProfileStore.h"
+#include "redis/ClusterRouter.h"
 #include "ui/browse/BrowserPanel.h"
 #include "ui/browse/SkuBrowserView.h"
 #include "ui/charts/ChartPanel.h"
@@ -481,15 +481,15 @@ void MainWindow::refreshNodes()
         return;
     m_nodesInFlight = true;
     overview::fetchNodeOverviews(m_session->router(), this,
-                                [this](const QList<overview::NodeOverview> &nodes) {
-                                    m_nodesInFlight = false;
-                                    m_overview->setNodes(nodes, m_client->address());
-                                    const QDateTime readAt = QDateTime::currentDateTimeUtc();
-                                    for (const overview::NodeOverview &n : nodes)
-                                        if (n.overview)
-                                            noteServerNow(n.node.address(), *n.overview, readAt);
-                                    m_audit->setServersNow(m_serversNow);
-                                });
+                                 [this](const QList<overview::NodeOverview> &nodes) {
+                                     m_nodesInFlight = false;
+                                     m_overview->setNodes(nodes, m_client->address());
+                                     const QDateTime readAt = QDateTime::currentDateTimeUtc();
+                                     for (const overview::NodeOverview &n : nodes)
+                                         if (n.overview)
+                                             noteServerNow(n.node.address(), *n.overview, readAt);
+                                     m_audit->setServersNow(m_serversNow);
+                                 });
 }
 
 void MainWindow::seedDemo(const demo::SeedOptions &options)

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "redis/RedisError.h"
 #include "overview/NodeOverviews.h"
 #include "overview/ServerOverview.h"
+#include "redis/RedisError.h"
 
 #include <QDateTime>
 #include <QWidget>

@@ -4,9 +4,9 @@
 #include "Values.h"
 #include "core/Bytes.h"
 #include "inventory/DeductionRequest.h"
+#include "overview/ServerOverview.h"
 #include "redis/ResultReads.h"
 #include "redis/Slot.h"
-#include "overview/ServerOverview.h"
 
 #include <QElapsedTimer>
 
@@ -162,7 +162,8 @@ bool KeyActionRunner::run(const KeyAction &action)
         [this, action](const QList<redis::ReplyResult> &r) {
             const auto info = redis::stringOf(r.value(1, redis::RedisError::notSent({})));
             send(action, m_audit.serverFor(action.key, m_writer.address()),
-                 info ? QString::fromLatin1(overview::parseInfo(*info).value("run_id")) : QString());
+                 info ? QString::fromLatin1(overview::parseInfo(*info).value("run_id"))
+                      : QString());
         });
     return true;
 }

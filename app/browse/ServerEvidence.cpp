@@ -1,7 +1,7 @@
 #include "ServerEvidence.h"
 
-#include "redis/ResultReads.h"
 #include "overview/ServerOverview.h"
+#include "redis/ResultReads.h"
 
 #include <QDateTime>
 

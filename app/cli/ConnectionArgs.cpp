@@ -1,14 +1,14 @@
 #include "ConnectionArgs.h"
 
-#include "redis/Blocking.h"
-#include "redis/ClusterRouter.h"
-#include "redis/RedisClient.h"
+#include "gate/WriteGate.h"
 #include "profiles/AnnouncedMapField.h"
 #include "profiles/ProfileStore.h"
 #include "profiles/RedisUrl.h"
 #include "profiles/SavedLabel.h"
 #include "profiles/SecretStore.h"
-#include "gate/WriteGate.h"
+#include "redis/Blocking.h"
+#include "redis/ClusterRouter.h"
+#include "redis/RedisClient.h"
 #include "ssh/SshTunnel.h"
 
 #include <QEventLoop>

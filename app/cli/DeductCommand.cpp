@@ -4,10 +4,10 @@
 #include "ConnectionArgs.h"
 #include "DeductReport.h"
 #include "Subcommand.h"
-#include "inventory/Deducer.h"
-#include "redis/ClusterRouter.h"
 #include "gate/GatedSender.h"
 #include "gate/WriteGate.h"
+#include "inventory/Deducer.h"
+#include "redis/ClusterRouter.h"
 
 namespace cli {
 namespace {

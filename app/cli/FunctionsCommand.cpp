@@ -6,8 +6,8 @@
 #include "functions/LibraryVersion.h"
 #include "functions/LoadJournal.h"
 #include "functions/LocalCatalog.h"
-#include "redis/Blocking.h"
 #include "profiles/SecretStore.h"
+#include "redis/Blocking.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>

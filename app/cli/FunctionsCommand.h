@@ -7,8 +7,8 @@
 #include "Subcommand.h"
 #include "functions/ClusterNodes.h"
 #include "functions/LibraryChange.h"
-#include "redis/RedisClient.h"
 #include "gate/WriteGate.h"
+#include "redis/RedisClient.h"
 
 #include <memory>
 

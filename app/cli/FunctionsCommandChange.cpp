@@ -3,9 +3,9 @@
 #include "FunctionsCommand.h"
 
 #include "functions/LibraryVersion.h"
-#include "redis/ResultReads.h"
 #include "overview/ServerIdentity.h"
 #include "overview/ServerOverview.h"
+#include "redis/ResultReads.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>

@@ -3,10 +3,10 @@
 // (lab/LabRun); this file parses options and prints.
 #include "ConnectionArgs.h"
 #include "Subcommand.h"
+#include "gate/WriteGate.h"
 #include "lab/LabAccess.h"
 #include "lab/LabRun.h"
 #include "redis/RedisClient.h"
-#include "gate/WriteGate.h"
 
 namespace cli {
 namespace {

@@ -2,8 +2,8 @@
 
 #include "CaseTwins.h"
 #include "LibraryVersion.h"
-#include "redis/ResultReads.h"
 #include "overview/ServerOverview.h"
+#include "redis/ResultReads.h"
 
 #include <QSet>
 

@@ -34,7 +34,7 @@ struct ChangeContext
 {
     QList<ChangeTarget> nodes;
     QString loadUser = QStringLiteral("default"); // the ACL user `loader` is authenticated as
-    gate::WriteGate *gate = nullptr;           // the environment guard; required
+    gate::WriteGate *gate = nullptr;              // the environment guard; required
     QString profile;
     // inventory-cli options reaching these nodes as these users (profiles::cliConnectionArgs),
     // for the commands shown to people; empty: "--url redis://<first node>".

@@ -7,8 +7,8 @@
 #include "LibraryVersion.h"
 #include "LoadJournal.h"
 #include "LocalCatalog.h"
-#include "redis/ResultReads.h"
 #include "gate/WriteGate.h"
+#include "redis/ResultReads.h"
 
 namespace functions {
 

@@ -5,9 +5,9 @@
 #include "LibraryChange.h"
 #include "LibraryVersion.h"
 #include "LoadJournal.h"
+#include "gate/WriteGate.h"
 #include "inventory/AuditLog.h"
 #include "redis/Blocking.h"
-#include "gate/WriteGate.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>

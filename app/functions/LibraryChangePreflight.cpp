@@ -4,8 +4,8 @@
 
 #include "ChangeLease.h"
 #include "FunctionsLog.h"
-#include "session/ProbeReport.h"
 #include "gate/WriteGate.h"
+#include "session/ProbeReport.h"
 
 #include <QPointer>
 

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "LibraryMatrix.h"
+#include "overview/ReplicationGroup.h"
 #include "redis/ClientPool.h"
 #include "redis/ClusterTopology.h"
-#include "overview/ReplicationGroup.h"
 
 #include <functional>
 #include <memory>

@@ -1,8 +1,8 @@
 #include "ServerSample.h"
 
 #include "core/CanonicalInteger.h"
-#include "redis/ResultReads.h"
 #include "overview/ServerOverview.h"
+#include "redis/ResultReads.h"
 
 namespace metrics {
 

@@ -1,7 +1,7 @@
 #include "ServerRead.h"
 
-#include "session/ProbeReport.h"
 #include "overview/ServerOverview.h"
+#include "session/ProbeReport.h"
 
 namespace readiness {
 

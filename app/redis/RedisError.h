@@ -30,8 +30,8 @@ struct RedisError
     // without reading their text.
     enum class Refusal {
         None,
-        CrossSlot,   // the command's keys hash to different cluster slots
-        GateRefused, // the write gate refused it: unlock the session to write there
+        CrossSlot,    // the command's keys hash to different cluster slots
+        GateRefused,  // the write gate refused it: unlock the session to write there
         ReadOnlyView, // sent through a view that only reads, and not known to be a read
     };
 

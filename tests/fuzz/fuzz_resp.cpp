@@ -4,10 +4,10 @@
 // bytes in pieces must give the same replies as feeding them whole.
 
 #include "FuzzSupport.h"
+#include "gate/CommandTraits.h"
 #include "inventory/ReceiptCheck.h"
 #include "redis/LibraryList.h"
 #include "redis/RespCodec.h"
-#include "gate/CommandTraits.h"
 
 #include <cstdint>
 

@@ -13,10 +13,10 @@
 #include "browse/RowRefresher.h"
 #include "browse/ServerEvidence.h"
 #include "browse/Values.h"
-#include "inventory/AuditLog.h"
 #include "gate/GatedSender.h"
-#include "overview/ServerOverview.h"
 #include "gate/WriteGate.h"
+#include "inventory/AuditLog.h"
+#include "overview/ServerOverview.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>

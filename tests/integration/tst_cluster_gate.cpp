@@ -7,11 +7,11 @@
 #include "CliRunner.h"
 #include "RedisFixture.h"
 #include "TcpRelay.h"
-#include "redis/ClusterRouter.h"
-#include "redis/Slot.h"
 #include "gate/GatedSender.h"
 #include "gate/ReadOnlySender.h"
 #include "gate/WriteGate.h"
+#include "redis/ClusterRouter.h"
+#include "redis/Slot.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -6,8 +6,8 @@
 // tests prove nothing).
 #include "RedisFixture.h"
 #include "ServerTest.h"
-#include "redis/ClusterRouter.h"
 #include "gate/GatedSender.h"
+#include "redis/ClusterRouter.h"
 #include "tst_browse_support.h"
 
 #include <QPointer>

@@ -5,8 +5,8 @@
 #include <QElapsedTimer>
 #include <QTest>
 
-using session::ConnectionProbe;
 using profiles::ConnectionProfile;
+using session::ConnectionProbe;
 using session::PermissionCheck;
 using session::ProbeFailure;
 using testsupport::StandaloneRedis;

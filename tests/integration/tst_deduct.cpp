@@ -4,11 +4,11 @@
 // record each write leaves on disk.
 #include "AuditTrail.h"
 #include "RedisFixture.h"
+#include "gate/GatedSender.h"
+#include "gate/WriteGate.h"
 #include "inventory/Deducer.h"
 #include "inventory/RedisCliCommand.h"
 #include "inventory/RetryProtection.h"
-#include "gate/GatedSender.h"
-#include "gate/WriteGate.h"
 
 #include <QDir>
 #include <QProcess>

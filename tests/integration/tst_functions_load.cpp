@@ -9,8 +9,8 @@
 #include "functions/LibraryChange.h"
 #include "functions/LibraryVersion.h"
 #include "functions/LocalCatalog.h"
-#include "inventory/AuditLog.h"
 #include "gate/WriteGate.h"
+#include "inventory/AuditLog.h"
 
 #include <QDir>
 #include <QFile>

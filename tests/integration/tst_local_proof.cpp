@@ -7,21 +7,21 @@
 #include "CliRunner.h"
 #include "RedisFixture.h"
 #include "TcpRelay.h"
-#include "session/ConsoleSession.h"
 #include "gate/GatedSender.h"
-#include "profiles/ProfileStore.h"
 #include "gate/WriteGate.h"
+#include "profiles/ProfileStore.h"
+#include "session/ConsoleSession.h"
 
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
-using profiles::ConnectionProfile;
-using session::ConsoleSession;
-using profiles::Environment;
 using gate::GatedSender;
 using gate::WriteGate;
+using profiles::ConnectionProfile;
+using profiles::Environment;
+using session::ConsoleSession;
 using testsupport::StandaloneRedis;
 using testsupport::TcpRelay;
 

@@ -12,9 +12,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-using profiles::ConnectionProfile;
 using gate::GatedSender;
 using gate::WriteGate;
+using profiles::ConnectionProfile;
 using testsupport::StandaloneRedis;
 
 namespace {

@@ -10,8 +10,7 @@
 
 namespace testsupport {
 
-inline functions::ChangeContext singleNodeContext(redis::RedisClient &client,
-                                                  gate::WriteGate *gate,
+inline functions::ChangeContext singleNodeContext(redis::RedisClient &client, gate::WriteGate *gate,
                                                   const QTemporaryDir &dir, const QString &profile,
                                                   redis::CommandSender *loader = nullptr)
 {

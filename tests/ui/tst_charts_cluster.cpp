@@ -2,8 +2,8 @@
 #include "RedisFixture.h"
 #include "SamplerRun.h"
 #include "metrics/ServerSampler.h"
-#include "redis/ClusterRouter.h"
 #include "overview/ServerOverview.h"
+#include "redis/ClusterRouter.h"
 #include "ui/charts/ChartPanel.h"
 #include "ui/charts/ServerChartsPage.h"
 

@@ -8,8 +8,8 @@
 #include "DialogAnswer.h"
 #include "RedisFixture.h"
 #include "browse/ModelRoles.h"
-#include "redis/Slot.h"
 #include "overview/ServerOverview.h"
+#include "redis/Slot.h"
 #include "ui/ClusterNodesBox.h"
 #include "ui/MainWindow.h"
 #include "ui/ServerOverviewPanel.h"
@@ -325,10 +325,9 @@ private slots:
         const inventory::AuditRecord &r = trail.writes.last();
         QCOMPARE(r.action, QStringLiteral("set_stock"));
         QCOMPARE(r.server, address(2));
-        QCOMPARE(
-            r.runId,
-            QString::fromLatin1(
-                overview::parseInfo(m_nodes[2]->call({"INFO", "server"})->bytes()).value("run_id")));
+        QCOMPARE(r.runId, QString::fromLatin1(
+                              overview::parseInfo(m_nodes[2]->call({"INFO", "server"})->bytes())
+                                  .value("run_id")));
         QVERIFY(m_nodes[2]->call({"SET", "stock:{" + m_skus[2] + "}:available", "50"}).ok());
     }
 

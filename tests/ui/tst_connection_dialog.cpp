@@ -1,7 +1,7 @@
 #include "RedisFixture.h"
+#include "gate/WriteGate.h"
 #include "profiles/ProfileStore.h"
 #include "profiles/SecretStore.h"
-#include "gate/WriteGate.h"
 #include "ui/ConnectionDialog.h"
 #include "ui/common/UnlockDialog.h"
 

@@ -3,8 +3,8 @@
 // library red), "Bring nodes in line…" opens the guarded wizard on the drifted primary, and
 // the wizard's result names where each node ended.
 #include "RedisFixture.h"
-#include "redis/ClusterRouter.h"
 #include "gate/WriteGate.h"
+#include "redis/ClusterRouter.h"
 #include "ui/common/Palette.h"
 #include "ui/functions/LibrariesView.h"
 #include "ui/functions/LoadWizard.h"

@@ -2,9 +2,9 @@
 // matrix lists the replica under its primary, and a replica changed on its own is named as
 // such, with nothing offered to align (loading on the primary would not reach it).
 #include "RedisFixture.h"
+#include "gate/WriteGate.h"
 #include "redis/ClusterRouter.h"
 #include "redis/LibraryList.h"
-#include "gate/WriteGate.h"
 #include "ui/common/Palette.h"
 #include "ui/functions/LibrariesView.h"
 #include "ui/functions/NodeMatrixView.h"

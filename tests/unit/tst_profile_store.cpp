@@ -57,7 +57,7 @@ private slots:
         ConnectionProfile p;
         QCOMPARE(p.port, 6379);
         QCOMPARE(p.database, 0);
-        QCOMPARE(p.environment, QString());                         // unlabelled: the host decides
+        QCOMPARE(p.environment, QString());                          // unlabelled: the host decides
         QCOMPARE(p.environmentKind(), profiles::Environment::Local); // 127.0.0.1
         QCOMPARE(p.stockKeyTemplate, QStringLiteral("stock:{<sku>}:available"));
         QCOMPARE(p.receiptKeyTemplate, QStringLiteral("idem:{<sku>}:<order>"));

@@ -3,8 +3,8 @@
 #include "inventory/DeductionContext.h"
 #include "inventory/DeductionHistory.h"
 #include "inventory/SkuDirectory.h"
-#include "redis/CommandSender.h"
 #include "profiles/Environment.h"
+#include "redis/CommandSender.h"
 
 #include <QPointer>
 #include <QWidget>
