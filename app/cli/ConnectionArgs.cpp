@@ -9,6 +9,7 @@
 #include "redis/Blocking.h"
 #include "redis/ClusterRouter.h"
 #include "redis/RedisClient.h"
+#include "session/TunnelRoute.h"
 #include "ssh/SshTunnel.h"
 
 #include <QEventLoop>
@@ -277,35 +278,11 @@ std::optional<QString> ConnectionArgs::openTunnel(const QCommandLineParser &pars
                         .arg(e.hostKey.offeredFingerprint);
         return line.simplified();
     }
-    const auto port = tunnel->forward(r.profile.host, quint16(r.profile.port));
-    if (!port)
-        return QStringLiteral("--ssh: %1").arg(port.error().message).simplified();
-    // TLS inside the tunnel verifies the certificate against the real host, not 127.0.0.1.
-    if (r.profile.tls.enabled && r.profile.tls.serverName.isEmpty())
-        r.profile.tls.serverName = r.profile.host;
-    // A URL's address names the session for --unlock and the audit log: the one written.
-    if (parser.isSet(m_url))
-        r.profile.name = QStringLiteral("%1:%2").arg(r.profile.host).arg(r.profile.port);
-    r.profile.host = QStringLiteral("127.0.0.1");
-    r.profile.port = port.value();
+    // Every connection the verb makes from the profile goes through the tunnel: the server,
+    // and a cluster's nodes as it announces them (as the bastion sees them). TLS still
+    // verifies against the host as written.
+    r.profile.route = session::tunnelRoute(tunnel);
     r.tunnel = std::move(tunnel);
-    // Only this server is forwarded: a cluster's other nodes would be reached directly, from
-    // here, at addresses meant for the bastion's side. Refused until sessions forward every
-    // node. (A server that cannot be asked is left to the verb, which says why.)
-    redis::ConnectionOptions probeOptions = r.profile.toConnectionOptions(r.password);
-    probeOptions.onCallerThread = true;
-    redis::RedisClient probe(probeOptions);
-    probe.open();
-    if (probe.waitUntilReady(probeOptions.connectTimeoutMs + 1000)) {
-        const auto info = probe.call({"INFO", "cluster"}, probeOptions.commandTimeoutMs);
-        if (info.ok() && info->bytes().contains("cluster_enabled:1")) {
-            *exitCode = ExitUsage;
-            return QStringLiteral("--ssh reaches a standalone server only, and %1 is a Redis "
-                                  "Cluster node: its other nodes would not go through the "
-                                  "tunnel")
-                .arg(r.profile.name);
-        }
-    }
     return std::nullopt;
 }
 

@@ -50,8 +50,8 @@ public:
         // From --release-password-stdin; nullopt: look in the keyring (a saved profile).
         std::optional<QString> releasePassword;
         bool timeoutGiven = false; // --timeout-ms was given
-        // --ssh: the tunnel the profile's host and port now point into (127.0.0.1 and a
-        // forwarded port); it closes when the last copy of this goes.
+        // --ssh: the tunnel the profile's route goes through (every connection made from the
+        // profile, each node of a cluster too); it closes when the last copy of this goes.
         std::shared_ptr<ssh::SshTunnel> tunnel;
 
         // The timeout of a long step (a scan page, a library change): --timeout-ms when
@@ -76,7 +76,7 @@ private:
     // --tls-* and --timeout-ms.
     std::optional<QString> applyTransport(const QCommandLineParser &parser, Resolved &r) const;
     // --ssh: opens the tunnel, trusts --ssh-trust-host-key when the host key is unknown, and
-    // points the profile at a local forward to its host and port. The reason when it cannot.
+    // routes every connection made from the profile through it. The reason when it cannot.
     std::optional<QString> openTunnel(const QCommandLineParser &parser, Resolved &r,
                                       int *exitCode) const;
     // --environment applied to the profile (and, for a URL, the saved profiles' labels); the
@@ -148,13 +148,14 @@ private:
                        "each side host:port or a host, e.g. 10.0.0.5:6379=127.0.0.1:7001. "
                        "Replaces the profile's map."),
         QStringLiteral("MAP")};
-    QCommandLineOption m_ssh{QStringLiteral("ssh"),
-                             QStringLiteral("Reach a standalone server through an SSH bastion "
-                                            "(the system's ssh client; the agent or "
-                                            "--ssh-identity). The host in --url is as the "
-                                            "bastion sees it; the server is labelled production "
-                                            "unless --environment says otherwise."),
-                             QStringLiteral("user@host[:port]")};
+    QCommandLineOption m_ssh{
+        QStringLiteral("ssh"),
+        QStringLiteral("Reach the server (standalone or a cluster) through an SSH bastion "
+                       "(the system's ssh client; the agent or "
+                       "--ssh-identity). The host in --url is as the "
+                       "bastion sees it; the server is labelled production "
+                       "unless --environment says otherwise."),
+        QStringLiteral("user@host[:port]")};
     QCommandLineOption m_sshIdentity{QStringLiteral("ssh-identity"),
                                      QStringLiteral("Private key file for the bastion (default: "
                                                     "the agent). A key with a passphrase must "

@@ -1,6 +1,7 @@
 #include "ConnectionProfile.h"
 
 #include "AnnouncedMapField.h"
+#include "ssh/SshTarget.h"
 
 #include <QHostAddress>
 #include <QRegularExpression>
@@ -42,8 +43,9 @@ QByteArray expand(const QString &keyTemplate, const QByteArray &sku, const QByte
 
 std::optional<Environment> ConnectionProfile::environmentKind() const
 {
+    // Through a tunnel, a loopback address is the bastion's, not this machine's.
     if (!isLabelled())
-        return defaultEnvironmentForHost(host);
+        return ssh.enabled() ? Environment::Production : defaultEnvironmentForHost(host);
     return parseEnvironment(environment.trimmed());
 }
 
@@ -100,6 +102,19 @@ QList<ProfileProblem> ConnectionProfile::validate() const
         add("environment", QStringLiteral("unknown environment label '%1': use one of %2")
                                .arg(environment, known.join(QStringLiteral(", "))));
     }
+    if (ssh.enabled()) {
+        const auto target =
+            ssh::parseTarget({ssh.bastion, ssh.jump, ssh.identityFile, ssh.useSshConfig});
+        if (!target)
+            add("ssh.bastion", QStringLiteral("SSH: %1").arg(target.error()));
+        if (environmentKind() == Environment::Local)
+            add("environment", QStringLiteral("a server reached through an SSH bastion does not "
+                                              "run on this machine: label it test, staging or "
+                                              "production"));
+    } else if (!ssh.jump.trimmed().isEmpty() || !ssh.identityFile.trimmed().isEmpty()) {
+        add("ssh.bastion", QStringLiteral("SSH: a jump host or identity file is set but no "
+                                          "bastion: give the bastion or clear them"));
+    }
     if (username.contains(QLatin1Char(' ')))
         add("username", QStringLiteral("the user name must not contain spaces"));
     if (releaseUsername.contains(QLatin1Char(' ')))
@@ -145,6 +160,7 @@ redis::ConnectionOptions ConnectionProfile::toConnectionOptions(const QString &p
     o.tls = tls;
     o.connectTimeoutMs = timeoutMs;
     o.commandTimeoutMs = timeoutMs;
+    o.route = route;
     return o;
 }
 
@@ -183,7 +199,9 @@ bool ConnectionProfile::operator==(const ConnectionProfile &o) const
            && username == o.username && sameTls(tls, o.tls) && environment == o.environment
            && stockKeyTemplate == o.stockKeyTemplate && receiptKeyTemplate == o.receiptKeyTemplate
            && receiptTtlSeconds == o.receiptTtlSeconds && releaseUsername == o.releaseUsername
-           && timeoutMs == o.timeoutMs && announcedMap == o.announcedMap;
+           && timeoutMs == o.timeoutMs && announcedMap == o.announcedMap
+           && ssh.bastion == o.ssh.bastion && ssh.jump == o.ssh.jump
+           && ssh.identityFile == o.ssh.identityFile && ssh.useSshConfig == o.ssh.useSshConfig;
 }
 
 redis::AnnouncedAddressMap ConnectionProfile::addressMap() const

@@ -18,6 +18,18 @@ struct ProfileProblem
     QString message;
 };
 
+// How a profile reaches its server through an SSH bastion (ssh/SshTarget.h parses these).
+// The bastion empty: directly.
+struct SshSettings
+{
+    QString bastion;      // user@host[:port], or a ~/.ssh/config Host alias with useSshConfig
+    QString jump;         // optional ProxyJump host, user@host[:port]
+    QString identityFile; // optional; empty: the agent (or ~/.ssh/config's IdentityFile)
+    bool useSshConfig = false;
+
+    bool enabled() const { return !bastion.trimmed().isEmpty(); }
+};
+
 // A saved connection, without its password (that lives in the SecretStore or in memory).
 struct ConnectionProfile
 {
@@ -43,9 +55,14 @@ struct ConnectionProfile
     // Cluster nodes' announced addresses mapped to reachable ones, "announced=reachable"
     // (profiles/AnnouncedMapField.h); empty: connect to what the cluster announces.
     QStringList announcedMap;
+    SshSettings ssh;
+    // How this process reaches the server once a tunnel is up (session/TunnelRoute.h); copied
+    // into every ConnectionOptions made from the profile. Never saved.
+    redis::Route route;
 
-    // The label as an enum: the host's default when unlabelled; nullopt for a label this
-    // version does not know.
+    // The label as an enum: the host's default when unlabelled (production through an SSH
+    // bastion: the host is as the bastion sees it); nullopt for a label this version does not
+    // know.
     std::optional<Environment> environmentKind() const;
     // The label as shown and recorded: "production", ... (an unknown label as it is written).
     QString environmentLabel() const;

@@ -31,6 +31,10 @@ void write(QSettings &s, const ConnectionProfile &p)
     s.setValue(QStringLiteral("tls/keyFile"), p.tls.keyFile);
     s.setValue(QStringLiteral("tls/serverName"), p.tls.serverName);
     s.setValue(QStringLiteral("tls/verifyPeer"), p.tls.verifyPeer);
+    s.setValue(QStringLiteral("ssh/bastion"), p.ssh.bastion);
+    s.setValue(QStringLiteral("ssh/jump"), p.ssh.jump);
+    s.setValue(QStringLiteral("ssh/identityFile"), p.ssh.identityFile);
+    s.setValue(QStringLiteral("ssh/useSshConfig"), p.ssh.useSshConfig);
 }
 
 ConnectionProfile read(const QSettings &s)
@@ -58,6 +62,10 @@ ConnectionProfile read(const QSettings &s)
     p.tls.keyFile = str("tls/keyFile", {});
     p.tls.serverName = str("tls/serverName", {});
     p.tls.verifyPeer = s.value(QStringLiteral("tls/verifyPeer"), true).toBool();
+    p.ssh.bastion = str("ssh/bastion", {});
+    p.ssh.jump = str("ssh/jump", {});
+    p.ssh.identityFile = str("ssh/identityFile", {});
+    p.ssh.useSshConfig = s.value(QStringLiteral("ssh/useSshConfig"), false).toBool();
     return p;
 }
 } // namespace

@@ -9,6 +9,13 @@ QString ConnectionOptions::address() const
     return h + QLatin1Char(':') + QString::number(port);
 }
 
+QString ConnectionOptions::describe() const
+{
+    if (detour.through.isEmpty())
+        return address();
+    return QStringLiteral("%1 (through %2)").arg(address(), detour.through);
+}
+
 QString stateName(ConnectionState s)
 {
     switch (s) {

@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <functional>
 
 namespace redis {
 
@@ -14,6 +15,26 @@ struct TlsOptions
     QString serverName; // name to verify; empty means the host
     bool verifyPeer = true;
 };
+
+// How a connection reaches its server when not by host:port directly: a local forward (an SSH
+// tunnel's `-L 127.0.0.1:port:host:port`) that leads there. The connection still names the
+// server host:port everywhere (messages, the node that answered) and TLS still verifies the
+// certificate against host: only the socket goes to the forward.
+struct Detour
+{
+    QString localHost; // empty: no detour
+    quint16 localPort = 0;
+    QString through; // how messages say it, e.g. "the SSH tunnel via ops@bastion:22"
+    // Set when the detour could not be made (the tunnel refused the forward): nothing is
+    // attempted, and the connection fails at once with this reason. Never falls back to
+    // connecting to host:port directly, which from here would go somewhere else.
+    QString failure;
+
+    bool active() const { return !localHost.isEmpty() || !failure.isEmpty(); }
+};
+
+// Decides the detour to host:port when a connection to it is made (a tunnel adds a forward).
+using Route = std::function<Detour(const QString &host, quint16 port)>;
 
 // Everything needed to reach one server. The password lives only in memory.
 struct ConnectionOptions
@@ -45,7 +66,16 @@ struct ConnectionOptions
     // sleeps (QuickReplyWait); 0 never polls.
     int quickReplyWaitUs = 50;
 
+    // Through a tunnel: where the socket really connects (see Detour). A connection made
+    // with a route and no detour yet asks the route for one, so options copied and aimed at
+    // another node (a cluster's, a replica) take the same way there.
+    Detour detour;
+    Route route;
+
+    // host:port, the server as the console knows it (the key a pool or a map uses).
     QString address() const;
+    // address(), and the detour taken to it, for messages.
+    QString describe() const;
 };
 
 enum class ConnectionState { Idle, Connecting, Ready, Reconnecting, Failed, Closed };

@@ -96,7 +96,7 @@ void ConnectionWorker::open()
             if (m_state == ConnectionState::Connecting)
                 dropConnection(QStringLiteral("no answer from %1 within %2 ms: check the host, "
                                               "the port and any firewall in between")
-                                   .arg(m_options.address())
+                                   .arg(m_options.describe())
                                    .arg(m_options.connectTimeoutMs),
                                ConnectFailure::Timeout);
         });
@@ -118,6 +118,10 @@ void ConnectionWorker::connectNow()
 {
     if (m_closing)
         return;
+    if (!m_options.detour.failure.isEmpty()) {
+        dropConnection(m_options.detour.failure, ConnectFailure::Other, true);
+        return;
+    }
     if (m_socket) {
         m_socket->disconnect(this);
         m_socket->abort();
@@ -141,7 +145,7 @@ void ConnectionWorker::connectNow()
 
     if (!ssl) {
         connect(m_socket, &QTcpSocket::connected, this, &ConnectionWorker::onConnected);
-        m_socket->connectToHost(m_options.host, m_options.port);
+        m_socket->connectToHost(socketHost(), socketPort());
         return;
     }
     QSslConfiguration conf = QSslConfiguration::defaultConfiguration();
@@ -183,9 +187,9 @@ void ConnectionWorker::connectNow()
         m_tlsVerificationFailed = true;
         m_lastError = QStringLiteral("TLS verification failed for %1: %2. Check the CA file and "
                                      "the server name, or the server's certificate")
-                          .arg(m_options.address(), sslErrorsText(errors));
+                          .arg(m_options.describe(), sslErrorsText(errors));
     });
-    ssl->connectToHostEncrypted(m_options.host, m_options.port,
+    ssl->connectToHostEncrypted(socketHost(), socketPort(),
                                 tls.serverName.isEmpty() ? m_options.host : tls.serverName);
 }
 
@@ -237,7 +241,7 @@ void ConnectionWorker::startHandshake()
     batch->timeoutMs = m_options.connectTimeoutMs;
     batch->deadlineMs = now() + batch->timeoutMs;
     batch->timeoutWhy =
-        QStringLiteral("no answer to the connection setup from %1").arg(m_options.address());
+        QStringLiteral("no answer to the connection setup from %1").arg(m_options.describe());
     batch->deliver = [this, withAuth, required](QList<ReplyResult> &&results, WireTimeUs) {
         for (qsizetype i = 0; i < results.size(); ++i) {
             if (results[i].ok())
@@ -254,18 +258,18 @@ void ConnectionWorker::startHandshake()
                 why = QStringLiteral("authentication failed on %1 (%2) for the user name given "
                                      "without a password; if it was a password, write "
                                      "redis://:PASSWORD@host")
-                          .arg(m_options.address(), QString::fromLatin1(e.code));
+                          .arg(m_options.describe(), QString::fromLatin1(e.code));
                 failure = ConnectFailure::Authentication;
             } else if (i == 0 && withAuth && e.kind == RedisError::Kind::Server) {
                 why = QStringLiteral("authentication failed for user '%1' on %2 (%3): check the "
                                      "user name and password")
                           .arg(m_options.username.isEmpty() ? QStringLiteral("default")
                                                             : m_options.username,
-                               m_options.address(), QString::fromLatin1(e.code));
+                               m_options.describe(), QString::fromLatin1(e.code));
                 failure = ConnectFailure::Authentication;
             } else if (e.isServer("NOAUTH")) {
                 why = QStringLiteral("%1 requires a password: set one in the connection")
-                          .arg(m_options.address());
+                          .arg(m_options.describe());
                 failure = ConnectFailure::PasswordRequired;
             } else if (e.kind == RedisError::Kind::Server) {
                 why = QStringLiteral("the server refused the connection setup: %1").arg(e.message);
@@ -282,7 +286,7 @@ void ConnectionWorker::startHandshake()
         m_attempt = 0;
         m_lastError.clear();
         m_failure = ConnectFailure::None;
-        setState(ConnectionState::Ready, m_options.address());
+        setState(ConnectionState::Ready, m_options.describe());
         while (!m_waiting.empty()) {
             auto next = m_waiting.front();
             m_waiting.pop_front();
@@ -311,7 +315,7 @@ void ConnectionWorker::submit(std::shared_ptr<Batch> batch)
         m_waiting.push_back(batch);
         return;
     }
-    QString why = QStringLiteral("disconnected from %1").arg(m_options.address());
+    QString why = QStringLiteral("disconnected from %1").arg(m_options.describe());
     if (!m_lastError.isEmpty())
         why += QStringLiteral(" (%1)").arg(m_lastError);
     if (m_state == ConnectionState::Reconnecting || m_state == ConnectionState::Connecting)
@@ -374,14 +378,14 @@ void ConnectionWorker::onReadyRead()
         if (status == RespDecoder::Status::Failed) {
             dropConnection(QStringLiteral("protocol error from %1: %2 (is this a Redis server, "
                                           "and does it expect TLS?)")
-                               .arg(m_options.address(), m_decoder.errorString()),
+                               .arg(m_options.describe(), m_decoder.errorString()),
                            ConnectFailure::Protocol);
             return;
         }
         if (m_inFlight.empty()) {
-            dropConnection(
-                QStringLiteral("protocol error: unexpected reply from %1").arg(m_options.address()),
-                ConnectFailure::Protocol);
+            dropConnection(QStringLiteral("protocol error: unexpected reply from %1")
+                               .arg(m_options.describe()),
+                           ConnectFailure::Protocol);
             return;
         }
         if (reply.isError())
@@ -436,14 +440,14 @@ void ConnectionWorker::explainFailedLookup()
 
 void ConnectionWorker::onDisconnected()
 {
-    dropConnection(QStringLiteral("%1 closed the connection").arg(m_options.address()),
+    dropConnection(QStringLiteral("%1 closed the connection").arg(m_options.describe()),
                    ConnectFailure::ConnectionLost);
 }
 
 QString ConnectionWorker::describeSocketError(QAbstractSocket::SocketError error,
                                               ConnectFailure *failure) const
 {
-    const QString where = m_options.address();
+    const QString where = m_options.describe();
     *failure = ConnectFailure::Other;
     switch (error) {
     case QAbstractSocket::ConnectionRefusedError:
@@ -523,7 +527,7 @@ void ConnectionWorker::dropConnection(const QString &why, ConnectFailure failure
                               ? RedisError::Kind::Protocol
                               : RedisError::Kind::ConnectionLost;
     if (wasReady && !m_closing)
-        qCWarning(lcRedis) << "connection to" << m_options.address() << "lost:" << why;
+        qCWarning(lcRedis) << "connection to" << m_options.describe() << "lost:" << why;
 
     if (m_closing) {
         failAll(lostKind, why);
@@ -559,7 +563,7 @@ void ConnectionWorker::onTick()
                                  RedisError::Delivery::NotSent,
                                  {},
                                  QStringLiteral("not sent: could not connect to %1 in time")
-                                     .arg(m_options.address())});
+                                     .arg(m_options.describe())});
         } else {
             ++it;
         }
@@ -588,7 +592,7 @@ void ConnectionWorker::closeIfSilent(qint64 t)
         return;
     dropConnection(QStringLiteral("no reply from %1 for %2 s: the server stopped answering "
                                   "(paused, overloaded or cut off by the network)")
-                       .arg(m_options.address())
+                       .arg(m_options.describe())
                        .arg(silentMs / 1000.0, 0, 'f', 1),
                    ConnectFailure::Timeout);
 }

@@ -78,6 +78,15 @@ private:
     void failAll(RedisError::Kind writtenKind, const QString &why);
     void dropConnection(const QString &why, ConnectFailure failure, bool terminal = false);
     void setState(ConnectionState s, const QString &detail);
+    // Where the socket goes: the detour's local forward when there is one, else host:port.
+    QString socketHost() const
+    {
+        return m_options.detour.localHost.isEmpty() ? m_options.host : m_options.detour.localHost;
+    }
+    quint16 socketPort() const
+    {
+        return m_options.detour.localHost.isEmpty() ? m_options.port : m_options.detour.localPort;
+    }
     QString describeSocketError(QAbstractSocket::SocketError error, ConnectFailure *failure) const;
     qint64 now() const { return m_clock.elapsed(); }
 

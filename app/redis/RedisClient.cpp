@@ -17,7 +17,11 @@ RedisClient::RedisClient(ConnectionOptions options, QObject *parent)
 {
     qRegisterMetaType<redis::ConnectionState>();
     qRegisterMetaType<redis::ConnectFailure>();
-    m_worker = new ConnectionWorker(m_options);
+    // options() stays as given: a copy aimed at another node must ask the route again.
+    ConnectionOptions wire = m_options;
+    if (wire.route && !wire.detour.active())
+        wire.detour = wire.route(wire.host, wire.port);
+    m_worker = new ConnectionWorker(wire);
     if (!m_options.onCallerThread)
         m_worker->moveToThread(transport::thread());
     connect(m_worker, &ConnectionWorker::stateChanged, this,

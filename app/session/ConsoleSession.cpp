@@ -1,10 +1,23 @@
 #include "ConsoleSession.h"
 
+#include "SessionLog.h"
+#include "TunnelRoute.h"
 #include "inventory/AuditLog.h"
+#include "ssh/SshTunnel.h"
 
 namespace session {
 
 namespace {
+// Every connection made from the profile, the lanes' and each node's as it is discovered,
+// goes through the tunnel.
+profiles::ConnectionProfile routedThrough(profiles::ConnectionProfile profile,
+                                          const std::shared_ptr<ssh::SshTunnel> &tunnel)
+{
+    if (tunnel)
+        profile.route = tunnelRoute(tunnel);
+    return profile;
+}
+
 redis::ClusterRouter::Options routerOptions(const profiles::ConnectionProfile &profile,
                                             const QString &password)
 {
@@ -27,10 +40,12 @@ redis::ConnectionOptions laneSeed(const profiles::ConnectionProfile &profile,
 } // namespace
 
 ConsoleSession::ConsoleSession(profiles::ConnectionProfile profile, const QString &password,
-                               QString releasePassword, QObject *parent)
+                               QString releasePassword, std::shared_ptr<ssh::SshTunnel> tunnel,
+                               QObject *parent)
     : QObject(parent)
-    , m_profile(std::move(profile))
+    , m_profile(routedThrough(std::move(profile), tunnel))
     , m_releasePassword(std::move(releasePassword))
+    , m_tunnel(std::move(tunnel))
     , m_router(std::make_unique<redis::ClusterRouter>(routerOptions(m_profile, password)))
     , m_deductionRouter(std::make_unique<redis::ClusterRouter>(
           m_router->topologySource(),
@@ -53,6 +68,23 @@ ConsoleSession::ConsoleSession(profiles::ConnectionProfile profile, const QStrin
                                                       m_profile.receiptKeyTemplate);
     if (schema.ok())
         m_schema = schema.value();
+    watchTunnel();
+}
+
+void ConsoleSession::watchTunnel()
+{
+    if (!m_tunnel)
+        return;
+    connect(m_tunnel.get(), &ssh::SshTunnel::died, this,
+            [this](const ssh::SshError &e) { emit tunnelDied(e.message); });
+    connect(m_tunnel.get(), &ssh::SshTunnel::failed, this,
+            [this](const ssh::SshError &e) { emit tunnelFailed(e.message); });
+    connect(m_tunnel.get(), &ssh::SshTunnel::established, this, [this] {
+        // Only a tunnel this session saw die comes back here: reopen through it now rather
+        // than at each connection's next backoff step.
+        reconnectRouters();
+        emit tunnelRestored();
+    });
 }
 
 ConsoleSession::~ConsoleSession()
@@ -74,6 +106,16 @@ void ConsoleSession::open()
 }
 
 void ConsoleSession::reconnect()
+{
+    if (m_tunnel && m_tunnel->state() != ssh::SshTunnel::State::Up) {
+        qCInfo(lcSession) << "starting the SSH tunnel via" << m_tunnel->bastionDisplay() << "again";
+        m_tunnel->start(); // established() reconnects the routers
+        return;
+    }
+    reconnectRouters();
+}
+
+void ConsoleSession::reconnectRouters()
 {
     for (redis::ClusterRouter *router :
          {m_router.get(), m_scanRouter.get(), m_deductionRouter.get()})

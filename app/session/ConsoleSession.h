@@ -11,6 +11,11 @@
 #include <QObject>
 #include <memory>
 
+namespace ssh {
+class SshTunnel;
+struct SshError;
+} // namespace ssh
+
 namespace session {
 
 // Everything one console window works with for one server: the profile, the connection, and
@@ -40,8 +45,11 @@ public:
     // Connects and reads the topology (nothing waits for it: commands sent before it is known
     // are held by the router).
     void open();
-    // Opens every connection again (the seed and each known node) and reads the topology.
+    // Opens every connection again (the seed and each known node) and reads the topology;
+    // a tunnel that died is started again first (its connections reconnect once it is up).
     void reconnect();
+    // The tunnel every connection goes through; nullptr when connected directly.
+    ssh::SshTunnel *tunnel() const { return m_tunnel.get(); }
     gate::WriteGate &gate() { return *m_gate; }
     redis::CommandSender &sender() { return *m_sender; }
     // The deduction panel's sender, through the same gate: connections of its own, read on
@@ -72,9 +80,21 @@ public:
     QString auditLogPath() const { return m_auditLogPath; }
     void setAuditLogPath(const QString &path); // the gate's unlock records too
 
+signals:
+    // The tunnel closed under the session (the bastion went away, ssh was stopped): every
+    // connection is gone with it, and what was in flight has an unknown outcome.
+    void tunnelDied(const QString &why);
+    // reconnect() could not start the tunnel again (why), or did.
+    void tunnelFailed(const QString &why);
+    void tunnelRestored();
+
 private:
+    void watchTunnel();
+    void reconnectRouters();
+
     profiles::ConnectionProfile m_profile;
     QString m_releasePassword;
+    std::shared_ptr<ssh::SshTunnel> m_tunnel;       // before the connections that go through it
     std::unique_ptr<redis::ClusterRouter> m_router; // owns the topology the lanes below share
     std::unique_ptr<redis::ClusterRouter> m_deductionRouter;
     std::unique_ptr<redis::ClusterRouter> m_scanRouter;

@@ -235,7 +235,6 @@ void SshTunnel::start()
     m_error = {};
     m_output.clear();
     m_partial.clear();
-    m_forwards.clear();
     if (auto ready = prepare(); !ready) {
         m_state = State::Failed;
         fail(ready.error());
@@ -324,6 +323,7 @@ void SshTunnel::checkReady()
     m_askpass.close();
     m_state = State::Up;
     qCInfo(lcSsh) << "SSH master up to" << m_target.bastion.display() << "pid" << masterPid();
+    restoreForwards();
     emit established();
 }
 
@@ -335,7 +335,6 @@ void SshTunnel::masterFinished()
     m_partial.clear();
     m_readyPoll.stop();
     m_startDeadline.stop();
-    m_forwards.clear();
     const State was = m_state;
     if (was == State::Starting) {
         m_state = State::Failed;
@@ -393,18 +392,14 @@ core::Result<quint16, SshError> SshTunnel::forward(const QString &host, quint16 
                              .arg(port)
                              .arg(why.isEmpty() ? QStringLiteral("the port is 0") : why));
     const QString key = hostForForward(host) + QLatin1Char(':') + QString::number(port);
+    const QMutexLocker lock(&m_forwardLock);
     if (const auto known = m_forwards.constFind(key); known != m_forwards.constEnd())
         return known.value();
     Run last;
     // A port taken between the choice and ssh's bind makes the forward fail: choose again.
     for (int attempt = 0; attempt < 20; ++attempt) {
         const quint16 local = candidatePort();
-        QStringList args{
-            QStringLiteral("-F"), m_config,
-            QStringLiteral("-S"), controlPath(),
-            QStringLiteral("-O"), QStringLiteral("forward"),
-            QStringLiteral("-L"), QStringLiteral("127.0.0.1:%1:%2").arg(local).arg(key)};
-        last = runSsh(args + destinationArguments(m_target.bastion), 10000);
+        last = runSsh(forwardArguments(local, key), 10000);
         if (!last.started)
             return notInstalled;
         if (last.finished && last.exitCode == 0) {
@@ -419,6 +414,33 @@ core::Result<quint16, SshError> SshTunnel::forward(const QString &host, quint16 
                      QStringLiteral("The SSH master could not forward a local port to %1: %2")
                          .arg(key, last.output.trimmed()),
                      last.output);
+}
+
+QStringList SshTunnel::forwardArguments(quint16 local, const QString &key) const
+{
+    return QStringList{QStringLiteral("-F"), m_config,
+                       QStringLiteral("-S"), controlPath(),
+                       QStringLiteral("-O"), QStringLiteral("forward"),
+                       QStringLiteral("-L"), QStringLiteral("127.0.0.1:%1:%2").arg(local).arg(key)}
+           + destinationArguments(m_target.bastion);
+}
+
+void SshTunnel::restoreForwards()
+{
+    const QMutexLocker lock(&m_forwardLock);
+    // Connections made before the tunnel died still point at these ports: the same port leads
+    // to the same host:port again, so they reconnect as they would to a server that came back.
+    for (auto it = m_forwards.begin(); it != m_forwards.end();) {
+        const Run run = runSsh(forwardArguments(it.value(), it.key()), 10000);
+        if (run.finished && run.exitCode == 0) {
+            ++it;
+            continue;
+        }
+        // Taken meanwhile: its connections are refused there, and say through what.
+        qCWarning(lcSsh) << "could not forward 127.0.0.1:" << it.value() << "to" << it.key()
+                         << "again:" << run.output.trimmed();
+        it = m_forwards.erase(it);
+    }
 }
 
 void SshTunnel::close()
@@ -439,7 +461,10 @@ void SshTunnel::close()
             m_master->waitForFinished(3000);
         }
     }
-    m_forwards.clear();
+    {
+        const QMutexLocker lock(&m_forwardLock);
+        m_forwards.clear();
+    }
     m_master.reset();
 }
 

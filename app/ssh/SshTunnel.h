@@ -7,6 +7,7 @@
 #include "core/Result.h"
 
 #include <QHash>
+#include <QMutex>
 #include <QObject>
 #include <QProcess>
 #include <QStringList>
@@ -59,11 +60,14 @@ public:
     State state() const { return m_state; }
     SshError error() const { return m_error; }
 
-    // A local port on 127.0.0.1 that reaches host:port as the bastion sees it. The same
-    // host:port gives the same port while the tunnel lives.
+    // Safe from any thread. A local port on 127.0.0.1 that reaches host:port as the bastion sees it. The same
+    // host:port gives the same port while the tunnel lives, and again once start() has
+    // brought a dead tunnel back (close() forgets them).
     core::Result<quint16, SshError> forward(const QString &host, quint16 port);
     // `ssh -O exit`, then the master is killed if it does not exit. No died() signal.
     void close();
+    // The bastion as written (user@host:port), for messages.
+    QString bastionDisplay() const { return m_target.bastion.display(); }
 
     // Trusts the host key named by the last HostKeyUnknown (or HostKeyChanged with
     // ReplaceChanged) error, or the bastion's when there was none: connects again without
@@ -86,6 +90,8 @@ signals:
 private:
     core::Result<bool, SshError> prepare();
     QStringList destinationArguments(const SshEndpoint &endpoint) const;
+    QStringList forwardArguments(quint16 local, const QString &key) const;
+    void restoreForwards();
     void readMasterOutput();
     void checkReady();
     void masterFinished();
@@ -104,6 +110,9 @@ private:
     QTimer m_startDeadline;
     State m_state = State::Idle;
     SshError m_error;
+    // forward() may be asked from the thread a connection is made on (a route), not only this
+    // object's: the forwards are kept under a lock.
+    QMutex m_forwardLock;
     QHash<QString, quint16> m_forwards;
     AskpassServer m_askpass;
 };

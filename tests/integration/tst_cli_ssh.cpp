@@ -107,25 +107,34 @@ private slots:
         QVERIFY2(r.err.contains("does not run on this machine"), r.err.constData());
     }
 
-    // Only the server in the URL is forwarded: a cluster node is refused, since its other
-    // nodes would be reached directly.
-    void clusterNodeIsRefused()
+    // Every node of a cluster is reached through the tunnel, not only the one in the URL:
+    // the key walk visits each primary, and sshd (LogLevel DEBUG) names each one as the target
+    // of a forwarded connection.
+    void everyClusterNodeGoesThroughTheTunnel()
     {
         testsupport::RedisCluster cluster;
         QVERIFY2(cluster.start(), qPrintable(cluster.errorString()));
+        const auto router = cluster.router();
+        for (int i = 0; i < 30; ++i)
+            QVERIFY(router->call({"SET", "stock:{s" + QByteArray::number(i) + "}:available", "5"})
+                        .ok());
         testsupport::CliOptions o;
         o.environment.remove(QStringLiteral("SSH_AUTH_SOCK"));
         const auto r = testsupport::runCli(
-            {QStringLiteral("ping"), QStringLiteral("--url"),
+            {QStringLiteral("keys"), QStringLiteral("--summary"), QStringLiteral("--json"),
+             QStringLiteral("--url"),
              QStringLiteral("redis://127.0.0.1:%1").arg(cluster.nodes().first().port),
              QStringLiteral("--ssh"),
              QStringLiteral("%1@127.0.0.1:%2").arg(Sshd::user()).arg(m_sshd.port()),
              QStringLiteral("--ssh-identity"), m_sshd.clientKey(),
              QStringLiteral("--ssh-trust-host-key"), m_sshd.hostKeyFingerprint()},
             o);
-        QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains("standalone server only"), r.err.constData());
-        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("\"skus\":30"), r.out.constData());
+        const QString log = m_sshd.log();
+        for (const auto &node : cluster.nodes())
+            QVERIFY2(log.contains(QStringLiteral("target 127.0.0.1 port %1").arg(node.port)),
+                     qPrintable(QStringLiteral("node %1 not reached through sshd").arg(node.port)));
     }
 
     void optionLikeTargetsAreRefused()
