@@ -219,9 +219,8 @@ int runDeduct(Context &context)
         return exitCode;
     profiles::ConnectionProfile profile = target->profile;
     // As in `inventory-cli functions`: a URL has no profile name to type for an unlock, so its
-    // address stands in (and names the session in the audit log). Through --ssh the address
-    // as written was put there already (the profile's own is the forward's).
-    if (parser.isSet(QStringLiteral("url")) && !target->tunnel)
+    // address stands in (and names the session in the audit log).
+    if (parser.isSet(QStringLiteral("url")))
         profile.name = QStringLiteral("%1:%2").arg(profile.host).arg(profile.port);
     const auto schema = keySchema(profile, context, &exitCode);
     if (!schema)

@@ -26,12 +26,16 @@ namespace session {
 // readSender() or scanReader(), which refuse anything not known to be a read; client() (the
 // seed node alone) is for what is per node by nature: INFO, FUNCTION LIST. Anything that
 // writes uses sender(), behind the gate.
+//
+// Given an SSH tunnel (already up), every connection of the session goes through it: the
+// lanes, every node a cluster announces or promotes later, and the release user's.
 class ConsoleSession : public QObject
 {
     Q_OBJECT
 public:
     ConsoleSession(profiles::ConnectionProfile profile, const QString &password,
-                   QString releasePassword = {}, QObject *parent = nullptr);
+                   QString releasePassword = {}, std::shared_ptr<ssh::SshTunnel> tunnel = {},
+                   QObject *parent = nullptr);
     ~ConsoleSession() override;
 
     const profiles::ConnectionProfile &profile() const { return m_profile; }

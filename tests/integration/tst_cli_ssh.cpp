@@ -131,7 +131,7 @@ private slots:
             o);
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY2(r.out.contains("\"skus\":30"), r.out.constData());
-        const QString log = m_sshd.log();
+        const QString log = m_sshd.fullLog();
         for (const auto &node : cluster.nodes())
             QVERIFY2(log.contains(QStringLiteral("target 127.0.0.1 port %1").arg(node.port)),
                      qPrintable(QStringLiteral("node %1 not reached through sshd").arg(node.port)));

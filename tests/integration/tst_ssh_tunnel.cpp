@@ -1,7 +1,6 @@
 #include "Isolation.h"
 #include "RedisFixture.h"
-#include "SshdFixture.h"
-#include "ssh/SshTunnel.h"
+#include "TrustedTunnel.h"
 
 #include <QDir>
 #include <QFile>
@@ -29,25 +28,10 @@ class TstSshTunnel : public QObject
 
     QString knownHosts() const { return m_data.filePath(QStringLiteral("known_hosts")); }
 
-    SshTarget target(const QString &identity) const
-    {
-        const auto t =
-            parseTarget({QStringLiteral("%1@127.0.0.1:%2").arg(Sshd::user()).arg(m_sshd.port()),
-                         QString(), identity, false});
-        if (!t)
-            qFatal("%s", qPrintable(t.error()));
-        return t.value();
-    }
-
     std::unique_ptr<SshTunnel> tunnel(const QString &identity = {})
     {
-        SshOptions options;
-        options.knownHostsFile = knownHosts();
-        options.connectTimeoutSec = 5;
-        options.aliveIntervalSec = 1;
-        options.aliveCountMax = 2;
-        return std::make_unique<SshTunnel>(
-            target(identity.isEmpty() ? m_sshd.clientKey() : identity), options);
+        return std::make_unique<SshTunnel>(testsupport::sshTarget(m_sshd, identity),
+                                           testsupport::sshTestOptions(knownHosts()));
     }
 
     static int modeOf(const QString &path)
@@ -72,21 +56,7 @@ class TstSshTunnel : public QObject
     // Up, with the fixture's host key trusted first.
     std::unique_ptr<SshTunnel> upTunnel()
     {
-        auto t = tunnel();
-        t->start();
-        if (t->waitUntilSettled(20000))
-            return t;
-        if (t->error().kind == SshFailure::HostKeyUnknown) {
-            const auto trusted = t->trustHostKey(m_sshd.hostKeyFingerprint());
-            if (!trusted)
-                qWarning("%s", qPrintable(trusted.error().message));
-            t->start();
-            if (t->waitUntilSettled(20000))
-                return t;
-        }
-        qWarning("tunnel not up: %s\n%s", qPrintable(t->error().message),
-                 qPrintable(t->error().sshOutput));
-        return nullptr;
+        return testsupport::trustedTunnel(m_sshd, knownHosts());
     }
 
     // After the bastion's key was refused as unknown: trusts the fixture's key, comes up and
@@ -529,7 +499,7 @@ private slots:
         QVERIFY(!qEnvironmentVariableIsEmpty("INVENTORY_DATA_DIR"));
         QCOMPARE(defaultKnownHostsFile(),
                  qEnvironmentVariable("INVENTORY_DATA_DIR") + QStringLiteral("/ssh_known_hosts"));
-        SshTunnel t(target(m_sshd.clientKey()));
+        SshTunnel t(testsupport::sshTarget(m_sshd, m_sshd.clientKey()));
         QCOMPARE(t.knownHostsFile(), defaultKnownHostsFile());
     }
 };

@@ -109,8 +109,13 @@ QString Sshd::hostKeyFingerprint() const
 
 QString Sshd::log() const
 {
+    return fullLog().right(4000);
+}
+
+QString Sshd::fullLog() const
+{
     QFile f(m_dir.filePath(QStringLiteral("sshd.log")));
-    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll().right(4000)) : QString();
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
 }
 
 static QString newKey(const QString &path, const QString &passphrase = {})

@@ -49,7 +49,9 @@ public:
     // The host key's SHA256 fingerprint as `ssh-keygen -lf` prints it.
     QString hostKeyFingerprint() const;
     QString directory() const { return m_dir.path(); }
-    QString log() const;
+    QString log() const; // the last lines, for a message
+    // Everything sshd logged (at LogLevel DEBUG: the target of each forwarded connection).
+    QString fullLog() const;
 
 private:
     bool writeConfig();
