@@ -118,6 +118,10 @@ void ConnectionWorker::connectNow()
 {
     if (m_closing)
         return;
+    // Asked to connect now (open() on a connection waiting out its backoff): the pending retry
+    // must not fire later and tear down the connection this makes.
+    if (m_reconnect)
+        m_reconnect->stop();
     if (!m_options.detour.failure.isEmpty()) {
         dropConnection(m_options.detour.failure, ConnectFailure::Other, true);
         return;

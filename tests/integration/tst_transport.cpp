@@ -5,6 +5,7 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <QThread>
+#include <QTimer>
 
 using namespace redis;
 using testsupport::StandaloneRedis;
@@ -257,6 +258,35 @@ private slots:
         QVERIFY(local.restart());
         QTRY_COMPARE_WITH_TIMEOUT(c->state(), ConnectionState::Ready, 5000);
         QVERIFY(c->call({"PING"}).ok());
+    }
+
+    // open() on a connection waiting out its backoff connects now, and the pending retry does
+    // not fire later to tear that connection down (a session's Reconnect, a tunnel brought
+    // back). The client reads on this thread, so a fence timer started after the retry was
+    // scheduled, and longer than the longest backoff, fires after the retry would have.
+    void openDuringBackoffCancelsThePendingRetry()
+    {
+        auto o = m_redis.options();
+        o.onCallerThread = true;
+        o.reconnectMinMs = o.reconnectMaxMs = 2000; // the retry waits 1000-2000 ms
+        auto c = m_redis.connect(o);
+        const auto id = c->call({"CLIENT", "ID"});
+        QVERIFY(id.ok() && id->isInteger());
+        QVERIFY(m_redis.connect()
+                    ->call({"CLIENT", "KILL", "ID", QByteArray::number(id->toInteger())})
+                    .ok());
+        QTRY_COMPARE_WITH_TIMEOUT(c->state(), ConnectionState::Reconnecting, 5000);
+        c->open();
+        QTRY_COMPARE_WITH_TIMEOUT(c->state(), ConnectionState::Ready, 5000);
+        const auto reopened = c->call({"CLIENT", "ID"});
+        QVERIFY(reopened.ok() && reopened->isInteger());
+        bool fencePassed = false;
+        QTimer::singleShot(2100, this, [&] { fencePassed = true; });
+        QTRY_VERIFY_WITH_TIMEOUT(fencePassed, 10000);
+        QCOMPARE(c->state(), ConnectionState::Ready);
+        const auto still = c->call({"CLIENT", "ID"});
+        QVERIFY(still.ok());
+        QCOMPARE(still->toInteger(), reopened->toInteger());
     }
 
     void aclUserAuthenticates()
