@@ -67,8 +67,7 @@ class TstScanPace : public testsupport::ServerTest
 private slots:
     void initTestCase()
     {
-        const QString why = startServer();
-        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QCOMPARE(startServer(), QString());
         m_url = QStringLiteral("redis://127.0.0.1:%1").arg(m_redis.port());
         QList<redis::Command> c;
         for (int i = 0; i < 3000; ++i) {
