@@ -41,9 +41,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY2(m_primary.start(), qPrintable(m_primary.errorString()));
-        QVERIFY2(m_replica.start({QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"),
-                                  QString::number(m_primary.port())}),
-                 qPrintable(m_replica.errorString()));
+        QVERIFY2(m_replica.startReplicaOf(m_primary), qPrintable(m_replica.errorString()));
         m_shipped = testsupport::functionSource(QStringLiteral("inventory_lib_v1.lua"));
         QVERIFY(m_primary.connect()->call({"FUNCTION", "LOAD", "REPLACE", m_shipped}).ok());
         QTRY_COMPARE_WITH_TIMEOUT(replicaCode(), m_shipped, 10000);
