@@ -1,6 +1,7 @@
 // The Libraries tab on a standalone primary with a replica (real servers), offscreen: the
 // matrix lists the replica under its primary, and a replica changed on its own is named as
 // such, with nothing offered to align (loading on the primary would not reach it).
+#include "ChangeFixture.h"
 #include "RedisFixture.h"
 #include "gate/WriteGate.h"
 #include "redis/ClusterRouter.h"
@@ -59,12 +60,8 @@ private slots:
         profile.name = QStringLiteral("replicated");
         profile.environment = QStringLiteral("local");
         gate::WriteGate gate(router.seed(), profile);
-        functions::ChangeContext context;
-        context.gate = &gate;
-        context.profile = profile.name;
-        context.nodes << functions::ChangeTarget{router.seed().address(), &router.seed(), nullptr};
-        context.backupDirectory = m_dir.filePath(QStringLiteral("backups"));
-        context.auditPath = m_dir.filePath(QStringLiteral("audit.jsonl"));
+        const functions::ChangeContext context =
+            testsupport::singleNodeContext(router.seed(), &gate, m_dir, profile.name);
         ui::LibrariesView view(context, router, std::nullopt);
         view.resize(1280, 720);
         view.show();
