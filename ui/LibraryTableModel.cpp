@@ -35,7 +35,9 @@ QString functionDetails(const redis::LibraryInfo &lib)
 } // namespace
 
 LibraryTableModel::LibraryTableModel(QObject *parent)
-    : QAbstractTableModel(parent)
+    : TitledTableModel({QT_TR_NOOP("Library"), QT_TR_NOOP("Functions"), QT_TR_NOOP("Engine"),
+                        QT_TR_NOOP("Function names [flags] (hover for descriptions)")},
+                       parent)
 {}
 
 void LibraryTableModel::setLibraries(const QList<redis::LibraryInfo> &libraries)
@@ -48,11 +50,6 @@ void LibraryTableModel::setLibraries(const QList<redis::LibraryInfo> &libraries)
 int LibraryTableModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_libraries.size());
-}
-
-int LibraryTableModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
 }
 
 QVariant LibraryTableModel::data(const QModelIndex &index, int role) const
@@ -85,19 +82,10 @@ QVariant LibraryTableModel::data(const QModelIndex &index, int role) const
 
 QVariant LibraryTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    // Numbered rows, and Qt's answer for any other role.
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
-    switch (section) {
-    case Library:
-        return tr("Library");
-    case Functions:
-        return tr("Functions");
-    case Engine:
-        return tr("Engine");
-    case Names:
-        return tr("Function names [flags] (hover for descriptions)");
-    }
-    return {};
+    return TitledTableModel::headerData(section, orientation, role);
 }
 
 } // namespace ui

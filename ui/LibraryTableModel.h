@@ -1,13 +1,12 @@
 #pragma once
 
+#include "core/TitledTableModel.h"
 #include "redis/LibraryList.h"
-
-#include <QAbstractTableModel>
 
 namespace ui {
 
 // The loaded function libraries as the overview lists them: one row per library.
-class LibraryTableModel : public QAbstractTableModel
+class LibraryTableModel : public core::TitledTableModel
 {
     Q_OBJECT
 public:
@@ -19,7 +18,6 @@ public:
     const QList<redis::LibraryInfo> &libraries() const { return m_libraries; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;

@@ -13,7 +13,13 @@ AnomalyModel::AnomalyModel(const KeyspaceStore &store, QObject *parent)
     : LocatedTableModel(parent)
     , m_store(store)
 {
-    setPlainColumnCount(Slot);
+    static const ColumnHeader columns[] = {
+        {QT_TR_NOOP("Anomaly"), "anomaly"},
+        {QT_TR_NOOP("Key"), "key"},
+        {QT_TR_NOOP("Why it matters"), "detail"},
+    };
+    static_assert(std::size(columns) == Slot);
+    setPlainColumns(columns);
     sync();
 }
 
@@ -87,11 +93,6 @@ int AnomalyModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : int(m_rows.size());
 }
 
-int AnomalyModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : locatedColumnCount();
-}
-
 QVariant AnomalyModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || index.row() >= int(m_rows.size()))
@@ -121,28 +122,6 @@ QVariant AnomalyModel::data(const QModelIndex &index, int role) const
         return data(index, Qt::DisplayRole);
     case AnomalyRole:
         return int(e.kind);
-    }
-    return {};
-}
-
-QVariant AnomalyModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal)
-        return {};
-    if (section >= Slot)
-        return locatedHeader(section, role);
-    static const char *const exportNames[] = {"anomaly", "key", "detail"};
-    if (role == ExportRole && section >= 0 && section < ColumnCount)
-        return QString::fromLatin1(exportNames[section]);
-    if (role != Qt::DisplayRole)
-        return {};
-    switch (section) {
-    case Kind:
-        return tr("Anomaly");
-    case Key:
-        return tr("Key");
-    case Detail:
-        return tr("Why it matters");
     }
     return {};
 }

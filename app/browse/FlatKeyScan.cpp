@@ -50,7 +50,15 @@ FlatKeyModel::FlatKeyModel(const FlatKeyStore &store, QObject *parent)
     : IndexTableModel(parent)
     , m_store(store)
 {
-    setPlainColumnCount(Slot);
+    static const ColumnHeader columns[] = {
+        {QT_TR_NOOP("Key"), "key"},
+        {QT_TR_NOOP("Type"), "type"},
+        {QT_TR_NOOP("TTL"), "ttl_ms"},
+        {QT_TR_NOOP("Size"), "size"},
+        {QT_TR_NOOP("Value (preview)"), "value_preview"},
+    };
+    static_assert(std::size(columns) == Slot);
+    setPlainColumns(columns);
     setDefaultSort(Key);
     rebuild();
 }
@@ -88,11 +96,6 @@ quint64 FlatKeyModel::sortKey(uint32_t id, int column) const
     }
     }
     return 0;
-}
-
-int FlatKeyModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : locatedColumnCount();
 }
 
 QVariant FlatKeyModel::data(const QModelIndex &index, int role) const
@@ -156,32 +159,6 @@ QVariant FlatKeyModel::data(const QModelIndex &index, int role) const
         return st.key(i).toByteArray();
     case ExpiryRole:
         return expiry;
-    }
-    return {};
-}
-
-QVariant FlatKeyModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal)
-        return {};
-    if (section >= Slot)
-        return locatedHeader(section, role);
-    static const char *const exportNames[] = {"key", "type", "ttl_ms", "size", "value_preview"};
-    if (role == ExportRole && section >= 0)
-        return QString::fromLatin1(exportNames[section]);
-    if (role != Qt::DisplayRole)
-        return {};
-    switch (section) {
-    case Key:
-        return tr("Key");
-    case Type:
-        return tr("Type");
-    case Ttl:
-        return tr("TTL");
-    case Size:
-        return tr("Size");
-    case Value:
-        return tr("Value (preview)");
     }
     return {};
 }

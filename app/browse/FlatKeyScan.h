@@ -52,10 +52,7 @@ public:
     explicit FlatKeyModel(const FlatKeyStore &store, QObject *parent = nullptr);
     void tick();
 
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
 
 protected:
     uint32_t sourceRows() const override { return m_store.rows(); }

@@ -54,6 +54,33 @@ QVariant LocatedTableModel::locatedData(int column, const QByteArray &key, int r
     return {};
 }
 
+int LocatedTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : m_columns;
+}
+
+QVariant LocatedTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (section >= m_plain)
+        return locatedHeader(section, role);
+    if (section < 0)
+        return {};
+    const ColumnHeader &column = m_plainColumns[size_t(section)];
+    switch (role) {
+    case Qt::DisplayRole:
+        return metaObject()->tr(column.title, nullptr);
+    case ExportRole:
+        return QString::fromLatin1(column.exportName);
+    case Qt::ToolTipRole:
+        if (column.toolTip)
+            return metaObject()->tr(column.toolTip, nullptr);
+        break;
+    }
+    return {};
+}
+
 QVariant LocatedTableModel::locatedHeader(int section, int role) const
 {
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole && role != ExportRole)

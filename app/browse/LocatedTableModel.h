@@ -3,6 +3,7 @@
 #include "KeyLocator.h"
 
 #include <QAbstractTableModel>
+#include <span>
 
 namespace browse {
 
@@ -22,11 +23,26 @@ public:
     // The topology changed: the columns appear or go, or their cells are read again.
     void locationsChanged();
 
+    // The subclass's columns, then Slot and Node on a cluster.
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
 protected:
-    // The subclass's columns before Node and Slot; call once from its constructor.
-    void setPlainColumnCount(int columns) { m_plain = m_columns = columns; }
-    int plainColumnCount() const { return m_plain; }
-    int locatedColumnCount() const { return m_columns; }
+    // One of the subclass's own columns, as its header shows it.
+    struct ColumnHeader
+    {
+        const char *title;      // marked QT_TR_NOOP in the subclass: translated in its context
+        const char *exportName; // the CSV header (ExportRole)
+        const char *toolTip = nullptr; // also QT_TR_NOOP; none when null
+    };
+    // The subclass's columns before Node and Slot, in order; call once from its constructor
+    // with a static table.
+    void setPlainColumns(std::span<const ColumnHeader> columns)
+    {
+        m_plainColumns = columns;
+        m_plain = m_columns = int(columns.size());
+    }
     // Slot first, then Node: a table's last column stretches, and host:port is the wider.
     bool isSlotColumn(int column) const { return located() && column == m_plain; }
     bool isNodeColumn(int column) const { return located() && column == m_plain + 1; }
@@ -35,12 +51,14 @@ protected:
     static bool isLocatedRole(int role);
     // The Node or Slot cell of a row about `key`; invalid for any other column or role.
     QVariant locatedData(int column, const QByteArray &key, int role) const;
-    QVariant locatedHeader(int section, int role) const;
     // Node sorts by the owner's place in the topology, Slot by number.
     quint64 locatedSortKey(int column, const QByteArray &key) const;
 
 private:
+    QVariant locatedHeader(int section, int role) const;
+
     const KeyLocator *m_locator = nullptr;
+    std::span<const ColumnHeader> m_plainColumns;
     int m_plain = 0;
     int m_columns = 0;
 };

@@ -17,7 +17,21 @@ ReceiptTableModel::ReceiptTableModel(const KeyspaceStore &store, QObject *parent
     , m_epoch(store.epoch())
     , m_warnWithinMs(DefaultExpiryWarningMs)
 {
-    setPlainColumnCount(Slot);
+    static const ColumnHeader columns[] = {
+        {QT_TR_NOOP("SKU"), "sku"},
+        {QT_TR_NOOP("Order"), "order"},
+        {QT_TR_NOOP("Recorded remaining"), "remaining",
+         QT_TR_NOOP("The stock left right after this order was deducted, as the receipt "
+                    "recorded it.")},
+        {QT_TR_NOOP("TTL"), "ttl_ms",
+         QT_TR_NOOP("Time until the receipt expires; after that a retry of the order "
+                    "deducts again.")},
+        {QT_TR_NOOP("Expires at"), "expires_at_utc"},
+        {QT_TR_NOOP("Receipt type"), "receipt"},
+        {QT_TR_NOOP("Anomalies"), "anomalies"},
+    };
+    static_assert(std::size(columns) == Slot);
+    setPlainColumns(columns);
 }
 
 void ReceiptTableModel::setExpiryWarningMs(qint64 ms)
@@ -207,11 +221,6 @@ int ReceiptTableModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : int(m_rows.size());
 }
 
-int ReceiptTableModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : locatedColumnCount();
-}
-
 QVariant ReceiptTableModel::displayData(int column, uint32_t r) const
 {
     const KeyspaceStore &st = m_store;
@@ -312,49 +321,6 @@ QVariant ReceiptTableModel::data(const QModelIndex &index, int role) const
         return expiry;
     case AnomalyRole:
         return int(st.receiptAnomalies(r));
-    }
-    return {};
-}
-
-QVariant ReceiptTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal)
-        return {};
-    if (section >= Slot)
-        return locatedHeader(section, role);
-    if (role == Qt::DisplayRole) {
-        switch (section) {
-        case Sku:
-            return tr("SKU");
-        case Order:
-            return tr("Order");
-        case Remaining:
-            return tr("Recorded remaining");
-        case Ttl:
-            return tr("TTL");
-        case ExpiresAt:
-            return tr("Expires at");
-        case Kind:
-            return tr("Receipt type");
-        case Anomalies:
-            return tr("Anomalies");
-        }
-    }
-    if (role == ExportRole) {
-        static const char *const names[] = {
-            "sku", "order", "remaining", "ttl_ms", "expires_at_utc", "receipt", "anomalies"};
-        return section >= 0 && section < ColumnCount ? QString::fromLatin1(names[section])
-                                                     : QVariant();
-    }
-    if (role == Qt::ToolTipRole) {
-        switch (section) {
-        case Remaining:
-            return tr("The stock left right after this order was deducted, as the receipt "
-                      "recorded it.");
-        case Ttl:
-            return tr("Time until the receipt expires; after that a retry of the order "
-                      "deducts again.");
-        }
     }
     return {};
 }

@@ -49,10 +49,7 @@ public:
     const std::vector<uint32_t> &receipts() const { return m_rows; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
 
 private:
     // data() for one role: DisplayRole and ExportRole, column by column.

@@ -43,7 +43,20 @@ SkuTableModel::SkuTableModel(const KeyspaceStore &store, QObject *parent)
     , m_store(store)
     , m_warnWithinMs(DefaultExpiryWarningMs)
 {
-    setPlainColumnCount(Slot);
+    static const ColumnHeader columns[] = {
+        {QT_TR_NOOP("SKU"), "sku"},
+        {QT_TR_NOOP("Stock"), "stock"},
+        {QT_TR_NOOP("Stock TTL"), "stock_ttl_ms",
+         QT_TR_NOOP("Time left on the stock key. Stock should never expire: 'none' is right.")},
+        {QT_TR_NOOP("Receipts"), "receipts",
+         QT_TR_NOOP("Idempotency receipts (one per deducted order) still held for this SKU.")},
+        {QT_TR_NOOP("Soonest receipt expiry"), "soonest_receipt_expiry_utc",
+         QT_TR_NOOP("Time until this SKU's first receipt expires; after that, a retry of "
+                    "that order would deduct again.")},
+        {QT_TR_NOOP("Anomalies"), "anomalies"},
+    };
+    static_assert(std::size(columns) == Slot);
+    setPlainColumns(columns);
     setDefaultSort(Sku);
     rebuild();
 }
@@ -121,11 +134,6 @@ void SkuTableModel::tick()
     const int last = rowCount() - 1;
     emit dataChanged(index(0, StockTtl), index(last, StockTtl), {Qt::DisplayRole});
     emit dataChanged(index(0, SoonestExpiry), index(last, SoonestExpiry), {Qt::DisplayRole});
-}
-
-int SkuTableModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : locatedColumnCount();
 }
 
 QVariant SkuTableModel::displayData(int column, uint32_t s) const
@@ -229,48 +237,6 @@ QVariant SkuTableModel::data(const QModelIndex &index, int role) const
         return st.stockPresent(s) ? st.stockExpiryMs(s) : NoExpiry;
     case AnomalyRole:
         return int(rowAnomalies(s));
-    }
-    return {};
-}
-
-QVariant SkuTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal)
-        return {};
-    if (section >= Slot)
-        return locatedHeader(section, role);
-    if (role == Qt::DisplayRole) {
-        switch (section) {
-        case Sku:
-            return tr("SKU");
-        case Stock:
-            return tr("Stock");
-        case StockTtl:
-            return tr("Stock TTL");
-        case Receipts:
-            return tr("Receipts");
-        case SoonestExpiry:
-            return tr("Soonest receipt expiry");
-        case Anomalies:
-            return tr("Anomalies");
-        }
-    }
-    if (role == ExportRole) {
-        static const char *const names[] = {
-            "sku", "stock", "stock_ttl_ms", "receipts", "soonest_receipt_expiry_utc", "anomalies"};
-        return section >= 0 && section < ColumnCount ? QString::fromLatin1(names[section])
-                                                     : QVariant();
-    }
-    if (role == Qt::ToolTipRole) {
-        switch (section) {
-        case StockTtl:
-            return tr("Time left on the stock key. Stock should never expire: 'none' is right.");
-        case SoonestExpiry:
-            return tr("Time until this SKU's first receipt expires; after that, a retry of "
-                      "that order would deduct again.");
-        case Receipts:
-            return tr("Idempotency receipts (one per deducted order) still held for this SKU.");
-        }
     }
     return {};
 }

@@ -47,10 +47,7 @@ public:
     // The anomaly bits of the SKU and of all its receipts.
     uint8_t rowAnomalies(uint32_t sku) const;
 
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
 
 protected:
     uint32_t sourceRows() const override { return m_store.skuCount(); }

@@ -114,8 +114,7 @@ int runAudit(Context &context)
 {
     QCommandLineParser parser;
     AuditOptions o;
-    o.addTo(parser);
-    if (auto code = parseArguments(parser, context))
+    if (auto code = parseArguments(parser, o, context))
         return *code;
     readiness::AuditSettings settings;
     if (parser.isSet(o.retryWindow)) {

@@ -201,8 +201,7 @@ int runDeduct(Context &context)
 {
     QCommandLineParser parser;
     DeductOptions o;
-    o.addTo(parser);
-    if (auto code = parseArguments(parser, context))
+    if (auto code = parseArguments(parser, o, context))
         return *code;
 
     const auto parsedMode = parseMode(parser.value(o.mode));

@@ -108,8 +108,7 @@ int runKeys(Context &context)
 {
     QCommandLineParser parser;
     KeysOptions o;
-    o.addTo(parser);
-    if (auto code = parseArguments(parser, context))
+    if (auto code = parseArguments(parser, o, context))
         return *code;
     browse::InventoryScan::Options options;
     if (auto problem = readScanOptions(parser, o, &options))

@@ -268,8 +268,7 @@ int runLab(Context &context)
 {
     QCommandLineParser parser;
     LabOptions o;
-    o.addTo(parser);
-    if (auto code = parseArguments(parser, context))
+    if (auto code = parseArguments(parser, o, context))
         return *code;
     if (auto repeated = repeatedOption(parser, {QStringLiteral("strategy")}))
         return context.fail(ExitUsage, *repeated);

@@ -65,6 +65,13 @@ int dispatch(int argc, const char *const *argv, QTextStream &out, QTextStream &e
 // Parses a subcommand's arguments with a parser that has --help; prints help on --help, and
 // one line on a usage error. Returns nullopt to go on, or the exit code to return now.
 std::optional<int> parseArguments(QCommandLineParser &parser, Context &context);
+// The same after adding a verb's options (a struct whose addTo(parser) declares them).
+template<typename Options>
+std::optional<int> parseArguments(QCommandLineParser &parser, Options &options, Context &context)
+{
+    options.addTo(parser);
+    return parseArguments(parser, context);
+}
 
 // After parsing: a sentence naming an option given more than once ("--quantity 1 --quantity
 // 2" would otherwise silently take the last), or nullopt. `repeatable` names those meant to

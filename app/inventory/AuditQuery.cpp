@@ -106,7 +106,11 @@ QByteArray auditToJsonLines(const QList<AuditRecord> &records)
 }
 
 AuditTableModel::AuditTableModel(QObject *parent)
-    : QAbstractTableModel(parent)
+    : TitledTableModel({QT_TR_NOOP("Time (UTC)"), QT_TR_NOOP("Action"), QT_TR_NOOP("SKU"),
+                        QT_TR_NOOP("Order"), QT_TR_NOOP("Result"), QT_TR_NOOP("Unknown?"),
+                        QT_TR_NOOP("Command"), QT_TR_NOOP("Profile"), QT_TR_NOOP("Server"),
+                        QT_TR_NOOP("OS user"), QT_TR_NOOP("Duration (ms)"), QT_TR_NOOP("Detail")},
+                       parent)
     , m_index(std::make_unique<AuditIndex>())
 {}
 
@@ -115,44 +119,6 @@ AuditTableModel::~AuditTableModel() = default;
 int AuditTableModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_visible.size());
-}
-
-int AuditTableModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant AuditTableModel::headerData(int section, Qt::Orientation o, int role) const
-{
-    if (o != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
-    switch (section) {
-    case Time:
-        return tr("Time (UTC)");
-    case Action:
-        return tr("Action");
-    case Sku:
-        return tr("SKU");
-    case Order:
-        return tr("Order");
-    case Result:
-        return tr("Result");
-    case Unknown:
-        return tr("Unknown?");
-    case Command:
-        return tr("Command");
-    case Profile:
-        return tr("Profile");
-    case Server:
-        return tr("Server");
-    case User:
-        return tr("OS user");
-    case Duration:
-        return tr("Duration (ms)");
-    case Detail:
-        return tr("Detail");
-    }
-    return {};
 }
 
 int AuditTableModel::entryAt(int row) const

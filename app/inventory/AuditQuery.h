@@ -3,8 +3,8 @@
 #include "AuditIndex.h"
 #include "AuditLog.h"
 #include "AuditServerChange.h"
+#include "core/TitledTableModel.h"
 
-#include <QAbstractTableModel>
 #include <memory>
 
 namespace inventory {
@@ -35,7 +35,7 @@ QByteArray auditToJsonLines(const QList<AuditRecord> &records);
 // outcome, a script deduction's steps folded into one row), filtered, newest first. Rows are
 // added as the log grows, without reading it again; only the record a person opens is read
 // back from the file whole.
-class AuditTableModel : public QAbstractTableModel
+class AuditTableModel : public core::TitledTableModel
 {
     Q_OBJECT
 public:
@@ -65,9 +65,7 @@ public:
     ~AuditTableModel() override;
 
     int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
 
     // In file order, as read (tests, exports read back): an index over them in memory.
     void setRecords(const QList<AuditRecord> &records);

@@ -5,39 +5,16 @@
 
 namespace inventory {
 
+DeductionHistory::DeductionHistory(QObject *parent)
+    : TitledTableModel({QT_TR_NOOP("Time"), QT_TR_NOOP("Mode"), QT_TR_NOOP("SKU"),
+                        QT_TR_NOOP("Order"), QT_TR_NOOP("Qty"), QT_TR_NOOP("Outcome"),
+                        QT_TR_NOOP("Remaining / stock"), QT_TR_NOOP("Last check")},
+                       parent)
+{}
+
 int DeductionHistory::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_entries.size());
-}
-
-int DeductionHistory::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant DeductionHistory::headerData(int section, Qt::Orientation o, int role) const
-{
-    if (o != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
-    switch (section) {
-    case Time:
-        return tr("Time");
-    case Mode:
-        return tr("Mode");
-    case Sku:
-        return tr("SKU");
-    case Order:
-        return tr("Order");
-    case Quantity:
-        return tr("Qty");
-    case Outcome:
-        return tr("Outcome");
-    case Value:
-        return tr("Remaining / stock");
-    case Check:
-        return tr("Last check");
-    }
-    return {};
 }
 
 QVariant DeductionHistory::data(const QModelIndex &index, int role) const

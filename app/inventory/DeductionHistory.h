@@ -1,15 +1,15 @@
 #pragma once
 
 #include "Deducer.h"
+#include "core/TitledTableModel.h"
 
-#include <QAbstractTableModel>
 #include <vector>
 
 namespace inventory {
 
 // The deductions of this session, newest last, each with its latest re-check. A table model
 // over a plain vector; views colour rows by OutcomeKindRole.
-class DeductionHistory : public QAbstractTableModel
+class DeductionHistory : public core::TitledTableModel
 {
     Q_OBJECT
 public:
@@ -29,12 +29,10 @@ public:
         QString receiptVerdict() const;
     };
 
-    using QAbstractTableModel::QAbstractTableModel;
+    explicit DeductionHistory(QObject *parent = nullptr);
 
     int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
 
     int add(const DeductionResult &result); // returns the entry id
     void setReceiptCheck(int id, const ReceiptStatus &status);

@@ -77,14 +77,15 @@ void SlowLogModel::setEntries(QList<SlowLogEntry> entries)
     endResetModel();
 }
 
+SlowLogModel::SlowLogModel(QObject *parent)
+    : TitledTableModel({QT_TR_NOOP("Node"), QT_TR_NOOP("Time"), QT_TR_NOOP("Duration"),
+                        QT_TR_NOOP("Command (◆ = FCALL/EVALSHA)"), QT_TR_NOOP("Client")},
+                       parent)
+{}
+
 int SlowLogModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_entries.size());
-}
-
-int SlowLogModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
 }
 
 QVariant SlowLogModel::data(const QModelIndex &index, int role) const
@@ -123,25 +124,6 @@ QVariant SlowLogModel::data(const QModelIndex &index, int role) const
     case Client:
         return e.clientName.isEmpty() ? e.client
                                       : QStringLiteral("%1 (%2)").arg(e.client, e.clientName);
-    }
-    return {};
-}
-
-QVariant SlowLogModel::headerData(int section, Qt::Orientation o, int role) const
-{
-    if (o != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
-    switch (section) {
-    case Node:
-        return tr("Node");
-    case Time:
-        return tr("Time");
-    case Duration:
-        return tr("Duration");
-    case Command:
-        return tr("Command (◆ = FCALL/EVALSHA)");
-    case Client:
-        return tr("Client");
     }
     return {};
 }

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "core/TitledTableModel.h"
 #include "redis/Reply.h"
 
-#include <QAbstractTableModel>
 #include <QObject>
 
 namespace redis {
@@ -30,20 +30,18 @@ struct SlowLogEntry
 redis::Decoded<QList<SlowLogEntry>> decodeSlowLog(const redis::Reply &reply, const QString &node);
 
 // The slow-log entries of every node, slowest first; ScriptRole marks FCALL/EVALSHA rows.
-class SlowLogModel : public QAbstractTableModel
+class SlowLogModel : public core::TitledTableModel
 {
     Q_OBJECT
 public:
     enum Column { Node, Time, Duration, Command, Client, ColumnCount };
     enum Role { ScriptRole = Qt::UserRole + 1 };
-    using QAbstractTableModel::QAbstractTableModel;
+    explicit SlowLogModel(QObject *parent = nullptr);
 
     void setEntries(QList<SlowLogEntry> entries);
     const QList<SlowLogEntry> &entries() const { return m_entries; }
     int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
 
 private:
     QList<SlowLogEntry> m_entries;

@@ -75,6 +75,21 @@ void concludeNotes(Finding &out, QList<Note> notes, int nodeCount)
     out.why = sentences.join(QLatin1Char(' '));
 }
 
+// A finding made node by node: a node whose libraries could not be read could not be checked,
+// `check` adds the notes of each of the others, and the notes conclude.
+template<typename Check>
+void concludeEachNode(const AuditInput &in, Finding &out, Check check)
+{
+    QList<Note> notes;
+    for (const NodeLibraries &node : in.nodes) {
+        if (node.libraries.ok())
+            check(node, *node.libraries.value, notes);
+        else
+            addNote(notes, Verdict::CouldNotCheck, node.libraries.missing, node.node);
+    }
+    concludeNotes(out, notes, int(in.nodes.size()));
+}
+
 QString evidenceName(const QString &name, const NodeLibraries &node, int nodeCount)
 {
     return nodeCount > 1 ? QStringLiteral("%1 on %2").arg(name, node.node) : name;
@@ -96,59 +111,56 @@ void checkLibraryRelease(const AuditInput &in, Finding &out)
         return conclude(out, Verdict::CouldNotCheck,
                         QStringLiteral("the console ships no library to compare with"));
     const int count = int(in.nodes.size());
-    QList<Note> notes;
-    for (const NodeLibraries &node : in.nodes) {
-        if (!node.libraries.ok()) {
-            addNote(notes, Verdict::CouldNotCheck, node.libraries.missing, node.node);
-            continue;
-        }
-        const QList<redis::LibraryInfo> &libs = *node.libraries.value;
-        for (const QString &name : shippedNames) {
-            const functions::LocalFile *shipped = in.catalog->filesFor(name).value(0);
-            for (const functions::LocalFile *f : in.catalog->filesFor(name))
-                if (isShipped(*f)) {
-                    shipped = f;
-                    break;
+    concludeEachNode(
+        in, out,
+        [&](const NodeLibraries &node, const QList<redis::LibraryInfo> &libs, QList<Note> &notes) {
+            for (const QString &name : shippedNames) {
+                const functions::LocalFile *shipped = in.catalog->filesFor(name).value(0);
+                for (const functions::LocalFile *f : in.catalog->filesFor(name))
+                    if (isShipped(*f)) {
+                        shipped = f;
+                        break;
+                    }
+                const QString shippedVersion = functions::versionLabel(shipped->inspection.version);
+                const redis::LibraryInfo *loaded = loadedNamed(libs, name);
+                if (!loaded) {
+                    out.evidence << qMakePair(evidenceName(name, node, count),
+                                              QStringLiteral("not loaded"));
+                    addNote(notes, Verdict::Fail,
+                            QStringLiteral("%1 is not loaded, so every deduction there fails with "
+                                           "'Function not found': load the shipped %2 "
+                                           "(inventory-cli functions load).")
+                                .arg(name, shippedVersion),
+                            node.node);
+                    continue;
                 }
-            const QString shippedVersion = functions::versionLabel(shipped->inspection.version);
-            const redis::LibraryInfo *loaded = loadedNamed(libs, name);
-            if (!loaded) {
-                out.evidence << qMakePair(evidenceName(name, node, count),
-                                          QStringLiteral("not loaded"));
-                addNote(notes, Verdict::Fail,
-                        QStringLiteral("%1 is not loaded, so every deduction there fails with "
-                                       "'Function not found': load the shipped %2 "
-                                       "(inventory-cli functions load).")
-                            .arg(name, shippedVersion),
-                        node.node);
-                continue;
-            }
-            const functions::LibraryMatch match = in.catalog->match(*loaded);
-            out.evidence << qMakePair(
-                evidenceName(name, node, count),
-                QStringLiteral("%1 (%2)").arg(describe(*loaded), match.text()));
-            const bool identical = match.kind == functions::LibraryMatch::Kind::Identical;
-            if (identical && match.file == shipped->displayName)
-                addNote(notes, Verdict::Pass,
-                        QStringLiteral("%1 is byte for byte the shipped release %2.")
-                            .arg(name, shippedVersion),
-                        node.node);
-            else if (identical)
-                addNote(notes, Verdict::Warn,
+                const functions::LibraryMatch match = in.catalog->match(*loaded);
+                out.evidence << qMakePair(
+                    evidenceName(name, node, count),
+                    QStringLiteral("%1 (%2)").arg(describe(*loaded), match.text()));
+                const bool identical = match.kind == functions::LibraryMatch::Kind::Identical;
+                if (identical && match.file == shipped->displayName)
+                    addNote(notes, Verdict::Pass,
+                            QStringLiteral("%1 is byte for byte the shipped release %2.")
+                                .arg(name, shippedVersion),
+                            node.node);
+                else if (identical)
+                    addNote(
+                        notes, Verdict::Warn,
                         QStringLiteral("%1 is the older release %2, not the shipped %3: load the "
                                        "shipped release before relying on what %3 fixed.")
                             .arg(name, functions::versionLabel(match.fileVersion), shippedVersion),
                         node.node);
-            else
-                addNote(notes, Verdict::Fail,
+                else
+                    addNote(
+                        notes, Verdict::Fail,
                         QStringLiteral("%1 matches no release (%2): code nobody shipped deducts "
                                        "stock; load the shipped %3 (inventory-cli functions "
                                        "load).")
                             .arg(name, describe(*loaded), shippedVersion),
                         node.node);
-        }
-    }
-    concludeNotes(out, notes, count);
+            }
+        });
 }
 
 void checkDeductWrites(const AuditInput &in, Finding &out)
@@ -156,40 +168,37 @@ void checkDeductWrites(const AuditInput &in, Finding &out)
     if (in.nodes.isEmpty())
         return conclude(out, Verdict::CouldNotCheck, QStringLiteral("no node was read"));
     const int count = int(in.nodes.size());
-    QList<Note> notes;
-    for (const NodeLibraries &node : in.nodes) {
-        if (!node.libraries.ok()) {
-            addNote(notes, Verdict::CouldNotCheck, node.libraries.missing, node.node);
-            continue;
-        }
-        QStringList flagged, fine;
-        for (const redis::LibraryInfo &l : *node.libraries.value)
-            for (const redis::FunctionInfo &f : l.functions) {
-                if (!isDeduct(f))
-                    continue;
-                out.evidence << qMakePair(evidenceName(f.name, node, count),
-                                          f.flags.isEmpty() ? QStringLiteral("no flags")
-                                                            : f.flags.join(QLatin1Char(',')));
-                (f.flags.contains(QLatin1String("no-writes")) ? flagged : fine) << f.name;
-            }
-        if (!flagged.isEmpty())
-            addNote(notes, Verdict::Fail,
+    concludeEachNode(
+        in, out,
+        [&](const NodeLibraries &node, const QList<redis::LibraryInfo> &libs, QList<Note> &notes) {
+            QStringList flagged, fine;
+            for (const redis::LibraryInfo &l : libs)
+                for (const redis::FunctionInfo &f : l.functions) {
+                    if (!isDeduct(f))
+                        continue;
+                    out.evidence << qMakePair(evidenceName(f.name, node, count),
+                                              f.flags.isEmpty() ? QStringLiteral("no flags")
+                                                                : f.flags.join(QLatin1Char(',')));
+                    (f.flags.contains(QLatin1String("no-writes")) ? flagged : fine) << f.name;
+                }
+            if (!flagged.isEmpty())
+                addNote(
+                    notes, Verdict::Fail,
                     QStringLiteral("%1 carries the no-writes flag, so Redis refuses its DECRBY "
                                    "and SET and every deduction fails: remove the flag and load "
                                    "the library again.")
                         .arg(flagged.join(QStringLiteral(", "))),
                     node.node);
-        else if (fine.isEmpty())
-            addNote(notes, Verdict::CouldNotCheck,
-                    QStringLiteral("no deduct function is loaded (see the library rule)."),
-                    node.node);
-        else
-            addNote(notes, Verdict::Pass,
-                    QStringLiteral("%1 may write (no no-writes flag).")
-                        .arg(fine.join(QStringLiteral(", "))),
-                    node.node);
-    }
-    concludeNotes(out, notes, count);
+            else if (fine.isEmpty())
+                addNote(notes, Verdict::CouldNotCheck,
+                        QStringLiteral("no deduct function is loaded (see the library rule)."),
+                        node.node);
+            else
+                addNote(notes, Verdict::Pass,
+                        QStringLiteral("%1 may write (no no-writes flag).")
+                            .arg(fine.join(QStringLiteral(", "))),
+                        node.node);
+        });
 }
 
 void checkLibraryDrift(const AuditInput &in, Finding &out)

@@ -5,6 +5,7 @@
 // construction until it has loaded everything (target: no gap over 50 ms), the time to fully
 // loaded, the RSS, and what one more write then costs to show (one reload).
 //   bench_audit_gui [--records N] [--log PATH (kept; default a temporary file)] [--show]
+#include "GuiBench.h"
 #include "inventory/AuditLog.h"
 #include "ui/deduct/AuditViewerPanel.h"
 
@@ -137,11 +138,7 @@ QByteArray loadAverage()
 
 int main(int argc, char **argv)
 {
-    bool show = false;
-    for (int i = 1; i < argc; ++i)
-        show = show || QByteArray(argv[i]) == "--show";
-    if (!show && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    const bool show = offscreenUnlessShow(argc, argv);
     QApplication app(argc, argv);
     QCommandLineParser p;
     p.addHelpOption();
@@ -176,21 +173,7 @@ int main(int argc, char **argv)
         QCoreApplication::processEvents();
     }
 
-    // Heartbeat: the longest gap between ticks is the longest the event loop was blocked.
-    qint64 last = 0, worst = 0, over50 = 0, ticks = 0;
-    QTimer heartbeat;
-    heartbeat.setInterval(5);
-    heartbeat.setTimerType(Qt::PreciseTimer);
-    QObject::connect(&heartbeat, &QTimer::timeout, [&] {
-        const qint64 now = clock.elapsed();
-        const qint64 gap = now - last;
-        worst = qMax(worst, gap);
-        if (gap > 30 && qEnvironmentVariableIsSet("BENCH_STALLS"))
-            QTextStream(stderr) << "stall " << gap << " ms at " << now << " ms\n";
-        over50 += gap > 50 ? 1 : 0;
-        ++ticks;
-        last = now;
-    });
+    StallMeter heartbeat(clock, 5);
 
     // The machine alone: the same heartbeat over an idle event loop for 2 s first, so that a
     // stall caused by other processes on the machine can be told from the viewer's.
@@ -198,9 +181,9 @@ int main(int argc, char **argv)
     std::unique_ptr<ui::AuditViewerPanel> panel;
     qint64 openedAt = 0;
     QTimer::singleShot(2000, &app, [&] {
-        idleWorst = std::exchange(worst, 0);
-        idleOver50 = std::exchange(over50, 0);
-        idleTicks = std::exchange(ticks, 0);
+        idleWorst = std::exchange(heartbeat.worst, 0);
+        idleOver50 = std::exchange(heartbeat.over50, 0);
+        idleTicks = std::exchange(heartbeat.ticks, 0);
         // Constructed inside the measured event loop: its own cost counts as a stall.
         openedAt = clock.elapsed();
         QElapsedTimer step;
@@ -255,8 +238,8 @@ int main(int argc, char **argv)
                     << Qt::endl;
                 out << "gui: fully loaded in " << QString::number(loadedMs / 1000.0, 'f', 2)
                     << " s (" << panel->model()->totalCount() << " rows); longest event-loop stall "
-                    << worst << " ms (" << over50 << " of " << ticks << " ticks over 50 ms); RSS "
-                    << rssLoaded << " MB loaded, peak " << peakRssMb()
+                    << heartbeat.worst << " ms (" << heartbeat.over50 << " of " << heartbeat.ticks
+                    << " ticks over 50 ms); RSS " << rssLoaded << " MB loaded, peak " << peakRssMb()
                     << " MB; one more write shown in " << reloadUs
                     << " us (reload reads only it); text filter over all rows " << filterMs
                     << " ms (" << filtered << " rows match); typed a key at a time: first key "
@@ -267,6 +250,5 @@ int main(int argc, char **argv)
         });
     });
     heartbeat.start();
-    last = clock.elapsed();
     return app.exec();
 }

@@ -7,6 +7,7 @@
 //   bench_browse_gui --port N [--show [--tab sku|order|keys|anomalies] [--order ID]
 //                    [--sku SKU] [--pattern GLOB] [--filter TEXT] [--anomalies-only]
 //                    [--dialog]]
+#include "GuiBench.h"
 #include "browse/InventoryScan.h"
 #include "redis/RedisClient.h"
 #include "ui/browse/BrowserPanel.h"
@@ -39,11 +40,7 @@ long peakRssKb()
 
 int main(int argc, char **argv)
 {
-    bool show = false;
-    for (int i = 1; i < argc; ++i)
-        show = show || QByteArray(argv[i]) == "--show";
-    if (!show && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    const bool show = offscreenUnlessShow(argc, argv);
     QApplication app(argc, argv);
     QCommandLineParser p;
     p.addHelpOption();
@@ -84,23 +81,10 @@ int main(int argc, char **argv)
     panel.resize(1400, 900);
     panel.show();
 
-    // Heartbeat: the longest gap between ticks is the longest the event loop was blocked.
     QElapsedTimer clock;
-    qint64 last = 0, worst = 0, over50 = 0, ticks = 0;
-    QTimer heartbeat;
-    heartbeat.setInterval(10);
-    heartbeat.setTimerType(Qt::PreciseTimer);
-    QObject::connect(&heartbeat, &QTimer::timeout, [&] {
-        const qint64 now = clock.elapsed();
-        const qint64 gap = now - last;
-        worst = qMax(worst, gap);
-        if (gap > 30 && qEnvironmentVariableIsSet("BENCH_STALLS"))
-            QTextStream(stderr) << "stall " << gap << " ms at " << now << " ms, "
-                                << panel.inventoryScan().scanner().keysSeen() << " keys, running "
-                                << panel.inventoryScan().isRunning() << '\n';
-        over50 += gap > 50 ? 1 : 0;
-        ++ticks;
-        last = now;
+    StallMeter heartbeat(clock, 10, [&](QTextStream &err) {
+        err << ", " << panel.inventoryScan().scanner().keysSeen() << " keys, running "
+            << panel.inventoryScan().isRunning();
     });
 
     QObject::connect(&panel, &ui::BrowserPanel::scanFinished, &app, [&](bool complete) {
@@ -114,7 +98,7 @@ int main(int argc, char **argv)
                     << "gui scan: " << (complete ? "complete" : "INCOMPLETE") << ", "
                     << panel.inventoryScan().scanner().keysSeen() << " keys in "
                     << QString::number(scanMs / 1000.0, 'f', 2) << " s; longest event-loop stall "
-                    << worst << " ms (" << over50 << " of " << ticks
+                    << heartbeat.worst << " ms (" << heartbeat.over50 << " of " << heartbeat.ticks
                     << " ticks over 50 ms); SKU rows " << panel.skuView()->skuModel().rowCount()
                     << "; peak RSS " << peakRssKb() / 1024 << " MB\n";
                 app.exit(complete ? 0 : 1);

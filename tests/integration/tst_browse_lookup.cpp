@@ -4,6 +4,7 @@
 #include "tst_browse_support.h"
 
 #include "AuditTrail.h"
+#include "ServerTest.h"
 
 #include "browse/FlatKeyScan.h"
 #include "browse/InventoryScan.h"
@@ -64,23 +65,16 @@ uint32_t receiptOf(const KeyspaceStore &st, const QByteArray &sku, const QByteAr
 
 } // namespace
 
-class TstBrowseLookup : public QObject
+class TstBrowseLookup : public testsupport::ServerTest
 {
     Q_OBJECT
 
-    testsupport::StandaloneRedis m_redis;
-    std::unique_ptr<redis::RedisClient> m_client;
     QTemporaryDir m_dir;
 
 private slots:
-    void initTestCase()
-    {
-        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
-        m_client = m_redis.connect();
-        QVERIFY(m_client->state() == redis::ConnectionState::Ready);
-    }
+    void initTestCase() { QCOMPARE(startServer(), QString()); }
 
-    void init() { QVERIFY(m_client->call({"FLUSHALL"}).ok()); }
+    void init() { QVERIFY(m_c->call({"FLUSHALL"}).ok()); }
 
     void orderLookupFindsEveryReceiptAndExplainsIt()
     {
@@ -94,9 +88,9 @@ private slots:
           << setString("idem:{44}:9001", "abc")                              // no TTL, not int
           << setString("idem:{42}:90011", "1", Hour)    // a longer id: not order 9001
           << setString("idem:{45}:x}:9001", "1", Hour); // order "x}:9001", not 9001
-        QCOMPARE(seed(*m_client, c), QString());
+        QCOMPARE(seed(*m_c, c), QString());
 
-        InventoryScan scan(*m_client, inventory::KeySchema());
+        InventoryScan scan(*m_c, inventory::KeySchema());
         InventoryScan::Options o;
         o.orderId = "9001";
         o.count = 300;
@@ -106,7 +100,7 @@ private slots:
         const qint64 now = KeyspaceScanner::nowMs();
         const uint32_t r42 = receiptOf(st, "42", "9001");
         // What the retry line rests on, read from the test's server (no maxmemory, no AOF).
-        const ServerEvidence server = readEvidence(*m_client, st.receiptKey(r42), 5000);
+        const ServerEvidence server = readEvidence(*m_c, st.receiptKey(r42), 5000);
         QVERIFY2(server.known(), qPrintable(server.readError));
         QCOMPARE(server.aofEnabled, std::optional<bool>(false));
         const OrderExplanation e42 = explainOrder(st, r42, now, &server);
@@ -145,23 +139,23 @@ private slots:
 
     void refreshRereadsVisibleRowsInOneRoundTrip()
     {
-        QCOMPARE(seed(*m_client, {setString("stock:{r}:available", "10"),
-                                  setString("idem:{r}:1", "9", Hour),
-                                  setString("idem:{r}:2", "8", Hour),
-                                  {"HSET", "idem:{r}:3", "remaining", "7", "quantity", "1"}}),
+        QCOMPARE(seed(*m_c, {setString("stock:{r}:available", "10"),
+                             setString("idem:{r}:1", "9", Hour),
+                             setString("idem:{r}:2", "8", Hour),
+                             {"HSET", "idem:{r}:3", "remaining", "7", "quantity", "1"}}),
                  QString());
-        InventoryScan scan(*m_client, inventory::KeySchema());
+        InventoryScan scan(*m_c, inventory::KeySchema());
         QVERIFY(runToEnd(scan, {}));
         KeyspaceStore &st = scan.store();
         const uint32_t s = st.findSku("r");
         QCOMPARE(st.receiptCountOf(s), 3u);
-        QCOMPARE(seed(*m_client, {setString("stock:{r}:available", "6"),
-                                  {"PERSIST", "idem:{r}:1"},
-                                  {"DEL", "idem:{r}:2"},
-                                  {"HSET", "idem:{r}:3", "remaining", "5"},
-                                  {"PEXPIRE", "stock:{r}:available", "100000"}}),
+        QCOMPARE(seed(*m_c, {setString("stock:{r}:available", "6"),
+                             {"PERSIST", "idem:{r}:1"},
+                             {"DEL", "idem:{r}:2"},
+                             {"HSET", "idem:{r}:3", "remaining", "5"},
+                             {"PEXPIRE", "stock:{r}:available", "100000"}}),
                  QString());
-        browsetest::SlowSender counting(*m_client, 0);
+        browsetest::SlowSender counting(*m_c, 0);
         RowRefresher refresher(counting, st);
         QSignalSpy refreshed(&refresher, &RowRefresher::refreshed);
         std::vector<uint32_t> receipts;
@@ -178,7 +172,7 @@ private slots:
         QCOMPARE(st.remaining(receiptOf(st, "r", "3")), 5);
 
         // Replies for a store cleared in the meantime (a rescan) are dropped.
-        browsetest::SlowSender slow(*m_client, 100);
+        browsetest::SlowSender slow(*m_c, 100);
         RowRefresher late(slow, st);
         QSignalSpy lateDone(&late, &RowRefresher::refreshed);
         QVERIFY(late.refresh({s}, {}));
@@ -192,16 +186,16 @@ private slots:
     void flatViewListsAnyKeySafely()
     {
         const QByteArray bin("k\x00\x01\xff", 4);
-        QCOMPARE(seed(*m_client, {setString("str", "hello"),
-                                  setString("long", QByteArray(5000, 'v'), Hour),
-                                  setString(bin, QByteArray("\x00\n", 2)),
-                                  {"HSET", "h", "remaining", "3", "quantity", "2"},
-                                  {"RPUSH", "l", "a", "b", "c"},
-                                  {"SADD", "s", "m"},
-                                  {"ZADD", "z", "1", "one"},
-                                  {"XADD", "x", "*", "f", "v"}}),
+        QCOMPARE(seed(*m_c, {setString("str", "hello"),
+                             setString("long", QByteArray(5000, 'v'), Hour),
+                             setString(bin, QByteArray("\x00\n", 2)),
+                             {"HSET", "h", "remaining", "3", "quantity", "2"},
+                             {"RPUSH", "l", "a", "b", "c"},
+                             {"SADD", "s", "m"},
+                             {"ZADD", "z", "1", "one"},
+                             {"XADD", "x", "*", "f", "v"}}),
                  QString());
-        FlatKeyScan scan(*m_client);
+        FlatKeyScan scan(*m_c);
         FlatKeyModel model(scan.store());
         QAbstractItemModelTester tester(&model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -252,11 +246,11 @@ private slots:
 
     void keyActionsAreGatedConfirmedAndAudited()
     {
-        QCOMPARE(seed(*m_client,
-                      {setString("stock:{a}:available", "5", Hour), setString("idem:{a}:1", "4")}),
-                 QString());
+        QCOMPARE(
+            seed(*m_c, {setString("stock:{a}:available", "5", Hour), setString("idem:{a}:1", "4")}),
+            QString());
         const QString logPath = m_dir.filePath("audit.jsonl");
-        KeyActionRunner runner(*m_client, AuditContext{logPath, "local-test", {}, {}});
+        KeyActionRunner runner(*m_c, AuditContext{logPath, "local-test", {}, {}});
         QSignalSpy finished(&runner, &KeyActionRunner::finished);
 
         const KeyAction expire = KeyAction::setTtl("idem:{a}:1", 7 * 86400);
@@ -267,14 +261,14 @@ private slots:
         auto o = finished.last()[0].value<KeyActionRunner::Outcome>();
         QVERIFY(o.ok);
         QCOMPARE(o.result, "TTL set: expires in 7 d");
-        QVERIFY(m_client->call({"PTTL", "idem:{a}:1"})->toInteger() > 0);
+        QVERIFY(m_c->call({"PTTL", "idem:{a}:1"})->toInteger() > 0);
 
         QVERIFY(runner.run(KeyAction::removeTtl("stock:{a}:available")));
         QVERIFY(finished.wait(5000));
-        QCOMPARE(m_client->call({"PTTL", "stock:{a}:available"})->toInteger(), -1);
+        QCOMPARE(m_c->call({"PTTL", "stock:{a}:available"})->toInteger(), -1);
         QVERIFY(runner.run(KeyAction::remove("idem:{a}:1")));
         QVERIFY(finished.wait(5000));
-        QCOMPARE(m_client->call({"EXISTS", "idem:{a}:1"})->toInteger(), 0);
+        QCOMPARE(m_c->call({"EXISTS", "idem:{a}:1"})->toInteger(), 0);
         QVERIFY(runner.run(KeyAction::remove("idem:{a}:1")));
         QVERIFY(finished.wait(5000));
         QCOMPARE(finished.last()[0].value<KeyActionRunner::Outcome>().result,
@@ -282,11 +276,11 @@ private slots:
 
         // A production profile's session is read-only: the gate refuses, nothing is sent, and
         // the attempt is still recorded.
-        ProductionSession prod(*m_client);
+        ProductionSession prod(*m_c);
         QVERIFY(prod.gate.isReadOnly());
         KeyActionRunner guarded(prod.sender, AuditContext{logPath, "prod-eu", {}, {}});
         QSignalSpy refused(&guarded, &KeyActionRunner::finished);
-        QCOMPARE(seed(*m_client, {setString("idem:{a}:2", "3", Hour)}), QString());
+        QCOMPARE(seed(*m_c, {setString("idem:{a}:2", "3", Hour)}), QString());
         QVERIFY(guarded.run(KeyAction::remove("idem:{a}:2")));
         QVERIFY(refused.wait(5000));
         o = refused.last()[0].value<KeyActionRunner::Outcome>();
@@ -294,7 +288,7 @@ private slots:
         QVERIFY(!o.outcomeUnknown);
         QVERIFY2(o.result.startsWith("not sent: ") && o.result.contains("prod-eu"),
                  qPrintable(o.result));
-        QCOMPARE(m_client->call({"EXISTS", "idem:{a}:2"})->toInteger(), 1);
+        QCOMPARE(m_c->call({"EXISTS", "idem:{a}:2"})->toInteger(), 1);
 
         // Each action: an attempt record before sending, then its outcome with the same id.
         const auto trail = testsupport::readAuditTrail(logPath);
@@ -310,11 +304,10 @@ private slots:
         QCOMPARE(records[0].command, (QList<QByteArray>{"EXPIRE", "idem:{a}:1", "604800"}));
         QCOMPARE(records[0].profile, "local-test");
         // The run_id of the server that ran it, read just before (INFO server).
-        QCOMPARE(
-            records[0].runId,
-            QString::fromLatin1(
-                overview::parseInfo(m_client->call({"INFO", "server"})->bytes()).value("run_id")));
-        QCOMPARE(records[0].server, m_client->address());
+        QCOMPARE(records[0].runId,
+                 QString::fromLatin1(
+                     overview::parseInfo(m_c->call({"INFO", "server"})->bytes()).value("run_id")));
+        QCOMPARE(records[0].server, m_c->address());
         QVERIFY(records[0].durationMs >= 0);
         QCOMPARE(records[1].action, "persist");
         QCOMPARE(records[2].action, "delete");
@@ -327,11 +320,11 @@ private slots:
     // action is refused, says why, and the key is untouched.
     void keyActionIsRefusedWhenTheAuditLogCannotBeWritten()
     {
-        QCOMPARE(seed(*m_client, {setString("idem:{b}:1", "4", Hour)}), QString());
-        const QByteArray before = m_client->call({"DUMP", "idem:{b}:1"})->bytes();
+        QCOMPARE(seed(*m_c, {setString("idem:{b}:1", "4", Hour)}), QString());
+        const QByteArray before = m_c->call({"DUMP", "idem:{b}:1"})->bytes();
         const QString logPath = m_dir.filePath("key-audit-is-a-directory");
         QVERIFY(QDir().mkpath(logPath));
-        KeyActionRunner runner(*m_client, AuditContext{logPath, "local-test", {}, {}});
+        KeyActionRunner runner(*m_c, AuditContext{logPath, "local-test", {}, {}});
         QSignalSpy finished(&runner, &KeyActionRunner::finished);
         for (const KeyAction &a :
              {KeyAction::remove("idem:{b}:1"), KeyAction::removeTtl("idem:{b}:1"),
@@ -348,21 +341,21 @@ private slots:
             QVERIFY2(o.result.contains("Is a directory"), qPrintable(o.result));
             QVERIFY(!runner.isBusy());
         }
-        QCOMPARE(m_client->call({"DUMP", "idem:{b}:1"})->bytes(), before);
-        QVERIFY(m_client->call({"PTTL", "idem:{b}:1"})->toInteger() > Hour - 60000);
+        QCOMPARE(m_c->call({"DUMP", "idem:{b}:1"})->bytes(), before);
+        QVERIFY(m_c->call({"PTTL", "idem:{b}:1"})->toInteger() > Hour - 60000);
     }
     // "Set stock…" repairs a value the functions refuse; on a read-only production session
     // the gate refuses it before a byte is sent, and the refusal is in the audit log.
     void setStockRepairsABadValueThroughTheGate()
     {
-        QCOMPARE(seed(*m_client, {setString("stock:{s}:available", "12.5"),
-                                  setString("stock:{t}:available", "-3")}),
+        QCOMPARE(seed(*m_c, {setString("stock:{s}:available", "12.5"),
+                             setString("stock:{t}:available", "-3")}),
                  QString());
         const QString logPath = m_dir.filePath("set-stock.jsonl");
-        QVERIFY(!KeyActionRunner(*m_client, AuditContext{logPath, "local-test", {}, {}})
+        QVERIFY(!KeyActionRunner(*m_c, AuditContext{logPath, "local-test", {}, {}})
                      .run(KeyAction::setStock("stock:{s}:available", "12.5")));
 
-        ProductionSession prod(*m_client);
+        ProductionSession prod(*m_c);
         QVERIFY(prod.gate.isReadOnly());
         KeyActionRunner guarded(prod.sender, AuditContext{logPath, "prod-eu", {}, {}});
         QSignalSpy finished(&guarded, &KeyActionRunner::finished);
@@ -373,23 +366,23 @@ private slots:
         QVERIFY(!o.outcomeUnknown);
         QVERIFY2(o.result.startsWith("not sent: ") && o.result.contains("prod-eu"),
                  qPrintable(o.result));
-        QCOMPARE(m_client->call({"GET", "stock:{s}:available"})->bytes(), QByteArray("12.5"));
+        QCOMPARE(m_c->call({"GET", "stock:{s}:available"})->bytes(), QByteArray("12.5"));
 
         // Unlocked (a local session), the same action is sent and repairs the value; a key
         // deleted meanwhile is not created again (XX).
-        KeyActionRunner runner(*m_client, AuditContext{logPath, "local-test", {}, {}});
+        KeyActionRunner runner(*m_c, AuditContext{logPath, "local-test", {}, {}});
         QSignalSpy done(&runner, &KeyActionRunner::finished);
         QVERIFY(runner.run(KeyAction::setStock("stock:{s}:available", "12")));
         QVERIFY(done.wait(5000));
         o = done.last()[0].value<KeyActionRunner::Outcome>();
         QVERIFY(o.ok);
         QCOMPARE(o.result, "stock set to 12");
-        QCOMPARE(m_client->call({"GET", "stock:{s}:available"})->bytes(), QByteArray("12"));
+        QCOMPARE(m_c->call({"GET", "stock:{s}:available"})->bytes(), QByteArray("12"));
         QVERIFY(runner.run(KeyAction::setStock("stock:{gone}:available", "5")));
         QVERIFY(done.wait(5000));
         QCOMPARE(done.last()[0].value<KeyActionRunner::Outcome>().result,
                  "nothing changed: the stock key no longer exists");
-        QCOMPARE(m_client->call({"EXISTS", "stock:{gone}:available"})->toInteger(), 0);
+        QCOMPARE(m_c->call({"EXISTS", "stock:{gone}:available"})->toInteger(), 0);
 
         const auto trail = testsupport::readAuditTrail(logPath);
         QVERIFY2(trail.problem.isEmpty(), qPrintable(trail.problem));

@@ -3,6 +3,8 @@
 // while one runs (no stale rows), and the models tracking a live scan.
 #include "tst_browse_support.h"
 
+#include "ServerTest.h"
+
 #include "browse/AnomalyModel.h"
 #include "browse/Cells.h"
 #include "browse/InventoryScan.h"
@@ -30,22 +32,14 @@ bool runToEnd(InventoryScan &scan, const InventoryScan::Options &o, int timeoutM
 
 } // namespace
 
-class TstBrowseScan : public QObject
+class TstBrowseScan : public testsupport::ServerTest
 {
     Q_OBJECT
 
-    testsupport::StandaloneRedis m_redis;
-    std::unique_ptr<redis::RedisClient> m_client;
-
 private slots:
-    void initTestCase()
-    {
-        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
-        m_client = m_redis.connect();
-        QVERIFY(m_client->state() == redis::ConnectionState::Ready);
-    }
+    void initTestCase() { QCOMPARE(startServer(), QString()); }
 
-    void init() { QVERIFY(m_client->call({"FLUSHALL"}).ok()); }
+    void init() { QVERIFY(m_c->call({"FLUSHALL"}).ok()); }
 
     void everyAnomalyClassBinaryKeysAndHashReceipts()
     {
@@ -73,9 +67,9 @@ private slots:
           << setString("stock:{" + binSku + "}:available", longValue)
           << setString("idem:{" + binSku + "}:\r\n", QByteArray("1\x00", 2), Week)
           << setString("unrelated:1", "x") << redis::Command{"RPUSH", "queue", "a", "b"};
-        QCOMPARE(seed(*m_client, c), QString());
+        QCOMPARE(seed(*m_c, c), QString());
 
-        InventoryScan scan(*m_client, inventory::KeySchema());
+        InventoryScan scan(*m_c, inventory::KeySchema());
         SkuTableModel skus(scan.store());
         AnomalyModel anomalies(scan.store());
         QAbstractItemModelTester t1(&skus, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -143,9 +137,9 @@ private slots:
         for (int i = 0; i < 1500; ++i) // these expire over the next 1.5 s, while we scan
             c << setString("idem:{brief}:" + QByteArray::number(i), "1", 1 + i);
         c << setString("stock:{keep}:available", "5") << setString("stock:{brief}:available", "5");
-        QCOMPARE(seed(*m_client, c), QString());
+        QCOMPARE(seed(*m_c, c), QString());
         // Data batches lag their SCAN pages by 150 ms, so many keys are listed and then gone.
-        browsetest::SlowSender slow(*m_client, 150);
+        browsetest::SlowSender slow(*m_c, 150);
         InventoryScan scan(slow, inventory::KeySchema());
         InventoryScan::Options o;
         o.count = 20;
@@ -174,8 +168,8 @@ private slots:
         QList<redis::Command> c;
         for (int i = 0; i < 3000; ++i)
             c << setString("stock:{s" + QByteArray::number(i) + "}:available", "1");
-        QCOMPARE(seed(*m_client, c), QString());
-        browsetest::SlowSender slow(*m_client, 40);
+        QCOMPARE(seed(*m_c, c), QString());
+        browsetest::SlowSender slow(*m_c, 40);
         InventoryScan scan(slow, inventory::KeySchema());
         QSignalSpy done(&scan, &InventoryScan::finished);
         InventoryScan::Options o;
@@ -205,8 +199,8 @@ private slots:
             c << setString("stock:{a-" + QByteArray::number(i) + "}:available", "1");
             c << setString("stock:{b-" + QByteArray::number(i) + "}:available", "2");
         }
-        QCOMPARE(seed(*m_client, c), QString());
-        browsetest::SlowSender slow(*m_client, 60);
+        QCOMPARE(seed(*m_c, c), QString());
+        browsetest::SlowSender slow(*m_c, 60);
         InventoryScan scan(slow, inventory::KeySchema());
         SkuTableModel model(scan.store());
         QAbstractItemModelTester tester(&model,
@@ -243,9 +237,9 @@ private slots:
                 c << setString("idem:{" + sku + "}:" + QByteArray::number(r), "3",
                                Week - i * 1000 - r);
         }
-        QCOMPARE(seed(*m_client, c), QString());
+        QCOMPARE(seed(*m_c, c), QString());
         for (int column = 0; column < SkuTableModel::ColumnCount; ++column) {
-            InventoryScan scan(*m_client, inventory::KeySchema());
+            InventoryScan scan(*m_c, inventory::KeySchema());
             SkuTableModel skus(scan.store());
             ReceiptTableModel receipts(scan.store());
             QAbstractItemModelTester t1(&skus,

@@ -41,9 +41,7 @@ private slots:
     {
         QVERIFY2(testsupport::cliProblem().isEmpty(), qPrintable(testsupport::cliProblem()));
         QVERIFY2(m_primary.start(), qPrintable(m_primary.errorString()));
-        QVERIFY2(m_replica.start({QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"),
-                                  QString::number(m_primary.port())}),
-                 qPrintable(m_replica.errorString()));
+        QVERIFY2(m_replica.startReplicaOf(m_primary), qPrintable(m_replica.errorString()));
         m_p = m_primary.connect();
         m_r = m_replica.connect();
         QVERIFY(m_p->call({"FUNCTION", "LOAD", "REPLACE",

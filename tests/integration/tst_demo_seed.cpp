@@ -1,6 +1,6 @@
 // The demo seeder against a real redis-server: the counts, the genuineness of the receipts
 // (they come from real FCALLs) and every planted anomaly, read back independently.
-#include "RedisFixture.h"
+#include "ServerTest.h"
 #include "demo/DemoSeeder.h"
 #include "redis/LibraryList.h"
 
@@ -42,20 +42,17 @@ const Anomaly *find(const SeedReport &r, Anomaly::Kind kind)
 
 } // namespace
 
-class TstDemoSeed : public QObject
+class TstDemoSeed : public testsupport::ServerTest
 {
     Q_OBJECT
 
-    testsupport::StandaloneRedis m_redis;
-    std::unique_ptr<redis::RedisClient> m_client;
     SeedReport m_report;
 
 private slots:
     void initTestCase()
     {
-        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
-        m_client = m_redis.connect();
-        const auto r = seedDemoBlocking(*m_client);
+        QCOMPARE(startServer(), QString());
+        const auto r = seedDemoBlocking(*m_c);
         QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error()));
         m_report = r.value();
     }
@@ -80,12 +77,12 @@ private slots:
         QCOMPARE(m_report.missingStock, 0);
         QVERIFY2(m_report.roundTrips <= 5, qPrintable(QString::number(m_report.roundTrips)));
         QCOMPARE(m_report.anomalies.size(), 6);
-        QCOMPARE(m_report.keyCount, m_client->call({"DBSIZE"})->toInteger());
+        QCOMPARE(m_report.keyCount, m_c->call({"DBSIZE"})->toInteger());
     }
 
     void libraryIsLoaded()
     {
-        const auto libs = redis::decodeFunctionList(m_client->call({"FUNCTION", "LIST"}).value());
+        const auto libs = redis::decodeFunctionList(m_c->call({"FUNCTION", "LIST"}).value());
         QVERIFY(libs.ok());
         QCOMPARE(libs->size(), 1);
         QCOMPARE(libs->first().name, QStringLiteral("inventory_lib_v1"));
@@ -99,12 +96,12 @@ private slots:
     {
         const QRegularExpression stockRe(QStringLiteral("^stock:\\{(sku-\\d+)\\}:available$"));
         const QRegularExpression receiptRe(QStringLiteral("^idem:\\{(sku-\\d+)\\}:(\\d+)$"));
-        const QList<QByteArray> keys = allKeys(*m_client);
+        const QList<QByteArray> keys = allKeys(*m_c);
         QCOMPARE(qint64(keys.size()), m_report.keyCount);
         QList<redis::Command> batch;
         for (const auto &k : keys)
             batch << redis::Command{"GET", k} << redis::Command{"TTL", k};
-        const auto replies = m_client->callBatch(batch);
+        const auto replies = m_c->callBatch(batch);
         QCOMPARE(replies.size(), batch.size());
 
         QSet<QByteArray> anomalyKeys;
@@ -158,7 +155,7 @@ private slots:
     void anomaliesExist()
     {
         using K = Anomaly::Kind;
-        auto &c = *m_client;
+        auto &c = *m_c;
         const Anomaly *a = find(m_report, K::NonCanonicalStock);
         QVERIFY(a);
         QCOMPARE(c.call({"GET", a->key})->bytes(), QByteArray("12.5"));
@@ -196,18 +193,18 @@ private slots:
         const Anomaly *a = find(m_report, Anomaly::Kind::NonCanonicalStock);
         QVERIFY(a);
         const QByteArray sku = a->key.mid(7, a->key.indexOf('}') - 7); // stock:{<sku>}:...
-        const auto r = m_client->call(deductCommand(sku, 1, 1, 60));
+        const auto r = m_c->call(deductCommand(sku, 1, 1, 60));
         QVERIFY(!r.ok());
         QVERIFY2(r.error().message.contains("invalid stock"), qPrintable(r.error().message));
     }
 
     void refusesADatabaseWithKeys()
     {
-        const qint64 before = m_client->call({"DBSIZE"})->toInteger();
-        const auto r = seedDemoBlocking(*m_client);
+        const qint64 before = m_c->call({"DBSIZE"})->toInteger();
+        const auto r = seedDemoBlocking(*m_c);
         QVERIFY(!r.ok());
         QVERIFY2(r.error().contains("refusing"), qPrintable(r.error()));
-        QCOMPARE(m_client->call({"DBSIZE"})->toInteger(), before);
+        QCOMPARE(m_c->call({"DBSIZE"})->toInteger(), before);
     }
 };
 

@@ -79,16 +79,8 @@ class TstFunctionsFiles : public testsupport::ChangeCliTest
     }
 
 private slots:
-    void initTestCase()
-    {
-        const QString why = start();
-        QVERIFY2(why.isEmpty(), qPrintable(why));
-    }
-    void init()
-    {
-        const QString problem = reset(QStringLiteral("files test"));
-        QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    }
+    void initTestCase() { QCOMPARE(start(), QString()); }
+    void init() { QCOMPARE(reset(QStringLiteral("files test")), QString()); }
 
     void backupThatIsADevice()
     {

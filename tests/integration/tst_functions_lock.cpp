@@ -86,16 +86,8 @@ class TstFunctionsLock : public testsupport::ChangeCliTest
     }
 
 private slots:
-    void initTestCase()
-    {
-        const QString why = start();
-        QVERIFY2(why.isEmpty(), qPrintable(why));
-    }
-    void init()
-    {
-        const QString problem = reset(QStringLiteral("lock test"));
-        QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    }
+    void initTestCase() { QCOMPARE(start(), QString()); }
+    void init() { QCOMPARE(reset(QStringLiteral("lock test")), QString()); }
 
     // A second load while another change holds the lock: refused with who holds it, since
     // when and what to do; the library, the lock, the data directory and the audit log as

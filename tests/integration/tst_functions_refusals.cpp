@@ -3,7 +3,7 @@
 // what the server refuses, for the same reason. A few refusals are our policy only (size,
 // text, names that differ only in case: Redis 7.0 accepts "f" and "F" in one library and
 // then fails when that library is replaced); those are never sent.
-#include "RedisFixture.h"
+#include "ServerTest.h"
 #include "functions/Inspection.h"
 
 #include <QRegularExpression>
@@ -19,20 +19,12 @@ const QByteArray Fn = "redis.register_function('f', function() return 1 end)\n";
 const QByteArray Head = "#!lua name=refusal_test\n";
 } // namespace
 
-class TstFunctionsRefusals : public QObject
+class TstFunctionsRefusals : public testsupport::ServerTest
 {
     Q_OBJECT
 
-    testsupport::StandaloneRedis m_redis;
-    std::unique_ptr<redis::RedisClient> m_c;
-
 private slots:
-    void initTestCase()
-    {
-        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
-        m_c = m_redis.connect();
-        QCOMPARE(m_c->state(), redis::ConnectionState::Ready);
-    }
+    void initTestCase() { QCOMPARE(startServer(), QString()); }
 
     void init() { QVERIFY(m_c->call({"FUNCTION", "FLUSH", "SYNC"}).ok()); }
 

@@ -98,12 +98,8 @@ private slots:
     {
         QVERIFY2(testsupport::cliProblem().isEmpty(), qPrintable(testsupport::cliProblem()));
         QVERIFY2(m_primary.start(), qPrintable(m_primary.errorString()));
-        QVERIFY2(m_replica.start({QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"),
-                                  QString::number(m_primary.port())}),
-                 qPrintable(m_replica.errorString()));
-        QVERIFY2(m_sibling.start({QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"),
-                                  QString::number(m_primary.port())}),
-                 qPrintable(m_sibling.errorString()));
+        QVERIFY2(m_replica.startReplicaOf(m_primary), qPrintable(m_replica.errorString()));
+        QVERIFY2(m_sibling.startReplicaOf(m_primary), qPrintable(m_sibling.errorString()));
         QTRY_COMPARE_WITH_TIMEOUT(replicasNamed(), sorted({replicaAddress(), siblingAddress()}),
                                   10000);
         m_shipped = testsupport::functionSource(QStringLiteral("inventory_lib_v1.lua"));
@@ -256,9 +252,7 @@ private slots:
         testsupport::StandaloneRedis stranger;
         if (strangerIsAReplica) {
             QVERIFY2(otherPrimary.start(), qPrintable(otherPrimary.errorString()));
-            QVERIFY2(stranger.start({QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"),
-                                     QString::number(otherPrimary.port())}),
-                     qPrintable(stranger.errorString()));
+            QVERIFY2(stranger.startReplicaOf(otherPrimary), qPrintable(stranger.errorString()));
             QTRY_VERIFY_WITH_TIMEOUT(stranger.connect()
                                          ->call({"INFO", "replication"})
                                          ->bytes()

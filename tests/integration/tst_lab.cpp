@@ -5,7 +5,7 @@
 // test; and on a 3-primary cluster each strategy runs on the primary owning its SKU's slot.
 #include "CliRunner.h"
 #include "Isolation.h"
-#include "RedisFixture.h"
+#include "ServerTest.h"
 #include "lab/LabAccess.h"
 #include "lab/LabRun.h"
 #include "lab/LabWorker.h"
@@ -36,12 +36,9 @@ LabSettings storm(QList<Strategy> strategies, Fault fault, double retryShare = 0
 }
 } // namespace
 
-class TstLab : public QObject
+class TstLab : public testsupport::ServerTest
 {
     Q_OBJECT
-
-    StandaloneRedis m_redis;
-    std::unique_ptr<redis::RedisClient> m_c;
 
     LabReport runLab(const LabSettings &settings, const std::atomic<bool> *cancel = nullptr,
                      LabRun::Progress progress = {})
@@ -128,11 +125,7 @@ class TstLab : public QObject
 private slots:
     void initTestCase()
     {
-        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
-        m_c = m_redis.connect();
-        const auto loaded = m_c->call(
-            {"FUNCTION", "LOAD", "REPLACE", testsupport::functionSource("inventory_lib_v1.lua")});
-        QVERIFY2(loaded.ok(), qPrintable(testsupport::render(loaded)));
+        QCOMPARE(startServer(QStringLiteral("inventory_lib_v1.lua")), QString());
     }
 
     void functionsNeverOversellNorDeductTwice_data()

@@ -80,9 +80,7 @@ private slots:
                            "-function|flush"})
                     .ok());
         QVERIFY(testsupport::createSupportAndReleaseUsers(*m_c));
-        QVERIFY2(m_replica.start({QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"),
-                                  QString::number(m_redis.port())}),
-                 qPrintable(m_replica.errorString()));
+        QVERIFY2(m_replica.startReplicaOf(m_redis), qPrintable(m_replica.errorString()));
         QTRY_VERIFY_WITH_TIMEOUT(
             m_c->call({"INFO", "replication"})->bytes().contains("connected_slaves:1"), 15000);
         QVERIFY(m_c->call({"SET", "stock:{sku-1}:available", "10"}).ok());

@@ -78,8 +78,7 @@ class TstReadinessRules : public testsupport::ServerTest
 private slots:
     void initTestCase()
     {
-        const QString why = startServer(QStringLiteral("inventory_lib_v1.lua"));
-        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QCOMPARE(startServer(QStringLiteral("inventory_lib_v1.lua")), QString());
     }
 
     void everyRuleIsReportedOnceInOrder()
@@ -144,9 +143,7 @@ private slots:
         QVERIFY2(f.why.contains("NOREPLICAS"), qPrintable(f.why));
 
         testsupport::StandaloneRedis replica;
-        QVERIFY2(replica.start({QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"),
-                                QString::number(m_redis.port())}),
-                 qPrintable(replica.errorString()));
+        QVERIFY2(replica.startReplicaOf(m_redis), qPrintable(replica.errorString()));
         QTRY_VERIFY_WITH_TIMEOUT(
             m_c->call({"INFO", "replication"})->bytes().contains("connected_slaves:1"), 15000);
         VERIFY_VERDICT(rule("replication"), Verdict::Pass);

@@ -2,6 +2,7 @@
 // the environment label picks the pace, and inventory-cli keys/order take --scan-rate and
 // refuse a bad value before connecting.
 #include "CliRunner.h"
+#include "ServerTest.h"
 #include "tst_browse_support.h"
 
 #include "browse/KeyspaceScanner.h"
@@ -57,20 +58,16 @@ std::shared_ptr<TimedPages> startTimed(KeyspaceScanner &scanner, const KeyspaceS
 
 } // namespace
 
-class TstScanPace : public QObject
+class TstScanPace : public testsupport::ServerTest
 {
     Q_OBJECT
 
-    testsupport::StandaloneRedis m_redis;
-    std::unique_ptr<redis::RedisClient> m_client;
     QString m_url;
 
 private slots:
     void initTestCase()
     {
-        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
-        m_client = m_redis.connect();
-        QVERIFY(m_client->state() == redis::ConnectionState::Ready);
+        QCOMPARE(startServer(), QString());
         m_url = QStringLiteral("redis://127.0.0.1:%1").arg(m_redis.port());
         QList<redis::Command> c;
         for (int i = 0; i < 3000; ++i) {
@@ -78,7 +75,7 @@ private slots:
             c << setString("stock:{" + sku + "}:available", "10");
         }
         c << setString("idem:{p-7}:9001", "9", 3600000);
-        QCOMPARE(seed(*m_client, c), QString());
+        QCOMPARE(seed(*m_c, c), QString());
     }
 
     void productionIsGentleEverythingElseFast()
@@ -131,7 +128,7 @@ private slots:
     // make the scan slower.
     void capIsHonouredAtEveryPage()
     {
-        KeyspaceScanner scanner(*m_client);
+        KeyspaceScanner scanner(*m_c);
         QSignalSpy done(&scanner, &KeyspaceScanner::finished);
         const KeyspaceScanner::Options o = paced(5000);
         const auto pages = startTimed(scanner, o);
@@ -150,7 +147,7 @@ private slots:
     // Cancelling a paced scan leaves no timer that sends a SCAN later.
     void cancelStopsAPacedScan()
     {
-        KeyspaceScanner scanner(*m_client);
+        KeyspaceScanner scanner(*m_c);
         QSignalSpy done(&scanner, &KeyspaceScanner::finished);
         const auto pages = startTimed(scanner, paced(1000));
         QTRY_VERIFY_WITH_TIMEOUT(pages->pages.size() >= 1, 10000);
@@ -164,7 +161,7 @@ private slots:
         // still (it started later), and on the one connection a SCAN sent before it is
         // answered before it. One page more, for the event loop to have run a timer that was
         // due while the witness's replies came in.
-        KeyspaceScanner witness(*m_client);
+        KeyspaceScanner witness(*m_c);
         const auto witnessPages = startTimed(witness, paced(1000));
         const qsizetype enough = seen + (keysSeen + 99) / 100 + 2;
         QTRY_VERIFY_WITH_TIMEOUT(witnessPages->pages.size() >= enough, 30000);

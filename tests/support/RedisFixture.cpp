@@ -246,6 +246,12 @@ bool StandaloneRedis::start(const QStringList &extraArgs)
     return m_server.start(o);
 }
 
+bool StandaloneRedis::startReplicaOf(const StandaloneRedis &primary)
+{
+    return start({QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"),
+                  QString::number(primary.port())});
+}
+
 bool StandaloneRedis::restart()
 {
     const quint16 port = m_server.port();

@@ -84,6 +84,8 @@ class StandaloneRedis
 {
 public:
     bool start(const QStringList &extraArgs = {});
+    // Starts as a replica of `primary` (--replicaof 127.0.0.1 <its port>).
+    bool startReplicaOf(const StandaloneRedis &primary);
     QString errorString() const { return m_server.errorString(); }
     redis::ConnectionOptions options() const;
     // A connected client (waits until ready).

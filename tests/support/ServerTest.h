@@ -18,7 +18,7 @@ protected:
     std::unique_ptr<redis::RedisClient> m_c; // declared after m_redis: closed before it stops
 
     // Starts the server and connects m_c; with `library`, loads that file of functions/.
-    // Empty when ready, else what failed: QVERIFY2(why.isEmpty(), qPrintable(why)).
+    // Empty when ready, else what failed: QCOMPARE(startServer(), QString()) names it.
     QString startServer(const QString &library = {})
     {
         if (!m_redis.start())

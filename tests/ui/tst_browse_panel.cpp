@@ -4,7 +4,7 @@
 // the exact command, into the audit log.
 #include "AuditTrail.h"
 #include "DialogAnswer.h"
-#include "RedisFixture.h"
+#include "ServerTest.h"
 
 #include "browse/InventoryScan.h"
 #include "browse/ModelRoles.h"
@@ -41,19 +41,16 @@ constexpr qint64 Hour = 3600LL * 1000;
 
 } // namespace
 
-class TstBrowsePanel : public QObject
+class TstBrowsePanel : public testsupport::ServerTest
 {
     Q_OBJECT
 
-    testsupport::StandaloneRedis m_redis;
-    std::unique_ptr<redis::RedisClient> m_client;
     QTemporaryDir m_dir;
 
 private slots:
     void initTestCase()
     {
-        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
-        m_client = m_redis.connect();
+        QCOMPARE(startServer(), QString());
         QList<redis::Command> seed;
         for (int i = 1; i <= 300; ++i) {
             const QByteArray sku = "sku-" + QByteArray::number(i);
@@ -66,7 +63,7 @@ private slots:
                                QByteArray::number((6 * 24 + 23) * Hour + 20 * 60000)}
              << redis::Command{"SET", "idem:{43}:9001", "0", "PX", QByteArray::number(2 * Hour)}
              << redis::Command{"SET", "stock:{neg}:available", "-2"};
-        for (const auto &r : m_client->callBatch(seed))
+        for (const auto &r : m_c->callBatch(seed))
             QVERIFY(r.ok());
     }
 
@@ -75,7 +72,7 @@ private slots:
     // says why it waits and runs once the topology is known.
     void viewsWaitForTheTopology()
     {
-        browse::InventoryScan scan(*m_client, inventory::KeySchema());
+        browse::InventoryScan scan(*m_c, inventory::KeySchema());
         ui::BrowserPanel panel(scan, inventory::KeySchema());
         panel.setTopologyKnown(false);
         QSignalSpy scanned(&panel, &ui::BrowserPanel::scanFinished);
@@ -110,7 +107,7 @@ private slots:
 
     void scansListsAndLooksUpAnOrder()
     {
-        browse::InventoryScan scan(*m_client, inventory::KeySchema());
+        browse::InventoryScan scan(*m_c, inventory::KeySchema());
         ui::BrowserPanel panel(scan, inventory::KeySchema());
         QAbstractItemModelTester tester(&panel.skuView()->skuModel(),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -190,7 +187,7 @@ private slots:
 
     void guardedDeleteShowsTheCommandAndIsAudited()
     {
-        browse::InventoryScan scan(*m_client, inventory::KeySchema());
+        browse::InventoryScan scan(*m_c, inventory::KeySchema());
         ui::BrowserPanel panel(scan, inventory::KeySchema());
         QSignalSpy scanned(&panel, &ui::BrowserPanel::scanFinished);
         panel.show();
@@ -202,7 +199,7 @@ private slots:
         QVERIFY(del->toolTip().contains("not available"));
 
         const QString log = m_dir.filePath("audit.jsonl");
-        panel.setWriteSender(m_client.get());
+        panel.setWriteSender(m_c.get());
         panel.setAuditContext({log, "local", {}, {}});
         panel.skuView()->receiptTable()->selectRow(0);
         QVERIFY(del->isEnabled());
@@ -221,8 +218,7 @@ private slots:
             });
         del->click();
         QCOMPARE(shown, "DEL 'idem:{sku-5}:5'");
-        QTRY_COMPARE_WITH_TIMEOUT(m_client->call({"EXISTS", "idem:{sku-5}:5"})->toInteger(), 0,
-                                  5000);
+        QTRY_COMPARE_WITH_TIMEOUT(m_c->call({"EXISTS", "idem:{sku-5}:5"})->toInteger(), 0, 5000);
         QTRY_VERIFY(panel.statusText().contains("deleted"));
         // The view follows the server: the receipt is gone from the list.
         QTRY_COMPARE_WITH_TIMEOUT(panel.skuView()->receiptModel().rowCount(), 0, 5000);
@@ -241,7 +237,7 @@ private slots:
         testsupport::answerNextDialog<ui::KeyActionDialog>("no-such-button",
                                                            [](ui::KeyActionDialog *) {});
         del->click();
-        QCOMPARE(m_client->call({"EXISTS", "idem:{sku-6}:6"})->toInteger(), 1);
+        QCOMPARE(m_c->call({"EXISTS", "idem:{sku-6}:6"})->toInteger(), 1);
         QCOMPARE(inventory::AuditLog::read(log).records.size(), 2);
 
         // A read-only session: the buttons say why.
@@ -254,7 +250,7 @@ private slots:
     // paints a row whose SKU is gone (this crashed in a paint within 200 ms of a rescan).
     void rescanForgetsOldRowsAtOnce()
     {
-        browse::InventoryScan scan(*m_client, inventory::KeySchema());
+        browse::InventoryScan scan(*m_c, inventory::KeySchema());
         ui::BrowserPanel panel(scan, inventory::KeySchema());
         QSignalSpy scanned(&panel, &ui::BrowserPanel::scanFinished);
         panel.show();
@@ -281,7 +277,7 @@ private slots:
 
     void flatViewScansAPattern()
     {
-        browse::InventoryScan scan(*m_client, inventory::KeySchema());
+        browse::InventoryScan scan(*m_c, inventory::KeySchema());
         ui::BrowserPanel panel(scan, inventory::KeySchema());
         panel.setAutoScan(false);
         panel.show();
@@ -309,9 +305,9 @@ private slots:
         seededAt = QDateTime::currentMSecsSinceEpoch();
         browse::setModelClockForTests([] { return seededAt; });
         const auto realClock = qScopeGuard([] { browse::setModelClockForTests(nullptr); });
-        for (const auto &r : m_client->callBatch(seed))
+        for (const auto &r : m_c->callBatch(seed))
             QVERIFY(r.ok());
-        browse::InventoryScan scan(*m_client, inventory::KeySchema());
+        browse::InventoryScan scan(*m_c, inventory::KeySchema());
         ui::BrowserPanel panel(scan, inventory::KeySchema());
         QSignalSpy scanned(&panel, &ui::BrowserPanel::scanFinished);
         panel.show();
@@ -327,17 +323,16 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(panel.skuView()->receiptModel().rowCount(), 7, 15000);
         title = panel.skuView()->receiptsTitle();
         QVERIFY2(title.endsWith(": 7 receipts"), qPrintable(title));
-        QVERIFY(m_client
-                    ->call({"DEL", "stock:{cnt}:available", "idem:{cnt}:1", "idem:{cnt}:2",
-                            "idem:{cnt}:3", "idem:{cnt}:4", "idem:{cnt}:5", "idem:{cnt}:6",
-                            "idem:{cnt}:7"})
+        QVERIFY(m_c->call({"DEL", "stock:{cnt}:available", "idem:{cnt}:1", "idem:{cnt}:2",
+                           "idem:{cnt}:3", "idem:{cnt}:4", "idem:{cnt}:5", "idem:{cnt}:6",
+                           "idem:{cnt}:7"})
                     .ok());
     }
 
     // Ticking "Only SKUs with anomalies" hides a SKU: the receipts pane lets go of it too.
     void anomaliesFilterAndReceiptsPaneAgree()
     {
-        browse::InventoryScan scan(*m_client, inventory::KeySchema());
+        browse::InventoryScan scan(*m_c, inventory::KeySchema());
         ui::BrowserPanel panel(scan, inventory::KeySchema());
         QSignalSpy scanned(&panel, &ui::BrowserPanel::scanFinished);
         panel.show();
@@ -370,10 +365,10 @@ private slots:
     // PERSIST on a key without a TTL does nothing: the button is off there, on where a TTL is.
     void removeTtlOnlyOnKeysWithATtl()
     {
-        browse::InventoryScan scan(*m_client, inventory::KeySchema());
+        browse::InventoryScan scan(*m_c, inventory::KeySchema());
         ui::BrowserPanel panel(scan, inventory::KeySchema());
         QSignalSpy scanned(&panel, &ui::BrowserPanel::scanFinished);
-        panel.setWriteSender(m_client.get());
+        panel.setWriteSender(m_c.get());
         panel.show();
         QVERIFY(scanned.wait(20000));
         ui::SkuBrowserView *view = panel.skuView();
@@ -409,12 +404,12 @@ private slots:
     // refuse, shows the exact command, and writes an audit record.
     void setStockValidatesShowsTheCommandAndIsAudited()
     {
-        QVERIFY(m_client->call({"SET", "stock:{bad}:available", "12.5"}).ok());
-        browse::InventoryScan scan(*m_client, inventory::KeySchema());
+        QVERIFY(m_c->call({"SET", "stock:{bad}:available", "12.5"}).ok());
+        browse::InventoryScan scan(*m_c, inventory::KeySchema());
         ui::BrowserPanel panel(scan, inventory::KeySchema());
         QSignalSpy scanned(&panel, &ui::BrowserPanel::scanFinished);
         const QString log = m_dir.filePath("set-stock-audit.jsonl");
-        panel.setWriteSender(m_client.get());
+        panel.setWriteSender(m_c.get());
         panel.setAuditContext({log, "local", {}, {}});
         panel.show();
         QVERIFY(scanned.wait(20000));
@@ -449,7 +444,7 @@ private slots:
                                         "(nothing is sent until the value is valid)",
                                         "SET 'stock:{bad}:available' 40 XX"}));
         QCOMPARE(confirmable, (QList<bool>{false, false, true}));
-        QTRY_COMPARE_WITH_TIMEOUT(m_client->call({"GET", "stock:{bad}:available"})->bytes(),
+        QTRY_COMPARE_WITH_TIMEOUT(m_c->call({"GET", "stock:{bad}:available"})->bytes(),
                                   QByteArray("40"), 5000);
         QTRY_VERIFY(panel.statusText().contains("stock set to 40"));
         const auto trail = testsupport::readAuditTrail(log);
@@ -458,15 +453,15 @@ private slots:
         QCOMPARE(trail.writes[0].action, "set_stock");
         QCOMPARE(trail.writes[0].command,
                  (QList<QByteArray>{"SET", "stock:{bad}:available", "40", "XX"}));
-        QVERIFY(m_client->call({"DEL", "stock:{bad}:available"}).ok());
+        QVERIFY(m_c->call({"DEL", "stock:{bad}:available"}).ok());
     }
 
     // The order lookup's answer: one line per question, a warning when the retry window is
     // about to close, and a way to the order's audit records.
     void orderLookupWarnsAndLinksToTheAuditLog()
     {
-        QVERIFY(m_client->call({"SET", "idem:{sku-77}:5150", "12", "PX", "90000"}).ok());
-        browse::InventoryScan scan(*m_client, inventory::KeySchema());
+        QVERIFY(m_c->call({"SET", "idem:{sku-77}:5150", "12", "PX", "90000"}).ok());
+        browse::InventoryScan scan(*m_c, inventory::KeySchema());
         ui::BrowserPanel panel(scan, inventory::KeySchema());
         panel.setAutoScan(false);
         panel.show();
@@ -502,7 +497,7 @@ private slots:
             QUrl(QStringLiteral("audit:%1").arg(panel.orderView()->model().receiptAt(0))));
         QCOMPARE(audit.size(), 3);
         QCOMPARE(audit[2][0].toString(), "sku-77");
-        QVERIFY(m_client->call({"DEL", "idem:{sku-77}:5150"}).ok());
+        QVERIFY(m_c->call({"DEL", "idem:{sku-77}:5150"}).ok());
     }
 };
 

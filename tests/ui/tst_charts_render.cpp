@@ -1,7 +1,7 @@
 // Every chart of the Charts tab rendered offscreen from a real server's data: not blank, its
 // empty state while there is nothing to draw, and Save PNG / Save CSV writing what is drawn.
 #include "AuditTrail.h"
-#include "RedisFixture.h"
+#include "ServerTest.h"
 #include "browse/InventoryScan.h"
 #include "inventory/AuditLoader.h"
 #include "inventory/AuditLog.h"
@@ -61,12 +61,10 @@ inventory::DeductionResult result(inventory::OutcomeKind kind)
 
 } // namespace
 
-class TstChartsRender : public QObject
+class TstChartsRender : public testsupport::ServerTest
 {
     Q_OBJECT
 
-    testsupport::StandaloneRedis m_redis;
-    std::unique_ptr<redis::RedisClient> m_c;
     QTemporaryDir m_dir;
 
     QString auditPath() const { return m_dir.filePath(QStringLiteral("audit.jsonl")); }
@@ -74,11 +72,7 @@ class TstChartsRender : public QObject
 private slots:
     void initTestCase()
     {
-        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
-        m_c = m_redis.connect();
-        QVERIFY(m_c->call({"FUNCTION", "LOAD", "REPLACE",
-                           testsupport::functionSource("inventory_lib_v1.lua")})
-                    .ok());
+        QCOMPARE(startServer(QStringLiteral("inventory_lib_v1.lua")), QString());
         QVERIFY(m_c->call({"CONFIG", "SET", "maxmemory", "64mb"}).ok());
         QVERIFY(m_c->call({"SET", "stock:{42}:available", "500"}).ok());
         for (const QByteArray ttl : {"20", "600", "5000", "200000", "2000000"})

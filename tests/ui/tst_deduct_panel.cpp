@@ -244,11 +244,7 @@ private slots:
     void cancelSendsNothing()
     {
         ui::DeductionPanel panel(*m_c, m_ctx);
-        panel.show();
-        panel.prefill("42", "9001");
-        type(&panel, "quantity", "3");
-        panel.runFromForm();
-        QTRY_VERIFY(panel.pendingConfirmation());
+        askFunctionDeduction(panel);
         panel.pendingConfirmation()->reject();
         QTRY_VERIFY(!panel.pendingConfirmation());
         // The panel sends on m_c, whose replies come in order: once this GET's reply is in,
@@ -263,9 +259,7 @@ private slots:
         DeductionContext ctx = m_ctx;
         ctx.timeoutMs = 500;
         ui::DeductionPanel panel(*m_c, ctx);
-        panel.show();
-        panel.prefill("42", "9001");
-        type(&panel, "quantity", "3");
+        fillFunctionDeduction(panel);
         auto admin = m_redis.connect();
         QVERIFY(admin->call({"CLIENT", "PAUSE", "1500", "WRITE"}).ok());
         panel.runFromForm();
@@ -491,9 +485,7 @@ private slots:
     void functionRetryWithAnotherQuantitySaysSo()
     {
         ui::DeductionPanel panel(*m_c, m_ctx);
-        panel.show();
-        panel.prefill("42", "9001");
-        type(&panel, "quantity", "3");
+        fillFunctionDeduction(panel);
         panel.runFromForm();
         confirm(panel);
         type(&panel, "quantity", "5");

@@ -2,6 +2,7 @@
 // node shows drift highlighted in the palette's colours (another version amber, a missing
 // library red), "Bring nodes in line…" opens the guarded wizard on the drifted primary, and
 // the wizard's result names where each node ended.
+#include "ChangeFixture.h"
 #include "RedisFixture.h"
 #include "gate/WriteGate.h"
 #include "redis/ClusterRouter.h"
@@ -74,11 +75,7 @@ private slots:
         profile.name = QStringLiteral("cluster ui");
         profile.environment = QStringLiteral("local");
         gate::WriteGate gate(router.seed(), profile);
-        ChangeContext context;
-        context.gate = &gate;
-        context.profile = profile.name;
-        context.backupDirectory = m_dir.filePath(QStringLiteral("backups"));
-        context.auditPath = m_dir.filePath(QStringLiteral("audit.jsonl"));
+        const ChangeContext context = testsupport::changeContext(&gate, m_dir, profile.name);
         ui::LibrariesView view(context, router, std::nullopt);
         view.resize(1280, 720);
         view.show();

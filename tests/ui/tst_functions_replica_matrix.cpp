@@ -1,6 +1,7 @@
 // The Libraries tab on a standalone primary with a replica (real servers), offscreen: the
 // matrix lists the replica under its primary, and a replica changed on its own is named as
 // such, with nothing offered to align (loading on the primary would not reach it).
+#include "ChangeFixture.h"
 #include "RedisFixture.h"
 #include "gate/WriteGate.h"
 #include "redis/ClusterRouter.h"
@@ -41,9 +42,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY2(m_primary.start(), qPrintable(m_primary.errorString()));
-        QVERIFY2(m_replica.start({QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"),
-                                  QString::number(m_primary.port())}),
-                 qPrintable(m_replica.errorString()));
+        QVERIFY2(m_replica.startReplicaOf(m_primary), qPrintable(m_replica.errorString()));
         m_shipped = testsupport::functionSource(QStringLiteral("inventory_lib_v1.lua"));
         QVERIFY(m_primary.connect()->call({"FUNCTION", "LOAD", "REPLACE", m_shipped}).ok());
         QTRY_COMPARE_WITH_TIMEOUT(replicaCode(), m_shipped, 10000);
@@ -61,12 +60,8 @@ private slots:
         profile.name = QStringLiteral("replicated");
         profile.environment = QStringLiteral("local");
         gate::WriteGate gate(router.seed(), profile);
-        functions::ChangeContext context;
-        context.gate = &gate;
-        context.profile = profile.name;
-        context.nodes << functions::ChangeTarget{router.seed().address(), &router.seed(), nullptr};
-        context.backupDirectory = m_dir.filePath(QStringLiteral("backups"));
-        context.auditPath = m_dir.filePath(QStringLiteral("audit.jsonl"));
+        const functions::ChangeContext context =
+            testsupport::singleNodeContext(router.seed(), &gate, m_dir, profile.name);
         ui::LibrariesView view(context, router, std::nullopt);
         view.resize(1280, 720);
         view.show();

@@ -1,7 +1,7 @@
 // The Lab tab offscreen: a tiny storm run from the form shows a verdict per strategy, the
 // numbers side by side and a histogram with data, while the GUI thread keeps ticking; Esc
 // cancels and the keys still go; a production session gets a disabled form that says why.
-#include "RedisFixture.h"
+#include "ServerTest.h"
 #include "lab/LabAccess.h"
 #include "ui/lab/LabPanel.h"
 #include "ui/lab/LatencyChart.h"
@@ -17,12 +17,9 @@
 
 using namespace lab;
 
-class TstLabPanel : public QObject
+class TstLabPanel : public testsupport::ServerTest
 {
     Q_OBJECT
-
-    testsupport::StandaloneRedis m_redis;
-    std::unique_ptr<redis::RedisClient> m_c;
 
     qint64 labKeys()
     {
@@ -33,11 +30,7 @@ class TstLabPanel : public QObject
 private slots:
     void initTestCase()
     {
-        QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
-        m_c = m_redis.connect();
-        QVERIFY(m_c->call({"FUNCTION", "LOAD", "REPLACE",
-                           testsupport::functionSource("inventory_lib_v1.lua")})
-                    .ok());
+        QCOMPARE(startServer(QStringLiteral("inventory_lib_v1.lua")), QString());
     }
 
     void tinyStormShowsResultsAndHistogram()

@@ -20,8 +20,7 @@ class TstScanPaceControl : public testsupport::ServerTest
 private slots:
     void initTestCase()
     {
-        const QString why = startServer();
-        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QCOMPARE(startServer(), QString());
         QList<redis::Command> seed;
         for (int i = 1; i <= 500; ++i)
             seed << redis::Command{"SET", "stock:{s" + QByteArray::number(i) + "}:available", "5"};

@@ -210,6 +210,23 @@ private slots:
         QVERIFY(cut.contains(QLatin1String("(500 bytes)")));
         QVERIFY(cut.size() < 60);
     }
+
+    // Their titles are a list in column order (core::TitledTableModel): one title per column
+    // of the enum, the first and the last where the enum says.
+    void everyColumnHasItsTitle()
+    {
+        const DeductionHistory history;
+        QCOMPARE(history.columnCount(), int(DeductionHistory::ColumnCount));
+        QCOMPARE(history.headerData(DeductionHistory::Time, Qt::Horizontal).toString(), "Time");
+        QCOMPARE(history.headerData(DeductionHistory::Check, Qt::Horizontal).toString(),
+                 "Last check");
+        const AuditTableModel audit;
+        QCOMPARE(audit.columnCount(), int(AuditTableModel::ColumnCount));
+        QCOMPARE(audit.headerData(AuditTableModel::Time, Qt::Horizontal).toString(), "Time (UTC)");
+        QCOMPARE(audit.headerData(AuditTableModel::Detail, Qt::Horizontal).toString(), "Detail");
+        QVERIFY(!audit.headerData(AuditTableModel::Detail, Qt::Vertical).isValid());
+        QVERIFY(!audit.headerData(AuditTableModel::ColumnCount, Qt::Horizontal).isValid());
+    }
 };
 
 QTEST_GUILESS_MAIN(TstDeductModels)

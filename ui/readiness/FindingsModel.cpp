@@ -39,14 +39,15 @@ void FindingsModel::setFindings(QList<readiness::Finding> findings)
     endResetModel();
 }
 
+FindingsModel::FindingsModel(QObject *parent)
+    : TitledTableModel({QT_TR_NOOP("Verdict"), QT_TR_NOOP("Rule"),
+                        QT_TR_NOOP("Why, and what to do"), QT_TR_NOOP("Values read")},
+                       parent)
+{}
+
 int FindingsModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_findings.size());
-}
-
-int FindingsModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
 }
 
 QVariant FindingsModel::data(const QModelIndex &index, int role) const
@@ -89,23 +90,6 @@ QVariant FindingsModel::data(const QModelIndex &index, int role) const
         break;
     case VerdictRole:
         return int(f.verdict);
-    }
-    return {};
-}
-
-QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
-    switch (section) {
-    case VerdictColumn:
-        return tr("Verdict");
-    case RuleColumn:
-        return tr("Rule");
-    case WhyColumn:
-        return tr("Why, and what to do");
-    case EvidenceColumn:
-        return tr("Values read");
     }
     return {};
 }
