@@ -1,3 +1,4 @@
+#include "CliRunner.h"
 #include "RedisFixture.h"
 #include "SentinelFixture.h"
 #include "sentinel/SentinelResolver.h"
@@ -31,6 +32,17 @@ class TstSentinel : public QObject
         return c;
     }
     QList<int> all() const { return {0, 1, 2}; }
+    // A primary and one sentinel, each with a password of its own.
+    static SentinelGroup::Options secure(const QByteArray &sentinelPassword,
+                                         const QByteArray &dataPassword)
+    {
+        SentinelGroup::Options o;
+        o.sentinels = 1;
+        o.withReplica = false;
+        o.sentinelPassword = sentinelPassword;
+        o.dataPassword = dataPassword;
+        return o;
+    }
 
     enum class Outcome { Pending, Applied, Refused, Unknown };
     struct Order
@@ -117,12 +129,8 @@ private slots:
     void sentinelCredentialsAreTheSentinels()
     {
         SentinelGroup secured;
-        SentinelGroup::Options o;
-        o.sentinels = 1;
-        o.withReplica = false;
-        o.sentinelPassword = "sentinel-pw-1";
-        o.dataPassword = "data-pw-2";
-        QVERIFY2(secured.start(o), qPrintable(secured.errorString()));
+        QVERIFY2(secured.start(secure("sentinel-pw-1", "data-pw-2")),
+                 qPrintable(secured.errorString()));
         ResolverConfig c;
         c.sentinels << NodeAddress{QStringLiteral("127.0.0.1"), secured.sentinelPort(0)};
         c.masterName = QStringLiteral("mymaster");
@@ -150,6 +158,58 @@ private slots:
         r = resolveBlocking(c);
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
         QCOMPARE(r->primary.port, secured.dataPort(0));
+    }
+
+    // The CLI's --url takes the sentinel form: the verb runs on the confirmed primary, and a
+    // failure says what failed.
+    void theCliResolvesBeforeTheVerbRuns()
+    {
+        QVERIFY2(testsupport::cliProblem().isEmpty(), qPrintable(testsupport::cliProblem()));
+        const QString sentinels = QStringLiteral("127.0.0.1:%1,127.0.0.1:%2")
+                                      .arg(m_group.sentinelPort(0))
+                                      .arg(m_group.sentinelPort(1));
+        auto run = testsupport::runCli(
+            {QStringLiteral("ping"), QStringLiteral("--json"), QStringLiteral("--url"),
+             QStringLiteral("redis-sentinel://%1#mymaster").arg(sentinels)});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY2(run.err.contains(QStringLiteral("names 127.0.0.1:%1 as the primary of "
+                                                 "'mymaster' (ROLE confirmed)")
+                                      .arg(m_group.dataPort(0))
+                                      .toUtf8()),
+                 run.err.constData());
+        QVERIFY2(run.out.contains(QByteArray::number(m_group.dataPort(0))), run.out.constData());
+
+        run = testsupport::runCli({QStringLiteral("ping"), QStringLiteral("--url"),
+                                   QStringLiteral("redis-sentinel://%1#nope").arg(sentinels)});
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY2(run.err.contains("no sentinel knows a master named 'nope'"), run.err.constData());
+
+        run = testsupport::runCli({QStringLiteral("ping"), QStringLiteral("--url"),
+                                   QStringLiteral("redis-sentinel://%1").arg(sentinels)});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("--url: no master name"), run.err.constData());
+    }
+
+    void theCliReadsTheSentinelPasswordFromStdin()
+    {
+        SentinelGroup secured;
+        QVERIFY2(secured.start(secure("sentinel-pw-3", "data-pw-4")),
+                 qPrintable(secured.errorString()));
+        const QStringList args{
+            QStringLiteral("ping"), QStringLiteral("--password-stdin"),
+            QStringLiteral("--sentinel-password-stdin"), QStringLiteral("--url"),
+            QStringLiteral("redis-sentinel://127.0.0.1:%1#mymaster").arg(secured.sentinelPort(0))};
+        testsupport::CliOptions in;
+        in.input = "data-pw-4\nwrong-pw-5\n";
+        auto run = testsupport::runCli(args, in);
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY2(run.err.contains("refused the sentinel credentials"), run.err.constData());
+        QVERIFY2(!run.err.contains("wrong-pw-5") && !run.err.contains("data-pw-4"),
+                 run.err.constData());
+        in.input = "data-pw-4\nsentinel-pw-3\n";
+        run = testsupport::runCli(args, in);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY2(!run.err.contains("sentinel-pw-3"), run.err.constData());
     }
 
     // SENTINEL FAILOVER while deductions stream to the primary: the watcher reports the
