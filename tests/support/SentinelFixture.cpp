@@ -158,9 +158,12 @@ QString SentinelGroup::waitUntilSettled(int timeoutMs) const
                     .arg(QString::fromUtf8(field(*master, "num-other-sentinels")),
                          QString::fromUtf8(field(*master, "num-slaves")));
         }
-        for (int i = 1; i < int(m_data.size()); ++i) {
+        const int primaryNow = primary();
+        if (primaryNow < 0)
+            return QStringLiteral("no single primary");
+        for (int i = 0; i < int(m_data.size()); ++i) {
             const auto info = connectData(i)->call({"INFO", "replication"});
-            if (!info.ok() || !info->bytes().contains("master_link_status:up"))
+            if (i != primaryNow && (!info.ok() || !info->bytes().contains("master_link_status:up")))
                 return QStringLiteral("replica %1 is not in sync").arg(i);
         }
         return {};
