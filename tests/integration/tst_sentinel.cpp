@@ -158,6 +158,25 @@ private slots:
         r = resolveBlocking(c);
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
         QCOMPARE(r->primary.port, secured.dataPort(0));
+
+        // The watcher's subscription uses the sentinel credentials too: up with the right
+        // ones, refused (and not retried) with wrong ones, the password never said.
+        SentinelWatcher watcher(c, r->primary);
+        QSignalSpy changed(&watcher, &SentinelWatcher::subscriptionChanged);
+        watcher.start();
+        QTRY_COMPARE_WITH_TIMEOUT(watcher.subscribedCount(), 1, 10000);
+        c.sentinelOptions.password = QStringLiteral("wrong-pw-6");
+        SentinelWatcher refused(c, r->primary);
+        QSignalSpy lost(&refused, &SentinelWatcher::subscriptionChanged);
+        refused.start();
+        QVERIFY(lost.wait(10000));
+        QCOMPARE(lost.first().at(1).toBool(), false);
+        const QString why = lost.first().at(2).toString();
+        QVERIFY2(why.startsWith(QStringLiteral("authentication failed on 127.0.0.1:%1 (WRONGPASS)")
+                                    .arg(secured.sentinelPort(0))),
+                 qPrintable(why));
+        QVERIFY(!why.contains(QLatin1String("wrong-pw-6")));
+        QCOMPARE(refused.subscribedCount(), 0);
     }
 
     // The CLI's --url takes the sentinel form: the verb runs on the confirmed primary, and a
@@ -188,6 +207,14 @@ private slots:
                                    QStringLiteral("redis-sentinel://%1").arg(sentinels)});
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains("--url: no master name"), run.err.constData());
+
+        run = testsupport::runCli({QStringLiteral("ping"), QStringLiteral("--url"),
+                                   QStringLiteral("redis://127.0.0.1:%1").arg(m_group.dataPort(0)),
+                                   QStringLiteral("--sentinel-user"), QStringLiteral("watcher")});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("--sentinel-user and --sentinel-password-stdin need --url "
+                                  "redis-sentinel://"),
+                 run.err.constData());
     }
 
     void theCliReadsTheSentinelPasswordFromStdin()
