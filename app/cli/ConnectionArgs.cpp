@@ -9,6 +9,8 @@
 #include "redis/Blocking.h"
 #include "redis/ClusterRouter.h"
 #include "redis/RedisClient.h"
+#include "sentinel/SentinelResolver.h"
+#include "sentinel/SentinelUrl.h"
 #include "session/TunnelRoute.h"
 #include "ssh/SshTunnel.h"
 
@@ -111,6 +113,7 @@ void ConnectionArgs::addTo(QCommandLineParser &parser)
                        m_releasePasswordStdin, m_tlsCa, m_tlsCert, m_tlsKey, m_tlsServerName,
                        m_timeout, m_announcedMap, m_ssh, m_sshIdentity, m_sshJump, m_sshConfig,
                        m_sshTrust});
+    parser.addOptions({m_sentinelUser, m_sentinelPasswordStdin});
 }
 
 std::optional<ConnectionArgs::Resolved>
@@ -124,15 +127,30 @@ ConnectionArgs::resolve(const QCommandLineParser &parser, Context &context, int 
         return usage(QStringLiteral("give either --url or --profile (see %1 --help)")
                          .arg(context.commandName));
     Resolved r;
+    // A sentinel URL's server is known once the sentinels are asked, after the options that
+    // say how to reach them: its label is applied then.
+    const bool viaSentinel = parser.isSet(m_url) && sentinel::isSentinelUrl(parser.value(m_url));
     // In this order, so that the first problem on the line is the one reported.
     if (const auto problem = readTarget(parser, context, r))
         return usage(*problem);
-    if (const auto problem = applyLabelProblem(parser, r.profile, parser.isSet(m_url)))
+    if (const auto problem =
+            viaSentinel ? std::nullopt : applyLabelProblem(parser, r.profile, parser.isSet(m_url)))
         return usage(*problem);
     if (const auto problem = applyReleaseAndMap(parser, context, r))
         return usage(*problem);
     if (const auto problem = applyTransport(parser, r))
         return usage(*problem);
+    if (viaSentinel) {
+        if (const auto problem = resolveSentinel(parser, context, r, exitCode)) {
+            context.fail(*exitCode, *problem);
+            return std::nullopt;
+        }
+        if (const auto problem = applyLabelProblem(parser, r.profile, true))
+            return usage(*problem);
+    } else if (parser.isSet(m_sentinelUser) || parser.isSet(m_sentinelPasswordStdin)) {
+        return usage(QStringLiteral("--sentinel-user and --sentinel-password-stdin need --url "
+                                    "redis-sentinel://..."));
+    }
     for (const profiles::ProfileProblem &p : r.profile.validate())
         return usage(p.message);
     if (parser.isSet(m_ssh)) {
@@ -152,7 +170,17 @@ std::optional<QString> ConnectionArgs::readTarget(const QCommandLineParser &pars
                                                   Context &context, Resolved &r) const
 {
     bool passwordFromUrl = false;
-    if (parser.isSet(m_url)) {
+    if (parser.isSet(m_url) && sentinel::isSentinelUrl(parser.value(m_url))) {
+        // The server comes from the sentinels (resolveSentinel); the URL's credentials are
+        // the data node's, as in Lettuce.
+        const auto parsed = sentinel::parseSentinelUrl(parser.value(m_url));
+        if (!parsed.ok())
+            return QStringLiteral("--url: %1").arg(parsed.error());
+        r.profile.name = QStringLiteral("command line");
+        r.profile.username = parsed->username;
+        r.password = parsed->password;
+        passwordFromUrl = parsed->hasPassword;
+    } else if (parser.isSet(m_url)) {
         const auto parsed = profiles::parseRedisUrl(parser.value(m_url));
         if (!parsed.ok())
             return QStringLiteral("--url: %1").arg(parsed.error().message);
@@ -283,6 +311,50 @@ std::optional<QString> ConnectionArgs::openTunnel(const QCommandLineParser &pars
     // verifies against the host as written.
     r.profile.route = session::tunnelRoute(tunnel);
     r.tunnel = std::move(tunnel);
+    return std::nullopt;
+}
+
+std::optional<QString> ConnectionArgs::resolveSentinel(const QCommandLineParser &parser,
+                                                       Context &context, Resolved &r,
+                                                       int *exitCode) const
+{
+    *exitCode = ExitUsage;
+    const auto url = sentinel::parseSentinelUrl(parser.value(m_url));
+    if (!url.ok())
+        return QStringLiteral("--url: %1").arg(url.error());
+    if (parser.isSet(m_ssh))
+        return QStringLiteral("--ssh does not reach sentinels yet: only a redis:// server");
+    sentinel::ResolverConfig config;
+    config.sentinels = url->sentinels;
+    config.masterName = url->masterName;
+    r.profile.database = url->database;
+    r.profile.tls.enabled = r.profile.tls.enabled || url->tls;
+    config.dataOptions = r.profile.toConnectionOptions(r.password);
+    config.dataOptions.onCallerThread = true;
+    // Each sentinel's certificate is checked against its own name.
+    config.sentinelOptions = config.dataOptions;
+    config.sentinelOptions.tls.serverName.clear();
+    config.sentinelOptions.username = parser.value(m_sentinelUser);
+    config.sentinelOptions.password.clear();
+    if (parser.isSet(m_sentinelPasswordStdin)) {
+        const auto line = readLine(context.in);
+        if (!line)
+            return QStringLiteral("--sentinel-password-stdin: standard input has no line for "
+                                  "the sentinels' password");
+        config.sentinelOptions.password = *line;
+    }
+    *exitCode = ExitConnection;
+    const auto found = sentinel::resolveBlocking(config);
+    if (!found.ok())
+        return scrub(scrub(QStringLiteral("--url: %1").arg(found.error().message), r.password),
+                     config.sentinelOptions.password);
+    context.err << QStringLiteral("%1: sentinel %2 names %3 as the primary of '%4' (ROLE "
+                                  "confirmed)\n")
+                       .arg(context.commandName, found->answeredBy.toString(),
+                            found->primary.toString(), url->masterName);
+    context.err.flush();
+    r.profile.host = found->primary.host;
+    r.profile.port = found->primary.port;
     return std::nullopt;
 }
 

@@ -79,6 +79,11 @@ private:
     // routes every connection made from the profile through it. The reason when it cannot.
     std::optional<QString> openTunnel(const QCommandLineParser &parser, Resolved &r,
                                       int *exitCode) const;
+    // --url redis-sentinel://...#name: the sentinels asked (with --sentinel-user and
+    // --sentinel-password-stdin) and the profile pointed at the primary they name, once ROLE
+    // confirmed it. The reason when it cannot be, with *exitCode set.
+    std::optional<QString> resolveSentinel(const QCommandLineParser &parser, Context &context,
+                                           Resolved &r, int *exitCode) const;
     // --environment applied to the profile (and, for a URL, the saved profiles' labels); the
     // reason when it cannot be.
     std::optional<QString> applyLabelProblem(const QCommandLineParser &parser,
@@ -87,9 +92,11 @@ private:
 
     QCommandLineOption m_url{QStringLiteral("url"),
                              QStringLiteral("redis://[user[:password]@]host[:port][/db] or "
-                                            "rediss://... for TLS. Prefer --password-stdin to a "
-                                            "password in the URL (others can see the command "
-                                            "line)."),
+                                            "rediss://... for TLS, or "
+                                            "redis-sentinel://host[:26379][,host2...][/db]#master "
+                                            "for the primary its sentinels name. Prefer "
+                                            "--password-stdin to a password in the URL (others "
+                                            "can see the command line)."),
                              QStringLiteral("URL")};
     QCommandLineOption m_profile{QStringLiteral("profile"),
                                  QStringLiteral("A connection profile saved by the console; its "
@@ -174,6 +181,15 @@ private:
                                                  "administrator. A changed key is never "
                                                  "trusted."),
                                   QStringLiteral("SHA256:...")};
+    QCommandLineOption m_sentinelUser{QStringLiteral("sentinel-user"),
+                                      QStringLiteral("The ACL user for the sentinels of a "
+                                                     "redis-sentinel:// URL (its credentials "
+                                                     "are the data node's)."),
+                                      QStringLiteral("NAME")};
+    QCommandLineOption m_sentinelPasswordStdin{
+        QStringLiteral("sentinel-password-stdin"),
+        QStringLiteral("Read the sentinels' password from standard input (the line after the "
+                       "password's and the release password's when those are read too).")};
     QCommandLineOption m_timeout{QStringLiteral("timeout-ms"),
                                  QStringLiteral("Connect and command timeout in milliseconds "
                                                 "(default 5000; a scan page and a library "

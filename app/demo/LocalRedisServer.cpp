@@ -138,6 +138,15 @@ bool LocalRedisServer::start(const Options &options)
                      QStringLiteral("--logfile"),    m_dir->filePath(QStringLiteral("redis.log")),
                      QStringLiteral("--pidfile"),    m_dir->filePath(QStringLiteral("redis.pid"))};
     args += options.extraArgs;
+    if (!options.configText.isEmpty()) {
+        QFile conf(m_dir->filePath(QStringLiteral("redis.conf")));
+        if (!conf.open(QIODevice::WriteOnly) || conf.write(options.configText) < 0) {
+            m_error =
+                QStringLiteral("could not write %1: %2").arg(conf.fileName(), conf.errorString());
+            return false;
+        }
+        args.prepend(conf.fileName());
+    }
 
     m_process = std::make_unique<QProcess>();
     m_process->setProcessChannelMode(QProcess::ForwardedErrorChannel);

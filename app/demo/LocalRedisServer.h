@@ -23,6 +23,9 @@ public:
         // Ready means it answered a plain PING; a TLS-only server cannot, so for it ready
         // means its port accepted a connection from another port.
         bool answersPlainPing = true;
+        // Written to redis.conf in the server's directory and passed first, when not empty:
+        // a sentinel (--sentinel in extraArgs) needs a config file it can rewrite.
+        QByteArray configText;
     };
 
     LocalRedisServer();

@@ -1,12 +1,10 @@
 #include "ConnectionWorker.h"
 
 #include "Log.h"
+#include "TlsConfiguration.h"
 
-#include <QFile>
 #include <QHostInfo>
 #include <QRandomGenerator>
-#include <QSslConfiguration>
-#include <QSslKey>
 #include <QSslSocket>
 #include <QTimer>
 #include <algorithm>
@@ -152,40 +150,12 @@ void ConnectionWorker::connectNow()
         m_socket->connectToHost(socketHost(), socketPort());
         return;
     }
-    QSslConfiguration conf = QSslConfiguration::defaultConfiguration();
-    conf.setPeerVerifyMode(tls.verifyPeer ? QSslSocket::VerifyPeer : QSslSocket::VerifyNone);
-    if (!tls.caFile.isEmpty()) {
-        const auto cas = QSslCertificate::fromPath(tls.caFile, QSsl::Pem);
-        if (cas.isEmpty()) {
-            dropConnection(QStringLiteral("TLS: no certificate could be read from the CA file "
-                                          "%1: check the path and that it is PEM")
-                               .arg(tls.caFile),
-                           ConnectFailure::Tls, true);
-            return;
-        }
-        conf.setCaCertificates(cas);
+    const auto conf = tlsConfiguration(tls);
+    if (!conf.ok()) {
+        dropConnection(conf.error(), ConnectFailure::Tls, true);
+        return;
     }
-    if (!tls.certFile.isEmpty()) {
-        const auto certs = QSslCertificate::fromPath(tls.certFile, QSsl::Pem);
-        QFile keyFile(tls.keyFile);
-        QSslKey key;
-        if (keyFile.open(QIODevice::ReadOnly)) {
-            const QByteArray pem = keyFile.readAll();
-            key = QSslKey(pem, QSsl::Rsa);
-            if (key.isNull())
-                key = QSslKey(pem, QSsl::Ec);
-        }
-        if (certs.isEmpty() || key.isNull()) {
-            dropConnection(QStringLiteral("TLS: the client certificate %1 or key %2 could not be "
-                                          "read: check both paths and that they are PEM")
-                               .arg(tls.certFile, tls.keyFile),
-                           ConnectFailure::Tls, true);
-            return;
-        }
-        conf.setLocalCertificate(certs.first());
-        conf.setPrivateKey(key);
-    }
-    ssl->setSslConfiguration(conf);
+    ssl->setSslConfiguration(conf.value());
     connect(ssl, &QSslSocket::encrypted, this, &ConnectionWorker::onConnected);
     connect(ssl, &QSslSocket::sslErrors, this, [this](const QList<QSslError> &errors) {
         m_tlsVerificationFailed = true;

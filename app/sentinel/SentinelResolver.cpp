@@ -1,0 +1,268 @@
+#include "SentinelResolver.h"
+
+#include "redis/Blocking.h"
+#include "redis/RedisClient.h"
+
+namespace sentinel {
+
+QString SentinelAnswer::toString(const QString &masterName) const
+{
+    const QString who = sentinel.toString();
+    switch (kind) {
+    case Kind::Named:
+        return QStringLiteral("%1 names %2 as the primary of '%3'")
+            .arg(who, named.toString(), masterName);
+    case Kind::Unknown:
+        return QStringLiteral("%1 does not know the master '%2'").arg(who, masterName);
+    case Kind::Unreachable:
+        return QStringLiteral("%1 unreachable (%2)").arg(who, detail);
+    case Kind::AuthRefused:
+        return QStringLiteral("%1 refused the sentinel credentials (%2)").arg(who, detail);
+    case Kind::Refused:
+        return QStringLiteral("%1 answered an error (%2)").arg(who, detail);
+    }
+    return who;
+}
+
+SentinelResolver::SentinelResolver(ResolverConfig config, QObject *parent)
+    : QObject(parent)
+    , m_config(std::move(config))
+{
+    qRegisterMetaType<sentinel::Resolution>();
+    qRegisterMetaType<sentinel::ResolveError>();
+    qRegisterMetaType<sentinel::NodeAddress>();
+}
+
+void SentinelResolver::roundTrip(const NodeAddress &node, redis::ConnectionOptions options,
+                                 redis::Command command, std::function<void(const Step &)> done)
+{
+    options.host = node.host;
+    options.port = node.port;
+    options.autoReconnect = false;
+    auto *client = new redis::RedisClient(options, this);
+    auto settled = std::make_shared<bool>(false);
+    const quint64 generation = m_generation;
+    auto finish = [this, client, settled, generation, done](const Step &step) {
+        if (*settled)
+            return;
+        *settled = true;
+        client->deleteLater();
+        if (generation == m_generation)
+            done(step);
+    };
+    // Sent once the connection is ready, so that a refused connection is told from a
+    // refused command by its code (ConnectFailure), not by the words of a message.
+    connect(client, &redis::RedisClient::stateChanged, this,
+            [client, finish, command](redis::ConnectionState state, const QString &detail) {
+                if (state == redis::ConnectionState::Ready) {
+                    client->send(command, client, [finish](const redis::ReplyResult &r) {
+                        finish(Step{redis::ConnectFailure::None, {}, r});
+                    });
+                } else if (state == redis::ConnectionState::Failed
+                           || state == redis::ConnectionState::Closed) {
+                    const auto failure = client->failure() == redis::ConnectFailure::None
+                                             ? redis::ConnectFailure::Other
+                                             : client->failure();
+                    finish(Step{failure, detail, std::nullopt});
+                }
+            });
+    client->open();
+}
+
+void SentinelResolver::resolve()
+{
+    ++m_generation;
+    m_answers.clear();
+    m_refuted.clear();
+    m_sawReplica = false;
+    askSentinel(0);
+}
+
+SentinelAnswer SentinelResolver::answerFrom(const NodeAddress &sentinel, const Step &step) const
+{
+    SentinelAnswer a{sentinel, SentinelAnswer::Kind::Unreachable, {}, step.why};
+    using F = redis::ConnectFailure;
+    if (!step.reply) {
+        if (step.connectFailure == F::Authentication || step.connectFailure == F::PasswordRequired)
+            a.kind = SentinelAnswer::Kind::AuthRefused;
+        return a;
+    }
+    const redis::ReplyResult &r = *step.reply;
+    if (!r.ok()) {
+        const redis::RedisError &e = r.error();
+        a.detail = e.readFailure();
+        if (e.isServer("NOAUTH") || e.isServer("WRONGPASS") || e.isServer("NOPERM"))
+            a.kind = SentinelAnswer::Kind::AuthRefused;
+        else if (e.delivery == redis::RedisError::Delivery::Answered)
+            a.kind = SentinelAnswer::Kind::Refused;
+        return a;
+    }
+    const auto named = decodeMasterAddress(r.value());
+    if (!named.ok()) {
+        a.kind = SentinelAnswer::Kind::Refused;
+        a.detail = named.error().message;
+    } else if (!named.value()) {
+        a.kind = SentinelAnswer::Kind::Unknown;
+        a.detail.clear();
+    } else {
+        a.kind = SentinelAnswer::Kind::Named;
+        a.named = *named.value();
+        a.detail.clear();
+    }
+    return a;
+}
+
+void SentinelResolver::askSentinel(qsizetype index)
+{
+    if (index >= m_config.sentinels.size()) {
+        finishFailed();
+        return;
+    }
+    redis::ConnectionOptions options = m_config.sentinelOptions;
+    options.database = 0; // a sentinel has no databases
+    const NodeAddress sentinel = m_config.sentinels.at(index);
+    roundTrip(sentinel, options,
+              {"SENTINEL", "GET-MASTER-ADDR-BY-NAME", m_config.masterName.toUtf8()},
+              [this, index, sentinel](const Step &step) {
+                  const SentinelAnswer answer = answerFrom(sentinel, step);
+                  m_answers << answer;
+                  if (answer.kind != SentinelAnswer::Kind::Named) {
+                      askSentinel(index + 1);
+                      return;
+                  }
+                  for (const auto &refuted : std::as_const(m_refuted))
+                      if (refuted.first == answer.named) {
+                          askSentinel(index + 1); // already asked: it is not the primary
+                          return;
+                      }
+                  confirm(index, answer.named);
+              });
+}
+
+void SentinelResolver::confirm(qsizetype index, const NodeAddress &named)
+{
+    roundTrip(named, m_config.dataOptions, {"ROLE"}, [this, index, named](const Step &step) {
+        QString why = step.why;
+        if (step.reply && step.reply->ok()) {
+            const auto role = decodeRole(step.reply->value());
+            if (role.ok() && role->kind == NodeRole::Kind::Primary) {
+                emit resolved(Resolution{named, m_config.sentinels.at(index), m_answers});
+                return;
+            }
+            if (role.ok() && role->kind == NodeRole::Kind::Replica) {
+                m_sawReplica = true;
+                why =
+                    QStringLiteral("ROLE says it is a replica of %1").arg(role->follows.toString());
+            } else {
+                why = role.ok()
+                          ? QStringLiteral("ROLE says it is a sentinel")
+                          : QStringLiteral("ROLE could not be read: %1").arg(role.error().message);
+            }
+        } else if (step.reply) {
+            why =
+                QStringLiteral("ROLE could not be read: %1").arg(step.reply->error().readFailure());
+        } else {
+            why = QStringLiteral("could not connect: %1").arg(step.why);
+        }
+        m_refuted << qMakePair(named, why);
+        askSentinel(index + 1);
+    });
+}
+
+void SentinelResolver::finishFailed()
+{
+    using K = SentinelAnswer::Kind;
+    const auto count = [this](K kind) {
+        return std::count_if(m_answers.cbegin(), m_answers.cend(),
+                             [kind](const SentinelAnswer &a) { return a.kind == kind; });
+    };
+    ResolveError e;
+    e.answers = m_answers;
+    const QString name = m_config.masterName;
+    if (!m_refuted.isEmpty()) {
+        e.failure = m_sawReplica ? ResolveFailure::NotPrimary : ResolveFailure::PrimaryUnreadable;
+        QStringList nodes;
+        for (const auto &r : std::as_const(m_refuted))
+            nodes << QStringLiteral("%1: %2").arg(r.first.toString(), r.second);
+        e.message = m_sawReplica
+                        ? QStringLiteral("no primary of '%1' confirmed: the node named is not a "
+                                         "primary (%2)")
+                              .arg(name, nodes.join(QStringLiteral("; ")))
+                        : QStringLiteral("no primary of '%1' confirmed: the node named could not "
+                                         "be read (%2)")
+                              .arg(name, nodes.join(QStringLiteral("; ")));
+    } else if (count(K::Unknown) > 0
+               && count(K::Unknown) + count(K::Unreachable) == m_answers.size()) {
+        e.failure = ResolveFailure::MasterUnknown;
+        e.message = QStringLiteral("no sentinel knows a master named '%1': check the name after "
+                                   "'#' (SENTINEL MASTERS lists them)")
+                        .arg(name);
+    } else if (count(K::AuthRefused) > 0) {
+        e.failure = ResolveFailure::SentinelAuthRefused;
+        e.message = QStringLiteral("the sentinels refused the sentinel credentials (they are "
+                                   "not the data node's: give the sentinel's own)");
+    } else if (count(K::Unknown) > 0) {
+        e.failure = ResolveFailure::MasterUnknown;
+        e.message = QStringLiteral("no sentinel that answered knows a master named '%1'").arg(name);
+    } else if (count(K::Refused) > 0) {
+        e.failure = ResolveFailure::SentinelRefused;
+        e.message = QStringLiteral("no sentinel answered the question about '%1' (are these "
+                                   "sentinel ports?)")
+                        .arg(name);
+    } else {
+        e.failure = ResolveFailure::NoSentinelReachable;
+        e.message = QStringLiteral("no sentinel could be reached");
+    }
+    QStringList each;
+    for (const SentinelAnswer &a : std::as_const(m_answers))
+        each << a.toString(name);
+    e.message += QStringLiteral(". Sentinels: %1").arg(each.join(QStringLiteral("; ")));
+    emit failed(e);
+}
+
+void SentinelResolver::readReplicas()
+{
+    ++m_generation;
+    askReplicas(0, {});
+}
+
+void SentinelResolver::askReplicas(qsizetype index, QStringList problems)
+{
+    if (index >= m_config.sentinels.size()) {
+        emit replicasFailed(QStringLiteral("no sentinel listed the replicas of '%1': %2")
+                                .arg(m_config.masterName, problems.join(QStringLiteral("; "))));
+        return;
+    }
+    redis::ConnectionOptions options = m_config.sentinelOptions;
+    options.database = 0;
+    const NodeAddress sentinel = m_config.sentinels.at(index);
+    roundTrip(sentinel, options, {"SENTINEL", "REPLICAS", m_config.masterName.toUtf8()},
+              [this, index, sentinel, problems](const Step &step) mutable {
+                  if (step.reply && step.reply->ok()) {
+                      const auto replicas = decodeReplicas(step.reply->value());
+                      if (replicas.ok()) {
+                          emit replicasRead(replicas.value(), sentinel);
+                          return;
+                      }
+                      problems << QStringLiteral("%1: %2").arg(sentinel.toString(),
+                                                               replicas.error().message);
+                  } else {
+                      problems << answerFrom(sentinel, step).toString(m_config.masterName);
+                  }
+                  askReplicas(index + 1, problems);
+              });
+}
+
+ResolveResult resolveBlocking(const ResolverConfig &config)
+{
+    return redis::blockUntilReply<ResolveResult>([&](QObject *context, auto done) {
+        auto *resolver = new SentinelResolver(config, context);
+        QObject::connect(resolver, &SentinelResolver::resolved, context,
+                         [done](const Resolution &r) { done(ResolveResult(r)); });
+        QObject::connect(resolver, &SentinelResolver::failed, context,
+                         [done](const ResolveError &e) { done(ResolveResult(e)); });
+        resolver->resolve();
+    });
+}
+
+} // namespace sentinel

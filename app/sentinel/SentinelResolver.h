@@ -1,0 +1,125 @@
+#pragma once
+
+#include "NodeAddress.h"
+#include "SentinelReplies.h"
+#include "core/Result.h"
+#include "redis/ConnectionOptions.h"
+#include "redis/RespCodec.h"
+
+#include <QObject>
+#include <functional>
+
+namespace sentinel {
+
+// Where the sentinels are and how to talk to them and to the data node they name. The two
+// carry their own credentials: a sentinel's password is not the data node's.
+struct ResolverConfig
+{
+    QList<NodeAddress> sentinels;
+    QString masterName;
+    // User, password, TLS and timeouts for every sentinel (host, port and database are set
+    // per sentinel).
+    redis::ConnectionOptions sentinelOptions;
+    // The same for the data node the sentinels name (host and port are set to it).
+    redis::ConnectionOptions dataOptions;
+};
+
+// What one sentinel said when asked.
+struct SentinelAnswer
+{
+    enum class Kind {
+        Named,       // it named the primary's address
+        Unknown,     // it does not monitor that master name
+        Unreachable, // no connection (refused, timed out, TLS, lost)
+        AuthRefused, // it refused the sentinel credentials, or wants some
+        Refused,     // it answered with an error (not a sentinel?) or a reply of another shape
+    };
+    NodeAddress sentinel;
+    Kind kind = Kind::Unreachable;
+    NodeAddress named; // Named
+    QString detail;    // why, for the other kinds; never a password
+    // "127.0.0.1:26379 does not know the master 'orders'".
+    QString toString(const QString &masterName) const;
+};
+
+// Why no primary could be confirmed, most telling first.
+enum class ResolveFailure {
+    NoSentinelReachable, // no sentinel answered at all
+    SentinelAuthRefused, // the sentinels that could be reached refused the credentials
+    MasterUnknown,       // every sentinel that answered does not know the name
+    SentinelRefused,     // they answered errors (not sentinels?)
+    NotPrimary,          // the node named says, through ROLE, that it is a replica
+    PrimaryUnreadable,   // the node named could not be reached or asked ROLE
+};
+
+struct Resolution
+{
+    NodeAddress primary;    // confirmed by ROLE
+    NodeAddress answeredBy; // the sentinel that named it
+    QList<SentinelAnswer> answers;
+};
+
+struct ResolveError
+{
+    ResolveFailure failure = ResolveFailure::NoSentinelReachable;
+    QString message; // one sentence, then each sentinel's answer; never a password
+    QList<SentinelAnswer> answers;
+};
+
+using ResolveResult = core::Result<Resolution, ResolveError>;
+
+// Finds the primary behind a set of sentinels: asks them in turn SENTINEL
+// GET-MASTER-ADDR-BY-NAME, then asks the node named for its ROLE and accepts it only when it
+// says master (a sentinel that has not yet heard of a failover names the old primary, which
+// now says replica: the next sentinel is asked). Each step is a connection of its own
+// (redis::RedisClient, no reconnect), closed when the step ends. Results come back as signals
+// on this object's thread; a new resolve() drops what the previous one had not finished.
+class SentinelResolver : public QObject
+{
+    Q_OBJECT
+public:
+    explicit SentinelResolver(ResolverConfig config, QObject *parent = nullptr);
+
+    void resolve();
+    // SENTINEL REPLICAS <name> from the first sentinel that answers.
+    void readReplicas();
+    const ResolverConfig &config() const { return m_config; }
+
+signals:
+    void resolved(const sentinel::Resolution &resolution);
+    void failed(const sentinel::ResolveError &error);
+    void replicasRead(const QList<sentinel::ReplicaEntry> &replicas,
+                      const sentinel::NodeAddress &answeredBy);
+    void replicasFailed(const QString &why);
+
+private:
+    // One command on a fresh connection to `node`: the reply, or why there was none.
+    struct Step
+    {
+        redis::ConnectFailure connectFailure = redis::ConnectFailure::None; // None: connected
+        QString why;
+        std::optional<redis::ReplyResult> reply;
+    };
+    void roundTrip(const NodeAddress &node, redis::ConnectionOptions options,
+                   redis::Command command, std::function<void(const Step &)> done);
+    void askSentinel(qsizetype index);
+    void confirm(qsizetype index, const NodeAddress &named);
+    void askReplicas(qsizetype index, QStringList problems);
+    void finishFailed();
+    SentinelAnswer answerFrom(const NodeAddress &sentinel, const Step &step) const;
+
+    ResolverConfig m_config;
+    quint64 m_generation = 0;
+    QList<SentinelAnswer> m_answers;
+    QList<QPair<NodeAddress, QString>> m_refuted; // named, and why ROLE did not confirm it
+    bool m_sawReplica = false;
+};
+
+// The blocking form, for the command line and tests (a local event loop).
+ResolveResult resolveBlocking(const ResolverConfig &config);
+
+} // namespace sentinel
+
+Q_DECLARE_METATYPE(sentinel::Resolution)
+Q_DECLARE_METATYPE(sentinel::ResolveError)
+Q_DECLARE_METATYPE(sentinel::NodeAddress)

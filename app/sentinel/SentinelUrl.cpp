@@ -1,0 +1,265 @@
+#include "SentinelUrl.h"
+
+#include <QHostAddress>
+#include <QRegularExpression>
+#include <QStringList>
+#include <QUrl>
+#include <optional>
+
+namespace sentinel {
+
+namespace {
+
+using Problem = std::optional<QString>;
+
+const QString Shape = QStringLiteral(
+    "write redis-sentinel://[user:password@]host[:port][,host2[:port2]...][/db]#master-name");
+
+// '%' must start a two-digit escape and the bytes must be UTF-8; nullopt otherwise.
+std::optional<QString> decoded(const QString &text)
+{
+    static const QRegularExpression badEscape(QStringLiteral("%(?![0-9A-Fa-f]{2})"));
+    if (badEscape.match(text).hasMatch())
+        return std::nullopt;
+    const QByteArray bytes = QByteArray::fromPercentEncoding(text.toUtf8());
+    QString out = QString::fromUtf8(bytes);
+    if (out.toUtf8() != bytes)
+        return std::nullopt;
+    return out;
+}
+
+// 1 to 65535, digits only.
+std::optional<quint16> portNumber(const QString &text)
+{
+    static const QRegularExpression digits(QStringLiteral("^[0-9]{1,5}$"));
+    if (!digits.match(text).hasMatch())
+        return std::nullopt;
+    const int port = text.toInt();
+    if (port < 1 || port > 65535)
+        return std::nullopt;
+    return quint16(port);
+}
+
+std::optional<int> databaseNumber(const QString &text)
+{
+    static const QRegularExpression digits(QStringLiteral("^[0-9]{1,5}$"));
+    if (!digits.match(text).hasMatch() || text.toInt() > 65535)
+        return std::nullopt;
+    return text.toInt();
+}
+
+bool plausibleHostName(const QString &host)
+{
+    static const QRegularExpression name(
+        QStringLiteral("^[A-Za-z0-9_](?:[A-Za-z0-9_-]*)(?:\\.[A-Za-z0-9_-]+)*\\.?$"));
+    return host.size() <= 253 && name.match(host).hasMatch();
+}
+
+// One entry of the host list: "host", "host:port", "[v6]" or "[v6]:port". `which` names it in
+// an error ("sentinel 2").
+core::Result<NodeAddress, QString> readSentinel(const QString &entry, const QString &which)
+{
+    if (entry.trimmed().isEmpty())
+        return core::err(QStringLiteral("%1 in the host list is empty: %2").arg(which, Shape));
+    NodeAddress out;
+    QString portText;
+    bool hasPort = false;
+    if (entry.startsWith(QLatin1Char('['))) {
+        const qsizetype close = entry.indexOf(QLatin1Char(']'));
+        const QHostAddress v6(entry.mid(1, close - 1));
+        if (close < 0 || v6.protocol() != QAbstractSocket::IPv6Protocol)
+            return core::err(QStringLiteral("%1: an IPv6 address goes in brackets, as in "
+                                            "[::1]:26379")
+                                 .arg(which));
+        out.host = entry.mid(1, close - 1);
+        const QString rest = entry.mid(close + 1);
+        if (!rest.isEmpty() && !rest.startsWith(QLatin1Char(':')))
+            return core::err(QStringLiteral("%1: write [address]:port").arg(which));
+        hasPort = !rest.isEmpty();
+        portText = rest.mid(1);
+    } else {
+        const QStringList parts = entry.split(QLatin1Char(':'));
+        if (parts.size() > 2)
+            return core::err(QStringLiteral("%1: an IPv6 address goes in brackets, as in "
+                                            "[::1]:26379")
+                                 .arg(which));
+        out.host = parts.first();
+        hasPort = parts.size() == 2;
+        portText = parts.value(1);
+        if (out.host.isEmpty())
+            return core::err(QStringLiteral("%1 has no host before its port").arg(which));
+        if (!plausibleHostName(out.host))
+            return core::err(QStringLiteral("%1: '%2' is not a host name or an IP address")
+                                 .arg(which, out.host));
+    }
+    out.port = DefaultSentinelPort;
+    if (hasPort) {
+        const auto port = portNumber(portText);
+        if (!port)
+            return core::err(QStringLiteral("%1 (%2): the port must be a number from 1 to 65535")
+                                 .arg(which, out.host));
+        out.port = *port;
+    }
+    return out;
+}
+
+// "user:password" (either side may be empty), percent-decoded.
+Problem readCredentials(const QString &userInfo, SentinelUrl &out)
+{
+    const qsizetype colon = userInfo.indexOf(QLatin1Char(':'));
+    if (colon < 0)
+        return QStringLiteral("the text before '@' has no ':': write user:password@ or "
+                              ":password@ (a lone word could be either)");
+    const auto user = decoded(userInfo.left(colon));
+    const auto password = decoded(userInfo.mid(colon + 1));
+    if (!user)
+        return QStringLiteral("invalid percent-encoding in the user name");
+    if (!password)
+        return QStringLiteral("invalid percent-encoding in the password (write a '%' as %25)");
+    if (user->contains(QLatin1Char(' ')))
+        return QStringLiteral("the user name must not contain spaces");
+    out.username = *user;
+    out.password = *password;
+    out.hasPassword = true;
+    return std::nullopt;
+}
+
+Problem readHosts(const QString &hostList, SentinelUrl &out)
+{
+    if (hostList.isEmpty())
+        return QStringLiteral("the URL names no sentinel: %1").arg(Shape);
+    const QStringList entries = hostList.split(QLatin1Char(','));
+    if (entries.size() > MaxSentinels)
+        return QStringLiteral("%1 sentinels in one URL: at most %2 are read (a deployment runs "
+                              "three or five)")
+            .arg(entries.size())
+            .arg(MaxSentinels);
+    for (qsizetype i = 0; i < entries.size(); ++i) {
+        const QString which = QStringLiteral("sentinel %1").arg(i + 1);
+        auto sentinel = readSentinel(entries.at(i), which);
+        if (!sentinel.ok())
+            return sentinel.error();
+        if (out.sentinels.contains(sentinel.value()))
+            return QStringLiteral("%1 (%2) is listed twice").arg(which, sentinel->toString());
+        out.sentinels << sentinel.value();
+    }
+    return std::nullopt;
+}
+
+Problem readQuery(const QString &query, SentinelUrl &out, QString *masterFromQuery)
+{
+    for (const QString &pair : query.split(QLatin1Char('&'), Qt::SkipEmptyParts)) {
+        const qsizetype eq = pair.indexOf(QLatin1Char('='));
+        const QString name = pair.left(eq);
+        const auto value = decoded(eq < 0 ? QString() : pair.mid(eq + 1));
+        if (!value)
+            return QStringLiteral("invalid percent-encoding in the parameter %1").arg(name);
+        if (name == QLatin1String("sentinelMasterId")) {
+            *masterFromQuery = *value;
+        } else if (name == QLatin1String("database") || name == QLatin1String("db")) {
+            const auto db = databaseNumber(*value);
+            if (!db)
+                return QStringLiteral("%1: the database must be a number from 0 to 65535")
+                    .arg(name);
+            out.database = *db;
+        } else {
+            return QStringLiteral("unknown parameter '%1': the query may hold sentinelMasterId "
+                                  "and database (or db)")
+                .arg(name.left(40));
+        }
+    }
+    return std::nullopt;
+}
+
+Problem readMasterName(const QString &fromFragment, const QString &fromQuery, SentinelUrl &out)
+{
+    const auto fragment = decoded(fromFragment);
+    if (!fragment)
+        return QStringLiteral("invalid percent-encoding in the master name");
+    if (!fragment->isEmpty() && !fromQuery.isEmpty() && *fragment != fromQuery)
+        return QStringLiteral("two master names: #%1 and sentinelMasterId=%2; give one")
+            .arg(*fragment, fromQuery);
+    out.masterName = fragment->isEmpty() ? fromQuery : *fragment;
+    if (out.masterName.isEmpty())
+        return QStringLiteral("no master name: end the URL with #master-name, the name the "
+                              "sentinels monitor (as in redis-sentinel://host:26379#mymaster)");
+    static const QRegularExpression printable(QStringLiteral("^[^\\s\\x00-\\x1f\\x7f]{1,200}$"));
+    if (!printable.match(out.masterName).hasMatch())
+        return QStringLiteral("the master name must be 1 to 200 characters without spaces or "
+                              "control characters");
+    return std::nullopt;
+}
+
+} // namespace
+
+bool isSentinelUrl(const QString &url)
+{
+    const QString t = url.trimmed();
+    return t.startsWith(QLatin1String("redis-sentinel://"), Qt::CaseInsensitive)
+           || t.startsWith(QLatin1String("rediss-sentinel://"), Qt::CaseInsensitive);
+}
+
+core::Result<SentinelUrl, QString> parseSentinelUrl(const QString &url)
+{
+    SentinelUrl out;
+    QString rest = url.trimmed();
+    if (!isSentinelUrl(rest))
+        return core::err(QStringLiteral("not a sentinel URL: %1").arg(Shape));
+    out.tls = rest.startsWith(QLatin1String("rediss"), Qt::CaseInsensitive);
+    rest = rest.mid(rest.indexOf(QLatin1String("://")) + 3);
+
+    // The credentials end at the last '@': a password may hold any of '/', '?', '#' and '@'.
+    const qsizetype at = rest.lastIndexOf(QLatin1Char('@'));
+    if (at >= 0) {
+        if (const Problem p = readCredentials(rest.left(at), out))
+            return core::err(*p);
+        rest = rest.mid(at + 1);
+    }
+    QString fragment;
+    if (const qsizetype hash = rest.indexOf(QLatin1Char('#')); hash >= 0) {
+        fragment = rest.mid(hash + 1);
+        rest.truncate(hash);
+    }
+    QString query;
+    if (const qsizetype q = rest.indexOf(QLatin1Char('?')); q >= 0) {
+        query = rest.mid(q + 1);
+        rest.truncate(q);
+    }
+    QString path;
+    if (const qsizetype slash = rest.indexOf(QLatin1Char('/')); slash >= 0) {
+        path = rest.mid(slash + 1);
+        rest.truncate(slash);
+    }
+    if (const Problem p = readHosts(rest, out))
+        return core::err(*p);
+    if (!path.isEmpty()) {
+        const auto db = databaseNumber(path);
+        if (!db)
+            return core::err(QStringLiteral("'/%1' is not a database number (0 to 65535); the "
+                                            "master name goes after '#', as in ...:26379/0#%1")
+                                 .arg(path.left(40)));
+        out.database = *db;
+    }
+    QString masterFromQuery;
+    if (const Problem p = readQuery(query, out, &masterFromQuery))
+        return core::err(*p);
+    if (const Problem p = readMasterName(fragment, masterFromQuery, out))
+        return core::err(*p);
+    return out;
+}
+
+QString SentinelUrl::toString() const
+{
+    QString user;
+    if (!username.isEmpty())
+        user = QString::fromUtf8(QUrl::toPercentEncoding(username)) + QLatin1Char('@');
+    QString text =
+        QStringLiteral("%1://%2%3")
+            .arg(tls ? QStringLiteral("rediss-sentinel") : QStringLiteral("redis-sentinel"), user,
+                 joinAddresses(sentinels).remove(QLatin1Char(' ')));
+    if (database != 0)
+        text += QStringLiteral("/%1").arg(database);
+    return text + QLatin1Char('#') + QString::fromUtf8(QUrl::toPercentEncoding(masterName));
+}
+
+} // namespace sentinel

@@ -1,0 +1,380 @@
+#include "CliRunner.h"
+#include "RedisFixture.h"
+#include "SentinelFixture.h"
+#include "sentinel/SentinelResolver.h"
+#include "sentinel/SentinelWatcher.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace sentinel;
+using testsupport::SentinelGroup;
+
+// A real primary, replica and sentinel trio: the primary found and confirmed with ROLE, each
+// way of failing said for what it is, and a SENTINEL FAILOVER followed while deductions
+// stream, each accounted for once.
+class TstSentinel : public QObject
+{
+    Q_OBJECT
+
+    SentinelGroup m_group;
+    static constexpr qint64 InitialStock = 1000000;
+
+    ResolverConfig config(const QList<int> &sentinels, const QByteArray &name = "mymaster") const
+    {
+        ResolverConfig c;
+        for (int i : sentinels)
+            c.sentinels << NodeAddress{QStringLiteral("127.0.0.1"), m_group.sentinelPort(i)};
+        c.masterName = QString::fromUtf8(name);
+        c.sentinelOptions.connectTimeoutMs = 2000;
+        c.sentinelOptions.commandTimeoutMs = 3000;
+        c.dataOptions = c.sentinelOptions;
+        return c;
+    }
+    QList<int> all() const { return {0, 1, 2}; }
+    // A primary and one sentinel, each with a password of its own.
+    static SentinelGroup::Options secure(const QByteArray &sentinelPassword,
+                                         const QByteArray &dataPassword)
+    {
+        SentinelGroup::Options o;
+        o.sentinels = 1;
+        o.withReplica = false;
+        o.sentinelPassword = sentinelPassword;
+        o.dataPassword = dataPassword;
+        return o;
+    }
+
+    enum class Outcome { Pending, Applied, Refused, Unknown };
+    struct Order
+    {
+        int quantity = 1;
+        quint16 sentTo = 0;
+        Outcome outcome = Outcome::Pending;
+        QString detail;
+    };
+    static QByteArray receiptKey(qsizetype n) { return "idem:{sku-s}:o" + QByteArray::number(n); }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(m_group.start(), qPrintable(m_group.errorString()));
+        const QString settled = m_group.waitUntilSettled();
+        QVERIFY2(settled.isEmpty(), qPrintable(settled));
+        QCOMPARE(m_group.primary(), 0);
+    }
+
+    void resolvesAndConfirmsThePrimary()
+    {
+        const auto r = resolveBlocking(config(all()));
+        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
+        QCOMPARE(r->primary.port, m_group.dataPort(0));
+        QCOMPARE(r->answeredBy.port, m_group.sentinelPort(0));
+        QCOMPARE(r->answers.size(), 1);
+        QCOMPARE(r->answers.first().kind, SentinelAnswer::Kind::Named);
+    }
+
+    void listsTheReplicas()
+    {
+        SentinelResolver resolver(config(all()));
+        QSignalSpy read(&resolver, &SentinelResolver::replicasRead);
+        resolver.readReplicas();
+        QVERIFY(read.wait(10000));
+        const auto replicas = read.first().at(0).value<QList<ReplicaEntry>>();
+        QCOMPARE(replicas.size(), 1);
+        QCOMPARE(replicas.first().address.port, m_group.dataPort(1));
+        QVERIFY(!replicas.first().isDown());
+    }
+
+    void aWrongMasterNameIsSaidSo()
+    {
+        const auto r = resolveBlocking(config(all(), "no-such-master"));
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().failure, ResolveFailure::MasterUnknown);
+        QCOMPARE(r.error().answers.size(), 3);
+        const QString m = r.error().message;
+        QVERIFY2(m.startsWith(QLatin1String("no sentinel knows a master named 'no-such-master'")),
+                 qPrintable(m));
+        QVERIFY2(m.contains(QStringLiteral("127.0.0.1:%1 does not know the master")
+                                .arg(m_group.sentinelPort(2))),
+                 qPrintable(m));
+    }
+
+    void aDataPortIsNotASentinel()
+    {
+        ResolverConfig c = config({});
+        c.sentinels << NodeAddress{QStringLiteral("127.0.0.1"), m_group.dataPort(0)};
+        const auto r = resolveBlocking(c);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().failure, ResolveFailure::SentinelRefused);
+        QVERIFY2(r.error().message.contains(QLatin1String("are these sentinel ports")),
+                 qPrintable(r.error().message));
+    }
+
+    // A sentinel that names a node whose ROLE says replica: never taken as the primary.
+    void aReplicaNamedIsNotTakenForThePrimary()
+    {
+        const int stale = m_group.addSentinel("stale", 1);
+        QVERIFY2(stale >= 0, qPrintable(m_group.errorString()));
+        ResolverConfig c = config({stale}, "stale");
+        const auto r = resolveBlocking(c);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().failure, ResolveFailure::NotPrimary);
+        QVERIFY2(r.error().message.contains(QStringLiteral("ROLE says it is a replica of "
+                                                           "127.0.0.1:%1")
+                                                .arg(m_group.dataPort(0))),
+                 qPrintable(r.error().message));
+        m_group.stopSentinel(stale);
+    }
+
+    void sentinelCredentialsAreTheSentinels()
+    {
+        SentinelGroup secured;
+        QVERIFY2(secured.start(secure("sentinel-pw-1", "data-pw-2")),
+                 qPrintable(secured.errorString()));
+        ResolverConfig c;
+        c.sentinels << NodeAddress{QStringLiteral("127.0.0.1"), secured.sentinelPort(0)};
+        c.masterName = QStringLiteral("mymaster");
+
+        // None given: the sentinel wants one.
+        auto r = resolveBlocking(c);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().failure, ResolveFailure::SentinelAuthRefused);
+        // The data node's password is not the sentinel's.
+        c.sentinelOptions.password = QStringLiteral("data-pw-2");
+        r = resolveBlocking(c);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().failure, ResolveFailure::SentinelAuthRefused);
+        QVERIFY2(!r.error().message.contains(QLatin1String("data-pw-2")),
+                 qPrintable(r.error().message));
+        // The sentinel's, and no password for the data node: named, but ROLE unreadable.
+        c.sentinelOptions.password = QStringLiteral("sentinel-pw-1");
+        r = resolveBlocking(c);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().failure, ResolveFailure::PrimaryUnreadable);
+        QVERIFY2(!r.error().message.contains(QLatin1String("sentinel-pw-1")),
+                 qPrintable(r.error().message));
+        // Each its own: resolved.
+        c.dataOptions.password = QStringLiteral("data-pw-2");
+        r = resolveBlocking(c);
+        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
+        QCOMPARE(r->primary.port, secured.dataPort(0));
+
+        // The watcher's subscription uses the sentinel credentials too: up with the right
+        // ones, refused (and not retried) with wrong ones, the password never said.
+        SentinelWatcher watcher(c, r->primary);
+        QSignalSpy changed(&watcher, &SentinelWatcher::subscriptionChanged);
+        watcher.start();
+        QTRY_COMPARE_WITH_TIMEOUT(watcher.subscribedCount(), 1, 10000);
+        c.sentinelOptions.password = QStringLiteral("wrong-pw-6");
+        SentinelWatcher refused(c, r->primary);
+        QSignalSpy lost(&refused, &SentinelWatcher::subscriptionChanged);
+        refused.start();
+        QVERIFY(lost.wait(10000));
+        QCOMPARE(lost.first().at(1).toBool(), false);
+        const QString why = lost.first().at(2).toString();
+        QVERIFY2(why.startsWith(QStringLiteral("authentication failed on 127.0.0.1:%1 (WRONGPASS)")
+                                    .arg(secured.sentinelPort(0))),
+                 qPrintable(why));
+        QVERIFY(!why.contains(QLatin1String("wrong-pw-6")));
+        QCOMPARE(refused.subscribedCount(), 0);
+    }
+
+    // The CLI's --url takes the sentinel form: the verb runs on the confirmed primary, and a
+    // failure says what failed.
+    void theCliResolvesBeforeTheVerbRuns()
+    {
+        QVERIFY2(testsupport::cliProblem().isEmpty(), qPrintable(testsupport::cliProblem()));
+        const QString sentinels = QStringLiteral("127.0.0.1:%1,127.0.0.1:%2")
+                                      .arg(m_group.sentinelPort(0))
+                                      .arg(m_group.sentinelPort(1));
+        auto run = testsupport::runCli(
+            {QStringLiteral("ping"), QStringLiteral("--json"), QStringLiteral("--url"),
+             QStringLiteral("redis-sentinel://%1#mymaster").arg(sentinels)});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY2(run.err.contains(QStringLiteral("names 127.0.0.1:%1 as the primary of "
+                                                 "'mymaster' (ROLE confirmed)")
+                                      .arg(m_group.dataPort(0))
+                                      .toUtf8()),
+                 run.err.constData());
+        QVERIFY2(run.out.contains(QByteArray::number(m_group.dataPort(0))), run.out.constData());
+
+        run = testsupport::runCli({QStringLiteral("ping"), QStringLiteral("--url"),
+                                   QStringLiteral("redis-sentinel://%1#nope").arg(sentinels)});
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY2(run.err.contains("no sentinel knows a master named 'nope'"), run.err.constData());
+
+        run = testsupport::runCli({QStringLiteral("ping"), QStringLiteral("--url"),
+                                   QStringLiteral("redis-sentinel://%1").arg(sentinels)});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("--url: no master name"), run.err.constData());
+
+        run = testsupport::runCli({QStringLiteral("ping"), QStringLiteral("--url"),
+                                   QStringLiteral("redis://127.0.0.1:%1").arg(m_group.dataPort(0)),
+                                   QStringLiteral("--sentinel-user"), QStringLiteral("watcher")});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("--sentinel-user and --sentinel-password-stdin need --url "
+                                  "redis-sentinel://"),
+                 run.err.constData());
+    }
+
+    void theCliReadsTheSentinelPasswordFromStdin()
+    {
+        SentinelGroup secured;
+        QVERIFY2(secured.start(secure("sentinel-pw-3", "data-pw-4")),
+                 qPrintable(secured.errorString()));
+        const QStringList args{
+            QStringLiteral("ping"), QStringLiteral("--password-stdin"),
+            QStringLiteral("--sentinel-password-stdin"), QStringLiteral("--url"),
+            QStringLiteral("redis-sentinel://127.0.0.1:%1#mymaster").arg(secured.sentinelPort(0))};
+        testsupport::CliOptions in;
+        in.input = "data-pw-4\nwrong-pw-5\n";
+        auto run = testsupport::runCli(args, in);
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY2(run.err.contains("refused the sentinel credentials"), run.err.constData());
+        QVERIFY2(!run.err.contains("wrong-pw-5") && !run.err.contains("data-pw-4"),
+                 run.err.constData());
+        in.input = "data-pw-4\nsentinel-pw-3\n";
+        run = testsupport::runCli(args, in);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY2(!run.err.contains("sentinel-pw-3"), run.err.constData());
+    }
+
+    // SENTINEL FAILOVER while deductions stream to the primary: the watcher reports the
+    // move from A to B, the stream goes on on B (nothing in flight on A is resent), a
+    // re-resolve returns B, and stock and receipts account for each deduction once.
+    void aFailoverIsFollowedAndNothingResent()
+    {
+        auto admin = m_group.connectData(0);
+        QVERIFY(admin
+                    ->call({"FUNCTION", "LOAD", "REPLACE",
+                            testsupport::functionSource(QStringLiteral("inventory_lib_v1.lua"))})
+                    .ok());
+        QVERIFY(
+            admin->call({"SET", "stock:{sku-s}:available", QByteArray::number(InitialStock)}).ok());
+        QVERIFY(admin->call({"WAIT", "1", "5000"}).ok());
+
+        const auto first = resolveBlocking(config(all()));
+        QVERIFY(first.ok());
+        SentinelWatcher watcher(config(all()), first->primary);
+        QSignalSpy moved(&watcher, &SentinelWatcher::primaryMoved);
+        watcher.start();
+        QTRY_COMPARE_WITH_TIMEOUT(watcher.subscribedCount(), 3, 10000);
+
+        std::unique_ptr<redis::RedisClient> current = m_group.connectData(0);
+        std::vector<std::unique_ptr<redis::RedisClient>> retired; // kept until their replies
+        QList<Order> orders;
+        int inFlight = 0, done = 0, doneAtMove = -1;
+        bool struck = false;
+        connect(&watcher, &SentinelWatcher::primaryMoved, this,
+                [&](const NodeAddress &, const NodeAddress &to, const QDateTime &) {
+                    doneAtMove = done;
+                    redis::ConnectionOptions o = m_group.dataOptions(0);
+                    o.port = to.port;
+                    retired.push_back(std::move(current));
+                    current = std::make_unique<redis::RedisClient>(o);
+                    current->open();
+                });
+        std::function<void()> next = [&] {
+            while (inFlight < 4 && orders.size() < 20000
+                   && !(doneAtMove >= 0 && done >= doneAtMove + 200)) {
+                const qsizetype n = orders.size();
+                orders << Order{1 + int(n % 3), current->options().port, Outcome::Pending, {}};
+                ++inFlight;
+                current->send(
+                    {"FCALL", "inventory_deduct_v2", "2", "stock:{sku-s}:available", receiptKey(n),
+                     QByteArray::number(orders.last().quantity), "3600"},
+                    this, [&, n](const redis::ReplyResult &result) {
+                        Order &o = orders[n];
+                        if (result.ok() && result->at(0).toInteger() == 1)
+                            o.outcome = Outcome::Applied;
+                        else if (!result.ok() && result.error().mayHaveRun())
+                            o.outcome = Outcome::Unknown;
+                        else
+                            o.outcome = Outcome::Refused;
+                        o.detail = testsupport::render(result);
+                        --inFlight;
+                        ++done;
+                        if (done == 200 && !struck) {
+                            struck = true;
+                            auto s = m_group.connectSentinel(1);
+                            const auto asked = s->call({"SENTINEL", "FAILOVER", "mymaster"});
+                            QVERIFY2(asked.ok(), qPrintable(testsupport::render(asked)));
+                        }
+                        next();
+                    });
+            }
+        };
+        next();
+        QTRY_VERIFY_WITH_TIMEOUT(doneAtMove >= 0 && inFlight == 0, 60000);
+        QCOMPARE(moved.size(), 1); // three sentinels announced it; reported once
+        QCOMPARE(moved.first().at(0).value<NodeAddress>().port, m_group.dataPort(0));
+        QCOMPARE(moved.first().at(1).value<NodeAddress>().port, m_group.dataPort(1));
+        QVERIFY(moved.first().at(2).toDateTime().isValid());
+
+        // A caller that saw READONLY asks again: B, confirmed by ROLE.
+        QSignalSpy again(&watcher, &SentinelWatcher::reresolved);
+        watcher.reresolve(QStringLiteral("READONLY from the old primary"));
+        QVERIFY(again.wait(10000));
+        QCOMPARE(again.first().at(0).value<Resolution>().primary.port, m_group.dataPort(1));
+        QCOMPARE(watcher.primary().port, m_group.dataPort(1));
+        QCOMPARE(moved.size(), 1); // not moved again
+
+        // Every order sent once: none may find its receipt already there ({2,...}).
+        int applied = 0, unknown = 0, refused = 0, lost = 0;
+        qint64 receipted = 0;
+        auto b = m_group.connectData(1);
+        for (qsizetype n = 0; n < orders.size(); ++n) {
+            const Order &o = orders[n];
+            QVERIFY(o.outcome != Outcome::Pending);
+            QVERIFY2(!o.detail.startsWith(QLatin1String("{2,")), qPrintable(o.detail));
+            const auto receipt = b->call({"HGET", receiptKey(n), "quantity"});
+            QVERIFY(receipt.ok());
+            if (!receipt->isNil()) {
+                QCOMPARE(receipt->bytes().toInt(), o.quantity);
+                receipted += o.quantity;
+                QVERIFY2(o.outcome != Outcome::Refused, qPrintable(o.detail));
+            } else if (o.outcome == Outcome::Applied) {
+                // Acknowledged by A after B was promoted (SENTINEL FAILOVER does not pause
+                // A first) and lost when A became B's replica: never an order sent to B.
+                QCOMPARE(o.sentTo, m_group.dataPort(0));
+                ++lost;
+            }
+            applied += o.outcome == Outcome::Applied;
+            unknown += o.outcome == Outcome::Unknown;
+            refused += o.outcome == Outcome::Refused;
+        }
+        const auto stock = b->call({"GET", "stock:{sku-s}:available"});
+        QVERIFY(stock.ok());
+        QCOMPARE(stock->bytes().toLongLong(), InitialStock - receipted);
+        qInfo("%lld deductions: %d applied (%d lost with the old primary), %d refused, %d outcome "
+              "unknown",
+              qint64(orders.size()), applied, lost, refused, unknown);
+        QVERIFY(applied > 0);
+        const bool someOnB = std::any_of(orders.cbegin(), orders.cend(), [&](const Order &o) {
+            return o.sentTo == m_group.dataPort(1) && o.outcome == Outcome::Applied;
+        });
+        QVERIFY(someOnB);
+    }
+
+    // Run last: it stops a sentinel of the trio.
+    void oneSentinelDownStillResolves()
+    {
+        m_group.stopSentinel(0);
+        const auto r = resolveBlocking(config(all()));
+        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
+        QCOMPARE(r->answeredBy.port, m_group.sentinelPort(1));
+        QCOMPARE(r->answers.first().kind, SentinelAnswer::Kind::Unreachable);
+        QCOMPARE(r->primary.port, m_group.dataPort(1)); // since the failover above
+
+        // None left that answers: each one's reason is given.
+        const auto none = resolveBlocking(config({0}));
+        QVERIFY(!none.ok());
+        QCOMPARE(none.error().failure, ResolveFailure::NoSentinelReachable);
+        QVERIFY2(none.error().message.contains(
+                     QStringLiteral("127.0.0.1:%1 unreachable (").arg(m_group.sentinelPort(0))),
+                 qPrintable(none.error().message));
+    }
+};
+
+QTEST_MAIN(TstSentinel)
+#include "tst_sentinel.moc"
