@@ -30,8 +30,10 @@ class ConsoleSession : public QObject
 {
     Q_OBJECT
 public:
+    // With a tunnel (up), every connection of the session goes through it.
     ConsoleSession(profiles::ConnectionProfile profile, const QString &password,
-                   QString releasePassword = {}, QObject *parent = nullptr);
+                   QString releasePassword = {}, std::shared_ptr<ssh::SshTunnel> tunnel = {},
+                   QObject *parent = nullptr);
     ~ConsoleSession() override;
 
     const profiles::ConnectionProfile &profile() const { return m_profile; }
