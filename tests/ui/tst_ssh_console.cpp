@@ -19,10 +19,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
@@ -34,6 +36,12 @@ using testsupport::child;
 using testsupport::Sshd;
 
 namespace {
+bool answers(ui::MainWindow *window)
+{
+    const auto pong = window->session().router().call({"PING"}, 3000);
+    return pong.ok() && pong->bytes() == "PONG";
+}
+
 QString tunnelStatus(ui::MainWindow *window)
 {
     return child<QLabel>(window, "tunnelStatus")->property("plainText").toString();
@@ -193,8 +201,7 @@ private slots:
             controller.openSession(dialog.profile(), dialog.password(), {}, 0, tunnel);
         QVERIFY(window);
         QTRY_COMPARE_WITH_TIMEOUT(window->client().state(), redis::ConnectionState::Ready, 15000);
-        const auto pong = window->session().router().call({"PING"}, 3000);
-        QVERIFY(pong.ok() && pong->bytes() == "PONG");
+        QVERIFY(answers(window));
         QVERIFY(forwardedToRedis());
         QCOMPARE(tunnelStatus(window), QStringLiteral("via SSH %1").arg(profile().ssh.bastion));
     }
@@ -302,6 +309,53 @@ private slots:
         opened.first().first().value<std::shared_ptr<ssh::SshTunnel>>()->close();
     }
 
+    void aSilentBastionCanBeCancelled()
+    {
+        // Accepts and never says a word: ssh waits for its banner, the window does not.
+        QTcpServer silent;
+        QVERIFY(silent.listen(QHostAddress::LocalHost));
+        ConnectionProfile p = profile();
+        p.ssh.bastion =
+            QStringLiteral("%1@127.0.0.1:%2").arg(Sshd::user()).arg(silent.serverPort());
+        QWidget owner;
+        ui::TunnelOpener opener(&owner);
+        QSignalSpy cancelled(&opener, &ui::TunnelOpener::cancelled);
+        QSignalSpy failed(&opener, &ui::TunnelOpener::failed);
+        opener.open(p);
+        QTRY_VERIFY_WITH_TIMEOUT(silent.hasPendingConnections(), 10000);
+        auto *progress = child<QProgressDialog>(&owner, "sshProgress");
+        QVERIFY(progress->isVisible());
+        QVERIFY(progress->labelText().contains(p.ssh.bastion));
+        auto *cancel = progress->findChild<QPushButton *>();
+        QVERIFY(cancel);
+        cancel->click(); // as the user does
+        QCOMPARE(cancelled.count(), 1);
+        QVERIFY(!opener.isRunning());
+        QCOMPARE(failed.count(), 0);
+    }
+
+    void anyOtherFailureSaysWhatToDoAndOpensNothing()
+    {
+        QTcpServer closed; // a port nothing listens on once it is closed again
+        QVERIFY(closed.listen(QHostAddress::LocalHost));
+        const quint16 port = closed.serverPort();
+        closed.close();
+        ConnectionProfile p = profile();
+        p.ssh.bastion = QStringLiteral("%1@127.0.0.1:%2").arg(Sshd::user()).arg(port);
+        QWidget owner;
+        ui::TunnelOpener opener(&owner);
+        QSignalSpy failed(&opener, &ui::TunnelOpener::failed);
+        QSignalSpy opened(&opener, &ui::TunnelOpener::opened);
+        opener.open(p);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
+        QCOMPARE(opened.count(), 0);
+        auto *box = child<QMessageBox>(&owner, "sshFailureBox");
+        QVERIFY(box->isVisible());
+        QVERIFY2(box->text().contains(p.ssh.bastion) && box->text().contains("nothing was"),
+                 qPrintable(box->text()));
+        QVERIFY(!box->informativeText().isEmpty());
+    }
+
     void aKilledTunnelShowsInTheStatusBarAndReconnectBringsItBack()
     {
         const auto tunnel = trusted();
@@ -320,12 +374,19 @@ private slots:
                  QStringLiteral("Not connected"));
         QVERIFY(!child<QWidget>(window, "serverVersion")->isVisible());
         QCOMPARE(window->reconnectAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_R));
+
+        // With the bastion gone too, Reconnect says the tunnel could not be opened again.
+        m_sshd.stop();
+        window->reconnectAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(tunnelStatus(window).contains(QStringLiteral("not reopened")),
+                                 15000);
+        QVERIFY2(m_sshd.restart(), qPrintable(m_sshd.errorString()));
         window->reconnectAction()->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(tunnelStatus(window),
                                   QStringLiteral("via SSH %1").arg(profile().ssh.bastion), 20000);
         QTRY_COMPARE_WITH_TIMEOUT(window->client().state(), redis::ConnectionState::Ready, 15000);
-        const auto pong = window->session().router().call({"PING"}, 3000);
-        QVERIFY(pong.ok() && pong->bytes() == "PONG");
+        // The connections reopen through it (each on its own backoff step until then).
+        QTRY_VERIFY_WITH_TIMEOUT(answers(window), 15000);
     }
 };
 

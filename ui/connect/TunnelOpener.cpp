@@ -3,15 +3,26 @@
 #include "HostKeyDialog.h"
 #include "PassphraseDialog.h"
 
+#include <QCoreApplication>
 #include <QMessageBox>
 #include <QProgressDialog>
 #include <QPushButton>
+#include <QTimer>
 
 namespace ui {
 
 namespace {
 constexpr int MaxTrusts = 3;      // a jump host and the bastion, and one spare
 constexpr int MaxPassphrases = 3; // as ssh itself asks
+
+// Drops a reference once control is back in the event loop: the opener lets go of a tunnel
+// from inside the tunnel's own signals (failed, established), and the last reference must not
+// destroy it there.
+void releaseLater(std::shared_ptr<ssh::SshTunnel> tunnel)
+{
+    if (tunnel)
+        QTimer::singleShot(0, QCoreApplication::instance(), [tunnel = std::move(tunnel)] {});
+}
 } // namespace
 
 TunnelOpener::TunnelOpener(QWidget *owner, QObject *parent)
@@ -60,6 +71,7 @@ void TunnelOpener::open(const profiles::ConnectionProfile &profile)
         disconnect(tunnel.get(), nullptr, this, nullptr);
         finish();
         emit opened(tunnel);
+        releaseLater(std::move(tunnel));
     });
     connect(m_tunnel.get(), &ssh::SshTunnel::failed, this, &TunnelOpener::onFailed);
     start(tr("Opening the SSH tunnel via %1…").arg(m_route));
@@ -97,6 +109,7 @@ void TunnelOpener::cancel()
 
 void TunnelOpener::finish()
 {
+    releaseLater(std::move(m_tunnel));
     m_tunnel.reset();
     if (m_progress) {
         m_progress->disconnect(this);
@@ -106,8 +119,9 @@ void TunnelOpener::finish()
     }
 }
 
-void TunnelOpener::onFailed(const ssh::SshError &error)
+void TunnelOpener::onFailed(const ssh::SshError &failure)
 {
+    const ssh::SshError error = failure; // the tunnel's own, which fail() may let go of
     if (m_progress)
         m_progress->hide();
     if (error.isHostKeyProblem() && m_trusts < MaxTrusts) {
@@ -178,7 +192,7 @@ void TunnelOpener::askPassphrase()
     dialog->open();
 }
 
-void TunnelOpener::fail(const QString &why, const QString &details)
+void TunnelOpener::fail(QString why, QString details)
 {
     if (m_tunnel) {
         disconnect(m_tunnel.get(), nullptr, this, nullptr);

@@ -45,7 +45,8 @@ private:
     void askToTrust(const ssh::SshError &error);
     void trust(const QString &fingerprint, bool replaceChanged);
     void askPassphrase();
-    void fail(const QString &why, const QString &details = {});
+    // Copies: `why` may come from the tunnel's own error, and the tunnel may go meanwhile.
+    void fail(QString why, QString details = {});
     void finish(); // forgets the tunnel and hides the progress
     QWidget *window() const;
 
