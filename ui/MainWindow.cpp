@@ -470,9 +470,11 @@ void MainWindow::watchTunnel()
                 m_status->setTunnel(Tunnel::Closed, bastion, why);
                 m_overview->setTunnelProblem(why);
             });
-    connect(
-        m_session.get(), &session::ConsoleSession::tunnelFailed, this,
-        [this, bastion](const QString &why) { m_status->setTunnel(Tunnel::Failed, bastion, why); });
+    connect(m_session.get(), &session::ConsoleSession::tunnelFailed, this,
+            [this, bastion](const QString &why) {
+                m_status->setTunnel(Tunnel::Failed, bastion, why);
+                m_overview->setTunnelProblem(tr("Reconnect could not open it again: %1").arg(why));
+            });
     connect(m_session.get(), &session::ConsoleSession::tunnelRestored, this, [this, bastion] {
         m_status->setTunnel(Tunnel::Up, bastion);
         m_overview->setTunnelProblem({});
