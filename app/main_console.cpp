@@ -87,7 +87,9 @@ int main(int argc, char *argv[])
     demo::DemoServer demoServer;
     ui::ConsoleController controller;
     if (startup.target == profiles::ConsoleStartup::Target::Server) {
-        controller.openSession(startup.profile, startup.password)->showTab(startup.tab);
+        // Null while a profile's SSH tunnel opens: its window comes once it is up.
+        if (ui::MainWindow *window = controller.openSession(startup.profile, startup.password))
+            window->showTab(startup.tab);
         return QApplication::exec();
     }
     if (startup.target == profiles::ConsoleStartup::Target::ConnectDialog) {

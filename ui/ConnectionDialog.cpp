@@ -13,7 +13,9 @@
 #include "ui/connect/FormParts.h"
 #include "ui/connect/KeySchemaForm.h"
 #include "ui/connect/ProfileForm.h"
+#include "ui/connect/SshForm.h"
 #include "ui/connect/TlsForm.h"
+#include "ui/connect/TunnelOpener.h"
 
 #include <QGuiApplication>
 #include <QHBoxLayout>
@@ -110,11 +112,14 @@ QWidget *ConnectionDialog::buildForm()
     m_tls = new TlsForm;
     auto *keys = new KeySchemaForm;
     auto *cluster = new ClusterForm;
-    m_forms = {m_connection, m_tls, keys, cluster};
+    auto *sshForm = new SshForm;
+    connect(sshForm, &SshForm::bastionSet, m_connection, &ConnectionForm::setThroughBastion);
+    m_forms = {m_connection, m_tls, sshForm, keys, cluster};
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("profileTabs"));
     m_tabs->addTab(m_connection, tr("Connection"));
     m_tabs->addTab(m_tls, tr("TLS"));
+    m_tabs->addTab(sshForm, tr("SSH"));
     m_tabs->addTab(keys, tr("Key schema"));
     m_tabs->addTab(cluster, tr("Cluster && replicas"));
     m_test = new ConnectionTestArea;
@@ -332,8 +337,25 @@ void ConnectionDialog::keyPressEvent(QKeyEvent *event)
 
 void ConnectionDialog::accept()
 {
-    if (save())
+    if (!save())
+        return;
+    m_tunnel.reset();
+    const profiles::ConnectionProfile p = profile();
+    if (!p.ssh.enabled()) {
         QDialog::accept();
+        return;
+    }
+    // Behind a bastion the session starts only once its tunnel is up; a failure (already
+    // explained by the opener) leaves the form open.
+    if (!m_opener) {
+        m_opener = new TunnelOpener(this);
+        connect(m_opener, &TunnelOpener::opened, this,
+                [this](std::shared_ptr<ssh::SshTunnel> tunnel) {
+                    m_tunnel = std::move(tunnel);
+                    QDialog::accept();
+                });
+    }
+    m_opener->open(p);
 }
 
 bool ConnectionDialog::save()

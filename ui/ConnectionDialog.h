@@ -4,6 +4,7 @@
 #include "session/ProbeReport.h"
 
 #include <QDialog>
+#include <memory>
 
 class QHBoxLayout;
 class QLabel;
@@ -14,6 +15,9 @@ namespace profiles {
 class ProfileStore;
 class SecretStore;
 } // namespace profiles
+namespace ssh {
+class SshTunnel;
+} // namespace ssh
 
 namespace ui {
 
@@ -22,6 +26,7 @@ class ConnectionTestArea;
 class ProfileForm;
 class ProfileListPanel;
 class TlsForm;
+class TunnelOpener;
 
 // Opens on the saved profiles (ProfileListPanel, left) and creates or edits one (right):
 // server, user and password, TLS, environment label, release user, key schema. A URL pasted
@@ -29,7 +34,9 @@ class TlsForm;
 // the host decides it (profiles::defaultEnvironmentForHost). "Test" runs a ConnectionProbe in
 // the background and lists what it found. Save validates, writes the profile to the
 // ProfileStore and the passwords to the SecretStore (the note under the password field says
-// where they will be kept) and stays open; Connect saves, then closes for the session.
+// where they will be kept) and stays open; Connect saves, then closes for the session. With
+// a bastion (the SSH tab), Connect first opens the tunnel (TunnelOpener: progress, host
+// keys, passphrase) and closes only once it is up: a failure leaves the form open to fix.
 // Each tab is a ProfileForm (ui/connect/); what spans them stays here: the URL, the problems
 // shown at their fields, the list and saving.
 class ConnectionDialog : public QDialog
@@ -48,6 +55,9 @@ public:
     profiles::ConnectionProfile profile() const;
     QString password() const;
     QString releasePassword() const;
+    // The tunnel Connect opened for a profile with a bastion (up), for the session; nullptr
+    // for a direct connection.
+    std::shared_ptr<ssh::SshTunnel> tunnel() const { return m_tunnel; }
 
     // Fills the form from a redis:// or rediss:// URL (a password goes to the password
     // field). False, with the reason shown under the URL field, when it cannot be read.
@@ -94,6 +104,8 @@ private:
     TlsForm *m_tls = nullptr;
     QList<ProfileForm *> m_forms; // the tabs, in their order
     ConnectionTestArea *m_test = nullptr;
+    TunnelOpener *m_opener = nullptr;
+    std::shared_ptr<ssh::SshTunnel> m_tunnel;
     QLabel *m_problems = nullptr;
     QList<QWidget *> m_flagged;
 };

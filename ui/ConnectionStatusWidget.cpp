@@ -63,6 +63,7 @@ ConnectionStatusWidget::ConnectionStatusWidget(QWidget *parent)
     , m_badge(field(this, "environmentBadge", tr("Environment of this connection")))
     , m_state(field(this, "connectionState", QString()))
     , m_address(field(this, "serverAddress", tr("Server address")))
+    , m_tunnel(field(this, "tunnelStatus", QString()))
     , m_version(field(this, "serverVersion", tr("redis_version from INFO")))
     , m_mode(field(this, "serverMode", tr("redis_mode from INFO")))
     , m_role(field(this, "serverRole", tr("Replication role from INFO")))
@@ -73,10 +74,20 @@ ConnectionStatusWidget::ConnectionStatusWidget(QWidget *parent)
     row->setSpacing(8);
     row->addWidget(m_badge);
     row->addWidget(m_state);
-    for (QLabel *l : {m_address, m_version, m_mode, m_role}) {
-        row->addWidget(separator(this));
-        row->addWidget(l);
+    row->addWidget(separator(this));
+    row->addWidget(m_address);
+    row->addWidget(m_tunnel);
+    m_tunnel->hide(); // a direct connection has no route to name
+    // What the server said when last read: hidden while the tunnel to it is down.
+    m_serverFacts = new QWidget(this);
+    auto *facts = new QHBoxLayout(m_serverFacts);
+    facts->setContentsMargins(0, 0, 0, 0);
+    facts->setSpacing(8);
+    for (QLabel *l : {m_version, m_mode, m_role}) {
+        facts->addWidget(separator(this));
+        facts->addWidget(l);
     }
+    row->addWidget(m_serverFacts);
     row->addStretch(1);
     row->addWidget(m_activity);
     setTextColour(m_activity, Palette::muted());
@@ -101,14 +112,26 @@ void ConnectionStatusWidget::setAddress(const QString &address, const QString &u
 
 void ConnectionStatusWidget::setConnectionState(redis::ConnectionState state, const QString &detail)
 {
+    m_lastState = state;
+    m_lastDetail = detail;
+    // The transport's retries say nothing new while the tunnel under them is down.
+    if (m_tunnelDown) {
+        showState(Palette::error(), tr("Not connected"));
+        return;
+    }
     const StateLook look = lookOf(state);
     QString text = look.text;
     // While connected the detail is just the address, already shown next to it.
     if (!detail.isEmpty() && state != redis::ConnectionState::Ready)
         text += QStringLiteral(": ") + detail;
+    showState(look.colour, text);
+}
+
+void ConnectionStatusWidget::showState(const QColor &colour, const QString &text)
+{
     const QString shown = fontMetrics().elidedText(text, Qt::ElideRight, 720);
     m_state->setText(QStringLiteral("<span style=\"color:%1\">&#9679;</span> %2")
-                         .arg(look.colour.name(), shown.toHtmlEscaped()));
+                         .arg(colour.name(), shown.toHtmlEscaped()));
     m_state->setToolTip(text);
     m_state->setProperty("plainText", text); // what tests and accessibility read
     m_state->setAccessibleName(text);
@@ -154,6 +177,41 @@ void ConnectionStatusWidget::setCluster(const QString &summary, const QStringLis
                                  .arg(downPrimaries.join(QStringLiteral(", ")))
                            : tr("Redis Cluster: every command goes to the primary owning "
                                 "its keys' slot"));
+}
+
+void ConnectionStatusWidget::setTunnel(Tunnel state, const QString &bastion, const QString &why)
+{
+    QColor colour = Palette::ok();
+    QString text = tr("via SSH %1").arg(bastion);
+    QString tip = tr("Every connection goes through the SSH tunnel via %1.").arg(bastion);
+    switch (state) {
+    case Tunnel::Up:
+        break;
+    case Tunnel::Closed:
+        // Short enough for a 1366-pixel screen; the window title and the tooltip name it.
+        colour = Palette::error();
+        text = tr("SSH tunnel closed · commands in flight: outcome unknown · Ctrl+R reconnects");
+        tip = why;
+        break;
+    case Tunnel::Reopening:
+        colour = Palette::pending();
+        text = tr("reopening the SSH tunnel via %1…").arg(bastion);
+        break;
+    case Tunnel::Failed:
+        colour = Palette::error();
+        text = tr("SSH tunnel via %1 not reopened · Ctrl+R tries again").arg(bastion);
+        tip = why;
+        break;
+    }
+    m_tunnel->setText(QStringLiteral("<span style=\"color:%1\">&#9679;</span> %2")
+                          .arg(colour.name(), text.toHtmlEscaped()));
+    m_tunnel->setToolTip(tip);
+    m_tunnel->setProperty("plainText", text); // what tests and accessibility read
+    m_tunnel->setAccessibleName(text);
+    m_tunnel->show();
+    m_tunnelDown = state != Tunnel::Up;
+    m_serverFacts->setVisible(!m_tunnelDown);
+    setConnectionState(m_lastState, m_lastDetail);
 }
 
 void ConnectionStatusWidget::setActivity(const QString &text)

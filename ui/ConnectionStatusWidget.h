@@ -11,13 +11,15 @@ class QLabel;
 namespace ui {
 
 // The status bar's contents: environment badge, connection state (with the transport's
-// detail while connecting or reconnecting), ACL user, address and TLS, server version, mode
-// and role, and on
-// the right the last background activity.
+// detail while connecting or reconnecting), ACL user, address and TLS, the SSH route when
+// there is one, server version, mode and role, and on the right the last background activity.
 class ConnectionStatusWidget : public QWidget
 {
     Q_OBJECT
 public:
+    // The SSH tunnel a session goes through, as far as the session has said.
+    enum class Tunnel { Up, Closed, Reopening, Failed };
+
     explicit ConnectionStatusWidget(QWidget *parent = nullptr);
 
     void setEnvironment(profiles::Environment env);
@@ -27,18 +29,30 @@ public:
     void setConnectionState(redis::ConnectionState state, const QString &detail);
     void setServer(const overview::ServerOverview &overview);
     void setActivity(const QString &text);
+    // "via SSH ops@bastion:22", and what became of the tunnel: closed under the session
+    // (commands in flight have an unknown outcome), being reopened, or not reopened (`why`).
+    // While it is not up the connection state says "Not connected" and the server's facts
+    // (read through it) are hidden.
+    void setTunnel(Tunnel state, const QString &bastion, const QString &why = {});
     // On a cluster: "cluster, 3 primaries" in place of the seed's mode and role, and the
     // primaries that are down, in the error colour. Empty summary: standalone, as before.
     void setCluster(const QString &summary, const QStringList &downPrimaries);
 
 private:
+    void showState(const QColor &colour, const QString &text);
+
     QLabel *m_badge;
     QLabel *m_state;
     QLabel *m_address;
+    QLabel *m_tunnel;
     QLabel *m_version;
     QLabel *m_mode;
     QLabel *m_role;
     QLabel *m_activity;
+    QWidget *m_serverFacts = nullptr; // version, mode and role
+    redis::ConnectionState m_lastState = redis::ConnectionState::Idle;
+    QString m_lastDetail;
+    bool m_tunnelDown = false;
     QString m_cluster; // the cluster summary; empty when standalone
     bool m_clusterDown = false;
 };

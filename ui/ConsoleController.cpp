@@ -4,6 +4,8 @@
 #include "MainWindow.h"
 #include "profiles/ProfileStore.h"
 #include "profiles/SecretStore.h"
+#include "ssh/SshTunnel.h"
+#include "ui/connect/TunnelOpener.h"
 
 #include <QGuiApplication>
 #include <QScreen>
@@ -24,9 +26,15 @@ ConsoleController::~ConsoleController()
 
 MainWindow *ConsoleController::openSession(const profiles::ConnectionProfile &profile,
                                            const QString &password, const QString &releasePassword,
-                                           qint64 startedServerPid)
+                                           qint64 startedServerPid,
+                                           std::shared_ptr<ssh::SshTunnel> tunnel)
 {
-    auto session = std::make_unique<session::ConsoleSession>(profile, password, releasePassword);
+    if (profile.ssh.enabled() && (!tunnel || tunnel->state() != ssh::SshTunnel::State::Up)) {
+        openThroughTunnel(profile, password, releasePassword);
+        return nullptr;
+    }
+    auto session = std::make_unique<session::ConsoleSession>(profile, password, releasePassword,
+                                                             std::move(tunnel));
     if (startedServerPid > 0)
         session->gate().setStartedByConsole(startedServerPid);
     auto *window = new MainWindow(std::move(session));
@@ -40,7 +48,23 @@ MainWindow *ConsoleController::openSession(const profiles::ConnectionProfile &pr
         size = size.boundedTo(screen->availableGeometry().size() * 0.95);
     window->resize(size);
     window->show();
+    emit sessionOpened(window);
     return window;
+}
+
+void ConsoleController::openThroughTunnel(const profiles::ConnectionProfile &profile,
+                                          const QString &password, const QString &releasePassword)
+{
+    auto *opener = new TunnelOpener(nullptr, this);
+    connect(
+        opener, &TunnelOpener::opened, this,
+        [this, opener, profile, password, releasePassword](std::shared_ptr<ssh::SshTunnel> tunnel) {
+            opener->deleteLater();
+            openSession(profile, password, releasePassword, 0, std::move(tunnel));
+        });
+    connect(opener, &TunnelOpener::failed, opener, &QObject::deleteLater);
+    connect(opener, &TunnelOpener::cancelled, opener, &QObject::deleteLater);
+    opener->open(profile);
 }
 
 MainWindow *ConsoleController::showConnectDialog(QWidget *parent)
@@ -48,7 +72,8 @@ MainWindow *ConsoleController::showConnectDialog(QWidget *parent)
     ConnectionDialog dialog(*m_profiles, *m_secrets, parent);
     if (dialog.exec() != QDialog::Accepted)
         return nullptr;
-    return openSession(dialog.profile(), dialog.password(), dialog.releasePassword());
+    return openSession(dialog.profile(), dialog.password(), dialog.releasePassword(), 0,
+                       dialog.tunnel());
 }
 
 } // namespace ui

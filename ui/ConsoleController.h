@@ -11,6 +11,9 @@ namespace profiles {
 class ProfileStore;
 class SecretStore;
 } // namespace profiles
+namespace ssh {
+class SshTunnel;
+} // namespace ssh
 
 namespace ui {
 
@@ -27,8 +30,12 @@ public:
 
     // Opens a window on this server; it connects at once. `startedServerPid`: the console
     // started this server itself (the demo), which makes it Local without further proof.
+    // A profile with a bastion goes through `tunnel` (up); without one, the tunnel is opened
+    // first (TunnelOpener, its questions over no window) and nullptr is returned: the window
+    // opens once it is up (sessionOpened), or never. Nothing is ever tried directly.
     MainWindow *openSession(const profiles::ConnectionProfile &profile, const QString &password,
-                            const QString &releasePassword = {}, qint64 startedServerPid = 0);
+                            const QString &releasePassword = {}, qint64 startedServerPid = 0,
+                            std::shared_ptr<ssh::SshTunnel> tunnel = {});
     // Shows the connection dialog; on OK, opens a window for the saved profile (and returns
     // it), else nullptr.
     MainWindow *showConnectDialog(QWidget *parent = nullptr);
@@ -36,7 +43,13 @@ public:
     profiles::ProfileStore &profiles() { return *m_profiles; }
     profiles::SecretStore &secrets() { return *m_secrets; }
 
+signals:
+    void sessionOpened(ui::MainWindow *window);
+
 private:
+    void openThroughTunnel(const profiles::ConnectionProfile &profile, const QString &password,
+                           const QString &releasePassword);
+
     std::unique_ptr<profiles::ProfileStore> m_profiles;
     profiles::SecretStore *m_secrets = nullptr;
     std::vector<QPointer<MainWindow>> m_windows;

@@ -16,6 +16,7 @@
 #include "profiles/CliConnection.h"
 #include "profiles/ProfileStore.h"
 #include "redis/ClusterRouter.h"
+#include "ssh/SshTunnel.h"
 #include "ui/browse/BrowserPanel.h"
 #include "ui/browse/SkuBrowserView.h"
 #include "ui/charts/ChartPanel.h"
@@ -71,6 +72,7 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
     m_status->setConnectionState(m_client->state(), m_client->stateDetail());
     statusBar()->addWidget(m_status, 1);
     statusBar()->setSizeGripEnabled(true);
+    watchTunnel();
 
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("mainTabs"));
@@ -370,6 +372,10 @@ void MainWindow::createMenus()
     // What "Not sent" cards and the failure banner point to: a new attempt now, not after the
     // transport's back-off.
     m_reconnect = file->addAction(tr("&Reconnect"), this, [this] {
+        // A dead tunnel is started again first; its connections follow once it is up.
+        if (const ssh::SshTunnel *t = m_session->tunnel();
+            t && t->state() != ssh::SshTunnel::State::Up)
+            m_status->setTunnel(ConnectionStatusWidget::Tunnel::Reopening, t->bastionDisplay());
         m_session->reconnect();
         if (redis::RedisClient *release = m_session->releaseClient())
             release->open();
@@ -447,6 +453,32 @@ void MainWindow::onStateChanged(redis::ConnectionState state, const QString &det
         m_poller->refreshNow(); // a fresh connection may be a restarted server
         m_libraries->refresh();
     }
+}
+
+void MainWindow::watchTunnel()
+{
+    const ssh::SshTunnel *tunnel = m_session->tunnel();
+    if (!tunnel)
+        return;
+    using Tunnel = ConnectionStatusWidget::Tunnel;
+    const QString bastion = tunnel->bastionDisplay();
+    m_status->setTunnel(Tunnel::Up, bastion);
+    setWindowTitle(tr("Inventory Console — %1 via SSH %2").arg(m_client->address(), bastion));
+    connect(m_session.get(), &session::ConsoleSession::tunnelDied, this,
+            [this, bastion](const QString &why) {
+                qCInfo(lcUi) << "SSH tunnel via" << bastion << "died:" << why;
+                m_status->setTunnel(Tunnel::Closed, bastion, why);
+                m_overview->setTunnelProblem(why);
+            });
+    connect(m_session.get(), &session::ConsoleSession::tunnelFailed, this,
+            [this, bastion](const QString &why) {
+                m_status->setTunnel(Tunnel::Failed, bastion, why);
+                m_overview->setTunnelProblem(tr("Reconnect could not open it again: %1").arg(why));
+            });
+    connect(m_session.get(), &session::ConsoleSession::tunnelRestored, this, [this, bastion] {
+        m_status->setTunnel(Tunnel::Up, bastion);
+        m_overview->setTunnelProblem({});
+    });
 }
 
 void MainWindow::onClusterChanged()

@@ -81,6 +81,8 @@ private:
     QWidget *createEnvironmentStrip();
     void updateEnvironmentStrip(const QString &note);
     void onStateChanged(redis::ConnectionState state, const QString &detail);
+    // The status bar follows the session's SSH tunnel (nothing when connected directly).
+    void watchTunnel();
     void showAbout();
     void onReadOnlyChanged(bool readOnly);
     void onEnvironmentChanged();

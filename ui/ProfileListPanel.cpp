@@ -66,13 +66,17 @@ void ProfileListPanel::reload(const QString &name)
     for (const profiles::ConnectionProfile &p : m_profiles.list()) {
         const profiles::Environment env =
             p.environmentKind().value_or(profiles::Environment::Production);
-        auto *item = new QListWidgetItem(QStringLiteral("%1\n%2 · %3:%4")
-                                             .arg(p.name, environmentBadgeText(env), p.host)
-                                             .arg(p.port),
-                                         m_list);
+        QString text = QStringLiteral("%1\n%2 · %3:%4")
+                           .arg(p.name, environmentBadgeText(env), p.host)
+                           .arg(p.port);
+        // The host of a profile behind a bastion is as the bastion sees it.
+        if (p.ssh.enabled())
+            text += tr(" · SSH");
+        auto *item = new QListWidgetItem(text, m_list);
         item->setData(Qt::UserRole, p.name);
         item->setForeground(environmentColor(env).darker(140));
-        item->setToolTip(item->text());
+        item->setToolTip(
+            p.ssh.enabled() ? tr("%1, through the SSH bastion %2").arg(text, p.ssh.bastion) : text);
         if (p.name == name)
             m_list->setCurrentItem(item);
     }

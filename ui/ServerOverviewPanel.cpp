@@ -351,6 +351,8 @@ void ServerOverviewPanel::showLibraryMessage(bool message)
 
 void ServerOverviewPanel::setFetchError(const redis::RedisError &error)
 {
+    if (!m_tunnelProblem.isEmpty())
+        return setTunnelProblem(m_tunnelProblem);
     m_refreshing = false;
     updateStamp();
     const QString shown = m_lastUpdate.isValid()
@@ -363,8 +365,26 @@ void ServerOverviewPanel::setFetchError(const redis::RedisError &error)
     m_reconnect->show();
 }
 
+void ServerOverviewPanel::setTunnelProblem(const QString &why)
+{
+    m_tunnelProblem = why;
+    if (why.isEmpty())
+        return; // the next refresh clears the notice
+    m_refreshing = false;
+    updateStamp();
+    const QString next = tr("Reconnect (Ctrl+R) opens the tunnel again.");
+    m_error->setNotice(
+        tr("<b>Not connected: the SSH tunnel closed.</b> %1").arg(why.toHtmlEscaped()),
+        m_lastUpdate.isValid() ? tr("The values below are from %1. %2")
+                                     .arg(m_lastUpdate.toString(QStringLiteral("HH:mm:ss")), next)
+                               : next);
+    m_reconnect->show();
+}
+
 void ServerOverviewPanel::setConnectionProblem(const QString &detail)
 {
+    if (!m_tunnelProblem.isEmpty())
+        return setTunnelProblem(m_tunnelProblem);
     m_refreshing = false;
     updateStamp();
     if (m_error->isHidden()) { // a failed refresh already says what went wrong

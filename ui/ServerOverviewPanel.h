@@ -37,6 +37,9 @@ public:
     // The connection failed or was lost: says why (instead of waiting for a first answer
     // that cannot come) and offers Reconnect.
     void setConnectionProblem(const QString &detail);
+    // The SSH tunnel under the session closed (why), or is back (empty): while it is down the
+    // notice names it, not the transport's retries through it.
+    void setTunnelProblem(const QString &why);
 
     // A cluster's nodes, one row each (an empty list hides the table: standalone). `seed` is
     // the node the cards describe.
@@ -90,6 +93,7 @@ private:
     LibraryTableModel *m_libraryModel;
     ClusterNodesBox *m_nodes;
     QDateTime m_lastUpdate;
+    QString m_tunnelProblem;
     int m_intervalMs = 5000;
     bool m_refreshing = false;
 };

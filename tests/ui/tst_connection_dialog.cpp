@@ -1,3 +1,4 @@
+#include "ChildWidget.h"
 #include "RedisFixture.h"
 #include "gate/WriteGate.h"
 #include "profiles/ProfileStore.h"
@@ -28,19 +29,11 @@
 #include <QTreeWidget>
 
 using profiles::ConnectionProfile;
+using testsupport::child;
 using testsupport::StandaloneRedis;
 using ui::ConnectionDialog;
 
 namespace {
-template<class W>
-W *child(QWidget *parent, const char *name)
-{
-    W *w = parent->findChild<W *>(QLatin1String(name));
-    if (!w)
-        qFatal("no widget %s", name);
-    return w;
-}
-
 QString resultFor(QTreeWidget *tree, const QString &label)
 {
     for (int i = 0; i < tree->topLevelItemCount(); ++i)

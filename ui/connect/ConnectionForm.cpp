@@ -124,6 +124,11 @@ void ConnectionForm::apply(profiles::ConnectionProfile &p) const
     p.timeoutMs = m_timeout->value();
 }
 
+void ConnectionForm::setThroughBastion(bool through)
+{
+    m_environment->setThroughBastion(through);
+}
+
 QString ConnectionForm::password() const
 {
     return m_password->text();

@@ -38,6 +38,8 @@ public:
     void fillFromUrl(const profiles::ParsedRedisUrl &url);
     // Where the passwords will be kept, under the password field.
     void setStorageNote(const QString &note);
+    // The SSH tab has a bastion: the environment label's default and note follow it.
+    void setThroughBastion(bool through);
     // Names the form a copy of the profile it shows, the name selected to be edited.
     void nameAsCopy();
 

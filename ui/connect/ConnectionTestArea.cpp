@@ -1,7 +1,9 @@
 #include "ConnectionTestArea.h"
 
 #include "FormParts.h"
+#include "TunnelOpener.h"
 #include "session/ConnectionProbe.h"
+#include "session/TunnelRoute.h"
 #include "ui/common/Palette.h"
 
 #include <QHBoxLayout>
@@ -47,23 +49,80 @@ ConnectionTestArea::ConnectionTestArea(QWidget *parent)
     connect(m_probe, &session::ConnectionProbe::finished, this, &ConnectionTestArea::showResult);
 }
 
+ConnectionTestArea::~ConnectionTestArea()
+{
+    closeTunnel();
+}
+
 void ConnectionTestArea::start(const profiles::ConnectionProfile &profile, const QString &password,
                                const std::optional<QString> &releasePassword)
 {
+    m_probe->cancel();
+    closeTunnel();
     m_results->clear();
-    m_button->setEnabled(false);
     m_status->setStyleSheet(QString());
-    m_status->setText(tr("Testing %1…").arg(profile.toConnectionOptions({}).address()));
+    if (!profile.ssh.enabled()) {
+        startProbe(profile, password, releasePassword);
+        return;
+    }
+    // Through the bastion or not at all: the server as written is as the bastion sees it.
+    m_button->setEnabled(false);
+    m_status->setText(tr("Opening the SSH tunnel via %1 for the test…").arg(profile.ssh.bastion));
+    delete m_opener;
+    m_opener = new TunnelOpener(this);
+    connect(m_opener, &TunnelOpener::opened, this,
+            [this, profile, password, releasePassword](std::shared_ptr<ssh::SshTunnel> tunnel) {
+                m_tunnel = std::move(tunnel);
+                profiles::ConnectionProfile routed = profile;
+                routed.route = session::tunnelRoute(m_tunnel);
+                startProbe(routed, password, releasePassword);
+            });
+    connect(m_opener, &TunnelOpener::failed, this, [this](const QString &why) {
+        showNotTested(tr("Not tested: the SSH tunnel could not be opened. %1").arg(why));
+    });
+    connect(m_opener, &TunnelOpener::cancelled, this,
+            [this] { showNotTested(tr("Not tested: opening the SSH tunnel was cancelled.")); });
+    m_opener->open(profile);
+}
+
+void ConnectionTestArea::startProbe(const profiles::ConnectionProfile &profile,
+                                    const QString &password,
+                                    const std::optional<QString> &releasePassword)
+{
+    m_button->setEnabled(false);
+    const QString address = profile.toConnectionOptions({}).address();
+    m_status->setText(m_tunnel ? tr("Testing %1 through the SSH tunnel via %2…")
+                                     .arg(address, m_tunnel->bastionDisplay())
+                               : tr("Testing %1…").arg(address));
     m_probe->start(profile, password, releasePassword);
+}
+
+void ConnectionTestArea::showNotTested(const QString &why)
+{
+    m_button->setEnabled(true);
+    m_status->setStyleSheet(errorStyle());
+    m_status->setText(why);
+}
+
+void ConnectionTestArea::closeTunnel()
+{
+    if (m_tunnel)
+        m_tunnel->close();
+    m_tunnel.reset();
 }
 
 bool ConnectionTestArea::isRunning() const
 {
-    return m_probe->isRunning();
+    return m_probe->isRunning() || (m_opener && m_opener->isRunning());
 }
 
 void ConnectionTestArea::reset()
 {
+    m_probe->cancel();
+    if (m_opener)
+        m_opener->cancel();
+    closeTunnel();
+    m_button->setEnabled(true);
     m_results->clear();
     m_status->setText(tr("Not tested yet."));
     m_status->setStyleSheet(QString());
@@ -74,6 +133,12 @@ void ConnectionTestArea::showResult(const session::ProbeResult &result)
     m_button->setEnabled(true);
     m_results->clear();
     const QIcon warning = style()->standardIcon(QStyle::SP_MessageBoxWarning);
+    const QString route = m_tunnel ? m_tunnel->bastionDisplay() : QString();
+    closeTunnel(); // the test is over; Connect opens the session's own
+    if (!route.isEmpty())
+        new QTreeWidgetItem(m_results, {tr("Route"), tr("through the SSH tunnel via %1 (closed "
+                                                        "after the test)")
+                                                         .arg(route)});
     if (!result.ok()) {
         m_status->setStyleSheet(errorStyle());
         m_status->setText(tr("Could not connect: %1").arg(result.error().message));
@@ -85,8 +150,11 @@ void ConnectionTestArea::showResult(const session::ProbeResult &result)
         return;
     }
     const session::ProbeReport &report = result.value();
-    QString status =
-        tr("Connected to %1 in %2 ms.").arg(report.server.label()).arg(report.latencyMs, 0, 'f', 2);
+    QString status = route.isEmpty() ? tr("Connected to %1 in %2 ms.")
+                                     : tr("Connected to %1 in %2 ms, through the SSH tunnel via "
+                                          "%3.")
+                                           .arg(QStringLiteral("%1"), QStringLiteral("%2"), route);
+    status = status.arg(report.server.label()).arg(report.latencyMs, 0, 'f', 2);
     const bool releaseFailed = report.release.tried && !report.release.ok;
     if (releaseFailed) // found now, not halfway through a release
         status += QLatin1Char(' ')

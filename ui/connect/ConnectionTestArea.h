@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+#include <memory>
 #include <optional>
 
 class QLabel;
@@ -14,18 +15,27 @@ class QTreeWidget;
 namespace session {
 class ConnectionProbe;
 } // namespace session
+namespace ssh {
+class SshTunnel;
+} // namespace ssh
 
 namespace ui {
 
+class TunnelOpener;
+
 // "Test connection" under the connection dialog's tabs: runs a ConnectionProbe in the background
-// and lists what it found, each doubtful finding marked.
+// and lists what it found, each doubtful finding marked. A profile with a bastion is tested
+// through its tunnel, opened for the test (TunnelOpener: host keys and passphrase asked as
+// when connecting) and closed after it: the test never tries the server directly.
 class ConnectionTestArea : public QWidget
 {
     Q_OBJECT
 public:
     explicit ConnectionTestArea(QWidget *parent = nullptr);
+    ~ConnectionTestArea() override; // closes a tunnel opened for a test
 
-    // Never blocks. releasePassword: nullopt when the profile has no release user.
+    // Never blocks (the tunnel's questions are dialogs of their own). releasePassword: nullopt when
+    // the profile has no release user.
     void start(const profiles::ConnectionProfile &profile, const QString &password,
                const std::optional<QString> &releasePassword);
     bool isRunning() const;
@@ -38,9 +48,15 @@ signals:
     void finished(const session::ProbeResult &result);
 
 private:
+    void startProbe(const profiles::ConnectionProfile &profile, const QString &password,
+                    const std::optional<QString> &releasePassword);
     void showResult(const session::ProbeResult &result);
+    void showNotTested(const QString &why);
+    void closeTunnel();
 
     session::ConnectionProbe *m_probe = nullptr;
+    TunnelOpener *m_opener = nullptr;
+    std::shared_ptr<ssh::SshTunnel> m_tunnel; // open for the test running now
     QPushButton *m_button = nullptr;
     QLabel *m_status = nullptr;
     QTreeWidget *m_results = nullptr;

@@ -68,6 +68,12 @@ void EnvironmentField::setHost(const QString &host)
     applyDefault();
 }
 
+void EnvironmentField::setThroughBastion(bool through)
+{
+    m_bastion = through;
+    applyDefault();
+}
+
 void EnvironmentField::load(const profiles::ConnectionProfile &profile)
 {
     m_chosen = false;
@@ -88,7 +94,10 @@ void EnvironmentField::applyDefault()
 {
     if (m_chosen)
         return updateNote(); // the note depends on the host too
-    setEnvironment(profiles::environmentName(profiles::defaultEnvironmentForHost(m_host)), false);
+    setEnvironment(profiles::environmentName(m_bastion
+                                                 ? profiles::Environment::Production
+                                                 : profiles::defaultEnvironmentForHost(m_host)),
+                   false);
 }
 
 void EnvironmentField::setEnvironment(const QString &label, bool chosen)
@@ -126,7 +135,11 @@ void EnvironmentField::updateNote()
                             "container is treated as production.")
                        : tr("Writes are allowed. Label a server production when a mistake "
                             "there costs real stock.");
-    if (!m_chosen)
+    const bool localBehindBastion = m_bastion && *env == profiles::Environment::Local;
+    if (!m_chosen && m_bastion)
+        note.prepend(tr("Default through an SSH bastion (the host is as the bastion sees it), "
+                        "until you pick a label. "));
+    else if (!m_chosen)
         note.prepend(loopback ? tr("Default for a loopback host. ")
                               : tr("Default for a host not written as localhost, 127.x.x.x or "
                                    "::1, until you pick a label. "));
@@ -135,10 +148,13 @@ void EnvironmentField::updateNote()
                   "only "
                   "if, after connecting, the server's process is found on this machine; "
                   "otherwise the session is production.");
+    if (localBehindBastion)
+        note = tr("A server reached through an SSH bastion does not run on this machine: it "
+                  "cannot be labelled local.");
     m_note->setText(note);
     // The palette, not a style sheet: a style sheet changes the note's size hint and the form
     // row then cuts its second line.
-    const bool warn = m_chosen && *env == profiles::Environment::Local && !loopback;
+    const bool warn = m_chosen && *env == profiles::Environment::Local && (!loopback || m_bastion);
     QPalette pal = m_note->palette();
     QColor colour = warn ? Palette::error() : palette().color(QPalette::WindowText);
     if (!warn)

@@ -24,6 +24,9 @@ public:
     // The host as written in the form: it decides the label until one is picked, and the note
     // depends on it either way.
     void setHost(const QString &host);
+    // Through an SSH bastion the host is as the bastion sees it: production until labelled,
+    // and never local.
+    void setThroughBastion(bool through);
 
     // A saved label is the user's choice; an unlabelled profile keeps following its host. A
     // label this version cannot read is shown as production, the careful choice.
@@ -38,6 +41,7 @@ private:
     void updateNote();
 
     QString m_host;
+    bool m_bastion = false;
     bool m_chosen = false; // the user (or a saved profile) picked the label
     bool m_applyingDefault = false;
     QComboBox *m_combo = nullptr;
