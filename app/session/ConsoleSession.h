@@ -33,7 +33,6 @@ class ConsoleSession : public QObject
 {
     Q_OBJECT
 public:
-    // With a tunnel (up), every connection of the session goes through it.
     ConsoleSession(profiles::ConnectionProfile profile, const QString &password,
                    QString releasePassword = {}, std::shared_ptr<ssh::SshTunnel> tunnel = {},
                    QObject *parent = nullptr);

@@ -60,8 +60,8 @@ public:
     State state() const { return m_state; }
     SshError error() const { return m_error; }
 
-    // Safe from any thread. A local port on 127.0.0.1 that reaches host:port as the bastion sees it. The same
-    // host:port gives the same port while the tunnel lives, and again once start() has
+    // Safe from any thread. A local port on 127.0.0.1 that reaches host:port as the bastion sees
+    // it. The same host:port gives the same port while the tunnel lives, and again once start() has
     // brought a dead tunnel back (close() forgets them).
     core::Result<quint16, SshError> forward(const QString &host, quint16 port);
     // `ssh -O exit`, then the master is killed if it does not exit. No died() signal.
@@ -91,6 +91,7 @@ private:
     core::Result<bool, SshError> prepare();
     QStringList destinationArguments(const SshEndpoint &endpoint) const;
     QStringList forwardArguments(quint16 local, const QString &key) const;
+    void switchOffNagleOnTheBastion();
     void restoreForwards();
     void readMasterOutput();
     void checkReady();
