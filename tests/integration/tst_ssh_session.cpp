@@ -141,6 +141,91 @@ private slots:
         QCOMPARE(*redis.connect()->call({"EXISTS", "during"})->integer(), qint64(0));
     }
 
+    // ssh killed while deductions stream through the tunnel, eight in flight: each ends
+    // applied, refused before it was sent, or outcome unknown; none is applied twice (nothing
+    // was resent), and the receipts and the stock agree on every one.
+    void sshKilledMidDeductionsLeavesEveryOneAccountedFor()
+    {
+        testsupport::StandaloneRedis redis;
+        QVERIFY2(redis.start(), qPrintable(redis.errorString()));
+        const auto admin = redis.connect();
+        QVERIFY(admin
+                    ->call({"FUNCTION", "LOAD", "REPLACE",
+                            testsupport::functionSource("inventory_lib_v1.lua")})
+                    .ok());
+        const qint64 initial = 1000000;
+        QVERIFY(admin->call({"SET", "stock:{s}:available", QByteArray::number(initial)}).ok());
+        const auto t = tunnel();
+        QVERIFY(t);
+        session::ConsoleSession session(profile(redis.port()), {}, {}, t);
+        session.open();
+        QVERIFY(session.router().waitUntilDiscovered(15000));
+
+        enum class Outcome { Pending, Applied, NotSent, Unknown };
+        QList<Outcome> outcomes;
+        QStringList oddReplies;
+        int inFlight = 0, done = 0;
+        const auto receipt = [](qsizetype n) {
+            return "idem:{s}:o" + QByteArray::number(n);
+        };
+        std::function<void()> next = [&] {
+            while (inFlight < 8 && outcomes.size() < 600) {
+                const qsizetype n = outcomes.size();
+                outcomes << Outcome::Pending;
+                ++inFlight;
+                session.router().send(
+                    {"FCALL", "inventory_deduct_v1", "2", "stock:{s}:available", receipt(n), "1",
+                     "3600"},
+                    this,
+                    [&, n](const redis::ReplyResult &r) {
+                        if (r.ok() && r->at(0).toInteger() == 1)
+                            outcomes[n] = Outcome::Applied;
+                        else if (!r.ok())
+                            outcomes[n] =
+                                r.error().mayHaveRun() ? Outcome::Unknown : Outcome::NotSent;
+                        else
+                            oddReplies << testsupport::render(r); // {2,...} would be a resend
+                        --inFlight;
+                        if (++done == 200)
+                            ::kill(pid_t(t->masterPid()), SIGKILL);
+                        next();
+                    },
+                    3000);
+            }
+        };
+        next();
+        QTRY_VERIFY_WITH_TIMEOUT(inFlight == 0 && outcomes.size() == 600, 60000);
+        QVERIFY2(oddReplies.isEmpty(), qPrintable(oddReplies.join(QLatin1Char('\n'))));
+        qint64 receipts = 0;
+        int applied = 0, notSent = 0, unknown = 0;
+        for (qsizetype n = 0; n < outcomes.size(); ++n) {
+            const bool exists = *admin->call({"EXISTS", receipt(n)})->integer() == 1;
+            receipts += exists;
+            switch (outcomes[n]) {
+            case Outcome::Applied:
+                ++applied;
+                QVERIFY2(exists, qPrintable(QStringLiteral("order %1 applied, no receipt").arg(n)));
+                break;
+            case Outcome::NotSent:
+                ++notSent;
+                QVERIFY2(!exists,
+                         qPrintable(QStringLiteral("order %1 not sent, yet it ran").arg(n)));
+                break;
+            case Outcome::Unknown:
+                ++unknown;
+                break;
+            case Outcome::Pending:
+                QFAIL("a deduction never ended");
+            }
+        }
+        qInfo("600 deductions: %d applied, %d not sent, %d outcome unknown", applied, notSent,
+              unknown);
+        QVERIFY(applied >= 200);
+        QVERIFY2(notSent + unknown > 0, "the tunnel died after the stream had ended");
+        QCOMPARE(admin->call({"GET", "stock:{s}:available"})->bytes().toLongLong(),
+                 initial - receipts);
+    }
+
     // A forward the tunnel cannot make (here: the tunnel is closed) fails the connection with
     // the reason, and the server is never tried directly.
     void aNodeTheTunnelCannotReachIsNotTriedDirectly()
