@@ -433,15 +433,25 @@ void SshTunnel::switchOffNagleOnTheBastion()
     // packet then waits for this side's delayed ACK (40 ms on Linux). A 1M-key scan took 29-43 s
     // through such a tunnel instead of 3 s directly. A session that runs `true` switches it off
     // for the whole connection. A bastion that refuses sessions (or forces a command) leaves
-    // the tunnel working, only slower: say so in the log and go on.
-    const Run run = runSsh(
+    // the tunnel working, only slower: say so in the log and go on. Nothing waits for it (a
+    // slow bastion must not hold the window): forwards work before and after.
+    auto *session = new QProcess(this);
+    session->setProcessChannelMode(QProcess::MergedChannels);
+    session->setStandardInputFile(QProcess::nullDevice());
+    diesWithParent(*session);
+    connect(session, &QProcess::finished, this,
+            [session](int exitCode, QProcess::ExitStatus status) {
+                if (status != QProcess::NormalExit || exitCode != 0)
+                    qCInfo(lcSsh) << "the bastion ran no session ("
+                                  << QString::fromUtf8(session->readAll()).trimmed()
+                                  << "): its forwards may wait for delayed acknowledgements";
+                session->deleteLater();
+            });
+    session->start(
+        QStringLiteral("ssh"),
         QStringList{QStringLiteral("-F"), m_config, QStringLiteral("-S"), controlPath(),
                     QStringLiteral("-T"), QStringLiteral("-o"), QStringLiteral("ControlMaster=no")}
-            + destinationArguments(m_target.bastion) + QStringList{QStringLiteral("true")},
-        5000);
-    if (!run.finished || run.exitCode != 0)
-        qCInfo(lcSsh) << "the bastion ran no session (" << run.output.trimmed()
-                      << "): its forwards may wait for delayed acknowledgements";
+            + destinationArguments(m_target.bastion) + QStringList{QStringLiteral("true")});
 }
 
 void SshTunnel::restoreForwards()
