@@ -436,6 +436,7 @@ void SshTunnel::switchOffNagleOnTheBastion()
     // the tunnel working, only slower: say so in the log and go on. Nothing waits for it (a
     // slow bastion must not hold the window): forwards work before and after.
     auto *session = new QProcess(this);
+    m_bastionSession = session;
     session->setProcessChannelMode(QProcess::MergedChannels);
     session->setStandardInputFile(QProcess::nullDevice());
     diesWithParent(*session);
@@ -476,6 +477,10 @@ void SshTunnel::close()
 {
     m_readyPoll.stop();
     m_startDeadline.stop();
+    if (m_bastionSession && m_bastionSession->state() != QProcess::NotRunning) {
+        m_bastionSession->kill();
+        m_bastionSession->waitForFinished(1000);
+    }
     if (!m_master)
         return;
     m_state = State::Closed;

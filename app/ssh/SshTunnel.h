@@ -9,6 +9,7 @@
 #include <QHash>
 #include <QMutex>
 #include <QObject>
+#include <QPointer>
 #include <QProcess>
 #include <QStringList>
 #include <QTimer>
@@ -105,7 +106,8 @@ private:
     PrivateRuntimeDirectory m_dir;
     QString m_config;
     std::unique_ptr<QProcess> m_master;
-    QStringList m_output; // the master's stderr lines, the last few hundred
+    QPointer<QProcess> m_bastionSession; // switchOffNagleOnTheBastion()'s, while it runs
+    QStringList m_output;                // the master's stderr lines, the last few hundred
     QString m_partial;
     QTimer m_readyPoll;
     QTimer m_startDeadline;

@@ -226,6 +226,32 @@ private slots:
                  initial - receipts);
     }
 
+    // TLS inside the tunnel verifies the certificate against the server's own address, not the
+    // forward's 127.0.0.1: a certificate naming only 127.0.0.2 is refused directly at 127.0.0.1
+    // and accepted through the tunnel when the profile names 127.0.0.2.
+    void tlsThroughTheTunnelVerifiesTheServersOwnAddress()
+    {
+        testsupport::TlsRedis redis;
+        QVERIFY2(redis.start(false, QStringLiteral("127.0.0.2")), qPrintable(redis.errorString()));
+        redis::ConnectionOptions direct = redis.options();
+        direct.tls.serverName.clear();
+        redis::RedisClient refused(direct);
+        refused.open();
+        QTRY_COMPARE_WITH_TIMEOUT(refused.failure(), redis::ConnectFailure::Tls, 10000);
+
+        const auto t = tunnel();
+        QVERIFY(t);
+        profiles::ConnectionProfile p = profile(redis.port());
+        p.host = QStringLiteral("127.0.0.2");
+        p.tls = direct.tls;
+        session::ConsoleSession session(p, {}, {}, t);
+        session.open();
+        QVERIFY(session.router().waitUntilDiscovered(15000));
+        QVERIFY(answers(session.router(), "over-tls"));
+        QVERIFY(m_sshd.fullLog().contains(
+            QStringLiteral("target 127.0.0.2 port %1").arg(redis.port())));
+    }
+
     // A forward the tunnel cannot make (here: the tunnel is closed) fails the connection with
     // the reason, and the server is never tried directly.
     void aNodeTheTunnelCannotReachIsNotTriedDirectly()

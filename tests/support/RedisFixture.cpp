@@ -545,7 +545,7 @@ QString TlsRedis::clientKeyFile() const
     return m_certDir.filePath(QStringLiteral("client.key"));
 }
 
-bool TlsRedis::generateCertificates()
+bool TlsRedis::generateCertificates(const QString &subjectAltName)
 {
     const QString d = m_certDir.path();
     const QString script = QStringLiteral(R"(set -e
@@ -554,14 +554,14 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=Inventory Test CA" 
   -keyout ca.key -out ca.crt 2>/dev/null
 openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=Some Other CA" \
   -keyout other-ca.key -out other-ca.crt 2>/dev/null
-printf "subjectAltName=DNS:localhost,IP:127.0.0.1\n" > san.ext
+printf "subjectAltName=%2\n" > san.ext
 for name in server client; do
   openssl req -newkey rsa:2048 -nodes -subj "/CN=localhost" -keyout $name.key -out $name.csr 2>/dev/null
   openssl x509 -req -in $name.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 2 \
     -extfile san.ext -out $name.crt 2>/dev/null
 done
 )")
-                               .arg(d);
+                               .arg(d, subjectAltName);
     QProcess sh;
     sh.start(QStringLiteral("bash"), {QStringLiteral("-c"), script});
     if (!sh.waitForFinished(60000) || sh.exitCode() != 0) {
@@ -572,9 +572,11 @@ done
     return true;
 }
 
-bool TlsRedis::start(bool requireClientCert)
+bool TlsRedis::start(bool requireClientCert, const QString &certifiedAddress)
 {
-    if (!m_certDir.isValid() || !generateCertificates())
+    const QString names = certifiedAddress.isEmpty() ? QStringLiteral("DNS:localhost,IP:127.0.0.1")
+                                                     : QStringLiteral("IP:") + certifiedAddress;
+    if (!m_certDir.isValid() || !generateCertificates(names))
         return false;
     const quint16 port = demo::LocalRedisServer::freePort();
     demo::LocalRedisServer::Options o;
@@ -592,6 +594,8 @@ bool TlsRedis::start(bool requireClientCert)
                               caFile(),
                               QStringLiteral("--tls-auth-clients"),
                               requireClientCert ? QStringLiteral("yes") : QStringLiteral("no")};
+    if (!certifiedAddress.isEmpty())
+        o.extraArgs << QStringLiteral("--bind") << QStringLiteral("127.0.0.1") << certifiedAddress;
     if (!m_server.start(o)) {
         m_error = m_server.errorString();
         return false;

@@ -157,7 +157,9 @@ private:
 class TlsRedis
 {
 public:
-    bool start(bool requireClientCert = false);
+    // The server certificate names localhost and 127.0.0.1; with `certifiedAddress` (another
+    // loopback address) it names that address alone, and the server listens there too.
+    bool start(bool requireClientCert = false, const QString &certifiedAddress = {});
     QString errorString() const { return m_error; }
     redis::ConnectionOptions options() const; // TLS on, verify on, the generated CA
     QString caFile() const;
@@ -167,7 +169,7 @@ public:
     quint16 port() const { return m_server.port(); }
 
 private:
-    bool generateCertificates();
+    bool generateCertificates(const QString &subjectAltName);
     QTemporaryDir m_certDir;
     demo::LocalRedisServer m_server;
     QString m_error;
