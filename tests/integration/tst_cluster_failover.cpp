@@ -166,6 +166,21 @@ class TstClusterFailover : public QObject
         QVERIFY(s.applied > 0);
     }
 
+    // runStream with CLUSTER FAILOVER asked of `replica` as its strike; what refused the
+    // failover, if anything.
+    QString streamThroughFailover(ClusterRouter &r, Stream &s, int replica)
+    {
+        auto replicaClient = m_cluster.connectNode(replica);
+        QString failoverError;
+        runStream(r, s, replica, [&] {
+            replicaClient->send({"CLUSTER", "FAILOVER"}, this, [&](const ReplyResult &asked) {
+                if (!asked.ok())
+                    failoverError = testsupport::render(asked);
+            });
+        });
+        return failoverError;
+    }
+
     // The whole stock of the SKUs, read through a fresh router (it knows the new primary).
     qint64 totalStock()
     {
@@ -261,16 +276,9 @@ private slots:
             primariesUsed << r->topology().ownerOf(keySlot(stockKey(i)));
         QCOMPARE(primariesUsed.size(), 3);
 
-        auto replicaClient = m_cluster.connectNode(replica);
-        QString failoverError;
         Stream s;
         s.prefix = "f-";
-        runStream(*r, s, replica, [&] {
-            replicaClient->send({"CLUSTER", "FAILOVER"}, this, [&](const ReplyResult &asked) {
-                if (!asked.ok())
-                    failoverError = testsupport::render(asked);
-            });
-        });
+        const QString failoverError = streamThroughFailover(*r, s, replica);
         if (QTest::currentTestFailed())
             return;
         QVERIFY2(failoverError.isEmpty(), qPrintable(failoverError));
@@ -367,16 +375,9 @@ private slots:
         const qint64 stockBefore = totalStock();
         const qint64 fcallsBefore = fcallsRun();
 
-        auto replicaClient = m_cluster.connectNode(replica);
         Stream s;
         s.prefix = "t-";
-        QString failoverError;
-        runStream(*r, s, replica, [&] {
-            replicaClient->send({"CLUSTER", "FAILOVER"}, this, [&](const ReplyResult &asked) {
-                if (!asked.ok())
-                    failoverError = testsupport::render(asked);
-            });
-        });
+        const QString failoverError = streamThroughFailover(*r, s, replica);
         if (QTest::currentTestFailed())
             return;
         QVERIFY2(failoverError.isEmpty(), qPrintable(failoverError));
