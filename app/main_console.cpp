@@ -8,6 +8,7 @@
 #include "ui/StartupError.h"
 
 #include <QApplication>
+#include <QDialog>
 #include <QSettings>
 #include <QSocketNotifier>
 
@@ -29,12 +30,31 @@ void onSignal(int)
     [[maybe_unused]] const auto n = ::write(g_signalPipe[1], &c, 1);
 }
 
+// The pipe is drained first: its notifier is level-triggered, and a byte left in it wakes every
+// event loop again at once (100% CPU). A modal dialog runs an event loop of its own, before the
+// main one starts with --connect, where QApplication::quit() does nothing (it acts only inside
+// exec()). So each modal dialog is rejected (its caller sees a cancel, as if the user had
+// pressed Escape) and exit() ends every running event loop, the main one's included.
+void endOnTerminationSignal()
+{
+    char drained[64];
+    while (::read(g_signalPipe[0], drained, sizeof drained) > 0) {
+    }
+    const QWidgetList windows = QApplication::topLevelWidgets();
+    for (QWidget *w : windows) {
+        auto *dialog = qobject_cast<QDialog *>(w);
+        if (dialog && dialog->isVisible() && dialog->isModal())
+            dialog->reject();
+    }
+    QCoreApplication::exit(0);
+}
+
 void quitOnTerminationSignals(QApplication &app)
 {
     if (::pipe2(g_signalPipe, O_CLOEXEC | O_NONBLOCK) != 0)
         return;
     auto *notifier = new QSocketNotifier(g_signalPipe[0], QSocketNotifier::Read, &app);
-    QObject::connect(notifier, &QSocketNotifier::activated, &app, [] { QApplication::quit(); });
+    QObject::connect(notifier, &QSocketNotifier::activated, &app, endOnTerminationSignal);
     struct sigaction sa = {};
     sa.sa_handler = onSignal;
     sigemptyset(&sa.sa_mask);

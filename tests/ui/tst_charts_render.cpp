@@ -69,6 +69,22 @@ class TstChartsRender : public testsupport::ServerTest
 
     QString auditPath() const { return m_dir.filePath(QStringLiteral("audit.jsonl")); }
 
+    // The tab shown and sampled every 300 ms until `samples` samples are in: its FCALL latency
+    // chart, or null when the samples did not come.
+    static ui::ChartPanel *sampledLatencyPanel(ui::ChartsTab &tab, int samples)
+    {
+        tab.resize(1300, 900);
+        tab.show(); // starts sampling
+        tab.sampler().setInterval(300);
+        const auto sampled = [&] {
+            return tab.sampler().nodeCount() == 1 && tab.sampler().node(0).samples >= samples;
+        };
+        if (!QTest::qWaitFor(sampled, 10000))
+            return nullptr;
+        return tab.findChild<ui::ChartPanel *>(
+            QStringLiteral("chart-fcall-latency-server-vs-console-round-trip"));
+    }
+
 private slots:
     void initTestCase()
     {
@@ -150,6 +166,49 @@ private slots:
             QCOMPARE(image.size(), QSize(600, 300));
         }
         QVERIFY(tab.panels().size() >= 9);
+    }
+
+    // An idle server: the round-trip lines draw, the server's FCALL lines cannot; the chart
+    // says no FCALL ran over what was sampled (not "the last 5 minutes" after a few seconds),
+    // and the words go once an FCALL gives a line to draw.
+    void fcallLatencySaysWhyItIsEmpty()
+    {
+        inventory::DeductionHistory history;
+        ui::ChartsTab tab(*m_c, &history, m_dir.filePath(QStringLiteral("none.jsonl")), nullptr);
+        ui::ChartPanel *latency = sampledLatencyPanel(tab, 3);
+        QVERIFY(latency);
+        const QString idle = latency->view()->emptyText();
+        QVERIFY2(idle.contains(QRegularExpression(
+                     QStringLiteral("^No FCALL ran in the \\d+ s sampled up to \\d\\d:\\d\\d:"
+                                    "\\d\\d:\\nno server FCALL p50/p99 to draw\\n"))),
+                 qPrintable(idle));
+        QVERIFY2(idle.endsWith(QLatin1String("(the lines are the console's own round trip)")),
+                 qPrintable(idle));
+        QVERIFY(m_c->call({"FCALL", "inventory_deduct_v1", "2", "stock:{42}:available",
+                           "idem:{42}:latency-chart", "1", "600"})
+                    .ok());
+        QTRY_VERIFY_WITH_TIMEOUT(latency->view()->emptyText().isEmpty(), 10000);
+
+        // A user the server refuses LATENCY: the chart says it could not read, and why.
+        QVERIFY(m_c->call({"ACL", "SETUSER", "nolatency", "reset", "on", ">nl-pw", "~*", "&*",
+                           "+@all", "-latency"})
+                    .ok());
+        auto options = m_redis.options();
+        options.username = QStringLiteral("nolatency");
+        options.password = QStringLiteral("nl-pw");
+        auto refused = m_redis.connect(options);
+        QCOMPARE(refused->state(), redis::ConnectionState::Ready);
+        ui::ChartsTab denied(*refused, &history, m_dir.filePath(QStringLiteral("none.jsonl")),
+                             nullptr);
+        ui::ChartPanel *deniedLatency = sampledLatencyPanel(denied, 2);
+        QVERIFY(deniedLatency);
+        const QString why = deniedLatency->view()->emptyText();
+        QVERIFY2(why.startsWith(QLatin1String("Could not read the server's FCALL latency:\n")),
+                 qPrintable(why));
+        // The server's own words after the colon: here, the ACL refusal of LATENCY.
+        QVERIFY2(why.section(QLatin1Char('\n'), 1, 1).contains(QLatin1String("permission")),
+                 qPrintable(why));
+        QVERIFY2(!why.contains(QLatin1String("No FCALL ran")), qPrintable(why));
     }
 
     void everyChartDrawsRealData()

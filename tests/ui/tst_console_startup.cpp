@@ -8,6 +8,7 @@
 #include <QMessageBox>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
@@ -21,6 +22,22 @@ class TstConsoleStartup : public QObject
         if (path.isEmpty())
             qFatal("INVENTORY_CONSOLE is not set: tests/CMakeLists.txt sets it for every test");
         return path;
+    }
+
+    // Starts the console and waits until Qt's widget painting log says `widget` (a pattern)
+    // has been drawn: it is on screen, in the event loop that waits for the user.
+    static bool startUntilDrawn(QProcess &app, const QStringList &args, const QString &widget,
+                                QProcessEnvironment env, QByteArray &err)
+    {
+        env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("qt.widgets.painting=true"));
+        app.setProcessEnvironment(env);
+        app.start(console(), args);
+        if (!app.waitForStarted())
+            return false;
+        const QRegularExpression flushed(QStringLiteral("Flushing .* of ") + widget);
+        return QTest::qWaitFor(
+            [&] { return QString::fromUtf8(err += app.readAllStandardError()).contains(flushed); },
+            20000);
     }
 
     // The names of the clients connected to the server ("inventory-console", ...).
@@ -90,18 +107,10 @@ private slots:
     void badPositionalUrlWaitsInAMessageBox()
     {
         QProcess app;
-        // Qt's widget painting log says when the box has been drawn: it is on screen, in the
-        // event loop that waits for the user.
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("qt.widgets.painting=true"));
-        app.setProcessEnvironment(env);
-        app.start(console(), {QStringLiteral("redis://alice:Secr3t@127.0.0.1:99999")});
-        QVERIFY(app.waitForStarted());
         QByteArray err;
-        const QRegularExpression flushed(
-            QStringLiteral(R"(Flushing .* of QMessageBox\([^)]*name="startupError"\))"));
-        QTRY_VERIFY_WITH_TIMEOUT(
-            QString::fromUtf8(err += app.readAllStandardError()).contains(flushed), 20000);
+        QVERIFY(startUntilDrawn(app, {QStringLiteral("redis://alice:Secr3t@127.0.0.1:99999")},
+                                QStringLiteral(R"(QMessageBox\([^)]*name="startupError"\))"),
+                                QProcessEnvironment::systemEnvironment(), err));
         QVERIFY2(err.contains("cannot start"), err.constData());
         QVERIFY2(err.contains("port"), err.constData());
         QVERIFY2(!err.contains("Secr3t"), err.constData());
@@ -127,6 +136,33 @@ private slots:
         QVERIFY2(!err.contains("\xef\xbf\xbd"), err.constData()); // no U+FFFD anywhere
         app.kill();
         app.waitForFinished(5000);
+    }
+
+    // SIGTERM while a modal dialog runs its own event loop (with --connect, before the main
+    // one starts): the console drains its signal pipe, cancels the dialog and exits 0, instead
+    // of waking on the undrained pipe forever at 100% CPU.
+    void terminateWhileAModalDialogIsOpenExits()
+    {
+        QTemporaryDir home;
+        QVERIFY(home.isValid());
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), home.path()); // no saved profiles, no keychain
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path() + QStringLiteral("/config"));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path() + QStringLiteral("/data"));
+        QProcess app;
+        QByteArray err;
+        QVERIFY(startUntilDrawn(
+            app, {QStringLiteral("--connect")},
+            QStringLiteral(R"(ui::ConnectionDialog\([^)]*name="connectionDialog"\))"), env, err));
+        app.terminate();
+        const bool finished = app.waitForFinished(10000);
+        if (!finished) {
+            app.kill();
+            app.waitForFinished(5000);
+        }
+        QVERIFY2(finished, "still running 10 s after SIGTERM with the dialog open");
+        QCOMPARE(app.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(app.exitCode(), 0);
     }
 
     void helpAndVersionNeedNoDisplay()

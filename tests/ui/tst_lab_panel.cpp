@@ -9,6 +9,7 @@
 #include <QApplication>
 #include <QGroupBox>
 #include <QLabel>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -25,6 +26,20 @@ class TstLabPanel : public testsupport::ServerTest
     {
         const auto r = m_c->call({"KEYS", "*lab-*"});
         return r.ok() ? r->size() : -1;
+    }
+
+    // The function strategy alone, started from the panel; the spy sees its end.
+    static std::unique_ptr<QSignalSpy> startFunctionStorm(ui::LabPanel &panel, qint64 stock,
+                                                          qint64 attempts)
+    {
+        LabSettings s;
+        s.initialStock = stock;
+        s.attempts = attempts;
+        s.strategies = {Strategy::FunctionV1};
+        panel.setSettings(s);
+        auto finished = std::make_unique<QSignalSpy>(&panel, &ui::LabPanel::runFinished);
+        panel.run();
+        return finished;
     }
 
 private slots:
@@ -89,26 +104,39 @@ private slots:
         QCOMPARE(labKeys(), 0);
     }
 
+    // Before the first storm the progress field says what Run will do, not an empty bar.
+    void beforeTheFirstRunItSaysWhatRunWillDo()
+    {
+        ui::LabPanel panel(LabTarget{m_redis.options(), inventory::KeySchema()}, std::nullopt);
+        panel.show();
+        auto *progress = panel.findChild<QProgressBar *>(QStringLiteral("labProgress"));
+        auto *status = panel.findChild<QLabel *>(QStringLiteral("labStatus"));
+        QVERIFY(progress && status);
+        QCOMPARE(progress->text(), QStringLiteral("Not run yet"));
+        QVERIFY2(status->text().startsWith(QLatin1String("Not run yet: press Run storm")),
+                 qPrintable(status->text()));
+        QVERIFY2(status->text().contains(m_redis.options().address()), qPrintable(status->text()));
+        const auto finished = startFunctionStorm(panel, 5, 10);
+        QVERIFY(finished->wait(60000));
+        QCOMPARE(progress->text(), QStringLiteral("100%"));
+        QVERIFY2(status->text().startsWith(QLatin1String("Done")), qPrintable(status->text()));
+        QCOMPARE(labKeys(), 0);
+    }
+
     void escapeCancelsAndKeysGo()
     {
         ui::LabPanel panel(LabTarget{m_redis.options(), inventory::KeySchema()}, std::nullopt);
         panel.show();
         panel.activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(&panel));
-        LabSettings s;
-        s.initialStock = 1000000;
-        s.attempts = 5000000;
-        s.strategies = {Strategy::FunctionV1};
-        panel.setSettings(s);
-        QSignalSpy finished(&panel, &ui::LabPanel::runFinished);
-        panel.run();
+        const auto finished = startFunctionStorm(panel, 1000000, 5000000);
         // Under way: its keys are on the server (and 5,000,000 attempts are far from done).
         QTRY_VERIFY_WITH_TIMEOUT(labKeys() > 0, 30000);
         QVERIFY(panel.isRunning());
         QTest::keyClick(panel.findChild<QPushButton *>(QStringLiteral("labRun")), Qt::Key_Escape);
-        QVERIFY(finished.wait(30000));
+        QVERIFY(finished->wait(30000));
         QVERIFY(panel.lastReport().cancelled);
-        QVERIFY(panel.lastReport().results[0].attempts < s.attempts);
+        QVERIFY(panel.lastReport().results[0].attempts < 5000000);
         QCOMPARE(labKeys(), 0);
     }
 
@@ -121,6 +149,10 @@ private slots:
         auto *banner = panel.findChild<QLabel *>(QStringLiteral("labRefusal"));
         QVERIFY(banner && banner->text().contains(QLatin1String("labelled production")));
         QVERIFY(!panel.findChild<QPushButton *>(QStringLiteral("labRun"))->isEnabled());
+        auto *status = panel.findChild<QLabel *>(QStringLiteral("labStatus"));
+        QVERIFY(status);
+        QCOMPARE(status->text(),
+                 QStringLiteral("Not run yet: the lab is disabled on this session (see above)."));
         QSignalSpy finished(&panel, &ui::LabPanel::runFinished);
         panel.run();
         QVERIFY(!panel.isRunning());

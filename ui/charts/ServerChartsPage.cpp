@@ -150,6 +150,7 @@ void ServerChartsPage::connectControls()
     connect(m_span, &QComboBox::currentIndexChanged, this, [this] {
         for (TimeChartPanel *p : {m_memory, m_ops, m_keys, m_clients, m_latency})
             p->setSpanSeconds(m_span->currentData().toInt());
+        updateEmptyTexts();
     });
 }
 
@@ -178,6 +179,10 @@ void ServerChartsPage::rebuild()
         l.clients = m_clients->addSeries(tr("clients") + at, tr("clients"), 0);
         l.fcallP50 = m_latency->addSeries(tr("server FCALL p50") + at, tr("µs"), 0);
         l.fcallP99 = m_latency->addSeries(tr("server FCALL p99") + at, tr("µs"), 0);
+        // A point only where FCALLs ran between two samples: a lone one (a single deduction)
+        // is no line at all, so each point is drawn as a dot.
+        for (QLineSeries *fcall : {l.fcallP50, l.fcallP99})
+            fcall->setPointsVisible(true);
         l.rttP50 = m_latency->addSeries(tr("console round trip p50") + at, tr("µs"), 0);
         l.rttP99 = m_latency->addSeries(tr("console round trip p99") + at, tr("µs"), 0);
         appendNew(i, true); // what was sampled before this page existed
@@ -320,6 +325,63 @@ void ServerChartsPage::updateStatus()
     m_status->setText(parts.join(QStringLiteral(" · ")));
 }
 
+// The server's FCALL lines are drawn from the latency histogram's growth between two samples:
+// no point in the span shown means no FCALL ran there, or the histogram could not be read. The
+// console's round-trip lines beside them still draw, so the plot would look like "no latency"
+// unless it says which. Only what the samples cover is claimed: a span longer than the
+// sampling so far is said as "since sampling began".
+QString ServerChartsPage::fcallLatencyGap() const
+{
+    const qint64 spanMs = qint64(m_span->currentData().toInt()) * 1000;
+    QStringList unreadable;
+    qint64 newest = 0, oldest = 0;
+    int comparable = 0; // nodes with two samples: the first growth of the histogram
+    for (int i = 0; i < m_sampler.nodeCount(); ++i) {
+        const metrics::NodeSeries &n = m_sampler.node(i);
+        if (!n.last)
+            continue;
+        const qint64 from = n.last->timeMs - spanMs;
+        for (const metrics::TimeSeries *s : {&n.fcallP50Us, &n.fcallP99Us})
+            if (const auto p = s->last(); p && p->timeMs > from)
+                return {}; // a line to draw
+        if (!n.histogramProblem.isEmpty()) {
+            unreadable << (m_sampler.nodeCount() > 1
+                               ? QStringLiteral("%1: %2").arg(n.name, n.histogramProblem)
+                               : n.histogramProblem);
+            continue;
+        }
+        if (n.samples < 2 || !n.first)
+            continue;
+        ++comparable;
+        newest = qMax(newest, n.last->timeMs);
+        const qint64 start = qMax(n.first->timeMs, from);
+        oldest = oldest == 0 ? start : qMin(oldest, start);
+    }
+    QStringList lines;
+    if (!unreadable.isEmpty())
+        lines << tr("Could not read the server's FCALL latency:\n%1")
+                     .arg(unreadable.join(QStringLiteral("; ")));
+    if (comparable == 0 && unreadable.isEmpty())
+        lines << tr("Server FCALL p50/p99 need two samples: the next one in %1 s")
+                     .arg(qMax(1, m_sampler.interval() / 1000));
+    if (comparable > 0) {
+        const qint64 covered = newest - oldest;
+        const QString at =
+            QDateTime::fromMSecsSinceEpoch(newest).toString(QStringLiteral("HH:mm:ss"));
+        QString when;
+        if (covered + 1000 >= spanMs)
+            when = spanMs >= 3600 * 1000 ? tr("in the hour up to %1").arg(at)
+                   : spanMs <= 60 * 1000
+                       ? tr("in the minute up to %1").arg(at)
+                       : tr("in the %1 minutes up to %2").arg(spanMs / 60000).arg(at);
+        else
+            when = tr("in the %1 s sampled up to %2").arg((covered + 500) / 1000).arg(at);
+        lines << tr("No FCALL ran %1:\nno server FCALL p50/p99 to draw").arg(when);
+    }
+    lines << tr("(the lines are the console's own round trip)");
+    return lines.join(QLatin1Char('\n'));
+}
+
 void ServerChartsPage::updateEmptyTexts()
 {
     const QString waiting =
@@ -340,7 +402,7 @@ void ServerChartsPage::updateEmptyTexts()
             noHistogram = tr("The server gives no FCALL latency histogram (LATENCY HISTOGRAM needs "
                              "Redis 7): %1")
                               .arg(m_sampler.node(i).histogramProblem);
-    empty(m_latency, waiting);
+    m_latency->view()->setEmptyText(m_latency->hasPoints() ? fcallLatencyGap() : waiting);
     bool anyCalls = false;
     for (int i = 0; i < m_sampler.nodeCount(); ++i)
         anyCalls =

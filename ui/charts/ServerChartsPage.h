@@ -55,6 +55,7 @@ private:
     void updateHistogram();
     void updateStatus();
     void updateEmptyTexts();
+    QString fcallLatencyGap() const; // why the server's FCALL lines are empty; "" when not
 
     metrics::ServerSampler &m_sampler;
     QCheckBox *m_sampling;

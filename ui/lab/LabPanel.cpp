@@ -227,11 +227,12 @@ QGroupBox *LabPanel::buildSettingsBox()
     settingsLayout->addLayout(form);
     settingsLayout->addLayout(buttons);
     m_progress = new QProgressBar;
+    m_progress->setObjectName(QStringLiteral("labProgress"));
     m_progress->setTextVisible(true);
-    m_progress->setFormat(QString());
     m_progress->setValue(0);
     settingsLayout->addWidget(m_progress);
     m_status = new QLabel;
+    m_status->setObjectName(QStringLiteral("labStatus"));
     m_status->setWordWrap(true);
     settingsLayout->addWidget(m_status);
     settingsLayout->addStretch(1);
@@ -324,6 +325,23 @@ void LabPanel::setRefusal(const std::optional<QString> &refusal)
     m_refusalBanner->setNotice(
         refusal ? tr("The lab is disabled on this session: %1.").arg(*refusal) : QString());
     m_settingsBox->setEnabled(!refusal);
+    if (!m_started)
+        showNotRunYet();
+}
+
+// Before the first storm the progress bar and the line under it say what Run will do, rather
+// than an empty bar that reads as a run that made no progress.
+void LabPanel::showNotRunYet()
+{
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("Not run yet"));
+    setTextColour(m_status, QColor());
+    m_status->setText(
+        m_refusal ? tr("Not run yet: the lab is disabled on this session (see above).")
+                  : tr("Not run yet: press Run storm (Ctrl+Return) to run each ticked strategy "
+                       "on throwaway SKUs through %1; their keys are removed afterwards.")
+                        .arg(m_target.options.address()));
 }
 
 bool LabPanel::isRunning() const
@@ -341,6 +359,7 @@ void LabPanel::run()
         m_status->setText(tr("Nothing sent: %1.").arg(problems.join(QStringLiteral("; "))));
         return;
     }
+    m_started = true;
     setTextColour(m_status, QColor());
     m_status->setText(
         tr("Starting %1 through %2…")

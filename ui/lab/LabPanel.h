@@ -70,6 +70,7 @@ private:
     void onProgress(int strategyIndex, qint64 done, const QString &node);
     void updateFaultFields();
     void setRunning(bool running);
+    void showNotRunYet();
 
     lab::LabTarget m_target;
     std::optional<QString> m_refusal;
@@ -79,6 +80,7 @@ private:
     lab::LabReport m_report;
     lab::LabSettings m_running;
     bool m_cancelRequested = false;
+    bool m_started = false; // a storm was started: the progress and status are its own
 
     QSpinBox *m_stock = nullptr;
     QSpinBox *m_connections = nullptr;
