@@ -11,9 +11,9 @@ namespace testsupport {
 
 inline ssh::SshTarget sshTarget(const Sshd &sshd, const QString &identity)
 {
-    const auto t = ssh::parseTarget(
-        {QStringLiteral("%1@127.0.0.1:%2").arg(Sshd::user()).arg(sshd.port()), QString(),
-         identity.isEmpty() ? sshd.clientKey() : identity, false});
+    const auto t =
+        ssh::parseTarget({QStringLiteral("%1@127.0.0.1:%2").arg(Sshd::user()).arg(sshd.port()),
+                          QString(), identity.isEmpty() ? sshd.clientKey() : identity, false});
     if (!t)
         qFatal("%s", qPrintable(t.error()));
     return t.value();
@@ -34,8 +34,7 @@ inline ssh::SshOptions sshTestOptions(const QString &knownHostsFile)
 // A tunnel to sshd, up, its host key trusted first when it was unknown (as a user does after
 // comparing the fingerprint). nullptr, with a warning saying why, when it cannot be.
 template<class Pointer = std::unique_ptr<ssh::SshTunnel>>
-Pointer trustedTunnel(const Sshd &sshd, const QString &knownHostsFile,
-                      const QString &identity = {})
+Pointer trustedTunnel(const Sshd &sshd, const QString &knownHostsFile, const QString &identity = {})
 {
     Pointer t(new ssh::SshTunnel(sshTarget(sshd, identity), sshTestOptions(knownHostsFile)));
     t->start();

@@ -287,38 +287,12 @@ void LibrariesView::display(const QList<redis::LibraryInfo> &libraries)
             if (m_upgradeFile.isEmpty() && !m_catalog.filesFor(s.library.name).isEmpty())
                 m_upgradeFile = m_catalog.filesFor(s.library.name).first()->path;
         }
-        // Where each function is registered, to show it in the code.
-        const functions::Inspection inspected = functions::inspectLibrary(s.library.code);
-        for (const redis::FunctionInfo &f : s.library.functions) {
-            auto *fn = new QTreeWidgetItem(lib);
-            fn->setText(Name, f.name);
-            fn->setText(Flags, f.flags.isEmpty() ? tr("(no flags)") : f.flags.join(", "));
-            fn->setText(Description, f.description.value_or(tr("(no description)")));
-            fn->setToolTip(Description, f.description.value_or(tr("(no description)")));
-            if (!f.description) {
-                QFont italic = fn->font(Description);
-                italic.setItalic(true);
-                fn->setFont(Description, italic);
-                fn->setForeground(Description, Palette::muted());
-            }
-            fn->setData(Name, LibraryRole, s.library.name);
-            if (const functions::InspectedFunction *i = inspected.function(f.name))
-                fn->setData(Name, LineRole, i->firstLine > 0 ? i->firstLine : i->line);
-        }
+        addFunctionRows(lib, s.library);
         lib->setExpanded(true);
         if (s.library.name == selected || (!reselect && selected.isEmpty()))
             reselect = lib;
     }
-    for (int c = 0; c < ColumnCount; ++c)
-        m_tree->resizeColumnToContents(c);
-    // The description gives way first (it is elided, whole in its tooltip): the local file's
-    // verdict, at the right edge, is what a release manager reads.
-    int others = 0;
-    for (int c = 0; c < ColumnCount; ++c)
-        others += c == Description ? 0 : m_tree->columnWidth(c);
-    const int room = m_tree->viewport()->width() - others;
-    m_tree->setColumnWidth(Description,
-                           qMax(200, qMin(room, qMin(m_tree->columnWidth(Description), 560))));
+    fitColumns();
     m_banner->setNotice(differs.join(QLatin1Char('\n')));
     m_preview->setVisible(!m_upgradeFile.isEmpty());
     setTextColour(m_footer, QColor());
@@ -341,6 +315,42 @@ void LibrariesView::display(const QList<redis::LibraryInfo> &libraries)
     else
         onSelection();
     emit refreshed();
+}
+
+void LibrariesView::addFunctionRows(QTreeWidgetItem *lib, const redis::LibraryInfo &library)
+{
+    // Where each function is registered, to show it in the code.
+    const functions::Inspection inspected = functions::inspectLibrary(library.code);
+    for (const redis::FunctionInfo &f : library.functions) {
+        auto *fn = new QTreeWidgetItem(lib);
+        fn->setText(Name, f.name);
+        fn->setText(Flags, f.flags.isEmpty() ? tr("(no flags)") : f.flags.join(", "));
+        fn->setText(Description, f.description.value_or(tr("(no description)")));
+        fn->setToolTip(Description, f.description.value_or(tr("(no description)")));
+        if (!f.description) {
+            QFont italic = fn->font(Description);
+            italic.setItalic(true);
+            fn->setFont(Description, italic);
+            fn->setForeground(Description, Palette::muted());
+        }
+        fn->setData(Name, LibraryRole, library.name);
+        if (const functions::InspectedFunction *i = inspected.function(f.name))
+            fn->setData(Name, LineRole, i->firstLine > 0 ? i->firstLine : i->line);
+    }
+}
+
+void LibrariesView::fitColumns()
+{
+    for (int c = 0; c < ColumnCount; ++c)
+        m_tree->resizeColumnToContents(c);
+    // The description gives way first (it is elided, whole in its tooltip): the local file's
+    // verdict, at the right edge, is what a release manager reads.
+    int others = 0;
+    for (int c = 0; c < ColumnCount; ++c)
+        others += c == Description ? 0 : m_tree->columnWidth(c);
+    const int room = m_tree->viewport()->width() - others;
+    m_tree->setColumnWidth(Description,
+                           qMax(200, qMin(room, qMin(m_tree->columnWidth(Description), 560))));
 }
 
 QString LibrariesView::selectedLibrary() const

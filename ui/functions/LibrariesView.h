@@ -11,6 +11,7 @@
 class QLabel;
 class QPushButton;
 class QTreeWidget;
+class QTreeWidgetItem;
 
 namespace ui {
 
@@ -67,6 +68,8 @@ signals:
 
 private:
     void display(const QList<redis::LibraryInfo> &libraries);
+    void addFunctionRows(QTreeWidgetItem *lib, const redis::LibraryInfo &library);
+    void fitColumns();
     void showError(const QString &message);
     void onSelection();
     void chooseFile();
