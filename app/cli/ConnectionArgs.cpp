@@ -141,6 +141,13 @@ ConnectionArgs::resolve(const QCommandLineParser &parser, Context &context, int 
     if (const auto problem = applyTransport(parser, r))
         return usage(*problem);
     if (viaSentinel) {
+        // Through --ssh the sentinels are asked through the tunnel too, so it opens first.
+        if (parser.isSet(m_ssh)) {
+            if (const auto problem = openTunnel(parser, r, exitCode)) {
+                context.fail(*exitCode, *problem);
+                return std::nullopt;
+            }
+        }
         if (const auto problem = resolveSentinel(parser, context, r, exitCode)) {
             context.fail(*exitCode, *problem);
             return std::nullopt;
@@ -154,7 +161,9 @@ ConnectionArgs::resolve(const QCommandLineParser &parser, Context &context, int 
     for (const profiles::ProfileProblem &p : r.profile.validate())
         return usage(p.message);
     if (parser.isSet(m_ssh)) {
-        if (const auto problem = openTunnel(parser, r, exitCode)) {
+        // (Opened already for a sentinel URL, whose sentinels are asked through it.)
+        const auto problem = r.tunnel ? std::nullopt : openTunnel(parser, r, exitCode);
+        if (problem) {
             context.fail(*exitCode, *problem);
             return std::nullopt;
         }
@@ -283,6 +292,9 @@ std::optional<QString> ConnectionArgs::openTunnel(const QCommandLineParser &pars
                               "on this machine");
     r.profile.environment = profiles::environmentName(
         parser.isSet(m_environment) && env ? *env : profiles::Environment::Production);
+    // The profile says it is reached through a bastion: a label read again later (a sentinel
+    // URL's, once the primary is known) keeps production as the default, never the host rule.
+    r.profile.ssh.bastion = parser.value(m_ssh);
     ssh::SshOptions options;
     options.connectTimeoutSec = qBound(1, r.profile.timeoutMs / 1000, 60);
     auto tunnel = std::make_shared<ssh::SshTunnel>(target.value(), options);
@@ -322,8 +334,6 @@ std::optional<QString> ConnectionArgs::resolveSentinel(const QCommandLineParser 
     const auto url = sentinel::parseSentinelUrl(parser.value(m_url));
     if (!url.ok())
         return QStringLiteral("--url: %1").arg(url.error());
-    if (parser.isSet(m_ssh))
-        return QStringLiteral("--ssh does not reach sentinels yet: only a redis:// server");
     sentinel::ResolverConfig config;
     config.sentinels = url->sentinels;
     config.masterName = url->masterName;

@@ -157,7 +157,8 @@ private:
         QStringLiteral("MAP")};
     QCommandLineOption m_ssh{
         QStringLiteral("ssh"),
-        QStringLiteral("Reach the server (standalone or a cluster) through an SSH bastion "
+        QStringLiteral("Reach the server (standalone, a cluster, or the sentinels of a "
+                       "redis-sentinel:// URL and the primary they name) through an SSH bastion "
                        "(the system's ssh client; the agent or "
                        "--ssh-identity). The host in --url is as the "
                        "bastion sees it; the server is labelled production "

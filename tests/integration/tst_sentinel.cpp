@@ -1,6 +1,7 @@
 #include "CliRunner.h"
 #include "RedisFixture.h"
 #include "SentinelFixture.h"
+#include "SshdFixture.h"
 #include "sentinel/SentinelResolver.h"
 #include "sentinel/SentinelWatcher.h"
 
@@ -177,6 +178,43 @@ private slots:
                  qPrintable(why));
         QVERIFY(!why.contains(QLatin1String("wrong-pw-6")));
         QCOMPARE(refused.subscribedCount(), 0);
+    }
+
+    // Behind a bastion (a real sshd on loopback): the sentinels and the primary they name are
+    // each reached through a forward of the tunnel, and the primary is production unless
+    // labelled otherwise.
+    void theCliAsksTheSentinelsThroughAnSshTunnel()
+    {
+        QVERIFY2(testsupport::cliProblem().isEmpty(), qPrintable(testsupport::cliProblem()));
+        testsupport::Sshd sshd;
+        QVERIFY2(sshd.start(), qPrintable(sshd.errorString()));
+        testsupport::CliOptions o;
+        o.environment.remove(QStringLiteral("SSH_AUTH_SOCK"));
+        const QStringList through{
+            QStringLiteral("--url"),
+            QStringLiteral("redis-sentinel://127.0.0.1:%1#mymaster").arg(m_group.sentinelPort(0)),
+            QStringLiteral("--ssh"),
+            QStringLiteral("%1@127.0.0.1:%2").arg(testsupport::Sshd::user()).arg(sshd.port()),
+            QStringLiteral("--ssh-identity"),
+            sshd.clientKey(),
+            QStringLiteral("--ssh-trust-host-key"),
+            sshd.hostKeyFingerprint()};
+        auto run = testsupport::runCli(QStringList{QStringLiteral("ping")} + through, o);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        // Production: a deduction is refused before anything is sent.
+        run = testsupport::runCli(QStringList{QStringLiteral("deduct"), QStringLiteral("--sku"),
+                                              QStringLiteral("s"), QStringLiteral("--quantity"),
+                                              QStringLiteral("1"), QStringLiteral("--order"),
+                                              QStringLiteral("1"), QStringLiteral("--json")}
+                                      + through,
+                                  o);
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY2(run.out.contains("not_sent") && run.out.contains("production"),
+                 run.out.constData());
+        const QString log = sshd.fullLog();
+        for (quint16 port : {m_group.sentinelPort(0), m_group.dataPort(0)})
+            QVERIFY2(log.contains(QStringLiteral("target 127.0.0.1 port %1").arg(port)),
+                     qPrintable(QStringLiteral("port %1 not reached through sshd").arg(port)));
     }
 
     // The CLI's --url takes the sentinel form: the verb runs on the confirmed primary, and a
