@@ -29,8 +29,6 @@ struct Detour
     // attempted, and the connection fails at once with this reason. Never falls back to
     // connecting to host:port directly, which from here would go somewhere else.
     QString failure;
-
-    bool active() const { return !localHost.isEmpty() || !failure.isEmpty(); }
 };
 
 // Decides the detour to host:port when a connection to it is made (a tunnel adds a forward).
@@ -66,11 +64,11 @@ struct ConnectionOptions
     // sleeps (QuickReplyWait); 0 never polls.
     int quickReplyWaitUs = 50;
 
-    // Through a tunnel: where the socket really connects (see Detour). A connection made
-    // with a route and no detour yet asks the route for one, so options copied and aimed at
-    // another node (a cluster's, a replica) take the same way there.
-    Detour detour;
+    // Through a tunnel: the connection asks the route for its detour when it is made, so
+    // options copied and aimed at another node (a cluster's, a replica) take the same way
+    // there. The detour is what the route answered, for the connection's own copy only.
     Route route;
+    Detour detour;
 
     // host:port, the server as the console knows it (the key a pool or a map uses).
     QString address() const;

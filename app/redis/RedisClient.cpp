@@ -19,7 +19,7 @@ RedisClient::RedisClient(ConnectionOptions options, QObject *parent)
     qRegisterMetaType<redis::ConnectFailure>();
     // options() stays as given: a copy aimed at another node must ask the route again.
     ConnectionOptions wire = m_options;
-    if (wire.route && !wire.detour.active())
+    if (wire.route)
         wire.detour = wire.route(wire.host, wire.port);
     m_worker = new ConnectionWorker(wire);
     if (!m_options.onCallerThread)

@@ -70,14 +70,20 @@ struct Run
     QString output; // stdout and stderr
 };
 
-Run runSsh(const QStringList &args, int timeoutMs)
+// ssh with nothing on its input, its output and errors read as one, ended with this process.
+void startSsh(QProcess &p, const QStringList &args)
 {
-    Run run;
-    QProcess p;
     p.setProcessChannelMode(QProcess::MergedChannels);
     p.setStandardInputFile(QProcess::nullDevice());
     diesWithParent(p);
     p.start(QStringLiteral("ssh"), args);
+}
+
+Run runSsh(const QStringList &args, int timeoutMs)
+{
+    Run run;
+    QProcess p;
+    startSsh(p, args);
     run.started = p.waitForStarted(5000);
     if (!run.started)
         return run;
@@ -417,13 +423,17 @@ core::Result<quint16, SshError> SshTunnel::forward(const QString &host, quint16 
                      last.output);
 }
 
+QStringList SshTunnel::masterClientArguments(const QStringList &options) const
+{
+    return QStringList{QStringLiteral("-F"), m_config, QStringLiteral("-S"), controlPath()}
+           + options + destinationArguments(m_target.bastion);
+}
+
 QStringList SshTunnel::forwardArguments(quint16 local, const QString &key) const
 {
-    return QStringList{QStringLiteral("-F"), m_config,
-                       QStringLiteral("-S"), controlPath(),
-                       QStringLiteral("-O"), QStringLiteral("forward"),
-                       QStringLiteral("-L"), QStringLiteral("127.0.0.1:%1:%2").arg(local).arg(key)}
-           + destinationArguments(m_target.bastion);
+    return masterClientArguments({QStringLiteral("-O"), QStringLiteral("forward"),
+                                  QStringLiteral("-L"),
+                                  QStringLiteral("127.0.0.1:%1:%2").arg(local).arg(key)});
 }
 
 void SshTunnel::switchOffNagleOnTheBastion()
@@ -437,9 +447,6 @@ void SshTunnel::switchOffNagleOnTheBastion()
     // slow bastion must not hold the window): forwards work before and after.
     auto *session = new QProcess(this);
     m_bastionSession = session;
-    session->setProcessChannelMode(QProcess::MergedChannels);
-    session->setStandardInputFile(QProcess::nullDevice());
-    diesWithParent(*session);
     connect(session, &QProcess::finished, this,
             [session](int exitCode, QProcess::ExitStatus status) {
                 if (status != QProcess::NormalExit || exitCode != 0)
@@ -448,11 +455,9 @@ void SshTunnel::switchOffNagleOnTheBastion()
                                   << "): its forwards may wait for delayed acknowledgements";
                 session->deleteLater();
             });
-    session->start(
-        QStringLiteral("ssh"),
-        QStringList{QStringLiteral("-F"), m_config, QStringLiteral("-S"), controlPath(),
-                    QStringLiteral("-T"), QStringLiteral("-o"), QStringLiteral("ControlMaster=no")}
-            + destinationArguments(m_target.bastion) + QStringList{QStringLiteral("true")});
+    startSsh(*session, masterClientArguments({QStringLiteral("-T"), QStringLiteral("-o"),
+                                              QStringLiteral("ControlMaster=no")})
+                           + QStringList{QStringLiteral("true")});
 }
 
 void SshTunnel::restoreForwards()
@@ -486,10 +491,7 @@ void SshTunnel::close()
     m_state = State::Closed;
     if (m_master->state() != QProcess::NotRunning) {
         if (QFileInfo::exists(controlPath()))
-            runSsh(QStringList{QStringLiteral("-F"), m_config, QStringLiteral("-S"), controlPath(),
-                               QStringLiteral("-O"), QStringLiteral("exit")}
-                       + destinationArguments(m_target.bastion),
-                   3000);
+            runSsh(masterClientArguments({QStringLiteral("-O"), QStringLiteral("exit")}), 3000);
         if (!m_master->waitForFinished(3000)) {
             m_master->kill();
             m_master->waitForFinished(3000);

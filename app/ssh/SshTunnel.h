@@ -91,6 +91,9 @@ signals:
 private:
     core::Result<bool, SshError> prepare();
     QStringList destinationArguments(const SshEndpoint &endpoint) const;
+    // ssh's arguments for a command to the master (a forward, a session, exit): the private
+    // configuration, the control socket, these options and the bastion.
+    QStringList masterClientArguments(const QStringList &options) const;
     QStringList forwardArguments(quint16 local, const QString &key) const;
     void switchOffNagleOnTheBastion();
     void restoreForwards();
