@@ -11,6 +11,7 @@
 #include "redis/RedisClient.h"
 #include "sentinel/SentinelResolver.h"
 #include "sentinel/SentinelUrl.h"
+#include "session/SentinelConfig.h"
 #include "session/TunnelRoute.h"
 #include "ssh/SshTunnel.h"
 
@@ -334,25 +335,28 @@ std::optional<QString> ConnectionArgs::resolveSentinel(const QCommandLineParser 
     const auto url = sentinel::parseSentinelUrl(parser.value(m_url));
     if (!url.ok())
         return QStringLiteral("--url: %1").arg(url.error());
-    sentinel::ResolverConfig config;
-    config.sentinels = url->sentinels;
-    config.masterName = url->masterName;
+    QStringList sentinels;
+    for (const sentinel::NodeAddress &a : url->sentinels)
+        sentinels << a.toString();
+    r.profile.sentinel.sentinels = sentinels.join(QLatin1Char(','));
+    r.profile.sentinel.masterName = url->masterName;
+    r.profile.sentinel.username = parser.value(m_sentinelUser);
     r.profile.database = url->database;
     r.profile.tls.enabled = r.profile.tls.enabled || url->tls;
-    config.dataOptions = r.profile.toConnectionOptions(r.password);
-    config.dataOptions.onCallerThread = true;
-    // Each sentinel's certificate is checked against its own name.
-    config.sentinelOptions = config.dataOptions;
-    config.sentinelOptions.tls.serverName.clear();
-    config.sentinelOptions.username = parser.value(m_sentinelUser);
-    config.sentinelOptions.password.clear();
+    QString sentinelPassword;
     if (parser.isSet(m_sentinelPasswordStdin)) {
         const auto line = readLine(context.in);
         if (!line)
             return QStringLiteral("--sentinel-password-stdin: standard input has no line for "
                                   "the sentinels' password");
-        config.sentinelOptions.password = *line;
+        sentinelPassword = *line;
     }
+    auto built = session::sentinelConfig(r.profile, r.password, sentinelPassword);
+    if (!built.ok())
+        return QStringLiteral("--url: %1").arg(built.error());
+    sentinel::ResolverConfig config = built.value();
+    config.dataOptions.onCallerThread = true;
+    config.sentinelOptions.onCallerThread = true;
     *exitCode = ExitConnection;
     const auto found = sentinel::resolveBlocking(config);
     if (!found.ok())

@@ -35,6 +35,9 @@ void write(QSettings &s, const ConnectionProfile &p)
     s.setValue(QStringLiteral("ssh/jump"), p.ssh.jump);
     s.setValue(QStringLiteral("ssh/identityFile"), p.ssh.identityFile);
     s.setValue(QStringLiteral("ssh/useSshConfig"), p.ssh.useSshConfig);
+    s.setValue(QStringLiteral("sentinel/sentinels"), p.sentinel.sentinels);
+    s.setValue(QStringLiteral("sentinel/masterName"), p.sentinel.masterName);
+    s.setValue(QStringLiteral("sentinel/username"), p.sentinel.username);
 }
 
 ConnectionProfile read(const QSettings &s)
@@ -66,6 +69,9 @@ ConnectionProfile read(const QSettings &s)
     p.ssh.jump = str("ssh/jump", {});
     p.ssh.identityFile = str("ssh/identityFile", {});
     p.ssh.useSshConfig = s.value(QStringLiteral("ssh/useSshConfig"), false).toBool();
+    p.sentinel.sentinels = str("sentinel/sentinels", {});
+    p.sentinel.masterName = str("sentinel/masterName", {});
+    p.sentinel.username = str("sentinel/username", {});
     return p;
 }
 } // namespace

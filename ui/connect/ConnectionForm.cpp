@@ -129,6 +129,17 @@ void ConnectionForm::setThroughBastion(bool through)
     m_environment->setThroughBastion(through);
 }
 
+void ConnectionForm::setBehindSentinel(bool behind)
+{
+    m_environment->setBehindSentinel(behind);
+    for (QWidget *w : {static_cast<QWidget *>(m_host), static_cast<QWidget *>(m_port)}) {
+        w->setEnabled(!behind);
+        w->setToolTip(behind ? tr("Behind Sentinel the sentinels name the primary (Sentinel "
+                                  "tab): host and port are not used.")
+                             : QString());
+    }
+}
+
 QString ConnectionForm::password() const
 {
     return m_password->text();

@@ -40,6 +40,9 @@ public:
     void setStorageNote(const QString &note);
     // The SSH tab has a bastion: the environment label's default and note follow it.
     void setThroughBastion(bool through);
+    // The Sentinel tab names a master: the sentinels name the server, so host and port are
+    // not asked, and the label's default follows.
+    void setBehindSentinel(bool behind);
     // Names the form a copy of the profile it shows, the name selected to be edited.
     void nameAsCopy();
 
