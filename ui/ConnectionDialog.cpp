@@ -7,6 +7,7 @@
 #include "profiles/ProfileStore.h"
 #include "profiles/RedisUrl.h"
 #include "profiles/SecretStore.h"
+#include "sentinel/SentinelUrl.h"
 #include "session/SentinelConfig.h"
 #include "session/TunnelRoute.h"
 #include "ui/connect/ClusterForm.h"
@@ -87,7 +88,8 @@ QWidget *ConnectionDialog::buildUrlBox()
 {
     m_url = new QLineEdit;
     m_url->setObjectName(QStringLiteral("urlEdit"));
-    m_url->setPlaceholderText(tr("redis://user:password@host:6379/0  or  rediss://… for TLS"));
+    m_url->setPlaceholderText(tr(
+        "redis://user:password@host:6379/0, rediss://… for TLS, or redis-sentinel://s1,s2#name"));
     m_url->setClearButtonEnabled(true);
     auto *fill = new QPushButton(tr("Fill form"));
     fill->setObjectName(QStringLiteral("fillButton"));
@@ -249,6 +251,8 @@ QString ConnectionDialog::sentinelPassword() const
 
 bool ConnectionDialog::fillFromUrl(const QString &url)
 {
+    if (sentinel::isSentinelUrl(url))
+        return fillFromSentinelUrl(url);
     const auto parsed = profiles::parseRedisUrl(url);
     m_urlError->show();
     if (!parsed.ok()) {
@@ -268,6 +272,39 @@ bool ConnectionDialog::fillFromUrl(const QString &url)
     return true;
 }
 
+bool ConnectionDialog::fillFromSentinelUrl(const QString &url)
+{
+    const auto parsed = sentinel::parseSentinelUrl(url);
+    m_urlError->show();
+    if (!parsed.ok()) {
+        m_urlError->setStyleSheet(errorStyle());
+        m_urlError->setText(tr("Cannot read this URL: %1").arg(parsed.error()));
+        return false;
+    }
+    // The data node's user, password and database, as Lettuce reads them; the host and port
+    // stay as they are (the sentinels name the server).
+    profiles::ParsedRedisUrl dataNode;
+    dataNode.profile = profile();
+    dataNode.profile.username = parsed->username;
+    dataNode.profile.database = parsed->database;
+    dataNode.profile.tls.enabled = parsed->tls;
+    dataNode.password = parsed->password;
+    dataNode.hasPassword = parsed->hasPassword;
+    m_connection->fillFromUrl(dataNode, parsed->masterName);
+    m_tls->fillFromUrl(dataNode);
+    m_sentinel->fillFromUrl(parsed.value());
+    m_url->clear();
+    m_urlError->setStyleSheet(QString());
+    m_urlError->setText(
+        parsed->hasPassword
+            ? tr("Filled the Sentinel tab from the URL; the data node's password is in the "
+                 "password field. Give the sentinels' own password on the Sentinel tab.")
+            : tr("Filled the Sentinel tab from the URL. Give the sentinels' own user and "
+                 "password there if they need one."));
+    m_tabs->setCurrentWidget(m_sentinel);
+    return true;
+}
+
 void ConnectionDialog::startTest()
 {
     const profiles::ConnectionProfile p = profile();
@@ -275,7 +312,8 @@ void ConnectionDialog::startTest()
     // With a release user, its own login and permissions are tested too.
     m_test->start(p, password(),
                   p.releaseUsername.isEmpty() ? std::nullopt
-                                              : std::optional<QString>(releasePassword()));
+                                              : std::optional<QString>(releasePassword()),
+                  sentinelPassword());
 }
 
 bool ConnectionDialog::isTesting() const

@@ -68,7 +68,8 @@ public:
     std::optional<FoundPrimary> foundPrimary() const { return m_found; }
 
     // Fills the form from a redis:// or rediss:// URL (a password goes to the password
-    // field). False, with the reason shown under the URL field, when it cannot be read.
+    // field), or the Sentinel tab too from a redis-sentinel:// one. False, with the reason
+    // shown under the URL field, when it cannot be read.
     bool fillFromUrl(const QString &url);
 
     // Runs the connection test for the form as it is; never blocks.
@@ -100,6 +101,7 @@ private:
     QWidget *fieldWidget(const QString &field) const;
     void removeProfile(const QString &name);                      // asks first
     void findPrimary(const profiles::ConnectionProfile &profile); // then closes to connect
+    bool fillFromSentinelUrl(const QString &url);
 
     profiles::ProfileStore &m_profiles;
     profiles::SecretStore &m_secrets;

@@ -142,11 +142,13 @@ void MainWindow::connectPoller()
                 const QString updated =
                     tr("Overview updated %1")
                         .arg(m_poller->lastSuccess().toString(QStringLiteral("HH:mm:ss")));
-                // A restart is news for every tab: the status bar keeps saying it.
+                // A restart is news for every tab: the status bar keeps saying it (a move to
+                // another primary has its own line there already).
+                const bool restarted =
+                    m_overview->identityChange() == overview::IdentityChange::Restarted;
                 m_status->setActivity(
-                    m_overview->identityText().isEmpty()
-                        ? updated
-                        : tr("SERVER RESTARTED (run_id changed) · %1").arg(updated));
+                    restarted ? tr("SERVER RESTARTED (run_id changed) · %1").arg(updated)
+                              : updated);
             });
     connect(m_poller, &overview::OverviewPoller::failed, this, [this](const redis::RedisError &e) {
         qCInfo(lcUi) << "overview refresh failed:" << e.toString();

@@ -5,6 +5,7 @@
 #include "ui/ConnectionDialog.h"
 #include "ui/ConsoleController.h"
 #include "ui/MainWindow.h"
+#include "ui/common/NoticeBanner.h"
 
 #include <QComboBox>
 #include <QLabel>
@@ -15,6 +16,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeWidget>
 
 using profiles::ConnectionProfile;
 using testsupport::child;
@@ -123,6 +125,43 @@ private slots:
         QVERIFY(child<QLineEdit>(&dialog, "hostEdit")->isEnabled());
     }
 
+    // A pasted redis-sentinel:// URL fills the Sentinel tab; Test connection asks the
+    // sentinels and tests the primary they name, never the greyed-out host and port.
+    void aSentinelUrlFillsTheTabAndTheTestReachesThePrimary()
+    {
+        profiles::ProfileStore store(m_settings.get());
+        profiles::SecretStore secrets(profiles::SecretStore::Mode::SessionOnly);
+        ui::ConnectionDialog dialog(store, secrets);
+        dialog.setProfile(ConnectionProfile{}); // a new one: the URL names it
+        QVERIFY(dialog.fillFromUrl(
+            QStringLiteral("redis-sentinel://127.0.0.1:%1,127.0.0.1:%2/0#mymaster")
+                .arg(m_group.sentinelPort(0))
+                .arg(m_group.sentinelPort(1))));
+        const ConnectionProfile p = dialog.profile();
+        QCOMPARE(p.name, QStringLiteral("mymaster"));
+        QCOMPARE(p.sentinel.masterName, QStringLiteral("mymaster"));
+        QCOMPARE(p.sentinel.sentinels, QStringLiteral("127.0.0.1:%1, 127.0.0.1:%2")
+                                           .arg(m_group.sentinelPort(0))
+                                           .arg(m_group.sentinelPort(1)));
+        auto *tabs = child<QTabWidget>(&dialog, "profileTabs");
+        QCOMPARE(tabs->tabText(tabs->currentIndex()), QStringLiteral("Sentinel"));
+
+        std::optional<QString> outcome; // empty when connected, else why not
+        connect(&dialog, &ui::ConnectionDialog::testFinished, this,
+                [&outcome](const session::ProbeResult &r) {
+                    outcome = r.ok() ? QString() : r.error().message;
+                });
+        dialog.startTest();
+        QTRY_VERIFY_WITH_TIMEOUT(outcome.has_value(), 15000);
+        QVERIFY2(outcome->isEmpty(), qPrintable(*outcome));
+        const auto *results = child<QTreeWidget>(&dialog, "testResults");
+        QList<QTreeWidgetItem *> rows =
+            results->findItems(QStringLiteral("Sentinel"), Qt::MatchExactly, 0);
+        QCOMPARE(rows.size(), 1);
+        QVERIFY2(rows.first()->text(1).contains(dataAddress(m_group.primary())),
+                 qPrintable(rows.first()->text(1)));
+    }
+
     void aFailoverShowsInTheStatusBarAndTheWindowFollows()
     {
         const int a = m_group.primary();
@@ -147,6 +186,15 @@ private slots:
         QVERIFY(child<QLabel>(window, "serverAddress")->text().contains(dataAddress(b)));
         QVERIFY(child<QLabel>(window, "sentinelStatus")->toolTip().contains("outcome unknown"));
         QTRY_COMPARE_WITH_TIMEOUT(window->client().state(), redis::ConnectionState::Ready, 10000);
+        // The overview, read from B now, says what a move means; never that a server restarted
+        // and lost its receipts.
+        auto *identity = child<ui::NoticeBanner>(window, "identityChanged");
+        QTRY_VERIFY_WITH_TIMEOUT(
+            identity->text().contains(
+                QStringLiteral("primary moved from %1 to %2").arg(dataAddress(a), dataAddress(b))),
+            15000);
+        QVERIFY(!identity->text().contains(QLatin1String("restarted")));
+        QVERIFY(!child<QLabel>(window, "statusActivity")->text().contains("RESTARTED"));
         const auto role = window->client().call({"ROLE"}, 3000);
         QVERIFY(role.ok());
         QCOMPARE(role->at(0).bytes(), QByteArray("master"));

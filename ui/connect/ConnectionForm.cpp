@@ -162,7 +162,7 @@ void ConnectionForm::offerReleasePassword(const QString &password)
         m_releasePassword->setText(password);
 }
 
-void ConnectionForm::fillFromUrl(const profiles::ParsedRedisUrl &url)
+void ConnectionForm::fillFromUrl(const profiles::ParsedRedisUrl &url, const QString &unnamedAs)
 {
     const profiles::ConnectionProfile &p = url.profile;
     m_host->setText(p.host);
@@ -172,7 +172,7 @@ void ConnectionForm::fillFromUrl(const profiles::ParsedRedisUrl &url)
     if (url.hasPassword)
         m_password->setText(url.password);
     if (m_name->text().trimmed().isEmpty())
-        m_name->setText(p.host);
+        m_name->setText(unnamedAs.isEmpty() ? p.host : unnamedAs);
 }
 
 void ConnectionForm::setStorageNote(const QString &note)

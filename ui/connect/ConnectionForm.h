@@ -35,7 +35,8 @@ public:
     void offerReleasePassword(const QString &password);
 
     // The server, the user and the password a URL names; the host names an unnamed profile.
-    void fillFromUrl(const profiles::ParsedRedisUrl &url);
+    // `unnamedAs` names an unnamed profile instead of the host (a Sentinel URL's master name).
+    void fillFromUrl(const profiles::ParsedRedisUrl &url, const QString &unnamedAs = {});
     // Where the passwords will be kept, under the password field.
     void setStorageNote(const QString &note);
     // The SSH tab has a bastion: the environment label's default and note follow it.

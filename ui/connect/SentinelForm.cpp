@@ -87,6 +87,15 @@ void SentinelForm::offerPassword(const QString &password)
         m_password->setText(password);
 }
 
+void SentinelForm::fillFromUrl(const sentinel::SentinelUrl &url)
+{
+    QStringList sentinels;
+    for (const sentinel::NodeAddress &a : url.sentinels)
+        sentinels << a.toString();
+    m_master->setText(url.masterName);
+    m_sentinels->setText(sentinels.join(QStringLiteral(", ")));
+}
+
 void SentinelForm::updateNotes()
 {
     const bool enabled = !m_master->text().trimmed().isEmpty();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ProfileForm.h"
+#include "sentinel/SentinelUrl.h"
 
 class QLabel;
 class QLineEdit;
@@ -24,6 +25,8 @@ public:
     QString password() const; // empty without a master name
     // A saved password arrives from the keyring after load(): what the user typed meanwhile wins.
     void offerPassword(const QString &password);
+    // The master name and the sentinels of a redis-sentinel:// URL.
+    void fillFromUrl(const sentinel::SentinelUrl &url);
 
 signals:
     // A master name was written or removed.
