@@ -195,6 +195,9 @@ private slots:
             15000);
         QVERIFY(!identity->text().contains(QLatin1String("restarted")));
         QVERIFY(!child<QLabel>(window, "statusActivity")->text().contains("RESTARTED"));
+        // The Libraries tab names the server it reads now.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            child<QLabel>(window, "librariesTitle")->text().contains(dataAddress(b)), 15000);
         const auto role = window->client().call({"ROLE"}, 3000);
         QVERIFY(role.ok());
         QCOMPARE(role->at(0).bytes(), QByteArray("master"));
