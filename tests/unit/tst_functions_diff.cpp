@@ -122,7 +122,7 @@ private slots:
         QVERIFY2(v120.ok(), qPrintable(v120.problem ? v120.problem->toString() : QString()));
         QVERIFY(v100.ok());
         QCOMPARE(v100.version, QStringLiteral("1.0.0"));
-        QCOMPARE(v120.version, QStringLiteral("1.2.0"));
+        QCOMPARE(v120.version, QStringLiteral("1.3.0"));
         QCOMPARE(v120.library, QStringLiteral("inventory_lib_v1"));
         QCOMPARE(v120.engine, QStringLiteral("LUA"));
         QStringList names;
@@ -145,7 +145,7 @@ private slots:
         QCOMPARE(d.warnings, QStringList{"in-place contract change: inventory_deduct_v1's code "
                                          "changed; an incompatible change needs a new name (_v2)"});
         QCOMPARE(d.summary(),
-                 QStringLiteral("inventory_lib_v1 1.0.0 → 1.2.0: compatible (2 added, 1 changed)"));
+                 QStringLiteral("inventory_lib_v1 1.0.0 → 1.3.0: compatible (4 added, 1 changed)"));
         QVERIFY(fn(d, "inventory_deduct_v2")->added());
         QVERIFY(fn(d, "inventory_deduct_v1")->bodyChanged);
         QVERIFY(!fn(d, "inventory_deduct_v1")->flagsChanged);
@@ -376,7 +376,7 @@ private slots:
         const LibraryMatch old = catalog.match(loaded(readResource(previousReleasePath())));
         QCOMPARE(old.kind, LibraryMatch::Kind::Differs);
         QCOMPARE(old.text(),
-                 QStringLiteral("differs from shipped functions/inventory_lib_v1.lua (1.2.0)"));
+                 QStringLiteral("differs from shipped functions/inventory_lib_v1.lua (1.3.0)"));
         const LibraryMatch same =
             catalog.match(loaded(readResource(":/functions/inventory_lib_v1.lua")));
         QCOMPARE(same.kind, LibraryMatch::Kind::Identical);
