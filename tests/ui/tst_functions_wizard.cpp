@@ -141,19 +141,26 @@ private slots:
                                 .arg(available.height())));
         QTRY_VERIFY_WITH_TIMEOUT(next(w)->isEnabled(), 5000);
         QTableWidget *table = w->contractPage()->table();
-        QCOMPARE(table->rowCount(), 3);
-        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("inventory_deduct_v1"));
+        // Rows by name: 1.3.0 added inventory_adjust_v1 and inventory_release_v1 (issue 32).
+        QCOMPARE(table->rowCount(), 5);
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("inventory_adjust_v1"));
+        QCOMPARE(table->item(1, 0)->text(), QStringLiteral("inventory_deduct_v1"));
+        QCOMPARE(table->item(4, 0)->text(), QStringLiteral("inventory_release_v1"));
         // 1.2.0 checks permissions before the first write: v1's code changed in place.
-        QCOMPARE(table->item(0, 1)->text(), QStringLiteral("code"));
-        QCOMPARE(table->item(1, 1)->text(), QStringLiteral("added"));
-        QCOMPARE(table->item(2, 3)->text(), QStringLiteral("no-writes"));
+        QCOMPARE(table->item(1, 1)->text(), QStringLiteral("code"));
+        QCOMPARE(table->item(0, 1)->text(), QStringLiteral("added"));
+        QCOMPARE(table->item(2, 1)->text(), QStringLiteral("added"));
+        QCOMPARE(table->item(4, 1)->text(), QStringLiteral("added"));
+        QCOMPARE(table->item(3, 3)->text(), QStringLiteral("no-writes"));
         // What the added functions are for: their descriptions, from the new file.
         QCOMPARE(table->horizontalHeaderItem(4)->text(), QStringLiteral("Description"));
-        QVERIFY2(table->item(1, 4)->text().startsWith(
+        QVERIFY2(table->item(2, 4)->text().startsWith(
                      "Deduct stock once per order, recording the quantity"),
-                 qPrintable(table->item(1, 4)->text()));
-        QVERIFY2(table->item(2, 4)->text().startsWith("Read an order receipt"),
                  qPrintable(table->item(2, 4)->text()));
+        QVERIFY2(table->item(3, 4)->text().startsWith("Read an order receipt"),
+                 qPrintable(table->item(3, 4)->text()));
+        QVERIFY2(table->item(4, 4)->text().startsWith("Release an order deduction once"),
+                 qPrintable(table->item(4, 4)->text()));
 
         // 2. The code diff.
         next(w)->click();

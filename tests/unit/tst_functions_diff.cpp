@@ -111,7 +111,8 @@ private slots:
 
     // The releases against the frozen 1.0.0: 1.1.0 added inventory_deduct_v2 and
     // inventory_receipt_v1 and kept inventory_deduct_v1's code as it was; 1.2.0 adds a
-    // permission check before the first write to v1 and v2. That is compatible (a new refusal
+    // permission check before the first write to v1 and v2; 1.3.0 adds the release and
+    // adjust functions and leaves the others' code as it was. That is compatible (a new refusal
     // before any write; same names, same replies otherwise), but only a person can tell: the
     // diff does not take the file's word for it and shows v1's code as changed in place, a
     // warning for the release manager to read against the file's release notes.
@@ -128,8 +129,10 @@ private slots:
         QStringList names;
         for (const InspectedFunction &f : v120.functions)
             names << f.info.name + ":" + f.info.flags.join(",");
-        QCOMPARE(names, (QStringList{"inventory_deduct_v1:", "inventory_deduct_v2:",
-                                     "inventory_receipt_v1:no-writes"}));
+        // 1.3.0 adds the repair functions (issue 32), both writes.
+        QCOMPARE(names, (QStringList{"inventory_adjust_v1:", "inventory_deduct_v1:",
+                                     "inventory_deduct_v2:", "inventory_receipt_v1:no-writes",
+                                     "inventory_release_v1:"}));
         for (const InspectedFunction &f : v120.functions) {
             QVERIFY(f.info.description && !f.info.description->isEmpty());
             QVERIFY2(f.firstLine > 2 && f.lastLine > f.firstLine && f.line > f.lastLine,
