@@ -400,7 +400,15 @@ std::optional<inventory::KeySchema> keySchema(const profiles::ConnectionProfile 
         *exitCode = context.fail(ExitUsage, schema.error());
         return std::nullopt;
     }
-    return schema.value();
+    // The repair templates (release, adjust) are checked with the others: a profile whose
+    // templates cannot name every key family is refused by every verb alike.
+    auto withRepairs = schema.value().withRepairTemplates(profile.releaseKeyTemplate,
+                                                          profile.adjustmentKeyTemplate);
+    if (!withRepairs.ok()) {
+        *exitCode = context.fail(ExitUsage, withRepairs.error());
+        return std::nullopt;
+    }
+    return withRepairs.value();
 }
 
 namespace {

@@ -222,6 +222,8 @@ bool ConnectionProfile::operator==(const ConnectionProfile &o) const
     return name == o.name && host == o.host && port == o.port && database == o.database
            && username == o.username && sameTls(tls, o.tls) && environment == o.environment
            && stockKeyTemplate == o.stockKeyTemplate && receiptKeyTemplate == o.receiptKeyTemplate
+           && releaseKeyTemplate == o.releaseKeyTemplate
+           && adjustmentKeyTemplate == o.adjustmentKeyTemplate
            && receiptTtlSeconds == o.receiptTtlSeconds && releaseUsername == o.releaseUsername
            && timeoutMs == o.timeoutMs && announcedMap == o.announcedMap
            && ssh.bastion == o.ssh.bastion && ssh.jump == o.ssh.jump

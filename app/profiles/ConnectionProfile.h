@@ -48,6 +48,8 @@ struct ConnectionProfile
 {
     static constexpr const char *DefaultStockTemplate = "stock:{<sku>}:available";
     static constexpr const char *DefaultReceiptTemplate = "idem:{<sku>}:<order>";
+    static constexpr const char *DefaultReleaseTemplate = "rel:{<sku>}:<order>";
+    static constexpr const char *DefaultAdjustmentTemplate = "adj:{<sku>}:<id>";
     static constexpr qint64 DefaultReceiptTtlSeconds = 604800; // 7 days
     static constexpr qint64 MaxReceiptTtlSeconds = 31536000;   // the function's bound
 
@@ -62,6 +64,9 @@ struct ConnectionProfile
     QString environment;
     QString stockKeyTemplate = QLatin1String(DefaultStockTemplate);
     QString receiptKeyTemplate = QLatin1String(DefaultReceiptTemplate);
+    // The repair records' keys (inventory/KeySchema::withRepairTemplates checks them).
+    QString releaseKeyTemplate = QLatin1String(DefaultReleaseTemplate);
+    QString adjustmentKeyTemplate = QLatin1String(DefaultAdjustmentTemplate);
     qint64 receiptTtlSeconds = DefaultReceiptTtlSeconds;
     QString releaseUsername; // optional ACL user for loading libraries
     int timeoutMs = 5000;    // connect and command timeout

@@ -21,6 +21,8 @@ void write(QSettings &s, const ConnectionProfile &p)
     s.setValue(QStringLiteral("environment"), p.environment);
     s.setValue(QStringLiteral("stockKeyTemplate"), p.stockKeyTemplate);
     s.setValue(QStringLiteral("receiptKeyTemplate"), p.receiptKeyTemplate);
+    s.setValue(QStringLiteral("releaseKeyTemplate"), p.releaseKeyTemplate);
+    s.setValue(QStringLiteral("adjustmentKeyTemplate"), p.adjustmentKeyTemplate);
     s.setValue(QStringLiteral("receiptTtlSeconds"), p.receiptTtlSeconds);
     s.setValue(QStringLiteral("releaseUsername"), p.releaseUsername);
     s.setValue(QStringLiteral("timeoutMs"), p.timeoutMs);
@@ -54,6 +56,8 @@ ConnectionProfile read(const QSettings &s)
     p.environment = str("environment", p.environment);
     p.stockKeyTemplate = str("stockKeyTemplate", p.stockKeyTemplate);
     p.receiptKeyTemplate = str("receiptKeyTemplate", p.receiptKeyTemplate);
+    p.releaseKeyTemplate = str("releaseKeyTemplate", p.releaseKeyTemplate);
+    p.adjustmentKeyTemplate = str("adjustmentKeyTemplate", p.adjustmentKeyTemplate);
     p.receiptTtlSeconds =
         s.value(QStringLiteral("receiptTtlSeconds"), p.receiptTtlSeconds).toLongLong();
     p.releaseUsername = str("releaseUsername", {});
