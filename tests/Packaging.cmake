@@ -20,5 +20,11 @@ add_test(NAME package_desktop_entry_valid COMMAND ${INVENTORY_RUN_ISOLATED}
 # desktop-file-validate exits 0 on hints and warnings: any output at all fails the test.
 set_tests_properties(package_desktop_entry_valid PROPERTIES FAIL_REGULAR_EXPRESSION ".")
 
+# bash completion: commands, verbs, options, profiles and labels completed as readline would,
+# and every option each command's --help lists offered.
+add_test(NAME package_bash_completion COMMAND ${INVENTORY_RUN_ISOLATED}
+    ${CMAKE_CURRENT_SOURCE_DIR}/packaging/bash_completion
+    ${PROJECT_SOURCE_DIR}/resources/completion/inventory-cli $<TARGET_FILE:inventory-cli>)
+
 set_tests_properties(licence_spdx_headers licence_spdx_script package_appstream_valid
-    package_desktop_entry_valid PROPERTIES LABELS unit)
+    package_desktop_entry_valid package_bash_completion PROPERTIES LABELS unit)
