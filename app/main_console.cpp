@@ -90,6 +90,9 @@ int main(int argc, char *argv[])
     QApplication::setApplicationName(QStringLiteral("inventory-console"));
     QApplication::setOrganizationName(QStringLiteral("InventoryConsole"));
     QApplication::setApplicationVersion(core::versionText());
+    // The installed desktop entry's name (resources/appstream): a Wayland compositor matches
+    // the window to its entry, and so to its name and icon, by this id.
+    QGuiApplication::setDesktopFileName(QStringLiteral("org.inventory_console.InventoryConsole"));
     QApplication::setStyle(QStringLiteral("Fusion"));
     if (action == profiles::ConsoleCommandLine::Action::Refuse) {
         ui::reportStartupError(QStringLiteral("The console cannot start with these arguments."),

@@ -1,5 +1,6 @@
 #include "Subcommand.h"
 
+#include "CompletionData.h"
 #include "TerminalSafeDevice.h"
 #include "core/Arguments.h"
 
@@ -120,6 +121,8 @@ int dispatch(const QStringList &arguments, QTextStream &out, QTextStream &err, Q
         printOverview(out);
         return first.isEmpty() ? ExitUsage : ExitOk;
     }
+    if (first == QLatin1String("--completion-data")) // hidden: the shell completion's source
+        return printCompletionData(arguments.mid(2), out, err, in);
     if (first == QLatin1String("--version")) {
         out << "inventory-cli " << QCoreApplication::applicationVersion() << '\n';
         return ExitOk;

@@ -111,14 +111,19 @@ private slots:
 
     void desktopEntryHandlesRedisLinks()
     {
-        const QByteArray entry =
-            fileBytes(installed(QStringLiteral("share/applications/inventory-console.desktop")));
+        const QByteArray entry = fileBytes(installed(
+            QStringLiteral("share/applications/org.inventory_console.InventoryConsole.desktop")));
         QVERIFY(entry.contains("\nExec=inventory-console %U\n"));
         QVERIFY(entry.contains("\nIcon=inventory-console\n"));
         QVERIFY(entry.contains("x-scheme-handler/redis;"));
         QVERIFY(entry.contains("x-scheme-handler/rediss;"));
         QVERIFY(QFileInfo::exists(
             installed(QStringLiteral("share/icons/hicolor/256x256/apps/inventory-console.png"))));
+        // Software centres find the console by its AppStream metadata, which names the entry.
+        const QByteArray metainfo = fileBytes(installed(
+            QStringLiteral("share/metainfo/org.inventory_console.InventoryConsole.metainfo.xml")));
+        QVERIFY(metainfo.contains("<launchable type=\"desktop-id\">"
+                                  "org.inventory_console.InventoryConsole.desktop</launchable>"));
     }
 
     void shippedFunctionsAreInstalledAsInTheRepository()
