@@ -227,6 +227,10 @@ void MainWindow::createFeaturePanels()
         release = m_session->releaseClient()->options();
     // Every primary and replica, through the session's router (its address map included).
     m_libraries = new LibrariesView(changeContext(), m_session->router(), release);
+    if (!m_session->sentinelMaster().isEmpty())
+        m_libraries->setReplicaSource([session = m_session.get()](QObject *context, auto done) {
+            session->readSentinelReplicas(context, std::move(done));
+        });
     m_tabs->addTab(m_libraries, tr("&Libraries"));
 
     m_audit = new AuditViewerPanel(m_session->auditLogPath());

@@ -55,8 +55,16 @@ StandaloneGroup &ClusterNodes::standaloneGroup()
         m_group = std::make_unique<StandaloneGroup>(release ? *release : seed, seed.address(),
                                                     m_release ? m_release->base() : seed.options(),
                                                     m_router.addressMap());
+        m_group->setReplicaSource(m_replicaSource);
     }
     return *m_group;
+}
+
+void ClusterNodes::setReplicaSource(StandaloneGroup::ReplicaSource source)
+{
+    m_replicaSource = std::move(source);
+    if (m_group)
+        m_group->setReplicaSource(m_replicaSource);
 }
 
 QList<MatrixNode> ClusterNodes::matrixNodes()

@@ -34,6 +34,8 @@ public:
     QList<ChangeTarget> primaries();
     // Standalone: the server's replication group, which matrixNodes() lists once read.
     StandaloneGroup &standaloneGroup();
+    // Standalone: more replicas than INFO names (StandaloneGroup::setReplicaSource).
+    void setReplicaSource(StandaloneGroup::ReplicaSource source);
 
 private:
     redis::CommandSender *releaseFor(const QString &host, quint16 port);
@@ -41,6 +43,7 @@ private:
     redis::ClusterRouter &m_router;
     std::optional<redis::ClientPool> m_release; // the release user's, aimed at each node
     std::unique_ptr<StandaloneGroup> m_group;
+    StandaloneGroup::ReplicaSource m_replicaSource;
 };
 
 } // namespace functions

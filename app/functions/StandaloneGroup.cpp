@@ -37,18 +37,20 @@ QString described(const Member &announced, const Member &reached)
 
 // What to do about a member that INFO names but that cannot be reached: most often an
 // address that only means something on the server's side of a NAT or a container network.
-QString unreachableHint(const QString &role, const Member &announced, const Member &reached)
+// `source`: what gave the address.
+QString unreachableHint(const QString &role, const Member &announced, const Member &reached,
+                        const QString &source = QStringLiteral("INFO replication"))
 {
     const QString name = role + QLatin1Char(' ') + described(announced, reached);
     if (announced.address() != reached.address())
         return QStringLiteral("%1 could not be reached: check its announced-address mapping")
             .arg(name);
-    return QStringLiteral("%1 could not be reached at the address INFO replication gives; "
+    return QStringLiteral("%1 could not be reached at the address %2 gives; "
                           "if it is behind a NAT or in a container, map that address to one "
                           "this machine reaches: \"Announced addresses\" on the connection "
                           "profile's \"Cluster & replicas\" tab, or inventory-cli's "
                           "--announced-map")
-        .arg(name);
+        .arg(name, source);
 }
 
 } // namespace
@@ -60,11 +62,13 @@ struct StandaloneGroup::Read
     std::function<void(const QString &)> done;
     QByteArray replicationId, seedRunId;
     std::optional<Member> primary;
-    QList<Member> announced;              // replicas INFO named, to be asked who they are
+    QList<Member>
+        announced; // replicas INFO (or the replica source) named, to be asked who they are
     QList<std::optional<Member>> checked; // by candidate, as reached: kept, or nullopt
     int seedAt = -1;                      // the seed's place among the candidates
     int pending = 0;
     QStringList notes;
+    QSet<QString> sourced; // addresses only the replica source named
 };
 
 StandaloneGroup::StandaloneGroup(redis::CommandSender &seed, QString seedAddress,
@@ -112,8 +116,31 @@ void StandaloneGroup::read(QObject *context, std::function<void(const QString &)
                     if (group->isReplica)
                         return readPrimary(read, group->primary);
                     read->announced = group->replicas;
-                    verifyReplicas(read);
+                    addSourcedReplicas(read);
                 });
+}
+
+void StandaloneGroup::addSourcedReplicas(const std::shared_ptr<Read> &read)
+{
+    if (!m_replicaSource)
+        return verifyReplicas(read);
+    m_replicaSource(m_alive.get(), [this, read](const Members &more, const QString &problem) {
+        if (read->generation != m_generation)
+            return;
+        if (!problem.isEmpty())
+            read->notes
+                << QStringLiteral("%1; the replicas are those INFO replication names").arg(problem);
+        for (const Member &m : more) {
+            const bool known =
+                std::any_of(read->announced.cbegin(), read->announced.cend(),
+                            [&m](const Member &a) { return a.host == m.host && a.port == m.port; });
+            if (!known && m.address() != m_seedAddress) {
+                read->announced << m;
+                read->sourced << m.address();
+            }
+        }
+        verifyReplicas(read);
+    });
 }
 
 void StandaloneGroup::readPrimary(const std::shared_ptr<Read> &read, const Member &announced)
@@ -174,8 +201,12 @@ void StandaloneGroup::verifyReplicas(const std::shared_ptr<Read> &read)
                     return;
                 if (unreachable(r)) {
                     read->checked[i] = candidate; // the matrix shows it unreadable
-                    read->notes << unreachableHint(QStringLiteral("replica"), read->announced.at(i),
-                                                   candidate);
+                    const Member &announced = read->announced.at(i);
+                    read->notes << unreachableHint(
+                        QStringLiteral("replica"), announced, candidate,
+                        read->sourced.contains(announced.address())
+                            ? QStringLiteral("the replica source (SENTINEL REPLICAS)")
+                            : QStringLiteral("INFO replication"));
                 } else if (auto group = decodeInfo(r); !group) {
                     read->notes
                         << QStringLiteral("replica %1 not checked: %2").arg(name, group.error());

@@ -42,6 +42,13 @@ public:
     QString readBlocking();
     // The primary first, then its replicas.
     QList<MatrixNode> nodes();
+    // Where replicas come from besides the primary's INFO replication: a Sentinel session's
+    // SENTINEL REPLICAS, which still lists a replica whose link to the primary is down (it
+    // keeps the libraries it had). Each is checked like INFO's; `done` gets them, or why not.
+    using Members = QList<overview::ReplicationGroup::Member>;
+    using ReplicaSource = std::function<void(
+        QObject *context, std::function<void(const Members &, const QString &problem)> done)>;
+    void setReplicaSource(ReplicaSource source) { m_replicaSource = std::move(source); }
     // The seed as the group names it in nodes().
     const QString &seedAddress() const { return m_seedAddress; }
 
@@ -49,6 +56,7 @@ private:
     struct Read;
     using Member = overview::ReplicationGroup::Member;
     void readPrimary(const std::shared_ptr<Read> &read, const Member &primary);
+    void addSourcedReplicas(const std::shared_ptr<Read> &read);
     void verifyReplicas(const std::shared_ptr<Read> &read);
     void finish(const std::shared_ptr<Read> &read);
     redis::CommandSender *member(const Member &m) { return &m_members.at(m.host, m.port); }
@@ -63,6 +71,7 @@ private:
     std::optional<Member> m_primary;
     QList<Member> m_replicas;
     int m_seedAt = -1; // the seed's place among m_replicas when it is a replica
+    ReplicaSource m_replicaSource;
     redis::ClientPool m_members;
     std::unique_ptr<QObject> m_alive; // the context of every send: gone with this object
 };

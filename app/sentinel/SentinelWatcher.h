@@ -32,6 +32,7 @@ public:
 
     void start();
     NodeAddress primary() const { return m_primary; }
+    const ResolverConfig &config() const { return m_config; }
     // How many sentinels' subscriptions are up.
     int subscribedCount() const;
 

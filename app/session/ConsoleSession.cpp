@@ -6,6 +6,8 @@
 #include "sentinel/SentinelWatcher.h"
 #include "ssh/SshTunnel.h"
 
+#include <QPointer>
+
 namespace session {
 
 namespace {
@@ -132,6 +134,36 @@ void ConsoleSession::followSentinels(sentinel::ResolverConfig config)
 QString ConsoleSession::sentinelMaster() const
 {
     return m_sentinel ? m_profile.sentinel.masterName.trimmed() : QString();
+}
+
+void ConsoleSession::readSentinelReplicas(
+    QObject *context,
+    std::function<void(const QList<overview::ReplicationGroup::Member> &, const QString &)> done)
+{
+    if (!m_sentinel) {
+        done({}, QStringLiteral("the session does not follow Sentinel"));
+        return;
+    }
+    auto *resolver = new sentinel::SentinelResolver(m_sentinel->config(), this);
+    const QPointer<QObject> alive(context);
+    connect(resolver, &sentinel::SentinelResolver::replicasRead, this,
+            [resolver, alive, done](const QList<sentinel::ReplicaEntry> &replicas,
+                                    const sentinel::NodeAddress &) {
+                resolver->deleteLater();
+                QList<overview::ReplicationGroup::Member> members;
+                for (const sentinel::ReplicaEntry &r : replicas)
+                    members << overview::ReplicationGroup::Member{r.address.host, r.address.port,
+                                                                  r.flags.join(QLatin1Char(','))};
+                if (alive)
+                    done(members, {});
+            });
+    connect(resolver, &sentinel::SentinelResolver::replicasFailed, this,
+            [resolver, alive, done](const QString &why) {
+                resolver->deleteLater();
+                if (alive)
+                    done({}, QStringLiteral("SENTINEL REPLICAS could not be read: %1").arg(why));
+            });
+    resolver->readReplicas();
 }
 
 void ConsoleSession::askSentinelsAgain(const QString &why)

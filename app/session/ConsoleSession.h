@@ -4,6 +4,7 @@
 #include "gate/ReadOnlySender.h"
 #include "gate/WriteGate.h"
 #include "inventory/KeySchema.h"
+#include "overview/ReplicationGroup.h"
 #include "profiles/ConnectionProfile.h"
 #include "redis/ClusterRouter.h"
 #include "redis/RedisClient.h"
@@ -103,6 +104,13 @@ public:
     sentinel::SentinelWatcher *sentinelWatcher() const { return m_sentinel.get(); }
     // The master name followed, empty when none.
     QString sentinelMaster() const;
+    // SENTINEL REPLICAS <master> from the first sentinel that answers: the replicas as the
+    // sentinels announce them (flags as their state), or why they could not be read. `done`
+    // runs on `context`'s thread, never after it is gone.
+    void readSentinelReplicas(
+        QObject *context,
+        std::function<void(const QList<overview::ReplicationGroup::Member> &, const QString &)>
+            done);
 
 signals:
     // The tunnel closed under the session (the bastion went away, ssh was stopped): every

@@ -1,6 +1,8 @@
 #include "RedisFixture.h"
 #include "SentinelFixture.h"
 #include "TrustedTunnel.h"
+#include "functions/ClusterNodes.h"
+#include "functions/StandaloneGroup.h"
 #include "sentinel/SentinelResolver.h"
 #include "sentinel/SentinelWatcher.h"
 #include "session/ConsoleSession.h"
@@ -234,6 +236,52 @@ private slots:
         const auto applied = session->sender().call(deduct, 10000);
         QVERIFY2(applied.ok() && applied->at(0).toInteger() == 1,
                  qPrintable(testsupport::render(applied)));
+    }
+
+    // The libraries matrix of a Sentinel session takes its replicas from SENTINEL REPLICAS
+    // too: one the primary's INFO does not list (its link down) is still shown, unreadable
+    // when it cannot be reached, and one both name is listed once.
+    void theLibrariesMatrixAsksTheSentinelsForReplicas()
+    {
+        const int primary = settledPrimary();
+        QVERIFY(primary >= 0);
+        // Until the old primary has synchronised with the new one, it reports another
+        // replication id and is rightly left out of the group.
+        const QString settled = m_group.waitUntilSettled();
+        QVERIFY2(settled.isEmpty(), qPrintable(settled));
+        auto session = followingSession(profile(primary));
+        QTRY_COMPARE_WITH_TIMEOUT(session->client().state(), redis::ConnectionState::Ready, 10000);
+        using Members = functions::StandaloneGroup::Members;
+        std::optional<QString> problem;
+        Members named;
+        session->readSentinelReplicas(this, [&](const Members &m, const QString &why) {
+            named = m;
+            problem = why;
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(problem.has_value(), 10000);
+        QVERIFY2(problem->isEmpty(), qPrintable(*problem));
+        QCOMPARE(named.size(), 1);
+        QCOMPARE(named.first().port, m_group.dataPort(1 - primary));
+
+        functions::ClusterNodes nodes(session->router());
+        nodes.setReplicaSource([&](QObject *context, auto done) {
+            session->readSentinelReplicas(context, [done](Members m, const QString &why) {
+                m << overview::ReplicationGroup::Member{QStringLiteral("127.0.0.1"), 1,
+                                                        QStringLiteral("slave,s_down")};
+                done(m, why);
+            });
+        });
+        const QString note = nodes.standaloneGroup().readBlocking();
+        QVERIFY2(note.contains(QLatin1String("127.0.0.1:1 could not be reached at the address "
+                                             "the replica source (SENTINEL REPLICAS) gives")),
+                 qPrintable(note));
+        QStringList addresses;
+        for (const functions::MatrixNode &n : nodes.matrixNodes())
+            addresses << n.address;
+        QCOMPARE(addresses,
+                 (QStringList{QStringLiteral("127.0.0.1:%1").arg(m_group.dataPort(primary)),
+                              QStringLiteral("127.0.0.1:%1").arg(m_group.dataPort(1 - primary)),
+                              QStringLiteral("127.0.0.1:1")}));
     }
 
     // Behind a bastion: the sentinels the resolver never asked are reached only by the

@@ -152,6 +152,12 @@ QStringList LibrariesView::localDirectories() const
     return m_catalog.directories().mid(1);
 }
 
+void LibrariesView::setReplicaSource(functions::StandaloneGroup::ReplicaSource source)
+{
+    if (m_clusterNodes)
+        m_clusterNodes->setReplicaSource(std::move(source));
+}
+
 void LibrariesView::refresh()
 {
     if (onCluster())

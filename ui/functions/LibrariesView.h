@@ -44,6 +44,8 @@ public:
     void setLocalDirectories(const QStringList &directories);
     QStringList localDirectories() const;
 
+    // Standalone: replicas besides those INFO replication names (a Sentinel session's).
+    void setReplicaSource(functions::StandaloneGroup::ReplicaSource source);
     void refresh();
     const QList<functions::LibraryStatus> &libraries() const { return m_status; }
 
