@@ -31,7 +31,9 @@ ReadOutcome readLedger(LedgerSource &source, const std::function<bool(const Ledg
             options.progress(source.rowsRead());
     }
     out.rows = source.rowsRead();
-    if (options.progress)
+    // Once at the end, unless the last row's count was just reported.
+    if (options.progress
+        && (options.progressEvery <= 0 || out.rows == 0 || out.rows % options.progressEvery != 0))
         options.progress(out.rows);
     return out;
 }

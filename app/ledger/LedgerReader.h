@@ -20,7 +20,7 @@ struct ReadOutcome
 
 struct ReadOptions
 {
-    // Called every progressEvery rows and once at the end, with the rows read so far.
+    // Called every progressEvery rows and at the end (once), with the rows read so far.
     std::function<void(qint64 rows)> progress;
     qint64 progressEvery = 100000;
     // Checked between rows; set from another thread (or a signal handler) to stop.

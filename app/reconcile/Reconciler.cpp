@@ -65,6 +65,7 @@ Reconciler::Reconciler(const browse::KeyspaceStore &store, Scope scope, ReceiptP
     : m_store(store)
     , m_scope(std::move(scope))
     , m_policy(std::move(policy))
+    , m_policySentence(m_policy.sentence().chopped(1))
     , m_sink(std::move(sink))
     , m_seen(store.receiptRows(), 0)
     , m_committed(store.receiptRows(), 0)
@@ -158,7 +159,7 @@ void Reconciler::addRow(const ledger::LedgerRow &row, uint32_t receipt, bool rel
                                         "was never deducted, adjust the stock by hand.")
                              .arg(o)
                              .arg(row.quantity)
-                             .arg(sku, m_policy.sentence().chopped(1), age);
+                             .arg(sku, m_policySentence, age);
         }
         report(std::move(f));
         return;
@@ -208,6 +209,9 @@ void Reconciler::judgeReceipt(uint32_t r, bool released)
     const QByteArray orderId = m_store.orderId(r).toByteArray();
     const QByteArray skuName = m_store.skuName(m_store.skuOfReceipt(r)).toByteArray();
     const QString o = order(orderId), sku = core::escapeBytes(skuName, 80);
+    // The scan was filtered by the same glob; a store filled otherwise is held to it too.
+    if (!m_scope.skuGlob.isEmpty() && !browse::globMatch(m_scope.skuGlob, skuName))
+        return;
     const auto recorded = receiptQuantity(r);
     const auto written = receiptTimeMs(r);
     if (!(seen & ComparedRow) && !m_scope.inWindow(written.value_or(ledger::NoTime))) {
@@ -319,6 +323,8 @@ std::vector<SkuBalance> Reconciler::balances() const
     for (uint32_t s = 0; s < m_store.skuCount(); ++s) {
         SkuBalance b;
         b.sku = m_store.skuName(s).toByteArray();
+        if (!m_scope.skuGlob.isEmpty() && !browse::globMatch(m_scope.skuGlob, b.sku))
+            continue;
         b.stockKnown = m_store.stockState(s) == browse::StockState::Integer;
         b.stock = m_store.stockValue(s);
         for (uint32_t r = m_store.firstReceiptOf(s); r != browse::KeyspaceStore::None;

@@ -102,6 +102,7 @@ private:
     const browse::KeyspaceStore &m_store;
     Scope m_scope;
     ReceiptPolicy m_policy;
+    QString m_policySentence; // built once: a million missing receipts share it
     Sink m_sink;
     std::vector<uint8_t> m_seen;                // per receipt row
     std::vector<uint32_t> m_committed;          // per receipt row: units the ledger committed

@@ -95,7 +95,7 @@ private slots:
         QVERIFY2(out.complete(), qPrintable(out.error));
         QCOMPARE(out.rows, qint64(Rows));
         QCOMPARE(QStringLiteral("%1|%2").arg(out.rows).arg(units), sumAndCount());
-        QCOMPARE(progressCalls, qint64(Rows / 100000 + 1));
+        QCOMPARE(progressCalls, qint64(Rows / 100000)); // the last count is not repeated
         qInfo("1M PostgreSQL rows in %lld ms; RSS %lld kB before, peak %lld kB (+%lld kB)",
               t.elapsed(), before, peak, peak - before);
         // The whole result held by libpq would be well over 60 MB here.
