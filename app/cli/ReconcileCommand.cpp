@@ -227,10 +227,8 @@ int runReconcile(Context &context)
     report.end(outcome, about);
     context.out.flush();
     if (outcome.couldNotCheck())
-        return context.fail(
-            ExitCouldNotCheck,
-            QStringLiteral("could not check: %1")
-                .arg(outcome.ledger.complete() ? outcome.redisError : outcome.ledger.error));
+        return context.fail(ExitCouldNotCheck,
+                            QStringLiteral("could not check: %1").arg(outcome.problem()));
     return outcome.tally.divergent > 0 ? ExitFailed : ExitOk;
 }
 

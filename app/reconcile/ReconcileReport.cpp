@@ -60,7 +60,7 @@ QJsonObject summaryJson(const RunOutcome &o, const ReportContext &a)
                   {QStringLiteral("counts"), counts},
                   {QStringLiteral("divergent"), double(t.divergent)}};
     if (o.couldNotCheck())
-        s.insert(QStringLiteral("error"), o.ledger.complete() ? o.redisError : o.ledger.error);
+        s.insert(QStringLiteral("error"), o.problem());
     return s;
 }
 
@@ -124,7 +124,7 @@ void ReconcileReport::endText(const RunOutcome &o, const ReportContext &a)
     if (o.couldNotCheck()) {
         m_out << QStringLiteral("\nCould not check: %1. Nothing above or below is a verdict on "
                                 "the whole ledger.\n")
-                     .arg(o.ledger.complete() ? o.redisError : o.ledger.error);
+                     .arg(o.problem());
     }
     for (FindingClass c : {FindingClass::MissingReceipt, FindingClass::QuantityDiffers,
                            FindingClass::ReleaseCandidate, FindingClass::Released}) {

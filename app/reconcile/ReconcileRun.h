@@ -27,6 +27,15 @@ struct RunOutcome
     std::vector<SkuBalance> skus;
     // A side could not be read: nothing may be concluded from the findings so far.
     bool couldNotCheck() const { return !ledger.complete() || !redisError.isEmpty(); }
+    // Why, when it could not: Redis's error first (a failed EXISTS also stops the ledger).
+    QString problem() const
+    {
+        if (!redisError.isEmpty())
+            return redisError;
+        if (ledger.end == ledger::ReadOutcome::End::Cancelled)
+            return QStringLiteral("cancelled after %1 ledger rows").arg(ledger.rows);
+        return ledger.error;
+    }
 };
 
 // Streams the ledger through a Reconciler over a finished scan's store, reading release keys

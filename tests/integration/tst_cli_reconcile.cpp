@@ -216,6 +216,42 @@ private slots:
         QVERIFY(run.out.contains("10 ledger rows out of scope"));
     }
 
+    // A JSON-lines ledger with a time column and a window: rows and receipts outside it are
+    // left out, counted; one inside it without a receipt is not explained by expiry.
+    void aWindowOverAJsonLinesLedger()
+    {
+        const qint64 now = QDateTime::currentSecsSinceEpoch();
+        const QString path =
+            writeLedger(QStringLiteral("window.jsonl"),
+                        QStringLiteral("{\"id\":\"o-missing\",\"sku\":\"sku-a\",\"quantity\":6,"
+                                       "\"state\":\"committed\",\"at\":%1}\n"
+                                       "{\"id\":\"o-new\",\"sku\":\"sku-a\",\"quantity\":1,"
+                                       "\"state\":\"committed\",\"at\":%2}\n")
+                            .arg(now - 10 * 86400)
+                            .arg(now - 3600)
+                            .toUtf8());
+        const auto run = runCli({"reconcile", "--url", standaloneUrl(), "--ledger", path,
+                                 "--ledger-columns", "order_id=id,time=at", "--sku", "sku-a",
+                                 "--since", QString::number(now - 2 * 86400), "--json"});
+        QCOMPARE(run.exitCode, 1);
+        const QJsonObject doc = QJsonDocument::fromJson(run.out).object();
+        QStringList lines;
+        for (const QJsonValue &v : doc["findings"].toArray()) {
+            lines << v["order"].toString() + ":" + v["class"].toString();
+            if (v["order"] == "o-new")
+                QVERIFY2(v["sentence"].toString().contains("within the receipt TTL: expiry does "
+                                                           "not explain it"),
+                         qPrintable(v["sentence"].toString()));
+        }
+        lines.sort();
+        // o-inline and o-failed were written an hour ago, in the window, and this ledger has
+        // no row for them; o-v1 records no time.
+        QCOMPARE(lines, (QStringList{"o-failed:release_candidate", "o-inline:release_candidate",
+                                     "o-new:missing_receipt"}));
+        QCOMPARE(doc["summary"]["rows_out_of_scope"].toInt(), 1);
+        QCOMPARE(doc["summary"]["receipts_age_unknown"].toInt(), 1);
+    }
+
     void couldNotCheckExitsThree()
     {
         const QString bad = writeLedger(QStringLiteral("bad.csv"), "order_id,sku,quantity,state\n"
@@ -262,6 +298,28 @@ private slots:
                          qPrintable(v["sentence"].toString()));
         QVERIFY(doc["summary"]["receipt_policy"].toString().contains(
             "could not read the eviction policy"));
+    }
+
+    // A release key that cannot be read makes the whole run unchecked: exit 3, naming it.
+    void anUnreadableReleaseKeyIsCouldNotCheck()
+    {
+        auto admin = m_redis.connect();
+        QVERIFY(admin
+                    ->call({"ACL", "SETUSER", "noexists", "on", ">noexists-pw", "~*", "&*", "+@all",
+                            "-exists"})
+                    .ok());
+        CliOptions o;
+        o.input = "noexists-pw\n";
+        const auto run =
+            runCli({"reconcile", "--url",
+                    QStringLiteral("redis://noexists@127.0.0.1:%1").arg(m_redis.port()),
+                    "--password-stdin", "--ledger", m_ledger},
+                   o);
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY2(run.err.contains("could not check: could not read the release keys: EXISTS rel:{"),
+                 run.err.constData());
+        QVERIFY(run.err.contains("NOPERM"));
+        QVERIFY(run.out.contains("Verdict: could not check."));
     }
 };
 
