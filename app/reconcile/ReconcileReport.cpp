@@ -173,7 +173,7 @@ void ReconcileReport::endText(const RunOutcome &o, const ReportContext &a)
         m_out << QStringLiteral("  %1: stock %2; %3 receipts recording %4 units%5; the ledger "
                                 "committed %6 units in %7 orders.\n")
                      .arg(core::escapeBytes(b.sku, 80),
-                          b.stockKnown ? QString::number(b.stock) : QStringLiteral("not read"))
+                          b.stockKnown ? QString::number(b.stock) : b.stockProblem)
                      .arg(b.receipts)
                      .arg(b.receiptUnits)
                      .arg(b.receiptsWithoutQuantity

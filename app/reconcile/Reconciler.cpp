@@ -34,6 +34,7 @@ QJsonObject SkuBalance::json() const
 {
     return {{QStringLiteral("sku"), QString::fromUtf8(sku)},
             {QStringLiteral("stock"), stockKnown ? QJsonValue(double(stock)) : QJsonValue()},
+            {QStringLiteral("stock_problem"), stockProblem},
             {QStringLiteral("receipts"), double(receipts)},
             {QStringLiteral("receipt_units"), double(receiptUnits)},
             {QStringLiteral("receipts_without_quantity"), double(receiptsWithoutQuantity)},
@@ -326,6 +327,20 @@ std::vector<SkuBalance> Reconciler::balances() const
         if (!m_scope.skuGlob.isEmpty() && !browse::globMatch(m_scope.skuGlob, b.sku))
             continue;
         b.stockKnown = m_store.stockState(s) == browse::StockState::Integer;
+        switch (m_store.stockState(s)) {
+        case browse::StockState::Integer:
+            break;
+        case browse::StockState::Missing:
+            b.stockProblem = QStringLiteral("no stock key");
+            break;
+        case browse::StockState::NotInteger:
+        case browse::StockState::WrongType:
+            b.stockProblem = QStringLiteral("not an integer");
+            break;
+        case browse::StockState::Unseen:
+            b.stockProblem = QStringLiteral("not read");
+            break;
+        }
         b.stock = m_store.stockValue(s);
         for (uint32_t r = m_store.firstReceiptOf(s); r != browse::KeyspaceStore::None;
              r = m_store.nextReceipt(r)) {
@@ -348,6 +363,7 @@ std::vector<SkuBalance> Reconciler::balances() const
     for (auto it = m_otherSkus.cbegin(); it != m_otherSkus.cend(); ++it) {
         SkuBalance b;
         b.sku = it.key();
+        b.stockProblem = QStringLiteral("not read");
         b.committedOrders = it->orders;
         b.committedUnits = it->units;
         out.push_back(std::move(b));

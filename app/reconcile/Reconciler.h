@@ -46,6 +46,9 @@ struct SkuBalance
 {
     QByteArray sku;
     bool stockKnown = false;
+    // Why there is no number: "no stock key", "not an integer", "not read" (a SKU only the
+    // ledger names is not looked up).
+    QString stockProblem;
     qint64 stock = 0;
     qint64 receipts = 0, receiptUnits = 0, receiptsWithoutQuantity = 0;
     qint64 committedOrders = 0, committedUnits = 0;

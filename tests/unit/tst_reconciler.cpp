@@ -139,6 +139,7 @@ private slots:
         QVERIFY(!balances[0].balanced());
         QCOMPARE(balances[1].sku, QByteArray("z"));
         QVERIFY(!balances[1].stockKnown);
+        QCOMPARE(balances[1].stockProblem, QStringLiteral("not read"));
         QCOMPARE(balances[1].committedUnits, 4);
     }
 };
