@@ -12,7 +12,8 @@ set(INVENTORY_MATRIX_WIDE_SERVER valkey-8.0.1 CACHE STRING
 # the FUNCTION commands), the library load/rollback/status sequence and the inspector's
 # agreement with the server's own refusals.
 set(matrix_every_server tst_contract_deduct_v1 tst_contract_receipt tst_contract_stock_decrement
-    tst_contract_v2 tst_functions_load tst_functions_cli tst_functions_refusals
+    tst_contract_v2 tst_contract_release tst_contract_adjust tst_contract_repair_storm
+    tst_functions_load tst_functions_cli tst_functions_refusals
     tst_functions_case_twins tst_functions_server_alias)
 # On one server more: the rest is protocol and cluster behaviour that Redis 7.x and Valkey
 # share; one other implementation is enough to catch an assumption about 7.0 (the CI budget,

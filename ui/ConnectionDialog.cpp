@@ -7,12 +7,16 @@
 #include "profiles/ProfileStore.h"
 #include "profiles/RedisUrl.h"
 #include "profiles/SecretStore.h"
+#include "sentinel/SentinelUrl.h"
+#include "session/SentinelConfig.h"
+#include "session/TunnelRoute.h"
 #include "ui/connect/ClusterForm.h"
 #include "ui/connect/ConnectionForm.h"
 #include "ui/connect/ConnectionTestArea.h"
 #include "ui/connect/FormParts.h"
 #include "ui/connect/KeySchemaForm.h"
 #include "ui/connect/ProfileForm.h"
+#include "ui/connect/SentinelForm.h"
 #include "ui/connect/SshForm.h"
 #include "ui/connect/TlsForm.h"
 #include "ui/connect/TunnelOpener.h"
@@ -84,7 +88,8 @@ QWidget *ConnectionDialog::buildUrlBox()
 {
     m_url = new QLineEdit;
     m_url->setObjectName(QStringLiteral("urlEdit"));
-    m_url->setPlaceholderText(tr("redis://user:password@host:6379/0  or  rediss://… for TLS"));
+    m_url->setPlaceholderText(tr(
+        "redis://user:password@host:6379/0, rediss://… for TLS, or redis-sentinel://s1,s2#name"));
     m_url->setClearButtonEnabled(true);
     auto *fill = new QPushButton(tr("Fill form"));
     fill->setObjectName(QStringLiteral("fillButton"));
@@ -114,12 +119,15 @@ QWidget *ConnectionDialog::buildForm()
     auto *cluster = new ClusterForm;
     auto *sshForm = new SshForm;
     connect(sshForm, &SshForm::bastionSet, m_connection, &ConnectionForm::setThroughBastion);
-    m_forms = {m_connection, m_tls, sshForm, keys, cluster};
+    m_sentinel = new SentinelForm;
+    connect(m_sentinel, &SentinelForm::masterSet, m_connection, &ConnectionForm::setBehindSentinel);
+    m_forms = {m_connection, m_tls, sshForm, m_sentinel, keys, cluster};
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("profileTabs"));
     m_tabs->addTab(m_connection, tr("Connection"));
     m_tabs->addTab(m_tls, tr("TLS"));
     m_tabs->addTab(sshForm, tr("SSH"));
+    m_tabs->addTab(m_sentinel, tr("Sentinel"));
     m_tabs->addTab(keys, tr("Key schema"));
     m_tabs->addTab(cluster, tr("Cluster && replicas"));
     m_test = new ConnectionTestArea;
@@ -187,6 +195,7 @@ void ConnectionDialog::removeProfile(const QString &name)
     m_profiles.remove(name);
     m_secrets.remove(profiles::SecretStore::keyFor(name));
     m_secrets.remove(profiles::SecretStore::keyFor(name, profiles::SecretStore::Account::Release));
+    m_secrets.remove(profiles::SecretStore::keyFor(name, profiles::SecretStore::Account::Sentinel));
     m_list->reload();
     setProfile(profiles::ConnectionProfile{});
 }
@@ -210,6 +219,11 @@ void ConnectionDialog::setProfile(const profiles::ConnectionProfile &p)
                        if (s)
                            m_connection->offerReleasePassword(*s);
                    });
+    m_secrets.load(profiles::SecretStore::keyFor(p.name, profiles::SecretStore::Account::Sentinel),
+                   this, [this](const std::optional<QString> &s) {
+                       if (s)
+                           m_sentinel->offerPassword(*s);
+                   });
 }
 
 profiles::ConnectionProfile ConnectionDialog::profile() const
@@ -230,8 +244,15 @@ QString ConnectionDialog::releasePassword() const
     return m_connection->releasePassword();
 }
 
+QString ConnectionDialog::sentinelPassword() const
+{
+    return m_sentinel->password();
+}
+
 bool ConnectionDialog::fillFromUrl(const QString &url)
 {
+    if (sentinel::isSentinelUrl(url))
+        return fillFromSentinelUrl(url);
     const auto parsed = profiles::parseRedisUrl(url);
     m_urlError->show();
     if (!parsed.ok()) {
@@ -251,6 +272,39 @@ bool ConnectionDialog::fillFromUrl(const QString &url)
     return true;
 }
 
+bool ConnectionDialog::fillFromSentinelUrl(const QString &url)
+{
+    const auto parsed = sentinel::parseSentinelUrl(url);
+    m_urlError->show();
+    if (!parsed.ok()) {
+        m_urlError->setStyleSheet(errorStyle());
+        m_urlError->setText(tr("Cannot read this URL: %1").arg(parsed.error()));
+        return false;
+    }
+    // The data node's user, password and database, as Lettuce reads them; the host and port
+    // stay as they are (the sentinels name the server).
+    profiles::ParsedRedisUrl dataNode;
+    dataNode.profile = profile();
+    dataNode.profile.username = parsed->username;
+    dataNode.profile.database = parsed->database;
+    dataNode.profile.tls.enabled = parsed->tls;
+    dataNode.password = parsed->password;
+    dataNode.hasPassword = parsed->hasPassword;
+    m_connection->fillFromUrl(dataNode, parsed->masterName);
+    m_tls->fillFromUrl(dataNode);
+    m_sentinel->fillFromUrl(parsed.value());
+    m_url->clear();
+    m_urlError->setStyleSheet(QString());
+    m_urlError->setText(
+        parsed->hasPassword
+            ? tr("Filled the Sentinel tab from the URL; the data node's password is in the "
+                 "password field. Give the sentinels' own password on the Sentinel tab.")
+            : tr("Filled the Sentinel tab from the URL. Give the sentinels' own user and "
+                 "password there if they need one."));
+    m_tabs->setCurrentWidget(m_sentinel);
+    return true;
+}
+
 void ConnectionDialog::startTest()
 {
     const profiles::ConnectionProfile p = profile();
@@ -258,7 +312,8 @@ void ConnectionDialog::startTest()
     // With a release user, its own login and permissions are tested too.
     m_test->start(p, password(),
                   p.releaseUsername.isEmpty() ? std::nullopt
-                                              : std::optional<QString>(releasePassword()));
+                                              : std::optional<QString>(releasePassword()),
+                  sentinelPassword());
 }
 
 bool ConnectionDialog::isTesting() const
@@ -340,9 +395,10 @@ void ConnectionDialog::accept()
     if (!save())
         return;
     m_tunnel.reset();
+    m_found.reset();
     const profiles::ConnectionProfile p = profile();
     if (!p.ssh.enabled()) {
-        QDialog::accept();
+        findPrimary(p);
         return;
     }
     // Behind a bastion the session starts only once its tunnel is up; a failure (already
@@ -352,10 +408,36 @@ void ConnectionDialog::accept()
         connect(m_opener, &TunnelOpener::opened, this,
                 [this](std::shared_ptr<ssh::SshTunnel> tunnel) {
                     m_tunnel = std::move(tunnel);
-                    QDialog::accept();
+                    findPrimary(profile());
                 });
     }
     m_opener->open(p);
+}
+
+void ConnectionDialog::findPrimary(const profiles::ConnectionProfile &p)
+{
+    if (!p.sentinel.enabled()) {
+        QDialog::accept();
+        return;
+    }
+    // The sentinels, and the primary they name, through the tunnel when there is one.
+    profiles::ConnectionProfile routed = p;
+    if (m_tunnel)
+        routed.route = session::tunnelRoute(m_tunnel);
+    const auto config = session::sentinelConfig(routed, password(), sentinelPassword());
+    if (!config.ok()) {
+        showProblems({{QStringLiteral("sentinel.sentinels"), config.error()}});
+        return;
+    }
+    if (!m_sentinelOpener) {
+        m_sentinelOpener = new SentinelOpener(this);
+        connect(m_sentinelOpener, &SentinelOpener::resolved, this,
+                [this](const FoundPrimary &found) {
+                    m_found = found;
+                    QDialog::accept();
+                });
+    }
+    m_sentinelOpener->open(config.value());
 }
 
 bool ConnectionDialog::save()
@@ -380,9 +462,11 @@ bool ConnectionDialog::save()
     };
     keep(profiles::SecretStore::keyFor(p.name), password());
     keep(profiles::SecretStore::keyFor(p.name, Account::Release), releasePassword());
+    keep(profiles::SecretStore::keyFor(p.name, Account::Sentinel), sentinelPassword());
     if (!m_previousName.isEmpty() && m_previousName != p.name) {
         m_secrets.remove(profiles::SecretStore::keyFor(m_previousName));
         m_secrets.remove(profiles::SecretStore::keyFor(m_previousName, Account::Release));
+        m_secrets.remove(profiles::SecretStore::keyFor(m_previousName, Account::Sentinel));
     }
     m_previousName = p.name;
     m_list->reload(p.name);

@@ -2,9 +2,11 @@
 
 #include "profiles/ConnectionProfile.h"
 #include "session/ProbeReport.h"
+#include "ui/connect/SentinelOpener.h"
 
 #include <QDialog>
 #include <memory>
+#include <optional>
 
 class QHBoxLayout;
 class QLabel;
@@ -25,6 +27,7 @@ class ConnectionForm;
 class ConnectionTestArea;
 class ProfileForm;
 class ProfileListPanel;
+class SentinelForm;
 class TlsForm;
 class TunnelOpener;
 
@@ -37,6 +40,8 @@ class TunnelOpener;
 // where they will be kept) and stays open; Connect saves, then closes for the session. With
 // a bastion (the SSH tab), Connect first opens the tunnel (TunnelOpener: progress, host
 // keys, passphrase) and closes only once it is up: a failure leaves the form open to fix.
+// Behind Sentinel (the Sentinel tab), Connect then asks the sentinels for the primary
+// (SentinelOpener) and closes only once one is confirmed.
 // Each tab is a ProfileForm (ui/connect/); what spans them stays here: the URL, the problems
 // shown at their fields, the list and saving.
 class ConnectionDialog : public QDialog
@@ -58,9 +63,13 @@ public:
     // The tunnel Connect opened for a profile with a bastion (up), for the session; nullptr
     // for a direct connection.
     std::shared_ptr<ssh::SshTunnel> tunnel() const { return m_tunnel; }
+    QString sentinelPassword() const;
+    // The primary Connect found behind Sentinel, for the session; nullopt without Sentinel.
+    std::optional<FoundPrimary> foundPrimary() const { return m_found; }
 
     // Fills the form from a redis:// or rediss:// URL (a password goes to the password
-    // field). False, with the reason shown under the URL field, when it cannot be read.
+    // field), or the Sentinel tab too from a redis-sentinel:// one. False, with the reason
+    // shown under the URL field, when it cannot be read.
     bool fillFromUrl(const QString &url);
 
     // Runs the connection test for the form as it is; never blocks.
@@ -90,7 +99,9 @@ private:
     void showProblems(const QList<profiles::ProfileProblem> &problems);
     void clearProblems();
     QWidget *fieldWidget(const QString &field) const;
-    void removeProfile(const QString &name); // asks first
+    void removeProfile(const QString &name);                      // asks first
+    void findPrimary(const profiles::ConnectionProfile &profile); // then closes to connect
+    bool fillFromSentinelUrl(const QString &url);
 
     profiles::ProfileStore &m_profiles;
     profiles::SecretStore &m_secrets;
@@ -102,10 +113,13 @@ private:
     QTabWidget *m_tabs = nullptr;
     ConnectionForm *m_connection = nullptr;
     TlsForm *m_tls = nullptr;
+    SentinelForm *m_sentinel = nullptr;
     QList<ProfileForm *> m_forms; // the tabs, in their order
     ConnectionTestArea *m_test = nullptr;
     TunnelOpener *m_opener = nullptr;
     std::shared_ptr<ssh::SshTunnel> m_tunnel;
+    SentinelOpener *m_sentinelOpener = nullptr;
+    std::optional<FoundPrimary> m_found;
     QLabel *m_problems = nullptr;
     QList<QWidget *> m_flagged;
 };

@@ -64,6 +64,7 @@ ConnectionStatusWidget::ConnectionStatusWidget(QWidget *parent)
     , m_state(field(this, "connectionState", QString()))
     , m_address(field(this, "serverAddress", tr("Server address")))
     , m_tunnel(field(this, "tunnelStatus", QString()))
+    , m_sentinel(field(this, "sentinelStatus", QString()))
     , m_version(field(this, "serverVersion", tr("redis_version from INFO")))
     , m_mode(field(this, "serverMode", tr("redis_mode from INFO")))
     , m_role(field(this, "serverRole", tr("Replication role from INFO")))
@@ -78,6 +79,8 @@ ConnectionStatusWidget::ConnectionStatusWidget(QWidget *parent)
     row->addWidget(m_address);
     row->addWidget(m_tunnel);
     m_tunnel->hide(); // a direct connection has no route to name
+    row->addWidget(m_sentinel);
+    m_sentinel->hide();
     // What the server said when last read: hidden while the tunnel to it is down.
     m_serverFacts = new QWidget(this);
     auto *facts = new QHBoxLayout(m_serverFacts);
@@ -177,6 +180,19 @@ void ConnectionStatusWidget::setCluster(const QString &summary, const QStringLis
                                  .arg(downPrimaries.join(QStringLiteral(", ")))
                            : tr("Redis Cluster: every command goes to the primary owning "
                                 "its keys' slot"));
+}
+
+void ConnectionStatusWidget::setSentinel(SentinelNews news, const QString &text, const QString &tip)
+{
+    const QColor colour = news == SentinelNews::Following ? Palette::ok()
+                          : news == SentinelNews::Moved   ? Palette::attention()
+                                                          : Palette::error();
+    m_sentinel->setText(QStringLiteral("<span style=\"color:%1\">&#9679;</span> %2")
+                            .arg(colour.name(), text.toHtmlEscaped()));
+    m_sentinel->setToolTip(tip);
+    m_sentinel->setProperty("plainText", text);
+    m_sentinel->setAccessibleName(text);
+    m_sentinel->show();
 }
 
 void ConnectionStatusWidget::setTunnel(Tunnel state, const QString &bastion, const QString &why)

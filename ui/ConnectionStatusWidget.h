@@ -34,6 +34,10 @@ public:
     // While it is not up the connection state says "Not connected" and the server's facts
     // (read through it) are hidden.
     void setTunnel(Tunnel state, const QString &bastion, const QString &why = {});
+    // Behind Sentinel: the master followed and the sentinels' last word on it, in a colour
+    // that says whether it needs a look (a move, a primary not confirmed); `tip` says more.
+    enum class SentinelNews { Following, Moved, NotConfirmed };
+    void setSentinel(SentinelNews news, const QString &text, const QString &tip);
     // On a cluster: "cluster, 3 primaries" in place of the seed's mode and role, and the
     // primaries that are down, in the error colour. Empty summary: standalone, as before.
     void setCluster(const QString &summary, const QStringList &downPrimaries);
@@ -45,6 +49,7 @@ private:
     QLabel *m_state;
     QLabel *m_address;
     QLabel *m_tunnel;
+    QLabel *m_sentinel;
     QLabel *m_version;
     QLabel *m_mode;
     QLabel *m_role;

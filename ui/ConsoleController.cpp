@@ -2,8 +2,12 @@
 
 #include "ConnectionDialog.h"
 #include "MainWindow.h"
+#include "StartupError.h"
 #include "profiles/ProfileStore.h"
 #include "profiles/SecretStore.h"
+#include "session/ConsoleSession.h"
+#include "session/SentinelConfig.h"
+#include "session/TunnelRoute.h"
 #include "ssh/SshTunnel.h"
 #include "ui/connect/TunnelOpener.h"
 
@@ -27,16 +31,34 @@ ConsoleController::~ConsoleController()
 MainWindow *ConsoleController::openSession(const profiles::ConnectionProfile &profile,
                                            const QString &password, const QString &releasePassword,
                                            qint64 startedServerPid,
-                                           std::shared_ptr<ssh::SshTunnel> tunnel)
+                                           std::shared_ptr<ssh::SshTunnel> tunnel,
+                                           const QString &sentinelPassword,
+                                           std::optional<FoundPrimary> found)
 {
     if (profile.ssh.enabled() && (!tunnel || tunnel->state() != ssh::SshTunnel::State::Up)) {
-        openThroughTunnel(profile, password, releasePassword);
+        openThroughTunnel(profile, password, releasePassword, sentinelPassword);
         return nullptr;
     }
-    auto session = std::make_unique<session::ConsoleSession>(profile, password, releasePassword,
+    if (profile.sentinel.enabled() && !found) {
+        openBehindSentinel(profile, password, releasePassword, std::move(tunnel), sentinelPassword);
+        return nullptr;
+    }
+    profiles::ConnectionProfile target = profile;
+    if (found) {
+        target.host = found->primary.host;
+        target.port = found->primary.port;
+    }
+    auto session = std::make_unique<session::ConsoleSession>(target, password, releasePassword,
                                                              std::move(tunnel));
+    if (found)
+        session->followSentinels(found->config);
     if (startedServerPid > 0)
         session->gate().setStartedByConsole(startedServerPid);
+    return openWindow(std::move(session));
+}
+
+MainWindow *ConsoleController::openWindow(std::unique_ptr<session::ConsoleSession> session)
+{
     auto *window = new MainWindow(std::move(session));
     window->setAttribute(Qt::WA_DeleteOnClose);
     connect(window, &MainWindow::newConnectionRequested, this,
@@ -53,18 +75,57 @@ MainWindow *ConsoleController::openSession(const profiles::ConnectionProfile &pr
 }
 
 void ConsoleController::openThroughTunnel(const profiles::ConnectionProfile &profile,
-                                          const QString &password, const QString &releasePassword)
+                                          const QString &password, const QString &releasePassword,
+                                          const QString &sentinelPassword)
 {
     auto *opener = new TunnelOpener(nullptr, this);
-    connect(
-        opener, &TunnelOpener::opened, this,
-        [this, opener, profile, password, releasePassword](std::shared_ptr<ssh::SshTunnel> tunnel) {
-            opener->deleteLater();
-            openSession(profile, password, releasePassword, 0, std::move(tunnel));
-        });
+    connect(opener, &TunnelOpener::opened, this,
+            [this, opener, profile, password, releasePassword,
+             sentinelPassword](std::shared_ptr<ssh::SshTunnel> tunnel) {
+                opener->deleteLater();
+                openSession(profile, password, releasePassword, 0, std::move(tunnel),
+                            sentinelPassword);
+            });
     connect(opener, &TunnelOpener::failed, opener, &QObject::deleteLater);
     connect(opener, &TunnelOpener::cancelled, opener, &QObject::deleteLater);
     opener->open(profile);
+}
+
+void ConsoleController::openBehindSentinel(const profiles::ConnectionProfile &profile,
+                                           const QString &password, const QString &releasePassword,
+                                           std::shared_ptr<ssh::SshTunnel> tunnel,
+                                           const QString &sentinelPassword)
+{
+    const auto ask = [this, profile, password, releasePassword,
+                      tunnel](const QString &sentinelPassword) {
+        // The sentinels, and every primary they name, through the tunnel when there is one.
+        profiles::ConnectionProfile routed = profile;
+        if (tunnel)
+            routed.route = session::tunnelRoute(tunnel);
+        const auto config = session::sentinelConfig(routed, password, sentinelPassword);
+        if (!config.ok()) {
+            reportStartupError(tr("The profile's Sentinel settings cannot be used."),
+                               config.error());
+            return;
+        }
+        auto *opener = new SentinelOpener(nullptr, this);
+        connect(
+            opener, &SentinelOpener::resolved, this,
+            [this, opener, profile, password, releasePassword, tunnel](const FoundPrimary &found) {
+                opener->deleteLater();
+                openSession(profile, password, releasePassword, 0, tunnel, {}, found);
+            });
+        connect(opener, &SentinelOpener::failed, opener, &QObject::deleteLater);
+        connect(opener, &SentinelOpener::cancelled, opener, &QObject::deleteLater);
+        opener->open(config.value());
+    };
+    if (!sentinelPassword.isEmpty() || profile.name.isEmpty()) {
+        ask(sentinelPassword);
+        return;
+    }
+    m_secrets->load(
+        profiles::SecretStore::keyFor(profile.name, profiles::SecretStore::Account::Sentinel), this,
+        [ask](const std::optional<QString> &saved) { ask(saved.value_or(QString())); });
 }
 
 MainWindow *ConsoleController::showConnectDialog(QWidget *parent)
@@ -73,7 +134,7 @@ MainWindow *ConsoleController::showConnectDialog(QWidget *parent)
     if (dialog.exec() != QDialog::Accepted)
         return nullptr;
     return openSession(dialog.profile(), dialog.password(), dialog.releasePassword(), 0,
-                       dialog.tunnel());
+                       dialog.tunnel(), dialog.sentinelPassword(), dialog.foundPrimary());
 }
 
 } // namespace ui

@@ -1,10 +1,12 @@
 #pragma once
 
 #include "profiles/ConnectionProfile.h"
+#include "ui/connect/SentinelOpener.h"
 
 #include <QObject>
 #include <QPointer>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace profiles {
@@ -14,6 +16,9 @@ class SecretStore;
 namespace ssh {
 class SshTunnel;
 } // namespace ssh
+namespace session {
+class ConsoleSession;
+}
 
 namespace ui {
 
@@ -33,9 +38,13 @@ public:
     // A profile with a bastion goes through `tunnel` (up); without one, the tunnel is opened
     // first (TunnelOpener, its questions over no window) and nullptr is returned: the window
     // opens once it is up (sessionOpened), or never. Nothing is ever tried directly.
+    // A profile behind Sentinel has its primary found first (SentinelOpener, with the
+    // sentinels' password given or else the saved one), unless `found` says it already was.
     MainWindow *openSession(const profiles::ConnectionProfile &profile, const QString &password,
                             const QString &releasePassword = {}, qint64 startedServerPid = 0,
-                            std::shared_ptr<ssh::SshTunnel> tunnel = {});
+                            std::shared_ptr<ssh::SshTunnel> tunnel = {},
+                            const QString &sentinelPassword = {},
+                            std::optional<FoundPrimary> found = std::nullopt);
     // Shows the connection dialog; on OK, opens a window for the saved profile (and returns
     // it), else nullptr.
     MainWindow *showConnectDialog(QWidget *parent = nullptr);
@@ -48,7 +57,11 @@ signals:
 
 private:
     void openThroughTunnel(const profiles::ConnectionProfile &profile, const QString &password,
-                           const QString &releasePassword);
+                           const QString &releasePassword, const QString &sentinelPassword);
+    void openBehindSentinel(const profiles::ConnectionProfile &profile, const QString &password,
+                            const QString &releasePassword, std::shared_ptr<ssh::SshTunnel> tunnel,
+                            const QString &sentinelPassword);
+    MainWindow *openWindow(std::unique_ptr<session::ConsoleSession> session);
 
     std::unique_ptr<profiles::ProfileStore> m_profiles;
     profiles::SecretStore *m_secrets = nullptr;

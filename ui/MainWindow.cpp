@@ -57,8 +57,6 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
     , m_environment(m_session->environment())
 {
     const profiles::Environment environment = m_environment;
-    const QString address = m_client->address();
-    setWindowTitle(tr("Inventory Console — %1").arg(address));
     setObjectName(QStringLiteral("mainWindow"));
     initUiResources();
     setWindowIcon(QIcon(QStringLiteral(":/icons/inventory-console.png")));
@@ -67,12 +65,12 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
     m_poller->setUser(m_session->profile().effectiveUsername());
     m_status = new ConnectionStatusWidget(this);
     m_status->setEnvironment(environment);
-    m_status->setAddress(address, m_session->profile().effectiveUsername(),
-                         m_client->options().tls.enabled);
     m_status->setConnectionState(m_client->state(), m_client->stateDetail());
     statusBar()->addWidget(m_status, 1);
     statusBar()->setSizeGripEnabled(true);
+    showAddress();
     watchTunnel();
+    watchSentinel();
 
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("mainTabs"));
@@ -144,11 +142,13 @@ void MainWindow::connectPoller()
                 const QString updated =
                     tr("Overview updated %1")
                         .arg(m_poller->lastSuccess().toString(QStringLiteral("HH:mm:ss")));
-                // A restart is news for every tab: the status bar keeps saying it.
+                // A restart is news for every tab: the status bar keeps saying it (a move to
+                // another primary has its own line there already).
+                const bool restarted =
+                    m_overview->identityChange() == overview::IdentityChange::Restarted;
                 m_status->setActivity(
-                    m_overview->identityText().isEmpty()
-                        ? updated
-                        : tr("SERVER RESTARTED (run_id changed) · %1").arg(updated));
+                    restarted ? tr("SERVER RESTARTED (run_id changed) · %1").arg(updated)
+                              : updated);
             });
     connect(m_poller, &overview::OverviewPoller::failed, this, [this](const redis::RedisError &e) {
         qCInfo(lcUi) << "overview refresh failed:" << e.toString();
@@ -463,7 +463,6 @@ void MainWindow::watchTunnel()
     using Tunnel = ConnectionStatusWidget::Tunnel;
     const QString bastion = tunnel->bastionDisplay();
     m_status->setTunnel(Tunnel::Up, bastion);
-    setWindowTitle(tr("Inventory Console — %1 via SSH %2").arg(m_client->address(), bastion));
     connect(m_session.get(), &session::ConsoleSession::tunnelDied, this,
             [this, bastion](const QString &why) {
                 qCInfo(lcUi) << "SSH tunnel via" << bastion << "died:" << why;
@@ -479,6 +478,63 @@ void MainWindow::watchTunnel()
         m_status->setTunnel(Tunnel::Up, bastion);
         m_overview->setTunnelProblem({});
     });
+}
+
+void MainWindow::showAddress()
+{
+    const QString address = m_client->address();
+    m_status->setAddress(address, m_session->profile().effectiveUsername(),
+                         m_client->options().tls.enabled);
+    QString title = tr("Inventory Console — %1").arg(address);
+    if (const QString master = m_session->sentinelMaster(); !master.isEmpty())
+        title = tr("Inventory Console — %1 (primary of '%2')").arg(address, master);
+    if (const ssh::SshTunnel *tunnel = m_session->tunnel())
+        title += tr(" via SSH %1").arg(tunnel->bastionDisplay());
+    setWindowTitle(title);
+}
+
+void MainWindow::watchSentinel()
+{
+    const QString master = m_session->sentinelMaster();
+    if (master.isEmpty())
+        return;
+    using News = ConnectionStatusWidget::SentinelNews;
+    struct Said
+    {
+        News news;
+        QString text;
+        QString tip;
+    };
+    // What the status bar last said of the primary, for when a failed check comes back good.
+    auto said = std::make_shared<Said>(
+        Said{News::Following, tr("via Sentinel '%1'").arg(master),
+             tr("The sentinels named %1 the primary of '%2' and ROLE confirmed it. If they name "
+                "another one, every connection of this window moves there.")
+                 .arg(m_client->address(), master)});
+    m_status->setSentinel(said->news, said->text, said->tip);
+    connect(m_session.get(), &session::ConsoleSession::primaryMoved, this,
+            [this, master, said](const QString &from, const QString &to, const QDateTime &when) {
+                qCInfo(lcUi) << "primary of" << master << "moved from" << from << "to" << to;
+                *said = {News::Moved,
+                         tr("primary moved from %1 to %2 at %3")
+                             .arg(from, to, when.toString(QStringLiteral("HH:mm"))),
+                         tr("Sentinel named %1 the primary of '%2' at %3; every connection of "
+                            "this window now goes there. Commands in flight on %4 when it "
+                            "moved: outcome unknown, not resent; look up their receipts "
+                            "(Ctrl+F).")
+                             .arg(to, master, when.toString(QStringLiteral("HH:mm:ss")), from)};
+                m_status->setSentinel(said->news, said->text, said->tip);
+                showAddress();
+            });
+    connect(m_session.get(), &session::ConsoleSession::sentinelCheckFailed, this,
+            [this, master](const QString &why) {
+                m_status->setSentinel(News::NotConfirmed,
+                                      tr("Sentinel '%1': primary not confirmed").arg(master), why);
+            });
+    connect(m_session.get(), &session::ConsoleSession::sentinelConfirmed, this,
+            [this, said](const QString &) {
+                m_status->setSentinel(said->news, said->text, said->tip);
+            });
 }
 
 void MainWindow::onClusterChanged()

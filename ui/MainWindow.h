@@ -83,6 +83,9 @@ private:
     void onStateChanged(redis::ConnectionState state, const QString &detail);
     // The status bar follows the session's SSH tunnel (nothing when connected directly).
     void watchTunnel();
+    void watchSentinel();
+    // The status bar and title name the server the session's connections go to now.
+    void showAddress();
     void showAbout();
     void onReadOnlyChanged(bool readOnly);
     void onEnvironmentChanged();

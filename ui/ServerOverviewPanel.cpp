@@ -229,6 +229,7 @@ void ServerOverviewPanel::setOverview(const overview::ServerOverview &o, const Q
         !changed.isEmpty()) {
         m_identity->setText(changed.toHtmlEscaped());
         m_identity->show();
+        m_identityChange = overview::identityChange(m_previous, o);
     }
     if (!o.runId.isEmpty())
         m_previous = o;

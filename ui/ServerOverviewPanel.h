@@ -52,6 +52,8 @@ public:
     // "The server behind this address restarted or was replaced ..." while it applies; empty
     // when the run_id has not changed since the first overview.
     QString identityText() const;
+    // What the banner above says happened: a restart, or a move to another primary.
+    overview::IdentityChange identityChange() const { return m_identityChange; }
 
 signals:
     void reconnectRequested();
@@ -75,6 +77,7 @@ private:
     NoticeBanner *m_evictionWarning;
     NoticeBanner *m_denied;
     NoticeBanner *m_identity; // a restart or failover seen between two overviews
+    overview::IdentityChange m_identityChange = overview::IdentityChange::None;
     overview::ServerOverview m_previous;
     QLabel *m_address;
     QLabel *m_version;

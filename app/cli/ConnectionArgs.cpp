@@ -11,6 +11,7 @@
 #include "redis/RedisClient.h"
 #include "sentinel/SentinelResolver.h"
 #include "sentinel/SentinelUrl.h"
+#include "session/SentinelConfig.h"
 #include "session/TunnelRoute.h"
 #include "ssh/SshTunnel.h"
 
@@ -38,13 +39,15 @@ std::optional<QString> readLine(QIODevice &in)
     return QString::fromUtf8(line);
 }
 
-std::optional<QString> keyringPassword(const QString &profileName)
+std::optional<QString>
+keyringPassword(const QString &profileName,
+                profiles::SecretStore::Account account = profiles::SecretStore::Account::Main)
 {
     profiles::SecretStore secrets;
     if (!secrets.waitForBackend(5000) || !secrets.isPersistent())
         return std::nullopt;
     return redis::blockUntilReply<std::optional<QString>>([&](QObject *context, auto done) {
-        secrets.load(profiles::SecretStore::keyFor(profileName), context, done);
+        secrets.load(profiles::SecretStore::keyFor(profileName, account), context, done);
     });
 }
 } // namespace
@@ -127,12 +130,13 @@ ConnectionArgs::resolve(const QCommandLineParser &parser, Context &context, int 
         return usage(QStringLiteral("give either --url or --profile (see %1 --help)")
                          .arg(context.commandName));
     Resolved r;
-    // A sentinel URL's server is known once the sentinels are asked, after the options that
-    // say how to reach them: its label is applied then.
-    const bool viaSentinel = parser.isSet(m_url) && sentinel::isSentinelUrl(parser.value(m_url));
     // In this order, so that the first problem on the line is the one reported.
     if (const auto problem = readTarget(parser, context, r))
         return usage(*problem);
+    // Behind Sentinel (a redis-sentinel:// URL or a saved Sentinel profile) the server is known
+    // once the sentinels are asked, after the options that say how to reach them: its label is
+    // applied then.
+    const bool viaSentinel = r.profile.sentinel.enabled();
     if (const auto problem =
             viaSentinel ? std::nullopt : applyLabelProblem(parser, r.profile, parser.isSet(m_url)))
         return usage(*problem);
@@ -152,11 +156,11 @@ ConnectionArgs::resolve(const QCommandLineParser &parser, Context &context, int 
             context.fail(*exitCode, *problem);
             return std::nullopt;
         }
-        if (const auto problem = applyLabelProblem(parser, r.profile, true))
+        if (const auto problem = applyLabelProblem(parser, r.profile, parser.isSet(m_url)))
             return usage(*problem);
     } else if (parser.isSet(m_sentinelUser) || parser.isSet(m_sentinelPasswordStdin)) {
         return usage(QStringLiteral("--sentinel-user and --sentinel-password-stdin need --url "
-                                    "redis-sentinel://..."));
+                                    "redis-sentinel://... or a Sentinel profile"));
     }
     for (const profiles::ProfileProblem &p : r.profile.validate())
         return usage(p.message);
@@ -187,6 +191,13 @@ std::optional<QString> ConnectionArgs::readTarget(const QCommandLineParser &pars
             return QStringLiteral("--url: %1").arg(parsed.error());
         r.profile.name = QStringLiteral("command line");
         r.profile.username = parsed->username;
+        r.profile.database = parsed->database;
+        r.profile.tls.enabled = parsed->tls;
+        QStringList sentinels;
+        for (const sentinel::NodeAddress &a : parsed->sentinels)
+            sentinels << a.toString();
+        r.profile.sentinel.sentinels = sentinels.join(QLatin1Char(','));
+        r.profile.sentinel.masterName = parsed->masterName;
         r.password = parsed->password;
         passwordFromUrl = parsed->hasPassword;
     } else if (parser.isSet(m_url)) {
@@ -331,37 +342,36 @@ std::optional<QString> ConnectionArgs::resolveSentinel(const QCommandLineParser 
                                                        int *exitCode) const
 {
     *exitCode = ExitUsage;
-    const auto url = sentinel::parseSentinelUrl(parser.value(m_url));
-    if (!url.ok())
-        return QStringLiteral("--url: %1").arg(url.error());
-    sentinel::ResolverConfig config;
-    config.sentinels = url->sentinels;
-    config.masterName = url->masterName;
-    r.profile.database = url->database;
-    r.profile.tls.enabled = r.profile.tls.enabled || url->tls;
-    config.dataOptions = r.profile.toConnectionOptions(r.password);
-    config.dataOptions.onCallerThread = true;
-    // Each sentinel's certificate is checked against its own name.
-    config.sentinelOptions = config.dataOptions;
-    config.sentinelOptions.tls.serverName.clear();
-    config.sentinelOptions.username = parser.value(m_sentinelUser);
-    config.sentinelOptions.password.clear();
+    const QString where = parser.isSet(m_url) ? QStringLiteral("--url")
+                                              : QStringLiteral("profile '%1'").arg(r.profile.name);
+    if (parser.isSet(m_sentinelUser))
+        r.profile.sentinel.username = parser.value(m_sentinelUser);
+    QString sentinelPassword;
     if (parser.isSet(m_sentinelPasswordStdin)) {
         const auto line = readLine(context.in);
         if (!line)
             return QStringLiteral("--sentinel-password-stdin: standard input has no line for "
                                   "the sentinels' password");
-        config.sentinelOptions.password = *line;
+        sentinelPassword = *line;
+    } else if (parser.isSet(m_profile)) {
+        sentinelPassword = keyringPassword(r.profile.name, profiles::SecretStore::Account::Sentinel)
+                               .value_or(QString());
     }
+    auto built = session::sentinelConfig(r.profile, r.password, sentinelPassword);
+    if (!built.ok())
+        return QStringLiteral("%1: %2").arg(where, built.error());
+    sentinel::ResolverConfig config = built.value();
+    config.dataOptions.onCallerThread = true;
+    config.sentinelOptions.onCallerThread = true;
     *exitCode = ExitConnection;
     const auto found = sentinel::resolveBlocking(config);
     if (!found.ok())
-        return scrub(scrub(QStringLiteral("--url: %1").arg(found.error().message), r.password),
+        return scrub(scrub(QStringLiteral("%1: %2").arg(where, found.error().message), r.password),
                      config.sentinelOptions.password);
     context.err << QStringLiteral("%1: sentinel %2 names %3 as the primary of '%4' (ROLE "
                                   "confirmed)\n")
                        .arg(context.commandName, found->answeredBy.toString(),
-                            found->primary.toString(), url->masterName);
+                            found->primary.toString(), config.masterName);
     context.err.flush();
     r.profile.host = found->primary.host;
     r.profile.port = found->primary.port;
@@ -390,7 +400,15 @@ std::optional<inventory::KeySchema> keySchema(const profiles::ConnectionProfile 
         *exitCode = context.fail(ExitUsage, schema.error());
         return std::nullopt;
     }
-    return schema.value();
+    // The repair templates (release, adjust) are checked with the others: a profile whose
+    // templates cannot name every key family is refused by every verb alike.
+    auto withRepairs = schema.value().withRepairTemplates(profile.releaseKeyTemplate,
+                                                          profile.adjustmentKeyTemplate);
+    if (!withRepairs.ok()) {
+        *exitCode = context.fail(ExitUsage, withRepairs.error());
+        return std::nullopt;
+    }
+    return withRepairs.value();
 }
 
 namespace {

@@ -199,8 +199,8 @@ private:
                                  QStringLiteral("N")};
 };
 
-// The profile's key schema (its stock and receipt key templates). On a problem prints it and
-// returns nullopt with *exitCode = ExitUsage.
+// The profile's key schema (its stock, receipt, release and adjustment key templates). On a
+// problem prints it and returns nullopt with *exitCode = ExitUsage.
 std::optional<inventory::KeySchema> keySchema(const profiles::ConnectionProfile &profile,
                                               Context &context, int *exitCode);
 

@@ -138,17 +138,6 @@ DeductionRequest deductionRequest(const QCommandLineParser &parser, const Deduct
     return request;
 }
 
-// The plan's problems as one line, each under the option a person typed.
-QString planProblems(const DeductionPlan &plan)
-{
-    QStringList why;
-    for (const FieldProblem &p : plan.problems)
-        why << QStringLiteral("--%1: %2")
-                   .arg(p.field == QLatin1String("keys") ? QStringLiteral("sku") : p.field,
-                        p.message);
-    return QStringLiteral("nothing sent: %1").arg(why.join(QStringLiteral("; ")));
-}
-
 int checkReceipt(Context &context, redis::ClusterRouter &client, const DeductionPlan &plan,
                  int timeoutMs, bool json)
 {
@@ -229,7 +218,7 @@ int runDeduct(Context &context)
     const DeductionPlan plan =
         planDeduction(deductionRequest(parser, o, *parsedMode, ctx.defaultTtlSeconds), ctx.schema);
     if (!plan.ok())
-        return context.fail(ExitUsage, planProblems(plan));
+        return context.fail(ExitUsage, planProblemsLine(plan.problems));
 
     const auto client = connectRouter(profile.toConnectionOptions(target->password), context,
                                       ExitConnection, &exitCode, profile.addressMap());

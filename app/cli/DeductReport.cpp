@@ -27,6 +27,16 @@ QJsonValue readingJson(const KeyReading &k)
 
 } // namespace
 
+QString planProblemsLine(const QList<FieldProblem> &problems)
+{
+    QStringList why;
+    for (const FieldProblem &p : problems)
+        why << QStringLiteral("--%1: %2")
+                   .arg(p.field == QLatin1String("keys") ? QStringLiteral("sku") : p.field,
+                        p.message);
+    return QStringLiteral("nothing sent: %1").arg(why.join(QStringLiteral("; ")));
+}
+
 QJsonObject receiptJson(const ReceiptStatus &s)
 {
     QJsonObject o{{QStringLiteral("key"), QString::fromUtf8(s.key)},

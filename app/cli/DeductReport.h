@@ -11,6 +11,10 @@ class QTextStream;
 
 namespace cli {
 
+// A plan's problems as one line, each under the option a person typed (a key problem under
+// --sku): "nothing sent: --quantity: ...; --ttl: ...". Shared by deduct, release and adjust.
+QString planProblemsLine(const QList<inventory::FieldProblem> &problems);
+
 QJsonObject receiptJson(const inventory::ReceiptStatus &s);
 QJsonObject resultJson(const inventory::DeductionResult &r, const QString &auditPath);
 void printResultText(QTextStream &out, const inventory::DeductionResult &r,

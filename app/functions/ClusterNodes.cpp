@@ -45,6 +45,10 @@ redis::CommandSender *ClusterNodes::releaseFor(const QString &host, quint16 port
 
 StandaloneGroup &ClusterNodes::standaloneGroup()
 {
+    // The seed was aimed at another server (Sentinel named a new primary): a group read from
+    // the old one would put that server's name on the new one's libraries.
+    if (m_group && m_group->seedAddress() != m_router.seed().address())
+        m_group.reset();
     if (!m_group) {
         redis::RedisClient &seed = m_router.seed();
         redis::CommandSender *release = releaseFor(seed.options().host, seed.options().port);

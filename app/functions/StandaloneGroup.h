@@ -42,6 +42,8 @@ public:
     QString readBlocking();
     // The primary first, then its replicas.
     QList<MatrixNode> nodes();
+    // The seed as the group names it in nodes().
+    const QString &seedAddress() const { return m_seedAddress; }
 
 private:
     struct Read;

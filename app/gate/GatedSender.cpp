@@ -90,6 +90,16 @@ void GatedSender::forward(Pending p)
     QObject *context = p.context.data();
     if (p.hadContext && !context)
         return;
+    if (m_onReadOnly)
+        p.callback = [cb = std::move(p.callback), onReadOnly = m_onReadOnly,
+                      where = m_inner.address()](const QList<redis::ReplyResult> &results) {
+            for (const redis::ReplyResult &r : results)
+                if (!r.ok() && r.error().message.startsWith(QLatin1String("READONLY"))) {
+                    onReadOnly(QStringLiteral("READONLY from %1").arg(where));
+                    break;
+                }
+            cb(results);
+        };
     m_inner.sendBatch(std::move(p.commands), context, std::move(p.callback), p.timeoutMs);
 }
 

@@ -4,6 +4,7 @@
 
 #include <QPointer>
 #include <deque>
+#include <functional>
 
 namespace gate {
 
@@ -29,6 +30,12 @@ public:
     QList<redis::ScanNode> scanNodes() override { return m_inner.scanNodes(); }
 
     WriteGate &gate() { return m_gate; }
+    // Told when a server answers a command it forwarded with READONLY (the node written to
+    // is a replica now: a failover moved the primary), with a sentence saying where.
+    void setOnReadOnlyReply(std::function<void(const QString &)> onReadOnly)
+    {
+        m_onReadOnly = std::move(onReadOnly);
+    }
 
 private:
     struct Pending
@@ -48,6 +55,7 @@ private:
     WriteGate &m_gate;
     std::deque<Pending> m_queue;
     bool m_fetching = false;
+    std::function<void(const QString &)> m_onReadOnly;
 };
 
 } // namespace gate

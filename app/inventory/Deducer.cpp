@@ -12,8 +12,6 @@
 
 namespace inventory {
 
-namespace {
-
 QString runIdOf(const redis::ReplyResult &info)
 {
     const auto text = redis::stringOf(info);
@@ -24,6 +22,8 @@ QString runIdOf(const redis::ReplyResult &info)
             return QString::fromLatin1(line.mid(7).trimmed());
     return {};
 }
+
+namespace {
 
 // One deduction in flight. It is its own callback context, so that the audit record is
 // written whatever happens to the caller; it deletes itself when done.

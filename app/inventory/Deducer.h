@@ -82,6 +82,9 @@ QString scriptCheckVerdict(const DeductionResult &result, const KeyReading &now)
 // receipt can have expired or been evicted, or the decrement run without it.
 QString receiptVerdict(const DeductionResult &result, const ReceiptStatus &receipt);
 
+// The run_id in a reply of INFO server; empty when it is not there (or the read failed).
+QString runIdOf(const redis::ReplyResult &infoServer);
+
 // Reads one key's string value (GET). Reads only; `done` runs on the context's thread.
 void readKey(redis::CommandSender &sender, const QByteArray &key, QObject *context,
              std::function<void(const KeyReading &)> done, int timeoutMs = -1);

@@ -25,8 +25,8 @@ QString grouped(qint64 v)
     return digits;
 }
 
-// Typed by hand, SKUs and order ids are usually pasted: surrounding blanks are a mistake
-// that would silently address another key.
+} // namespace
+
 std::optional<QString> identifierProblem(const QByteArray &value, const QString &what)
 {
     if (value.isEmpty())
@@ -39,8 +39,6 @@ std::optional<QString> identifierProblem(const QByteArray &value, const QString 
             return QStringLiteral("the %1 contains a control character").arg(what);
     return std::nullopt;
 }
-
-} // namespace
 
 QString modeName(DeductionMode mode)
 {

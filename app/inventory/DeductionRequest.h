@@ -35,6 +35,11 @@ QByteArray deductScriptSha1();
 // Returns nullopt when valid, else a sentence for an inline message ("must be 1 to 1,000,000").
 std::optional<QString> canonicalNumberProblem(const QByteArray &text, qint64 min, qint64 max);
 
+// Why an identifier (a SKU, an order or adjustment id) cannot be used, or nullopt: empty,
+// blanks around it, or a control character. Typed by hand, identifiers are usually pasted:
+// surrounding blanks are a mistake that would silently address another key.
+std::optional<QString> identifierProblem(const QByteArray &value, const QString &what);
+
 // One field that failed validation; `field` is "sku", "order", "quantity", "ttl" or "keys".
 struct FieldProblem
 {

@@ -17,10 +17,18 @@ bool isPreWriteRefusal(const QString &message)
         QStringLiteral("ERR invalid receipt"),
         QStringLiteral("ERR expected two keys (stock, receipt) and two arguments (quantity, ttl)"),
         QStringLiteral("ERR expected one key and one quantity"),
+        // The repair functions (1.3.0).
+        QStringLiteral("ERR invalid delta"),
+        QStringLiteral("ERR invalid release"),
+        QStringLiteral("ERR invalid adjustment"),
+        QStringLiteral("ERR expected three keys (stock, receipt, release) and two arguments "
+                       "(quantity, ttl)"),
+        QStringLiteral("ERR expected two keys (stock, adjustment) and two arguments (delta, ttl)"),
     };
     if (contract.contains(message))
         return true;
-    // Redis's answers before the call runs. NOPERM also covers 1.2.0's own permission check
+    // Redis's answers before the call runs. NOPERM also covers 1.2.0's (and the repairs') own
+    // permission check
     // ("NOPERM this user may not run SET ...; nothing was written"); a permission error
     // inside a call reads "ERR The user executing the script can't run ..." instead.
     static const QStringList codes{

@@ -119,11 +119,28 @@ core::Result<ServerOverview, redis::RedisError> decodeOverview(const QList<redis
     return o;
 }
 
+IdentityChange identityChange(const ServerOverview &previous, const ServerOverview &current)
+{
+    if (previous.runId.isEmpty() || current.runId.isEmpty() || previous.runId == current.runId)
+        return IdentityChange::None;
+    if (!previous.address.isEmpty() && !current.address.isEmpty()
+        && previous.address != current.address)
+        return IdentityChange::Moved;
+    return IdentityChange::Restarted;
+}
+
 QString identityChangeSentence(const ServerOverview &previous, const ServerOverview &current,
                                const QDateTime &now)
 {
-    if (previous.runId.isEmpty() || current.runId.isEmpty() || previous.runId == current.runId)
+    const IdentityChange change = identityChange(previous, current);
+    if (change == IdentityChange::None)
         return {};
+    if (change == IdentityChange::Moved)
+        return QStringLiteral("The primary moved from %1 to %2, another server (run_id %3, not "
+                              "%4). It holds what it had replicated from %1: writes %1 "
+                              "acknowledged just before the move may be missing here, so check "
+                              "a receipt before relying on it.")
+            .arg(previous.address, current.address, current.runId.left(8), previous.runId.left(8));
     const QString started =
         now.addSecs(-current.uptimeSeconds).toString(QStringLiteral("HH:mm:ss"));
     const QString receipts =

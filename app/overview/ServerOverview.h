@@ -43,11 +43,14 @@ struct ServerOverview
     QString deniedSummary() const;
 };
 
-// When `current` is another server process than `previous` behind the same address (its
-// run_id changed: a restart, a failover, another server), one sentence saying so and what it
-// means for receipts; empty otherwise or when either run_id is unknown.
+// When `current` is another server process than `previous` (its run_id changed), one sentence
+// saying so and what it means for receipts; empty otherwise or when either run_id is unknown.
+// Behind the same address it is a restart or another server put there; at another address
+// the session was moved (a failover named a new primary), which keeps what was replicated.
 QString identityChangeSentence(const ServerOverview &previous, const ServerOverview &current,
                                const QDateTime &now);
+enum class IdentityChange { None, Restarted, Moved };
+IdentityChange identityChange(const ServerOverview &previous, const ServerOverview &current);
 
 // Parses INFO's "field:value" lines (all sections).
 QHash<QByteArray, QByteArray> parseInfo(const QByteArray &info);

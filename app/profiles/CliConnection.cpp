@@ -2,15 +2,36 @@
 
 #include "AnnouncedMapField.h"
 #include "RedisUrl.h"
+#include "sentinel/SentinelUrl.h"
 
 namespace profiles {
+
+namespace {
+// Behind Sentinel the server is whatever the sentinels name: the command names them, never
+// the primary the console happens to be on.
+QString targetUrl(const ConnectionProfile &p)
+{
+    if (!p.sentinel.enabled())
+        return toRedisUrl(p);
+    sentinel::SentinelUrl url;
+    if (const auto sentinels = sentinel::parseSentinelList(p.sentinel.sentinels); sentinels.ok())
+        url.sentinels = sentinels.value();
+    url.masterName = p.sentinel.masterName.trimmed();
+    url.database = p.database;
+    url.username = p.username;
+    url.tls = p.tls.enabled;
+    return url.toString();
+}
+} // namespace
 
 QStringList cliConnectionArgs(const CliConnectionSource &source)
 {
     const ConnectionProfile &p = source.profile;
     if (source.saved && !p.name.isEmpty())
         return {QStringLiteral("--profile"), p.name};
-    QStringList args{QStringLiteral("--url"), toRedisUrl(p)};
+    QStringList args{QStringLiteral("--url"), targetUrl(p)};
+    if (p.sentinel.enabled() && !p.sentinel.username.isEmpty())
+        args << QStringLiteral("--sentinel-user") << p.sentinel.username;
     // Without a label the CLI treats a non-loopback host as production: say what the console
     // was told, so the command acts as the console would.
     if (p.isLabelled())

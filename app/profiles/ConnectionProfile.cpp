@@ -1,6 +1,7 @@
 #include "ConnectionProfile.h"
 
 #include "AnnouncedMapField.h"
+#include "sentinel/SentinelUrl.h"
 #include "ssh/SshTarget.h"
 
 #include <QHostAddress>
@@ -43,9 +44,11 @@ QByteArray expand(const QString &keyTemplate, const QByteArray &sku, const QByte
 
 std::optional<Environment> ConnectionProfile::environmentKind() const
 {
-    // Through a tunnel, a loopback address is the bastion's, not this machine's.
+    // Through a tunnel, a loopback address is the bastion's, not this machine's; behind
+    // Sentinel, the host is only where the primary was last.
     if (!isLabelled())
-        return ssh.enabled() ? Environment::Production : defaultEnvironmentForHost(host);
+        return ssh.enabled() || sentinel.enabled() ? Environment::Production
+                                                   : defaultEnvironmentForHost(host);
     return parseEnvironment(environment.trimmed());
 }
 
@@ -114,6 +117,27 @@ QList<ProfileProblem> ConnectionProfile::validate() const
     } else if (!ssh.jump.trimmed().isEmpty() || !ssh.identityFile.trimmed().isEmpty()) {
         add("ssh.bastion", QStringLiteral("SSH: a jump host or identity file is set but no "
                                           "bastion: give the bastion or clear them"));
+    }
+    if (sentinel.enabled()) {
+        if (const auto list = sentinel::parseSentinelList(sentinel.sentinels); !list.ok())
+            add("sentinel.sentinels", QStringLiteral("Sentinel: %1").arg(list.error()));
+        if (sentinel.masterName.contains(QLatin1Char(' ')) || sentinel.masterName.size() > 128)
+            add("sentinel.masterName", QStringLiteral("Sentinel: the master name must not "
+                                                      "contain spaces (at most 128 characters)"));
+        if (sentinel.username.contains(QLatin1Char(' ')))
+            add("sentinel.username",
+                QStringLiteral("Sentinel: the user name must not contain spaces"));
+        if (environmentKind() == Environment::Local)
+            add("environment", QStringLiteral("Sentinel may name a primary on another machine "
+                                              "after a failover: label it test, staging or "
+                                              "production"));
+        if (!announcedMap.isEmpty())
+            add("announcedMap", QStringLiteral("announced addresses are for a cluster's nodes; "
+                                               "they are not applied to what sentinels name"));
+    } else if (!sentinel.sentinels.trimmed().isEmpty() || !sentinel.username.isEmpty()) {
+        add("sentinel.masterName", QStringLiteral("Sentinel: sentinels are listed but no master "
+                                                  "name: give the name they monitor, or clear "
+                                                  "them"));
     }
     if (username.contains(QLatin1Char(' ')))
         add("username", QStringLiteral("the user name must not contain spaces"));
@@ -198,10 +222,15 @@ bool ConnectionProfile::operator==(const ConnectionProfile &o) const
     return name == o.name && host == o.host && port == o.port && database == o.database
            && username == o.username && sameTls(tls, o.tls) && environment == o.environment
            && stockKeyTemplate == o.stockKeyTemplate && receiptKeyTemplate == o.receiptKeyTemplate
+           && releaseKeyTemplate == o.releaseKeyTemplate
+           && adjustmentKeyTemplate == o.adjustmentKeyTemplate
            && receiptTtlSeconds == o.receiptTtlSeconds && releaseUsername == o.releaseUsername
            && timeoutMs == o.timeoutMs && announcedMap == o.announcedMap
            && ssh.bastion == o.ssh.bastion && ssh.jump == o.ssh.jump
-           && ssh.identityFile == o.ssh.identityFile && ssh.useSshConfig == o.ssh.useSshConfig;
+           && ssh.identityFile == o.ssh.identityFile && ssh.useSshConfig == o.ssh.useSshConfig
+           && sentinel.sentinels == o.sentinel.sentinels
+           && sentinel.masterName == o.sentinel.masterName
+           && sentinel.username == o.sentinel.username;
 }
 
 redis::AnnouncedAddressMap ConnectionProfile::addressMap() const

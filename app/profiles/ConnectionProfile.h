@@ -30,11 +30,26 @@ struct SshSettings
     bool enabled() const { return !bastion.trimmed().isEmpty(); }
 };
 
+// How a profile finds its server through Redis Sentinel (sentinel/SentinelResolver): the
+// primary the sentinels name for the master, confirmed by ROLE, and followed after a failover.
+// The master name empty: the host and port are the server. The sentinels' password, like the
+// data node's, lives in the SecretStore.
+struct SentinelSettings
+{
+    QString sentinels;  // host[:port] entries, 26379 by default (sentinel::parseSentinelList)
+    QString masterName; // as the sentinels monitor it
+    QString username;   // the sentinels' own ACL user; empty: none, or the default user
+
+    bool enabled() const { return !masterName.trimmed().isEmpty(); }
+};
+
 // A saved connection, without its password (that lives in the SecretStore or in memory).
 struct ConnectionProfile
 {
     static constexpr const char *DefaultStockTemplate = "stock:{<sku>}:available";
     static constexpr const char *DefaultReceiptTemplate = "idem:{<sku>}:<order>";
+    static constexpr const char *DefaultReleaseTemplate = "rel:{<sku>}:<order>";
+    static constexpr const char *DefaultAdjustmentTemplate = "adj:{<sku>}:<id>";
     static constexpr qint64 DefaultReceiptTtlSeconds = 604800; // 7 days
     static constexpr qint64 MaxReceiptTtlSeconds = 31536000;   // the function's bound
 
@@ -49,6 +64,9 @@ struct ConnectionProfile
     QString environment;
     QString stockKeyTemplate = QLatin1String(DefaultStockTemplate);
     QString receiptKeyTemplate = QLatin1String(DefaultReceiptTemplate);
+    // The repair records' keys (inventory/KeySchema::withRepairTemplates checks them).
+    QString releaseKeyTemplate = QLatin1String(DefaultReleaseTemplate);
+    QString adjustmentKeyTemplate = QLatin1String(DefaultAdjustmentTemplate);
     qint64 receiptTtlSeconds = DefaultReceiptTtlSeconds;
     QString releaseUsername; // optional ACL user for loading libraries
     int timeoutMs = 5000;    // connect and command timeout
@@ -56,13 +74,14 @@ struct ConnectionProfile
     // (profiles/AnnouncedMapField.h); empty: connect to what the cluster announces.
     QStringList announcedMap;
     SshSettings ssh;
+    SentinelSettings sentinel;
     // How this process reaches the server once a tunnel is up (session/TunnelRoute.h); copied
     // into every ConnectionOptions made from the profile. Never saved.
     redis::Route route;
 
     // The label as an enum: the host's default when unlabelled (production through an SSH
-    // bastion: the host is as the bastion sees it); nullopt for a label this version does not
-    // know.
+    // bastion, where the host is as the bastion sees it, and behind Sentinel, which may name
+    // any host after a failover); nullopt for a label this version does not know.
     std::optional<Environment> environmentKind() const;
     // The label as shown and recorded: "production", ... (an unknown label as it is written).
     QString environmentLabel() const;

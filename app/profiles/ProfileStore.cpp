@@ -21,6 +21,8 @@ void write(QSettings &s, const ConnectionProfile &p)
     s.setValue(QStringLiteral("environment"), p.environment);
     s.setValue(QStringLiteral("stockKeyTemplate"), p.stockKeyTemplate);
     s.setValue(QStringLiteral("receiptKeyTemplate"), p.receiptKeyTemplate);
+    s.setValue(QStringLiteral("releaseKeyTemplate"), p.releaseKeyTemplate);
+    s.setValue(QStringLiteral("adjustmentKeyTemplate"), p.adjustmentKeyTemplate);
     s.setValue(QStringLiteral("receiptTtlSeconds"), p.receiptTtlSeconds);
     s.setValue(QStringLiteral("releaseUsername"), p.releaseUsername);
     s.setValue(QStringLiteral("timeoutMs"), p.timeoutMs);
@@ -35,6 +37,9 @@ void write(QSettings &s, const ConnectionProfile &p)
     s.setValue(QStringLiteral("ssh/jump"), p.ssh.jump);
     s.setValue(QStringLiteral("ssh/identityFile"), p.ssh.identityFile);
     s.setValue(QStringLiteral("ssh/useSshConfig"), p.ssh.useSshConfig);
+    s.setValue(QStringLiteral("sentinel/sentinels"), p.sentinel.sentinels);
+    s.setValue(QStringLiteral("sentinel/masterName"), p.sentinel.masterName);
+    s.setValue(QStringLiteral("sentinel/username"), p.sentinel.username);
 }
 
 ConnectionProfile read(const QSettings &s)
@@ -51,6 +56,8 @@ ConnectionProfile read(const QSettings &s)
     p.environment = str("environment", p.environment);
     p.stockKeyTemplate = str("stockKeyTemplate", p.stockKeyTemplate);
     p.receiptKeyTemplate = str("receiptKeyTemplate", p.receiptKeyTemplate);
+    p.releaseKeyTemplate = str("releaseKeyTemplate", p.releaseKeyTemplate);
+    p.adjustmentKeyTemplate = str("adjustmentKeyTemplate", p.adjustmentKeyTemplate);
     p.receiptTtlSeconds =
         s.value(QStringLiteral("receiptTtlSeconds"), p.receiptTtlSeconds).toLongLong();
     p.releaseUsername = str("releaseUsername", {});
@@ -66,6 +73,9 @@ ConnectionProfile read(const QSettings &s)
     p.ssh.jump = str("ssh/jump", {});
     p.ssh.identityFile = str("ssh/identityFile", {});
     p.ssh.useSshConfig = s.value(QStringLiteral("ssh/useSshConfig"), false).toBool();
+    p.sentinel.sentinels = str("sentinel/sentinels", {});
+    p.sentinel.masterName = str("sentinel/masterName", {});
+    p.sentinel.username = str("sentinel/username", {});
     return p;
 }
 } // namespace

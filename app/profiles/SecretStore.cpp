@@ -59,8 +59,15 @@ SecretStore::~SecretStore() = default;
 
 QString SecretStore::keyFor(const QString &profileName, Account account)
 {
-    return QStringLiteral("profile/%1%2")
-        .arg(profileName, account == Account::Release ? QStringLiteral("/release") : QString());
+    switch (account) {
+    case Account::Release:
+        return QStringLiteral("profile/%1/release").arg(profileName);
+    case Account::Sentinel:
+        return QStringLiteral("profile/%1/sentinel").arg(profileName);
+    case Account::Main:
+        break;
+    }
+    return QStringLiteral("profile/%1").arg(profileName);
 }
 
 QString SecretStore::storageNote() const

@@ -22,7 +22,7 @@ public:
     };
     enum class Backend { Detecting, Keyring, SessionOnly };
     Q_ENUM(Backend)
-    enum class Account { Main, Release };
+    enum class Account { Main, Release, Sentinel };
 
     // The environment variable INVENTORY_SECRETS=session forces SessionOnly.
     explicit SecretStore(Mode mode = Mode::Auto,

@@ -39,8 +39,7 @@ RunOutcome runReconcile(ledger::LedgerSource &source, const browse::KeyspaceStor
                         const RunOptions &options, const Reconciler::Sink &sink)
 {
     RunOutcome out;
-    const auto releaseSchema = inventory::KeySchema::fromTemplates(
-        store.schema().stockTemplate(), QString::fromLatin1(DefaultReleaseTemplate));
+    const inventory::KeySchema &schema = store.schema();
     Reconciler rec(store, options.scope, policy, sink);
 
     struct Held
@@ -53,7 +52,7 @@ RunOutcome runReconcile(ledger::LedgerSource &source, const browse::KeyspaceStor
     const auto flush = [&]() -> bool {
         QList<QByteArray> keys;
         for (const Held &h : held)
-            keys << releaseSchema->receiptKey(h.row.sku, h.row.orderId);
+            keys << schema.releaseKey(h.row.sku, h.row.orderId);
         if (auto problem = readReleased(sender, keys, options.timeoutMs, &released)) {
             out.redisError = *problem;
             return false;
@@ -86,9 +85,8 @@ RunOutcome runReconcile(ledger::LedgerSource &source, const browse::KeyspaceStor
         if (r < store.receiptRows() && store.receiptAlive(r)) {
             batch.push_back(r);
             if (rec.needsReleaseRead(r))
-                keys << releaseSchema->receiptKey(
-                    store.skuName(store.skuOfReceipt(r)).toByteArray(),
-                    store.orderId(r).toByteArray());
+                keys << schema.releaseKey(store.skuName(store.skuOfReceipt(r)).toByteArray(),
+                                          store.orderId(r).toByteArray());
         }
         if (int(batch.size()) < options.batch && r < store.receiptRows())
             continue;

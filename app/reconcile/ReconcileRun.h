@@ -7,10 +7,6 @@
 
 namespace reconcile {
 
-// Where the repair functions mark a released deduction: rel:{<sku>}:<order> (the receipt's
-// hash tag, so it shares the receipt's slot). Only its existence is read here.
-constexpr auto DefaultReleaseTemplate = "rel:{<sku>}:<order>";
-
 struct RunOptions
 {
     Scope scope;
@@ -39,9 +35,11 @@ struct RunOutcome
 };
 
 // Streams the ledger through a Reconciler over a finished scan's store, reading release keys
-// (EXISTS, pipelined `batch` at a time, routed per key on a cluster) for the rows and receipts
-// that need them. Memory: the store, the Reconciler's 9 bytes per receipt, one batch of rows.
-// Stops at the first failed read of either side and says which.
+// (the store's schema names them: the profile's release template, rel:{<sku>}:<order> by
+// default, as inventory_release_v1 writes them; EXISTS, pipelined `batch` at a time, routed
+// per key on a cluster) for the rows and receipts that need them. Memory: the store, the
+// Reconciler's 9 bytes per receipt, one batch of rows. Stops at the first failed read of either
+// side and says which.
 RunOutcome runReconcile(ledger::LedgerSource &source, const browse::KeyspaceStore &store,
                         redis::CommandSender &sender, const ReceiptPolicy &policy,
                         const RunOptions &options, const Reconciler::Sink &sink);

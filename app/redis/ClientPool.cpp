@@ -55,6 +55,26 @@ RedisClient &ClientPool::seed()
     return it != m_clients.end() ? *it->second : make(m_base);
 }
 
+void ClientPool::retargetBase(const QString &host, quint16 port, const QString &why)
+{
+    const QString from = m_base.address();
+    m_base.host = host;
+    m_base.port = port;
+    const QString to = m_base.address();
+    if (to == from)
+        return;
+    if (auto there = m_clients.extract(to)) {
+        // A caller may still hold it: closed, not destroyed.
+        there.mapped()->close();
+        m_setAside.push_back(std::move(there.mapped()));
+    }
+    if (auto seed = m_clients.extract(from)) {
+        seed.mapped()->retarget(host, port, why);
+        seed.key() = to;
+        m_clients.insert(std::move(seed));
+    }
+}
+
 void ClientPool::closeAllBut(const QSet<QString> &addresses)
 {
     for (auto &[key, client] : m_clients)

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <vector>
 
 namespace redis {
 
@@ -41,6 +42,9 @@ public:
     void setOnCreated(std::function<void(RedisClient &)> onCreated);
 
     const ConnectionOptions &base() const { return m_base; }
+    // Aims the base, and the seed's connection (the same object, retargeted), at another
+    // server. A connection the pool kept to that address already is closed and set aside.
+    void retargetBase(const QString &host, quint16 port, const QString &why);
     QString addressOf(const QString &host, quint16 port) const;
 
 private:
@@ -50,6 +54,7 @@ private:
     ConnectionOptions m_base;
     ClientFactory m_factory;
     std::map<QString, std::unique_ptr<RedisClient>> m_clients; // by host:port
+    std::vector<std::unique_ptr<RedisClient>> m_setAside;      // closed by retargetBase
     std::function<void(RedisClient &)> m_onCreated;
 };
 

@@ -104,6 +104,13 @@ void ClusterRouter::reconnect()
     m_source->readNow();
 }
 
+void ClusterRouter::retargetSeed(const QString &host, quint16 port, const QString &why)
+{
+    m_pool->retargetBase(host, port, why);
+    if (m_ownSource && m_opened)
+        m_source->readNow();
+}
+
 QString ClusterRouter::address() const
 {
     return m_pool->seed().address();

@@ -57,6 +57,10 @@ public:
     // Opens this lane's connections again (the seed and each known node) and reads the
     // topology.
     void reconnect();
+    // Aims this lane's seed at another standalone server (Sentinel named a new primary): the
+    // same connection object, so whoever holds seed() follows (RedisClient::retarget says
+    // what becomes of commands in flight). The lane that owns the topology reads it again.
+    void retargetSeed(const QString &host, quint16 port, const QString &why);
     // Blocks (running a local event loop) until the topology is known or discovery failed.
     bool waitUntilDiscovered(int timeoutMs) { return m_source->waitUntilDiscovered(timeoutMs); }
 

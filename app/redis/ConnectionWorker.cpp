@@ -112,6 +112,23 @@ void ConnectionWorker::close()
                    ConnectFailure::None);
 }
 
+void ConnectionWorker::retarget(const ConnectionOptions &options, const QString &why)
+{
+    const bool opened = m_tick && !m_closing;
+    const bool connected = m_state != ConnectionState::Idle && m_state != ConnectionState::Closed
+                           && m_state != ConnectionState::Failed;
+    if (opened && connected)
+        dropConnection(
+            QStringLiteral("the connection to %1 was closed: %2").arg(m_options.describe(), why),
+            ConnectFailure::ConnectionLost);
+    m_options = options;
+    m_attempt = 0;
+    if (opened) {
+        m_connectingAfresh = true;
+        connectNow();
+    }
+}
+
 void ConnectionWorker::connectNow()
 {
     if (m_closing)
@@ -257,6 +274,7 @@ void ConnectionWorker::startHandshake()
         }
         m_connectTimeout->stop();
         m_everReady = true;
+        m_connectingAfresh = false;
         m_attempt = 0;
         m_lastError.clear();
         m_failure = ConnectFailure::None;
@@ -283,7 +301,7 @@ void ConnectionWorker::submit(std::shared_ptr<Batch> batch)
         return;
     }
     const bool stillFirstConnect =
-        !m_everReady && !m_closing
+        (!m_everReady || m_connectingAfresh) && !m_closing
         && (m_state == ConnectionState::Idle || m_state == ConnectionState::Connecting);
     if (stillFirstConnect) {
         m_waiting.push_back(batch);
@@ -493,6 +511,7 @@ void ConnectionWorker::dropConnection(const QString &why, ConnectFailure failure
     if (m_tick)
         m_tick->stop();
     m_decoder.reset();
+    m_connectingAfresh = false; // what waited for it hears why below
     if (!why.isEmpty())
         m_lastError = why;
     const bool wasReady = m_state == ConnectionState::Ready;

@@ -55,6 +55,8 @@ public:
 
     void open();
     void close();
+    // RedisClient::retarget: `options` aimed at the new server.
+    void retarget(const ConnectionOptions &options, const QString &why);
     void submit(std::shared_ptr<Batch> batch);
 
 signals:
@@ -105,6 +107,9 @@ private:
     quint64 m_lookupGeneration = 0;       // drops a lookup that outlived its connect attempt
     ConnectFailure m_failure = ConnectFailure::None;
     bool m_everReady = false;
+    // Connecting to the server retarget() named: commands wait for it, as for a first
+    // connection, instead of being refused as during a reconnect's backoff.
+    bool m_connectingAfresh = false;
     bool m_closing = false;
     int m_attempt = 0;
     QElapsedTimer m_clock;

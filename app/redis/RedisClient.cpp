@@ -17,11 +17,7 @@ RedisClient::RedisClient(ConnectionOptions options, QObject *parent)
 {
     qRegisterMetaType<redis::ConnectionState>();
     qRegisterMetaType<redis::ConnectFailure>();
-    // options() stays as given: a copy aimed at another node must ask the route again.
-    ConnectionOptions wire = m_options;
-    if (wire.route)
-        wire.detour = wire.route(wire.host, wire.port);
-    m_worker = new ConnectionWorker(wire);
+    m_worker = new ConnectionWorker(wireOptions());
     if (!m_options.onCallerThread)
         m_worker->moveToThread(transport::thread());
     connect(m_worker, &ConnectionWorker::stateChanged, this,
@@ -49,6 +45,29 @@ RedisClient::~RedisClient()
             delete w;
         },
         Qt::BlockingQueuedConnection);
+}
+
+ConnectionOptions RedisClient::wireOptions() const
+{
+    // options() stays as given: a copy aimed at another node must ask the route again.
+    ConnectionOptions wire = m_options;
+    if (wire.route)
+        wire.detour = wire.route(wire.host, wire.port);
+    return wire;
+}
+
+void RedisClient::retarget(const QString &host, quint16 port, const QString &why)
+{
+    m_options.host = host;
+    m_options.port = port;
+    // On the caller's thread at once: a command sent next must not reach the old server.
+    if (m_worker->thread() == QThread::currentThread()) {
+        m_worker->retarget(wireOptions(), why);
+        return;
+    }
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, wire = wireOptions(), why] { w->retarget(wire, why); },
+        Qt::QueuedConnection);
 }
 
 void RedisClient::open()

@@ -26,6 +26,11 @@ public:
 
     void open();
     void close();
+    // Points this connection at another server (Sentinel named a new primary), keeping every
+    // other option. What is in flight on the old server fails as a lost connection says
+    // (outcome unknown once written) and is never resent; what waits unsent goes to the new
+    // server. An open connection connects there at once; a closed one when opened.
+    void retarget(const QString &host, quint16 port, const QString &why);
     const ConnectionOptions &options() const { return m_options; }
     ConnectionState state() const { return m_state.load(); }
     QString stateDetail() const { return m_stateDetail; }
@@ -47,6 +52,8 @@ signals:
     void stateChanged(redis::ConnectionState state, const QString &detail);
 
 private:
+    // m_options with the detour its route gives to its host and port, for the worker.
+    ConnectionOptions wireOptions() const;
     // Both sends; `Cb` is a BatchCallback or a TimedBatchCallback.
     template<class Cb>
     void submit(QList<Command> commands, QObject *context, Cb callback, int timeoutMs);

@@ -67,6 +67,16 @@ void Subscriber::connectNow()
         return;
     m_decoder.reset();
     m_confirmed = 0;
+    // Through a tunnel, as every connection of a session: asked at each attempt, since a
+    // tunnel started again may forward elsewhere. Never host:port directly instead.
+    const Detour detour =
+        m_options.route ? m_options.route(m_options.host, m_options.port) : Detour{};
+    if (!detour.failure.isEmpty()) {
+        drop(QStringLiteral("%1: %2").arg(address(), detour.failure), false);
+        return;
+    }
+    const QString socketHost = detour.localHost.isEmpty() ? m_options.host : detour.localHost;
+    const quint16 socketPort = detour.localHost.isEmpty() ? m_options.port : detour.localPort;
     QSslSocket *ssl = m_options.tls.enabled ? new QSslSocket(this) : nullptr;
     m_socket = ssl ? ssl : new QTcpSocket(this);
     connect(m_socket, &QTcpSocket::readyRead, this, &Subscriber::onReadyRead);
@@ -76,7 +86,7 @@ void Subscriber::connectNow()
     m_connectTimeout->start(m_options.connectTimeoutMs);
     if (!ssl) {
         connect(m_socket, &QTcpSocket::connected, this, &Subscriber::onConnected);
-        m_socket->connectToHost(m_options.host, m_options.port);
+        m_socket->connectToHost(socketHost, socketPort);
         return;
     }
     const auto conf = tlsConfiguration(m_options.tls);
@@ -86,7 +96,7 @@ void Subscriber::connectNow()
     }
     ssl->setSslConfiguration(conf.value());
     connect(ssl, &QSslSocket::encrypted, this, &Subscriber::onConnected);
-    ssl->connectToHostEncrypted(m_options.host, m_options.port,
+    ssl->connectToHostEncrypted(socketHost, socketPort,
                                 m_options.tls.serverName.isEmpty() ? m_options.host
                                                                    : m_options.tls.serverName);
 }

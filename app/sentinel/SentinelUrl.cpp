@@ -124,13 +124,10 @@ Problem readCredentials(const QString &userInfo, SentinelUrl &out)
     return std::nullopt;
 }
 
-Problem readHosts(const QString &hostList, SentinelUrl &out)
+Problem readSentinels(const QStringList &entries, QList<NodeAddress> &out)
 {
-    if (hostList.isEmpty())
-        return QStringLiteral("the URL names no sentinel: %1").arg(Shape);
-    const QStringList entries = hostList.split(QLatin1Char(','));
     if (entries.size() > MaxSentinels)
-        return QStringLiteral("%1 sentinels in one URL: at most %2 are read (a deployment runs "
+        return QStringLiteral("%1 sentinels given: at most %2 are read (a deployment runs "
                               "three or five)")
             .arg(entries.size())
             .arg(MaxSentinels);
@@ -139,11 +136,18 @@ Problem readHosts(const QString &hostList, SentinelUrl &out)
         auto sentinel = readSentinel(entries.at(i), which);
         if (!sentinel.ok())
             return sentinel.error();
-        if (out.sentinels.contains(sentinel.value()))
+        if (out.contains(sentinel.value()))
             return QStringLiteral("%1 (%2) is listed twice").arg(which, sentinel->toString());
-        out.sentinels << sentinel.value();
+        out << sentinel.value();
     }
     return std::nullopt;
+}
+
+Problem readHosts(const QString &hostList, SentinelUrl &out)
+{
+    if (hostList.isEmpty())
+        return QStringLiteral("the URL names no sentinel: %1").arg(Shape);
+    return readSentinels(hostList.split(QLatin1Char(',')), out.sentinels);
 }
 
 Problem readQuery(const QString &query, SentinelUrl &out, QString *masterFromQuery)
@@ -191,6 +195,19 @@ Problem readMasterName(const QString &fromFragment, const QString &fromQuery, Se
 }
 
 } // namespace
+
+core::Result<QList<NodeAddress>, QString> parseSentinelList(const QString &text)
+{
+    static const QRegularExpression separators(QStringLiteral("[,\\s]+"));
+    const QStringList entries = text.split(separators, Qt::SkipEmptyParts);
+    if (entries.isEmpty())
+        return core::err(QStringLiteral("no sentinel is given: list them as host[:port], "
+                                        "26379 by default"));
+    QList<NodeAddress> out;
+    if (const Problem problem = readSentinels(entries, out))
+        return core::err(*problem);
+    return out;
+}
 
 bool isSentinelUrl(const QString &url)
 {

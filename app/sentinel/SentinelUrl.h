@@ -38,6 +38,10 @@ struct SentinelUrl
     QString toString() const;
 };
 
+// A list of sentinels as a profile holds it: host[:port] entries (26379 by default) separated
+// by commas, spaces or line breaks; at least one, at most MaxSentinels, none twice.
+core::Result<QList<NodeAddress>, QString> parseSentinelList(const QString &text);
+
 // Only the scheme is looked at: redis-sentinel:// or rediss-sentinel://, any case.
 bool isSentinelUrl(const QString &url);
 

@@ -3,6 +3,7 @@
 #include "SessionLog.h"
 #include "TunnelRoute.h"
 #include "inventory/AuditLog.h"
+#include "sentinel/SentinelWatcher.h"
 #include "ssh/SshTunnel.h"
 
 namespace session {
@@ -87,9 +88,80 @@ void ConsoleSession::watchTunnel()
     });
 }
 
+void ConsoleSession::followSentinels(sentinel::ResolverConfig config)
+{
+    const sentinel::NodeAddress primary{m_profile.host, quint16(m_profile.port)};
+    m_sentinel = std::make_unique<sentinel::SentinelWatcher>(std::move(config), primary);
+    connect(m_sentinel.get(), &sentinel::SentinelWatcher::primaryMoved, this,
+            [this](const sentinel::NodeAddress &from, const sentinel::NodeAddress &to,
+                   const QDateTime &when) {
+                moveTo(to.host, to.port);
+                emit primaryMoved(from.toString(), to.toString(), when);
+                // A check begun before the move would answer about the old primary: this one
+                // replaces it (the resolver drops the older), and confirms the new one.
+                m_askingSentinels = false;
+                askSentinelsAgain(
+                    QStringLiteral("confirming the new primary %1").arg(to.toString()));
+            });
+    connect(m_sentinel.get(), &sentinel::SentinelWatcher::reresolved, this,
+            [this](const sentinel::Resolution &r) {
+                m_askingSentinels = false;
+                emit sentinelConfirmed(r.primary.toString());
+            });
+    connect(m_sentinel.get(), &sentinel::SentinelWatcher::reresolveFailed, this,
+            [this](const sentinel::ResolveError &e) {
+                m_askingSentinels = false;
+                emit sentinelCheckFailed(e.message);
+            });
+    // The sentinels' message can be missed (a subscription not up yet, a sentinel
+    // restarting): what the connections meet is asked about too.
+    const auto onReadOnly = [this](const QString &why) {
+        askSentinelsAgain(why);
+    };
+    m_sender->setOnReadOnlyReply(onReadOnly);
+    m_deductionSender->setOnReadOnlyReply(onReadOnly);
+    connect(&m_router->seed(), &redis::RedisClient::stateChanged, this,
+            [this](redis::ConnectionState state, const QString &detail) {
+                if (state == redis::ConnectionState::Reconnecting
+                    || state == redis::ConnectionState::Failed)
+                    askSentinelsAgain(detail);
+            });
+    m_sentinel->start();
+}
+
+QString ConsoleSession::sentinelMaster() const
+{
+    return m_sentinel ? m_profile.sentinel.masterName.trimmed() : QString();
+}
+
+void ConsoleSession::askSentinelsAgain(const QString &why)
+{
+    if (!m_sentinel || m_askingSentinels)
+        return;
+    m_askingSentinels = true;
+    m_sentinel->reresolve(why);
+}
+
+void ConsoleSession::moveTo(const QString &host, quint16 port)
+{
+    const QString why = QStringLiteral("Sentinel names %1:%2 the primary of '%3' now")
+                            .arg(host)
+                            .arg(port)
+                            .arg(sentinelMaster());
+    qCInfo(lcSession) << why;
+    m_profile.host = host;
+    m_profile.port = port;
+    for (redis::ClusterRouter *router :
+         {m_router.get(), m_scanRouter.get(), m_deductionRouter.get()})
+        router->retargetSeed(host, port, why);
+    if (m_releaseClient)
+        m_releaseClient->retarget(host, port, why);
+}
+
 ConsoleSession::~ConsoleSession()
 {
     // The gate and sender hold references to the router: they go first.
+    m_sentinel.reset();
     delete m_sender;
     delete m_deductionSender;
     delete m_gate;

@@ -7,7 +7,9 @@
 #include "profiles/ConnectionProfile.h"
 #include "redis/ClusterRouter.h"
 #include "redis/RedisClient.h"
+#include "sentinel/SentinelResolver.h"
 
+#include <QDateTime>
 #include <QObject>
 #include <memory>
 
@@ -15,6 +17,9 @@ namespace ssh {
 class SshTunnel;
 struct SshError;
 } // namespace ssh
+namespace sentinel {
+class SentinelWatcher;
+}
 
 namespace session {
 
@@ -29,6 +34,12 @@ namespace session {
 //
 // Given an SSH tunnel (already up), every connection of the session goes through it: the
 // lanes, every node a cluster announces or promotes later, and the release user's.
+//
+// Behind Sentinel (followSentinels), the profile's host and port are the primary the
+// sentinels named and ROLE confirmed; when they name another one (+switch-master, or a
+// re-resolve after READONLY or a lost connection), every connection of the session is aimed
+// there. What was in flight on the old primary is never resent: it ends as its lost
+// connection says, outcome unknown once written.
 class ConsoleSession : public QObject
 {
     Q_OBJECT
@@ -84,6 +95,15 @@ public:
     QString auditLogPath() const { return m_auditLogPath; }
     void setAuditLogPath(const QString &path); // the gate's unlock records too
 
+    // Follows the primary of `config`'s master from `primary` (resolved and confirmed, the
+    // server this session was made for) on: the sentinels' +switch-master, and asking them
+    // again when a write meets READONLY or the main connection is lost.
+    void followSentinels(sentinel::ResolverConfig config);
+    // Null when the session does not follow Sentinel.
+    sentinel::SentinelWatcher *sentinelWatcher() const { return m_sentinel.get(); }
+    // The master name followed, empty when none.
+    QString sentinelMaster() const;
+
 signals:
     // The tunnel closed under the session (the bastion went away, ssh was stopped): every
     // connection is gone with it, and what was in flight has an unknown outcome.
@@ -91,10 +111,19 @@ signals:
     // reconnect() could not start the tunnel again (why), or did.
     void tunnelFailed(const QString &why);
     void tunnelRestored();
+    // Sentinel named another primary: every connection now goes to `to` (host:port); `when`
+    // is when the console heard of it.
+    void primaryMoved(const QString &from, const QString &to, const QDateTime &when);
+    // Asking the sentinels again did not confirm a primary (why); the session stays where it is.
+    void sentinelCheckFailed(const QString &why);
+    // The sentinels confirmed the primary the session uses (after a re-resolve).
+    void sentinelConfirmed(const QString &primary);
 
 private:
     void watchTunnel();
     void reconnectRouters();
+    void askSentinelsAgain(const QString &why);
+    void moveTo(const QString &host, quint16 port);
 
     profiles::ConnectionProfile m_profile;
     QString m_releasePassword;
@@ -111,6 +140,8 @@ private:
     gate::GatedSender *m_deductionSender = nullptr;
     inventory::KeySchema m_schema;
     QString m_auditLogPath;
+    std::unique_ptr<sentinel::SentinelWatcher> m_sentinel;
+    bool m_askingSentinels = false;
 };
 
 } // namespace session

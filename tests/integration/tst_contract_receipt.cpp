@@ -1,4 +1,4 @@
-// Contract of inventory_receipt_v1 (functions/inventory_lib_v1.lua, 1.2.0) against a real
+// Contract of inventory_receipt_v1 (functions/inventory_lib_v1.lua, 1.3.0) against a real
 // redis-server:
 // FCALL_RO inventory_receipt_v1 1 <receipt key>
 // {1, remaining, ttl seconds (-1: none), quantity (-1: a v1 receipt)} or {0, 0, -2, -1}.

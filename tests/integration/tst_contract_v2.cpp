@@ -1,4 +1,4 @@
-// Contract of inventory_deduct_v2 (functions/inventory_lib_v1.lua, 1.2.0) against a real
+// Contract of inventory_deduct_v2 (functions/inventory_lib_v1.lua, 1.3.0) against a real
 // redis-server:
 // FCALL inventory_deduct_v2 2 <stock key> <receipt key> <quantity> <ttl seconds>
 // As v1, but the receipt is a hash {remaining, quantity, time}: a retry with the same
@@ -34,7 +34,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(
-            testsupport::functionSource("inventory_lib_v1.lua").contains("\n-- version: 1.2.0\n"));
+            testsupport::functionSource("inventory_lib_v1.lua").contains("\n-- version: 1.3.0\n"));
         startWithLibrary();
     }
 

@@ -56,7 +56,7 @@ class TstFaultsLoad : public QObject
             .entryList({"*.json"}, QDir::Files);
     }
 
-    // `functions load` of the shipped 1.2.0 over 1.0.0, started and left waiting on its
+    // `functions load` of the shipped 1.3.0 over 1.0.0, started and left waiting on its
     // FUNCTION LOAD (held by CLIENT PAUSE WRITE).
     bool startHeldLoad(QProcess &cli)
     {
@@ -176,16 +176,16 @@ private slots:
         QCOMPARE(loads.first().phase, inventory::AuditRecord::Phase::Attempt);
         QVERIFY(m_admin->call({"CLIENT", "UNPAUSE"}).ok());
 
-        // The node holds 1.0.0 (the held load died with its connection) or 1.2.0: the notice
+        // The node holds 1.0.0 (the held load died with its connection) or 1.3.0: the notice
         // names whichever FUNCTION LIST shows.
         const auto code = m_admin->call({"FUNCTION", "LIST", "WITHCODE"});
         QVERIFY(code.ok());
-        const QByteArray now = code->debugString(100000).toUtf8().contains("version: 1.2.0")
-                                   ? "now has 1.2.0"
+        const QByteArray now = code->debugString(100000).toUtf8().contains("version: 1.3.0")
+                                   ? "now has 1.3.0"
                                    : "now has 1.0.0";
         auto r = status();
         QCOMPARE(r.exitCode, 0);
-        QVERIFY2(r.err.contains("warning: a load of inventory_lib_v1 1.2.0 was interrupted at "),
+        QVERIFY2(r.err.contains("warning: a load of inventory_lib_v1 1.3.0 was interrupted at "),
                  r.err.constData());
         QVERIFY2(r.err.contains(now), r.err.constData());
         QVERIFY2(r.err.contains("function-backups/inventory_lib_v1-"), r.err.constData());
@@ -214,7 +214,7 @@ private slots:
         QVERIFY(m_redis.restart()); // empty: the server kept no data
         m_admin = m_redis.connect();
         const auto r = status();
-        QVERIFY2(r.err.contains("a load of inventory_lib_v1 1.2.0 was interrupted"),
+        QVERIFY2(r.err.contains("a load of inventory_lib_v1 1.3.0 was interrupted"),
                  r.err.constData());
         QVERIFY2(r.err.contains("now has no library inventory_lib_v1"), r.err.constData());
         QVERIFY(journals().isEmpty());

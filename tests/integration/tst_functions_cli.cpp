@@ -106,7 +106,7 @@ private slots:
         Run r = cli({"status", "--url", m_url});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.startsWith("inventory_lib_v1  1.0.0  sha256 5479a38e54d6  differs from "
-                                  "shipped functions/inventory_lib_v1.lua (1.2.0)\n"),
+                                  "shipped functions/inventory_lib_v1.lua (1.3.0)\n"),
                  qPrintable(r.out));
         QVERIFY2(r.out.contains("misc  unversioned  sha256 "), qPrintable(r.out));
         QVERIFY2(r.out.contains("  ro  [allow-stale, no-writes]  (no description)\n"),
@@ -130,7 +130,7 @@ private slots:
     {
         Run r = cli({"check", Shipped});
         QCOMPARE(r.exitCode, 0);
-        QVERIFY2(r.out.startsWith("inventory_lib_v1  1.2.0  sha256 "), qPrintable(r.out));
+        QVERIFY2(r.out.startsWith("inventory_lib_v1  1.3.0  sha256 "), qPrintable(r.out));
         QVERIFY(r.out.contains("inventory_receipt_v1  [no-writes]  line "));
         r = cli({"check", writeFile("bad.lua", "#!lua name=bad\n\nhelper = 1\n")});
         QCOMPARE(r.exitCode, 3);
@@ -201,9 +201,9 @@ private slots:
         Run r = cli({"diff", Shipped, "--url", m_url, "--unified"});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(
-            r.out.startsWith("inventory_lib_v1 1.0.0 → 1.2.0: compatible (2 added, 1 changed)\n"),
+            r.out.startsWith("inventory_lib_v1 1.0.0 → 1.3.0: compatible (4 added, 1 changed)\n"),
             qPrintable(r.out));
-        QVERIFY(r.out.contains("\n+-- version: 1.2.0\n"));
+        QVERIFY(r.out.contains("\n+-- version: 1.3.0\n"));
         QByteArray renamed = previousRelease();
         renamed.replace("'inventory_deduct_v1'", "'inventory_deduct_v9'");
         r = cli({"diff", writeFile("breaking.lua", renamed), "--url", m_url, "--json"});

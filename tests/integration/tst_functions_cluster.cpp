@@ -284,7 +284,7 @@ private slots:
             QVERIFY(n.rolledBack);
             QVERIFY2(n.message.startsWith("loaded, then rolled back as " + address(2) + " failed"),
                      qPrintable(n.message));
-            QVERIFY2(n.holds.startsWith(QStringLiteral("inventory_lib_v1 1.2.0")),
+            QVERIFY2(n.holds.startsWith(QStringLiteral("inventory_lib_v1 1.3.0")),
                      qPrintable(n.holds));
         }
         const functions::NodeOutcome &refused = report.nodes.at(2);

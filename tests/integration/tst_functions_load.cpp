@@ -128,10 +128,10 @@ private slots:
         QCOMPARE(status[1].version, QStringLiteral("1.0.0"));
         QCOMPARE(status[1].fingerprint, codeFingerprint(testsupport::previousReleaseSource()));
         QCOMPARE(status[1].match.text(),
-                 QStringLiteral("differs from shipped functions/inventory_lib_v1.lua (1.2.0)"));
+                 QStringLiteral("differs from shipped functions/inventory_lib_v1.lua (1.3.0)"));
     }
 
-    // The upgrade of the demo: 1.0.0 loaded, 1.2.0 shipped; every step, then the server holds
+    // The upgrade of the demo: 1.0.0 loaded, 1.3.0 shipped; every step, then the server holds
     // the file byte for byte, the backup holds 1.0.0, the audit log says so.
     void loadThenVerify()
     {
@@ -145,11 +145,11 @@ private slots:
         const QList<ContractDiff> diffs = change.contractDiffs();
         QCOMPARE(diffs.size(), 1);
         QCOMPARE(diffs[0].summary(),
-                 QStringLiteral("inventory_lib_v1 1.0.0 → 1.2.0: compatible (2 added, 1 changed)"));
+                 QStringLiteral("inventory_lib_v1 1.0.0 → 1.3.0: compatible (4 added, 1 changed)"));
         const CodeDiff code = change.codeDiff();
         QVERIFY(code.added > 50 && code.removed == 1);
         QVERIFY(code.unified.contains("--- loaded on " + m_c->address() + " (1.0.0)"));
-        QVERIFY(code.unified.contains("-- version: 1.2.0"));
+        QVERIFY(code.unified.contains("-- version: 1.3.0"));
 
         const PreflightReport pre = change.preflightBlocking();
         QVERIFY2(pre.passed(), qPrintable(pre.refusal()));
@@ -378,7 +378,7 @@ private slots:
         QVERIFY(audit().isEmpty());
     }
 
-    // Load 1.2.0, then roll back from its backup: the server holds exactly what it held.
+    // Load 1.3.0, then roll back from its backup: the server holds exactly what it held.
     void rollbackRestoresPriorState()
     {
         const QList<redis::LibraryInfo> before = serverLibraries();
@@ -390,7 +390,7 @@ private slots:
         auto rollback = prepared(LibraryChange::rollbackSpec(*backup), true);
         QCOMPARE(rollback->verdict(), Verdict::Breaking); // v2 and the receipt function go
         QCOMPARE(rollback->contractDiffs().first().summary(),
-                 QStringLiteral("inventory_lib_v1 1.2.0 → 1.0.0: breaking (2 removed, 1 changed)"));
+                 QStringLiteral("inventory_lib_v1 1.3.0 → 1.0.0: breaking (4 removed, 1 changed)"));
         const ExecutionReport done = rollback->executeBlocking();
         QVERIFY2(done.succeeded(), qPrintable(done.refusal + done.nodes.value(0).message));
         QCOMPARE(compareLibraries(before, serverLibraries()), QString());

@@ -2,10 +2,13 @@
 #include "RedisFixture.h"
 #include "SentinelFixture.h"
 #include "SshdFixture.h"
+#include "profiles/ProfileStore.h"
 #include "sentinel/SentinelResolver.h"
 #include "sentinel/SentinelWatcher.h"
 
+#include <QSettings>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace sentinel;
@@ -180,6 +183,40 @@ private slots:
         QCOMPARE(refused.subscribedCount(), 0);
     }
 
+    // An ACL user of the sentinels' own (Sentinel has ACLs since 6.2): asked as that user,
+    // by the resolver and by the watcher's subscription; a wrong password is said as such.
+    void aSentinelAclUserIsAskedAsItself()
+    {
+        SentinelGroup secured;
+        QVERIFY2(secured.start(secure("sentinel-pw-7", "data-pw-8")),
+                 qPrintable(secured.errorString()));
+        auto admin = secured.connectSentinel(0);
+        const auto made = admin->call(
+            {"ACL", "SETUSER", "watcher", "on", ">watcher-pw-9", "allcommands", "allchannels"});
+        QVERIFY2(made.ok(), qPrintable(testsupport::render(made)));
+        ResolverConfig c;
+        c.sentinels << NodeAddress{QStringLiteral("127.0.0.1"), secured.sentinelPort(0)};
+        c.masterName = QStringLiteral("mymaster");
+        c.sentinelOptions.username = QStringLiteral("watcher");
+        c.sentinelOptions.password = QStringLiteral("watcher-pw-9");
+        c.dataOptions.password = QStringLiteral("data-pw-8");
+        const auto r = resolveBlocking(c);
+        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
+        QCOMPARE(r->primary.port, secured.dataPort(0));
+        SentinelWatcher watcher(c, r->primary);
+        watcher.start();
+        QTRY_COMPARE_WITH_TIMEOUT(watcher.subscribedCount(), 1, 10000);
+        const auto clients = admin->call({"CLIENT", "LIST"});
+        QVERIFY(clients.ok());
+        QVERIFY2(clients->bytes().contains("user=watcher"), clients->bytes().constData());
+
+        c.sentinelOptions.password = QStringLiteral("sentinel-pw-7"); // the default user's
+        const auto wrong = resolveBlocking(c);
+        QVERIFY(!wrong.ok());
+        QCOMPARE(wrong.error().failure, ResolveFailure::SentinelAuthRefused);
+        QVERIFY(!wrong.error().message.contains(QLatin1String("sentinel-pw-7")));
+    }
+
     // Behind a bastion (a real sshd on loopback): the sentinels and the primary they name are
     // each reached through a forward of the tunnel, and the primary is production unless
     // labelled otherwise.
@@ -252,6 +289,49 @@ private slots:
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains("--sentinel-user and --sentinel-password-stdin need --url "
                                   "redis-sentinel://"),
+                 run.err.constData());
+
+        // Unlabelled behind Sentinel: production, whatever the host the sentinels name.
+        run = testsupport::runCli(
+            {QStringLiteral("deduct"), QStringLiteral("--sku"), QStringLiteral("s"),
+             QStringLiteral("--quantity"), QStringLiteral("1"), QStringLiteral("--order"),
+             QStringLiteral("1"), QStringLiteral("--json"), QStringLiteral("--url"),
+             QStringLiteral("redis-sentinel://%1#mymaster").arg(sentinels)});
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY2(run.out.contains("not_sent") && run.out.contains("production"),
+                 run.out.constData());
+    }
+
+    // A saved Sentinel profile (as the console saves it) is resolved through its sentinels by
+    // --profile too: never its host and port fields, which the console does not use.
+    void theCliResolvesASavedSentinelProfile()
+    {
+        QVERIFY2(testsupport::cliProblem().isEmpty(), qPrintable(testsupport::cliProblem()));
+        QTemporaryDir config;
+        {
+            QSettings settings(config.filePath(QStringLiteral("InventoryConsole/"
+                                                              "inventory-console.conf")),
+                               QSettings::IniFormat);
+            profiles::ConnectionProfile p;
+            p.name = QStringLiteral("orders");
+            p.environment = QStringLiteral("test");
+            p.port = 1; // nothing listens there: only the sentinels' answer may be used
+            p.sentinel.masterName = QStringLiteral("mymaster");
+            p.sentinel.sentinels = QStringLiteral("127.0.0.1:%1").arg(m_group.sentinelPort(1));
+            QVERIFY(profiles::ProfileStore(&settings).save(p).ok());
+        }
+        testsupport::CliOptions o;
+        o.environment.insert(QStringLiteral("XDG_CONFIG_HOME"), config.path());
+        o.environment.insert(QStringLiteral("INVENTORY_SECRETS"), QStringLiteral("session"));
+        const auto run = testsupport::runCli(
+            {QStringLiteral("ping"), QStringLiteral("--profile"), QStringLiteral("orders")}, o);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const int primary = m_group.primary();
+        QVERIFY(primary >= 0);
+        QVERIFY2(run.err.contains(QStringLiteral("names 127.0.0.1:%1 as the primary of "
+                                                 "'mymaster'")
+                                      .arg(m_group.dataPort(primary))
+                                      .toUtf8()),
                  run.err.constData());
     }
 

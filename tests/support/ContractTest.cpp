@@ -66,7 +66,7 @@ Command DeductionContractTest::deductCommand(const QByteArray &quantity, const Q
     return {"FCALL", m_function, "2", Stock, receipt, quantity, ttl};
 }
 
-std::unique_ptr<redis::RedisClient> DeductionContractTest::connectAs(const QList<QByteArray> &rules)
+std::unique_ptr<redis::RedisClient> ContractTest::connectAs(const QList<QByteArray> &rules)
 {
     const QString reset =
         run(Command{"ACL", "SETUSER", "partial", "reset", "on", ">partial-pw", "&*"} + rules);

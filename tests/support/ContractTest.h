@@ -49,6 +49,8 @@ protected:
     void expectServerError(const redis::ReplyResult &r, const QString &message);
     // The command is refused with this message, and nothing is written.
     void expectRefused(const redis::Command &command, const QString &message);
+    // A client of the ACL user "partial", set afresh to `rules` (e.g. "+@all", "-set").
+    std::unique_ptr<redis::RedisClient> connectAs(const QList<QByteArray> &rules);
 
     StandaloneRedis m_redis;
     std::unique_ptr<redis::RedisClient> m_c;
@@ -73,8 +75,6 @@ protected:
     {
         return m_c->call(deductCommand(quantity, ttl, receipt));
     }
-    // A client of the ACL user "partial", set afresh to `rules` (e.g. "+@all", "-set").
-    std::unique_ptr<redis::RedisClient> connectAs(const QList<QByteArray> &rules);
     // The current row of addPartialPermissionRows(): with stock 100, a deduction by such a user
     // is refused with the row's error before any write; the same call by the default user
     // then deducts, so the permission was the only reason.

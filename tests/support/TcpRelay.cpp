@@ -6,6 +6,8 @@
 #include <QTcpSocket>
 #include <QThread>
 
+#include <memory>
+
 namespace testsupport {
 
 namespace {
@@ -15,6 +17,30 @@ void pipe(QTcpSocket *from, QTcpSocket *to)
 {
     QObject::connect(from, &QTcpSocket::readyRead, to, [from, to] { to->write(from->readAll()); });
     QObject::connect(from, &QTcpSocket::disconnected, to, [to] { to->disconnectFromHost(); });
+}
+
+// As pipe(), both ways, except that once the client has sent `marker` the server's bytes are
+// dropped. The client's last bytes are kept to find a marker split between two reads.
+void pipeLosingReplies(QTcpSocket *client, QTcpSocket *upstream, const QByteArray &marker)
+{
+    auto seen = std::make_shared<QByteArray>();
+    auto lost = std::make_shared<bool>(false);
+    QObject::connect(client, &QTcpSocket::readyRead, upstream, [=] {
+        const QByteArray bytes = client->readAll();
+        *seen = seen->right(marker.size()) + bytes;
+        if (seen->contains(marker))
+            *lost = true;
+        upstream->write(bytes);
+    });
+    QObject::connect(upstream, &QTcpSocket::readyRead, client, [=] {
+        const QByteArray bytes = upstream->readAll();
+        if (!*lost)
+            client->write(bytes);
+    });
+    QObject::connect(client, &QTcpSocket::disconnected, upstream,
+                     [upstream] { upstream->disconnectFromHost(); });
+    QObject::connect(upstream, &QTcpSocket::disconnected, client,
+                     [client] { client->disconnectFromHost(); });
 }
 
 } // namespace
@@ -29,13 +55,13 @@ TcpRelay::~TcpRelay()
     }
 }
 
-QString TcpRelay::start(quint16 targetPort)
+QString TcpRelay::start(quint16 targetPort, const QByteArray &loseRepliesAfter)
 {
     m_thread = std::make_unique<QThread>();
     QSemaphore ready;
     QString error;
     // The server and every socket live on the relay's thread, deleted with its event loop.
-    QObject::connect(m_thread.get(), &QThread::started, [&, targetPort] {
+    QObject::connect(m_thread.get(), &QThread::started, [&, targetPort, loseRepliesAfter] {
         auto *server = new QTcpServer;
         QObject::connect(m_thread.get(), &QThread::finished, server, &QObject::deleteLater);
         if (!server->listen(QHostAddress::LocalHost, 0)) {
@@ -44,11 +70,15 @@ QString TcpRelay::start(quint16 targetPort)
             return;
         }
         m_port = server->serverPort();
-        QObject::connect(server, &QTcpServer::newConnection, server, [server, targetPort] {
+        QObject::connect(server, &QTcpServer::newConnection, server, [=] {
             while (QTcpSocket *client = server->nextPendingConnection()) {
                 auto *upstream = new QTcpSocket(client);
-                pipe(client, upstream);
-                pipe(upstream, client);
+                if (loseRepliesAfter.isEmpty()) {
+                    pipe(client, upstream);
+                    pipe(upstream, client);
+                } else {
+                    pipeLosingReplies(client, upstream, loseRepliesAfter);
+                }
                 QObject::connect(client, &QTcpSocket::disconnected, client, &QObject::deleteLater);
                 upstream->connectToHost(QHostAddress::LocalHost, targetPort);
             }

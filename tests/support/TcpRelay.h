@@ -23,8 +23,11 @@ public:
     TcpRelay &operator=(const TcpRelay &) = delete;
 
     // Listens on a free loopback port and relays to 127.0.0.1:targetPort. Empty on success,
-    // else why not.
-    QString start(quint16 targetPort);
+    // else why not. With `loseRepliesAfter`, a connection whose client has sent those bytes
+    // gets nothing more from the server: the command still runs, its reply is lost on the way
+    // back (what a dropped network path does), and the client times out. Other connections
+    // relay as usual.
+    QString start(quint16 targetPort, const QByteArray &loseRepliesAfter = {});
     quint16 port() const { return m_port; }
 
 private:

@@ -196,7 +196,7 @@ int main(int argc, char *argv[])
         view->tree()->setCurrentItem(view->tree()->topLevelItem(0));
         save(window, QStringLiteral("libraries"));
 
-        // The guarded load: "Preview upgrade…" opens the wizard on the shipped 1.2.0 against the
+        // The guarded load: "Preview upgrade…" opens the wizard on the shipped 1.3.0 against the
         // demo's 1.0.0. Its contract and code diffs are grabbed; then it is cancelled, so
         // nothing is loaded.
         QPushButton *preview = nullptr;

@@ -91,7 +91,7 @@ private slots:
         const QTableWidgetItem *inLine = table->item(rowOf(table, address(0)), 2);
         const QTableWidgetItem *older = table->item(rowOf(table, address(1)), 2);
         const QTableWidgetItem *missing = table->item(rowOf(table, address(2)), 2);
-        QVERIFY2(inLine->text().startsWith(QStringLiteral("1.2.0 · ")), qPrintable(inLine->text()));
+        QVERIFY2(inLine->text().startsWith(QStringLiteral("1.3.0 · ")), qPrintable(inLine->text()));
         QCOMPARE(inLine->background().style(), Qt::NoBrush);
         QVERIFY2(older->text().contains(QStringLiteral("1.0.0")), qPrintable(older->text()));
         QVERIFY2(older->text().contains(QStringLiteral("other version")),
@@ -120,7 +120,7 @@ private slots:
         QCOMPARE(view.matrixView()->alignSource(), address(0));
         // The tree lists the library once, as most nodes hold it.
         QCOMPARE(view.tree()->topLevelItemCount(), 1);
-        QCOMPARE(view.tree()->topLevelItem(0)->text(1), QStringLiteral("1.2.0"));
+        QCOMPARE(view.tree()->topLevelItem(0)->text(1), QStringLiteral("1.3.0"));
 
         // Bring nodes in line: the wizard shows the drifted primaries first, then the result
         // of each node.
@@ -152,7 +152,7 @@ private slots:
         for (int i = 0; i < 3; ++i) {
             const QTreeWidgetItem *row = result->topLevelItem(i);
             ended.insert(row->text(0), row->text(1));
-            QVERIFY2(row->text(2).startsWith(QStringLiteral("inventory_lib_v1 1.2.0 (sha256 ")),
+            QVERIFY2(row->text(2).startsWith(QStringLiteral("inventory_lib_v1 1.3.0 (sha256 ")),
                      qPrintable(row->text(2)));
             QVERIFY2(row->text(3).startsWith(row->text(1) == QLatin1String("loaded")
                                                  ? QStringLiteral("done and verified")

@@ -1,5 +1,5 @@
 // The libraries view and the load wizard, offscreen, against a real redis-server holding the
-// 1.0.0 release: the view says the shipped 1.2.0 differs; the wizard walks contract, code
+// 1.0.0 release: the view says the shipped 1.3.0 differs; the wizard walks contract, code
 // diff, preflight (with a production unlock), backup, confirmation and result; the view then
 // shows the library identical to the shipped file.
 #include "AclUsers.h"
@@ -100,7 +100,7 @@ private slots:
         QCOMPARE(lib->text(1), QStringLiteral("1.0.0"));
         QCOMPARE(lib->text(4), QStringLiteral("5479a38e54d6"));
         QCOMPARE(lib->text(5),
-                 QStringLiteral("differs from shipped functions/inventory_lib_v1.lua (1.2.0)"));
+                 QStringLiteral("differs from shipped functions/inventory_lib_v1.lua (1.3.0)"));
         QCOMPARE(lib->child(0)->text(0), QStringLiteral("inventory_deduct_v1"));
         QCOMPARE(lib->child(0)->text(2), QStringLiteral("(no flags)"));
         QTreeWidgetItem *misc = tree->topLevelItem(1);
@@ -110,7 +110,7 @@ private slots:
         QCOMPARE(misc->child(0)->text(3), QStringLiteral("(no description)"));
         QVERIFY(view.banner()->isVisible());
         QCOMPARE(view.banner()->text(),
-                 QStringLiteral("inventory_lib_v1: loaded 1.0.0, local file 1.2.0 (shipped "
+                 QStringLiteral("inventory_lib_v1: loaded 1.0.0, local file 1.3.0 (shipped "
                                 "functions/inventory_lib_v1.lua) differs."));
         QCOMPARE(view.codeView()->text().toUtf8(), testsupport::previousReleaseSource());
         QVERIFY(view.codeView()->isReadOnly());
@@ -141,28 +141,35 @@ private slots:
                                 .arg(available.height())));
         QTRY_VERIFY_WITH_TIMEOUT(next(w)->isEnabled(), 5000);
         QTableWidget *table = w->contractPage()->table();
-        QCOMPARE(table->rowCount(), 3);
-        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("inventory_deduct_v1"));
+        // Rows by name: 1.3.0 added inventory_adjust_v1 and inventory_release_v1 (issue 32).
+        QCOMPARE(table->rowCount(), 5);
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("inventory_adjust_v1"));
+        QCOMPARE(table->item(1, 0)->text(), QStringLiteral("inventory_deduct_v1"));
+        QCOMPARE(table->item(4, 0)->text(), QStringLiteral("inventory_release_v1"));
         // 1.2.0 checks permissions before the first write: v1's code changed in place.
-        QCOMPARE(table->item(0, 1)->text(), QStringLiteral("code"));
-        QCOMPARE(table->item(1, 1)->text(), QStringLiteral("added"));
-        QCOMPARE(table->item(2, 3)->text(), QStringLiteral("no-writes"));
+        QCOMPARE(table->item(1, 1)->text(), QStringLiteral("code"));
+        QCOMPARE(table->item(0, 1)->text(), QStringLiteral("added"));
+        QCOMPARE(table->item(2, 1)->text(), QStringLiteral("added"));
+        QCOMPARE(table->item(4, 1)->text(), QStringLiteral("added"));
+        QCOMPARE(table->item(3, 3)->text(), QStringLiteral("no-writes"));
         // What the added functions are for: their descriptions, from the new file.
         QCOMPARE(table->horizontalHeaderItem(4)->text(), QStringLiteral("Description"));
-        QVERIFY2(table->item(1, 4)->text().startsWith(
+        QVERIFY2(table->item(2, 4)->text().startsWith(
                      "Deduct stock once per order, recording the quantity"),
-                 qPrintable(table->item(1, 4)->text()));
-        QVERIFY2(table->item(2, 4)->text().startsWith("Read an order receipt"),
                  qPrintable(table->item(2, 4)->text()));
+        QVERIFY2(table->item(3, 4)->text().startsWith("Read an order receipt"),
+                 qPrintable(table->item(3, 4)->text()));
+        QVERIFY2(table->item(4, 4)->text().startsWith("Release an order deduction once"),
+                 qPrintable(table->item(4, 4)->text()));
 
         // 2. The code diff.
         next(w)->click();
         QCOMPARE(w->currentId(), int(ui::LoadWizard::Diff));
         ui::CodeDiffView *diff = w->diffPage()->view();
         QVERIFY(diff->left()->text().contains("-- version: 1.0.0"));
-        QVERIFY(diff->right()->text().contains("-- version: 1.2.0"));
+        QVERIFY(diff->right()->text().contains("-- version: 1.3.0"));
         QCOMPARE(diff->left()->lines(), diff->right()->lines()); // aligned rows
-        QVERIFY(diff->unified()->text().contains("\n+-- version: 1.2.0\n"));
+        QVERIFY(diff->unified()->text().contains("\n+-- version: 1.3.0\n"));
 
         // 3. Preflight: refused until the production session is unlocked.
         next(w)->click();
@@ -223,7 +230,7 @@ private slots:
         QCOMPARE(serverCode("inventory_lib_v1"),
                  testsupport::functionSource("inventory_lib_v1.lua"));
         QTRY_VERIFY_WITH_TIMEOUT(!refreshed.isEmpty(), 5000);
-        QCOMPARE(view.tree()->topLevelItem(0)->text(1), QStringLiteral("1.2.0"));
+        QCOMPARE(view.tree()->topLevelItem(0)->text(1), QStringLiteral("1.3.0"));
         QVERIFY(view.tree()->topLevelItem(0)->text(5).startsWith("identical to"));
         QVERIFY(!view.banner()->isVisible());
         w->close();

@@ -111,7 +111,8 @@ private slots:
 
     // The releases against the frozen 1.0.0: 1.1.0 added inventory_deduct_v2 and
     // inventory_receipt_v1 and kept inventory_deduct_v1's code as it was; 1.2.0 adds a
-    // permission check before the first write to v1 and v2. That is compatible (a new refusal
+    // permission check before the first write to v1 and v2; 1.3.0 adds the release and
+    // adjust functions and leaves the others' code as it was. That is compatible (a new refusal
     // before any write; same names, same replies otherwise), but only a person can tell: the
     // diff does not take the file's word for it and shows v1's code as changed in place, a
     // warning for the release manager to read against the file's release notes.
@@ -122,14 +123,16 @@ private slots:
         QVERIFY2(v120.ok(), qPrintable(v120.problem ? v120.problem->toString() : QString()));
         QVERIFY(v100.ok());
         QCOMPARE(v100.version, QStringLiteral("1.0.0"));
-        QCOMPARE(v120.version, QStringLiteral("1.2.0"));
+        QCOMPARE(v120.version, QStringLiteral("1.3.0"));
         QCOMPARE(v120.library, QStringLiteral("inventory_lib_v1"));
         QCOMPARE(v120.engine, QStringLiteral("LUA"));
         QStringList names;
         for (const InspectedFunction &f : v120.functions)
             names << f.info.name + ":" + f.info.flags.join(",");
-        QCOMPARE(names, (QStringList{"inventory_deduct_v1:", "inventory_deduct_v2:",
-                                     "inventory_receipt_v1:no-writes"}));
+        // 1.3.0 adds the repair functions (issue 32), both writes.
+        QCOMPARE(names, (QStringList{"inventory_adjust_v1:", "inventory_deduct_v1:",
+                                     "inventory_deduct_v2:", "inventory_receipt_v1:no-writes",
+                                     "inventory_release_v1:"}));
         for (const InspectedFunction &f : v120.functions) {
             QVERIFY(f.info.description && !f.info.description->isEmpty());
             QVERIFY2(f.firstLine > 2 && f.lastLine > f.firstLine && f.line > f.lastLine,
@@ -145,7 +148,7 @@ private slots:
         QCOMPARE(d.warnings, QStringList{"in-place contract change: inventory_deduct_v1's code "
                                          "changed; an incompatible change needs a new name (_v2)"});
         QCOMPARE(d.summary(),
-                 QStringLiteral("inventory_lib_v1 1.0.0 → 1.2.0: compatible (2 added, 1 changed)"));
+                 QStringLiteral("inventory_lib_v1 1.0.0 → 1.3.0: compatible (4 added, 1 changed)"));
         QVERIFY(fn(d, "inventory_deduct_v2")->added());
         QVERIFY(fn(d, "inventory_deduct_v1")->bodyChanged);
         QVERIFY(!fn(d, "inventory_deduct_v1")->flagsChanged);
@@ -376,7 +379,7 @@ private slots:
         const LibraryMatch old = catalog.match(loaded(readResource(previousReleasePath())));
         QCOMPARE(old.kind, LibraryMatch::Kind::Differs);
         QCOMPARE(old.text(),
-                 QStringLiteral("differs from shipped functions/inventory_lib_v1.lua (1.2.0)"));
+                 QStringLiteral("differs from shipped functions/inventory_lib_v1.lua (1.3.0)"));
         const LibraryMatch same =
             catalog.match(loaded(readResource(":/functions/inventory_lib_v1.lua")));
         QCOMPARE(same.kind, LibraryMatch::Kind::Identical);

@@ -150,6 +150,16 @@ private slots:
                                           << "31536001";
         QTest::newRow("cert without key") << "tls.keyFile"
                                           << "";
+        QTest::newRow("sentinels without a master") << "sentinel.masterName"
+                                                    << "";
+        QTest::newRow("sentinel port zero") << "sentinel.sentinels"
+                                            << "127.0.0.1:0";
+        QTest::newRow("no sentinel listed") << "sentinel.sentinels"
+                                            << " , ";
+        QTest::newRow("sentinel listed twice") << "sentinel.sentinels"
+                                               << "a:26379 a";
+        QTest::newRow("master name with a space") << "sentinel.masterName"
+                                                  << "my master";
     }
 
     void validation()
@@ -176,6 +186,13 @@ private slots:
             p.receiptTtlSeconds = value.toLongLong();
         else if (field == "tls.keyFile")
             p.tls.keyFile = value;
+        else if (field == "sentinel.masterName") {
+            p.sentinel.masterName = value;
+            p.sentinel.sentinels = QStringLiteral("127.0.0.1");
+        } else if (field == "sentinel.sentinels") {
+            p.sentinel.masterName = QStringLiteral("orders");
+            p.sentinel.sentinels = value;
+        }
         QVERIFY2(hasProblem(p, field), qPrintable(field));
         for (const auto &problem : p.validate())
             QVERIFY(!problem.message.isEmpty());
@@ -222,6 +239,22 @@ private slots:
         QVERIFY(p.startsReadOnly()); // a label we cannot read: fail safe
     }
 
+    // Behind Sentinel the primary may move to any host: production until labelled, never local.
+    void aSentinelProfileIsProductionUntilLabelled()
+    {
+        ConnectionProfile p = sample(QStringLiteral("x"));
+        p.environment.clear();
+        p.host = QStringLiteral("127.0.0.1");
+        p.sentinel.masterName = QStringLiteral("orders");
+        p.sentinel.sentinels = QStringLiteral("127.0.0.1, 127.0.0.1:26380\n[::1]:26381");
+        QCOMPARE(p.environmentKind(), profiles::Environment::Production);
+        QVERIFY(p.validate().isEmpty());
+        p.environment = QStringLiteral("local");
+        QVERIFY(hasProblem(p, QStringLiteral("environment")));
+        p.environment = QStringLiteral("test");
+        QVERIFY(p.validate().isEmpty());
+    }
+
     void roundTrip()
     {
         auto s = settings();
@@ -234,6 +267,8 @@ private slots:
         b.environment = QStringLiteral("production");
         b.tls = {};
         b.releaseUsername.clear();
+        b.sentinel = {QStringLiteral("10.0.4.7, 10.0.4.8:26380"), QStringLiteral("orders"),
+                      QStringLiteral("watcher")};
         QVERIFY(store.save(a).ok());
         QVERIFY(store.save(b).ok());
 

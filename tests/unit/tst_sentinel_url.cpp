@@ -162,7 +162,7 @@ private slots:
                                              << "sentinel 2 (a:1) is listed twice";
         QTest::newRow("too many sentinels")
             << "redis-sentinel://h1,h2,h3,h4,h5,h6,h7,h8,h9,h10,h11,h12,h13,h14,h15,h16,h17#m"
-            << "17 sentinels in one URL: at most 16";
+            << "17 sentinels given: at most 16";
         QTest::newRow("master name in the path") << "redis-sentinel://a:26379/mymaster"
                                                  << "'/mymaster' is not a database number";
         QTest::newRow("database too high") << "redis-sentinel://a/70000#m"

@@ -129,6 +129,17 @@ void ConnectionForm::setThroughBastion(bool through)
     m_environment->setThroughBastion(through);
 }
 
+void ConnectionForm::setBehindSentinel(bool behind)
+{
+    m_environment->setBehindSentinel(behind);
+    for (QWidget *w : {static_cast<QWidget *>(m_host), static_cast<QWidget *>(m_port)}) {
+        w->setEnabled(!behind);
+        w->setToolTip(behind ? tr("Behind Sentinel the sentinels name the primary (Sentinel "
+                                  "tab): host and port are not used.")
+                             : QString());
+    }
+}
+
 QString ConnectionForm::password() const
 {
     return m_password->text();
@@ -151,7 +162,7 @@ void ConnectionForm::offerReleasePassword(const QString &password)
         m_releasePassword->setText(password);
 }
 
-void ConnectionForm::fillFromUrl(const profiles::ParsedRedisUrl &url)
+void ConnectionForm::fillFromUrl(const profiles::ParsedRedisUrl &url, const QString &unnamedAs)
 {
     const profiles::ConnectionProfile &p = url.profile;
     m_host->setText(p.host);
@@ -161,7 +172,7 @@ void ConnectionForm::fillFromUrl(const profiles::ParsedRedisUrl &url)
     if (url.hasPassword)
         m_password->setText(url.password);
     if (m_name->text().trimmed().isEmpty())
-        m_name->setText(p.host);
+        m_name->setText(unnamedAs.isEmpty() ? p.host : unnamedAs);
 }
 
 void ConnectionForm::setStorageNote(const QString &note)

@@ -35,11 +35,15 @@ public:
     void offerReleasePassword(const QString &password);
 
     // The server, the user and the password a URL names; the host names an unnamed profile.
-    void fillFromUrl(const profiles::ParsedRedisUrl &url);
+    // `unnamedAs` names an unnamed profile instead of the host (a Sentinel URL's master name).
+    void fillFromUrl(const profiles::ParsedRedisUrl &url, const QString &unnamedAs = {});
     // Where the passwords will be kept, under the password field.
     void setStorageNote(const QString &note);
     // The SSH tab has a bastion: the environment label's default and note follow it.
     void setThroughBastion(bool through);
+    // The Sentinel tab names a master: the sentinels name the server, so host and port are
+    // not asked, and the label's default follows.
+    void setBehindSentinel(bool behind);
     // Names the form a copy of the profile it shows, the name selected to be edited.
     void nameAsCopy();
 

@@ -2,7 +2,9 @@
 
 #include "FormParts.h"
 #include "TunnelOpener.h"
+#include "sentinel/SentinelResolver.h"
 #include "session/ConnectionProbe.h"
+#include "session/SentinelConfig.h"
 #include "session/TunnelRoute.h"
 #include "ui/common/Palette.h"
 
@@ -55,14 +57,16 @@ ConnectionTestArea::~ConnectionTestArea()
 }
 
 void ConnectionTestArea::start(const profiles::ConnectionProfile &profile, const QString &password,
-                               const std::optional<QString> &releasePassword)
+                               const std::optional<QString> &releasePassword,
+                               const QString &sentinelPassword)
 {
     m_probe->cancel();
+    stopResolving();
     closeTunnel();
     m_results->clear();
     m_status->setStyleSheet(QString());
     if (!profile.ssh.enabled()) {
-        startProbe(profile, password, releasePassword);
+        findPrimary(profile, password, releasePassword, sentinelPassword);
         return;
     }
     // Through the bastion or not at all: the server as written is as the bastion sees it.
@@ -71,11 +75,12 @@ void ConnectionTestArea::start(const profiles::ConnectionProfile &profile, const
     delete m_opener;
     m_opener = new TunnelOpener(this);
     connect(m_opener, &TunnelOpener::opened, this,
-            [this, profile, password, releasePassword](std::shared_ptr<ssh::SshTunnel> tunnel) {
+            [this, profile, password, releasePassword,
+             sentinelPassword](std::shared_ptr<ssh::SshTunnel> tunnel) {
                 m_tunnel = std::move(tunnel);
                 profiles::ConnectionProfile routed = profile;
                 routed.route = session::tunnelRoute(m_tunnel);
-                startProbe(routed, password, releasePassword);
+                findPrimary(routed, password, releasePassword, sentinelPassword);
             });
     connect(m_opener, &TunnelOpener::failed, this, [this](const QString &why) {
         showNotTested(tr("Not tested: the SSH tunnel could not be opened. %1").arg(why));
@@ -83,6 +88,52 @@ void ConnectionTestArea::start(const profiles::ConnectionProfile &profile, const
     connect(m_opener, &TunnelOpener::cancelled, this,
             [this] { showNotTested(tr("Not tested: opening the SSH tunnel was cancelled.")); });
     m_opener->open(profile);
+}
+
+void ConnectionTestArea::findPrimary(const profiles::ConnectionProfile &profile,
+                                     const QString &password,
+                                     const std::optional<QString> &releasePassword,
+                                     const QString &sentinelPassword)
+{
+    m_sentinelFinding.clear();
+    if (!profile.sentinel.enabled()) {
+        startProbe(profile, password, releasePassword);
+        return;
+    }
+    const auto config = session::sentinelConfig(profile, password, sentinelPassword);
+    if (!config.ok()) {
+        showNotTested(tr("Not tested: %1").arg(config.error()));
+        return;
+    }
+    m_button->setEnabled(false);
+    m_status->setText(tr("Asking the sentinels for the primary of '%1'…").arg(config->masterName));
+    m_resolver = new sentinel::SentinelResolver(config.value(), this);
+    connect(m_resolver, &sentinel::SentinelResolver::resolved, this,
+            [this, profile, password, releasePassword](const sentinel::Resolution &r) {
+                stopResolving();
+                m_sentinelFinding = tr("%1 named %2 the primary of '%3' (ROLE confirmed)")
+                                        .arg(r.answeredBy.toString(), r.primary.toString(),
+                                             profile.sentinel.masterName);
+                profiles::ConnectionProfile primary = profile;
+                primary.host = r.primary.host;
+                primary.port = r.primary.port;
+                startProbe(primary, password, releasePassword);
+            });
+    connect(m_resolver, &sentinel::SentinelResolver::failed, this,
+            [this](const sentinel::ResolveError &e) {
+                stopResolving();
+                showNotTested(tr("Not tested: %1").arg(e.message));
+            });
+    m_resolver->resolve();
+}
+
+void ConnectionTestArea::stopResolving()
+{
+    if (!m_resolver)
+        return;
+    m_resolver->disconnect(this);
+    m_resolver->deleteLater();
+    m_resolver = nullptr;
 }
 
 void ConnectionTestArea::startProbe(const profiles::ConnectionProfile &profile,
@@ -113,7 +164,7 @@ void ConnectionTestArea::closeTunnel()
 
 bool ConnectionTestArea::isRunning() const
 {
-    return m_probe->isRunning() || (m_opener && m_opener->isRunning());
+    return m_probe->isRunning() || (m_opener && m_opener->isRunning()) || m_resolver;
 }
 
 void ConnectionTestArea::reset()
@@ -121,6 +172,7 @@ void ConnectionTestArea::reset()
     m_probe->cancel();
     if (m_opener)
         m_opener->cancel();
+    stopResolving();
     closeTunnel();
     m_button->setEnabled(true);
     m_results->clear();
@@ -139,6 +191,9 @@ void ConnectionTestArea::showResult(const session::ProbeResult &result)
         new QTreeWidgetItem(m_results, {tr("Route"), tr("through the SSH tunnel via %1 (closed "
                                                         "after the test)")
                                                          .arg(route)});
+    if (!m_sentinelFinding.isEmpty())
+        (new QTreeWidgetItem(m_results, {tr("Sentinel"), m_sentinelFinding}))
+            ->setToolTip(1, m_sentinelFinding);
     if (!result.ok()) {
         m_status->setStyleSheet(errorStyle());
         m_status->setText(tr("Could not connect: %1").arg(result.error().message));

@@ -74,6 +74,12 @@ void EnvironmentField::setThroughBastion(bool through)
     applyDefault();
 }
 
+void EnvironmentField::setBehindSentinel(bool behind)
+{
+    m_sentinel = behind;
+    applyDefault();
+}
+
 void EnvironmentField::load(const profiles::ConnectionProfile &profile)
 {
     m_chosen = false;
@@ -94,7 +100,7 @@ void EnvironmentField::applyDefault()
 {
     if (m_chosen)
         return updateNote(); // the note depends on the host too
-    setEnvironment(profiles::environmentName(m_bastion
+    setEnvironment(profiles::environmentName(m_bastion || m_sentinel
                                                  ? profiles::Environment::Production
                                                  : profiles::defaultEnvironmentForHost(m_host)),
                    false);
@@ -135,10 +141,14 @@ void EnvironmentField::updateNote()
                             "container is treated as production.")
                        : tr("Writes are allowed. Label a server production when a mistake "
                             "there costs real stock.");
-    const bool localBehindBastion = m_bastion && *env == profiles::Environment::Local;
+    const bool localBehindBastion =
+        (m_bastion || m_sentinel) && *env == profiles::Environment::Local;
     if (!m_chosen && m_bastion)
         note.prepend(tr("Default through an SSH bastion (the host is as the bastion sees it), "
                         "until you pick a label. "));
+    else if (!m_chosen && m_sentinel)
+        note.prepend(tr("Default behind Sentinel (after a failover the primary may be on any "
+                        "host), until you pick a label. "));
     else if (!m_chosen)
         note.prepend(loopback ? tr("Default for a loopback host. ")
                               : tr("Default for a host not written as localhost, 127.x.x.x or "
@@ -149,12 +159,15 @@ void EnvironmentField::updateNote()
                   "if, after connecting, the server's process is found on this machine; "
                   "otherwise the session is production.");
     if (localBehindBastion)
-        note = tr("A server reached through an SSH bastion does not run on this machine: it "
-                  "cannot be labelled local.");
+        note = m_bastion ? tr("A server reached through an SSH bastion does not run on this "
+                              "machine: it cannot be labelled local.")
+                         : tr("Behind Sentinel the primary may move to another machine: it "
+                              "cannot be labelled local.");
     m_note->setText(note);
     // The palette, not a style sheet: a style sheet changes the note's size hint and the form
     // row then cuts its second line.
-    const bool warn = m_chosen && *env == profiles::Environment::Local && (!loopback || m_bastion);
+    const bool warn =
+        m_chosen && *env == profiles::Environment::Local && (!loopback || m_bastion || m_sentinel);
     QPalette pal = m_note->palette();
     QColor colour = warn ? Palette::error() : palette().color(QPalette::WindowText);
     if (!warn)

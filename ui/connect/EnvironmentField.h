@@ -27,6 +27,9 @@ public:
     // Through an SSH bastion the host is as the bastion sees it: production until labelled,
     // and never local.
     void setThroughBastion(bool through);
+    // Behind Sentinel the primary may be on any host after a failover: production until
+    // labelled, and never local.
+    void setBehindSentinel(bool behind);
 
     // A saved label is the user's choice; an unlabelled profile keeps following its host. A
     // label this version cannot read is shown as production, the careful choice.
@@ -42,6 +45,7 @@ private:
 
     QString m_host;
     bool m_bastion = false;
+    bool m_sentinel = false;
     bool m_chosen = false; // the user (or a saved profile) picked the label
     bool m_applyingDefault = false;
     QComboBox *m_combo = nullptr;

@@ -56,6 +56,7 @@ LibrariesView::LibrariesView(functions::ChangeContext context, QWidget *parent)
     , m_delete(new QPushButton(tr("Delete…"), this))
 {
     setHeading(m_title);
+    m_title->setObjectName(QStringLiteral("librariesTitle"));
     auto *refresh = new QPushButton(tr("Refresh"), this);
     auto *load = new QPushButton(tr("Load file…"), this);
     auto *rollback = new QPushButton(tr("Roll back…"), this);
@@ -155,6 +156,10 @@ void LibrariesView::refresh()
 {
     if (onCluster())
         return refreshMatrix();
+    // A standalone session's connection may have been aimed at another server since (Sentinel
+    // named a new primary): its libraries are said to be that server's.
+    if (!m_context.nodes.isEmpty() && m_context.nodes.first().reader)
+        m_context.nodes.first().address = m_context.nodes.first().reader->address();
     if (!m_clusterNodes)
         return refreshServer();
     // A standalone server's replication group (functions::StandaloneGroup) belongs in the
@@ -178,6 +183,7 @@ void LibrariesView::refreshServer()
     m_matrix->hide();
     if (m_context.nodes.isEmpty() || !m_context.nodes.first().reader)
         return showError(tr("No connection."));
+    m_title->setText(tr("Function libraries on %1").arg(m_context.nodes.first().address));
     const quint64 generation = ++m_generation;
     m_footer->setText(tr("Reading FUNCTION LIST WITHCODE…"));
     // As the release user when there is one, like every step of a change: the session user

@@ -1,0 +1,25 @@
+#pragma once
+
+// What `inventory-cli release` and `inventory-cli adjust` share (issue 32): their options, the
+// sequence through the write gate (as `deduct` goes), the settling of a lost reply and the
+// exit codes. Each verb's file registers it with its own words.
+
+#include "ConnectionArgs.h"
+#include "inventory/RepairRequest.h"
+
+namespace cli {
+
+// Exit codes beyond the shared ones (Subcommand.h), as `deduct` numbers them.
+enum RepairExit {
+    RepairExitRefused = 4,      // the contract refused it: nothing written
+    RepairExitStockMissing = 5, // the stock key does not exist: nothing written
+    RepairExitRejected = 6,     // the server refused the call before any write
+    RepairExitUnknown = 7,      // outcome unknown or may have written: never resent
+};
+
+// The exit codes, for --help.
+QString repairExitCodesHelp(inventory::RepairKind kind);
+
+int runRepair(Context &context, inventory::RepairKind kind, const QString &description);
+
+} // namespace cli

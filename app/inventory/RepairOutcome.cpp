@@ -1,0 +1,223 @@
+#include "RepairOutcome.h"
+
+#include "PreWriteErrors.h"
+#include "core/Bytes.h"
+#include "redis/ReplyShape.h"
+
+namespace inventory {
+
+namespace {
+
+// The reply is none the contract allows: the call may have written anything.
+RepairOutcome repairOutsideContract(RepairKind repair, const redis::Reply &r, const QString &why)
+{
+    RepairOutcome o;
+    o.repair = repair;
+    o.kind = RepairOutcomeKind::MayHaveWritten;
+    o.replyText = r.debugString();
+    o.anomaly = why;
+    return o;
+}
+
+QString functionOf(RepairKind repair)
+{
+    return QLatin1String(repair == RepairKind::Release ? ReleaseFunctionName : AdjustFunctionName);
+}
+
+QString stockText(const std::optional<qint64> &stock)
+{
+    return stock ? QStringLiteral("the stock is %1").arg(*stock)
+                 : QStringLiteral("the stock key is missing now");
+}
+
+} // namespace
+
+QString RepairOutcome::name() const
+{
+    const bool release = repair == RepairKind::Release;
+    switch (kind) {
+    case RepairOutcomeKind::Applied:
+        return release ? QStringLiteral("released") : QStringLiteral("adjusted");
+    case RepairOutcomeKind::AlreadyApplied:
+        return release ? QStringLiteral("already_released") : QStringLiteral("already_applied");
+    case RepairOutcomeKind::NoReceipt:
+        return QStringLiteral("no_receipt");
+    case RepairOutcomeKind::OtherQuantity:
+        return QStringLiteral("other_quantity");
+    case RepairOutcomeKind::OutOfBounds:
+        return QStringLiteral("out_of_bounds");
+    case RepairOutcomeKind::StockMissing:
+        return QStringLiteral("stock_missing");
+    case RepairOutcomeKind::Rejected:
+        return QStringLiteral("rejected");
+    case RepairOutcomeKind::MayHaveWritten:
+        return QStringLiteral("may_have_written");
+    case RepairOutcomeKind::Unknown:
+        return QStringLiteral("unknown");
+    case RepairOutcomeKind::NotSent:
+        return QStringLiteral("not_sent");
+    }
+    return {};
+}
+
+QString RepairOutcome::summary() const
+{
+    const QString n = name().replace(QLatin1Char('_'), QLatin1Char(' '));
+    switch (kind) {
+    case RepairOutcomeKind::Applied:
+    case RepairOutcomeKind::AlreadyApplied:
+    case RepairOutcomeKind::OutOfBounds:
+        return QStringLiteral("%1: %2").arg(n, stock ? QStringLiteral("stock %1").arg(*stock)
+                                                     : QStringLiteral("stock key missing"));
+    case RepairOutcomeKind::OtherQuantity:
+        return QStringLiteral("%1: the receipt records %2").arg(n).arg(*recordedQuantity);
+    case RepairOutcomeKind::NoReceipt:
+    case RepairOutcomeKind::StockMissing:
+        return n;
+    case RepairOutcomeKind::Rejected:
+        return QStringLiteral("rejected: %1").arg(serverError);
+    case RepairOutcomeKind::MayHaveWritten:
+        return QStringLiteral("may have written: %1")
+            .arg(anomaly.isEmpty() ? serverError : anomaly);
+    case RepairOutcomeKind::Unknown:
+        return QStringLiteral("outcome unknown (%1)").arg(transportError);
+    case RepairOutcomeKind::NotSent:
+        return QStringLiteral("not sent: %1").arg(transportError);
+    }
+    return {};
+}
+
+QString RepairOutcome::sentence(const RepairPlan &plan) const
+{
+    const RepairRequest &r = plan.request;
+    const QString sku = core::escapeBytes(r.sku, 60);
+    const QString id = core::escapeBytes(r.id, 60);
+    const bool release = repair == RepairKind::Release;
+    const QString what = release ? QStringLiteral("the release of order %1 on SKU %2").arg(id, sku)
+                                 : QStringLiteral("adjustment %1 on SKU %2").arg(id, sku);
+    switch (kind) {
+    case RepairOutcomeKind::Applied:
+        return release ? QStringLiteral("Released: order %1 gave %2 back to SKU %3; the stock is "
+                                        "now %4.")
+                             .arg(id, QString::fromUtf8(r.amount), sku)
+                             .arg(*stock)
+                       : QStringLiteral("Adjusted: SKU %1 changed by %2 under adjustment %3; the "
+                                        "stock is now %4.")
+                             .arg(sku, QString::fromUtf8(r.amount), id)
+                             .arg(*stock);
+    case RepairOutcomeKind::AlreadyApplied:
+        return QStringLiteral("Already %1: %2 was applied before (its key exists), so nothing "
+                              "changed; %3.")
+            .arg(release ? QStringLiteral("released") : QStringLiteral("applied"), what,
+                 stockText(stock));
+    case RepairOutcomeKind::NoReceipt:
+        return QStringLiteral("Not released: order %1 has no receipt on SKU %2, so no deduction "
+                              "is proven, and nothing was written.")
+            .arg(id, sku);
+    case RepairOutcomeKind::OtherQuantity:
+        return QStringLiteral("Not released: the receipt of order %1 records a deduction of %2, "
+                              "not %3; nothing was written.")
+            .arg(id)
+            .arg(*recordedQuantity)
+            .arg(QString::fromUtf8(r.amount));
+    case RepairOutcomeKind::OutOfBounds:
+        return QStringLiteral("Not adjusted: the stock of SKU %1 is %2, and %3 would take it out "
+                              "of 0..1,000,000,000; nothing was written.")
+            .arg(sku)
+            .arg(*stock)
+            .arg(QString::fromUtf8(r.amount));
+    case RepairOutcomeKind::StockMissing:
+        return QStringLiteral("Not %1: the stock key %2 does not exist, and a repair never "
+                              "creates one; nothing was written.")
+            .arg(release ? QStringLiteral("released") : QStringLiteral("adjusted"),
+                 core::escapeBytes(plan.stockKey, 80));
+    case RepairOutcomeKind::Rejected:
+        return QStringLiteral("Not %1: the server refused the call before any write (%2).")
+            .arg(release ? QStringLiteral("released") : QStringLiteral("adjusted"), serverError);
+    case RepairOutcomeKind::MayHaveWritten:
+        return QStringLiteral("May have written: %1 (%2); it was not resent: read its key "
+                              "before doing anything else.")
+            .arg(anomaly.isEmpty() ? QStringLiteral("the server answered with an error that can "
+                                                    "come after a write")
+                                   : QStringLiteral("the reply could not be read"),
+                 anomaly.isEmpty() ? serverError : anomaly);
+    case RepairOutcomeKind::Unknown:
+        return QStringLiteral("Outcome unknown: %1 was sent but no reply came (%2); it was not "
+                              "resent.")
+            .arg(what, transportError);
+    case RepairOutcomeKind::NotSent:
+        return QStringLiteral("Nothing was sent: %1.").arg(transportError);
+    }
+    return {};
+}
+
+RepairOutcome repairErrorOutcome(RepairKind repair, const redis::RedisError &e)
+{
+    RepairOutcome o;
+    o.repair = repair;
+    if (e.kind == redis::RedisError::Kind::Server) {
+        o.kind = isPreWriteRefusal(e.message) ? RepairOutcomeKind::Rejected
+                                              : RepairOutcomeKind::MayHaveWritten;
+        o.serverError = e.message;
+        o.replyText = e.message;
+        return o;
+    }
+    // The deduction's rule for transport failures: how far it got, and who refused it.
+    const DeductionOutcome t = transportOutcome(e);
+    o.kind =
+        t.kind == OutcomeKind::NotSent ? RepairOutcomeKind::NotSent : RepairOutcomeKind::Unknown;
+    o.notSentReason = t.notSentReason;
+    o.transportError = t.transportError;
+    return o;
+}
+
+RepairOutcome decodeRepairReply(RepairKind repair, const redis::ReplyResult &result,
+                                const std::function<std::optional<RepairCodeRule>(qint64)> &rules)
+{
+    if (!result.ok())
+        return repairErrorOutcome(repair, result.error());
+    const redis::Reply &r = result.value();
+    if (r.isError())
+        return repairErrorOutcome(repair, redis::RedisError::fromServer(r.bytes()));
+    if (!r.isArray() || r.size() != 2)
+        return repairOutsideContract(
+            repair, r,
+            QStringLiteral("%1, not the contract's {code, value} pair").arg(redis::replyShape(r)));
+    if (!r.at(0).isInteger() || !r.at(1).isInteger())
+        return repairOutsideContract(
+            repair, r,
+            QStringLiteral("its code and value are %1 and %2, not two "
+                           "integers")
+                .arg(redis::replyShape(r.at(0)), redis::replyShape(r.at(1))));
+    const qint64 code = *r.at(0).integer();
+    const qint64 value = *r.at(1).integer();
+    const auto rule = rules(code);
+    if (!rule)
+        return repairOutsideContract(
+            repair, r,
+            QStringLiteral("code %1, which %2 never returns").arg(code).arg(functionOf(repair)));
+    if (value < rule->min || value > rule->max)
+        return repairOutsideContract(repair, r,
+                                     QStringLiteral("code %1, but %2 is %3, outside %4..%5")
+                                         .arg(code)
+                                         .arg(rule->what)
+                                         .arg(value)
+                                         .arg(rule->min)
+                                         .arg(rule->max));
+    if (rule->notValue && value == *rule->notValue)
+        return repairOutsideContract(
+            repair, r,
+            QStringLiteral("code %1, but %2 is this call's own").arg(code).arg(rule->what));
+    RepairOutcome o;
+    o.repair = repair;
+    o.kind = rule->kind;
+    o.replyText = r.debugString();
+    if (rule->kind == RepairOutcomeKind::OtherQuantity)
+        o.recordedQuantity = value;
+    else if (rule->kind != RepairOutcomeKind::NoReceipt
+             && rule->kind != RepairOutcomeKind::StockMissing && value >= 0)
+        o.stock = value; // AlreadyApplied's -1: the stock key is missing
+    return o;
+}
+
+} // namespace inventory

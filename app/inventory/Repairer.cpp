@@ -1,0 +1,238 @@
+#include "Repairer.h"
+
+#include "AdjustOutcome.h"
+#include "InventoryLog.h"
+#include "ReleaseOutcome.h"
+#include "WriteTargetRole.h"
+#include "core/Bytes.h"
+#include "redis/ReplyShape.h"
+
+#include <QElapsedTimer>
+#include <QRegularExpression>
+
+namespace inventory {
+
+namespace {
+
+RecordReading recordFrom(const redis::ReplyResult &get, const redis::ReplyResult &ttl)
+{
+    RecordReading r;
+    r.read = true;
+    const KeyReading value = KeyReading::fromReply(get);
+    if (!value.error.isEmpty()) {
+        r.error = value.error;
+        return r;
+    }
+    r.value = value.value;
+    if (!ttl.ok())
+        r.error = ttl.error().toString();
+    else if (const auto seconds = ttl->integer())
+        r.ttlSeconds = *seconds;
+    else
+        r.error = QStringLiteral("TTL answered %1, not a number").arg(redis::replyShape(*ttl));
+    return r;
+}
+
+// The audit record of this repair's FCALL: the reason and the evidence read before it.
+AuditRecord repairRecord(const RepairResult &result, const DeductionContext &ctx)
+{
+    const RepairPlan &plan = result.plan;
+    QStringList detail;
+    if (!plan.request.reason.isEmpty())
+        detail << QStringLiteral("reason: %1").arg(plan.request.reason);
+    if (result.receiptBefore) {
+        const ReceiptStatus &s = *result.receiptBefore;
+        detail << (s.ok() ? QStringLiteral("receipt before: %1 (%2, TTL %3)")
+                                .arg(s.verdictName(),
+                                     s.exists ? core::escapeBytes(s.rawValue, 80)
+                                              : QStringLiteral("missing"),
+                                     s.ttlText())
+                          : QStringLiteral("receipt before: could not read (%1)").arg(s.error));
+    }
+    detail << QStringLiteral("%1 key before: %2")
+                  .arg(plan.request.kind == RepairKind::Release ? QStringLiteral("release")
+                                                                : QStringLiteral("adjustment"),
+                       result.recordBefore.text());
+    AuditRecord rec;
+    rec.action = repairName(plan.request.kind);
+    rec.profile = ctx.profileName;
+    rec.server = ctx.serverFor(plan.slot);
+    if (rec.server == result.server)
+        rec.runId = result.runId;
+    rec.command = plan.command;
+    rec.detail = detail.join(QStringLiteral("; "));
+    return rec;
+}
+
+RepairOutcome notSent(RepairKind repair, NotSentReason reason, const QString &why)
+{
+    RepairOutcome o;
+    o.repair = repair;
+    o.kind = RepairOutcomeKind::NotSent;
+    o.notSentReason = reason;
+    o.transportError = why;
+    return o;
+}
+
+} // namespace
+
+bool RecordReading::wellFormed(RepairKind kind) const
+{
+    static const QRegularExpression release(
+        QStringLiteral("^quantity=[1-9][0-9]{0,6};time=[0-9]+\\.[0-9]{6}$"));
+    static const QRegularExpression adjust(
+        QStringLiteral("^delta=-?[1-9][0-9]{0,6};time=[0-9]+\\.[0-9]{6}$"));
+    return value
+           && (kind == RepairKind::Release ? release : adjust)
+                  .match(QString::fromLatin1(*value))
+                  .hasMatch();
+}
+
+QString RecordReading::text() const
+{
+    if (!read)
+        return QStringLiteral("not read");
+    if (!error.isEmpty())
+        return QStringLiteral("could not read (%1)").arg(error);
+    if (!value)
+        return QStringLiteral("missing");
+    return QStringLiteral("%1 (TTL %2)")
+        .arg(core::escapeBytes(*value, 80),
+             ttlSeconds >= 0 ? QStringLiteral("%1 s").arg(ttlSeconds) : QStringLiteral("none"));
+}
+
+RepairSettlement settleRepair(const RepairPlan &plan, const RecordReading &record)
+{
+    const bool release = plan.request.kind == RepairKind::Release;
+    const QString key = release ? QStringLiteral("release key") : QStringLiteral("adjustment key");
+    const QString keyName = core::escapeBytes(plan.recordKey, 80);
+    if (!record.read || !record.error.isEmpty())
+        return {false,
+                QStringLiteral("not proven: the %1 %2 could not be read (%3); read it "
+                               "again before doing anything else")
+                    .arg(key, keyName, record.read ? record.error : QStringLiteral("not read"))};
+    if (!record.value)
+        return {false, QStringLiteral("not proven: the %1 %2 does not exist: the call may not "
+                                      "have run, or its key expired or was evicted; sending the "
+                                      "same %3 again is answered from that key if it ran and "
+                                      "the key still lives")
+                           .arg(key, keyName, repairName(plan.request.kind))};
+    if (!record.wellFormed(plan.request.kind))
+        return {false, QStringLiteral("not proven: the %1 %2 holds %3, which no %4 writes")
+                           .arg(key, keyName, core::escapeBytes(*record.value, 80),
+                                repairName(plan.request.kind))};
+    return {true, QStringLiteral("%1: the %2 %3 exists (%4), so this %5 was applied, by this "
+                                 "call or an earlier one with the same key; do not send it "
+                                 "again")
+                      .arg(release ? QStringLiteral("released") : QStringLiteral("adjusted"), key,
+                           keyName, record.text(), repairName(plan.request.kind))};
+}
+
+RecordReading readRecordBlocking(redis::CommandSender &sender, const QByteArray &key, int timeoutMs)
+{
+    const QList<redis::ReplyResult> r = sender.callBatch({{"GET", key}, {"TTL", key}}, timeoutMs);
+    return recordFrom(r.value(0, redis::RedisError::notSent({})),
+                      r.value(1, redis::RedisError::notSent({})));
+}
+
+RepairResult repairBlocking(redis::CommandSender &sender, const DeductionContext &ctx,
+                            const RepairPlan &plan)
+{
+    RepairResult result;
+    result.plan = plan;
+    result.startedUtc = QDateTime::currentDateTimeUtc();
+    const RepairKind kind = plan.request.kind;
+    if (!plan.ok()) {
+        QStringList why;
+        for (const FieldProblem &p : plan.problems)
+            why << p.field + QStringLiteral(": ") + p.message;
+        result.outcome = notSent(
+            kind,
+            plan.problems.first().field == QLatin1String("keys") ? NotSentReason::CrossSlot
+                                                                 : NotSentReason::InvalidRequest,
+            QStringLiteral("refused before sending (%1)").arg(why.join(QStringLiteral("; "))));
+        return result;
+    }
+    // The INFOs carry no key: sent with the key reads, they reach the node the write goes to.
+    const auto before = sender.callBatch({{"GET", plan.stockKey},
+                                          {"INFO", "server"},
+                                          {"INFO", "replication"},
+                                          {"GET", plan.recordKey},
+                                          {"TTL", plan.recordKey}},
+                                         ctx.timeoutMs);
+    const auto reply = [&](int i) {
+        return before.value(i, redis::RedisError::notSent({}));
+    };
+    result.stockBefore = KeyReading::fromReply(reply(0));
+    result.runId = runIdOf(reply(1));
+    result.server = ctx.serverFor(plan.slot);
+    result.recordBefore = recordFrom(reply(3), reply(4));
+    const WriteTargetRole role = writeTargetRole(reply(2));
+    if (!role.writable()) {
+        result.outcome =
+            notSent(kind,
+                    role.kind == WriteTargetRole::Kind::Replica ? NotSentReason::Replica
+                                                                : NotSentReason::RoleUnknown,
+                    role.refusal());
+        return result;
+    }
+    if (kind == RepairKind::Release)
+        result.receiptBefore = checkReceiptBlocking(sender, plan.receiptKey, ctx.timeoutMs);
+
+    // Write-ahead: the attempt is on disk before the command leaves, or it does not leave.
+    const AuditLog log(ctx.auditLogPath);
+    const auto attempt = log.appendAttempt(repairRecord(result, ctx));
+    if (!attempt.ok()) {
+        qCWarning(lcInventory) << "not sent, the attempt could not be recorded:" << attempt.error();
+        result.outcome = notSent(kind, NotSentReason::AuditLog, attempt.error());
+        return result;
+    }
+    const QDateTime sentAt = QDateTime::currentDateTimeUtc();
+    QElapsedTimer clock;
+    clock.start();
+    const redis::ReplyResult r =
+        sender.callBatch({plan.command}, ctx.timeoutMs).value(0, redis::RedisError::notSent({}));
+    result.durationMs = clock.elapsed();
+    result.outcome = kind == RepairKind::Release ? decodeReleaseReply(r, plan.amount())
+                                                 : decodeAdjustReply(r, plan.amount());
+
+    const bool unknown = result.outcome.kind == RepairOutcomeKind::Unknown;
+    if (!unknown && result.outcome.kind != RepairOutcomeKind::NotSent) {
+        // After an unknown outcome the connection may be stuck behind the call: the caller
+        // settles it on another. Otherwise the stock and the record as they are now.
+        const auto after = sender.callBatch(
+            {{"GET", plan.stockKey}, {"GET", plan.recordKey}, {"TTL", plan.recordKey}},
+            ctx.timeoutMs);
+        const auto afterReply = [&](int i) {
+            return after.value(i, redis::RedisError::notSent({}));
+        };
+        result.stockAfter = KeyReading::fromReply(afterReply(0));
+        result.recordAfter = recordFrom(afterReply(1), afterReply(2));
+        // A refusal while the stock moved: something wrote during the call, perhaps this one.
+        DeductionOutcome refusal;
+        refusal.kind = OutcomeKind::Rejected;
+        const DeductionOutcome moved =
+            withStockReadings(refusal, result.stockBefore.value, result.stockAfter.value);
+        if (result.outcome.kind == RepairOutcomeKind::Rejected && !moved.stockMoved.isEmpty()) {
+            result.outcome.kind = RepairOutcomeKind::MayHaveWritten;
+            result.outcome.stockMoved = moved.stockMoved;
+        }
+    }
+    AuditRecord rec = repairRecord(result, ctx);
+    if (!result.outcome.anomaly.isEmpty())
+        rec.detail += QStringLiteral("; reply %1").arg(result.outcome.replyText);
+    rec.timeUtc = sentAt;
+    rec.result = result.outcome.summary();
+    rec.outcomeUnknown = unknown || result.outcome.kind == RepairOutcomeKind::MayHaveWritten;
+    rec.durationMs = result.durationMs;
+    const auto appended = log.appendOutcome(rec, attempt.value().attemptId);
+    if (!appended.ok()) {
+        qCWarning(lcInventory) << "audit record lost:" << appended.error();
+        result.auditProblems << appended.error();
+    }
+    qCInfo(lcInventory) << repairName(kind) << core::escapeBytes(plan.stockKey, 80)
+                        << result.outcome.summary();
+    return result;
+}
+
+} // namespace inventory
