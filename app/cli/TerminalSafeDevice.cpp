@@ -1,5 +1,7 @@
 #include "TerminalSafeDevice.h"
 
+#include <QFileDevice>
+
 namespace cli {
 
 namespace {
@@ -78,11 +80,13 @@ void TerminalSafeDevice::finish()
 
 qint64 TerminalSafeDevice::writeData(const char *data, qint64 size)
 {
-    if (m_passThrough)
-        return m_target.write(data, size) < 0 ? -1 : size;
-    const QByteArray safe = filter(data, size, m_pending);
-    if (m_target.write(safe) < 0)
+    const QByteArray safe = m_passThrough ? QByteArray() : filter(data, size, m_pending);
+    if ((m_passThrough ? m_target.write(data, size) : m_target.write(safe)) < 0)
         return -1;
+    // What arrives here was buffered by the QTextStream above (16 KB, or up to a flush() such
+    // as a progress line's): a file's own buffer would hold a progress line back until exit.
+    if (auto *file = qobject_cast<QFileDevice *>(&m_target))
+        file->flush();
     // A lone lead byte at the very end stays pending; it is written with what follows.
     return size;
 }

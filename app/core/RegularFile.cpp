@@ -53,10 +53,8 @@ Result<QByteArray, FileReadError> readResource(const QString &path, qint64 maxBy
 
 } // namespace
 
-Result<QByteArray, FileReadError> readRegularFile(const QString &path, qint64 maxBytes, Links links)
+Result<int, FileReadError> openRegularFile(const QString &path, Links links)
 {
-    if (path.startsWith(QLatin1Char(':')))
-        return readResource(path, maxBytes);
     const auto sysError = [&path](FileReadError::Kind kind) {
         return error(kind, QStringLiteral("cannot read %1: %2")
                                .arg(path, QString::fromLocal8Bit(std::strerror(errno))));
@@ -73,6 +71,35 @@ Result<QByteArray, FileReadError> readRegularFile(const QString &path, qint64 ma
                              .arg(path));
         return sysError(FileReadError::Kind::CannotOpen);
     }
+    struct stat st;
+    if (::fstat(fd, &st) != 0) {
+        const auto e = sysError(FileReadError::Kind::CannotOpen);
+        ::close(fd);
+        return e;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return error(FileReadError::Kind::NotRegular,
+                     QStringLiteral("cannot read %1: not a regular file (%2)")
+                         .arg(path, typeName(st.st_mode)));
+    }
+    // A regular file never blocks; clearing O_NONBLOCK keeps reads plain for QFile.
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
+}
+
+Result<QByteArray, FileReadError> readRegularFile(const QString &path, qint64 maxBytes, Links links)
+{
+    if (path.startsWith(QLatin1Char(':')))
+        return readResource(path, maxBytes);
+    const auto opened = openRegularFile(path, links);
+    if (!opened)
+        return opened.error();
+    const int fd = opened.value();
+    const auto sysError = [&path](FileReadError::Kind kind) {
+        return error(kind, QStringLiteral("cannot read %1: %2")
+                               .arg(path, QString::fromLocal8Bit(std::strerror(errno))));
+    };
     struct Closer
     {
         int fd;
@@ -81,10 +108,6 @@ Result<QByteArray, FileReadError> readRegularFile(const QString &path, qint64 ma
     struct stat st;
     if (::fstat(fd, &st) != 0)
         return sysError(FileReadError::Kind::CannotOpen);
-    if (!S_ISREG(st.st_mode))
-        return error(FileReadError::Kind::NotRegular,
-                     QStringLiteral("cannot read %1: not a regular file (%2)")
-                         .arg(path, typeName(st.st_mode)));
     if (st.st_size > maxBytes)
         return tooLarge(path, st.st_size, maxBytes);
     QByteArray out;

@@ -28,4 +28,10 @@ enum class Links { Follow, Refuse };
 Result<QByteArray, FileReadError> readRegularFile(const QString &path, qint64 maxBytes,
                                                   Links links = Links::Follow);
 
+// The same checks for a file read as a stream (a ledger export of any size): opens `path`
+// read-only and returns its descriptor once fstat shows a regular file, so a FIFO, a device
+// or a directory is refused before a byte is read and a reader never waits for a writer. The
+// caller owns the descriptor (QFile::open(fd, ..., AutoCloseHandle)).
+Result<int, FileReadError> openRegularFile(const QString &path, Links links = Links::Follow);
+
 } // namespace core

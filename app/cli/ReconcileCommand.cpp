@@ -1,0 +1,243 @@
+// inventory-cli reconcile: Redis receipts against the order ledger, read-only on both sides
+// (docs/reconcile.md).
+#include "ConnectionArgs.h"
+#include "browse/Glob.h"
+#include "ledger/LedgerSpec.h"
+#include "reconcile/ReconcileReport.h"
+#include "reconcile/ReconcileRun.h"
+#include "redis/ClusterRouter.h"
+
+#include <QIODevice>
+
+namespace cli {
+
+namespace {
+
+struct ReconcileOptions
+{
+    ConnectionArgs connection;
+    QCommandLineOption ledger{QStringLiteral("ledger"),
+                              QStringLiteral("The order ledger: a .csv or .jsonl file, "
+                                             "sqlite:///path/to/file.db or "
+                                             "postgresql://user@host:port/db."),
+                              QStringLiteral("LEDGER")};
+    QCommandLineOption query{QStringLiteral("ledger-query"),
+                             QStringLiteral("The SQL query that lists order lines (default: "
+                                            "SELECT order_id, sku, quantity, state FROM "
+                                            "orders). It runs read-only: a write is refused."),
+                             QStringLiteral("SQL")};
+    QCommandLineOption table{QStringLiteral("ledger-table"),
+                             QStringLiteral("Read this table's mapped columns instead of a "
+                                            "query."),
+                             QStringLiteral("NAME")};
+    QCommandLineOption columns{QStringLiteral("ledger-columns"),
+                               QStringLiteral("Which columns hold the fields, e.g. "
+                                              "'order_id=id,sku=product,quantity=qty,"
+                                              "state=status,time=created_at'."),
+                               QStringLiteral("MAP")};
+    QCommandLineOption states{QStringLiteral("ledger-states"),
+                              QStringLiteral("Ledger states mapped to committed, cancelled, "
+                                             "failed or pending, e.g. "
+                                             "'paid=committed,refunded=cancelled'. Any other "
+                                             "state stops the run naming its row."),
+                              QStringLiteral("MAP")};
+    QCommandLineOption passwordStdin{
+        QStringLiteral("ledger-password-stdin"),
+        QStringLiteral("Read the PostgreSQL password from standard input (the line after any "
+                       "Redis passwords read there).")};
+    QCommandLineOption sku{QStringLiteral("sku"),
+                           QStringLiteral("Only SKUs matching this Redis glob."),
+                           QStringLiteral("GLOB")};
+    QCommandLineOption since{QStringLiteral("since"),
+                             QStringLiteral("Only ledger rows (and receipts) from this time on "
+                                            "(ISO 8601 with a zone, or seconds since 1970); "
+                                            "needs a time column."),
+                             QStringLiteral("TIME")};
+    QCommandLineOption until{QStringLiteral("until"),
+                             QStringLiteral("Only ledger rows (and receipts) before this time."),
+                             QStringLiteral("TIME")};
+    QCommandLineOption grace{QStringLiteral("grace"),
+                             QStringLiteral("Seconds a receipt absent from the ledger is given "
+                                            "before it is a release candidate (default %1).")
+                                 .arg(reconcile::DefaultGraceMs / 1000),
+                             QStringLiteral("SECONDS"),
+                             QString::number(reconcile::DefaultGraceMs / 1000)};
+    QCommandLineOption json{QStringLiteral("json"),
+                            QStringLiteral("Print one JSON object: findings (order, sku, "
+                                           "quantity, class, sentence), SKUs, summary.")};
+    QCommandLineOption raw{QStringLiteral("raw"),
+                           QStringLiteral("Print one line per finding: ORDER:SKU:QTY:CLASS.")};
+
+    void addTo(QCommandLineParser &parser)
+    {
+        parser.setApplicationDescription(QStringLiteral(
+            "Compares the receipts in Redis (a scan of the profile's key schema) with the order\n"
+            "ledger, read-only on both sides. Each order line is in_line, release_candidate,\n"
+            "missing_receipt, quantity_differs or released; each SKU's receipted units are set\n"
+            "against the units the ledger committed.\n"
+            "Exit codes: 0 everything in line, 1 divergences found, 2 bad arguments, 3 could\n"
+            "not check (either side could not be read; nothing is concluded)."));
+        connection.addTo(parser);
+        connection.addScanTo(parser);
+        parser.addOptions({ledger, query, table, columns, states, passwordStdin, sku, since, until,
+                           grace, json, raw});
+    }
+};
+
+constexpr int ExitCouldNotCheck = 3;
+
+// The ledger spec and scope from the arguments, or the usage error.
+std::optional<QString> readArguments(const QCommandLineParser &parser, const ReconcileOptions &o,
+                                     ledger::LedgerSpec *spec, reconcile::Scope *scope)
+{
+    if (parser.isSet(o.json) && parser.isSet(o.raw))
+        return QStringLiteral("give --json or --raw, not both");
+    if (!parser.isSet(o.ledger))
+        return QStringLiteral("give --ledger (a .csv or .jsonl file, sqlite:///path or "
+                              "postgresql://user@host:port/db)");
+    auto parsed = ledger::LedgerSpec::parse(parser.value(o.ledger));
+    if (!parsed)
+        return QStringLiteral("--ledger: %1").arg(parsed.error());
+    *spec = parsed.value();
+    spec->query = parser.value(o.query);
+    spec->table = parser.value(o.table);
+    const auto columns = ledger::Columns::parse(parser.value(o.columns));
+    if (!columns)
+        return QStringLiteral("--ledger-columns: %1").arg(columns.error());
+    spec->columns = columns.value();
+    const auto states = ledger::StateMap::parse(parser.value(o.states));
+    if (!states)
+        return QStringLiteral("--ledger-states: %1").arg(states.error());
+    spec->states = states.value();
+    if (auto problem = spec->problem())
+        return *problem;
+    if (parser.isSet(o.passwordStdin) && spec->kind != ledger::LedgerSpec::Kind::Postgres)
+        return QStringLiteral("--ledger-password-stdin is for a postgresql:// ledger");
+    if (const auto problem = browse::globProblem(parser.value(o.sku).toUtf8()))
+        return QStringLiteral("--sku: %1").arg(*problem);
+    scope->skuGlob = parser.value(o.sku).toUtf8();
+    for (const auto &[option, out] :
+         {std::pair{&o.since, &scope->sinceMs}, std::pair{&o.until, &scope->untilMs}}) {
+        if (!parser.isSet(*option))
+            continue;
+        const auto t = ledger::parseLedgerTime(parser.value(*option).toUtf8());
+        if (!t)
+            return QStringLiteral("--%1: give ISO 8601 with a zone (2026-12-03T10:00:00Z) or "
+                                  "seconds since 1970")
+                .arg(option->names().first());
+        *out = *t;
+    }
+    if (scope->hasWindow() && spec->columns.time.isEmpty())
+        return QStringLiteral("a time window needs the ledger's time column: map it with "
+                              "--ledger-columns time=COLUMN");
+    const auto grace = wholeNumber(parser.value(o.grace), 0, 31536000);
+    if (!grace)
+        return QStringLiteral("--grace takes seconds, from 0 to 31536000");
+    scope->graceMs = *grace * 1000;
+    return std::nullopt;
+}
+
+std::optional<QString> readLedgerPassword(const QCommandLineParser &parser,
+                                          const ReconcileOptions &o, Context &context,
+                                          QString *password)
+{
+    if (!parser.isSet(o.passwordStdin))
+        return std::nullopt;
+    QByteArray line = context.in.readLine();
+    while (line.endsWith('\n') || line.endsWith('\r'))
+        line.chop(1);
+    if (line.isEmpty())
+        return QStringLiteral("--ledger-password-stdin: standard input has no password line");
+    *password = QString::fromUtf8(line);
+    return std::nullopt;
+}
+
+} // namespace
+
+int runReconcile(Context &context)
+{
+    QCommandLineParser parser;
+    ReconcileOptions o;
+    if (auto code = parseArguments(parser, o, context))
+        return *code;
+    ledger::LedgerSpec spec;
+    reconcile::Scope scope;
+    if (auto problem = readArguments(parser, o, &spec, &scope))
+        return context.fail(ExitUsage, *problem);
+
+    // A file ledger is opened (and its header read) before the scan: a wrong path costs no
+    // scan. A database needs its password, read from stdin after the Redis ones.
+    std::unique_ptr<ledger::LedgerSource> source;
+    if (!spec.isSql()) {
+        auto opened = ledger::openLedger(spec);
+        if (!opened)
+            return context.fail(
+                ExitCouldNotCheck,
+                QStringLiteral("could not read the ledger: %1").arg(opened.error()));
+        source = std::move(opened).value();
+    }
+    browse::InventoryScan::Options scanOptions;
+    scanOptions.skuGlob = scope.skuGlob;
+    int exitCode = ExitUsage;
+    const auto run = scanInventory(o.connection, parser, context, scanOptions, &exitCode);
+    if (!run)
+        return exitCode;
+    if (!run->facts.complete)
+        return context.fail(ExitCouldNotCheck,
+                            QStringLiteral("could not check: the scan of Redis did not finish: %1")
+                                .arg(run->facts.error));
+    if (!source) {
+        QString password;
+        if (auto problem = readLedgerPassword(parser, o, context, &password))
+            return context.fail(ExitUsage, *problem);
+        auto opened = ledger::openLedger(spec, password);
+        if (!opened)
+            return context.fail(
+                ExitCouldNotCheck,
+                QStringLiteral("could not read the ledger: %1").arg(opened.error()));
+        source = std::move(opened).value();
+    }
+    if (scope.hasWindow() && !source->hasTime())
+        return context.fail(ExitUsage, QStringLiteral("a time window needs the ledger's time "
+                                                      "column"));
+
+    const profiles::ConnectionProfile &profile = run->target.profile;
+    const reconcile::ReceiptPolicy policy =
+        reconcile::readReceiptPolicy(*run->client, profile.receiptTtlSeconds, profile.timeoutMs);
+    scope.nowMs = QDateTime::currentMSecsSinceEpoch();
+    reconcile::RunOptions options;
+    options.scope = scope;
+    options.timeoutMs = run->target.timeoutFor(30000);
+    options.read.progress = [&context](qint64 rows) {
+        context.err << context.commandName << ": " << rows << " ledger rows read\n";
+        context.err.flush();
+    };
+
+    using reconcile::ReportFormat;
+    const ReportFormat format = parser.isSet(o.raw)    ? ReportFormat::Raw
+                                : parser.isSet(o.json) ? ReportFormat::Json
+                                                       : ReportFormat::Text;
+    reconcile::ReconcileReport report(context.out, format);
+    report.begin();
+    const reconcile::RunOutcome outcome =
+        reconcile::runReconcile(*source, run->scan->store(), *run->client, policy, options,
+                                [&report](const reconcile::Finding &f) { report.add(f); });
+    reconcile::ReportContext about{source->description(), run->client->address(), scope, policy,
+                                   run->scan->store().totals().receipts};
+    report.end(outcome, about);
+    context.out.flush();
+    if (outcome.couldNotCheck())
+        return context.fail(ExitCouldNotCheck,
+                            QStringLiteral("could not check: %1").arg(outcome.problem()));
+    return outcome.tally.divergent > 0 ? ExitFailed : ExitOk;
+}
+
+namespace {
+const Registration reconcileRegistration{"reconcile",
+                                         "Compare Redis receipts with the order ledger "
+                                         "(read-only): in line, release candidates, missing "
+                                         "receipts, quantities, releases",
+                                         &runReconcile};
+} // namespace
+
+} // namespace cli

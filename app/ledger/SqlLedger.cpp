@@ -1,0 +1,251 @@
+#include "SqlLedger.h"
+
+#include "core/RegularFile.h"
+
+#include <QDateTime>
+#include <QSqlDriver>
+#include <QSqlError>
+#include <QSqlRecord>
+#include <QStringList>
+#include <atomic>
+#include <tuple>
+#include <unistd.h>
+
+namespace ledger {
+
+namespace {
+
+constexpr auto ReadOnlyRefused = "25006"; // PostgreSQL: read_only_sql_transaction
+constexpr auto SqliteReadOnly = "8";      // SQLITE_READONLY
+
+QString driverName(LedgerSpec::Kind kind)
+{
+    return kind == LedgerSpec::Kind::Sqlite ? QStringLiteral("QSQLITE") : QStringLiteral("QPSQL");
+}
+
+QString packageOf(LedgerSpec::Kind kind)
+{
+    return kind == LedgerSpec::Kind::Sqlite ? QStringLiteral("libqt6sql6-sqlite")
+                                            : QStringLiteral("libqt6sql6-psql");
+}
+
+QString said(const QSqlError &e)
+{
+    const QString text = e.databaseText().isEmpty() ? e.driverText() : e.databaseText();
+    return text.trimmed();
+}
+
+} // namespace
+
+SqlLedger::SqlLedger(const LedgerSpec &spec, const QString &connectionName)
+    : m_spec(spec)
+    , m_connection(connectionName)
+{}
+
+SqlLedger::~SqlLedger()
+{
+    m_query.reset();
+    {
+        QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+        if (db.isOpen() && m_spec.kind == LedgerSpec::Kind::Postgres)
+            QSqlQuery(db).exec(QStringLiteral("ROLLBACK")); // nothing was written: end it
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(m_connection);
+}
+
+core::Result<std::unique_ptr<LedgerSource>, QString> SqlLedger::open(const LedgerSpec &spec,
+                                                                     const QString &password)
+{
+    static std::atomic<int> connections{0};
+    const QString what = spec.description();
+    if (!QSqlDatabase::isDriverAvailable(driverName(spec.kind)))
+        return core::err(QStringLiteral("cannot read %1: Qt's %2 driver is not installed (%3)")
+                             .arg(what, driverName(spec.kind), packageOf(spec.kind)));
+    if (spec.kind == LedgerSpec::Kind::Sqlite) {
+        // SQLite would wait on a FIFO and read a device: the same checks as every file input.
+        const auto fd = core::openRegularFile(spec.path);
+        if (!fd)
+            return core::err(fd.error().message);
+        ::close(fd.value());
+    }
+    std::unique_ptr<SqlLedger> l(
+        new SqlLedger(spec, QStringLiteral("inventory-ledger-%1").arg(++connections)));
+    l->m_password = password;
+    QSqlDatabase db = QSqlDatabase::addDatabase(driverName(spec.kind), l->m_connection);
+    if (spec.kind == LedgerSpec::Kind::Sqlite) {
+        db.setDatabaseName(spec.path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
+    } else {
+        db.setHostName(spec.host);
+        db.setPort(spec.port);
+        db.setUserName(spec.user);
+        db.setDatabaseName(spec.database);
+        db.setPassword(password);
+        // Qt turns ';' into spaces and hands the rest to libpq as conninfo: every transaction
+        // of this session is read-only unless it says otherwise, and this code never does.
+        db.setConnectOptions(QStringLiteral("connect_timeout=%1;"
+                                            "application_name=inventory-console-ledger;"
+                                            "options='-c default_transaction_read_only=on'")
+                                 .arg(spec.connectTimeoutSeconds));
+    }
+    if (!db.open()) {
+        QString why = said(db.lastError());
+        if (!password.isEmpty())
+            why.replace(password, QStringLiteral("***"));
+        return core::err(QStringLiteral("cannot open the ledger %1: %2").arg(what, why));
+    }
+    QSqlQuery setup(db);
+    if (spec.kind == LedgerSpec::Kind::Postgres) {
+        if (!setup.exec(QStringLiteral("START TRANSACTION READ ONLY"))
+            || !setup.exec(QStringLiteral("SHOW transaction_read_only")) || !setup.next())
+            return core::err(QStringLiteral("cannot open the ledger %1 read-only: %2")
+                                 .arg(what, said(setup.lastError())));
+        if (setup.value(0).toString() != QLatin1String("on"))
+            return core::err(QStringLiteral("cannot open the ledger %1 read-only: the server "
+                                            "says transaction_read_only is \"%2\"; nothing was "
+                                            "read")
+                                 .arg(what, setup.value(0).toString()));
+    } else if (!setup.exec(QStringLiteral("PRAGMA query_only = ON"))) {
+        return core::err(QStringLiteral("cannot read %1: %2").arg(what, said(setup.lastError())));
+    }
+    return std::unique_ptr<LedgerSource>(std::move(l));
+}
+
+QString SqlLedger::queryText() const
+{
+    if (!m_spec.query.isEmpty())
+        return m_spec.query;
+    const Columns &c = m_spec.columns;
+    if (m_spec.table.isEmpty() && c.orderId == QLatin1String("order_id")
+        && c.sku == QLatin1String("sku") && c.quantity == QLatin1String("quantity")
+        && c.state == QLatin1String("state") && c.time.isEmpty())
+        return QStringLiteral("SELECT order_id, sku, quantity, state FROM orders");
+    const QSqlDriver *driver = QSqlDatabase::database(m_connection, false).driver();
+    QStringList names{c.orderId, c.sku, c.quantity, c.state};
+    if (!c.time.isEmpty())
+        names << c.time;
+    for (QString &n : names)
+        n = driver->escapeIdentifier(n, QSqlDriver::FieldName);
+    const QString table = m_spec.table.isEmpty() ? QStringLiteral("orders") : m_spec.table;
+    return QStringLiteral("SELECT %1 FROM %2")
+        .arg(names.join(QLatin1String(", ")),
+             driver->escapeIdentifier(table, QSqlDriver::TableName));
+}
+
+LedgerSource::Status SqlLedger::fail(const QString &what, const QSqlError &e)
+{
+    const QString code = e.nativeErrorCode();
+    QString why = said(e);
+    if (!m_password.isEmpty())
+        why.replace(m_password, QStringLiteral("***"));
+    if (m_spec.kind == LedgerSpec::Kind::Postgres && code == QLatin1String(ReadOnlyRefused))
+        m_error = QStringLiteral("the ledger query was refused: the session is read-only (this "
+                                 "console never writes to a ledger; the server said: %1)")
+                      .arg(why);
+    else if (m_spec.kind == LedgerSpec::Kind::Sqlite && code == QLatin1String(SqliteReadOnly))
+        m_error = QStringLiteral("the ledger query was refused: the database is opened "
+                                 "read-only (this console never writes to a ledger; SQLite "
+                                 "said: %1)")
+                      .arg(why);
+    else
+        m_error = QStringLiteral("%1: %2").arg(what, why);
+    return Status::Error;
+}
+
+bool SqlLedger::start()
+{
+    m_query = std::make_unique<QSqlQuery>(QSqlDatabase::database(m_connection, false));
+    m_query->setForwardOnly(true); // one row at a time (QPSQL: single-row mode)
+    if (!m_query->exec(queryText())) {
+        fail(QStringLiteral("the ledger query failed"), m_query->lastError());
+        return false;
+    }
+    const QSqlRecord record = m_query->record();
+    QStringList have;
+    for (int i = 0; i < record.count(); ++i)
+        have << record.fieldName(i);
+    const Columns &c = m_spec.columns;
+    for (const auto &[name, at] : {std::pair{&c.orderId, &m_order}, std::pair{&c.sku, &m_sku},
+                                   std::pair{&c.quantity, &m_quantity},
+                                   std::pair{&c.state, &m_state}, std::pair{&c.time, &m_time}}) {
+        if (name->isEmpty())
+            continue;
+        *at = int(have.indexOf(*name));
+        if (*at < 0) {
+            m_error = QStringLiteral("the query's result has no column \"%1\" (it has: %2; "
+                                     "--ledger-columns maps others)")
+                          .arg(*name, have.join(QLatin1String(", ")));
+            return false;
+        }
+    }
+    return true;
+}
+
+core::Result<QByteArray, QString> SqlLedger::cell(int index, const QString &name,
+                                                  qint64 *timeMs) const
+{
+    const QVariant v = m_query->value(index);
+    if (v.isNull())
+        return core::err(QStringLiteral("\"%1\" is NULL").arg(name));
+    if (timeMs && v.metaType().id() == QMetaType::QDateTime) {
+        *timeMs = v.toDateTime().toMSecsSinceEpoch();
+        return QByteArray();
+    }
+    if (v.metaType().id() == QMetaType::QByteArray)
+        return v.toByteArray();
+    return v.toString().toUtf8();
+}
+
+LedgerSource::Status SqlLedger::next(LedgerRow *row)
+{
+    if (!m_started) {
+        m_started = true;
+        if (!start())
+            return Status::Error;
+    }
+    if (!m_query)
+        return Status::Error;
+    if (!m_query->next()) {
+        const QSqlError e = m_query->lastError();
+        if (e.type() != QSqlError::NoError)
+            return fail(QStringLiteral("row %1").arg(m_rows + 1), e);
+        return Status::End;
+    }
+    const qint64 number = m_rows + 1;
+    RawRow raw;
+    qint64 timeMs = NoTime;
+    for (const auto &[at, name, out] :
+         {std::tuple{m_order, &m_spec.columns.orderId, &raw.orderId},
+          std::tuple{m_sku, &m_spec.columns.sku, &raw.sku},
+          std::tuple{m_quantity, &m_spec.columns.quantity, &raw.quantity},
+          std::tuple{m_state, &m_spec.columns.state, &raw.state}}) {
+        auto value = cell(at, *name, nullptr);
+        if (!value) {
+            m_error = QStringLiteral("row %1: %2").arg(number).arg(value.error());
+            return Status::Error;
+        }
+        *out = value.value();
+    }
+    if (m_time >= 0) {
+        auto value = cell(m_time, m_spec.columns.time, &timeMs);
+        if (!value) {
+            m_error = QStringLiteral("row %1: %2").arg(number).arg(value.error());
+            return Status::Error;
+        }
+        if (timeMs == NoTime)
+            raw.timeText = value.value();
+        raw.timeMs = timeMs;
+    }
+    auto valid = validateRow(raw, m_spec.states);
+    if (!valid) {
+        m_error = QStringLiteral("row %1: %2").arg(number).arg(valid.error());
+        return Status::Error;
+    }
+    *row = std::move(valid).value();
+    row->number = number;
+    ++m_rows;
+    return Status::Row;
+}
+
+} // namespace ledger

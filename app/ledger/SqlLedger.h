@@ -1,0 +1,49 @@
+#pragma once
+
+#include "LedgerSpec.h"
+
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <memory>
+
+namespace ledger {
+
+// A ledger in a database, read through Qt SQL, never written:
+// - SQLite: the file must be a regular file (core/RegularFile.h) and is opened with
+//   QSQLITE_OPEN_READONLY, so SQLite itself refuses any write and creates no journal;
+// - PostgreSQL (QPSQL): the session starts with default_transaction_read_only=on (libpq's
+//   options), the query runs inside START TRANSACTION READ ONLY, and the session is checked
+//   (SHOW transaction_read_only) before the query is sent. An UPDATE, DELETE or DDL in the
+//   query is then refused by the server (SQLSTATE 25006), and said so.
+// The query is run forward only: QPSQL then reads in libpq's single-row mode and SQLite steps
+// one row at a time, so memory holds one row, not the result (docs/reconcile.md has the RSS).
+class SqlLedger : public LedgerSource
+{
+public:
+    static core::Result<std::unique_ptr<LedgerSource>, QString> open(const LedgerSpec &spec,
+                                                                     const QString &password);
+    ~SqlLedger() override;
+
+    Status next(LedgerRow *row) override;
+    QString errorString() const override { return m_error; }
+    QString description() const override { return m_spec.description(); }
+    bool hasTime() const override { return !m_spec.columns.time.isEmpty(); }
+    // The query as sent (for messages and tests).
+    QString queryText() const;
+
+private:
+    SqlLedger(const LedgerSpec &spec, const QString &connectionName);
+    bool start(); // runs the query
+    Status fail(const QString &what, const class QSqlError &e);
+    core::Result<QByteArray, QString> cell(int index, const QString &name, qint64 *timeMs) const;
+
+    LedgerSpec m_spec;
+    QString m_connection;
+    std::unique_ptr<QSqlQuery> m_query;
+    bool m_started = false;
+    int m_order = -1, m_sku = -1, m_quantity = -1, m_state = -1, m_time = -1;
+    QString m_error;
+    QString m_password; // only to scrub it from driver messages; never shown
+};
+
+} // namespace ledger

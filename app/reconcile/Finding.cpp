@@ -1,0 +1,57 @@
+#include "Finding.h"
+
+namespace reconcile {
+
+QString className(FindingClass c)
+{
+    switch (c) {
+    case FindingClass::InLine:
+        return QStringLiteral("in_line");
+    case FindingClass::ReleaseCandidate:
+        return QStringLiteral("release_candidate");
+    case FindingClass::MissingReceipt:
+        return QStringLiteral("missing_receipt");
+    case FindingClass::QuantityDiffers:
+        return QStringLiteral("quantity_differs");
+    case FindingClass::Released:
+        return QStringLiteral("released");
+    }
+    return {};
+}
+
+QString classTitle(FindingClass c)
+{
+    switch (c) {
+    case FindingClass::InLine:
+        return QStringLiteral("In line");
+    case FindingClass::ReleaseCandidate:
+        return QStringLiteral("Release candidates");
+    case FindingClass::MissingReceipt:
+        return QStringLiteral("Missing receipts");
+    case FindingClass::QuantityDiffers:
+        return QStringLiteral("Quantities that differ");
+    case FindingClass::Released:
+        return QStringLiteral("Released");
+    }
+    return {};
+}
+
+QString rawLine(const Finding &f)
+{
+    return QStringLiteral("%1:%2:%3:%4")
+        .arg(QString::fromUtf8(f.orderId), QString::fromUtf8(f.sku))
+        .arg(f.quantity)
+        .arg(className(f.cls));
+}
+
+QJsonObject findingJson(const Finding &f)
+{
+    return {{QStringLiteral("order"), QString::fromUtf8(f.orderId)},
+            {QStringLiteral("sku"), QString::fromUtf8(f.sku)},
+            {QStringLiteral("quantity"), double(f.quantity)},
+            {QStringLiteral("class"), className(f.cls)},
+            {QStringLiteral("divergent"), f.divergent},
+            {QStringLiteral("sentence"), f.sentence}};
+}
+
+} // namespace reconcile

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "Reconciler.h"
+#include "inventory/KeySchema.h"
+#include "ledger/LedgerReader.h"
+#include "redis/CommandSender.h"
+
+namespace reconcile {
+
+struct RunOptions
+{
+    Scope scope;
+    int timeoutMs = 5000;
+    int batch = 500; // EXISTS per round trip, and ledger rows held while it is out
+    ledger::ReadOptions read;
+};
+
+struct RunOutcome
+{
+    ledger::ReadOutcome ledger;
+    QString redisError; // "could not read the release keys: ..."
+    Tally tally;
+    std::vector<SkuBalance> skus;
+    // A side could not be read: nothing may be concluded from the findings so far.
+    bool couldNotCheck() const { return !ledger.complete() || !redisError.isEmpty(); }
+    // Why, when it could not: Redis's error first (a failed EXISTS also stops the ledger).
+    QString problem() const
+    {
+        if (!redisError.isEmpty())
+            return redisError;
+        if (ledger.end == ledger::ReadOutcome::End::Cancelled)
+            return QStringLiteral("cancelled after %1 ledger rows").arg(ledger.rows);
+        return ledger.error;
+    }
+};
+
+// Streams the ledger through a Reconciler over a finished scan's store, reading release keys
+// (the store's schema names them: the profile's release template, rel:{<sku>}:<order> by
+// default, as inventory_release_v1 writes them; EXISTS, pipelined `batch` at a time, routed
+// per key on a cluster) for the rows and receipts that need them. Memory: the store, the
+// Reconciler's 9 bytes per receipt, one batch of rows. Stops at the first failed read of either
+// side and says which.
+RunOutcome runReconcile(ledger::LedgerSource &source, const browse::KeyspaceStore &store,
+                        redis::CommandSender &sender, const ReceiptPolicy &policy,
+                        const RunOptions &options, const Reconciler::Sink &sink);
+
+} // namespace reconcile

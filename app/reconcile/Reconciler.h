@@ -1,0 +1,121 @@
+#pragma once
+
+#include "Finding.h"
+#include "ReceiptPolicy.h"
+#include "browse/KeyspaceStore.h"
+#include "ledger/LedgerRow.h"
+
+#include <QHash>
+#include <array>
+#include <functional>
+#include <vector>
+
+namespace reconcile {
+
+constexpr qint64 DefaultGraceMs = 15 * 60 * 1000;
+
+// Which orders are compared: SKUs matching a glob (empty: all; the scan is filtered the same
+// way), ledger rows in a time window, and how long a receipt absent from the ledger is given
+// before it is called a release candidate (an export runs behind the orders being written).
+struct Scope
+{
+    QByteArray skuGlob;
+    qint64 sinceMs = ledger::NoTime, untilMs = ledger::NoTime; // [since, until)
+    qint64 nowMs = 0;
+    qint64 graceMs = DefaultGraceMs;
+    bool hasWindow() const { return sinceMs != ledger::NoTime || untilMs != ledger::NoTime; }
+    bool inWindow(qint64 ms) const;
+};
+
+// What was counted besides the findings: rows and receipts left out, and why.
+struct Tally
+{
+    std::array<qint64, FindingClasses> findings{};
+    qint64 divergent = 0;
+    qint64 rowsCompared = 0;
+    qint64 rowsOutOfScope = 0;     // another SKU, or outside the window
+    qint64 rowsNotDeducted = 0;    // failed or cancelled, no receipt, no release: nothing to do
+    qint64 rowsPending = 0;        // pending rows: never a release candidate
+    qint64 receiptsTooRecent = 0;  // absent from the ledger, younger than the grace period
+    qint64 receiptsAgeUnknown = 0; // absent from the ledger, a v1 receipt (no time recorded)
+    qint64 receiptsOutOfWindow = 0;
+};
+
+// Per SKU: what Redis holds against what the ledger committed in scope.
+struct SkuBalance
+{
+    QByteArray sku;
+    bool stockKnown = false;
+    // Why there is no number: "no stock key", "not an integer", "not read" (a SKU only the
+    // ledger names is not looked up).
+    QString stockProblem;
+    qint64 stock = 0;
+    qint64 receipts = 0, receiptUnits = 0, receiptsWithoutQuantity = 0;
+    qint64 committedOrders = 0, committedUnits = 0;
+    // Receipted units equal committed units, and every receipt recorded its quantity.
+    bool balanced() const { return receiptsWithoutQuantity == 0 && receiptUnits == committedUnits; }
+    QJsonObject json() const;
+};
+
+// The comparison itself, with no I/O: the receipts come from a finished scan (one compact
+// entry each in the KeyspaceStore: SKU id, order id, remaining, quantity, time), the ledger one
+// row at a time, and whether a release key exists from the caller (ReconcileRun reads them in
+// batches). It holds 9 bytes per receipt (what the ledger said of it, the units it committed
+// and the units of failed or cancelled rows) and
+// one counter pair per SKU; never the ledger. Findings go to the sink as soon as they are
+// known: rows without a receipt while the ledger is read, receipts at the end.
+class Reconciler
+{
+public:
+    using Sink = std::function<void(const Finding &)>;
+    Reconciler(const browse::KeyspaceStore &store, Scope scope, ReceiptPolicy policy, Sink sink);
+
+    // Phase 1, for each ledger row: in scope? (counted when not); its receipt (None: none).
+    bool inScope(const ledger::LedgerRow &row);
+    uint32_t receiptOf(const ledger::LedgerRow &row) const;
+    void addRow(const ledger::LedgerRow &row, uint32_t receipt, bool released);
+
+    // Phase 2, for each live receipt in row order: whether its release key must be read (no
+    // ledger row said anything of it), then the judgement.
+    bool needsReleaseRead(uint32_t receipt) const;
+    void judgeReceipt(uint32_t receipt, bool released);
+
+    const Tally &tally() const { return m_tally; }
+    std::vector<SkuBalance> balances() const; // every SKU in scope, store order then ledger's
+    const ReceiptPolicy &policy() const { return m_policy; }
+
+private:
+    enum Seen : uint8_t {
+        Committed = 1,
+        Cancelled = 2,
+        Failed = 4,
+        Pending = 8,
+        ReleaseKey = 16,
+        ComparedRow = 32, // an in-scope row matched it
+    };
+    void report(Finding f);
+    std::optional<qint64> receiptQuantity(uint32_t r) const;
+    std::optional<qint64> receiptTimeMs(uint32_t r) const;
+    struct LedgerUnits
+    {
+        qint64 orders = 0, units = 0;
+    };
+    LedgerUnits &unitsOf(const QByteArray &sku);
+
+    const browse::KeyspaceStore &m_store;
+    Scope m_scope;
+    ReceiptPolicy m_policy;
+    QString m_policySentence; // built once: a million missing receipts share it
+    Sink m_sink;
+    std::vector<uint8_t> m_seen;                // per receipt row
+    std::vector<uint32_t> m_committed;          // per receipt row: units the ledger committed
+    std::vector<uint32_t> m_notCommitted;       // per receipt row: units of failed/cancelled rows
+    std::vector<LedgerUnits> m_skuUnits;        // per store SKU
+    QHash<QByteArray, LedgerUnits> m_otherSkus; // ledger SKUs Redis has no key of
+    Tally m_tally;
+};
+
+// Seconds.microseconds as the v2 function records `time`, to ms; nullopt if not that.
+std::optional<qint64> receiptTimeToMs(QByteArrayView text);
+
+} // namespace reconcile
