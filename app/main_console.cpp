@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The desktop console: parses the command line, picks a connection, opens the window.
 #include "core/BuildInfo.h"
 #include "demo/DemoServer.h"

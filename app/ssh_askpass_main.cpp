@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inventory-ssh-askpass PROMPT: the SSH_ASKPASS program the console gives ssh (app/ssh/Askpass.h).
 // It sends PROMPT to the console's socket named by INVENTORY_SSH_ASKPASS_SOCKET (in the
 // console's private runtime directory) and prints the answer for ssh to read. No answer, or

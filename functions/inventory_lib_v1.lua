@@ -1,5 +1,6 @@
 #!lua name=inventory_lib_v1
 -- version: 1.3.0
+-- SPDX-License-Identifier: GPL-3.0-or-later
 -- Stock deduction, once per order. Every check runs before the first write: a Lua error
 -- after a write is not rolled back.
 -- 1.1.0: inventory_deduct_v1 unchanged; adds inventory_deduct_v2 (hash receipt recording the

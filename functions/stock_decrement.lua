@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-3.0-or-later
 -- stock_decrement.lua: check and decrement one SKU's stock atomically.
 -- EVALSHA <sha> 1 <stock key> <quantity>
 -- {1, remaining} deducted; {0, stock} insufficient; {-1, 0} stock key missing.

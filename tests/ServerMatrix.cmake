@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The server matrix (label `matrix`, issue 29): tests registered a second time per server that
 # users run besides Debian's redis-server 7.0.15, each run as `<test>@<server>` with
 # INVENTORY_REDIS_SERVER naming that server's binary. scripts/servers builds the servers;

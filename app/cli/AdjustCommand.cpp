@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inventory-cli adjust: one manual correction of a stock, once per adjustment id (issue 32).
 // The sequence is RepairVerb's, shared with release.
 #include "RepairVerb.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inventory-cli audit: the readiness audit of issue 15 (readiness/Rules.h) on the command line.
 #include "ConnectionArgs.h"
 #include "Subcommand.h"

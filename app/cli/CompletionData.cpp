@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inventory-cli --completion-data: the shell completion's source (CompletionData.h).
 #include "CompletionData.h"
 

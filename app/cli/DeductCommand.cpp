@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inventory-cli deduct: one manual deduction, as the console's deduction panel runs it, with
 // the same audit record. The logic lives in the core (inventory/Deducer); this file parses
 // options and runs it, DeductReport prints.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inventory-cli deduct's output (see DeductReport.h).
 #include "DeductReport.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // inventory-cli deduct's output: a deduction's result and a receipt check as JSON (--json), and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inventory-cli functions: the dispatcher of its own verbs, the shared plumbing, and the two
 // read-only verbs (status, check).
 #include "FunctionsCommand.h"

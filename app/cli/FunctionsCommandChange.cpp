@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inventory-cli functions diff | load | rollback | delete: one LibraryChange each, the same
 // sequence and guards as the console's wizard.
 #include "FunctionsCommand.h"

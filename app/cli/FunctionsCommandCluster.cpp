@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inventory-cli functions on a Redis Cluster: the matrix of libraries by node that status
 // prints, and align, which brings drifted primaries in line with one node's library.
 #include "FunctionsCommand.h"

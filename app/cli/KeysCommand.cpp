@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inventory-cli keys: the key browser's SKU view on the command line (see KeysCommand.h).
 #include "KeysCommand.h"
 

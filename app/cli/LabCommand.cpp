@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inventory-cli lab: a storm of deductions against throwaway SKUs, one strategy at a time, and
 // the accounting that shows an oversell or a double deduction. The logic lives in the core
 // (lab/LabRun); this file parses options and prints.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inventory-cli order: the key browser's order lookup on the command line (see
 // OrderCommand.h).
 #include "OrderCommand.h"

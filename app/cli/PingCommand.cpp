@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inventory-cli ping: test a connection the way the console's "Test" button does.
 #include "ConnectionArgs.h"
 #include "Subcommand.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inventory-cli reconcile: Redis receipts against the order ledger, read-only on both sides
 // (docs/reconcile.md).
 #include "ConnectionArgs.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inventory-cli release: give back what one order's deduction took, once (issue 32). The
 // sequence is RepairVerb's, shared with adjust.
 #include "RepairVerb.h"

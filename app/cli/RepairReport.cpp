@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inventory-cli release/adjust output (see RepairReport.h).
 #include "RepairReport.h"
 

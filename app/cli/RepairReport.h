@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // inventory-cli release/adjust output: a repair's result as JSON (--json) and as text.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The sequence `release` and `adjust` share (RepairVerb.h). The logic is the core's
 // (inventory/Repairer); this file parses options, runs it and prints through RepairReport.
 #include "RepairVerb.h"

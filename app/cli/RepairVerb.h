@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // What `inventory-cli release` and `inventory-cli adjust` share (issue 32): their options, the

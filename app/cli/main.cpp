@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inventory-cli: the headless front end. Subcommands register themselves (see Subcommand.h).
 #include "Subcommand.h"
 #include "TerminalSafeDevice.h"

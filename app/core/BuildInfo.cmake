@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Run at every build (cmake -P): writes BuildCommit.cpp with the current commit, touching the
 # file only when the commit changed, so a build after a new commit relinks with the right one
 # and a build without changes recompiles nothing.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Who runs the steps of a library change, in words for the wizard and the command line, and

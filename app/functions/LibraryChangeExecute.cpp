@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The last steps of a LibraryChange: per node, re-read, send, verify, audit; and the
 // blocking forms of every step.
 #include "ChangeLease.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One node's step of a LibraryChange, for the change itself and for the rollback of a
 // cluster rollout: re-read, write-ahead audit, load journal, send, verify, audit outcome.
 #include "ChangeLease.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Step 3 of a LibraryChange: the contract, the environment guard and, per node, ACL DRYRUN of
 // every command the change and its backup will send, as the user that will send them.
 #include "LibraryChange.h"

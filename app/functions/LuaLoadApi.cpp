@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // redis.register_function and redis.log as Redis 7.0's load run has them (function_lua.c,
 // script_lua.c): same argument rules, same error texts, so an offline refusal means what the
 // server would say. See LuaSandbox.cpp for why C++ work ends before raise() is called.

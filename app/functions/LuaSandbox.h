@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Internal to the inspector: the Lua 5.1 state that imitates Redis's FUNCTION LOAD run.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // WriteGate: the session's label, and which batches may go out. The proof it rests on is read
 // in WriteGateEvidence.cpp; unlocking and locking again are in WriteGateUnlock.cpp.
 #include "WriteGate.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // WriteGate: reading the proof a Local label rests on, for the seed and for each cluster node
 // a local session writes to, and watching the server's identity for the unlock.
 #include "WriteGate.h"

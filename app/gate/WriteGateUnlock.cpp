@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // WriteGate: unlocking production writes, and every way the unlock ends. Both are audit
 // records: who (the OS user), which profile, which server (address and run_id), when.
 #include "WriteGate.h"

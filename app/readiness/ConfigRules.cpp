@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The rules read from CONFIG GET, INFO and ACL DRYRUN on one primary (Rules.cpp runs them on
 // every primary of a cluster).
 #include "Rules.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The rules read from the last key scan: receipt TTLs against the retry window, receipts
 // that never expire, stock values the deduct function would refuse.
 #include "Rules.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The rules read from FUNCTION LIST WITHCODE: which release is loaded, its flags, and whether
 // every primary holds the same libraries.
 #include "Rules.h"

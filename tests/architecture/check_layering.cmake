@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # cmake -DAPP_DIR=<app/> -DMODULES="core;redis;..." -P check_layering.cmake
 # Fails when a module of app/ includes a header of a module after it in MODULES (a higher
 # room, which would make a cycle possible), or when anything in app/ includes a widget or ui/

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # cmake -DUI_DIR=<ui/> -DFEATURES="browse;charts;..." -P check_ui_layering.cmake
 # Fails when a feature folder of ui/ includes a header of another feature folder or a top-level
 # widget (only ui/common and app modules are below it), when ui/common includes a feature folder

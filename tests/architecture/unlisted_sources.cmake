@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # unlisted_sources(<folder> <name shown> <out>): appends to <out> a line for each .h and .cpp of
 # <folder> that its CMakeLists.txt does not list (a file that is not listed is not built).
 function(unlisted_sources folder shown out)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // What the GUI benchmarks (bench_browse_gui, bench_audit_gui) share.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The audit viewer over a big log: writes BENCH-sized audit.jsonl (default 1,000,000 records,
 // i.e. lines: write-ahead attempt/outcome pairs of FCALL deductions, script deductions that met
 // NOSCRIPT, key deletes, library loads carrying their Lua source), opens it in AuditViewerPanel

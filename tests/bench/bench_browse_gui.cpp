@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The key browser under load: loads BrowserPanel over a live keyspace and measures the
 // longest gap between 10 ms heartbeat ticks while the full scan runs (target < 50 ms), the
 // scan time and the peak RSS (BENCH_STALLS=1 prints every gap over 30 ms as it happens). The

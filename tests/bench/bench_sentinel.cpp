@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // scripts/bench sentinel: how long the console takes to write again after a Sentinel failover.
 // A primary, a replica and three sentinels (tests/support SentinelGroup) on loopback; each
 // round resolves the primary, subscribes a SentinelWatcher, asks a sentinel for SENTINEL

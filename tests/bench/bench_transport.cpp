@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Pipelined GET throughput through the console's transport, shaped like redis-benchmark:
 // C connections, each with batches of P GETs in flight, N requests in all.
 // Usage: bench_transport --port N [--connections C] [--pipeline P] [--requests N]

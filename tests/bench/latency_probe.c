@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* scripts/bench scan-impact's probe: what another client of the server feels. On its own
  * connection it sends one PING every 5 ms (on a fixed schedule, so a slow reply does not
  * thin out the probes that follow it) and times each round trip, until SECONDS have passed

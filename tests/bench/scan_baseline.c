@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The scan benchmark's baseline: the least a client can do to read a keyspace's values and
  * TTLs. SCAN COUNT 1000, then PTTL and GET for every key of the page, pipelined, replies
  * read and freed; one page at a time, as a careful hand-written tool would.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Writes RESP for a synthetic inventory keyspace to stdout, for `redis-cli --pipe`:
 // N SKUs, each with a stock key (no TTL) and R receipts with random TTLs up to 7 days.
 // Usage: seed_keyspace SKUS [RECEIPTS_PER_SKU=9] [SEED=1] [--slots FIRST-LAST[,FIRST-LAST...]]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Bytes on disk into the audit-log reader: a log another process (or a crash mid-append, or a
 // disk fault) left behind. Reading never crashes and never stops at a bad line, and every
 // record read writes back as a line that reads as the same record.

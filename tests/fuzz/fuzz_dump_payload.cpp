@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A FUNCTION DUMP payload from a backup file into the offline RDB reader (opcodes, RDB string
 // lengths, LZF), which decides whether a restore may touch a library. The checksum would
 // stop almost every input at the door, so the target appends a correct one to the input:

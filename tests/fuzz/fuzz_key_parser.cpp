@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Key names from SCAN into the browser's zero-copy KeyParser, under templates a user may
 // configure. Input: "<stock template>\n<receipt template>\n<sku>\n<order>" (missing lines
 // take the defaults). Rules held:

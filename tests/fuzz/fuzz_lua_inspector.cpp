@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Lua source into the offline inspector, as a user's library file reaches it. The console
 // runs the inspection in a child process killed after 2 s; here it runs in this process
 // (isolate = false) with a small instruction and memory budget, so that each input is fast

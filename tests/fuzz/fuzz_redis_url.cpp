@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A redis:// URL as a user types or pastes it. Parsing must never crash; an accepted URL
 // printed back carries no password and parses again to the same connection. (Whether the
 // printed text contains the password's characters is no test: "//Secr3t" is in

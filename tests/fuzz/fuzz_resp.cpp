@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Bytes from a server into the RESP decoder, and every reply it completes into the typed
 // decoders the console reads replies with (FUNCTION LIST, COMMAND INFO, receipts). The
 // decoder must never crash nor allocate from a count the server sent, and feeding the same

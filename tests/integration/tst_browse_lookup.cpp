@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The key browser against a real redis-server, beyond the scan: the order lookup and its
 // sentences, refreshing visible rows, the flat key view, and guarded key actions (through
 // the real write gate, written to the audit log).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The key browser's scan against a real redis-server: every anomaly class, binary keys and
 // values, hash receipts, keys expiring during the scan, a scan cancelled halfway, a rescan
 // while one runs (no stale rows), and the models tracking a live scan.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Shared by the key browser's integration tests: seeding, a sender that delays data batches
 // (so pages are in flight when a test cancels, rescans or lets keys expire), and waiting.

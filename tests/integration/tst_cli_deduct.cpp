@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inventory-cli deduct against a real redis-server: the outcome of each case in text and
 // JSON, its exit code, the audit record it leaves, and that the record is on disk by the time
 // the outcome is printed (the process is then killed with SIGKILL).

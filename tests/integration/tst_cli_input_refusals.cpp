@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inventory-cli refuses input that would make two different requests look alike, before
 // anything is sent (issue 14): braces in a SKU, bytes that are not UTF-8, an option given
 // twice. Each refusal is one line on stderr, exit 2, and the server is left as it was.

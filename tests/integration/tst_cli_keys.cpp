@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inventory-cli keys and order, run as a process against a real redis-server: output formats,
 // exact bytes in CSV and JSON, filters, and exit codes.
 #include "CliRunner.h"

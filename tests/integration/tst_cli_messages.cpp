@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What inventory-cli says in the small cases issue 14 found misleading, each named in its
 // test's "Before:" line.
 #include "CliRunner.h"

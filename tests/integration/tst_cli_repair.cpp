@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inventory-cli release and adjust (issue 32) against a real redis-server: each outcome in
 // JSON and text with its exit code, the write-ahead audit record with the reason and the
 // receipt read before, the production refusal without --confirm, and a lost reply, which is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // D15: the write gate follows the node a write lands on, not the seed. A local session (its
 // seed proven to run here) writes to a cluster node only when that node is proven local too;
 // a node reached through something else (here a loopback relay in the announced-address map,

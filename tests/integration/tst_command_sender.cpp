@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One test of the CommandSender contract, run on each implementation the console sends
 // through (as Okteta runs one model test on each of its byte-array models): the raw client,
 // read on the transport thread or on the caller's; the ClusterRouter, as a session's first

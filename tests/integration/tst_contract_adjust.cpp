@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Contract of inventory_adjust_v1 (functions/inventory_lib_v1.lua, 1.3.0, issue 32) against a
 // real redis-server, one test per row of docs/contracts.md:
 // FCALL inventory_adjust_v1 2 <stock key> <adjustment key> <delta> <ttl seconds>

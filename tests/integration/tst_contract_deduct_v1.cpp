@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Contract of functions/inventory_lib_v1.lua (library inventory_lib_v1, function
 // inventory_deduct_v1) against a real redis-server, as defined in docs/contracts.md:
 // FCALL inventory_deduct_v1 2 <stock key> <receipt key> <quantity> <ttl seconds>

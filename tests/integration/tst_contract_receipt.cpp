@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Contract of inventory_receipt_v1 (functions/inventory_lib_v1.lua, 1.3.0) against a real
 // redis-server:
 // FCALL_RO inventory_receipt_v1 1 <receipt key>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A storm of deductions, releases and adjustments on one SKU from many connections at once
 // (issue 32): every deduction, release and adjustment is sent twice, interleaved by the
 // server, and each must apply exactly once; the stock left is the initial stock minus what was

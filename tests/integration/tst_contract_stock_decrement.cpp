@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Contract of functions/stock_decrement.lua (the seed-000 EVAL script) against a real
 // redis-server, as defined in docs/contracts.md: EVALSHA <sha> 1 <stock key> <quantity>.
 // Every refusal is followed by the proof that nothing was written (keys, values, TTLs, DBSIZE).

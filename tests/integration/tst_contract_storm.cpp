@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Concurrency storms against one SKU: thousands of deductions from many connections at once,
 // interleaved by the server, must never oversell and (for the function) deduct each order once.
 #include "RedisFixture.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Contract of inventory_deduct_v2 (functions/inventory_lib_v1.lua, 1.3.0) against a real
 // redis-server:
 // FCALL inventory_deduct_v2 2 <stock key> <receipt key> <quantity> <ttl seconds>

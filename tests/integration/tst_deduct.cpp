@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Manual deductions (inventory::deduct) against a real redis-server: every outcome in both
 // modes, retries, refusals before sending, NOSCRIPT recovery, unknown outcomes (a write-paused
 // server, a server killed after the call was sent) resolved by a receipt check, and the audit

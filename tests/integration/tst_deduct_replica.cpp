@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Issue 29, D14: a deduction on a writable replica (replica-read-only no) was accepted there
 // and reported as deducted, then lost at the next resync. Against a real primary and its
 // replica: the console reads the role of the node it writes to and refuses a replica (NotSent,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The demo seeder against a real redis-server: the counts, the genuineness of the receipts
 // (they come from real FCALLs) and every planted anomaly, read back independently.
 #include "ServerTest.h"

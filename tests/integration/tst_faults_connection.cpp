@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The fault suite, connections and reads (issue 14): a TLS peer that accepts TCP and never
 // answers the handshake, and a server killed while `inventory-cli keys` scans it. Each case
 // asserts what the user reads and that it comes within the timeout.

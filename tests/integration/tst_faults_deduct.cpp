@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The fault suite, deductions (issue 14): a real redis-server that pauses, sleeps, runs a busy
 // script, runs out of memory or dies while `inventory-cli deduct` runs. Each case asserts what
 // the user reads (outcome, exit code), that the audit log holds the attempt, and what the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The fault suite, library loads (issue 14): `inventory-cli functions load` killed with SIGKILL
 // while its FUNCTION LOAD is held by CLIENT PAUSE WRITE, and the server killed at the same
 // point. The backup written before the load is complete (it parses, its dump verifies), and

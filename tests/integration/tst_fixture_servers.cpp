@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Proves the test fixture itself (tests/support/RedisFixture.h): the servers the other
 // integration tests rely on start as described, are the processes we think, and go away.
 #include "RedisFixture.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A library whose function names differ only in case (`f` and `F`) loads on Redis 7.0.15, but
 // replacing, deleting or restoring over it kills the server on an assertion (see
 // functions/CaseTwins.h). Every such change is refused before anything is sent, against a real

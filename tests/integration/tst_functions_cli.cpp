@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inventory-cli functions against a real redis-server: every verb, its exit codes, its JSON,
 // and the guards (confirmation, breaking acknowledgement, production unlock, ACL).
 #include "AclUsers.h"

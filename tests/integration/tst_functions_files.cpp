@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The files the functions room reads and the dumps it keeps (issue 29): a backup, a library
 // or a load journal that is a device, a FIFO, a huge sparse file or a link is refused quickly
 // with the file named and why, never read without end (D7, core/RegularFile.h); a FUNCTION

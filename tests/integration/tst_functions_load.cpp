@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The guarded change sequence (functions/LibraryChange.h) against a real redis-server: load
 // then verify, each guard refusing, steps that cannot be skipped, a load the server refuses
 // leaving the old library in place, rollback to the byte-identical prior state (and deleting

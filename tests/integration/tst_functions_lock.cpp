@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Two library changes at once (issue 29, D8), against a real redis-server: the change lock
 // (functions/ChangeLease.h) refuses a second change while the first holds it, and changes
 // nothing; it is given back only by its owner; REPLACE goes out only over a library the change

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every refusal of the offline inspector (functions/Inspection.h), with its message and Lua
 // line, next to what a real redis-server says about the same code: the inspector must refuse
 // what the server refuses, for the same reason. A few refusals are our policy only (size,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Issue 12, safety bug 2: a library change runs every step (state, preflight, backup, load,
 // verification, rollback) as the profile's release user. The session user `support` may
 // FCALL and nothing else, so any step sent as it would fail with NOPERM; ACL LOG proves that

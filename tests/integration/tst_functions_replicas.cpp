@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Function libraries on a standalone primary with two replicas (real servers, the replicas
 // started with --replicaof): `functions status` reads the whole group, from the primary's URL
 // or a replica's, finds a replica that was changed on its own, leaves out a server that answers

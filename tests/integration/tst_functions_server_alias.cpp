@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Valkey's Lua has `server` as an alias of `redis`; Redis has no such global (issue 29). The
 // offline inspector must agree with the server it targets: a library that uses `server` at its
 // top level loads on Valkey and not on Redis, one that uses it in a function body loads on both

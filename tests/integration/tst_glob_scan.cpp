@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // browse::globMatch filters keys on the console's side with the meaning SCAN MATCH gives the
 // same pattern. The server is the reference: every pattern of the table is run through a full
 // SCAN MATCH over a set of awkward keys, and globMatch must pick exactly the same keys.

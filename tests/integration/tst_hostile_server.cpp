@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A fake server on 127.0.0.1 answers every command with hostile RESP bytes; the client must
 // fail each command with a protocol error, within its timeout, and never crash (issue 14).
 #include "CliRunner.h"

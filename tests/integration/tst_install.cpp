@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `cmake --install` into a temporary prefix gives a console a desktop can launch and a CLI
 // with a man page per command, and the installed binaries do not need the source tree.
 #include <QCryptographicHash>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The concurrency lab against a real server: the functions never oversell and never deduct an
 // order twice, with and without faults; the script never oversells but deducts twice when a
 // retry follows a lost reply; the naive way's oversell is counted right when it happens; the

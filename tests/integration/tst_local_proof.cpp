@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // "Local" is a claim that must rest on evidence (issue 28): a server the test started itself is
 // proven local (its process runs here and owns the port); the same server reached through a
 // loopback relay (what ssh -L, kubectl port-forward or a container's port map look like) is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The chart models fed from a real redis-server: one sample's decoding, rates, the FCALL latency
 // histogram, the round trip and its budget, watched stock, the slow log and receipt expiry.
 #include "SamplerRun.h"

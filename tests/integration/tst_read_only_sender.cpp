@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Views that only read (charts, readiness, the key browser) send through a ReadOnlySender: a
 // command it does not know to be a read is refused with the whole batch before anything leaves,
 // whatever the session's label, and a keyspace walk's per-node senders are wrapped the same

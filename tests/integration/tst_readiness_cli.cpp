@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inventory-cli audit (issue 15): each exit code against a real server set up for it, the
 // JSON and file exports, and drift between the primaries of a real cluster.
 #include "AclUsers.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Each readiness rule (issue 15) against a real server configured to pass it and to fail it.
 #include "AclUsers.h"
 #include "ServerTest.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A key at an order's receipt name that the deduction functions refuse (a list, set, zset,
 // stream, or a hash without a valid remaining and quantity) is an anomaly: `order`,
 // `deduct --check` and the receipt check say so, and say what a retry does, which the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What "safe to retry" and "no receipt" rest on, against real servers: the eviction policy,
 // persistence and start time of the server holding the receipt (issue 28), and reads that
 // are refused (issue 29, D2) reported as "could not read" with a non-zero exit, never a value.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The scan pace against a real redis-server: a capped scan never walks faster than its cap,
 // the environment label picks the pace, and inventory-cli keys/order take --scan-rate and
 // refuse a bad value before connecting.

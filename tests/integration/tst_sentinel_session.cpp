@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "RedisFixture.h"
 #include "SentinelFixture.h"
 #include "TrustedTunnel.h"

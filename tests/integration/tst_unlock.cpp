@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Unlocking production writes is a write-gate event (issue 28): it is on record in the audit
 // log (who, which profile, which server by run_id), and it ends when the server behind the
 // address is another one (a restart: new run_id), on a failover (role changed) and after a

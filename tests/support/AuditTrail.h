@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The write-ahead audit trail as tests check it: every write leaves an attempt record, written

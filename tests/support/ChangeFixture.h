@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The ChangeContext the functions tests give a LibraryChange: its environment guard, a backup

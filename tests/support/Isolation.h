@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Where tests may send packets: this machine's loopback, and, inside the network namespace

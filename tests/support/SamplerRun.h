@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Runs a metrics::ServerSampler until it has taken a number of samples, not for a time: a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // A loopback TCP relay: it listens on 127.0.0.1 and forwards every connection, both ways, to

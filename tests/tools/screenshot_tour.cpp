@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // screenshot_tour OUT_DIR: the console on its embedded demo, offscreen at 1366x768, one PNG per
 // main tab (docs/images/). scripts/screenshots runs it under tests/support/run-isolated, so the
 // demo's redis-server and everything the window reads stay on loopback.

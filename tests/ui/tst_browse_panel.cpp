@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The key browser panel offscreen over a real redis-server: it scans when shown, lists SKUs
 // and receipts, answers an order id typed into the lookup with its sentence, lists
 // anomalies, copies exact bytes, and runs a guarded delete through a confirmation that shows

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // On a cluster, the server charts sample every primary and draw one set of series per node.
 #include "RedisFixture.h"
 #include "SamplerRun.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What a person can read off the charts, offscreen and without a server: a line chart's value
 // with the pointer near the line rather than on it, in a box that leaves the point visible; and
 // a handful of expired receipts beside a million, on the receipt-expiry chart.

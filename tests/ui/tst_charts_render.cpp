@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every chart of the Charts tab rendered offscreen from a real server's data: not blank, its
 // empty state while there is nothing to draw, and Save PNG / Save CSV writing what is drawn.
 #include "AuditTrail.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A console window on a real 3-primary Redis Cluster, offscreen: the status bar says what it
 // talks to, the key browser shows keys of every primary with the node and slot each lives in,
 // a deduction goes straight to the primary owning its slot, keys in two slots are refused

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The side-by-side code diff, offscreen: the two panes always show the same rows, whichever
 // way the reader moves (Next/Previous change, the scroll bars, the keyboard), so an added
 // line far down comes into view on the right when "Next change" goes to it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // How the console starts from a desktop launcher: a positional URL opens that server, and a
 // bad argument is explained in a message box (a launcher has no terminal for stderr).
 #include "RedisFixture.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The audit viewer panel, offscreen: reads the log newest first, reports a truncated last
 // line without failing, filters by action, text and unknown outcomes, and exports what it
 // shows as CSV and as JSON lines that read back; pairs attempt and outcome records into one

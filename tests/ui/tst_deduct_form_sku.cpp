@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The deduction form refuses a SKU with a brace while it is typed, as the command line does
 // (issue 14: "a}:b" with order "c" shared a receipt key with "a" and "b}:c"). No server.
 #include "ui/deduct/DeductionForm.h"

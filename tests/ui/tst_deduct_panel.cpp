@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The deduction panel, offscreen, against a real redis-server: fill the form, confirm, read
 // the outcome shown; inline validation; Enter and Ctrl+Enter; unknown outcomes with Check
 // receipt, a safe retry in Function mode and an acknowledged one in Script mode; a read-only

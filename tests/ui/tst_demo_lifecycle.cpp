@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The embedded demo's server is never left behind: it stops with the DemoServer object, with
 // the console (asked to quit or killed), and a stale one is removed on the next start.
 #include "RedisFixture.h"

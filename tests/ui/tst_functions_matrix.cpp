@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Libraries tab on a real 3-primary Redis Cluster, offscreen: the matrix of libraries by
 // node shows drift highlighted in the palette's colours (another version amber, a missing
 // library red), "Bring nodes in line…" opens the guarded wizard on the drifted primary, and

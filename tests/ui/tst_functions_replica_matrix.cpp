@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Libraries tab on a standalone primary with a replica (real servers), offscreen: the
 // matrix lists the replica under its primary, and a replica changed on its own is named as
 // such, with nothing offered to align (loading on the primary would not reach it).

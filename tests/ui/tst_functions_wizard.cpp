@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The libraries view and the load wizard, offscreen, against a real redis-server holding the
 // 1.0.0 release: the view says the shipped 1.3.0 differs; the wizard walks contract, code
 // diff, preflight (with a production unlock), backup, confirmation and result; the view then

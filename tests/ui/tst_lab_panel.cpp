@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Lab tab offscreen: a tiny storm run from the form shows a verdict per strategy, the
 // numbers side by side and a histogram with data, while the GUI thread keeps ticking; Esc
 // cancels and the keys still go; a production session gets a disabled form that says why.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The main window against a real redis-server, offscreen: the status bar shows what INFO
 // says, the overview lists libraries after they are loaded, and failures show up in place.
 #include "RedisFixture.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The one notice banner of the console: each kind keeps its meaning's hue from the palette, an
 // empty text hides it, and a detail goes on a line of its own in either text format.
 #include "ui/common/NoticeBanner.h"

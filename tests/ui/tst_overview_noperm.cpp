@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The overview as a user allowed only FCALL (`support`): every read it may not run is named,
 // with the user, in one banner, and the values those reads fill say "not allowed" instead of
 // a refresh error. A malformed INFO reply is a read failure, never a possible write.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Readiness tab (issue 15) against a real server: it lists every finding with its verdict
 // and why sentence, and its Markdown and HTML exports hold every finding.
 #include "ServerTest.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The way back the wizard's backup page shows: a command that works as given. A saved profile
 // is named; an unsaved one (the demo's, a --url session) becomes --url with the user and never
 // a password, with the flags that make inventory-cli ask for passwords on standard input.

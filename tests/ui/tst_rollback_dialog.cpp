@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Where a rollback starts, offscreen: the backups of the backup folder as a history (library,
 // version, node, time, the action each was taken before), newest first, the selected library
 // first; the ways back explained in words and mapped to the right FUNCTION RESTORE policy.

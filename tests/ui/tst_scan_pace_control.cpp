@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The key browser's scan pace control offscreen over a real redis-server: a production label
 // starts gentle with the default cap, the expected time follows DBSIZE, and the pace chosen
 // in the bar is the one the next scan runs at.

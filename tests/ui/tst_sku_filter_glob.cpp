@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The key browser's SKU filter says why a glob that cannot mean what was typed shows nothing
 // (issue 14: an invalid glob gave 0 rows silently), as `inventory-cli keys --sku` does.
 #include "RedisFixture.h"

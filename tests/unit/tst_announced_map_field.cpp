@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The announced-address map as a profile field: what a person types becomes normalised
 // entries that survive a save and a load, feed the cluster router's map and the command
 // line; a bad line is refused with its line number and what to write, and nothing is kept.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The audit index: reads only what was appended since its last read (counted in lines parsed
 // and bytes), leaves an incomplete last line for later, starts over on a truncated, replaced
 // or rewritten file, folds a script deduction's NOSCRIPT / SCRIPT LOAD / EVALSHA into one row,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The audit log watcher says when the log changed on disk, whoever wrote it: a log that does
 // not exist yet is picked up when it appears, an append by another process is seen, and a log
 // replaced by a rename is still watched.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The key browser's core without a server: packed storage, natural order, globs, value
 // parsing, anomaly rules, the models (through QAbstractItemModelTester) and CSV.
 #include "browse/AnomalyModel.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "redis/ClusterTopology.h"
 #include "redis/CommandKeys.h"
 #include "redis/Slot.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The console's command line: a positional URL (what a desktop launcher passes for %U) opens
 // that server with the same safe default as --url, and anything unusable is refused with a
 // reason that never repeats a password.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // CSV and JSON exports never let a value pass for a state (issue 14: a stock key holding the
 // text "(missing)" exported exactly like a missing stock key). No server.
 #include "browse/CsvExport.h"

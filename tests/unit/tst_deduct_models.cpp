@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The session history of deductions and the audit viewer's model, filter and exports,
 // each run through QAbstractItemModelTester.
 #include "inventory/AuditQuery.h"

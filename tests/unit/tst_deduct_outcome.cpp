@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Decoding deduction replies into outcomes (v1, and the codes v2 will add), receipt replies,
 // and the transport failures that make an outcome unknown or leave it unsent.
 #include "inventory/DeductionOutcome.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Earlier calls for the same order, found in the session's history and the audit log before a
 // deduction runs: the Script-mode repeat warning, the v1 quantity mismatch, the merge that
 // keeps one call from counting twice, and the SKU distance behind "nearest existing SKUs".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Deduction input validation (the Lua contracts' canonical numbers and bounds), the commands
 // built from it, key slots, and "Copy as redis-cli command" quoting. No server needed.
 #include "inventory/DeductionContext.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The offline half of library management, no server: versions and fingerprints, inspection
 // of the shipped releases, the contract diff (every class of change), the code diff, backup
 // files and the local catalog.

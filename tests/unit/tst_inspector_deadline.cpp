@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The offline inspector's time budget holds inside one long C call. A top level such as
 // ("a"):rep(100):find(("a*"):rep(5).."b") spends seconds inside string.find, where the
 // instruction hook never fires; the load run happens in a child process that is killed at the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ledger/LedgerReader.h"
 #include "ledger/LedgerSpec.h"
 #include "ledger/SqlLedger.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Deduction outcomes per time bucket: from this session's DeductionHistory and from an audit
 // log file written by AuditLog, the way the Deducer writes it.
 #include "inventory/AuditIndex.h"

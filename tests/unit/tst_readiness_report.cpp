@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The readiness audit's overall verdict and its report formats (no server needed).
 #include "readiness/ReadinessReport.h"
 

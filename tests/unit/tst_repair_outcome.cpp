@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The one boundary where repair replies become outcomes (issue 32): each row of the release
 // and adjust contracts has its name, and a reply of any other shape is an anomaly ("may have
 // written"), never a default. Also the repair key templates and the plans built from them.

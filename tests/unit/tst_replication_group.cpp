@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // INFO replication as a standalone server's replication group: a primary's replicas, a
 // replica's primary, and what is refused (a line Redis would not write is an error, never a
 // node with port 0).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // core::Result says which side a value is on, and refuses to guess: a string literal returned
 // from a Result<bool, QString> function would otherwise convert to `true`, a success.
 #include "core/Result.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ssh/SshError.h"
 #include "ssh/SshFiles.h"
 #include "ssh/SshTarget.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The guard that keeps tests on this machine: tests/support/run-isolated's namespace, and the
 // connect helpers' check of every address a test gives them.
 #include "Isolation.h"

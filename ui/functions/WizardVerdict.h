@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The verdict of a change as the LoadWizard's pages say it: words, and a badge's colour.
