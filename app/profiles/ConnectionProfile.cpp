@@ -7,6 +7,7 @@
 
 #include <QHostAddress>
 #include <QRegularExpression>
+#include <functional>
 
 namespace profiles {
 
@@ -80,6 +81,49 @@ std::optional<QString> profileNameProblem(const QString &name)
     return std::nullopt;
 }
 
+namespace {
+using AddProblem = std::function<void(const char *field, const QString &message)>;
+
+// How the profile reaches its server: through an SSH bastion, behind Sentinel.
+void addRouteProblems(const ConnectionProfile &p, const AddProblem &add)
+{
+    if (p.ssh.enabled()) {
+        const auto target =
+            ssh::parseTarget({p.ssh.bastion, p.ssh.jump, p.ssh.identityFile, p.ssh.useSshConfig});
+        if (!target)
+            add("ssh.bastion", QStringLiteral("SSH: %1").arg(target.error()));
+        if (p.environmentKind() == Environment::Local)
+            add("environment", QStringLiteral("a server reached through an SSH bastion does not "
+                                              "run on this machine: label it test, staging or "
+                                              "production"));
+    } else if (!p.ssh.jump.trimmed().isEmpty() || !p.ssh.identityFile.trimmed().isEmpty()) {
+        add("ssh.bastion", QStringLiteral("SSH: a jump host or identity file is set but no "
+                                          "bastion: give the bastion or clear them"));
+    }
+    if (p.sentinel.enabled()) {
+        if (const auto list = sentinel::parseSentinelList(p.sentinel.sentinels); !list.ok())
+            add("sentinel.sentinels", QStringLiteral("Sentinel: %1").arg(list.error()));
+        if (p.sentinel.masterName.contains(QLatin1Char(' ')) || p.sentinel.masterName.size() > 128)
+            add("sentinel.masterName", QStringLiteral("Sentinel: the master name must not "
+                                                      "contain spaces (at most 128 characters)"));
+        if (p.sentinel.username.contains(QLatin1Char(' ')))
+            add("sentinel.username",
+                QStringLiteral("Sentinel: the user name must not contain spaces"));
+        if (p.environmentKind() == Environment::Local)
+            add("environment", QStringLiteral("Sentinel may name a primary on another machine "
+                                              "after a failover: label it test, staging or "
+                                              "production"));
+        if (!p.announcedMap.isEmpty())
+            add("announcedMap", QStringLiteral("announced addresses are for a cluster's nodes; "
+                                               "they are not applied to what sentinels name"));
+    } else if (!p.sentinel.sentinels.trimmed().isEmpty() || !p.sentinel.username.isEmpty()) {
+        add("sentinel.masterName", QStringLiteral("Sentinel: sentinels are listed but no master "
+                                                  "name: give the name they monitor, or clear "
+                                                  "them"));
+    }
+}
+} // namespace
+
 QList<ProfileProblem> ConnectionProfile::validate() const
 {
     QList<ProfileProblem> out;
@@ -106,40 +150,7 @@ QList<ProfileProblem> ConnectionProfile::validate() const
         add("environment", QStringLiteral("unknown environment label '%1': use one of %2")
                                .arg(environment, known.join(QStringLiteral(", "))));
     }
-    if (ssh.enabled()) {
-        const auto target =
-            ssh::parseTarget({ssh.bastion, ssh.jump, ssh.identityFile, ssh.useSshConfig});
-        if (!target)
-            add("ssh.bastion", QStringLiteral("SSH: %1").arg(target.error()));
-        if (environmentKind() == Environment::Local)
-            add("environment", QStringLiteral("a server reached through an SSH bastion does not "
-                                              "run on this machine: label it test, staging or "
-                                              "production"));
-    } else if (!ssh.jump.trimmed().isEmpty() || !ssh.identityFile.trimmed().isEmpty()) {
-        add("ssh.bastion", QStringLiteral("SSH: a jump host or identity file is set but no "
-                                          "bastion: give the bastion or clear them"));
-    }
-    if (sentinel.enabled()) {
-        if (const auto list = sentinel::parseSentinelList(sentinel.sentinels); !list.ok())
-            add("sentinel.sentinels", QStringLiteral("Sentinel: %1").arg(list.error()));
-        if (sentinel.masterName.contains(QLatin1Char(' ')) || sentinel.masterName.size() > 128)
-            add("sentinel.masterName", QStringLiteral("Sentinel: the master name must not "
-                                                      "contain spaces (at most 128 characters)"));
-        if (sentinel.username.contains(QLatin1Char(' ')))
-            add("sentinel.username",
-                QStringLiteral("Sentinel: the user name must not contain spaces"));
-        if (environmentKind() == Environment::Local)
-            add("environment", QStringLiteral("Sentinel may name a primary on another machine "
-                                              "after a failover: label it test, staging or "
-                                              "production"));
-        if (!announcedMap.isEmpty())
-            add("announcedMap", QStringLiteral("announced addresses are for a cluster's nodes; "
-                                               "they are not applied to what sentinels name"));
-    } else if (!sentinel.sentinels.trimmed().isEmpty() || !sentinel.username.isEmpty()) {
-        add("sentinel.masterName", QStringLiteral("Sentinel: sentinels are listed but no master "
-                                                  "name: give the name they monitor, or clear "
-                                                  "them"));
-    }
+    addRouteProblems(*this, add);
     if (username.contains(QLatin1Char(' ')))
         add("username", QStringLiteral("the user name must not contain spaces"));
     if (releaseUsername.contains(QLatin1Char(' ')))

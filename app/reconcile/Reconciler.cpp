@@ -203,6 +203,46 @@ bool Reconciler::needsReleaseRead(uint32_t r) const
     return m_store.receiptAlive(r) && !(m_seen[r] & ComparedRow);
 }
 
+namespace {
+// A committed order with its receipt: in line, or the quantities differ (a v2 receipt).
+void judgeCommitted(Finding &f, qint64 committed, std::optional<qint64> recorded, const QString &o,
+                    const QString &sku)
+{
+    if (!recorded) {
+        f.quantity = committed;
+        f.cls = FindingClass::InLine;
+        f.sentence = QStringLiteral("Order %1 is committed for %2 of SKU %3 and its receipt "
+                                    "exists (a v1 receipt records no quantity: only the "
+                                    "deduction itself was compared).")
+                         .arg(o)
+                         .arg(committed)
+                         .arg(sku);
+    } else if (*recorded == committed) {
+        f.cls = FindingClass::InLine;
+        f.sentence = QStringLiteral("Order %1 is committed for %2 of SKU %3 and its receipt "
+                                    "recorded %2: in line.")
+                         .arg(o)
+                         .arg(committed)
+                         .arg(sku);
+    } else {
+        f.cls = FindingClass::QuantityDiffers;
+        f.divergent = true;
+        const qint64 d = *recorded - committed;
+        f.sentence = QStringLiteral("Order %1's receipt deducted %2 of SKU %3 but the ledger "
+                                    "committed %4: the stock is %5 by %6. Check the order, "
+                                    "then adjust the stock by %7.")
+                         .arg(o)
+                         .arg(*recorded)
+                         .arg(sku)
+                         .arg(committed)
+                         .arg(d > 0 ? QStringLiteral("short") : QStringLiteral("over"))
+                         .arg(std::abs(d))
+                         .arg(d > 0 ? QStringLiteral("+%1").arg(d) : QString::number(d));
+    }
+}
+
+} // namespace
+
 void Reconciler::judgeReceipt(uint32_t r, bool released)
 {
     if (!m_store.receiptAlive(r))
@@ -241,38 +281,7 @@ void Reconciler::judgeReceipt(uint32_t r, bool released)
         return;
     }
     if (seen & Committed) {
-        const qint64 committed = m_committed[r];
-        if (!recorded) {
-            f.quantity = committed;
-            f.cls = FindingClass::InLine;
-            f.sentence = QStringLiteral("Order %1 is committed for %2 of SKU %3 and its receipt "
-                                        "exists (a v1 receipt records no quantity: only the "
-                                        "deduction itself was compared).")
-                             .arg(o)
-                             .arg(committed)
-                             .arg(sku);
-        } else if (*recorded == committed) {
-            f.cls = FindingClass::InLine;
-            f.sentence = QStringLiteral("Order %1 is committed for %2 of SKU %3 and its receipt "
-                                        "recorded %2: in line.")
-                             .arg(o)
-                             .arg(committed)
-                             .arg(sku);
-        } else {
-            f.cls = FindingClass::QuantityDiffers;
-            f.divergent = true;
-            const qint64 d = *recorded - committed;
-            f.sentence = QStringLiteral("Order %1's receipt deducted %2 of SKU %3 but the ledger "
-                                        "committed %4: the stock is %5 by %6. Check the order, "
-                                        "then adjust the stock by %7.")
-                             .arg(o)
-                             .arg(*recorded)
-                             .arg(sku)
-                             .arg(committed)
-                             .arg(d > 0 ? QStringLiteral("short") : QStringLiteral("over"))
-                             .arg(std::abs(d))
-                             .arg(d > 0 ? QStringLiteral("+%1").arg(d) : QString::number(d));
-        }
+        judgeCommitted(f, m_committed[r], recorded, o, sku);
         report(std::move(f));
         return;
     }
@@ -298,7 +307,12 @@ void Reconciler::judgeReceipt(uint32_t r, bool released)
         ++m_tally.rowsPending; // the receipt of a pending order: not a candidate
         return;
     }
-    // Absent from the ledger: only after the grace period, and only when the age is known.
+    judgeAbsent(std::move(f), written, o, sku, recordedText);
+}
+
+void Reconciler::judgeAbsent(Finding f, std::optional<qint64> written, const QString &o,
+                             const QString &sku, const QString &recordedText)
+{
     if (!written) {
         ++m_tally.receiptsAgeUnknown;
         return;

@@ -96,6 +96,10 @@ private:
     };
     void report(Finding f);
     std::optional<qint64> receiptQuantity(uint32_t r) const;
+    // A receipt whose order the ledger does not have: a release candidate once the grace
+    // period has passed and its age is known.
+    void judgeAbsent(Finding f, std::optional<qint64> written, const QString &o, const QString &sku,
+                     const QString &recordedText);
     std::optional<qint64> receiptTimeMs(uint32_t r) const;
     struct LedgerUnits
     {
