@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CliRunner.h"
+#include "FailoverStream.h"
 #include "RedisFixture.h"
 #include "SentinelFixture.h"
 #include "SshdFixture.h"
@@ -48,16 +49,6 @@ class TstSentinel : public QObject
         o.dataPassword = dataPassword;
         return o;
     }
-
-    enum class Outcome { Pending, Applied, Refused, Unknown };
-    struct Order
-    {
-        int quantity = 1;
-        quint16 sentTo = 0;
-        Outcome outcome = Outcome::Pending;
-        QString detail;
-    };
-    static QByteArray receiptKey(qsizetype n) { return "idem:{sku-s}:o" + QByteArray::number(n); }
 
 private slots:
     void initTestCase()
@@ -381,50 +372,27 @@ private slots:
 
         std::unique_ptr<redis::RedisClient> current = m_group.connectData(0);
         std::vector<std::unique_ptr<redis::RedisClient>> retired; // kept until their replies
-        QList<Order> orders;
-        int inFlight = 0, done = 0, doneAtMove = -1;
-        bool struck = false;
+        testsupport::FailoverStream stream(
+            this, "stock:{sku-s}:available", "idem:{sku-s}:o",
+            [&] {
+                return testsupport::FailoverStream::Target{current.get(), current->address()};
+            },
+            [&] {
+                auto s = m_group.connectSentinel(1);
+                const auto asked = s->call({"SENTINEL", "FAILOVER", "mymaster"});
+                QVERIFY2(asked.ok(), qPrintable(testsupport::render(asked)));
+            });
         connect(&watcher, &SentinelWatcher::primaryMoved, this,
                 [&](const NodeAddress &, const NodeAddress &to, const QDateTime &) {
-                    doneAtMove = done;
+                    stream.moved();
                     redis::ConnectionOptions o = m_group.dataOptions(0);
                     o.port = to.port;
                     retired.push_back(std::move(current));
                     current = std::make_unique<redis::RedisClient>(o);
                     current->open();
                 });
-        std::function<void()> next = [&] {
-            while (inFlight < 4 && orders.size() < 20000
-                   && !(doneAtMove >= 0 && done >= doneAtMove + 200)) {
-                const qsizetype n = orders.size();
-                orders << Order{1 + int(n % 3), current->options().port, Outcome::Pending, {}};
-                ++inFlight;
-                current->send(
-                    {"FCALL", "inventory_deduct_v2", "2", "stock:{sku-s}:available", receiptKey(n),
-                     QByteArray::number(orders.last().quantity), "3600"},
-                    this, [&, n](const redis::ReplyResult &result) {
-                        Order &o = orders[n];
-                        if (result.ok() && result->at(0).toInteger() == 1)
-                            o.outcome = Outcome::Applied;
-                        else if (!result.ok() && result.error().mayHaveRun())
-                            o.outcome = Outcome::Unknown;
-                        else
-                            o.outcome = Outcome::Refused;
-                        o.detail = testsupport::render(result);
-                        --inFlight;
-                        ++done;
-                        if (done == 200 && !struck) {
-                            struck = true;
-                            auto s = m_group.connectSentinel(1);
-                            const auto asked = s->call({"SENTINEL", "FAILOVER", "mymaster"});
-                            QVERIFY2(asked.ok(), qPrintable(testsupport::render(asked)));
-                        }
-                        next();
-                    });
-            }
-        };
-        next();
-        QTRY_VERIFY_WITH_TIMEOUT(doneAtMove >= 0 && inFlight == 0, 60000);
+        stream.start();
+        QTRY_VERIFY_WITH_TIMEOUT(stream.finished(), 60000);
         QCOMPARE(moved.size(), 1); // three sentinels announced it; reported once
         QCOMPARE(moved.first().at(0).value<NodeAddress>().port, m_group.dataPort(0));
         QCOMPARE(moved.first().at(1).value<NodeAddress>().port, m_group.dataPort(1));
@@ -439,38 +407,22 @@ private slots:
         QCOMPARE(moved.size(), 1); // not moved again
 
         // Every order sent once: none may find its receipt already there ({2,...}).
-        int applied = 0, unknown = 0, refused = 0, lost = 0;
-        qint64 receipted = 0;
         auto b = m_group.connectData(1);
-        for (qsizetype n = 0; n < orders.size(); ++n) {
-            const Order &o = orders[n];
-            QVERIFY(o.outcome != Outcome::Pending);
-            QVERIFY2(!o.detail.startsWith(QLatin1String("{2,")), qPrintable(o.detail));
-            const auto receipt = b->call({"HGET", receiptKey(n), "quantity"});
-            QVERIFY(receipt.ok());
-            if (!receipt->isNil()) {
-                QCOMPARE(receipt->bytes().toInt(), o.quantity);
-                receipted += o.quantity;
-                QVERIFY2(o.outcome != Outcome::Refused, qPrintable(o.detail));
-            } else if (o.outcome == Outcome::Applied) {
-                // Acknowledged by A after B was promoted (SENTINEL FAILOVER does not pause
-                // A first) and lost when A became B's replica: never an order sent to B.
-                QCOMPARE(o.sentTo, m_group.dataPort(0));
-                ++lost;
-            }
-            applied += o.outcome == Outcome::Applied;
-            unknown += o.outcome == Outcome::Unknown;
-            refused += o.outcome == Outcome::Refused;
-        }
+        testsupport::FailoverStream::Tally t;
+        const QString wrong =
+            stream.account(*b, QStringLiteral("127.0.0.1:%1").arg(m_group.dataPort(0)), &t);
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
         const auto stock = b->call({"GET", "stock:{sku-s}:available"});
         QVERIFY(stock.ok());
-        QCOMPARE(stock->bytes().toLongLong(), InitialStock - receipted);
+        QCOMPARE(stock->bytes().toLongLong(), InitialStock - t.receipted);
         qInfo("%lld deductions: %d applied (%d lost with the old primary), %d refused, %d outcome "
               "unknown",
-              qint64(orders.size()), applied, lost, refused, unknown);
-        QVERIFY(applied > 0);
-        const bool someOnB = std::any_of(orders.cbegin(), orders.cend(), [&](const Order &o) {
-            return o.sentTo == m_group.dataPort(1) && o.outcome == Outcome::Applied;
+              qint64(stream.orders().size()), t.applied, t.lost, t.refused, t.unknown);
+        QVERIFY(t.applied > 0);
+        const auto &orders = stream.orders();
+        const bool someOnB = std::any_of(orders.cbegin(), orders.cend(), [&](const auto &o) {
+            return o.sentTo == b->address()
+                   && o.outcome == testsupport::FailoverStream::Outcome::Applied;
         });
         QVERIFY(someOnB);
     }

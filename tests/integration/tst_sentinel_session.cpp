@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "FailoverStream.h"
 #include "RedisFixture.h"
 #include "SentinelFixture.h"
 #include "TrustedTunnel.h"
@@ -73,16 +74,6 @@ class TstSentinelSession : public QObject
         return role.ok() ? QString::fromLatin1(role->at(0).bytes()) : testsupport::render(role);
     }
 
-    enum class Outcome { Pending, Applied, Refused, Unknown };
-    struct Order
-    {
-        int quantity = 1;
-        QString sentTo;
-        Outcome outcome = Outcome::Pending;
-        QString detail;
-    };
-    static QByteArray receiptKey(qsizetype n) { return "idem:{sku-q}:o" + QByteArray::number(n); }
-
 private slots:
     void initTestCase()
     {
@@ -126,44 +117,21 @@ private slots:
         redis::RedisClient *seed = &session->client();
         const QString bAddress = QStringLiteral("127.0.0.1:%1").arg(m_group.dataPort(b));
 
-        QList<Order> orders;
-        int inFlight = 0, done = 0, doneAtMove = -1;
-        bool struck = false;
+        testsupport::FailoverStream stream(
+            this, Stock, "idem:{sku-q}:o",
+            [&] {
+                return testsupport::FailoverStream::Target{&session->deductionSender(),
+                                                           session->deductionRouter().address()};
+            },
+            [&] {
+                auto s = m_group.connectSentinel(1);
+                const auto asked = s->call({"SENTINEL", "FAILOVER", "mymaster"});
+                QVERIFY2(asked.ok(), qPrintable(testsupport::render(asked)));
+            });
         connect(session.get(), &session::ConsoleSession::primaryMoved, this,
-                [&] { doneAtMove = done; });
-        std::function<void()> next = [&] {
-            while (inFlight < 4 && orders.size() < 20000
-                   && !(doneAtMove >= 0 && done >= doneAtMove + 200)) {
-                const qsizetype n = orders.size();
-                orders << Order{
-                    1 + int(n % 3), session->deductionRouter().address(), Outcome::Pending, {}};
-                ++inFlight;
-                session->deductionSender().send(
-                    {"FCALL", "inventory_deduct_v2", "2", Stock, receiptKey(n),
-                     QByteArray::number(orders.last().quantity), "3600"},
-                    this, [&, n](const redis::ReplyResult &result) {
-                        Order &o = orders[n];
-                        if (result.ok() && result->at(0).toInteger() == 1)
-                            o.outcome = Outcome::Applied;
-                        else if (!result.ok() && result.error().mayHaveRun())
-                            o.outcome = Outcome::Unknown;
-                        else
-                            o.outcome = Outcome::Refused;
-                        o.detail = testsupport::render(result);
-                        --inFlight;
-                        ++done;
-                        if (done == 200 && !struck) {
-                            struck = true;
-                            auto s = m_group.connectSentinel(1);
-                            const auto asked = s->call({"SENTINEL", "FAILOVER", "mymaster"});
-                            QVERIFY2(asked.ok(), qPrintable(testsupport::render(asked)));
-                        }
-                        next();
-                    });
-            }
-        };
-        next();
-        QTRY_VERIFY_WITH_TIMEOUT(doneAtMove >= 0 && inFlight == 0, 60000);
+                [&] { stream.moved(); });
+        stream.start();
+        QTRY_VERIFY_WITH_TIMEOUT(stream.finished(), 60000);
         QCOMPARE(moved.size(), 1);
         QCOMPARE(moved.first().at(0).toString(),
                  QStringLiteral("127.0.0.1:%1").arg(m_group.dataPort(a)));
@@ -179,35 +147,21 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(session->client().state(), redis::ConnectionState::Ready, 10000);
         QCOMPARE(role(*session), QStringLiteral("master"));
 
-        int applied = 0, unknown = 0, lost = 0;
-        qint64 receipted = 0;
         auto onB = m_group.connectData(b);
-        for (qsizetype n = 0; n < orders.size(); ++n) {
-            const Order &o = orders[n];
-            QVERIFY(o.outcome != Outcome::Pending);
-            QVERIFY2(!o.detail.startsWith(QLatin1String("{2,")), qPrintable(o.detail));
-            const auto receipt = onB->call({"HGET", receiptKey(n), "quantity"});
-            QVERIFY(receipt.ok());
-            if (!receipt->isNil()) {
-                QCOMPARE(receipt->bytes().toInt(), o.quantity);
-                receipted += o.quantity;
-                QVERIFY2(o.outcome != Outcome::Refused, qPrintable(o.detail));
-            } else if (o.outcome == Outcome::Applied) {
-                // Acknowledged by A after B was promoted, lost when A became B's replica.
-                QVERIFY2(o.sentTo != bAddress, qPrintable(o.detail));
-                ++lost;
-            }
-            applied += o.outcome == Outcome::Applied;
-            unknown += o.outcome == Outcome::Unknown;
-        }
+        testsupport::FailoverStream::Tally t;
+        const QString wrong =
+            stream.account(*onB, QStringLiteral("127.0.0.1:%1").arg(m_group.dataPort(a)), &t);
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
         const auto stock = onB->call({"GET", Stock});
         QVERIFY(stock.ok());
-        QCOMPARE(stock->bytes().toLongLong(), InitialStock - receipted);
+        QCOMPARE(stock->bytes().toLongLong(), InitialStock - t.receipted);
         qInfo("%lld deductions through the session: %d applied (%d lost with the old primary), "
               "%d outcome unknown",
-              qint64(orders.size()), applied, lost, unknown);
-        const bool someOnB = std::any_of(orders.cbegin(), orders.cend(), [&](const Order &o) {
-            return o.sentTo == bAddress && o.outcome == Outcome::Applied;
+              qint64(stream.orders().size()), t.applied, t.lost, t.unknown);
+        const auto &orders = stream.orders();
+        const bool someOnB = std::any_of(orders.cbegin(), orders.cend(), [&](const auto &o) {
+            return o.sentTo == bAddress
+                   && o.outcome == testsupport::FailoverStream::Outcome::Applied;
         });
         QVERIFY(someOnB);
     }
@@ -223,7 +177,7 @@ private slots:
         auto session = followingSession(profile(stale));
         QSignalSpy moved(session.get(), &session::ConsoleSession::primaryMoved);
         const redis::Command deduct{
-            "FCALL", "inventory_deduct_v2", "2", Stock, receiptKey(900000), "1", "3600"};
+            "FCALL", "inventory_deduct_v2", "2", Stock, "idem:{sku-q}:o900000", "1", "3600"};
         const auto refused = session->sender().call(deduct, 10000);
         QVERIFY(!refused.ok());
         QVERIFY2(refused.error().message.startsWith(QLatin1String("READONLY")),
