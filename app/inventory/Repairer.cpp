@@ -136,6 +136,52 @@ RecordReading readRecordBlocking(redis::CommandSender &sender, const QByteArray 
                       r.value(1, redis::RedisError::notSent({})));
 }
 
+namespace {
+// The stock and the record as they are after a call that was answered. A refusal while the
+// stock moved means something wrote during the call, perhaps this one.
+void readAfter(redis::CommandSender &sender, const DeductionContext &ctx, RepairResult &result)
+{
+    const auto after = sender.callBatch({{"GET", result.plan.stockKey},
+                                         {"GET", result.plan.recordKey},
+                                         {"TTL", result.plan.recordKey}},
+                                        ctx.timeoutMs);
+    const auto afterReply = [&](int i) {
+        return after.value(i, redis::RedisError::notSent({}));
+    };
+    result.stockAfter = KeyReading::fromReply(afterReply(0));
+    result.recordAfter = recordFrom(afterReply(1), afterReply(2));
+    DeductionOutcome refusal;
+    refusal.kind = OutcomeKind::Rejected;
+    const DeductionOutcome moved =
+        withStockReadings(refusal, result.stockBefore.value, result.stockAfter.value);
+    if (result.outcome.kind == RepairOutcomeKind::Rejected && !moved.stockMoved.isEmpty()) {
+        result.outcome.kind = RepairOutcomeKind::MayHaveWritten;
+        result.outcome.stockMoved = moved.stockMoved;
+    }
+}
+
+// The outcome record, after the attempt the write-ahead log holds; a failure is kept in the
+// result (the outcome is shown anyway).
+void recordOutcome(const AuditLog &log, const QString &attemptId, const QDateTime &sentAt,
+                   const DeductionContext &ctx, RepairResult &result)
+{
+    const bool unknown = result.outcome.kind == RepairOutcomeKind::Unknown;
+    AuditRecord rec = repairRecord(result, ctx);
+    if (!result.outcome.anomaly.isEmpty())
+        rec.detail += QStringLiteral("; reply %1").arg(result.outcome.replyText);
+    rec.timeUtc = sentAt;
+    rec.result = result.outcome.summary();
+    rec.outcomeUnknown = unknown || result.outcome.kind == RepairOutcomeKind::MayHaveWritten;
+    rec.durationMs = result.durationMs;
+    const auto appended = log.appendOutcome(rec, attemptId);
+    if (!appended.ok()) {
+        qCWarning(lcInventory) << "audit record lost:" << appended.error();
+        result.auditProblems << appended.error();
+    }
+}
+
+} // namespace
+
 RepairResult repairBlocking(redis::CommandSender &sender, const DeductionContext &ctx,
                             const RepairPlan &plan)
 {
@@ -197,40 +243,12 @@ RepairResult repairBlocking(redis::CommandSender &sender, const DeductionContext
     result.outcome = kind == RepairKind::Release ? decodeReleaseReply(r, plan.amount())
                                                  : decodeAdjustReply(r, plan.amount());
 
+    // After an unknown outcome the connection may be stuck behind the call: the caller
+    // settles it on another.
     const bool unknown = result.outcome.kind == RepairOutcomeKind::Unknown;
-    if (!unknown && result.outcome.kind != RepairOutcomeKind::NotSent) {
-        // After an unknown outcome the connection may be stuck behind the call: the caller
-        // settles it on another. Otherwise the stock and the record as they are now.
-        const auto after = sender.callBatch(
-            {{"GET", plan.stockKey}, {"GET", plan.recordKey}, {"TTL", plan.recordKey}},
-            ctx.timeoutMs);
-        const auto afterReply = [&](int i) {
-            return after.value(i, redis::RedisError::notSent({}));
-        };
-        result.stockAfter = KeyReading::fromReply(afterReply(0));
-        result.recordAfter = recordFrom(afterReply(1), afterReply(2));
-        // A refusal while the stock moved: something wrote during the call, perhaps this one.
-        DeductionOutcome refusal;
-        refusal.kind = OutcomeKind::Rejected;
-        const DeductionOutcome moved =
-            withStockReadings(refusal, result.stockBefore.value, result.stockAfter.value);
-        if (result.outcome.kind == RepairOutcomeKind::Rejected && !moved.stockMoved.isEmpty()) {
-            result.outcome.kind = RepairOutcomeKind::MayHaveWritten;
-            result.outcome.stockMoved = moved.stockMoved;
-        }
-    }
-    AuditRecord rec = repairRecord(result, ctx);
-    if (!result.outcome.anomaly.isEmpty())
-        rec.detail += QStringLiteral("; reply %1").arg(result.outcome.replyText);
-    rec.timeUtc = sentAt;
-    rec.result = result.outcome.summary();
-    rec.outcomeUnknown = unknown || result.outcome.kind == RepairOutcomeKind::MayHaveWritten;
-    rec.durationMs = result.durationMs;
-    const auto appended = log.appendOutcome(rec, attempt.value().attemptId);
-    if (!appended.ok()) {
-        qCWarning(lcInventory) << "audit record lost:" << appended.error();
-        result.auditProblems << appended.error();
-    }
+    if (!unknown && result.outcome.kind != RepairOutcomeKind::NotSent)
+        readAfter(sender, ctx, result);
+    recordOutcome(log, attempt.value().attemptId, sentAt, ctx, result);
     qCInfo(lcInventory) << repairName(kind) << core::escapeBytes(plan.stockKey, 80)
                         << result.outcome.summary();
     return result;
