@@ -134,6 +134,26 @@ QString repairExitCodesHelp(RepairKind kind)
              release ? QStringLiteral("release") : QStringLiteral("adjustment"));
 }
 
+namespace {
+
+// The repair the command line asks for; the TTL defaults to the profile's receipt TTL, so
+// that a release outlives the receipt it answers for.
+RepairRequest requestFrom(const QCommandLineParser &parser, const RepairOptions &o, RepairKind kind,
+                          const profiles::ConnectionProfile &profile)
+{
+    RepairRequest request;
+    request.kind = kind;
+    request.sku = parser.value(o.sku).toUtf8();
+    request.id = parser.value(o.id).toUtf8();
+    request.amount = parser.value(o.amount).toUtf8();
+    request.ttlSeconds = parser.isSet(o.ttl) ? parser.value(o.ttl).toUtf8()
+                                             : QByteArray::number(profile.receiptTtlSeconds);
+    request.reason = parser.value(o.reason);
+    return request;
+}
+
+} // namespace
+
 int runRepair(Context &context, RepairKind kind, const QString &description)
 {
     QCommandLineParser parser;
@@ -168,15 +188,7 @@ int runRepair(Context &context, RepairKind kind, const QString &description)
     ctx.timeoutMs = profile.timeoutMs;
     if (parser.isSet(o.audit))
         ctx.auditLogPath = parser.value(o.audit);
-    RepairRequest request;
-    request.kind = kind;
-    request.sku = parser.value(o.sku).toUtf8();
-    request.id = parser.value(o.id).toUtf8();
-    request.amount = parser.value(o.amount).toUtf8();
-    request.ttlSeconds = parser.isSet(o.ttl) ? parser.value(o.ttl).toUtf8()
-                                             : QByteArray::number(profile.receiptTtlSeconds);
-    request.reason = parser.value(o.reason);
-    const RepairPlan plan = planRepair(request, ctx.schema);
+    const RepairPlan plan = planRepair(requestFrom(parser, o, kind, profile), ctx.schema);
     if (!plan.ok())
         return context.fail(ExitUsage, planProblemsLine(plan.problems));
 
