@@ -392,6 +392,12 @@ int ScannedInventory::exitCode(Context &context, const QString &what) const
                              target.password)));
 }
 
+void nameUrlTargetByAddress(const QCommandLineParser &parser, profiles::ConnectionProfile &profile)
+{
+    if (parser.isSet(QStringLiteral("url")))
+        profile.name = QStringLiteral("%1:%2").arg(profile.host).arg(profile.port);
+}
+
 std::optional<inventory::KeySchema> keySchema(const profiles::ConnectionProfile &profile,
                                               Context &context, int *exitCode)
 {

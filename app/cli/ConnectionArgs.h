@@ -200,6 +200,10 @@ private:
                                  QStringLiteral("N")};
 };
 
+// A URL names no profile, so there is no name to type for an unlock: the address as written
+// (through --ssh too) stands in, and names the session in the audit log.
+void nameUrlTargetByAddress(const QCommandLineParser &parser, profiles::ConnectionProfile &profile);
+
 // The profile's key schema (its stock, receipt, release and adjustment key templates). On a
 // problem prints it and returns nullopt with *exitCode = ExitUsage.
 std::optional<inventory::KeySchema> keySchema(const profiles::ConnectionProfile &profile,

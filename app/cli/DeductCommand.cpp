@@ -207,10 +207,7 @@ int runDeduct(Context &context)
     if (!target)
         return exitCode;
     profiles::ConnectionProfile profile = target->profile;
-    // As in `inventory-cli functions`: a URL has no profile name to type for an unlock, so its
-    // address stands in (and names the session in the audit log).
-    if (parser.isSet(QStringLiteral("url")))
-        profile.name = QStringLiteral("%1:%2").arg(profile.host).arg(profile.port);
+    nameUrlTargetByAddress(parser, profile);
     const auto schema = keySchema(profile, context, &exitCode);
     if (!schema)
         return exitCode;

@@ -60,9 +60,7 @@ QJsonObject resultJson(const DeductionResult &r, const QString &auditPath)
     QJsonArray command;
     for (const QByteArray &a : p.command)
         command.append(QString::fromUtf8(a));
-    QJsonArray problems;
-    for (const QString &a : r.auditProblems)
-        problems.append(a);
+    const QJsonArray problems = QJsonArray::fromStringList(r.auditProblems);
     QJsonObject j{{QStringLiteral("outcome"), outcomeName(o.kind)},
                   {QStringLiteral("mode"), modeName(p.request.mode)},
                   {QStringLiteral("remaining"), optionalNumber(o.remaining)},

@@ -194,10 +194,7 @@ std::unique_ptr<Session> connect(const ConnectionArgs &args, const QCommandLineP
     auto s = std::make_unique<Session>();
     s->target = *target;
     profiles::ConnectionProfile &p = s->target.profile;
-    // A URL has no profile name to type for an unlock: its address stands in (through --ssh
-    // too: the address as written).
-    if (parser.isSet(QStringLiteral("url")))
-        p.name = QStringLiteral("%1:%2").arg(p.host).arg(p.port);
+    nameUrlTargetByAddress(parser, p);
     s->client =
         connectClient(p.toConnectionOptions(target->password), context, connectionExit, exitCode);
     if (!s->client)

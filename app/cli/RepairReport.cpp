@@ -50,9 +50,7 @@ QJsonObject repairJson(const RepairResult &r, const std::optional<RepairSettleme
     QJsonArray command;
     for (const QByteArray &a : p.command)
         command.append(QString::fromUtf8(a));
-    QJsonArray problems;
-    for (const QString &a : r.auditProblems)
-        problems.append(a);
+    const QJsonArray problems = QJsonArray::fromStringList(r.auditProblems);
     QJsonObject j{{QStringLiteral("outcome"), o.name()},
                   {QStringLiteral("message"), o.sentence(p)},
                   {QStringLiteral("stock"), o.stock ? QJsonValue(double(*o.stock)) : QJsonValue()},

@@ -175,9 +175,7 @@ int runRepair(Context &context, RepairKind kind, const QString &description)
     if (!target)
         return exitCode;
     profiles::ConnectionProfile profile = target->profile;
-    // As `deduct`: a URL has no profile name to type for an unlock, its address stands in.
-    if (parser.isSet(QStringLiteral("url")))
-        profile.name = QStringLiteral("%1:%2").arg(profile.host).arg(profile.port);
+    nameUrlTargetByAddress(parser, profile);
     const auto schema = keySchema(profile, context, &exitCode);
     if (!schema)
         return exitCode;
