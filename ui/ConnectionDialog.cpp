@@ -10,7 +10,6 @@
 #include "profiles/SecretStore.h"
 #include "sentinel/SentinelUrl.h"
 #include "session/SentinelConfig.h"
-#include "session/TunnelRoute.h"
 #include "ui/connect/ClusterForm.h"
 #include "ui/connect/ConnectionForm.h"
 #include "ui/connect/ConnectionTestArea.h"
@@ -421,11 +420,7 @@ void ConnectionDialog::findPrimary(const profiles::ConnectionProfile &p)
         QDialog::accept();
         return;
     }
-    // The sentinels, and the primary they name, through the tunnel when there is one.
-    profiles::ConnectionProfile routed = p;
-    if (m_tunnel)
-        routed.route = session::tunnelRoute(m_tunnel);
-    const auto config = session::sentinelConfig(routed, password(), sentinelPassword());
+    const auto config = session::sentinelConfig(p, password(), sentinelPassword(), m_tunnel);
     if (!config.ok()) {
         showProblems({{QStringLiteral("sentinel.sentinels"), config.error()}});
         return;

@@ -8,7 +8,6 @@
 #include "profiles/SecretStore.h"
 #include "session/ConsoleSession.h"
 #include "session/SentinelConfig.h"
-#include "session/TunnelRoute.h"
 #include "ssh/SshTunnel.h"
 #include "ui/connect/TunnelOpener.h"
 
@@ -99,11 +98,7 @@ void ConsoleController::openBehindSentinel(const profiles::ConnectionProfile &pr
 {
     const auto ask = [this, profile, password, releasePassword,
                       tunnel](const QString &sentinelPassword) {
-        // The sentinels, and every primary they name, through the tunnel when there is one.
-        profiles::ConnectionProfile routed = profile;
-        if (tunnel)
-            routed.route = session::tunnelRoute(tunnel);
-        const auto config = session::sentinelConfig(routed, password, sentinelPassword);
+        const auto config = session::sentinelConfig(profile, password, sentinelPassword, tunnel);
         if (!config.ok()) {
             reportStartupError(tr("The profile's Sentinel settings cannot be used."),
                                config.error());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "SentinelConfig.h"
 
+#include "TunnelRoute.h"
 #include "sentinel/SentinelUrl.h"
 
 namespace session {
@@ -21,6 +22,15 @@ sentinelConfig(const profiles::ConnectionProfile &profile, const QString &passwo
     config.sentinelOptions.username = profile.sentinel.username;
     config.sentinelOptions.password = sentinelPassword;
     return config;
+}
+
+core::Result<sentinel::ResolverConfig, QString>
+sentinelConfig(profiles::ConnectionProfile profile, const QString &password,
+               const QString &sentinelPassword, const std::shared_ptr<ssh::SshTunnel> &tunnel)
+{
+    if (tunnel)
+        profile.route = tunnelRoute(tunnel);
+    return sentinelConfig(profile, password, sentinelPassword);
 }
 
 } // namespace session

@@ -5,6 +5,12 @@
 #include "profiles/ConnectionProfile.h"
 #include "sentinel/SentinelResolver.h"
 
+#include <memory>
+
+namespace ssh {
+class SshTunnel;
+}
+
 namespace session {
 
 // How to ask a profile's sentinels and the primary they name: the profile's TLS for both (each
@@ -16,5 +22,10 @@ namespace session {
 core::Result<sentinel::ResolverConfig, QString>
 sentinelConfig(const profiles::ConnectionProfile &profile, const QString &password,
                const QString &sentinelPassword);
+// The same through `tunnel` when there is one (tunnelRoute): the sentinels and every primary
+// they name.
+core::Result<sentinel::ResolverConfig, QString>
+sentinelConfig(profiles::ConnectionProfile profile, const QString &password,
+               const QString &sentinelPassword, const std::shared_ptr<ssh::SshTunnel> &tunnel);
 
 } // namespace session
