@@ -110,6 +110,9 @@ LibrariesView::LibrariesView(functions::ChangeContext context, QWidget *parent)
     layout->addLayout(toolbar);
     layout->addLayout(bannerRow);
     layout->addWidget(split, 1);
+    // The replication group's note names addresses and replication ids: unwrapped, one such
+    // line made the window wider than a 1366-pixel screen.
+    m_footer->setWordWrap(true);
     layout->addWidget(m_footer);
     m_title->setText(
         tr("Function libraries on %1")
