@@ -134,12 +134,18 @@ QString SqlLedger::queryText() const
              driver->escapeIdentifier(table, QSqlDriver::TableName));
 }
 
-LedgerSource::Status SqlLedger::fail(const QString &what, const QSqlError &e)
+QString SqlLedger::scrubbed(const QSqlError &e) const
 {
-    const QString code = e.nativeErrorCode();
     QString why = said(e);
     if (!m_password.isEmpty())
         why.replace(m_password, QStringLiteral("***"));
+    return why;
+}
+
+LedgerSource::Status SqlLedger::fail(const QString &what, const QSqlError &e)
+{
+    const QString code = e.nativeErrorCode();
+    const QString why = scrubbed(e);
     if (m_spec.kind == LedgerSpec::Kind::Postgres && code == QLatin1String(ReadOnlyRefused))
         m_error = QStringLiteral("the ledger query was refused: the session is read-only (this "
                                  "console never writes to a ledger; the server said: %1)")
@@ -154,14 +160,54 @@ LedgerSource::Status SqlLedger::fail(const QString &what, const QSqlError &e)
     return Status::Error;
 }
 
-bool SqlLedger::start()
+bool SqlLedger::declareCursor(QSqlDatabase db)
 {
-    m_query = std::make_unique<QSqlQuery>(QSqlDatabase::database(m_connection, false));
-    m_query->setForwardOnly(true); // one row at a time (QPSQL: single-row mode)
-    if (!m_query->exec(queryText())) {
-        fail(QStringLiteral("the ledger query failed"), m_query->lastError());
+    QSqlQuery declare(db);
+    if (!declare.exec(QStringLiteral("DECLARE inventory_ledger NO SCROLL CURSOR FOR ")
+                      + queryText())) {
+        const QSqlError e = declare.lastError();
+        if (e.nativeErrorCode() == QLatin1String(ReadOnlyRefused)) {
+            fail(QStringLiteral("the ledger query failed"), e);
+            return false;
+        }
+        // An UPDATE, DDL or a WITH that deletes is not a cursor's query: refused before it runs.
+        const QString why = scrubbed(e);
+        m_error = QStringLiteral("the ledger query was refused: it must be one SELECT, read "
+                                 "through a cursor (this console never writes to a ledger; the "
+                                 "server said: %1)")
+                      .arg(why);
         return false;
     }
+    return true;
+}
+
+bool SqlLedger::fetchBatch()
+{
+    m_batchRows = 0;
+    m_query = std::make_unique<QSqlQuery>(QSqlDatabase::database(m_connection, false));
+    m_query->setForwardOnly(true);
+    const QString text = m_spec.kind == LedgerSpec::Kind::Postgres
+                             ? QStringLiteral("FETCH FORWARD %1 FROM inventory_ledger").arg(Batch)
+                             : queryText();
+    if (!m_query->exec(text)) {
+        fail(m_rows == 0 ? QStringLiteral("the ledger query failed")
+                         : QStringLiteral("row %1").arg(m_rows + 1),
+             m_query->lastError());
+        return false;
+    }
+    return true;
+}
+
+bool SqlLedger::start()
+{
+    // PostgreSQL: a server-side cursor read a batch at a time, so memory holds one batch
+    // whatever libpq's single-row mode does (psql's FETCH_COUNT works the same way). SQLite
+    // steps one row at a time by itself.
+    if (m_spec.kind == LedgerSpec::Kind::Postgres
+        && !declareCursor(QSqlDatabase::database(m_connection, false)))
+        return false;
+    if (!fetchBatch())
+        return false;
     const QSqlRecord record = m_query->record();
     QStringList have;
     for (int i = 0; i < record.count(); ++i)
@@ -181,6 +227,30 @@ bool SqlLedger::start()
         }
     }
     return true;
+}
+
+bool SqlLedger::advance(Status *status)
+{
+    for (;;) {
+        if (m_query->next()) {
+            ++m_batchRows;
+            return true;
+        }
+        const QSqlError e = m_query->lastError();
+        if (e.type() != QSqlError::NoError) {
+            *status = fail(QStringLiteral("row %1").arg(m_rows + 1), e);
+            return false;
+        }
+        // A short batch was the cursor's last; SQLite's one "batch" is the whole result.
+        if (m_spec.kind != LedgerSpec::Kind::Postgres || m_batchRows < Batch) {
+            *status = Status::End;
+            return false;
+        }
+        if (!fetchBatch()) {
+            *status = Status::Error;
+            return false;
+        }
+    }
 }
 
 core::Result<QByteArray, QString> SqlLedger::cell(int index, const QString &name,
@@ -207,12 +277,8 @@ LedgerSource::Status SqlLedger::next(LedgerRow *row)
     }
     if (!m_query)
         return Status::Error;
-    if (!m_query->next()) {
-        const QSqlError e = m_query->lastError();
-        if (e.type() != QSqlError::NoError)
-            return fail(QStringLiteral("row %1").arg(m_rows + 1), e);
-        return Status::End;
-    }
+    if (Status status = Status::Error; !advance(&status))
+        return status;
     const qint64 number = m_rows + 1;
     RawRow raw;
     qint64 timeMs = NoTime;

@@ -16,8 +16,9 @@ namespace ledger {
 //   options), the query runs inside START TRANSACTION READ ONLY, and the session is checked
 //   (SHOW transaction_read_only) before the query is sent. An UPDATE, DELETE or DDL in the
 //   query is then refused by the server (SQLSTATE 25006), and said so.
-// The query is run forward only: QPSQL then reads in libpq's single-row mode and SQLite steps
-// one row at a time, so memory holds one row, not the result (docs/reconcile.md has the RSS).
+// Memory holds a batch, never the result (docs/reconcile.md has the RSS): PostgreSQL's query
+// is read through a server-side cursor, FETCH FORWARD Batch rows at a time, so only one SELECT
+// is accepted (anything else is refused before it runs); SQLite steps one row at a time.
 class SqlLedger : public LedgerSource
 {
 public:
@@ -34,7 +35,15 @@ public:
 
 private:
     SqlLedger(const LedgerSpec &spec, const QString &connectionName);
-    bool start(); // runs the query
+    static constexpr int Batch = 5000;
+
+    bool start(); // runs the query and maps its columns
+    bool declareCursor(QSqlDatabase db);
+    bool fetchBatch();
+    // Moves to the next row, fetching the next batch when one ends; false with *status set
+    // at the end or on an error.
+    bool advance(Status *status);
+    QString scrubbed(const class QSqlError &e) const; // the driver's words, password removed
     Status fail(const QString &what, const class QSqlError &e);
     core::Result<QByteArray, QString> cell(int index, const QString &name, qint64 *timeMs) const;
 
@@ -42,6 +51,7 @@ private:
     QString m_connection;
     std::unique_ptr<QSqlQuery> m_query;
     bool m_started = false;
+    int m_batchRows = 0;
     int m_order = -1, m_sku = -1, m_quantity = -1, m_state = -1, m_time = -1;
     QString m_error;
     QString m_password; // only to scrub it from driver messages; never shown

@@ -29,9 +29,10 @@ qint64 rssKb()
 } // namespace
 
 // A PostgreSQL ledger through the real server: a million rows streamed in bounded memory, a
-// write in the query refused by the server's read-only transaction (the role may write: the
-// session is what refuses), a wrong password never echoed, and a session ended mid-stream by
-// pg_terminate_backend a clear error with the rows read, in the library and in the CLI.
+// write in the query refused before it runs (the cursor) or by the server's read-only
+// transaction (the role may write: the session is what refuses), a wrong password never
+// echoed, and a session ended mid-stream by pg_terminate_backend a clear error with the rows
+// read, in the library and in the CLI.
 class TstLedgerPostgres : public QObject
 {
     Q_OBJECT
@@ -54,6 +55,27 @@ class TstLedgerPostgres : public QObject
         return e.isEmpty() ? out.trimmed() : e;
     }
 
+    void expectRefused(const QString &query, const QString &why)
+    {
+        const QString before = sumAndCount();
+        auto l = openLedger(spec(query), m_pg.password());
+        QVERIFY(l);
+        LedgerRow row;
+        QCOMPARE(l.value()->next(&row), LedgerSource::Status::Error);
+        const QString e = l.value()->errorString();
+        QVERIFY2(e.startsWith(QStringLiteral("the ledger query was refused: ")), qPrintable(e));
+        QVERIFY2(e.contains(why), qPrintable(e));
+        QVERIFY2(e.contains(QStringLiteral("never writes to a ledger")), qPrintable(e));
+        l.value().reset();
+        QCOMPARE(sumAndCount(), before);
+        QString tables;
+        QVERIFY(
+            m_pg.admin(QStringLiteral("SELECT count(*) FROM pg_tables WHERE tablename = 'evil';"),
+                       &tables)
+                .isEmpty());
+        QCOMPARE(tables.trimmed(), QStringLiteral("0"));
+    }
+
 private slots:
     void initTestCase()
     {
@@ -65,7 +87,8 @@ private slots:
                            "CASE WHEN g %% 10 = 0 THEN 'failed' ELSE 'committed' END, "
                            "timestamptz '2026-12-01 00:00:00+00' + g * interval '1 second' "
                            "FROM generate_series(1, %1) g;\n"
-                           "GRANT ALL ON orders TO %2;\n")
+                           "CREATE SEQUENCE evil_seq;\n"
+                           "GRANT ALL ON orders, evil_seq TO %2;\n")
                 .arg(Rows)
                 .arg(testsupport::Postgres::user())
                 .replace(QStringLiteral("%%"), QStringLiteral("%")));
@@ -103,7 +126,8 @@ private slots:
         QVERIFY2(peak - before < 24 * 1024, qPrintable(QString::number(peak - before)));
     }
 
-    void writesAreRefusedByTheReadOnlySession_data()
+    // A statement that is not one SELECT never runs: the cursor refuses it first.
+    void writesAreRefusedBeforeTheyRun_data()
     {
         QTest::addColumn<QString>("query");
         QTest::newRow("update") << "UPDATE orders SET quantity = 9 WHERE order_id = 'o-1'";
@@ -113,25 +137,22 @@ private slots:
         QTest::newRow("cte") << "WITH d AS (DELETE FROM orders RETURNING *) SELECT order_id, sku, "
                                 "quantity, state FROM d";
     }
-    void writesAreRefusedByTheReadOnlySession()
+    void writesAreRefusedBeforeTheyRun()
     {
         QFETCH(QString, query);
-        const QString before = sumAndCount();
-        auto l = openLedger(spec(query), m_pg.password());
-        QVERIFY(l);
-        LedgerRow row;
-        QCOMPARE(l.value()->next(&row), LedgerSource::Status::Error);
-        const QString e = l.value()->errorString();
-        QVERIFY2(e.contains(QStringLiteral("refused: the session is read-only")), qPrintable(e));
-        QVERIFY2(e.contains(QStringLiteral("read-only transaction")), qPrintable(e));
-        l.value().reset();
-        QCOMPARE(sumAndCount(), before);
-        QString tables;
-        QVERIFY(
-            m_pg.admin(QStringLiteral("SELECT count(*) FROM pg_tables WHERE tablename = 'evil';"),
-                       &tables)
-                .isEmpty());
-        QCOMPARE(tables.trimmed(), QStringLiteral("0"));
+        expectRefused(query, QStringLiteral("it must be one SELECT, read through a cursor"));
+    }
+
+    // A SELECT that writes (here through nextval) is refused by the read-only session: the
+    // role itself may write, the session is what refuses.
+    void aSelectThatWritesIsRefusedByTheReadOnlySession()
+    {
+        expectRefused(QStringLiteral("SELECT order_id, sku, quantity, state FROM orders, "
+                                     "LATERAL (SELECT nextval('evil_seq')) n"),
+                      QStringLiteral("the session is read-only"));
+        QString value;
+        QVERIFY(m_pg.admin(QStringLiteral("SELECT last_value FROM evil_seq;"), &value).isEmpty());
+        QCOMPARE(value.trimmed(), QStringLiteral("1")); // never advanced
     }
 
     void aWrongPasswordIsNeverEchoed()
