@@ -76,6 +76,10 @@ QJsonObject repairJson(const RepairResult &r, const std::optional<RepairSettleme
         j.insert(QStringLiteral("reason"), p.request.reason);
     if (o.recordedQuantity)
         j.insert(QStringLiteral("recorded_quantity"), double(*o.recordedQuantity));
+    if (const auto other = r.otherRecordedAmount()) {
+        j.insert(QStringLiteral("recorded_amount"), QString::fromLatin1(*other));
+        j.insert(QStringLiteral("note"), r.otherAmountSentence());
+    }
     if (!o.serverError.isEmpty())
         j.insert(QStringLiteral("error"), o.serverError);
     if (!o.transportError.isEmpty())
@@ -101,6 +105,8 @@ void printRepairText(QTextStream &out, const RepairResult &r,
         out << (label + QLatin1Char(':')).leftJustified(16) << value << '\n';
     };
     out << r.outcome.sentence(p) << '\n';
+    if (r.otherRecordedAmount())
+        out << r.otherAmountSentence() << '\n';
     if (settlement)
         out << QStringLiteral("Settled by reading: ") << settlement->sentence << ".\n";
     if (!r.server.isEmpty())

@@ -120,18 +120,21 @@ QString repairExitCodesHelp(RepairKind kind)
                "  0  %1\n"
                "  2  bad arguments, or a value the contract refuses (nothing sent)\n"
                "  3  could not connect, or nothing sent (disconnected, read-only session)\n"
-               "  4  %2 (nothing written)\n"
+               "  4  %2 (nothing written); also when the %3 key exists\n"
+               "     with another amount than asked (that amount was not applied)\n"
                "  5  stock key missing (nothing written)\n"
                "  6  rejected by the server (its error is printed; nothing written)\n"
                "  7  outcome unknown: sent, but no reply, an error that may have come after a\n"
                "     write, or a reply the contract never gives. It is never resent; the %3\n"
                "     key is read at once and what it proves is printed.\n")
-        .arg(release ? QStringLiteral("released, or already released (nothing to do)")
-                     : QStringLiteral("adjusted, or already applied (nothing to do)"),
-             release ? QStringLiteral("refused: no receipt (no deduction proven), or the "
-                                      "receipt records another quantity")
-                     : QStringLiteral("refused: the stock would leave 0..1000000000"),
-             release ? QStringLiteral("release") : QStringLiteral("adjustment"));
+        .arg(
+            release
+                ? QStringLiteral("released, or already released with this quantity (nothing to do)")
+                : QStringLiteral("adjusted, or already applied with this delta (nothing to do)"),
+            release ? QStringLiteral("refused: no receipt (no deduction proven), or the "
+                                     "receipt records another quantity")
+                    : QStringLiteral("refused: the stock would leave 0..1000000000"),
+            release ? QStringLiteral("release") : QStringLiteral("adjustment"));
 }
 
 namespace {
@@ -225,7 +228,8 @@ int runRepair(Context &context, RepairKind kind, const QString &description)
     else
         printRepairText(context.out, result, settlement, ctx.auditLogPath);
     context.out.flush();
-    return exitCodeFor(result.outcome.kind);
+    // "Already applied" under another amount: what was asked was not done.
+    return result.otherRecordedAmount() ? RepairExitRefused : exitCodeFor(result.outcome.kind);
 }
 
 } // namespace cli

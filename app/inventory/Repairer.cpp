@@ -89,6 +89,44 @@ bool RecordReading::wellFormed(RepairKind kind) const
                   .hasMatch();
 }
 
+std::optional<QByteArray> RecordReading::amount(RepairKind kind) const
+{
+    if (!wellFormed(kind))
+        return std::nullopt;
+    const QByteArray field = value->split(';').first(); // "quantity=3", "delta=-2"
+    return field.mid(field.indexOf('=') + 1);
+}
+
+std::optional<QByteArray> RepairResult::otherRecordedAmount() const
+{
+    if (outcome.kind != RepairOutcomeKind::AlreadyApplied)
+        return std::nullopt;
+    const RepairKind kind = plan.request.kind;
+    auto recorded = recordAfter.amount(kind);
+    if (!recorded)
+        recorded = recordBefore.amount(kind);
+    if (!recorded || *recorded == plan.request.amount)
+        return std::nullopt;
+    return recorded;
+}
+
+QString RepairResult::otherAmountSentence() const
+{
+    const auto recorded = otherRecordedAmount();
+    if (!recorded)
+        return {};
+    const QString asked = QString::fromUtf8(plan.request.amount);
+    const QString id = core::escapeBytes(plan.request.id, 60);
+    if (plan.request.kind == RepairKind::Release)
+        return QStringLiteral("The release key records a quantity of %1, not the %2 asked for: "
+                              "order %3 was released with %1 before, and %2 was not released.")
+            .arg(QString::fromLatin1(*recorded), asked, id);
+    return QStringLiteral("The adjustment key records a delta of %1, not the %2 asked for: this "
+                          "correction was not applied; to apply it, give it an adjustment id of "
+                          "its own.")
+        .arg(QString::fromLatin1(*recorded), asked);
+}
+
 QString RecordReading::text() const
 {
     if (!read)

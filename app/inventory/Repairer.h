@@ -16,6 +16,8 @@ struct RecordReading
     // The value has the form the repair functions write ("quantity=3;time=..." for a
     // release, "delta=-2;time=..." for an adjustment).
     bool wellFormed(RepairKind kind) const;
+    // The quantity or delta a well-formed record holds ("3", "-2"); nullopt otherwise.
+    std::optional<QByteArray> amount(RepairKind kind) const;
     QString text() const; // "quantity=3;time=... (TTL 600 s)", "missing", "could not read (...)"
 };
 
@@ -43,6 +45,12 @@ struct RepairResult
     // the audit record).
     std::optional<ReceiptStatus> receiptBefore;
     QStringList auditProblems; // outcome records that failed (the result is shown anyway)
+
+    // "Already applied" answers for the record key, whatever amount was asked this time. When
+    // the key, as read, holds another amount, what was asked was not done: the amount the key
+    // records, and one sentence that says so. nullopt when it matches or was not read.
+    std::optional<QByteArray> otherRecordedAmount() const;
+    QString otherAmountSentence() const;
 };
 
 // Runs one repair through `sender` (gated), as deduct() runs a deduction:

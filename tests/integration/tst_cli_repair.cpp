@@ -144,6 +144,13 @@ private slots:
                                      "applied before (its key exists), so nothing changed; the "
                                      "stock is 10.\n"),
                  text.out.constData());
+        QVERIFY(!text.out.contains("records a quantity"));
+        // Another quantity for the released order: not released again, and not "done".
+        r = release("2");
+        QCOMPARE(r.exitCode, 4);
+        QCOMPARE(r.json.value("outcome").toString(), QStringLiteral("already_released"));
+        QCOMPARE(r.json.value("recorded_amount").toString(), QStringLiteral("3"));
+        QCOMPARE(get(Stock), QByteArray("\"10\""));
     }
 
     // The contract's refusals, each with its exit code and nothing written.
@@ -232,6 +239,23 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.json.value("outcome").toString(), QStringLiteral("already_applied"));
         QCOMPARE(get(Stock), QByteArray("\"6\""));
+        QVERIFY(!r.json.contains("recorded_amount"));
+        // The same id with another delta: the function answers "already applied", but this
+        // delta was never applied, and the CLI says so (exit 4), in JSON and in text.
+        r = adjust("3");
+        QCOMPARE(r.exitCode, 4);
+        QCOMPARE(r.json.value("outcome").toString(), QStringLiteral("already_applied"));
+        QCOMPARE(r.json.value("recorded_amount").toString(), QStringLiteral("-4"));
+        QVERIFY2(r.json.value("note").toString().contains("not the 3 asked for: this correction "
+                                                          "was not applied"),
+                 qPrintable(r.json.value("note").toString()));
+        QCOMPARE(get(Stock), QByteArray("\"6\""));
+        const Run text = run({"adjust", "--url", url(), "--audit-log", m_audit, "--sku", "42",
+                              "--id", "fix-1", "--delta=3", "--reason", "again"});
+        QCOMPARE(text.exitCode, 4);
+        QVERIFY2(text.out.contains("\nThe adjustment key records a delta of -4, not the 3 asked "
+                                   "for"),
+                 text.out.constData());
         r = run({"adjust", "--url", url(), "--audit-log", m_audit, "--sku", "42", "--id", "fix-2",
                  "--delta=-7", "--reason", "recount", "--json"});
         QCOMPARE(r.exitCode, 4);
@@ -245,7 +269,7 @@ private slots:
                                   "exist"),
                  r.out.constData());
         const auto records = audit();
-        QCOMPARE(records.size(), 4);
+        QCOMPARE(records.size(), 6);
         QCOMPARE(records[0].action, QStringLiteral("adjust"));
         QVERIFY2(records[0].detail.startsWith("reason: cycle count found a damaged box; "
                                               "adjustment key before: missing"),
