@@ -179,6 +179,14 @@ int runReconcile(Context &context)
     }
     browse::InventoryScan::Options scanOptions;
     scanOptions.skuGlob = scope.skuGlob;
+    // The release keys the scan walks past are noted on the way: no EXISTS per ledger row.
+    std::optional<reconcile::ScannedReleaseKeys> releaseKeys;
+    scanOptions.onKeys = [&releaseKeys](const QList<QByteArray> &keys,
+                                        const inventory::KeySchema &schema) {
+        if (!releaseKeys)
+            releaseKeys.emplace(schema);
+        releaseKeys->note(keys);
+    };
     int exitCode = ExitUsage;
     const auto run = scanInventory(o.connection, parser, context, scanOptions, &exitCode);
     if (!run)
@@ -187,6 +195,9 @@ int runReconcile(Context &context)
         return context.fail(ExitCouldNotCheck,
                             QStringLiteral("could not check: the scan of Redis did not finish: %1")
                                 .arg(run->facts.error));
+    if (!releaseKeys) // no page: an empty keyspace
+        releaseKeys.emplace(run->scan->store().schema());
+    releaseKeys->setWalkComplete(true);
     if (!source) {
         QString password;
         if (auto problem = readLedgerPassword(parser, o, context, &password))
@@ -209,6 +220,7 @@ int runReconcile(Context &context)
     reconcile::RunOptions options;
     options.scope = scope;
     options.timeoutMs = run->target.timeoutFor(30000);
+    options.releaseKeys = &*releaseKeys;
     options.read.progress = [&context](qint64 rows) {
         context.err << context.commandName << ": " << rows << " ledger rows read\n";
         context.err.flush();
@@ -218,13 +230,19 @@ int runReconcile(Context &context)
     const ReportFormat format = parser.isSet(o.raw)    ? ReportFormat::Raw
                                 : parser.isSet(o.json) ? ReportFormat::Json
                                                        : ReportFormat::Text;
+    // --raw prints neither sentences nor the SKUs' balances: they are not made.
+    options.sentences = options.balances = format != ReportFormat::Raw;
     reconcile::ReconcileReport report(context.out, format);
     report.begin();
     const reconcile::RunOutcome outcome =
         reconcile::runReconcile(*source, run->scan->store(), *run->client, policy, options,
                                 [&report](const reconcile::Finding &f) { report.add(f); });
-    reconcile::ReportContext about{source->description(), run->client->address(), scope, policy,
-                                   run->scan->store().totals().receipts};
+    reconcile::ReportContext about{source->description(),
+                                   run->client->address(),
+                                   scope,
+                                   policy,
+                                   run->scan->store().totals().receipts,
+                                   releaseKeys->size()};
     report.end(outcome, about);
     context.out.flush();
     if (outcome.couldNotCheck())

@@ -17,6 +17,7 @@ struct ReportContext
     Scope scope;
     ReceiptPolicy policy;
     qint64 receiptsScanned = 0;
+    qint64 releaseKeysListed = -1; // by the scan; -1: the scan did not note them
 };
 
 // Renders findings as they come: --raw and --json print each at once (a million in_line lines
