@@ -122,7 +122,9 @@ void ReconcileReport::end(const RunOutcome &outcome, const ReportContext &about)
             m_out << (first ? "" : ",") << compact(b.json());
             first = false;
         }
-        m_out << "],\"summary\":" << compact(summaryJson(outcome, about)) << "}\n";
+        m_out << "],\"releases\":"
+              << QString::fromUtf8(QJsonDocument(about.releases).toJson(QJsonDocument::Compact))
+              << ",\"summary\":" << compact(summaryJson(outcome, about)) << "}\n";
         return;
     }
     endText(outcome, about);
