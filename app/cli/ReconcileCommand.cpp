@@ -200,9 +200,10 @@ std::optional<QString> readLedgerPassword(const QCommandLineParser &parser,
 }
 
 // --apply: the gate unlocked with the confirmed name, then each release through it. A gate
-// that cannot be unlocked (the unlock cannot be audited) sends nothing, and says so per step.
-void applyThroughGate(const QCommandLineParser &parser, const ReconcileOptions &o,
-                      ScannedInventory &run, Context &context, std::vector<ReleaseStep> &steps)
+// that cannot be unlocked (the unlock cannot be audited) sends nothing: why, then.
+std::optional<QString> applyThroughGate(const QCommandLineParser &parser, const ReconcileOptions &o,
+                                        ScannedInventory &run, Context &context,
+                                        std::vector<ReleaseStep> &steps)
 {
     profiles::ConnectionProfile profile = run.target.profile;
     nameUrlTargetByAddress(parser, profile);
@@ -218,15 +219,18 @@ void applyThroughGate(const QCommandLineParser &parser, const ReconcileOptions &
     gate.setAuditLogPath(ctx.auditLogPath);
     gate.waitForServer(ctx.timeoutMs + 1000);
     if (!gate.unlock(parser.value(o.confirm))) {
+        const QString why =
+            QStringLiteral("--confirm: %1; nothing was sent").arg(gate.unlockError());
         for (ReleaseStep &s : steps)
             if (s.notSent.isEmpty())
-                s.notSent = QStringLiteral("not sent: --confirm: %1").arg(gate.unlockError());
-        return;
+                s.notSent = QStringLiteral("not sent: %1").arg(why);
+        return why;
     }
     gate::GatedSender sender(*run.client, gate);
     applyReleases(steps, sender, ctx, [&](const inventory::RepairPlan &plan) {
         return settleOnFreshConnection(profile, run.target.password, plan, context);
     });
+    return std::nullopt;
 }
 
 // The comparison, its report, and the release candidates' FCALLs: listed (a dry run) or sent
@@ -266,13 +270,14 @@ int compareAndReport(Context &context, const QCommandLineParser &parser, const R
                 candidates.push_back(f);
         });
     std::vector<ReleaseStep> steps;
+    std::optional<QString> notApplied;
     if (!outcome.couldNotCheck()) { // nothing is released on a partial comparison
         steps = planReleases(candidates, run.scan->store().schema(),
                              parser.isSet(o.ttl) ? parser.value(o.ttl).toUtf8()
                                                  : QByteArray::number(profile.receiptTtlSeconds),
                              source.description());
-        if (apply)
-            applyThroughGate(parser, o, run, context, steps);
+        if (apply && !steps.empty())
+            notApplied = applyThroughGate(parser, o, run, context, steps);
     }
     const QString auditPath =
         parser.isSet(o.audit) ? parser.value(o.audit) : inventory::AuditLog::defaultPath();
@@ -292,6 +297,8 @@ int compareAndReport(Context &context, const QCommandLineParser &parser, const R
     if (outcome.couldNotCheck())
         return context.fail(ExitCouldNotCheck,
                             QStringLiteral("could not check: %1").arg(outcome.problem()));
+    if (notApplied)
+        return context.fail(ExitCouldNotCheck, *notApplied);
     if (apply)
         return applyExitCode(steps, outcome.tally.divergent);
     return outcome.tally.divergent > 0 ? ExitFailed : ExitOk;
