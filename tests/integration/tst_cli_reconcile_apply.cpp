@@ -165,6 +165,59 @@ private slots:
         QCOMPARE(testsupport::readAuditTrail(m_audit).writes.size(), 2);
     }
 
+    // A user the function refuses (NOPERM from acl_check_cmd, nothing written): the run stops
+    // there and says the other release was not sent; the candidates remain (exit 1).
+    void aRefusalStopsTheRestAndWritesNothing()
+    {
+        QVERIFY(m_c->call({"ACL", "SETUSER", "noincr", "on", ">noincr-pw", "~*", "&*", "+@all",
+                           "-incrby"})
+                    .ok());
+        const QString before = snapshot();
+        testsupport::CliOptions o;
+        o.input = "noincr-pw\n";
+        const auto r =
+            testsupport::runCli({"reconcile", "--url",
+                                 QStringLiteral("redis://noincr@127.0.0.1:%1").arg(m_redis.port()),
+                                 "--password-stdin", "--environment", "test", "--ledger", m_ledger,
+                                 "--apply", "--confirm", name(), "--audit-log", m_audit},
+                                o);
+        QCOMPARE(r.exitCode, 1);
+        // The candidates come in the scan's order: whichever went first was refused.
+        QCOMPARE(r.out.count(": rejected: Not released: the server refused the call before any "
+                             "write (NOPERM"),
+                 1);
+        QCOMPARE(r.out.count(": not sent: the run stopped at order o-"), 1);
+        QCOMPARE(snapshot(), before);
+        QCOMPARE(testsupport::readAuditTrail(m_audit).writes.size(), 1); // the one attempt
+    }
+
+    // The server holds the write (CLIENT PAUSE WRITE; the reads go on): no reply in time, the
+    // outcome is unknown and never resent, the release key read on another connection proves
+    // nothing, the rest is not sent, and the run exits 3.
+    void aLostReplyIsUnknownAndNeverResent()
+    {
+        auto admin = m_redis.connect();
+        QVERIFY(admin->call({"CLIENT", "PAUSE", "5000", "WRITE"}).ok());
+        const auto r = reconcile({"--apply", "--confirm", name(), "--audit-log", m_audit,
+                                  "--timeout-ms", "600", "--json"});
+        QVERIFY(admin->call({"CLIENT", "UNPAUSE"}).ok());
+        QCOMPARE(r.exitCode, 3);
+        const QJsonArray releases =
+            QJsonDocument::fromJson(r.out).object().value("releases").toArray();
+        QCOMPARE(releases.size(), 2);
+        const QJsonObject first = releases.at(0)["result"].toObject();
+        QCOMPARE(first["outcome"].toString(), QStringLiteral("unknown"));
+        QCOMPARE(first["settled"]["applied"].toBool(), false);
+        QVERIFY(first["settled"]["message"].toString().startsWith("not proven: the release key "));
+        QVERIFY(releases.at(1)["sent"].toString().startsWith("not sent: the run stopped at "));
+        // One FCALL left the process, its attempt and its unknown outcome recorded.
+        const auto trail = testsupport::readAuditTrail(m_audit);
+        QCOMPARE(trail.raw.size(), 2);
+        QVERIFY(trail.writes.last().outcomeUnknown);
+        QCOMPARE(get("stock:{a}:available"), QStringLiteral("\"5\""));
+        QCOMPARE(get("stock:{b}:available"), QStringLiteral("\"4\""));
+    }
+
     // Within one SKU every divergence is a candidate: once released, exit 0; --json carries
     // each release's outcome.
     void everyCandidateReleasedExitsZero()
