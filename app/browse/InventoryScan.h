@@ -36,7 +36,7 @@ public:
         // by: for a caller that needs another family the same walk passes (reconcile's
         // release keys), so that it costs no second walk. Runs on the scanner's thread.
         std::function<void(const QList<QByteArray> &keys, const inventory::KeySchema &schema)>
-            onKeys;
+            onKeys{};
     };
 
     // The sender is not owned and must outlive this object.
