@@ -7,6 +7,29 @@ namespace browse {
 
 namespace {
 constexpr qint64 MaxReserve = 50000000; // past this, grow as needed
+
+// The loader, with each page's keys shown to Options::onKeys first.
+class PageTap : public PageHandler
+{
+public:
+    using OnKeys = std::function<void(const QList<QByteArray> &, const inventory::KeySchema &)>;
+    PageTap(std::shared_ptr<PageHandler> inner, OnKeys onKeys, inventory::KeySchema schema)
+        : m_inner(std::move(inner))
+        , m_onKeys(std::move(onKeys))
+        , m_schema(std::move(schema))
+    {}
+    std::optional<PageRequest> plan(const QList<QByteArray> &keys) override
+    {
+        m_onKeys(keys, m_schema);
+        return m_inner->plan(keys);
+    }
+    std::optional<PageRequest> atEnd() override { return m_inner->atEnd(); }
+
+private:
+    std::shared_ptr<PageHandler> m_inner;
+    OnKeys m_onKeys;
+    inventory::KeySchema m_schema;
+};
 } // namespace
 
 QString unreadableText(const InventoryLoader::Stats &stats)
@@ -88,7 +111,9 @@ void InventoryScan::start(const Options &options)
     so.timeoutMs = options.timeoutMs;
     emit started();
     emit storeChanged();
-    m_scanner.start(so, m_loader);
+    m_scanner.start(so, options.onKeys
+                            ? std::make_shared<PageTap>(m_loader, options.onKeys, m_store.schema())
+                            : std::shared_ptr<PageHandler>(m_loader));
 }
 
 void InventoryScan::cancel()

@@ -32,6 +32,11 @@ public:
         int pagesInFlight = 4;
         qint64 keysPerSecond = 0; // KeyspaceScanner::Options::keysPerSecond; 0: no cap
         int timeoutMs = 30000;
+        // Every page's keys as SCAN returned them, with the schema the store reads its own
+        // by: for a caller that needs another family the same walk passes (reconcile's
+        // release keys), so that it costs no second walk. Runs on the scanner's thread.
+        std::function<void(const QList<QByteArray> &keys, const inventory::KeySchema &schema)>
+            onKeys{};
     };
 
     // The sender is not owned and must outlive this object.

@@ -2,7 +2,10 @@
 // inventory-cli reconcile: Redis receipts against the order ledger, read-only on both sides
 // (docs/reconcile.md).
 #include "ConnectionArgs.h"
+#include "ReconcileApply.h"
 #include "browse/Glob.h"
+#include "gate/GatedSender.h"
+#include "gate/WriteGate.h"
 #include "ledger/LedgerSpec.h"
 #include "reconcile/ReconcileReport.h"
 #include "reconcile/ReconcileRun.h"
@@ -67,7 +70,27 @@ struct ReconcileOptions
                             QStringLiteral("Print one JSON object: findings (order, sku, "
                                            "quantity, class, sentence), SKUs, summary.")};
     QCommandLineOption raw{QStringLiteral("raw"),
-                           QStringLiteral("Print one line per finding: ORDER:SKU:QTY:CLASS.")};
+                           QStringLiteral("Print one line per finding: ORDER:SKU:QTY:CLASS (what "
+                                          "--apply would send, or did, goes to stderr).")};
+    QCommandLineOption apply{QStringLiteral("apply"),
+                             QStringLiteral("Release each release candidate found, once (FCALL "
+                                            "inventory_release_v1), each audited with its "
+                                            "finding. Needs --confirm. Without it nothing is "
+                                            "written and the FCALLs --apply would send are "
+                                            "listed.")};
+    QCommandLineOption confirm{QStringList{QStringLiteral("confirm"), QStringLiteral("unlock")},
+                               QStringLiteral("With --apply: the connection's name (the profile "
+                                              "name, host:port with --url), typed as a write to "
+                                              "production needs it."),
+                               QStringLiteral("NAME")};
+    QCommandLineOption ttl{QStringLiteral("ttl"),
+                           QStringLiteral("With --apply: TTL of each release key in seconds, 1 to "
+                                          "31536000 (default: the profile's receipt TTL)."),
+                           QStringLiteral("S")};
+    QCommandLineOption audit{QStringLiteral("audit-log"),
+                             QStringLiteral("With --apply: the audit log file (default: the "
+                                            "console's)."),
+                             QStringLiteral("FILE")};
 
     void addTo(QCommandLineParser &parser)
     {
@@ -76,16 +99,37 @@ struct ReconcileOptions
             "ledger, read-only on both sides. Each order line is in_line, release_candidate,\n"
             "missing_receipt, quantity_differs or released; each SKU's receipted units are set\n"
             "against the units the ledger committed.\n"
+            "--apply releases the release candidates (never missing receipts or quantities that\n"
+            "differ: those need a person); without it, nothing is written.\n"
             "Exit codes: 0 everything in line, 1 divergences found, 2 bad arguments, 3 could\n"
-            "not check (either side could not be read; nothing is concluded)."));
+            "not check (either side could not be read; nothing is concluded).\n"
+            "With --apply: 0 every divergence was a release candidate and is now released (or\n"
+            "was already), 1 divergences remain (other classes, refused releases, releases not\n"
+            "sent), 3 could not check, or a release's outcome is unknown (never resent; its\n"
+            "release key is read and what it proves printed) or nothing could be sent."));
         connection.addTo(parser);
         connection.addScanTo(parser);
         parser.addOptions({ledger, query, table, columns, states, passwordStdin, sku, since, until,
-                           grace, json, raw});
+                           grace, json, raw, apply, confirm, ttl, audit});
     }
 };
 
 constexpr int ExitCouldNotCheck = 3;
+
+// --apply and its options: what is missing or given without it.
+std::optional<QString> applyProblem(const QCommandLineParser &parser, const ReconcileOptions &o)
+{
+    if (parser.isSet(o.apply) && !parser.isSet(o.confirm))
+        return QStringLiteral("--apply needs --confirm NAME, the connection's name (the profile "
+                              "name, host:port with --url); nothing was written");
+    if (!parser.isSet(o.apply))
+        for (const QCommandLineOption *option : {&o.confirm, &o.ttl, &o.audit})
+            if (parser.isSet(*option))
+                return QStringLiteral("--%1 is for --apply").arg(option->names().first());
+    if (parser.isSet(o.ttl) && !wholeNumber(parser.value(o.ttl), 1, 31536000))
+        return QStringLiteral("--ttl takes seconds, from 1 to 31536000");
+    return std::nullopt;
+}
 
 // The ledger spec and scope from the arguments, or the usage error.
 std::optional<QString> readArguments(const QCommandLineParser &parser, const ReconcileOptions &o,
@@ -93,6 +137,8 @@ std::optional<QString> readArguments(const QCommandLineParser &parser, const Rec
 {
     if (parser.isSet(o.json) && parser.isSet(o.raw))
         return QStringLiteral("give --json or --raw, not both");
+    if (auto problem = applyProblem(parser, o))
+        return *problem;
     if (!parser.isSet(o.ledger))
         return QStringLiteral("give --ledger (a .csv or .jsonl file, sqlite:///path or "
                               "postgresql://user@host:port/db)");
@@ -153,6 +199,111 @@ std::optional<QString> readLedgerPassword(const QCommandLineParser &parser,
     return std::nullopt;
 }
 
+// --apply: the gate unlocked with the confirmed name, then each release through it. A gate
+// that cannot be unlocked (the unlock cannot be audited) sends nothing: why, then.
+std::optional<QString> applyThroughGate(const QCommandLineParser &parser, const ReconcileOptions &o,
+                                        ScannedInventory &run, Context &context,
+                                        std::vector<ReleaseStep> &steps)
+{
+    profiles::ConnectionProfile profile = run.target.profile;
+    nameUrlTargetByAddress(parser, profile);
+    inventory::DeductionContext ctx;
+    ctx.schema = run.scan->store().schema();
+    ctx.profileName = profile.name;
+    ctx.timeoutMs = profile.timeoutMs;
+    if (parser.isSet(o.audit))
+        ctx.auditLogPath = parser.value(o.audit);
+    ctx.serverAddress = run.client->address();
+    ctx.nodeForSlot = inventory::slotOwnerLookup(run.client->topologySource());
+    gate::WriteGate gate(*run.client, profile);
+    gate.setAuditLogPath(ctx.auditLogPath);
+    gate.waitForServer(ctx.timeoutMs + 1000);
+    if (!gate.unlock(parser.value(o.confirm))) {
+        const QString why =
+            QStringLiteral("--confirm: %1; nothing was sent").arg(gate.unlockError());
+        for (ReleaseStep &s : steps)
+            if (s.notSent.isEmpty())
+                s.notSent = QStringLiteral("not sent: %1").arg(why);
+        return why;
+    }
+    gate::GatedSender sender(*run.client, gate);
+    applyReleases(steps, sender, ctx, [&](const inventory::RepairPlan &plan) {
+        return settleOnFreshConnection(profile, run.target.password, plan, context);
+    });
+    return std::nullopt;
+}
+
+// The comparison, its report, and the release candidates' FCALLs: listed (a dry run) or sent
+// (--apply). Returns the exit code.
+int compareAndReport(Context &context, const QCommandLineParser &parser, const ReconcileOptions &o,
+                     ScannedInventory &run, ledger::LedgerSource &source, reconcile::Scope scope,
+                     const reconcile::ScannedReleaseKeys &releaseKeys)
+{
+    const profiles::ConnectionProfile &profile = run.target.profile;
+    const reconcile::ReceiptPolicy policy =
+        reconcile::readReceiptPolicy(*run.client, profile.receiptTtlSeconds, profile.timeoutMs);
+    scope.nowMs = QDateTime::currentMSecsSinceEpoch();
+    reconcile::RunOptions options;
+    options.scope = scope;
+    options.timeoutMs = run.target.timeoutFor(30000);
+    options.releaseKeys = &releaseKeys;
+    options.read.progress = [&context](qint64 rows) {
+        context.err << context.commandName << ": " << rows << " ledger rows read\n";
+        context.err.flush();
+    };
+    using reconcile::ReportFormat;
+    const ReportFormat format = parser.isSet(o.raw)    ? ReportFormat::Raw
+                                : parser.isSet(o.json) ? ReportFormat::Json
+                                                       : ReportFormat::Text;
+    const bool apply = parser.isSet(o.apply);
+    // --raw prints neither sentences nor the SKUs' balances: they are not made (a release's
+    // audit record carries its finding's sentence).
+    options.sentences = format != ReportFormat::Raw || apply;
+    options.balances = format != ReportFormat::Raw;
+    reconcile::ReconcileReport report(context.out, format);
+    report.begin();
+    std::vector<reconcile::Finding> candidates;
+    const reconcile::RunOutcome outcome = reconcile::runReconcile(
+        source, run.scan->store(), *run.client, policy, options, [&](const reconcile::Finding &f) {
+            report.add(f);
+            if (f.cls == reconcile::FindingClass::ReleaseCandidate)
+                candidates.push_back(f);
+        });
+    std::vector<ReleaseStep> steps;
+    std::optional<QString> notApplied;
+    if (!outcome.couldNotCheck()) { // nothing is released on a partial comparison
+        steps = planReleases(candidates, run.scan->store().schema(),
+                             parser.isSet(o.ttl) ? parser.value(o.ttl).toUtf8()
+                                                 : QByteArray::number(profile.receiptTtlSeconds),
+                             source.description());
+        if (apply && !steps.empty())
+            notApplied = applyThroughGate(parser, o, run, context, steps);
+    }
+    const QString auditPath =
+        parser.isSet(o.audit) ? parser.value(o.audit) : inventory::AuditLog::defaultPath();
+    reconcile::ReportContext about{source.description(),
+                                   run.client->address(),
+                                   scope,
+                                   policy,
+                                   run.scan->store().totals().receipts,
+                                   releaseKeys.size(),
+                                   releasesJson(steps, apply, auditPath)};
+    report.end(outcome, about);
+    if (format != ReportFormat::Json) // --json holds them in "releases"
+        printReleasesText(format == ReportFormat::Raw ? context.err : context.out, steps, apply,
+                          auditPath);
+    context.out.flush();
+    context.err.flush();
+    if (outcome.couldNotCheck())
+        return context.fail(ExitCouldNotCheck,
+                            QStringLiteral("could not check: %1").arg(outcome.problem()));
+    if (notApplied)
+        return context.fail(ExitCouldNotCheck, *notApplied);
+    if (apply)
+        return applyExitCode(steps, outcome.tally.divergent);
+    return outcome.tally.divergent > 0 ? ExitFailed : ExitOk;
+}
+
 } // namespace
 
 int runReconcile(Context &context)
@@ -179,6 +330,14 @@ int runReconcile(Context &context)
     }
     browse::InventoryScan::Options scanOptions;
     scanOptions.skuGlob = scope.skuGlob;
+    // The release keys the scan walks past are noted on the way: no EXISTS per ledger row.
+    std::optional<reconcile::ScannedReleaseKeys> releaseKeys;
+    scanOptions.onKeys = [&releaseKeys](const QList<QByteArray> &keys,
+                                        const inventory::KeySchema &schema) {
+        if (!releaseKeys)
+            releaseKeys.emplace(schema);
+        releaseKeys->note(keys);
+    };
     int exitCode = ExitUsage;
     const auto run = scanInventory(o.connection, parser, context, scanOptions, &exitCode);
     if (!run)
@@ -187,6 +346,14 @@ int runReconcile(Context &context)
         return context.fail(ExitCouldNotCheck,
                             QStringLiteral("could not check: the scan of Redis did not finish: %1")
                                 .arg(run->facts.error));
+    profiles::ConnectionProfile named = run->target.profile;
+    nameUrlTargetByAddress(parser, named);
+    if (parser.isSet(o.confirm) && parser.value(o.confirm) != named.name)
+        return context.fail(ExitUsage, QStringLiteral("--confirm: that is not this connection's "
+                                                      "name; nothing was written"));
+    if (!releaseKeys) // no page: an empty keyspace
+        releaseKeys.emplace(run->scan->store().schema());
+    releaseKeys->setWalkComplete(true);
     if (!source) {
         QString password;
         if (auto problem = readLedgerPassword(parser, o, context, &password))
@@ -202,35 +369,7 @@ int runReconcile(Context &context)
         return context.fail(ExitUsage, QStringLiteral("a time window needs the ledger's time "
                                                       "column"));
 
-    const profiles::ConnectionProfile &profile = run->target.profile;
-    const reconcile::ReceiptPolicy policy =
-        reconcile::readReceiptPolicy(*run->client, profile.receiptTtlSeconds, profile.timeoutMs);
-    scope.nowMs = QDateTime::currentMSecsSinceEpoch();
-    reconcile::RunOptions options;
-    options.scope = scope;
-    options.timeoutMs = run->target.timeoutFor(30000);
-    options.read.progress = [&context](qint64 rows) {
-        context.err << context.commandName << ": " << rows << " ledger rows read\n";
-        context.err.flush();
-    };
-
-    using reconcile::ReportFormat;
-    const ReportFormat format = parser.isSet(o.raw)    ? ReportFormat::Raw
-                                : parser.isSet(o.json) ? ReportFormat::Json
-                                                       : ReportFormat::Text;
-    reconcile::ReconcileReport report(context.out, format);
-    report.begin();
-    const reconcile::RunOutcome outcome =
-        reconcile::runReconcile(*source, run->scan->store(), *run->client, policy, options,
-                                [&report](const reconcile::Finding &f) { report.add(f); });
-    reconcile::ReportContext about{source->description(), run->client->address(), scope, policy,
-                                   run->scan->store().totals().receipts};
-    report.end(outcome, about);
-    context.out.flush();
-    if (outcome.couldNotCheck())
-        return context.fail(ExitCouldNotCheck,
-                            QStringLiteral("could not check: %1").arg(outcome.problem()));
-    return outcome.tally.divergent > 0 ? ExitFailed : ExitOk;
+    return compareAndReport(context, parser, o, *run, *source, scope, *releaseKeys);
 }
 
 namespace {

@@ -92,8 +92,8 @@ int exitCodeFor(RepairOutcomeKind kind)
     return ExitFailed;
 }
 
-// A lost reply is settled by reading the record key on a connection of its own: the one the
-// call went out on may be stuck behind it (a paused or busy server) until it times out.
+} // namespace
+
 RecordReading settleOnFreshConnection(const profiles::ConnectionProfile &profile,
                                       const QString &password, const RepairPlan &plan,
                                       Context &context)
@@ -109,8 +109,6 @@ RecordReading settleOnFreshConnection(const profiles::ConnectionProfile &profile
     }
     return readRecordBlocking(*reader, plan.recordKey, profile.timeoutMs);
 }
-
-} // namespace
 
 QString repairExitCodesHelp(RepairKind kind)
 {

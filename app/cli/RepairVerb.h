@@ -6,7 +6,7 @@
 // exit codes. Each verb's file registers it with its own words.
 
 #include "ConnectionArgs.h"
-#include "inventory/RepairRequest.h"
+#include "inventory/Repairer.h"
 
 namespace cli {
 
@@ -22,5 +22,12 @@ enum RepairExit {
 QString repairExitCodesHelp(inventory::RepairKind kind);
 
 int runRepair(Context &context, inventory::RepairKind kind, const QString &description);
+
+// A lost reply is settled by reading the record key on a connection of its own: the one the
+// call went out on may be stuck behind it (a paused or busy server) until it times out.
+inventory::RecordReading settleOnFreshConnection(const profiles::ConnectionProfile &profile,
+                                                 const QString &password,
+                                                 const inventory::RepairPlan &plan,
+                                                 Context &context);
 
 } // namespace cli

@@ -44,25 +44,41 @@ QJsonObject summaryJson(const RunOutcome &o, const ReportContext &a)
     for (int c = 0; c < FindingClasses; ++c)
         counts.insert(className(FindingClass(c)), double(o.tally.findings[size_t(c)]));
     const Tally &t = o.tally;
-    QJsonObject s{{QStringLiteral("ledger"), a.ledger},
-                  {QStringLiteral("redis"), a.redis},
-                  {QStringLiteral("complete"), !o.couldNotCheck()},
-                  {QStringLiteral("ledger_rows"), double(o.ledger.rows)},
-                  {QStringLiteral("rows_compared"), double(t.rowsCompared)},
-                  {QStringLiteral("rows_out_of_scope"), double(t.rowsOutOfScope)},
-                  {QStringLiteral("rows_not_deducted"), double(t.rowsNotDeducted)},
-                  {QStringLiteral("pending"), double(t.rowsPending)},
-                  {QStringLiteral("receipts_scanned"), double(a.receiptsScanned)},
-                  {QStringLiteral("receipts_too_recent"), double(t.receiptsTooRecent)},
-                  {QStringLiteral("receipts_age_unknown"), double(t.receiptsAgeUnknown)},
-                  {QStringLiteral("receipts_out_of_window"), double(t.receiptsOutOfWindow)},
-                  {QStringLiteral("grace_s"), double(a.scope.graceMs / 1000)},
-                  {QStringLiteral("receipt_policy"), a.policy.sentence()},
-                  {QStringLiteral("counts"), counts},
-                  {QStringLiteral("divergent"), double(t.divergent)}};
+    QJsonObject s{
+        {QStringLiteral("ledger"), a.ledger},
+        {QStringLiteral("redis"), a.redis},
+        {QStringLiteral("complete"), !o.couldNotCheck()},
+        {QStringLiteral("ledger_rows"), double(o.ledger.rows)},
+        {QStringLiteral("rows_compared"), double(t.rowsCompared)},
+        {QStringLiteral("rows_out_of_scope"), double(t.rowsOutOfScope)},
+        {QStringLiteral("rows_not_deducted"), double(t.rowsNotDeducted)},
+        {QStringLiteral("pending"), double(t.rowsPending)},
+        {QStringLiteral("receipts_scanned"), double(a.receiptsScanned)},
+        {QStringLiteral("release_keys_listed_by_scan"),
+         a.releaseKeysListed >= 0 ? QJsonValue(double(a.releaseKeysListed)) : QJsonValue()},
+        {QStringLiteral("release_keys_read"), double(o.releaseReads)},
+        {QStringLiteral("receipts_too_recent"), double(t.receiptsTooRecent)},
+        {QStringLiteral("receipts_age_unknown"), double(t.receiptsAgeUnknown)},
+        {QStringLiteral("receipts_out_of_window"), double(t.receiptsOutOfWindow)},
+        {QStringLiteral("grace_s"), double(a.scope.graceMs / 1000)},
+        {QStringLiteral("receipt_policy"), a.policy.sentence()},
+        {QStringLiteral("counts"), counts},
+        {QStringLiteral("divergent"), double(t.divergent)}};
     if (o.couldNotCheck())
         s.insert(QStringLiteral("error"), o.problem());
     return s;
+}
+
+// What "released" and "not released" rest on.
+QString releaseEvidenceText(const RunOutcome &o, const ReportContext &a)
+{
+    if (a.releaseKeysListed < 0)
+        return QStringLiteral("Release keys: %1 read with EXISTS.").arg(o.releaseReads);
+    return QStringLiteral("Release keys: %1 listed by the scan, %2 read with EXISTS (a key the "
+                          "scan did not list is taken as absent as of the scan, and read again "
+                          "before any release candidate is named).")
+        .arg(a.releaseKeysListed)
+        .arg(o.releaseReads);
 }
 
 } // namespace
@@ -106,7 +122,9 @@ void ReconcileReport::end(const RunOutcome &outcome, const ReportContext &about)
             m_out << (first ? "" : ",") << compact(b.json());
             first = false;
         }
-        m_out << "],\"summary\":" << compact(summaryJson(outcome, about)) << "}\n";
+        m_out << "],\"releases\":"
+              << QString::fromUtf8(QJsonDocument(about.releases).toJson(QJsonDocument::Compact))
+              << ",\"summary\":" << compact(summaryJson(outcome, about)) << "}\n";
         return;
     }
     endText(outcome, about);
@@ -122,10 +140,14 @@ void ReconcileReport::endText(const RunOutcome &o, const ReportContext &a)
                  .arg(a.redis)
                  .arg(a.receiptsScanned);
     m_out << QStringLiteral("Scope: %1.\n").arg(scopeText(a));
+    m_out << releaseEvidenceText(o, a) << '\n';
     if (o.couldNotCheck()) {
-        m_out << QStringLiteral("\nCould not check: %1. Nothing above or below is a verdict on "
-                                "the whole ledger.\n")
-                     .arg(o.problem());
+        m_out << QStringLiteral("\nCould not check: %1. Nothing below is a verdict on the whole "
+                                "ledger; the %2 findings made before the run stopped are not "
+                                "listed.\n")
+                     .arg(o.problem())
+                     .arg(m_held.size());
+        m_held.clear();
     }
     for (FindingClass c : {FindingClass::MissingReceipt, FindingClass::QuantityDiffers,
                            FindingClass::ReleaseCandidate, FindingClass::Released}) {

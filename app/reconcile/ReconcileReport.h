@@ -3,6 +3,7 @@
 
 #include "ReconcileRun.h"
 
+#include <QJsonArray>
 #include <QTextStream>
 
 namespace reconcile {
@@ -17,6 +18,8 @@ struct ReportContext
     Scope scope;
     ReceiptPolicy policy;
     qint64 receiptsScanned = 0;
+    qint64 releaseKeysListed = -1; // by the scan; -1: the scan did not note them
+    QJsonArray releases;           // --json: what --apply would send, or sent
 };
 
 // Renders findings as they come: --raw and --json print each at once (a million in_line lines

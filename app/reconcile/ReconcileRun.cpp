@@ -33,6 +33,158 @@ std::optional<QString> readReleased(redis::CommandSender &sender, const QList<QB
     return std::nullopt;
 }
 
+// One run: the ledger's rows, then the store's receipts, each release key taken from the scan
+// where it speaks for it and read otherwise.
+class Comparison
+{
+public:
+    Comparison(const browse::KeyspaceStore &store, redis::CommandSender &sender,
+               const ReceiptPolicy &policy, const RunOptions &options, const Reconciler::Sink &sink,
+               RunOutcome &out)
+        : m_store(store)
+        , m_schema(store.schema())
+        , m_sender(sender)
+        , m_options(options)
+        , m_out(out)
+        , m_rec(store, options.scope, policy, sink)
+    {
+        m_rec.setSentences(options.sentences);
+    }
+
+    void rows(ledger::LedgerSource &source);
+    void receipts();
+    const Reconciler &reconciler() const { return m_rec; }
+
+private:
+    // What the scan says of this order's release key; nullopt: it must be read.
+    std::optional<bool> listed(const QByteArray &sku, const QByteArray &order) const
+    {
+        if (!m_options.releaseKeys)
+            return std::nullopt;
+        return m_options.releaseKeys->listed(m_schema.releaseKey(sku, order));
+    }
+    QByteArray releaseKeyOf(uint32_t r) const
+    {
+        return m_schema.releaseKey(m_store.skuName(m_store.skuOfReceipt(r)).toByteArray(),
+                                   m_store.orderId(r).toByteArray());
+    }
+    bool exists(const QList<QByteArray> &keys, std::vector<bool> *found)
+    {
+        m_out.releaseReads += keys.size();
+        if (auto problem = readReleased(m_sender, keys, m_options.timeoutMs, found)) {
+            m_out.redisError = *problem;
+            return false;
+        }
+        return true;
+    }
+    bool flushRows();
+    bool addRow(const ledger::LedgerRow &row);
+    bool judgeBatch(const std::vector<uint32_t> &batch);
+
+    struct Held
+    {
+        ledger::LedgerRow row;
+        uint32_t receipt;
+    };
+    const browse::KeyspaceStore &m_store;
+    const inventory::KeySchema &m_schema;
+    redis::CommandSender &m_sender;
+    const RunOptions &m_options;
+    RunOutcome &m_out;
+    Reconciler m_rec;
+    std::vector<Held> m_held; // rows waiting for their release keys' EXISTS
+};
+
+bool Comparison::flushRows()
+{
+    QList<QByteArray> keys;
+    for (const Held &h : m_held)
+        keys << m_schema.releaseKey(h.row.sku, h.row.orderId);
+    std::vector<bool> released;
+    if (!exists(keys, &released))
+        return false;
+    for (size_t i = 0; i < m_held.size(); ++i)
+        m_rec.addRow(m_held[i].row, m_held[i].receipt, released[i]);
+    m_held.clear();
+    return true;
+}
+
+bool Comparison::addRow(const ledger::LedgerRow &row)
+{
+    if (!m_rec.inScope(row))
+        return true;
+    const uint32_t receipt = m_rec.receiptOf(row);
+    if (const auto known = listed(row.sku, row.orderId)) {
+        m_rec.addRow(row, receipt, *known);
+        return true;
+    }
+    m_held.push_back({row, receipt});
+    return int(m_held.size()) < m_options.batch || flushRows();
+}
+
+void Comparison::rows(ledger::LedgerSource &source)
+{
+    m_out.ledger = ledger::readLedger(
+        source, [&](const ledger::LedgerRow &row) { return addRow(row); }, m_options.read);
+    if (m_out.ledger.end == ledger::ReadOutcome::End::Complete && !m_held.empty())
+        flushRows();
+}
+
+// Judges a batch of live receipts: those no ledger row spoke of need their release key, from
+// the scan or read; then the release candidates that rest on the scan alone are read again.
+bool Comparison::judgeBatch(const std::vector<uint32_t> &batch)
+{
+    std::vector<int8_t> known(batch.size(), -1); // -1: read below
+    QList<QByteArray> keys;
+    for (size_t i = 0; i < batch.size(); ++i) {
+        if (!m_rec.needsReleaseRead(batch[i]))
+            continue;
+        const QByteArray key = releaseKeyOf(batch[i]);
+        if (const auto l =
+                m_options.releaseKeys ? m_options.releaseKeys->listed(key) : std::nullopt)
+            known[i] = *l;
+        else
+            keys << key;
+    }
+    std::vector<bool> read;
+    if (!exists(keys, &read))
+        return false;
+    const bool fromScan = m_options.releaseKeys != nullptr;
+    std::vector<uint32_t> unproven; // would be candidates on the scan's word alone
+    size_t next = 0;
+    for (size_t i = 0; i < batch.size(); ++i) {
+        const bool released = known[i] >= 0                      ? known[i] == 1
+                              : m_rec.needsReleaseRead(batch[i]) ? bool(read[next++])
+                                                                 : false;
+        if (!m_rec.judgeReceipt(batch[i], released, !fromScan))
+            unproven.push_back(batch[i]);
+    }
+    keys.clear();
+    for (uint32_t r : unproven)
+        keys << releaseKeyOf(r);
+    if (!exists(keys, &read))
+        return false;
+    for (size_t i = 0; i < unproven.size(); ++i)
+        m_rec.judgeReceipt(unproven[i], read[i], true);
+    return true;
+}
+
+void Comparison::receipts()
+{
+    std::vector<uint32_t> batch;
+    for (uint32_t r = 0; r < m_store.receiptRows(); ++r) {
+        if (!m_store.receiptAlive(r))
+            continue;
+        batch.push_back(r);
+        if (int(batch.size()) >= m_options.batch) {
+            if (!judgeBatch(batch))
+                return;
+            batch.clear();
+        }
+    }
+    judgeBatch(batch);
+}
+
 } // namespace
 
 RunOutcome runReconcile(ledger::LedgerSource &source, const browse::KeyspaceStore &store,
@@ -40,70 +192,14 @@ RunOutcome runReconcile(ledger::LedgerSource &source, const browse::KeyspaceStor
                         const RunOptions &options, const Reconciler::Sink &sink)
 {
     RunOutcome out;
-    const inventory::KeySchema &schema = store.schema();
-    Reconciler rec(store, options.scope, policy, sink);
-
-    struct Held
-    {
-        ledger::LedgerRow row;
-        uint32_t receipt;
-    };
-    std::vector<Held> held;
-    std::vector<bool> released;
-    const auto flush = [&]() -> bool {
-        QList<QByteArray> keys;
-        for (const Held &h : held)
-            keys << schema.releaseKey(h.row.sku, h.row.orderId);
-        if (auto problem = readReleased(sender, keys, options.timeoutMs, &released)) {
-            out.redisError = *problem;
-            return false;
-        }
-        for (size_t i = 0; i < held.size(); ++i)
-            rec.addRow(held[i].row, held[i].receipt, released[i]);
-        held.clear();
-        return true;
-    };
-    out.ledger = ledger::readLedger(
-        source,
-        [&](const ledger::LedgerRow &row) {
-            if (!rec.inScope(row))
-                return true;
-            held.push_back({row, rec.receiptOf(row)});
-            return int(held.size()) < options.batch || flush();
-        },
-        options.read);
-    if (out.ledger.end == ledger::ReadOutcome::End::Complete && !held.empty())
-        flush();
-    if (out.couldNotCheck()) {
-        out.tally = rec.tally();
-        return out;
-    }
-    // Every receipt, in row order, a batch at a time: those no ledger row spoke of need their
-    // release key read first.
-    std::vector<uint32_t> batch;
-    QList<QByteArray> keys;
-    for (uint32_t r = 0; r <= store.receiptRows() && out.redisError.isEmpty(); ++r) {
-        if (r < store.receiptRows() && store.receiptAlive(r)) {
-            batch.push_back(r);
-            if (rec.needsReleaseRead(r))
-                keys << schema.releaseKey(store.skuName(store.skuOfReceipt(r)).toByteArray(),
-                                          store.orderId(r).toByteArray());
-        }
-        if (int(batch.size()) < options.batch && r < store.receiptRows())
-            continue;
-        if (auto problem = readReleased(sender, keys, options.timeoutMs, &released)) {
-            out.redisError = *problem;
-            break;
-        }
-        size_t next = 0;
-        for (uint32_t id : batch)
-            rec.judgeReceipt(id, rec.needsReleaseRead(id) && released[next++]);
-        batch.clear();
-        keys.clear();
-    }
-    out.tally = rec.tally();
-    if (out.redisError.isEmpty())
-        out.skus = rec.balances();
+    Comparison run(store, sender, policy, options, sink, out);
+    run.rows(source);
+    // Every receipt, in row order, a batch at a time, once both sides were read.
+    if (!out.couldNotCheck())
+        run.receipts();
+    out.tally = run.reconciler().tally();
+    if (!out.couldNotCheck() && options.balances)
+        out.skus = run.reconciler().balances();
     return out;
 }
 

@@ -101,6 +101,14 @@ Reconciler::LedgerUnits &Reconciler::unitsOf(const QByteArray &sku)
     return s != browse::KeyspaceStore::None ? m_skuUnits[s] : m_otherSkus[sku];
 }
 
+template<typename Words>
+void Reconciler::report(Finding f, Words &&words)
+{
+    if (m_sentences)
+        f.sentence = words();
+    report(std::move(f));
+}
+
 void Reconciler::report(Finding f)
 {
     ++m_tally.findings[size_t(f.cls)];
@@ -113,7 +121,10 @@ void Reconciler::addRow(const ledger::LedgerRow &row, uint32_t receipt, bool rel
 {
     ++m_tally.rowsCompared;
     if (row.state == ledger::OrderState::Committed) {
-        LedgerUnits &u = unitsOf(row.sku);
+        // The receipt's SKU is the row's: no second lookup by name.
+        LedgerUnits &u = receipt != browse::KeyspaceStore::None
+                             ? m_skuUnits[m_store.skuOfReceipt(receipt)]
+                             : unitsOf(row.sku);
         ++u.orders;
         u.units += row.quantity;
     }
@@ -128,22 +139,26 @@ void Reconciler::addRow(const ledger::LedgerRow &row, uint32_t receipt, bool rel
         return;
     }
     Finding f{row.orderId, row.sku, row.quantity, FindingClass::Released, false, {}};
-    const QString o = order(row.orderId), sku = core::escapeBytes(row.sku, 80);
+    const QString o = m_sentences ? order(row.orderId) : QString(),
+                  sku = m_sentences ? core::escapeBytes(row.sku, 80) : QString();
     switch (row.state) {
     case ledger::OrderState::Committed:
+        f.divergent = true;
         if (released) {
-            f.divergent = true;
-            f.sentence = QStringLiteral("Order %1 is committed in the ledger for %2 of SKU %3, but "
-                                        "its deduction was released (the release key exists) "
-                                        "and no receipt is left: stock was given back for a "
-                                        "sold item. Check the order, then deduct %2 again by "
-                                        "hand.")
-                             .arg(o)
-                             .arg(row.quantity)
-                             .arg(sku);
-        } else {
-            f.cls = FindingClass::MissingReceipt;
-            f.divergent = true;
+            report(std::move(f), [&] {
+                return QStringLiteral("Order %1 is committed in the ledger for %2 of SKU %3, but "
+                                      "its deduction was released (the release key exists) "
+                                      "and no receipt is left: stock was given back for a "
+                                      "sold item. Check the order, then deduct %2 again by "
+                                      "hand.")
+                    .arg(o)
+                    .arg(row.quantity)
+                    .arg(sku);
+            });
+            return;
+        }
+        f.cls = FindingClass::MissingReceipt;
+        report(std::move(f), [&] {
             QString age;
             if (row.timeMs != ledger::NoTime) {
                 const qint64 ago = m_scope.nowMs - row.timeMs;
@@ -155,15 +170,14 @@ void Reconciler::addRow(const ledger::LedgerRow &row, uint32_t receipt, bool rel
                                            "expiry does not explain it.")
                                 .arg(durationText(std::max<qint64>(ago, 0)));
             }
-            f.sentence = QStringLiteral("Order %1 is committed in the ledger for %2 of SKU %3 but "
-                                        "Redis holds no receipt for it: a retry would deduct "
-                                        "again. %4.%5 Do not retry this order; if its stock "
-                                        "was never deducted, adjust the stock by hand.")
-                             .arg(o)
-                             .arg(row.quantity)
-                             .arg(sku, m_policySentence, age);
-        }
-        report(std::move(f));
+            return QStringLiteral("Order %1 is committed in the ledger for %2 of SKU %3 but "
+                                  "Redis holds no receipt for it: a retry would deduct "
+                                  "again. %4.%5 Do not retry this order; if its stock "
+                                  "was never deducted, adjust the stock by hand.")
+                .arg(o)
+                .arg(row.quantity)
+                .arg(sku, m_policySentence, age);
+        });
         return;
     case ledger::OrderState::Cancelled:
     case ledger::OrderState::Failed:
@@ -171,11 +185,12 @@ void Reconciler::addRow(const ledger::LedgerRow &row, uint32_t receipt, bool rel
             ++m_tally.rowsNotDeducted;
             return;
         }
-        f.sentence = QStringLiteral("Order %1 is %2 in the ledger and its deduction of SKU %3 "
-                                    "was released already (the release key exists): nothing "
-                                    "to do.")
-                         .arg(o, ledger::stateName(row.state), sku);
-        report(std::move(f));
+        report(std::move(f), [&] {
+            return QStringLiteral("Order %1 is %2 in the ledger and its deduction of SKU %3 "
+                                  "was released already (the release key exists): nothing "
+                                  "to do.")
+                .arg(o, ledger::stateName(row.state), sku);
+        });
         return;
     case ledger::OrderState::Pending:
         ++m_tally.rowsPending;
@@ -204,13 +219,19 @@ bool Reconciler::needsReleaseRead(uint32_t r) const
 }
 
 namespace {
-// A committed order with its receipt: in line, or the quantities differ (a v2 receipt).
-void judgeCommitted(Finding &f, qint64 committed, std::optional<qint64> recorded, const QString &o,
-                    const QString &sku)
+// A committed order with its receipt: in line, or the quantities differ (a v2 receipt). The
+// sentence only when `words`: a million in-line orders need none for --raw.
+void judgeCommitted(Finding &f, qint64 committed, std::optional<qint64> recorded, bool words,
+                    const QString &o, const QString &sku)
 {
-    if (!recorded) {
+    f.cls =
+        recorded && *recorded != committed ? FindingClass::QuantityDiffers : FindingClass::InLine;
+    f.divergent = f.cls == FindingClass::QuantityDiffers;
+    if (!recorded)
         f.quantity = committed;
-        f.cls = FindingClass::InLine;
+    if (!words)
+        return;
+    if (!recorded) {
         f.sentence = QStringLiteral("Order %1 is committed for %2 of SKU %3 and its receipt "
                                     "exists (a v1 receipt records no quantity: only the "
                                     "deduction itself was compared).")
@@ -218,15 +239,12 @@ void judgeCommitted(Finding &f, qint64 committed, std::optional<qint64> recorded
                          .arg(committed)
                          .arg(sku);
     } else if (*recorded == committed) {
-        f.cls = FindingClass::InLine;
         f.sentence = QStringLiteral("Order %1 is committed for %2 of SKU %3 and its receipt "
                                     "recorded %2: in line.")
                          .arg(o)
                          .arg(committed)
                          .arg(sku);
     } else {
-        f.cls = FindingClass::QuantityDiffers;
-        f.divergent = true;
         const qint64 d = *recorded - committed;
         f.sentence = QStringLiteral("Order %1's receipt deducted %2 of SKU %3 but the ledger "
                                     "committed %4: the stock is %5 by %6. Check the order, "
@@ -243,17 +261,18 @@ void judgeCommitted(Finding &f, qint64 committed, std::optional<qint64> recorded
 
 } // namespace
 
-void Reconciler::judgeReceipt(uint32_t r, bool released)
+bool Reconciler::judgeReceipt(uint32_t r, bool released, bool releaseRead)
 {
     if (!m_store.receiptAlive(r))
-        return;
+        return true;
     const uint8_t seen = m_seen[r] | (released ? ReleaseKey : 0);
     const QByteArray orderId = m_store.orderId(r).toByteArray();
     const QByteArray skuName = m_store.skuName(m_store.skuOfReceipt(r)).toByteArray();
-    const QString o = order(orderId), sku = core::escapeBytes(skuName, 80);
+    const QString o = m_sentences ? order(orderId) : QString(),
+                  sku = m_sentences ? core::escapeBytes(skuName, 80) : QString();
     // The scan was filtered by the same glob; a store filled otherwise is held to it too.
     if (!m_scope.skuGlob.isEmpty() && !browse::globMatch(m_scope.skuGlob, skuName))
-        return;
+        return true;
     const auto recorded = receiptQuantity(r);
     const auto written = receiptTimeMs(r);
     if (!(seen & ComparedRow) && !m_scope.inWindow(written.value_or(ledger::NoTime))) {
@@ -261,76 +280,85 @@ void Reconciler::judgeReceipt(uint32_t r, bool released)
             ++m_tally.receiptsOutOfWindow;
         else
             ++m_tally.receiptsAgeUnknown; // a v1 receipt: its time is not known
-        return;
+        return true;
     }
-    const QString recordedText =
-        recorded ? QStringLiteral("%1").arg(*recorded) : QStringLiteral("an unrecorded quantity");
+    const QString recordedText = !m_sentences ? QString()
+                                 : recorded   ? QString::number(*recorded)
+                                              : QStringLiteral("an unrecorded quantity");
     Finding f{orderId, skuName, recorded.value_or(0), FindingClass::Released, false, {}};
     if (seen & ReleaseKey) {
         f.divergent = seen & Committed;
-        f.sentence = f.divergent
-                         ? QStringLiteral("Order %1 is committed in the ledger, yet its deduction "
-                                          "of SKU %2 was released (the release key exists) while "
-                                          "its receipt remains: stock was given back for a sold "
-                                          "item. Check the order before deducting again.")
-                               .arg(o, sku)
-                         : QStringLiteral("Order %1's deduction of SKU %2 was released already "
-                                          "(the release key exists): nothing to do.")
-                               .arg(o, sku);
-        report(std::move(f));
-        return;
+        const bool sold = f.divergent;
+        report(std::move(f), [&] {
+            return sold ? QStringLiteral("Order %1 is committed in the ledger, yet its deduction "
+                                         "of SKU %2 was released (the release key exists) while "
+                                         "its receipt remains: stock was given back for a sold "
+                                         "item. Check the order before deducting again.")
+                              .arg(o, sku)
+                        : QStringLiteral("Order %1's deduction of SKU %2 was released already "
+                                         "(the release key exists): nothing to do.")
+                              .arg(o, sku);
+        });
+        return true;
     }
     if (seen & Committed) {
-        judgeCommitted(f, m_committed[r], recorded, o, sku);
+        judgeCommitted(f, m_committed[r], recorded, m_sentences, o, sku);
         report(std::move(f));
-        return;
+        return true;
     }
     if (seen & (Failed | Cancelled)) {
+        if (!releaseRead)
+            return false;
         f.cls = FindingClass::ReleaseCandidate;
         if (!recorded) // a v1 receipt: the ledger's quantity, named as such
             f.quantity = m_notCommitted[r];
         f.divergent = true;
-        f.sentence =
-            QStringLiteral("Order %1 is %2 in the ledger but its receipt deducted %3 of "
-                           "SKU %4, never given back. Once the order is confirmed %2, "
-                           "release the deduction (it restores the units the receipt "
-                           "recorded).")
+        const qint64 quantity = f.quantity;
+        report(std::move(f), [&] {
+            return QStringLiteral("Order %1 is %2 in the ledger but its receipt deducted %3 of "
+                                  "SKU %4, never given back. Once the order is confirmed %2, "
+                                  "release the deduction (it restores the units the receipt "
+                                  "recorded).")
                 .arg(o,
                      ledger::stateName((seen & Failed) ? ledger::OrderState::Failed
                                                        : ledger::OrderState::Cancelled),
-                     recorded ? recordedText : QStringLiteral("(by the ledger) %1").arg(f.quantity),
+                     recorded ? recordedText : QStringLiteral("(by the ledger) %1").arg(quantity),
                      sku);
-        report(std::move(f));
-        return;
+        });
+        return true;
     }
     if (seen & Pending) {
         ++m_tally.rowsPending; // the receipt of a pending order: not a candidate
-        return;
+        return true;
     }
-    judgeAbsent(std::move(f), written, o, sku, recordedText);
+    return judgeAbsent(std::move(f), written, o, sku, recordedText, releaseRead);
 }
 
-void Reconciler::judgeAbsent(Finding f, std::optional<qint64> written, const QString &o,
-                             const QString &sku, const QString &recordedText)
+bool Reconciler::judgeAbsent(Finding f, std::optional<qint64> written, const QString &o,
+                             const QString &sku, const QString &recordedText, bool releaseRead)
 {
     if (!written) {
         ++m_tally.receiptsAgeUnknown;
-        return;
+        return true;
     }
     const qint64 age = m_scope.nowMs - *written;
     if (age < m_scope.graceMs) {
         ++m_tally.receiptsTooRecent;
-        return;
+        return true;
     }
+    if (!releaseRead)
+        return false;
     f.cls = FindingClass::ReleaseCandidate;
     f.divergent = true;
-    f.sentence = QStringLiteral("Order %1 has a receipt deducting %2 of SKU %3 written %4 ago "
-                                "(%5), and the ledger has no row for it (grace period %6): a "
-                                "deduction without an order. Check the order system, then "
-                                "release it.")
-                     .arg(o, recordedText, sku, durationText(age), at(*written),
-                          durationText(m_scope.graceMs));
-    report(std::move(f));
+    report(std::move(f), [&] {
+        return QStringLiteral("Order %1 has a receipt deducting %2 of SKU %3 written %4 ago "
+                              "(%5), and the ledger has no row for it (grace period %6): a "
+                              "deduction without an order. Check the order system, then "
+                              "release it.")
+            .arg(o, recordedText, sku, durationText(age), at(*written),
+                 durationText(m_scope.graceMs));
+    });
+    return true;
 }
 
 std::vector<SkuBalance> Reconciler::balances() const

@@ -77,9 +77,16 @@ public:
     void addRow(const ledger::LedgerRow &row, uint32_t receipt, bool released);
 
     // Phase 2, for each live receipt in row order: whether its release key must be read (no
-    // ledger row said anything of it), then the judgement.
+    // ledger row said anything of it), then the judgement. `releaseRead` false: `released`
+    // (and the rows') came from a scan that did not list the key, which does not prove it
+    // absent now; a verdict that would be a release candidate then reports nothing and
+    // returns false, and the caller reads the key (EXISTS) and judges again with it.
     bool needsReleaseRead(uint32_t receipt) const;
-    void judgeReceipt(uint32_t receipt, bool released);
+    bool judgeReceipt(uint32_t receipt, bool released, bool releaseRead = true);
+
+    // Without sentences, findings carry their facts only (Finding::sentence empty): --raw
+    // prints none, and a million of them cost a second of formatting.
+    void setSentences(bool on) { m_sentences = on; }
 
     const Tally &tally() const { return m_tally; }
     std::vector<SkuBalance> balances() const; // every SKU in scope, store order then ledger's
@@ -95,11 +102,15 @@ private:
         ComparedRow = 32, // an in-scope row matched it
     };
     void report(Finding f);
+    // The same with the sentence `words()` makes, made only when sentences are wanted.
+    template<typename Words>
+    void report(Finding f, Words &&words);
     std::optional<qint64> receiptQuantity(uint32_t r) const;
     // A receipt whose order the ledger does not have: a release candidate once the grace
     // period has passed and its age is known.
-    void judgeAbsent(Finding f, std::optional<qint64> written, const QString &o, const QString &sku,
-                     const QString &recordedText);
+    // False when it would be a candidate and the release key was not read (judgeReceipt).
+    bool judgeAbsent(Finding f, std::optional<qint64> written, const QString &o, const QString &sku,
+                     const QString &recordedText, bool releaseRead);
     std::optional<qint64> receiptTimeMs(uint32_t r) const;
     struct LedgerUnits
     {
@@ -118,6 +129,7 @@ private:
     std::vector<LedgerUnits> m_skuUnits;        // per store SKU
     QHash<QByteArray, LedgerUnits> m_otherSkus; // ledger SKUs Redis has no key of
     Tally m_tally;
+    bool m_sentences = true;
 };
 
 // Seconds.microseconds as the v2 function records `time`, to ms; nullopt if not that.
