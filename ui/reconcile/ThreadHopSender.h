@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "redis/CommandSender.h"
+
+#include <QPointer>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <vector>
+
+namespace ui {
+
+// A CommandSender that a worker thread may call (callBatch, from its own event loop), over a
+// sender that must be used on the thread it lives on (the session's lanes and routers are
+// GUI-thread objects): each batch is handed to `inner` on `home`'s thread and its replies
+// come back to the caller's context. The reconcile run so reads through the session's own
+// read-only lane (its tunnel, its cluster routing, its address map) without a connection of
+// its own and without touching those objects from another thread.
+//
+// close() answers every batch still out (and every later one) with a NotSent error at once,
+// so that a worker blocked on a reply can finish while the GUI thread waits for it.
+class ThreadHopSender : public redis::CommandSender
+{
+public:
+    // Made on `home`'s thread. `home` owns this sender (a batch posted to it is dropped with
+    // it) and `inner` outlives it.
+    ThreadHopSender(redis::CommandSender &inner, QObject *home);
+    ~ThreadHopSender() override;
+
+    void sendBatch(QList<redis::Command> commands, QObject *context, redis::BatchCallback callback,
+                   int timeoutMs = -1) override;
+    QString address() const override { return m_address; }
+    // The inner sender's nodes as they were when this was made, each behind a hop of its own.
+    QList<redis::ScanNode> scanNodes() override { return m_scanNodes; }
+    QString coverageProblem() const override { return m_coverage; }
+
+    void close();
+
+private:
+    struct Flight;
+    ThreadHopSender(redis::CommandSender &inner, QObject *home, bool withNodes);
+    static void answer(const std::shared_ptr<Flight> &flight, QList<redis::ReplyResult> results);
+
+    redis::CommandSender &m_inner;
+    QPointer<QObject> m_home;
+    QString m_address, m_coverage;
+    std::vector<std::unique_ptr<ThreadHopSender>> m_nodes;
+    QList<redis::ScanNode> m_scanNodes;
+    std::mutex m_lock;
+    bool m_closed = false;
+    std::set<std::shared_ptr<Flight>> m_out;
+};
+
+} // namespace ui
