@@ -5,7 +5,8 @@
 
 #include <QComboBox>
 #include <QFileDialog>
-#include <QGridLayout>
+#include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -42,9 +43,7 @@ LedgerForm::LedgerForm(QWidget *parent)
     m_browse = new QPushButton(tr("Browse…"), this);
     m_password = lineEdit("ledgerPassword", tr("typed for this run only; never saved"), this);
     m_password->setEchoMode(QLineEdit::Password);
-    m_passwordLabel = new QLabel(tr("Password:"), this);
     m_query = lineEdit("ledgerQuery", tr("empty: the mapped columns of table orders"), this);
-    m_queryLabel = new QLabel(tr("Query:"), this);
     m_columns = lineEdit("ledgerColumns", tr("e.g. order_id=id,sku=product,time=created_at"), this);
     m_states = lineEdit("ledgerStates", tr("e.g. paid=committed,refunded=cancelled"), this);
     m_sku = lineEdit("skuGlob", tr("all SKUs (a Redis glob, e.g. sku-1*)"), this);
@@ -59,34 +58,25 @@ LedgerForm::LedgerForm(QWidget *parent)
                            "a release candidate (an export runs behind the orders written)."));
     m_preview = new QLabel(this);
     m_preview->setObjectName(QStringLiteral("queryPreview"));
-    m_preview->setWordWrap(true);
+    // One line: a long query of the user's own is in the Query field and the tooltip whole.
+    m_preview->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    auto *grid = new QGridLayout(this);
-    grid->setContentsMargins(0, 0, 0, 0);
-    grid->addWidget(new QLabel(tr("Ledger:"), this), 0, 0);
-    grid->addWidget(m_kind, 0, 1);
-    grid->addWidget(m_location, 0, 2, 1, 4);
-    grid->addWidget(m_browse, 0, 6);
-    grid->addWidget(m_passwordLabel, 1, 0);
-    grid->addWidget(m_password, 1, 1);
-    grid->addWidget(m_queryLabel, 1, 2);
-    grid->addWidget(m_query, 1, 3, 1, 4);
-    grid->addWidget(new QLabel(tr("Columns:"), this), 2, 0);
-    grid->addWidget(m_columns, 2, 1, 1, 2);
-    grid->addWidget(new QLabel(tr("States:"), this), 2, 3);
-    grid->addWidget(m_states, 2, 4, 1, 3);
-    grid->addWidget(new QLabel(tr("SKUs:"), this), 3, 0);
-    grid->addWidget(m_sku, 3, 1);
-    grid->addWidget(new QLabel(tr("Window:"), this), 3, 2);
-    grid->addWidget(m_since, 3, 3);
-    grid->addWidget(m_until, 3, 4);
-    grid->addWidget(new QLabel(tr("Grace:"), this), 3, 5);
-    grid->addWidget(m_grace, 3, 6);
-    grid->addWidget(m_preview, 4, 1, 1, 6);
-    grid->setColumnStretch(2, 1);
-    grid->setColumnStretch(3, 1);
-    grid->setColumnStretch(4, 1);
+    const auto row = [this](std::initializer_list<QWidget *> widgets) {
+        auto *box = new QHBoxLayout;
+        for (QWidget *w : widgets)
+            box->addWidget(w, qobject_cast<QLineEdit *>(w) ? 1 : 0);
+        return box;
+    };
+    m_layout = new QFormLayout(this);
+    m_layout->setContentsMargins(0, 0, 0, 0);
+    m_layout->addRow(tr("Ledger:"), row({m_kind, m_location, m_browse}));
+    m_layout->addRow(tr("Password:"), m_password);
+    m_layout->addRow(tr("Query:"), m_query);
+    m_layout->addRow(tr("Columns:"), row({m_columns, new QLabel(tr("States:"), this), m_states}));
+    m_layout->addRow(tr("SKUs:"), row({m_sku, new QLabel(tr("Window:"), this), m_since, m_until,
+                                       new QLabel(tr("Grace:"), this), m_grace}));
+    m_layout->addRow(QString(), m_preview);
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, &LedgerForm::updateKind);
     connect(m_browse, &QPushButton::clicked, this, &LedgerForm::browse);
@@ -104,10 +94,8 @@ void LedgerForm::updateKind()
     const int kind = m_kind->currentIndex();
     const bool sql = kind != FileKind;
     m_browse->setVisible(kind != PostgresKind);
-    m_passwordLabel->setVisible(kind == PostgresKind);
-    m_password->setVisible(kind == PostgresKind);
-    m_query->setEnabled(sql);
-    m_queryLabel->setEnabled(sql);
+    m_layout->setRowVisible(m_password, kind == PostgresKind);
+    m_layout->setRowVisible(m_query, sql);
     m_location->setPlaceholderText(
         kind == FileKind     ? tr("/path/to/orders.csv or orders.jsonl (header order_id,sku,"
                                       "quantity,state)")
@@ -116,6 +104,7 @@ void LedgerForm::updateKind()
     const QString query = queryPreview();
     m_preview->setText(sql ? tr("Will run, read-only: %1").arg(query)
                            : tr("Reads the file line by line; a query does not apply."));
+    m_preview->setToolTip(m_preview->text());
 }
 
 void LedgerForm::browse()

@@ -7,6 +7,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -45,7 +46,8 @@ private:
     QLineEdit *m_sku, *m_since, *m_until;
     QSpinBox *m_grace;
     QPushButton *m_browse;
-    QLabel *m_passwordLabel, *m_queryLabel, *m_preview;
+    QLabel *m_preview;
+    QFormLayout *m_layout;
 };
 
 } // namespace ui

@@ -10,7 +10,6 @@
 #include "ui/common/NoticeBanner.h"
 
 #include <QComboBox>
-#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -58,8 +57,6 @@ ReconcilePanel::ReconcilePanel(const ReconcileContext &ctx, QWidget *parent)
     m_note = new NoticeBanner(NoticeBanner::Kind::Info, this);
     m_note->setObjectName(QStringLiteral("reconcileNote"));
     m_form = new LedgerForm(this);
-    auto *ledgerBox = new QGroupBox(tr("Order ledger (read-only) and scope"), this);
-    (new QVBoxLayout(ledgerBox))->addWidget(m_form);
 
     m_run = new QPushButton(tr("&Run reconciliation"), this);
     m_run->setObjectName(QStringLiteral("reconcileRun"));
@@ -89,7 +86,7 @@ ReconcilePanel::ReconcilePanel(const ReconcileContext &ctx, QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_note);
-    layout->addWidget(ledgerBox);
+    layout->addWidget(m_form);
     layout->addLayout(runRow);
     layout->addWidget(m_summary);
     layout->addWidget(buildResults(), 1);
@@ -143,6 +140,11 @@ QWidget *ReconcilePanel::buildResults()
     m_proxy->setFilterRole(ReconcileFindingsModel::ClassRole);
     m_view = tableView("reconcileFindings", m_proxy, ReconcileFindingsModel::SortRole, this);
     m_view->sortByColumn(ReconcileFindingsModel::ClassColumn, Qt::AscendingOrder);
+    // What a release read back is long: the cell shows its start, the line under the table
+    // and the tooltip the whole of it, so the sentences keep their room.
+    m_view->horizontalHeader()->setSectionResizeMode(ReconcileFindingsModel::StatusColumn,
+                                                     QHeaderView::Interactive);
+    m_view->horizontalHeader()->resizeSection(ReconcileFindingsModel::StatusColumn, 200);
     m_classFilter = new QComboBox(this);
     m_classFilter->setObjectName(QStringLiteral("classFilter"));
     m_classFilter->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -154,14 +156,13 @@ QWidget *ReconcilePanel::buildResults()
     auto *filterRow = new QHBoxLayout;
     filterRow->addWidget(new QLabel(tr("Show:"), this));
     filterRow->addWidget(m_classFilter);
-    m_details = new QLabel(this);
-    m_details->setObjectName(QStringLiteral("reconcileDetails"));
-    m_details->setWordWrap(true);
-    filterRow->addWidget(m_details, 1);
+    const QString order = tr("What needs acting on comes first; click a column's title to sort "
+                             "by it.");
+    m_classFilter->setToolTip(order);
+    m_view->horizontalHeader()->setToolTip(order);
 
     auto *findingsPage = new QWidget(this);
     auto *findingsLayout = new QVBoxLayout(findingsPage);
-    findingsLayout->addLayout(filterRow);
     findingsLayout->addWidget(m_view, 1);
     findingsLayout->addWidget(m_selected);
 
@@ -173,24 +174,34 @@ QWidget *ReconcilePanel::buildResults()
     m_resultTabs = new QTabWidget(this);
     m_resultTabs->addTab(findingsPage, tr("Findings"));
     m_resultTabs->addTab(m_skuView, tr("Per SKU"));
+    // The class box beside the tabs: the table keeps the height a laptop screen has.
+    auto *corner = new QWidget(this);
+    corner->setLayout(filterRow);
+    filterRow->setContentsMargins(12, 0, 0, 4);
+    m_resultTabs->setCornerWidget(corner, Qt::TopRightCorner);
     connect(m_classFilter, &QComboBox::currentIndexChanged, this, [this] {
         const int cls = m_classFilter->currentData().toInt();
         m_proxy->setFilterFixedString(cls < 0 ? QString() : QString::number(cls));
     });
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this] { updateActions(); });
-    connect(m_findings, &QAbstractItemModel::dataChanged, this, [this] { updateActions(); });
+    // A release moves its row to its new class: the view follows it.
+    connect(m_findings, &QAbstractItemModel::dataChanged, this, [this] {
+        updateClassFilter();
+        updateActions();
+        m_view->scrollTo(m_view->currentIndex());
+    });
     updateClassFilter();
     return m_resultTabs;
 }
 
 QLayout *ReconcilePanel::buildActions()
 {
-    m_release = new QPushButton(tr("Re&lease…"), this);
+    m_release = new QPushButton(tr("R&elease…"), this);
     m_release->setObjectName(QStringLiteral("releaseFinding"));
     m_release->setToolTip(tr("Give back what the selected release candidate's order deducted, "
                              "once (FCALL inventory_release_v1)."));
-    m_adjust = new QPushButton(tr("&Adjust stock…"), this);
+    m_adjust = new QPushButton(tr("Ad&just stock…"), this);
     m_adjust->setObjectName(QStringLiteral("adjustSku"));
     m_adjust->setToolTip(tr("Correct the selected finding's SKU by hand, once per adjustment "
                             "id, with a reason (FCALL inventory_adjust_v1)."));
@@ -266,6 +277,7 @@ void ReconcilePanel::onFinished(const ReconcileResult &result)
 {
     m_running = false;
     m_progress->setVisible(false);
+    m_note->setNotice({}); // it said how to start; the findings take its room now
     m_ledgerText = result.ledger;
     if (!result.couldNotCheck())
         m_skus->setBalances(result.outcome.skus);

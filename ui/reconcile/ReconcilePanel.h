@@ -108,7 +108,7 @@ private:
     NoticeBanner *m_note, *m_summary, *m_repairBanner;
     QPushButton *m_run, *m_cancel, *m_release, *m_adjust, *m_csv, *m_markdown;
     QProgressBar *m_progress;
-    QLabel *m_progressText, *m_details, *m_selected;
+    QLabel *m_progressText, *m_selected;
     QTabWidget *m_resultTabs;
     QComboBox *m_classFilter;
     ReconcileFindingsModel *m_findings;

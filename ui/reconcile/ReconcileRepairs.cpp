@@ -115,11 +115,19 @@ void ReconcilePanel::execute(const RepairPlan &plan, int row)
                      .arg(QString::fromLatin1(release ? ReleaseFunctionName : AdjustFunctionName));
     for (const QString &p : result.auditProblems)
         lines << tr("Warning: the audit log did not take the outcome record: %1").arg(p);
-    if (result.outcome.kind != RepairOutcomeKind::NotSent || result.auditProblems.isEmpty())
-        lines << tr("Audit log: %1").arg(m_ctx.deduct.auditLogPath);
+    lines << tr("Audit log: %1. The summary above is the run's: run the reconciliation again "
+                "to read both sides anew.")
+                 .arg(m_ctx.deduct.auditLogPath);
     m_repairBanner->setNotice(bannerKind(result.outcome.kind), lines.join(QLatin1Char('\n')));
-    if (release && result.outcome.kind != RepairOutcomeKind::NotSent)
+    const RepairOutcomeKind kind = result.outcome.kind;
+    const bool mayHaveReleased =
+        kind == RepairOutcomeKind::Applied || kind == RepairOutcomeKind::AlreadyApplied
+        || kind == RepairOutcomeKind::MayHaveWritten || kind == RepairOutcomeKind::Unknown;
+    if (release && mayHaveReleased)
         recheckRelease(plan, row);
+    else if (release)
+        m_findings->setOutcome(row, m_findings->finding(row).cls,
+                               tr("not released: %1").arg(result.outcome.summary()), {});
     else if (!release
              && (result.outcome.kind == RepairOutcomeKind::Applied
                  || result.outcome.kind == RepairOutcomeKind::AlreadyApplied))

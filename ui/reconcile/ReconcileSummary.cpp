@@ -57,22 +57,20 @@ QString leftOut(const reconcile::Tally &t)
 void ReconcilePanel::showSummary(const ReconcileResult &result)
 {
     const reconcile::Tally &t = result.outcome.tally;
-    QStringList detail;
-    if (!result.ledger.isEmpty())
-        detail << tr("Ledger %1%2; %3 rows read, %4 compared.")
-                      .arg(result.ledger, result.queryText.isEmpty()
-                                              ? QString()
-                                              : tr(" (query: %1)").arg(result.queryText))
-                      .arg(result.outcome.ledger.rows)
-                      .arg(t.rowsCompared);
+    m_progressText->setText(
+        result.couldNotCheck() ? (result.cancelled ? tr("Cancelled.") : tr("Stopped."))
+                               : tr("Done at %1: %2 ledger rows read, %3 compared.")
+                                     .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")))
+                                     .arg(result.outcome.ledger.rows)
+                                     .arg(t.rowsCompared));
+    const auto kind = result.cancelled ? NoticeBanner::Kind::Warning : NoticeBanner::Kind::Danger;
     if (!result.openError.isEmpty() && result.ledger.isEmpty()) {
         m_summary->setNotice(
-            result.cancelled ? NoticeBanner::Kind::Warning : NoticeBanner::Kind::Danger,
-            tr("Could not check: %1. Nothing was compared.").arg(result.problem()));
-        m_progressText->setText(result.cancelled ? tr("Cancelled.") : tr("Stopped."));
+            kind, tr("Could not check: %1. Nothing was compared.").arg(result.problem()));
         return;
     }
-    detail << classCounts(t);
+    // The counts per class are in the Show box; the query ran is the form's.
+    QStringList detail;
     if (const QString out = leftOut(t); !out.isEmpty())
         detail << out;
     if (m_findings->inLineNotListed() > 0)
@@ -81,25 +79,22 @@ void ReconcilePanel::showSummary(const ReconcileResult &result)
                       .arg(ReconcileFindingsModel::InLineCap);
     detail << result.policy.sentence();
     if (result.couldNotCheck()) {
-        m_summary->setNotice(result.cancelled ? NoticeBanner::Kind::Warning
-                                              : NoticeBanner::Kind::Danger,
+        m_summary->setNotice(kind,
                              tr("Could not check: %1. The findings below are what was read "
                                 "before it stopped: nothing may be concluded from them, and "
                                 "an order missing from them is not in line.")
                                  .arg(result.problem()),
                              detail.join(QLatin1Char('\n')));
-        m_progressText->setText(result.cancelled ? tr("Cancelled.") : tr("Stopped."));
         return;
     }
     m_summary->setNotice(
         t.divergent > 0 ? NoticeBanner::Kind::Warning : NoticeBanner::Kind::Success,
-        t.divergent > 0 ? tr("%n finding(s) need attention. Select one to read what "
-                             "happened and what to do.",
-                             nullptr, int(t.divergent))
-                        : tr("Everything compared is in line."),
+        t.divergent > 0 ? tr("%1: %2. Select one to read what happened and "
+                             "what to do.")
+                              .arg(tr("%n finding(s) need attention", nullptr, int(t.divergent)),
+                                   classCounts(t))
+                        : tr("Everything compared is in line (%1).").arg(classCounts(t)),
         detail.join(QLatin1Char('\n')));
-    m_progressText->setText(
-        tr("Done at %1.").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
 }
 
 QString ReconcilePanel::summaryText() const

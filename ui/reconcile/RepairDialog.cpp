@@ -57,14 +57,11 @@ RepairDialog::RepairDialog(const RepairRequest &request, const DeductionContext 
     intro->setWordWrap(true);
     layout->addWidget(intro);
 
-    auto *form = new QFormLayout;
+    auto *form = m_form = new QFormLayout;
     form->addRow(tr("Connection:"),
                  new QLabel(m_ctx.profileName.isEmpty() ? tr("(unsaved connection)")
                                                         : m_ctx.profileName.toHtmlEscaped(),
                             this));
-    m_server = new QLabel(m_ctx.serverFor(m_plan.slot), this);
-    m_server->setObjectName(QStringLiteral("repairServer"));
-    form->addRow(tr("Runs on:"), m_server);
     if (!release)
         addAdjustFields(form);
     m_command = new QLabel(this);
@@ -73,15 +70,25 @@ RepairDialog::RepairDialog(const RepairRequest &request, const DeductionContext 
     m_command->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_command->setStyleSheet(QStringLiteral("font-family: monospace;"));
     form->addRow(tr("Command:"), m_command);
+    m_arguments = new QLabel(this);
+    m_arguments->setWordWrap(true);
+    form->addRow(QString(), m_arguments);
+    if (release) {
+        auto *reason = new QLabel(core::escapeBytes(m_request.reason.toUtf8(), 400), this);
+        reason->setObjectName(QStringLiteral("repairReason"));
+        reason->setWordWrap(true);
+        form->addRow(tr("Reason:"), reason);
+    }
     m_problems = new QLabel(this);
     m_problems->setObjectName(QStringLiteral("repairProblems"));
     m_problems->setWordWrap(true);
     m_problems->setStyleSheet(Palette::textStyle(Palette::error()));
     form->addRow(QString(), m_problems);
     auto *audit = new QLabel(
-        tr("Before it is sent, the attempt (with the reason, the receipt and the %1 key read "
-           "just before) is appended to the audit log %2; its outcome follows it.")
-            .arg(release ? tr("release") : tr("adjustment"), m_ctx.auditLogPath.toHtmlEscaped()),
+        tr("Before it is sent, the attempt (with the reason and %1 read just before) is "
+           "appended to the audit log %2; its outcome follows it.")
+            .arg(release ? tr("the receipt and the release key") : tr("the adjustment key"),
+                 m_ctx.auditLogPath.toHtmlEscaped()),
         this);
     audit->setWordWrap(true);
     form->addRow(tr("Audit:"), audit);
@@ -147,10 +154,18 @@ void RepairDialog::replan()
         && !problems.join(QLatin1Char(' ')).contains(QLatin1String("reason")))
         problems << tr("reason: give one; it is what the audit log keeps of why");
     m_problems->setText(problems.join(QLatin1Char('\n')));
-    m_problems->setVisible(!problems.isEmpty());
+    m_form->setRowVisible(m_problems, !problems.isEmpty());
     m_command->setText(m_plan.ok() ? renderCommand(m_plan.command)
                                    : tr("(no command until every field is valid)"));
-    m_server->setText(m_ctx.serverFor(m_plan.slot));
+    const QString ttl = QString::fromUtf8(m_request.ttlSeconds);
+    m_arguments->setText(
+        m_request.kind == RepairKind::Release
+            ? tr("Gives back %1 unit(s), as the finding says; the release key lives %2 s (the "
+                 "profile's receipt TTL), so it outlives the receipt it answers for.")
+                  .arg(QString::fromUtf8(m_request.amount), ttl)
+            : tr("The adjustment key lives %1 s (the profile's receipt TTL): while it does, the "
+                 "same id changes nothing.")
+                  .arg(ttl));
     updateRunState();
 }
 

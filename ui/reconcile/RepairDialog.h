@@ -55,8 +55,9 @@ private:
     inventory::RepairPlan m_plan;
     QLineEdit *m_delta = nullptr, *m_id = nullptr;
     QPlainTextEdit *m_reason = nullptr;
-    QLabel *m_command = nullptr, *m_problems = nullptr, *m_server = nullptr;
+    QLabel *m_command = nullptr, *m_problems = nullptr, *m_arguments = nullptr;
     NoticeBanner *m_readOnly = nullptr;
+    QFormLayout *m_form = nullptr;
     QPushButton *m_run = nullptr, *m_unlock = nullptr;
 };
 
