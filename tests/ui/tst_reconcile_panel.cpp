@@ -18,6 +18,7 @@
 #include "ui/reconcile/RepairDialog.h"
 
 #include <QAbstractItemModelTester>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -271,9 +272,37 @@ private slots:
         QCOMPARE(testsupport::snapshotDifference(before, testsupport::snapshot(*m_c, {})),
                  QString());
         QCOMPARE(panel.findings()->finding(row).cls, FindingClass::ReleaseCandidate);
-        QVERIFY(panel.findings()->status(row).isEmpty());
+        QVERIFY(panel.findings()->status(row).startsWith("not released: not sent: read-only"));
         QVERIFY2(panel.repairText().startsWith("Nothing was sent: read-only session"),
                  qPrintable(panel.repairText()));
+    }
+
+    // Cancel while the ledger is read (off the GUI thread, which keeps handling events: the
+    // progress arrives): the run stops, says so, and concludes nothing.
+    void cancelStopsTheRun()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("long.csv"));
+        {
+            QFile csv(path);
+            QVERIFY(csv.open(QIODevice::WriteOnly));
+            QByteArray rows = "order_id,sku,quantity,state\n";
+            for (int i = 0; i < 400000; ++i)
+                rows += "c" + QByteArray::number(i) + ",zz-1,1,cancelled\n";
+            QVERIFY(csv.write(rows) == rows.size());
+        }
+        Tab tab(*m_c, "staging-lab", "staging", context("staging-lab"));
+        ui::ReconcilePanel &panel = tab.panel;
+        panel.setLedger(path, {}, {});
+        QSignalSpy done(&panel, &ui::ReconcilePanel::runFinished);
+        auto *progress = panel.findChild<QLabel *>(QStringLiteral("reconcileProgress"));
+        panel.run();
+        QTRY_VERIFY_WITH_TIMEOUT(progress->text().startsWith("Reading the ledger: "), 20000);
+        panel.cancel();
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 20000);
+        QCOMPARE(done.first().first().toBool(), true);
+        QVERIFY2(panel.summaryText().startsWith("Could not check: cancelled after "),
+                 qPrintable(panel.summaryText()));
+        QCOMPARE(progress->text(), QStringLiteral("Cancelled."));
     }
 
     // A ledger that cannot be read: "could not check", never an empty "in line".

@@ -58,9 +58,9 @@ void ThreadHopSender::close()
 {
     std::set<std::shared_ptr<Flight>> out;
     {
-        const std::lock_guard<std::mutex> hold(m_lock);
-        m_closed = true;
-        out.swap(m_out);
+        const std::lock_guard<std::mutex> hold(m_state->lock);
+        m_state->closed = true;
+        out.swap(m_state->out);
     }
     for (const auto &flight : out)
         answer(flight, QList<redis::ReplyResult>(
@@ -79,10 +79,10 @@ void ThreadHopSender::sendBatch(QList<redis::Command> commands, QObject *context
     flight->commands = commands.size();
     bool open = false;
     {
-        const std::lock_guard<std::mutex> hold(m_lock);
-        open = !m_closed && m_home;
+        const std::lock_guard<std::mutex> hold(m_state->lock);
+        open = !m_state->closed && m_home;
         if (open)
-            m_out.insert(flight);
+            m_state->out.insert(flight);
     }
     if (!open) {
         answer(flight, QList<redis::ReplyResult>(
@@ -90,15 +90,19 @@ void ThreadHopSender::sendBatch(QList<redis::Command> commands, QObject *context
                            redis::RedisError::notSent(QStringLiteral("the run was stopped"))));
         return;
     }
+    // Nothing below touches this object: it may be gone by the time either lambda runs.
     QMetaObject::invokeMethod(
         m_home.data(),
-        [this, flight, commands = std::move(commands), timeoutMs]() mutable {
-            m_inner.sendBatch(
-                std::move(commands), m_home.data(),
-                [this, flight](const QList<redis::ReplyResult> &results) {
+        [inner = &m_inner, home = m_home, state = m_state, flight, commands = std::move(commands),
+         timeoutMs]() mutable {
+            if (!home)
+                return;
+            inner->sendBatch(
+                std::move(commands), home.data(),
+                [state, flight](const QList<redis::ReplyResult> &results) {
                     {
-                        const std::lock_guard<std::mutex> hold(m_lock);
-                        m_out.erase(flight);
+                        const std::lock_guard<std::mutex> hold(state->lock);
+                        state->out.erase(flight);
                     }
                     answer(flight, results);
                 },

@@ -23,8 +23,8 @@ namespace ui {
 class ThreadHopSender : public redis::CommandSender
 {
 public:
-    // Made on `home`'s thread. `home` owns this sender (a batch posted to it is dropped with
-    // it) and `inner` outlives it.
+    // Made on `home`'s thread; `inner` outlives `home`, and a batch posted to `home` is
+    // dropped with it.
     ThreadHopSender(redis::CommandSender &inner, QObject *home);
     ~ThreadHopSender() override;
 
@@ -39,6 +39,14 @@ public:
 
 private:
     struct Flight;
+    // What the batches out share with this sender. Held by every callback, so that a reply
+    // that comes after this sender is gone (a new run replaced it) finds it still there.
+    struct State
+    {
+        std::mutex lock;
+        bool closed = false;
+        std::set<std::shared_ptr<Flight>> out;
+    };
     ThreadHopSender(redis::CommandSender &inner, QObject *home, bool withNodes);
     static void answer(const std::shared_ptr<Flight> &flight, QList<redis::ReplyResult> results);
 
@@ -47,9 +55,7 @@ private:
     QString m_address, m_coverage;
     std::vector<std::unique_ptr<ThreadHopSender>> m_nodes;
     QList<redis::ScanNode> m_scanNodes;
-    std::mutex m_lock;
-    bool m_closed = false;
-    std::set<std::shared_ptr<Flight>> m_out;
+    std::shared_ptr<State> m_state = std::make_shared<State>();
 };
 
 } // namespace ui
