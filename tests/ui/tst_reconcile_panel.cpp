@@ -19,6 +19,8 @@
 
 #include <QAbstractItemModelTester>
 #include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -213,6 +215,56 @@ private slots:
             QVERIFY(file.open(QIODevice::ReadOnly));
             QVERIFY(file.readAll().contains(f.orderId));
         }
+    }
+
+    // An adjustment of a finding's SKU: the reason is required, the delta applied once per
+    // id (the same id again changes nothing), the audit log keeps the reason.
+    void adjustmentIsIdempotentAndAudited()
+    {
+        Tab tab(*m_c, "staging-lab", "staging", context("staging-lab"));
+        ui::ReconcilePanel &panel = tab.panel;
+        panel.setLedger("sqlite://" + m_ledger, {}, {});
+        panel.show();
+        runOnce(panel);
+        QVERIFY(panel.selectFirst(FindingClass::QuantityDiffers));
+        const qint64 before = stock("sku-2001");
+        QByteArray id;
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            panel.adjustSelected();
+            QTRY_VERIFY(panel.pendingRepair());
+            ui::RepairDialog *dialog = panel.pendingRepair();
+            auto *delta = dialog->findChild<QLineEdit *>(QStringLiteral("adjustDelta"));
+            auto *reason = dialog->findChild<QPlainTextEdit *>(QStringLiteral("adjustReason"));
+            if (attempt == 0)
+                id = dialog->findChild<QLineEdit *>(QStringLiteral("adjustId"))->text().toUtf8();
+            else // the retry of the same correction keeps its id
+                dialog->findChild<QLineEdit *>(QStringLiteral("adjustId"))->setText(id);
+            delta->setText(QStringLiteral("-1"));
+            reason->clear();
+            QVERIFY(!dialog->runButton()->isEnabled()); // no reason, no run
+            reason->setPlainText(QStringLiteral("shelf count: one unit short"));
+            QVERIFY(dialog->runButton()->isEnabled());
+            QVERIFY2(dialog->commandText().startsWith(
+                         "FCALL inventory_adjust_v1 2 stock:{sku-2001}:available adj:{sku-2001}:"
+                         + id + " -1 "),
+                     qPrintable(dialog->commandText()));
+            QList<inventory::RepairResult> repaired;
+            connect(&panel, &ui::ReconcilePanel::repairFinished, this,
+                    [&](const inventory::RepairResult &r) { repaired << r; });
+            QTest::mouseClick(dialog->runButton(), Qt::LeftButton);
+            QTRY_COMPARE_WITH_TIMEOUT(repaired.size(), 1, 10000);
+            QCOMPARE(repaired.first().outcome.kind,
+                     attempt == 0 ? inventory::RepairOutcomeKind::Applied
+                                  : inventory::RepairOutcomeKind::AlreadyApplied);
+            QCOMPARE(stock("sku-2001"), before - 1);
+            disconnect(&panel, &ui::ReconcilePanel::repairFinished, this, nullptr);
+        }
+        const auto audit = inventory::AuditLog::read(context("staging-lab").auditLogPath);
+        int withReason = 0;
+        for (const inventory::AuditRecord &r : audit.records)
+            withReason +=
+                r.action == "adjust" && r.detail.contains("reason: shelf count: one unit short");
+        QCOMPARE(withReason, 4); // two attempts, two outcomes
     }
 
     // Cancel in the confirmation: nothing written, not even an audit attempt.

@@ -98,6 +98,13 @@ RepairDialog::RepairDialog(const RepairRequest &request, const DeductionContext 
     m_readOnly->setObjectName(QStringLiteral("repairReadOnly"));
     layout->addWidget(m_readOnly);
 
+    layout->addWidget(buildButtons(release));
+    setMinimumWidth(620);
+    replan();
+}
+
+QDialogButtonBox *RepairDialog::buildButtons(bool release)
+{
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
     m_unlock = buttons->addButton(tr("Unlock writes…"), QDialogButtonBox::ActionRole);
     m_unlock->setObjectName(QStringLiteral("repairUnlock"));
@@ -112,9 +119,7 @@ RepairDialog::RepairDialog(const RepairRequest &request, const DeductionContext 
         updateRunState();
     });
     connect(&m_gate, &gate::WriteGate::readOnlyChanged, this, &RepairDialog::updateRunState);
-    layout->addWidget(buttons);
-    setMinimumWidth(620);
-    replan();
+    return buttons;
 }
 
 void RepairDialog::addAdjustFields(QFormLayout *form)

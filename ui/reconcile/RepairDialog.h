@@ -7,6 +7,7 @@
 
 #include <QDialog>
 
+class QDialogButtonBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
@@ -46,6 +47,7 @@ public:
 
 private:
     void addAdjustFields(QFormLayout *form);
+    QDialogButtonBox *buildButtons(bool release);
     void replan();
     void updateRunState();
 
