@@ -135,7 +135,7 @@ int main(int argc, char *argv[])
     demoProfile.port = demoOptions.port;
     demoProfile.environment = QStringLiteral("local");
     ui::MainWindow *window = controller.openSession(demoProfile, {}, {}, demoServer.pid());
-    window->seedDemo();
+    window->seedDemo({}, demoServer.ledgerPath());
     window->showTab(startup.tab);
     const int rc = QApplication::exec();
     return rc; // the controller closes the windows (and connections) before the server stops

@@ -8,6 +8,7 @@
 #include "ShortcutsDialog.h"
 #include "UiLog.h"
 #include "core/BuildInfo.h"
+#include "demo/DemoLedger.h"
 #include "demo/DemoSeeder.h"
 #include "inventory/RedisCliCommand.h"
 #include "lab/LabAccess.h"
@@ -31,6 +32,7 @@
 #include "ui/functions/LibrariesView.h"
 #include "ui/lab/LabPanel.h"
 #include "ui/readiness/ReadinessPanel.h"
+#include "ui/reconcile/ReconcilePanel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -263,6 +265,11 @@ void MainWindow::createFeaturePanels()
         new LabPanel(lab::LabTarget{m_client->options(), m_session->schema(), profile.addressMap()},
                      labRefusal());
     m_tabs->addTab(m_lab, tr("La&b"));
+    // Scans and reads the ledger on lanes that only read; releases go through the gate.
+    m_reconcile = new ReconcilePanel({&m_session->scanReader(), &m_session->readSender(),
+                                      &m_session->deductionSender(), &m_session->gate(), deduct});
+    m_reconcile->setEnvironment(m_environment);
+    m_tabs->addTab(m_reconcile, tr("Re&concile"));
     connectFeaturePanels();
     addTabShortcuts();
 }
@@ -360,6 +367,7 @@ void MainWindow::onEnvironmentChanged()
     m_status->setToolTip(m_session->gate().environmentReason());
     m_browser->setEnvironment(m_environment);
     m_deduct->setEnvironment(m_environment);
+    m_reconcile->setEnvironment(m_environment);
     onReadOnlyChanged(m_session->gate().isReadOnly());
 }
 
@@ -585,7 +593,7 @@ void MainWindow::refreshNodes()
                                  });
 }
 
-void MainWindow::seedDemo(const demo::SeedOptions &options)
+void MainWindow::seedDemo(const demo::SeedOptions &options, const QString &ledgerPath)
 {
     if (!m_demo) {
         m_demo = new DemoDataPanel(this);
@@ -600,21 +608,46 @@ void MainWindow::seedDemo(const demo::SeedOptions &options)
     updateEnvironmentStrip(tr("embedded demo server with generated data; it stops when the "
                               "console exits"));
     m_status->setActivity(tr("Seeding demo data…"));
-    demo::seedDemo(*m_client, this, options, [this, options](const demo::SeedResult &r) {
-        if (r.ok()) {
-            m_demo->setReport(r.value(), options);
-            m_status->setActivity(tr("Demo data seeded"));
-        } else {
-            m_demo->setFailed(r.error());
-            m_status->setActivity(tr("Seeding the demo data failed"));
-        }
-        m_poller->refreshNow();
-        m_libraries->refresh();
-        if (m_browser->isVisible())
-            m_browser->rescan(); // it may have scanned the half-seeded keyspace
-        else
-            m_readiness->keysChanged();
-    });
+    demo::seedDemo(*m_client, this, options,
+                   [this, options, ledgerPath](const demo::SeedResult &r) {
+                       if (r.ok()) {
+                           m_demo->setReport(r.value(), options);
+                           m_status->setActivity(tr("Demo data seeded"));
+                           if (!ledgerPath.isEmpty())
+                               plantDemoLedger(options, ledgerPath);
+                       } else {
+                           m_demo->setFailed(r.error());
+                           m_status->setActivity(tr("Seeding the demo data failed"));
+                       }
+                       m_poller->refreshNow();
+                       m_libraries->refresh();
+                       if (m_browser->isVisible())
+                           m_browser->rescan(); // it may have scanned the half-seeded keyspace
+                       else
+                           m_readiness->keysChanged();
+                   });
+}
+
+void MainWindow::plantDemoLedger(const demo::SeedOptions &options, const QString &path)
+{
+    // A few round trips to the local demo server, at its start.
+    const auto planted = demo::plantDemoLedger(*m_client, options, path);
+    if (!planted) {
+        m_reconcile->setLedger(
+            {}, {}, tr("The demo's order ledger could not be planted: %1").arg(planted.error()));
+        return;
+    }
+    QStringList classes;
+    for (auto it = planted->expected.cbegin(); it != planted->expected.cend(); ++it)
+        classes << QStringLiteral("%1 %2").arg(it.value()).arg(it.key());
+    m_reconcile->setLedger(
+        QStringLiteral("sqlite://") + path, QStringLiteral("time=created_at"),
+        tr("Demo: a SQLite order ledger of %1 rows was written beside the demo server, with "
+           "planted divergences (%2). Press Run. Releases and adjustments need "
+           "inventory_lib_v1 1.3.0: the demo starts with 1.0.0, so load the shipped release "
+           "from the Libraries tab first.")
+            .arg(planted->rows)
+            .arg(classes.join(QStringLiteral(", "))));
 }
 
 void MainWindow::showAbout()

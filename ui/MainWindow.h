@@ -37,6 +37,7 @@ class DemoDataPanel;
 class LabPanel;
 class ServerOverviewPanel;
 class ReadinessPanel;
+class ReconcilePanel;
 class SessionWorkspace;
 
 // The console's window for one connection. It owns the client; the status bar shows the
@@ -56,8 +57,10 @@ public:
     profiles::Environment environment() const { return m_environment; }
 
     // Loads the library and seeds the demo data into the (empty) server behind this window,
-    // and shows what was planted. For the embedded demo only.
-    void seedDemo(const demo::SeedOptions &options = {});
+    // and shows what was planted. For the embedded demo only. With a `ledgerPath`, the demo's
+    // SQLite order ledger is planted there too (demo::plantDemoLedger) and the Reconcile tab
+    // is filled in with it.
+    void seedDemo(const demo::SeedOptions &options = {}, const QString &ledgerPath = {});
 
     QAction *refreshAction() const { return m_refresh; }
     QAction *reconnectAction() const { return m_reconnect; }
@@ -96,6 +99,7 @@ private:
     void onClusterChanged();
     void refreshNodes();
     // Remembers which process answers at an address now (m_serversNow, for the audit viewer).
+    void plantDemoLedger(const demo::SeedOptions &options, const QString &path);
     void noteServerNow(const QString &address, const overview::ServerOverview &o,
                        const QDateTime &readAt);
 
@@ -123,6 +127,7 @@ private:
     ChartsTab *m_charts = nullptr;
     ReadinessPanel *m_readiness = nullptr;
     LabPanel *m_lab = nullptr;
+    ReconcilePanel *m_reconcile = nullptr;
     QAction *m_refresh = nullptr;
     QAction *m_reconnect = nullptr;
     QAction *m_unlock = nullptr;

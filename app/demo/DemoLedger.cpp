@@ -4,6 +4,7 @@
 #include "redis/ResultReads.h"
 
 #include <QDateTime>
+#include <QFile>
 #include <QFileInfo>
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -60,6 +61,14 @@ std::optional<QString> writeLedger(const QString &path, const QList<Line> &lines
 {
     const QString name = QStringLiteral("demo-ledger-%1").arg(quintptr(&lines));
     std::optional<QString> problem;
+    {
+        // Created empty, 0600, before SQLite opens it: the console's files are its owner's
+        // only, and SQLite gives its journal the database's mode.
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly | QIODevice::NewOnly,
+                       QFileDevice::ReadOwner | QFileDevice::WriteOwner))
+            return file.errorString();
+    }
     {
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
         db.setDatabaseName(path);

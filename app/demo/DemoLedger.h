@@ -24,7 +24,8 @@ struct DemoLedgerReport
 // writes `path` (table orders: order_id, sku, quantity, state, created_at): every receipted
 // order committed with its quantity, but one failed, one cancelled and one pending; the v2
 // order with another quantity; two committed orders that never reached Redis; a failed order
-// released already and a committed one released by mistake. Refuses an existing file.
+// released already and a committed one released by mistake. Refuses an existing file; the
+// file is created mode 0600.
 // Blocking (a local event loop per round trip): for the demo's start and tests.
 core::Result<DemoLedgerReport, QString>
 plantDemoLedger(redis::CommandSender &sender, const SeedOptions &options, const QString &path);

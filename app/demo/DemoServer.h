@@ -42,6 +42,9 @@ public:
     qint64 pid() const { return m_server.pid(); }
     quint16 port() const { return m_server.port(); }
     QString directory() const { return m_server.directory(); }
+    // Where the demo's SQLite order ledger goes (demo::plantDemoLedger): beside the server's
+    // files, so that it is removed with them.
+    QString ledgerPath() const { return m_server.directory() + QStringLiteral("/ledger.db"); }
     QString stateFile() const { return m_stateFile; }
     QString errorString() const { return m_error; }
     redis::ConnectionOptions connectionOptions() const;

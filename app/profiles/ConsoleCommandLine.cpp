@@ -21,7 +21,7 @@ QStringList consoleTabNames()
 {
     return {QStringLiteral("overview"),  QStringLiteral("keys"),  QStringLiteral("deductions"),
             QStringLiteral("libraries"), QStringLiteral("audit"), QStringLiteral("charts"),
-            QStringLiteral("readiness"), QStringLiteral("lab")};
+            QStringLiteral("readiness"), QStringLiteral("lab"),   QStringLiteral("reconcile")};
 }
 
 ConsoleCommandLine::ConsoleCommandLine()

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "LedgerForm.h"
+
+#include "browse/Glob.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+
+namespace ui {
+
+namespace {
+// Identifiers as both Qt SQL drivers escape them: in double quotes, a quote doubled.
+QString identifier(const QString &name)
+{
+    return QLatin1Char('"') + QString(name).replace(QLatin1Char('"'), QStringLiteral("\"\""))
+           + QLatin1Char('"');
+}
+
+QLineEdit *lineEdit(const char *name, const QString &placeholder, QWidget *parent)
+{
+    auto *e = new QLineEdit(parent);
+    e->setObjectName(QLatin1String(name));
+    e->setPlaceholderText(placeholder);
+    e->setClearButtonEnabled(true);
+    return e;
+}
+} // namespace
+
+LedgerForm::LedgerForm(QWidget *parent)
+    : QWidget(parent)
+{
+    m_kind = new QComboBox(this);
+    m_kind->setObjectName(QStringLiteral("ledgerKind"));
+    m_kind->addItems(
+        {tr("CSV or JSON-lines file"), tr("SQLite database file"), tr("PostgreSQL server")});
+    m_location = lineEdit("ledgerLocation", {}, this);
+    m_browse = new QPushButton(tr("Browse…"), this);
+    m_password = lineEdit("ledgerPassword", tr("typed for this run only; never saved"), this);
+    m_password->setEchoMode(QLineEdit::Password);
+    m_query = lineEdit("ledgerQuery", tr("empty: the mapped columns of table orders"), this);
+    m_columns = lineEdit("ledgerColumns", tr("e.g. order_id=id,sku=product,time=created_at"), this);
+    m_states = lineEdit("ledgerStates", tr("e.g. paid=committed,refunded=cancelled"), this);
+    m_sku = lineEdit("skuGlob", tr("all SKUs (a Redis glob, e.g. sku-1*)"), this);
+    m_since = lineEdit("since", tr("from (ISO 8601 with zone)"), this);
+    m_until = lineEdit("until", tr("until (exclusive)"), this);
+    m_grace = new QSpinBox(this);
+    m_grace->setObjectName(QStringLiteral("grace"));
+    m_grace->setRange(0, 31536000 / 60);
+    m_grace->setValue(int(reconcile::DefaultGraceMs / 60000));
+    m_grace->setSuffix(tr(" min"));
+    m_grace->setToolTip(tr("How long a receipt the ledger does not have is given before it is "
+                           "a release candidate (an export runs behind the orders written)."));
+    m_preview = new QLabel(this);
+    m_preview->setObjectName(QStringLiteral("queryPreview"));
+    // One line: a long query of the user's own is in the Query field and the tooltip whole.
+    m_preview->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    const auto row = [this](std::initializer_list<QWidget *> widgets) {
+        auto *box = new QHBoxLayout;
+        for (QWidget *w : widgets)
+            box->addWidget(w, qobject_cast<QLineEdit *>(w) ? 1 : 0);
+        return box;
+    };
+    m_layout = new QFormLayout(this);
+    m_layout->setContentsMargins(0, 0, 0, 0);
+    m_layout->addRow(tr("Ledger:"), row({m_kind, m_location, m_browse}));
+    m_layout->addRow(tr("Password:"), m_password);
+    m_layout->addRow(tr("Query:"), m_query);
+    m_layout->addRow(tr("Columns:"), row({m_columns, new QLabel(tr("States:"), this), m_states}));
+    m_layout->addRow(tr("SKUs:"), row({m_sku, new QLabel(tr("Window:"), this), m_since, m_until,
+                                       new QLabel(tr("Grace:"), this), m_grace}));
+    m_layout->addRow(QString(), m_preview);
+
+    connect(m_kind, &QComboBox::currentIndexChanged, this, &LedgerForm::updateKind);
+    connect(m_browse, &QPushButton::clicked, this, &LedgerForm::browse);
+    for (QLineEdit *e :
+         {m_location, m_password, m_query, m_columns, m_states, m_sku, m_since, m_until})
+        connect(e, &QLineEdit::textChanged, this, [this] {
+            updateKind();
+            emit changed();
+        });
+    updateKind();
+}
+
+void LedgerForm::updateKind()
+{
+    const int kind = m_kind->currentIndex();
+    const bool sql = kind != FileKind;
+    m_browse->setVisible(kind != PostgresKind);
+    m_layout->setRowVisible(m_password, kind == PostgresKind);
+    m_layout->setRowVisible(m_query, sql);
+    m_location->setPlaceholderText(
+        kind == FileKind     ? tr("/path/to/orders.csv or orders.jsonl (header order_id,sku,"
+                                      "quantity,state)")
+        : kind == SqliteKind ? tr("/path/to/ledger.db (opened read-only)")
+                             : tr("postgresql://user@host:5432/database (read-only session)"));
+    const QString query = queryPreview();
+    m_preview->setText(sql ? tr("Will run, read-only: %1").arg(query)
+                           : tr("Reads the file line by line; a query does not apply."));
+    m_preview->setToolTip(m_preview->text());
+}
+
+void LedgerForm::browse()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Choose the order ledger"), m_location->text(),
+        m_kind->currentIndex() == SqliteKind ? tr("SQLite databases (*.db *.sqlite *.sqlite3);;All "
+                                                  "files (*)")
+                                             : tr("Ledger exports (*.csv *.jsonl *.ndjson);;All "
+                                                  "files (*)"));
+    if (!path.isEmpty())
+        m_location->setText(path);
+}
+
+void LedgerForm::setLedger(const QString &ledger, const QString &columns)
+{
+    const bool sqlite = ledger.startsWith(QLatin1String("sqlite://"));
+    const bool postgres = ledger.startsWith(QLatin1String("postgres"));
+    m_kind->setCurrentIndex(sqlite ? SqliteKind : postgres ? PostgresKind : FileKind);
+    m_location->setText(sqlite ? ledger.mid(9) : ledger);
+    m_columns->setText(columns);
+}
+
+QString LedgerForm::queryPreview() const
+{
+    if (m_kind->currentIndex() == FileKind)
+        return {};
+    if (!m_query->text().trimmed().isEmpty())
+        return m_query->text().trimmed();
+    const auto columns = ledger::Columns::parse(m_columns->text().trimmed());
+    if (!columns)
+        return tr("(the column mapping is not valid: %1)").arg(columns.error());
+    const ledger::Columns &c = columns.value();
+    const ledger::Columns defaults;
+    if (c.orderId == defaults.orderId && c.sku == defaults.sku && c.quantity == defaults.quantity
+        && c.state == defaults.state && c.time.isEmpty())
+        return QStringLiteral("SELECT order_id, sku, quantity, state FROM orders");
+    QStringList names{c.orderId, c.sku, c.quantity, c.state};
+    if (!c.time.isEmpty())
+        names << c.time;
+    for (QString &n : names)
+        n = identifier(n);
+    return QStringLiteral("SELECT %1 FROM %2")
+        .arg(names.join(QLatin1String(", ")), identifier(QStringLiteral("orders")));
+}
+
+core::Result<ReconcileRequest, QString> LedgerForm::request() const
+{
+    const QString where = m_location->text().trimmed();
+    if (where.isEmpty())
+        return core::err(tr("Give the ledger: a file, a SQLite database or a PostgreSQL URL."));
+    const int kind = m_kind->currentIndex();
+    auto spec =
+        ledger::LedgerSpec::parse(kind == SqliteKind && !where.startsWith(QLatin1String("sqlite:"))
+                                      ? QStringLiteral("sqlite://") + where
+                                      : where);
+    if (!spec)
+        return core::err(tr("Ledger: %1").arg(spec.error()));
+    ReconcileRequest r;
+    r.spec = spec.value();
+    if ((kind == PostgresKind) != (r.spec.kind == ledger::LedgerSpec::Kind::Postgres))
+        return core::err(tr("Ledger: %1 is not a %2").arg(where, m_kind->currentText()));
+    if (r.spec.isSql())
+        r.spec.query = m_query->text().trimmed();
+    const auto columns = ledger::Columns::parse(m_columns->text().trimmed());
+    if (!columns)
+        return core::err(tr("Columns: %1").arg(columns.error()));
+    r.spec.columns = columns.value();
+    const auto states = ledger::StateMap::parse(m_states->text().trimmed());
+    if (!states)
+        return core::err(tr("States: %1").arg(states.error()));
+    r.spec.states = states.value();
+    if (kind == PostgresKind)
+        r.password = m_password->text();
+    const QByteArray glob = m_sku->text().trimmed().toUtf8();
+    if (const auto problem = browse::globProblem(glob))
+        return core::err(tr("SKUs: %1").arg(*problem));
+    r.scope.skuGlob = glob;
+    for (const auto &[edit, out] :
+         {std::pair{m_since, &r.scope.sinceMs}, std::pair{m_until, &r.scope.untilMs}}) {
+        const QString text = edit->text().trimmed();
+        if (text.isEmpty())
+            continue;
+        const auto t = ledger::parseLedgerTime(text.toUtf8());
+        if (!t)
+            return core::err(tr("Window: %1 is not a time; give ISO 8601 with a zone "
+                                "(2026-12-03T10:00:00Z) or seconds since 1970")
+                                 .arg(text));
+        *out = *t;
+    }
+    if (r.scope.hasWindow() && r.spec.columns.time.isEmpty())
+        return core::err(tr("Window: a time window needs the ledger's time column; map it "
+                            "under Columns (time=COLUMN)"));
+    r.scope.graceMs = qint64(m_grace->value()) * 60000;
+    return r;
+}
+
+} // namespace ui
