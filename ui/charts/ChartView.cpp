@@ -4,11 +4,14 @@
 #include "HoverReadout.h"
 #include "ui/common/Palette.h"
 
+#include <QAbstractBarSeries>
 #include <QBarSet>
+#include <QEvent>
 #include <QGraphicsLayout>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
+#include <QXYSeries>
 
 namespace ui {
 
@@ -23,6 +26,47 @@ ChartView::ChartView(QChart *chart, QWidget *parent)
     chart->legend()->setAlignment(Qt::AlignBottom);
     // The readout follows the pointer without a button held.
     viewport()->setMouseTracking(true);
+    followPalette();
+}
+
+void ChartView::changeEvent(QEvent *event)
+{
+    QChartView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        followPalette();
+}
+
+void ChartView::followPalette()
+{
+    m_readout->followPalette();
+    const bool dark = Palette::isDark();
+    const QChart::ChartTheme theme = dark ? QChart::ChartThemeDark : QChart::ChartThemeLight;
+    if (chart()->theme() == theme)
+        return;
+    // A theme gives every series its own colours. A series coloured by meaning (an outcome,
+    // the bar series) keeps its meaning: its shade in the new variant. The others take the
+    // theme's, which are told apart on its background.
+    std::vector<std::pair<QXYSeries *, QColor>> lines;
+    std::vector<std::pair<QBarSet *, QColor>> bars;
+    const QList<QAbstractSeries *> all = chart()->series();
+    for (QAbstractSeries *s : all) {
+        if (auto *xy = qobject_cast<QXYSeries *>(s))
+            lines.emplace_back(xy, Palette::counterpart(xy->color(), !dark));
+        if (auto *barSeries = qobject_cast<QAbstractBarSeries *>(s)) {
+            const QList<QBarSet *> sets = barSeries->barSets();
+            for (QBarSet *set : sets)
+                bars.emplace_back(set, Palette::counterpart(set->color(), !dark));
+        }
+    }
+    chart()->setTheme(theme);
+    for (const auto &[series, colour] : lines) {
+        if (colour.isValid())
+            series->setColor(colour);
+    }
+    for (const auto &[set, colour] : bars) {
+        if (colour.isValid())
+            set->setColor(colour);
+    }
 }
 
 void ChartView::setEmptyText(const QString &text)
