@@ -13,6 +13,7 @@
 #include "ui/common/Theme.h"
 #include "ui/common/ThemeMenu.h"
 #include "ui/functions/CodeDiffView.h"
+#include "ui/lab/LatencyChart.h"
 
 #include <Qsci/qscilexer.h>
 #include <Qsci/qscilexerlua.h>
@@ -20,6 +21,7 @@
 #include <QApplication>
 #include <QBarSeries>
 #include <QBarSet>
+#include <QChartView>
 #include <QLabel>
 #include <QLineSeries>
 #include <QMenu>
@@ -115,6 +117,10 @@ private slots:
                                     .arg(contrast(c, baseColour()))));
         }
         const QColor text = QGuiApplication::palette().color(QPalette::Text);
+        if (dark) // the selected row (light's is Fusion's own)
+            QVERIFY(contrast(QGuiApplication::palette().color(QPalette::HighlightedText),
+                             QGuiApplication::palette().color(QPalette::Highlight))
+                    >= 4.5);
         for (const QColor &tint :
              {Palette::soonTint(), Palette::errorTint(), Palette::warningTint(),
               Palette::scriptTint(), Palette::codeAdded(), Palette::codeRemoved(),
@@ -233,8 +239,16 @@ private slots:
         QVERIFY(contrast(set->color(), chart->backgroundBrush().color()) >= 3);
         QVERIFY(contrast(line->color(), chart->backgroundBrush().color()) >= 3);
         QVERIFY(set->color() != line->color());
+        ui::LatencyChart lab; // the lab's chart, built apart from the Charts tab
+        lab.show();
+        auto *labView = lab.findChild<QChartView *>(QStringLiteral("labLatencyChart"));
+        QCOMPARE(labView->chart()->theme(), QChart::ChartThemeDark);
+        lab.clear(); // a new chart for each run and each clear
+        QCOMPARE(labView->chart()->theme(), QChart::ChartThemeDark);
+
         ui::applyTheme(Theme::Light);
         QTRY_COMPARE(chart->theme(), QChart::ChartThemeLight);
+        QTRY_COMPARE(labView->chart()->theme(), QChart::ChartThemeLight);
         QCOMPARE(set->color(), QColor(0x1a73e8));
     }
 

@@ -2,16 +2,15 @@
 #include "ChartView.h"
 
 #include "HoverReadout.h"
+#include "ui/common/ChartTheme.h"
 #include "ui/common/Palette.h"
 
-#include <QAbstractBarSeries>
 #include <QBarSet>
 #include <QEvent>
 #include <QGraphicsLayout>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
-#include <QXYSeries>
 
 namespace ui {
 
@@ -39,34 +38,7 @@ void ChartView::changeEvent(QEvent *event)
 void ChartView::followPalette()
 {
     m_readout->followPalette();
-    const bool dark = Palette::isDark();
-    const QChart::ChartTheme theme = dark ? QChart::ChartThemeDark : QChart::ChartThemeLight;
-    if (chart()->theme() == theme)
-        return;
-    // A theme gives every series its own colours. A series coloured by meaning (an outcome,
-    // the bar series) keeps its meaning: its shade in the new variant. The others take the
-    // theme's, which are told apart on its background.
-    std::vector<std::pair<QXYSeries *, QColor>> lines;
-    std::vector<std::pair<QBarSet *, QColor>> bars;
-    const QList<QAbstractSeries *> all = chart()->series();
-    for (QAbstractSeries *s : all) {
-        if (auto *xy = qobject_cast<QXYSeries *>(s))
-            lines.emplace_back(xy, Palette::counterpart(xy->color(), !dark));
-        if (auto *barSeries = qobject_cast<QAbstractBarSeries *>(s)) {
-            const QList<QBarSet *> sets = barSeries->barSets();
-            for (QBarSet *set : sets)
-                bars.emplace_back(set, Palette::counterpart(set->color(), !dark));
-        }
-    }
-    chart()->setTheme(theme);
-    for (const auto &[series, colour] : lines) {
-        if (colour.isValid())
-            series->setColor(colour);
-    }
-    for (const auto &[set, colour] : bars) {
-        if (colour.isValid())
-            set->setColor(colour);
-    }
+    followPaletteChartTheme(chart());
 }
 
 void ChartView::setEmptyText(const QString &text)
