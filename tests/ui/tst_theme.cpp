@@ -22,6 +22,7 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChartView>
+#include <QGroupBox>
 #include <QLabel>
 #include <QLineSeries>
 #include <QMenu>
@@ -217,6 +218,31 @@ private slots:
         QVERIFY(bySheet->styleSheet().contains(Palette::ok().name()));
     }
 
+    // A style sheet on a panel (bold group titles) must not pin its children to the palette
+    // they were first polished with.
+    void widgetsUnderAStyleSheetFollow()
+    {
+        ui::applyTheme(Theme::Dark);
+        QWidget panel;
+        ui::boldGroupTitles(&panel);
+        auto *group = new QGroupBox(QStringLiteral("Server"), &panel);
+        auto *label = new QLabel(QStringLiteral("Address:"), group);
+        auto *status = new QLabel(QStringLiteral("failed"), group);
+        ui::setTextColour(status, Palette::error());
+        panel.show();
+        QCOMPARE(label->palette().color(QPalette::WindowText), QColor(0xeff0f1));
+
+        ui::applyTheme(Theme::Light);
+        const QColor text = QGuiApplication::palette().color(QPalette::WindowText);
+        QTRY_COMPARE(label->palette().color(QPalette::WindowText), text);
+        QTRY_COMPARE(group->palette().color(QPalette::Window),
+                     QGuiApplication::palette().color(QPalette::Window));
+        QCOMPARE(status->palette().color(QPalette::WindowText), Palette::error());
+        ui::applyTheme(Theme::Dark);
+        QTRY_COMPARE(label->palette().color(QPalette::WindowText), QColor(0xeff0f1));
+        QCOMPARE(status->palette().color(QPalette::WindowText), Palette::error());
+    }
+
     void chartsTakeTheDarkThemeAndKeepMeanings()
     {
         ui::applyTheme(Theme::Light);
@@ -281,9 +307,12 @@ private slots:
             QVERIFY2(contrast(unified->color(style), paper) >= 4.5,
                      qPrintable(unified->description(style)));
 
-        ui::applyTheme(Theme::Light);
+        ui::applyTheme(Theme::Light); // and back: no light words left on the white paper
         QTRY_COMPARE(lua->paper(QsciLexerLua::Keyword), QColor(Qt::white));
-        QVERIFY(contrast(lua->color(QsciLexerLua::Keyword), QColor(Qt::white)) >= 4.5);
+        for (int style : {QsciLexerLua::Default, QsciLexerLua::Identifier, QsciLexerLua::Operator,
+                          QsciLexerLua::Keyword, QsciLexerLua::String})
+            QVERIFY2(contrast(lua->color(style), QColor(Qt::white)) >= 4.5,
+                     qPrintable(lua->description(style)));
     }
 
     void theMenuAppliesAndRemembers()
@@ -298,6 +327,10 @@ private slots:
         QCOMPARE(ui::savedTheme(), Theme::Dark);
         QCOMPARE(QSettings().value(QStringLiteral("view/theme")).toString(),
                  QStringLiteral("dark"));
+        QMenu *other = ui::themeMenu(&window); // another window's, built before the change
+        ui::saveTheme(Theme::Light);
+        emit other->aboutToShow();
+        QVERIFY(other->findChild<QAction *>(QStringLiteral("themeLightAction"))->isChecked());
         menu->findChild<QAction *>(QStringLiteral("themeSystemAction"))->trigger();
         QVERIFY(!Palette::isDark()); // offscreen's platform palette is a light one
         QCOMPARE(ui::savedTheme(), Theme::System);

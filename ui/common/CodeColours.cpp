@@ -47,12 +47,13 @@ QColor darkLuaColour(int style)
 void colourLuaLexer(QsciLexerLua *lexer)
 {
     const bool dark = Palette::isDark();
+    // First: the light variant's plain styles (identifiers, operators) take this colour.
+    lexer->setDefaultColor(QGuiApplication::palette().color(QPalette::Text));
     for (int style = 0; style < 128; ++style) {
         if (lexer->description(style).isEmpty())
             continue;
         lexer->setColor(dark ? darkLuaColour(style) : lexer->defaultColor(style), style);
     }
-    lexer->setDefaultColor(QGuiApplication::palette().color(QPalette::Text));
     // The Lua lexer paints library names on coloured paper; text colour is enough, and the
     // diff views need the background for their tints.
     lexer->setPaper(Palette::paper());

@@ -29,12 +29,19 @@ QMenu *themeMenu(QWidget *parent)
         action->setCheckable(true);
         action->setChecked(choice.theme == saved);
         action->setActionGroup(group);
+        action->setData(themeKey(choice.theme));
         const Theme theme = choice.theme;
         QObject::connect(action, &QAction::triggered, menu, [theme] {
             saveTheme(theme);
             applyTheme(theme);
         });
     }
+    // Another window's menu may have changed the theme since: show the one in force.
+    QObject::connect(menu, &QMenu::aboutToShow, menu, [group] {
+        const QString saved = themeKey(savedTheme());
+        for (QAction *action : group->actions())
+            action->setChecked(action->data().toString() == saved);
+    });
     return menu;
 }
 

@@ -97,14 +97,17 @@ void retintItems(QAbstractItemModel *model, const QModelIndex &parent, const Sha
     }
 }
 
+// A widget with a style sheet, and everything under it, keeps the palette it was polished
+// with: set again (its colours in the new variant), the sheet polishes them anew.
+void restyleSheet(QWidget *widget, const ShadeSwap &swap)
+{
+    if (!widget->styleSheet().isEmpty())
+        widget->setStyleSheet(swap.inText(widget->styleSheet()));
+}
+
 void retintWidget(QWidget *widget, const ShadeSwap &swap)
 {
     retintOwnPalette(widget, swap);
-    if (!widget->styleSheet().isEmpty()) {
-        const QString sheet = swap.inText(widget->styleSheet());
-        if (sheet != widget->styleSheet())
-            widget->setStyleSheet(sheet);
-    }
     if (auto *label = qobject_cast<QLabel *>(widget);
         label && label->textFormat() != Qt::PlainText && Qt::mightBeRichText(label->text())) {
         const QString text = swap.inText(label->text());
@@ -158,6 +161,9 @@ void retintOpenWidgets(const QPalette &before, const QPalette &after)
     const ShadeSwap swap{Palette::isDark(before), before.color(QPalette::WindowText),
                          after.color(QPalette::WindowText)};
     const QWidgetList widgets = QApplication::allWidgets();
+    // Sheets first: a new polish may give a widget back the palette it had before.
+    for (QWidget *widget : widgets)
+        restyleSheet(widget, swap);
     for (QWidget *widget : widgets)
         retintWidget(widget, swap);
 }
