@@ -25,6 +25,7 @@
 #include "ui/charts/ChartView.h"
 #include "ui/charts/ChartsTab.h"
 #include "ui/common/EnvironmentStyle.h"
+#include "ui/common/ThemeMenu.h"
 #include "ui/common/UnlockDialog.h"
 #include "ui/deduct/AuditViewerPanel.h"
 #include "ui/deduct/ConfirmDeductionDialog.h" // DeductionPanel holds a QPointer to it
@@ -418,6 +419,8 @@ void MainWindow::createMenus()
     m_findOrder->setObjectName(QStringLiteral("findOrderAction"));
     m_findOrder->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F));
     m_findOrder->setShortcutContext(Qt::WindowShortcut);
+    view->addSeparator();
+    view->addMenu(themeMenu(this));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *keys = help->addAction(tr("&Keyboard shortcuts"), this, [this] {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // screenshot_tour OUT_DIR: the console on its embedded demo, offscreen at 1366x768, one PNG per
-// main tab (docs/images/). scripts/screenshots runs it under tests/support/run-isolated, so the
-// demo's redis-server and everything the window reads stay on loopback.
+// main tab (docs/images/), then a few of them again in the dark theme. scripts/screenshots runs it
+// under tests/support/run-isolated, so the demo's redis-server and everything the window reads stay
+// on loopback.
 //
 // It drives the real window the way a user would (seeded demo, a scan, three deductions) and
 // waits for each view's data before it grabs it: no fixed sleeps, a condition per picture.
@@ -10,6 +11,8 @@
 #include "ui/MainWindow.h"
 #include "ui/browse/BrowserPanel.h"
 #include "ui/browse/SkuBrowserView.h"
+#include "ui/common/LuaCodeView.h"
+#include "ui/common/Theme.h"
 #include "ui/deduct/ConfirmDeductionDialog.h"
 #include "ui/deduct/DeductionPanel.h"
 #include "ui/deduct/ResultCard.h"
@@ -17,6 +20,8 @@
 #include "ui/functions/LibrariesView.h"
 #include "ui/functions/LoadWizard.h"
 #include "ui/readiness/ReadinessPanel.h"
+
+#include <Qsci/qscilexer.h>
 
 #include <QAbstractItemModel>
 #include <QApplication>
@@ -100,6 +105,37 @@ void deduct(ui::DeductionPanel *panel, const QString &sku, const QString &order,
         return !panel->isRunning() && !panel->pendingConfirmation()
                && panel->resultCard()->entryId() != before;
     });
+}
+
+// The same window in the dark theme, switched to at run time as View > Theme > Dark does
+// (docs/images/dark-*.png): the Overview, the Deductions tab with its result card and
+// history, the Outcomes chart, the Libraries tab's Lua code.
+void darkTour(ui::MainWindow *window)
+{
+    ui::applyTheme(ui::Theme::Dark);
+    auto *code = window->findChild<ui::LuaCodeView *>();
+    waitFor("the code view in the dark palette", [&] {
+        return code
+               && code->lexer()->defaultPaper() == QGuiApplication::palette().color(QPalette::Base);
+    });
+    const std::pair<const char *, const char *> shots[] = {
+        {"overview", "dark-overview"},
+        {"deductions", "dark-deductions"},
+        {"charts/outcomes", "dark-charts"},
+    };
+    for (const auto &[tab, name] : shots) {
+        if (!window->showTab(QLatin1String(tab)))
+            fail(QStringLiteral("no tab %1").arg(QLatin1String(tab)));
+        save(window, QLatin1String(name));
+    }
+    // The Libraries tab may be reading again (its footer says so): a read of its own, awaited.
+    auto *view = window->findChild<ui::LibrariesView *>();
+    bool refreshed = false;
+    QObject::connect(view, &ui::LibrariesView::refreshed, [&] { refreshed = true; });
+    window->showTab(QStringLiteral("libraries"));
+    view->refresh();
+    waitFor("the libraries, read again", [&] { return refreshed; });
+    save(window, QStringLiteral("dark-libraries"));
 }
 
 } // namespace
@@ -232,6 +268,7 @@ int main(int argc, char *argv[])
         waitFor("the readiness audit", [&] { return checked && !readiness->isChecking(); });
         save(window, QStringLiteral("readiness"));
 
+        darkTour(window);
         window->close();
     }
     return 0;

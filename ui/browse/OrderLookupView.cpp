@@ -11,6 +11,7 @@
 #include "core/Bytes.h"
 
 #include <QApplication>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -291,6 +292,13 @@ void OrderLookupView::focusInput()
 QString OrderLookupView::resultText() const
 {
     return m_result->toPlainText();
+}
+
+void OrderLookupView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        render();
 }
 
 void OrderLookupView::render()

@@ -56,6 +56,10 @@ signals:
     // SKU are the bytes as typed/stored, decoded as UTF-8.
     void auditRecordsRequested(const QString &sku, const QString &order);
 
+protected:
+    // The explanation's HTML carries palette colours: written again in the new ones.
+    void changeEvent(QEvent *event) override;
+
 private:
     QHBoxLayout *createInputRow();
     QWidget *createReceiptPane(QWidget *parent);

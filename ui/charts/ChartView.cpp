@@ -2,9 +2,11 @@
 #include "ChartView.h"
 
 #include "HoverReadout.h"
+#include "ui/common/ChartTheme.h"
 #include "ui/common/Palette.h"
 
 #include <QBarSet>
+#include <QEvent>
 #include <QGraphicsLayout>
 #include <QMouseEvent>
 #include <QPainter>
@@ -23,6 +25,20 @@ ChartView::ChartView(QChart *chart, QWidget *parent)
     chart->legend()->setAlignment(Qt::AlignBottom);
     // The readout follows the pointer without a button held.
     viewport()->setMouseTracking(true);
+    followPalette();
+}
+
+void ChartView::changeEvent(QEvent *event)
+{
+    QChartView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        followPalette();
+}
+
+void ChartView::followPalette()
+{
+    m_readout->followPalette();
+    followPaletteChartTheme(chart());
 }
 
 void ChartView::setEmptyText(const QString &text)

@@ -14,7 +14,8 @@ class HoverReadout;
 // A QChartView with what every chart of the console needs: a sentence in the plot area while
 // there is nothing to draw, values under the mouse, a horizontal rubber band to zoom to a
 // range (right click zooms out), and rendering to an image at any size (PNG export, the
-// readiness report). Reusable for any line or bar chart.
+// readiness report). Reusable for any line or bar chart. Its theme follows the application's
+// palette: Qt Charts' dark theme on a dark palette, the light one otherwise.
 class ChartView : public QChartView
 {
     Q_OBJECT
@@ -33,20 +34,23 @@ public:
     void showValuesOf(QBarSet *set, const QStringList &categories, const QString &unit);
     HoverReadout *readout() const { return m_readout; }
 
-    // The chart drawn into an image of `size` (the widget's own size when empty), white
-    // background, as it would be on screen.
+    // The chart drawn into an image of `size` (the widget's own size when empty), on the
+    // palette's Base colour, as it would be on screen.
     QImage renderImage(QSize size = {}) const;
 
 signals:
     void zoomedByUser(); // a rubber band or a right click changed the range
 
 protected:
+    void changeEvent(QEvent *event) override;
     void drawForeground(QPainter *painter, const QRectF &rect) override;
     void mouseMoveEvent(QMouseEvent *event) override;
     void mouseReleaseEvent(QMouseEvent *event) override;
     void leaveEvent(QEvent *event) override;
 
 private:
+    void followPalette();
+
     QString m_emptyText;
     HoverReadout *m_readout;
 };

@@ -48,14 +48,19 @@ HoverReadout::HoverReadout(QChart *chart, QObject *parent)
     , m_box(new QGraphicsRectItem(chart))
     , m_label(new QGraphicsSimpleTextItem(m_box))
 {
+    followPalette();
+    m_box->setZValue(OnTop + 1);
+    m_label->setPos(Padding, Padding);
+    m_box->hide();
+}
+
+void HoverReadout::followPalette()
+{
     // The colours of the platform's tooltips: the box reads as one.
     const QPalette tip = QToolTip::palette();
     m_box->setBrush(tip.toolTipBase());
     m_box->setPen(QPen(Palette::muted(), 1));
-    m_box->setZValue(OnTop + 1);
     m_label->setBrush(tip.toolTipText());
-    m_label->setPos(Padding, Padding);
-    m_box->hide();
 }
 
 void HoverReadout::track(QXYSeries *series, const QString &unit, int decimals, bool timeAxis)

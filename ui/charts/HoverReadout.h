@@ -32,6 +32,8 @@ public:
     // `at` in chart coordinates; outside the plot area the readout hides.
     void pointAt(QPointF at);
     void hide();
+    // The box and its words in the current palette's tooltip colours again.
+    void followPalette();
 
     // For tests and for the view: what is shown ("" while hidden), the box in chart coordinates,
     // and the points marked, in chart coordinates.

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "LuaCodeView.h"
 
+#include "CodeColours.h"
 #include "Palette.h"
 
 #include <Qsci/qscilexerlua.h>
 
+#include <QEvent>
 #include <QFontDatabase>
 
 namespace ui {
@@ -12,9 +14,21 @@ namespace ui {
 namespace {
 // Marker numbers; QScintilla has 32, the first few are free for applications.
 constexpr int MarkerFor[] = {1, 2, 3, 4};
-// Light tints that keep the Lua highlighting readable on them.
-const QColor TintColor[] = {Palette::codeAdded(), Palette::codeRemoved(), Palette::codeChanged(),
-                            Palette::codeFiller()};
+// Faint tints that keep the Lua highlighting readable on them, in the palette's variant.
+QColor tintColour(LuaCodeView::Tint tint)
+{
+    switch (tint) {
+    case LuaCodeView::Added:
+        return Palette::codeAdded();
+    case LuaCodeView::Removed:
+        return Palette::codeRemoved();
+    case LuaCodeView::Changed:
+        return Palette::codeChanged();
+    case LuaCodeView::Filler:
+        break;
+    }
+    return Palette::codeFiller();
+}
 constexpr int LabelMargin = 1;
 } // namespace
 
@@ -26,10 +40,6 @@ LuaCodeView::LuaCodeView(QWidget *parent)
     lexer->setDefaultFont(mono);
     for (int style = 0; style < 128; ++style)
         lexer->setFont(mono, style);
-    // The Lua lexer paints library names on coloured paper; text colour is enough, and the
-    // diff views need the background for their tints.
-    lexer->setPaper(Palette::paper());
-    lexer->setDefaultPaper(Palette::paper());
     lexer->setEolFill(false, -1);
     setLexer(lexer);
     setFont(mono);
@@ -43,10 +53,24 @@ LuaCodeView::LuaCodeView(QWidget *parent)
     setMarginWidth(0, QStringLiteral("00000"));
     setMarginWidth(LabelMargin, 0);
     setFolding(QsciScintilla::NoFoldStyle);
-    for (int t = Added; t <= Filler; ++t) {
+    for (int t = Added; t <= Filler; ++t)
         markerDefine(QsciScintilla::Background, MarkerFor[t]);
-        setMarkerBackgroundColor(TintColor[t], MarkerFor[t]);
-    }
+    followPalette();
+}
+
+void LuaCodeView::changeEvent(QEvent *event)
+{
+    QsciScintilla::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        followPalette();
+}
+
+void LuaCodeView::followPalette()
+{
+    colourLuaLexer(static_cast<QsciLexerLua *>(lexer()));
+    colourCodeEditor(this);
+    for (int t = Added; t <= Filler; ++t)
+        setMarkerBackgroundColor(tintColour(Tint(t)), MarkerFor[t]);
 }
 
 void LuaCodeView::setCode(const QString &text)

@@ -32,14 +32,25 @@ QColor outcomeColor(OutcomeKind kind)
 
 QColor outcomeTint(OutcomeKind kind)
 {
-    const QColor c = outcomeColor(kind);
-    const QColor paper = Palette::paper();
-    // 12% of the colour over the paper.
-    const auto mix = [](int over, int on) {
-        return on - (on - over) * 12 / 100;
-    };
-    return QColor(mix(c.red(), paper.red()), mix(c.green(), paper.green()),
-                  mix(c.blue(), paper.blue()));
+    // Named shades rather than a mix with the paper: each is one of the palette's, with its
+    // dark counterpart, so that a theme switch re-tints a card already on screen.
+    switch (kind) {
+    case OutcomeKind::Deducted:
+        return Palette::okTint();
+    case OutcomeKind::AlreadyApplied:
+        return Palette::infoTint();
+    case OutcomeKind::Insufficient:
+    case OutcomeKind::StockMissing:
+        return Palette::warningTint();
+    case OutcomeKind::Rejected:
+        return Palette::errorTint();
+    case OutcomeKind::MayHaveWritten:
+    case OutcomeKind::Unknown:
+        return Palette::unknownTint();
+    case OutcomeKind::NotSent:
+        return Palette::idleTint();
+    }
+    return Palette::unknownTint();
 }
 
 QVariant HistoryColorProxy::data(const QModelIndex &index, int role) const

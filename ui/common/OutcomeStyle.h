@@ -13,7 +13,7 @@ namespace ui {
 // purple outcome unknown or an error that may have written (the ones that need a person),
 // grey not sent.
 QColor outcomeColor(inventory::OutcomeKind kind);
-// A pale tint of the same colour, for backgrounds.
+// A pale tint of the same hue (a dark one in the dark variant), for backgrounds.
 QColor outcomeTint(inventory::OutcomeKind kind);
 
 // Colours the Outcome column of a DeductionHistory (read through its OutcomeKindRole).

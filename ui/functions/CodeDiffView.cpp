@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CodeDiffView.h"
 
+#include "ui/common/CodeColours.h"
 #include "ui/common/LuaCodeView.h"
 #include "ui/common/TextStyle.h"
 
 #include <Qsci/qscilexerdiff.h>
 
+#include <QEvent>
 #include <QFontDatabase>
 #include <QGridLayout>
 #include <QLabel>
@@ -51,6 +53,8 @@ CodeDiffView::CodeDiffView(QWidget *parent)
     m_unified->setUtf8(true);
     m_unified->setReadOnly(true);
     m_unified->setMarginWidth(0, 0);
+    colourDiffLexer(diffLexer);
+    colourCodeEditor(m_unified);
     m_tabs->addTab(m_unified, tr("Unified"));
 
     auto *previous = new QPushButton(tr("Previous change"), this);
@@ -78,6 +82,15 @@ CodeDiffView::CodeDiffView(QWidget *parent)
         connect(pane->horizontalScrollBar(), &QScrollBar::valueChanged, this,
                 [this, pane] { followPane(pane); });
         connect(pane, &QsciScintillaBase::SCN_UPDATEUI, this, [this, pane] { followPane(pane); });
+    }
+}
+
+void CodeDiffView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        colourDiffLexer(static_cast<QsciLexerDiff *>(m_unified->lexer()));
+        colourCodeEditor(m_unified);
     }
 }
 

@@ -29,6 +29,9 @@ public:
     QsciScintilla *unified() const { return m_unified; }
     QTabWidget *tabs() const { return m_tabs; }
 
+protected:
+    void changeEvent(QEvent *event) override; // the unified diff follows the palette
+
 private:
     void jumpToNextChange();
     void jumpToPreviousChange();

@@ -2,12 +2,14 @@
 #include "LatencyChart.h"
 
 #include "lab/LabResult.h"
+#include "ui/common/ChartTheme.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QEvent>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -30,8 +32,16 @@ LatencyChart::LatencyChart(QWidget *parent)
 void LatencyChart::replaceChart(QChart *chart)
 {
     QChart *old = m_view->chart();
+    followPaletteChartTheme(chart);
     m_view->setChart(chart);
     delete old;
+}
+
+void LatencyChart::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        followPaletteChartTheme(m_view->chart());
 }
 
 void LatencyChart::clear()

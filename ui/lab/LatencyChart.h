@@ -25,6 +25,9 @@ public:
     // Bars with a non-zero height (tests check the chart got data).
     int nonEmptyBars() const { return m_nonEmptyBars; }
 
+protected:
+    void changeEvent(QEvent *event) override; // the chart's theme follows the palette
+
 private:
     void replaceChart(QChart *chart);
     QChartView *m_view = nullptr;
