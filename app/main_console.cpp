@@ -7,6 +7,7 @@
 #include "ui/ConsoleController.h"
 #include "ui/MainWindow.h"
 #include "ui/StartupError.h"
+#include "ui/common/UiLanguage.h"
 
 #include <QApplication>
 #include <QDialog>
@@ -95,6 +96,8 @@ int main(int argc, char *argv[])
     // the window to its entry, and so to its name and icon, by this id.
     QGuiApplication::setDesktopFileName(QStringLiteral("org.inventory_console.InventoryConsole"));
     QApplication::setStyle(QStringLiteral("Fusion"));
+    // Before the first window: widgets take their text when they are built.
+    ui::installUiTranslators(app, ui::savedUiLanguage());
     if (action == profiles::ConsoleCommandLine::Action::Refuse) {
         ui::reportStartupError(QStringLiteral("The console cannot start with these arguments."),
                                commandLine.errorText()
