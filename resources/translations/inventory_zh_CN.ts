@@ -1995,7 +1995,7 @@ Left alone, nothing to change: %1.</source>
     </message>
     <message>
         <source>SKU</source>
-        <translation>SKU</translation>
+        <translation>个 SKU</translation>
     </message>
     <message>
         <source>SKUs</source>
@@ -3704,7 +3704,7 @@ Next: a backup of what the server holds now.</source>
     </message>
     <message>
         <source>receipts</source>
-        <translation>条回执</translation>
+        <translation>回执</translation>
     </message>
     <message>
         <source>expires in (from now), receipts</source>
@@ -4706,7 +4706,7 @@ no server FCALL p50/p99 to draw</source>
     </message>
     <message>
         <source>receipt</source>
-        <translation>条回执</translation>
+        <translation>回执</translation>
     </message>
     <message>
         <source>stock key</source>
@@ -4722,11 +4722,11 @@ no server FCALL p50/p99 to draw</source>
     </message>
     <message>
         <source>Set TTL on %1…</source>
-        <translation>为 %1 设置 TTL…</translation>
+        <translation>为%1设置 TTL…</translation>
     </message>
     <message>
         <source>Remove TTL from %1…</source>
-        <translation>移除 %1 的 TTL…</translation>
+        <translation>移除%1的 TTL…</translation>
     </message>
 </context>
 <context>
