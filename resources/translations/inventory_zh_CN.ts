@@ -25,7 +25,7 @@
     </message>
     <message>
         <source>deductions</source>
-        <translation>次扣减</translation>
+        <translation>扣减次数</translation>
     </message>
     <message>
         <source>Runs on %1</source>
@@ -1678,7 +1678,7 @@ Left alone, nothing to change: %1.</source>
     </message>
     <message>
         <source>%1 copy</source>
-        <translation>%1 副本</translation>
+        <translation>%1（复制）</translation>
     </message>
 </context>
 <context>
@@ -4093,7 +4093,7 @@ Next: a backup of what the server holds now.</source>
     <message>
         <source>This session is labelled %1: it starts %2.
 </source>
-        <translation>此会话标为%1：它以%2方式开始。
+        <translation>此会话标为 %1：它以%2方式开始。
 </translation>
     </message>
     <message>
