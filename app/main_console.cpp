@@ -8,6 +8,7 @@
 #include "ui/MainWindow.h"
 #include "ui/StartupError.h"
 #include "ui/common/Theme.h"
+#include "ui/common/UiLanguage.h"
 
 #include <QApplication>
 #include <QDialog>
@@ -97,6 +98,8 @@ int main(int argc, char *argv[])
     QGuiApplication::setDesktopFileName(QStringLiteral("org.inventory_console.InventoryConsole"));
     QApplication::setStyle(QStringLiteral("Fusion"));
     ui::applyTheme(ui::savedTheme()); // View > Theme, System until one is chosen
+    // Before the first window: widgets take their text when they are built.
+    ui::installUiTranslators(app, ui::savedUiLanguage());
     if (action == profiles::ConsoleCommandLine::Action::Refuse) {
         ui::reportStartupError(QStringLiteral("The console cannot start with these arguments."),
                                commandLine.errorText()

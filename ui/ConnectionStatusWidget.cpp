@@ -42,19 +42,19 @@ StateLook lookOf(redis::ConnectionState s)
     using S = redis::ConnectionState;
     switch (s) {
     case S::Ready:
-        return {Palette::ok(), QStringLiteral("Connected")};
+        return {Palette::ok(), QObject::tr("Connected")};
     case S::Connecting:
-        return {Palette::pending(), QStringLiteral("Connecting")};
+        return {Palette::pending(), QObject::tr("Connecting")};
     case S::Reconnecting:
-        return {Palette::attention(), QStringLiteral("Reconnecting")};
+        return {Palette::attention(), QObject::tr("Reconnecting")};
     case S::Failed:
-        return {Palette::error(), QStringLiteral("Connection failed")};
+        return {Palette::error(), QObject::tr("Connection failed")};
     case S::Closed:
-        return {Palette::muted(), QStringLiteral("Closed")};
+        return {Palette::muted(), QObject::tr("Closed")};
     case S::Idle:
         break;
     }
-    return {Palette::muted(), QStringLiteral("Not connected")};
+    return {Palette::muted(), QObject::tr("Not connected")};
 }
 
 } // namespace

@@ -27,7 +27,7 @@ QString functionDetails(const redis::LibraryInfo &lib)
             line += QStringLiteral(" [%1]").arg(f.flags.join(QStringLiteral(", ")).toHtmlEscaped());
         line += QStringLiteral("<br>")
                 + (f.description ? f.description->toHtmlEscaped()
-                                 : QStringLiteral("<i>no description</i>"));
+                                 : QStringLiteral("<i>%1</i>").arg(QObject::tr("no description")));
         lines << line;
     }
     return lines.join(QStringLiteral("<br><br>"));

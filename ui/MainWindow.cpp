@@ -26,6 +26,8 @@
 #include "ui/charts/ChartsTab.h"
 #include "ui/common/EnvironmentStyle.h"
 #include "ui/common/ThemeMenu.h"
+#include "ui/common/TabTitles.h"
+#include "ui/common/UiLanguage.h"
 #include "ui/common/UnlockDialog.h"
 #include "ui/deduct/AuditViewerPanel.h"
 #include "ui/deduct/ConfirmDeductionDialog.h" // DeductionPanel holds a QPointer to it
@@ -79,7 +81,7 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("mainTabs"));
     m_tabs->setDocumentMode(true);
-    m_tabs->addTab(createOverviewTab(), tr("&Overview"));
+    addNamedTab(m_tabs, createOverviewTab(), tr("&Overview"), QStringLiteral("overview"));
     createFeaturePanels();
 
     auto *central = new QWidget;
@@ -219,12 +221,12 @@ void MainWindow::createFeaturePanels()
     m_browser->setEnvironment(m_environment);
     m_browser->setAuditContext(
         {m_session->auditLogPath(), profile.name, m_client->address(), deduct.nodeForSlot});
-    m_tabs->addTab(m_browser, tr("&Keys"));
+    addNamedTab(m_tabs, m_browser, tr("&Keys"), QStringLiteral("keys"));
 
     m_deduct = new DeductionPanel(m_session->deductionSender(), deduct);
     m_deduct->setEnvironment(m_environment);
     m_deduct->setSkuDirectory(&m_workspace->skuDirectory());
-    m_tabs->addTab(m_deduct, tr("&Deductions"));
+    addNamedTab(m_tabs, m_deduct, tr("&Deductions"), QStringLiteral("deductions"));
 
     std::optional<redis::ConnectionOptions> release;
     if (m_session->releaseClient())
@@ -235,15 +237,15 @@ void MainWindow::createFeaturePanels()
         m_libraries->setReplicaSource([session = m_session.get()](QObject *context, auto done) {
             session->readSentinelReplicas(context, std::move(done));
         });
-    m_tabs->addTab(m_libraries, tr("&Libraries"));
+    addNamedTab(m_tabs, m_libraries, tr("&Libraries"), QStringLiteral("libraries"));
 
     m_audit = new AuditViewerPanel(m_session->auditLogPath());
-    m_tabs->addTab(m_audit, tr("&Audit log"));
+    addNamedTab(m_tabs, m_audit, tr("&Audit log"), QStringLiteral("audit log"));
 
     // Charts only read: through the router, so that a cluster is sampled node by node.
     m_charts = new ChartsTab(m_session->readSender(), m_deduct->history(),
                              m_session->auditLogPath(), &m_workspace->inventoryScan());
-    m_tabs->addTab(m_charts, tr("C&harts"));
+    addNamedTab(m_tabs, m_charts, tr("C&harts"), QStringLiteral("charts"));
 
     ReadinessContext readiness{
         m_client->address(), profile.effectiveUsername(), profile.environmentLabel(), {}};
@@ -251,7 +253,7 @@ void MainWindow::createFeaturePanels()
     readiness.settings.clientTimeoutMs = profile.timeoutMs;
     m_readiness =
         new ReadinessPanel(m_session->readSender(), m_workspace->inventoryScan(), readiness);
-    m_tabs->addTab(m_readiness, tr("Readi&ness"));
+    addNamedTab(m_tabs, m_readiness, tr("Readi&ness"), QStringLiteral("readiness"));
     // The release-ticket report carries what the charts show at export time.
     m_readiness->setImageSource([charts = m_charts] {
         QList<QPair<QString, QImage>> images;
@@ -265,12 +267,12 @@ void MainWindow::createFeaturePanels()
     m_lab =
         new LabPanel(lab::LabTarget{m_client->options(), m_session->schema(), profile.addressMap()},
                      labRefusal());
-    m_tabs->addTab(m_lab, tr("La&b"));
+    addNamedTab(m_tabs, m_lab, tr("La&b"), QStringLiteral("lab"));
     // Scans and reads the ledger on lanes that only read; releases go through the gate.
     m_reconcile = new ReconcilePanel({&m_session->scanReader(), &m_session->readSender(),
                                       &m_session->deductionSender(), &m_session->gate(), deduct});
     m_reconcile->setEnvironment(m_environment);
-    m_tabs->addTab(m_reconcile, tr("Re&concile"));
+    addNamedTab(m_tabs, m_reconcile, tr("Re&concile"), QStringLiteral("reconcile"));
     connectFeaturePanels();
     addTabShortcuts();
 }
@@ -304,8 +306,8 @@ void MainWindow::addTabShortcuts()
     // Ctrl+1..n switch tabs, as in browsers and IDEs. Named, so Help > Keyboard shortcuts
     // lists them.
     for (int i = 0; i < m_tabs->count() && i < 9; ++i) {
-        auto *go = new QAction(
-            tr("Show the %1 tab").arg(m_tabs->tabText(i).remove(QLatin1Char('&'))), this);
+        auto *go =
+            new QAction(tr("Show the %1 tab").arg(withoutMnemonic(m_tabs->tabText(i))), this);
         go->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
         connect(go, &QAction::triggered, this, [this, i] { m_tabs->setCurrentIndex(i); });
         addAction(go);
@@ -317,15 +319,11 @@ bool MainWindow::showTab(const QString &name)
     // "charts/stock": a page of the Charts tab.
     if (name.contains(QLatin1Char('/')) && !m_charts->showPage(name.section(QLatin1Char('/'), 1)))
         return false;
-    for (int i = 0; i < m_tabs->count(); ++i) {
-        if (m_tabs->tabText(i)
-                .remove(QLatin1Char('&'))
-                .startsWith(name.section(QLatin1Char('/'), 0, 0), Qt::CaseInsensitive)) {
-            m_tabs->setCurrentIndex(i);
-            return true;
-        }
-    }
-    return false;
+    // By the tabs' English names: --tab keys works in every language.
+    const int tab = findNamedTab(m_tabs, name.section(QLatin1Char('/'), 0, 0));
+    if (tab >= 0)
+        m_tabs->setCurrentIndex(tab);
+    return tab >= 0;
 }
 
 QWidget *MainWindow::createEnvironmentStrip()
@@ -421,6 +419,7 @@ void MainWindow::createMenus()
     m_findOrder->setShortcutContext(Qt::WindowShortcut);
     view->addSeparator();
     view->addMenu(themeMenu(this));
+    view->addMenu(createLanguageMenu(this));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *keys = help->addAction(tr("&Keyboard shortcuts"), this, [this] {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ShortcutsDialog.h"
 
+#include "ui/common/TabTitles.h"
+
 #include <QAction>
 #include <QDialogButtonBox>
 #include <QHeaderView>
@@ -23,7 +25,7 @@ QList<ShortcutEntry> collectShortcuts(const QWidget *root)
         for (const QKeySequence &k : a->shortcuts())
             keys << k.toString(QKeySequence::NativeText);
         QString text = a->text();
-        text.remove(QLatin1Char('&'));
+        text = withoutMnemonic(text);
         if (text.endsWith(QChar(0x2026))) // "Find order…": the dots promise a dialog, not here
             text.chop(1);
         const ShortcutEntry e{keys.join(QStringLiteral(", ")), text};

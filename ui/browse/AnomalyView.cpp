@@ -37,7 +37,8 @@ AnomalyView::AnomalyView(const browse::KeyspaceStore &store, QWidget *parent)
     layout->addWidget(m_table, 1);
     connect(m_kind, &QComboBox::currentIndexChanged, this, [this] {
         m_model.setKindFilter(uint8_t(m_kind->currentData().toInt()));
-        m_count->setText(browse::countOf(m_model.rowCount(), "row", "rows"));
+        m_count->setText(countText(m_model.rowCount(), QT_TRANSLATE_NOOP("ui::Count", "row"),
+                                   QT_TRANSLATE_NOOP("ui::Count", "rows")));
     });
     connect(m_table, &QTableView::doubleClicked, this,
             [this](const QModelIndex &i) { emit showSku(m_model.skuOf(i.row())); });
@@ -46,7 +47,8 @@ AnomalyView::AnomalyView(const browse::KeyspaceStore &store, QWidget *parent)
 void AnomalyView::sync()
 {
     m_model.sync();
-    m_count->setText(browse::countOf(m_model.rowCount(), "row", "rows"));
+    m_count->setText(countText(m_model.rowCount(), QT_TRANSLATE_NOOP("ui::Count", "row"),
+                               QT_TRANSLATE_NOOP("ui::Count", "rows")));
 }
 
 } // namespace ui

@@ -8,8 +8,10 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QCoreApplication>
 #include <QFileDialog>
 #include <QHeaderView>
+#include <QLocale>
 #include <QMimeData>
 #include <QPointer>
 #include <QSaveFile>
@@ -42,6 +44,12 @@ void setBrowseColumnWidths(QTableView *view, const QList<int> &characters)
     const int ch = view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
     for (qsizetype i = 0; i < characters.size(); ++i)
         view->setColumnWidth(int(i), characters[i] * ch + 16);
+}
+
+QString countText(qint64 n, const char *singular, const char *plural)
+{
+    return QLocale().toString(n) + QLatin1Char(' ')
+           + QCoreApplication::translate("ui::Count", n == 1 ? singular : plural);
 }
 
 void copyBytesToClipboard(const QByteArray &bytes)

@@ -20,6 +20,11 @@ void setBrowseColumnWidths(QTableView *view, const QList<int> &characters);
 // stored, even when it is not UTF-8.
 void copyBytesToClipboard(const QByteArray &bytes);
 
+// "1 receipt", "2 receipts", the number grouped for the locale (browse::countOf's English),
+// with the word translated in the "ui::Count" context: mark both words with
+// QT_TRANSLATE_NOOP("ui::Count", …). Only the GUI's text: the CLI and CSV keep countOf.
+QString countText(qint64 n, const char *singular, const char *plural);
+
 // Tints rows whose AnomalyRole is non-zero, so damage stands out while scrolling, and cells
 // whose ExpiringSoonRole is true in amber (a retry window about to close).
 class AnomalyTintDelegate : public QStyledItemDelegate

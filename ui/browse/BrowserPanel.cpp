@@ -517,7 +517,8 @@ void BrowserPanel::updateNodeProgress()
         return;
     QStringList parts;
     for (const auto &n : nodes) {
-        const QString keys = browse::countOf(n.keysSeen, "key", "keys");
+        const QString keys = countText(n.keysSeen, QT_TRANSLATE_NOOP("ui::Count", "key"),
+                                       QT_TRANSLATE_NOOP("ui::Count", "keys"));
         if (!n.failure.isEmpty())
             parts << tr("<b>%1 FAILED</b> after %2: %3")
                          .arg(n.name.toHtmlEscaped(), keys, n.failure.toHtmlEscaped());

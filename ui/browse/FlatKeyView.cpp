@@ -148,7 +148,8 @@ void FlatKeyView::copyValue()
             copyBytesToClipboard(*value);
             emit status(tr("Copied the value of %1 (%2)")
                             .arg(core::escapeBytes(key, 60),
-                                 browse::countOf(value->size(), "byte", "bytes")));
+                                 countText(value->size(), QT_TRANSLATE_NOOP("ui::Count", "byte"),
+                                           QT_TRANSLATE_NOOP("ui::Count", "bytes"))));
         } else {
             emit status(
                 tr("Cannot copy the value of %1: %2")

@@ -126,14 +126,16 @@ void OrderLookupView::onSearchFinished(bool complete, const QString &error)
 {
     m_go->setText(tr("Look up"));
     const auto &sc = m_scan.scanner();
-    m_progress->setText(
-        complete ? tr("%1 for order %2; searched all %3 keys in %4 s.")
-                       .arg(browse::countOf(m_scan.store().receiptCount(), "receipt", "receipts"),
-                            core::escapeBytes(m_orderId, 60),
-                            QLocale().toString(qMax<qint64>(0, sc.dbSize())))
-                       .arg(sc.elapsedMs() / 1000.0, 0, 'f', 1)
-        : error.isEmpty() ? tr("Search cancelled: the receipts listed may not be all.")
-                          : tr("Search failed: %1").arg(error));
+    m_progress->setText(complete ? tr("%1 for order %2; searched all %3 keys in %4 s.")
+                                       .arg(countText(m_scan.store().receiptCount(),
+                                                      QT_TRANSLATE_NOOP("ui::Count", "receipt"),
+                                                      QT_TRANSLATE_NOOP("ui::Count", "receipts")),
+                                            core::escapeBytes(m_orderId, 60),
+                                            QLocale().toString(qMax<qint64>(0, sc.dbSize())))
+                                       .arg(sc.elapsedMs() / 1000.0, 0, 'f', 1)
+                        : error.isEmpty()
+                            ? tr("Search cancelled: the receipts listed may not be all.")
+                            : tr("Search failed: %1").arg(error));
     m_model.sync();
     readEvidence();
     render();

@@ -213,7 +213,10 @@ void SkuBrowserView::applyFilter()
         m_skuTable->setCurrentIndex({}); // a reset drops the current row without a signal
     // The receipts pane shows the current SKU or nothing, never one the filter hid.
     showReceiptsOfCurrent();
-    const QString shown = tr("%1 shown").arg(browse::countOf(m_skus.rowCount(), "SKU", "SKUs"));
+    const QString shown =
+        tr("%1 shown")
+            .arg(countText(m_skus.rowCount(), QT_TRANSLATE_NOOP("ui::Count", "SKU"),
+                           QT_TRANSLATE_NOOP("ui::Count", "SKUs")));
     // A glob that cannot mean what was typed shows few or no rows: say why.
     const auto problem = m_skus.filterIsGlob() ? browse::globProblem(filter) : std::nullopt;
     emit status(problem ? tr("%1; in the filter, %2").arg(shown, *problem) : shown);
@@ -283,10 +286,12 @@ void SkuBrowserView::updateReceiptsTitle()
     // Counted from the rows below, by the clock: a receipt that expired a second ago is gone
     // on the server even before the next refresh removes its row.
     const qint64 now = browse::modelNowMs();
-    QString text = tr("Receipts of SKU %1 (stock key %2): %3")
-                       .arg(core::escapeBytes(st.skuName(sku).toByteArray(), 60),
-                            core::escapeBytes(st.stockKey(sku), 80),
-                            browse::countOf(m_receipts.liveCount(now), "receipt", "receipts"));
+    QString text =
+        tr("Receipts of SKU %1 (stock key %2): %3")
+            .arg(core::escapeBytes(st.skuName(sku).toByteArray(), 60),
+                 core::escapeBytes(st.stockKey(sku), 80),
+                 countText(m_receipts.liveCount(now), QT_TRANSLATE_NOOP("ui::Count", "receipt"),
+                           QT_TRANSLATE_NOOP("ui::Count", "receipts")));
     if (const int soon = m_receipts.expiringSoonCount(now))
         text += tr("; %1 within %2: a retry after that deducts again")
                     .arg(soon == 1 ? tr("1 expires") : tr("%1 expire").arg(soon),

@@ -9,6 +9,7 @@
 #include "TimeChartPanel.h"
 #include "metrics/ServerSampler.h"
 #include "metrics/StockWatcher.h"
+#include "ui/common/TabTitles.h"
 
 namespace ui {
 
@@ -25,11 +26,11 @@ ChartsTab::ChartsTab(redis::CommandSender &reads, inventory::DeductionHistory *h
 {
     setObjectName(QStringLiteral("chartsTab"));
     setDocumentMode(true);
-    addTab(m_server, tr("Server"));
-    addTab(m_slowLog, tr("Slow log"));
-    addTab(m_stock, tr("Stock"));
-    addTab(m_outcomes, tr("Outcomes"));
-    addTab(m_expiry, tr("Receipt expiry"));
+    addNamedTab(this, m_server, tr("Server"), QStringLiteral("server"));
+    addNamedTab(this, m_slowLog, tr("Slow log"), QStringLiteral("slow log"));
+    addNamedTab(this, m_stock, tr("Stock"), QStringLiteral("stock"));
+    addNamedTab(this, m_outcomes, tr("Outcomes"), QStringLiteral("outcomes"));
+    addNamedTab(this, m_expiry, tr("Receipt expiry"), QStringLiteral("receipt expiry"));
     connect(this, &QTabWidget::currentChanged, this, [this](int) {
         if (currentWidget() == m_expiry)
             m_expiry->refresh();
@@ -62,12 +63,11 @@ void ChartsTab::watchStock(const QByteArray &sku, const QByteArray &stockKey)
 
 bool ChartsTab::showPage(const QString &name)
 {
-    for (int i = 0; i < count(); ++i)
-        if (tabText(i).startsWith(name, Qt::CaseInsensitive)) {
-            setCurrentIndex(i);
-            return true;
-        }
-    return false;
+    // By the pages' English names: --tab charts/stock works in every language.
+    const int page = findNamedTab(this, name);
+    if (page >= 0)
+        setCurrentIndex(page);
+    return page >= 0;
 }
 
 void ChartsTab::showEvent(QShowEvent *event)

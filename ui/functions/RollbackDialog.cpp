@@ -30,7 +30,7 @@ namespace {
 // (LibrariesView.cpp has a Column enum too).
 struct BackupColumn
 {
-    enum : int { Library, Version, Nodes, Taken, MadeBefore, File, ColumnCount };
+    enum { Library, Version, Nodes, Taken, MadeBefore, File, ColumnCount };
 };
 constexpr int PathRole = Qt::UserRole;
 constexpr int TimeRole = Qt::UserRole + 1;

@@ -1,0 +1,5005 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>QObject</name>
+    <message>
+        <source>Export as CSV</source>
+        <translation>导出为 CSV</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>导出失败：%1</translation>
+    </message>
+    <message>
+        <source>Exporting: %1 of %2 rows</source>
+        <translation>正在导出：%1 / %2 行</translation>
+    </message>
+    <message>
+        <source>Exported to %1 (cells that would run as spreadsheet formulas start with &apos;)</source>
+        <translation>已导出到 %1（会被当作电子表格公式执行的单元格以 &apos; 开头）</translation>
+    </message>
+    <message>
+        <source>deductions</source>
+        <translation>扣减次数</translation>
+    </message>
+    <message>
+        <source>Runs on %1</source>
+        <translation>运行于 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Language (applies after a restart)</source>
+        <translation>语言（重启后生效）(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;System language</source>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>The new language applies the next time the console starts. Nothing else changes now.</source>
+        <translation>新语言将在控制台下次启动时生效。现在不会有其他任何变化。</translation>
+    </message>
+    <message>
+        <source>Writes stay locked</source>
+        <translation>写入保持锁定</translation>
+    </message>
+    <message>
+        <source>Check the sentinels&apos; hosts and ports (26379 by default) on the Sentinel tab, and any firewall or SSH bastion in between.</source>
+        <translation>请在“哨兵”页检查哨兵的主机和端口（默认 26379），以及中间的防火墙或 SSH 堡垒机。</translation>
+    </message>
+    <message>
+        <source>Give the sentinels&apos; own user and password on the Sentinel tab; the data node&apos;s password goes on the Connection tab.</source>
+        <translation>请在“哨兵”页填写哨兵自己的用户和密码；数据节点的密码填在“连接”页。</translation>
+    </message>
+    <message>
+        <source>Check the master name: SENTINEL MASTERS on a sentinel lists the names it monitors.</source>
+        <translation>请检查主节点名称：在哨兵上执行 SENTINEL MASTERS 可列出它监控的名称。</translation>
+    </message>
+    <message>
+        <source>These ports answer, but not as sentinels: check the ports on the Sentinel tab.</source>
+        <translation>这些端口有应答，但不是哨兵：请检查“哨兵”页上的端口。</translation>
+    </message>
+    <message>
+        <source>A failover may be under way: try again in a few seconds.</source>
+        <translation>可能正在进行故障转移：请几秒后重试。</translation>
+    </message>
+    <message>
+        <source>The sentinels named a primary this machine could not ask: check the data node&apos;s password, TLS and whether its address is reachable from here.</source>
+        <translation>哨兵给出的主节点本机无法访问：请检查数据节点的密码、TLS，以及从这里能否访问它的地址。</translation>
+    </message>
+    <message>
+        <source>Connected</source>
+        <translation>已连接</translation>
+    </message>
+    <message>
+        <source>Connecting</source>
+        <translation>正在连接</translation>
+    </message>
+    <message>
+        <source>Reconnecting</source>
+        <translation>正在重连</translation>
+    </message>
+    <message>
+        <source>Connection failed</source>
+        <translation>连接失败</translation>
+    </message>
+    <message>
+        <source>Closed</source>
+        <translation>已关闭</translation>
+    </message>
+    <message>
+        <source>Not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>time (UTC)  %1</source>
+        <translation>时间 (UTC)  %1</translation>
+    </message>
+    <message>
+        <source>action      %1</source>
+        <translation>操作        %1</translation>
+    </message>
+    <message>
+        <source>result      %1%2</source>
+        <translation>结果        %1%2</translation>
+    </message>
+    <message>
+        <source>  [OUTCOME UNKNOWN]</source>
+        <translation>  [结果未知]</translation>
+    </message>
+    <message>
+        <source>attempt     %1: written before sending, no outcome followed. Check the key, receipt or library before retrying.</source>
+        <translation>尝试        %1：发送前已写入，之后没有结果。重试前请先检查键、回执或函数库。</translation>
+    </message>
+    <message>
+        <source>sku         %1   order %2</source>
+        <translation>SKU         %1   订单 %2</translation>
+    </message>
+    <message>
+        <source>-</source>
+        <translation>-</translation>
+    </message>
+    <message>
+        <source>profile     %1   server %2   run_id %3</source>
+        <translation>配置        %1   服务器 %2   run_id %3</translation>
+    </message>
+    <message>
+        <source>os user     %1   duration %2</source>
+        <translation>系统用户    %1   耗时 %2</translation>
+    </message>
+    <message>
+        <source>not known</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>command     %1</source>
+        <translation>命令        %1</translation>
+    </message>
+    <message>
+        <source>detail      %1</source>
+        <translation>详情        %1</translation>
+    </message>
+    <message>
+        <source>attempt     %1 (written before sending, paired with this outcome)</source>
+        <translation>尝试        %1（发送前已写入，与此结果配对）</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>加载</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Roll back</source>
+        <translation>回滚</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>(no description)</source>
+        <translation>（无描述）</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>flags</source>
+        <translation>标志</translation>
+    </message>
+    <message>
+        <source>description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <source>code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>name case</source>
+        <translation>名称大小写</translation>
+    </message>
+    <message>
+        <source>code not compared</source>
+        <translation>未比较代码</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>未变</translation>
+    </message>
+    <message>
+        <source>before a load</source>
+        <translation>加载之前</translation>
+    </message>
+    <message>
+        <source>before a delete</source>
+        <translation>删除之前</translation>
+    </message>
+    <message>
+        <source>before a rollback</source>
+        <translation>回滚之前</translation>
+    </message>
+    <message>
+        <source>before a dump restore</source>
+        <translation>恢复转储之前</translation>
+    </message>
+    <message>
+        <source>No change</source>
+        <translation>无变化</translation>
+    </message>
+    <message>
+        <source>Compatible change</source>
+        <translation>兼容变更</translation>
+    </message>
+    <message>
+        <source>Breaking change</source>
+        <translation>破坏性变更</translation>
+    </message>
+    <message>
+        <source>Refused</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>no description</source>
+        <translation>无描述</translation>
+    </message>
+</context>
+<context>
+    <name>browse::AnomalyModel</name>
+    <message>
+        <source>Anomaly</source>
+        <translation>异常</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Why it matters</source>
+        <translation>为何重要</translation>
+    </message>
+</context>
+<context>
+    <name>browse::CsvExporter</name>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>the view changed during the export</source>
+        <translation>导出期间视图已变化</translation>
+    </message>
+</context>
+<context>
+    <name>browse::FlatKeyModel</name>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>TTL</source>
+        <translation>TTL</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Value (preview)</source>
+        <translation>值（预览）</translation>
+    </message>
+</context>
+<context>
+    <name>browse::FlatKeyScan</name>
+    <message>
+        <source>stopped at %1 keys: narrow the pattern to see the rest</source>
+        <translation>已在 %1 个键处停止：请缩小匹配模式以查看其余部分</translation>
+    </message>
+</context>
+<context>
+    <name>browse::KeyLocator</name>
+    <message>
+        <source>no node</source>
+        <translation>无节点</translation>
+    </message>
+</context>
+<context>
+    <name>browse::LocatedTableModel</name>
+    <message>
+        <source>Slot %1 is served by the primary %2</source>
+        <translation>槽 %1 由主节点 %2 负责</translation>
+    </message>
+    <message>
+        <source>The cluster primary (host:port) that holds the key</source>
+        <translation>持有该键的集群主节点 (host:port)</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>The key&apos;s cluster hash slot (0-16383)</source>
+        <translation>该键的集群哈希槽 (0-16383)</translation>
+    </message>
+    <message>
+        <source>Slot</source>
+        <translation>槽</translation>
+    </message>
+</context>
+<context>
+    <name>browse::ReceiptTableModel</name>
+    <message>
+        <source>SKU</source>
+        <translation>SKU</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>订单</translation>
+    </message>
+    <message>
+        <source>Recorded remaining</source>
+        <translation>记录的剩余量</translation>
+    </message>
+    <message>
+        <source>The stock left right after this order was deducted, as the receipt recorded it.</source>
+        <translation>该订单扣减后立即剩余的库存，即回执所记录的值。</translation>
+    </message>
+    <message>
+        <source>TTL</source>
+        <translation>TTL</translation>
+    </message>
+    <message>
+        <source>Time until the receipt expires; after that a retry of the order deducts again.</source>
+        <translation>距回执过期的时间；过期后重试该订单会再次扣减。</translation>
+    </message>
+    <message>
+        <source>Expires at</source>
+        <translation>过期时间</translation>
+    </message>
+    <message>
+        <source>Receipt type</source>
+        <translation>回执类型</translation>
+    </message>
+    <message>
+        <source>Anomalies</source>
+        <translation>异常</translation>
+    </message>
+    <message>
+        <source>%1 (soon)</source>
+        <translation>%1（即将过期）</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>永不</translation>
+    </message>
+    <message>
+        <source>Expires soon: a retry of this order is safe only until %1; after that it deducts again.</source>
+        <translation>即将过期：只有在 %1 之前重试该订单才是安全的；之后会再次扣减。</translation>
+    </message>
+</context>
+<context>
+    <name>browse::SkuTableModel</name>
+    <message>
+        <source>SKU</source>
+        <translation>SKU</translation>
+    </message>
+    <message>
+        <source>Stock</source>
+        <translation>库存</translation>
+    </message>
+    <message>
+        <source>Stock TTL</source>
+        <translation>库存 TTL</translation>
+    </message>
+    <message>
+        <source>Time left on the stock key. Stock should never expire: &apos;none&apos; is right.</source>
+        <translation>库存键的剩余时间。库存永远不应过期：“none”才是正确的。</translation>
+    </message>
+    <message>
+        <source>Receipts</source>
+        <translation>回执</translation>
+    </message>
+    <message>
+        <source>Idempotency receipts (one per deducted order) still held for this SKU.</source>
+        <translation>该 SKU 仍保留的幂等回执（每个已扣减订单一条）。</translation>
+    </message>
+    <message>
+        <source>Soonest receipt expiry</source>
+        <translation>最早回执过期</translation>
+    </message>
+    <message>
+        <source>Time until this SKU&apos;s first receipt expires; after that, a retry of that order would deduct again.</source>
+        <translation>距该 SKU 第一条回执过期的时间；之后重试那个订单会再次扣减。</translation>
+    </message>
+    <message>
+        <source>Anomalies</source>
+        <translation>异常</translation>
+    </message>
+    <message>
+        <source>%1: expires soon, and a retry of its order after that deducts again</source>
+        <translation>%1：即将过期，之后重试其订单会再次扣减</translation>
+    </message>
+</context>
+<context>
+    <name>inventory::AuditTableModel</name>
+    <message>
+        <source>Time (UTC)</source>
+        <translation>时间 (UTC)</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>SKU</source>
+        <translation>SKU</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>订单</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Unknown?</source>
+        <translation>未知？</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>OS user</source>
+        <translation>系统用户</translation>
+    </message>
+    <message>
+        <source>Duration (ms)</source>
+        <translation>耗时（毫秒）</translation>
+    </message>
+    <message>
+        <source>Detail</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>One deduction in %1 writes: the script was not loaded (NOSCRIPT), so the console loaded it and sent the same EVALSHA again. Select the row to see each step.</source>
+        <translation>一次扣减用了 %1 次写入：脚本未加载 (NOSCRIPT)，控制台加载后再次发送了同一条 EVALSHA。选中该行可查看每一步。</translation>
+    </message>
+    <message>
+        <source>%1 (%2 steps)</source>
+        <translation>%1（%2 步）</translation>
+    </message>
+    <message>
+        <source>yes: no reply recorded</source>
+        <translation>是：未记录应答</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>%1 (run_id changed since)</source>
+        <translation>%1（此后 run_id 已变化）</translation>
+    </message>
+</context>
+<context>
+    <name>inventory::DeductionHistory</name>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>方式</translation>
+    </message>
+    <message>
+        <source>SKU</source>
+        <translation>SKU</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>订单</translation>
+    </message>
+    <message>
+        <source>Qty</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Remaining / stock</source>
+        <translation>剩余 / 库存</translation>
+    </message>
+    <message>
+        <source>Last check</source>
+        <translation>最近检查</translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation>函数</translation>
+    </message>
+    <message>
+        <source>Script</source>
+        <translation>脚本</translation>
+    </message>
+    <message>
+        <source>remaining %1</source>
+        <translation>剩余 %1</translation>
+    </message>
+    <message>
+        <source>stock %1</source>
+        <translation>库存 %1</translation>
+    </message>
+    <message>
+        <source>not checked</source>
+        <translation>未检查</translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <translation>%1（于 %2）</translation>
+    </message>
+    <message>
+        <source>check failed</source>
+        <translation>检查失败</translation>
+    </message>
+    <message>
+        <source>happened; receipt TTL %1</source>
+        <translation>已发生；回执 TTL %1</translation>
+    </message>
+    <message>
+        <source>no receipt; the call may have written</source>
+        <translation>无回执；该调用可能已写入</translation>
+    </message>
+    <message>
+        <source>receipt gone: a retry deducts</source>
+        <translation>回执已不在：重试会扣减</translation>
+    </message>
+    <message>
+        <source>no receipt found</source>
+        <translation>未找到回执</translation>
+    </message>
+    <message>
+        <source>stock now %1</source>
+        <translation>当前库存 %1</translation>
+    </message>
+</context>
+<context>
+    <name>metrics::SlowLogModel</name>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>Command (◆ = FCALL/EVALSHA)</source>
+        <translation>命令（◆ = FCALL/EVALSHA）</translation>
+    </message>
+    <message>
+        <source>Client</source>
+        <translation>客户端</translation>
+    </message>
+</context>
+<context>
+    <name>metrics::SlowLogReader</name>
+    <message>
+        <source>No node to read</source>
+        <translation>没有可读取的节点</translation>
+    </message>
+</context>
+<context>
+    <name>metrics::StockWatcher</name>
+    <message>
+        <source>the stock key does not exist</source>
+        <translation>库存键不存在</translation>
+    </message>
+    <message>
+        <source>not an integer: %1</source>
+        <translation>不是整数：%1</translation>
+    </message>
+</context>
+<context>
+    <name>overview::ClusterHealth</name>
+    <message numerus="yes">
+        <source>cluster, %n primaries</source>
+        <translation>
+            <numerusform>集群，%n 个主节点</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, %1 down: %2</source>
+        <translation>，%1 个下线：%2</translation>
+    </message>
+</context>
+<context>
+    <name>overview::NodeOverview</name>
+    <message>
+        <source>primary</source>
+        <translation>主节点</translation>
+    </message>
+    <message>
+        <source>replica</source>
+        <translation>副本</translation>
+    </message>
+    <message>
+        <source>replica of %1</source>
+        <translation>%1 的副本</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+</context>
+<context>
+    <name>ui::AnomalyView</name>
+    <message>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <source>every anomaly</source>
+        <translation>全部异常</translation>
+    </message>
+    <message>
+        <source>Double-click a row to show its SKU.</source>
+        <translation>双击一行可显示其 SKU。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::AuditRecordDetail</name>
+    <message>
+        <source>Select a record to see its whole command and result.</source>
+        <translation>选中一条记录可查看其完整命令和结果。</translation>
+    </message>
+    <message>
+        <source>SERVER CHANGED SINCE: %1</source>
+        <translation>此后服务器已变化：%1</translation>
+    </message>
+    <message>
+        <source>One deduction in %1 writes: the server did not have the script (NOSCRIPT proves it did not run), so the console loaded it and sent the same EVALSHA again. This is not a business retry.</source>
+        <translation>一次扣减用了 %1 次写入：服务器上没有该脚本（NOSCRIPT 证明它没有执行），控制台加载脚本后再次发送了同一条 EVALSHA。这不是业务重试。</translation>
+    </message>
+    <message>
+        <source>step %1  %2  %3
+        → %4</source>
+        <translation>第 %1 步  %2  %3
+        → %4</translation>
+    </message>
+    <message>
+        <source>The last step in full:</source>
+        <translation>最后一步的完整内容：</translation>
+    </message>
+    <message>
+        <source>Lua source sent (%1 lines, %2 bytes)</source>
+        <translation>已发送的 Lua 源码（%1 行，%2 字节）</translation>
+    </message>
+</context>
+<context>
+    <name>ui::AuditViewerPanel</name>
+    <message>
+        <source>Filter: key, order, result, profile, server, user…</source>
+        <translation>筛选：键、订单、结果、配置、服务器、用户…</translation>
+    </message>
+    <message>
+        <source>Outcome unknown only</source>
+        <translation>仅显示结果未知</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新加载</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Export JSON lines…</source>
+        <translation>导出 JSON lines…</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Show all orders</source>
+        <translation>显示全部订单</translation>
+    </message>
+    <message>
+        <source>Reading the audit log… %p%</source>
+        <translation>正在读取审计日志… %p%</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop reading; the writes read so far (the oldest) are shown, and Reload reads the rest.</source>
+        <translation>停止读取；显示目前已读到的写入（最早的那些），“重新加载”会读取其余部分。</translation>
+    </message>
+    <message>
+        <source>Reading the audit log… %1 of %2 MB</source>
+        <translation>正在读取审计日志… %1 / %2 MB</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Reading stopped: the oldest %1 writes are shown, %2 MB of the log are not read yet. Reload reads the rest.</source>
+        <translation>读取已停止：显示最早的 %1 次写入，日志中还有 %2 MB 未读取。“重新加载”会读取其余部分。</translation>
+    </message>
+    <message>
+        <source>… and %1 more</source>
+        <translation>… 另有 %1 条</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n line(s) of the audit log could not be read yet (a truncated last line usually means the machine lost power while writing):</source>
+        <translation>
+            <numerusform>审计日志中有 %n 行暂时无法读取（最后一行被截断通常表示写入时机器断电）：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>All actions</source>
+        <translation>全部操作</translation>
+    </message>
+    <message>
+        <source> (run_id changed since)</source>
+        <translation>（此后 run_id 已变化）</translation>
+    </message>
+    <message>
+        <source>Showing the writes of order %1 of SKU %2</source>
+        <translation>显示 SKU %2 的订单 %1 的写入</translation>
+    </message>
+    <message>
+        <source>(any)</source>
+        <translation>（任意）</translation>
+    </message>
+    <message>
+        <source>%1 of %2 writes shown</source>
+        <translation>显示 %1 / %2 次写入</translation>
+    </message>
+    <message>
+        <source>No write of order %1 is in this audit log: it holds only what this console and inventory-cli sent from this machine, not other clients&apos; writes (nor the demo&apos;s seed data)</source>
+        <translation>本审计日志中没有订单 %1 的写入：它只包含本机上本控制台和 inventory-cli 发送的内容，不包含其他客户端的写入（也不包含演示的种子数据）</translation>
+    </message>
+    <message numerus="yes">
+        <source>  ·  %n with no outcome recorded (the console stopped before the reply)</source>
+        <translation>
+            <numerusform>  ·  %n 次没有记录结果（控制台在应答前停止了）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>  ·  %n written on a server process that no longer answers there (restarted or failed over: run_id changed): its receipts may be gone</source>
+        <translation>
+            <numerusform>  ·  %n 次写入所在的服务器进程已不在该地址应答（已重启或故障转移：run_id 已变化）：其回执可能已丢失</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Export audit records as CSV</source>
+        <translation>将审计记录导出为 CSV</translation>
+    </message>
+    <message>
+        <source>Export audit records as JSON lines</source>
+        <translation>将审计记录导出为 JSON lines</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>JSON lines (*.jsonl)</source>
+        <translation>JSON lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Exported %1 records to %2</source>
+        <translation>已将 %1 条记录导出到 %2</translation>
+    </message>
+</context>
+<context>
+    <name>ui::BackupPage</name>
+    <message>
+        <source>Try again</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>Step 4 of 6 · Backup</source>
+        <translation>第 4 步，共 6 步 · 备份</translation>
+    </message>
+    <message>
+        <source>Before anything changes, the code of every library and a full FUNCTION DUMP of every node are saved to a file: the way back. Read as %1.</source>
+        <translation>在任何改动之前，每个函数库的代码和每个节点的完整 FUNCTION DUMP 都会保存到一个文件中：这是回退的途径。以 %1 的身份读取。</translation>
+    </message>
+    <message>
+        <source>Backup file</source>
+        <translation>备份文件</translation>
+    </message>
+    <message>
+        <source>Backup file:</source>
+        <translation>备份文件：</translation>
+    </message>
+    <message>
+        <source>Contents:</source>
+        <translation>内容：</translation>
+    </message>
+    <message>
+        <source>To go back:</source>
+        <translation>如何回退：</translation>
+    </message>
+    <message>
+        <source>Reading the libraries and the dump as user &apos;%1&apos;…</source>
+        <translation>正在以用户“%1”读取函数库和转储…</translation>
+    </message>
+    <message>
+        <source>No backup, so no change: %1</source>
+        <translation>没有备份，因此不做改动：%1</translation>
+    </message>
+    <message>
+        <source>%1 (Redis %2): %3; FUNCTION DUMP of %4</source>
+        <translation>%1 (Redis %2)：%3；%4 的 FUNCTION DUMP</translation>
+    </message>
+    <message>
+        <source>no libraries</source>
+        <translation>没有函数库</translation>
+    </message>
+    <message>
+        <source>Libraries ▸ Roll back… and choose %1, or run this command:</source>
+        <translation>“函数库 ▸ 回滚…”并选择 %1，或运行此命令：</translation>
+    </message>
+    <message>
+        <source>Backup written (%1), read as user &apos;%2&apos;.</source>
+        <translation>备份已写入 (%1)，以用户“%2”读取。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::BrowserPanel</name>
+    <message>
+        <source>Scan</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <source>Read every stock key and receipt again (SCAN, never KEYS)</source>
+        <translation>重新读取每个库存键和回执（使用 SCAN，从不用 KEYS）</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>not scanned yet</source>
+        <translation>尚未扫描</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Save the table of the current tab, as filtered and sorted</source>
+        <translation>保存当前页的表格（按当前筛选和排序）</translation>
+    </message>
+    <message>
+        <source>Expiry warning: </source>
+        <translation>过期提醒：</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <source>No expiry warning</source>
+        <translation>不提醒过期</translation>
+    </message>
+    <message>
+        <source>A receipt about to expire is flagged: after it expires, a retry of its order deducts again. 0: no warning.</source>
+        <translation>即将过期的回执会被标出：回执过期后，重试其订单会再次扣减。0：不提醒。</translation>
+    </message>
+    <message>
+        <source>Stock &amp;&amp; receipts</source>
+        <translation>库存与回执</translation>
+    </message>
+    <message>
+        <source>Order lookup</source>
+        <translation>订单查询</translation>
+    </message>
+    <message>
+        <source>All keys</source>
+        <translation>全部键</translation>
+    </message>
+    <message>
+        <source>Anomalies</source>
+        <translation>异常</translation>
+    </message>
+    <message>
+        <source>Refresh failed: %1</source>
+        <translation>刷新失败：%1</translation>
+    </message>
+    <message>
+        <source>scanning: %1 of %2 keys</source>
+        <translation>正在扫描：%1 / %2 个键</translation>
+    </message>
+    <message>
+        <source>scanning: %1 keys</source>
+        <translation>正在扫描：%1 个键</translation>
+    </message>
+    <message>
+        <source>Rescan</source>
+        <translation>重新扫描</translation>
+    </message>
+    <message>
+        <source>scanned %1 keys in %2 s</source>
+        <translation>%2 秒内扫描了 %1 个键</translation>
+    </message>
+    <message>
+        <source>incomplete: %1 keys could not be read</source>
+        <translation>不完整：%1 个键无法读取</translation>
+    </message>
+    <message>
+        <source>incomplete: %1 keys, a node failed</source>
+        <translation>不完整：%1 个键，有节点失败</translation>
+    </message>
+    <message>
+        <source>stopped at %1 keys</source>
+        <translation>已在 %1 个键处停止</translation>
+    </message>
+    <message>
+        <source>Scan complete.</source>
+        <translation>扫描完成。</translation>
+    </message>
+    <message>
+        <source>Scan stopped: the views show what was read.</source>
+        <translation>扫描已停止：视图显示已读取的内容。</translation>
+    </message>
+    <message>
+        <source>Scan incomplete: %1.</source>
+        <translation>扫描不完整：%1。</translation>
+    </message>
+    <message>
+        <source>Scan failed: %1</source>
+        <translation>扫描失败：%1</translation>
+    </message>
+    <message>
+        <source>Key actions are not available in this session</source>
+        <translation>本会话不提供键操作</translation>
+    </message>
+    <message>
+        <source>Finding out whether the server is a cluster before scanning…</source>
+        <translation>扫描前正在确认服务器是否为集群…</translation>
+    </message>
+    <message>
+        <source>Scanning stock keys and receipts…</source>
+        <translation>正在扫描库存键和回执…</translation>
+    </message>
+    <message>
+        <source>%1 SKUs, %2 receipts so far</source>
+        <translation>目前 %1 个 SKU，%2 条回执</translation>
+    </message>
+    <message>
+        <source>%1 SKUs, %2 receipts, %3 anomalies</source>
+        <translation>%1 个 SKU，%2 条回执，%3 个异常</translation>
+    </message>
+    <message>
+        <source>Anomalies (%1)</source>
+        <translation>异常 (%1)</translation>
+    </message>
+    <message>
+        <source>Another key action is still running.</source>
+        <translation>另一个键操作仍在运行。</translation>
+    </message>
+    <message>
+        <source>It goes through this session&apos;s write gate and is recorded in the audit log.</source>
+        <translation>它经过本会话的写入闸门，并记录在审计日志中。</translation>
+    </message>
+    <message>
+        <source>Sending: %1</source>
+        <translation>正在发送：%1</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source> (WARNING: the audit record could not be written: %1)</source>
+        <translation>（警告：审计记录无法写入：%1）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1 FAILED&lt;/b&gt; after %2: %3</source>
+        <translation>&lt;b&gt;%1 失败&lt;/b&gt;，耗时 %2：%3</translation>
+    </message>
+    <message>
+        <source>%1 done, %2</source>
+        <translation>%1 已完成，%2</translation>
+    </message>
+    <message>
+        <source>%1 %2 %, %3</source>
+        <translation>%1 %2 %，%3</translation>
+    </message>
+    <message>
+        <source>Cluster, %1 primaries: </source>
+        <translation>集群，%1 个主节点：</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ChartPanel</name>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Stop following new samples (they are still kept)</source>
+        <translation>停止跟随新采样（采样仍会保留）</translation>
+    </message>
+    <message>
+        <source>Reset zoom</source>
+        <translation>重置缩放</translation>
+    </message>
+    <message>
+        <source>Follow the latest samples again. Drag across the chart to zoom to a range; right-click zooms out.</source>
+        <translation>重新跟随最新采样。在图表上拖动可放大到某个区间；右键缩小。</translation>
+    </message>
+    <message>
+        <source>Save PNG…</source>
+        <translation>保存 PNG…</translation>
+    </message>
+    <message>
+        <source>Save this chart as an image</source>
+        <translation>将此图表保存为图片</translation>
+    </message>
+    <message>
+        <source>Save CSV…</source>
+        <translation>保存 CSV…</translation>
+    </message>
+    <message>
+        <source>Save the values this chart draws as CSV</source>
+        <translation>将此图表绘制的数值保存为 CSV</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Save chart as PNG</source>
+        <translation>将图表保存为 PNG</translation>
+    </message>
+    <message>
+        <source>Save chart data as CSV</source>
+        <translation>将图表数据保存为 CSV</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图片 (*.png)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Could not save</source>
+        <translation>无法保存</translation>
+    </message>
+    <message>
+        <source>%1 could not be written. Choose a folder you may write to and try again.</source>
+        <translation>无法写入 %1。请选择一个有写权限的文件夹后重试。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ChartView</name>
+    <message>
+        <source>%1 · %2: %3 %4</source>
+        <translation>%1 · %2：%3 %4</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ChartsTab</name>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>Slow log</source>
+        <translation>慢日志</translation>
+    </message>
+    <message>
+        <source>Stock</source>
+        <translation>库存</translation>
+    </message>
+    <message>
+        <source>Outcomes</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Receipt expiry</source>
+        <translation>回执过期</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ClusterForm</name>
+    <message>
+        <source>A cluster is found from any of its nodes, a server&apos;s replicas from the server; nothing to set here when the addresses they announce can be reached from this machine. Behind NAT, in containers or with cluster-announce-hostname or replica-announce-ip they may not be: map each announced address to one that can be reached, one a line, e.g. &lt;tt&gt;10.0.0.5:6379 = 127.0.0.1:7001&lt;/tt&gt;, or a host alone to keep the port: &lt;tt&gt;redis-node-1 = 127.0.0.1&lt;/tt&gt;.</source>
+        <translation>集群可以从它的任意节点找到，服务器的副本可以从该服务器找到；如果它们公布的地址从本机可以访问，这里无需设置。在 NAT 之后、容器中，或使用 cluster-announce-hostname、replica-announce-ip 时可能无法访问：请把每个公布的地址映射到一个可访问的地址，每行一个，例如 &lt;tt&gt;10.0.0.5:6379 = 127.0.0.1:7001&lt;/tt&gt;；或只写主机以保留端口：&lt;tt&gt;redis-node-1 = 127.0.0.1&lt;/tt&gt;。</translation>
+    </message>
+    <message>
+        <source>announced host:port = reachable host:port</source>
+        <translation>公布的 host:port = 可访问的 host:port</translation>
+    </message>
+    <message>
+        <source>Announced addresses:</source>
+        <translation>公布的地址：</translation>
+    </message>
+    <message>
+        <source>No mapping: the announced addresses are used.</source>
+        <translation>无映射：使用公布的地址。</translation>
+    </message>
+    <message>
+        <source>1 address mapped.</source>
+        <translation>已映射 1 个地址。</translation>
+    </message>
+    <message>
+        <source>%1 addresses mapped.</source>
+        <translation>已映射 %1 个地址。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ClusterNodesBox</name>
+    <message>
+        <source>Cluster nodes</source>
+        <translation>集群节点</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>Slots</source>
+        <translation>槽</translation>
+    </message>
+    <message>
+        <source>Memory used</source>
+        <translation>已用内存</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Libraries (release)</source>
+        <translation>函数库（版本）</translation>
+    </message>
+    <message>
+        <source>DBSIZE of the node</source>
+        <translation>节点的 DBSIZE</translation>
+    </message>
+    <message>
+        <source>FUNCTION LIST of the node: each library&apos;s name, its &quot;-- version:&quot; line and the start of its code&apos;s SHA-256. Redis does not copy libraries between primaries: each one is loaded on its own.</source>
+        <translation>节点的 FUNCTION LIST：每个函数库的名称、它的“-- version:”行及其代码 SHA-256 的开头。Redis 不会在主节点之间复制函数库：每个主节点都要单独加载。</translation>
+    </message>
+    <message>
+        <source>FUNCTION LIST not allowed for this user</source>
+        <translation>此用户不允许执行 FUNCTION LIST</translation>
+    </message>
+    <message>
+        <source>unknown: %1</source>
+        <translation>未知：%1</translation>
+    </message>
+    <message>
+        <source>none loaded</source>
+        <translation>未加载</translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3)</source>
+        <translation>%1 %2 (%3)</translation>
+    </message>
+    <message>
+        <source>Cluster nodes: %1 primaries, %2 replicas (the cards above describe %3, the node this connection names)</source>
+        <translation>集群节点：%1 个主节点，%2 个副本（上面的卡片描述的是 %3，即本连接指定的节点）</translation>
+    </message>
+    <message>
+        <source>Announced as %1</source>
+        <translation>公布为 %1</translation>
+    </message>
+    <message>
+        <source>–</source>
+        <translation>–</translation>
+    </message>
+    <message>
+        <source>not reachable: %1</source>
+        <translation>无法访问：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ui::CodeDiffView</name>
+    <message>
+        <source>Side by side</source>
+        <translation>并排</translation>
+    </message>
+    <message>
+        <source>Unified</source>
+        <translation>合并</translation>
+    </message>
+    <message>
+        <source>Previous change</source>
+        <translation>上一处变更</translation>
+    </message>
+    <message>
+        <source>Next change</source>
+        <translation>下一处变更</translation>
+    </message>
+    <message>
+        <source>Before: %1</source>
+        <translation>之前：%1</translation>
+    </message>
+    <message>
+        <source>After: %1</source>
+        <translation>之后：%1</translation>
+    </message>
+    <message>
+        <source>The code is identical: nothing to load.</source>
+        <translation>代码完全相同：无需加载。</translation>
+    </message>
+    <message>
+        <source>%1 lines added, %2 removed (edited lines count as both)</source>
+        <translation>新增 %1 行，删除 %2 行（修改的行同时计入两者）</translation>
+    </message>
+    <message>
+        <source>(no difference)</source>
+        <translation>（无差异）</translation>
+    </message>
+</context>
+<context>
+    <name>ui::CommandField</name>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>Copy the command to the clipboard</source>
+        <translation>将命令复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>已复制</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ConfirmDeductionDialog</name>
+    <message>
+        <source>Confirm deduction</source>
+        <translation>确认扣减</translation>
+    </message>
+    <message>
+        <source>Retry with the same order id</source>
+        <translation>用同一订单号重试</translation>
+    </message>
+    <message>
+        <source>Retry the script: may deduct twice</source>
+        <translation>重试脚本：可能重复扣减</translation>
+    </message>
+    <message>
+        <source>The same call again, with the same order id. If the first call did deduct and its receipt is still there, this one returns Already applied and changes nothing; if the receipt is gone (expired, evicted, or lost in a restart), it deducts again. Look the order up first (Ctrl+F) when in doubt.</source>
+        <translation>用同一订单号再次发起相同的调用。如果第一次调用确实已扣减且回执仍在，这次会返回“已执行”且不做任何改动；如果回执已不在（过期、被淘汰或在重启中丢失），则会再次扣减。如有疑问，请先查询该订单 (Ctrl+F)。</translation>
+    </message>
+    <message>
+        <source>The script keeps no receipt. If the first call did run (its reply was lost), this call deducts a second time. Check the stock first.</source>
+        <translation>脚本不保留回执。如果第一次调用确实已执行（只是应答丢失），这次调用会再扣减一次。请先检查库存。</translation>
+    </message>
+    <message>
+        <source>Deduct once for this order. The server runs every check before its first write.</source>
+        <translation>对此订单只扣减一次。服务器在第一次写入前执行全部检查。</translation>
+    </message>
+    <message>
+        <source>Run the EVAL script. It is not idempotent: if the reply is lost, you cannot safely run it again.</source>
+        <translation>运行 EVAL 脚本。它不是幂等的：如果应答丢失，就无法安全地再次运行。</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>Stock key</source>
+        <translation>库存键</translation>
+    </message>
+    <message>
+        <source>%1   slot %2</source>
+        <translation>%1   槽 %2</translation>
+    </message>
+    <message>
+        <source>Receipt key</source>
+        <translation>回执键</translation>
+    </message>
+    <message>
+        <source>Order id</source>
+        <translation>订单号</translation>
+    </message>
+    <message>
+        <source>%1 (not sent: recorded in history and the audit log)</source>
+        <translation>%1（未发送：记录在历史和审计日志中）</translation>
+    </message>
+    <message>
+        <source>reading…</source>
+        <translation>读取中…</translation>
+    </message>
+    <message>
+        <source>Stock now</source>
+        <translation>当前库存</translation>
+    </message>
+    <message>
+        <source>Receipt now</source>
+        <translation>当前回执</translation>
+    </message>
+    <message>
+        <source>Known anomaly</source>
+        <translation>已知异常</translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <source>%1 ms: no reply by then is reported as Outcome unknown</source>
+        <translation>%1 毫秒：届时仍无应答即报告为“结果未知”</translation>
+    </message>
+    <message>
+        <source>Argument</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Meaning</source>
+        <translation>含义</translation>
+    </message>
+    <message>
+        <source>command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>function</source>
+        <translation>函数</translation>
+    </message>
+    <message>
+        <source>number of keys</source>
+        <translation>键的数量</translation>
+    </message>
+    <message>
+        <source>stock key</source>
+        <translation>库存键</translation>
+    </message>
+    <message>
+        <source>receipt key</source>
+        <translation>回执键</translation>
+    </message>
+    <message>
+        <source>quantity</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <source>receipt TTL (s)</source>
+        <translation>回执 TTL（秒）</translation>
+    </message>
+    <message>
+        <source>SHA1 of stock_decrement.lua</source>
+        <translation>stock_decrement.lua 的 SHA1</translation>
+    </message>
+    <message>
+        <source>The same command for redis-cli:</source>
+        <translation>用于 redis-cli 的同一命令：</translation>
+    </message>
+    <message>
+        <source>&amp;Copy as redis-cli command</source>
+        <translation>复制为 redis-cli 命令(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Run again</source>
+        <translation>再次运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>已复制</translation>
+    </message>
+    <message>
+        <source>I understand that this may deduct a second time</source>
+        <translation>我明白这可能会重复扣减</translation>
+    </message>
+    <message>
+        <source>Last check: %1</source>
+        <translation>最近检查：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ConfirmPage</name>
+    <message>
+        <source>Step 5 of 6 · Confirm</source>
+        <translation>第 5 步，共 6 步 · 确认</translation>
+    </message>
+    <message>
+        <source>Library name</source>
+        <translation>函数库名称</translation>
+    </message>
+    <message>
+        <source>Last step before the server changes. %1 %2?</source>
+        <translation>服务器改动前的最后一步。%1 %2？</translation>
+    </message>
+    <message>
+        <source>FUNCTION LOAD REPLACE of %1 (%2) as user &apos;%3&apos;</source>
+        <translation>以用户“%3”对 %1 (%2) 执行 FUNCTION LOAD REPLACE</translation>
+    </message>
+    <message>
+        <source>FUNCTION DELETE %1 as user &apos;%2&apos;</source>
+        <translation>以用户“%2”执行 FUNCTION DELETE %1</translation>
+    </message>
+    <message>
+        <source>put back %1 as backed up in %2, as user &apos;%3&apos;</source>
+        <translation>以用户“%3”按 %2 中的备份放回 %1</translation>
+    </message>
+    <message>
+        <source>FUNCTION RESTORE %1 of the dump in %2 as user &apos;%3&apos;</source>
+        <translation>以用户“%3”对 %2 中的转储执行 FUNCTION RESTORE %1</translation>
+    </message>
+    <message>
+        <source>On %1: %2.
+Contract: %3. Backup: %4.
+Afterwards the console reads every library back (FUNCTION LIST WITHCODE) to check the server holds exactly what it should, and writes an audit record.</source>
+        <translation>在 %1 上：%2。
+契约：%3。备份：%4。
+之后控制台会读回每个函数库 (FUNCTION LIST WITHCODE)，检查服务器上的内容与预期完全一致，并写入一条审计记录。</translation>
+    </message>
+    <message>
+        <source>
+One node after the other: if one fails, the nodes already changed get their backed-up code back, and the rest are left as they are.</source>
+        <translation>
+逐个节点进行：如果某个节点失败，已改动的节点会恢复为备份的代码，其余节点保持原样。</translation>
+    </message>
+    <message>
+        <source>
+Left alone, nothing to change: %1.</source>
+        <translation>
+保持不变，无需改动：%1。</translation>
+    </message>
+    <message>
+        <source>To confirm, type the library name, &lt;b&gt;%1&lt;/b&gt;:</source>
+        <translation>请输入函数库名称 &lt;b&gt;%1&lt;/b&gt; 以确认：</translation>
+    </message>
+    <message>
+        <source>I understand this is a breaking change: %1</source>
+        <translation>我明白这是破坏性变更：%1</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ConnectionDialog</name>
+    <message>
+        <source>Connection profile</source>
+        <translation>连接配置</translation>
+    </message>
+    <message>
+        <source>redis://user:password@host:6379/0, rediss://… for TLS, or redis-sentinel://s1,s2#name</source>
+        <translation>redis://user:password@host:6379/0，TLS 用 rediss://…，或 redis-sentinel://s1,s2#name</translation>
+    </message>
+    <message>
+        <source>Fill form</source>
+        <translation>填写表单</translation>
+    </message>
+    <message>
+        <source>Paste a URL to fill the form:</source>
+        <translation>粘贴 URL 以填写表单：</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>TLS</source>
+        <translation>TLS</translation>
+    </message>
+    <message>
+        <source>SSH</source>
+        <translation>SSH</translation>
+    </message>
+    <message>
+        <source>Sentinel</source>
+        <translation>哨兵</translation>
+    </message>
+    <message>
+        <source>Key schema</source>
+        <translation>键模式</translation>
+    </message>
+    <message>
+        <source>Cluster &amp;&amp; replicas</source>
+        <translation>集群与副本</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation>连接(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Delete profile</source>
+        <translation>删除配置</translation>
+    </message>
+    <message>
+        <source>Delete the profile &apos;%1&apos; and its saved passwords?</source>
+        <translation>删除配置“%1”及其保存的密码？</translation>
+    </message>
+    <message>
+        <source>Cannot read this URL: %1</source>
+        <translation>无法解析此 URL：%1</translation>
+    </message>
+    <message>
+        <source>Filled from the URL; its password is in the password field.</source>
+        <translation>已从 URL 填写；其密码已填入密码栏。</translation>
+    </message>
+    <message>
+        <source>Filled from the URL.</source>
+        <translation>已从 URL 填写。</translation>
+    </message>
+    <message>
+        <source>Filled the Sentinel tab from the URL; the data node&apos;s password is in the password field. Give the sentinels&apos; own password on the Sentinel tab.</source>
+        <translation>已从 URL 填写“哨兵”页；数据节点的密码已填入密码栏。请在“哨兵”页填写哨兵自己的密码。</translation>
+    </message>
+    <message>
+        <source>Filled the Sentinel tab from the URL. Give the sentinels&apos; own user and password there if they need one.</source>
+        <translation>已从 URL 填写“哨兵”页。如果哨兵需要用户和密码，请在那里填写。</translation>
+    </message>
+    <message>
+        <source>Not saved:
+%1</source>
+        <translation>未保存：
+%1</translation>
+    </message>
+    <message>
+        <source>Saved as &apos;%1&apos; (%2).</source>
+        <translation>已保存为“%1”(%2)。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ConnectionForm</name>
+    <message>
+        <source>e.g. staging-eu</source>
+        <translation>例如 staging-eu</translation>
+    </message>
+    <message>
+        <source>Profile &amp;name:</source>
+        <translation>配置名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> 毫秒</translation>
+    </message>
+    <message>
+        <source>T&amp;imeout:</source>
+        <translation>超时(&amp;I)：</translation>
+    </message>
+    <message>
+        <source>&amp;Environment:</source>
+        <translation>环境(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>&amp;Port:</source>
+        <translation>端口(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>&amp;Database:</source>
+        <translation>数据库(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>&amp;Host:</source>
+        <translation>主机(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>default</translation>
+    </message>
+    <message>
+        <source>&amp;User:</source>
+        <translation>用户(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Pass&amp;word:</source>
+        <translation>密码(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>optional: the ACL user that loads libraries</source>
+        <translation>可选：加载函数库的 ACL 用户</translation>
+    </message>
+    <message>
+        <source>&amp;Release user:</source>
+        <translation>发布用户(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Release passw&amp;ord:</source>
+        <translation>发布用户密码(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>Behind Sentinel the sentinels name the primary (Sentinel tab): host and port are not used.</source>
+        <translation>在哨兵之后由哨兵指定主节点（“哨兵”页）：不使用这里的主机和端口。</translation>
+    </message>
+    <message>
+        <source>%1 copy</source>
+        <translation>%1（复制）</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ConnectionStatusWidget</name>
+    <message>
+        <source>Environment of this connection</source>
+        <translation>此连接的环境</translation>
+    </message>
+    <message>
+        <source>Server address</source>
+        <translation>服务器地址</translation>
+    </message>
+    <message>
+        <source>redis_version from INFO</source>
+        <translation>INFO 中的 redis_version</translation>
+    </message>
+    <message>
+        <source>redis_mode from INFO</source>
+        <translation>INFO 中的 redis_mode</translation>
+    </message>
+    <message>
+        <source>Replication role from INFO</source>
+        <translation>INFO 中的复制角色</translation>
+    </message>
+    <message>
+        <source>Server –</source>
+        <translation>服务器 –</translation>
+    </message>
+    <message>
+        <source>mode –</source>
+        <translation>模式 –</translation>
+    </message>
+    <message>
+        <source>role –</source>
+        <translation>角色 –</translation>
+    </message>
+    <message>
+        <source>%1 · TLS</source>
+        <translation>%1 · TLS</translation>
+    </message>
+    <message>
+        <source>%1 · no TLS</source>
+        <translation>%1 · 无 TLS</translation>
+    </message>
+    <message>
+        <source>ACL user, server address, and whether the connection uses TLS</source>
+        <translation>ACL 用户、服务器地址，以及连接是否使用 TLS</translation>
+    </message>
+    <message>
+        <source>Not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>Redis: INFO not allowed for %1</source>
+        <translation>Redis：不允许 %1 执行 INFO</translation>
+    </message>
+    <message>
+        <source>this user</source>
+        <translation>此用户</translation>
+    </message>
+    <message>
+        <source>Primaries not reachable: %1. Keys in their slots cannot be read or written until they are back.</source>
+        <translation>无法访问的主节点：%1。在它们恢复之前，其槽中的键无法读写。</translation>
+    </message>
+    <message>
+        <source>Redis Cluster: every command goes to the primary owning its keys&apos; slot</source>
+        <translation>Redis 集群：每条命令都发往持有其键所在槽的主节点</translation>
+    </message>
+    <message>
+        <source>via SSH %1</source>
+        <translation>经 SSH %1</translation>
+    </message>
+    <message>
+        <source>Every connection goes through the SSH tunnel via %1.</source>
+        <translation>所有连接都经过通往 %1 的 SSH 隧道。</translation>
+    </message>
+    <message>
+        <source>SSH tunnel closed · commands in flight: outcome unknown · Ctrl+R reconnects</source>
+        <translation>SSH 隧道已关闭 · 途中的命令：结果未知 · Ctrl+R 重连</translation>
+    </message>
+    <message>
+        <source>reopening the SSH tunnel via %1…</source>
+        <translation>正在重新打开经 %1 的 SSH 隧道…</translation>
+    </message>
+    <message>
+        <source>SSH tunnel via %1 not reopened · Ctrl+R tries again</source>
+        <translation>经 %1 的 SSH 隧道未能重新打开 · Ctrl+R 重试</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ConnectionTestArea</name>
+    <message>
+        <source>&amp;Test connection</source>
+        <translation>测试连接(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Not tested yet.</source>
+        <translation>尚未测试。</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>检查</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Opening the SSH tunnel via %1 for the test…</source>
+        <translation>正在为测试打开经 %1 的 SSH 隧道…</translation>
+    </message>
+    <message>
+        <source>Not tested: the SSH tunnel could not be opened. %1</source>
+        <translation>未测试：无法打开 SSH 隧道。%1</translation>
+    </message>
+    <message>
+        <source>Not tested: opening the SSH tunnel was cancelled.</source>
+        <translation>未测试：已取消打开 SSH 隧道。</translation>
+    </message>
+    <message>
+        <source>Not tested: %1</source>
+        <translation>未测试：%1</translation>
+    </message>
+    <message>
+        <source>Asking the sentinels for the primary of &apos;%1&apos;…</source>
+        <translation>正在向哨兵询问“%1”的主节点…</translation>
+    </message>
+    <message>
+        <source>%1 named %2 the primary of &apos;%3&apos; (ROLE confirmed)</source>
+        <translation>%1 指定 %2 为“%3”的主节点（ROLE 已确认）</translation>
+    </message>
+    <message>
+        <source>Testing %1 through the SSH tunnel via %2…</source>
+        <translation>正在经 %2 的 SSH 隧道测试 %1…</translation>
+    </message>
+    <message>
+        <source>Testing %1…</source>
+        <translation>正在测试 %1…</translation>
+    </message>
+    <message>
+        <source>Route</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>through the SSH tunnel via %1 (closed after the test)</source>
+        <translation>经 %1 的 SSH 隧道（测试后关闭）</translation>
+    </message>
+    <message>
+        <source>Sentinel</source>
+        <translation>哨兵</translation>
+    </message>
+    <message>
+        <source>Could not connect: %1</source>
+        <translation>无法连接：%1</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Connected to %1 in %2 ms.</source>
+        <translation>已连接到 %1，用时 %2 毫秒。</translation>
+    </message>
+    <message>
+        <source>Connected to %1 in %2 ms, through the SSH tunnel via %3.</source>
+        <translation>已连接到 %1，用时 %2 毫秒，经 %3 的 SSH 隧道。</translation>
+    </message>
+    <message>
+        <source>The release user &apos;%1&apos; could not log in: %2.</source>
+        <translation>发布用户“%1”无法登录：%2。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ConsoleController</name>
+    <message>
+        <source>The profile&apos;s Sentinel settings cannot be used.</source>
+        <translation>此配置的哨兵设置无法使用。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ContractPage</name>
+    <message>
+        <source>Step 1 of 6 · Contract</source>
+        <translation>第 1 步，共 6 步 · 契约</translation>
+    </message>
+    <message>
+        <source>What callers of the functions will see: functions added, removed or changed, compared with what the server has loaded now (read as %1).</source>
+        <translation>函数调用方将看到的变化：新增、移除或改动的函数，与服务器当前加载的内容比较（以 %1 的身份读取）。</translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation>函数</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <source>Flags now</source>
+        <translation>当前标志</translation>
+    </message>
+    <message>
+        <source>Flags after</source>
+        <translation>变更后标志</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Function changes</source>
+        <translation>函数变更</translation>
+    </message>
+    <message>
+        <source>Step 1 of 6 · Contract of the rollback</source>
+        <translation>第 1 步，共 6 步 · 回滚的契约</translation>
+    </message>
+    <message>
+        <source>Step 1 of 6 · Contract of the delete</source>
+        <translation>第 1 步，共 6 步 · 删除的契约</translation>
+    </message>
+    <message>
+        <source>Reading the libraries on the server…</source>
+        <translation>正在读取服务器上的函数库…</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>not loaded</source>
+        <translation>未加载</translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation>已删除</translation>
+    </message>
+    <message>
+        <source>Rollback of %1: %2 → %3</source>
+        <translation>%1 的回滚：%2 → %3</translation>
+    </message>
+    <message>
+        <source>Step 1 of 6 · Contract of the rollback to an older release</source>
+        <translation>第 1 步，共 6 步 · 回滚到旧版本的契约</translation>
+    </message>
+    <message>
+        <source>Loaded on %1: could not read FUNCTION LIST: %2</source>
+        <translation>%1 上已加载：无法读取 FUNCTION LIST：%2</translation>
+    </message>
+    <message>
+        <source>Loaded on %1 (Redis %2): %3</source>
+        <translation>%1 上已加载 (Redis %2)：%3</translation>
+    </message>
+    <message>
+        <source>%1, sha256 %2</source>
+        <translation>%1，sha256 %2</translation>
+    </message>
+    <message>
+        <source>New code: %1, sha256 %2</source>
+        <translation>新代码：%1，sha256 %2</translation>
+    </message>
+    <message>
+        <source>From backup %1 (taken %2)</source>
+        <translation>来自备份 %1（取于 %2）</translation>
+    </message>
+    <message>
+        <source>Cannot go on:
+• %1</source>
+        <translation>无法继续：
+• %1</translation>
+    </message>
+    <message>
+        <source>Breaking: %1. Callers that use these functions will fail; the confirmation will ask for a second acknowledgement.</source>
+        <translation>破坏性：%1。使用这些函数的调用方将会失败；确认时会要求再次确认。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::Count</name>
+    <message>
+        <source>row</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>rows</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>个键</translation>
+    </message>
+    <message>
+        <source>keys</source>
+        <translation>个键</translation>
+    </message>
+    <message>
+        <source>byte</source>
+        <translation>字节</translation>
+    </message>
+    <message>
+        <source>bytes</source>
+        <translation>字节</translation>
+    </message>
+    <message>
+        <source>receipt</source>
+        <translation>条回执</translation>
+    </message>
+    <message>
+        <source>receipts</source>
+        <translation>条回执</translation>
+    </message>
+    <message>
+        <source>SKU</source>
+        <translation>个 SKU</translation>
+    </message>
+    <message>
+        <source>SKUs</source>
+        <translation>个 SKU</translation>
+    </message>
+</context>
+<context>
+    <name>ui::DeductionForm</name>
+    <message>
+        <source>&amp;Order id</source>
+        <translation>订单号(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Quantity</source>
+        <translation>数量(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>1 to 1,000,000</source>
+        <translation>1 至 1,000,000</translation>
+    </message>
+    <message>
+        <source>Receipt &amp;TTL (s)</source>
+        <translation>回执 TTL（秒）(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>方式</translation>
+    </message>
+    <message>
+        <source>Run deduction…  (Ctrl+Enter)</source>
+        <translation>执行扣减…  (Ctrl+Enter)</translation>
+    </message>
+    <message>
+        <source>&amp;SKU</source>
+        <translation>SKU(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Function: FCALL inventory_deduct_v1 (once per order)</source>
+        <translation>函数(&amp;F)：FCALL inventory_deduct_v1（每个订单一次）</translation>
+    </message>
+    <message>
+        <source>Sc&amp;ript: EVALSHA stock_decrement.lua (not idempotent)</source>
+        <translation>脚本(&amp;R)：EVALSHA stock_decrement.lua（非幂等）</translation>
+    </message>
+    <message>
+        <source>Stock key</source>
+        <translation>库存键</translation>
+    </message>
+    <message>
+        <source>Receipt key</source>
+        <translation>回执键</translation>
+    </message>
+    <message>
+        <source>e.g. sku-1001 (the &lt;sku&gt; of %1)</source>
+        <translation>例如 sku-1001（%1 中的 &lt;sku&gt;）</translation>
+    </message>
+    <message>
+        <source>The server has no stock key %1.</source>
+        <translation>服务器上没有库存键 %1。</translation>
+    </message>
+    <message>
+        <source>The last key scan found no stock key %1.</source>
+        <translation>上次键扫描没有找到库存键 %1。</translation>
+    </message>
+    <message>
+        <source>Nearest existing SKUs: %1</source>
+        <translation>最接近的已有 SKU：%1</translation>
+    </message>
+    <message>
+        <source>Scan the keys (Keys tab) to see which SKUs exist.</source>
+        <translation>扫描键（“键”页）以查看有哪些 SKU。</translation>
+    </message>
+    <message>
+        <source>e.g. 9001 (the receipt is per order)</source>
+        <translation>例如 9001（回执按订单记录）</translation>
+    </message>
+    <message>
+        <source>optional: recorded in history and audit</source>
+        <translation>可选：记录在历史和审计中</translation>
+    </message>
+    <message>
+        <source>A retry with the same order id is safe: it deducts at most once while the receipt lives.</source>
+        <translation>用同一订单号重试是安全的：回执存在期间最多只扣减一次。</translation>
+    </message>
+    <message>
+        <source>No receipt: a retry after a lost reply may deduct twice.</source>
+        <translation>无回执：应答丢失后重试可能重复扣减。</translation>
+    </message>
+    <message>
+        <source>= %1; profile default %2 s</source>
+        <translation>= %1；配置默认 %2 秒</translation>
+    </message>
+    <message>
+        <source>not used in Script mode</source>
+        <translation>脚本方式下不使用</translation>
+    </message>
+    <message>
+        <source>%1   slot %2</source>
+        <translation>%1   槽 %2</translation>
+    </message>
+    <message>
+        <source>(enter a SKU)</source>
+        <translation>（请输入 SKU）</translation>
+    </message>
+    <message>
+        <source>none in Script mode</source>
+        <translation>脚本方式下无</translation>
+    </message>
+    <message>
+        <source>(enter a SKU and an order id)</source>
+        <translation>（请输入 SKU 和订单号）</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>已拒绝：%1</translation>
+    </message>
+    <message>
+        <source>Both keys hash to slot %1: on a cluster, one node runs the call.</source>
+        <translation>两个键都映射到槽 %1：在集群上由同一个节点执行该调用。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::DeductionPanel</name>
+    <message>
+        <source>Deduction</source>
+        <translation>扣减</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>This session&apos;s deductions (select one to see it and check it again)</source>
+        <translation>本会话的扣减（选中一条可查看并再次检查）</translation>
+    </message>
+    <message>
+        <source>%1 (read at %2)</source>
+        <translation>%1（读取于 %2）</translation>
+    </message>
+    <message>
+        <source>script retry after an unknown outcome, acknowledged: may deduct twice</source>
+        <translation>结果未知后的脚本重试，已确认：可能重复扣减</translation>
+    </message>
+    <message>
+        <source>retry of history entry %1 (%2)</source>
+        <translation>重试历史记录 %1 (%2)</translation>
+    </message>
+</context>
+<context>
+    <name>ui::DemoDataPanel</name>
+    <message>
+        <source>Demo data</source>
+        <translation>演示数据</translation>
+    </message>
+    <message>
+        <source>Planted problem</source>
+        <translation>预置的问题</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Why it matters</source>
+        <translation>为何重要</translation>
+    </message>
+    <message>
+        <source>Loading &lt;tt&gt;inventory_lib_v1&lt;/tt&gt; and seeding demo SKUs and orders…</source>
+        <translation>正在加载 &lt;tt&gt;inventory_lib_v1&lt;/tt&gt; 并写入演示 SKU 和订单…</translation>
+    </message>
+    <message>
+        <source>A private redis-server with generated data; it stops when the console exits. &lt;b&gt;%1 SKUs&lt;/b&gt; (&lt;tt&gt;%2&lt;/tt&gt; … &lt;tt&gt;%3&lt;/tt&gt;) and &lt;b&gt;%4 idempotency receipts&lt;/b&gt; written by real &lt;tt&gt;FCALL inventory_deduct_v1&lt;/tt&gt; calls for orders %5–%6, with TTLs from minutes to 7 days; %7 retried orders answered &lt;tt&gt;{2, recorded}&lt;/tt&gt; and %8 were refused for insufficient stock. %9 keys in %10 round trips. Planted on purpose, for you to find:</source>
+        <translation>一个带有生成数据的私有 redis-server；控制台退出时它会停止。&lt;b&gt;%1 个 SKU&lt;/b&gt;（&lt;tt&gt;%2&lt;/tt&gt; … &lt;tt&gt;%3&lt;/tt&gt;）和 &lt;b&gt;%4 条幂等回执&lt;/b&gt;，由订单 %5–%6 的真实 &lt;tt&gt;FCALL inventory_deduct_v1&lt;/tt&gt; 调用写入，TTL 从几分钟到 7 天不等；%7 个重试的订单得到 &lt;tt&gt;{2, recorded}&lt;/tt&gt; 应答，%8 个因库存不足被拒绝。%10 次往返写入 %9 个键。特意预置、供你发现的问题：</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&quot;color:%1&quot;&gt;&lt;b&gt;Seeding the demo data failed:&lt;/b&gt; %2&lt;/span&gt;&lt;br&gt;The server is still usable; its contents may be incomplete.</source>
+        <translation>&lt;span style=&quot;color:%1&quot;&gt;&lt;b&gt;写入演示数据失败：&lt;/b&gt;%2&lt;/span&gt;&lt;br&gt;服务器仍可使用；其内容可能不完整。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::DiffPage</name>
+    <message>
+        <source>Step 2 of 6 · Code</source>
+        <translation>第 2 步，共 6 步 · 代码</translation>
+    </message>
+    <message>
+        <source>The library&apos;s code now (left) and after the change (right). Red lines go, green lines come, yellow lines are edited.</source>
+        <translation>函数库现在的代码（左）和改动后的代码（右）。红色行被删除，绿色行被加入，黄色行被修改。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::EnvironmentField</name>
+    <message>
+        <source>Sessions on this profile start read-only: writes need the profile name typed to unlock them.</source>
+        <translation>此配置的会话以只读方式开始：需输入配置名称解锁后才能写入。</translation>
+    </message>
+    <message>
+        <source>Local once proven: after connecting, the server&apos;s process must be found on this machine owning the port; a tunnel, port-forward or container is treated as production.</source>
+        <translation>经证实后才算本地：连接后必须在本机找到占用该端口的服务器进程；隧道、端口转发或容器都按生产环境对待。</translation>
+    </message>
+    <message>
+        <source>Writes are allowed. Label a server production when a mistake there costs real stock.</source>
+        <translation>允许写入。如果在某台服务器上出错会损失真实库存，请把它标为生产环境。</translation>
+    </message>
+    <message>
+        <source>Default through an SSH bastion (the host is as the bastion sees it), until you pick a label. </source>
+        <translation>经 SSH 堡垒机时的默认值（主机是堡垒机看到的主机），直到你选择标签。</translation>
+    </message>
+    <message>
+        <source>Default behind Sentinel (after a failover the primary may be on any host), until you pick a label. </source>
+        <translation>在哨兵之后时的默认值（故障转移后主节点可能在任意主机上），直到你选择标签。</translation>
+    </message>
+    <message>
+        <source>Default for a loopback host. </source>
+        <translation>回环主机的默认值。</translation>
+    </message>
+    <message>
+        <source>Default for a host not written as localhost, 127.x.x.x or ::1, until you pick a label. </source>
+        <translation>主机未写成 localhost、127.x.x.x 或 ::1 时的默认值，直到你选择标签。</translation>
+    </message>
+    <message>
+        <source>This host is not written as loopback, yet labelled local: it is local only if, after connecting, the server&apos;s process is found on this machine; otherwise the session is production.</source>
+        <translation>此主机没有写成回环地址，却被标为本地：只有连接后在本机找到该服务器进程时才算本地；否则会话按生产环境处理。</translation>
+    </message>
+    <message>
+        <source>A server reached through an SSH bastion does not run on this machine: it cannot be labelled local.</source>
+        <translation>经 SSH 堡垒机访问的服务器不在本机上运行：不能标为本地。</translation>
+    </message>
+    <message>
+        <source>Behind Sentinel the primary may move to another machine: it cannot be labelled local.</source>
+        <translation>在哨兵之后主节点可能迁移到另一台机器：不能标为本地。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::FindingsModel</name>
+    <message>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Why, and what to do</source>
+        <translation>原因及处理方法</translation>
+    </message>
+    <message>
+        <source>Values read</source>
+        <translation>读取到的值</translation>
+    </message>
+</context>
+<context>
+    <name>ui::FlatKeyView</name>
+    <message>
+        <source>Lists any keys, at most 1,000,000 per scan.</source>
+        <translation>列出任意键，每次扫描最多 1,000,000 个。</translation>
+    </message>
+    <message>
+        <source>Key pattern:</source>
+        <translation>键匹配模式：</translation>
+    </message>
+    <message>
+        <source>A Redis glob, as SCAN MATCH takes it: * any, ? one character, [abc] a set, \ escapes</source>
+        <translation>Redis 通配模式，与 SCAN MATCH 相同：* 任意，? 一个字符，[abc] 字符集合，\ 转义</translation>
+    </message>
+    <message>
+        <source>Type:</source>
+        <translation>类型：</translation>
+    </message>
+    <message>
+        <source>any</source>
+        <translation>任意</translation>
+    </message>
+    <message>
+        <source>Scan</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <source>Copy key</source>
+        <translation>复制键</translation>
+    </message>
+    <message>
+        <source>Copy value</source>
+        <translation>复制值</translation>
+    </message>
+    <message>
+        <source>Set TTL…</source>
+        <translation>设置 TTL…</translation>
+    </message>
+    <message>
+        <source>Remove TTL…</source>
+        <translation>移除 TTL…</translation>
+    </message>
+    <message>
+        <source>Delete receipt…</source>
+        <translation>删除回执…</translation>
+    </message>
+    <message>
+        <source>Scanning… %1 of %2 keys looked at, %3 listed</source>
+        <translation>正在扫描… 已查看 %1 / %2 个键，列出 %3 个</translation>
+    </message>
+    <message>
+        <source>%1 keys match.</source>
+        <translation>%1 个键匹配。</translation>
+    </message>
+    <message>
+        <source>Stopped: %1 keys listed so far.</source>
+        <translation>已停止：目前列出 %1 个键。</translation>
+    </message>
+    <message>
+        <source>%1 (%2 keys listed).</source>
+        <translation>%1（列出 %2 个键）。</translation>
+    </message>
+    <message>
+        <source>Copied key %1</source>
+        <translation>已复制键 %1</translation>
+    </message>
+    <message>
+        <source>Copied the value of %1 (%2)</source>
+        <translation>已复制 %1 的值 (%2)</translation>
+    </message>
+    <message>
+        <source>Cannot copy the value of %1: %2</source>
+        <translation>无法复制 %1 的值：%2</translation>
+    </message>
+    <message>
+        <source>it is not a string (or is gone)</source>
+        <translation>它不是字符串（或已不存在）</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Finding out whether the server is a cluster before scanning…</source>
+        <translation>扫描前正在确认服务器是否为集群…</translation>
+    </message>
+    <message>
+        <source>This key has no TTL: there is nothing to remove.</source>
+        <translation>此键没有 TTL：无需移除。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::HostKeyDialog</name>
+    <message>
+        <source>the jump host</source>
+        <translation>跳板机</translation>
+    </message>
+    <message>
+        <source>the bastion</source>
+        <translation>堡垒机</translation>
+    </message>
+    <message>
+        <source>SSH host key changed</source>
+        <translation>SSH 主机密钥已变化</translation>
+    </message>
+    <message>
+        <source>Unknown SSH host key</source>
+        <translation>未知的 SSH 主机密钥</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The host key of %1 %2 has CHANGED.&lt;/b&gt;</source>
+        <translation>&lt;b&gt;%1 %2 的主机密钥已变化。&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The console has never connected to %1 %2 before.&lt;/b&gt;</source>
+        <translation>&lt;b&gt;控制台以前从未连接过 %1 %2。&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Route: %1</source>
+        <translation>路径：%1</translation>
+    </message>
+    <message>
+        <source>Anyone on the way could pose as this host. Compare its fingerprint with one obtained another way: ask the host&apos;s administrator, who can read it on the host itself with&lt;br&gt;&lt;tt&gt;&amp;nbsp;&amp;nbsp;ssh-keygen -lf %1&lt;/tt&gt;&lt;br&gt;Paste that fingerprint below: Trust is enabled only when it is exactly the same.</source>
+        <translation>途中的任何人都可能冒充此主机。请把它的指纹与通过其他途径获得的指纹比较：询问主机管理员，他可以在主机上用&lt;br&gt;&lt;tt&gt;&amp;nbsp;&amp;nbsp;ssh-keygen -lf %1&lt;/tt&gt;&lt;br&gt;读出指纹。把那个指纹粘贴到下面：只有完全相同时“信任”才可用。</translation>
+    </message>
+    <message>
+        <source>Trusted keys are written to the console&apos;s own known_hosts (%1), never to ~/.ssh/known_hosts.</source>
+        <translation>信任的密钥写入控制台自己的 known_hosts (%1)，从不写入 ~/.ssh/known_hosts。</translation>
+    </message>
+    <message>
+        <source>&amp;Replace the key and connect</source>
+        <translation>替换密钥并连接(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Trust and connect</source>
+        <translation>信任并连接(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Host:</source>
+        <translation>主机：</translation>
+    </message>
+    <message>
+        <source>Key type:</source>
+        <translation>密钥类型：</translation>
+    </message>
+    <message>
+        <source>Offered now:</source>
+        <translation>当前提供：</translation>
+    </message>
+    <message>
+        <source>Fingerprint:</source>
+        <translation>指纹：</translation>
+    </message>
+    <message>
+        <source>Trusted before:</source>
+        <translation>之前信任的：</translation>
+    </message>
+    <message>
+        <source>(could not be read)</source>
+        <translation>（无法读取）</translation>
+    </message>
+    <message>
+        <source>The host offers a different key than the one trusted before. Someone may be intercepting the connection (a man-in-the-middle attack), or the host was reinstalled. Do not continue until its administrator confirms the new key.</source>
+        <translation>该主机提供的密钥与之前信任的不同。可能有人在截获连接（中间人攻击），也可能主机被重装了。在其管理员确认新密钥之前不要继续。</translation>
+    </message>
+    <message>
+        <source>This profile is &lt;b&gt;production&lt;/b&gt; (a server behind a bastion is, until labelled): the console does not replace a trusted key for it. Once the change is confirmed, remove the lines for &lt;tt&gt;%1&lt;/tt&gt; from &lt;tt&gt;%2&lt;/tt&gt; and connect again.</source>
+        <translation>此配置是&lt;b&gt;生产环境&lt;/b&gt;（经堡垒机访问的服务器在标注之前都是）：控制台不会为它替换已信任的密钥。确认变更后，请从 &lt;tt&gt;%2&lt;/tt&gt; 中删除 &lt;tt&gt;%1&lt;/tt&gt; 的行，然后重新连接。</translation>
+    </message>
+    <message>
+        <source>To replace the trusted key, paste the new fingerprint the administrator gave you.</source>
+        <translation>要替换已信任的密钥，请粘贴管理员给你的新指纹。</translation>
+    </message>
+    <message>
+        <source>SHA256:… as obtained from the host&apos;s administrator</source>
+        <translation>从主机管理员处获得的 SHA256:…</translation>
+    </message>
+    <message>
+        <source>Fingerprint you obtained:</source>
+        <translation>你获得的指纹：</translation>
+    </message>
+    <message>
+        <source>Paste the fingerprint to compare.</source>
+        <translation>粘贴指纹以进行比较。</translation>
+    </message>
+    <message>
+        <source>Matches the key the host offers.</source>
+        <translation>与主机提供的密钥一致。</translation>
+    </message>
+    <message>
+        <source>Does not match the key the host offers: do not trust it.</source>
+        <translation>与主机提供的密钥不一致：不要信任它。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::HoverReadout</name>
+    <message>
+        <source>%1: %2 %3</source>
+        <translation>%1：%2 %3</translation>
+    </message>
+</context>
+<context>
+    <name>ui::KeyActionDialog</name>
+    <message>
+        <source>Set TTL</source>
+        <translation>设置 TTL</translation>
+    </message>
+    <message>
+        <source>Remove TTL</source>
+        <translation>移除 TTL</translation>
+    </message>
+    <message>
+        <source>Set stock</source>
+        <translation>设置库存</translation>
+    </message>
+    <message>
+        <source>Delete receipt</source>
+        <translation>删除回执</translation>
+    </message>
+    <message>
+        <source>Key:</source>
+        <translation>键：</translation>
+    </message>
+    <message>
+        <source>Expire in:</source>
+        <translation>过期时间：</translation>
+    </message>
+    <message>
+        <source>days</source>
+        <translation>天</translation>
+    </message>
+    <message>
+        <source>hours</source>
+        <translation>小时</translation>
+    </message>
+    <message>
+        <source>minutes</source>
+        <translation>分钟</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>Stock now:</source>
+        <translation>当前库存：</translation>
+    </message>
+    <message>
+        <source>a whole number from 0 to 1,000,000,000</source>
+        <translation>0 到 1,000,000,000 之间的整数</translation>
+    </message>
+    <message>
+        <source>New &amp;stock:</source>
+        <translation>新库存(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Command that will be sent:</source>
+        <translation>将要发送的命令：</translation>
+    </message>
+    <message>
+        <source>Delete key</source>
+        <translation>删除键</translation>
+    </message>
+    <message>
+        <source>(nothing is sent until the value is valid)</source>
+        <translation>（值有效之前不会发送任何内容）</translation>
+    </message>
+</context>
+<context>
+    <name>ui::KeySchemaForm</name>
+    <message>
+        <source>&lt;sku&gt; and &lt;order&gt; are replaced by the SKU and the order id. Keep the same {hash tag} in both so that they share a cluster slot.</source>
+        <translation>&lt;sku&gt; 和 &lt;order&gt; 会替换为 SKU 和订单号。两者应使用相同的 {哈希标签}，以便落在同一个集群槽中。</translation>
+    </message>
+    <message>
+        <source>Stock key:</source>
+        <translation>库存键：</translation>
+    </message>
+    <message>
+        <source>Receipt key:</source>
+        <translation>回执键：</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>Receipt TTL:</source>
+        <translation>回执 TTL：</translation>
+    </message>
+    <message>
+        <source>Example:</source>
+        <translation>示例：</translation>
+    </message>
+    <message>
+        <source>SKU 42, order 9001: %1 and %2</source>
+        <translation>SKU 42，订单 9001：%1 和 %2</translation>
+    </message>
+</context>
+<context>
+    <name>ui::LabPanel</name>
+    <message>
+        <source>Successes (first deductions)</source>
+        <translation>成功（首次扣减）</translation>
+    </message>
+    <message>
+        <source>Oversold units</source>
+        <translation>超卖数量</translation>
+    </message>
+    <message>
+        <source>Double deductions</source>
+        <translation>重复扣减</translation>
+    </message>
+    <message>
+        <source>Retries answered from receipts</source>
+        <translation>由回执应答的重试</translation>
+    </message>
+    <message>
+        <source>Refused: insufficient stock</source>
+        <translation>已拒绝：库存不足</translation>
+    </message>
+    <message>
+        <source>Initial → final stock</source>
+        <translation>初始 → 最终库存</translation>
+    </message>
+    <message>
+        <source>not read</source>
+        <translation>未读取</translation>
+    </message>
+    <message>
+        <source>Receipts left</source>
+        <translation>剩余回执</translation>
+    </message>
+    <message>
+        <source>none (no receipts)</source>
+        <translation>无（没有回执）</translation>
+    </message>
+    <message>
+        <source>Reused order ids</source>
+        <translation>重复使用的订单号</translation>
+    </message>
+    <message>
+        <source>Outcome unknown (retried)</source>
+        <translation>结果未知（已重试）</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>%1 commands/s</source>
+        <translation>每秒 %1 条命令</translation>
+    </message>
+    <message>
+        <source>Latency p50 / p99</source>
+        <translation>延迟 p50 / p99</translation>
+    </message>
+    <message>
+        <source>%1 / %2 ms</source>
+        <translation>%1 / %2 毫秒</translation>
+    </message>
+    <message>
+        <source>Units on each strategy&apos;s fresh SKU before the storm</source>
+        <translation>压测前每种策略的新 SKU 上的库存数量</translation>
+    </message>
+    <message>
+        <source>Connections deducting at the same time</source>
+        <translation>同时扣减的连接数</translation>
+    </message>
+    <message>
+        <source>Deductions of one unit each, over all connections</source>
+        <translation>每次扣减一个单位，所有连接合计的次数</translation>
+    </message>
+    <message>
+        <source>Commands each connection keeps in flight</source>
+        <translation>每个连接保持在途的命令数</translation>
+    </message>
+    <message>
+        <source>Share of attempts that resend an order id the server already acknowledged, as a client retrying a finished order does</source>
+        <translation>重新发送服务器已确认过的订单号的尝试所占比例，就像客户端重试一个已完成的订单</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>CLIENT PAUSE half way</source>
+        <translation>中途 CLIENT PAUSE</translation>
+    </message>
+    <message>
+        <source>Client timeout shorter than a pause</source>
+        <translation>客户端超时短于暂停</translation>
+    </message>
+    <message>
+        <source>A pause stalls the storm; with the short timeout, replies come too late, each call is an unknown outcome and is retried with the same order id</source>
+        <translation>暂停会阻塞压测；使用短超时时应答来得太晚，每次调用都是结果未知，并用同一订单号重试</translation>
+    </message>
+    <message>
+        <source>How long CLIENT PAUSE … WRITE lasts</source>
+        <translation>CLIENT PAUSE … WRITE 持续的时间</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> 毫秒</translation>
+    </message>
+    <message>
+        <source>The storm&apos;s command timeout with the short-timeout fault</source>
+        <translation>短超时故障下压测的命令超时</translation>
+    </message>
+    <message>
+        <source>Initial &amp;stock</source>
+        <translation>初始库存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Connections</source>
+        <translation>连接数(&amp;C)</translation>
+    </message>
+    <message>
+        <source>A&amp;ttempts</source>
+        <translation>尝试次数(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Pipeline depth</source>
+        <translation>流水线深度(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Retry share</source>
+        <translation>重试比例(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Fault</source>
+        <translation>故障(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Client timeout</source>
+        <translation>客户端超时</translation>
+    </message>
+    <message>
+        <source>Strategies</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Run storm</source>
+        <translation>运行压测</translation>
+    </message>
+    <message>
+        <source>Ctrl+Return</source>
+        <translation>Ctrl+Return</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Esc: stop sending; the lab&apos;s keys are still removed</source>
+        <translation>Esc：停止发送；实验室的键仍会被删除</translation>
+    </message>
+    <message>
+        <source>Storm</source>
+        <translation>压测</translation>
+    </message>
+    <message>
+        <source>Each strategy deducts one unit at a time from a fresh throwaway SKU (stock:{lab-…}) under the same storm, and the lab counts what went wrong: &lt;b&gt;oversold&lt;/b&gt; units (sold minus the initial stock) and &lt;b&gt;double deductions&lt;/b&gt; from retries. The lab&apos;s keys are removed afterwards.</source>
+        <translation>每种策略在同一压测下，每次从一个新的临时 SKU (stock:{lab-…}) 扣减一个单位，实验室统计出错的情况：&lt;b&gt;超卖&lt;/b&gt;数量（售出减去初始库存）和重试造成的&lt;b&gt;重复扣减&lt;/b&gt;。实验室的键之后会被删除。</translation>
+    </message>
+    <message>
+        <source>The lab is disabled on this session: %1.</source>
+        <translation>本会话禁用了实验室：%1。</translation>
+    </message>
+    <message>
+        <source>Not run yet</source>
+        <translation>尚未运行</translation>
+    </message>
+    <message>
+        <source>Not run yet: the lab is disabled on this session (see above).</source>
+        <translation>尚未运行：本会话禁用了实验室（见上方）。</translation>
+    </message>
+    <message>
+        <source>Not run yet: press Run storm (Ctrl+Return) to run each ticked strategy on throwaway SKUs through %1; their keys are removed afterwards.</source>
+        <translation>尚未运行：按“运行压测”(Ctrl+Return) 经 %1 在临时 SKU 上运行每种勾选的策略；它们的键之后会被删除。</translation>
+    </message>
+    <message>
+        <source>Nothing sent: %1.</source>
+        <translation>未发送任何内容：%1。</translation>
+    </message>
+    <message>
+        <source>Starting %1 through %2…</source>
+        <translation>正在经 %2 启动 %1…</translation>
+    </message>
+    <message>
+        <source>Cancelling: waiting for the commands in flight, then removing the lab&apos;s keys…</source>
+        <translation>正在取消：等待在途命令完成，然后删除实验室的键…</translation>
+    </message>
+    <message>
+        <source>Running %1 on %2: %3 of %4 attempts…</source>
+        <translation>正在 %2 上运行 %1：%3 / %4 次尝试…</translation>
+    </message>
+    <message>
+        <source>The lab could not run: %1.</source>
+        <translation>实验室无法运行：%1。</translation>
+    </message>
+    <message>
+        <source>Cancelled; the lab&apos;s keys were removed.</source>
+        <translation>已取消；实验室的键已删除。</translation>
+    </message>
+    <message>
+        <source>Done; the lab&apos;s keys were removed.</source>
+        <translation>完成；实验室的键已删除。</translation>
+    </message>
+    <message>
+        <source>Done, but some keys stayed: %1</source>
+        <translation>完成，但有些键仍在：%1</translation>
+    </message>
+    <message>
+        <source>sold %1 from a stock of %2</source>
+        <translation>从库存 %2 中售出 %1</translation>
+    </message>
+    <message>
+        <source>on %1</source>
+        <translation>在 %1 上</translation>
+    </message>
+</context>
+<context>
+    <name>ui::LatencyChart</name>
+    <message>
+        <source>Round-trip latency: run the lab to see each strategy&apos;s histogram</source>
+        <translation>往返延迟：运行实验室以查看每种策略的直方图</translation>
+    </message>
+    <message>
+        <source>Round-trip latency (share of each strategy&apos;s commands)</source>
+        <translation>往返延迟（各策略命令所占比例）</translation>
+    </message>
+    <message>
+        <source>round trip (ms)</source>
+        <translation>往返（毫秒）</translation>
+    </message>
+    <message>
+        <source>share</source>
+        <translation>比例</translation>
+    </message>
+</context>
+<context>
+    <name>ui::LibrariesView</name>
+    <message>
+        <source>Preview upgrade…</source>
+        <translation>预览升级…</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Load file…</source>
+        <translation>加载文件…</translation>
+    </message>
+    <message>
+        <source>Roll back…</source>
+        <translation>回滚…</translation>
+    </message>
+    <message>
+        <source>Compare with folder…</source>
+        <translation>与文件夹比较…</translation>
+    </message>
+    <message>
+        <source>Preview and load a library file behind the guards</source>
+        <translation>在防护之下预览并加载函数库文件</translation>
+    </message>
+    <message>
+        <source>Put back the state saved in a backup file</source>
+        <translation>放回备份文件中保存的状态</translation>
+    </message>
+    <message>
+        <source>Also match loaded libraries against the files of another folder</source>
+        <translation>同时将已加载的函数库与另一个文件夹中的文件比对</translation>
+    </message>
+    <message>
+        <source>Library / function</source>
+        <translation>函数库 / 函数</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <source>Functions / flags</source>
+        <translation>函数 / 标志</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <source>SHA-256</source>
+        <translation>SHA-256</translation>
+    </message>
+    <message>
+        <source>Local file</source>
+        <translation>本地文件</translation>
+    </message>
+    <message>
+        <source>Loaded function libraries</source>
+        <translation>已加载的函数库</translation>
+    </message>
+    <message>
+        <source>Function libraries on %1</source>
+        <translation>%1 上的函数库</translation>
+    </message>
+    <message>
+        <source>(no server)</source>
+        <translation>（无服务器）</translation>
+    </message>
+    <message>
+        <source>Reading the replication group (INFO replication)…</source>
+        <translation>正在读取复制组 (INFO replication)…</translation>
+    </message>
+    <message>
+        <source>No connection.</source>
+        <translation>无连接。</translation>
+    </message>
+    <message>
+        <source>Reading FUNCTION LIST WITHCODE…</source>
+        <translation>正在读取 FUNCTION LIST WITHCODE…</translation>
+    </message>
+    <message>
+        <source>FUNCTION LIST as user &apos;%1&apos; failed: %2</source>
+        <translation>以用户“%1”执行 FUNCTION LIST 失败：%2</translation>
+    </message>
+    <message>
+        <source>Function libraries on the cluster of %1 (%2 primaries, %3 replicas)</source>
+        <translation>%1 所在集群上的函数库（%2 个主节点，%3 个副本）</translation>
+    </message>
+    <message>
+        <source>Function libraries on %1 and its replica</source>
+        <translation>%1 及其副本上的函数库</translation>
+    </message>
+    <message>
+        <source>Function libraries on %1 and its %2 replicas</source>
+        <translation>%1 及其 %2 个副本上的函数库</translation>
+    </message>
+    <message>
+        <source>Function libraries on %1, a replica of %2</source>
+        <translation>%1（%2 的副本）上的函数库</translation>
+    </message>
+    <message>
+        <source>Reading FUNCTION LIST WITHCODE on %1 nodes…</source>
+        <translation>正在 %1 个节点上读取 FUNCTION LIST WITHCODE…</translation>
+    </message>
+    <message>
+        <source>1 function</source>
+        <translation>1 个函数</translation>
+    </message>
+    <message>
+        <source>%1 functions</source>
+        <translation>%1 个函数</translation>
+    </message>
+    <message>
+        <source>%1: loaded %2, local file %3 (%4) differs.</source>
+        <translation>%1：已加载 %2，本地文件 %3 (%4) 不同。</translation>
+    </message>
+    <message>
+        <source>1 library</source>
+        <translation>1 个函数库</translation>
+    </message>
+    <message>
+        <source>%1 libraries</source>
+        <translation>%1 个函数库</translation>
+    </message>
+    <message>
+        <source>%1 on %2, read %3. Compared with: %4</source>
+        <translation>%2 上的%1，读取于 %3。比对对象：%4</translation>
+    </message>
+    <message>
+        <source>%1 nodes</source>
+        <translation>%1 个节点</translation>
+    </message>
+    <message>
+        <source>the shipped functions/</source>
+        <translation>随附的 functions/</translation>
+    </message>
+    <message>
+        <source>(no flags)</source>
+        <translation>（无标志）</translation>
+    </message>
+    <message>
+        <source>(no description)</source>
+        <translation>（无描述）</translation>
+    </message>
+    <message>
+        <source>Select a library to see its code.</source>
+        <translation>选中一个函数库以查看其代码。</translation>
+    </message>
+    <message>
+        <source>Code of %1 as loaded (read-only): %2, %3 lines, sha256 %4</source>
+        <translation>%1 已加载的代码（只读）：%2，%3 行，sha256 %4</translation>
+    </message>
+    <message>
+        <source>Load library</source>
+        <translation>加载函数库</translation>
+    </message>
+    <message>
+        <source>%1 could not be inspected offline, so it is not loaded. This says nothing about the code: try again when the machine is less busy.
+
+%2</source>
+        <translation>无法离线检查 %1，因此没有加载。这并不说明代码有问题：请在机器不那么忙时重试。
+
+%2</translation>
+    </message>
+    <message>
+        <source>%1 cannot be loaded, Redis would refuse it:
+
+%2</source>
+        <translation>%1 无法加载，Redis 会拒绝它：
+
+%2</translation>
+    </message>
+    <message>
+        <source>Roll back</source>
+        <translation>回滚</translation>
+    </message>
+    <message>
+        <source>Bring nodes in line</source>
+        <translation>使节点一致</translation>
+    </message>
+    <message>
+        <source>Load a library file</source>
+        <translation>加载函数库文件</translation>
+    </message>
+    <message>
+        <source>Lua libraries (*.lua);;All files (*)</source>
+        <translation>Lua 函数库 (*.lua);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Compare with the library files of a folder</source>
+        <translation>与某个文件夹中的函数库文件比较</translation>
+    </message>
+</context>
+<context>
+    <name>ui::LibraryTableModel</name>
+    <message>
+        <source>Library</source>
+        <translation>函数库</translation>
+    </message>
+    <message>
+        <source>Functions</source>
+        <translation>函数</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>Function names [flags] (hover for descriptions)</source>
+        <translation>函数名 [标志]（悬停查看描述）</translation>
+    </message>
+</context>
+<context>
+    <name>ui::LoadWizard</name>
+    <message>
+        <source>Load %1 from %2</source>
+        <translation>从 %2 加载 %1</translation>
+    </message>
+    <message>
+        <source>Delete %1</source>
+        <translation>删除 %1</translation>
+    </message>
+    <message>
+        <source>Roll back %1</source>
+        <translation>回滚 %1</translation>
+    </message>
+    <message>
+        <source>Restore the function dump (%1)</source>
+        <translation>恢复函数转储 (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>ui::MainWindow</name>
+    <message>
+        <source>&amp;Overview</source>
+        <translation>概览(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Overview updated %1</source>
+        <translation>概览已更新 %1</translation>
+    </message>
+    <message>
+        <source>SERVER RESTARTED (run_id changed) · %1</source>
+        <translation>服务器已重启（run_id 已变化）· %1</translation>
+    </message>
+    <message>
+        <source>Overview refresh failed</source>
+        <translation>概览刷新失败</translation>
+    </message>
+    <message>
+        <source>&amp;Keys</source>
+        <translation>键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;Deductions</source>
+        <translation>扣减(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Libraries</source>
+        <translation>函数库(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Audit log</source>
+        <translation>审计日志(&amp;A)</translation>
+    </message>
+    <message>
+        <source>C&amp;harts</source>
+        <translation>图表(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Readi&amp;ness</source>
+        <translation>就绪检查(&amp;N)</translation>
+    </message>
+    <message>
+        <source>La&amp;b</source>
+        <translation>实验室(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Show the %1 tab</source>
+        <translation>显示“%1”页</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source> · checking whether the server runs on this machine…</source>
+        <translation> · 正在检查服务器是否在本机运行…</translation>
+    </message>
+    <message>
+        <source>checking whether the server runs on this machine…</source>
+        <translation>正在检查服务器是否在本机运行…</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;New connection…</source>
+        <translation>新建连接(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>&amp;Unlock writes…</source>
+        <translation>解锁写入(&amp;U)…</translation>
+    </message>
+    <message>
+        <source>&amp;Lock writes (read-only)</source>
+        <translation>锁定写入（只读）(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Reconnect</source>
+        <translation>重新连接(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Find order…</source>
+        <translation>查找订单(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;About Inventory Console</source>
+        <translation>关于 Inventory Console(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 Qt(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>READ-ONLY session: writes are refused until you unlock (File &gt; Unlock writes, Ctrl+Shift+U)</source>
+        <translation>只读会话：解锁前写入都会被拒绝（文件 &gt; 解锁写入，Ctrl+Shift+U）</translation>
+    </message>
+    <message>
+        <source>WRITES UNLOCKED on production for this session: every write affects real orders</source>
+        <translation>本会话已在生产环境上解锁写入：每次写入都会影响真实订单</translation>
+    </message>
+    <message>
+        <source>Reconnect could not open it again: %1</source>
+        <translation>重新连接无法再次打开它：%1</translation>
+    </message>
+    <message>
+        <source>Inventory Console — %1</source>
+        <translation>Inventory Console — %1</translation>
+    </message>
+    <message>
+        <source>Inventory Console — %1 (primary of &apos;%2&apos;)</source>
+        <translation>Inventory Console — %1（“%2”的主节点）</translation>
+    </message>
+    <message>
+        <source> via SSH %1</source>
+        <translation> 经 SSH %1</translation>
+    </message>
+    <message>
+        <source>via Sentinel &apos;%1&apos;</source>
+        <translation>经哨兵“%1”</translation>
+    </message>
+    <message>
+        <source>The sentinels named %1 the primary of &apos;%2&apos; and ROLE confirmed it. If they name another one, every connection of this window moves there.</source>
+        <translation>哨兵指定 %1 为“%2”的主节点，并经 ROLE 确认。如果它们指定了另一个，此窗口的所有连接都会迁移过去。</translation>
+    </message>
+    <message>
+        <source>primary moved from %1 to %2 at %3</source>
+        <translation>主节点于 %3 从 %1 迁移到 %2</translation>
+    </message>
+    <message>
+        <source>Sentinel named %1 the primary of &apos;%2&apos; at %3; every connection of this window now goes there. Commands in flight on %4 when it moved: outcome unknown, not resent; look up their receipts (Ctrl+F).</source>
+        <translation>哨兵于 %3 指定 %1 为“%2”的主节点；此窗口的所有连接现在都发往那里。迁移时在 %4 上途中的命令：结果未知，未重发；请查询它们的回执 (Ctrl+F)。</translation>
+    </message>
+    <message>
+        <source>Sentinel &apos;%1&apos;: primary not confirmed</source>
+        <translation>哨兵“%1”：主节点未确认</translation>
+    </message>
+    <message>
+        <source>This is the embedded demo server, started for a quick look: no persistence, no replica, one default user who may do everything, the previous library release, and seeded data with deliberate anomalies. The rules it fails are expected here; each one shows what a production server needs.</source>
+        <translation>这是嵌入式演示服务器，用于快速浏览：无持久化、无副本、一个可执行所有操作的默认用户、上一个函数库版本，以及带有故意异常的种子数据。它在这里未通过的规则是预期之中的；每一条都说明了生产服务器需要什么。</translation>
+    </message>
+    <message>
+        <source>embedded demo server with generated data; it stops when the console exits</source>
+        <translation>带有生成数据的嵌入式演示服务器；控制台退出时它会停止</translation>
+    </message>
+    <message>
+        <source>Seeding demo data…</source>
+        <translation>正在写入演示数据…</translation>
+    </message>
+    <message>
+        <source>Demo data seeded</source>
+        <translation>演示数据已写入</translation>
+    </message>
+    <message>
+        <source>Seeding the demo data failed</source>
+        <translation>写入演示数据失败</translation>
+    </message>
+    <message>
+        <source>About Inventory Console</source>
+        <translation>关于 Inventory Console</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Inventory Console %1&lt;/h3&gt;&lt;p&gt;An admin console for the Redis side of stock deduction: stock keys, idempotency receipts and their TTLs, deductions through &lt;tt&gt;FCALL&lt;/tt&gt;, and the Redis Functions libraries that implement them.&lt;/p&gt;&lt;p&gt;Connected to &lt;b&gt;%2&lt;/b&gt; (%3).&lt;/p&gt;&lt;p&gt;Built with Qt %4 and hiredis.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Inventory Console %1&lt;/h3&gt;&lt;p&gt;面向库存扣减 Redis 一侧的管理控制台：库存键、幂等回执及其 TTL、通过 &lt;tt&gt;FCALL&lt;/tt&gt; 执行的扣减，以及实现它们的 Redis Functions 函数库。&lt;/p&gt;&lt;p&gt;已连接到 &lt;b&gt;%2&lt;/b&gt; (%3)。&lt;/p&gt;&lt;p&gt;基于 Qt %4 和 hiredis 构建。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>ui::NodeMatrixView</name>
+    <message>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>other version</source>
+        <translation>其他版本</translation>
+    </message>
+    <message>
+        <source>other code, same version</source>
+        <translation>代码不同，版本相同</translation>
+    </message>
+    <message>
+        <source>Bring nodes in line…</source>
+        <translation>使节点一致…</translation>
+    </message>
+    <message>
+        <source>Load the selected node&apos;s copy of the library (or the copy most nodes hold) onto every primary that differs, behind the same guards as a load</source>
+        <translation>将选中节点上的函数库副本（或多数节点持有的副本）加载到每个不一致的主节点上，使用与加载相同的防护</translation>
+    </message>
+    <message>
+        <source>Libraries by node</source>
+        <translation>各节点的函数库</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>primary</source>
+        <translation>主节点</translation>
+    </message>
+    <message>
+        <source>replica of %1</source>
+        <translation>%1 的副本</translation>
+    </message>
+    <message>
+        <source>could not read</source>
+        <translation>无法读取</translation>
+    </message>
+    <message>
+        <source>in line</source>
+        <translation>一致</translation>
+    </message>
+    <message>
+        <source>Drift: FUNCTION LOAD is not propagated between shards, and these nodes differ:</source>
+        <translation>漂移：FUNCTION LOAD 不会在分片之间传播，以下节点不一致：</translation>
+    </message>
+    <message>
+        <source>Drift: these nodes differ:</source>
+        <translation>漂移：以下节点不一致：</translation>
+    </message>
+    <message>
+        <source>Replicas follow their primary: bringing the primaries in line brings them too.</source>
+        <translation>副本跟随其主节点：让主节点一致，副本也随之一致。</translation>
+    </message>
+    <message>
+        <source>In line: the %1 nodes (%2, %3) hold the same libraries.</source>
+        <translation>一致：%1 个节点（%2，%3）持有相同的函数库。</translation>
+    </message>
+    <message>
+        <source>1 primary</source>
+        <translation>1 个主节点</translation>
+    </message>
+    <message>
+        <source>%1 primaries</source>
+        <translation>%1 个主节点</translation>
+    </message>
+    <message>
+        <source>1 replica</source>
+        <translation>1 个副本</translation>
+    </message>
+    <message>
+        <source>%1 replicas</source>
+        <translation>%1 个副本</translation>
+    </message>
+    <message>
+        <source>Not every node could be checked:</source>
+        <translation>并非每个节点都能检查：</translation>
+    </message>
+    <message>
+        <source>Bring %1 in line with %2…</source>
+        <translation>使 %1 与 %2 一致…</translation>
+    </message>
+    <message>
+        <source>Every primary holds the same copy of the selected library</source>
+        <translation>每个主节点都持有选中函数库的相同副本</translation>
+    </message>
+    <message>
+        <source>Loads %1 as %2 holds it onto %3, behind the same guards as a load</source>
+        <translation>将 %2 所持有的 %1 加载到 %3 上，使用与加载相同的防护</translation>
+    </message>
+</context>
+<context>
+    <name>ui::OrderLookupView</name>
+    <message>
+        <source>Type an order id and press Enter. Each receipt found is explained: what the order deducted, how much was left, and until when a retry returns the first result.</source>
+        <translation>输入订单号并按回车。找到的每条回执都会附有说明：该订单扣减了什么、剩余多少，以及重试在何时之前会返回第一次的结果。</translation>
+    </message>
+    <message>
+        <source>Order id:</source>
+        <translation>订单号：</translation>
+    </message>
+    <message>
+        <source>e.g. 9001: finds its receipts in every SKU</source>
+        <translation>例如 9001：在每个 SKU 中查找它的回执</translation>
+    </message>
+    <message>
+        <source>Look up</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Copy receipt key</source>
+        <translation>复制回执键</translation>
+    </message>
+    <message>
+        <source>Set TTL…</source>
+        <translation>设置 TTL…</translation>
+    </message>
+    <message>
+        <source>Delete receipt…</source>
+        <translation>删除回执…</translation>
+    </message>
+    <message>
+        <source>Show in audit log</source>
+        <translation>在审计日志中显示</translation>
+    </message>
+    <message>
+        <source>Searching every SKU&apos;s receipts… %1 % of the keyspace</source>
+        <translation>正在搜索每个 SKU 的回执… 已完成键空间的 %1 %</translation>
+    </message>
+    <message>
+        <source>%1 for order %2; searched all %3 keys in %4 s.</source>
+        <translation>订单 %2：%1；已在 %4 秒内搜索全部 %3 个键。</translation>
+    </message>
+    <message>
+        <source>Search cancelled: the receipts listed may not be all.</source>
+        <translation>搜索已取消：列出的回执可能不全。</translation>
+    </message>
+    <message>
+        <source>Search failed: %1</source>
+        <translation>搜索失败：%1</translation>
+    </message>
+    <message>
+        <source>Copied key %1</source>
+        <translation>已复制键 %1</translation>
+    </message>
+    <message>
+        <source>Type an order id first.</source>
+        <translation>请先输入订单号。</translation>
+    </message>
+    <message>
+        <source>Finding out whether the server is a cluster before searching…</source>
+        <translation>搜索前正在确认服务器是否为集群…</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Could not read this console&apos;s audit log: %1</source>
+        <translation>无法读取本控制台的审计日志：%1</translation>
+    </message>
+    <message>
+        <source>Show this order in the audit log</source>
+        <translation>在审计日志中显示此订单</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Searching for order %1…&lt;/p&gt;</source>
+        <translation>&lt;p&gt;正在搜索订单 %1…&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Look for this order in the audit log</source>
+        <translation>在审计日志中查找此订单</translation>
+    </message>
+    <message>
+        <source>This order&apos;s records for the selected SKU in the audit log</source>
+        <translation>审计日志中此订单在选中 SKU 上的记录</translation>
+    </message>
+    <message>
+        <source>This order&apos;s records in the audit log, in every SKU</source>
+        <translation>审计日志中此订单在所有 SKU 上的记录</translation>
+    </message>
+</context>
+<context>
+    <name>ui::OutcomesPage</name>
+    <message>
+        <source>Deduction outcomes in this session</source>
+        <translation>本会话中的扣减结果</translation>
+    </message>
+    <message>
+        <source>Deduction outcomes in the audit log</source>
+        <translation>审计日志中的扣减结果</translation>
+    </message>
+    <message>
+        <source>Last hour (per 5 min)</source>
+        <translation>最近一小时（每 5 分钟）</translation>
+    </message>
+    <message>
+        <source>Last day (per 2 hours)</source>
+        <translation>最近一天（每 2 小时）</translation>
+    </message>
+    <message>
+        <source>Last week (per day)</source>
+        <translation>最近一周（每天）</translation>
+    </message>
+    <message>
+        <source>Last 30 days (per 3 days)</source>
+        <translation>最近 30 天（每 3 天）</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新加载</translation>
+    </message>
+    <message>
+        <source>%1 started</source>
+        <translation>%1开始</translation>
+    </message>
+    <message>
+        <source>minute</source>
+        <translation>分钟</translation>
+    </message>
+    <message>
+        <source>%1 minutes</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>No deduction in this session yet — deductions made on the Deductions tab appear here by outcome</source>
+        <translation>本会话中还没有扣减 —— 在“扣减”页进行的扣减会按结果显示在这里</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>No audit log yet at %1: it is written at the first deduction.</source>
+        <translation>%1 处还没有审计日志：首次扣减时会写入。</translation>
+    </message>
+    <message>
+        <source>%1 deductions in the period, from %2.</source>
+        <translation>本时段内 %1 次扣减，来自 %2。</translation>
+    </message>
+    <message>
+        <source>period started</source>
+        <translation>时段开始</translation>
+    </message>
+    <message>
+        <source>No deduction recorded in the audit log in this period</source>
+        <translation>本时段内审计日志中没有记录扣减</translation>
+    </message>
+</context>
+<context>
+    <name>ui::PassphraseDialog</name>
+    <message>
+        <source>SSH key passphrase</source>
+        <translation>SSH 密钥口令</translation>
+    </message>
+    <message>
+        <source>The bastion %1 refused the key %2. If the key has a passphrase, enter it to connect; if it has none, the bastion does not accept this key.</source>
+        <translation>堡垒机 %1 拒绝了密钥 %2。如果该密钥有口令，请输入后连接；如果没有，说明堡垒机不接受此密钥。</translation>
+    </message>
+    <message>
+        <source>The passphrase given was not accepted.</source>
+        <translation>提供的口令未被接受。</translation>
+    </message>
+    <message>
+        <source>Passphrase</source>
+        <translation>口令</translation>
+    </message>
+    <message>
+        <source>&amp;Passphrase:</source>
+        <translation>口令(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Kept in memory for this window&apos;s tunnel only (to reconnect); never saved.</source>
+        <translation>仅为本窗口的隧道保存在内存中（用于重连）；从不保存到磁盘。</translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation>连接(&amp;C)</translation>
+    </message>
+</context>
+<context>
+    <name>ui::PreflightPage</name>
+    <message>
+        <source>Unlock this production session…</source>
+        <translation>解锁此生产环境会话…</translation>
+    </message>
+    <message>
+        <source>Check again</source>
+        <translation>重新检查</translation>
+    </message>
+    <message>
+        <source>Step 3 of 6 · Preflight</source>
+        <translation>第 3 步，共 6 步 · 预检</translation>
+    </message>
+    <message>
+        <source>Whether this session may make the change: the environment guard, and an ACL DRYRUN of the change and of the backup&apos;s FUNCTION DUMP for %1, who runs every step.</source>
+        <translation>本会话能否做出此改动：环境防护，以及以 %1（执行每一步的身份）对改动和备份所需的 FUNCTION DUMP 做的 ACL DRYRUN。</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>检查</translation>
+    </message>
+    <message>
+        <source>Detail</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Preflight checks</source>
+        <translation>预检项目</translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation>正在检查…</translation>
+    </message>
+    <message>
+        <source>✖ refused</source>
+        <translation>✖ 已拒绝</translation>
+    </message>
+    <message>
+        <source>⚠ warning</source>
+        <translation>⚠ 警告</translation>
+    </message>
+    <message>
+        <source>✔ passed</source>
+        <translation>✔ 通过</translation>
+    </message>
+    <message>
+        <source>The change cannot be made from this session:
+%1</source>
+        <translation>无法从本会话做出此改动：
+%1</translation>
+    </message>
+    <message>
+        <source>The change may go ahead, but not every check passed: %1.
+• %2
+Next: a backup of what the server holds now.</source>
+        <translation>改动可以继续，但并非所有检查都通过：%1。
+• %2
+下一步：备份服务器当前持有的内容。</translation>
+    </message>
+    <message>
+        <source>one warning</source>
+        <translation>一个警告</translation>
+    </message>
+    <message>
+        <source>%1 warnings</source>
+        <translation>%1 个警告</translation>
+    </message>
+    <message>
+        <source>Every check passed. Next: a backup of what the server holds now.</source>
+        <translation>所有检查都已通过。下一步：备份服务器当前持有的内容。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ProfileListPanel</name>
+    <message>
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation>复制一份</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <source>Saved profiles</source>
+        <translation>已保存的配置</translation>
+    </message>
+    <message>
+        <source>Saved profiles:</source>
+        <translation>已保存的配置：</translation>
+    </message>
+    <message>
+        <source>None yet. Fill in the form (or paste a URL), then Save or Connect: the profile appears here.</source>
+        <translation>暂无。填写表单（或粘贴 URL），然后点“保存”或“连接”：配置会出现在这里。</translation>
+    </message>
+    <message>
+        <source> · SSH</source>
+        <translation> · SSH</translation>
+    </message>
+    <message>
+        <source>%1, through the SSH bastion %2</source>
+        <translation>%1，经 SSH 堡垒机 %2</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ReadinessPanel</name>
+    <message>
+        <source>Not checked yet</source>
+        <translation>尚未检查</translation>
+    </message>
+    <message>
+        <source>&amp;Re-check</source>
+        <translation>重新检查(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Read the server again and re-run every rule (F5)</source>
+        <translation>重新读取服务器并重新运行每条规则 (F5)</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save the findings as Markdown or HTML for a release ticket</source>
+        <translation>将检查结果保存为 Markdown 或 HTML，用于发布工单</translation>
+    </message>
+    <message>
+        <source>Waiting for the key scan…</source>
+        <translation>正在等待键扫描…</translation>
+    </message>
+    <message>
+        <source>The receipt and stock rules read the Keys tab&apos;s scan.</source>
+        <translation>回执和库存规则读取“键”页的扫描结果。</translation>
+    </message>
+    <message>
+        <source>Scanning the keys…</source>
+        <translation>正在扫描键…</translation>
+    </message>
+    <message>
+        <source>The receipt and stock rules need a scan of the stock and receipt keys; the Keys tab shows the same scan.</source>
+        <translation>回执和库存规则需要扫描库存键和回执键；“键”页显示的是同一次扫描。</translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation>正在检查…</translation>
+    </message>
+    <message>
+        <source>SKUs matching &apos;%1&apos; (the Keys tab&apos;s filter)</source>
+        <translation>匹配“%1”的 SKU（“键”页的筛选条件）</translation>
+    </message>
+    <message>
+        <source>%1 pass, %2 warn, %3 fail, %4 could not check — %5 as user &apos;%6&apos;, checked %7. The same audit runs headless: inventory-cli audit.</source>
+        <translation>通过 %1，警告 %2，失败 %3，无法检查 %4 —— 以用户“%6”访问 %5，检查于 %7。同样的审计可以无界面运行：inventory-cli audit。</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>HTML, one self-contained file (*.html)</source>
+        <translation>HTML，单个自包含文件 (*.html)</translation>
+    </message>
+    <message>
+        <source>Export the readiness report</source>
+        <translation>导出就绪检查报告</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>The report was not saved: %1. Choose another folder.</source>
+        <translation>报告未保存：%1。请选择另一个文件夹。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ReceiptExpiryPage</name>
+    <message>
+        <source>Receipt expiry from the last scan</source>
+        <translation>上次扫描的回执过期情况</translation>
+    </message>
+    <message>
+        <source>receipts</source>
+        <translation>回执</translation>
+    </message>
+    <message>
+        <source>expires in (from now), receipts</source>
+        <translation>（从现在起）多久后过期，回执</translation>
+    </message>
+    <message>
+        <source>receipts (log scale)</source>
+        <translation>回执（对数刻度）</translation>
+    </message>
+    <message>
+        <source>Recount</source>
+        <translation>重新计数</translation>
+    </message>
+    <message>
+        <source>Count again from the last scan, at the current time</source>
+        <translation>按当前时间从上次扫描重新计数</translation>
+    </message>
+    <message>
+        <source>No scan yet — open the Keys tab to scan; receipts are counted from its result</source>
+        <translation>尚未扫描 —— 打开“键”页进行扫描；回执按其结果计数</translation>
+    </message>
+    <message>
+        <source>%1 receipts in the scan%7, counted at %2. Already expired: %8; without a TTL: %9. Expiring within a minute: %3, an hour: %4, a day: %5, a week: %6. A retry of those orders is answered &quot;already applied&quot; only until its receipt expires; after that it deducts again.</source>
+        <translation>%7扫描中有 %1 条回执，计数于 %2。已过期：%8；没有 TTL：%9。一分钟内过期：%3，一小时内：%4，一天内：%5，一周内：%6。这些订单的重试只在回执过期前才会得到“已执行”的应答；之后会再次扣减。</translation>
+    </message>
+    <message>
+        <source> of %1</source>
+        <translation>%1 的</translation>
+    </message>
+    <message>
+        <source>The last scan found no receipt</source>
+        <translation>上次扫描没有找到回执</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ResultCard</name>
+    <message>
+        <source>Stock just before</source>
+        <translation>扣减前一刻的库存</translation>
+    </message>
+    <message>
+        <source>Stock just after</source>
+        <translation>扣减后一刻的库存</translation>
+    </message>
+    <message>
+        <source>Receipt after</source>
+        <translation>扣减后的回执</translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <translation>已发送</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Last check</source>
+        <translation>最近检查</translation>
+    </message>
+    <message>
+        <source>Check receipt</source>
+        <translation>检查回执</translation>
+    </message>
+    <message>
+        <source>Retry with the same order id…</source>
+        <translation>用同一订单号重试…</translation>
+    </message>
+    <message>
+        <source>No deduction yet</source>
+        <translation>尚无扣减</translation>
+    </message>
+    <message>
+        <source>Fill in the form and press Run (Ctrl+Enter). You will see the exact command before anything is sent.</source>
+        <translation>填写表单并按“运行”(Ctrl+Enter)。发送任何内容之前你都会看到确切的命令。</translation>
+    </message>
+    <message>
+        <source>Retrying…</source>
+        <translation>正在重试…</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>正在运行…</translation>
+    </message>
+    <message>
+        <source>Sent; waiting for the reply. Until it comes, the outcome is not known.</source>
+        <translation>已发送；正在等待应答。应答到来之前，结果未知。</translation>
+    </message>
+    <message>
+        <source>Sending</source>
+        <translation>正在发送</translation>
+    </message>
+    <message>
+        <source>checking…</source>
+        <translation>检查中…</translation>
+    </message>
+    <message>
+        <source>Next: %1</source>
+        <translation>下一步：%1</translation>
+    </message>
+    <message>
+        <source>Not sent</source>
+        <translation>未发送</translation>
+    </message>
+    <message>
+        <source>Receipt check</source>
+        <translation>回执检查</translation>
+    </message>
+    <message>
+        <source>Stock check</source>
+        <translation>库存检查</translation>
+    </message>
+    <message>
+        <source> — recorded quantity %1</source>
+        <translation> —— 记录的数量 %1</translation>
+    </message>
+    <message>
+        <source> — recorded remaining %1</source>
+        <translation> —— 记录的剩余量 %1</translation>
+    </message>
+    <message>
+        <source> — remaining %1</source>
+        <translation> —— 剩余 %1</translation>
+    </message>
+    <message>
+        <source> — stock %1</source>
+        <translation> —— 库存 %1</translation>
+    </message>
+    <message>
+        <source>not read (use the check below)</source>
+        <translation>未读取（请使用下方的检查）</translation>
+    </message>
+    <message>
+        <source>read failed: %1</source>
+        <translation>读取失败：%1</translation>
+    </message>
+    <message>
+        <source>%1 = %2, TTL %3</source>
+        <translation>%1 = %2，TTL %3</translation>
+    </message>
+    <message>
+        <source>%1 does not exist</source>
+        <translation>%1 不存在</translation>
+    </message>
+    <message>
+        <source>not read (use Check receipt)</source>
+        <translation>未读取（请使用“检查回执”）</translation>
+    </message>
+    <message>
+        <source>none: the script keeps no receipt</source>
+        <translation>无：脚本不保留回执</translation>
+    </message>
+    <message>
+        <source>no reply after %1 ms</source>
+        <translation>%1 毫秒后仍无应答</translation>
+    </message>
+    <message>
+        <source>reply in %1 ms</source>
+        <translation>%1 毫秒内应答</translation>
+    </message>
+    <message>
+        <source>server run_id %1</source>
+        <translation>服务器 run_id %1</translation>
+    </message>
+    <message>
+        <source>NOSCRIPT: the script was loaded and the call sent once more (safe: NOSCRIPT proves it had not run)</source>
+        <translation>NOSCRIPT：已加载脚本并再次发送调用（安全：NOSCRIPT 证明它之前没有执行）</translation>
+    </message>
+    <message>
+        <source>reply %1</source>
+        <translation>应答 %1</translation>
+    </message>
+    <message>
+        <source>WARNING: audit record not written: %1</source>
+        <translation>警告：审计记录未写入：%1</translation>
+    </message>
+    <message>
+        <source>%1 (checked %2)</source>
+        <translation>%1（检查于 %2）</translation>
+    </message>
+    <message>
+        <source>Check stock</source>
+        <translation>检查库存</translation>
+    </message>
+    <message>
+        <source>Run again…</source>
+        <translation>再次运行…</translation>
+    </message>
+    <message>
+        <source>Retry (may deduct twice)…</source>
+        <translation>重试（可能重复扣减）…</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ResultPage</name>
+    <message>
+        <source>Step 6 of 6 · Result</source>
+        <translation>第 6 步，共 6 步 · 结果</translation>
+    </message>
+    <message>
+        <source>What each node holds now, read back from the server by %1.</source>
+        <translation>每个节点现在持有的内容，由 %1 从服务器读回。</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Ended</source>
+        <translation>结束状态</translation>
+    </message>
+    <message>
+        <source>Holds now (read back)</source>
+        <translation>当前持有（读回）</translation>
+    </message>
+    <message>
+        <source>What happened</source>
+        <translation>发生了什么</translation>
+    </message>
+    <message>
+        <source>Working…</source>
+        <translation>处理中…</translation>
+    </message>
+    <message>
+        <source>Nothing was sent: %1</source>
+        <translation>未发送任何内容：%1</translation>
+    </message>
+    <message>
+        <source>Done: %1 verified on every node, audit record written.</source>
+        <translation>完成：%1 已在每个节点上验证，审计记录已写入。</translation>
+    </message>
+    <message>
+        <source>The change failed on one node, so the nodes already changed were rolled back to the backup and the ones after it left as they were: the table says where each node ended.</source>
+        <translation>改动在一个节点上失败，因此已改动的节点已回滚到备份，之后的节点保持原样：表格列出每个节点的最终状态。</translation>
+    </message>
+    <message>
+        <source>The change did not go through everywhere: read each node&apos;s line. Nodes after a failed one were left as they were.</source>
+        <translation>改动没有在所有节点上完成：请查看每个节点的那一行。失败节点之后的节点保持原样。</translation>
+    </message>
+    <message>
+        <source>Backup of the state before: %1</source>
+        <translation>改动前状态的备份：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ui::RollbackDialog</name>
+    <message>
+        <source>Roll back</source>
+        <translation>回滚</translation>
+    </message>
+    <message>
+        <source>Choose the state to go back to. A backup is written before every load, delete and rollback; each row is the state just before that change. Nothing changes until the last step of the wizard that follows.</source>
+        <translation>选择要回退到的状态。每次加载、删除和回滚之前都会写入备份；每一行是那次改动之前的状态。在随后向导的最后一步之前，不会做任何改动。</translation>
+    </message>
+    <message>
+        <source>Other file…</source>
+        <translation>其他文件…</translation>
+    </message>
+    <message>
+        <source>Continue…</source>
+        <translation>继续…</translation>
+    </message>
+    <message>
+        <source>Library</source>
+        <translation>函数库</translation>
+    </message>
+    <message>
+        <source>Version then</source>
+        <translation>当时版本</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Taken</source>
+        <translation>备份时间</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Backups</source>
+        <translation>备份</translation>
+    </message>
+    <message>
+        <source>No backups in %1 yet: every load writes one there. Use &quot;Other file…&quot; for a backup kept elsewhere.</source>
+        <translation>%1 中还没有备份：每次加载都会在那里写入一个。对保存在别处的备份，请使用“其他文件…”。</translation>
+    </message>
+    <message>
+        <source>Put this library&apos;s code back as it was (recommended)</source>
+        <translation>将此函数库的代码恢复原样（推荐）</translation>
+    </message>
+    <message>
+        <source>Loads the library&apos;s code from the backup with FUNCTION LOAD REPLACE, or deletes the library if it did not exist then. No other library is touched.</source>
+        <translation>用 FUNCTION LOAD REPLACE 从备份加载该函数库的代码；如果当时它不存在，则删除该函数库。不触及其他函数库。</translation>
+    </message>
+    <message>
+        <source>Restore the whole dump, replacing libraries of the same name (REPLACE)</source>
+        <translation>恢复整个转储，替换同名函数库 (REPLACE)</translation>
+    </message>
+    <message>
+        <source>FUNCTION RESTORE REPLACE: every library in the backup is put back, replacing a loaded library of the same name. Libraries loaded since the backup stay.</source>
+        <translation>FUNCTION RESTORE REPLACE：备份中的每个函数库都会被放回，替换已加载的同名函数库。备份之后加载的函数库保留。</translation>
+    </message>
+    <message>
+        <source>Restore the whole dump after removing every library (FLUSH)</source>
+        <translation>删除所有函数库后恢复整个转储 (FLUSH)</translation>
+    </message>
+    <message>
+        <source>FUNCTION RESTORE FLUSH: deletes every loaded library first, then loads the backup&apos;s. The node ends up exactly as it was; libraries loaded since are gone.</source>
+        <translation>FUNCTION RESTORE FLUSH：先删除所有已加载的函数库，再加载备份中的。节点最终与当时完全一致；之后加载的函数库将被移除。</translation>
+    </message>
+    <message>
+        <source>Add the dump&apos;s libraries to those loaded (APPEND)</source>
+        <translation>将转储中的函数库添加到已加载的函数库中 (APPEND)</translation>
+    </message>
+    <message>
+        <source>FUNCTION RESTORE APPEND: adds the backup&apos;s libraries and fails, changing nothing, if any of them is loaded already. Useful on an empty node.</source>
+        <translation>FUNCTION RESTORE APPEND：添加备份中的函数库；如果其中任何一个已加载，则失败且不做任何改动。适用于空节点。</translation>
+    </message>
+    <message>
+        <source>How to go back</source>
+        <translation>回退方式</translation>
+    </message>
+    <message>
+        <source>not loaded</source>
+        <translation>未加载</translation>
+    </message>
+    <message>
+        <source>(every library)</source>
+        <translation>（所有函数库）</translation>
+    </message>
+    <message>
+        <source>%1 — another node</source>
+        <translation>%1 —— 另一个节点</translation>
+    </message>
+    <message>
+        <source>Taken on %1; this session is connected to %2.</source>
+        <translation>备份于 %1；本会话连接的是 %2。</translation>
+    </message>
+    <message>
+        <source>Roll back from a backup</source>
+        <translation>从备份回滚</translation>
+    </message>
+    <message>
+        <source>Backups (*.json)</source>
+        <translation>备份 (*.json)</translation>
+    </message>
+    <message>
+        <source>This backup was taken on another node (%1), not on %2: restore it here anyway</source>
+        <translation>此备份取自另一个节点 (%1)，而不是 %2：仍然在这里恢复</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ScanPaceControl</name>
+    <message>
+        <source>Fast scan</source>
+        <translation>快速扫描</translation>
+    </message>
+    <message>
+        <source>Gentle scan</source>
+        <translation>温和扫描</translation>
+    </message>
+    <message>
+        <source> keys/s</source>
+        <translation> 键/秒</translation>
+    </message>
+    <message>
+        <source>about %1 s</source>
+        <translation>约 %1 秒</translation>
+    </message>
+    <message>
+        <source>no cap</source>
+        <translation>不限速</translation>
+    </message>
+    <message>
+        <source>time known after DBSIZE</source>
+        <translation>执行 DBSIZE 后可知耗时</translation>
+    </message>
+    <message>
+        <source>This session is labelled %1: it starts %2.
+</source>
+        <translation>此会话标为 %1：它以%2方式开始。
+</translation>
+    </message>
+    <message>
+        <source>gentle</source>
+        <translation>温和</translation>
+    </message>
+    <message>
+        <source>fast</source>
+        <translation>快速</translation>
+    </message>
+    <message>
+        <source>Fast: several pages in flight and no cap, for local and test servers.
+Gentle: one small page at a time and at most the keys/s set here, so that the server&apos;s other clients keep their latency (for production).
+Now: %1. A change applies from the next scan.</source>
+        <translation>快速：多个分页同时在途且不限速，适用于本地和测试服务器。
+温和：每次一个小分页，且每秒最多扫描此处设定的键数，使服务器的其他客户端保持其延迟（适用于生产环境）。
+当前：%1。更改从下一次扫描开始生效。</translation>
+    </message>
+    <message>
+        <source>A scan of %1 keys at this pace takes about %2 s.</source>
+        <translation>以此速度扫描 %1 个键大约需要 %2 秒。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::SentinelForm</name>
+    <message>
+        <source>When Redis Sentinel chooses the primary, give the master name and the sentinels: the console asks them for the primary, confirms it with ROLE, and moves every connection to the new primary after a failover. Unlabelled, such a server is production.</source>
+        <translation>由 Redis 哨兵选择主节点时，请填写主节点名称和哨兵：控制台会向它们询问主节点，用 ROLE 确认，并在故障转移后把所有连接迁移到新的主节点。未标注时，这类服务器按生产环境处理。</translation>
+    </message>
+    <message>
+        <source>e.g. orders; empty: connect to the host directly</source>
+        <translation>例如 orders；留空：直接连接主机</translation>
+    </message>
+    <message>
+        <source>&amp;Master name:</source>
+        <translation>主节点名称(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>10.0.4.7, 10.0.4.8:26380, sentinel-3.example.com</source>
+        <translation>10.0.4.7, 10.0.4.8:26380, sentinel-3.example.com</translation>
+    </message>
+    <message>
+        <source>Sentine&amp;ls:</source>
+        <translation>哨兵(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>none, or the default user</source>
+        <translation>无，或 default 用户</translation>
+    </message>
+    <message>
+        <source>Sentinel &amp;ACL user:</source>
+        <translation>哨兵 ACL 用户(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>The sentinels&apos; own password, not the data node&apos;s: kept like the other passwords of this profile.</source>
+        <translation>哨兵自己的密码，而不是数据节点的：与此配置的其他密码一样保管。</translation>
+    </message>
+    <message>
+        <source>Sentinel password:</source>
+        <translation>哨兵密码：</translation>
+    </message>
+    <message>
+        <source>host[:port], 26379 by default; list every sentinel you know, so that one down does not stop you.</source>
+        <translation>host[:port]，默认端口 26379；列出你知道的每个哨兵，这样其中一个宕机也不会妨碍你。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::SentinelOpener</name>
+    <message>
+        <source>Sentinel</source>
+        <translation>哨兵</translation>
+    </message>
+    <message numerus="yes">
+        <source>Asking %n sentinel(s) for the primary of &apos;%1&apos;…</source>
+        <translation>
+            <numerusform>正在向 %n 个哨兵询问“%1”的主节点…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Primary not found</source>
+        <translation>未找到主节点</translation>
+    </message>
+    <message>
+        <source>The sentinels did not name a primary for &apos;%1&apos; that this console could confirm; nothing was connected.</source>
+        <translation>哨兵没有给出本控制台能确认的“%1”的主节点；未建立任何连接。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ServerChartsPage</name>
+    <message>
+        <source>Sample</source>
+        <translation>采样</translation>
+    </message>
+    <message>
+        <source>Memory used against maxmemory</source>
+        <translation>已用内存与 maxmemory 对比</translation>
+    </message>
+    <message>
+        <source>memory (MiB)</source>
+        <translation>内存 (MiB)</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>commands/s</source>
+        <translation>命令/秒</translation>
+    </message>
+    <message>
+        <source>Evicted and expired keys</source>
+        <translation>被淘汰和过期的键</translation>
+    </message>
+    <message>
+        <source>keys/s</source>
+        <translation>键/秒</translation>
+    </message>
+    <message>
+        <source>Connected clients</source>
+        <translation>已连接客户端</translation>
+    </message>
+    <message>
+        <source>clients</source>
+        <translation>客户端</translation>
+    </message>
+    <message>
+        <source>FCALL latency: server vs console round trip</source>
+        <translation>FCALL 延迟：服务器端与控制台往返</translation>
+    </message>
+    <message>
+        <source>µs (log scale)</source>
+        <translation>µs（对数刻度）</translation>
+    </message>
+    <message>
+        <source>FCALL latency distribution on the server</source>
+        <translation>服务器上的 FCALL 延迟分布</translation>
+    </message>
+    <message>
+        <source>One pipelined round trip per node per interval: INFO and LATENCY HISTOGRAM</source>
+        <translation>每个采样间隔每个节点一次流水线往返：INFO 和 LATENCY HISTOGRAM</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>every </source>
+        <translation>每 </translation>
+    </message>
+    <message>
+        <source>Last minute</source>
+        <translation>最近一分钟</translation>
+    </message>
+    <message>
+        <source>Last 5 minutes</source>
+        <translation>最近 5 分钟</translation>
+    </message>
+    <message>
+        <source>Last 15 minutes</source>
+        <translation>最近 15 分钟</translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation>最近一小时</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <source>server execution time (bucket upper bound)</source>
+        <translation>服务器执行时间（桶的上界）</translation>
+    </message>
+    <message>
+        <source>FCALL calls</source>
+        <translation>FCALL 调用</translation>
+    </message>
+    <message>
+        <source>used</source>
+        <translation>已用</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>MiB</translation>
+    </message>
+    <message>
+        <source>maxmemory</source>
+        <translation>maxmemory</translation>
+    </message>
+    <message>
+        <source>ops/s</source>
+        <translation>操作/秒</translation>
+    </message>
+    <message>
+        <source>FCALL/s</source>
+        <translation>FCALL/秒</translation>
+    </message>
+    <message>
+        <source>calls/s</source>
+        <translation>调用/秒</translation>
+    </message>
+    <message>
+        <source>evicted</source>
+        <translation>被淘汰</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <source>server FCALL p50</source>
+        <translation>服务器 FCALL p50</translation>
+    </message>
+    <message>
+        <source>µs</source>
+        <translation>µs</translation>
+    </message>
+    <message>
+        <source>server FCALL p99</source>
+        <translation>服务器 FCALL p99</translation>
+    </message>
+    <message>
+        <source>console round trip p50</source>
+        <translation>控制台往返 p50</translation>
+    </message>
+    <message>
+        <source>console round trip p99</source>
+        <translation>控制台往返 p99</translation>
+    </message>
+    <message>
+        <source>maxmemory: no limit</source>
+        <translation>maxmemory：无限制</translation>
+    </message>
+    <message>
+        <source>maxmemory %1 (far above)</source>
+        <translation>maxmemory %1（远高于此）</translation>
+    </message>
+    <message>
+        <source>slower</source>
+        <translation>更慢</translation>
+    </message>
+    <message>
+        <source>FCALL calls since the server started or CONFIG RESETSTAT</source>
+        <translation>自服务器启动或 CONFIG RESETSTAT 以来的 FCALL 调用</translation>
+    </message>
+    <message>
+        <source>calls</source>
+        <translation>调用</translation>
+    </message>
+    <message>
+        <source>Sampling is off: tick Sample to start.</source>
+        <translation>采样已关闭：勾选“采样”以开始。</translation>
+    </message>
+    <message>
+        <source>%1 node(s), one pipelined round trip each per sample; an hour is kept</source>
+        <translation>%1 个节点，每次采样各一次流水线往返；保留一小时</translation>
+    </message>
+    <message>
+        <source>%1: last sample failed: %2</source>
+        <translation>%1：上次采样失败：%2</translation>
+    </message>
+    <message>
+        <source>%1 at %2: %3 used of %4</source>
+        <translation>%1 于 %2：已用 %3 / %4</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>无限制</translation>
+    </message>
+    <message>
+        <source>Could not read the server&apos;s FCALL latency:
+%1</source>
+        <translation>无法读取服务器的 FCALL 延迟：
+%1</translation>
+    </message>
+    <message>
+        <source>Server FCALL p50/p99 need two samples: the next one in %1 s</source>
+        <translation>服务器 FCALL p50/p99 需要两次采样：下一次在 %1 秒后</translation>
+    </message>
+    <message>
+        <source>in the hour up to %1</source>
+        <translation>截至 %1 的一小时内</translation>
+    </message>
+    <message>
+        <source>in the minute up to %1</source>
+        <translation>截至 %1 的一分钟内</translation>
+    </message>
+    <message>
+        <source>in the %1 minutes up to %2</source>
+        <translation>截至 %2 的 %1 分钟内</translation>
+    </message>
+    <message>
+        <source>in the %1 s sampled up to %2</source>
+        <translation>截至 %2 的 %1 秒采样内</translation>
+    </message>
+    <message>
+        <source>No FCALL ran %1:
+no server FCALL p50/p99 to draw</source>
+        <translation>%1没有执行 FCALL：
+没有服务器 FCALL p50/p99 可绘制</translation>
+    </message>
+    <message>
+        <source>(the lines are the console&apos;s own round trip)</source>
+        <translation>（折线是控制台自己的往返时间）</translation>
+    </message>
+    <message>
+        <source>No samples yet — sampling every %1 s</source>
+        <translation>尚无采样 —— 每 %1 秒采样一次</translation>
+    </message>
+    <message>
+        <source>Sampling is off — tick Sample above to start</source>
+        <translation>采样已关闭 —— 勾选上方的“采样”以开始</translation>
+    </message>
+    <message>
+        <source>The server gives no FCALL latency histogram (LATENCY HISTOGRAM needs Redis 7): %1</source>
+        <translation>服务器不提供 FCALL 延迟直方图（LATENCY HISTOGRAM 需要 Redis 7）：%1</translation>
+    </message>
+    <message>
+        <source>No FCALL on this server yet — make a deduction to see its latency here</source>
+        <translation>此服务器上还没有 FCALL —— 进行一次扣减即可在这里看到其延迟</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ServerOverviewPanel</name>
+    <message>
+        <source>Reconnect</source>
+        <translation>重新连接</translation>
+    </message>
+    <message>
+        <source>File &gt; Reconnect (Ctrl+R)</source>
+        <translation>文件 &gt; 重新连接 (Ctrl+R)</translation>
+    </message>
+    <message>
+        <source>Server overview</source>
+        <translation>服务器概览</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>Address:</source>
+        <translation>地址：</translation>
+    </message>
+    <message>
+        <source>Version:</source>
+        <translation>版本：</translation>
+    </message>
+    <message>
+        <source>Mode:</source>
+        <translation>模式：</translation>
+    </message>
+    <message>
+        <source>Role:</source>
+        <translation>角色：</translation>
+    </message>
+    <message>
+        <source>Uptime:</source>
+        <translation>运行时间：</translation>
+    </message>
+    <message>
+        <source>Memory and eviction</source>
+        <translation>内存与淘汰</translation>
+    </message>
+    <message>
+        <source>used_memory as a share of maxmemory</source>
+        <translation>used_memory 占 maxmemory 的比例</translation>
+    </message>
+    <message>
+        <source>Used:</source>
+        <translation>已用：</translation>
+    </message>
+    <message>
+        <source>Limit (maxmemory):</source>
+        <translation>上限 (maxmemory)：</translation>
+    </message>
+    <message>
+        <source>Eviction policy:</source>
+        <translation>淘汰策略：</translation>
+    </message>
+    <message>
+        <source>Keyspace</source>
+        <translation>键空间</translation>
+    </message>
+    <message>
+        <source>Function libraries:</source>
+        <translation>函数库：</translation>
+    </message>
+    <message>
+        <source>Loaded function libraries (FUNCTION LIST)</source>
+        <translation>已加载的函数库 (FUNCTION LIST)</translation>
+    </message>
+    <message>
+        <source>Waiting for the first answer from the server…</source>
+        <translation>正在等待服务器的首次应答…</translation>
+    </message>
+    <message>
+        <source>Loaded function libraries on %1 (FUNCTION LIST)</source>
+        <translation>%1 上已加载的函数库 (FUNCTION LIST)</translation>
+    </message>
+    <message>
+        <source>Keys in db %1:</source>
+        <translation>db %1 中的键：</translation>
+    </message>
+    <message>
+        <source>Updated %1</source>
+        <translation>更新于 %1</translation>
+    </message>
+    <message>
+        <source>Not loaded yet</source>
+        <translation>尚未加载</translation>
+    </message>
+    <message>
+        <source> · refreshing…</source>
+        <translation> · 正在刷新…</translation>
+    </message>
+    <message>
+        <source> · every %1 s · F5 refreshes now</source>
+        <translation> · 每 %1 秒 · F5 立即刷新</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>not allowed for user %1</source>
+        <translation>用户 %1 不允许</translation>
+    </message>
+    <message>
+        <source>%1 % of the limit</source>
+        <translation>上限的 %1 %</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>无限制</translation>
+    </message>
+    <message>
+        <source>When memory reaches the %1 limit, Redis may delete</source>
+        <translation>当内存达到 %1 上限时，Redis 可能会提前删除</translation>
+    </message>
+    <message>
+        <source>No memory limit is set now, but once one is, Redis may delete</source>
+        <translation>目前没有设置内存上限，但一旦设置，Redis 可能会提前删除</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Eviction can drop idempotency receipts.&lt;/b&gt; The policy is &lt;b&gt;%1&lt;/b&gt;. %2 receipts (&lt;tt&gt;idem:{sku}:order&lt;/tt&gt;, which have TTLs) before they expire. A receipt&apos;s TTL is the whole window of protection against a double deduction: an evicted receipt lets a retried order deduct stock again. Prefer &lt;tt&gt;noeviction&lt;/tt&gt; on servers that hold receipts.</source>
+        <translation>&lt;b&gt;淘汰可能会删除幂等回执。&lt;/b&gt;策略是 &lt;b&gt;%1&lt;/b&gt;。%2回执（&lt;tt&gt;idem:{sku}:order&lt;/tt&gt;，它们带有 TTL），不等它们过期。回执的 TTL 就是防止重复扣减的全部保护窗口：被淘汰的回执会让重试的订单再次扣减库存。在保存回执的服务器上请优先使用 &lt;tt&gt;noeviction&lt;/tt&gt;。</translation>
+    </message>
+    <message>
+        <source>FUNCTION LIST is not allowed for user %1: the loaded libraries are unknown here. The Libraries tab reads them as the release user, when the profile has one.</source>
+        <translation>用户 %1 不允许执行 FUNCTION LIST：这里无法得知已加载的函数库。如果配置有发布用户，“函数库”页会以发布用户身份读取它们。</translation>
+    </message>
+    <message>
+        <source>FUNCTION LIST failed: %1</source>
+        <translation>FUNCTION LIST 失败：%1</translation>
+    </message>
+    <message>
+        <source>No function libraries are loaded on this server.</source>
+        <translation>此服务器上没有加载函数库。</translation>
+    </message>
+    <message>
+        <source>The values below are from %1.</source>
+        <translation>以下数值来自 %1。</translation>
+    </message>
+    <message>
+        <source>Nothing has been loaded yet.</source>
+        <translation>尚未加载任何内容。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Could not refresh the overview&lt;/b&gt; (%1): %2</source>
+        <translation>&lt;b&gt;无法刷新概览&lt;/b&gt; (%1)：%2</translation>
+    </message>
+    <message>
+        <source>Reconnect (Ctrl+R) opens the tunnel again.</source>
+        <translation>重新连接 (Ctrl+R) 会再次打开隧道。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Not connected: the SSH tunnel closed.&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;未连接：SSH 隧道已关闭。&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <source>The values below are from %1. %2</source>
+        <translation>以下数值来自 %1。%2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Not connected&lt;/b&gt;: %1</source>
+        <translation>&lt;b&gt;未连接&lt;/b&gt;：%1</translation>
+    </message>
+    <message>
+        <source>Reconnect (Ctrl+R) tries again now.</source>
+        <translation>重新连接 (Ctrl+R) 会立即重试。</translation>
+    </message>
+    <message>
+        <source>No answer from the server: %1</source>
+        <translation>服务器没有应答：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Alt plus the underlined letter of a tab or menu also opens it.</source>
+        <translation>按 Alt 加页签或菜单中带下划线的字母也可以打开它。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::SkuBrowserView</name>
+    <message>
+        <source>Filter SKUs:</source>
+        <translation>筛选 SKU：</translation>
+    </message>
+    <message>
+        <source>part of a SKU, or a glob like sku-10*</source>
+        <translation>SKU 的一部分，或通配模式如 sku-10*</translation>
+    </message>
+    <message>
+        <source>Only SKUs with anomalies</source>
+        <translation>仅显示有异常的 SKU</translation>
+    </message>
+    <message>
+        <source>Select a SKU to see its receipts.</source>
+        <translation>选中一个 SKU 以查看其回执。</translation>
+    </message>
+    <message>
+        <source>Copy key</source>
+        <translation>复制键</translation>
+    </message>
+    <message>
+        <source>Copy value</source>
+        <translation>复制值</translation>
+    </message>
+    <message>
+        <source>Set TTL…</source>
+        <translation>设置 TTL…</translation>
+    </message>
+    <message>
+        <source>Remove TTL…</source>
+        <translation>移除 TTL…</translation>
+    </message>
+    <message>
+        <source>Delete receipt…</source>
+        <translation>删除回执…</translation>
+    </message>
+    <message>
+        <source>Set stock…</source>
+        <translation>设置库存…</translation>
+    </message>
+    <message>
+        <source>Copied key %1</source>
+        <translation>已复制键 %1</translation>
+    </message>
+    <message>
+        <source>Copied value %1</source>
+        <translation>已复制值 %1</translation>
+    </message>
+    <message>
+        <source>Watch stock (Charts tab)</source>
+        <translation>监视库存（“图表”页）</translation>
+    </message>
+    <message>
+        <source>%1 shown</source>
+        <translation>显示 %1</translation>
+    </message>
+    <message>
+        <source>%1; in the filter, %2</source>
+        <translation>%1；在筛选结果中，%2</translation>
+    </message>
+    <message>
+        <source>Receipts of SKU %1 (stock key %2): %3</source>
+        <translation>SKU %1 的回执（库存键 %2）：%3</translation>
+    </message>
+    <message>
+        <source>; %1 within %2: a retry after that deducts again</source>
+        <translation>；%2 内%1：之后重试会再次扣减</translation>
+    </message>
+    <message>
+        <source>1 expires</source>
+        <translation>1 条过期</translation>
+    </message>
+    <message>
+        <source>%1 expire</source>
+        <translation>%1 条过期</translation>
+    </message>
+    <message>
+        <source>Replace this SKU&apos;s stock value (e.g. a bad one such as 12.5 or -3); the exact command is shown first</source>
+        <translation>替换此 SKU 的库存值（例如 12.5 或 -3 这样的错误值）；会先显示确切的命令</translation>
+    </message>
+    <message>
+        <source>Select a SKU whose stock key exists</source>
+        <translation>选择一个库存键存在的 SKU</translation>
+    </message>
+    <message>
+        <source>This key has no TTL: there is nothing to remove.</source>
+        <translation>此键没有 TTL：无需移除。</translation>
+    </message>
+    <message>
+        <source>receipt</source>
+        <translation>回执</translation>
+    </message>
+    <message>
+        <source>stock key</source>
+        <translation>库存键</translation>
+    </message>
+    <message>
+        <source>Copy receipt key</source>
+        <translation>复制回执键</translation>
+    </message>
+    <message>
+        <source>Copy stock key</source>
+        <translation>复制库存键</translation>
+    </message>
+    <message>
+        <source>Set TTL on %1…</source>
+        <translation>为%1设置 TTL…</translation>
+    </message>
+    <message>
+        <source>Remove TTL from %1…</source>
+        <translation>移除%1的 TTL…</translation>
+    </message>
+</context>
+<context>
+    <name>ui::SlowLogPage</name>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Commands slower than the server&apos;s slowlog-log-slower-than, every node, slowest first. ◆ marks FCALL/EVALSHA.</source>
+        <translation>比服务器 slowlog-log-slower-than 更慢的命令，覆盖每个节点，最慢的在前。◆ 标记 FCALL/EVALSHA。</translation>
+    </message>
+    <message>
+        <source>The slow log is empty: no command took longer than the server&apos;s slowlog-log-slower-than (10 ms unless configured).</source>
+        <translation>慢日志为空：没有命令超过服务器的 slowlog-log-slower-than（未配置时为 10 毫秒）。</translation>
+    </message>
+    <message>
+        <source>%1 entries, %2 of them FCALL/EVALSHA. Read at %3.</source>
+        <translation>%1 条记录，其中 %2 条是 FCALL/EVALSHA。读取于 %3。</translation>
+    </message>
+    <message>
+        <source>Not read: %1</source>
+        <translation>未读取：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ui::SshForm</name>
+    <message>
+        <source>When the server is only reachable from a bastion host, the console opens an SSH tunnel with this machine&apos;s OpenSSH client and every connection goes through it. The host on the Connection tab is then as the bastion sees it, and the server is production unless you label it.</source>
+        <translation>当服务器只能从堡垒机访问时，控制台会用本机的 OpenSSH 客户端打开 SSH 隧道，所有连接都经过它。此时“连接”页上的主机是堡垒机看到的主机，且除非你另行标注，该服务器按生产环境处理。</translation>
+    </message>
+    <message>
+        <source>Bastion:</source>
+        <translation>堡垒机：</translation>
+    </message>
+    <message>
+        <source>user@bastion.example.com[:22]; empty: connect directly</source>
+        <translation>user@bastion.example.com[:22]；留空：直接连接</translation>
+    </message>
+    <message>
+        <source>Jump host:</source>
+        <translation>跳板机：</translation>
+    </message>
+    <message>
+        <source>optional: user@jump[:port]</source>
+        <translation>可选：user@jump[:port]</translation>
+    </message>
+    <message>
+        <source>Identity file:</source>
+        <translation>身份文件：</translation>
+    </message>
+    <message>
+        <source>Use ~/.ssh/config</source>
+        <translation>使用 ~/.ssh/config</translation>
+    </message>
+    <message>
+        <source>Reads your ssh configuration too, so a Host alias works as the bastion; host keys are still checked strictly against the console&apos;s own known_hosts.</source>
+        <translation>也读取你的 ssh 配置，因此 Host 别名可以作为堡垒机；主机密钥仍严格按控制台自己的 known_hosts 检查。</translation>
+    </message>
+    <message>
+        <source>optional: the key file; empty: the SSH agent</source>
+        <translation>可选：密钥文件；留空：使用 SSH agent</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Identity file</source>
+        <translation>身份文件</translation>
+    </message>
+    <message>
+        <source>bastion</source>
+        <translation>堡垒机</translation>
+    </message>
+    <message>
+        <source>No bastion: the console connects to the server directly.</source>
+        <translation>无堡垒机：控制台直接连接服务器。</translation>
+    </message>
+    <message>
+        <source>A Host alias of ~/.ssh/config works here.</source>
+        <translation>这里可以使用 ~/.ssh/config 中的 Host 别名。</translation>
+    </message>
+    <message>
+        <source>Left out, the port is 22 and the user your login name.</source>
+        <translation>省略时端口为 22，用户为你的登录名。</translation>
+    </message>
+    <message>
+        <source>jump host</source>
+        <translation>跳板机</translation>
+    </message>
+    <message>
+        <source>A jump host needs a bastion.</source>
+        <translation>跳板机需要配合堡垒机使用。</translation>
+    </message>
+    <message>
+        <source>Reached first, and checked as strictly as the bastion.</source>
+        <translation>最先到达，并与堡垒机一样被严格检查。</translation>
+    </message>
+    <message>
+        <source>Not a readable file.</source>
+        <translation>不是可读取的文件。</translation>
+    </message>
+    <message>
+        <source>Its passphrase, if any, is asked when connecting and kept in memory only.</source>
+        <translation>如果有口令，会在连接时询问，且只保存在内存中。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::StockChartPage</name>
+    <message>
+        <source>Stock of watched SKUs</source>
+        <translation>监视的 SKU 的库存</translation>
+    </message>
+    <message>
+        <source>stock (units)</source>
+        <translation>库存（单位）</translation>
+    </message>
+    <message>
+        <source>Stop watching</source>
+        <translation>停止监视</translation>
+    </message>
+    <message>
+        <source>Watched SKUs</source>
+        <translation>监视的 SKU</translation>
+    </message>
+    <message>
+        <source>units</source>
+        <translation>单位</translation>
+    </message>
+    <message>
+        <source>Stock key %1</source>
+        <translation>库存键 %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>No SKU watched yet — on the Keys tab, right-click a SKU and choose Watch stock</source>
+        <translation>尚未监视任何 SKU —— 在“键”页右键单击一个 SKU，选择“监视库存”</translation>
+    </message>
+    <message>
+        <source>No samples yet — reading every %1 s</source>
+        <translation>尚无采样 —— 每 %1 秒读取一次</translation>
+    </message>
+</context>
+<context>
+    <name>ui::TimeChartPanel</name>
+    <message>
+        <source>time</source>
+        <translation>时间</translation>
+    </message>
+</context>
+<context>
+    <name>ui::TlsForm</name>
+    <message>
+        <source>Connect with TLS (rediss://)</source>
+        <translation>使用 TLS 连接 (rediss://)</translation>
+    </message>
+    <message>
+        <source>CA certificate:</source>
+        <translation>CA 证书：</translation>
+    </message>
+    <message>
+        <source>system trust store</source>
+        <translation>系统信任库</translation>
+    </message>
+    <message>
+        <source>Client certificate:</source>
+        <translation>客户端证书：</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Client key:</source>
+        <translation>客户端密钥：</translation>
+    </message>
+    <message>
+        <source>the host name</source>
+        <translation>主机名</translation>
+    </message>
+    <message>
+        <source>Server name:</source>
+        <translation>服务器名称：</translation>
+    </message>
+    <message>
+        <source>Verify the server certificate</source>
+        <translation>验证服务器证书</translation>
+    </message>
+    <message>
+        <source>Without verification anyone on the path can pose as the server and read the password.</source>
+        <translation>不验证时，路径上的任何人都可以冒充服务器并读取密码。</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>PEM files (*.pem *.crt *.key);;All files (*)</source>
+        <translation>PEM 文件 (*.pem *.crt *.key);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>ui::TunnelOpener</name>
+    <message>
+        <source>The SSH settings cannot be used: %1. Fix them on the SSH tab.</source>
+        <translation>SSH 设置无法使用：%1。请在“SSH”页修正。</translation>
+    </message>
+    <message>
+        <source>%1 through the jump host %2</source>
+        <translation>%1，经跳板机 %2</translation>
+    </message>
+    <message>
+        <source>Opening the SSH tunnel via %1…</source>
+        <translation>正在打开经 %1 的 SSH 隧道…</translation>
+    </message>
+    <message>
+        <source>SSH tunnel</source>
+        <translation>SSH 隧道</translation>
+    </message>
+    <message>
+        <source>The host key was not trusted. Get its fingerprint from the host&apos;s administrator, then connect again.</source>
+        <translation>主机密钥未被信任。请从主机管理员处获取其指纹，然后重新连接。</translation>
+    </message>
+    <message>
+        <source>The host key has changed, and a production profile does not replace a trusted key. Once the host&apos;s administrator confirms the new key, remove the old lines from the console&apos;s known_hosts and connect again.</source>
+        <translation>主机密钥已变化，而生产环境配置不会替换已信任的密钥。主机管理员确认新密钥后，请从控制台的 known_hosts 中删除旧行，然后重新连接。</translation>
+    </message>
+    <message>
+        <source>Host key trusted. Opening the SSH tunnel via %1…</source>
+        <translation>主机密钥已信任。正在打开经 %1 的 SSH 隧道…</translation>
+    </message>
+    <message>
+        <source>No passphrase was given for %1: nothing was connected.</source>
+        <translation>没有为 %1 提供口令：未建立任何连接。</translation>
+    </message>
+    <message>
+        <source>Opening the SSH tunnel via %1 with the key&apos;s passphrase…</source>
+        <translation>正在用密钥口令打开经 %1 的 SSH 隧道…</translation>
+    </message>
+    <message>
+        <source>SSH tunnel not opened</source>
+        <translation>SSH 隧道未打开</translation>
+    </message>
+    <message>
+        <source>The SSH tunnel via %1 could not be opened; nothing was connected.</source>
+        <translation>经 %1 的 SSH 隧道无法打开；未建立任何连接。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::UnlockDialog</name>
+    <message>
+        <source>Allow writes on production</source>
+        <translation>允许在生产环境写入</translation>
+    </message>
+    <message>
+        <source>This session on production profile &lt;b&gt;%1&lt;/b&gt; is read-only.&lt;br&gt;Writes change real stock: deductions, receipts, loaded libraries. To allow them &lt;b&gt;for this session only&lt;/b&gt;, type the profile name:</source>
+        <translation>生产环境配置 &lt;b&gt;%1&lt;/b&gt; 上的此会话是只读的。&lt;br&gt;写入会改变真实库存：扣减、回执、已加载的函数库。要&lt;b&gt;仅为本会话&lt;/b&gt;允许写入，请输入配置名称：</translation>
+    </message>
+    <message>
+        <source>profile name</source>
+        <translation>配置名称</translation>
+    </message>
+    <message>
+        <source>Unlock writes</source>
+        <translation>解锁写入</translation>
+    </message>
+    <message>
+        <source>Does not match yet (case and spaces count).</source>
+        <translation>尚不一致（大小写和空格都要一致）。</translation>
+    </message>
+</context>
+</TS>
