@@ -251,6 +251,96 @@
         <source>no description</source>
         <translation>无描述</translation>
     </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;System</source>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
+    <message>
+        <source>In line</source>
+        <translation>一致</translation>
+    </message>
+    <message>
+        <source>Release candidate</source>
+        <translation>待释放</translation>
+    </message>
+    <message>
+        <source>Missing receipt</source>
+        <translation>缺少回执</translation>
+    </message>
+    <message>
+        <source>Quantity differs</source>
+        <translation>数量不符</translation>
+    </message>
+    <message>
+        <source>Released, yet committed</source>
+        <translation>已释放，但订单已提交</translation>
+    </message>
+    <message>
+        <source>Released</source>
+        <translation>已释放</translation>
+    </message>
+    <message>
+        <source>cancelled after %1 ledger rows</source>
+        <translation>读取 %1 行订单账后已取消</translation>
+    </message>
+    <message>
+        <source>%1 ledger rows out of scope</source>
+        <translation>%1 行订单账不在范围内</translation>
+    </message>
+    <message>
+        <source>%1 failed or cancelled orders never deducted</source>
+        <translation>%1 个失败或已取消的订单从未扣减</translation>
+    </message>
+    <message>
+        <source>%1 pending orders (never release candidates)</source>
+        <translation>%1 个待定订单（从不作为待释放）</translation>
+    </message>
+    <message>
+        <source>%1 receipts younger than the grace period</source>
+        <translation>%1 条回执尚在宽限期内</translation>
+    </message>
+    <message>
+        <source>%1 receipts the ledger lacks whose age is unknown (v1)</source>
+        <translation>%1 条订单账中没有且时间未知的回执（v1）</translation>
+    </message>
+    <message>
+        <source>%1 receipts outside the window</source>
+        <translation>%1 条回执不在时间窗口内</translation>
+    </message>
+    <message>
+        <source>Not judged: %1.</source>
+        <translation>未判断：%1。</translation>
+    </message>
+    <message numerus="yes">
+        <source>not proven: %n receipt(s) record no quantity</source>
+        <translation>
+            <numerusform>未证实：%n 条回执未记录数量</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>balanced</source>
+        <translation>平衡</translation>
+    </message>
+    <message>
+        <source>receipts hold %1 units, the ledger committed %2 (%3%4)</source>
+        <translation>回执记录 %1 件，订单账已提交 %2 件（%3%4）</translation>
+    </message>
+    <message>
+        <source>unknown (%1)</source>
+        <translation>未知（%1）</translation>
+    </message>
 </context>
 <context>
     <name>browse::AnomalyModel</name>
@@ -2802,6 +2892,161 @@ Left alone, nothing to change: %1.</source>
     </message>
 </context>
 <context>
+    <name>ui::LedgerForm</name>
+    <message>
+        <source>CSV or JSON-lines file</source>
+        <translation>CSV 或 JSON-lines 文件</translation>
+    </message>
+    <message>
+        <source>SQLite database file</source>
+        <translation>SQLite 数据库文件</translation>
+    </message>
+    <message>
+        <source>PostgreSQL server</source>
+        <translation>PostgreSQL 服务器</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>typed for this run only; never saved</source>
+        <translation>仅用于本次运行；从不保存</translation>
+    </message>
+    <message>
+        <source>empty: the mapped columns of table orders</source>
+        <translation>留空：读取 orders 表中映射的列</translation>
+    </message>
+    <message>
+        <source>e.g. order_id=id,sku=product,time=created_at</source>
+        <translation>例如 order_id=id,sku=product,time=created_at</translation>
+    </message>
+    <message>
+        <source>e.g. paid=committed,refunded=cancelled</source>
+        <translation>例如 paid=committed,refunded=cancelled</translation>
+    </message>
+    <message>
+        <source>all SKUs (a Redis glob, e.g. sku-1*)</source>
+        <translation>全部 SKU（Redis 通配模式，例如 sku-1*）</translation>
+    </message>
+    <message>
+        <source>from (ISO 8601 with zone)</source>
+        <translation>起（ISO 8601，带时区）</translation>
+    </message>
+    <message>
+        <source>until (exclusive)</source>
+        <translation>止（不含）</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <source>How long a receipt the ledger does not have is given before it is a release candidate (an export runs behind the orders written).</source>
+        <translation>订单账中没有的回执在成为待释放之前的等待时间（导出总是落后于已写入的订单）。</translation>
+    </message>
+    <message>
+        <source>Ledger:</source>
+        <translation>订单账：</translation>
+    </message>
+    <message>
+        <source>Password:</source>
+        <translation>密码：</translation>
+    </message>
+    <message>
+        <source>Query:</source>
+        <translation>查询：</translation>
+    </message>
+    <message>
+        <source>Columns:</source>
+        <translation>列：</translation>
+    </message>
+    <message>
+        <source>States:</source>
+        <translation>状态：</translation>
+    </message>
+    <message>
+        <source>SKUs:</source>
+        <translation>SKU：</translation>
+    </message>
+    <message>
+        <source>Window:</source>
+        <translation>时间窗口：</translation>
+    </message>
+    <message>
+        <source>Grace:</source>
+        <translation>宽限期：</translation>
+    </message>
+    <message>
+        <source>/path/to/orders.csv or orders.jsonl (header order_id,sku,quantity,state)</source>
+        <translation>/path/to/orders.csv 或 orders.jsonl（表头 order_id,sku,quantity,state）</translation>
+    </message>
+    <message>
+        <source>/path/to/ledger.db (opened read-only)</source>
+        <translation>/path/to/ledger.db（以只读方式打开）</translation>
+    </message>
+    <message>
+        <source>postgresql://user@host:5432/database (read-only session)</source>
+        <translation>postgresql://user@host:5432/database（只读会话）</translation>
+    </message>
+    <message>
+        <source>Will run, read-only: %1</source>
+        <translation>将以只读方式运行：%1</translation>
+    </message>
+    <message>
+        <source>Reads the file line by line; a query does not apply.</source>
+        <translation>逐行读取文件；不适用查询。</translation>
+    </message>
+    <message>
+        <source>Choose the order ledger</source>
+        <translation>选择订单账</translation>
+    </message>
+    <message>
+        <source>SQLite databases (*.db *.sqlite *.sqlite3);;All files (*)</source>
+        <translation>SQLite 数据库 (*.db *.sqlite *.sqlite3);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Ledger exports (*.csv *.jsonl *.ndjson);;All files (*)</source>
+        <translation>订单账导出 (*.csv *.jsonl *.ndjson);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>(the column mapping is not valid: %1)</source>
+        <translation>（列映射无效：%1）</translation>
+    </message>
+    <message>
+        <source>Give the ledger: a file, a SQLite database or a PostgreSQL URL.</source>
+        <translation>请给出订单账：一个文件、一个 SQLite 数据库或一个 PostgreSQL URL。</translation>
+    </message>
+    <message>
+        <source>Ledger: %1</source>
+        <translation>订单账：%1</translation>
+    </message>
+    <message>
+        <source>Ledger: %1 is not a %2</source>
+        <translation>订单账：%1 不是%2</translation>
+    </message>
+    <message>
+        <source>Columns: %1</source>
+        <translation>列：%1</translation>
+    </message>
+    <message>
+        <source>States: %1</source>
+        <translation>状态：%1</translation>
+    </message>
+    <message>
+        <source>SKUs: %1</source>
+        <translation>SKU：%1</translation>
+    </message>
+    <message>
+        <source>Window: %1 is not a time; give ISO 8601 with a zone (2026-12-03T10:00:00Z) or seconds since 1970</source>
+        <translation>时间窗口：%1 不是时间；请给出带时区的 ISO 8601（2026-12-03T10:00:00Z）或自 1970 年起的秒数</translation>
+    </message>
+    <message>
+        <source>Window: a time window needs the ledger&apos;s time column; map it under Columns (time=COLUMN)</source>
+        <translation>时间窗口：时间窗口需要订单账的时间列；请在“列”中映射（time=列名）</translation>
+    </message>
+</context>
+<context>
     <name>ui::LibrariesView</name>
     <message>
         <source>Preview upgrade…</source>
@@ -3223,6 +3468,18 @@ Left alone, nothing to change: %1.</source>
     <message>
         <source>&lt;h3&gt;Inventory Console %1&lt;/h3&gt;&lt;p&gt;An admin console for the Redis side of stock deduction: stock keys, idempotency receipts and their TTLs, deductions through &lt;tt&gt;FCALL&lt;/tt&gt;, and the Redis Functions libraries that implement them.&lt;/p&gt;&lt;p&gt;Connected to &lt;b&gt;%2&lt;/b&gt; (%3).&lt;/p&gt;&lt;p&gt;Built with Qt %4 and hiredis.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Inventory Console %1&lt;/h3&gt;&lt;p&gt;面向库存扣减 Redis 一侧的管理控制台：库存键、幂等回执及其 TTL、通过 &lt;tt&gt;FCALL&lt;/tt&gt; 执行的扣减，以及实现它们的 Redis Functions 函数库。&lt;/p&gt;&lt;p&gt;已连接到 &lt;b&gt;%2&lt;/b&gt; (%3)。&lt;/p&gt;&lt;p&gt;基于 Qt %4 和 hiredis 构建。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Re&amp;concile</source>
+        <translation>对账(&amp;C)</translation>
+    </message>
+    <message>
+        <source>The demo&apos;s order ledger could not be planted: %1</source>
+        <translation>无法写入演示的订单账：%1</translation>
+    </message>
+    <message>
+        <source>Demo: a SQLite order ledger of %1 rows was written beside the demo server, with planted divergences (%2). Press Run. Releases and adjustments need inventory_lib_v1 1.3.0: the demo starts with 1.0.0, so load the shipped release from the Libraries tab first.</source>
+        <translation>演示：已在演示服务器旁写入一个 %1 行的 SQLite 订单账，其中预置了分叉（%2）。请按“运行”。释放和调整需要 inventory_lib_v1 1.3.0：演示从 1.0.0 开始，请先在“函数库”标签页加载随附的版本。</translation>
     </message>
 </context>
 <context>
@@ -3737,6 +3994,374 @@ Next: a backup of what the server holds now.</source>
     <message>
         <source>The last scan found no receipt</source>
         <translation>上次扫描没有找到回执</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ReconcileFindingsModel</name>
+    <message>
+        <source>Class</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>订单</translation>
+    </message>
+    <message>
+        <source>SKU</source>
+        <translation>SKU</translation>
+    </message>
+    <message>
+        <source>Quantity</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <source>Since the run</source>
+        <translation>运行之后</translation>
+    </message>
+    <message>
+        <source>What happened, and what to do</source>
+        <translation>发生了什么，该怎么做</translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation>未记录</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ReconcileJob</name>
+    <message>
+        <source>could not read the ledger: %1</source>
+        <translation>无法读取订单账：%1</translation>
+    </message>
+    <message>
+        <source>a time window needs the ledger&apos;s time column</source>
+        <translation>时间窗口需要订单账的时间列</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ReconcilePanel</name>
+    <message>
+        <source>&amp;Run reconciliation</source>
+        <translation>运行对账(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Compares every receipt in Redis with the ledger&apos;s order lines; nothing is written on either side.</source>
+        <translation>将 Redis 中的每条回执与订单账的订单行比较；两边都不写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Scanning Redis: %1 of about %2 keys…</source>
+        <translation>正在扫描 Redis：%1 / 约 %2 个键…</translation>
+    </message>
+    <message>
+        <source>Scanning Redis: %1 keys…</source>
+        <translation>正在扫描 Redis：%1 个键…</translation>
+    </message>
+    <message>
+        <source>the scan of Redis did not finish: %1</source>
+        <translation>Redis 扫描未完成：%1</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Reading the ledger: %1 rows compared so far…</source>
+        <translation>正在读取订单账：已比较 %1 行…</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <source>What needs acting on comes first; click a column&apos;s title to sort by it.</source>
+        <translation>需要处理的排在前面；点击列标题可按该列排序。</translation>
+    </message>
+    <message>
+        <source>Findings</source>
+        <translation>发现</translation>
+    </message>
+    <message>
+        <source>Per SKU</source>
+        <translation>按 SKU</translation>
+    </message>
+    <message>
+        <source>R&amp;elease…</source>
+        <translation>释放(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Give back what the selected release candidate&apos;s order deducted, once (FCALL inventory_release_v1).</source>
+        <translation>归还所选待释放订单扣减的库存，仅一次（FCALL inventory_release_v1）。</translation>
+    </message>
+    <message>
+        <source>Ad&amp;just stock…</source>
+        <translation>调整库存(&amp;J)…</translation>
+    </message>
+    <message>
+        <source>Correct the selected finding&apos;s SKU by hand, once per adjustment id, with a reason (FCALL inventory_adjust_v1).</source>
+        <translation>手工修正所选发现的 SKU 库存，每个调整 ID 仅一次，需填写原因（FCALL inventory_adjust_v1）。</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Export Markdown…</source>
+        <translation>导出 Markdown…</translation>
+    </message>
+    <message>
+        <source>Nothing was run: %1</source>
+        <translation>未运行：%1</translation>
+    </message>
+    <message>
+        <source>Scanning Redis…</source>
+        <translation>正在扫描 Redis…</translation>
+    </message>
+    <message>
+        <source>Reading the ledger…</source>
+        <translation>正在读取订单账…</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>Releasing…</source>
+        <translation>正在释放…</translation>
+    </message>
+    <message>
+        <source>Adjusting…</source>
+        <translation>正在调整…</translation>
+    </message>
+    <message>
+        <source>The loaded library has no %1: it came with inventory_lib_v1 1.3.0. Load that release from the Libraries tab, then try again.</source>
+        <translation>已加载的函数库没有 %1：它随 inventory_lib_v1 1.3.0 提供。请在“函数库”标签页加载该版本后重试。</translation>
+    </message>
+    <message>
+        <source>Warning: the audit log did not take the outcome record: %1</source>
+        <translation>警告：审计日志未能写入结果记录：%1</translation>
+    </message>
+    <message>
+        <source>Audit log: %1. The summary above is the run&apos;s: run the reconciliation again to read both sides anew.</source>
+        <translation>审计日志：%1。上方摘要属于本次运行：请再次运行对账以重新读取两边。</translation>
+    </message>
+    <message>
+        <source>not released: %1</source>
+        <translation>未释放：%1</translation>
+    </message>
+    <message>
+        <source>adjusted by %1 (id %2): %3</source>
+        <translation>已调整 %1（ID %2）：%3</translation>
+    </message>
+    <message>
+        <source>released: %1 read back (%2)</source>
+        <translation>已释放：已读回 %1（%2）</translation>
+    </message>
+    <message>
+        <source>Order %1&apos;s deduction of SKU %2 was released (the release key %3 holds %4): nothing more to do.</source>
+        <translation>订单 %1 对 SKU %2 的扣减已释放（释放键 %3 的值为 %4）：无需再做任何事。</translation>
+    </message>
+    <message>
+        <source>could not read %1 (%2)</source>
+        <translation>无法读取 %1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 holds %2, which no release writes</source>
+        <translation>%1 的值为 %2，这不是释放会写入的内容</translation>
+    </message>
+    <message>
+        <source>%1 does not exist</source>
+        <translation>%1 不存在</translation>
+    </message>
+    <message>
+        <source>not proven released: %1</source>
+        <translation>未证实已释放：%1</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+    <message>
+        <source>Done at %1: %2 ledger rows read, %3 compared.</source>
+        <translation>完成于 %1：读取 %2 行订单账，比较 %3 行。</translation>
+    </message>
+    <message>
+        <source>Could not check: %1. Nothing was compared.</source>
+        <translation>无法核对：%1。未比较任何内容。</translation>
+    </message>
+    <message>
+        <source>%1 in-line findings beyond the first %2 are counted, not listed.</source>
+        <translation>前 %2 条之后的 %1 条一致发现只计数，不列出。</translation>
+    </message>
+    <message>
+        <source>Could not check: %1. The findings below are what was read before it stopped: nothing may be concluded from them, and an order missing from them is not in line.</source>
+        <translation>无法核对：%1。下面的发现是停止前读到的内容：不能据此得出任何结论，未出现在其中的订单也不代表一致。</translation>
+    </message>
+    <message>
+        <source>%1: %2. Select one to read what happened and what to do.</source>
+        <translation>%1：%2。选择一条可查看发生了什么以及该怎么做。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n finding(s) need attention</source>
+        <translation>
+            <numerusform>%n 条发现需要处理</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Everything compared is in line (%1).</source>
+        <translation>所比较的全部一致（%1）。</translation>
+    </message>
+    <message>
+        <source>All classes (%1)</source>
+        <translation>全部类别（%1）</translation>
+    </message>
+    <message>
+        <source>Findings (%1)</source>
+        <translation>发现（%1）</translation>
+    </message>
+    <message>
+        <source>Per SKU (%1)</source>
+        <translation>按 SKU（%1）</translation>
+    </message>
+    <message>
+        <source>Select a finding to read it whole.</source>
+        <translation>选择一条发现以查看全文。</translation>
+    </message>
+    <message>
+        <source>
+Since the run: %1</source>
+        <translation>
+运行之后：%1</translation>
+    </message>
+    <message>
+        <source>Export the report as Markdown</source>
+        <translation>将报告导出为 Markdown</translation>
+    </message>
+    <message>
+        <source>Export the findings as CSV</source>
+        <translation>将发现导出为 CSV</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Not exported: %1</source>
+        <translation>未导出：%1</translation>
+    </message>
+    <message>
+        <source>Exported to %1 (readable by you only).</source>
+        <translation>已导出到 %1（仅你本人可读）。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::RepairDialog</name>
+    <message>
+        <source>Release a deduction</source>
+        <translation>释放一次扣减</translation>
+    </message>
+    <message>
+        <source>Adjust a stock</source>
+        <translation>调整库存</translation>
+    </message>
+    <message>
+        <source>Gives back what order &lt;b&gt;%1&lt;/b&gt; deducted from SKU &lt;b&gt;%2&lt;/b&gt;, once: the function checks that the receipt still proves the deduction and writes a release key, so a second release changes nothing.</source>
+        <translation>归还订单 &lt;b&gt;%1&lt;/b&gt; 从 SKU &lt;b&gt;%2&lt;/b&gt; 扣减的库存，仅一次：函数会检查回执仍能证明该扣减，并写入释放键，因此第二次释放不会改变任何内容。</translation>
+    </message>
+    <message>
+        <source>Corrects the stock of SKU &lt;b&gt;%1&lt;/b&gt; by hand, once per adjustment id: a second call with the same id changes nothing. The function refuses a stock below 0.</source>
+        <translation>手工修正 SKU &lt;b&gt;%1&lt;/b&gt; 的库存，每个调整 ID 仅一次：使用相同 ID 的第二次调用不会改变任何内容。函数拒绝使库存低于 0。</translation>
+    </message>
+    <message>
+        <source>Connection:</source>
+        <translation>连接：</translation>
+    </message>
+    <message>
+        <source>(unsaved connection)</source>
+        <translation>（未保存的连接）</translation>
+    </message>
+    <message>
+        <source>Command:</source>
+        <translation>命令：</translation>
+    </message>
+    <message>
+        <source>Reason:</source>
+        <translation>原因：</translation>
+    </message>
+    <message>
+        <source>Before it is sent, the attempt (with the reason and %1 read just before) is appended to the audit log %2; its outcome follows it.</source>
+        <translation>发送之前，此次尝试（连同原因及刚读取的%1）会追加到审计日志 %2；其结果随后记录。</translation>
+    </message>
+    <message>
+        <source>the receipt and the release key</source>
+        <translation>回执和释放键</translation>
+    </message>
+    <message>
+        <source>the adjustment key</source>
+        <translation>调整键</translation>
+    </message>
+    <message>
+        <source>Audit:</source>
+        <translation>审计：</translation>
+    </message>
+    <message>
+        <source>Unlock writes…</source>
+        <translation>解锁写入…</translation>
+    </message>
+    <message>
+        <source>Release</source>
+        <translation>释放</translation>
+    </message>
+    <message>
+        <source>Adjust</source>
+        <translation>调整</translation>
+    </message>
+    <message>
+        <source>e.g. 3 or -2</source>
+        <translation>例如 3 或 -2</translation>
+    </message>
+    <message>
+        <source>The adjustment&apos;s idempotency id: sending the same id again changes nothing. Keep it when you retry.</source>
+        <translation>调整的幂等 ID：再次发送相同 ID 不会改变任何内容。重试时请保留它。</translation>
+    </message>
+    <message>
+        <source>Why the stock is corrected (required, kept in the audit log)</source>
+        <translation>修正库存的原因（必填，记入审计日志）</translation>
+    </message>
+    <message>
+        <source>Delta:</source>
+        <translation>变化量：</translation>
+    </message>
+    <message>
+        <source>Adjustment id:</source>
+        <translation>调整 ID：</translation>
+    </message>
+    <message>
+        <source>reason: give one; it is what the audit log keeps of why</source>
+        <translation>原因：请填写；审计日志据此记录原因</translation>
+    </message>
+    <message>
+        <source>(no command until every field is valid)</source>
+        <translation>（所有字段有效之前没有命令）</translation>
+    </message>
+    <message>
+        <source>Gives back %1 unit(s), as the finding says; the release key lives %2 s (the profile&apos;s receipt TTL), so it outlives the receipt it answers for.</source>
+        <translation>按发现所述归还 %1 件；释放键存活 %2 秒（配置的回执 TTL），因此比它所对应的回执存活更久。</translation>
+    </message>
+    <message>
+        <source>The adjustment key lives %1 s (the profile&apos;s receipt TTL): while it does, the same id changes nothing.</source>
+        <translation>调整键存活 %1 秒（配置的回执 TTL）：在此期间，相同 ID 不会改变任何内容。</translation>
     </message>
 </context>
 <context>
@@ -4612,6 +5237,37 @@ no server FCALL p50/p99 to draw</source>
     <message>
         <source>Alt plus the underlined letter of a tab or menu also opens it.</source>
         <translation>按 Alt 加页签或菜单中带下划线的字母也可以打开它。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::SkuBalanceModel</name>
+    <message>
+        <source>SKU</source>
+        <translation>SKU</translation>
+    </message>
+    <message>
+        <source>Stock</source>
+        <translation>库存</translation>
+    </message>
+    <message>
+        <source>Receipts</source>
+        <translation>回执</translation>
+    </message>
+    <message>
+        <source>Receipted units</source>
+        <translation>回执件数</translation>
+    </message>
+    <message>
+        <source>Committed orders</source>
+        <translation>已提交订单</translation>
+    </message>
+    <message>
+        <source>Committed units</source>
+        <translation>已提交件数</translation>
+    </message>
+    <message>
+        <source>Receipts against ledger</source>
+        <translation>回执与订单账对比</translation>
     </message>
 </context>
 <context>

@@ -15,10 +15,11 @@ using namespace inventory;
 using reconcile::FindingClass;
 
 namespace {
-// What the audit record keeps of why: the finding, as the run stated it.
+// What the audit record keeps of why: the finding, as the run stated it. In English whatever the
+// window's language, as the CLI writes it: one audit log, read by whoever investigates.
 QString findingReason(const reconcile::Finding &f, const QString &ledger)
 {
-    return QObject::tr("Reconcile finding %1 for order %2 of SKU %3 (ledger %4): %5")
+    return QStringLiteral("Reconcile finding %1 for order %2 of SKU %3 (ledger %4): %5")
         .arg(reconcile::className(f.cls), core::escapeBytes(f.orderId, 80),
              core::escapeBytes(f.sku, 80), ledger, f.sentence);
 }
