@@ -229,7 +229,10 @@ private slots:
         QVERIFY(panel.selectFirst(FindingClass::QuantityDiffers));
         const qint64 before = stock("sku-2001");
         QByteArray id;
-        for (int attempt = 0; attempt < 2; ++attempt) {
+        // The correction, its retry (same id, same delta), and the same id with another delta:
+        // "already applied" twice, but the third says that its delta was not applied.
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            const QString deltaText = attempt == 2 ? QStringLiteral("-3") : QStringLiteral("-1");
             panel.adjustSelected();
             QTRY_VERIFY(panel.pendingRepair());
             ui::RepairDialog *dialog = panel.pendingRepair();
@@ -239,14 +242,14 @@ private slots:
                 id = dialog->findChild<QLineEdit *>(QStringLiteral("adjustId"))->text().toUtf8();
             else // the retry of the same correction keeps its id
                 dialog->findChild<QLineEdit *>(QStringLiteral("adjustId"))->setText(id);
-            delta->setText(QStringLiteral("-1"));
+            delta->setText(deltaText);
             reason->clear();
             QVERIFY(!dialog->runButton()->isEnabled()); // no reason, no run
             reason->setPlainText(QStringLiteral("shelf count: one unit short"));
             QVERIFY(dialog->runButton()->isEnabled());
             QVERIFY2(dialog->commandText().startsWith(
                          "FCALL inventory_adjust_v1 2 stock:{sku-2001}:available adj:{sku-2001}:"
-                         + id + " -1 "),
+                         + id + " " + deltaText.toUtf8() + " "),
                      qPrintable(dialog->commandText()));
             QList<inventory::RepairResult> repaired;
             connect(&panel, &ui::ReconcilePanel::repairFinished, this,
@@ -257,6 +260,14 @@ private slots:
                      attempt == 0 ? inventory::RepairOutcomeKind::Applied
                                   : inventory::RepairOutcomeKind::AlreadyApplied);
             QCOMPARE(stock("sku-2001"), before - 1);
+            QCOMPARE(repaired.first().otherRecordedAmount(),
+                     attempt == 2 ? std::optional<QByteArray>("-1") : std::nullopt);
+            if (attempt == 2) {
+                bool said = false;
+                for (const QLabel *l : panel.findChildren<QLabel *>())
+                    said = said || l->text().contains("records a delta of -1, not the -3");
+                QVERIFY(said);
+            }
             disconnect(&panel, &ui::ReconcilePanel::repairFinished, this, nullptr);
         }
         const auto audit = inventory::AuditLog::read(context("staging-lab").auditLogPath);
@@ -264,7 +275,7 @@ private slots:
         for (const inventory::AuditRecord &r : audit.records)
             withReason +=
                 r.action == "adjust" && r.detail.contains("reason: shelf count: one unit short");
-        QCOMPARE(withReason, 4); // two attempts, two outcomes
+        QCOMPARE(withReason, 6); // three attempts, three outcomes
     }
 
     // Cancel in the confirmation: nothing written, not even an audit attempt.

@@ -99,6 +99,10 @@ void ReconcilePanel::execute(const RepairPlan &plan, int row)
     // every action of this tab off until it returns.
     const RepairResult result = repairBlocking(*m_ctx.writeSender, m_ctx.deduct, plan);
     QStringList lines{result.outcome.sentence(plan)};
+    // "Already applied" under another amount: what was asked was not done.
+    const bool otherAmount = result.otherRecordedAmount().has_value();
+    if (otherAmount)
+        lines << result.otherAmountSentence();
     // Never resent: the record key says whether it was applied. A lost reply is read on
     // another lane than the one the call may be stuck on.
     std::optional<RepairSettlement> settled;
@@ -119,7 +123,9 @@ void ReconcilePanel::execute(const RepairPlan &plan, int row)
     lines << tr("Audit log: %1. The summary above is the run's: run the reconciliation again "
                 "to read both sides anew.")
                  .arg(m_ctx.deduct.auditLogPath);
-    m_repairBanner->setNotice(bannerKind(result.outcome.kind), lines.join(QLatin1Char('\n')));
+    m_repairBanner->setNotice(otherAmount ? NoticeBanner::Kind::Warning
+                                          : bannerKind(result.outcome.kind),
+                              lines.join(QLatin1Char('\n')));
     const RepairOutcomeKind kind = result.outcome.kind;
     const bool mayHaveReleased =
         kind == RepairOutcomeKind::Applied || kind == RepairOutcomeKind::AlreadyApplied
