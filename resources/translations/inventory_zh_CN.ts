@@ -341,6 +341,18 @@
         <source>unknown (%1)</source>
         <translation>未知（%1）</translation>
     </message>
+    <message>
+        <source>Release candidates</source>
+        <translation>待释放</translation>
+    </message>
+    <message>
+        <source>Missing receipts</source>
+        <translation>缺少回执</translation>
+    </message>
+    <message>
+        <source>Quantities that differ</source>
+        <translation>数量不符</translation>
+    </message>
 </context>
 <context>
     <name>browse::AnomalyModel</name>

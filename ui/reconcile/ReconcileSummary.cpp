@@ -21,6 +21,25 @@ namespace ui {
 using reconcile::FindingClass;
 
 namespace {
+// A class's title in the window's language (the core's classTitle stays English for the CLI and
+// the exports, which a ticket's reader gets).
+QString classTitleText(FindingClass c)
+{
+    switch (c) {
+    case FindingClass::InLine:
+        return QObject::tr("In line");
+    case FindingClass::ReleaseCandidate:
+        return QObject::tr("Release candidates");
+    case FindingClass::MissingReceipt:
+        return QObject::tr("Missing receipts");
+    case FindingClass::QuantityDiffers:
+        return QObject::tr("Quantities that differ");
+    case FindingClass::Released:
+        return QObject::tr("Released");
+    }
+    return {};
+}
+
 // "3 release candidates, 2 missing receipts, ...": the classes found, most urgent first.
 QString classCounts(const reconcile::Tally &t)
 {
@@ -28,7 +47,7 @@ QString classCounts(const reconcile::Tally &t)
     for (FindingClass c :
          {FindingClass::ReleaseCandidate, FindingClass::MissingReceipt,
           FindingClass::QuantityDiffers, FindingClass::Released, FindingClass::InLine})
-        parts << QStringLiteral("%1: %2").arg(reconcile::classTitle(c)).arg(t.findings[size_t(c)]);
+        parts << QStringLiteral("%1: %2").arg(classTitleText(c)).arg(t.findings[size_t(c)]);
     return parts.join(QStringLiteral(" · "));
 }
 
@@ -121,7 +140,7 @@ void ReconcilePanel::updateClassFilter()
          {FindingClass::ReleaseCandidate, FindingClass::MissingReceipt,
           FindingClass::QuantityDiffers, FindingClass::Released, FindingClass::InLine})
         m_classFilter->addItem(
-            QStringLiteral("%1 (%2)").arg(reconcile::classTitle(c)).arg(counts[size_t(c)]), int(c));
+            QStringLiteral("%1 (%2)").arg(classTitleText(c)).arg(counts[size_t(c)]), int(c));
     m_classFilter->setCurrentIndex(std::max(0, m_classFilter->findData(keep)));
     m_resultTabs->setTabText(0, tr("Findings (%1)").arg(m_findings->rowCount()));
     m_resultTabs->setTabText(1, tr("Per SKU (%1)").arg(m_skus->rowCount()));
