@@ -54,6 +54,8 @@ QLayout *environmentBadgeRow(profiles::Environment env, const QString &node, QWi
     auto *badge = new QLabel(parent);
     badge->setObjectName(QStringLiteral("environmentBadge"));
     setEnvironmentBadge(badge, env);
+    // A badge, not a panel: a dialog's spare height (longer translated text) must not stretch it.
+    badge->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     row->addWidget(badge);
     if (!node.isEmpty()) {
         auto *where = new QLabel(QObject::tr("Runs on %1").arg(node), parent);
