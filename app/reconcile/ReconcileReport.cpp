@@ -130,6 +130,59 @@ void ReconcileReport::end(const RunOutcome &outcome, const ReportContext &about)
     endText(outcome, about);
 }
 
+namespace {
+// What the run left unjudged, and why: nothing is counted silently.
+QStringList notJudgedParts(const Tally &t)
+{
+    QStringList notJudged;
+    if (t.rowsNotDeducted)
+        notJudged << QStringLiteral("%1 failed or cancelled rows have no receipt and no release "
+                                    "(nothing to give back, or the receipt is gone)")
+                         .arg(t.rowsNotDeducted);
+    if (t.rowsPending)
+        notJudged
+            << QStringLiteral("%1 pending orders (never a release candidate)").arg(t.rowsPending);
+    if (t.receiptsTooRecent)
+        notJudged << QStringLiteral("%1 receipts absent from the ledger are younger than the "
+                                    "grace period")
+                         .arg(t.receiptsTooRecent);
+    if (t.receiptsAgeUnknown)
+        notJudged << QStringLiteral("%1 v1 receipts absent from the ledger record no time, so "
+                                    "their age is not proven")
+                         .arg(t.receiptsAgeUnknown);
+    if (t.receiptsOutOfWindow)
+        notJudged << QStringLiteral("%1 receipts outside the window").arg(t.receiptsOutOfWindow);
+    if (t.rowsOutOfScope)
+        notJudged << QStringLiteral("%1 ledger rows out of scope").arg(t.rowsOutOfScope);
+    return notJudged;
+}
+} // namespace
+
+void ReconcileReport::skuText(const RunOutcome &o)
+{
+    bool header = false;
+    for (const SkuBalance &b : o.skus) {
+        if (b.balanced())
+            continue;
+        if (!header)
+            m_out << QStringLiteral("\nSKUs whose receipts and ledger differ (units receipted "
+                                    "in Redis against units the ledger committed):\n");
+        header = true;
+        m_out << QStringLiteral("  %1: stock %2; %3 receipts recording %4 units%5; the ledger "
+                                "committed %6 units in %7 orders.\n")
+                     .arg(core::escapeBytes(b.sku, 80),
+                          b.stockKnown ? QString::number(b.stock) : b.stockProblem)
+                     .arg(b.receipts)
+                     .arg(b.receiptUnits)
+                     .arg(b.receiptsWithoutQuantity
+                              ? QStringLiteral(" (%1 v1 receipts record no quantity)")
+                                    .arg(b.receiptsWithoutQuantity)
+                              : QString())
+                     .arg(b.committedUnits)
+                     .arg(b.committedOrders);
+    }
+}
+
 void ReconcileReport::endText(const RunOutcome &o, const ReportContext &a)
 {
     const Tally &t = o.tally;
@@ -163,49 +216,10 @@ void ReconcileReport::endText(const RunOutcome &o, const ReportContext &a)
     }
     m_out << QStringLiteral("\nIn line: %1 committed orders with their receipt.\n")
                  .arg(t.findings[size_t(FindingClass::InLine)]);
-    QStringList notJudged;
-    if (t.rowsNotDeducted)
-        notJudged << QStringLiteral("%1 failed or cancelled rows have no receipt and no release "
-                                    "(nothing to give back, or the receipt is gone)")
-                         .arg(t.rowsNotDeducted);
-    if (t.rowsPending)
-        notJudged
-            << QStringLiteral("%1 pending orders (never a release candidate)").arg(t.rowsPending);
-    if (t.receiptsTooRecent)
-        notJudged << QStringLiteral("%1 receipts absent from the ledger are younger than the "
-                                    "grace period")
-                         .arg(t.receiptsTooRecent);
-    if (t.receiptsAgeUnknown)
-        notJudged << QStringLiteral("%1 v1 receipts absent from the ledger record no time, so "
-                                    "their age is not proven")
-                         .arg(t.receiptsAgeUnknown);
-    if (t.receiptsOutOfWindow)
-        notJudged << QStringLiteral("%1 receipts outside the window").arg(t.receiptsOutOfWindow);
-    if (t.rowsOutOfScope)
-        notJudged << QStringLiteral("%1 ledger rows out of scope").arg(t.rowsOutOfScope);
+    const QStringList notJudged = notJudgedParts(t);
     if (!notJudged.isEmpty())
         m_out << QStringLiteral("Not judged: %1.\n").arg(notJudged.join(QLatin1String("; ")));
-    bool header = false;
-    for (const SkuBalance &b : o.skus) {
-        if (b.balanced())
-            continue;
-        if (!header)
-            m_out << QStringLiteral("\nSKUs whose receipts and ledger differ (units receipted "
-                                    "in Redis against units the ledger committed):\n");
-        header = true;
-        m_out << QStringLiteral("  %1: stock %2; %3 receipts recording %4 units%5; the ledger "
-                                "committed %6 units in %7 orders.\n")
-                     .arg(core::escapeBytes(b.sku, 80),
-                          b.stockKnown ? QString::number(b.stock) : b.stockProblem)
-                     .arg(b.receipts)
-                     .arg(b.receiptUnits)
-                     .arg(b.receiptsWithoutQuantity
-                              ? QStringLiteral(" (%1 v1 receipts record no quantity)")
-                                    .arg(b.receiptsWithoutQuantity)
-                              : QString())
-                     .arg(b.committedUnits)
-                     .arg(b.committedOrders);
-    }
+    skuText(o);
     if (o.couldNotCheck())
         m_out << QStringLiteral("\nVerdict: could not check.\n");
     else if (t.divergent)

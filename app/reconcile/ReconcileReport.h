@@ -35,6 +35,7 @@ public:
 
 private:
     void endText(const RunOutcome &outcome, const ReportContext &about);
+    void skuText(const RunOutcome &outcome); // the SKUs whose units differ
     QTextStream &m_out;
     ReportFormat m_format;
     qint64 m_written = 0;
