@@ -3057,6 +3057,85 @@ Left alone, nothing to change: %1.</source>
         <source>Window: a time window needs the ledger&apos;s time column; map it under Columns (time=COLUMN)</source>
         <translation>时间窗口：时间窗口需要订单账的时间列；请在“列”中映射（time=列名）</translation>
     </message>
+    <message>
+        <source>Pre&amp;view rows…</source>
+        <translation>预览行(&amp;V)…</translation>
+    </message>
+    <message>
+        <source>Read the first rows with this mapping, to check it before a run</source>
+        <translation>用此映射读取前几行，以便在运行前检查</translation>
+    </message>
+</context>
+<context>
+    <name>ui::LedgerPreviewDialog</name>
+    <message>
+        <source>Ledger preview</source>
+        <translation>订单账预览</translation>
+    </message>
+    <message>
+        <source>Row</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>订单</translation>
+    </message>
+    <message>
+        <source>SKU</source>
+        <translation>SKU</translation>
+    </message>
+    <message>
+        <source>Quantity</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Nothing was read: %1</source>
+        <translation>未读取任何内容：%1</translation>
+    </message>
+    <message>
+        <source>The first %1 rows of %2 as a run will read them: the columns and states mapped, each row checked. Nothing is written.</source>
+        <translation>%2 的前 %1 行，按运行时的方式读取：列和状态已映射，每行都已检查。不写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Reading the first rows…</source>
+        <translation>正在读取前几行…</translation>
+    </message>
+    <message>
+        <source>Could not open the ledger: %1</source>
+        <translation>无法打开订单账：%1</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>(no time column mapped)</source>
+        <translation>（未映射时间列）</translation>
+    </message>
+    <message>
+        <source>A run would stop here: %1. Fix the column or state mapping (or the ledger) before running.</source>
+        <translation>运行会在此处停止：%1。请在运行前修正列或状态映射（或订单账）。</translation>
+    </message>
+    <message>
+        <source>The ledger has no rows.</source>
+        <translation>订单账没有任何行。</translation>
+    </message>
+    <message>
+        <source>These %1 rows map cleanly; the ledger has more.</source>
+        <translation>这 %1 行映射无误；订单账还有更多行。</translation>
+    </message>
+    <message>
+        <source>All %1 rows of the ledger map cleanly.</source>
+        <translation>订单账的全部 %1 行映射无误。</translation>
+    </message>
 </context>
 <context>
     <name>ui::LibrariesView</name>

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "LedgerForm.h"
 
+#include "LedgerPreviewDialog.h"
+
 #include "browse/Glob.h"
 
 #include <QComboBox>
@@ -73,13 +75,19 @@ LedgerForm::LedgerForm(QWidget *parent)
     m_layout->addRow(tr("Ledger:"), row({m_kind, m_location, m_browse}));
     m_layout->addRow(tr("Password:"), m_password);
     m_layout->addRow(tr("Query:"), m_query);
-    m_layout->addRow(tr("Columns:"), row({m_columns, new QLabel(tr("States:"), this), m_states}));
+    m_previewRows = new QPushButton(tr("Pre&view rows…"), this);
+    m_previewRows->setObjectName(QStringLiteral("previewLedgerRows"));
+    m_previewRows->setToolTip(
+        tr("Read the first rows with this mapping, to check it before a run"));
+    m_layout->addRow(tr("Columns:"),
+                     row({m_columns, new QLabel(tr("States:"), this), m_states, m_previewRows}));
     m_layout->addRow(tr("SKUs:"), row({m_sku, new QLabel(tr("Window:"), this), m_since, m_until,
                                        new QLabel(tr("Grace:"), this), m_grace}));
     m_layout->addRow(QString(), m_preview);
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, &LedgerForm::updateKind);
     connect(m_browse, &QPushButton::clicked, this, &LedgerForm::browse);
+    connect(m_previewRows, &QPushButton::clicked, this, &LedgerForm::previewRows);
     for (QLineEdit *e :
          {m_location, m_password, m_query, m_columns, m_states, m_sku, m_since, m_until})
         connect(e, &QLineEdit::textChanged, this, [this] {
@@ -87,6 +95,13 @@ LedgerForm::LedgerForm(QWidget *parent)
             emit changed();
         });
     updateKind();
+}
+
+void LedgerForm::previewRows()
+{
+    auto *dialog = new LedgerPreviewDialog(request(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
 }
 
 void LedgerForm::updateKind()

@@ -40,12 +40,13 @@ signals:
 private:
     void updateKind();
     void browse();
+    void previewRows(); // the first rows with this mapping, in a dialog
 
     QComboBox *m_kind;
     QLineEdit *m_location, *m_password, *m_query, *m_columns, *m_states;
     QLineEdit *m_sku, *m_since, *m_until;
     QSpinBox *m_grace;
-    QPushButton *m_browse;
+    QPushButton *m_browse, *m_previewRows;
     QLabel *m_preview;
     QFormLayout *m_layout;
 };
