@@ -4355,6 +4355,30 @@ Since the run: %1</source>
         <source>Exported to %1 (readable by you only).</source>
         <translation>已导出到 %1（仅你本人可读）。</translation>
     </message>
+    <message>
+        <source>order %1: %2</source>
+        <translation>订单 %1：%2</translation>
+    </message>
+    <message>
+        <source>All %1 releases of the selection were sent, each audited:</source>
+        <translation>所选的全部 %1 次释放均已发送，每次均已记入审计：</translation>
+    </message>
+    <message numerus="yes">
+        <source>Release %1 of %2 stopped the selection: the %n after it were not sent.</source>
+        <translation>
+            <numerusform>第 %1/%2 次释放使所选操作停止：其后的 %n 次未发送。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>All %1 releases of the selection were sent, each audited; the last was not applied:</source>
+        <translation>所选的全部 %1 次释放均已发送，每次均已记入审计；最后一次未生效：</translation>
+    </message>
+    <message numerus="yes">
+        <source>R&amp;elease %n…</source>
+        <translation>
+            <numerusform>释放 %n 个(&amp;E)…</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ui::RepairDialog</name>
@@ -4453,6 +4477,26 @@ Since the run: %1</source>
     <message>
         <source>The adjustment key lives %1 s (the profile&apos;s receipt TTL): while it does, the same id changes nothing.</source>
         <translation>调整键存活 %1 秒（配置的回执 TTL）：在此期间，相同 ID 不会改变任何内容。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Gives back what each of these %n orders deducted, each once: the function checks that each receipt still proves its deduction and writes a release key, so a second release changes nothing. They are sent one after the other; the first that is refused or whose outcome is unknown stops the rest.</source>
+        <translation>
+            <numerusform>归还这 %n 个订单各自扣减的库存，每个仅一次：函数会检查每条回执仍能证明其扣减，并写入释放键，因此第二次释放不会改变任何内容。它们逐个发送；第一个被拒绝或结果未知的会使其余的停止发送。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>each release is audited with its own finding</source>
+        <translation>每次释放都连同其自身的发现记入审计</translation>
+    </message>
+    <message numerus="yes">
+        <source>Release %n orders</source>
+        <translation>
+            <numerusform>释放 %n 个订单</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Gives back each order&apos;s quantity, as its finding says; each release key lives %1 s (the profile&apos;s receipt TTL), so it outlives the receipt it answers for.</source>
+        <translation>按各自发现所述归还每个订单的数量；每个释放键存活 %1 秒（配置的回执 TTL），因此比它所对应的回执存活更久。</translation>
     </message>
 </context>
 <context>

@@ -18,6 +18,7 @@
 #include "ui/reconcile/RepairDialog.h"
 
 #include <QAbstractItemModelTester>
+#include <QItemSelection>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -383,6 +384,88 @@ private slots:
                  qPrintable(panel.summaryText()));
         QVERIFY(!panel.summaryText().contains("in line"));
         QCOMPARE(panel.findings()->rowCount(), 0);
+    }
+
+    // A selection of release candidates: one confirmation shows every FCALL, each is sent and
+    // audited on its own; the first that is not applied stops the rest, which are not sent.
+    // Last of the slots: it releases the demo's remaining candidates.
+    void aSelectionIsReleasedOneAfterTheOther()
+    {
+        Tab tab(*m_c, "staging-lab", "staging", context("staging-lab"));
+        ui::ReconcilePanel &panel = tab.panel;
+        panel.setLedger("sqlite://" + m_ledger, "time=created_at", "demo");
+        panel.show();
+        // The demo's sku-0999 has no stock key (a discontinued SKU): give it one, so that both
+        // of the candidates left can be released.
+        QVERIFY(m_c->call({"SET", "stock:{sku-0999}:available", "5"}).ok());
+        runOnce(panel);
+        const QList<QByteArray> skus{"sku-1001", "sku-0999"};
+        QList<reconcile::Finding> chosen;
+        const auto selectBoth = [&] {
+            chosen.clear();
+            panel.findingsView()->clearSelection();
+            QItemSelection selection;
+            auto *proxy = qobject_cast<QSortFilterProxyModel *>(panel.findingsView()->model());
+            for (int row = 0; row < proxy->rowCount(); ++row) {
+                const QModelIndex i = proxy->index(row, 0);
+                const reconcile::Finding &f =
+                    panel.findings()->finding(proxy->mapToSource(i).row());
+                if (f.cls == FindingClass::ReleaseCandidate && skus.contains(f.sku)) {
+                    selection.select(i, i);
+                    chosen << f;
+                }
+            }
+            panel.findingsView()->selectionModel()->select(
+                selection, QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        };
+        selectBoth();
+        QCOMPARE(chosen.size(), 2);
+        const qint64 before0 = stock(chosen[0].sku), before1 = stock(chosen[1].sku);
+        QList<inventory::RepairResult> repaired;
+        connect(&panel, &ui::ReconcilePanel::repairFinished, this,
+                [&](const inventory::RepairResult &r) { repaired << r; });
+
+        panel.releaseSelected();
+        QTRY_VERIFY(panel.pendingRepair());
+        ui::RepairDialog *dialog = panel.pendingRepair();
+        QCOMPARE(dialog->plans().size(), 2);
+        QCOMPARE(dialog->commandText().count(QStringLiteral("FCALL inventory_release_v1 3")), 2);
+        QCOMPARE(dialog->runButton()->text(), QStringLiteral("Release 2 orders"));
+        QTest::mouseClick(dialog->runButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(repaired.size(), 2, 10000);
+        for (const inventory::RepairResult &r : repaired)
+            QCOMPARE(r.outcome.kind, inventory::RepairOutcomeKind::Applied);
+        QCOMPARE(stock(chosen[0].sku), before0 + chosen[0].quantity);
+        QCOMPARE(stock(chosen[1].sku), before1 + chosen[1].quantity);
+        QVERIFY2(panel.repairText().startsWith("All 2 releases of the selection were sent"),
+                 qPrintable(panel.repairText()));
+
+        // The same two again, with the first one's stock key gone: it is refused, and the
+        // second is not sent (no release key, its stock unchanged, nothing in the audit log).
+        for (const reconcile::Finding &f : chosen)
+            QVERIFY(m_c->call({"DEL", "rel:{" + f.sku + "}:" + f.orderId}).ok());
+        runOnce(panel);
+        selectBoth();
+        QCOMPARE(chosen.size(), 2);
+        QVERIFY(m_c->call({"DEL", "stock:{" + chosen[0].sku + "}:available"}).ok());
+        const qint64 second = stock(chosen[1].sku);
+        const auto auditBefore =
+            inventory::AuditLog::read(context("staging-lab").auditLogPath).records.size();
+        repaired.clear();
+        panel.releaseSelected();
+        QTRY_VERIFY(panel.pendingRepair());
+        QTest::mouseClick(panel.pendingRepair()->runButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(repaired.size(), 1, 10000);
+        QCOMPARE(repaired.first().outcome.kind, inventory::RepairOutcomeKind::StockMissing);
+        QVERIFY2(panel.repairText().startsWith("Release 1 of 2 stopped the selection: the 1 "
+                                               "after it were not sent."),
+                 qPrintable(panel.repairText()));
+        QCOMPARE(stock(chosen[1].sku), second);
+        QCOMPARE(
+            m_c->call({"EXISTS", "rel:{" + chosen[1].sku + "}:" + chosen[1].orderId})->toInteger(),
+            0);
+        QCOMPARE(inventory::AuditLog::read(context("staging-lab").auditLogPath).records.size(),
+                 auditBefore + 2); // the first one's attempt and outcome only
     }
 };
 

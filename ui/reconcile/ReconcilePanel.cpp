@@ -139,6 +139,8 @@ QWidget *ReconcilePanel::buildResults()
     m_proxy->setSourceModel(m_findings);
     m_proxy->setFilterRole(ReconcileFindingsModel::ClassRole);
     m_view = tableView("reconcileFindings", m_proxy, ReconcileFindingsModel::SortRole, this);
+    // Several release candidates may be released together (Shift/Ctrl-click).
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_view->sortByColumn(ReconcileFindingsModel::ClassColumn, Qt::AscendingOrder);
     // What a release read back is long: the cell shows its start, the line under the table
     // and the tooltip the whole of it, so the sentences keep their room.
@@ -184,6 +186,8 @@ QWidget *ReconcilePanel::buildResults()
         m_proxy->setFilterFixedString(cls < 0 ? QString() : QString::number(cls));
     });
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this] { updateActions(); });
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             [this] { updateActions(); });
     // A release moves its row to its new class: the view follows it.
     connect(m_findings, &QAbstractItemModel::dataChanged, this, [this] {

@@ -61,8 +61,8 @@ public:
     void run();
     void cancel();
     bool isRunning() const { return m_running; }
-    // Opens the confirmation for the selected finding (a release candidate), or an adjustment
-    // of the selected finding's SKU.
+    // Opens the confirmation for the selected release candidates (one, or a selection sent one
+    // after the other), or an adjustment of the selected finding's SKU.
     void releaseSelected();
     void adjustSelected();
     // Writes the findings (CSV) or the report (Markdown) to `path`, mode 0600; the error.
@@ -92,8 +92,13 @@ private:
     void updateClassFilter();
     void updateActions();
     int selectedRow() const; // in the model; -1: none
+    // The selected release candidates (model rows, in model order), for Release.
+    QList<int> selectedCandidates() const;
     void openRepair(const inventory::RepairRequest &request, int row);
-    void execute(const inventory::RepairPlan &plan, int row);
+    // Sends one repair and shows it; true when the next of a selection may follow (applied,
+    // or already applied with the same amount).
+    bool execute(const inventory::RepairPlan &plan, int row);
+    void executeAll(const QList<inventory::RepairPlan> &plans, const QList<int> &rows);
     void recheckRelease(const inventory::RepairPlan &plan, int row);
     void saveAs(bool markdown);
 

@@ -43,20 +43,65 @@ NoticeBanner::Kind bannerKind(RepairOutcomeKind kind)
 
 void ReconcilePanel::releaseSelected()
 {
-    const int row = selectedRow();
-    if (row < 0 || m_running || m_repairing || m_dialog)
+    const QList<int> rows = selectedCandidates();
+    if (rows.isEmpty() || m_running || m_repairing || m_dialog)
         return;
-    const reconcile::Finding &f = m_findings->finding(row);
-    if (f.cls != FindingClass::ReleaseCandidate || f.quantity <= 0)
+    QList<RepairRequest> requests;
+    for (int row : rows) {
+        const reconcile::Finding &f = m_findings->finding(row);
+        RepairRequest r;
+        r.kind = RepairKind::Release;
+        r.sku = f.sku;
+        r.id = f.orderId;
+        r.amount = QByteArray::number(f.quantity);
+        r.ttlSeconds = QByteArray::number(m_ctx.deduct.defaultTtlSeconds);
+        r.reason = findingReason(f, m_ledgerText);
+        requests << r;
+    }
+    if (requests.size() == 1) {
+        openRepair(requests.first(), rows.first());
         return;
-    RepairRequest r;
-    r.kind = RepairKind::Release;
-    r.sku = f.sku;
-    r.id = f.orderId;
-    r.amount = QByteArray::number(f.quantity);
-    r.ttlSeconds = QByteArray::number(m_ctx.deduct.defaultTtlSeconds);
-    r.reason = findingReason(f, m_ledgerText);
-    openRepair(r, row);
+    }
+    auto *dialog = new RepairDialog(requests, m_ctx.deduct, *m_ctx.gate, m_environment, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    m_dialog = dialog;
+    connect(dialog, &QDialog::accepted, this,
+            [this, dialog, rows] { executeAll(dialog->plans(), rows); });
+    dialog->open();
+}
+
+void ReconcilePanel::executeAll(const QList<RepairPlan> &plans, const QList<int> &rows)
+{
+    // One after the other, each audited on its own; the first that is not cleanly applied
+    // (refused, unknown, not sent, or another amount recorded) stops the rest unsent.
+    QStringList outcomes;
+    const auto collect =
+        connect(this, &ReconcilePanel::repairFinished, this, [&](const RepairResult &r) {
+            outcomes << tr("order %1: %2")
+                            .arg(core::escapeBytes(r.plan.request.id, 60), r.outcome.summary());
+        });
+    qsizetype sent = 0;
+    bool clean = true;
+    while (clean && sent < plans.size()) {
+        clean = execute(plans[sent], rows[sent]);
+        ++sent;
+    }
+    disconnect(collect);
+    const QString head =
+        clean ? tr("All %1 releases of the selection were sent, each audited:").arg(plans.size())
+        : sent < plans.size()
+            ? tr("Release %1 of %2 stopped the selection: the %n after it were not sent.", "",
+                 int(plans.size() - sent))
+                  .arg(sent)
+                  .arg(plans.size())
+            : tr("All %1 releases of the selection were sent, each audited; the last was not "
+                 "applied:")
+                  .arg(plans.size());
+    // The last outcome's own banner (its sentence, the audit log) follows the list.
+    m_repairBanner->setNotice(
+        m_repairBanner->kind(),
+        QStringList{head, outcomes.join(QLatin1Char('\n')), m_repairBanner->text()}.join(
+            QLatin1Char('\n')));
 }
 
 void ReconcilePanel::adjustSelected()
@@ -86,10 +131,10 @@ void ReconcilePanel::openRepair(const RepairRequest &request, int row)
     dialog->open(); // window-modal, no nested event loop
 }
 
-void ReconcilePanel::execute(const RepairPlan &plan, int row)
+bool ReconcilePanel::execute(const RepairPlan &plan, int row)
 {
     if (m_repairing || !plan.ok())
-        return;
+        return false;
     m_repairing = true;
     updateActions();
     const bool release = plan.request.kind == RepairKind::Release;
@@ -147,6 +192,8 @@ void ReconcilePanel::execute(const RepairPlan &plan, int row)
     m_repairing = false;
     updateActions();
     emit repairFinished(result);
+    return !otherAmount
+           && (kind == RepairOutcomeKind::Applied || kind == RepairOutcomeKind::AlreadyApplied);
 }
 
 void ReconcilePanel::recheckRelease(const RepairPlan &plan, int row)

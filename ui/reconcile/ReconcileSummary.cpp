@@ -152,6 +152,19 @@ int ReconcilePanel::selectedRow() const
     return current.isValid() ? m_proxy->mapToSource(current).row() : -1;
 }
 
+QList<int> ReconcilePanel::selectedCandidates() const
+{
+    QList<int> rows;
+    for (const QModelIndex &i : m_view->selectionModel()->selectedRows()) {
+        const int row = m_proxy->mapToSource(i).row();
+        const reconcile::Finding &f = m_findings->finding(row);
+        if (f.cls == FindingClass::ReleaseCandidate && f.quantity > 0)
+            rows << row;
+    }
+    std::sort(rows.begin(), rows.end());
+    return rows;
+}
+
 bool ReconcilePanel::selectFirst(FindingClass cls)
 {
     for (int row = 0; row < m_proxy->rowCount(); ++row) {
@@ -172,9 +185,9 @@ void ReconcilePanel::updateActions()
     m_run->setEnabled(idle);
     m_cancel->setEnabled(m_running);
     m_form->setEnabled(idle);
-    const bool candidate =
-        row >= 0 && m_findings->finding(row).cls == FindingClass::ReleaseCandidate;
-    m_release->setEnabled(idle && candidate);
+    const qsizetype candidates = selectedCandidates().size();
+    m_release->setEnabled(idle && candidates > 0);
+    m_release->setText(candidates > 1 ? tr("R&elease %n…", "", int(candidates)) : tr("R&elease…"));
     m_adjust->setEnabled(idle && row >= 0);
     const bool any = m_findings->rowCount() > 0;
     m_csv->setEnabled(idle && any);

@@ -15,6 +15,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace ui {
 
@@ -31,28 +32,44 @@ QString RepairDialog::renderCommand(const redis::Command &command)
 RepairDialog::RepairDialog(const RepairRequest &request, const DeductionContext &ctx,
                            gate::WriteGate &gate, profiles::Environment environment,
                            QWidget *parent)
+    : RepairDialog(QList<RepairRequest>{request}, ctx, gate, environment, parent)
+{}
+
+RepairDialog::RepairDialog(const QList<RepairRequest> &requests, const DeductionContext &ctx,
+                           gate::WriteGate &gate, profiles::Environment environment,
+                           QWidget *parent)
     : QDialog(parent)
-    , m_request(request)
+    , m_request(requests.first())
     , m_ctx(ctx)
     , m_gate(gate)
+    , m_batch(requests.mid(1))
 {
+    const RepairRequest &request = m_request;
     const bool release = request.kind == RepairKind::Release;
     setObjectName(QStringLiteral("repairDialog"));
     setWindowTitle(release ? tr("Release a deduction") : tr("Adjust a stock"));
     m_plan = planRepair(m_request, m_ctx.schema);
 
     auto *layout = new QVBoxLayout(this);
-    layout->addLayout(environmentBadgeRow(environment, m_ctx.serverFor(m_plan.slot), this));
+    // A selection may run on several nodes (a cluster): each command's node is its slot's.
+    layout->addLayout(environmentBadgeRow(
+        environment, m_batch.isEmpty() ? m_ctx.serverFor(m_plan.slot) : QString(), this));
     auto *intro = new QLabel(
-        release ? tr("Gives back what order <b>%1</b> deducted from SKU <b>%2</b>, once: the "
-                     "function checks that the receipt still proves the deduction and writes a "
-                     "release key, so a second release changes nothing.")
-                      .arg(core::escapeBytes(request.id, 60).toHtmlEscaped(),
-                           core::escapeBytes(request.sku, 60).toHtmlEscaped())
-                : tr("Corrects the stock of SKU <b>%1</b> by hand, once per adjustment id: a "
-                     "second call with the same id changes nothing. The function refuses a "
-                     "stock below 0.")
-                      .arg(core::escapeBytes(request.sku, 60).toHtmlEscaped()),
+        !m_batch.isEmpty()
+            ? tr("Gives back what each of these %n orders deducted, each once: the function "
+                 "checks that each receipt still proves its deduction and writes a release key, "
+                 "so a second release changes nothing. They are sent one after the other; the "
+                 "first that is refused or whose outcome is unknown stops the rest.",
+                 "", int(m_batch.size()) + 1)
+        : release ? tr("Gives back what order <b>%1</b> deducted from SKU <b>%2</b>, once: the "
+                       "function checks that the receipt still proves the deduction and writes a "
+                       "release key, so a second release changes nothing.")
+                        .arg(core::escapeBytes(request.id, 60).toHtmlEscaped(),
+                             core::escapeBytes(request.sku, 60).toHtmlEscaped())
+                  : tr("Corrects the stock of SKU <b>%1</b> by hand, once per adjustment id: a "
+                       "second call with the same id changes nothing. The function refuses a "
+                       "stock below 0.")
+                        .arg(core::escapeBytes(request.sku, 60).toHtmlEscaped()),
         this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
@@ -74,7 +91,10 @@ RepairDialog::RepairDialog(const RepairRequest &request, const DeductionContext 
     m_arguments->setWordWrap(true);
     form->addRow(QString(), m_arguments);
     if (release) {
-        auto *reason = new QLabel(core::escapeBytes(m_request.reason.toUtf8(), 400), this);
+        auto *reason =
+            new QLabel(m_batch.isEmpty() ? core::escapeBytes(m_request.reason.toUtf8(), 400)
+                                         : tr("each release is audited with its own finding"),
+                       this);
         reason->setObjectName(QStringLiteral("repairReason"));
         reason->setWordWrap(true);
         form->addRow(tr("Reason:"), reason);
@@ -109,7 +129,10 @@ QDialogButtonBox *RepairDialog::buildButtons(bool release)
     m_unlock = buttons->addButton(tr("Unlock writes…"), QDialogButtonBox::ActionRole);
     m_unlock->setObjectName(QStringLiteral("repairUnlock"));
     m_run =
-        buttons->addButton(release ? tr("Release") : tr("Adjust"), QDialogButtonBox::AcceptRole);
+        buttons->addButton(!m_batch.isEmpty() ? tr("Release %n orders", "", int(m_batch.size()) + 1)
+                           : release          ? tr("Release")
+                                              : tr("Adjust"),
+                           QDialogButtonBox::AcceptRole);
     m_run->setObjectName(QStringLiteral("repairRun"));
     buttons->button(QDialogButtonBox::Cancel)->setDefault(true);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -152,19 +175,36 @@ void RepairDialog::replan()
         m_request.reason = m_reason->toPlainText().trimmed();
     }
     m_plan = planRepair(m_request, m_ctx.schema);
-    QStringList problems;
-    for (const FieldProblem &p : m_plan.problems)
-        problems << p.field + QStringLiteral(": ") + p.message;
+    m_plans = {m_plan};
+    for (const RepairRequest &r : m_batch)
+        m_plans << planRepair(r, m_ctx.schema);
+    QStringList problems, commands;
+    bool allOk = true;
+    for (const RepairPlan &plan : m_plans) {
+        for (const FieldProblem &p : plan.problems)
+            problems << p.field + QStringLiteral(": ") + p.message;
+        allOk = allOk && plan.ok();
+        // A selection's commands are numbered: each wraps over two lines in the dialog.
+        if (plan.ok())
+            commands << (m_batch.isEmpty() ? renderCommand(plan.command)
+                                           : QStringLiteral("%1) %2")
+                                                 .arg(commands.size() + 1)
+                                                 .arg(renderCommand(plan.command)));
+    }
     if (m_request.kind == RepairKind::Adjust && m_request.reason.isEmpty()
         && !problems.join(QLatin1Char(' ')).contains(QLatin1String("reason")))
         problems << tr("reason: give one; it is what the audit log keeps of why");
     m_problems->setText(problems.join(QLatin1Char('\n')));
     m_form->setRowVisible(m_problems, !problems.isEmpty());
-    m_command->setText(m_plan.ok() ? renderCommand(m_plan.command)
-                                   : tr("(no command until every field is valid)"));
+    m_command->setText(allOk ? commands.join(QLatin1Char('\n'))
+                             : tr("(no command until every field is valid)"));
     const QString ttl = QString::fromUtf8(m_request.ttlSeconds);
     m_arguments->setText(
-        m_request.kind == RepairKind::Release
+        !m_batch.isEmpty()
+            ? tr("Gives back each order's quantity, as its finding says; each release key lives "
+                 "%1 s (the profile's receipt TTL), so it outlives the receipt it answers for.")
+                  .arg(ttl)
+        : m_request.kind == RepairKind::Release
             ? tr("Gives back %1 unit(s), as the finding says; the release key lives %2 s (the "
                  "profile's receipt TTL), so it outlives the receipt it answers for.")
                   .arg(QString::fromUtf8(m_request.amount), ttl)
@@ -185,7 +225,8 @@ void RepairDialog::updateRunState()
     m_readOnly->setNotice(readOnly ? m_gate.refusalMessage() : QString());
     m_unlock->setVisible(readOnly);
     const bool valid =
-        m_plan.ok() && (m_request.kind == RepairKind::Release || !m_request.reason.isEmpty());
+        std::all_of(m_plans.begin(), m_plans.end(), [](const RepairPlan &p) { return p.ok(); })
+        && (m_request.kind == RepairKind::Release || !m_request.reason.isEmpty());
     m_run->setEnabled(valid && !readOnly);
 }
 

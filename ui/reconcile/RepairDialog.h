@@ -35,9 +35,16 @@ public:
     RepairDialog(const inventory::RepairRequest &request, const inventory::DeductionContext &ctx,
                  gate::WriteGate &gate, profiles::Environment environment,
                  QWidget *parent = nullptr);
+    // Several releases (a selection of release candidates), confirmed together: every FCALL is
+    // shown, and each is sent and audited on its own, as one would be.
+    RepairDialog(const QList<inventory::RepairRequest> &releases,
+                 const inventory::DeductionContext &ctx, gate::WriteGate &gate,
+                 profiles::Environment environment, QWidget *parent = nullptr);
 
     // The plan of what the fields say now (ok() once valid).
     const inventory::RepairPlan &plan() const { return m_plan; }
+    // Every plan, in the order they will be sent (one for a single repair).
+    const QList<inventory::RepairPlan> &plans() const { return m_plans; }
     QString commandText() const;
     QPushButton *runButton() const { return m_run; }
     QPushButton *unlockButton() const { return m_unlock; }
@@ -55,6 +62,8 @@ private:
     inventory::DeductionContext m_ctx;
     gate::WriteGate &m_gate;
     inventory::RepairPlan m_plan;
+    QList<inventory::RepairRequest> m_batch; // releases after the first, for a selection
+    QList<inventory::RepairPlan> m_plans;
     QLineEdit *m_delta = nullptr, *m_id = nullptr;
     QPlainTextEdit *m_reason = nullptr;
     QLabel *m_command = nullptr, *m_problems = nullptr, *m_arguments = nullptr;
