@@ -2,7 +2,6 @@
 #include "LedgerPreview.h"
 
 #include "LedgerReader.h"
-#include "SqlLedger.h"
 
 namespace ledger {
 
@@ -15,8 +14,6 @@ LedgerPreview previewLedger(const LedgerSpec &spec, const QString &password, int
         return p;
     }
     p.hasTime = source.value()->hasTime();
-    if (const auto *sql = dynamic_cast<const SqlLedger *>(source.value().get()))
-        p.queryText = sql->queryText();
     // One row past the limit says whether there are more, without keeping it.
     const ReadOutcome out = readLedger(*source.value(), [&](const LedgerRow &row) {
         if (p.rows.size() == limit) {

@@ -14,7 +14,6 @@ namespace ledger {
 struct LedgerPreview
 {
     QString openError;     // the ledger could not be opened: nothing was read
-    QString queryText;     // SQL ledgers: the query as sent
     QList<LedgerRow> rows; // at most the number asked for, each one valid
     QString rowError;      // a row that did not validate (or a read that failed) after `rows`
     bool more = false;     // the ledger has rows after these
