@@ -40,9 +40,10 @@ std::optional<QString> readLine(QIODevice &in)
     return QString::fromUtf8(line);
 }
 
-std::optional<QString>
-keyringPassword(const QString &profileName,
-                profiles::SecretStore::Account account = profiles::SecretStore::Account::Main)
+} // namespace
+
+std::optional<QString> keyringPassword(const QString &profileName,
+                                       profiles::SecretStore::Account account)
 {
     profiles::SecretStore secrets;
     if (!secrets.waitForBackend(5000) || !secrets.isPersistent())
@@ -51,7 +52,15 @@ keyringPassword(const QString &profileName,
         secrets.load(profiles::SecretStore::keyFor(profileName, account), context, done);
     });
 }
-} // namespace
+
+std::optional<profiles::ConnectionProfile>
+ConnectionArgs::savedProfile(const QCommandLineParser &parser) const
+{
+    if (!parser.isSet(m_profile))
+        return std::nullopt;
+    QSettings settings = consoleSettings();
+    return profiles::ProfileStore(&settings).find(parser.value(m_profile));
+}
 
 std::optional<QString> ConnectionArgs::applyLabelProblem(const QCommandLineParser &parser,
                                                          profiles::ConnectionProfile &profile,
@@ -210,9 +219,7 @@ std::optional<QString> ConnectionArgs::readTarget(const QCommandLineParser &pars
         r.password = parsed->password;
         passwordFromUrl = parsed->hasPassword;
     } else {
-        QSettings settings = consoleSettings();
-        profiles::ProfileStore store(&settings);
-        const auto profile = store.find(parser.value(m_profile));
+        const auto profile = savedProfile(parser);
         if (!profile)
             return QStringLiteral("no saved profile named '%1'").arg(parser.value(m_profile));
         r.profile = *profile;

@@ -6,6 +6,7 @@
 #include "browse/ScanPace.h"
 #include "inventory/KeySchema.h"
 #include "profiles/ConnectionProfile.h"
+#include "profiles/SecretStore.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>
@@ -23,6 +24,12 @@ struct ConnectionOptions;
 } // namespace redis
 
 namespace cli {
+
+// A saved profile's password from the system keyring; nullopt when there is no keyring or no
+// such entry.
+std::optional<QString>
+keyringPassword(const QString &profileName,
+                profiles::SecretStore::Account account = profiles::SecretStore::Account::Main);
 
 // The connection options every subcommand that talks to Redis shares:
 //   --url URL | --profile NAME, --password-stdin, --environment LABEL, --release-user NAME,
@@ -62,6 +69,10 @@ public:
             return timeoutGiven ? profile.timeoutMs : qMax(longDefaultMs, profile.timeoutMs);
         }
     };
+    // The saved profile --profile names; nullopt with --url or when there is no such profile
+    // (resolve() says so).
+    std::optional<profiles::ConnectionProfile> savedProfile(const QCommandLineParser &parser) const;
+
     // After parsing. On a problem prints one line (never the password) and returns the exit
     // code instead.
     std::optional<Resolved> resolve(const QCommandLineParser &parser, Context &context,

@@ -66,18 +66,6 @@ const Registration functionsRegistration{
     "functions", "Function libraries: status, check, diff, load, rollback, delete, align",
     &runFunctions};
 
-std::optional<QString> releasePassword(const QString &profileName)
-{
-    profiles::SecretStore secrets;
-    if (!secrets.waitForBackend(5000))
-        return std::nullopt;
-    return redis::blockUntilReply<std::optional<QString>>([&](QObject *context, auto done) {
-        secrets.load(
-            profiles::SecretStore::keyFor(profileName, profiles::SecretStore::Account::Release),
-            context, done);
-    });
-}
-
 } // namespace
 
 std::optional<int> parse(QCommandLineParser &parser, Context &context,
@@ -201,9 +189,10 @@ std::unique_ptr<Session> connect(const ConnectionArgs &args, const QCommandLineP
         return nullptr;
     s->loadUser = p.effectiveUsername();
     if (!p.releaseUsername.isEmpty()) {
-        const auto pw = target->releasePassword                   ? target->releasePassword
-                        : parser.isSet(QStringLiteral("profile")) ? releasePassword(p.name)
-                                                                  : std::nullopt;
+        const auto pw = target->releasePassword ? target->releasePassword
+                        : parser.isSet(QStringLiteral("profile"))
+                            ? keyringPassword(p.name, profiles::SecretStore::Account::Release)
+                            : std::nullopt;
         if (!pw) {
             *exitCode = context.fail(connectionExit,
                                      QStringLiteral("the release user '%1' has no password in "

@@ -9,6 +9,7 @@
 #include "ledger/LedgerSpec.h"
 #include "reconcile/ReconcileReport.h"
 #include "reconcile/ReconcileRun.h"
+#include "reconcile/SavedLedger.h"
 #include "redis/ClusterRouter.h"
 
 #include <QIODevice>
@@ -23,7 +24,9 @@ struct ReconcileOptions
     QCommandLineOption ledger{QStringLiteral("ledger"),
                               QStringLiteral("The order ledger: a .csv or .jsonl file, "
                                              "sqlite:///path/to/file.db or "
-                                             "postgresql://user@host:port/db."),
+                                             "postgresql://user@host:port/db. Default with "
+                                             "--profile: the ledger saved in the profile "
+                                             "(its password from the keyring)."),
                               QStringLiteral("LEDGER")};
     QCommandLineOption query{QStringLiteral("ledger-query"),
                              QStringLiteral("The SQL query that lists order lines (default: "
@@ -116,6 +119,13 @@ struct ReconcileOptions
 
 constexpr int ExitCouldNotCheck = 3;
 
+// The ledger a --profile saved, and whose it is (empty with --url).
+struct SavedLedger
+{
+    QString profileName;
+    profiles::LedgerSettings settings;
+};
+
 // --apply and its options: what is missing or given without it.
 std::optional<QString> applyProblem(const QCommandLineParser &parser, const ReconcileOptions &o)
 {
@@ -131,32 +141,60 @@ std::optional<QString> applyProblem(const QCommandLineParser &parser, const Reco
     return std::nullopt;
 }
 
-// The ledger spec and scope from the arguments, or the usage error.
+// The ledger: --ledger, else the one saved in the --profile; --ledger-query, --ledger-table,
+// --ledger-columns and --ledger-states replace what the profile saved.
+std::optional<QString> ledgerFromArguments(const QCommandLineParser &parser,
+                                           const ReconcileOptions &o,
+                                           const profiles::LedgerSettings &saved,
+                                           ledger::LedgerSpec *spec)
+{
+    if (parser.isSet(o.ledger)) {
+        auto parsed = ledger::LedgerSpec::parse(parser.value(o.ledger));
+        if (!parsed)
+            return QStringLiteral("--ledger: %1").arg(parsed.error());
+        *spec = parsed.value();
+    } else if (saved.enabled()) {
+        auto fromProfile = reconcile::savedLedgerSpec(saved);
+        if (!fromProfile)
+            return QStringLiteral("--profile: %1 (give --ledger, or save it again from the "
+                                  "console's Reconcile tab)")
+                .arg(fromProfile.error());
+        *spec = fromProfile.value();
+    } else {
+        return QStringLiteral("give --ledger (a .csv or .jsonl file, sqlite:///path or "
+                              "postgresql://user@host:port/db), or save one in the profile from "
+                              "the console's Reconcile tab");
+    }
+    if (parser.isSet(o.query) || parser.isSet(o.table) || parser.isSet(o.ledger)) {
+        spec->query = parser.value(o.query);
+        spec->table = parser.value(o.table);
+    }
+    if (parser.isSet(o.columns) || parser.isSet(o.ledger)) {
+        const auto columns = ledger::Columns::parse(parser.value(o.columns));
+        if (!columns)
+            return QStringLiteral("--ledger-columns: %1").arg(columns.error());
+        spec->columns = columns.value();
+    }
+    if (parser.isSet(o.states) || parser.isSet(o.ledger)) {
+        const auto states = ledger::StateMap::parse(parser.value(o.states));
+        if (!states)
+            return QStringLiteral("--ledger-states: %1").arg(states.error());
+        spec->states = states.value();
+    }
+    return spec->problem();
+}
+
+// The ledger spec and scope from the arguments (and the profile's saved ledger), or the
+// usage error.
 std::optional<QString> readArguments(const QCommandLineParser &parser, const ReconcileOptions &o,
+                                     const profiles::LedgerSettings &saved,
                                      ledger::LedgerSpec *spec, reconcile::Scope *scope)
 {
     if (parser.isSet(o.json) && parser.isSet(o.raw))
         return QStringLiteral("give --json or --raw, not both");
     if (auto problem = applyProblem(parser, o))
         return *problem;
-    if (!parser.isSet(o.ledger))
-        return QStringLiteral("give --ledger (a .csv or .jsonl file, sqlite:///path or "
-                              "postgresql://user@host:port/db)");
-    auto parsed = ledger::LedgerSpec::parse(parser.value(o.ledger));
-    if (!parsed)
-        return QStringLiteral("--ledger: %1").arg(parsed.error());
-    *spec = parsed.value();
-    spec->query = parser.value(o.query);
-    spec->table = parser.value(o.table);
-    const auto columns = ledger::Columns::parse(parser.value(o.columns));
-    if (!columns)
-        return QStringLiteral("--ledger-columns: %1").arg(columns.error());
-    spec->columns = columns.value();
-    const auto states = ledger::StateMap::parse(parser.value(o.states));
-    if (!states)
-        return QStringLiteral("--ledger-states: %1").arg(states.error());
-    spec->states = states.value();
-    if (auto problem = spec->problem())
+    if (auto problem = ledgerFromArguments(parser, o, saved, spec))
         return *problem;
     if (parser.isSet(o.passwordStdin) && spec->kind != ledger::LedgerSpec::Kind::Postgres)
         return QStringLiteral("--ledger-password-stdin is for a postgresql:// ledger");
@@ -184,12 +222,30 @@ std::optional<QString> readArguments(const QCommandLineParser &parser, const Rec
     return std::nullopt;
 }
 
+// The PostgreSQL ledger's password: --ledger-password-stdin, else the keyring's when the ledger
+// is the one the profile saved; none otherwise (the server may not ask for one).
 std::optional<QString> readLedgerPassword(const QCommandLineParser &parser,
                                           const ReconcileOptions &o, Context &context,
+                                          const SavedLedger &saved, const ledger::LedgerSpec &spec,
                                           QString *password)
 {
-    if (!parser.isSet(o.passwordStdin))
+    if (!parser.isSet(o.passwordStdin)) {
+        if (saved.profileName.isEmpty() || !saved.settings.enabled()
+            || spec.kind != ledger::LedgerSpec::Kind::Postgres)
+            return std::nullopt;
+        const auto fromProfile = reconcile::savedLedgerSpec(saved.settings);
+        if (!fromProfile || fromProfile.value().description() != spec.description())
+            return std::nullopt;
+        const auto kept =
+            keyringPassword(saved.profileName, profiles::SecretStore::Account::Ledger);
+        if (!kept)
+            context.err << context.commandName << ": no ledger password for profile '"
+                        << saved.profileName
+                        << "' in the keyring; connecting without one "
+                           "(--ledger-password-stdin gives it)\n";
+        *password = kept.value_or(QString());
         return std::nullopt;
+    }
     QByteArray line = context.in.readLine();
     while (line.endsWith('\n') || line.endsWith('\r'))
         line.chop(1);
@@ -312,10 +368,18 @@ int runReconcile(Context &context)
     ReconcileOptions o;
     if (auto code = parseArguments(parser, o, context))
         return *code;
+    SavedLedger saved;
+    if (const auto profile = o.connection.savedProfile(parser)) {
+        saved.profileName = profile->name;
+        saved.settings = profile->ledger;
+    }
     ledger::LedgerSpec spec;
     reconcile::Scope scope;
-    if (auto problem = readArguments(parser, o, &spec, &scope))
+    if (auto problem = readArguments(parser, o, saved.settings, &spec, &scope))
         return context.fail(ExitUsage, *problem);
+    if (!parser.isSet(o.ledger))
+        context.err << context.commandName << ": the ledger saved in profile '" << saved.profileName
+                    << "': " << spec.description() << "\n";
 
     // A file ledger is opened (and its header read) before the scan: a wrong path costs no
     // scan. A database needs its password, read from stdin after the Redis ones.
@@ -356,7 +420,7 @@ int runReconcile(Context &context)
     releaseKeys->setWalkComplete(true);
     if (!source) {
         QString password;
-        if (auto problem = readLedgerPassword(parser, o, context, &password))
+        if (auto problem = readLedgerPassword(parser, o, context, saved, spec, &password))
             return context.fail(ExitUsage, *problem);
         auto opened = ledger::openLedger(spec, password);
         if (!opened)

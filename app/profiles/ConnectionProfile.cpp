@@ -7,6 +7,7 @@
 
 #include <QHostAddress>
 #include <QRegularExpression>
+#include <QUrl>
 #include <functional>
 
 namespace profiles {
@@ -151,6 +152,11 @@ QList<ProfileProblem> ConnectionProfile::validate() const
                                .arg(environment, known.join(QStringLiteral(", "))));
     }
     addRouteProblems(*this, add);
+    // The ledger is checked where it is read (reconcile/SavedLedger); a password is refused
+    // here, so that it can never be written to the settings file.
+    if (!QUrl(ledger.source.trimmed()).password().isEmpty())
+        add("ledger.source", QStringLiteral("the ledger URL holds a password: it belongs in the "
+                                            "keyring, never in the profile"));
     if (username.contains(QLatin1Char(' ')))
         add("username", QStringLiteral("the user name must not contain spaces"));
     if (releaseUsername.contains(QLatin1Char(' ')))
@@ -242,7 +248,7 @@ bool ConnectionProfile::operator==(const ConnectionProfile &o) const
            && ssh.identityFile == o.ssh.identityFile && ssh.useSshConfig == o.ssh.useSshConfig
            && sentinel.sentinels == o.sentinel.sentinels
            && sentinel.masterName == o.sentinel.masterName
-           && sentinel.username == o.sentinel.username;
+           && sentinel.username == o.sentinel.username && ledger == o.ledger;
 }
 
 redis::AnnouncedAddressMap ConnectionProfile::addressMap() const

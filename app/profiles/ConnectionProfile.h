@@ -44,6 +44,22 @@ struct SentinelSettings
     bool enabled() const { return !masterName.trimmed().isEmpty(); }
 };
 
+// The order ledger reconcile reads for this server, as the user last saved it from the
+// Reconcile tab (reconcile/SavedLedger turns it into a ledger::LedgerSpec and checks it): a
+// file, or a sqlite:// or postgresql:// URL that never holds a password (a PostgreSQL
+// password lives in the SecretStore, Account::Ledger). Texts as `inventory-cli reconcile`
+// takes them. The source empty: none saved.
+struct LedgerSettings
+{
+    QString source;  // as --ledger
+    QString query;   // as --ledger-query; empty: the mapped columns of table orders
+    QString columns; // as --ledger-columns
+    QString states;  // as --ledger-states
+
+    bool enabled() const { return !source.trimmed().isEmpty(); }
+    bool operator==(const LedgerSettings &) const = default;
+};
+
 // A saved connection, without its password (that lives in the SecretStore or in memory).
 struct ConnectionProfile
 {
@@ -76,6 +92,7 @@ struct ConnectionProfile
     QStringList announcedMap;
     SshSettings ssh;
     SentinelSettings sentinel;
+    LedgerSettings ledger;
     // How this process reaches the server once a tunnel is up (session/TunnelRoute.h); copied
     // into every ConnectionOptions made from the profile. Never saved.
     redis::Route route;

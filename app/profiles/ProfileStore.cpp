@@ -41,6 +41,10 @@ void write(QSettings &s, const ConnectionProfile &p)
     s.setValue(QStringLiteral("sentinel/sentinels"), p.sentinel.sentinels);
     s.setValue(QStringLiteral("sentinel/masterName"), p.sentinel.masterName);
     s.setValue(QStringLiteral("sentinel/username"), p.sentinel.username);
+    s.setValue(QStringLiteral("ledger/source"), p.ledger.source);
+    s.setValue(QStringLiteral("ledger/query"), p.ledger.query);
+    s.setValue(QStringLiteral("ledger/columns"), p.ledger.columns);
+    s.setValue(QStringLiteral("ledger/states"), p.ledger.states);
 }
 
 ConnectionProfile read(const QSettings &s)
@@ -77,6 +81,10 @@ ConnectionProfile read(const QSettings &s)
     p.sentinel.sentinels = str("sentinel/sentinels", {});
     p.sentinel.masterName = str("sentinel/masterName", {});
     p.sentinel.username = str("sentinel/username", {});
+    p.ledger.source = str("ledger/source", {});
+    p.ledger.query = str("ledger/query", {});
+    p.ledger.columns = str("ledger/columns", {});
+    p.ledger.states = str("ledger/states", {});
     return p;
 }
 } // namespace

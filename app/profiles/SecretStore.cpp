@@ -65,6 +65,8 @@ QString SecretStore::keyFor(const QString &profileName, Account account)
         return QStringLiteral("profile/%1/release").arg(profileName);
     case Account::Sentinel:
         return QStringLiteral("profile/%1/sentinel").arg(profileName);
+    case Account::Ledger:
+        return QStringLiteral("profile/%1/ledger").arg(profileName);
     case Account::Main:
         break;
     }

@@ -23,7 +23,9 @@ public:
     };
     enum class Backend { Detecting, Keyring, SessionOnly };
     Q_ENUM(Backend)
-    enum class Account { Main, Release, Sentinel };
+    // Main: the Redis user's; Release: the user that loads libraries; Sentinel: the
+    // sentinels'; Ledger: the PostgreSQL order ledger's (reconcile).
+    enum class Account { Main, Release, Sentinel, Ledger };
 
     // The environment variable INVENTORY_SECRETS=session forces SessionOnly.
     explicit SecretStore(Mode mode = Mode::Auto,
