@@ -196,6 +196,7 @@ void ConnectionDialog::removeProfile(const QString &name)
     m_secrets.remove(profiles::SecretStore::keyFor(name));
     m_secrets.remove(profiles::SecretStore::keyFor(name, profiles::SecretStore::Account::Release));
     m_secrets.remove(profiles::SecretStore::keyFor(name, profiles::SecretStore::Account::Sentinel));
+    m_secrets.remove(profiles::SecretStore::keyFor(name, profiles::SecretStore::Account::Ledger));
     m_list->reload();
     setProfile(profiles::ConnectionProfile{});
 }
@@ -203,6 +204,7 @@ void ConnectionDialog::removeProfile(const QString &name)
 void ConnectionDialog::setProfile(const profiles::ConnectionProfile &p)
 {
     m_previousName = p.name;
+    m_ledger = p.ledger; // kept by the Reconcile tab; no field of this dialog edits it
     m_test->reset();
     clearProblems();
     for (ProfileForm *form : std::as_const(m_forms))
@@ -231,6 +233,7 @@ profiles::ConnectionProfile ConnectionDialog::profile() const
     profiles::ConnectionProfile p;
     for (const ProfileForm *form : m_forms)
         form->apply(p);
+    p.ledger = m_ledger;
     return p;
 }
 
@@ -436,6 +439,19 @@ void ConnectionDialog::findPrimary(const profiles::ConnectionProfile &p)
     m_sentinelOpener->open(config.value());
 }
 
+// A password this dialog does not show (the ledger's) follows a renamed profile.
+void ConnectionDialog::moveSecret(const QString &from, const QString &to)
+{
+    profiles::SecretStore *secrets = &m_secrets;
+    m_secrets.load(from, secrets, [secrets, from, to](const std::optional<QString> &secret) {
+        if (!secret)
+            return;
+        secrets->store(
+            to, *secret, secrets,
+            [secrets, from](const profiles::SecretStore::StoreResult &) { secrets->remove(from); });
+    });
+}
+
 bool ConnectionDialog::save()
 {
     clearProblems();
@@ -463,6 +479,8 @@ bool ConnectionDialog::save()
         m_secrets.remove(profiles::SecretStore::keyFor(m_previousName));
         m_secrets.remove(profiles::SecretStore::keyFor(m_previousName, Account::Release));
         m_secrets.remove(profiles::SecretStore::keyFor(m_previousName, Account::Sentinel));
+        moveSecret(profiles::SecretStore::keyFor(m_previousName, Account::Ledger),
+                   profiles::SecretStore::keyFor(p.name, Account::Ledger));
     }
     m_previousName = p.name;
     m_list->reload(p.name);

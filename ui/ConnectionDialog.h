@@ -80,6 +80,7 @@ public:
     // Validates, saves the profile and stores the passwords; false (the problems shown at
     // their fields) when it cannot be saved. The dialog stays open either way.
     bool save();
+    void moveSecret(const QString &from, const QString &to);
 
 public slots:
     void accept() override; // save(), then close to connect; stays open on a problem
@@ -107,6 +108,7 @@ private:
     profiles::ProfileStore &m_profiles;
     profiles::SecretStore &m_secrets;
     QString m_previousName;
+    profiles::LedgerSettings m_ledger; // of the profile loaded, kept as it is
 
     ProfileListPanel *m_list = nullptr;
     QLineEdit *m_url = nullptr;

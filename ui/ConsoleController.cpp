@@ -60,6 +60,7 @@ MainWindow *ConsoleController::openSession(const profiles::ConnectionProfile &pr
 MainWindow *ConsoleController::openWindow(std::unique_ptr<session::ConsoleSession> session)
 {
     auto *window = new MainWindow(std::move(session));
+    window->linkProfiles(*m_profiles, *m_secrets);
     window->setAttribute(Qt::WA_DeleteOnClose);
     connect(window, &MainWindow::newConnectionRequested, this,
             [this, window] { showConnectDialog(window); });

@@ -277,6 +277,11 @@ void MainWindow::createFeaturePanels()
     addTabShortcuts();
 }
 
+void MainWindow::linkProfiles(profiles::ProfileStore &profiles, profiles::SecretStore &secrets)
+{
+    m_reconcile->linkProfile(profiles, secrets);
+}
+
 // What one tab asks of another goes through the window.
 void MainWindow::connectFeaturePanels()
 {

@@ -25,6 +25,11 @@ class OverviewPoller;
 struct ServerOverview;
 } // namespace overview
 
+namespace profiles {
+class ProfileStore;
+class SecretStore;
+} // namespace profiles
+
 namespace ui {
 
 class AuditViewerPanel;
@@ -61,6 +66,10 @@ public:
     // SQLite order ledger is planted there too (demo::plantDemoLedger) and the Reconcile tab
     // is filled in with it.
     void seedDemo(const demo::SeedOptions &options = {}, const QString &ledgerPath = {});
+
+    // The saved profiles and their passwords, for what a tab keeps in the session's profile
+    // (the Reconcile tab's ledger).
+    void linkProfiles(profiles::ProfileStore &profiles, profiles::SecretStore &secrets);
 
     QAction *refreshAction() const { return m_refresh; }
     QAction *reconnectAction() const { return m_reconnect; }

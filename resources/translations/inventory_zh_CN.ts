@@ -3065,6 +3065,18 @@ Left alone, nothing to change: %1.</source>
         <source>Read the first rows with this mapping, to check it before a run</source>
         <translation>用此映射读取前几行，以便在运行前检查</translation>
     </message>
+    <message>
+        <source>Save in profile</source>
+        <translation>保存到配置</translation>
+    </message>
+    <message>
+        <source>Keep this ledger in the profile &apos;%1&apos; (a PostgreSQL password in the system keyring, never in a file), for the next session and for inventory-cli reconcile --profile</source>
+        <translation>将此订单账保存在配置“%1”中（PostgreSQL 密码存入系统密钥环，从不写入文件），供下次会话和 inventory-cli reconcile --profile 使用</translation>
+    </message>
+    <message>
+        <source>kept in the keyring only when saved in the profile</source>
+        <translation>仅在保存到配置时存入密钥环</translation>
+    </message>
 </context>
 <context>
     <name>ui::LedgerPreviewDialog</name>
@@ -3135,6 +3147,53 @@ Left alone, nothing to change: %1.</source>
     <message>
         <source>All %1 rows of the ledger map cleanly.</source>
         <translation>订单账的全部 %1 行映射无误。</translation>
+    </message>
+</context>
+<context>
+    <name>ui::LedgerProfileLink</name>
+    <message>
+        <source>The ledger saved in the profile &apos;%1&apos;.</source>
+        <translation>已载入配置“%1”中保存的订单账。</translation>
+    </message>
+    <message>
+        <source>The ledger saved in the profile &apos;%1&apos;; looking for its password in the keyring…</source>
+        <translation>已载入配置“%1”中保存的订单账；正在密钥环中查找其密码…</translation>
+    </message>
+    <message>
+        <source>The ledger saved in the profile &apos;%1&apos;, its password from the keyring.</source>
+        <translation>已载入配置“%1”中保存的订单账，密码取自密钥环。</translation>
+    </message>
+    <message>
+        <source>The ledger saved in the profile &apos;%1&apos;. No password for it was found (%2): type it to run.</source>
+        <translation>已载入配置“%1”中保存的订单账。未找到它的密码（%2）：请输入密码后运行。</translation>
+    </message>
+    <message>
+        <source>none in the keyring</source>
+        <translation>密钥环中没有</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>未保存：%1</translation>
+    </message>
+    <message>
+        <source>Not saved: the profile &apos;%1&apos; is no longer saved.</source>
+        <translation>未保存：配置“%1”已不存在。</translation>
+    </message>
+    <message>
+        <source>Saved in the profile &apos;%1&apos;, without a password (none typed; any kept before was removed).</source>
+        <translation>已保存到配置“%1”，不含密码（未输入密码；之前保存的密码已删除）。</translation>
+    </message>
+    <message>
+        <source>Saved in the profile &apos;%1&apos;.</source>
+        <translation>已保存到配置“%1”。</translation>
+    </message>
+    <message>
+        <source>Saved in the profile &apos;%1&apos;; the password in the system keyring.</source>
+        <translation>已保存到配置“%1”；密码存入系统密钥环。</translation>
+    </message>
+    <message>
+        <source>Saved in the profile &apos;%1&apos;; the password is not: %2</source>
+        <translation>已保存到配置“%1”；密码未保存：%2</translation>
     </message>
 </context>
 <context>

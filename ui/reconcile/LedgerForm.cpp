@@ -43,6 +43,9 @@ LedgerForm::LedgerForm(QWidget *parent)
         {tr("CSV or JSON-lines file"), tr("SQLite database file"), tr("PostgreSQL server")});
     m_location = lineEdit("ledgerLocation", {}, this);
     m_browse = new QPushButton(tr("Browse…"), this);
+    m_save = new QPushButton(tr("Save in profile"), this);
+    m_save->setObjectName(QStringLiteral("saveLedgerInProfile"));
+    m_save->setVisible(false);
     m_password = lineEdit("ledgerPassword", tr("typed for this run only; never saved"), this);
     m_password->setEchoMode(QLineEdit::Password);
     m_query = lineEdit("ledgerQuery", tr("empty: the mapped columns of table orders"), this);
@@ -72,7 +75,7 @@ LedgerForm::LedgerForm(QWidget *parent)
     };
     m_layout = new QFormLayout(this);
     m_layout->setContentsMargins(0, 0, 0, 0);
-    m_layout->addRow(tr("Ledger:"), row({m_kind, m_location, m_browse}));
+    m_layout->addRow(tr("Ledger:"), row({m_kind, m_location, m_browse, m_save}));
     m_layout->addRow(tr("Password:"), m_password);
     m_layout->addRow(tr("Query:"), m_query);
     m_previewRows = new QPushButton(tr("Pre&view rows…"), this);
@@ -88,6 +91,7 @@ LedgerForm::LedgerForm(QWidget *parent)
     connect(m_kind, &QComboBox::currentIndexChanged, this, &LedgerForm::updateKind);
     connect(m_browse, &QPushButton::clicked, this, &LedgerForm::browse);
     connect(m_previewRows, &QPushButton::clicked, this, &LedgerForm::previewRows);
+    connect(m_save, &QPushButton::clicked, this, &LedgerForm::saveRequested);
     for (QLineEdit *e :
          {m_location, m_password, m_query, m_columns, m_states, m_sku, m_since, m_until})
         connect(e, &QLineEdit::textChanged, this, [this] {
@@ -134,6 +138,53 @@ void LedgerForm::browse()
         m_location->setText(path);
 }
 
+LedgerForm::Kind LedgerForm::currentKind() const
+{
+    return Kind(m_kind->currentIndex());
+}
+
+void LedgerForm::offerSave(const QString &profileName)
+{
+    m_save->setVisible(true);
+    m_save->setToolTip(tr("Keep this ledger in the profile '%1' (a PostgreSQL password in the "
+                          "system keyring, never in a file), for the next session and for "
+                          "inventory-cli reconcile --profile")
+                           .arg(profileName));
+    m_password->setPlaceholderText(tr("kept in the keyring only when saved in the profile"));
+}
+
+profiles::LedgerSettings LedgerForm::settings() const
+{
+    profiles::LedgerSettings s;
+    const QString where = m_location->text().trimmed();
+    s.source = currentKind() == SqliteKind && !where.isEmpty()
+                       && !where.startsWith(QLatin1String("sqlite:"))
+                   ? QStringLiteral("sqlite://") + where
+                   : where;
+    if (currentKind() != FileKind)
+        s.query = m_query->text().trimmed();
+    s.columns = m_columns->text().trimmed();
+    s.states = m_states->text().trimmed();
+    return s;
+}
+
+void LedgerForm::setSettings(const profiles::LedgerSettings &saved)
+{
+    setLedger(saved.source.trimmed(), saved.columns);
+    m_query->setText(saved.query);
+    m_states->setText(saved.states);
+}
+
+QString LedgerForm::password() const
+{
+    return m_password->text();
+}
+
+void LedgerForm::setPassword(const QString &password)
+{
+    m_password->setText(password);
+}
+
 void LedgerForm::setLedger(const QString &ledger, const QString &columns)
 {
     const bool sqlite = ledger.startsWith(QLatin1String("sqlite://"));
@@ -172,10 +223,7 @@ core::Result<ReconcileRequest, QString> LedgerForm::request() const
     if (where.isEmpty())
         return core::err(tr("Give the ledger: a file, a SQLite database or a PostgreSQL URL."));
     const int kind = m_kind->currentIndex();
-    auto spec =
-        ledger::LedgerSpec::parse(kind == SqliteKind && !where.startsWith(QLatin1String("sqlite:"))
-                                      ? QStringLiteral("sqlite://") + where
-                                      : where);
+    auto spec = ledger::LedgerSpec::parse(settings().source);
     if (!spec)
         return core::err(tr("Ledger: %1").arg(spec.error()));
     ReconcileRequest r;

@@ -2,6 +2,7 @@
 #include "ReconcilePanel.h"
 
 #include "LedgerForm.h"
+#include "LedgerProfileLink.h"
 #include "ReconcileFindingsModel.h"
 #include "RepairDialog.h" // m_dialog's QPointer
 #include "SkuBalanceModel.h"
@@ -228,6 +229,19 @@ void ReconcilePanel::setLedger(const QString &ledger, const QString &columns, co
 {
     m_form->setLedger(ledger, columns);
     m_note->setNotice(note);
+}
+
+void ReconcilePanel::linkProfile(profiles::ProfileStore &profiles, profiles::SecretStore &secrets)
+{
+    delete m_profileLink;
+    m_profileLink =
+        new LedgerProfileLink(m_form, profiles, secrets, m_ctx.deduct.profileName, this);
+    connect(m_profileLink, &LedgerProfileLink::noted, this,
+            [this](const QString &text, bool problem) {
+                m_note->setNotice(problem ? NoticeBanner::Kind::Warning : NoticeBanner::Kind::Info,
+                                  text);
+            });
+    m_profileLink->restore();
 }
 
 void ReconcilePanel::run()

@@ -22,9 +22,15 @@ namespace gate {
 class WriteGate;
 }
 
+namespace profiles {
+class ProfileStore;
+class SecretStore;
+} // namespace profiles
+
 namespace ui {
 
 class LedgerForm;
+class LedgerProfileLink;
 class NoticeBanner;
 class ReconcileFindingsModel;
 class RepairDialog;
@@ -57,6 +63,10 @@ public:
     // Pre-fills the ledger (as --ledger takes it) and says where it came from.
     void setLedger(const QString &ledger, const QString &columns, const QString &note);
     void setEnvironment(profiles::Environment environment) { m_environment = environment; }
+    // The session's saved profile keeps the ledger: the form is filled from it now (the
+    // password from the keyring), and "Save in profile" writes it back. Nothing for a
+    // connection that is not a saved profile.
+    void linkProfile(profiles::ProfileStore &profiles, profiles::SecretStore &secrets);
 
     void run();
     void cancel();
@@ -121,6 +131,7 @@ private:
     QSortFilterProxyModel *m_proxy;
     QTableView *m_view, *m_skuView;
     QPointer<RepairDialog> m_dialog;
+    LedgerProfileLink *m_profileLink = nullptr;
 };
 
 } // namespace ui
