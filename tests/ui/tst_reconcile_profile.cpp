@@ -37,6 +37,11 @@ class TstReconcileProfile : public QObject
                                            QSettings::IniFormat);
     }
 
+    static QString ledgerKey(const QString &profile)
+    {
+        return SecretStore::keyFor(profile, SecretStore::Account::Ledger);
+    }
+
     static std::optional<QString> loaded(SecretStore &secrets, const QString &key)
     {
         std::optional<std::optional<QString>> out;
@@ -127,8 +132,7 @@ private slots:
         // Another store (the next session) finds it in the keyring.
         SecretStore next;
         QVERIFY(next.waitForBackend(10000));
-        QCOMPARE(loaded(next, SecretStore::keyFor(QStringLiteral("shop eu"),
-                                                  SecretStore::Account::Ledger)),
+        QCOMPARE(loaded(next, ledgerKey(QStringLiteral("shop eu"))),
                  std::optional<QString>(QStringLiteral("Ledg3r-pw")));
     }
 
@@ -169,8 +173,7 @@ private slots:
         QVERIFY2(note.startsWith(QLatin1String("Not saved: States: ")), qPrintable(note));
         QCOMPARE(store.find(QStringLiteral("shop eu"))->ledger.states,
                  QStringLiteral("paid=committed"));
-        QCOMPARE(loaded(secrets, SecretStore::keyFor(QStringLiteral("shop eu"),
-                                                     SecretStore::Account::Ledger)),
+        QCOMPARE(loaded(secrets, ledgerKey(QStringLiteral("shop eu"))),
                  std::optional<QString>(QStringLiteral("Ledg3r-pw")));
     }
 
@@ -200,16 +203,11 @@ private slots:
         QVERIFY(dialog.save());
         QVERIFY(!store.find(QStringLiteral("shop eu")));
         QCOMPARE(store.find(QStringLiteral("shop west"))->ledger.source, m_url);
-        const QString moved =
-            SecretStore::keyFor(QStringLiteral("shop west"), SecretStore::Account::Ledger);
+        const QString moved = ledgerKey(QStringLiteral("shop west"));
         QVERIFY(QTest::qWaitFor(
             [&] { return loaded(secrets, moved) == std::optional<QString>("Ledg3r-pw"); }, 10000));
         QVERIFY(QTest::qWaitFor(
-            [&] {
-                return !loaded(secrets, SecretStore::keyFor(QStringLiteral("shop eu"),
-                                                            SecretStore::Account::Ledger));
-            },
-            10000));
+            [&] { return !loaded(secrets, ledgerKey(QStringLiteral("shop eu"))); }, 10000));
     }
 
     // A file ledger saved over a PostgreSQL one leaves no password in the keyring.
@@ -229,11 +227,7 @@ private slots:
                  m_dir.filePath("orders.csv"));
         QVERIFY(store.find(QStringLiteral("shop west"))->ledger.query.isEmpty());
         QVERIFY(QTest::qWaitFor(
-            [&] {
-                return !loaded(secrets, SecretStore::keyFor(QStringLiteral("shop west"),
-                                                            SecretStore::Account::Ledger));
-            },
-            10000));
+            [&] { return !loaded(secrets, ledgerKey(QStringLiteral("shop west"))); }, 10000));
     }
 };
 
