@@ -3,6 +3,7 @@
 
 #include "ProfilesLog.h"
 
+#include <QFile>
 #include <QSettings>
 #include <QUrl>
 #include <algorithm>
@@ -154,6 +155,9 @@ ProfileStore::save(const ConnectionProfile &profile, const QString &previousName
     if (!previousName.isEmpty() && previousName != profile.name)
         m_settings->remove(groupFor(previousName));
     m_settings->sync();
+    // No secret is in it, but hosts, users, bastions and ledgers are nobody else's business:
+    // private like every file the console writes (later writes keep the mode).
+    QFile::setPermissions(m_settings->fileName(), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     if (m_settings->status() != QSettings::NoError)
         return QList<ProfileProblem>{
             {QStringLiteral("name"), QStringLiteral("the settings file %1 could not be written")

@@ -270,8 +270,15 @@ private slots:
         b.releaseUsername.clear();
         b.sentinel = {QStringLiteral("10.0.4.7, 10.0.4.8:26380"), QStringLiteral("orders"),
                       QStringLiteral("watcher")};
+        b.ledger = {QStringLiteral("postgresql://reader@db.internal:5432/shop"),
+                    QStringLiteral("SELECT order_id, sku, quantity, state FROM orders_v"),
+                    QStringLiteral("time=created_at"), QStringLiteral("paid=committed")};
         QVERIFY(store.save(a).ok());
         QVERIFY(store.save(b).ok());
+        // Private, whatever the umask.
+        QCOMPARE(QFile::permissions(s->fileName()), QFileDevice::ReadOwner | QFileDevice::WriteOwner
+                                                        | QFileDevice::ReadUser
+                                                        | QFileDevice::WriteUser);
 
         // A fresh settings object reads the file back.
         auto again = settings();
