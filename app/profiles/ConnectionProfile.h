@@ -52,7 +52,8 @@ struct SentinelSettings
 struct LedgerSettings
 {
     QString source;  // as --ledger
-    QString query;   // as --ledger-query; empty: the mapped columns of table orders
+    QString query;   // as --ledger-query
+    QString table;   // as --ledger-table; query and table empty: the mapped columns of orders
     QString columns; // as --ledger-columns
     QString states;  // as --ledger-states
 

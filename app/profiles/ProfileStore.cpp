@@ -44,6 +44,7 @@ void write(QSettings &s, const ConnectionProfile &p)
     s.setValue(QStringLiteral("sentinel/username"), p.sentinel.username);
     s.setValue(QStringLiteral("ledger/source"), p.ledger.source);
     s.setValue(QStringLiteral("ledger/query"), p.ledger.query);
+    s.setValue(QStringLiteral("ledger/table"), p.ledger.table);
     s.setValue(QStringLiteral("ledger/columns"), p.ledger.columns);
     s.setValue(QStringLiteral("ledger/states"), p.ledger.states);
 }
@@ -84,6 +85,7 @@ ConnectionProfile read(const QSettings &s)
     p.sentinel.username = str("sentinel/username", {});
     p.ledger.source = str("ledger/source", {});
     p.ledger.query = str("ledger/query", {});
+    p.ledger.table = str("ledger/table", {});
     p.ledger.columns = str("ledger/columns", {});
     p.ledger.states = str("ledger/states", {});
     return p;

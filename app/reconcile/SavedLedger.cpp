@@ -12,6 +12,7 @@ core::Result<ledger::LedgerSpec, QString> savedLedgerSpec(const profiles::Ledger
         return core::err(QStringLiteral("the saved ledger: %1").arg(spec.error()));
     ledger::LedgerSpec s = spec.value();
     s.query = saved.query.trimmed();
+    s.table = saved.table.trimmed();
     const auto columns = ledger::Columns::parse(saved.columns.trimmed());
     if (!columns)
         return core::err(QStringLiteral("the saved ledger's columns: %1").arg(columns.error()));

@@ -2926,10 +2926,6 @@ Left alone, nothing to change: %1.</source>
         <translation>仅用于本次运行；从不保存</translation>
     </message>
     <message>
-        <source>empty: the mapped columns of table orders</source>
-        <translation>留空：读取 orders 表中映射的列</translation>
-    </message>
-    <message>
         <source>e.g. order_id=id,sku=product,time=created_at</source>
         <translation>例如 order_id=id,sku=product,time=created_at</translation>
     </message>
@@ -3076,6 +3072,22 @@ Left alone, nothing to change: %1.</source>
     <message>
         <source>kept in the keyring only when saved in the profile</source>
         <translation>仅在保存到配置时存入密钥环</translation>
+    </message>
+    <message>
+        <source>empty: the mapped columns of the table</source>
+        <translation>留空：读取该表中映射的列</translation>
+    </message>
+    <message>
+        <source>The table whose mapped columns are read when no query is given</source>
+        <translation>未给出查询时读取其映射列的表</translation>
+    </message>
+    <message>
+        <source>or table:</source>
+        <translation>或表：</translation>
+    </message>
+    <message>
+        <source>Query: %1</source>
+        <translation>查询：%1</translation>
     </message>
 </context>
 <context>

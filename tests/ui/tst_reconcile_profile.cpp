@@ -177,6 +177,41 @@ private slots:
                  std::optional<QString>(QStringLiteral("Ledg3r-pw")));
     }
 
+    // A table instead of a query: previewed as it will run, saved; both at once refused.
+    void aTableIsPreviewedAndSaved()
+    {
+        auto s = settings();
+        profiles::ProfileStore store(s.get());
+        SecretStore secrets;
+        ui::LedgerForm form;
+        ui::LedgerProfileLink link(&form, store, secrets, QStringLiteral("shop eu"));
+        fill(form, m_url, QStringLiteral("Ledg3r-pw"));
+        child<QLineEdit>(&form, "ledgerColumns")->setText(QStringLiteral("order_id=id"));
+        child<QLineEdit>(&form, "ledgerTable")->setText(QStringLiteral("shop_orders"));
+        bool problem = false;
+        QString note = lastNote(
+            link, [&] { link.save(); }, &problem);
+        QVERIFY(problem);
+        QCOMPARE(note, QStringLiteral("Not saved: Query: give a query or a table, not both"));
+        child<QLineEdit>(&form, "ledgerQuery")->clear();
+        QCOMPARE(form.queryPreview(),
+                 QStringLiteral("SELECT \"id\", \"sku\", \"quantity\", \"state\" FROM "
+                                "\"shop_orders\""));
+        note = lastNote(
+            link, [&] { link.save(); }, &problem);
+        QVERIFY2(!problem, qPrintable(note));
+        QCOMPARE(store.find(QStringLiteral("shop eu"))->ledger.table,
+                 QStringLiteral("shop_orders"));
+        QVERIFY(store.find(QStringLiteral("shop eu"))->ledger.query.isEmpty());
+        // The query of the next tests again.
+        fill(form, m_url, QStringLiteral("Ledg3r-pw"));
+        child<QLineEdit>(&form, "ledgerColumns")->clear();
+        child<QLineEdit>(&form, "ledgerTable")->clear();
+        note = lastNote(
+            link, [&] { link.save(); }, &problem);
+        QVERIFY2(!problem, qPrintable(note));
+    }
+
     // A connection that is not a saved profile (a URL, the demo) offers nothing to save.
     void anUnsavedConnectionHasNoSaveButton()
     {

@@ -271,8 +271,10 @@ private slots:
         b.sentinel = {QStringLiteral("10.0.4.7, 10.0.4.8:26380"), QStringLiteral("orders"),
                       QStringLiteral("watcher")};
         b.ledger = {QStringLiteral("postgresql://reader@db.internal:5432/shop"),
-                    QStringLiteral("SELECT order_id, sku, quantity, state FROM orders_v"),
-                    QStringLiteral("time=created_at"), QStringLiteral("paid=committed")};
+                    {},
+                    QStringLiteral("orders_v"),
+                    QStringLiteral("time=created_at"),
+                    QStringLiteral("paid=committed")};
         QVERIFY(store.save(a).ok());
         QVERIFY(store.save(b).ok());
         // Private, whatever the umask.

@@ -48,7 +48,9 @@ LedgerForm::LedgerForm(QWidget *parent)
     m_save->setVisible(false);
     m_password = lineEdit("ledgerPassword", tr("typed for this run only; never saved"), this);
     m_password->setEchoMode(QLineEdit::Password);
-    m_query = lineEdit("ledgerQuery", tr("empty: the mapped columns of table orders"), this);
+    m_query = lineEdit("ledgerQuery", tr("empty: the mapped columns of the table"), this);
+    m_table = lineEdit("ledgerTable", QStringLiteral("orders"), this);
+    m_table->setToolTip(tr("The table whose mapped columns are read when no query is given"));
     m_columns = lineEdit("ledgerColumns", tr("e.g. order_id=id,sku=product,time=created_at"), this);
     m_states = lineEdit("ledgerStates", tr("e.g. paid=committed,refunded=cancelled"), this);
     m_sku = lineEdit("skuGlob", tr("all SKUs (a Redis glob, e.g. sku-1*)"), this);
@@ -77,7 +79,10 @@ LedgerForm::LedgerForm(QWidget *parent)
     m_layout->setContentsMargins(0, 0, 0, 0);
     m_layout->addRow(tr("Ledger:"), row({m_kind, m_location, m_browse, m_save}));
     m_layout->addRow(tr("Password:"), m_password);
-    m_layout->addRow(tr("Query:"), m_query);
+    m_queryRow = row({m_query, new QLabel(tr("or table:"), this), m_table});
+    m_queryRow->setStretch(2, 0);
+    m_table->setMaximumWidth(260);
+    m_layout->addRow(tr("Query:"), m_queryRow);
     m_previewRows = new QPushButton(tr("Pre&view rows…"), this);
     m_previewRows->setObjectName(QStringLiteral("previewLedgerRows"));
     m_previewRows->setToolTip(
@@ -93,7 +98,7 @@ LedgerForm::LedgerForm(QWidget *parent)
     connect(m_previewRows, &QPushButton::clicked, this, &LedgerForm::previewRows);
     connect(m_save, &QPushButton::clicked, this, &LedgerForm::saveRequested);
     for (QLineEdit *e :
-         {m_location, m_password, m_query, m_columns, m_states, m_sku, m_since, m_until})
+         {m_location, m_password, m_query, m_table, m_columns, m_states, m_sku, m_since, m_until})
         connect(e, &QLineEdit::textChanged, this, [this] {
             updateKind();
             emit changed();
@@ -114,7 +119,7 @@ void LedgerForm::updateKind()
     const bool sql = kind != FileKind;
     m_browse->setVisible(kind != PostgresKind);
     m_layout->setRowVisible(m_password, kind == PostgresKind);
-    m_layout->setRowVisible(m_query, sql);
+    m_layout->setRowVisible(m_queryRow, sql);
     m_location->setPlaceholderText(
         kind == FileKind     ? tr("/path/to/orders.csv or orders.jsonl (header order_id,sku,"
                                       "quantity,state)")
@@ -161,8 +166,10 @@ profiles::LedgerSettings LedgerForm::settings() const
                        && !where.startsWith(QLatin1String("sqlite:"))
                    ? QStringLiteral("sqlite://") + where
                    : where;
-    if (currentKind() != FileKind)
+    if (currentKind() != FileKind) {
         s.query = m_query->text().trimmed();
+        s.table = m_table->text().trimmed();
+    }
     s.columns = m_columns->text().trimmed();
     s.states = m_states->text().trimmed();
     return s;
@@ -172,6 +179,7 @@ void LedgerForm::setSettings(const profiles::LedgerSettings &saved)
 {
     setLedger(saved.source.trimmed(), saved.columns);
     m_query->setText(saved.query);
+    m_table->setText(saved.table);
     m_states->setText(saved.states);
 }
 
@@ -205,8 +213,9 @@ QString LedgerForm::queryPreview() const
         return tr("(the column mapping is not valid: %1)").arg(columns.error());
     const ledger::Columns &c = columns.value();
     const ledger::Columns defaults;
-    if (c.orderId == defaults.orderId && c.sku == defaults.sku && c.quantity == defaults.quantity
-        && c.state == defaults.state && c.time.isEmpty())
+    const QString table = m_table->text().trimmed();
+    if (table.isEmpty() && c.orderId == defaults.orderId && c.sku == defaults.sku
+        && c.quantity == defaults.quantity && c.state == defaults.state && c.time.isEmpty())
         return QStringLiteral("SELECT order_id, sku, quantity, state FROM orders");
     QStringList names{c.orderId, c.sku, c.quantity, c.state};
     if (!c.time.isEmpty())
@@ -214,7 +223,8 @@ QString LedgerForm::queryPreview() const
     for (QString &n : names)
         n = identifier(n);
     return QStringLiteral("SELECT %1 FROM %2")
-        .arg(names.join(QLatin1String(", ")), identifier(QStringLiteral("orders")));
+        .arg(names.join(QLatin1String(", ")),
+             identifier(table.isEmpty() ? QStringLiteral("orders") : table));
 }
 
 core::Result<ReconcileRequest, QString> LedgerForm::request() const
@@ -232,6 +242,10 @@ core::Result<ReconcileRequest, QString> LedgerForm::request() const
         return core::err(tr("Ledger: %1 is not a %2").arg(where, m_kind->currentText()));
     if (r.spec.isSql())
         r.spec.query = m_query->text().trimmed();
+    if (r.spec.isSql())
+        r.spec.table = m_table->text().trimmed();
+    if (const auto problem = r.spec.problem())
+        return core::err(tr("Query: %1").arg(*problem));
     const auto columns = ledger::Columns::parse(m_columns->text().trimmed());
     if (!columns)
         return core::err(tr("Columns: %1").arg(columns.error()));

@@ -9,6 +9,7 @@
 
 class QComboBox;
 class QFormLayout;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -56,12 +57,13 @@ private:
     void previewRows(); // the first rows with this mapping, in a dialog
 
     QComboBox *m_kind;
-    QLineEdit *m_location, *m_password, *m_query, *m_columns, *m_states;
+    QLineEdit *m_location, *m_password, *m_query, *m_table, *m_columns, *m_states;
     QLineEdit *m_sku, *m_since, *m_until;
     QSpinBox *m_grace;
     QPushButton *m_browse, *m_previewRows, *m_save;
     QLabel *m_preview;
     QFormLayout *m_layout;
+    QHBoxLayout *m_queryRow;
 };
 
 } // namespace ui
