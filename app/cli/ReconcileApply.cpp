@@ -30,9 +30,11 @@ bool contractAnswered(RepairOutcomeKind kind)
     }
 }
 
+// Released as the finding asked: a release key recording another quantity leaves the
+// divergence where it was.
 bool released(const ReleaseStep &s)
 {
-    return s.result
+    return s.result && !s.result->otherRecordedAmount()
            && (s.result->outcome.kind == RepairOutcomeKind::Applied
                || s.result->outcome.kind == RepairOutcomeKind::AlreadyApplied
                || (s.settlement && s.settlement->applied));
@@ -45,7 +47,7 @@ bool unsettled(const ReleaseStep &s)
     const RepairOutcomeKind k = s.result->outcome.kind;
     return (k == RepairOutcomeKind::Unknown || k == RepairOutcomeKind::MayHaveWritten
             || k == RepairOutcomeKind::NotSent)
-           && !(s.settlement && s.settlement->applied);
+           && !(s.settlement && s.settlement->settled());
 }
 
 QString orderText(const ReleaseStep &s)

@@ -90,10 +90,14 @@ QJsonObject repairJson(const RepairResult &r, const std::optional<RepairSettleme
         j.insert(QStringLiteral("anomaly"), o.anomaly);
         j.insert(QStringLiteral("reply"), o.replyText); // as it came, for whoever investigates
     }
-    if (settlement)
-        j.insert(QStringLiteral("settled"),
-                 QJsonObject{{QStringLiteral("applied"), settlement->applied},
-                             {QStringLiteral("message"), settlement->sentence}});
+    if (settlement) {
+        QJsonObject settled{{QStringLiteral("applied"), settlement->applied},
+                            {QStringLiteral("message"), settlement->sentence}};
+        if (settlement->otherAmount)
+            settled.insert(QStringLiteral("recorded_amount"),
+                           QString::fromUtf8(*settlement->otherAmount));
+        j.insert(QStringLiteral("settled"), settled);
+    }
     return j;
 }
 

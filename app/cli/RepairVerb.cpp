@@ -226,8 +226,11 @@ int runRepair(Context &context, RepairKind kind, const QString &description)
     else
         printRepairText(context.out, result, settlement, ctx.auditLogPath);
     context.out.flush();
-    // "Already applied" under another amount: what was asked was not done.
-    return result.otherRecordedAmount() ? RepairExitRefused : exitCodeFor(result.outcome.kind);
+    // "Already applied" under another amount, or a lost reply whose key holds another amount:
+    // what was asked was not done.
+    if (result.otherRecordedAmount() || (settlement && settlement->otherAmount))
+        return RepairExitRefused;
+    return exitCodeFor(result.outcome.kind);
 }
 
 } // namespace cli

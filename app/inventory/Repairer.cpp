@@ -146,25 +146,37 @@ RepairSettlement settleRepair(const RepairPlan &plan, const RecordReading &recor
     const QString key = release ? QStringLiteral("release key") : QStringLiteral("adjustment key");
     const QString keyName = core::escapeBytes(plan.recordKey, 80);
     if (!record.read || !record.error.isEmpty())
-        return {false,
+        return {false, std::nullopt,
                 QStringLiteral("not proven: the %1 %2 could not be read (%3); read it "
                                "again before doing anything else")
                     .arg(key, keyName, record.read ? record.error : QStringLiteral("not read"))};
     if (!record.value)
-        return {false, QStringLiteral("not proven: the %1 %2 does not exist: the call may not "
-                                      "have run, or its key expired or was evicted; sending the "
-                                      "same %3 again is answered from that key if it ran and "
-                                      "the key still lives")
-                           .arg(key, keyName, repairName(plan.request.kind))};
+        return {false, std::nullopt,
+                QStringLiteral("not proven: the %1 %2 does not exist: the call may not "
+                               "have run, or its key expired or was evicted; sending the "
+                               "same %3 again is answered from that key if it ran and "
+                               "the key still lives")
+                    .arg(key, keyName, repairName(plan.request.kind))};
     if (!record.wellFormed(plan.request.kind))
-        return {false, QStringLiteral("not proven: the %1 %2 holds %3, which no %4 writes")
-                           .arg(key, keyName, core::escapeBytes(*record.value, 80),
-                                repairName(plan.request.kind))};
-    return {true, QStringLiteral("%1: the %2 %3 exists (%4), so this %5 was applied, by this "
-                                 "call or an earlier one with the same key; do not send it "
-                                 "again")
-                      .arg(release ? QStringLiteral("released") : QStringLiteral("adjusted"), key,
-                           keyName, record.text(), repairName(plan.request.kind))};
+        return {false, std::nullopt,
+                QStringLiteral("not proven: the %1 %2 holds %3, which no %4 writes")
+                    .arg(key, keyName, core::escapeBytes(*record.value, 80),
+                         repairName(plan.request.kind))};
+    const auto amount = record.amount(plan.request.kind);
+    if (amount && *amount != plan.request.amount)
+        return {false, amount,
+                QStringLiteral("not this %1: the %2 %3 holds %4, written by a %1 of %5 under the "
+                               "same key; this call, if it ran, was answered from it and wrote "
+                               "nothing, and sending it again changes nothing: find out which "
+                               "amount is owed")
+                    .arg(repairName(plan.request.kind), key, keyName, record.text(),
+                         QString::fromUtf8(*amount))};
+    return {true, std::nullopt,
+            QStringLiteral("%1: the %2 %3 exists (%4), so this %5 was applied, by this "
+                           "call or an earlier one with the same key; do not send it "
+                           "again")
+                .arg(release ? QStringLiteral("released") : QStringLiteral("adjusted"), key,
+                     keyName, record.text(), repairName(plan.request.kind))};
 }
 
 RecordReading readRecordBlocking(redis::CommandSender &sender, const QByteArray &key, int timeoutMs)

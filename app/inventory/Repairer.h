@@ -22,11 +22,17 @@ struct RecordReading
 };
 
 // What a lost reply's read of the record key proves. Only an existing key in the form the
-// function writes is proof ("applied"); anything else is "not proven", with why.
+// function writes, with this repair's amount, is proof ("applied"). The same key with another
+// amount settles it the other way: another repair wrote it, so this one, if it ran, was
+// answered from it and wrote nothing (`otherAmount`). Anything else is "not proven", with why.
 struct RepairSettlement
 {
     bool applied = false;
+    std::optional<QByteArray> otherAmount; // the key's amount, when it is not this repair's
     QString sentence; // "released: the release key exists (...)" / "not proven: ..."
+
+    // Nothing is left unknown: resending would change nothing.
+    bool settled() const { return applied || otherAmount.has_value(); }
 };
 RepairSettlement settleRepair(const RepairPlan &plan, const RecordReading &record);
 

@@ -190,6 +190,16 @@ private slots:
         QVERIFY(s.applied);
         QVERIFY2(s.sentence.startsWith("released: the release key rel:{42}:9001 exists"),
                  qPrintable(s.sentence));
+        QVERIFY(s.settled() && !s.otherAmount);
+        // The same key with another quantity: another release wrote it, not this one.
+        r.value = QByteArray("quantity=5;time=1700000000.123456");
+        const RepairSettlement other = settleRepair(plan, r);
+        QVERIFY(!other.applied);
+        QVERIFY(other.settled());
+        QCOMPARE(other.otherAmount, std::optional<QByteArray>("5"));
+        QVERIFY2(other.sentence.startsWith("not this release: the release key rel:{42}:9001 "
+                                           "holds quantity=5"),
+                 qPrintable(other.sentence));
     }
 };
 
