@@ -606,6 +606,57 @@
     </message>
 </context>
 <context>
+    <name>inventory::Deducer</name>
+    <message>
+        <source>not read</source>
+        <translation>未读取</translation>
+    </message>
+    <message>
+        <source>could not read (%1)</source>
+        <translation>无法读取（%1）</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>The stock could not be read (%1); try again when the server answers.</source>
+        <translation>无法读取库存（%1）；请在服务器应答后再试。</translation>
+    </message>
+    <message>
+        <source>The stock key does not exist now. The script does not create or delete stock; someone else changed it.</source>
+        <translation>库存键现在不存在。脚本不会创建或删除库存；是别人改动了它。</translation>
+    </message>
+    <message>
+        <source>Stock is %1 now; it was not read before the call, so nothing can be concluded. Compare with your order records.</source>
+        <translation>库存现在是 %1；调用前未读取库存，因此无法得出任何结论。请与你的订单记录核对。</translation>
+    </message>
+    <message>
+        <source>This is evidence only if no other client changed this SKU meanwhile. The script keeps no receipt.</source>
+        <translation>只有在此期间没有其他客户端改动这个 SKU 时，这才算证据。脚本不保留回执。</translation>
+    </message>
+    <message>
+        <source>Stock is %1 now, %2 just before the call: it went down by exactly the quantity (%3), so the deduction most likely happened. Do not run it again.</source>
+        <translation>库存现在是 %1，调用前一刻是 %2：恰好减少了扣减数量（%3），因此扣减很可能已发生。不要再运行一次。</translation>
+    </message>
+    <message>
+        <source>Stock is %1 now, %2 just before the call: unchanged, so the deduction most likely did not happen.</source>
+        <translation>库存现在是 %1，调用前一刻是 %2：没有变化，因此扣减很可能没有发生。</translation>
+    </message>
+    <message>
+        <source>Stock is %1 now, %2 just before the call: it changed by %3, not by the quantity (%4); other clients changed it, so nothing can be concluded.</source>
+        <translation>库存现在是 %1，调用前一刻是 %2：变化了 %3，而不是扣减数量（%4）；其他客户端改动过它，因此无法得出任何结论。</translation>
+    </message>
+    <message>
+        <source>No receipt, but the call failed in a way that may come after a write: if the stock went down by the quantity, the deduction happened without its receipt, and a retry with the same order id would deduct again.</source>
+        <translation>没有回执，但该调用的失败方式可能发生在写入之后：如果库存减少了扣减数量，说明扣减已发生却没有写下回执，用同一订单号重试会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>No receipt found, though this call&apos;s reply said one was there: it expired, was evicted or was deleted since, so a retry of this order would deduct again.</source>
+        <translation>未找到回执，而该调用的应答说回执存在：它此后已过期、被驱逐或被删除，因此重试该订单会再扣减一次。</translation>
+    </message>
+</context>
+<context>
     <name>inventory::DeductionHistory</name>
     <message>
         <source>Time</source>
@@ -686,6 +737,458 @@
     <message>
         <source>stock now %1</source>
         <translation>当前库存 %1</translation>
+    </message>
+</context>
+<context>
+    <name>inventory::DeductionOutcome</name>
+    <message>
+        <source>Deducted</source>
+        <translation>已扣减</translation>
+    </message>
+    <message>
+        <source>Already applied</source>
+        <translation>已处理过</translation>
+    </message>
+    <message>
+        <source>Insufficient stock</source>
+        <translation>库存不足</translation>
+    </message>
+    <message>
+        <source>Stock missing</source>
+        <translation>库存键不存在</translation>
+    </message>
+    <message>
+        <source>Rejected</source>
+        <translation>被拒绝</translation>
+    </message>
+    <message>
+        <source>Error, may have written</source>
+        <translation>出错，可能已写入</translation>
+    </message>
+    <message>
+        <source>Outcome unknown</source>
+        <translation>结果未知</translation>
+    </message>
+    <message>
+        <source>Not sent</source>
+        <translation>未发送</translation>
+    </message>
+    <message>
+        <source>Stock was deducted and this order&apos;s receipt was written. Remaining stock: %1.</source>
+        <translation>库存已扣减，并已写入该订单的回执。剩余库存：%1。</translation>
+    </message>
+    <message>
+        <source>Stock was deducted. Remaining stock: %1. The script keeps no receipt.</source>
+        <translation>库存已扣减。剩余库存：%1。脚本不保留回执。</translation>
+    </message>
+    <message>
+        <source>Not enough stock: %1 available, fewer than asked. Nothing was written (no receipt).</source>
+        <translation>库存不足：可用 %1，少于请求的数量。未写入任何内容（没有回执）。</translation>
+    </message>
+    <message>
+        <source>Not enough stock: %1 available, fewer than asked. Nothing was written.</source>
+        <translation>库存不足：可用 %1，少于请求的数量。未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>The stock key does not exist. Nothing was written: a deduction never creates stock.</source>
+        <translation>库存键不存在。未写入任何内容：扣减从不创建库存。</translation>
+    </message>
+    <message>
+        <source>The server refused the call: %1. Nothing was written.</source>
+        <translation>服务器拒绝了该调用：%1。未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>The call was sent but its result is unknown (%1). The deduction may or may not have happened.</source>
+        <translation>调用已发送，但结果未知（%1）。扣减可能已发生，也可能没有发生。</translation>
+    </message>
+    <message>
+        <source>no reply</source>
+        <translation>没有应答</translation>
+    </message>
+    <message>
+        <source>Nothing was sent to the server: %1. Nothing changed.</source>
+        <translation>没有向服务器发送任何内容：%1。没有任何改变。</translation>
+    </message>
+    <message>
+        <source>This order was already deducted, with quantity %1, not the quantity asked now. Nothing changed.</source>
+        <translation>该订单之前已扣减过，数量为 %1，而不是这次请求的数量。没有任何改变。</translation>
+    </message>
+    <message>
+        <source>This order was already deducted earlier; nothing changed. But %1: an anomaly (written by hand or by other code), so what the first deduction left is unknown.</source>
+        <translation>该订单之前已扣减过；没有任何改变。但是%1：这是异常（由人手或其他代码写入），因此第一次扣减后剩余多少未知。</translation>
+    </message>
+    <message>
+        <source>This order was already deducted earlier; nothing changed. The first deduction left %1 in stock.</source>
+        <translation>该订单之前已扣减过；没有任何改变。第一次扣减后库存剩余 %1。</translation>
+    </message>
+    <message>
+        <source>The server answered something the contract never returns (%1). Such a reply proves nothing about what the call did: it may have written.</source>
+        <translation>服务器的应答是契约从不返回的内容（%1）。这样的应答证明不了该调用做了什么：它可能已写入。</translation>
+    </message>
+    <message>
+        <source>The server answered something the contract never returns (%1), and the stock moved during the call (%2). Such a reply proves nothing about what the call did: it may have written.</source>
+        <translation>服务器的应答是契约从不返回的内容（%1），并且调用期间库存发生了变化（%2）。这样的应答证明不了该调用做了什么：它可能已写入。</translation>
+    </message>
+    <message>
+        <source>The call failed: %1.</source>
+        <translation>调用失败：%1。</translation>
+    </message>
+    <message>
+        <source>This is not one of the contract&apos;s checks before writing.</source>
+        <translation>这不是契约在写入之前所做的检查之一。</translation>
+    </message>
+    <message>
+        <source>The stock moved during the call (%1).</source>
+        <translation>调用期间库存发生了变化（%1）。</translation>
+    </message>
+    <message>
+        <source>A Lua error does not undo what ran before it, so this call may have written (for example deducted stock without writing the receipt).</source>
+        <translation>Lua 错误不会撤销它之前已执行的操作，因此该调用可能已写入（例如扣减了库存却没有写入回执）。</translation>
+    </message>
+    <message>
+        <source>A Lua error does not undo what ran before it, so this call may have written (for example deducted stock without writing all it meant to).</source>
+        <translation>Lua 错误不会撤销它之前已执行的操作，因此该调用可能已写入（例如扣减了库存，却没有写完它本应写入的全部内容）。</translation>
+    </message>
+    <message>
+        <source>Load the inventory library on this server (the Libraries tab, or inventory-cli functions load), then run again.</source>
+        <translation>请在此服务器上加载库存函数库（“函数库”标签页，或 inventory-cli functions load），然后再运行。</translation>
+    </message>
+    <message>
+        <source>This user lacks the ACL permission for the call; use a user that may run deductions.</source>
+        <translation>该用户缺少执行此调用的 ACL 权限；请使用有权执行扣减的用户。</translation>
+    </message>
+    <message>
+        <source>The stock key holds something that is not a whole number from 0 to 1,000,000,000 (or is not a string); correct it, then run again.</source>
+        <translation>库存键中保存的不是 0 到 1,000,000,000 之间的整数（或不是字符串）；请更正后再运行。</translation>
+    </message>
+    <message>
+        <source>This server is a replica; connect to the primary.</source>
+        <translation>此服务器是副本；请连接到主节点。</translation>
+    </message>
+    <message>
+        <source>Another client&apos;s script or function has been running too long, and the server answers nothing else meanwhile. Wait for it to end (or have it stopped with SCRIPT KILL or FUNCTION KILL), then run again: nothing was written.</source>
+        <translation>另一个客户端的脚本或函数运行时间过长，服务器在此期间不应答任何其他请求。请等它结束（或用 SCRIPT KILL 或 FUNCTION KILL 让它停止），然后再运行：未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>The server is out of memory (maxmemory reached, and its policy evicts nothing): free memory or raise maxmemory, then run again: nothing was written.</source>
+        <translation>服务器内存不足（已达到 maxmemory，且其策略不驱逐任何键）：请释放内存或调高 maxmemory，然后再运行：未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Fix the cause above and run again; retrying is safe, nothing was written.</source>
+        <translation>请修正上述原因后再运行；重试是安全的，未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Correct what is named above, then run again: nothing was sent.</source>
+        <translation>请更正上面指出的内容，然后再运行：未发送任何内容。</translation>
+    </message>
+    <message>
+        <source>Make the audit log writable (free disk space, check the file&apos;s permissions), then run again: no write goes out unrecorded.</source>
+        <translation>请让审计日志可写（释放磁盘空间，检查文件权限），然后再运行：任何写入都不会在未记录的情况下发出。</translation>
+    </message>
+    <message>
+        <source>Put the SKU in braces in both key templates of this connection profile (for example stock:{&lt;sku&gt;}:available and idem:{&lt;sku&gt;}:&lt;order&gt;), so that both keys land in one slot.</source>
+        <translation>请在此连接配置的两个键模板中都用花括号括住 SKU（例如 stock:{&lt;sku&gt;}:available 和 idem:{&lt;sku&gt;}:&lt;order&gt;），使两个键落在同一个槽中。</translation>
+    </message>
+    <message>
+        <source>Connect to the primary named above and run it there; a replica&apos;s copy is overwritten by its primary.</source>
+        <translation>请连接到上面指出的主节点并在那里运行；副本上的数据会被其主节点覆盖。</translation>
+    </message>
+    <message>
+        <source>Run again once the server answers INFO (it may be busy with a long script, BUSY, or loading its data) and this user may run INFO: a write goes only to a server known to be a primary.</source>
+        <translation>请在服务器应答 INFO（它可能正忙于一个长脚本、BUSY，或正在加载数据）且该用户有权执行 INFO 之后再运行：写入只会发往已知是主节点的服务器。</translation>
+    </message>
+    <message>
+        <source>Unlock the session (File &gt; Unlock writes, type the profile name) if this write is meant for it, then run again: nothing was sent.</source>
+        <translation>如果这次写入本就是针对该会话的，请解锁会话（文件 &gt; 解锁写入，输入配置名），然后再运行：未发送任何内容。</translation>
+    </message>
+    <message>
+        <source>Reconnect, then run again: nothing was sent.</source>
+        <translation>请重新连接，然后再运行：未发送任何内容。</translation>
+    </message>
+    <message>
+        <source>Nothing to do. Retrying this order while its receipt lives returns Already applied.</source>
+        <translation>无需操作。在回执有效期内重试该订单会返回“已处理过”。</translation>
+    </message>
+    <message>
+        <source>Nothing to do. Do not run it again for the same order: the script would deduct again.</source>
+        <translation>无需操作。不要为同一订单再运行一次：脚本会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>Nothing to do. Check the receipt to see when it expires: after that, the same order would deduct again.</source>
+        <translation>无需操作。检查回执以了解它何时过期：过期之后，同一订单会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>Restock or lower the quantity. The same order id can be used again: nothing was recorded for it.</source>
+        <translation>请补货或降低数量。同一订单号可以再次使用：没有为它记录任何内容。</translation>
+    </message>
+    <message>
+        <source>Check the SKU and the profile&apos;s key templates, or create the stock key first.</source>
+        <translation>请检查 SKU 和配置中的键模板，或先创建库存键。</translation>
+    </message>
+    <message>
+        <source>Do not retry yet: check the stock and the receipt first. If the stock went down and there is no receipt, the deduction happened without one, and a retry would deduct again.</source>
+        <translation>暂时不要重试：先检查库存和回执。如果库存减少了却没有回执，说明扣减已发生但没有回执，重试会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>Do not retry: check the stock first. The script may have deducted, and a retry may deduct twice.</source>
+        <translation>不要重试：先检查库存。脚本可能已扣减，重试可能导致重复扣减。</translation>
+    </message>
+    <message>
+        <source>Check the receipt: it tells whether the deduction happened. Retrying with the same order id is safe: it deducts at most once.</source>
+        <translation>请检查回执：它能说明扣减是否已发生。用同一订单号重试是安全的：最多只扣减一次。</translation>
+    </message>
+    <message>
+        <source>Check the stock before doing anything. Do not retry blindly: the script is not idempotent and a retry may deduct twice.</source>
+        <translation>做任何操作之前先检查库存。不要盲目重试：脚本不是幂等的，重试可能导致重复扣减。</translation>
+    </message>
+</context>
+<context>
+    <name>inventory::ReceiptForecast</name>
+    <message>
+        <source>read at %1 through %2</source>
+        <translation>于 %1 通过 %2 读取</translation>
+    </message>
+    <message>
+        <source>no TTL: it never expires</source>
+        <translation>无 TTL：永不过期</translation>
+    </message>
+    <message>
+        <source>expires in %1</source>
+        <translation>%1 后过期</translation>
+    </message>
+    <message>
+        <source>Could not read whether a receipt for order %1 exists (%2).</source>
+        <translation>无法读取订单 %1 的回执是否存在（%2）。</translation>
+    </message>
+    <message>
+        <source>No receipt for order %1 yet (%2).</source>
+        <translation>订单 %1 尚无回执（%2）。</translation>
+    </message>
+    <message>
+        <source>remaining %1 after it</source>
+        <translation>扣减后剩余 %1</translation>
+    </message>
+    <message>
+        <source>value &quot;%1&quot;, not a number: an anomaly</source>
+        <translation>值为“%1”，不是数字：这是异常</translation>
+    </message>
+    <message>
+        <source>A receipt for order %1 already exists (%2, %3; %4): %5 will answer &apos;already applied&apos; and deduct nothing.</source>
+        <translation>订单 %1 的回执已存在（%2，%3；%4）：%5 将应答“已处理过”，不会扣减。</translation>
+    </message>
+    <message>
+        <source>A v2 receipt (a hash) for order %1 already exists (remaining %2, %3; %4): %5 will refuse it with WRONGTYPE and deduct nothing.</source>
+        <translation>订单 %1 的 v2 回执（哈希）已存在（剩余 %2，%3；%4）：%5 将以 WRONGTYPE 拒绝它，不会扣减。</translation>
+    </message>
+    <message>
+        <source>%1 (%2, %3)</source>
+        <translation>%1（%2，%3）</translation>
+    </message>
+</context>
+<context>
+    <name>inventory::ReceiptStatus</name>
+    <message>
+        <source>direct read (TYPE, TTL, GET/HGETALL)</source>
+        <translation>直接读取（TYPE、TTL、GET/HGETALL）</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 d %2 h %3 min</source>
+        <translation>%1 天 %2 小时 %3 分钟</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分钟</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分钟 %2 秒</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>no TTL (never expires)</source>
+        <translation>无 TTL（永不过期）</translation>
+    </message>
+    <message>
+        <source>%1 (%2 s)</source>
+        <translation>%1（%2 秒）</translation>
+    </message>
+    <message>
+        <source>The check failed (%1); it says nothing about the deduction. Try again when the server answers.</source>
+        <translation>检查失败（%1）；它不能说明扣减的任何情况。请在服务器应答后再试。</translation>
+    </message>
+    <message>
+        <source>No receipt found: either this order&apos;s deduction never ran, or its receipt expired, was evicted or was lost in a restart or failover. A retry with the same order id would deduct now: check the stock and the audit log first.</source>
+        <translation>未找到回执：要么该订单的扣减从未执行，要么它的回执已过期、被驱逐，或在重启或故障切换中丢失。现在用同一订单号重试会扣减：请先检查库存和审计日志。</translation>
+    </message>
+    <message>
+        <source>The deduction happened: the receipt exists</source>
+        <translation>扣减已发生：回执存在</translation>
+    </message>
+    <message>
+        <source>, recorded remaining %1</source>
+        <translation>，记录的剩余量 %1</translation>
+    </message>
+    <message>
+        <source>, value &quot;%1&quot; (not a number: an anomaly)</source>
+        <translation>，值为“%1”（不是数字：这是异常）</translation>
+    </message>
+    <message>
+        <source>, quantity %1</source>
+        <translation>，数量 %1</translation>
+    </message>
+    <message>
+        <source>.</source>
+        <comment>ends the sentence &apos;The deduction happened: ...&apos;</comment>
+        <translation>。</translation>
+    </message>
+    <message>
+        <source>It has no TTL, so it never expires (the function always sets one: someone changed this key); a retry through inventory_deduct_v2 returns Already applied (inventory_deduct_v1 refuses a hash receipt: WRONGTYPE) while the receipt lasts (eviction, a DEL, or a restart or failover that loses it ends that sooner).</source>
+        <translation>它没有 TTL，因此永不过期（函数总会设置 TTL：有人改动过这个键）；在回执存在期间，通过 inventory_deduct_v2 重试会返回“已处理过”（inventory_deduct_v1 拒绝哈希回执：WRONGTYPE）（驱逐、DEL，或丢失它的重启或故障切换会让这一保护提前结束）。</translation>
+    </message>
+    <message>
+        <source>It has no TTL, so it never expires (the function always sets one: someone changed this key); a retry of this order returns Already applied while the receipt lasts (eviction, a DEL, or a restart or failover that loses it ends that sooner).</source>
+        <translation>它没有 TTL，因此永不过期（函数总会设置 TTL：有人改动过这个键）；在回执存在期间，重试该订单会返回“已处理过”（驱逐、DEL，或丢失它的重启或故障切换会让这一保护提前结束）。</translation>
+    </message>
+    <message>
+        <source>It expires in %1; until then a retry through inventory_deduct_v2 returns Already applied (inventory_deduct_v1 refuses a hash receipt: WRONGTYPE) while the receipt lasts (eviction, a DEL, or a restart or failover that loses it ends that sooner); after that it would deduct again.</source>
+        <translation>它将在 %1 过期；在此之前，只要回执还在，通过 inventory_deduct_v2 重试会返回“已处理过”（inventory_deduct_v1 拒绝哈希回执：WRONGTYPE）（驱逐、DEL，或丢失它的重启或故障切换会让这一保护提前结束）；过期之后会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>It expires in %1; until then a retry of this order returns Already applied while the receipt lasts (eviction, a DEL, or a restart or failover that loses it ends that sooner); after that it would deduct again.</source>
+        <translation>它将在 %1 过期；在此之前，只要回执还在，重试该订单会返回“已处理过”（驱逐、DEL，或丢失它的重启或故障切换会让这一保护提前结束）；过期之后会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>%1, at %2 UTC</source>
+        <translation>%1后，即 UTC %2</translation>
+    </message>
+    <message>
+        <source>The key at this order&apos;s receipt name is a hash without a valid &apos;remaining&apos; and &apos;quantity&apos;, not a receipt: an anomaly, so whether the order was deducted cannot be read from it. A retry deducts nothing and fails: inventory_deduct_v1 answers WRONGTYPE, inventory_deduct_v2 &apos;ERR invalid receipt&apos;.</source>
+        <translation>该订单回执名下的键是一个没有有效 remaining 和 quantity 字段的哈希，而不是回执：这是异常，因此无法从中读出该订单是否已扣减。重试不会扣减并且会失败：inventory_deduct_v1 应答 WRONGTYPE，inventory_deduct_v2 应答“ERR invalid receipt”。</translation>
+    </message>
+    <message>
+        <source>The key at this order&apos;s receipt name is a %1, not a receipt: an anomaly, so whether the order was deducted cannot be read from it. A retry deducts nothing and fails: inventory_deduct_v1 answers WRONGTYPE, inventory_deduct_v2 &apos;ERR invalid receipt&apos;.</source>
+        <translation>该订单回执名下的键是 %1 类型，而不是回执：这是异常，因此无法从中读出该订单是否已扣减。重试不会扣减并且会失败：inventory_deduct_v1 应答 WRONGTYPE，inventory_deduct_v2 应答“ERR invalid receipt”。</translation>
+    </message>
+    <message>
+        <source>It has no TTL: retries keep failing until someone repairs or deletes the key (check the stock and the audit log first).</source>
+        <translation>它没有 TTL：在有人修复或删除该键之前，重试会一直失败（请先检查库存和审计日志）。</translation>
+    </message>
+    <message>
+        <source>It expires in %1; after that a retry would deduct again, unless someone repairs or deletes the key first.</source>
+        <translation>它将在 %1 过期；过期之后重试会再扣减一次，除非有人先修复或删除该键。</translation>
+    </message>
+</context>
+<context>
+    <name>inventory::RetryProtection</name>
+    <message>
+        <source>But the receipt read back just after the call is missing (evicted under maxmemory, expired or deleted): the retry protection is already gone, and a retry of this order now would deduct again.</source>
+        <translation>但调用后立即回读的回执不存在（因 maxmemory 被驱逐、已过期或被删除）：重试保护已经失效，现在重试该订单会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>Do not retry this order: without its receipt a retry deducts again. Record that it was deducted in the order system, and check the server&apos;s maxmemory-policy (allkeys-* and volatile-* evict receipts).</source>
+        <translation>不要重试该订单：没有回执，重试会再扣减一次。请在订单系统中记录它已扣减，并检查服务器的 maxmemory-policy（allkeys-* 和 volatile-* 会驱逐回执）。</translation>
+    </message>
+</context>
+<context>
+    <name>lab::LabSettings</name>
+    <message>
+        <source>Naive GET, compare, DECRBY</source>
+        <translation>朴素方式：GET、比较、DECRBY</translation>
+    </message>
+    <message>
+        <source>Script (EVALSHA stock_decrement.lua)</source>
+        <translation>脚本（EVALSHA stock_decrement.lua）</translation>
+    </message>
+    <message>
+        <source>Function v1 (FCALL inventory_deduct_v1)</source>
+        <translation>函数 v1（FCALL inventory_deduct_v1）</translation>
+    </message>
+    <message>
+        <source>Function v2 (FCALL inventory_deduct_v2)</source>
+        <translation>函数 v2（FCALL inventory_deduct_v2）</translation>
+    </message>
+</context>
+<context>
+    <name>lab::StrategyResult</name>
+    <message>
+        <source>not run: %1</source>
+        <translation>未运行：%1</translation>
+    </message>
+    <message>
+        <source>broke off: %1</source>
+        <translation>中途中断：%1</translation>
+    </message>
+    <message>
+        <source>cancelled after %1 attempts</source>
+        <translation>%1 次尝试后已取消</translation>
+    </message>
+    <message>
+        <source>final stock not read</source>
+        <translation>未读取最终库存</translation>
+    </message>
+    <message>
+        <source>oversold %1 unit</source>
+        <translation>超卖 %1 件</translation>
+    </message>
+    <message>
+        <source>oversold %1 units</source>
+        <translation>超卖 %1 件</translation>
+    </message>
+    <message>
+        <source>no oversell this run (the naive race shows once the stock runs out with attempts left: give more attempts than units; it is not safe)</source>
+        <translation>本次运行没有超卖（朴素方式的竞争只在库存耗尽而尝试尚未用完时才显现：请让尝试次数多于库存件数；它并不安全）</translation>
+    </message>
+    <message>
+        <source>no oversell</source>
+        <translation>没有超卖</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>between the parts of a verdict</comment>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>%1 double deduction from retries</source>
+        <translation>重试造成 %1 次重复扣减</translation>
+    </message>
+    <message>
+        <source>%1 double deductions from retries</source>
+        <translation>重试造成 %1 次重复扣减</translation>
+    </message>
+    <message>
+        <source>%1 retry answered from receipts</source>
+        <translation>%1 次重试由回执应答</translation>
+    </message>
+    <message>
+        <source>%1 retries answered from receipts</source>
+        <translation>%1 次重试由回执应答</translation>
+    </message>
+    <message>
+        <source>%1 order still unknown</source>
+        <translation>%1 个订单结果仍未知</translation>
+    </message>
+    <message>
+        <source>%1 orders still unknown</source>
+        <translation>%1 个订单结果仍未知</translation>
+    </message>
+    <message>
+        <source>%1 error reply (%2)</source>
+        <translation>%1 个错误应答（%2）</translation>
+    </message>
+    <message>
+        <source>%1 error replies (%2)</source>
+        <translation>%1 个错误应答（%2）</translation>
     </message>
 </context>
 <context>
