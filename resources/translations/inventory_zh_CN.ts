@@ -1265,6 +1265,144 @@
     </message>
 </context>
 <context>
+    <name>reconcile::ReceiptPolicy</name>
+    <message>
+        <source>%1 days</source>
+        <translation>%1 天</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>no server was read</source>
+        <translation>未读取任何服务器</translation>
+    </message>
+    <message>
+        <source>INFO has no maxmemory_policy</source>
+        <translation>INFO 中没有 maxmemory_policy</translation>
+    </message>
+    <message>
+        <source>Receipts are written to live %1 (the profile&apos;s receipt TTL), so one older than that has expired; could not read the eviction policy (%2), so whether one was evicted sooner is not proven.</source>
+        <translation>回执写入时的存活期为 %1（配置中的回执 TTL），因此比这更早的回执已过期；无法读取驱逐策略（%2），因此无法证明是否有回执被提前驱逐。</translation>
+    </message>
+    <message>
+        <source>the server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>the primaries</source>
+        <translation>各主节点</translation>
+    </message>
+    <message>
+        <source>Receipts are written to live %1 (the profile&apos;s receipt TTL), so one older than that has expired; the eviction policy on %2 is %3: once maxmemory is reached it can remove a receipt sooner.</source>
+        <translation>回执写入时的存活期为 %1（配置中的回执 TTL），因此比这更早的回执已过期；%2上的驱逐策略是 %3：一旦达到 maxmemory，它可能提前删除回执。</translation>
+    </message>
+    <message>
+        <source>Receipts are written to live %1 (the profile&apos;s receipt TTL), so one older than that has expired; the eviction policy on %2 is noeviction: it never removes a receipt sooner.</source>
+        <translation>回执写入时的存活期为 %1（配置中的回执 TTL），因此比这更早的回执已过期；%2上的驱逐策略是 noeviction：它从不提前删除回执。</translation>
+    </message>
+    <message>
+        <source>Receipts are written to live %1 (the profile&apos;s receipt TTL), so one older than that has expired; the eviction policy on %2 is %3 but no maxmemory is set: nothing is evicted.</source>
+        <translation>回执写入时的存活期为 %1（配置中的回执 TTL），因此比这更早的回执已过期；%2上的驱逐策略是 %3，但没有设置 maxmemory：不会驱逐任何键。</translation>
+    </message>
+</context>
+<context>
+    <name>reconcile::Reconciler</name>
+    <message>
+        <source>Order %1 is committed in the ledger for %2 of SKU %3, but its deduction was released (the release key exists) and no receipt is left: stock was given back for a sold item. Check the order, then deduct %2 again by hand.</source>
+        <translation>订单 %1 在订单账中已提交，SKU %3 数量 %2，但它的扣减已被释放（释放键存在）且没有剩下回执：已售出商品的库存被退回了。请核对该订单，然后手工再扣减 %2。</translation>
+    </message>
+    <message>
+        <source>Order %1 is committed in the ledger for %2 of SKU %3 but Redis holds no receipt for it: a retry would deduct again.</source>
+        <translation>订单 %1 在订单账中已提交，SKU %3 数量 %2，但 Redis 中没有它的回执：重试会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>It was committed %1 ago, longer than receipts live: its receipt has most likely expired.</source>
+        <translation>它在 %1 前提交，超过了回执的存活期：它的回执很可能已过期。</translation>
+    </message>
+    <message>
+        <source>It was committed %1 ago, within the receipt TTL: expiry does not explain it.</source>
+        <translation>它在 %1 前提交，仍在回执 TTL 之内：过期解释不了这一点。</translation>
+    </message>
+    <message>
+        <source>Do not retry this order; if its stock was never deducted, adjust the stock by hand.</source>
+        <translation>不要重试该订单；如果它的库存从未扣减，请手工调整库存。</translation>
+    </message>
+    <message>
+        <source>Order %1 is failed in the ledger and its deduction of SKU %2 was released already (the release key exists): nothing to do.</source>
+        <translation>订单 %1 在订单账中为失败，它对 SKU %2 的扣减已经释放（释放键存在）：无需操作。</translation>
+    </message>
+    <message>
+        <source>Order %1 is cancelled in the ledger and its deduction of SKU %2 was released already (the release key exists): nothing to do.</source>
+        <translation>订单 %1 在订单账中已取消，它对 SKU %2 的扣减已经释放（释放键存在）：无需操作。</translation>
+    </message>
+    <message>
+        <source>Order %1 is committed for %2 of SKU %3 and its receipt exists (a v1 receipt records no quantity: only the deduction itself was compared).</source>
+        <translation>订单 %1 已提交，SKU %3 数量 %2，且回执存在（v1 回执不记录数量：只比对了扣减本身）。</translation>
+    </message>
+    <message>
+        <source>Order %1 is committed for %2 of SKU %3 and its receipt recorded %2: in line.</source>
+        <translation>订单 %1 已提交，SKU %3 数量 %2，回执记录的也是 %2：一致。</translation>
+    </message>
+    <message>
+        <source>Order %1&apos;s receipt deducted %2 of SKU %3 but the ledger committed %4: the stock is short by %5. Check the order, then adjust the stock by %6.</source>
+        <translation>订单 %1 的回执扣减了 SKU %3 数量 %2，但订单账提交的是 %4：库存少了 %5。请核对该订单，然后把库存调整 %6。</translation>
+    </message>
+    <message>
+        <source>Order %1&apos;s receipt deducted %2 of SKU %3 but the ledger committed %4: the stock is over by %5. Check the order, then adjust the stock by %6.</source>
+        <translation>订单 %1 的回执扣减了 SKU %3 数量 %2，但订单账提交的是 %4：库存多了 %5。请核对该订单，然后把库存调整 %6。</translation>
+    </message>
+    <message>
+        <source>Order %1 is committed in the ledger, yet its deduction of SKU %2 was released (the release key exists) while its receipt remains: stock was given back for a sold item. Check the order before deducting again.</source>
+        <translation>订单 %1 在订单账中已提交，但它对 SKU %2 的扣减已被释放（释放键存在），而回执仍在：已售出商品的库存被退回了。再次扣减之前请核对该订单。</translation>
+    </message>
+    <message>
+        <source>Order %1&apos;s deduction of SKU %2 was released already (the release key exists): nothing to do.</source>
+        <translation>订单 %1 对 SKU %2 的扣减已经释放（释放键存在）：无需操作。</translation>
+    </message>
+    <message>
+        <source>(by the ledger) %1</source>
+        <translation>（按订单账）%1</translation>
+    </message>
+    <message>
+        <source>Order %1 is failed in the ledger but its receipt deducted %2 of SKU %3, never given back. Once the order is confirmed failed, release the deduction (it restores the units the receipt recorded).</source>
+        <translation>订单 %1 在订单账中为失败，但它的回执扣减了 SKU %3 数量 %2，且从未退回。确认该订单失败后，请释放这次扣减（它会恢复回执所记录的数量）。</translation>
+    </message>
+    <message>
+        <source>Order %1 is cancelled in the ledger but its receipt deducted %2 of SKU %3, never given back. Once the order is confirmed cancelled, release the deduction (it restores the units the receipt recorded).</source>
+        <translation>订单 %1 在订单账中已取消，但它的回执扣减了 SKU %3 数量 %2，且从未退回。确认该订单已取消后，请释放这次扣减（它会恢复回执所记录的数量）。</translation>
+    </message>
+    <message>
+        <source>an unrecorded quantity</source>
+        <translation>未记录的数量</translation>
+    </message>
+    <message>
+        <source>Order %1 has a receipt deducting %2 of SKU %3 written %4 ago (%5), and the ledger has no row for it (grace period %6): a deduction without an order. Check the order system, then release it.</source>
+        <translation>订单 %1 有一条回执，扣减了 SKU %3 数量 %2，写于 %4 前（%5），而订单账中没有它的行（宽限期 %6）：这是一次没有订单的扣减。请核对订单系统，然后释放它。</translation>
+    </message>
+    <message>
+        <source>no stock key</source>
+        <translation>没有库存键</translation>
+    </message>
+    <message>
+        <source>not an integer</source>
+        <translation>不是整数</translation>
+    </message>
+    <message>
+        <source>not read</source>
+        <translation>未读取</translation>
+    </message>
+</context>
+<context>
     <name>ui::AnomalyView</name>
     <message>
         <source>Show:</source>
