@@ -1265,6 +1265,296 @@
     </message>
 </context>
 <context>
+    <name>readiness::Finding</name>
+    <message>
+        <source>PASS</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>WARN</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>FAIL</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>COULD NOT CHECK</source>
+        <translation>无法检查</translation>
+    </message>
+    <message>
+        <source>Ready: every rule passed.</source>
+        <translation>就绪：所有规则均通过。</translation>
+    </message>
+    <message>
+        <source>Ready with warnings: read each warning before the release.</source>
+        <translation>就绪但有警告：发布前请逐条阅读警告。</translation>
+    </message>
+    <message>
+        <source>Not ready: fix the failed rules before the release.</source>
+        <translation>未就绪：发布前请修复未通过的规则。</translation>
+    </message>
+    <message>
+        <source>Incomplete: some rules could not be checked; give the audit the permissions they name, then run it again.</source>
+        <translation>不完整：有些规则无法检查；请给预检授予它们所指出的权限，然后再运行一次。</translation>
+    </message>
+</context>
+<context>
+    <name>readiness::Rules</name>
+    <message>
+        <source>the server has no parameter %1 (Redis 7 or later has it)</source>
+        <translation>服务器没有参数 %1（Redis 7 及以上版本才有）</translation>
+    </message>
+    <message>
+        <source>noeviction: when memory is full Redis refuses writes instead of deleting keys, so no receipt disappears before its TTL.</source>
+        <translation>noeviction：内存满时 Redis 拒绝写入而不是删除键，因此没有回执会在其 TTL 到期前消失。</translation>
+    </message>
+    <message>
+        <source>%1 lets Redis delete any key when memory is full, receipts included, and a retry of an evicted receipt&apos;s order deducts again: set maxmemory-policy noeviction.</source>
+        <translation>%1 允许 Redis 在内存满时删除任何键，包括回执，而回执被驱逐的订单重试时会再扣减一次：请设置 maxmemory-policy noeviction。</translation>
+    </message>
+    <message>
+        <source>%1 evicts keys that have a TTL, and receipts are exactly those keys, so they go first and a retry deducts again: set maxmemory-policy noeviction.</source>
+        <translation>%1 会驱逐带 TTL 的键，而回执正是这类键，因此它们首先被删除，重试会再扣减一次：请设置 maxmemory-policy noeviction。</translation>
+    </message>
+    <message>
+        <source>unknown policy %1: check that it never evicts keys with a TTL, or set maxmemory-policy noeviction.</source>
+        <translation>未知策略 %1：请确认它从不驱逐带 TTL 的键，或设置 maxmemory-policy noeviction。</translation>
+    </message>
+    <message>
+        <source>the server&apos;s last AOF write failed, so recent receipts may exist only in memory: read the server log (disk full, permissions) and fix it.</source>
+        <translation>服务器最近一次 AOF 写入失败，因此最近的回执可能只存在于内存中：请查看服务器日志（磁盘已满、权限）并修复。</translation>
+    </message>
+    <message>
+        <source>the server&apos;s last RDB snapshot failed, so recent receipts may exist only in memory: read the server log (disk full, permissions) and fix it.</source>
+        <translation>服务器最近一次 RDB 快照失败，因此最近的回执可能只存在于内存中：请查看服务器日志（磁盘已满、权限）并修复。</translation>
+    </message>
+    <message>
+        <source>AOF is on but appendfsync no leaves flushing to the OS: a crash can lose tens of seconds of receipts, and retries of those orders deduct again: set appendfsync everysec.</source>
+        <translation>AOF 已开启，但 appendfsync no 把刷盘交给操作系统：一次崩溃可能丢失几十秒的回执，这些订单重试时会再扣减一次：请设置 appendfsync everysec。</translation>
+    </message>
+    <message>
+        <source>AOF is on with appendfsync %1: a restart keeps the receipts (at most about a second lost with everysec).</source>
+        <translation>AOF 已开启，appendfsync 为 %1：重启后回执仍在（使用 everysec 时最多丢失约一秒）。</translation>
+    </message>
+    <message>
+        <source>RDB snapshots only: a crash loses every receipt written since the last snapshot, and retries of those orders deduct again: set appendonly yes (appendfsync everysec).</source>
+        <translation>只有 RDB 快照：一次崩溃会丢失上次快照以来写入的所有回执，这些订单重试时会再扣减一次：请设置 appendonly yes（appendfsync everysec）。</translation>
+    </message>
+    <message>
+        <source>no persistence (appendonly no, save &apos;&apos;): a restart loses every receipt and every stock value: set appendonly yes with appendfsync everysec.</source>
+        <translation>没有持久化（appendonly no，save &apos;&apos;）：一次重启会丢失所有回执和所有库存值：请设置 appendonly yes 并使用 appendfsync everysec。</translation>
+    </message>
+    <message>
+        <source>this node is a %1, not a primary: run the audit against the primary, where deductions are written.</source>
+        <translation>此节点是 %1，不是主节点：请对主节点运行预检，扣减写在那里。</translation>
+    </message>
+    <message>
+        <source>min-replicas-to-write is %1 but %2 replica(s) are connected, so the primary refuses every deduction (NOREPLICAS): connect the replicas or lower the setting.</source>
+        <translation>min-replicas-to-write 为 %1，但只连接了 %2 个副本，因此主节点会拒绝每一次扣减（NOREPLICAS）：请连接副本或调低该设置。</translation>
+    </message>
+    <message>
+        <source>no replica is connected: losing this server loses every receipt: add a replica and set min-replicas-to-write 1.</source>
+        <translation>没有连接任何副本：失去这台服务器就会失去所有回执：请添加一个副本并设置 min-replicas-to-write 1。</translation>
+    </message>
+    <message>
+        <source>%1 replica(s) connected, but min-replicas-to-write is 0: a deduction acknowledged just before a failover can be missing on the new primary, receipt and all: set min-replicas-to-write 1.</source>
+        <translation>已连接 %1 个副本，但 min-replicas-to-write 为 0：故障切换前刚确认的扣减可能在新主节点上连同回执一起丢失：请设置 min-replicas-to-write 1。</translation>
+    </message>
+    <message>
+        <source>%1 replica(s) connected and writes need %2: an acknowledged deduction is on a replica too.</source>
+        <translation>已连接 %1 个副本，写入需要 %2 个：已确认的扣减在副本上也有。</translation>
+    </message>
+    <message>
+        <source>a function running longer than %1 ms makes the server answer BUSY (nothing ran) before clients time out after %2 ms.</source>
+        <translation>运行超过 %1 毫秒的函数会让服务器应答 BUSY（未执行任何内容），早于客户端在 %2 毫秒后超时。</translation>
+    </message>
+    <message>
+        <source>busy-reply-threshold %1 ms is not below the client timeout %2 ms: behind a slow function, callers time out with the outcome unknown before the server would answer BUSY: set busy-reply-threshold below %2 (e.g. 1000).</source>
+        <translation>busy-reply-threshold %1 毫秒不低于客户端超时 %2 毫秒：排在慢函数后面的调用方会在服务器应答 BUSY 之前超时，结果未知：请把 busy-reply-threshold 设为低于 %2（例如 1000）。</translation>
+    </message>
+    <message>
+        <source>user &apos;%1&apos;, who calls the deduct functions, may also replace them with FUNCTION LOAD: load libraries as a separate release user and take that right from &apos;%1&apos; (ACL SETUSER %1 -function|load -function|restore -function|delete -function|flush).</source>
+        <translation>调用扣减函数的用户“%1”也能用 FUNCTION LOAD 替换它们：请用单独的发布用户加载函数库，并收回“%1”的这项权限（ACL SETUSER %1 -function|load -function|restore -function|delete -function|flush）。</translation>
+    </message>
+    <message>
+        <source>user &apos;%1&apos; may not load libraries: only a release user can replace the deduct functions.</source>
+        <translation>用户“%1”无权加载函数库：只有发布用户能替换扣减函数。</translation>
+    </message>
+    <message>
+        <source>the keys have not been scanned yet: scan them (Keys tab), then check again.</source>
+        <translation>尚未扫描键：请先扫描（“键”标签页），然后再检查。</translation>
+    </message>
+    <message>
+        <source>the last key scan did not finish (%1): scan again, then check again.</source>
+        <translation>上次键扫描没有完成（%1）：请重新扫描，然后再检查。</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>the console writes receipts that live %1 s, less than the %2 s retry window, so a late retry deducts again: raise the profile&apos;s receipt TTL above the window.</source>
+        <translation>控制台写入的回执存活 %1 秒，短于 %2 秒的重试窗口，因此较晚的重试会再扣减一次：请把配置中的回执 TTL 调到窗口以上。</translation>
+    </message>
+    <message>
+        <source>%1 receipt(s) expire within the %2 retry window (soonest in %3: %4): a retry of those orders after that deducts again; if they may still be retried, write receipts with a longer TTL.</source>
+        <translation>%1 条回执会在 %2 的重试窗口内过期（最早在 %3 后：%4）：此后重试这些订单会再扣减一次；如果它们仍可能被重试，请用更长的 TTL 写入回执。</translation>
+    </message>
+    <message>
+        <source>no receipts in the last scan, so none can expire early.</source>
+        <translation>上次扫描中没有回执，因此不会有回执提前过期。</translation>
+    </message>
+    <message>
+        <source>no receipt has a TTL, so none expires early (receipts without a TTL are the next rule).</source>
+        <translation>没有回执带 TTL，因此没有回执会提前过期（没有 TTL 的回执由下一条规则检查）。</translation>
+    </message>
+    <message>
+        <source>every receipt outlives the %1 retry window (the soonest expires in %2).</source>
+        <translation>每条回执的存活时间都超过 %1 的重试窗口（最早的在 %2 后过期）。</translation>
+    </message>
+    <message>
+        <source>every receipt has a TTL.</source>
+        <translation>每条回执都有 TTL。</translation>
+    </message>
+    <message>
+        <source>%1 receipt(s) never expire (%2): the deduct function always writes a TTL, so something else wrote them; they hold memory forever: find the writer, then give them a TTL (EXPIRE).</source>
+        <translation>%1 条回执永不过期（%2）：扣减函数总会写入 TTL，因此它们是别的程序写入的；它们会永远占用内存：请找到写入者，然后给它们设置 TTL（EXPIRE）。</translation>
+    </message>
+    <message>
+        <source>%1 not a canonical integer (%2), which the deduct function refuses with an error</source>
+        <translation>%1 个不是规范整数（%2），扣减函数会以错误拒绝它们</translation>
+    </message>
+    <message>
+        <source>%1 negative (%2), stock that was oversold</source>
+        <translation>%1 个为负数（%2），即被超卖的库存</translation>
+    </message>
+    <message>
+        <source>every stock value is a canonical integer of 0 or more.</source>
+        <translation>每个库存值都是大于等于 0 的规范整数。</translation>
+    </message>
+    <message>
+        <source>stock values: %1: correct them (SET the key to the counted stock) before the release.</source>
+        <translation>库存值：%1：发布前请更正它们（用 SET 把键设为盘点出的库存）。</translation>
+    </message>
+    <message>
+        <source>On %1: %2</source>
+        <translation>在 %1 上：%2</translation>
+    </message>
+    <message>
+        <source>no node was read</source>
+        <translation>未读取任何节点</translation>
+    </message>
+    <message>
+        <source>no release catalogue</source>
+        <translation>没有版本目录</translation>
+    </message>
+    <message>
+        <source>the console ships no library to compare with</source>
+        <translation>控制台没有附带可供比较的函数库</translation>
+    </message>
+    <message>
+        <source>not loaded</source>
+        <translation>未加载</translation>
+    </message>
+    <message>
+        <source>%1 is not loaded, so every deduction there fails with &apos;Function not found&apos;: load the shipped %2 (inventory-cli functions load).</source>
+        <translation>%1 未加载，因此那里的每次扣减都会以“Function not found”失败：请加载随附的 %2（inventory-cli functions load）。</translation>
+    </message>
+    <message>
+        <source>%1 is byte for byte the shipped release %2.</source>
+        <translation>%1 与随附的版本 %2 逐字节相同。</translation>
+    </message>
+    <message>
+        <source>%1 is the older release %2, not the shipped %3: load the shipped release before relying on what %3 fixed.</source>
+        <translation>%1 是较旧的版本 %2，不是随附的 %3：在依赖 %3 所修复的内容之前，请先加载随附的版本。</translation>
+    </message>
+    <message>
+        <source>%1 matches no release (%2): code nobody shipped deducts stock; load the shipped %3 (inventory-cli functions load).</source>
+        <translation>%1 与任何版本都不匹配（%2）：正在扣减库存的是无人发布过的代码；请加载随附的 %3（inventory-cli functions load）。</translation>
+    </message>
+    <message>
+        <source>%1 carries the no-writes flag, so Redis refuses its DECRBY and SET and every deduction fails: remove the flag and load the library again.</source>
+        <translation>%1 带有 no-writes 标志，因此 Redis 拒绝它的 DECRBY 和 SET，每次扣减都会失败：请去掉该标志并重新加载函数库。</translation>
+    </message>
+    <message>
+        <source>no deduct function is loaded (see the library rule).</source>
+        <translation>没有加载任何扣减函数（见函数库规则）。</translation>
+    </message>
+    <message>
+        <source>%1 may write (no no-writes flag).</source>
+        <translation>%1 可以写入（没有 no-writes 标志）。</translation>
+    </message>
+    <message>
+        <source>no libraries</source>
+        <translation>没有函数库</translation>
+    </message>
+    <message>
+        <source>%1 hold(s) different libraries from %2, so a deduction runs different code depending on its SKU&apos;s slot: load the same release on every primary.</source>
+        <translation>%1 持有的函数库与 %2 不同，因此扣减会因 SKU 所在的槽不同而运行不同的代码：请在每个主节点上加载同一版本。</translation>
+    </message>
+    <message>
+        <source>a single primary: there is one copy of the library, nothing can drift.</source>
+        <translation>只有一个主节点：函数库只有一份，不会出现漂移。</translation>
+    </message>
+    <message>
+        <source>all %1 primaries hold the same libraries, byte for byte.</source>
+        <translation>全部 %1 个主节点持有逐字节相同的函数库。</translation>
+    </message>
+    <message>
+        <source>Eviction policy</source>
+        <translation>驱逐策略</translation>
+    </message>
+    <message>
+        <source>Persistence</source>
+        <translation>持久化</translation>
+    </message>
+    <message>
+        <source>Replication</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Busy script threshold</source>
+        <translation>忙碌脚本阈值</translation>
+    </message>
+    <message>
+        <source>Loaded library is a shipped release</source>
+        <translation>已加载的函数库是随附的版本</translation>
+    </message>
+    <message>
+        <source>Deduct functions may write</source>
+        <translation>扣减函数可以写入</translation>
+    </message>
+    <message>
+        <source>Same library on every primary</source>
+        <translation>每个主节点上的函数库相同</translation>
+    </message>
+    <message>
+        <source>Calling user cannot load libraries</source>
+        <translation>调用用户不能加载函数库</translation>
+    </message>
+    <message>
+        <source>Receipt TTLs cover the retry window</source>
+        <translation>回执 TTL 覆盖重试窗口</translation>
+    </message>
+    <message>
+        <source>Receipts without a TTL</source>
+        <translation>没有 TTL 的回执</translation>
+    </message>
+    <message>
+        <source>Stock values are canonical, not negative</source>
+        <translation>库存值规范且不为负</translation>
+    </message>
+    <message>
+        <source> The same on all %1 primaries.</source>
+        <translation>全部 %1 个主节点上均相同。</translation>
+    </message>
+    <message>
+        <source>On %1 (%2 of %3 primaries): %4</source>
+        <translation>在 %1 上（%3 个主节点中的 %2 个）：%4</translation>
+    </message>
+</context>
+<context>
     <name>reconcile::ReceiptPolicy</name>
     <message>
         <source>%1 days</source>
