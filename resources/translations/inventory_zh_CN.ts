@@ -441,6 +441,211 @@
     </message>
 </context>
 <context>
+    <name>browse::OrderSentence</name>
+    <message>
+        <source>until %1 (in %2)</source>
+        <translation>在 %1 之前（还有 %2）</translation>
+    </message>
+    <message>
+        <source>Safe to retry: a retry fails (it deducts nothing) until someone repairs or deletes the key; it never expires by itself. Check the stock and the audit log first.</source>
+        <translation>可以安全重试吗：在有人修复或删除该键之前，重试会失败（不会扣减）；它不会自行过期。请先检查库存和审计日志。</translation>
+    </message>
+    <message>
+        <source>Safe to retry: no. The key has just expired: a retry now deducts again.</source>
+        <translation>可以安全重试吗：不可以。该键刚刚过期：现在重试会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>Safe to retry: a retry fails (it deducts nothing) %1. After that a retry deducts again, unless someone repairs or deletes the key first.</source>
+        <translation>可以安全重试吗：%1，重试会失败（不会扣减）。此后重试会再扣减一次，除非有人先修复或删除该键。</translation>
+    </message>
+    <message>
+        <source>Deducted (this receipt does not record how many units).</source>
+        <translation>已扣减（这条回执不记录扣减了多少件）。</translation>
+    </message>
+    <message>
+        <source>Deducted at %1 (this receipt does not record how many units).</source>
+        <translation>于 %1 扣减（这条回执不记录扣减了多少件）。</translation>
+    </message>
+    <message>
+        <source>Deducted 1 unit.</source>
+        <translation>扣减了 1 件。</translation>
+    </message>
+    <message>
+        <source>Deducted 1 unit at %1.</source>
+        <translation>于 %1 扣减了 1 件。</translation>
+    </message>
+    <message>
+        <source>Deducted %1 units.</source>
+        <translation>扣减了 %1 件。</translation>
+    </message>
+    <message>
+        <source>Deducted %1 units at %2.</source>
+        <translation>于 %2 扣减了 %1 件。</translation>
+    </message>
+    <message>
+        <source>Stock left right after this order: %1.</source>
+        <translation>该订单扣减后立即剩余的库存：%1。</translation>
+    </message>
+    <message>
+        <source>The stock left after it was recorded as %1, which is not a number: an anomaly, written by hand or by other code.</source>
+        <translation>扣减后剩余的库存被记录为 %1，这不是数字：这是异常，由人手或其他代码写入。</translation>
+    </message>
+    <message>
+        <source>no maxmemory is set, so nothing is evicted</source>
+        <translation>没有设置 maxmemory，因此不会驱逐任何键</translation>
+    </message>
+    <message>
+        <source>%1 never evicts</source>
+        <translation>%1 从不驱逐</translation>
+    </message>
+    <message>
+        <source>the server has evicted %1 keys since it started (%2%3): receipts are among what it evicts, and this one may be next</source>
+        <translation>服务器自启动以来已驱逐 %1 个键（%2%3）：回执也在它驱逐的范围内，这一条可能就是下一个</translation>
+    </message>
+    <message>
+        <source>it is on disk (AOF is on)</source>
+        <translation>它已写入磁盘（AOF 已开启）</translation>
+    </message>
+    <message>
+        <source>it is in the snapshot of %1</source>
+        <translation>它在 %1 的快照中</translation>
+    </message>
+    <message>
+        <source>the server&apos;s persistence could not be read</source>
+        <translation>无法读取服务器的持久化设置</translation>
+    </message>
+    <message>
+        <source>last snapshot %1</source>
+        <translation>上次快照 %1</translation>
+    </message>
+    <message>
+        <source>no snapshot since it started</source>
+        <translation>自启动以来没有快照</translation>
+    </message>
+    <message>
+        <source>AOF is off: a restart or failover before the next snapshot loses it (%1)</source>
+        <translation>AOF 已关闭：在下次快照之前发生重启或故障切换会丢失它（%1）</translation>
+    </message>
+    <message>
+        <source>Safe to retry: no. The receipt has just expired: a retry now deducts again.</source>
+        <translation>可以安全重试吗：不可以。回执刚刚过期：现在重试会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>the receipt has expired</source>
+        <translation>回执已过期</translation>
+    </message>
+    <message>
+        <source>at any time (the receipt never expires: an anomaly, it was written without an expiry)</source>
+        <translation>在任何时候（回执永不过期：这是异常，它写入时没有设置过期时间）</translation>
+    </message>
+    <message>
+        <source>but only %1, as the receipt expires soon</source>
+        <translation>但只能%1，因为回执即将过期</translation>
+    </message>
+    <message>
+        <source> After that a retry deducts again.</source>
+        <translation>此后重试会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>Safe to retry: not proven yet. The receipt would protect a retry %1, if nothing removes it sooner; reading the server&apos;s eviction policy and persistence…</source>
+        <translation>可以安全重试吗：尚未证实。如果没有什么提前删除回执，它会%1保护重试；正在读取服务器的驱逐策略和持久化设置…</translation>
+    </message>
+    <message>
+        <source>the server&apos;s eviction policy and persistence are not read yet</source>
+        <translation>尚未读取服务器的驱逐策略和持久化设置</translation>
+    </message>
+    <message>
+        <source>Safe to retry: not proven. The receipt would protect a retry %1 only if nothing removes it sooner, and the console could not read what could (%2). Ask someone who may run INFO for the server&apos;s maxmemory-policy and persistence.</source>
+        <translation>可以安全重试吗：未证实。只有在没有什么提前删除回执时，它才会%1保护重试，而控制台无法读取可能删除它的因素（%2）。请向有权执行 INFO 的人询问服务器的 maxmemory-policy 和持久化设置。</translation>
+    </message>
+    <message>
+        <source>could not read the server: %1</source>
+        <translation>无法读取服务器：%1</translation>
+    </message>
+    <message>
+        <source>Safe to retry: not proven. The receipt is there now and would protect a retry %1, but %2. Look the order up again right before a retry.</source>
+        <translation>可以安全重试吗：未证实。回执现在存在，会%1保护重试，但是%2。请在重试前一刻再查一次该订单。</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <comment>between reasons</comment>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source>Safe to retry: probably, %1, unless the receipt is removed sooner: %2.%3</source>
+        <translation>可以安全重试吗：很可能可以，%1，除非回执被提前删除：%2。%3</translation>
+    </message>
+    <message>
+        <source>Safe to retry: yes, %1: a retry before then changes nothing.%2 Nothing removes the receipt sooner: %3.</source>
+        <translation>可以安全重试吗：可以，%1：在此之前重试不会改变任何东西。%2没有什么会提前删除回执：%3。</translation>
+    </message>
+    <message>
+        <source>, and </source>
+        <comment>between reasons</comment>
+        <translation>，并且</translation>
+    </message>
+    <message>
+        <source>Stock now: %1.</source>
+        <translation>当前库存：%1。</translation>
+    </message>
+    <message>
+        <source>Stock now: %1, which is not valid: a new deduction of this SKU fails with an error.</source>
+        <translation>当前库存：%1，这不是有效值：对这个 SKU 的新扣减会以错误失败。</translation>
+    </message>
+    <message>
+        <source>The stock key %1 does not exist now: once the receipt is gone a retry deducts nothing and answers &apos;no stock key&apos;.</source>
+        <translation>库存键 %1 现在不存在：一旦回执消失，重试不会扣减，并应答“没有库存键”。</translation>
+    </message>
+    <message>
+        <source>Not proven: the search for order %1 is incomplete, so a receipt it did not read may exist. Do not retry on this answer: search again once the problem above is solved.</source>
+        <translation>未证实：对订单 %1 的搜索不完整，因此可能存在它没有读到的回执。不要根据这个答复重试：请在解决上述问题后再搜索一次。</translation>
+    </message>
+    <message>
+        <source>No receipt for order %1 in any SKU. That does not prove it never ran: a receipt also disappears when it expires, is evicted, or is lost in a restart or failover.</source>
+        <translation>任何 SKU 中都没有订单 %1 的回执。这不能证明它从未执行：回执在过期、被驱逐，或在重启或故障切换中丢失时也会消失。</translation>
+    </message>
+    <message>
+        <source>Could not read when the server started or what it evicted (%1).</source>
+        <translation>无法读取服务器何时启动或驱逐了什么（%1）。</translation>
+    </message>
+    <message>
+        <source>%1 started %2 (up %3): receipts written before then survived only if persistence kept them (%4).</source>
+        <translation>%1 于 %2 启动（已运行 %3）：在此之前写入的回执只有在持久化保留了它们时才还在（%4）。</translation>
+    </message>
+    <message>
+        <source>AOF is on</source>
+        <translation>AOF 已开启</translation>
+    </message>
+    <message>
+        <source>AOF is off: only those in its last snapshot</source>
+        <translation>AOF 已关闭：只有上次快照中的那些</translation>
+    </message>
+    <message>
+        <source>It has evicted %1 keys since (maxmemory-policy %2).</source>
+        <translation>此后它已驱逐 %1 个键（maxmemory-policy %2）。</translation>
+    </message>
+    <message>
+        <source>A retry now deducts; if the order ran before, that is a second deduction: check the audit log or the order ledger first.</source>
+        <translation>现在重试会扣减；如果该订单之前执行过，这就是第二次扣减：请先检查审计日志或订单账。</translation>
+    </message>
+    <message>
+        <source>%1 %2 today</source>
+        <translation>今天 %1 %2</translation>
+    </message>
+    <message>
+        <source>%1 %2 tomorrow</source>
+        <translation>明天 %1 %2</translation>
+    </message>
+    <message>
+        <source>%1 evicts any key when memory is full%2</source>
+        <translation>%1 会在内存满时驱逐任何键%2</translation>
+    </message>
+    <message>
+        <source>%1 evicts keys with a TTL, receipts included, when memory is full%2</source>
+        <translation>%1 会在内存满时驱逐带 TTL 的键，包括回执%2</translation>
+    </message>
+</context>
+<context>
     <name>browse::ReceiptTableModel</name>
     <message>
         <source>SKU</source>
@@ -489,6 +694,21 @@
     <message>
         <source>Expires soon: a retry of this order is safe only until %1; after that it deducts again.</source>
         <translation>即将过期：只有在 %1 之前重试该订单才是安全的；之后会再次扣减。</translation>
+    </message>
+</context>
+<context>
+    <name>browse::ServerEvidence</name>
+    <message>
+        <source>used %1 of %2 (%3 %)</source>
+        <translation>已用 %1 / %2（%3 %）</translation>
+    </message>
+    <message>
+        <source>the server on port %1 (run_id %2)</source>
+        <translation>端口 %1 上的服务器（run_id %2）</translation>
+    </message>
+    <message>
+        <source>the server (run_id %1)</source>
+        <translation>服务器（run_id %1）</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,7 @@
 // a deduction's outcome, a reconcile finding, a readiness rule, what a receipt proves. What is
 // a record (the audit log's summary, the English a release's audit reason quotes) stays
 // English under the Chinese translator.
+#include "browse/OrderSentence.h"
 #include "inventory/DeductionOutcome.h"
 #include "inventory/ReceiptCheck.h"
 #include "readiness/Rules.h"
@@ -121,6 +122,10 @@ private slots:
                                    "remaining 17. It expires in 1 h 0 min, at 2026-12-03 "
                                    "13:00:00 UTC;")),
                  qPrintable(receipt().verdict()));
+        QCOMPARE(browse::orderNotFoundSentence("9001", {}, false),
+                 QStringLiteral("Not proven: the search for order 9001 is incomplete, so a receipt "
+                                "it did not read may exist. Do not retry on this answer: search "
+                                "again once the problem above is solved."));
     }
 
     void withTheChineseTranslatorTheyAreChinese()
@@ -158,6 +163,10 @@ private slots:
                      QStringLiteral("扣减已发生：回执存在，记录的剩余量 17。 它将在 "
                                     "1 小时 0 分钟后，即 UTC 2026-12-03 13:00:00 过期；")),
                  qPrintable(verdict));
+        // ... and what the order lookup says a retry rests on.
+        QCOMPARE(browse::orderNotFoundSentence("9001", {}, false),
+                 QStringLiteral("未证实：对订单 9001 的搜索不完整，因此可能存在它没有读到的回执。"
+                                "不要根据这个答复重试：请在解决上述问题后再搜索一次。"));
     }
 };
 
