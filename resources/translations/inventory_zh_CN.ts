@@ -1310,6 +1310,81 @@
     </message>
 </context>
 <context>
+    <name>inventory::RepairOutcome</name>
+    <message>
+        <source>the stock is %1</source>
+        <translation>库存为 %1</translation>
+    </message>
+    <message>
+        <source>the stock key is missing now</source>
+        <translation>库存键现在不存在</translation>
+    </message>
+    <message>
+        <source>Released: order %1 gave %2 back to SKU %3; the stock is now %4.</source>
+        <translation>已释放：订单 %1 向 SKU %3 退回了 %2；现在库存为 %4。</translation>
+    </message>
+    <message>
+        <source>Adjusted: SKU %1 changed by %2 under adjustment %3; the stock is now %4.</source>
+        <translation>已调整：SKU %1 在调整 %3 下变动了 %2；现在库存为 %4。</translation>
+    </message>
+    <message>
+        <source>Already released: the release of order %1 on SKU %2 was applied before (its key exists), so nothing changed; %3.</source>
+        <translation>已经释放过：订单 %1 在 SKU %2 上的释放之前已执行（它的键存在），因此没有任何改变；%3。</translation>
+    </message>
+    <message>
+        <source>Already applied: adjustment %1 on SKU %2 was applied before (its key exists), so nothing changed; %3.</source>
+        <translation>已经调整过：SKU %2 上的调整 %1 之前已执行（它的键存在），因此没有任何改变；%3。</translation>
+    </message>
+    <message>
+        <source>Not released: order %1 has no receipt on SKU %2, so no deduction is proven, and nothing was written.</source>
+        <translation>未释放：订单 %1 在 SKU %2 上没有回执，因此无法证明发生过扣减，未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Not released: the receipt of order %1 records a deduction of %2, not %3; nothing was written.</source>
+        <translation>未释放：订单 %1 的回执记录的扣减数量是 %2，而不是 %3；未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Not adjusted: the stock of SKU %1 is %2, and %3 would take it out of 0..1,000,000,000; nothing was written.</source>
+        <translation>未调整：SKU %1 的库存为 %2，调整 %3 会使它超出 0..1,000,000,000；未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Not released: the stock key %1 does not exist, and a repair never creates one; nothing was written.</source>
+        <translation>未释放：库存键 %1 不存在，而修复从不创建库存键；未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Not adjusted: the stock key %1 does not exist, and a repair never creates one; nothing was written.</source>
+        <translation>未调整：库存键 %1 不存在，而修复从不创建库存键；未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Not released: the server refused the call before any write (%1).</source>
+        <translation>未释放：服务器在任何写入之前拒绝了该调用（%1）。</translation>
+    </message>
+    <message>
+        <source>Not adjusted: the server refused the call before any write (%1).</source>
+        <translation>未调整：服务器在任何写入之前拒绝了该调用（%1）。</translation>
+    </message>
+    <message>
+        <source>May have written: the server answered with an error that can come after a write (%1); it was not resent: read its key before doing anything else.</source>
+        <translation>可能已写入：服务器应答的错误可能发生在写入之后（%1）；该调用没有重发：做任何其他操作之前请先读取它的键。</translation>
+    </message>
+    <message>
+        <source>May have written: the reply could not be read (%1); it was not resent: read its key before doing anything else.</source>
+        <translation>可能已写入：无法读取应答（%1）；该调用没有重发：做任何其他操作之前请先读取它的键。</translation>
+    </message>
+    <message>
+        <source>Outcome unknown: the release of order %1 on SKU %2 was sent but no reply came (%3); it was not resent.</source>
+        <translation>结果未知：订单 %1 在 SKU %2 上的释放已发送，但没有收到应答（%3）；该调用没有重发。</translation>
+    </message>
+    <message>
+        <source>Outcome unknown: adjustment %1 on SKU %2 was sent but no reply came (%3); it was not resent.</source>
+        <translation>结果未知：SKU %2 上的调整 %1 已发送，但没有收到应答（%3）；该调用没有重发。</translation>
+    </message>
+    <message>
+        <source>Nothing was sent: %1.</source>
+        <translation>未发送任何内容：%1。</translation>
+    </message>
+</context>
+<context>
     <name>inventory::RetryProtection</name>
     <message>
         <source>But the receipt read back just after the call is missing (evicted under maxmemory, expired or deleted): the retry protection is already gone, and a retry of this order now would deduct again.</source>
