@@ -370,6 +370,115 @@
     </message>
 </context>
 <context>
+    <name>browse::Cells</name>
+    <message>
+        <source>(not seen yet)</source>
+        <translation>（尚未读到）</translation>
+    </message>
+    <message>
+        <source>(missing)</source>
+        <translation>（不存在）</translation>
+    </message>
+    <message>
+        <source>(a %1, not a string)</source>
+        <translation>（%1 类型，不是字符串）</translation>
+    </message>
+    <message>
+        <source>(no remaining field)</source>
+        <translation>（没有 remaining 字段）</translation>
+    </message>
+    <message>
+        <source>(a %1)</source>
+        <translation>（%1 类型）</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <source>quantity %1</source>
+        <translation>数量 %1</translation>
+    </message>
+    <message>
+        <source>at %1</source>
+        <translation>于 %1</translation>
+    </message>
+    <message>
+        <source>hash: %1</source>
+        <translation>哈希：%1</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>between a hash&apos;s fields</comment>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>stock not integer</source>
+        <translation>库存不是整数</translation>
+    </message>
+    <message>
+        <source>negative stock</source>
+        <translation>库存为负</translation>
+    </message>
+    <message>
+        <source>stock has TTL</source>
+        <translation>库存有 TTL</translation>
+    </message>
+    <message>
+        <source>receipt without TTL</source>
+        <translation>回执没有 TTL</translation>
+    </message>
+    <message>
+        <source>stock key missing</source>
+        <translation>库存键不存在</translation>
+    </message>
+    <message>
+        <source>remaining not integer</source>
+        <translation>剩余量不是整数</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>between anomalies</comment>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>%1 is above %2: the deduction function refuses it</source>
+        <translation>%1 超过 %2：扣减函数会拒绝它</translation>
+    </message>
+    <message>
+        <source>the stock key is a %1, not a string: every deduction fails</source>
+        <translation>库存键是 %1 类型，不是字符串：每次扣减都会失败</translation>
+    </message>
+    <message>
+        <source>%1 is not a canonical integer: every deduction fails with ERR invalid stock</source>
+        <translation>%1 不是规范整数：每次扣减都会以 ERR invalid stock 失败</translation>
+    </message>
+    <message>
+        <source>%1: stock can never go negative through the function, so someone wrote it by hand</source>
+        <translation>%1：通过函数库存永远不会变为负数，因此是有人手工写入的</translation>
+    </message>
+    <message>
+        <source>the stock key expires in %1: the SKU would vanish and every deduction answer &apos;no stock key&apos;</source>
+        <translation>库存键将在 %1 后过期：该 SKU 会消失，每次扣减都会应答“没有库存键”</translation>
+    </message>
+    <message>
+        <source>never expires: the order stays protected forever, and memory grows with every order</source>
+        <translation>永不过期：该订单永远受保护，内存随每个订单增长</translation>
+    </message>
+    <message>
+        <source>its stock key %1 does not exist</source>
+        <translation>它的库存键 %1 不存在</translation>
+    </message>
+    <message>
+        <source>recorded remaining is %1, not an integer</source>
+        <translation>记录的剩余量是 %1，不是整数</translation>
+    </message>
+</context>
+<context>
     <name>browse::CsvExporter</name>
     <message>
         <source>cancelled</source>
@@ -415,6 +524,33 @@
     <message>
         <source>no node</source>
         <translation>无节点</translation>
+    </message>
+</context>
+<context>
+    <name>browse::KeyspaceStore</name>
+    <message>
+        <source>stock not a canonical integer</source>
+        <translation>库存不是规范整数</translation>
+    </message>
+    <message>
+        <source>stock negative</source>
+        <translation>库存为负</translation>
+    </message>
+    <message>
+        <source>stock key has a TTL</source>
+        <translation>库存键有 TTL</translation>
+    </message>
+    <message>
+        <source>receipt without TTL</source>
+        <translation>回执没有 TTL</translation>
+    </message>
+    <message>
+        <source>receipt, stock key missing</source>
+        <translation>有回执，库存键不存在</translation>
+    </message>
+    <message>
+        <source>receipt remaining not an integer</source>
+        <translation>回执剩余量不是整数</translation>
     </message>
 </context>
 <context>
@@ -727,7 +863,7 @@
     </message>
     <message>
         <source>Time left on the stock key. Stock should never expire: &apos;none&apos; is right.</source>
-        <translation>库存键的剩余时间。库存永远不应过期：“none”才是正确的。</translation>
+        <translation>库存键的剩余时间。库存永远不应过期：“无”才是正确的。</translation>
     </message>
     <message>
         <source>Receipts</source>
