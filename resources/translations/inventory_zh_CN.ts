@@ -891,6 +891,57 @@
     </message>
 </context>
 <context>
+    <name>demo::DemoPlan</name>
+    <message>
+        <source>stock not a canonical integer</source>
+        <translation>库存不是规范整数</translation>
+    </message>
+    <message>
+        <source>negative stock</source>
+        <translation>库存为负</translation>
+    </message>
+    <message>
+        <source>stock key with a TTL</source>
+        <translation>库存键带 TTL</translation>
+    </message>
+    <message>
+        <source>receipt about to expire</source>
+        <translation>回执即将过期</translation>
+    </message>
+    <message>
+        <source>receipt without stock key</source>
+        <translation>回执没有对应的库存键</translation>
+    </message>
+    <message>
+        <source>receipt without TTL</source>
+        <translation>回执没有 TTL</translation>
+    </message>
+    <message>
+        <source>PERSIST removed its TTL: it never expires and receipts pile up</source>
+        <translation>PERSIST 去掉了它的 TTL：它永不过期，回执越积越多</translation>
+    </message>
+    <message>
+        <source>expires %1 s after seeding; a retry after that deducts again</source>
+        <translation>生成数据后 %1 秒过期；此后重试会再扣减一次</translation>
+    </message>
+    <message>
+        <source>SKU discontinued: its stock key was deleted after the order</source>
+        <translation>SKU 已停售：下单后它的库存键被删除了</translation>
+    </message>
+    <message>
+        <source>&quot;12.5&quot; is not a canonical integer: every FCALL fails with ERR invalid stock</source>
+        <translation>“12.5”不是规范整数：每次 FCALL 都会以 ERR invalid stock 失败</translation>
+    </message>
+    <message>
+        <source>&quot;-3&quot; written by hand: oversold, and FCALL refuses it</source>
+        <translation>“-3”是手工写入的：已超卖，FCALL 会拒绝它</translation>
+    </message>
+    <message>
+        <source>has a %1 h TTL: when it expires, deductions return {-2, 0}</source>
+        <translation>带有 %1 小时的 TTL：过期后扣减会返回 {-2, 0}</translation>
+    </message>
+</context>
+<context>
     <name>inventory::AuditTableModel</name>
     <message>
         <source>Time (UTC)</source>
