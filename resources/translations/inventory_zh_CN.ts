@@ -942,6 +942,21 @@
     </message>
 </context>
 <context>
+    <name>functions::LocalCatalog</name>
+    <message>
+        <source>identical to %1</source>
+        <translation>与 %1 相同</translation>
+    </message>
+    <message>
+        <source>differs from %1 (%2)</source>
+        <translation>与 %1（%2）不同</translation>
+    </message>
+    <message>
+        <source>unknown (no local file of this library)</source>
+        <translation>未知（没有该函数库的本地文件）</translation>
+    </message>
+</context>
+<context>
     <name>inventory::AuditTableModel</name>
     <message>
         <source>Time (UTC)</source>
