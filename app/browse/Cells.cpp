@@ -4,26 +4,36 @@
 #include "Values.h"
 #include "core/Bytes.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QLocale>
 #include <QStringList>
 
 namespace browse {
 
+namespace {
+// The cells the Keys tab shows are translated there; inventory-cli keys (text and --json)
+// installs no translator and prints the English.
+struct CellText
+{
+    Q_DECLARE_TR_FUNCTIONS(browse::Cells)
+};
+} // namespace
+
 QString stockText(const KeyspaceStore &store, uint32_t s)
 {
     switch (store.stockState(s)) {
     case StockState::Unseen:
-        return QStringLiteral("(not seen yet)");
+        return CellText::tr("(not seen yet)");
     case StockState::Missing:
-        return QStringLiteral("(missing)");
+        return CellText::tr("(missing)");
     case StockState::Integer:
         return QString::number(store.stockValue(s));
     case StockState::NotInteger:
         return QLatin1Char('"') + core::escapeBytes(store.stockRaw(s), DisplayBytes)
                + QLatin1Char('"');
     case StockState::WrongType:
-        return QStringLiteral("(a %1, not a string)").arg(QString::fromLatin1(store.stockRaw(s)));
+        return CellText::tr("(a %1, not a string)").arg(QString::fromLatin1(store.stockRaw(s)));
     }
     return {};
 }
@@ -37,9 +47,9 @@ QString remainingText(const KeyspaceStore &store, uint32_t r)
         return QLatin1Char('"') + core::escapeBytes(store.receiptRaw(r), DisplayBytes)
                + QLatin1Char('"');
     case ReceiptValue::MissingField:
-        return QStringLiteral("(no remaining field)");
+        return CellText::tr("(no remaining field)");
     case ReceiptValue::WrongType:
-        return QStringLiteral("(a %1)").arg(QString::fromLatin1(store.receiptRaw(r)));
+        return CellText::tr("(a %1)").arg(QString::fromLatin1(store.receiptRaw(r)));
     }
     return {};
 }
@@ -47,9 +57,9 @@ QString remainingText(const KeyspaceStore &store, uint32_t r)
 QString ttlText(qint64 expiryMs, qint64 nowMs)
 {
     if (expiryMs == NoExpiry)
-        return QStringLiteral("none");
+        return CellText::tr("none");
     if (expiryMs <= nowMs)
-        return QStringLiteral("expired");
+        return CellText::tr("expired");
     return formatDuration(expiryMs - nowMs);
 }
 
@@ -62,11 +72,12 @@ QString receiptKindText(const KeyspaceStore &store, uint32_t r)
     QStringList parts;
     const QByteArray q = store.receiptQuantity(r), t = store.receiptTime(r);
     if (!q.isEmpty())
-        parts << QStringLiteral("quantity %1").arg(core::escapeBytes(q, 24));
+        parts << CellText::tr("quantity %1").arg(core::escapeBytes(q, 24));
     if (!t.isEmpty())
-        parts << QStringLiteral("at %1").arg(formatReceiptTime(t));
+        parts << CellText::tr("at %1").arg(formatReceiptTime(t));
     return parts.isEmpty() ? QStringLiteral("hash")
-                           : QStringLiteral("hash: ") + parts.join(QStringLiteral(", "));
+                           : CellText::tr("hash: %1")
+                                 .arg(parts.join(CellText::tr(", ", "between a hash's fields")));
 }
 
 QString countOf(qint64 n, const char *singular, const char *plural)
@@ -78,17 +89,17 @@ QString anomalyShortName(Anomaly a)
 {
     switch (a) {
     case StockNotInteger:
-        return QStringLiteral("stock not integer");
+        return CellText::tr("stock not integer");
     case StockNegative:
-        return QStringLiteral("negative stock");
+        return CellText::tr("negative stock");
     case StockHasTtl:
-        return QStringLiteral("stock has TTL");
+        return CellText::tr("stock has TTL");
     case ReceiptNoTtl:
-        return QStringLiteral("receipt without TTL");
+        return CellText::tr("receipt without TTL");
     case ReceiptStockMissing:
-        return QStringLiteral("stock key missing");
+        return CellText::tr("stock key missing");
     case ReceiptNotInteger:
-        return QStringLiteral("remaining not integer");
+        return CellText::tr("remaining not integer");
     }
     return {};
 }
@@ -99,7 +110,7 @@ QString anomalyShortText(uint8_t bits)
     for (int i = 0; i < AnomalyKinds; ++i)
         if (bits & anomalyAt(i))
             parts << anomalyShortName(anomalyAt(i));
-    return parts.join(QStringLiteral(", "));
+    return parts.join(CellText::tr(", ", "between anomalies"));
 }
 
 QString anomalyDetail(const KeyspaceStore &store, Anomaly a, uint32_t id)
@@ -107,31 +118,31 @@ QString anomalyDetail(const KeyspaceStore &store, Anomaly a, uint32_t id)
     switch (a) {
     case StockNotInteger:
         if (store.stockState(id) == StockState::Integer)
-            return QStringLiteral("%1 is above %2: the deduction function refuses it")
+            return CellText::tr("%1 is above %2: the deduction function refuses it")
                 .arg(store.stockValue(id))
                 .arg(MaxStock);
         if (store.stockState(id) == StockState::WrongType)
-            return QStringLiteral("the stock key is a %1, not a string: every deduction fails")
+            return CellText::tr("the stock key is a %1, not a string: every deduction fails")
                 .arg(QString::fromLatin1(store.stockRaw(id)));
-        return QStringLiteral("%1 is not a canonical integer: every deduction fails with "
-                              "ERR invalid stock")
+        return CellText::tr("%1 is not a canonical integer: every deduction fails with "
+                            "ERR invalid stock")
             .arg(stockText(store, id));
     case StockNegative:
-        return QStringLiteral("%1: stock can never go negative through the function, so "
-                              "someone wrote it by hand")
+        return CellText::tr("%1: stock can never go negative through the function, so "
+                            "someone wrote it by hand")
             .arg(store.stockValue(id));
     case StockHasTtl:
-        return QStringLiteral("the stock key expires in %1: the SKU would vanish and every "
-                              "deduction answer 'no stock key'")
+        return CellText::tr("the stock key expires in %1: the SKU would vanish and every "
+                            "deduction answer 'no stock key'")
             .arg(ttlText(store.stockExpiryMs(id), QDateTime::currentMSecsSinceEpoch()));
     case ReceiptNoTtl:
-        return QStringLiteral("never expires: the order stays protected forever, and memory "
-                              "grows with every order");
+        return CellText::tr("never expires: the order stays protected forever, and memory "
+                            "grows with every order");
     case ReceiptStockMissing:
-        return QStringLiteral("its stock key %1 does not exist")
+        return CellText::tr("its stock key %1 does not exist")
             .arg(core::escapeBytes(store.stockKey(store.skuOfReceipt(id)), DisplayBytes));
     case ReceiptNotInteger:
-        return QStringLiteral("recorded remaining is %1, not an integer")
+        return CellText::tr("recorded remaining is %1, not an integer")
             .arg(remainingText(store, id));
     }
     return {};

@@ -3,26 +3,35 @@
 
 #include "Values.h"
 
+#include <QCoreApplication>
 #include <QHashFunctions>
 #include <QRandomGenerator>
 
 namespace browse {
 
+namespace {
+// The anomaly names the Keys tab shows are translated there; the CLI prints the English.
+struct KeyspaceStoreText
+{
+    Q_DECLARE_TR_FUNCTIONS(browse::KeyspaceStore)
+};
+} // namespace
+
 QString anomalyName(Anomaly a)
 {
     switch (a) {
     case StockNotInteger:
-        return QStringLiteral("stock not a canonical integer");
+        return KeyspaceStoreText::tr("stock not a canonical integer");
     case StockNegative:
-        return QStringLiteral("stock negative");
+        return KeyspaceStoreText::tr("stock negative");
     case StockHasTtl:
-        return QStringLiteral("stock key has a TTL");
+        return KeyspaceStoreText::tr("stock key has a TTL");
     case ReceiptNoTtl:
-        return QStringLiteral("receipt without TTL");
+        return KeyspaceStoreText::tr("receipt without TTL");
     case ReceiptStockMissing:
-        return QStringLiteral("receipt, stock key missing");
+        return KeyspaceStoreText::tr("receipt, stock key missing");
     case ReceiptNotInteger:
-        return QStringLiteral("receipt remaining not an integer");
+        return KeyspaceStoreText::tr("receipt remaining not an integer");
     }
     return {};
 }

@@ -4,11 +4,18 @@
 #include "overview/ServerOverview.h"
 #include "redis/ResultReads.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 
 namespace browse {
 
 namespace {
+
+// Shown inside the order lookup's sentences: translated in the window, English in the CLI.
+struct ServerEvidenceText
+{
+    Q_DECLARE_TR_FUNCTIONS(browse::ServerEvidence)
+};
 
 qint64 number(const QHash<QByteArray, QByteArray> &info, const char *field)
 {
@@ -33,7 +40,7 @@ QString ServerEvidence::memoryText() const
 {
     if (maxMemory <= 0 || usedMemory < 0)
         return {};
-    return QStringLiteral("used %1 of %2 (%3 %)")
+    return ServerEvidenceText::tr("used %1 of %2 (%3 %)")
         .arg(overview::formatBytes(usedMemory), overview::formatBytes(maxMemory))
         .arg(usedMemory * 100 / maxMemory);
 }
@@ -41,8 +48,9 @@ QString ServerEvidence::memoryText() const
 QString ServerEvidence::serverText() const
 {
     const QString id = runId.left(8);
-    return tcpPort > 0 ? QStringLiteral("the server on port %1 (run_id %2)").arg(tcpPort).arg(id)
-                       : QStringLiteral("the server (run_id %1)").arg(id);
+    return tcpPort > 0
+               ? ServerEvidenceText::tr("the server on port %1 (run_id %2)").arg(tcpPort).arg(id)
+               : ServerEvidenceText::tr("the server (run_id %1)").arg(id);
 }
 
 ServerEvidence evidenceFromInfo(const QHash<QByteArray, QByteArray> &info, qint64 nowMs)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "DemoPlan.h"
 
+#include <QCoreApplication>
 #include <QRandomGenerator>
 
 #include <algorithm>
@@ -8,6 +9,13 @@
 namespace demo {
 
 namespace {
+
+// What the Overview tab shows of the planted anomalies is translated there (the plan is built
+// when the demo starts, after the window installed its translator).
+struct DemoPlanText
+{
+    Q_DECLARE_TR_FUNCTIONS(demo::DemoPlan)
+};
 
 // SKUs the anomalies land on (indexes into the catalogue), and the discontinued one.
 constexpr int kPersistedReceiptSku = 2; // sku-1003
@@ -50,17 +58,17 @@ QString anomalyKindName(Anomaly::Kind kind)
 {
     switch (kind) {
     case Anomaly::Kind::NonCanonicalStock:
-        return QStringLiteral("stock not a canonical integer");
+        return DemoPlanText::tr("stock not a canonical integer");
     case Anomaly::Kind::NegativeStock:
-        return QStringLiteral("negative stock");
+        return DemoPlanText::tr("negative stock");
     case Anomaly::Kind::StockWithTtl:
-        return QStringLiteral("stock key with a TTL");
+        return DemoPlanText::tr("stock key with a TTL");
     case Anomaly::Kind::ReceiptAboutToExpire:
-        return QStringLiteral("receipt about to expire");
+        return DemoPlanText::tr("receipt about to expire");
     case Anomaly::Kind::ReceiptWithoutStock:
-        return QStringLiteral("receipt without stock key");
+        return DemoPlanText::tr("receipt without stock key");
     case Anomaly::Kind::ReceiptWithoutTtl:
-        return QStringLiteral("receipt without TTL");
+        return DemoPlanText::tr("receipt without TTL");
     }
     return {};
 }
@@ -138,32 +146,32 @@ SeedPlan buildSeedPlan(const SeedOptions &options)
     const QByteArray persisted = receiptKey(skuId(kPersistedReceiptSku), persistedOrder);
     plan.anomalies << redis::Command{"PERSIST", persisted};
     plant(Anomaly::Kind::ReceiptWithoutTtl, persisted,
-          QStringLiteral("PERSIST removed its TTL: it never expires and receipts pile up"));
+          DemoPlanText::tr("PERSIST removed its TTL: it never expires and receipts pile up"));
 
     plant(Anomaly::Kind::ReceiptAboutToExpire,
           receiptKey(skuId(kExpiringReceiptSku), expiringOrder),
-          QStringLiteral("expires %1 s after seeding; a retry after that deducts again")
+          DemoPlanText::tr("expires %1 s after seeding; a retry after that deducts again")
               .arg(kExpiringReceiptTtl));
 
     plan.anomalies << redis::Command{"DEL", stockKey(kDiscontinuedSku)};
     plant(Anomaly::Kind::ReceiptWithoutStock, receiptKey(kDiscontinuedSku, discontinuedOrder),
-          QStringLiteral("SKU discontinued: its stock key was deleted after the order"));
+          DemoPlanText::tr("SKU discontinued: its stock key was deleted after the order"));
 
     const QByteArray nonCanonical = stockKey(skuId(kNonCanonicalSku));
     plan.anomalies << redis::Command{"SET", nonCanonical, "12.5"};
     plant(Anomaly::Kind::NonCanonicalStock, nonCanonical,
-          QStringLiteral("\"12.5\" is not a canonical integer: every FCALL fails with "
-                         "ERR invalid stock"));
+          DemoPlanText::tr("\"12.5\" is not a canonical integer: every FCALL fails with "
+                           "ERR invalid stock"));
 
     const QByteArray negative = stockKey(skuId(kNegativeSku));
     plan.anomalies << redis::Command{"SET", negative, "-3"};
     plant(Anomaly::Kind::NegativeStock, negative,
-          QStringLiteral("\"-3\" written by hand: oversold, and FCALL refuses it"));
+          DemoPlanText::tr("\"-3\" written by hand: oversold, and FCALL refuses it"));
 
     const QByteArray expiringStock = stockKey(skuId(kStockTtlSku));
     plan.anomalies << redis::Command{"EXPIRE", expiringStock, QByteArray::number(kStockTtl)};
     plant(Anomaly::Kind::StockWithTtl, expiringStock,
-          QStringLiteral("has a %1 h TTL: when it expires, deductions return {-2, 0}")
+          DemoPlanText::tr("has a %1 h TTL: when it expires, deductions return {-2, 0}")
               .arg(kStockTtl / 3600));
     return plan;
 }

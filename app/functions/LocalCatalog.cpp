@@ -4,6 +4,7 @@
 #include "FunctionsLog.h"
 #include "LibraryVersion.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QJsonArray>
 
@@ -18,6 +19,15 @@ static void registerFunctionResources()
 }
 
 namespace functions {
+
+namespace {
+// How a loaded library matches a local file is translated where the window shows it; the CLI
+// prints the English. The file's label (displayPath) goes into audit records: English.
+struct LocalCatalogText
+{
+    Q_DECLARE_TR_FUNCTIONS(functions::LocalCatalog)
+};
+} // namespace
 
 void initFunctionResources()
 {
@@ -46,11 +56,11 @@ QString LibraryMatch::text() const
 {
     switch (kind) {
     case Kind::Identical:
-        return QStringLiteral("identical to %1").arg(file);
+        return LocalCatalogText::tr("identical to %1").arg(file);
     case Kind::Differs:
-        return QStringLiteral("differs from %1 (%2)").arg(file, versionLabel(fileVersion));
+        return LocalCatalogText::tr("differs from %1 (%2)").arg(file, versionLabel(fileVersion));
     case Kind::Unknown:
-        return QStringLiteral("unknown (no local file of this library)");
+        return LocalCatalogText::tr("unknown (no local file of this library)");
     }
     return {};
 }

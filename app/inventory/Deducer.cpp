@@ -8,10 +8,20 @@
 #include "redis/ReplyShape.h"
 #include "redis/ResultReads.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QPointer>
 
 namespace inventory {
+
+namespace {
+// The readings and verdicts people read are translated in the window; the CLI installs no
+// translator and prints the English. The audit record is built elsewhere, in English.
+struct DeducerText
+{
+    Q_DECLARE_TR_FUNCTIONS(inventory::Deducer)
+};
+} // namespace
 
 QString runIdOf(const redis::ReplyResult &info)
 {
@@ -315,11 +325,11 @@ KeyReading KeyReading::fromReply(const redis::ReplyResult &r)
 QString KeyReading::text() const
 {
     if (!read)
-        return QStringLiteral("not read");
+        return DeducerText::tr("not read");
     if (!error.isEmpty())
-        return QStringLiteral("could not read (%1)").arg(error); // never a value
+        return DeducerText::tr("could not read (%1)").arg(error); // never a value
     if (!value)
-        return QStringLiteral("missing");
+        return DeducerText::tr("missing");
     return core::escapeBytes(*value, 60);
 }
 
@@ -373,56 +383,60 @@ DeductionResult deductBlocking(redis::CommandSender &sender, const DeductionCont
 QString scriptCheckVerdict(const DeductionResult &result, const KeyReading &now)
 {
     if (!now.read || !now.error.isEmpty())
-        return QStringLiteral("The stock could not be read (%1); try again when the server "
-                              "answers.")
+        return DeducerText::tr("The stock could not be read (%1); try again when the server "
+                               "answers.")
             .arg(now.text());
     const auto before =
         result.stockBefore.value ? result.stockBefore.value->toLongLong() : qint64(-1);
     const qint64 quantity = result.plan.request.quantity.toLongLong();
     if (!now.value)
-        return QStringLiteral("The stock key does not exist now. The script does not create or "
-                              "delete stock; someone else changed it.");
+        return DeducerText::tr("The stock key does not exist now. The script does not create or "
+                               "delete stock; someone else changed it.");
     const qint64 current = now.value->toLongLong();
-    QString base = QStringLiteral("Stock is %1 now").arg(current);
     if (before < 0)
-        return base
-               + QStringLiteral("; it was not read before the call, so nothing can be "
-                                "concluded. Compare with your order records.");
-    base += QStringLiteral(", %1 just before the call").arg(before);
-    const QString caveat = QStringLiteral(" This is evidence only if no other client changed "
-                                          "this SKU meanwhile. The script keeps no receipt.");
+        return DeducerText::tr("Stock is %1 now; it was not read before the call, so nothing "
+                               "can be concluded. Compare with your order records.")
+            .arg(current);
+    // Whole sentences, so that a translation keeps its own word order.
+    const QString caveat = DeducerText::tr("This is evidence only if no other client changed "
+                                           "this SKU meanwhile. The script keeps no receipt.");
+    QString reading;
     if (current == before - quantity)
-        return base
-               + QStringLiteral(": it went down by exactly the quantity (%1), so the "
-                                "deduction most likely happened. Do not run it again.")
-                     .arg(quantity)
-               + caveat;
-    if (current == before)
-        return base
-               + QStringLiteral(": unchanged, so the deduction most likely did not "
-                                "happen.")
-               + caveat;
-    return base
-           + QStringLiteral(": it changed by %1, not by the quantity (%2); other clients "
-                            "changed it, so nothing can be concluded.")
-                 .arg(current - before)
-                 .arg(quantity)
-           + caveat;
+        reading = DeducerText::tr("Stock is %1 now, %2 just before the call: it went down by "
+                                  "exactly the quantity (%3), so the deduction most likely "
+                                  "happened. Do not run it again.")
+                      .arg(current)
+                      .arg(before)
+                      .arg(quantity);
+    else if (current == before)
+        reading = DeducerText::tr("Stock is %1 now, %2 just before the call: unchanged, so the "
+                                  "deduction most likely did not happen.")
+                      .arg(current)
+                      .arg(before);
+    else
+        reading = DeducerText::tr("Stock is %1 now, %2 just before the call: it changed by %3, "
+                                  "not by the quantity (%4); other clients changed it, so "
+                                  "nothing can be concluded.")
+                      .arg(current)
+                      .arg(before)
+                      .arg(current - before)
+                      .arg(quantity);
+    return reading + QLatin1Char(' ') + caveat;
 }
 
 QString receiptVerdict(const DeductionResult &result, const ReceiptStatus &receipt)
 {
     if (receipt.ok() && !receipt.exists && result.outcome.kind == OutcomeKind::MayHaveWritten)
-        return QStringLiteral("No receipt, but the call failed in a way that may come after a "
-                              "write: if the stock went down by the quantity, the deduction "
-                              "happened without its receipt, and a retry with the same order id "
-                              "would deduct again.");
+        return DeducerText::tr("No receipt, but the call failed in a way that may come after a "
+                               "write: if the stock went down by the quantity, the deduction "
+                               "happened without its receipt, and a retry with the same order "
+                               "id would deduct again.");
     const OutcomeKind k = result.outcome.kind;
     if (receipt.ok() && !receipt.exists && result.plan.request.mode == DeductionMode::Function
         && (k == OutcomeKind::Deducted || k == OutcomeKind::AlreadyApplied))
-        return QStringLiteral("No receipt found, though this call's reply said one was there: "
-                              "it expired, was evicted or was deleted since, so a retry of this "
-                              "order would deduct again.");
+        return DeducerText::tr("No receipt found, though this call's reply said one was there: "
+                               "it expired, was evicted or was deleted since, so a retry of this "
+                               "order would deduct again.");
     return receipt.verdict();
 }
 

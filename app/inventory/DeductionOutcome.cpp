@@ -5,12 +5,22 @@
 #include "core/Bytes.h"
 #include "redis/ReplyShape.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 #include <iterator>
 
 namespace inventory {
 
 namespace {
+
+// The sentences people read (titles, meaning, next step) are translated in the window; the CLI
+// installs no translator and prints the English. summary() is the audit log's record and stays
+// English.
+struct OutcomeText
+{
+    Q_DECLARE_TR_FUNCTIONS(inventory::DeductionOutcome)
+};
 
 QString transportKindText(const QString &transportError)
 {
@@ -67,21 +77,21 @@ QString outcomeTitle(OutcomeKind kind)
 {
     switch (kind) {
     case OutcomeKind::Deducted:
-        return QStringLiteral("Deducted");
+        return OutcomeText::tr("Deducted");
     case OutcomeKind::AlreadyApplied:
-        return QStringLiteral("Already applied");
+        return OutcomeText::tr("Already applied");
     case OutcomeKind::Insufficient:
-        return QStringLiteral("Insufficient stock");
+        return OutcomeText::tr("Insufficient stock");
     case OutcomeKind::StockMissing:
-        return QStringLiteral("Stock missing");
+        return OutcomeText::tr("Stock missing");
     case OutcomeKind::Rejected:
-        return QStringLiteral("Rejected");
+        return OutcomeText::tr("Rejected");
     case OutcomeKind::MayHaveWritten:
-        return QStringLiteral("Error, may have written");
+        return OutcomeText::tr("Error, may have written");
     case OutcomeKind::Unknown:
-        return QStringLiteral("Outcome unknown");
+        return OutcomeText::tr("Outcome unknown");
     case OutcomeKind::NotSent:
-        return QStringLiteral("Not sent");
+        return OutcomeText::tr("Not sent");
     }
     return {};
 }
@@ -129,63 +139,85 @@ QString DeductionOutcome::meaning(DeductionMode mode) const
     const bool function = mode == DeductionMode::Function;
     switch (kind) {
     case OutcomeKind::Deducted:
-        return function ? QStringLiteral("Stock was deducted and this order's receipt was "
-                                         "written. Remaining stock: %1.")
+        return function ? OutcomeText::tr("Stock was deducted and this order's receipt was "
+                                          "written. Remaining stock: %1.")
                               .arg(remaining.value_or(0))
-                        : QStringLiteral("Stock was deducted. Remaining stock: %1. The script "
-                                         "keeps no receipt.")
+                        : OutcomeText::tr("Stock was deducted. Remaining stock: %1. The script "
+                                          "keeps no receipt.")
                               .arg(remaining.value_or(0));
     case OutcomeKind::AlreadyApplied:
-        if (recordedQuantity)
-            return QStringLiteral("This order was already deducted, with quantity %1, not the "
-                                  "quantity asked now. Nothing changed.")
-                .arg(*recordedQuantity);
-        if (!remaining)
-            return QStringLiteral("This order was already deducted earlier; nothing changed. "
-                                  "But %1: an anomaly (written by hand or by other code), so "
-                                  "what the first deduction left is unknown.")
-                .arg(anomaly);
-        return QStringLiteral("This order was already deducted earlier; nothing changed. The "
-                              "first deduction left %1 in stock.")
-            .arg(*remaining);
+        return alreadyAppliedMeaning();
     case OutcomeKind::Insufficient:
-        return QStringLiteral("Not enough stock: %1 available, fewer than asked. Nothing was "
-                              "written%2.")
-            .arg(stock.value_or(0))
-            .arg(function ? QStringLiteral(" (no receipt)") : QString());
+        // Whole sentences per mode: a translation cannot glue a fragment in.
+        return (function ? OutcomeText::tr("Not enough stock: %1 available, fewer than asked. "
+                                           "Nothing was written (no receipt).")
+                         : OutcomeText::tr("Not enough stock: %1 available, fewer than asked. "
+                                           "Nothing was written."))
+            .arg(stock.value_or(0));
     case OutcomeKind::StockMissing:
-        return QStringLiteral("The stock key does not exist. Nothing was written: a deduction "
-                              "never creates stock.");
+        return OutcomeText::tr("The stock key does not exist. Nothing was written: a deduction "
+                               "never creates stock.");
     case OutcomeKind::Rejected:
         // Redis ends some errors with a full stop ("... SHUTDOWN NOSAVE."): not twice.
-        return QStringLiteral("The server refused the call: %1. Nothing was written.")
+        return OutcomeText::tr("The server refused the call: %1. Nothing was written.")
             .arg(serverError.endsWith(QLatin1Char('.')) ? serverError.chopped(1) : serverError);
     case OutcomeKind::MayHaveWritten:
-        if (outsideContract())
-            return QStringLiteral("The server answered something the contract never returns "
-                                  "(%1)%2. Such a reply proves nothing about what the call did: "
-                                  "it may have written.")
-                .arg(anomaly, stockMoved.isEmpty()
-                                  ? QString()
-                                  : QStringLiteral(", and the stock moved during the call (%1)")
-                                        .arg(stockMoved));
-        return QStringLiteral("The call failed: %1. %2A Lua error does not undo what ran "
-                              "before it, so this call may have written (for example deducted "
-                              "stock without writing %3).")
-            .arg(serverError,
-                 stockMoved.isEmpty()
-                     ? QStringLiteral("This is not one of the contract's checks before writing. ")
-                     : QStringLiteral("The stock moved during the call (%1). ").arg(stockMoved),
-                 function ? QStringLiteral("the receipt") : QStringLiteral("all it meant to"));
+        return mayHaveWrittenMeaning(function);
     case OutcomeKind::Unknown:
-        return QStringLiteral("The call was sent but its result is unknown (%1). The deduction "
-                              "may or may not have happened.")
-            .arg(transportKindText(transportError));
+        return OutcomeText::tr("The call was sent but its result is unknown (%1). The deduction "
+                               "may or may not have happened.")
+            .arg(transportError.isEmpty() ? OutcomeText::tr("no reply") : transportError);
     case OutcomeKind::NotSent:
-        return QStringLiteral("Nothing was sent to the server: %1. Nothing changed.")
+        return OutcomeText::tr("Nothing was sent to the server: %1. Nothing changed.")
             .arg(transportError);
     }
     return {};
+}
+
+QString DeductionOutcome::alreadyAppliedMeaning() const
+{
+    if (recordedQuantity)
+        return OutcomeText::tr("This order was already deducted, with quantity %1, not the "
+                               "quantity asked now. Nothing changed.")
+            .arg(*recordedQuantity);
+    if (!remaining)
+        return OutcomeText::tr("This order was already deducted earlier; nothing changed. "
+                               "But %1: an anomaly (written by hand or by other code), so "
+                               "what the first deduction left is unknown.")
+            .arg(anomaly);
+    return OutcomeText::tr("This order was already deducted earlier; nothing changed. The "
+                           "first deduction left %1 in stock.")
+        .arg(*remaining);
+}
+
+QString DeductionOutcome::mayHaveWrittenMeaning(bool function) const
+{
+    if (outsideContract())
+        return stockMoved.isEmpty()
+                   ? OutcomeText::tr("The server answered something the contract never "
+                                     "returns (%1). Such a reply proves nothing about what the "
+                                     "call did: it may have written.")
+                         .arg(anomaly)
+                   : OutcomeText::tr("The server answered something the contract never "
+                                     "returns (%1), and the stock moved during the call (%2). "
+                                     "Such a reply proves nothing about what the call did: it "
+                                     "may have written.")
+                         .arg(anomaly, stockMoved);
+    const QString failed = OutcomeText::tr("The call failed: %1.").arg(serverError);
+    const QString why =
+        stockMoved.isEmpty()
+            ? OutcomeText::tr("This is not one of the contract's checks before "
+                              "writing.")
+            : OutcomeText::tr("The stock moved during the call (%1).").arg(stockMoved);
+    const QString lua = function ? OutcomeText::tr("A Lua error does not undo what ran before "
+                                                   "it, so this call may have written (for "
+                                                   "example deducted stock without writing the "
+                                                   "receipt).")
+                                 : OutcomeText::tr("A Lua error does not undo what ran before "
+                                                   "it, so this call may have written (for "
+                                                   "example deducted stock without writing all "
+                                                   "it meant to).");
+    return QStringList{failed, why, lua}.join(QLatin1Char(' '));
 }
 
 namespace {
@@ -194,60 +226,60 @@ namespace {
 QString rejectedNextStep(const QString &serverError)
 {
     if (serverError.contains(QLatin1String("Function not found"), Qt::CaseInsensitive))
-        return QStringLiteral("Load the inventory library on this server (the Libraries "
-                              "tab, or inventory-cli functions load), then run again.");
+        return OutcomeText::tr("Load the inventory library on this server (the Libraries "
+                               "tab, or inventory-cli functions load), then run again.");
     if (serverError.startsWith(QLatin1String("NOPERM")))
-        return QStringLiteral("This user lacks the ACL permission for the call; use a user "
-                              "that may run deductions.");
+        return OutcomeText::tr("This user lacks the ACL permission for the call; use a user "
+                               "that may run deductions.");
     if (serverError.contains(QLatin1String("invalid stock")))
-        return QStringLiteral("The stock key holds something that is not a whole number "
-                              "from 0 to 1,000,000,000 (or is not a string); correct it, "
-                              "then run again.");
+        return OutcomeText::tr("The stock key holds something that is not a whole number "
+                               "from 0 to 1,000,000,000 (or is not a string); correct it, "
+                               "then run again.");
     if (serverError.startsWith(QLatin1String("READONLY")))
-        return QStringLiteral("This server is a replica; connect to the primary.");
+        return OutcomeText::tr("This server is a replica; connect to the primary.");
     if (serverError.startsWith(QLatin1String("BUSY")))
-        return QStringLiteral("Another client's script or function has been running too "
-                              "long, and the server answers nothing else meanwhile. Wait for "
-                              "it to end (or have it stopped with SCRIPT KILL or FUNCTION "
-                              "KILL), then run again: nothing was written.");
+        return OutcomeText::tr("Another client's script or function has been running too "
+                               "long, and the server answers nothing else meanwhile. Wait for "
+                               "it to end (or have it stopped with SCRIPT KILL or FUNCTION "
+                               "KILL), then run again: nothing was written.");
     if (serverError.startsWith(QLatin1String("OOM")))
-        return QStringLiteral("The server is out of memory (maxmemory reached, and its policy "
-                              "evicts nothing): free memory or raise maxmemory, then run "
-                              "again: nothing was written.");
-    return QStringLiteral("Fix the cause above and run again; retrying is safe, nothing was "
-                          "written.");
+        return OutcomeText::tr("The server is out of memory (maxmemory reached, and its policy "
+                               "evicts nothing): free memory or raise maxmemory, then run "
+                               "again: nothing was written.");
+    return OutcomeText::tr("Fix the cause above and run again; retrying is safe, nothing was "
+                           "written.");
 }
 
 QString notSentNextStep(NotSentReason reason)
 {
     switch (reason) {
     case NotSentReason::InvalidRequest:
-        return QStringLiteral("Correct what is named above, then run again: nothing was "
-                              "sent.");
+        return OutcomeText::tr("Correct what is named above, then run again: nothing was "
+                               "sent.");
     case NotSentReason::AuditLog:
-        return QStringLiteral("Make the audit log writable (free disk space, check the file's "
-                              "permissions), then run again: no write goes out unrecorded.");
+        return OutcomeText::tr("Make the audit log writable (free disk space, check the file's "
+                               "permissions), then run again: no write goes out unrecorded.");
     // Reconnecting would not help, the key templates must.
     case NotSentReason::CrossSlot:
-        return QStringLiteral("Put the SKU in braces in both key templates of this "
-                              "connection profile (for example stock:{<sku>}:available and "
-                              "idem:{<sku>}:<order>), so that both keys land in one slot.");
+        return OutcomeText::tr("Put the SKU in braces in both key templates of this "
+                               "connection profile (for example stock:{<sku>}:available and "
+                               "idem:{<sku>}:<order>), so that both keys land in one slot.");
     case NotSentReason::Replica:
-        return QStringLiteral("Connect to the primary named above and run it there; a "
-                              "replica's copy is overwritten by its primary.");
+        return OutcomeText::tr("Connect to the primary named above and run it there; a "
+                               "replica's copy is overwritten by its primary.");
     case NotSentReason::RoleUnknown:
-        return QStringLiteral("Run again once the server answers INFO (it may be busy with "
-                              "a long script, BUSY, or loading its data) and this user may "
-                              "run INFO: a write goes only to a server known to be a "
-                              "primary.");
+        return OutcomeText::tr("Run again once the server answers INFO (it may be busy with "
+                               "a long script, BUSY, or loading its data) and this user may "
+                               "run INFO: a write goes only to a server known to be a "
+                               "primary.");
     case NotSentReason::GateRefused:
-        return QStringLiteral("Unlock the session (File > Unlock writes, type the profile "
-                              "name) if this write is meant for it, then run again: nothing "
-                              "was sent.");
+        return OutcomeText::tr("Unlock the session (File > Unlock writes, type the profile "
+                               "name) if this write is meant for it, then run again: nothing "
+                               "was sent.");
     case NotSentReason::Other:
         break;
     }
-    return QStringLiteral("Reconnect, then run again: nothing was sent.");
+    return OutcomeText::tr("Reconnect, then run again: nothing was sent.");
 }
 
 } // namespace
@@ -257,35 +289,35 @@ QString DeductionOutcome::nextStep(DeductionMode mode) const
     const bool function = mode == DeductionMode::Function;
     switch (kind) {
     case OutcomeKind::Deducted:
-        return function ? QStringLiteral("Nothing to do. Retrying this order while its receipt "
-                                         "lives returns Already applied.")
-                        : QStringLiteral("Nothing to do. Do not run it again for the same "
-                                         "order: the script would deduct again.");
+        return function ? OutcomeText::tr("Nothing to do. Retrying this order while its receipt "
+                                          "lives returns Already applied.")
+                        : OutcomeText::tr("Nothing to do. Do not run it again for the same "
+                                          "order: the script would deduct again.");
     case OutcomeKind::AlreadyApplied:
-        return QStringLiteral("Nothing to do. Check the receipt to see when it expires: after "
-                              "that, the same order would deduct again.");
+        return OutcomeText::tr("Nothing to do. Check the receipt to see when it expires: after "
+                               "that, the same order would deduct again.");
     case OutcomeKind::Insufficient:
-        return QStringLiteral("Restock or lower the quantity. The same order id can be used "
-                              "again: nothing was recorded for it.");
+        return OutcomeText::tr("Restock or lower the quantity. The same order id can be used "
+                               "again: nothing was recorded for it.");
     case OutcomeKind::StockMissing:
-        return QStringLiteral("Check the SKU and the profile's key templates, or create the "
-                              "stock key first.");
+        return OutcomeText::tr("Check the SKU and the profile's key templates, or create the "
+                               "stock key first.");
     case OutcomeKind::Rejected:
         return rejectedNextStep(serverError);
     case OutcomeKind::MayHaveWritten:
-        return function ? QStringLiteral("Do not retry yet: check the stock and the receipt "
-                                         "first. If the stock went down and there is no receipt, "
-                                         "the deduction happened without one, and a retry would "
-                                         "deduct again.")
-                        : QStringLiteral("Do not retry: check the stock first. The script may "
-                                         "have deducted, and a retry may deduct twice.");
+        return function ? OutcomeText::tr("Do not retry yet: check the stock and the receipt "
+                                          "first. If the stock went down and there is no receipt, "
+                                          "the deduction happened without one, and a retry would "
+                                          "deduct again.")
+                        : OutcomeText::tr("Do not retry: check the stock first. The script may "
+                                          "have deducted, and a retry may deduct twice.");
     case OutcomeKind::Unknown:
-        return function ? QStringLiteral("Check the receipt: it tells whether the deduction "
-                                         "happened. Retrying with the same order id is safe: it "
-                                         "deducts at most once.")
-                        : QStringLiteral("Check the stock before doing anything. Do not retry "
-                                         "blindly: the script is not idempotent and a retry may "
-                                         "deduct twice.");
+        return function ? OutcomeText::tr("Check the receipt: it tells whether the deduction "
+                                          "happened. Retrying with the same order id is safe: it "
+                                          "deducts at most once.")
+                        : OutcomeText::tr("Check the stock before doing anything. Do not retry "
+                                          "blindly: the script is not idempotent and a retry may "
+                                          "deduct twice.");
     case OutcomeKind::NotSent:
         return notSentNextStep(notSentReason);
     }

@@ -69,6 +69,10 @@ struct DeductionOutcome
     // What it means and what to do next, for the result card.
     QString meaning(DeductionMode mode) const;
     QString nextStep(DeductionMode mode) const;
+
+private:
+    QString alreadyAppliedMeaning() const;
+    QString mayHaveWrittenMeaning(bool function) const;
 };
 
 // Whose replies are decoded: each returns only the codes docs/contracts.md gives it.

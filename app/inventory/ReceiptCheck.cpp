@@ -8,6 +8,7 @@
 #include "redis/LibraryList.h"
 #include "redis/ReplyShape.h"
 
+#include <QCoreApplication>
 #include <QPointer>
 #include <memory>
 
@@ -15,8 +16,19 @@ namespace inventory {
 
 namespace {
 
+// The verdicts people read are translated in the window; the CLI installs no translator and
+// prints the English. verdictName() is for --json, and an audit record asks ttlText() for
+// English.
+struct ReceiptText
+{
+    Q_DECLARE_TR_FUNCTIONS(inventory::ReceiptStatus)
+};
+
 const QString ViaFunction = QStringLiteral("FCALL_RO inventory_receipt_v1");
-const QString ViaDirect = QStringLiteral("direct read (TYPE, TTL, GET/HGETALL)");
+// Translated where it is shown (ReceiptForecast), not here: a static is built before the window
+// installs its translator.
+const QString ViaDirect = QStringLiteral(
+    QT_TRANSLATE_NOOP("inventory::ReceiptStatus", "direct read (TYPE, TTL, GET/HGETALL)"));
 
 QString errorText(const redis::ReplyResult &r)
 {
@@ -58,16 +70,25 @@ void readDirectly(redis::CommandSender &sender, const QByteArray &key, QObject *
 
 } // namespace
 
-QString humanDuration(qint64 seconds)
+QString humanDuration(qint64 seconds, core::Wording wording)
 {
+    // QT_TRANSLATE_NOOP names them for lupdate: a free function has no tr() context.
+    const auto say = [wording](const char *source) {
+        return core::word(wording, "inventory::ReceiptStatus", source);
+    };
     if (seconds < 60)
-        return QStringLiteral("%1 s").arg(seconds);
+        return say(QT_TRANSLATE_NOOP("inventory::ReceiptStatus", "%1 s")).arg(seconds);
     const qint64 d = seconds / 86400, h = seconds % 86400 / 3600, m = seconds % 3600 / 60;
     if (d > 0)
-        return QStringLiteral("%1 d %2 h %3 min").arg(d).arg(h).arg(m);
+        return say(QT_TRANSLATE_NOOP("inventory::ReceiptStatus", "%1 d %2 h %3 min"))
+            .arg(d)
+            .arg(h)
+            .arg(m);
     if (h > 0)
-        return QStringLiteral("%1 h %2 min").arg(h).arg(m);
-    return QStringLiteral("%1 min %2 s").arg(m).arg(seconds % 60);
+        return say(QT_TRANSLATE_NOOP("inventory::ReceiptStatus", "%1 h %2 min")).arg(h).arg(m);
+    return say(QT_TRANSLATE_NOOP("inventory::ReceiptStatus", "%1 min %2 s"))
+        .arg(m)
+        .arg(seconds % 60);
 }
 
 QDateTime ReceiptStatus::expiresUtc() const
@@ -77,15 +98,20 @@ QDateTime ReceiptStatus::expiresUtc() const
     return checkedUtc.addSecs(ttlSeconds);
 }
 
-QString ReceiptStatus::ttlText() const
+QString ReceiptStatus::ttlText(core::Wording wording) const
 {
+    const auto say = [wording](const char *source) {
+        return core::word(wording, "inventory::ReceiptStatus", source);
+    };
     if (!ok())
-        return QStringLiteral("unknown");
+        return say(QT_TRANSLATE_NOOP("inventory::ReceiptStatus", "unknown"));
     if (!exists || ttlSeconds == -2)
-        return QStringLiteral("missing");
+        return say(QT_TRANSLATE_NOOP("inventory::ReceiptStatus", "missing"));
     if (ttlSeconds == -1)
-        return QStringLiteral("no TTL (never expires)");
-    return QStringLiteral("%1 (%2 s)").arg(humanDuration(ttlSeconds)).arg(ttlSeconds);
+        return say(QT_TRANSLATE_NOOP("inventory::ReceiptStatus", "no TTL (never expires)"));
+    return say(QT_TRANSLATE_NOOP("inventory::ReceiptStatus", "%1 (%2 s)"))
+        .arg(humanDuration(ttlSeconds, wording))
+        .arg(ttlSeconds);
 }
 
 QString ReceiptStatus::verdictName() const
@@ -100,55 +126,74 @@ QString ReceiptStatus::verdictName() const
 QString ReceiptStatus::verdict() const
 {
     if (!ok())
-        return QStringLiteral("The check failed (%1); it says nothing about the deduction. Try "
-                              "again when the server answers.")
+        return ReceiptText::tr("The check failed (%1); it says nothing about the deduction. Try "
+                               "again when the server answers.")
             .arg(error);
     if (!exists)
         // Absence is not proof: a receipt can expire, be evicted, or be lost in a restart or a
         // failover to a lagging replica. Only the console's own record of a write never sent
         // says "did not happen", and this check has no such record.
-        return QStringLiteral("No receipt found: either this order's deduction never ran, or its "
-                              "receipt expired, was evicted or was lost in a restart or "
-                              "failover. A retry with the same order id would deduct now: check "
-                              "the stock and the audit log first.");
-    const QString expiry =
-        ttlSeconds < 0 ? QString()
-                       : QStringLiteral("%1, at %2 UTC")
-                             .arg(humanDuration(ttlSeconds),
-                                  expiresUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
+        return ReceiptText::tr("No receipt found: either this order's deduction never ran, or "
+                               "its receipt expired, was evicted or was lost in a restart or "
+                               "failover. A retry with the same order id would deduct now: "
+                               "check the stock and the audit log first.");
     if (form == ReceiptForm::Invalid)
-        return invalidReceiptSentence(type) + QLatin1Char(' ') + invalidReceiptWindow(expiry);
-    QString what = QStringLiteral("The deduction happened: the receipt exists");
+        return invalidReceiptSentence(type) + QLatin1Char(' ') + invalidReceiptWindow(expiryText());
+    // The facts after "exists" are a list: each item carries its own comma.
+    QString what = ReceiptText::tr("The deduction happened: the receipt exists");
     if (remaining)
-        what += QStringLiteral(", recorded remaining %1").arg(*remaining);
+        what += ReceiptText::tr(", recorded remaining %1").arg(*remaining);
     else if (!rawValue.isEmpty())
-        what += QStringLiteral(", value \"%1\" (not a number: an anomaly)")
+        what += ReceiptText::tr(", value \"%1\" (not a number: an anomaly)")
                     .arg(core::escapeBytes(rawValue, 60));
     if (quantity && *quantity >= 0)
-        what += QStringLiteral(", quantity %1").arg(*quantity);
-    what += QLatin1Char('.');
-    // inventory_deduct_v1 (what the console calls) reads a receipt with GET: a v2 hash makes
-    // it fail with WRONGTYPE, while v2 answers "already applied".
-    const QString retry = form == ReceiptForm::Hash
-                              ? QStringLiteral("a retry through inventory_deduct_v2 returns "
-                                               "Already applied (inventory_deduct_v1 refuses a "
-                                               "hash receipt: WRONGTYPE)")
-                              : QStringLiteral("a retry of this order returns Already applied");
-    // This check reads the receipt alone, not the eviction policy, persistence or restarts:
-    // what it says of a retry holds while the receipt does, and no longer (the order lookup's
-    // "Safe to retry" weighs that evidence).
-    const QString survives = QStringLiteral(" while the receipt lasts (eviction, a DEL, or a "
-                                            "restart or failover that loses it ends that "
-                                            "sooner)");
+        what += ReceiptText::tr(", quantity %1").arg(*quantity);
+    what += ReceiptText::tr(".", "ends the sentence 'The deduction happened: ...'");
+    return what + QLatin1Char(' ') + retryWindow();
+}
+
+// When a retry of this order would deduct again. inventory_deduct_v1 (what the console calls)
+// reads a receipt with GET: a v2 hash makes it fail with WRONGTYPE, while v2 answers "already
+// applied". This check reads the receipt alone, not the eviction policy, persistence or
+// restarts: what it says of a retry holds while the receipt does, and no longer (the order
+// lookup's "Safe to retry" weighs that evidence). Whole sentences: a translation keeps its
+// own word order.
+QString ReceiptStatus::retryWindow() const
+{
+    const bool hash = form == ReceiptForm::Hash;
     if (ttlSeconds == -1)
-        return what
-               + QStringLiteral(" It has no TTL, so it never expires (the function always "
-                                "sets one: someone changed this key); %1%2.")
-                     .arg(retry, survives);
-    return what
-           + QStringLiteral(" It expires in %1; until then %2%3; after that it would deduct "
-                            "again.")
-                 .arg(expiry, retry, survives);
+        return hash ? ReceiptText::tr("It has no TTL, so it never expires (the function always "
+                                      "sets one: someone changed this key); a retry through "
+                                      "inventory_deduct_v2 returns Already applied "
+                                      "(inventory_deduct_v1 refuses a hash receipt: WRONGTYPE) "
+                                      "while the receipt lasts (eviction, a DEL, or a restart or "
+                                      "failover that loses it ends that sooner).")
+                    : ReceiptText::tr("It has no TTL, so it never expires (the function always "
+                                      "sets one: someone changed this key); a retry of this "
+                                      "order returns Already applied while the receipt lasts "
+                                      "(eviction, a DEL, or a restart or failover that loses it "
+                                      "ends that sooner).");
+    return (hash ? ReceiptText::tr("It expires in %1; until then a retry through "
+                                   "inventory_deduct_v2 returns Already applied "
+                                   "(inventory_deduct_v1 refuses a hash receipt: WRONGTYPE) while "
+                                   "the receipt lasts (eviction, a DEL, or a restart or failover "
+                                   "that loses it ends that sooner); after that it would deduct "
+                                   "again.")
+                 : ReceiptText::tr("It expires in %1; until then a retry of this order returns "
+                                   "Already applied while the receipt lasts (eviction, a DEL, or "
+                                   "a restart or failover that loses it ends that sooner); after "
+                                   "that it would deduct again."))
+        .arg(expiryText());
+}
+
+// "6 d 23 h, at 2026-12-10 14:00:00 UTC"; empty when the receipt has no TTL.
+QString ReceiptStatus::expiryText() const
+{
+    if (ttlSeconds < 0)
+        return {};
+    return ReceiptText::tr("%1, at %2 UTC")
+        .arg(humanDuration(ttlSeconds),
+             expiresUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
 }
 
 ReceiptStatus decodeReceiptFunctionReply(const QByteArray &key, const redis::Reply &r)

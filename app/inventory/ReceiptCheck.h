@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ReceiptForm.h"
+#include "core/Wording.h"
 #include "redis/CommandSender.h"
 
 #include <QDateTime>
@@ -31,16 +32,20 @@ struct ReceiptStatus
     // When the receipt expires (invalid when it has no TTL or does not exist).
     QDateTime expiresUtc() const;
     // "7 d 0 h (604800 s)", "no TTL", "missing".
-    QString ttlText() const;
+    QString ttlText(core::Wording wording = core::Wording::Translated) const;
     // "happened", "not_found", "anomalous" (the functions refuse this key, see ReceiptForm),
     // "check_failed": for --json and tests.
     QString verdictName() const;
     // A sentence: whether the deduction happened, and when a retry would deduct again.
     QString verdict() const;
+
+private:
+    QString retryWindow() const;
+    QString expiryText() const;
 };
 
 // "6 d 23 h 59 min", "42 s": a duration for people.
-QString humanDuration(qint64 seconds);
+QString humanDuration(qint64 seconds, core::Wording wording = core::Wording::Translated);
 
 // Reads one receipt. When FUNCTION LIST shows inventory_receipt_v1, through
 // FCALL_RO inventory_receipt_v1 1 <key> (a no-writes function: it knows the receipt format of

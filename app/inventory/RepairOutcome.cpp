@@ -5,9 +5,18 @@
 #include "core/Bytes.h"
 #include "redis/ReplyShape.h"
 
+#include <QCoreApplication>
+
 namespace inventory {
 
 namespace {
+
+// A repair's sentence is translated in the window; the CLI prints the English. summary() is
+// the audit log's result and stays English.
+struct RepairText
+{
+    Q_DECLARE_TR_FUNCTIONS(inventory::RepairOutcome)
+};
 
 // The reply is none the contract allows: the call may have written anything.
 RepairOutcome repairOutsideContract(RepairKind repair, const redis::Reply &r, const QString &why)
@@ -27,8 +36,8 @@ QString functionOf(RepairKind repair)
 
 QString stockText(const std::optional<qint64> &stock)
 {
-    return stock ? QStringLiteral("the stock is %1").arg(*stock)
-                 : QStringLiteral("the stock key is missing now");
+    return stock ? RepairText::tr("the stock is %1").arg(*stock)
+                 : RepairText::tr("the stock key is missing now");
 }
 
 } // namespace
@@ -93,63 +102,87 @@ QString RepairOutcome::sentence(const RepairPlan &plan) const
     const RepairRequest &r = plan.request;
     const QString sku = core::escapeBytes(r.sku, 60);
     const QString id = core::escapeBytes(r.id, 60);
+    const QString amount = QString::fromUtf8(r.amount);
     const bool release = repair == RepairKind::Release;
-    const QString what = release ? QStringLiteral("the release of order %1 on SKU %2").arg(id, sku)
-                                 : QStringLiteral("adjustment %1 on SKU %2").arg(id, sku);
+    // Whole sentences for a release and for an adjustment: a translation keeps its own order.
     switch (kind) {
     case RepairOutcomeKind::Applied:
-        return release ? QStringLiteral("Released: order %1 gave %2 back to SKU %3; the stock is "
+        return release ? RepairText::tr("Released: order %1 gave %2 back to SKU %3; the stock is "
                                         "now %4.")
-                             .arg(id, QString::fromUtf8(r.amount), sku)
+                             .arg(id, amount, sku)
                              .arg(*stock)
-                       : QStringLiteral("Adjusted: SKU %1 changed by %2 under adjustment %3; the "
+                       : RepairText::tr("Adjusted: SKU %1 changed by %2 under adjustment %3; the "
                                         "stock is now %4.")
-                             .arg(sku, QString::fromUtf8(r.amount), id)
+                             .arg(sku, amount, id)
                              .arg(*stock);
     case RepairOutcomeKind::AlreadyApplied:
-        return QStringLiteral("Already %1: %2 was applied before (its key exists), so nothing "
-                              "changed; %3.")
-            .arg(release ? QStringLiteral("released") : QStringLiteral("applied"), what,
-                 stockText(stock));
+        return (release ? RepairText::tr("Already released: the release of order %1 on SKU %2 "
+                                         "was applied before (its key exists), so nothing "
+                                         "changed; %3.")
+                        : RepairText::tr("Already applied: adjustment %1 on SKU %2 was applied "
+                                         "before (its key exists), so nothing changed; %3."))
+            .arg(id, sku, stockText(stock));
     case RepairOutcomeKind::NoReceipt:
-        return QStringLiteral("Not released: order %1 has no receipt on SKU %2, so no deduction "
+        return RepairText::tr("Not released: order %1 has no receipt on SKU %2, so no deduction "
                               "is proven, and nothing was written.")
             .arg(id, sku);
     case RepairOutcomeKind::OtherQuantity:
-        return QStringLiteral("Not released: the receipt of order %1 records a deduction of %2, "
+        return RepairText::tr("Not released: the receipt of order %1 records a deduction of %2, "
                               "not %3; nothing was written.")
             .arg(id)
             .arg(*recordedQuantity)
-            .arg(QString::fromUtf8(r.amount));
+            .arg(amount);
     case RepairOutcomeKind::OutOfBounds:
-        return QStringLiteral("Not adjusted: the stock of SKU %1 is %2, and %3 would take it out "
+        return RepairText::tr("Not adjusted: the stock of SKU %1 is %2, and %3 would take it out "
                               "of 0..1,000,000,000; nothing was written.")
             .arg(sku)
             .arg(*stock)
-            .arg(QString::fromUtf8(r.amount));
-    case RepairOutcomeKind::StockMissing:
-        return QStringLiteral("Not %1: the stock key %2 does not exist, and a repair never "
-                              "creates one; nothing was written.")
-            .arg(release ? QStringLiteral("released") : QStringLiteral("adjusted"),
-                 core::escapeBytes(plan.stockKey, 80));
-    case RepairOutcomeKind::Rejected:
-        return QStringLiteral("Not %1: the server refused the call before any write (%2).")
-            .arg(release ? QStringLiteral("released") : QStringLiteral("adjusted"), serverError);
-    case RepairOutcomeKind::MayHaveWritten:
-        return QStringLiteral("May have written: %1 (%2); it was not resent: read its key "
-                              "before doing anything else.")
-            .arg(anomaly.isEmpty() ? QStringLiteral("the server answered with an error that can "
-                                                    "come after a write")
-                                   : QStringLiteral("the reply could not be read"),
-                 anomaly.isEmpty() ? serverError : anomaly);
-    case RepairOutcomeKind::Unknown:
-        return QStringLiteral("Outcome unknown: %1 was sent but no reply came (%2); it was not "
-                              "resent.")
-            .arg(what, transportError);
-    case RepairOutcomeKind::NotSent:
-        return QStringLiteral("Nothing was sent: %1.").arg(transportError);
+            .arg(amount);
+    default:
+        return failureSentence(plan);
     }
-    return {};
+}
+
+// The outcomes that wrote nothing or may have: the same for a release and an adjustment but
+// for their names.
+QString RepairOutcome::failureSentence(const RepairPlan &plan) const
+{
+    const QString sku = core::escapeBytes(plan.request.sku, 60);
+    const QString id = core::escapeBytes(plan.request.id, 60);
+    const bool release = repair == RepairKind::Release;
+    switch (kind) {
+    case RepairOutcomeKind::StockMissing:
+        return (release ? RepairText::tr("Not released: the stock key %1 does not exist, and a "
+                                         "repair never creates one; nothing was written.")
+                        : RepairText::tr("Not adjusted: the stock key %1 does not exist, and a "
+                                         "repair never creates one; nothing was written."))
+            .arg(core::escapeBytes(plan.stockKey, 80));
+    case RepairOutcomeKind::Rejected:
+        return (release ? RepairText::tr("Not released: the server refused the call before any "
+                                         "write (%1).")
+                        : RepairText::tr("Not adjusted: the server refused the call before any "
+                                         "write (%1)."))
+            .arg(serverError);
+    case RepairOutcomeKind::MayHaveWritten:
+        return anomaly.isEmpty()
+                   ? RepairText::tr("May have written: the server answered with an error that "
+                                    "can come after a write (%1); it was not resent: read its "
+                                    "key before doing anything else.")
+                         .arg(serverError)
+                   : RepairText::tr("May have written: the reply could not be read (%1); it was "
+                                    "not resent: read its key before doing anything else.")
+                         .arg(anomaly);
+    case RepairOutcomeKind::Unknown:
+        return (release ? RepairText::tr("Outcome unknown: the release of order %1 on SKU %2 was "
+                                         "sent but no reply came (%3); it was not resent.")
+                        : RepairText::tr("Outcome unknown: adjustment %1 on SKU %2 was sent but "
+                                         "no reply came (%3); it was not resent."))
+            .arg(id, sku, transportError);
+    case RepairOutcomeKind::NotSent:
+        return RepairText::tr("Nothing was sent: %1.").arg(transportError);
+    default:
+        return {};
+    }
 }
 
 RepairOutcome repairErrorOutcome(RepairKind repair, const redis::RedisError &e)

@@ -48,6 +48,9 @@ struct RepairOutcome
     QString summary() const;
     // One clear sentence for a person, about the call of `plan`.
     QString sentence(const RepairPlan &plan) const;
+
+private:
+    QString failureSentence(const RepairPlan &plan) const;
 };
 
 // A failed command as an outcome: a server error (Rejected before any write, else

@@ -47,7 +47,7 @@ AuditRecord repairRecord(const RepairResult &result, const DeductionContext &ctx
                                 .arg(s.verdictName(),
                                      s.exists ? core::escapeBytes(s.rawValue, 80)
                                               : QStringLiteral("missing"),
-                                     s.ttlText())
+                                     s.ttlText(core::Wording::English))
                           : QStringLiteral("receipt before: could not read (%1)").arg(s.error));
     }
     detail << QStringLiteral("%1 key before: %2")

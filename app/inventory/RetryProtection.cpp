@@ -3,7 +3,17 @@
 
 #include "Deducer.h"
 
+#include <QCoreApplication>
+
 namespace inventory {
+
+namespace {
+// Translated in the window; the CLI installs no translator and prints the English.
+struct RetryProtectionText
+{
+    Q_DECLARE_TR_FUNCTIONS(inventory::RetryProtection)
+};
+} // namespace
 
 RetryProtection retryProtection(const DeductionResult &r)
 {
@@ -37,9 +47,10 @@ QString retryProtectionWarning(const DeductionResult &r)
 {
     if (retryProtection(r) != RetryProtection::Lost)
         return {};
-    return QStringLiteral("But the receipt read back just after the call is missing (evicted "
-                          "under maxmemory, expired or deleted): the retry protection is already "
-                          "gone, and a retry of this order now would deduct again.");
+    return RetryProtectionText::tr(
+        "But the receipt read back just after the call is missing (evicted "
+        "under maxmemory, expired or deleted): the retry protection is already "
+        "gone, and a retry of this order now would deduct again.");
 }
 
 QString resultMeaning(const DeductionResult &r)
@@ -52,10 +63,11 @@ QString resultMeaning(const DeductionResult &r)
 QString resultNextStep(const DeductionResult &r)
 {
     if (retryProtection(r) == RetryProtection::Lost)
-        return QStringLiteral("Do not retry this order: without its receipt a retry deducts "
-                              "again. Record that it was deducted in the order system, and check "
-                              "the server's maxmemory-policy (allkeys-* and volatile-* evict "
-                              "receipts).");
+        return RetryProtectionText::tr(
+            "Do not retry this order: without its receipt a retry deducts "
+            "again. Record that it was deducted in the order system, and check "
+            "the server's maxmemory-policy (allkeys-* and volatile-* evict "
+            "receipts).");
     return r.outcome.nextStep(r.plan.request.mode);
 }
 

@@ -1,10 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "LabResult.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <algorithm>
 
 namespace lab {
+
+namespace {
+// The verdict the Lab panel shows is translated there; the CLI (text and --json) installs no
+// translator and prints the English.
+struct LabResultText
+{
+    Q_DECLARE_TR_FUNCTIONS(lab::StrategyResult)
+};
+} // namespace
 
 qint64 StrategyResult::sold() const
 {
@@ -36,44 +46,54 @@ double StrategyResult::opsPerSec() const
 QString StrategyResult::verdict() const
 {
     if (!skipped.isEmpty())
-        return QStringLiteral("not run: %1").arg(skipped);
+        return LabResultText::tr("not run: %1").arg(skipped);
     if (!failure.isEmpty())
-        return QStringLiteral("broke off: %1").arg(failure);
+        return LabResultText::tr("broke off: %1").arg(failure);
     QStringList parts;
     if (cancelled)
-        parts << QStringLiteral("cancelled after %1 attempts").arg(attempts);
+        parts << LabResultText::tr("cancelled after %1 attempts").arg(attempts);
     if (!finalStock)
-        parts << QStringLiteral("final stock not read");
+        parts << LabResultText::tr("final stock not read");
     else if (oversold() > 0)
-        parts
-            << QStringLiteral("oversold %1 unit%2").arg(oversold()).arg(oversold() == 1 ? "" : "s");
+        parts << (oversold() == 1 ? LabResultText::tr("oversold %1 unit")
+                                  : LabResultText::tr("oversold %1 units"))
+                     .arg(oversold());
     else if (strategy == Strategy::Naive)
         // One run without an oversell proves nothing about the naive strategy: its storm
         // oversells once the stock runs out with attempts left (StormRunner), so this run's
         // stock lasted, or its reads failed.
-        parts << QStringLiteral("no oversell this run (the naive race shows once the stock runs "
-                                "out with attempts left: give more attempts than units; it is "
-                                "not safe)");
+        parts << LabResultText::tr("no oversell this run (the naive race shows once the stock "
+                                   "runs out with attempts left: give more attempts than units; "
+                                   "it is not safe)");
     else
-        parts << QStringLiteral("no oversell");
+        parts << LabResultText::tr("no oversell");
+    parts << countParts();
+    return parts.join(LabResultText::tr(", ", "between the parts of a verdict"));
+}
+
+// The counts that went wrong or were answered from receipts. The English plural is chosen
+// here (not with %n) so that the CLI's English stays as it was.
+QStringList StrategyResult::countParts() const
+{
+    QStringList parts;
     if (doubleDeductions() > 0)
-        parts << QStringLiteral("%1 double deduction%2 from retries")
-                     .arg(doubleDeductions())
-                     .arg(doubleDeductions() == 1 ? "" : "s");
+        parts << (doubleDeductions() == 1 ? LabResultText::tr("%1 double deduction from retries")
+                                          : LabResultText::tr("%1 double deductions from retries"))
+                     .arg(doubleDeductions());
     if (retriesAnswered > 0)
-        parts << QStringLiteral("%1 retr%2 answered from receipts")
-                     .arg(retriesAnswered)
-                     .arg(retriesAnswered == 1 ? "y" : "ies");
+        parts << (retriesAnswered == 1 ? LabResultText::tr("%1 retry answered from receipts")
+                                       : LabResultText::tr("%1 retries answered from receipts"))
+                     .arg(retriesAnswered);
     if (unresolved > 0)
-        parts << QStringLiteral("%1 order%2 still unknown")
-                     .arg(unresolved)
-                     .arg(unresolved == 1 ? "" : "s");
+        parts << (unresolved == 1 ? LabResultText::tr("%1 order still unknown")
+                                  : LabResultText::tr("%1 orders still unknown"))
+                     .arg(unresolved);
     if (errors > 0)
-        parts << QStringLiteral("%1 error repl%2 (%3)")
+        parts << (errors == 1 ? LabResultText::tr("%1 error reply (%2)")
+                              : LabResultText::tr("%1 error replies (%2)"))
                      .arg(errors)
-                     .arg(errors == 1 ? "y" : "ies")
                      .arg(firstError);
-    return parts.join(QStringLiteral(", "));
+    return parts;
 }
 
 QJsonObject StrategyResult::toJson()

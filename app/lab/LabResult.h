@@ -61,6 +61,9 @@ struct StrategyResult
     QString verdict() const;
     // The CLI's --json object (fields in LabResult.cpp).
     QJsonObject toJson();
+
+private:
+    QStringList countParts() const;
 };
 
 } // namespace lab

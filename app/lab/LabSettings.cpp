@@ -1,7 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "LabSettings.h"
 
+#include <QCoreApplication>
+
 namespace lab {
+
+namespace {
+// The strategies' titles the Lab tab shows are translated there; the CLI prints the English.
+struct LabSettingsText
+{
+    Q_DECLARE_TR_FUNCTIONS(lab::LabSettings)
+};
+} // namespace
 
 QString strategyName(Strategy s)
 {
@@ -22,13 +32,13 @@ QString strategyTitle(Strategy s)
 {
     switch (s) {
     case Strategy::Naive:
-        return QStringLiteral("Naive GET, compare, DECRBY");
+        return LabSettingsText::tr("Naive GET, compare, DECRBY");
     case Strategy::Script:
-        return QStringLiteral("Script (EVALSHA stock_decrement.lua)");
+        return LabSettingsText::tr("Script (EVALSHA stock_decrement.lua)");
     case Strategy::FunctionV1:
-        return QStringLiteral("Function v1 (FCALL inventory_deduct_v1)");
+        return LabSettingsText::tr("Function v1 (FCALL inventory_deduct_v1)");
     case Strategy::FunctionV2:
-        return QStringLiteral("Function v2 (FCALL inventory_deduct_v2)");
+        return LabSettingsText::tr("Function v2 (FCALL inventory_deduct_v2)");
     }
     return {};
 }

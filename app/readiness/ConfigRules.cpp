@@ -3,9 +3,18 @@
 // every primary of a cluster).
 #include "Rules.h"
 
+#include <QCoreApplication>
+
 namespace readiness {
 
 namespace {
+
+// The sentences the Readiness tab shows are translated there; the CLI installs no translator
+// and prints the English (its report and --json).
+struct ConfigRulesText
+{
+    Q_DECLARE_TR_FUNCTIONS(readiness::Rules)
+};
 
 // The parameter's value, recorded as evidence; nullopt (and "could not check") when CONFIG
 // GET was refused or the server does not have the parameter.
@@ -18,9 +27,9 @@ std::optional<QString> param(const AuditInput &in, const char *name, Finding &ou
     }
     const auto it = in.server.config.value->constFind(key);
     if (it == in.server.config.value->constEnd()) {
-        conclude(
-            out, Verdict::CouldNotCheck,
-            QStringLiteral("the server has no parameter %1 (Redis 7 or later has it)").arg(key));
+        conclude(out, Verdict::CouldNotCheck,
+                 ConfigRulesText::tr("the server has no parameter %1 (Redis 7 or later has it)")
+                     .arg(key));
         return std::nullopt;
     }
     out.evidence << qMakePair(key, it->isEmpty() ? QStringLiteral("''") : *it);
@@ -43,26 +52,29 @@ void checkEviction(const AuditInput &in, Finding &out)
         return;
     param(in, "maxmemory", out);
     if (*policy == QLatin1String("noeviction"))
-        conclude(out, Verdict::Pass,
-                 QStringLiteral("noeviction: when memory is full Redis refuses writes instead of "
+        conclude(
+            out, Verdict::Pass,
+            ConfigRulesText::tr("noeviction: when memory is full Redis refuses writes instead of "
                                 "deleting keys, so no receipt disappears before its TTL."));
     else if (policy->startsWith(QLatin1String("allkeys-")))
         conclude(out, Verdict::Fail,
-                 QStringLiteral("%1 lets Redis delete any key when memory is full, receipts "
-                                "included, and a retry of an evicted receipt's order deducts "
-                                "again: set maxmemory-policy noeviction.")
+                 ConfigRulesText::tr("%1 lets Redis delete any key when memory is full, receipts "
+                                     "included, and a retry of an evicted receipt's order deducts "
+                                     "again: set maxmemory-policy noeviction.")
                      .arg(*policy));
     else if (policy->startsWith(QLatin1String("volatile-")))
-        conclude(out, Verdict::Fail,
-                 QStringLiteral("%1 evicts keys that have a TTL, and receipts are exactly those "
+        conclude(
+            out, Verdict::Fail,
+            ConfigRulesText::tr("%1 evicts keys that have a TTL, and receipts are exactly those "
                                 "keys, so they go first and a retry deducts again: set "
                                 "maxmemory-policy noeviction.")
-                     .arg(*policy));
+                .arg(*policy));
     else
-        conclude(out, Verdict::Warn,
-                 QStringLiteral("unknown policy %1: check that it never evicts keys with a TTL, "
+        conclude(
+            out, Verdict::Warn,
+            ConfigRulesText::tr("unknown policy %1: check that it never evicts keys with a TTL, "
                                 "or set maxmemory-policy noeviction.")
-                     .arg(*policy));
+                .arg(*policy));
 }
 
 void checkPersistence(const AuditInput &in, Finding &out)
@@ -79,32 +91,39 @@ void checkPersistence(const AuditInput &in, Finding &out)
         const QByteArray rdbStatus = info(in.server.persistence, "rdb_last_bgsave_status", out);
         if (aofStatus == "err" || rdbStatus == "err")
             return conclude(out, Verdict::Fail,
-                            QStringLiteral("the server's last %1 failed, so recent receipts may "
-                                           "exist only in memory: read the server log (disk "
-                                           "full, permissions) and fix it.")
-                                .arg(aofStatus == "err" ? QStringLiteral("AOF write")
-                                                        : QStringLiteral("RDB snapshot")));
+                            aofStatus == "err"
+                                ? ConfigRulesText::tr("the server's last AOF write failed, so "
+                                                      "recent receipts may exist only in memory: "
+                                                      "read the server log (disk full, "
+                                                      "permissions) and fix it.")
+                                : ConfigRulesText::tr("the server's last RDB snapshot failed, so "
+                                                      "recent receipts may exist only in memory: "
+                                                      "read the server log (disk full, "
+                                                      "permissions) and fix it."));
     }
     if (*aof == QLatin1String("yes")) {
         if (*fsync == QLatin1String("no"))
-            return conclude(out, Verdict::Warn,
-                            QStringLiteral("AOF is on but appendfsync no leaves flushing to the "
-                                           "OS: a crash can lose tens of seconds of receipts, and "
-                                           "retries of those orders deduct again: set "
-                                           "appendfsync everysec."));
+            return conclude(
+                out, Verdict::Warn,
+                ConfigRulesText::tr("AOF is on but appendfsync no leaves flushing to the "
+                                    "OS: a crash can lose tens of seconds of receipts, and "
+                                    "retries of those orders deduct again: set "
+                                    "appendfsync everysec."));
         return conclude(out, Verdict::Pass,
-                        QStringLiteral("AOF is on with appendfsync %1: a restart keeps the "
-                                       "receipts (at most about a second lost with everysec).")
+                        ConfigRulesText::tr("AOF is on with appendfsync %1: a restart keeps the "
+                                            "receipts (at most about a second lost with everysec).")
                             .arg(*fsync));
     }
     if (!save->trimmed().isEmpty())
-        return conclude(out, Verdict::Warn,
-                        QStringLiteral("RDB snapshots only: a crash loses every receipt written "
-                                       "since the last snapshot, and retries of those orders "
-                                       "deduct again: set appendonly yes (appendfsync "
-                                       "everysec)."));
-    conclude(out, Verdict::Fail,
-             QStringLiteral("no persistence (appendonly no, save ''): a restart loses every "
+        return conclude(
+            out, Verdict::Warn,
+            ConfigRulesText::tr("RDB snapshots only: a crash loses every receipt written "
+                                "since the last snapshot, and retries of those orders "
+                                "deduct again: set appendonly yes (appendfsync "
+                                "everysec)."));
+    conclude(
+        out, Verdict::Fail,
+        ConfigRulesText::tr("no persistence (appendonly no, save ''): a restart loses every "
                             "receipt and every stock value: set appendonly yes with appendfsync "
                             "everysec."));
 }
@@ -121,33 +140,36 @@ void checkReplication(const AuditInput &in, Finding &out)
     const int connected = info(in.server.replication, "connected_slaves", out).toInt();
     const int needed = minReplicas->toInt();
     if (role != "master")
-        return conclude(out, Verdict::Warn,
-                        QStringLiteral("this node is a %1, not a primary: run the audit against "
-                                       "the primary, where deductions are written.")
-                            .arg(QString::fromUtf8(role)));
+        return conclude(
+            out, Verdict::Warn,
+            ConfigRulesText::tr("this node is a %1, not a primary: run the audit against "
+                                "the primary, where deductions are written.")
+                .arg(QString::fromUtf8(role)));
     if (needed > connected)
         return conclude(out, Verdict::Fail,
-                        QStringLiteral("min-replicas-to-write is %1 but %2 replica(s) are "
-                                       "connected, so the primary refuses every deduction "
-                                       "(NOREPLICAS): connect the replicas or lower the "
-                                       "setting.")
+                        ConfigRulesText::tr("min-replicas-to-write is %1 but %2 replica(s) are "
+                                            "connected, so the primary refuses every deduction "
+                                            "(NOREPLICAS): connect the replicas or lower the "
+                                            "setting.")
                             .arg(needed)
                             .arg(connected));
     if (connected == 0)
-        return conclude(out, Verdict::Warn,
-                        QStringLiteral("no replica is connected: losing this server loses every "
-                                       "receipt: add a replica and set min-replicas-to-write "
-                                       "1."));
+        return conclude(
+            out, Verdict::Warn,
+            ConfigRulesText::tr("no replica is connected: losing this server loses every "
+                                "receipt: add a replica and set min-replicas-to-write "
+                                "1."));
     if (needed == 0)
-        return conclude(out, Verdict::Warn,
-                        QStringLiteral("%1 replica(s) connected, but min-replicas-to-write is 0: "
-                                       "a deduction acknowledged just before a failover can be "
-                                       "missing on the new primary, receipt and all: set "
-                                       "min-replicas-to-write 1.")
-                            .arg(connected));
+        return conclude(
+            out, Verdict::Warn,
+            ConfigRulesText::tr("%1 replica(s) connected, but min-replicas-to-write is 0: "
+                                "a deduction acknowledged just before a failover can be "
+                                "missing on the new primary, receipt and all: set "
+                                "min-replicas-to-write 1.")
+                .arg(connected));
     conclude(out, Verdict::Pass,
-             QStringLiteral("%1 replica(s) connected and writes need %2: an acknowledged "
-                            "deduction is on a replica too.")
+             ConfigRulesText::tr("%1 replica(s) connected and writes need %2: an acknowledged "
+                                 "deduction is on a replica too.")
                  .arg(connected)
                  .arg(needed));
 }
@@ -161,19 +183,21 @@ void checkBusyThreshold(const AuditInput &in, Finding &out)
     out.evidence << qMakePair(QStringLiteral("client timeout (ms)"), QString::number(clientMs));
     const qint64 ms = threshold->toLongLong();
     if (ms < clientMs)
-        return conclude(out, Verdict::Pass,
-                        QStringLiteral("a function running longer than %1 ms makes the server "
-                                       "answer BUSY (nothing ran) before clients time out after "
-                                       "%2 ms.")
-                            .arg(ms)
-                            .arg(clientMs));
-    conclude(out, Verdict::Warn,
-             QStringLiteral("busy-reply-threshold %1 ms is not below the client timeout %2 ms: "
+        return conclude(
+            out, Verdict::Pass,
+            ConfigRulesText::tr("a function running longer than %1 ms makes the server "
+                                "answer BUSY (nothing ran) before clients time out after "
+                                "%2 ms.")
+                .arg(ms)
+                .arg(clientMs));
+    conclude(
+        out, Verdict::Warn,
+        ConfigRulesText::tr("busy-reply-threshold %1 ms is not below the client timeout %2 ms: "
                             "behind a slow function, callers time out with the outcome unknown "
                             "before the server would answer BUSY: set busy-reply-threshold below "
                             "%2 (e.g. 1000).")
-                 .arg(ms)
-                 .arg(clientMs));
+            .arg(ms)
+            .arg(clientMs));
 }
 
 void checkLoadPermission(const AuditInput &in, Finding &out)
@@ -187,16 +211,17 @@ void checkLoadPermission(const AuditInput &in, Finding &out)
                                                        : in.server.loadDenial);
     if (*in.server.mayLoad.value)
         return conclude(out, Verdict::Fail,
-                        QStringLiteral("user '%1', who calls the deduct functions, may also "
-                                       "replace them with FUNCTION LOAD: load libraries as a "
-                                       "separate release user and take that right from '%1' "
-                                       "(ACL SETUSER %1 -function|load "
-                                       "-function|restore -function|delete -function|flush).")
+                        ConfigRulesText::tr("user '%1', who calls the deduct functions, may also "
+                                            "replace them with FUNCTION LOAD: load libraries as a "
+                                            "separate release user and take that right from '%1' "
+                                            "(ACL SETUSER %1 -function|load "
+                                            "-function|restore -function|delete -function|flush).")
                             .arg(user));
-    conclude(out, Verdict::Pass,
-             QStringLiteral("user '%1' may not load libraries: only a release user can replace "
+    conclude(
+        out, Verdict::Pass,
+        ConfigRulesText::tr("user '%1' may not load libraries: only a release user can replace "
                             "the deduct functions.")
-                 .arg(user));
+            .arg(user));
 }
 
 } // namespace readiness

@@ -1,10 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Finding.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonObject>
 
 namespace readiness {
+
+namespace {
+// The headline the Readiness tab shows is translated there; the CLI prints the English.
+struct FindingText
+{
+    Q_DECLARE_TR_FUNCTIONS(readiness::Finding)
+};
+} // namespace
 
 QString verdictName(Verdict v)
 {
@@ -23,8 +32,17 @@ QString verdictName(Verdict v)
 
 QString verdictLabel(Verdict v)
 {
-    return v == Verdict::CouldNotCheck ? QStringLiteral("COULD NOT CHECK")
-                                       : verdictName(v).toUpper();
+    switch (v) {
+    case Verdict::Pass:
+        return FindingText::tr("PASS");
+    case Verdict::Warn:
+        return FindingText::tr("WARN");
+    case Verdict::Fail:
+        return FindingText::tr("FAIL");
+    case Verdict::CouldNotCheck:
+        break;
+    }
+    return FindingText::tr("COULD NOT CHECK");
 }
 
 QString Finding::evidenceText() const
@@ -85,16 +103,16 @@ QString auditExitSentence(AuditExit e)
 {
     switch (e) {
     case AuditPassed:
-        return QStringLiteral("Ready: every rule passed.");
+        return FindingText::tr("Ready: every rule passed.");
     case AuditWarnings:
-        return QStringLiteral("Ready with warnings: read each warning before the release.");
+        return FindingText::tr("Ready with warnings: read each warning before the release.");
     case AuditFailures:
-        return QStringLiteral("Not ready: fix the failed rules before the release.");
+        return FindingText::tr("Not ready: fix the failed rules before the release.");
     case AuditIncomplete:
         break;
     }
-    return QStringLiteral("Incomplete: some rules could not be checked; give the audit the "
-                          "permissions they name, then run it again.");
+    return FindingText::tr("Incomplete: some rules could not be checked; give the audit the "
+                           "permissions they name, then run it again.");
 }
 
 } // namespace readiness

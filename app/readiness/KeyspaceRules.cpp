@@ -3,25 +3,35 @@
 // that never expire, stock values the deduct function would refuse.
 #include "Rules.h"
 
+#include <QCoreApplication>
+
 namespace readiness {
 
 namespace {
+// The sentences the Readiness tab shows are translated there; the CLI installs no translator
+// and prints the English (its report and --json).
+struct KeyspaceRulesText
+{
+    Q_DECLARE_TR_FUNCTIONS(readiness::Rules)
+};
 
 // The scan's facts, or "could not check" saying what to do to get them.
 const KeyspaceFacts *scanned(const AuditInput &in, Finding &out)
 {
     const KeyspaceFacts &k = *in.keyspace;
     if (!k.scanned) {
-        conclude(out, Verdict::CouldNotCheck,
-                 QStringLiteral("the keys have not been scanned yet: scan them (Keys tab), then "
-                                "check again."));
+        conclude(
+            out, Verdict::CouldNotCheck,
+            KeyspaceRulesText::tr("the keys have not been scanned yet: scan them (Keys tab), then "
+                                  "check again."));
         return nullptr;
     }
     if (!k.complete) {
-        conclude(out, Verdict::CouldNotCheck,
-                 QStringLiteral("the last key scan did not finish (%1): scan again, then check "
-                                "again.")
-                     .arg(k.error.isEmpty() ? QStringLiteral("cancelled") : k.error));
+        conclude(
+            out, Verdict::CouldNotCheck,
+            KeyspaceRulesText::tr("the last key scan did not finish (%1): scan again, then check "
+                                  "again.")
+                .arg(k.error.isEmpty() ? QStringLiteral("cancelled") : k.error));
         return nullptr;
     }
     if (!k.scope.isEmpty())
@@ -31,7 +41,7 @@ const KeyspaceFacts *scanned(const AuditInput &in, Finding &out)
 
 QString seconds(qint64 ms)
 {
-    return QStringLiteral("%1 s").arg(ms / 1000);
+    return KeyspaceRulesText::tr("%1 s").arg(ms / 1000);
 }
 
 QString examples(const QStringList &keys, qint64 count)
@@ -59,33 +69,37 @@ void checkReceiptTtl(const AuditInput &in, Finding &out)
                  << qMakePair(QStringLiteral("expiring within the window"),
                               QString::number(k->receiptsWithinWindow));
     if (ttl * 1000 < windowMs)
-        return conclude(out, Verdict::Fail,
-                        QStringLiteral("the console writes receipts that live %1 s, less than "
-                                       "the %2 s retry window, so a late retry deducts again: "
-                                       "raise the profile's receipt TTL above the window.")
-                            .arg(ttl)
-                            .arg(windowMs / 1000));
+        return conclude(
+            out, Verdict::Fail,
+            KeyspaceRulesText::tr("the console writes receipts that live %1 s, less than "
+                                  "the %2 s retry window, so a late retry deducts again: "
+                                  "raise the profile's receipt TTL above the window.")
+                .arg(ttl)
+                .arg(windowMs / 1000));
     if (k->receiptsWithinWindow > 0)
-        return conclude(out, Verdict::Warn,
-                        QStringLiteral("%1 receipt(s) expire within the %2 retry window (soonest "
-                                       "in %3: %4): a retry of those orders after that deducts "
-                                       "again; if they may still be retried, write receipts with "
-                                       "a longer TTL.")
-                            .arg(k->receiptsWithinWindow)
-                            .arg(seconds(windowMs), seconds(k->shortestTtlMs),
-                                 examples(k->withinWindowExamples, k->receiptsWithinWindow)));
+        return conclude(
+            out, Verdict::Warn,
+            KeyspaceRulesText::tr("%1 receipt(s) expire within the %2 retry window (soonest "
+                                  "in %3: %4): a retry of those orders after that deducts "
+                                  "again; if they may still be retried, write receipts with "
+                                  "a longer TTL.")
+                .arg(k->receiptsWithinWindow)
+                .arg(seconds(windowMs), seconds(k->shortestTtlMs),
+                     examples(k->withinWindowExamples, k->receiptsWithinWindow)));
     if (k->receipts == 0)
         return conclude(out, Verdict::Pass,
-                        QStringLiteral("no receipts in the last scan, so none can expire "
-                                       "early."));
+                        KeyspaceRulesText::tr("no receipts in the last scan, so none can expire "
+                                              "early."));
     if (k->shortestTtlMs < 0)
-        return conclude(out, Verdict::Pass,
-                        QStringLiteral("no receipt has a TTL, so none expires early (receipts "
-                                       "without a TTL are the next rule)."));
-    conclude(out, Verdict::Pass,
-             QStringLiteral("every receipt outlives the %1 retry window (the soonest expires in "
-                            "%2).")
-                 .arg(seconds(windowMs), seconds(k->shortestTtlMs)));
+        return conclude(
+            out, Verdict::Pass,
+            KeyspaceRulesText::tr("no receipt has a TTL, so none expires early (receipts "
+                                  "without a TTL are the next rule)."));
+    conclude(
+        out, Verdict::Pass,
+        KeyspaceRulesText::tr("every receipt outlives the %1 retry window (the soonest expires in "
+                              "%2).")
+            .arg(seconds(windowMs), seconds(k->shortestTtlMs)));
 }
 
 void checkReceiptsWithoutTtl(const AuditInput &in, Finding &out)
@@ -97,13 +111,14 @@ void checkReceiptsWithoutTtl(const AuditInput &in, Finding &out)
                  << qMakePair(QStringLiteral("without a TTL"),
                               QString::number(k->receiptsWithoutTtl));
     if (k->receiptsWithoutTtl == 0)
-        return conclude(out, Verdict::Pass, QStringLiteral("every receipt has a TTL."));
-    conclude(out, Verdict::Warn,
-             QStringLiteral("%1 receipt(s) never expire (%2): the deduct function always writes "
-                            "a TTL, so something else wrote them; they hold memory forever: find "
-                            "the writer, then give them a TTL (EXPIRE).")
-                 .arg(k->receiptsWithoutTtl)
-                 .arg(examples(k->withoutTtlExamples, k->receiptsWithoutTtl)));
+        return conclude(out, Verdict::Pass, KeyspaceRulesText::tr("every receipt has a TTL."));
+    conclude(
+        out, Verdict::Warn,
+        KeyspaceRulesText::tr("%1 receipt(s) never expire (%2): the deduct function always writes "
+                              "a TTL, so something else wrote them; they hold memory forever: find "
+                              "the writer, then give them a TTL (EXPIRE).")
+            .arg(k->receiptsWithoutTtl)
+            .arg(examples(k->withoutTtlExamples, k->receiptsWithoutTtl)));
 }
 
 void checkStockValues(const AuditInput &in, Finding &out)
@@ -117,21 +132,24 @@ void checkStockValues(const AuditInput &in, Finding &out)
                  << qMakePair(QStringLiteral("negative"), QString::number(k->stockNegative));
     QStringList problems;
     if (k->stockNotCanonical > 0)
-        problems << QStringLiteral("%1 not a canonical integer (%2), which the deduct function "
-                                   "refuses with an error")
+        problems << KeyspaceRulesText::tr(
+                        "%1 not a canonical integer (%2), which the deduct function "
+                        "refuses with an error")
                         .arg(k->stockNotCanonical)
                         .arg(examples(k->notCanonicalExamples, k->stockNotCanonical));
     if (k->stockNegative > 0)
-        problems << QStringLiteral("%1 negative (%2), stock that was oversold")
+        problems << KeyspaceRulesText::tr("%1 negative (%2), stock that was oversold")
                         .arg(k->stockNegative)
                         .arg(examples(k->negativeExamples, k->stockNegative));
     if (problems.isEmpty())
-        return conclude(out, Verdict::Pass,
-                        QStringLiteral("every stock value is a canonical integer of 0 or more."));
-    conclude(out, Verdict::Fail,
-             QStringLiteral("stock values: %1: correct them (SET the key to the counted stock) "
-                            "before the release.")
-                 .arg(problems.join(QStringLiteral("; "))));
+        return conclude(
+            out, Verdict::Pass,
+            KeyspaceRulesText::tr("every stock value is a canonical integer of 0 or more."));
+    conclude(
+        out, Verdict::Fail,
+        KeyspaceRulesText::tr("stock values: %1: correct them (SET the key to the counted stock) "
+                              "before the release.")
+            .arg(problems.join(QStringLiteral("; "))));
 }
 
 } // namespace readiness

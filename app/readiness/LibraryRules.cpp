@@ -6,9 +6,17 @@
 #include "functions/LibraryVersion.h"
 #include "functions/LocalCatalog.h"
 
+#include <QCoreApplication>
+
 namespace readiness {
 
 namespace {
+// The sentences the Readiness tab shows are translated there; the CLI installs no translator
+// and prints the English (its report and --json).
+struct LibraryRulesText
+{
+    Q_DECLARE_TR_FUNCTIONS(readiness::Rules)
+};
 
 bool isShipped(const functions::LocalFile &f)
 {
@@ -69,10 +77,9 @@ void concludeNotes(Finding &out, QList<Note> notes, int nodeCount)
     out.verdict = notes.first().verdict;
     QStringList sentences;
     for (const Note &n : notes)
-        sentences
-            << (nodeCount > 1
-                    ? QStringLiteral("On %1: %2").arg(n.nodes.join(QStringLiteral(", ")), n.text)
-                    : n.text);
+        sentences << (nodeCount > 1 ? LibraryRulesText::tr("On %1: %2")
+                                          .arg(n.nodes.join(QStringLiteral(", ")), n.text)
+                                    : n.text);
     out.why = sentences.join(QLatin1Char(' '));
 }
 
@@ -101,16 +108,16 @@ QString evidenceName(const QString &name, const NodeLibraries &node, int nodeCou
 void checkLibraryRelease(const AuditInput &in, Finding &out)
 {
     if (in.nodes.isEmpty())
-        return conclude(out, Verdict::CouldNotCheck, QStringLiteral("no node was read"));
+        return conclude(out, Verdict::CouldNotCheck, LibraryRulesText::tr("no node was read"));
     if (!in.catalog)
-        return conclude(out, Verdict::CouldNotCheck, QStringLiteral("no release catalogue"));
+        return conclude(out, Verdict::CouldNotCheck, LibraryRulesText::tr("no release catalogue"));
     QStringList shippedNames;
     for (const functions::LocalFile &f : in.catalog->files())
         if (isShipped(f) && !shippedNames.contains(f.inspection.library))
             shippedNames << f.inspection.library;
     if (shippedNames.isEmpty())
         return conclude(out, Verdict::CouldNotCheck,
-                        QStringLiteral("the console ships no library to compare with"));
+                        LibraryRulesText::tr("the console ships no library to compare with"));
     const int count = int(in.nodes.size());
     concludeEachNode(
         in, out,
@@ -126,11 +133,12 @@ void checkLibraryRelease(const AuditInput &in, Finding &out)
                 const redis::LibraryInfo *loaded = loadedNamed(libs, name);
                 if (!loaded) {
                     out.evidence << qMakePair(evidenceName(name, node, count),
-                                              QStringLiteral("not loaded"));
+                                              LibraryRulesText::tr("not loaded"));
                     addNote(notes, Verdict::Fail,
-                            QStringLiteral("%1 is not loaded, so every deduction there fails with "
-                                           "'Function not found': load the shipped %2 "
-                                           "(inventory-cli functions load).")
+                            LibraryRulesText::tr(
+                                "%1 is not loaded, so every deduction there fails with "
+                                "'Function not found': load the shipped %2 "
+                                "(inventory-cli functions load).")
                                 .arg(name, shippedVersion),
                             node.node);
                     continue;
@@ -142,24 +150,25 @@ void checkLibraryRelease(const AuditInput &in, Finding &out)
                 const bool identical = match.kind == functions::LibraryMatch::Kind::Identical;
                 if (identical && match.file == shipped->displayName)
                     addNote(notes, Verdict::Pass,
-                            QStringLiteral("%1 is byte for byte the shipped release %2.")
+                            LibraryRulesText::tr("%1 is byte for byte the shipped release %2.")
                                 .arg(name, shippedVersion),
                             node.node);
                 else if (identical)
                     addNote(
                         notes, Verdict::Warn,
-                        QStringLiteral("%1 is the older release %2, not the shipped %3: load the "
-                                       "shipped release before relying on what %3 fixed.")
+                        LibraryRulesText::tr(
+                            "%1 is the older release %2, not the shipped %3: load the "
+                            "shipped release before relying on what %3 fixed.")
                             .arg(name, functions::versionLabel(match.fileVersion), shippedVersion),
                         node.node);
                 else
-                    addNote(
-                        notes, Verdict::Fail,
-                        QStringLiteral("%1 matches no release (%2): code nobody shipped deducts "
-                                       "stock; load the shipped %3 (inventory-cli functions "
-                                       "load).")
-                            .arg(name, describe(*loaded), shippedVersion),
-                        node.node);
+                    addNote(notes, Verdict::Fail,
+                            LibraryRulesText::tr(
+                                "%1 matches no release (%2): code nobody shipped deducts "
+                                "stock; load the shipped %3 (inventory-cli functions "
+                                "load).")
+                                .arg(name, describe(*loaded), shippedVersion),
+                            node.node);
             }
         });
 }
@@ -167,7 +176,7 @@ void checkLibraryRelease(const AuditInput &in, Finding &out)
 void checkDeductWrites(const AuditInput &in, Finding &out)
 {
     if (in.nodes.isEmpty())
-        return conclude(out, Verdict::CouldNotCheck, QStringLiteral("no node was read"));
+        return conclude(out, Verdict::CouldNotCheck, LibraryRulesText::tr("no node was read"));
     const int count = int(in.nodes.size());
     concludeEachNode(
         in, out,
@@ -183,20 +192,21 @@ void checkDeductWrites(const AuditInput &in, Finding &out)
                     (f.flags.contains(QLatin1String("no-writes")) ? flagged : fine) << f.name;
                 }
             if (!flagged.isEmpty())
-                addNote(
-                    notes, Verdict::Fail,
-                    QStringLiteral("%1 carries the no-writes flag, so Redis refuses its DECRBY "
-                                   "and SET and every deduction fails: remove the flag and load "
-                                   "the library again.")
-                        .arg(flagged.join(QStringLiteral(", "))),
-                    node.node);
-            else if (fine.isEmpty())
-                addNote(notes, Verdict::CouldNotCheck,
-                        QStringLiteral("no deduct function is loaded (see the library rule)."),
+                addNote(notes, Verdict::Fail,
+                        LibraryRulesText::tr(
+                            "%1 carries the no-writes flag, so Redis refuses its DECRBY "
+                            "and SET and every deduction fails: remove the flag and load "
+                            "the library again.")
+                            .arg(flagged.join(QStringLiteral(", "))),
                         node.node);
+            else if (fine.isEmpty())
+                addNote(
+                    notes, Verdict::CouldNotCheck,
+                    LibraryRulesText::tr("no deduct function is loaded (see the library rule)."),
+                    node.node);
             else
                 addNote(notes, Verdict::Pass,
-                        QStringLiteral("%1 may write (no no-writes flag).")
+                        LibraryRulesText::tr("%1 may write (no no-writes flag).")
                             .arg(fine.join(QStringLiteral(", "))),
                         node.node);
         });
@@ -217,7 +227,7 @@ void checkLibraryDrift(const AuditInput &in, Finding &out)
         QStringList libs;
         for (const redis::LibraryInfo &l : *n.libraries.value)
             libs << QStringLiteral("%1 %2").arg(l.name, describe(l));
-        out.evidence << qMakePair(n.node, libs.isEmpty() ? QStringLiteral("no libraries")
+        out.evidence << qMakePair(n.node, libs.isEmpty() ? LibraryRulesText::tr("no libraries")
                                                          : libs.join(QStringLiteral("; ")));
     }
     if (byFingerprint.size() > 1) {
@@ -231,19 +241,19 @@ void checkLibraryDrift(const AuditInput &in, Finding &out)
                 others << group;
         return conclude(
             out, Verdict::Fail,
-            QStringLiteral("%1 hold(s) different libraries from %2, so a deduction "
-                           "runs different code depending on its SKU's slot: load "
-                           "the same release on every primary.")
+            LibraryRulesText::tr("%1 hold(s) different libraries from %2, so a deduction "
+                                 "runs different code depending on its SKU's slot: load "
+                                 "the same release on every primary.")
                 .arg(others.join(QStringLiteral(", ")), majority.join(QStringLiteral(", "))));
     }
     if (!unread.isEmpty())
         return conclude(out, Verdict::CouldNotCheck, unread.join(QStringLiteral("; ")));
     if (in.nodes.size() == 1)
         return conclude(out, Verdict::Pass,
-                        QStringLiteral("a single primary: there is one copy of the library, "
-                                       "nothing can drift."));
+                        LibraryRulesText::tr("a single primary: there is one copy of the library, "
+                                             "nothing can drift."));
     conclude(out, Verdict::Pass,
-             QStringLiteral("all %1 primaries hold the same libraries, byte for byte.")
+             LibraryRulesText::tr("all %1 primaries hold the same libraries, byte for byte.")
                  .arg(in.nodes.size()));
 }
 

@@ -1,25 +1,50 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Rules.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 
 namespace readiness {
 
+namespace {
+// Titles and the sentences that name primaries are translated in the Readiness tab; the CLI
+// installs no translator and prints the English.
+struct RulesText
+{
+    Q_DECLARE_TR_FUNCTIONS(readiness::Rules)
+};
+} // namespace
+
 const QList<Rule> &rules()
 {
     static const QList<Rule> table{
-        {"eviction-policy", "Eviction policy", &checkEviction, false, true},
-        {"persistence", "Persistence", &checkPersistence, false, true},
-        {"replication", "Replication", &checkReplication, false, true},
-        {"busy-reply-threshold", "Busy script threshold", &checkBusyThreshold, false, true},
-        {"library-release", "Loaded library is a shipped release", &checkLibraryRelease},
-        {"deduct-writes", "Deduct functions may write", &checkDeductWrites},
-        {"library-drift", "Same library on every primary", &checkLibraryDrift},
-        {"load-permission", "Calling user cannot load libraries", &checkLoadPermission, false,
-         true},
-        {"receipt-ttl", "Receipt TTLs cover the retry window", &checkReceiptTtl, true},
-        {"receipts-without-ttl", "Receipts without a TTL", &checkReceiptsWithoutTtl, true},
-        {"stock-values", "Stock values are canonical, not negative", &checkStockValues, true},
+        {"eviction-policy", QT_TRANSLATE_NOOP("readiness::Rules", "Eviction policy"),
+         &checkEviction, false, true},
+        {"persistence", QT_TRANSLATE_NOOP("readiness::Rules", "Persistence"), &checkPersistence,
+         false, true},
+        {"replication", QT_TRANSLATE_NOOP("readiness::Rules", "Replication"), &checkReplication,
+         false, true},
+        {"busy-reply-threshold", QT_TRANSLATE_NOOP("readiness::Rules", "Busy script threshold"),
+         &checkBusyThreshold, false, true},
+        {"library-release",
+         QT_TRANSLATE_NOOP("readiness::Rules", "Loaded library is a shipped release"),
+         &checkLibraryRelease},
+        {"deduct-writes", QT_TRANSLATE_NOOP("readiness::Rules", "Deduct functions may write"),
+         &checkDeductWrites},
+        {"library-drift", QT_TRANSLATE_NOOP("readiness::Rules", "Same library on every primary"),
+         &checkLibraryDrift},
+        {"load-permission",
+         QT_TRANSLATE_NOOP("readiness::Rules", "Calling user cannot load libraries"),
+         &checkLoadPermission, false, true},
+        {"receipt-ttl",
+         QT_TRANSLATE_NOOP("readiness::Rules", "Receipt TTLs cover the retry window"),
+         &checkReceiptTtl, true},
+        {"receipts-without-ttl", QT_TRANSLATE_NOOP("readiness::Rules", "Receipts without a TTL"),
+         &checkReceiptsWithoutTtl, true},
+        {"stock-values",
+         QT_TRANSLATE_NOOP("readiness::Rules", "Stock values are canonical, not negative"),
+         &checkStockValues, true},
     };
     return table;
 }
@@ -49,7 +74,7 @@ void checkEveryServer(const Rule &rule, const AuditInput &in, Finding &out)
     out = each[worst];
     if (agree) {
         if (each.size() > 1)
-            out.why += QStringLiteral(" The same on all %1 primaries.").arg(each.size());
+            out.why += RulesText::tr(" The same on all %1 primaries.").arg(each.size());
         return;
     }
     // The primaries with the worst verdict for the same reason are named together; one with
@@ -61,9 +86,9 @@ void checkEveryServer(const Rule &rule, const AuditInput &in, Finding &out)
         if (each[i].why == out.why)
             at << in.servers[i].node;
         else
-            also << QStringLiteral("On %1: %2").arg(in.servers[i].node, each[i].why);
+            also << RulesText::tr("On %1: %2").arg(in.servers[i].node, each[i].why);
     }
-    out.why = QStringLiteral("On %1 (%2 of %3 primaries): %4")
+    out.why = RulesText::tr("On %1 (%2 of %3 primaries): %4")
                   .arg(at.join(QStringLiteral(", ")))
                   .arg(at.size())
                   .arg(each.size())
@@ -89,7 +114,8 @@ QList<Finding> evaluate(const AuditInput &in)
             continue;
         Finding f;
         f.id = QString::fromLatin1(rule.id);
-        f.title = QString::fromLatin1(rule.title);
+        // Translated here, at call time: the table is built once, maybe before a translator.
+        f.title = RulesText::tr(rule.title);
         if (rule.perServer && in.servers.size() > 1)
             checkEveryServer(rule, in, f);
         else

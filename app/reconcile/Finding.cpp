@@ -57,4 +57,9 @@ QJsonObject findingJson(const Finding &f)
             {QStringLiteral("sentence"), f.sentence}};
 }
 
+QString recordSentence(const Finding &f)
+{
+    return f.englishSentence.isEmpty() ? f.sentence : f.englishSentence;
+}
+
 } // namespace reconcile

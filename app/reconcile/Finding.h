@@ -29,11 +29,16 @@ struct Finding
     // Needs someone's attention: every class but in_line, and released for a non-committed
     // order (given back as it should be).
     bool divergent = false;
-    QString sentence; // what happened and what to do
+    QString sentence; // what happened and what to do, in the window's language
+    // The same sentence in English when `sentence` was translated (empty otherwise), for what
+    // stays English whatever the window shows: the audit record of a release quotes it.
+    QString englishSentence;
 };
 
 // ORDER:SKU:QTY:CLASS, as Magento's list-inconsistencies -r prints ORDER:SKU:QTY:STOCK.
 QString rawLine(const Finding &f);
 QJsonObject findingJson(const Finding &f);
+// The sentence as an audit record quotes it: in English.
+QString recordSentence(const Finding &f);
 
 } // namespace reconcile

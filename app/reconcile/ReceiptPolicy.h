@@ -2,7 +2,9 @@
 #pragma once
 
 #include "browse/ServerEvidence.h"
+#include "core/Wording.h"
 
+#include <QCoreApplication>
 #include <QList>
 
 namespace reconcile {
@@ -18,14 +20,16 @@ struct ReceiptPolicy
 
     // "Receipts are written to live 7 days (the profile's receipt TTL); the eviction policy is
     // noeviction on every primary, which never removes one sooner."
-    QString sentence() const;
+    QString sentence(core::Wording wording = core::Wording::Translated) const;
     bool evictionKnown() const;
+
+    Q_DECLARE_TR_FUNCTIONS(reconcile::ReceiptPolicy)
 };
 
 // Reads every primary's evidence (one INFO each) through the scan nodes of `sender`.
 ReceiptPolicy readReceiptPolicy(redis::CommandSender &sender, qint64 ttlSeconds, int timeoutMs);
 
 // "7 days", "36 h", "15 min", "40 s".
-QString durationText(qint64 ms);
+QString durationText(qint64 ms, core::Wording wording = core::Wording::Translated);
 
 } // namespace reconcile

@@ -67,7 +67,8 @@ Reconciler::Reconciler(const browse::KeyspaceStore &store, Scope scope, ReceiptP
     : m_store(store)
     , m_scope(std::move(scope))
     , m_policy(std::move(policy))
-    , m_policySentence(m_policy.sentence().chopped(1))
+    , m_policySentence(m_policy.sentence())
+    , m_policySentenceEnglish(m_policy.sentence(core::Wording::English))
     , m_sink(std::move(sink))
     , m_seen(store.receiptRows(), 0)
     , m_committed(store.receiptRows(), 0)
@@ -104,8 +105,16 @@ Reconciler::LedgerUnits &Reconciler::unitsOf(const QByteArray &sku)
 template<typename Words>
 void Reconciler::report(Finding f, Words &&words)
 {
-    if (m_sentences)
-        f.sentence = words();
+    if (m_sentences) {
+        f.sentence = words(Tr{core::Wording::Translated});
+        // A divergent finding may be released from the window, and the audit record of that
+        // release quotes it: in English whatever the window shows. Kept only when it differs.
+        if (f.divergent) {
+            QString english = words(Tr{core::Wording::English});
+            if (english != f.sentence)
+                f.englishSentence = std::move(english);
+        }
+    }
     report(std::move(f));
 }
 
@@ -138,19 +147,18 @@ void Reconciler::addRow(const ledger::LedgerRow &row, uint32_t receipt, bool rel
             m_notCommitted[receipt] += uint32_t(row.quantity);
         return;
     }
-    Finding f{row.orderId, row.sku, row.quantity, FindingClass::Released, false, {}};
+    Finding f{row.orderId, row.sku, row.quantity, FindingClass::Released, false, {}, {}};
     const QString o = m_sentences ? order(row.orderId) : QString(),
                   sku = m_sentences ? core::escapeBytes(row.sku, 80) : QString();
     switch (row.state) {
     case ledger::OrderState::Committed:
         f.divergent = true;
         if (released) {
-            report(std::move(f), [&] {
-                return QStringLiteral("Order %1 is committed in the ledger for %2 of SKU %3, but "
-                                      "its deduction was released (the release key exists) "
-                                      "and no receipt is left: stock was given back for a "
-                                      "sold item. Check the order, then deduct %2 again by "
-                                      "hand.")
+            report(std::move(f), [&](const Tr &tr) {
+                return tr("Order %1 is committed in the ledger for %2 of SKU %3, but its "
+                          "deduction was released (the release key exists) and no receipt is "
+                          "left: stock was given back for a sold item. Check the order, then "
+                          "deduct %2 again by hand.")
                     .arg(o)
                     .arg(row.quantity)
                     .arg(sku);
@@ -158,25 +166,27 @@ void Reconciler::addRow(const ledger::LedgerRow &row, uint32_t receipt, bool rel
             return;
         }
         f.cls = FindingClass::MissingReceipt;
-        report(std::move(f), [&] {
-            QString age;
+        report(std::move(f), [&](const Tr &tr) {
+            // Sentences whole, joined by a space: a translation keeps its own word order.
+            QStringList words{tr("Order %1 is committed in the ledger for %2 of SKU %3 but "
+                                 "Redis holds no receipt for it: a retry would deduct again.")
+                                  .arg(o)
+                                  .arg(row.quantity)
+                                  .arg(sku),
+                              policySentence(tr)};
             if (row.timeMs != ledger::NoTime) {
                 const qint64 ago = m_scope.nowMs - row.timeMs;
-                age = ago > m_policy.ttlSeconds * 1000
-                          ? QStringLiteral(" It was committed %1 ago, longer than receipts live: "
-                                           "its receipt has most likely expired.")
-                                .arg(durationText(ago))
-                          : QStringLiteral(" It was committed %1 ago, within the receipt TTL: "
-                                           "expiry does not explain it.")
-                                .arg(durationText(std::max<qint64>(ago, 0)));
+                words << (ago > m_policy.ttlSeconds * 1000
+                              ? tr("It was committed %1 ago, longer than receipts live: its "
+                                   "receipt has most likely expired.")
+                                    .arg(durationText(ago, tr.wording))
+                              : tr("It was committed %1 ago, within the receipt TTL: expiry "
+                                   "does not explain it.")
+                                    .arg(durationText(std::max<qint64>(ago, 0), tr.wording)));
             }
-            return QStringLiteral("Order %1 is committed in the ledger for %2 of SKU %3 but "
-                                  "Redis holds no receipt for it: a retry would deduct "
-                                  "again. %4.%5 Do not retry this order; if its stock "
-                                  "was never deducted, adjust the stock by hand.")
-                .arg(o)
-                .arg(row.quantity)
-                .arg(sku, m_policySentence, age);
+            words << tr("Do not retry this order; if its stock was never deducted, adjust the "
+                        "stock by hand.");
+            return words.join(QLatin1Char(' '));
         });
         return;
     case ledger::OrderState::Cancelled:
@@ -185,11 +195,13 @@ void Reconciler::addRow(const ledger::LedgerRow &row, uint32_t receipt, bool rel
             ++m_tally.rowsNotDeducted;
             return;
         }
-        report(std::move(f), [&] {
-            return QStringLiteral("Order %1 is %2 in the ledger and its deduction of SKU %3 "
-                                  "was released already (the release key exists): nothing "
-                                  "to do.")
-                .arg(o, ledger::stateName(row.state), sku);
+        report(std::move(f), [&](const Tr &tr) {
+            return (row.state == ledger::OrderState::Failed
+                        ? tr("Order %1 is failed in the ledger and its deduction of SKU %2 was "
+                             "released already (the release key exists): nothing to do.")
+                        : tr("Order %1 is cancelled in the ledger and its deduction of SKU %2 "
+                             "was released already (the release key exists): nothing to do."))
+                .arg(o, sku);
         });
         return;
     case ledger::OrderState::Pending:
@@ -219,47 +231,44 @@ bool Reconciler::needsReleaseRead(uint32_t r) const
 }
 
 namespace {
-// A committed order with its receipt: in line, or the quantities differ (a v2 receipt). The
-// sentence only when `words`: a million in-line orders need none for --raw.
-void judgeCommitted(Finding &f, qint64 committed, std::optional<qint64> recorded, bool words,
-                    const QString &o, const QString &sku)
+// A committed order with its receipt: in line, or the quantities differ (a v2 receipt).
+void judgeCommitted(Finding &f, qint64 committed, std::optional<qint64> recorded)
 {
     f.cls =
         recorded && *recorded != committed ? FindingClass::QuantityDiffers : FindingClass::InLine;
     f.divergent = f.cls == FindingClass::QuantityDiffers;
     if (!recorded)
         f.quantity = committed;
-    if (!words)
-        return;
-    if (!recorded) {
-        f.sentence = QStringLiteral("Order %1 is committed for %2 of SKU %3 and its receipt "
-                                    "exists (a v1 receipt records no quantity: only the "
-                                    "deduction itself was compared).")
-                         .arg(o)
-                         .arg(committed)
-                         .arg(sku);
-    } else if (*recorded == committed) {
-        f.sentence = QStringLiteral("Order %1 is committed for %2 of SKU %3 and its receipt "
-                                    "recorded %2: in line.")
-                         .arg(o)
-                         .arg(committed)
-                         .arg(sku);
-    } else {
-        const qint64 d = *recorded - committed;
-        f.sentence = QStringLiteral("Order %1's receipt deducted %2 of SKU %3 but the ledger "
-                                    "committed %4: the stock is %5 by %6. Check the order, "
-                                    "then adjust the stock by %7.")
-                         .arg(o)
-                         .arg(*recorded)
-                         .arg(sku)
-                         .arg(committed)
-                         .arg(d > 0 ? QStringLiteral("short") : QStringLiteral("over"))
-                         .arg(std::abs(d))
-                         .arg(d > 0 ? QStringLiteral("+%1").arg(d) : QString::number(d));
-    }
 }
-
 } // namespace
+
+QString Reconciler::committedSentence(const Tr &tr, qint64 committed,
+                                      std::optional<qint64> recorded, const QString &o,
+                                      const QString &sku)
+{
+    if (!recorded)
+        return tr("Order %1 is committed for %2 of SKU %3 and its receipt exists (a v1 receipt "
+                  "records no quantity: only the deduction itself was compared).")
+            .arg(o)
+            .arg(committed)
+            .arg(sku);
+    if (*recorded == committed)
+        return tr("Order %1 is committed for %2 of SKU %3 and its receipt recorded %2: in line.")
+            .arg(o)
+            .arg(committed)
+            .arg(sku);
+    const qint64 d = *recorded - committed;
+    return (d > 0 ? tr("Order %1's receipt deducted %2 of SKU %3 but the ledger committed %4: "
+                       "the stock is short by %5. Check the order, then adjust the stock by %6.")
+                  : tr("Order %1's receipt deducted %2 of SKU %3 but the ledger committed %4: "
+                       "the stock is over by %5. Check the order, then adjust the stock by %6."))
+        .arg(o)
+        .arg(*recorded)
+        .arg(sku)
+        .arg(committed)
+        .arg(std::abs(d))
+        .arg(d > 0 ? QStringLiteral("+%1").arg(d) : QString::number(d));
+}
 
 bool Reconciler::judgeReceipt(uint32_t r, bool released, bool releaseRead)
 {
@@ -282,28 +291,26 @@ bool Reconciler::judgeReceipt(uint32_t r, bool released, bool releaseRead)
             ++m_tally.receiptsAgeUnknown; // a v1 receipt: its time is not known
         return true;
     }
-    const QString recordedText = !m_sentences ? QString()
-                                 : recorded   ? QString::number(*recorded)
-                                              : QStringLiteral("an unrecorded quantity");
-    Finding f{orderId, skuName, recorded.value_or(0), FindingClass::Released, false, {}};
+    Finding f{orderId, skuName, recorded.value_or(0), FindingClass::Released, false, {}, {}};
     if (seen & ReleaseKey) {
         f.divergent = seen & Committed;
         const bool sold = f.divergent;
-        report(std::move(f), [&] {
-            return sold ? QStringLiteral("Order %1 is committed in the ledger, yet its deduction "
-                                         "of SKU %2 was released (the release key exists) while "
-                                         "its receipt remains: stock was given back for a sold "
-                                         "item. Check the order before deducting again.")
-                              .arg(o, sku)
-                        : QStringLiteral("Order %1's deduction of SKU %2 was released already "
-                                         "(the release key exists): nothing to do.")
-                              .arg(o, sku);
+        report(std::move(f), [&](const Tr &tr) {
+            return (sold ? tr("Order %1 is committed in the ledger, yet its deduction of SKU %2 "
+                              "was released (the release key exists) while its receipt remains: "
+                              "stock was given back for a sold item. Check the order before "
+                              "deducting again.")
+                         : tr("Order %1's deduction of SKU %2 was released already (the release "
+                              "key exists): nothing to do."))
+                .arg(o, sku);
         });
         return true;
     }
     if (seen & Committed) {
-        judgeCommitted(f, m_committed[r], recorded, m_sentences, o, sku);
-        report(std::move(f));
+        const qint64 committed = m_committed[r];
+        judgeCommitted(f, committed, recorded);
+        report(std::move(f),
+               [&](const Tr &tr) { return committedSentence(tr, committed, recorded, o, sku); });
         return true;
     }
     if (seen & (Failed | Cancelled)) {
@@ -314,16 +321,18 @@ bool Reconciler::judgeReceipt(uint32_t r, bool released, bool releaseRead)
             f.quantity = m_notCommitted[r];
         f.divergent = true;
         const qint64 quantity = f.quantity;
-        report(std::move(f), [&] {
-            return QStringLiteral("Order %1 is %2 in the ledger but its receipt deducted %3 of "
-                                  "SKU %4, never given back. Once the order is confirmed %2, "
-                                  "release the deduction (it restores the units the receipt "
-                                  "recorded).")
-                .arg(o,
-                     ledger::stateName((seen & Failed) ? ledger::OrderState::Failed
-                                                       : ledger::OrderState::Cancelled),
-                     recorded ? recordedText : QStringLiteral("(by the ledger) %1").arg(quantity),
-                     sku);
+        report(std::move(f), [&](const Tr &tr) {
+            const QString units =
+                recorded ? QString::number(*recorded) : tr("(by the ledger) %1").arg(quantity);
+            return ((seen & Failed) ? tr("Order %1 is failed in the ledger but its receipt "
+                                         "deducted %2 of SKU %3, never given back. Once the "
+                                         "order is confirmed failed, release the deduction (it "
+                                         "restores the units the receipt recorded).")
+                                    : tr("Order %1 is cancelled in the ledger but its receipt "
+                                         "deducted %2 of SKU %3, never given back. Once the "
+                                         "order is confirmed cancelled, release the deduction "
+                                         "(it restores the units the receipt recorded)."))
+                .arg(o, units, sku);
         });
         return true;
     }
@@ -331,11 +340,11 @@ bool Reconciler::judgeReceipt(uint32_t r, bool released, bool releaseRead)
         ++m_tally.rowsPending; // the receipt of a pending order: not a candidate
         return true;
     }
-    return judgeAbsent(std::move(f), written, o, sku, recordedText, releaseRead);
+    return judgeAbsent(std::move(f), written, o, sku, recorded, releaseRead);
 }
 
 bool Reconciler::judgeAbsent(Finding f, std::optional<qint64> written, const QString &o,
-                             const QString &sku, const QString &recordedText, bool releaseRead)
+                             const QString &sku, std::optional<qint64> recorded, bool releaseRead)
 {
     if (!written) {
         ++m_tally.receiptsAgeUnknown;
@@ -350,13 +359,13 @@ bool Reconciler::judgeAbsent(Finding f, std::optional<qint64> written, const QSt
         return false;
     f.cls = FindingClass::ReleaseCandidate;
     f.divergent = true;
-    report(std::move(f), [&] {
-        return QStringLiteral("Order %1 has a receipt deducting %2 of SKU %3 written %4 ago "
-                              "(%5), and the ledger has no row for it (grace period %6): a "
-                              "deduction without an order. Check the order system, then "
-                              "release it.")
-            .arg(o, recordedText, sku, durationText(age), at(*written),
-                 durationText(m_scope.graceMs));
+    report(std::move(f), [&](const Tr &tr) {
+        const QString units = recorded ? QString::number(*recorded) : tr("an unrecorded quantity");
+        return tr("Order %1 has a receipt deducting %2 of SKU %3 written %4 ago (%5), and the "
+                  "ledger has no row for it (grace period %6): a deduction without an order. "
+                  "Check the order system, then release it.")
+            .arg(o, units, sku, durationText(age, tr.wording), at(*written),
+                 durationText(m_scope.graceMs, tr.wording));
     });
     return true;
 }
@@ -374,14 +383,14 @@ std::vector<SkuBalance> Reconciler::balances() const
         case browse::StockState::Integer:
             break;
         case browse::StockState::Missing:
-            b.stockProblem = QStringLiteral("no stock key");
+            b.stockProblem = tr("no stock key");
             break;
         case browse::StockState::NotInteger:
         case browse::StockState::WrongType:
-            b.stockProblem = QStringLiteral("not an integer");
+            b.stockProblem = tr("not an integer");
             break;
         case browse::StockState::Unseen:
-            b.stockProblem = QStringLiteral("not read");
+            b.stockProblem = tr("not read");
             break;
         }
         b.stock = m_store.stockValue(s);
@@ -406,7 +415,7 @@ std::vector<SkuBalance> Reconciler::balances() const
     for (auto it = m_otherSkus.cbegin(); it != m_otherSkus.cend(); ++it) {
         SkuBalance b;
         b.sku = it.key();
-        b.stockProblem = QStringLiteral("not read");
+        b.stockProblem = tr("not read");
         b.committedOrders = it->orders;
         b.committedUnits = it->units;
         out.push_back(std::move(b));

@@ -4,8 +4,10 @@
 #include "Finding.h"
 #include "ReceiptPolicy.h"
 #include "browse/KeyspaceStore.h"
+#include "core/Wording.h"
 #include "ledger/LedgerRow.h"
 
+#include <QCoreApplication>
 #include <QHash>
 #include <array>
 #include <functional>
@@ -67,6 +69,8 @@ struct SkuBalance
 // known: rows without a receipt while the ledger is read, receipts at the end.
 class Reconciler
 {
+    Q_DECLARE_TR_FUNCTIONS(reconcile::Reconciler)
+
 public:
     using Sink = std::function<void(const Finding &)>;
     Reconciler(const browse::KeyspaceStore &store, Scope scope, ReceiptPolicy policy, Sink sink);
@@ -102,15 +106,31 @@ private:
         ComparedRow = 32, // an in-scope row matched it
     };
     void report(Finding f);
-    // The same with the sentence `words()` makes, made only when sentences are wanted.
+    // The same with the sentence `words(tr)` makes, made only when sentences are wanted: in the
+    // window's language, and for a divergent finding in English too (Finding::englishSentence).
     template<typename Words>
     void report(Finding f, Words &&words);
+    // Translates in the context lupdate gives this class's tr("...") calls.
+    struct Tr
+    {
+        core::Wording wording;
+        QString operator()(const char *source) const
+        {
+            return core::word(wording, "reconcile::Reconciler", source);
+        }
+    };
+    const QString &policySentence(const Tr &tr) const
+    {
+        return tr.wording == core::Wording::English ? m_policySentenceEnglish : m_policySentence;
+    }
+    static QString committedSentence(const Tr &tr, qint64 committed, std::optional<qint64> recorded,
+                                     const QString &o, const QString &sku);
     std::optional<qint64> receiptQuantity(uint32_t r) const;
     // A receipt whose order the ledger does not have: a release candidate once the grace
     // period has passed and its age is known.
     // False when it would be a candidate and the release key was not read (judgeReceipt).
     bool judgeAbsent(Finding f, std::optional<qint64> written, const QString &o, const QString &sku,
-                     const QString &recordedText, bool releaseRead);
+                     std::optional<qint64> recorded, bool releaseRead);
     std::optional<qint64> receiptTimeMs(uint32_t r) const;
     struct LedgerUnits
     {
@@ -122,6 +142,7 @@ private:
     Scope m_scope;
     ReceiptPolicy m_policy;
     QString m_policySentence; // built once: a million missing receipts share it
+    QString m_policySentenceEnglish;
     Sink m_sink;
     std::vector<uint8_t> m_seen;                // per receipt row
     std::vector<uint32_t> m_committed;          // per receipt row: units the ledger committed

@@ -370,6 +370,115 @@
     </message>
 </context>
 <context>
+    <name>browse::Cells</name>
+    <message>
+        <source>(not seen yet)</source>
+        <translation>（尚未读到）</translation>
+    </message>
+    <message>
+        <source>(missing)</source>
+        <translation>（不存在）</translation>
+    </message>
+    <message>
+        <source>(a %1, not a string)</source>
+        <translation>（%1 类型，不是字符串）</translation>
+    </message>
+    <message>
+        <source>(no remaining field)</source>
+        <translation>（没有 remaining 字段）</translation>
+    </message>
+    <message>
+        <source>(a %1)</source>
+        <translation>（%1 类型）</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <source>quantity %1</source>
+        <translation>数量 %1</translation>
+    </message>
+    <message>
+        <source>at %1</source>
+        <translation>于 %1</translation>
+    </message>
+    <message>
+        <source>hash: %1</source>
+        <translation>哈希：%1</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>between a hash&apos;s fields</comment>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>stock not integer</source>
+        <translation>库存不是整数</translation>
+    </message>
+    <message>
+        <source>negative stock</source>
+        <translation>库存为负</translation>
+    </message>
+    <message>
+        <source>stock has TTL</source>
+        <translation>库存有 TTL</translation>
+    </message>
+    <message>
+        <source>receipt without TTL</source>
+        <translation>回执没有 TTL</translation>
+    </message>
+    <message>
+        <source>stock key missing</source>
+        <translation>库存键不存在</translation>
+    </message>
+    <message>
+        <source>remaining not integer</source>
+        <translation>剩余量不是整数</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>between anomalies</comment>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>%1 is above %2: the deduction function refuses it</source>
+        <translation>%1 超过 %2：扣减函数会拒绝它</translation>
+    </message>
+    <message>
+        <source>the stock key is a %1, not a string: every deduction fails</source>
+        <translation>库存键是 %1 类型，不是字符串：每次扣减都会失败</translation>
+    </message>
+    <message>
+        <source>%1 is not a canonical integer: every deduction fails with ERR invalid stock</source>
+        <translation>%1 不是规范整数：每次扣减都会以 ERR invalid stock 失败</translation>
+    </message>
+    <message>
+        <source>%1: stock can never go negative through the function, so someone wrote it by hand</source>
+        <translation>%1：通过函数库存永远不会变为负数，因此是有人手工写入的</translation>
+    </message>
+    <message>
+        <source>the stock key expires in %1: the SKU would vanish and every deduction answer &apos;no stock key&apos;</source>
+        <translation>库存键将在 %1 后过期：该 SKU 会消失，每次扣减都会应答“没有库存键”</translation>
+    </message>
+    <message>
+        <source>never expires: the order stays protected forever, and memory grows with every order</source>
+        <translation>永不过期：该订单永远受保护，内存随每个订单增长</translation>
+    </message>
+    <message>
+        <source>its stock key %1 does not exist</source>
+        <translation>它的库存键 %1 不存在</translation>
+    </message>
+    <message>
+        <source>recorded remaining is %1, not an integer</source>
+        <translation>记录的剩余量是 %1，不是整数</translation>
+    </message>
+</context>
+<context>
     <name>browse::CsvExporter</name>
     <message>
         <source>cancelled</source>
@@ -418,6 +527,33 @@
     </message>
 </context>
 <context>
+    <name>browse::KeyspaceStore</name>
+    <message>
+        <source>stock not a canonical integer</source>
+        <translation>库存不是规范整数</translation>
+    </message>
+    <message>
+        <source>stock negative</source>
+        <translation>库存为负</translation>
+    </message>
+    <message>
+        <source>stock key has a TTL</source>
+        <translation>库存键有 TTL</translation>
+    </message>
+    <message>
+        <source>receipt without TTL</source>
+        <translation>回执没有 TTL</translation>
+    </message>
+    <message>
+        <source>receipt, stock key missing</source>
+        <translation>有回执，库存键不存在</translation>
+    </message>
+    <message>
+        <source>receipt remaining not an integer</source>
+        <translation>回执剩余量不是整数</translation>
+    </message>
+</context>
+<context>
     <name>browse::LocatedTableModel</name>
     <message>
         <source>Slot %1 is served by the primary %2</source>
@@ -438,6 +574,211 @@
     <message>
         <source>Slot</source>
         <translation>槽</translation>
+    </message>
+</context>
+<context>
+    <name>browse::OrderSentence</name>
+    <message>
+        <source>until %1 (in %2)</source>
+        <translation>在 %1 之前（还有 %2）</translation>
+    </message>
+    <message>
+        <source>Safe to retry: a retry fails (it deducts nothing) until someone repairs or deletes the key; it never expires by itself. Check the stock and the audit log first.</source>
+        <translation>可以安全重试吗：在有人修复或删除该键之前，重试会失败（不会扣减）；它不会自行过期。请先检查库存和审计日志。</translation>
+    </message>
+    <message>
+        <source>Safe to retry: no. The key has just expired: a retry now deducts again.</source>
+        <translation>可以安全重试吗：不可以。该键刚刚过期：现在重试会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>Safe to retry: a retry fails (it deducts nothing) %1. After that a retry deducts again, unless someone repairs or deletes the key first.</source>
+        <translation>可以安全重试吗：%1，重试会失败（不会扣减）。此后重试会再扣减一次，除非有人先修复或删除该键。</translation>
+    </message>
+    <message>
+        <source>Deducted (this receipt does not record how many units).</source>
+        <translation>已扣减（这条回执不记录扣减了多少件）。</translation>
+    </message>
+    <message>
+        <source>Deducted at %1 (this receipt does not record how many units).</source>
+        <translation>于 %1 扣减（这条回执不记录扣减了多少件）。</translation>
+    </message>
+    <message>
+        <source>Deducted 1 unit.</source>
+        <translation>扣减了 1 件。</translation>
+    </message>
+    <message>
+        <source>Deducted 1 unit at %1.</source>
+        <translation>于 %1 扣减了 1 件。</translation>
+    </message>
+    <message>
+        <source>Deducted %1 units.</source>
+        <translation>扣减了 %1 件。</translation>
+    </message>
+    <message>
+        <source>Deducted %1 units at %2.</source>
+        <translation>于 %2 扣减了 %1 件。</translation>
+    </message>
+    <message>
+        <source>Stock left right after this order: %1.</source>
+        <translation>该订单扣减后立即剩余的库存：%1。</translation>
+    </message>
+    <message>
+        <source>The stock left after it was recorded as %1, which is not a number: an anomaly, written by hand or by other code.</source>
+        <translation>扣减后剩余的库存被记录为 %1，这不是数字：这是异常，由人手或其他代码写入。</translation>
+    </message>
+    <message>
+        <source>no maxmemory is set, so nothing is evicted</source>
+        <translation>没有设置 maxmemory，因此不会驱逐任何键</translation>
+    </message>
+    <message>
+        <source>%1 never evicts</source>
+        <translation>%1 从不驱逐</translation>
+    </message>
+    <message>
+        <source>the server has evicted %1 keys since it started (%2%3): receipts are among what it evicts, and this one may be next</source>
+        <translation>服务器自启动以来已驱逐 %1 个键（%2%3）：回执也在它驱逐的范围内，这一条可能就是下一个</translation>
+    </message>
+    <message>
+        <source>it is on disk (AOF is on)</source>
+        <translation>它已写入磁盘（AOF 已开启）</translation>
+    </message>
+    <message>
+        <source>it is in the snapshot of %1</source>
+        <translation>它在 %1 的快照中</translation>
+    </message>
+    <message>
+        <source>the server&apos;s persistence could not be read</source>
+        <translation>无法读取服务器的持久化设置</translation>
+    </message>
+    <message>
+        <source>last snapshot %1</source>
+        <translation>上次快照 %1</translation>
+    </message>
+    <message>
+        <source>no snapshot since it started</source>
+        <translation>自启动以来没有快照</translation>
+    </message>
+    <message>
+        <source>AOF is off: a restart or failover before the next snapshot loses it (%1)</source>
+        <translation>AOF 已关闭：在下次快照之前发生重启或故障切换会丢失它（%1）</translation>
+    </message>
+    <message>
+        <source>Safe to retry: no. The receipt has just expired: a retry now deducts again.</source>
+        <translation>可以安全重试吗：不可以。回执刚刚过期：现在重试会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>the receipt has expired</source>
+        <translation>回执已过期</translation>
+    </message>
+    <message>
+        <source>at any time (the receipt never expires: an anomaly, it was written without an expiry)</source>
+        <translation>在任何时候（回执永不过期：这是异常，它写入时没有设置过期时间）</translation>
+    </message>
+    <message>
+        <source>but only %1, as the receipt expires soon</source>
+        <translation>但只能%1，因为回执即将过期</translation>
+    </message>
+    <message>
+        <source> After that a retry deducts again.</source>
+        <translation>此后重试会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>Safe to retry: not proven yet. The receipt would protect a retry %1, if nothing removes it sooner; reading the server&apos;s eviction policy and persistence…</source>
+        <translation>可以安全重试吗：尚未证实。如果没有什么提前删除回执，它会%1保护重试；正在读取服务器的驱逐策略和持久化设置…</translation>
+    </message>
+    <message>
+        <source>the server&apos;s eviction policy and persistence are not read yet</source>
+        <translation>尚未读取服务器的驱逐策略和持久化设置</translation>
+    </message>
+    <message>
+        <source>Safe to retry: not proven. The receipt would protect a retry %1 only if nothing removes it sooner, and the console could not read what could (%2). Ask someone who may run INFO for the server&apos;s maxmemory-policy and persistence.</source>
+        <translation>可以安全重试吗：未证实。只有在没有什么提前删除回执时，它才会%1保护重试，而控制台无法读取可能删除它的因素（%2）。请向有权执行 INFO 的人询问服务器的 maxmemory-policy 和持久化设置。</translation>
+    </message>
+    <message>
+        <source>could not read the server: %1</source>
+        <translation>无法读取服务器：%1</translation>
+    </message>
+    <message>
+        <source>Safe to retry: not proven. The receipt is there now and would protect a retry %1, but %2. Look the order up again right before a retry.</source>
+        <translation>可以安全重试吗：未证实。回执现在存在，会%1保护重试，但是%2。请在重试前一刻再查一次该订单。</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <comment>between reasons</comment>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source>Safe to retry: probably, %1, unless the receipt is removed sooner: %2.%3</source>
+        <translation>可以安全重试吗：很可能可以，%1，除非回执被提前删除：%2。%3</translation>
+    </message>
+    <message>
+        <source>Safe to retry: yes, %1: a retry before then changes nothing.%2 Nothing removes the receipt sooner: %3.</source>
+        <translation>可以安全重试吗：可以，%1：在此之前重试不会改变任何东西。%2没有什么会提前删除回执：%3。</translation>
+    </message>
+    <message>
+        <source>, and </source>
+        <comment>between reasons</comment>
+        <translation>，并且</translation>
+    </message>
+    <message>
+        <source>Stock now: %1.</source>
+        <translation>当前库存：%1。</translation>
+    </message>
+    <message>
+        <source>Stock now: %1, which is not valid: a new deduction of this SKU fails with an error.</source>
+        <translation>当前库存：%1，这不是有效值：对这个 SKU 的新扣减会以错误失败。</translation>
+    </message>
+    <message>
+        <source>The stock key %1 does not exist now: once the receipt is gone a retry deducts nothing and answers &apos;no stock key&apos;.</source>
+        <translation>库存键 %1 现在不存在：一旦回执消失，重试不会扣减，并应答“没有库存键”。</translation>
+    </message>
+    <message>
+        <source>Not proven: the search for order %1 is incomplete, so a receipt it did not read may exist. Do not retry on this answer: search again once the problem above is solved.</source>
+        <translation>未证实：对订单 %1 的搜索不完整，因此可能存在它没有读到的回执。不要根据这个答复重试：请在解决上述问题后再搜索一次。</translation>
+    </message>
+    <message>
+        <source>No receipt for order %1 in any SKU. That does not prove it never ran: a receipt also disappears when it expires, is evicted, or is lost in a restart or failover.</source>
+        <translation>任何 SKU 中都没有订单 %1 的回执。这不能证明它从未执行：回执在过期、被驱逐，或在重启或故障切换中丢失时也会消失。</translation>
+    </message>
+    <message>
+        <source>Could not read when the server started or what it evicted (%1).</source>
+        <translation>无法读取服务器何时启动或驱逐了什么（%1）。</translation>
+    </message>
+    <message>
+        <source>%1 started %2 (up %3): receipts written before then survived only if persistence kept them (%4).</source>
+        <translation>%1 于 %2 启动（已运行 %3）：在此之前写入的回执只有在持久化保留了它们时才还在（%4）。</translation>
+    </message>
+    <message>
+        <source>AOF is on</source>
+        <translation>AOF 已开启</translation>
+    </message>
+    <message>
+        <source>AOF is off: only those in its last snapshot</source>
+        <translation>AOF 已关闭：只有上次快照中的那些</translation>
+    </message>
+    <message>
+        <source>It has evicted %1 keys since (maxmemory-policy %2).</source>
+        <translation>此后它已驱逐 %1 个键（maxmemory-policy %2）。</translation>
+    </message>
+    <message>
+        <source>A retry now deducts; if the order ran before, that is a second deduction: check the audit log or the order ledger first.</source>
+        <translation>现在重试会扣减；如果该订单之前执行过，这就是第二次扣减：请先检查审计日志或订单账。</translation>
+    </message>
+    <message>
+        <source>%1 %2 today</source>
+        <translation>今天 %1 %2</translation>
+    </message>
+    <message>
+        <source>%1 %2 tomorrow</source>
+        <translation>明天 %1 %2</translation>
+    </message>
+    <message>
+        <source>%1 evicts any key when memory is full%2</source>
+        <translation>%1 会在内存满时驱逐任何键%2</translation>
+    </message>
+    <message>
+        <source>%1 evicts keys with a TTL, receipts included, when memory is full%2</source>
+        <translation>%1 会在内存满时驱逐带 TTL 的键，包括回执%2</translation>
     </message>
 </context>
 <context>
@@ -492,6 +833,21 @@
     </message>
 </context>
 <context>
+    <name>browse::ServerEvidence</name>
+    <message>
+        <source>used %1 of %2 (%3 %)</source>
+        <translation>已用 %1 / %2（%3 %）</translation>
+    </message>
+    <message>
+        <source>the server on port %1 (run_id %2)</source>
+        <translation>端口 %1 上的服务器（run_id %2）</translation>
+    </message>
+    <message>
+        <source>the server (run_id %1)</source>
+        <translation>服务器（run_id %1）</translation>
+    </message>
+</context>
+<context>
     <name>browse::SkuTableModel</name>
     <message>
         <source>SKU</source>
@@ -507,7 +863,7 @@
     </message>
     <message>
         <source>Time left on the stock key. Stock should never expire: &apos;none&apos; is right.</source>
-        <translation>库存键的剩余时间。库存永远不应过期：“none”才是正确的。</translation>
+        <translation>库存键的剩余时间。库存永远不应过期：“无”才是正确的。</translation>
     </message>
     <message>
         <source>Receipts</source>
@@ -532,6 +888,72 @@
     <message>
         <source>%1: expires soon, and a retry of its order after that deducts again</source>
         <translation>%1：即将过期，之后重试其订单会再次扣减</translation>
+    </message>
+</context>
+<context>
+    <name>demo::DemoPlan</name>
+    <message>
+        <source>stock not a canonical integer</source>
+        <translation>库存不是规范整数</translation>
+    </message>
+    <message>
+        <source>negative stock</source>
+        <translation>库存为负</translation>
+    </message>
+    <message>
+        <source>stock key with a TTL</source>
+        <translation>库存键带 TTL</translation>
+    </message>
+    <message>
+        <source>receipt about to expire</source>
+        <translation>回执即将过期</translation>
+    </message>
+    <message>
+        <source>receipt without stock key</source>
+        <translation>回执没有对应的库存键</translation>
+    </message>
+    <message>
+        <source>receipt without TTL</source>
+        <translation>回执没有 TTL</translation>
+    </message>
+    <message>
+        <source>PERSIST removed its TTL: it never expires and receipts pile up</source>
+        <translation>PERSIST 去掉了它的 TTL：它永不过期，回执越积越多</translation>
+    </message>
+    <message>
+        <source>expires %1 s after seeding; a retry after that deducts again</source>
+        <translation>生成数据后 %1 秒过期；此后重试会再扣减一次</translation>
+    </message>
+    <message>
+        <source>SKU discontinued: its stock key was deleted after the order</source>
+        <translation>SKU 已停售：下单后它的库存键被删除了</translation>
+    </message>
+    <message>
+        <source>&quot;12.5&quot; is not a canonical integer: every FCALL fails with ERR invalid stock</source>
+        <translation>“12.5”不是规范整数：每次 FCALL 都会以 ERR invalid stock 失败</translation>
+    </message>
+    <message>
+        <source>&quot;-3&quot; written by hand: oversold, and FCALL refuses it</source>
+        <translation>“-3”是手工写入的：已超卖，FCALL 会拒绝它</translation>
+    </message>
+    <message>
+        <source>has a %1 h TTL: when it expires, deductions return {-2, 0}</source>
+        <translation>带有 %1 小时的 TTL：过期后扣减会返回 {-2, 0}</translation>
+    </message>
+</context>
+<context>
+    <name>functions::LocalCatalog</name>
+    <message>
+        <source>identical to %1</source>
+        <translation>与 %1 相同</translation>
+    </message>
+    <message>
+        <source>differs from %1 (%2)</source>
+        <translation>与 %1（%2）不同</translation>
+    </message>
+    <message>
+        <source>unknown (no local file of this library)</source>
+        <translation>未知（没有该函数库的本地文件）</translation>
     </message>
 </context>
 <context>
@@ -603,6 +1025,57 @@
     <message>
         <source>%1 (run_id changed since)</source>
         <translation>%1（此后 run_id 已变化）</translation>
+    </message>
+</context>
+<context>
+    <name>inventory::Deducer</name>
+    <message>
+        <source>not read</source>
+        <translation>未读取</translation>
+    </message>
+    <message>
+        <source>could not read (%1)</source>
+        <translation>无法读取（%1）</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>The stock could not be read (%1); try again when the server answers.</source>
+        <translation>无法读取库存（%1）；请在服务器应答后再试。</translation>
+    </message>
+    <message>
+        <source>The stock key does not exist now. The script does not create or delete stock; someone else changed it.</source>
+        <translation>库存键现在不存在。脚本不会创建或删除库存；是别人改动了它。</translation>
+    </message>
+    <message>
+        <source>Stock is %1 now; it was not read before the call, so nothing can be concluded. Compare with your order records.</source>
+        <translation>库存现在是 %1；调用前未读取库存，因此无法得出任何结论。请与你的订单记录核对。</translation>
+    </message>
+    <message>
+        <source>This is evidence only if no other client changed this SKU meanwhile. The script keeps no receipt.</source>
+        <translation>只有在此期间没有其他客户端改动这个 SKU 时，这才算证据。脚本不保留回执。</translation>
+    </message>
+    <message>
+        <source>Stock is %1 now, %2 just before the call: it went down by exactly the quantity (%3), so the deduction most likely happened. Do not run it again.</source>
+        <translation>库存现在是 %1，调用前一刻是 %2：恰好减少了扣减数量（%3），因此扣减很可能已发生。不要再运行一次。</translation>
+    </message>
+    <message>
+        <source>Stock is %1 now, %2 just before the call: unchanged, so the deduction most likely did not happen.</source>
+        <translation>库存现在是 %1，调用前一刻是 %2：没有变化，因此扣减很可能没有发生。</translation>
+    </message>
+    <message>
+        <source>Stock is %1 now, %2 just before the call: it changed by %3, not by the quantity (%4); other clients changed it, so nothing can be concluded.</source>
+        <translation>库存现在是 %1，调用前一刻是 %2：变化了 %3，而不是扣减数量（%4）；其他客户端改动过它，因此无法得出任何结论。</translation>
+    </message>
+    <message>
+        <source>No receipt, but the call failed in a way that may come after a write: if the stock went down by the quantity, the deduction happened without its receipt, and a retry with the same order id would deduct again.</source>
+        <translation>没有回执，但该调用的失败方式可能发生在写入之后：如果库存减少了扣减数量，说明扣减已发生却没有写下回执，用同一订单号重试会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>No receipt found, though this call&apos;s reply said one was there: it expired, was evicted or was deleted since, so a retry of this order would deduct again.</source>
+        <translation>未找到回执，而该调用的应答说回执存在：它此后已过期、被驱逐或被删除，因此重试该订单会再扣减一次。</translation>
     </message>
 </context>
 <context>
@@ -689,6 +1162,533 @@
     </message>
 </context>
 <context>
+    <name>inventory::DeductionOutcome</name>
+    <message>
+        <source>Deducted</source>
+        <translation>已扣减</translation>
+    </message>
+    <message>
+        <source>Already applied</source>
+        <translation>已处理过</translation>
+    </message>
+    <message>
+        <source>Insufficient stock</source>
+        <translation>库存不足</translation>
+    </message>
+    <message>
+        <source>Stock missing</source>
+        <translation>库存键不存在</translation>
+    </message>
+    <message>
+        <source>Rejected</source>
+        <translation>被拒绝</translation>
+    </message>
+    <message>
+        <source>Error, may have written</source>
+        <translation>出错，可能已写入</translation>
+    </message>
+    <message>
+        <source>Outcome unknown</source>
+        <translation>结果未知</translation>
+    </message>
+    <message>
+        <source>Not sent</source>
+        <translation>未发送</translation>
+    </message>
+    <message>
+        <source>Stock was deducted and this order&apos;s receipt was written. Remaining stock: %1.</source>
+        <translation>库存已扣减，并已写入该订单的回执。剩余库存：%1。</translation>
+    </message>
+    <message>
+        <source>Stock was deducted. Remaining stock: %1. The script keeps no receipt.</source>
+        <translation>库存已扣减。剩余库存：%1。脚本不保留回执。</translation>
+    </message>
+    <message>
+        <source>Not enough stock: %1 available, fewer than asked. Nothing was written (no receipt).</source>
+        <translation>库存不足：可用 %1，少于请求的数量。未写入任何内容（没有回执）。</translation>
+    </message>
+    <message>
+        <source>Not enough stock: %1 available, fewer than asked. Nothing was written.</source>
+        <translation>库存不足：可用 %1，少于请求的数量。未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>The stock key does not exist. Nothing was written: a deduction never creates stock.</source>
+        <translation>库存键不存在。未写入任何内容：扣减从不创建库存。</translation>
+    </message>
+    <message>
+        <source>The server refused the call: %1. Nothing was written.</source>
+        <translation>服务器拒绝了该调用：%1。未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>The call was sent but its result is unknown (%1). The deduction may or may not have happened.</source>
+        <translation>调用已发送，但结果未知（%1）。扣减可能已发生，也可能没有发生。</translation>
+    </message>
+    <message>
+        <source>no reply</source>
+        <translation>没有应答</translation>
+    </message>
+    <message>
+        <source>Nothing was sent to the server: %1. Nothing changed.</source>
+        <translation>没有向服务器发送任何内容：%1。没有任何改变。</translation>
+    </message>
+    <message>
+        <source>This order was already deducted, with quantity %1, not the quantity asked now. Nothing changed.</source>
+        <translation>该订单之前已扣减过，数量为 %1，而不是这次请求的数量。没有任何改变。</translation>
+    </message>
+    <message>
+        <source>This order was already deducted earlier; nothing changed. But %1: an anomaly (written by hand or by other code), so what the first deduction left is unknown.</source>
+        <translation>该订单之前已扣减过；没有任何改变。但是%1：这是异常（由人手或其他代码写入），因此第一次扣减后剩余多少未知。</translation>
+    </message>
+    <message>
+        <source>This order was already deducted earlier; nothing changed. The first deduction left %1 in stock.</source>
+        <translation>该订单之前已扣减过；没有任何改变。第一次扣减后库存剩余 %1。</translation>
+    </message>
+    <message>
+        <source>The server answered something the contract never returns (%1). Such a reply proves nothing about what the call did: it may have written.</source>
+        <translation>服务器的应答是契约从不返回的内容（%1）。这样的应答证明不了该调用做了什么：它可能已写入。</translation>
+    </message>
+    <message>
+        <source>The server answered something the contract never returns (%1), and the stock moved during the call (%2). Such a reply proves nothing about what the call did: it may have written.</source>
+        <translation>服务器的应答是契约从不返回的内容（%1），并且调用期间库存发生了变化（%2）。这样的应答证明不了该调用做了什么：它可能已写入。</translation>
+    </message>
+    <message>
+        <source>The call failed: %1.</source>
+        <translation>调用失败：%1。</translation>
+    </message>
+    <message>
+        <source>This is not one of the contract&apos;s checks before writing.</source>
+        <translation>这不是契约在写入之前所做的检查之一。</translation>
+    </message>
+    <message>
+        <source>The stock moved during the call (%1).</source>
+        <translation>调用期间库存发生了变化（%1）。</translation>
+    </message>
+    <message>
+        <source>A Lua error does not undo what ran before it, so this call may have written (for example deducted stock without writing the receipt).</source>
+        <translation>Lua 错误不会撤销它之前已执行的操作，因此该调用可能已写入（例如扣减了库存却没有写入回执）。</translation>
+    </message>
+    <message>
+        <source>A Lua error does not undo what ran before it, so this call may have written (for example deducted stock without writing all it meant to).</source>
+        <translation>Lua 错误不会撤销它之前已执行的操作，因此该调用可能已写入（例如扣减了库存，却没有写完它本应写入的全部内容）。</translation>
+    </message>
+    <message>
+        <source>Load the inventory library on this server (the Libraries tab, or inventory-cli functions load), then run again.</source>
+        <translation>请在此服务器上加载库存函数库（“函数库”标签页，或 inventory-cli functions load），然后再运行。</translation>
+    </message>
+    <message>
+        <source>This user lacks the ACL permission for the call; use a user that may run deductions.</source>
+        <translation>该用户缺少执行此调用的 ACL 权限；请使用有权执行扣减的用户。</translation>
+    </message>
+    <message>
+        <source>The stock key holds something that is not a whole number from 0 to 1,000,000,000 (or is not a string); correct it, then run again.</source>
+        <translation>库存键中保存的不是 0 到 1,000,000,000 之间的整数（或不是字符串）；请更正后再运行。</translation>
+    </message>
+    <message>
+        <source>This server is a replica; connect to the primary.</source>
+        <translation>此服务器是副本；请连接到主节点。</translation>
+    </message>
+    <message>
+        <source>Another client&apos;s script or function has been running too long, and the server answers nothing else meanwhile. Wait for it to end (or have it stopped with SCRIPT KILL or FUNCTION KILL), then run again: nothing was written.</source>
+        <translation>另一个客户端的脚本或函数运行时间过长，服务器在此期间不应答任何其他请求。请等它结束（或用 SCRIPT KILL 或 FUNCTION KILL 让它停止），然后再运行：未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>The server is out of memory (maxmemory reached, and its policy evicts nothing): free memory or raise maxmemory, then run again: nothing was written.</source>
+        <translation>服务器内存不足（已达到 maxmemory，且其策略不驱逐任何键）：请释放内存或调高 maxmemory，然后再运行：未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Fix the cause above and run again; retrying is safe, nothing was written.</source>
+        <translation>请修正上述原因后再运行；重试是安全的，未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Correct what is named above, then run again: nothing was sent.</source>
+        <translation>请更正上面指出的内容，然后再运行：未发送任何内容。</translation>
+    </message>
+    <message>
+        <source>Make the audit log writable (free disk space, check the file&apos;s permissions), then run again: no write goes out unrecorded.</source>
+        <translation>请让审计日志可写（释放磁盘空间，检查文件权限），然后再运行：任何写入都不会在未记录的情况下发出。</translation>
+    </message>
+    <message>
+        <source>Put the SKU in braces in both key templates of this connection profile (for example stock:{&lt;sku&gt;}:available and idem:{&lt;sku&gt;}:&lt;order&gt;), so that both keys land in one slot.</source>
+        <translation>请在此连接配置的两个键模板中都用花括号括住 SKU（例如 stock:{&lt;sku&gt;}:available 和 idem:{&lt;sku&gt;}:&lt;order&gt;），使两个键落在同一个槽中。</translation>
+    </message>
+    <message>
+        <source>Connect to the primary named above and run it there; a replica&apos;s copy is overwritten by its primary.</source>
+        <translation>请连接到上面指出的主节点并在那里运行；副本上的数据会被其主节点覆盖。</translation>
+    </message>
+    <message>
+        <source>Run again once the server answers INFO (it may be busy with a long script, BUSY, or loading its data) and this user may run INFO: a write goes only to a server known to be a primary.</source>
+        <translation>请在服务器应答 INFO（它可能正忙于一个长脚本、BUSY，或正在加载数据）且该用户有权执行 INFO 之后再运行：写入只会发往已知是主节点的服务器。</translation>
+    </message>
+    <message>
+        <source>Unlock the session (File &gt; Unlock writes, type the profile name) if this write is meant for it, then run again: nothing was sent.</source>
+        <translation>如果这次写入本就是针对该会话的，请解锁会话（文件 &gt; 解锁写入，输入配置名），然后再运行：未发送任何内容。</translation>
+    </message>
+    <message>
+        <source>Reconnect, then run again: nothing was sent.</source>
+        <translation>请重新连接，然后再运行：未发送任何内容。</translation>
+    </message>
+    <message>
+        <source>Nothing to do. Retrying this order while its receipt lives returns Already applied.</source>
+        <translation>无需操作。在回执有效期内重试该订单会返回“已处理过”。</translation>
+    </message>
+    <message>
+        <source>Nothing to do. Do not run it again for the same order: the script would deduct again.</source>
+        <translation>无需操作。不要为同一订单再运行一次：脚本会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>Nothing to do. Check the receipt to see when it expires: after that, the same order would deduct again.</source>
+        <translation>无需操作。检查回执以了解它何时过期：过期之后，同一订单会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>Restock or lower the quantity. The same order id can be used again: nothing was recorded for it.</source>
+        <translation>请补货或降低数量。同一订单号可以再次使用：没有为它记录任何内容。</translation>
+    </message>
+    <message>
+        <source>Check the SKU and the profile&apos;s key templates, or create the stock key first.</source>
+        <translation>请检查 SKU 和配置中的键模板，或先创建库存键。</translation>
+    </message>
+    <message>
+        <source>Do not retry yet: check the stock and the receipt first. If the stock went down and there is no receipt, the deduction happened without one, and a retry would deduct again.</source>
+        <translation>暂时不要重试：先检查库存和回执。如果库存减少了却没有回执，说明扣减已发生但没有回执，重试会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>Do not retry: check the stock first. The script may have deducted, and a retry may deduct twice.</source>
+        <translation>不要重试：先检查库存。脚本可能已扣减，重试可能导致重复扣减。</translation>
+    </message>
+    <message>
+        <source>Check the receipt: it tells whether the deduction happened. Retrying with the same order id is safe: it deducts at most once.</source>
+        <translation>请检查回执：它能说明扣减是否已发生。用同一订单号重试是安全的：最多只扣减一次。</translation>
+    </message>
+    <message>
+        <source>Check the stock before doing anything. Do not retry blindly: the script is not idempotent and a retry may deduct twice.</source>
+        <translation>做任何操作之前先检查库存。不要盲目重试：脚本不是幂等的，重试可能导致重复扣减。</translation>
+    </message>
+</context>
+<context>
+    <name>inventory::ReceiptForecast</name>
+    <message>
+        <source>read at %1 through %2</source>
+        <translation>于 %1 通过 %2 读取</translation>
+    </message>
+    <message>
+        <source>no TTL: it never expires</source>
+        <translation>无 TTL：永不过期</translation>
+    </message>
+    <message>
+        <source>expires in %1</source>
+        <translation>%1 后过期</translation>
+    </message>
+    <message>
+        <source>Could not read whether a receipt for order %1 exists (%2).</source>
+        <translation>无法读取订单 %1 的回执是否存在（%2）。</translation>
+    </message>
+    <message>
+        <source>No receipt for order %1 yet (%2).</source>
+        <translation>订单 %1 尚无回执（%2）。</translation>
+    </message>
+    <message>
+        <source>remaining %1 after it</source>
+        <translation>扣减后剩余 %1</translation>
+    </message>
+    <message>
+        <source>value &quot;%1&quot;, not a number: an anomaly</source>
+        <translation>值为“%1”，不是数字：这是异常</translation>
+    </message>
+    <message>
+        <source>A receipt for order %1 already exists (%2, %3; %4): %5 will answer &apos;already applied&apos; and deduct nothing.</source>
+        <translation>订单 %1 的回执已存在（%2，%3；%4）：%5 将应答“已处理过”，不会扣减。</translation>
+    </message>
+    <message>
+        <source>A v2 receipt (a hash) for order %1 already exists (remaining %2, %3; %4): %5 will refuse it with WRONGTYPE and deduct nothing.</source>
+        <translation>订单 %1 的 v2 回执（哈希）已存在（剩余 %2，%3；%4）：%5 将以 WRONGTYPE 拒绝它，不会扣减。</translation>
+    </message>
+    <message>
+        <source>%1 (%2, %3)</source>
+        <translation>%1（%2，%3）</translation>
+    </message>
+</context>
+<context>
+    <name>inventory::ReceiptStatus</name>
+    <message>
+        <source>direct read (TYPE, TTL, GET/HGETALL)</source>
+        <translation>直接读取（TYPE、TTL、GET/HGETALL）</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 d %2 h %3 min</source>
+        <translation>%1 天 %2 小时 %3 分钟</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分钟</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分钟 %2 秒</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>no TTL (never expires)</source>
+        <translation>无 TTL（永不过期）</translation>
+    </message>
+    <message>
+        <source>%1 (%2 s)</source>
+        <translation>%1（%2 秒）</translation>
+    </message>
+    <message>
+        <source>The check failed (%1); it says nothing about the deduction. Try again when the server answers.</source>
+        <translation>检查失败（%1）；它不能说明扣减的任何情况。请在服务器应答后再试。</translation>
+    </message>
+    <message>
+        <source>No receipt found: either this order&apos;s deduction never ran, or its receipt expired, was evicted or was lost in a restart or failover. A retry with the same order id would deduct now: check the stock and the audit log first.</source>
+        <translation>未找到回执：要么该订单的扣减从未执行，要么它的回执已过期、被驱逐，或在重启或故障切换中丢失。现在用同一订单号重试会扣减：请先检查库存和审计日志。</translation>
+    </message>
+    <message>
+        <source>The deduction happened: the receipt exists</source>
+        <translation>扣减已发生：回执存在</translation>
+    </message>
+    <message>
+        <source>, recorded remaining %1</source>
+        <translation>，记录的剩余量 %1</translation>
+    </message>
+    <message>
+        <source>, value &quot;%1&quot; (not a number: an anomaly)</source>
+        <translation>，值为“%1”（不是数字：这是异常）</translation>
+    </message>
+    <message>
+        <source>, quantity %1</source>
+        <translation>，数量 %1</translation>
+    </message>
+    <message>
+        <source>.</source>
+        <comment>ends the sentence &apos;The deduction happened: ...&apos;</comment>
+        <translation>。</translation>
+    </message>
+    <message>
+        <source>It has no TTL, so it never expires (the function always sets one: someone changed this key); a retry through inventory_deduct_v2 returns Already applied (inventory_deduct_v1 refuses a hash receipt: WRONGTYPE) while the receipt lasts (eviction, a DEL, or a restart or failover that loses it ends that sooner).</source>
+        <translation>它没有 TTL，因此永不过期（函数总会设置 TTL：有人改动过这个键）；在回执存在期间，通过 inventory_deduct_v2 重试会返回“已处理过”（inventory_deduct_v1 拒绝哈希回执：WRONGTYPE）（驱逐、DEL，或丢失它的重启或故障切换会让这一保护提前结束）。</translation>
+    </message>
+    <message>
+        <source>It has no TTL, so it never expires (the function always sets one: someone changed this key); a retry of this order returns Already applied while the receipt lasts (eviction, a DEL, or a restart or failover that loses it ends that sooner).</source>
+        <translation>它没有 TTL，因此永不过期（函数总会设置 TTL：有人改动过这个键）；在回执存在期间，重试该订单会返回“已处理过”（驱逐、DEL，或丢失它的重启或故障切换会让这一保护提前结束）。</translation>
+    </message>
+    <message>
+        <source>It expires in %1; until then a retry through inventory_deduct_v2 returns Already applied (inventory_deduct_v1 refuses a hash receipt: WRONGTYPE) while the receipt lasts (eviction, a DEL, or a restart or failover that loses it ends that sooner); after that it would deduct again.</source>
+        <translation>它将在 %1 过期；在此之前，只要回执还在，通过 inventory_deduct_v2 重试会返回“已处理过”（inventory_deduct_v1 拒绝哈希回执：WRONGTYPE）（驱逐、DEL，或丢失它的重启或故障切换会让这一保护提前结束）；过期之后会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>It expires in %1; until then a retry of this order returns Already applied while the receipt lasts (eviction, a DEL, or a restart or failover that loses it ends that sooner); after that it would deduct again.</source>
+        <translation>它将在 %1 过期；在此之前，只要回执还在，重试该订单会返回“已处理过”（驱逐、DEL，或丢失它的重启或故障切换会让这一保护提前结束）；过期之后会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>%1, at %2 UTC</source>
+        <translation>%1后，即 UTC %2</translation>
+    </message>
+    <message>
+        <source>The key at this order&apos;s receipt name is a hash without a valid &apos;remaining&apos; and &apos;quantity&apos;, not a receipt: an anomaly, so whether the order was deducted cannot be read from it. A retry deducts nothing and fails: inventory_deduct_v1 answers WRONGTYPE, inventory_deduct_v2 &apos;ERR invalid receipt&apos;.</source>
+        <translation>该订单回执名下的键是一个没有有效 remaining 和 quantity 字段的哈希，而不是回执：这是异常，因此无法从中读出该订单是否已扣减。重试不会扣减并且会失败：inventory_deduct_v1 应答 WRONGTYPE，inventory_deduct_v2 应答“ERR invalid receipt”。</translation>
+    </message>
+    <message>
+        <source>The key at this order&apos;s receipt name is a %1, not a receipt: an anomaly, so whether the order was deducted cannot be read from it. A retry deducts nothing and fails: inventory_deduct_v1 answers WRONGTYPE, inventory_deduct_v2 &apos;ERR invalid receipt&apos;.</source>
+        <translation>该订单回执名下的键是 %1 类型，而不是回执：这是异常，因此无法从中读出该订单是否已扣减。重试不会扣减并且会失败：inventory_deduct_v1 应答 WRONGTYPE，inventory_deduct_v2 应答“ERR invalid receipt”。</translation>
+    </message>
+    <message>
+        <source>It has no TTL: retries keep failing until someone repairs or deletes the key (check the stock and the audit log first).</source>
+        <translation>它没有 TTL：在有人修复或删除该键之前，重试会一直失败（请先检查库存和审计日志）。</translation>
+    </message>
+    <message>
+        <source>It expires in %1; after that a retry would deduct again, unless someone repairs or deletes the key first.</source>
+        <translation>它将在 %1 过期；过期之后重试会再扣减一次，除非有人先修复或删除该键。</translation>
+    </message>
+</context>
+<context>
+    <name>inventory::RepairOutcome</name>
+    <message>
+        <source>the stock is %1</source>
+        <translation>库存为 %1</translation>
+    </message>
+    <message>
+        <source>the stock key is missing now</source>
+        <translation>库存键现在不存在</translation>
+    </message>
+    <message>
+        <source>Released: order %1 gave %2 back to SKU %3; the stock is now %4.</source>
+        <translation>已释放：订单 %1 向 SKU %3 退回了 %2；现在库存为 %4。</translation>
+    </message>
+    <message>
+        <source>Adjusted: SKU %1 changed by %2 under adjustment %3; the stock is now %4.</source>
+        <translation>已调整：SKU %1 在调整 %3 下变动了 %2；现在库存为 %4。</translation>
+    </message>
+    <message>
+        <source>Already released: the release of order %1 on SKU %2 was applied before (its key exists), so nothing changed; %3.</source>
+        <translation>已经释放过：订单 %1 在 SKU %2 上的释放之前已执行（它的键存在），因此没有任何改变；%3。</translation>
+    </message>
+    <message>
+        <source>Already applied: adjustment %1 on SKU %2 was applied before (its key exists), so nothing changed; %3.</source>
+        <translation>已经调整过：SKU %2 上的调整 %1 之前已执行（它的键存在），因此没有任何改变；%3。</translation>
+    </message>
+    <message>
+        <source>Not released: order %1 has no receipt on SKU %2, so no deduction is proven, and nothing was written.</source>
+        <translation>未释放：订单 %1 在 SKU %2 上没有回执，因此无法证明发生过扣减，未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Not released: the receipt of order %1 records a deduction of %2, not %3; nothing was written.</source>
+        <translation>未释放：订单 %1 的回执记录的扣减数量是 %2，而不是 %3；未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Not adjusted: the stock of SKU %1 is %2, and %3 would take it out of 0..1,000,000,000; nothing was written.</source>
+        <translation>未调整：SKU %1 的库存为 %2，调整 %3 会使它超出 0..1,000,000,000；未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Not released: the stock key %1 does not exist, and a repair never creates one; nothing was written.</source>
+        <translation>未释放：库存键 %1 不存在，而修复从不创建库存键；未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Not adjusted: the stock key %1 does not exist, and a repair never creates one; nothing was written.</source>
+        <translation>未调整：库存键 %1 不存在，而修复从不创建库存键；未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Not released: the server refused the call before any write (%1).</source>
+        <translation>未释放：服务器在任何写入之前拒绝了该调用（%1）。</translation>
+    </message>
+    <message>
+        <source>Not adjusted: the server refused the call before any write (%1).</source>
+        <translation>未调整：服务器在任何写入之前拒绝了该调用（%1）。</translation>
+    </message>
+    <message>
+        <source>May have written: the server answered with an error that can come after a write (%1); it was not resent: read its key before doing anything else.</source>
+        <translation>可能已写入：服务器应答的错误可能发生在写入之后（%1）；该调用没有重发：做任何其他操作之前请先读取它的键。</translation>
+    </message>
+    <message>
+        <source>May have written: the reply could not be read (%1); it was not resent: read its key before doing anything else.</source>
+        <translation>可能已写入：无法读取应答（%1）；该调用没有重发：做任何其他操作之前请先读取它的键。</translation>
+    </message>
+    <message>
+        <source>Outcome unknown: the release of order %1 on SKU %2 was sent but no reply came (%3); it was not resent.</source>
+        <translation>结果未知：订单 %1 在 SKU %2 上的释放已发送，但没有收到应答（%3）；该调用没有重发。</translation>
+    </message>
+    <message>
+        <source>Outcome unknown: adjustment %1 on SKU %2 was sent but no reply came (%3); it was not resent.</source>
+        <translation>结果未知：SKU %2 上的调整 %1 已发送，但没有收到应答（%3）；该调用没有重发。</translation>
+    </message>
+    <message>
+        <source>Nothing was sent: %1.</source>
+        <translation>未发送任何内容：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>inventory::RetryProtection</name>
+    <message>
+        <source>But the receipt read back just after the call is missing (evicted under maxmemory, expired or deleted): the retry protection is already gone, and a retry of this order now would deduct again.</source>
+        <translation>但调用后立即回读的回执不存在（因 maxmemory 被驱逐、已过期或被删除）：重试保护已经失效，现在重试该订单会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>Do not retry this order: without its receipt a retry deducts again. Record that it was deducted in the order system, and check the server&apos;s maxmemory-policy (allkeys-* and volatile-* evict receipts).</source>
+        <translation>不要重试该订单：没有回执，重试会再扣减一次。请在订单系统中记录它已扣减，并检查服务器的 maxmemory-policy（allkeys-* 和 volatile-* 会驱逐回执）。</translation>
+    </message>
+</context>
+<context>
+    <name>lab::LabSettings</name>
+    <message>
+        <source>Naive GET, compare, DECRBY</source>
+        <translation>朴素方式：GET、比较、DECRBY</translation>
+    </message>
+    <message>
+        <source>Script (EVALSHA stock_decrement.lua)</source>
+        <translation>脚本（EVALSHA stock_decrement.lua）</translation>
+    </message>
+    <message>
+        <source>Function v1 (FCALL inventory_deduct_v1)</source>
+        <translation>函数 v1（FCALL inventory_deduct_v1）</translation>
+    </message>
+    <message>
+        <source>Function v2 (FCALL inventory_deduct_v2)</source>
+        <translation>函数 v2（FCALL inventory_deduct_v2）</translation>
+    </message>
+</context>
+<context>
+    <name>lab::StrategyResult</name>
+    <message>
+        <source>not run: %1</source>
+        <translation>未运行：%1</translation>
+    </message>
+    <message>
+        <source>broke off: %1</source>
+        <translation>中途中断：%1</translation>
+    </message>
+    <message>
+        <source>cancelled after %1 attempts</source>
+        <translation>%1 次尝试后已取消</translation>
+    </message>
+    <message>
+        <source>final stock not read</source>
+        <translation>未读取最终库存</translation>
+    </message>
+    <message>
+        <source>oversold %1 unit</source>
+        <translation>超卖 %1 件</translation>
+    </message>
+    <message>
+        <source>oversold %1 units</source>
+        <translation>超卖 %1 件</translation>
+    </message>
+    <message>
+        <source>no oversell this run (the naive race shows once the stock runs out with attempts left: give more attempts than units; it is not safe)</source>
+        <translation>本次运行没有超卖（朴素方式的竞争只在库存耗尽而尝试尚未用完时才显现：请让尝试次数多于库存件数；它并不安全）</translation>
+    </message>
+    <message>
+        <source>no oversell</source>
+        <translation>没有超卖</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>between the parts of a verdict</comment>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>%1 double deduction from retries</source>
+        <translation>重试造成 %1 次重复扣减</translation>
+    </message>
+    <message>
+        <source>%1 double deductions from retries</source>
+        <translation>重试造成 %1 次重复扣减</translation>
+    </message>
+    <message>
+        <source>%1 retry answered from receipts</source>
+        <translation>%1 次重试由回执应答</translation>
+    </message>
+    <message>
+        <source>%1 retries answered from receipts</source>
+        <translation>%1 次重试由回执应答</translation>
+    </message>
+    <message>
+        <source>%1 order still unknown</source>
+        <translation>%1 个订单结果仍未知</translation>
+    </message>
+    <message>
+        <source>%1 orders still unknown</source>
+        <translation>%1 个订单结果仍未知</translation>
+    </message>
+    <message>
+        <source>%1 error reply (%2)</source>
+        <translation>%1 个错误应答（%2）</translation>
+    </message>
+    <message>
+        <source>%1 error replies (%2)</source>
+        <translation>%1 个错误应答（%2）</translation>
+    </message>
+</context>
+<context>
     <name>metrics::SlowLogModel</name>
     <message>
         <source>Node</source>
@@ -759,6 +1759,434 @@
     <message>
         <source>none</source>
         <translation>无</translation>
+    </message>
+</context>
+<context>
+    <name>readiness::Finding</name>
+    <message>
+        <source>PASS</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>WARN</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>FAIL</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>COULD NOT CHECK</source>
+        <translation>无法检查</translation>
+    </message>
+    <message>
+        <source>Ready: every rule passed.</source>
+        <translation>就绪：所有规则均通过。</translation>
+    </message>
+    <message>
+        <source>Ready with warnings: read each warning before the release.</source>
+        <translation>就绪但有警告：发布前请逐条阅读警告。</translation>
+    </message>
+    <message>
+        <source>Not ready: fix the failed rules before the release.</source>
+        <translation>未就绪：发布前请修复未通过的规则。</translation>
+    </message>
+    <message>
+        <source>Incomplete: some rules could not be checked; give the audit the permissions they name, then run it again.</source>
+        <translation>不完整：有些规则无法检查；请给预检授予它们所指出的权限，然后再运行一次。</translation>
+    </message>
+</context>
+<context>
+    <name>readiness::Rules</name>
+    <message>
+        <source>the server has no parameter %1 (Redis 7 or later has it)</source>
+        <translation>服务器没有参数 %1（Redis 7 及以上版本才有）</translation>
+    </message>
+    <message>
+        <source>noeviction: when memory is full Redis refuses writes instead of deleting keys, so no receipt disappears before its TTL.</source>
+        <translation>noeviction：内存满时 Redis 拒绝写入而不是删除键，因此没有回执会在其 TTL 到期前消失。</translation>
+    </message>
+    <message>
+        <source>%1 lets Redis delete any key when memory is full, receipts included, and a retry of an evicted receipt&apos;s order deducts again: set maxmemory-policy noeviction.</source>
+        <translation>%1 允许 Redis 在内存满时删除任何键，包括回执，而回执被驱逐的订单重试时会再扣减一次：请设置 maxmemory-policy noeviction。</translation>
+    </message>
+    <message>
+        <source>%1 evicts keys that have a TTL, and receipts are exactly those keys, so they go first and a retry deducts again: set maxmemory-policy noeviction.</source>
+        <translation>%1 会驱逐带 TTL 的键，而回执正是这类键，因此它们首先被删除，重试会再扣减一次：请设置 maxmemory-policy noeviction。</translation>
+    </message>
+    <message>
+        <source>unknown policy %1: check that it never evicts keys with a TTL, or set maxmemory-policy noeviction.</source>
+        <translation>未知策略 %1：请确认它从不驱逐带 TTL 的键，或设置 maxmemory-policy noeviction。</translation>
+    </message>
+    <message>
+        <source>the server&apos;s last AOF write failed, so recent receipts may exist only in memory: read the server log (disk full, permissions) and fix it.</source>
+        <translation>服务器最近一次 AOF 写入失败，因此最近的回执可能只存在于内存中：请查看服务器日志（磁盘已满、权限）并修复。</translation>
+    </message>
+    <message>
+        <source>the server&apos;s last RDB snapshot failed, so recent receipts may exist only in memory: read the server log (disk full, permissions) and fix it.</source>
+        <translation>服务器最近一次 RDB 快照失败，因此最近的回执可能只存在于内存中：请查看服务器日志（磁盘已满、权限）并修复。</translation>
+    </message>
+    <message>
+        <source>AOF is on but appendfsync no leaves flushing to the OS: a crash can lose tens of seconds of receipts, and retries of those orders deduct again: set appendfsync everysec.</source>
+        <translation>AOF 已开启，但 appendfsync no 把刷盘交给操作系统：一次崩溃可能丢失几十秒的回执，这些订单重试时会再扣减一次：请设置 appendfsync everysec。</translation>
+    </message>
+    <message>
+        <source>AOF is on with appendfsync %1: a restart keeps the receipts (at most about a second lost with everysec).</source>
+        <translation>AOF 已开启，appendfsync 为 %1：重启后回执仍在（使用 everysec 时最多丢失约一秒）。</translation>
+    </message>
+    <message>
+        <source>RDB snapshots only: a crash loses every receipt written since the last snapshot, and retries of those orders deduct again: set appendonly yes (appendfsync everysec).</source>
+        <translation>只有 RDB 快照：一次崩溃会丢失上次快照以来写入的所有回执，这些订单重试时会再扣减一次：请设置 appendonly yes（appendfsync everysec）。</translation>
+    </message>
+    <message>
+        <source>no persistence (appendonly no, save &apos;&apos;): a restart loses every receipt and every stock value: set appendonly yes with appendfsync everysec.</source>
+        <translation>没有持久化（appendonly no，save &apos;&apos;）：一次重启会丢失所有回执和所有库存值：请设置 appendonly yes 并使用 appendfsync everysec。</translation>
+    </message>
+    <message>
+        <source>this node is a %1, not a primary: run the audit against the primary, where deductions are written.</source>
+        <translation>此节点是 %1，不是主节点：请对主节点运行预检，扣减写在那里。</translation>
+    </message>
+    <message>
+        <source>min-replicas-to-write is %1 but %2 replica(s) are connected, so the primary refuses every deduction (NOREPLICAS): connect the replicas or lower the setting.</source>
+        <translation>min-replicas-to-write 为 %1，但只连接了 %2 个副本，因此主节点会拒绝每一次扣减（NOREPLICAS）：请连接副本或调低该设置。</translation>
+    </message>
+    <message>
+        <source>no replica is connected: losing this server loses every receipt: add a replica and set min-replicas-to-write 1.</source>
+        <translation>没有连接任何副本：失去这台服务器就会失去所有回执：请添加一个副本并设置 min-replicas-to-write 1。</translation>
+    </message>
+    <message>
+        <source>%1 replica(s) connected, but min-replicas-to-write is 0: a deduction acknowledged just before a failover can be missing on the new primary, receipt and all: set min-replicas-to-write 1.</source>
+        <translation>已连接 %1 个副本，但 min-replicas-to-write 为 0：故障切换前刚确认的扣减可能在新主节点上连同回执一起丢失：请设置 min-replicas-to-write 1。</translation>
+    </message>
+    <message>
+        <source>%1 replica(s) connected and writes need %2: an acknowledged deduction is on a replica too.</source>
+        <translation>已连接 %1 个副本，写入需要 %2 个：已确认的扣减在副本上也有。</translation>
+    </message>
+    <message>
+        <source>a function running longer than %1 ms makes the server answer BUSY (nothing ran) before clients time out after %2 ms.</source>
+        <translation>运行超过 %1 毫秒的函数会让服务器应答 BUSY（未执行任何内容），早于客户端在 %2 毫秒后超时。</translation>
+    </message>
+    <message>
+        <source>busy-reply-threshold %1 ms is not below the client timeout %2 ms: behind a slow function, callers time out with the outcome unknown before the server would answer BUSY: set busy-reply-threshold below %2 (e.g. 1000).</source>
+        <translation>busy-reply-threshold %1 毫秒不低于客户端超时 %2 毫秒：排在慢函数后面的调用方会在服务器应答 BUSY 之前超时，结果未知：请把 busy-reply-threshold 设为低于 %2（例如 1000）。</translation>
+    </message>
+    <message>
+        <source>user &apos;%1&apos;, who calls the deduct functions, may also replace them with FUNCTION LOAD: load libraries as a separate release user and take that right from &apos;%1&apos; (ACL SETUSER %1 -function|load -function|restore -function|delete -function|flush).</source>
+        <translation>调用扣减函数的用户“%1”也能用 FUNCTION LOAD 替换它们：请用单独的发布用户加载函数库，并收回“%1”的这项权限（ACL SETUSER %1 -function|load -function|restore -function|delete -function|flush）。</translation>
+    </message>
+    <message>
+        <source>user &apos;%1&apos; may not load libraries: only a release user can replace the deduct functions.</source>
+        <translation>用户“%1”无权加载函数库：只有发布用户能替换扣减函数。</translation>
+    </message>
+    <message>
+        <source>the keys have not been scanned yet: scan them (Keys tab), then check again.</source>
+        <translation>尚未扫描键：请先扫描（“键”标签页），然后再检查。</translation>
+    </message>
+    <message>
+        <source>the last key scan did not finish (%1): scan again, then check again.</source>
+        <translation>上次键扫描没有完成（%1）：请重新扫描，然后再检查。</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>the console writes receipts that live %1 s, less than the %2 s retry window, so a late retry deducts again: raise the profile&apos;s receipt TTL above the window.</source>
+        <translation>控制台写入的回执存活 %1 秒，短于 %2 秒的重试窗口，因此较晚的重试会再扣减一次：请把配置中的回执 TTL 调到窗口以上。</translation>
+    </message>
+    <message>
+        <source>%1 receipt(s) expire within the %2 retry window (soonest in %3: %4): a retry of those orders after that deducts again; if they may still be retried, write receipts with a longer TTL.</source>
+        <translation>%1 条回执会在 %2 的重试窗口内过期（最早在 %3 后：%4）：此后重试这些订单会再扣减一次；如果它们仍可能被重试，请用更长的 TTL 写入回执。</translation>
+    </message>
+    <message>
+        <source>no receipts in the last scan, so none can expire early.</source>
+        <translation>上次扫描中没有回执，因此不会有回执提前过期。</translation>
+    </message>
+    <message>
+        <source>no receipt has a TTL, so none expires early (receipts without a TTL are the next rule).</source>
+        <translation>没有回执带 TTL，因此没有回执会提前过期（没有 TTL 的回执由下一条规则检查）。</translation>
+    </message>
+    <message>
+        <source>every receipt outlives the %1 retry window (the soonest expires in %2).</source>
+        <translation>每条回执的存活时间都超过 %1 的重试窗口（最早的在 %2 后过期）。</translation>
+    </message>
+    <message>
+        <source>every receipt has a TTL.</source>
+        <translation>每条回执都有 TTL。</translation>
+    </message>
+    <message>
+        <source>%1 receipt(s) never expire (%2): the deduct function always writes a TTL, so something else wrote them; they hold memory forever: find the writer, then give them a TTL (EXPIRE).</source>
+        <translation>%1 条回执永不过期（%2）：扣减函数总会写入 TTL，因此它们是别的程序写入的；它们会永远占用内存：请找到写入者，然后给它们设置 TTL（EXPIRE）。</translation>
+    </message>
+    <message>
+        <source>%1 not a canonical integer (%2), which the deduct function refuses with an error</source>
+        <translation>%1 个不是规范整数（%2），扣减函数会以错误拒绝它们</translation>
+    </message>
+    <message>
+        <source>%1 negative (%2), stock that was oversold</source>
+        <translation>%1 个为负数（%2），即被超卖的库存</translation>
+    </message>
+    <message>
+        <source>every stock value is a canonical integer of 0 or more.</source>
+        <translation>每个库存值都是大于等于 0 的规范整数。</translation>
+    </message>
+    <message>
+        <source>stock values: %1: correct them (SET the key to the counted stock) before the release.</source>
+        <translation>库存值：%1：发布前请更正它们（用 SET 把键设为盘点出的库存）。</translation>
+    </message>
+    <message>
+        <source>On %1: %2</source>
+        <translation>在 %1 上：%2</translation>
+    </message>
+    <message>
+        <source>no node was read</source>
+        <translation>未读取任何节点</translation>
+    </message>
+    <message>
+        <source>no release catalogue</source>
+        <translation>没有版本目录</translation>
+    </message>
+    <message>
+        <source>the console ships no library to compare with</source>
+        <translation>控制台没有附带可供比较的函数库</translation>
+    </message>
+    <message>
+        <source>not loaded</source>
+        <translation>未加载</translation>
+    </message>
+    <message>
+        <source>%1 is not loaded, so every deduction there fails with &apos;Function not found&apos;: load the shipped %2 (inventory-cli functions load).</source>
+        <translation>%1 未加载，因此那里的每次扣减都会以“Function not found”失败：请加载随附的 %2（inventory-cli functions load）。</translation>
+    </message>
+    <message>
+        <source>%1 is byte for byte the shipped release %2.</source>
+        <translation>%1 与随附的版本 %2 逐字节相同。</translation>
+    </message>
+    <message>
+        <source>%1 is the older release %2, not the shipped %3: load the shipped release before relying on what %3 fixed.</source>
+        <translation>%1 是较旧的版本 %2，不是随附的 %3：在依赖 %3 所修复的内容之前，请先加载随附的版本。</translation>
+    </message>
+    <message>
+        <source>%1 matches no release (%2): code nobody shipped deducts stock; load the shipped %3 (inventory-cli functions load).</source>
+        <translation>%1 与任何版本都不匹配（%2）：正在扣减库存的是无人发布过的代码；请加载随附的 %3（inventory-cli functions load）。</translation>
+    </message>
+    <message>
+        <source>%1 carries the no-writes flag, so Redis refuses its DECRBY and SET and every deduction fails: remove the flag and load the library again.</source>
+        <translation>%1 带有 no-writes 标志，因此 Redis 拒绝它的 DECRBY 和 SET，每次扣减都会失败：请去掉该标志并重新加载函数库。</translation>
+    </message>
+    <message>
+        <source>no deduct function is loaded (see the library rule).</source>
+        <translation>没有加载任何扣减函数（见函数库规则）。</translation>
+    </message>
+    <message>
+        <source>%1 may write (no no-writes flag).</source>
+        <translation>%1 可以写入（没有 no-writes 标志）。</translation>
+    </message>
+    <message>
+        <source>no libraries</source>
+        <translation>没有函数库</translation>
+    </message>
+    <message>
+        <source>%1 hold(s) different libraries from %2, so a deduction runs different code depending on its SKU&apos;s slot: load the same release on every primary.</source>
+        <translation>%1 持有的函数库与 %2 不同，因此扣减会因 SKU 所在的槽不同而运行不同的代码：请在每个主节点上加载同一版本。</translation>
+    </message>
+    <message>
+        <source>a single primary: there is one copy of the library, nothing can drift.</source>
+        <translation>只有一个主节点：函数库只有一份，不会出现漂移。</translation>
+    </message>
+    <message>
+        <source>all %1 primaries hold the same libraries, byte for byte.</source>
+        <translation>全部 %1 个主节点持有逐字节相同的函数库。</translation>
+    </message>
+    <message>
+        <source>Eviction policy</source>
+        <translation>驱逐策略</translation>
+    </message>
+    <message>
+        <source>Persistence</source>
+        <translation>持久化</translation>
+    </message>
+    <message>
+        <source>Replication</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Busy script threshold</source>
+        <translation>忙碌脚本阈值</translation>
+    </message>
+    <message>
+        <source>Loaded library is a shipped release</source>
+        <translation>已加载的函数库是随附的版本</translation>
+    </message>
+    <message>
+        <source>Deduct functions may write</source>
+        <translation>扣减函数可以写入</translation>
+    </message>
+    <message>
+        <source>Same library on every primary</source>
+        <translation>每个主节点上的函数库相同</translation>
+    </message>
+    <message>
+        <source>Calling user cannot load libraries</source>
+        <translation>调用用户不能加载函数库</translation>
+    </message>
+    <message>
+        <source>Receipt TTLs cover the retry window</source>
+        <translation>回执 TTL 覆盖重试窗口</translation>
+    </message>
+    <message>
+        <source>Receipts without a TTL</source>
+        <translation>没有 TTL 的回执</translation>
+    </message>
+    <message>
+        <source>Stock values are canonical, not negative</source>
+        <translation>库存值规范且不为负</translation>
+    </message>
+    <message>
+        <source> The same on all %1 primaries.</source>
+        <translation>全部 %1 个主节点上均相同。</translation>
+    </message>
+    <message>
+        <source>On %1 (%2 of %3 primaries): %4</source>
+        <translation>在 %1 上（%3 个主节点中的 %2 个）：%4</translation>
+    </message>
+</context>
+<context>
+    <name>reconcile::ReceiptPolicy</name>
+    <message>
+        <source>%1 days</source>
+        <translation>%1 天</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>no server was read</source>
+        <translation>未读取任何服务器</translation>
+    </message>
+    <message>
+        <source>INFO has no maxmemory_policy</source>
+        <translation>INFO 中没有 maxmemory_policy</translation>
+    </message>
+    <message>
+        <source>Receipts are written to live %1 (the profile&apos;s receipt TTL), so one older than that has expired; could not read the eviction policy (%2), so whether one was evicted sooner is not proven.</source>
+        <translation>回执写入时的存活期为 %1（配置中的回执 TTL），因此比这更早的回执已过期；无法读取驱逐策略（%2），因此无法证明是否有回执被提前驱逐。</translation>
+    </message>
+    <message>
+        <source>the server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>the primaries</source>
+        <translation>各主节点</translation>
+    </message>
+    <message>
+        <source>Receipts are written to live %1 (the profile&apos;s receipt TTL), so one older than that has expired; the eviction policy on %2 is %3: once maxmemory is reached it can remove a receipt sooner.</source>
+        <translation>回执写入时的存活期为 %1（配置中的回执 TTL），因此比这更早的回执已过期；%2上的驱逐策略是 %3：一旦达到 maxmemory，它可能提前删除回执。</translation>
+    </message>
+    <message>
+        <source>Receipts are written to live %1 (the profile&apos;s receipt TTL), so one older than that has expired; the eviction policy on %2 is noeviction: it never removes a receipt sooner.</source>
+        <translation>回执写入时的存活期为 %1（配置中的回执 TTL），因此比这更早的回执已过期；%2上的驱逐策略是 noeviction：它从不提前删除回执。</translation>
+    </message>
+    <message>
+        <source>Receipts are written to live %1 (the profile&apos;s receipt TTL), so one older than that has expired; the eviction policy on %2 is %3 but no maxmemory is set: nothing is evicted.</source>
+        <translation>回执写入时的存活期为 %1（配置中的回执 TTL），因此比这更早的回执已过期；%2上的驱逐策略是 %3，但没有设置 maxmemory：不会驱逐任何键。</translation>
+    </message>
+</context>
+<context>
+    <name>reconcile::Reconciler</name>
+    <message>
+        <source>Order %1 is committed in the ledger for %2 of SKU %3, but its deduction was released (the release key exists) and no receipt is left: stock was given back for a sold item. Check the order, then deduct %2 again by hand.</source>
+        <translation>订单 %1 在订单账中已提交，SKU %3 数量 %2，但它的扣减已被释放（释放键存在）且没有剩下回执：已售出商品的库存被退回了。请核对该订单，然后手工再扣减 %2。</translation>
+    </message>
+    <message>
+        <source>Order %1 is committed in the ledger for %2 of SKU %3 but Redis holds no receipt for it: a retry would deduct again.</source>
+        <translation>订单 %1 在订单账中已提交，SKU %3 数量 %2，但 Redis 中没有它的回执：重试会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>It was committed %1 ago, longer than receipts live: its receipt has most likely expired.</source>
+        <translation>它在 %1 前提交，超过了回执的存活期：它的回执很可能已过期。</translation>
+    </message>
+    <message>
+        <source>It was committed %1 ago, within the receipt TTL: expiry does not explain it.</source>
+        <translation>它在 %1 前提交，仍在回执 TTL 之内：过期解释不了这一点。</translation>
+    </message>
+    <message>
+        <source>Do not retry this order; if its stock was never deducted, adjust the stock by hand.</source>
+        <translation>不要重试该订单；如果它的库存从未扣减，请手工调整库存。</translation>
+    </message>
+    <message>
+        <source>Order %1 is failed in the ledger and its deduction of SKU %2 was released already (the release key exists): nothing to do.</source>
+        <translation>订单 %1 在订单账中为失败，它对 SKU %2 的扣减已经释放（释放键存在）：无需操作。</translation>
+    </message>
+    <message>
+        <source>Order %1 is cancelled in the ledger and its deduction of SKU %2 was released already (the release key exists): nothing to do.</source>
+        <translation>订单 %1 在订单账中已取消，它对 SKU %2 的扣减已经释放（释放键存在）：无需操作。</translation>
+    </message>
+    <message>
+        <source>Order %1 is committed for %2 of SKU %3 and its receipt exists (a v1 receipt records no quantity: only the deduction itself was compared).</source>
+        <translation>订单 %1 已提交，SKU %3 数量 %2，且回执存在（v1 回执不记录数量：只比对了扣减本身）。</translation>
+    </message>
+    <message>
+        <source>Order %1 is committed for %2 of SKU %3 and its receipt recorded %2: in line.</source>
+        <translation>订单 %1 已提交，SKU %3 数量 %2，回执记录的也是 %2：一致。</translation>
+    </message>
+    <message>
+        <source>Order %1&apos;s receipt deducted %2 of SKU %3 but the ledger committed %4: the stock is short by %5. Check the order, then adjust the stock by %6.</source>
+        <translation>订单 %1 的回执扣减了 SKU %3 数量 %2，但订单账提交的是 %4：库存少了 %5。请核对该订单，然后把库存调整 %6。</translation>
+    </message>
+    <message>
+        <source>Order %1&apos;s receipt deducted %2 of SKU %3 but the ledger committed %4: the stock is over by %5. Check the order, then adjust the stock by %6.</source>
+        <translation>订单 %1 的回执扣减了 SKU %3 数量 %2，但订单账提交的是 %4：库存多了 %5。请核对该订单，然后把库存调整 %6。</translation>
+    </message>
+    <message>
+        <source>Order %1 is committed in the ledger, yet its deduction of SKU %2 was released (the release key exists) while its receipt remains: stock was given back for a sold item. Check the order before deducting again.</source>
+        <translation>订单 %1 在订单账中已提交，但它对 SKU %2 的扣减已被释放（释放键存在），而回执仍在：已售出商品的库存被退回了。再次扣减之前请核对该订单。</translation>
+    </message>
+    <message>
+        <source>Order %1&apos;s deduction of SKU %2 was released already (the release key exists): nothing to do.</source>
+        <translation>订单 %1 对 SKU %2 的扣减已经释放（释放键存在）：无需操作。</translation>
+    </message>
+    <message>
+        <source>(by the ledger) %1</source>
+        <translation>（按订单账）%1</translation>
+    </message>
+    <message>
+        <source>Order %1 is failed in the ledger but its receipt deducted %2 of SKU %3, never given back. Once the order is confirmed failed, release the deduction (it restores the units the receipt recorded).</source>
+        <translation>订单 %1 在订单账中为失败，但它的回执扣减了 SKU %3 数量 %2，且从未退回。确认该订单失败后，请释放这次扣减（它会恢复回执所记录的数量）。</translation>
+    </message>
+    <message>
+        <source>Order %1 is cancelled in the ledger but its receipt deducted %2 of SKU %3, never given back. Once the order is confirmed cancelled, release the deduction (it restores the units the receipt recorded).</source>
+        <translation>订单 %1 在订单账中已取消，但它的回执扣减了 SKU %3 数量 %2，且从未退回。确认该订单已取消后，请释放这次扣减（它会恢复回执所记录的数量）。</translation>
+    </message>
+    <message>
+        <source>an unrecorded quantity</source>
+        <translation>未记录的数量</translation>
+    </message>
+    <message>
+        <source>Order %1 has a receipt deducting %2 of SKU %3 written %4 ago (%5), and the ledger has no row for it (grace period %6): a deduction without an order. Check the order system, then release it.</source>
+        <translation>订单 %1 有一条回执，扣减了 SKU %3 数量 %2，写于 %4 前（%5），而订单账中没有它的行（宽限期 %6）：这是一次没有订单的扣减。请核对订单系统，然后释放它。</translation>
+    </message>
+    <message>
+        <source>no stock key</source>
+        <translation>没有库存键</translation>
+    </message>
+    <message>
+        <source>not an integer</source>
+        <translation>不是整数</translation>
+    </message>
+    <message>
+        <source>not read</source>
+        <translation>未读取</translation>
     </message>
 </context>
 <context>

@@ -21,7 +21,7 @@ QString findingReason(const reconcile::Finding &f, const QString &ledger)
 {
     return QStringLiteral("Reconcile finding %1 for order %2 of SKU %3 (ledger %4): %5")
         .arg(reconcile::className(f.cls), core::escapeBytes(f.orderId, 80),
-             core::escapeBytes(f.sku, 80), ledger, f.sentence);
+             core::escapeBytes(f.sku, 80), ledger, reconcile::recordSentence(f));
 }
 
 NoticeBanner::Kind bannerKind(RepairOutcomeKind kind)

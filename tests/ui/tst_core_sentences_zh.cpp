@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The sentences the core (app/) writes come out in the window's language: English with no
+// translator (as the CLI prints them), Simplified Chinese once the window installs its
+// translators, with every number in its place. One sentence from each group the issue names:
+// a deduction's outcome, a reconcile finding, a readiness rule, what a receipt proves. What is
+// a record (the audit log's summary, the English a release's audit reason quotes) stays
+// English under the Chinese translator.
+#include "browse/OrderSentence.h"
+#include "inventory/DeductionOutcome.h"
+#include "inventory/ReceiptCheck.h"
+#include "readiness/Rules.h"
+#include "reconcile/Reconciler.h"
+#include "ui/common/UiLanguage.h"
+
+#include <QApplication>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+
+using inventory::DeductionMode;
+using inventory::DeductionOutcome;
+using inventory::OutcomeKind;
+
+class TstCoreSentencesZh : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    static DeductionOutcome insufficient()
+    {
+        DeductionOutcome o;
+        o.kind = OutcomeKind::Insufficient;
+        o.stock = 3;
+        return o;
+    }
+
+    static inventory::ReceiptStatus receipt()
+    {
+        inventory::ReceiptStatus s;
+        s.key = "idem:{42}:9001";
+        s.exists = true;
+        s.form = inventory::ReceiptForm::String;
+        s.remaining = 17;
+        s.ttlSeconds = 3600;
+        s.checkedUtc = QDateTime(QDate(2026, 12, 3), QTime(12, 0), Qt::UTC);
+        return s;
+    }
+
+    // A cancelled order whose receipt deducted 2 units an hour ago: a release candidate.
+    static reconcile::Finding releaseCandidate()
+    {
+        browse::KeyspaceStore store;
+        browse::ReceiptReading r;
+        r.hash = true;
+        r.remaining = 5;
+        r.quantity = "2";
+        r.time = "1799996400.000000"; // an hour before now
+        store.putReceipt(store.internSku("42"), "9001", r);
+        ledger::LedgerRow row;
+        row.orderId = "9001";
+        row.sku = "42";
+        row.quantity = 2;
+        row.state = ledger::OrderState::Cancelled;
+        reconcile::Scope scope;
+        scope.nowMs = 1800000000000;
+        QList<reconcile::Finding> found;
+        reconcile::Reconciler rec(store, scope, reconcile::ReceiptPolicy{604800, {}},
+                                  [&](const reconcile::Finding &f) { found << f; });
+        rec.addRow(row, rec.receiptOf(row), false);
+        rec.judgeReceipt(0, false);
+        return found.value(0);
+    }
+
+    static readiness::Finding evictionFinding()
+    {
+        readiness::AuditInput in;
+        in.server.node = QStringLiteral("127.0.0.1:6379");
+        in.server.config.value = QHash<QString, QString>{
+            {QStringLiteral("maxmemory-policy"), QStringLiteral("allkeys-lru")},
+            {QStringLiteral("maxmemory"), QStringLiteral("0")}};
+        in.servers = {in.server};
+        for (const readiness::Finding &f : readiness::evaluate(in))
+            if (f.id == QLatin1String("eviction-policy"))
+                return f;
+        return {};
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path());
+        QCoreApplication::setOrganizationName(QStringLiteral("InventoryConsoleTest"));
+    }
+
+    // Before the Chinese test: a translator cannot be taken back from outside.
+    void withoutATranslatorTheyAreEnglish()
+    {
+        QCOMPARE(insufficient().meaning(DeductionMode::Function),
+                 QStringLiteral("Not enough stock: 3 available, fewer than asked. Nothing was "
+                                "written (no receipt)."));
+        QCOMPARE(inventory::outcomeTitle(OutcomeKind::Unknown), QStringLiteral("Outcome unknown"));
+
+        const reconcile::Finding f = releaseCandidate();
+        QCOMPARE(f.cls, reconcile::FindingClass::ReleaseCandidate);
+        QCOMPARE(f.sentence,
+                 QStringLiteral("Order 9001 is cancelled in the ledger but its receipt deducted 2 "
+                                "of SKU 42, never given back. Once the order is confirmed "
+                                "cancelled, release the deduction (it restores the units the "
+                                "receipt recorded)."));
+        QVERIFY(f.englishSentence.isEmpty()); // nothing was translated: no second copy
+
+        const readiness::Finding e = evictionFinding();
+        QCOMPARE(e.title, QStringLiteral("Eviction policy"));
+        QCOMPARE(e.verdict, readiness::Verdict::Fail);
+        QVERIFY2(e.why.startsWith(QLatin1String("allkeys-lru lets Redis delete any key")),
+                 qPrintable(e.why));
+
+        QVERIFY2(receipt().verdict().startsWith(
+                     QLatin1String("The deduction happened: the receipt exists, recorded "
+                                   "remaining 17. It expires in 1 h 0 min, at 2026-12-03 "
+                                   "13:00:00 UTC;")),
+                 qPrintable(receipt().verdict()));
+        QCOMPARE(browse::orderNotFoundSentence("9001", {}, false),
+                 QStringLiteral("Not proven: the search for order 9001 is incomplete, so a receipt "
+                                "it did not read may exist. Do not retry on this answer: search "
+                                "again once the problem above is solved."));
+    }
+
+    void withTheChineseTranslatorTheyAreChinese()
+    {
+        const ui::UiTranslation t =
+            ui::installUiTranslators(*qApp, ui::UiLanguage::SimplifiedChinese);
+        QVERIFY(t.consoleLoaded);
+
+        // (1) A deduction's outcome; the audit log's one-line summary stays English.
+        QCOMPARE(insufficient().meaning(DeductionMode::Function),
+                 QStringLiteral("库存不足：可用 3，少于请求的数量。未写入任何内容（没有回执）。"));
+        QCOMPARE(inventory::outcomeTitle(OutcomeKind::Unknown), QStringLiteral("结果未知"));
+        QCOMPARE(insufficient().summary(),
+                 QStringLiteral("insufficient: stock 3 (nothing changed)"));
+
+        // (2) A reconcile finding, and the English a release's audit reason quotes.
+        const reconcile::Finding f = releaseCandidate();
+        QCOMPARE(f.sentence, QStringLiteral("订单 9001 在订单账中已取消，但它的回执扣减了 SKU 42 "
+                                            "数量 2，且从未退回。确认该订单已取消后，请释放这次"
+                                            "扣减（它会恢复回执所记录的数量）。"));
+        QVERIFY2(reconcile::recordSentence(f).startsWith(
+                     QLatin1String("Order 9001 is cancelled in the ledger but its receipt "
+                                   "deducted 2 of SKU 42")),
+                 qPrintable(reconcile::recordSentence(f)));
+
+        // (3) A readiness rule's title and finding.
+        const readiness::Finding e = evictionFinding();
+        QCOMPARE(e.title, QStringLiteral("驱逐策略"));
+        QVERIFY2(e.why.startsWith(QStringLiteral("allkeys-lru 允许 Redis 在内存满时删除任何键")),
+                 qPrintable(e.why));
+
+        // (4) What a receipt proves, with its numbers and time in place.
+        const QString verdict = receipt().verdict();
+        QVERIFY2(verdict.startsWith(
+                     QStringLiteral("扣减已发生：回执存在，记录的剩余量 17。 它将在 "
+                                    "1 小时 0 分钟后，即 UTC 2026-12-03 13:00:00 过期；")),
+                 qPrintable(verdict));
+        // ... and what the order lookup says a retry rests on.
+        QCOMPARE(browse::orderNotFoundSentence("9001", {}, false),
+                 QStringLiteral("未证实：对订单 9001 的搜索不完整，因此可能存在它没有读到的回执。"
+                                "不要根据这个答复重试：请在解决上述问题后再搜索一次。"));
+    }
+};
+
+QTEST_MAIN(TstCoreSentencesZh)
+#include "tst_core_sentences_zh.moc"
