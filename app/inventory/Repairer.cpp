@@ -8,10 +8,20 @@
 #include "core/Bytes.h"
 #include "redis/ReplyShape.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QRegularExpression>
 
 namespace inventory {
+
+namespace {
+// What a read of the record key proves, in the window's language (the CLI prints the English).
+constexpr auto SettleContext = "inventory::RepairSettlement";
+struct SettleText
+{
+    Q_DECLARE_TR_FUNCTIONS(inventory::RepairSettlement)
+};
+} // namespace
 
 namespace {
 
@@ -118,10 +128,10 @@ QString RepairResult::otherAmountSentence() const
     const QString asked = QString::fromUtf8(plan.request.amount);
     const QString id = core::escapeBytes(plan.request.id, 60);
     if (plan.request.kind == RepairKind::Release)
-        return QStringLiteral("The release key records a quantity of %1, not the %2 asked for: "
+        return SettleText::tr("The release key records a quantity of %1, not the %2 asked for: "
                               "order %3 was released with %1 before, and %2 was not released.")
             .arg(QString::fromLatin1(*recorded), asked, id);
-    return QStringLiteral("The adjustment key records a delta of %1, not the %2 asked for: this "
+    return SettleText::tr("The adjustment key records a delta of %1, not the %2 asked for: this "
                           "correction was not applied; to apply it, give it an adjustment id of "
                           "its own.")
         .arg(QString::fromLatin1(*recorded), asked);
@@ -140,43 +150,69 @@ QString RecordReading::text() const
              ttlSeconds >= 0 ? QStringLiteral("%1 s").arg(ttlSeconds) : QStringLiteral("none"));
 }
 
+// Whole sentences for a release and for an adjustment, so that each translates as one.
 RepairSettlement settleRepair(const RepairPlan &plan, const RecordReading &record)
 {
     const bool release = plan.request.kind == RepairKind::Release;
-    const QString key = release ? QStringLiteral("release key") : QStringLiteral("adjustment key");
+    const auto said = [release](const char *forRelease, const char *forAdjustment) {
+        return QCoreApplication::translate(SettleContext, release ? forRelease : forAdjustment);
+    };
     const QString keyName = core::escapeBytes(plan.recordKey, 80);
     if (!record.read || !record.error.isEmpty())
         return {false, std::nullopt,
-                QStringLiteral("not proven: the %1 %2 could not be read (%3); read it "
-                               "again before doing anything else")
-                    .arg(key, keyName, record.read ? record.error : QStringLiteral("not read"))};
+                said(QT_TRANSLATE_NOOP("inventory::RepairSettlement",
+                                       "not proven: the release key %1 could not be read (%2); "
+                                       "read it again before doing anything else"),
+                     QT_TRANSLATE_NOOP("inventory::RepairSettlement",
+                                       "not proven: the adjustment key %1 could not be read (%2); "
+                                       "read it again before doing anything else"))
+                    .arg(keyName, record.read ? record.error : SettleText::tr("not read"))};
     if (!record.value)
         return {false, std::nullopt,
-                QStringLiteral("not proven: the %1 %2 does not exist: the call may not "
-                               "have run, or its key expired or was evicted; sending the "
-                               "same %3 again is answered from that key if it ran and "
-                               "the key still lives")
-                    .arg(key, keyName, repairName(plan.request.kind))};
+                said(QT_TRANSLATE_NOOP("inventory::RepairSettlement",
+                                       "not proven: the release key %1 does not exist: the call "
+                                       "may not have run, or its key expired or was evicted; "
+                                       "sending the same release again is answered from that "
+                                       "key if it ran and the key still lives"),
+                     QT_TRANSLATE_NOOP("inventory::RepairSettlement",
+                                       "not proven: the adjustment key %1 does not exist: the "
+                                       "call may not have run, or its key expired or was "
+                                       "evicted; sending the same adjust again is answered from "
+                                       "that key if it ran and the key still lives"))
+                    .arg(keyName)};
     if (!record.wellFormed(plan.request.kind))
         return {false, std::nullopt,
-                QStringLiteral("not proven: the %1 %2 holds %3, which no %4 writes")
-                    .arg(key, keyName, core::escapeBytes(*record.value, 80),
-                         repairName(plan.request.kind))};
+                said(QT_TRANSLATE_NOOP("inventory::RepairSettlement",
+                                       "not proven: the release key %1 holds %2, which no release "
+                                       "writes"),
+                     QT_TRANSLATE_NOOP("inventory::RepairSettlement",
+                                       "not proven: the adjustment key %1 holds %2, which no "
+                                       "adjust writes"))
+                    .arg(keyName, core::escapeBytes(*record.value, 80))};
     const auto amount = record.amount(plan.request.kind);
     if (amount && *amount != plan.request.amount)
         return {false, amount,
-                QStringLiteral("not this %1: the %2 %3 holds %4, written by a %1 of %5 under the "
-                               "same key; this call, if it ran, was answered from it and wrote "
-                               "nothing, and sending it again changes nothing: find out which "
-                               "amount is owed")
-                    .arg(repairName(plan.request.kind), key, keyName, record.text(),
-                         QString::fromUtf8(*amount))};
+                said(QT_TRANSLATE_NOOP("inventory::RepairSettlement",
+                                       "not this release: the release key %1 holds %2, written "
+                                       "by a release of %3 under the same key; this call, if it "
+                                       "ran, was answered from it and wrote nothing, and sending "
+                                       "it again changes nothing: find out which amount is owed"),
+                     QT_TRANSLATE_NOOP("inventory::RepairSettlement",
+                                       "not this adjust: the adjustment key %1 holds %2, written "
+                                       "by an adjust of %3 under the same key; this call, if it "
+                                       "ran, was answered from it and wrote nothing, and sending "
+                                       "it again changes nothing: find out which amount is owed"))
+                    .arg(keyName, record.text(), QString::fromUtf8(*amount))};
     return {true, std::nullopt,
-            QStringLiteral("%1: the %2 %3 exists (%4), so this %5 was applied, by this "
-                           "call or an earlier one with the same key; do not send it "
-                           "again")
-                .arg(release ? QStringLiteral("released") : QStringLiteral("adjusted"), key,
-                     keyName, record.text(), repairName(plan.request.kind))};
+            said(QT_TRANSLATE_NOOP("inventory::RepairSettlement",
+                                   "released: the release key %1 exists (%2), so this release was "
+                                   "applied, by this call or an earlier one with the same key; do "
+                                   "not send it again"),
+                 QT_TRANSLATE_NOOP("inventory::RepairSettlement",
+                                   "adjusted: the adjustment key %1 exists (%2), so this adjust "
+                                   "was applied, by this call or an earlier one with the same "
+                                   "key; do not send it again"))
+                .arg(keyName, record.text())};
 }
 
 RecordReading readRecordBlocking(redis::CommandSender &sender, const QByteArray &key, int timeoutMs)

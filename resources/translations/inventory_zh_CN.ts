@@ -1587,6 +1587,61 @@
     </message>
 </context>
 <context>
+    <name>inventory::RepairSettlement</name>
+    <message>
+        <source>The release key records a quantity of %1, not the %2 asked for: order %3 was released with %1 before, and %2 was not released.</source>
+        <translation>释放键记录的数量是 %1，而不是请求的 %2：订单 %3 之前已按 %1 释放，%2 没有被释放。</translation>
+    </message>
+    <message>
+        <source>The adjustment key records a delta of %1, not the %2 asked for: this correction was not applied; to apply it, give it an adjustment id of its own.</source>
+        <translation>调整键记录的变化量是 %1，而不是请求的 %2：本次修正没有执行；要执行它，请为它指定一个自己的调整 ID。</translation>
+    </message>
+    <message>
+        <source>not proven: the release key %1 could not be read (%2); read it again before doing anything else</source>
+        <translation>未证实：无法读取释放键 %1（%2）；在做任何其他操作之前请再次读取它</translation>
+    </message>
+    <message>
+        <source>not proven: the adjustment key %1 could not be read (%2); read it again before doing anything else</source>
+        <translation>未证实：无法读取调整键 %1（%2）；在做任何其他操作之前请再次读取它</translation>
+    </message>
+    <message>
+        <source>not read</source>
+        <translation>未读取</translation>
+    </message>
+    <message>
+        <source>not proven: the release key %1 does not exist: the call may not have run, or its key expired or was evicted; sending the same release again is answered from that key if it ran and the key still lives</source>
+        <translation>未证实：释放键 %1 不存在：调用可能没有执行，或者该键已过期或被驱逐；如果调用已执行且该键仍在，再次发送同一释放会由该键应答</translation>
+    </message>
+    <message>
+        <source>not proven: the adjustment key %1 does not exist: the call may not have run, or its key expired or was evicted; sending the same adjust again is answered from that key if it ran and the key still lives</source>
+        <translation>未证实：调整键 %1 不存在：调用可能没有执行，或者该键已过期或被驱逐；如果调用已执行且该键仍在，再次发送同一调整会由该键应答</translation>
+    </message>
+    <message>
+        <source>not proven: the release key %1 holds %2, which no release writes</source>
+        <translation>未证实：释放键 %1 的值是 %2，任何释放都不会写入这样的值</translation>
+    </message>
+    <message>
+        <source>not proven: the adjustment key %1 holds %2, which no adjust writes</source>
+        <translation>未证实：调整键 %1 的值是 %2，任何调整都不会写入这样的值</translation>
+    </message>
+    <message>
+        <source>not this release: the release key %1 holds %2, written by a release of %3 under the same key; this call, if it ran, was answered from it and wrote nothing, and sending it again changes nothing: find out which amount is owed</source>
+        <translation>不是本次释放：释放键 %1 的值是 %2，由同一键下一次数量为 %3 的释放写入；本次调用如果执行过，也只是由该键应答，没有写入任何内容，再次发送不会改变任何东西：请查明应退回的数量</translation>
+    </message>
+    <message>
+        <source>not this adjust: the adjustment key %1 holds %2, written by an adjust of %3 under the same key; this call, if it ran, was answered from it and wrote nothing, and sending it again changes nothing: find out which amount is owed</source>
+        <translation>不是本次调整：调整键 %1 的值是 %2，由同一键下一次变化量为 %3 的调整写入；本次调用如果执行过，也只是由该键应答，没有写入任何内容，再次发送不会改变任何东西：请查明应调整的数量</translation>
+    </message>
+    <message>
+        <source>released: the release key %1 exists (%2), so this release was applied, by this call or an earlier one with the same key; do not send it again</source>
+        <translation>已释放：释放键 %1 存在（%2），因此该释放已执行，由本次调用或之前使用同一键的调用执行；请勿再次发送</translation>
+    </message>
+    <message>
+        <source>adjusted: the adjustment key %1 exists (%2), so this adjust was applied, by this call or an earlier one with the same key; do not send it again</source>
+        <translation>已调整：调整键 %1 存在（%2），因此该调整已执行，由本次调用或之前使用同一键的调用执行；请勿再次发送</translation>
+    </message>
+</context>
+<context>
     <name>inventory::RetryProtection</name>
     <message>
         <source>But the receipt read back just after the call is missing (evicted under maxmemory, expired or deleted): the retry protection is already gone, and a retry of this order now would deduct again.</source>

@@ -8,6 +8,7 @@
 #include "browse/OrderSentence.h"
 #include "inventory/DeductionOutcome.h"
 #include "inventory/ReceiptCheck.h"
+#include "inventory/Repairer.h"
 #include "readiness/Rules.h"
 #include "reconcile/Reconciler.h"
 #include "ui/common/UiLanguage.h"
@@ -72,6 +73,18 @@ class TstCoreSentencesZh : public QObject
         return found.value(0);
     }
 
+    // A lost release's record key read back: another release of 5 wrote it.
+    static inventory::RepairSettlement otherRelease()
+    {
+        const inventory::RepairPlan plan = inventory::planRepair(
+            {inventory::RepairKind::Release, "42", "9001", "3", "600", {}}, inventory::KeySchema());
+        inventory::RecordReading r;
+        r.read = true;
+        r.value = QByteArray("quantity=5;time=1700000000.123456");
+        r.ttlSeconds = 500;
+        return inventory::settleRepair(plan, r);
+    }
+
     static readiness::Finding evictionFinding()
     {
         readiness::AuditInput in;
@@ -122,6 +135,10 @@ private slots:
                                    "remaining 17. It expires in 1 h 0 min, at 2026-12-03 "
                                    "13:00:00 UTC;")),
                  qPrintable(receipt().verdict()));
+        QVERIFY2(otherRelease().sentence.startsWith(
+                     QLatin1String("not this release: the release key rel:{42}:9001 holds "
+                                   "quantity=5")),
+                 qPrintable(otherRelease().sentence));
         QCOMPARE(browse::orderNotFoundSentence("9001", {}, false),
                  QStringLiteral("Not proven: the search for order 9001 is incomplete, so a receipt "
                                 "it did not read may exist. Do not retry on this answer: search "
@@ -163,6 +180,10 @@ private slots:
                      QStringLiteral("扣减已发生：回执存在，记录的剩余量 17。 它将在 "
                                     "1 小时 0 分钟后，即 UTC 2026-12-03 13:00:00 过期；")),
                  qPrintable(verdict));
+        // ... what a lost release's record key proves ...
+        QVERIFY2(otherRelease().sentence.startsWith(
+                     QStringLiteral("不是本次释放：释放键 rel:{42}:9001 的值是 quantity=5")),
+                 qPrintable(otherRelease().sentence));
         // ... and what the order lookup says a retry rests on.
         QCOMPARE(browse::orderNotFoundSentence("9001", {}, false),
                  QStringLiteral("未证实：对订单 9001 的搜索不完整，因此可能存在它没有读到的回执。"
