@@ -5,12 +5,21 @@
 #include "sentinel/SentinelUrl.h"
 #include "ssh/SshTarget.h"
 
+#include <QCoreApplication>
 #include <QHostAddress>
 #include <QRegularExpression>
 #include <QUrl>
 #include <functional>
 
 namespace profiles {
+
+namespace {
+// What is wrong with a profile, in the window's language (the CLI prints the English).
+struct ProfileText
+{
+    Q_DECLARE_TR_FUNCTIONS(profiles::ConnectionProfile)
+};
+} // namespace
 
 namespace {
 
@@ -70,15 +79,15 @@ bool ConnectionProfile::startsReadOnly() const
 std::optional<QString> profileNameProblem(const QString &name)
 {
     if (name.trimmed().isEmpty())
-        return QStringLiteral("the profile needs a name");
+        return ProfileText::tr("the profile needs a name");
     if (name != name.trimmed())
-        return QStringLiteral("the profile name must not start or end with a space");
+        return ProfileText::tr("the profile name must not start or end with a space");
     if (name.size() > 64)
-        return QStringLiteral("the profile name is longer than 64 characters");
+        return ProfileText::tr("the profile name is longer than 64 characters");
     for (QChar c : name)
         if (c == QLatin1Char('/') || c == QLatin1Char('\\') || c.category() == QChar::Other_Control)
-            return QStringLiteral("the profile name must not contain '/', '\\' or control "
-                                  "characters");
+            return ProfileText::tr("the profile name must not contain '/', '\\' or control "
+                                   "characters");
     return std::nullopt;
 }
 
@@ -92,35 +101,35 @@ void addRouteProblems(const ConnectionProfile &p, const AddProblem &add)
         const auto target =
             ssh::parseTarget({p.ssh.bastion, p.ssh.jump, p.ssh.identityFile, p.ssh.useSshConfig});
         if (!target)
-            add("ssh.bastion", QStringLiteral("SSH: %1").arg(target.error()));
+            add("ssh.bastion", ProfileText::tr("SSH: %1").arg(target.error()));
         if (p.environmentKind() == Environment::Local)
-            add("environment", QStringLiteral("a server reached through an SSH bastion does not "
-                                              "run on this machine: label it test, staging or "
-                                              "production"));
+            add("environment", ProfileText::tr("a server reached through an SSH bastion does not "
+                                               "run on this machine: label it test, staging or "
+                                               "production"));
     } else if (!p.ssh.jump.trimmed().isEmpty() || !p.ssh.identityFile.trimmed().isEmpty()) {
-        add("ssh.bastion", QStringLiteral("SSH: a jump host or identity file is set but no "
-                                          "bastion: give the bastion or clear them"));
+        add("ssh.bastion", ProfileText::tr("SSH: a jump host or identity file is set but no "
+                                           "bastion: give the bastion or clear them"));
     }
     if (p.sentinel.enabled()) {
         if (const auto list = sentinel::parseSentinelList(p.sentinel.sentinels); !list.ok())
-            add("sentinel.sentinels", QStringLiteral("Sentinel: %1").arg(list.error()));
+            add("sentinel.sentinels", ProfileText::tr("Sentinel: %1").arg(list.error()));
         if (p.sentinel.masterName.contains(QLatin1Char(' ')) || p.sentinel.masterName.size() > 128)
-            add("sentinel.masterName", QStringLiteral("Sentinel: the master name must not "
-                                                      "contain spaces (at most 128 characters)"));
+            add("sentinel.masterName", ProfileText::tr("Sentinel: the master name must not "
+                                                       "contain spaces (at most 128 characters)"));
         if (p.sentinel.username.contains(QLatin1Char(' ')))
             add("sentinel.username",
-                QStringLiteral("Sentinel: the user name must not contain spaces"));
+                ProfileText::tr("Sentinel: the user name must not contain spaces"));
         if (p.environmentKind() == Environment::Local)
-            add("environment", QStringLiteral("Sentinel may name a primary on another machine "
-                                              "after a failover: label it test, staging or "
-                                              "production"));
+            add("environment", ProfileText::tr("Sentinel may name a primary on another machine "
+                                               "after a failover: label it test, staging or "
+                                               "production"));
         if (!p.announcedMap.isEmpty())
-            add("announcedMap", QStringLiteral("announced addresses are for a cluster's nodes; "
-                                               "they are not applied to what sentinels name"));
+            add("announcedMap", ProfileText::tr("announced addresses are for a cluster's nodes; "
+                                                "they are not applied to what sentinels name"));
     } else if (!p.sentinel.sentinels.trimmed().isEmpty() || !p.sentinel.username.isEmpty()) {
-        add("sentinel.masterName", QStringLiteral("Sentinel: sentinels are listed but no master "
-                                                  "name: give the name they monitor, or clear "
-                                                  "them"));
+        add("sentinel.masterName", ProfileText::tr("Sentinel: sentinels are listed but no master "
+                                                   "name: give the name they monitor, or clear "
+                                                   "them"));
     }
 }
 } // namespace
@@ -134,60 +143,60 @@ QList<ProfileProblem> ConnectionProfile::validate() const
     if (auto p = profileNameProblem(name))
         add("name", *p);
     if (host.trimmed().isEmpty())
-        add("host", QStringLiteral("the host is empty: give a host name or an IP address"));
+        add("host", ProfileText::tr("the host is empty: give a host name or an IP address"));
     else if (!validHostName(host))
-        add("host", QStringLiteral("'%1' is not a valid host name or IP address").arg(host));
+        add("host", ProfileText::tr("'%1' is not a valid host name or IP address").arg(host));
     if (port < 1 || port > 65535)
-        add("port", QStringLiteral("the port must be between 1 and 65535 (got %1)").arg(port));
+        add("port", ProfileText::tr("the port must be between 1 and 65535 (got %1)").arg(port));
     if (database < 0 || database > 65535)
-        add("database", QStringLiteral("the database number must be between 0 and 65535 (got "
-                                       "%1)")
+        add("database", ProfileText::tr("the database number must be between 0 and 65535 (got "
+                                        "%1)")
                             .arg(database));
     if (!environmentKind()) {
         QStringList known;
         for (Environment e :
              {Environment::Local, Environment::Test, Environment::Staging, Environment::Production})
             known << environmentName(e);
-        add("environment", QStringLiteral("unknown environment label '%1': use one of %2")
+        add("environment", ProfileText::tr("unknown environment label '%1': use one of %2")
                                .arg(environment, known.join(QStringLiteral(", "))));
     }
     addRouteProblems(*this, add);
     // The ledger is checked where it is read (reconcile/SavedLedger); a password is refused
     // here, so that it can never be written to the settings file.
     if (!QUrl(ledger.source.trimmed()).password().isEmpty())
-        add("ledger.source", QStringLiteral("the ledger URL holds a password: it belongs in the "
-                                            "keyring, never in the profile"));
+        add("ledger.source", ProfileText::tr("the ledger URL holds a password: it belongs in the "
+                                             "keyring, never in the profile"));
     if (username.contains(QLatin1Char(' ')))
-        add("username", QStringLiteral("the user name must not contain spaces"));
+        add("username", ProfileText::tr("the user name must not contain spaces"));
     if (releaseUsername.contains(QLatin1Char(' ')))
-        add("releaseUsername", QStringLiteral("the release user name must not contain spaces"));
+        add("releaseUsername", ProfileText::tr("the release user name must not contain spaces"));
     if (const auto map = parseAnnouncedEntries(announcedMap.join(QLatin1Char('\n'))); !map.ok())
-        add("announcedMap", QStringLiteral("announced addresses, %1").arg(map.error()));
+        add("announcedMap", ProfileText::tr("announced addresses, %1").arg(map.error()));
     if (!tls.enabled && (!tls.caFile.isEmpty() || !tls.certFile.isEmpty()))
-        add("tls.enabled", QStringLiteral("TLS files are set but TLS is off: turn TLS on or "
-                                          "clear the files"));
+        add("tls.enabled", ProfileText::tr("TLS files are set but TLS is off: turn TLS on or "
+                                           "clear the files"));
     if (tls.certFile.isEmpty() != tls.keyFile.isEmpty())
         add(tls.certFile.isEmpty() ? "tls.certFile" : "tls.keyFile",
-            QStringLiteral("a client certificate needs both the certificate and its key file"));
+            ProfileText::tr("a client certificate needs both the certificate and its key file"));
     const bool stockOk = stockKeyTemplate.contains(QLatin1String("<sku>"));
     if (!stockOk)
         add("stockKeyTemplate",
-            QStringLiteral("the stock key template must contain <sku> (default %1)")
+            ProfileText::tr("the stock key template must contain <sku> (default %1)")
                 .arg(QLatin1String(DefaultStockTemplate)));
     if (!receiptKeyTemplate.contains(QLatin1String("<sku>"))
         || !receiptKeyTemplate.contains(QLatin1String("<order>")))
         add("receiptKeyTemplate",
-            QStringLiteral("the receipt key template must contain <sku> and <order> (default %1)")
+            ProfileText::tr("the receipt key template must contain <sku> and <order> (default %1)")
                 .arg(QLatin1String(DefaultReceiptTemplate)));
     else if (stockOk && hashTag(stockKeyTemplate) != hashTag(receiptKeyTemplate))
         add("receiptKeyTemplate",
-            QStringLiteral("the stock and receipt templates must use the same hash tag (such as "
-                           "{<sku>}) so that both keys land in one cluster slot"));
+            ProfileText::tr("the stock and receipt templates must use the same hash tag (such as "
+                            "{<sku>}) so that both keys land in one cluster slot"));
     if (receiptTtlSeconds < 1 || receiptTtlSeconds > MaxReceiptTtlSeconds)
-        add("receiptTtlSeconds", QStringLiteral("the receipt TTL must be between 1 and %1 seconds")
+        add("receiptTtlSeconds", ProfileText::tr("the receipt TTL must be between 1 and %1 seconds")
                                      .arg(MaxReceiptTtlSeconds));
     if (timeoutMs < 100 || timeoutMs > 600000)
-        add("timeoutMs", QStringLiteral("the timeout must be between 100 ms and 10 minutes"));
+        add("timeoutMs", ProfileText::tr("the timeout must be between 100 ms and 10 minutes"));
     return out;
 }
 

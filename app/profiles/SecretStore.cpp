@@ -3,6 +3,7 @@
 
 #include "ProfilesLog.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QEventLoop>
 #include <QFileInfo>
@@ -14,6 +15,11 @@
 namespace profiles {
 
 namespace {
+// Where a password is kept, in the window's language (the CLI prints the English).
+struct SecretText
+{
+    Q_DECLARE_TR_FUNCTIONS(profiles::SecretStore)
+};
 constexpr int DetectTimeoutMs = 3000;
 const QString ProbeKey = QStringLiteral("inventory-console/keyring-probe");
 
@@ -27,7 +33,7 @@ QString missingSessionBus()
     const QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
     if (!runtime.isEmpty() && QFileInfo::exists(QDir(runtime).filePath(QStringLiteral("bus"))))
         return {};
-    return QStringLiteral("no D-Bus session bus, so no desktop keyring can be reached");
+    return SecretText::tr("no D-Bus session bus, so no desktop keyring can be reached");
 #else
     return {};
 #endif
@@ -44,7 +50,7 @@ SecretStore::SecretStore(Mode mode, QString service, QObject *parent)
         m_mode = Mode::SessionOnly;
     if (m_mode == Mode::SessionOnly) {
         m_backend = Backend::SessionOnly;
-        m_reason = QStringLiteral("the keyring is turned off");
+        m_reason = SecretText::tr("the keyring is turned off");
         return;
     }
     if (const QString why = missingSessionBus(); !why.isEmpty()) {
@@ -77,11 +83,11 @@ QString SecretStore::storageNote() const
 {
     switch (m_backend) {
     case Backend::Detecting:
-        return QStringLiteral("Looking for a system keyring…");
+        return SecretText::tr("Looking for a system keyring…");
     case Backend::Keyring:
-        return QStringLiteral("The password is stored in the system keyring.");
+        return SecretText::tr("The password is stored in the system keyring.");
     case Backend::SessionOnly:
-        return QStringLiteral("The password is kept for this session only (%1).").arg(m_reason);
+        return SecretText::tr("The password is kept for this session only (%1).").arg(m_reason);
     }
     return {};
 }
@@ -102,7 +108,7 @@ void SecretStore::detect()
             settle(Backend::Keyring, {});
         else
             settle(Backend::SessionOnly,
-                   QStringLiteral("no usable keyring: %1").arg(j->errorString()));
+                   SecretText::tr("no usable keyring: %1").arg(j->errorString()));
     });
     QTimer::singleShot(DetectTimeoutMs, this, [this, answered] {
         if (*answered)
@@ -110,7 +116,7 @@ void SecretStore::detect()
         *answered = true;
         settle(
             Backend::SessionOnly,
-            QStringLiteral("the keyring did not answer within %1 s").arg(DetectTimeoutMs / 1000));
+            SecretText::tr("the keyring did not answer within %1 s").arg(DetectTimeoutMs / 1000));
     });
     job->start();
 }
@@ -169,12 +175,12 @@ void SecretStore::store(const QString &key, const QString &secret, QObject *cont
         job->setInsecureFallback(false);
         connect(job, &QKeychain::Job::finished, context, [done](QKeychain::Job *j) {
             if (j->error() == QKeychain::NoError) {
-                done(StoreResult{true, QStringLiteral("The password is stored in the system "
+                done(StoreResult{true, SecretText::tr("The password is stored in the system "
                                                       "keyring.")});
                 return;
             }
             qCWarning(lcProfiles) << "keyring write failed:" << j->errorString();
-            done(StoreResult{false, QStringLiteral("The keyring refused the password (%1): it is "
+            done(StoreResult{false, SecretText::tr("The keyring refused the password (%1): it is "
                                                    "kept for this session only.")
                                         .arg(j->errorString())});
         });

@@ -1817,6 +1817,160 @@
     </message>
 </context>
 <context>
+    <name>profiles::ConnectionProfile</name>
+    <message>
+        <source>the profile needs a name</source>
+        <translation>配置需要一个名称</translation>
+    </message>
+    <message>
+        <source>the profile name must not start or end with a space</source>
+        <translation>配置名称不能以空格开头或结尾</translation>
+    </message>
+    <message>
+        <source>the profile name is longer than 64 characters</source>
+        <translation>配置名称超过 64 个字符</translation>
+    </message>
+    <message>
+        <source>the profile name must not contain &apos;/&apos;, &apos;\&apos; or control characters</source>
+        <translation>配置名称不能包含 &apos;/&apos;、&apos;\&apos; 或控制字符</translation>
+    </message>
+    <message>
+        <source>SSH: %1</source>
+        <translation>SSH：%1</translation>
+    </message>
+    <message>
+        <source>a server reached through an SSH bastion does not run on this machine: label it test, staging or production</source>
+        <translation>经 SSH 堡垒机访问的服务器不在本机上运行：请将它标为 test、staging 或 production</translation>
+    </message>
+    <message>
+        <source>SSH: a jump host or identity file is set but no bastion: give the bastion or clear them</source>
+        <translation>SSH：设置了跳板机或身份文件，但没有堡垒机：请填写堡垒机，或清除它们</translation>
+    </message>
+    <message>
+        <source>Sentinel: %1</source>
+        <translation>哨兵：%1</translation>
+    </message>
+    <message>
+        <source>Sentinel: the master name must not contain spaces (at most 128 characters)</source>
+        <translation>哨兵：主节点名称不能包含空格（最多 128 个字符）</translation>
+    </message>
+    <message>
+        <source>Sentinel: the user name must not contain spaces</source>
+        <translation>哨兵：用户名不能包含空格</translation>
+    </message>
+    <message>
+        <source>Sentinel may name a primary on another machine after a failover: label it test, staging or production</source>
+        <translation>故障转移后哨兵可能指向另一台机器上的主节点：请将它标为 test、staging 或 production</translation>
+    </message>
+    <message>
+        <source>announced addresses are for a cluster&apos;s nodes; they are not applied to what sentinels name</source>
+        <translation>通告地址映射用于集群节点；不会应用于哨兵给出的地址</translation>
+    </message>
+    <message>
+        <source>Sentinel: sentinels are listed but no master name: give the name they monitor, or clear them</source>
+        <translation>哨兵：列出了哨兵但没有主节点名称：请填写它们监控的名称，或清除它们</translation>
+    </message>
+    <message>
+        <source>the host is empty: give a host name or an IP address</source>
+        <translation>主机为空：请填写主机名或 IP 地址</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a valid host name or IP address</source>
+        <translation>“%1”不是有效的主机名或 IP 地址</translation>
+    </message>
+    <message>
+        <source>the port must be between 1 and 65535 (got %1)</source>
+        <translation>端口必须在 1 到 65535 之间（当前为 %1）</translation>
+    </message>
+    <message>
+        <source>the database number must be between 0 and 65535 (got %1)</source>
+        <translation>数据库编号必须在 0 到 65535 之间（当前为 %1）</translation>
+    </message>
+    <message>
+        <source>unknown environment label &apos;%1&apos;: use one of %2</source>
+        <translation>未知的环境标签“%1”：请使用 %2 之一</translation>
+    </message>
+    <message>
+        <source>the ledger URL holds a password: it belongs in the keyring, never in the profile</source>
+        <translation>订单账 URL 中含有密码：密码应存入密钥环，绝不能写在配置中</translation>
+    </message>
+    <message>
+        <source>the user name must not contain spaces</source>
+        <translation>用户名不能包含空格</translation>
+    </message>
+    <message>
+        <source>the release user name must not contain spaces</source>
+        <translation>发布用户名不能包含空格</translation>
+    </message>
+    <message>
+        <source>announced addresses, %1</source>
+        <translation>通告地址，%1</translation>
+    </message>
+    <message>
+        <source>TLS files are set but TLS is off: turn TLS on or clear the files</source>
+        <translation>设置了 TLS 文件但 TLS 已关闭：请开启 TLS 或清除这些文件</translation>
+    </message>
+    <message>
+        <source>a client certificate needs both the certificate and its key file</source>
+        <translation>客户端证书需要同时提供证书和其密钥文件</translation>
+    </message>
+    <message>
+        <source>the stock key template must contain &lt;sku&gt; (default %1)</source>
+        <translation>库存键模板必须包含 &lt;sku&gt;（默认 %1）</translation>
+    </message>
+    <message>
+        <source>the receipt key template must contain &lt;sku&gt; and &lt;order&gt; (default %1)</source>
+        <translation>回执键模板必须包含 &lt;sku&gt; 和 &lt;order&gt;（默认 %1）</translation>
+    </message>
+    <message>
+        <source>the stock and receipt templates must use the same hash tag (such as {&lt;sku&gt;}) so that both keys land in one cluster slot</source>
+        <translation>库存键和回执键模板必须使用相同的哈希标签（如 {&lt;sku&gt;}），以便两个键落在同一个集群槽中</translation>
+    </message>
+    <message>
+        <source>the receipt TTL must be between 1 and %1 seconds</source>
+        <translation>回执 TTL 必须在 1 到 %1 秒之间</translation>
+    </message>
+    <message>
+        <source>the timeout must be between 100 ms and 10 minutes</source>
+        <translation>超时必须在 100 毫秒到 10 分钟之间</translation>
+    </message>
+</context>
+<context>
+    <name>profiles::SecretStore</name>
+    <message>
+        <source>no D-Bus session bus, so no desktop keyring can be reached</source>
+        <translation>没有 D-Bus 会话总线，因此无法访问桌面密钥环</translation>
+    </message>
+    <message>
+        <source>the keyring is turned off</source>
+        <translation>密钥环已关闭</translation>
+    </message>
+    <message>
+        <source>Looking for a system keyring…</source>
+        <translation>正在查找系统密钥环…</translation>
+    </message>
+    <message>
+        <source>The password is stored in the system keyring.</source>
+        <translation>密码保存在系统密钥环中。</translation>
+    </message>
+    <message>
+        <source>The password is kept for this session only (%1).</source>
+        <translation>密码仅在本次会话中保留（%1）。</translation>
+    </message>
+    <message>
+        <source>no usable keyring: %1</source>
+        <translation>没有可用的密钥环：%1</translation>
+    </message>
+    <message>
+        <source>the keyring did not answer within %1 s</source>
+        <translation>密钥环在 %1 秒内没有应答</translation>
+    </message>
+    <message>
+        <source>The keyring refused the password (%1): it is kept for this session only.</source>
+        <translation>密钥环拒绝了该密码（%1）：它仅在本次会话中保留。</translation>
+    </message>
+</context>
+<context>
     <name>readiness::Finding</name>
     <message>
         <source>PASS</source>

@@ -9,6 +9,7 @@
 #include "inventory/DeductionOutcome.h"
 #include "inventory/ReceiptCheck.h"
 #include "inventory/Repairer.h"
+#include "profiles/ConnectionProfile.h"
 #include "readiness/Rules.h"
 #include "reconcile/Reconciler.h"
 #include "ui/common/UiLanguage.h"
@@ -85,6 +86,16 @@ class TstCoreSentencesZh : public QObject
         return inventory::settleRepair(plan, r);
     }
 
+    // What the connection dialog says of a profile with no port.
+    static QString portProblem()
+    {
+        profiles::ConnectionProfile p;
+        p.name = QStringLiteral("shop");
+        p.port = 0;
+        const auto problems = p.validate();
+        return problems.isEmpty() ? QString() : problems.first().message;
+    }
+
     static readiness::Finding evictionFinding()
     {
         readiness::AuditInput in;
@@ -135,6 +146,7 @@ private slots:
                                    "remaining 17. It expires in 1 h 0 min, at 2026-12-03 "
                                    "13:00:00 UTC;")),
                  qPrintable(receipt().verdict()));
+        QCOMPARE(portProblem(), QStringLiteral("the port must be between 1 and 65535 (got 0)"));
         QVERIFY2(otherRelease().sentence.startsWith(
                      QLatin1String("not this release: the release key rel:{42}:9001 holds "
                                    "quantity=5")),
@@ -180,6 +192,8 @@ private slots:
                      QStringLiteral("扣减已发生：回执存在，记录的剩余量 17。 它将在 "
                                     "1 小时 0 分钟后，即 UTC 2026-12-03 13:00:00 过期；")),
                  qPrintable(verdict));
+        // ... what is wrong with a profile ...
+        QCOMPARE(portProblem(), QStringLiteral("端口必须在 1 到 65535 之间（当前为 0）"));
         // ... what a lost release's record key proves ...
         QVERIFY2(otherRelease().sentence.startsWith(
                      QStringLiteral("不是本次释放：释放键 rel:{42}:9001 的值是 quantity=5")),
