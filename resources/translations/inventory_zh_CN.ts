@@ -2399,6 +2399,181 @@
     </message>
 </context>
 <context>
+    <name>session::ProbeReport</name>
+    <message>
+        <source>&apos;%1&apos; may call %2</source>
+        <translation>“%1”可以调用 %2</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; may load function libraries</source>
+        <translation>“%1”可以加载函数库</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; may read function libraries (FUNCTION LIST)</source>
+        <translation>“%1”可以读取函数库（FUNCTION LIST）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; may back up function libraries (FUNCTION DUMP)</source>
+        <translation>“%1”可以备份函数库（FUNCTION DUMP）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; may roll back a dump (FUNCTION RESTORE)</source>
+        <translation>“%1”可以回滚到一份转储（FUNCTION RESTORE）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; may %2</source>
+        <translation>“%1”可以%2</translation>
+    </message>
+    <message>
+        <source>allowed</source>
+        <translation>允许</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>unexpected ACL DRYRUN reply</source>
+        <translation>意外的 ACL DRYRUN 答复</translation>
+    </message>
+    <message>
+        <source>this connection&apos;s user may not run ACL DRYRUN</source>
+        <translation>此连接的用户无权运行 ACL DRYRUN</translation>
+    </message>
+    <message>
+        <source>there is no ACL user &apos;%1&apos; on this server</source>
+        <translation>此服务器上没有 ACL 用户“%1”</translation>
+    </message>
+    <message>
+        <source>this server has no ACL DRYRUN (Redis 7.0 or later)</source>
+        <translation>此服务器没有 ACL DRYRUN（需要 Redis 7.0 或更高版本）</translation>
+    </message>
+    <message>
+        <source>ACL DRYRUN failed: %1</source>
+        <translation>ACL DRYRUN 失败：%1</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>%1 at %2 (TLS)</source>
+        <translation>%1，位于 %2（TLS）</translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <translation>%1，位于 %2</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>primary</source>
+        <translation>主节点</translation>
+    </message>
+    <message>
+        <source>replica</source>
+        <translation>副本</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>unknown (%1)</source>
+        <translation>未知（%1）</translation>
+    </message>
+    <message>
+        <source>%1, not &apos;%2&apos;: without a password the console does not authenticate</source>
+        <translation>%1，而不是“%2”：没有密码时控制台不进行认证</translation>
+    </message>
+    <message>
+        <source>Release user</source>
+        <translation>释放用户</translation>
+    </message>
+    <message>
+        <source>%1: logged in</source>
+        <translation>%1：已登录</translation>
+    </message>
+    <message>
+        <source>Eviction</source>
+        <translation>驱逐</translation>
+    </message>
+    <message>
+        <source>%1: receipts can be evicted before their TTL ends</source>
+        <translation>%1：回执可能在 TTL 结束前被驱逐</translation>
+    </message>
+    <message>
+        <source>%1 (loads run as &apos;%2&apos;)</source>
+        <translation>%1（加载以“%2”身份运行）</translation>
+    </message>
+    <message>
+        <source>the server says the connection is user &apos;%1&apos;</source>
+        <translation>服务器说此连接的用户是“%1”</translation>
+    </message>
+    <message>
+        <source>host not found</source>
+        <translation>找不到主机</translation>
+    </message>
+    <message>
+        <source>could not look up the host name</source>
+        <translation>无法查询主机名</translation>
+    </message>
+    <message>
+        <source>connection refused</source>
+        <translation>连接被拒绝</translation>
+    </message>
+    <message>
+        <source>no answer in time</source>
+        <translation>未及时答复</translation>
+    </message>
+    <message>
+        <source>wrong user name or password</source>
+        <translation>用户名或密码错误</translation>
+    </message>
+    <message>
+        <source>a password is required</source>
+        <translation>需要密码</translation>
+    </message>
+    <message>
+        <source>TLS failed</source>
+        <translation>TLS 失败</translation>
+    </message>
+    <message>
+        <source>not a Redis answer</source>
+        <translation>不是 Redis 的答复</translation>
+    </message>
+    <message>
+        <source>refused by the server</source>
+        <translation>被服务器拒绝</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
     <name>ui::AnomalyView</name>
     <message>
         <source>Show:</source>

@@ -12,6 +12,7 @@
 #include "profiles/ConnectionProfile.h"
 #include "readiness/Rules.h"
 #include "reconcile/Reconciler.h"
+#include "session/ProbeReport.h"
 #include "ui/common/UiLanguage.h"
 
 #include <QApplication>
@@ -96,6 +97,21 @@ class TstCoreSentencesZh : public QObject
         return problems.isEmpty() ? QString() : problems.first().message;
     }
 
+    // The connection test's row for a user the server does not know.
+    static session::ProbeRow missingUserRow()
+    {
+        session::ProbeReport report;
+        report.user = QStringLiteral("shop");
+        report.permissions << session::PermissionCheck{
+            QStringLiteral("ghost"),
+            session::loadAction(),
+            session::PermissionCheck::Verdict::Denied,
+            QStringLiteral("there is no ACL user 'ghost' on this server"),
+            session::PermissionCheck::Why::NoSuchUser,
+            {}};
+        return report.rows().constLast();
+    }
+
     static readiness::Finding evictionFinding()
     {
         readiness::AuditInput in;
@@ -155,6 +171,11 @@ private slots:
                  QStringLiteral("Not proven: the search for order 9001 is incomplete, so a receipt "
                                 "it did not read may exist. Do not retry on this answer: search "
                                 "again once the problem above is solved."));
+        QCOMPARE(missingUserRow().label, QStringLiteral("'ghost' may load function libraries"));
+        QCOMPARE(missingUserRow().value,
+                 QStringLiteral("denied: there is no ACL user 'ghost' on this server"));
+        QCOMPARE(session::failureHeadline(session::ProbeFailure::Kind::Authentication),
+                 QStringLiteral("wrong user name or password"));
     }
 
     void withTheChineseTranslatorTheyAreChinese()
@@ -202,6 +223,13 @@ private slots:
         QCOMPARE(browse::orderNotFoundSentence("9001", {}, false),
                  QStringLiteral("未证实：对订单 9001 的搜索不完整，因此可能存在它没有读到的回执。"
                                 "不要根据这个答复重试：请在解决上述问题后再搜索一次。"));
+        // ... the connection test's report (its --json detail stays English) ...
+        QCOMPARE(missingUserRow().label, QStringLiteral("“ghost”可以加载函数库"));
+        QCOMPARE(missingUserRow().value, QStringLiteral("拒绝：此服务器上没有 ACL 用户“ghost”"));
+        QCOMPARE(session::failureHeadline(session::ProbeFailure::Kind::Authentication),
+                 QStringLiteral("用户名或密码错误"));
+        QCOMPARE(session::englishFailureHeadline(session::ProbeFailure::Kind::Authentication),
+                 QStringLiteral("wrong user name or password"));
     }
 };
 
