@@ -942,6 +942,113 @@
     </message>
 </context>
 <context>
+    <name>functions::ContractDiff</name>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>no-change</source>
+        <translation>无变化</translation>
+    </message>
+    <message>
+        <source>compatible</source>
+        <translation>兼容变更</translation>
+    </message>
+    <message>
+        <source>breaking</source>
+        <translation>破坏性变更</translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>unchanged: its code and everything it uses are identical</source>
+        <translation>未变：它的代码及其用到的一切都相同</translation>
+    </message>
+    <message>
+        <source>code changed</source>
+        <translation>代码已变更</translation>
+    </message>
+    <message>
+        <source>in-place contract change: the code of %1 changed under the same contract name</source>
+        <translation>原地契约变更：%1 的代码在同一契约名下变更了</translation>
+    </message>
+    <message>
+        <source>removed: callers of %1 will get an error</source>
+        <translation>已移除：%1 的调用方将收到错误</translation>
+    </message>
+    <message>
+        <source>renamed %1 → %2 (case only; FCALL finds either)</source>
+        <translation>重命名 %1 → %2（仅大小写；FCALL 两者都能找到）</translation>
+    </message>
+    <message>
+        <source>flags change: %1 → %2</source>
+        <translation>标志变更：%1 → %2</translation>
+    </message>
+    <message>
+        <source>description changed</source>
+        <translation>描述已变更</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>%1 is removed</source>
+        <translation>%1 被移除</translation>
+    </message>
+    <message>
+        <source>%1 changes flags: %2 → %3</source>
+        <translation>%1 的标志变更：%2 → %3</translation>
+    </message>
+    <message>
+        <source>library %1 is deleted</source>
+        <translation>函数库 %1 被删除</translation>
+    </message>
+    <message>
+        <source>%1 added</source>
+        <translation>新增 %1 个</translation>
+    </message>
+    <message>
+        <source>%1 removed</source>
+        <translation>移除 %1 个</translation>
+    </message>
+    <message>
+        <source>%1 changed</source>
+        <translation>变更 %1 个</translation>
+    </message>
+    <message>
+        <source>%1 collisions</source>
+        <translation>冲突 %1 个</translation>
+    </message>
+    <message>
+        <source>%1: %2; nothing was compared</source>
+        <translation>%1：%2；未进行任何比较</translation>
+    </message>
+    <message>
+        <source>not loaded</source>
+        <translation>未加载</translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation>已删除</translation>
+    </message>
+    <message>
+        <source>%1 %2 → %3: %4</source>
+        <translation>%1 %2 → %3：%4</translation>
+    </message>
+    <message>
+        <source>%1 %2 → %3: %4 (%5)</source>
+        <translation>%1 %2 → %3：%4（%5）</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+</context>
+<context>
     <name>functions::LocalCatalog</name>
     <message>
         <source>identical to %1</source>

@@ -6,6 +6,7 @@
 // a record (the audit log's summary, the English a release's audit reason quotes) stays
 // English under the Chinese translator.
 #include "browse/OrderSentence.h"
+#include "functions/ContractDiff.h"
 #include "inventory/DeductionOutcome.h"
 #include "inventory/ReceiptCheck.h"
 #include "inventory/Repairer.h"
@@ -112,6 +113,17 @@ class TstCoreSentencesZh : public QObject
         return report.rows().constLast();
     }
 
+    // Deleting a library of one function, as the Libraries tab's diff preview shows it.
+    static functions::ContractDiff removal()
+    {
+        redis::LibraryInfo lib;
+        lib.name = QStringLiteral("inventory_lib_v1");
+        lib.code = "#!lua name=inventory_lib_v1\n-- version: 1.3.0\n";
+        lib.hasCode = true;
+        lib.functions << redis::FunctionInfo{QStringLiteral("inventory_deduct_v1"), {}, {}};
+        return functions::diffRemoval(lib);
+    }
+
     static readiness::Finding evictionFinding()
     {
         readiness::AuditInput in;
@@ -176,6 +188,10 @@ private slots:
                  QStringLiteral("denied: there is no ACL user 'ghost' on this server"));
         QCOMPARE(session::failureHeadline(session::ProbeFailure::Kind::Authentication),
                  QStringLiteral("wrong user name or password"));
+        QCOMPARE(removal().functions.value(0).notesText.value(0),
+                 QStringLiteral("removed: callers of inventory_deduct_v1 will get an error"));
+        QCOMPARE(removal().summary(core::Wording::Translated),
+                 QStringLiteral("inventory_lib_v1 1.3.0 → deleted: breaking (1 removed)"));
     }
 
     void withTheChineseTranslatorTheyAreChinese()
@@ -230,6 +246,16 @@ private slots:
                  QStringLiteral("用户名或密码错误"));
         QCOMPARE(session::englishFailureHeadline(session::ProbeFailure::Kind::Authentication),
                  QStringLiteral("wrong user name or password"));
+        // ... the Libraries tab's diff preview (the CLI's and --json's copy stays English) ...
+        const functions::ContractDiff d = removal();
+        QCOMPARE(d.functions.value(0).notesText.value(0),
+                 QStringLiteral("已移除：inventory_deduct_v1 的调用方将收到错误"));
+        QCOMPARE(d.functions.value(0).notes.value(0),
+                 QStringLiteral("removed: callers of inventory_deduct_v1 will get an error"));
+        QCOMPARE(d.summary(core::Wording::Translated),
+                 QStringLiteral("inventory_lib_v1 1.3.0 → 已删除：破坏性变更（移除 1 个）"));
+        QCOMPARE(d.summary(),
+                 QStringLiteral("inventory_lib_v1 1.3.0 → deleted: breaking (1 removed)"));
     }
 };
 
