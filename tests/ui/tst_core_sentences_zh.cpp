@@ -6,6 +6,7 @@
 // a record (the audit log's summary, the English a release's audit reason quotes) stays
 // English under the Chinese translator.
 #include "browse/OrderSentence.h"
+#include "browse/Values.h"
 #include "functions/ContractDiff.h"
 #include "inventory/DeductionOutcome.h"
 #include "inventory/ReceiptCheck.h"
@@ -183,6 +184,9 @@ private slots:
                  QStringLiteral("Not proven: the search for order 9001 is incomplete, so a receipt "
                                 "it did not read may exist. Do not retry on this answer: search "
                                 "again once the problem above is solved."));
+        QCOMPARE(browse::formatDuration(3600000, core::Wording::Translated), QStringLiteral("1 h"));
+        QCOMPARE(browse::formatDuration(2345000, core::Wording::Translated),
+                 QStringLiteral("39 min 5 s"));
         QCOMPARE(missingUserRow().label, QStringLiteral("'ghost' may load function libraries"));
         QCOMPARE(missingUserRow().value,
                  QStringLiteral("denied: there is no ACL user 'ghost' on this server"));
@@ -256,6 +260,10 @@ private slots:
                  QStringLiteral("inventory_lib_v1 1.3.0 → 已删除：破坏性变更（移除 1 个）"));
         QCOMPARE(d.summary(),
                  QStringLiteral("inventory_lib_v1 1.3.0 → deleted: breaking (1 removed)"));
+        // ... and a table's short duration (a record's copy stays English).
+        QCOMPARE(browse::formatDuration(2345000, core::Wording::Translated),
+                 QStringLiteral("39 分钟 5 秒"));
+        QCOMPARE(browse::formatDuration(2345000), QStringLiteral("39 min 5 s"));
     }
 };
 
