@@ -973,6 +973,17 @@
     </message>
 </context>
 <context>
+    <name>functions::ChangeUser</name>
+    <message>
+        <source>ACL user &apos;%1&apos; (the profile&apos;s release user)</source>
+        <translation>ACL 用户“%1”（配置中的发布用户）</translation>
+    </message>
+    <message>
+        <source>ACL user &apos;%1&apos; (this session&apos;s user; the profile names no release user)</source>
+        <translation>ACL 用户“%1”（本次会话的用户；配置中未指定发布用户）</translation>
+    </message>
+</context>
+<context>
     <name>functions::ContractDiff</name>
     <message>
         <source>(none)</source>
@@ -2663,7 +2674,7 @@
     </message>
     <message>
         <source>Release user</source>
-        <translation>释放用户</translation>
+        <translation>发布用户</translation>
     </message>
     <message>
         <source>%1: logged in</source>

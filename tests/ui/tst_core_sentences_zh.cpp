@@ -7,6 +7,7 @@
 // English under the Chinese translator.
 #include "browse/OrderSentence.h"
 #include "browse/Values.h"
+#include "functions/ChangeUser.h"
 #include "functions/ContractDiff.h"
 #include "inventory/DeductionOutcome.h"
 #include "inventory/ReceiptCheck.h"
@@ -187,6 +188,9 @@ private slots:
         QCOMPARE(browse::formatDuration(3600000, core::Wording::Translated), QStringLiteral("1 h"));
         QCOMPARE(browse::formatDuration(2345000, core::Wording::Translated),
                  QStringLiteral("39 min 5 s"));
+        QCOMPARE(functions::stepUserText(functions::ChangeContext()),
+                 QStringLiteral("ACL user 'default' (this session's user; the profile names no "
+                                "release user)"));
         QCOMPARE(missingUserRow().label, QStringLiteral("'ghost' may load function libraries"));
         QCOMPARE(missingUserRow().value,
                  QStringLiteral("denied: there is no ACL user 'ghost' on this server"));
@@ -264,6 +268,9 @@ private slots:
         QCOMPARE(browse::formatDuration(2345000, core::Wording::Translated),
                  QStringLiteral("39 分钟 5 秒"));
         QCOMPARE(browse::formatDuration(2345000), QStringLiteral("39 min 5 s"));
+        // ... and who a library change's step runs as.
+        QCOMPARE(functions::stepUserText(functions::ChangeContext()),
+                 QStringLiteral("ACL 用户“default”（本次会话的用户；配置中未指定发布用户）"));
     }
 };
 
