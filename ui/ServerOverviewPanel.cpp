@@ -262,7 +262,9 @@ void ServerOverviewPanel::showServer(const overview::ServerOverview &o)
     m_version->setText(known(o.server.label()));
     m_mode->setText(known(o.server.mode));
     m_role->setText(known(o.roleLabel()));
-    m_uptime->setText(noInfo ? notAllowed(o) : overview::formatDuration(o.uptimeSeconds));
+    m_uptime->setText(noInfo
+                          ? notAllowed(o)
+                          : overview::formatDuration(o.uptimeSeconds, core::Wording::Translated));
 }
 
 void ServerOverviewPanel::showMemory(const overview::ServerOverview &o)

@@ -60,7 +60,7 @@ QString ttlText(qint64 expiryMs, qint64 nowMs)
         return CellText::tr("none");
     if (expiryMs <= nowMs)
         return CellText::tr("expired");
-    return formatDuration(expiryMs - nowMs);
+    return formatDuration(expiryMs - nowMs, core::Wording::Translated);
 }
 
 QString receiptKindText(const KeyspaceStore &store, uint32_t r)

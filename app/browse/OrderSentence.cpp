@@ -49,7 +49,8 @@ inventory::ReceiptForm formOf(const KeyspaceStore &st, uint32_t r, QByteArray *t
 QString until(qint64 expiryMs, qint64 nowMs)
 {
     return OrderSentenceText::tr("until %1 (in %2)")
-        .arg(formatLocalTime(expiryMs, nowMs), formatDuration(expiryMs - nowMs));
+        .arg(formatLocalTime(expiryMs, nowMs),
+             formatDuration(expiryMs - nowMs, core::Wording::Translated));
 }
 
 // A key the functions refuse as a receipt: a retry fails rather than deducts, until it expires.
@@ -340,7 +341,7 @@ QString orderNotFoundSentence(const QByteArray &orderId, const QList<ServerEvide
         out << OrderSentenceText::tr("%1 started %2 (up %3): receipts written before then survived "
                                      "only if persistence kept them (%4).")
                    .arg(capitalised(ev.serverText()), formatLocalTime(ev.startedAtMs(), now),
-                        formatDuration(ev.uptimeSeconds * 1000),
+                        formatDuration(ev.uptimeSeconds * 1000, core::Wording::Translated),
                         ev.aofEnabled.value_or(false)
                             ? OrderSentenceText::tr("AOF is on")
                             : OrderSentenceText::tr("AOF is off: only those in its last snapshot"));

@@ -3,34 +3,34 @@
 
 #include "core/Bytes.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <limits>
 
 namespace browse {
 
-QString formatDuration(qint64 ms)
+QString formatDuration(qint64 ms, core::Wording wording)
 {
+    // Whole patterns, so that a language can order and space its unit words.
+    const auto say = [wording](const char *source) {
+        return core::word(wording, "browse::Values", source);
+    };
     if (ms <= 0)
-        return QStringLiteral("0 s");
+        return say(QT_TRANSLATE_NOOP("browse::Values", "%1 s")).arg(0);
     if (ms < 10000 && ms % 1000 != 0)
-        return QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'f', 1);
+        return say(QT_TRANSLATE_NOOP("browse::Values", "%1 s")).arg(ms / 1000.0, 0, 'f', 1);
     const qint64 s = ms / 1000;
     const qint64 d = s / 86400, h = s / 3600 % 24, m = s / 60 % 60, sec = s % 60;
-    auto two = [](qint64 a, const char *ua, qint64 b, const char *ub) {
-        return b ? QStringLiteral("%1 %2 %3 %4")
-                       .arg(a)
-                       .arg(QLatin1String(ua))
-                       .arg(b)
-                       .arg(QLatin1String(ub))
-                 : QStringLiteral("%1 %2").arg(a).arg(QLatin1String(ua));
-    };
     if (d)
-        return two(d, "d", h, "h");
+        return h ? say(QT_TRANSLATE_NOOP("browse::Values", "%1 d %2 h")).arg(d).arg(h)
+                 : say(QT_TRANSLATE_NOOP("browse::Values", "%1 d")).arg(d);
     if (h)
-        return two(h, "h", m, "min");
+        return m ? say(QT_TRANSLATE_NOOP("browse::Values", "%1 h %2 min")).arg(h).arg(m)
+                 : say(QT_TRANSLATE_NOOP("browse::Values", "%1 h")).arg(h);
     if (m)
-        return two(m, "min", sec, "s");
-    return QStringLiteral("%1 s").arg(sec);
+        return sec ? say(QT_TRANSLATE_NOOP("browse::Values", "%1 min %2 s")).arg(m).arg(sec)
+                   : say(QT_TRANSLATE_NOOP("browse::Values", "%1 min")).arg(m);
+    return say(QT_TRANSLATE_NOOP("browse::Values", "%1 s")).arg(sec);
 }
 
 QString formatExpiry(qint64 epochMs)

@@ -1,7 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ChangeUser.h"
 
+#include <QCoreApplication>
+
 namespace functions {
+
+namespace {
+// Who a step runs as, for the wizard's page headings: the window's language. The permission
+// hint below stays English: it becomes the step's error, which the log quotes.
+struct ChangeUserText
+{
+    Q_DECLARE_TR_FUNCTIONS(functions::ChangeUser)
+};
+} // namespace
 
 bool runsAsReleaseUser(const ChangeContext &context)
 {
@@ -11,9 +22,10 @@ bool runsAsReleaseUser(const ChangeContext &context)
 QString stepUserText(const ChangeContext &context)
 {
     return runsAsReleaseUser(context)
-               ? QStringLiteral("ACL user '%1' (the profile's release user)").arg(context.loadUser)
-               : QStringLiteral("ACL user '%1' (this session's user; the profile names no "
-                                "release user)")
+               ? ChangeUserText::tr("ACL user '%1' (the profile's release user)")
+                     .arg(context.loadUser)
+               : ChangeUserText::tr("ACL user '%1' (this session's user; the profile names no "
+                                    "release user)")
                      .arg(context.loadUser);
 }
 

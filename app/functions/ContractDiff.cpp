@@ -3,6 +3,7 @@
 
 #include "LibraryVersion.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QRegularExpression>
 
@@ -12,9 +13,45 @@ namespace functions {
 
 namespace {
 
-QString describeFlags(const QStringList &flags)
+// A diff's notes, breaking reasons and summary are shown in the window's language (the
+// wizard's contract page, the diff preview); the CLI, --json and the log keep the English.
+const char *const DiffContext = "functions::ContractDiff";
+
+QString diffWord(core::Wording wording, const char *source)
 {
-    return flags.isEmpty() ? QStringLiteral("(none)") : flags.join(QStringLiteral(", "));
+    return core::word(wording, DiffContext, source);
+}
+
+QString describeFlags(const QStringList &flags, core::Wording wording = core::Wording::English)
+{
+    return flags.isEmpty()
+               ? diffWord(wording, QT_TRANSLATE_NOOP("functions::ContractDiff", "(none)"))
+               : flags.join(QStringLiteral(", "));
+}
+
+// One note, in English (notes) and in the window's language (notesText).
+void note(FunctionDiff &f, const char *source, const QString &a = {}, const QString &b = {})
+{
+    const auto fill = [&](QString s) {
+        return a.isNull() ? s : b.isNull() ? s.arg(a) : s.arg(a, b);
+    };
+    f.notes << fill(QString::fromUtf8(source));
+    f.notesText << fill(QCoreApplication::translate(DiffContext, source));
+}
+
+QString verdictWord(Verdict v, core::Wording wording)
+{
+    switch (v) {
+    case Verdict::NoChange:
+        return diffWord(wording, QT_TRANSLATE_NOOP("functions::ContractDiff", "no-change"));
+    case Verdict::Compatible:
+        return diffWord(wording, QT_TRANSLATE_NOOP("functions::ContractDiff", "compatible"));
+    case Verdict::Breaking:
+        return diffWord(wording, QT_TRANSLATE_NOOP("functions::ContractDiff", "breaking"));
+    case Verdict::Refused:
+        return diffWord(wording, QT_TRANSLATE_NOOP("functions::ContractDiff", "refused"));
+    }
+    return {};
 }
 
 QJsonValue optionalText(const std::optional<QString> &s)
@@ -129,19 +166,21 @@ void compareBody(FunctionDiff &f, ContractDiff &d, const redis::FunctionInfo &be
     if (const InspectedFunction *old = bodies->function(before.name);
         old && old->behaviour == after.behaviour) {
         if (f.notes.isEmpty())
-            f.notes << QStringLiteral("unchanged: its code and everything it uses are "
-                                      "identical");
+            note(f, QT_TRANSLATE_NOOP("functions::ContractDiff",
+                                      "unchanged: its code and everything it uses are identical"));
         return;
     }
     f.bodyChanged = true;
     f.verdict = std::max(f.verdict, Verdict::Compatible);
     if (!hasContractVersion(after.info.name)) {
-        f.notes << QStringLiteral("code changed");
+        note(f, QT_TRANSLATE_NOOP("functions::ContractDiff", "code changed"));
         return;
     }
-    f.notes << QStringLiteral("in-place contract change: the code of %1 "
-                              "changed under the same contract name")
-                   .arg(after.info.name);
+    note(f,
+         QT_TRANSLATE_NOOP(
+             "functions::ContractDiff",
+             "in-place contract change: the code of %1 changed under the same contract name"),
+         after.info.name);
     d.warnings << QStringLiteral("in-place contract change: %1's code changed; "
                                  "an incompatible change needs a new name "
                                  "(_v%2)")
@@ -160,25 +199,35 @@ FunctionDiff diffFunction(ContractDiff &d, const redis::FunctionInfo &before,
     const InspectedFunction *after = incoming.function(before.name);
     if (!after) {
         f.verdict = Verdict::Breaking;
-        f.notes << QStringLiteral("removed: callers of %1 will get an error").arg(before.name);
+        note(f,
+             QT_TRANSLATE_NOOP("functions::ContractDiff",
+                               "removed: callers of %1 will get an error"),
+             before.name);
         return f;
     }
     f.after = after->info;
     f.name = after->info.name;
     f.renamedCase = after->info.name != before.name;
     if (f.renamedCase)
-        f.notes << QStringLiteral("renamed %1 → %2 (case only; FCALL finds either)")
-                       .arg(before.name, after->info.name);
+        note(f,
+             QT_TRANSLATE_NOOP("functions::ContractDiff",
+                               "renamed %1 → %2 (case only; FCALL finds either)"),
+             before.name, after->info.name);
     if (after->info.flags != before.flags) {
         f.flagsChanged = true;
         f.verdict = Verdict::Breaking;
-        f.notes << QStringLiteral("flags change: %1 → %2")
+        const char *flagsChange =
+            QT_TRANSLATE_NOOP("functions::ContractDiff", "flags change: %1 → %2");
+        f.notes << QString::fromUtf8(flagsChange)
                        .arg(describeFlags(before.flags), describeFlags(after->info.flags));
+        f.notesText << QCoreApplication::translate(DiffContext, flagsChange)
+                           .arg(describeFlags(before.flags, core::Wording::Translated),
+                                describeFlags(after->info.flags, core::Wording::Translated));
     }
     if (after->info.description != before.description) {
         f.descriptionChanged = true;
         f.verdict = std::max(f.verdict, Verdict::Compatible);
-        f.notes << QStringLiteral("description changed");
+        note(f, QT_TRANSLATE_NOOP("functions::ContractDiff", "description changed"));
     }
     compareBody(f, d, before, *after, bodies);
     return f;
@@ -200,7 +249,7 @@ QList<FunctionDiff> addedFunctions(const Inspection &incoming, const redis::Libr
         f.name = after.info.name;
         f.after = after.info;
         f.verdict = Verdict::Compatible;
-        f.notes << QStringLiteral("added");
+        note(f, QT_TRANSLATE_NOOP("functions::ContractDiff", "added"));
         added << f;
     }
     return added;
@@ -265,7 +314,10 @@ ContractDiff diffRemoval(const redis::LibraryInfo &library)
         f.name = before.name;
         f.before = before;
         f.verdict = Verdict::Breaking;
-        f.notes << QStringLiteral("removed: callers of %1 will get an error").arg(before.name);
+        note(f,
+             QT_TRANSLATE_NOOP("functions::ContractDiff",
+                               "removed: callers of %1 will get an error"),
+             before.name);
         d.functions << f;
     }
     finish(d);
@@ -273,23 +325,31 @@ ContractDiff diffRemoval(const redis::LibraryInfo &library)
     return d;
 }
 
-QStringList ContractDiff::breakingReasons() const
+QStringList ContractDiff::breakingReasons(core::Wording wording) const
 {
+    const auto say = [wording](const char *source) {
+        return diffWord(wording, source);
+    };
     QStringList out;
     for (const FunctionDiff &f : functions) {
         if (f.removed())
-            out << QStringLiteral("%1 is removed").arg(f.name);
+            out << say(QT_TRANSLATE_NOOP("functions::ContractDiff", "%1 is removed")).arg(f.name);
         else if (f.flagsChanged)
-            out << QStringLiteral("%1 changes flags: %2 → %3")
-                       .arg(f.name, describeFlags(f.before->flags), describeFlags(f.after->flags));
+            out << say(QT_TRANSLATE_NOOP("functions::ContractDiff", "%1 changes flags: %2 → %3"))
+                       .arg(f.name, describeFlags(f.before->flags, wording),
+                            describeFlags(f.after->flags, wording));
     }
     if (!existsAfter && out.isEmpty())
-        out << QStringLiteral("library %1 is deleted").arg(library);
+        out << say(QT_TRANSLATE_NOOP("functions::ContractDiff", "library %1 is deleted"))
+                   .arg(library);
     return out;
 }
 
-QString ContractDiff::summary() const
+QString ContractDiff::summary(core::Wording wording) const
 {
+    const auto say = [wording](const char *source) {
+        return diffWord(wording, source);
+    };
     int added = 0;
     int removed = 0;
     int changed = 0;
@@ -303,20 +363,28 @@ QString ContractDiff::summary() const
     }
     QStringList parts;
     if (added)
-        parts << QStringLiteral("%1 added").arg(added);
+        parts << say(QT_TRANSLATE_NOOP("functions::ContractDiff", "%1 added")).arg(added);
     if (removed)
-        parts << QStringLiteral("%1 removed").arg(removed);
+        parts << say(QT_TRANSLATE_NOOP("functions::ContractDiff", "%1 removed")).arg(removed);
     if (changed)
-        parts << QStringLiteral("%1 changed").arg(changed);
+        parts << say(QT_TRANSLATE_NOOP("functions::ContractDiff", "%1 changed")).arg(changed);
     if (!collisions.isEmpty())
-        parts << QStringLiteral("%1 collisions").arg(collisions.size());
+        parts << say(QT_TRANSLATE_NOOP("functions::ContractDiff", "%1 collisions"))
+                     .arg(collisions.size());
     if (!beforeUnreadable.isEmpty())
-        return QStringLiteral("%1: %2; nothing was compared").arg(library, beforeUnreadable);
-    const QString from = existsBefore ? versionLabel(versionBefore) : QStringLiteral("not loaded");
-    const QString to = existsAfter ? versionLabel(versionAfter) : QStringLiteral("deleted");
-    return QStringLiteral("%1 %2 → %3: %4%5")
-        .arg(library, from, to, verdictName(verdict),
-             parts.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(parts.join(", ")));
+        return say(QT_TRANSLATE_NOOP("functions::ContractDiff", "%1: %2; nothing was compared"))
+            .arg(library, beforeUnreadable);
+    const QString from = existsBefore
+                             ? versionLabel(versionBefore)
+                             : say(QT_TRANSLATE_NOOP("functions::ContractDiff", "not loaded"));
+    const QString to = existsAfter ? versionLabel(versionAfter)
+                                   : say(QT_TRANSLATE_NOOP("functions::ContractDiff", "deleted"));
+    if (parts.isEmpty())
+        return say(QT_TRANSLATE_NOOP("functions::ContractDiff", "%1 %2 → %3: %4"))
+            .arg(library, from, to, verdictWord(verdict, wording));
+    return say(QT_TRANSLATE_NOOP("functions::ContractDiff", "%1 %2 → %3: %4 (%5)"))
+        .arg(library, from, to, verdictWord(verdict, wording),
+             parts.join(say(QT_TRANSLATE_NOOP("functions::ContractDiff", ", "))));
 }
 
 QJsonObject ContractDiff::toJson() const

@@ -3,6 +3,8 @@
 
 #include "Inspection.h"
 
+#include "core/Wording.h"
+
 #include <QJsonObject>
 
 namespace functions {
@@ -24,7 +26,8 @@ struct FunctionDiff
     bool bodyUnknown = false; // the loaded code could not be inspected: bodies not compared
     bool renamedCase = false; // "f" became "F": FCALL finds it either way
     Verdict verdict = Verdict::NoChange;
-    QStringList notes; // one sentence each, for people
+    QStringList notes;     // one sentence each, for people; English (the CLI, --json)
+    QStringList notesText; // the same in the window's language
 
     bool added() const { return !before && after; }
     bool removed() const { return before && !after; }
@@ -62,8 +65,10 @@ struct ContractDiff
     QStringList refusals; // why the change cannot be made at all
     Verdict verdict = Verdict::NoChange;
 
-    QStringList breakingReasons() const;
-    QString summary() const; // one line: "inventory_lib_v1 1.0.0 → 1.1.0: compatible (2 added)"
+    // English by default: the CLI, --json and the change's confirmation refusal quote them.
+    QStringList breakingReasons(core::Wording wording = core::Wording::English) const;
+    QString summary(core::Wording wording = core::Wording::English)
+        const; // one line: "inventory_lib_v1 1.0.0 → 1.1.0: compatible (2 added)"
     QJsonObject toJson() const;
 };
 

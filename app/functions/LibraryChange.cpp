@@ -203,11 +203,11 @@ Verdict LibraryChange::verdict() const
     return v;
 }
 
-QStringList LibraryChange::breakingReasons() const
+QStringList LibraryChange::breakingReasons(core::Wording wording) const
 {
     QStringList out;
     for (const ContractDiff &d : contractDiffs())
-        for (const QString &r : d.breakingReasons())
+        for (const QString &r : d.breakingReasons(wording))
             out << (d.library == m_spec.library ? r : QStringLiteral("%1: %2").arg(d.library, r));
     return out;
 }

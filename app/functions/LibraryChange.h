@@ -59,7 +59,8 @@ public:
     QStringList warnings() const;
     Verdict verdict() const; // the worst over every node and library
     bool needsBreakingAcknowledgement() const { return verdict() == Verdict::Breaking; }
-    QStringList breakingReasons() const; // of the reference node
+    // Of the reference node; English by default (the CLI, the confirmation's refusal).
+    QStringList breakingReasons(core::Wording wording = core::Wording::English) const;
 
     void preflight(std::function<void(const PreflightReport &)> done);
     void backup(std::function<void(const core::Result<FunctionBackup, QString> &)> done);

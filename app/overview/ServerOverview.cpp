@@ -2,6 +2,8 @@
 #include "ServerOverview.h"
 #include "redis/ResultReads.h"
 
+#include <QCoreApplication>
+
 namespace overview {
 
 namespace {
@@ -190,19 +192,22 @@ QString formatBytes(qint64 bytes)
                   : QStringLiteral("%1 %2").arg(v, 0, 'f', 1).arg(QLatin1String(units[u]));
 }
 
-QString formatDuration(qint64 seconds)
+QString formatDuration(qint64 seconds, core::Wording wording)
 {
+    const auto say = [wording](const char *source) {
+        return core::word(wording, "overview::ServerOverview", source);
+    };
     if (seconds < 0)
         return QStringLiteral("-");
     const qint64 d = seconds / 86400, h = (seconds % 86400) / 3600, m = (seconds % 3600) / 60,
                  s = seconds % 60;
     if (d > 0)
-        return QStringLiteral("%1 d %2 h").arg(d).arg(h);
+        return say(QT_TRANSLATE_NOOP("overview::ServerOverview", "%1 d %2 h")).arg(d).arg(h);
     if (h > 0)
-        return QStringLiteral("%1 h %2 min").arg(h).arg(m);
+        return say(QT_TRANSLATE_NOOP("overview::ServerOverview", "%1 h %2 min")).arg(h).arg(m);
     if (m > 0)
-        return QStringLiteral("%1 min %2 s").arg(m).arg(s);
-    return QStringLiteral("%1 s").arg(s);
+        return say(QT_TRANSLATE_NOOP("overview::ServerOverview", "%1 min %2 s")).arg(m).arg(s);
+    return say(QT_TRANSLATE_NOOP("overview::ServerOverview", "%1 s")).arg(s);
 }
 
 } // namespace overview

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/Wording.h"
 #include "overview/ServerIdentity.h"
 #include "redis/CommandSender.h"
 #include "redis/LibraryList.h"
@@ -69,6 +70,7 @@ void fetchOverview(redis::CommandSender &sender, QObject *context,
                    const QString &user = {});
 
 QString formatBytes(qint64 bytes);
-QString formatDuration(qint64 seconds); // "6 d 23 h", "5 min 3 s"
+// "6 d 23 h", "5 min 3 s"; English by default, Wording::Translated for the window.
+QString formatDuration(qint64 seconds, core::Wording wording = core::Wording::English);
 
 } // namespace overview

@@ -1,15 +1,92 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ProbeReport.h"
 
+#include "core/Wording.h"
 #include "overview/ServerOverview.h"
 #include "redis/ResultReads.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 
 namespace session {
 
 namespace {
 const char *const DeductFunction = "inventory_deduct_v1";
+const char *const Context = "session::ProbeReport";
+
+// The connection test's rows are translated in the window; the CLI (ping) prints the English.
+// toJson() and the fields it writes (detail, failure, verdict) stay English.
+struct ProbeText
+{
+    Q_DECLARE_TR_FUNCTIONS(session::ProbeReport)
+};
+
+// What a permission check asks, in the window's language. The action itself is compared in
+// code and written to --json, so it stays English.
+QString mayText(const PermissionCheck &c)
+{
+    if (c.action == callAction())
+        return ProbeText::tr("'%1' may call %2").arg(c.user, QLatin1String(DeductFunction));
+    static const char *const actions[][2] = {
+        {"load function libraries",
+         QT_TRANSLATE_NOOP("session::ProbeReport", "'%1' may load function libraries")},
+        {"read function libraries (FUNCTION LIST)",
+         QT_TRANSLATE_NOOP("session::ProbeReport",
+                           "'%1' may read function libraries (FUNCTION LIST)")},
+        {"back up function libraries (FUNCTION DUMP)",
+         QT_TRANSLATE_NOOP("session::ProbeReport",
+                           "'%1' may back up function libraries (FUNCTION DUMP)")},
+        {"roll back a dump (FUNCTION RESTORE)",
+         QT_TRANSLATE_NOOP("session::ProbeReport", "'%1' may roll back a dump (FUNCTION RESTORE)")},
+    };
+    for (const auto &a : actions)
+        if (c.action == QLatin1String(a[0]))
+            return QCoreApplication::translate(Context, a[1]).arg(c.user);
+    return ProbeText::tr("'%1' may %2").arg(c.user, c.action);
+}
+
+QString verdictText(PermissionCheck::Verdict v)
+{
+    switch (v) {
+    case PermissionCheck::Verdict::Allowed:
+        return ProbeText::tr("allowed");
+    case PermissionCheck::Verdict::Denied:
+        return ProbeText::tr("denied");
+    case PermissionCheck::Verdict::Unknown:
+        return ProbeText::tr("unknown");
+    }
+    return {};
+}
+
+QString headline(ProbeFailure::Kind k, core::Wording wording)
+{
+    const auto say = [wording](const char *source) {
+        return core::word(wording, Context, source);
+    };
+    switch (k) {
+    case ProbeFailure::Kind::HostNotFound:
+        return say(QT_TRANSLATE_NOOP("session::ProbeReport", "host not found"));
+    case ProbeFailure::Kind::ResolverUnreachable:
+        return say(QT_TRANSLATE_NOOP("session::ProbeReport", "could not look up the host name"));
+    case ProbeFailure::Kind::Refused:
+        return say(QT_TRANSLATE_NOOP("session::ProbeReport", "connection refused"));
+    case ProbeFailure::Kind::Timeout:
+        return say(QT_TRANSLATE_NOOP("session::ProbeReport", "no answer in time"));
+    case ProbeFailure::Kind::Authentication:
+        return say(QT_TRANSLATE_NOOP("session::ProbeReport", "wrong user name or password"));
+    case ProbeFailure::Kind::PasswordRequired:
+        return say(QT_TRANSLATE_NOOP("session::ProbeReport", "a password is required"));
+    case ProbeFailure::Kind::Tls:
+        return say(QT_TRANSLATE_NOOP("session::ProbeReport", "TLS failed"));
+    case ProbeFailure::Kind::Protocol:
+        return say(QT_TRANSLATE_NOOP("session::ProbeReport", "not a Redis answer"));
+    case ProbeFailure::Kind::Server:
+        return say(QT_TRANSLATE_NOOP("session::ProbeReport", "refused by the server"));
+    case ProbeFailure::Kind::Other:
+        return say(QT_TRANSLATE_NOOP("session::ProbeReport", "failed"));
+    }
+    return {};
+}
 
 QStringList dryRunUsers(const profiles::ConnectionProfile &p)
 {
@@ -104,51 +181,77 @@ bool ProbeReport::evictionCanDropReceipts() const
     return o.evictionCanDropReceipts();
 }
 
+QString PermissionCheck::detailText() const
+{
+    switch (why) {
+    case Why::None:
+    case Why::ServerReason:
+        return detail;
+    case Why::Unexpected:
+        return ProbeText::tr("unexpected ACL DRYRUN reply");
+    case Why::NoPermission:
+        return ProbeText::tr("this connection's user may not run ACL DRYRUN");
+    case Why::NoSuchUser:
+        return ProbeText::tr("there is no ACL user '%1' on this server").arg(user);
+    case Why::NoDryRun:
+        return ProbeText::tr("this server has no ACL DRYRUN (Redis 7.0 or later)");
+    case Why::Failed:
+        return ProbeText::tr("ACL DRYRUN failed: %1").arg(quoted);
+    }
+    return detail;
+}
+
 QList<ProbeRow> ProbeReport::rows() const
 {
     QList<ProbeRow> out;
-    out << ProbeRow{QStringLiteral("Server"),
-                    QStringLiteral("%1 at %2%3")
-                        .arg(server.label(), address, tls ? QStringLiteral(" (TLS)") : QString())};
-    out << ProbeRow{QStringLiteral("Latency"), QStringLiteral("%1 ms").arg(latencyMs, 0, 'f', 2)};
-    out << ProbeRow{QStringLiteral("Mode"), server.mode};
-    out << ProbeRow{QStringLiteral("Role"), roleLabel()};
+    out << ProbeRow{ProbeText::tr("Server"),
+                    tls ? ProbeText::tr("%1 at %2 (TLS)").arg(server.label(), address)
+                        : ProbeText::tr("%1 at %2").arg(server.label(), address)};
+    out << ProbeRow{ProbeText::tr("Latency"), ProbeText::tr("%1 ms").arg(latencyMs, 0, 'f', 2)};
+    out << ProbeRow{ProbeText::tr("Mode"), server.mode};
+    const QString role = roleLabel();
+    out << ProbeRow{ProbeText::tr("Role"),
+                    role == QLatin1String("primary")   ? ProbeText::tr("primary")
+                    : role == QLatin1String("replica") ? ProbeText::tr("replica")
+                                                       : role};
     if (user.isEmpty())
-        out << ProbeRow{QStringLiteral("User"), QStringLiteral("unknown (%1)").arg(userError),
-                        true};
+        out << ProbeRow{ProbeText::tr("User"), ProbeText::tr("unknown (%1)").arg(userError), true};
     else if (!expectedUser.isEmpty() && user != expectedUser)
-        out << ProbeRow{QStringLiteral("User"),
-                        QStringLiteral("%1, not '%2': without a password the console does not "
-                                       "authenticate")
+        out << ProbeRow{ProbeText::tr("User"),
+                        ProbeText::tr("%1, not '%2': without a password the console does not "
+                                      "authenticate")
                             .arg(user, expectedUser),
                         true};
     else
-        out << ProbeRow{QStringLiteral("User"), user};
+        out << ProbeRow{ProbeText::tr("User"), user};
     if (release.tried)
-        out << ProbeRow{QStringLiteral("Release user"),
-                        release.ok ? QStringLiteral("%1: logged in").arg(release.user)
-                                   : QStringLiteral("%1: %2").arg(release.user, release.failure),
+        out << ProbeRow{ProbeText::tr("Release user"),
+                        release.ok
+                            ? ProbeText::tr("%1: logged in").arg(release.user)
+                            : QStringLiteral("%1: %2").arg(
+                                release.user, release.failureText.isEmpty() ? release.failure
+                                                                            : release.failureText),
                         !release.ok};
     if (evictionPolicy.isEmpty())
-        out << ProbeRow{QStringLiteral("Eviction"), QStringLiteral("unknown")};
+        out << ProbeRow{ProbeText::tr("Eviction"), ProbeText::tr("unknown")};
     else if (evictionCanDropReceipts())
         out << ProbeRow{
-            QStringLiteral("Eviction"),
-            QStringLiteral("%1: receipts can be evicted before their TTL ends").arg(evictionPolicy),
+            ProbeText::tr("Eviction"),
+            ProbeText::tr("%1: receipts can be evicted before their TTL ends").arg(evictionPolicy),
             true};
     else
-        out << ProbeRow{QStringLiteral("Eviction"), evictionPolicy};
+        out << ProbeRow{ProbeText::tr("Eviction"), evictionPolicy};
     for (const PermissionCheck &c : permissions) {
         // With a release user that logged in, loads never run as another user: that user
         // being unable to load is as it should be, not a warning.
         const bool loadsElsewhere =
             release.ok && c.user != release.user && c.action == loadAction();
-        QString value = verdictName(c.verdict);
+        QString value = verdictText(c.verdict);
         if (loadsElsewhere)
-            value = QStringLiteral("%1 (loads run as '%2')").arg(value, release.user);
+            value = ProbeText::tr("%1 (loads run as '%2')").arg(value, release.user);
         else if (!c.detail.isEmpty())
-            value += QStringLiteral(": ") + c.detail;
-        out << ProbeRow{QStringLiteral("'%1' may %2").arg(c.user, c.action), value,
+            value = ProbeText::tr("%1: %2").arg(value, c.detailText());
+        out << ProbeRow{mayText(c), value,
                         c.verdict != PermissionCheck::Verdict::Allowed && !loadsElsewhere};
     }
     return out;
@@ -187,29 +290,12 @@ QJsonObject ProbeReport::toJson() const
 
 QString failureHeadline(ProbeFailure::Kind k)
 {
-    switch (k) {
-    case ProbeFailure::Kind::HostNotFound:
-        return QStringLiteral("host not found");
-    case ProbeFailure::Kind::ResolverUnreachable:
-        return QStringLiteral("could not look up the host name");
-    case ProbeFailure::Kind::Refused:
-        return QStringLiteral("connection refused");
-    case ProbeFailure::Kind::Timeout:
-        return QStringLiteral("no answer in time");
-    case ProbeFailure::Kind::Authentication:
-        return QStringLiteral("wrong user name or password");
-    case ProbeFailure::Kind::PasswordRequired:
-        return QStringLiteral("a password is required");
-    case ProbeFailure::Kind::Tls:
-        return QStringLiteral("TLS failed");
-    case ProbeFailure::Kind::Protocol:
-        return QStringLiteral("not a Redis answer");
-    case ProbeFailure::Kind::Server:
-        return QStringLiteral("refused by the server");
-    case ProbeFailure::Kind::Other:
-        return QStringLiteral("failed");
-    }
-    return {};
+    return headline(k, core::Wording::Translated);
+}
+
+QString englishFailureHeadline(ProbeFailure::Kind k)
+{
+    return headline(k, core::Wording::English);
 }
 
 ProbeFailure classifyConnectionFailure(redis::ConnectFailure failure, const QString &detail,
@@ -273,7 +359,7 @@ PermissionCheck decodeDryRun(const QString &user, const QString &action,
                              const redis::ReplyResult &reply)
 {
     using V = PermissionCheck::Verdict;
-    PermissionCheck c{user, action, V::Unknown, {}};
+    PermissionCheck c{user, action, V::Unknown, {}, PermissionCheck::Why::None, {}};
     if (reply.ok()) {
         const auto text = reply->string();
         if (text && reply->isStatus() && *text == "OK") {
@@ -281,24 +367,31 @@ PermissionCheck decodeDryRun(const QString &user, const QString &action,
         } else if (text) {
             c.verdict = V::Denied; // Redis 7.0 answers a bulk string with the reason
             c.detail = QString::fromUtf8(*text);
+            c.why = PermissionCheck::Why::ServerReason;
         } else {
             c.detail = QStringLiteral("unexpected ACL DRYRUN reply");
+            c.why = PermissionCheck::Why::Unexpected;
         }
         return c;
     }
     const redis::RedisError &e = reply.error();
     if (e.isServer("NOPERM")) {
         c.detail = QStringLiteral("this connection's user may not run ACL DRYRUN");
+        c.why = PermissionCheck::Why::NoPermission;
     } else if (e.kind == redis::RedisError::Kind::Server
                && e.message.contains(QLatin1String("not found"), Qt::CaseInsensitive)
                && e.message.contains(QLatin1String("user"), Qt::CaseInsensitive)) {
         c.verdict = V::Denied;
         c.detail = QStringLiteral("there is no ACL user '%1' on this server").arg(user);
+        c.why = PermissionCheck::Why::NoSuchUser;
     } else if (e.kind == redis::RedisError::Kind::Server
                && e.message.contains(QLatin1String("unknown subcommand"), Qt::CaseInsensitive)) {
         c.detail = QStringLiteral("this server has no ACL DRYRUN (Redis 7.0 or later)");
+        c.why = PermissionCheck::Why::NoDryRun;
     } else {
         c.detail = QStringLiteral("ACL DRYRUN failed: %1").arg(e.message);
+        c.why = PermissionCheck::Why::Failed;
+        c.quoted = e.message;
     }
     return c;
 }

@@ -22,7 +22,12 @@ struct PermissionCheck
     QString user;
     QString action; // "call inventory_deduct_v1", "load function libraries"
     Verdict verdict = Verdict::Unknown;
-    QString detail; // the server's reason when denied; why it is unknown
+    QString detail; // the server's reason when denied; why it is unknown (English: --json)
+    // What detail says, for detailText() to say it in the window's language.
+    enum class Why { None, ServerReason, Unexpected, NoPermission, NoSuchUser, NoDryRun, Failed };
+    Why why = Why::None;
+    QString quoted;             // the server's words a Why quotes (the reason, the error)
+    QString detailText() const; // detail, translated where the console wrote it
 };
 QString verdictName(PermissionCheck::Verdict v); // allowed | denied | unknown
 
@@ -33,7 +38,8 @@ struct ReleaseLogin
     bool tried = false;
     bool ok = false;
     QString user;
-    QString failure; // why the login failed (never the password)
+    QString failure;     // why the login failed (never the password); English (--json)
+    QString failureText; // the same in the window's language (failure when empty)
 };
 
 // One label/value line of a report, in display order.
@@ -84,7 +90,9 @@ struct ProbeFailure
     QString message; // never contains the password
 };
 QString failureKindName(ProbeFailure::Kind k); // host-not-found, refused, ...
-QString failureHeadline(ProbeFailure::Kind k); // "wrong user name or password", ...
+// "wrong user name or password", ...: translated in the window, English in the CLI.
+QString failureHeadline(ProbeFailure::Kind k);
+QString englishFailureHeadline(ProbeFailure::Kind k); // the same, always English
 
 using ProbeResult = core::Result<ProbeReport, ProbeFailure>;
 

@@ -2,9 +2,17 @@
 #include "ReleaseProbe.h"
 #include "redis/ResultReads.h"
 
+#include <QCoreApplication>
+
 namespace session {
 
 namespace {
+// The release login's failure: failure stays English (--json), failureText is the window's.
+struct ReleaseText
+{
+    Q_DECLARE_TR_FUNCTIONS(session::ProbeReport)
+};
+
 struct DryRun
 {
     const char *action;
@@ -40,13 +48,15 @@ void applyReleaseProbe(ProbeReport &report, const profiles::ConnectionProfile &p
     const auto reply = [&replies](qsizetype i) {
         return replies.value(i, redis::RedisError::notSent(QStringLiteral("no reply")));
     };
-    report.release = ReleaseLogin{true, true, releaseUser, {}};
+    report.release = ReleaseLogin{true, true, releaseUser, {}, {}};
     const redis::ReplyResult whoami = reply(0);
     const auto name = redis::stringOf(whoami);
     if (name && QString::fromUtf8(*name) != releaseUser) {
         report.release.ok = false;
         report.release.failure = QStringLiteral("the server says the connection is user '%1'")
                                      .arg(QString::fromUtf8(*name));
+        report.release.failureText = ReleaseText::tr("the server says the connection is user '%1'")
+                                         .arg(QString::fromUtf8(*name));
     }
     using V = PermissionCheck::Verdict;
     const QString sessionUser = profile.effectiveUsername();
@@ -69,9 +79,10 @@ void applyReleaseProbe(ProbeReport &report, const profiles::ConnectionProfile &p
 void applyReleaseFailure(ProbeReport &report, const QString &releaseUser,
                          const ProbeFailure &failure)
 {
-    report.release =
-        ReleaseLogin{true, false, releaseUser,
-                     QStringLiteral("%1 (%2)").arg(failureHeadline(failure.kind), failure.message)};
+    report.release = ReleaseLogin{
+        true, false, releaseUser,
+        QStringLiteral("%1 (%2)").arg(englishFailureHeadline(failure.kind), failure.message),
+        QStringLiteral("%1 (%2)").arg(failureHeadline(failure.kind), failure.message)};
 }
 
 } // namespace session

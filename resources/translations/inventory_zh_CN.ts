@@ -891,6 +891,37 @@
     </message>
 </context>
 <context>
+    <name>browse::Values</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation>%1 天 %2 小时</translation>
+    </message>
+    <message>
+        <source>%1 d</source>
+        <translation>%1 天</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分钟</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分钟 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+</context>
+<context>
     <name>demo::DemoPlan</name>
     <message>
         <source>stock not a canonical integer</source>
@@ -939,6 +970,124 @@
     <message>
         <source>has a %1 h TTL: when it expires, deductions return {-2, 0}</source>
         <translation>带有 %1 小时的 TTL：过期后扣减会返回 {-2, 0}</translation>
+    </message>
+</context>
+<context>
+    <name>functions::ChangeUser</name>
+    <message>
+        <source>ACL user &apos;%1&apos; (the profile&apos;s release user)</source>
+        <translation>ACL 用户“%1”（配置中的发布用户）</translation>
+    </message>
+    <message>
+        <source>ACL user &apos;%1&apos; (this session&apos;s user; the profile names no release user)</source>
+        <translation>ACL 用户“%1”（本次会话的用户；配置中未指定发布用户）</translation>
+    </message>
+</context>
+<context>
+    <name>functions::ContractDiff</name>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>no-change</source>
+        <translation>无变化</translation>
+    </message>
+    <message>
+        <source>compatible</source>
+        <translation>兼容变更</translation>
+    </message>
+    <message>
+        <source>breaking</source>
+        <translation>破坏性变更</translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>unchanged: its code and everything it uses are identical</source>
+        <translation>未变：它的代码及其用到的一切都相同</translation>
+    </message>
+    <message>
+        <source>code changed</source>
+        <translation>代码已变更</translation>
+    </message>
+    <message>
+        <source>in-place contract change: the code of %1 changed under the same contract name</source>
+        <translation>原地契约变更：%1 的代码在同一契约名下变更了</translation>
+    </message>
+    <message>
+        <source>removed: callers of %1 will get an error</source>
+        <translation>已移除：%1 的调用方将收到错误</translation>
+    </message>
+    <message>
+        <source>renamed %1 → %2 (case only; FCALL finds either)</source>
+        <translation>重命名 %1 → %2（仅大小写；FCALL 两者都能找到）</translation>
+    </message>
+    <message>
+        <source>flags change: %1 → %2</source>
+        <translation>标志变更：%1 → %2</translation>
+    </message>
+    <message>
+        <source>description changed</source>
+        <translation>描述已变更</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>%1 is removed</source>
+        <translation>%1 被移除</translation>
+    </message>
+    <message>
+        <source>%1 changes flags: %2 → %3</source>
+        <translation>%1 的标志变更：%2 → %3</translation>
+    </message>
+    <message>
+        <source>library %1 is deleted</source>
+        <translation>函数库 %1 被删除</translation>
+    </message>
+    <message>
+        <source>%1 added</source>
+        <translation>新增 %1 个</translation>
+    </message>
+    <message>
+        <source>%1 removed</source>
+        <translation>移除 %1 个</translation>
+    </message>
+    <message>
+        <source>%1 changed</source>
+        <translation>变更 %1 个</translation>
+    </message>
+    <message>
+        <source>%1 collisions</source>
+        <translation>冲突 %1 个</translation>
+    </message>
+    <message>
+        <source>%1: %2; nothing was compared</source>
+        <translation>%1：%2；未进行任何比较</translation>
+    </message>
+    <message>
+        <source>not loaded</source>
+        <translation>未加载</translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation>已删除</translation>
+    </message>
+    <message>
+        <source>%1 %2 → %3: %4</source>
+        <translation>%1 %2 → %3：%4</translation>
+    </message>
+    <message>
+        <source>%1 %2 → %3: %4 (%5)</source>
+        <translation>%1 %2 → %3：%4（%5）</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
     </message>
 </context>
 <context>
@@ -1817,6 +1966,25 @@
     </message>
 </context>
 <context>
+    <name>overview::ServerOverview</name>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation>%1 天 %2 小时</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分钟</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分钟 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+</context>
+<context>
     <name>profiles::ConnectionProfile</name>
     <message>
         <source>the profile needs a name</source>
@@ -2396,6 +2564,181 @@
     <message>
         <source>not read</source>
         <translation>未读取</translation>
+    </message>
+</context>
+<context>
+    <name>session::ProbeReport</name>
+    <message>
+        <source>&apos;%1&apos; may call %2</source>
+        <translation>“%1”可以调用 %2</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; may load function libraries</source>
+        <translation>“%1”可以加载函数库</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; may read function libraries (FUNCTION LIST)</source>
+        <translation>“%1”可以读取函数库（FUNCTION LIST）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; may back up function libraries (FUNCTION DUMP)</source>
+        <translation>“%1”可以备份函数库（FUNCTION DUMP）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; may roll back a dump (FUNCTION RESTORE)</source>
+        <translation>“%1”可以回滚到一份转储（FUNCTION RESTORE）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; may %2</source>
+        <translation>“%1”可以%2</translation>
+    </message>
+    <message>
+        <source>allowed</source>
+        <translation>允许</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>unexpected ACL DRYRUN reply</source>
+        <translation>意外的 ACL DRYRUN 答复</translation>
+    </message>
+    <message>
+        <source>this connection&apos;s user may not run ACL DRYRUN</source>
+        <translation>此连接的用户无权运行 ACL DRYRUN</translation>
+    </message>
+    <message>
+        <source>there is no ACL user &apos;%1&apos; on this server</source>
+        <translation>此服务器上没有 ACL 用户“%1”</translation>
+    </message>
+    <message>
+        <source>this server has no ACL DRYRUN (Redis 7.0 or later)</source>
+        <translation>此服务器没有 ACL DRYRUN（需要 Redis 7.0 或更高版本）</translation>
+    </message>
+    <message>
+        <source>ACL DRYRUN failed: %1</source>
+        <translation>ACL DRYRUN 失败：%1</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>%1 at %2 (TLS)</source>
+        <translation>%1，位于 %2（TLS）</translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <translation>%1，位于 %2</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>primary</source>
+        <translation>主节点</translation>
+    </message>
+    <message>
+        <source>replica</source>
+        <translation>副本</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>unknown (%1)</source>
+        <translation>未知（%1）</translation>
+    </message>
+    <message>
+        <source>%1, not &apos;%2&apos;: without a password the console does not authenticate</source>
+        <translation>%1，而不是“%2”：没有密码时控制台不进行认证</translation>
+    </message>
+    <message>
+        <source>Release user</source>
+        <translation>发布用户</translation>
+    </message>
+    <message>
+        <source>%1: logged in</source>
+        <translation>%1：已登录</translation>
+    </message>
+    <message>
+        <source>Eviction</source>
+        <translation>驱逐</translation>
+    </message>
+    <message>
+        <source>%1: receipts can be evicted before their TTL ends</source>
+        <translation>%1：回执可能在 TTL 结束前被驱逐</translation>
+    </message>
+    <message>
+        <source>%1 (loads run as &apos;%2&apos;)</source>
+        <translation>%1（加载以“%2”身份运行）</translation>
+    </message>
+    <message>
+        <source>the server says the connection is user &apos;%1&apos;</source>
+        <translation>服务器说此连接的用户是“%1”</translation>
+    </message>
+    <message>
+        <source>host not found</source>
+        <translation>找不到主机</translation>
+    </message>
+    <message>
+        <source>could not look up the host name</source>
+        <translation>无法查询主机名</translation>
+    </message>
+    <message>
+        <source>connection refused</source>
+        <translation>连接被拒绝</translation>
+    </message>
+    <message>
+        <source>no answer in time</source>
+        <translation>未及时答复</translation>
+    </message>
+    <message>
+        <source>wrong user name or password</source>
+        <translation>用户名或密码错误</translation>
+    </message>
+    <message>
+        <source>a password is required</source>
+        <translation>需要密码</translation>
+    </message>
+    <message>
+        <source>TLS failed</source>
+        <translation>TLS 失败</translation>
+    </message>
+    <message>
+        <source>not a Redis answer</source>
+        <translation>不是 Redis 的答复</translation>
+    </message>
+    <message>
+        <source>refused by the server</source>
+        <translation>被服务器拒绝</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>

@@ -6,12 +6,16 @@
 // a record (the audit log's summary, the English a release's audit reason quotes) stays
 // English under the Chinese translator.
 #include "browse/OrderSentence.h"
+#include "browse/Values.h"
+#include "functions/ChangeUser.h"
+#include "functions/ContractDiff.h"
 #include "inventory/DeductionOutcome.h"
 #include "inventory/ReceiptCheck.h"
 #include "inventory/Repairer.h"
 #include "profiles/ConnectionProfile.h"
 #include "readiness/Rules.h"
 #include "reconcile/Reconciler.h"
+#include "session/ProbeReport.h"
 #include "ui/common/UiLanguage.h"
 
 #include <QApplication>
@@ -96,6 +100,32 @@ class TstCoreSentencesZh : public QObject
         return problems.isEmpty() ? QString() : problems.first().message;
     }
 
+    // The connection test's row for a user the server does not know.
+    static session::ProbeRow missingUserRow()
+    {
+        session::ProbeReport report;
+        report.user = QStringLiteral("shop");
+        report.permissions << session::PermissionCheck{
+            QStringLiteral("ghost"),
+            session::loadAction(),
+            session::PermissionCheck::Verdict::Denied,
+            QStringLiteral("there is no ACL user 'ghost' on this server"),
+            session::PermissionCheck::Why::NoSuchUser,
+            {}};
+        return report.rows().constLast();
+    }
+
+    // Deleting a library of one function, as the Libraries tab's diff preview shows it.
+    static functions::ContractDiff removal()
+    {
+        redis::LibraryInfo lib;
+        lib.name = QStringLiteral("inventory_lib_v1");
+        lib.code = "#!lua name=inventory_lib_v1\n-- version: 1.3.0\n";
+        lib.hasCode = true;
+        lib.functions << redis::FunctionInfo{QStringLiteral("inventory_deduct_v1"), {}, {}};
+        return functions::diffRemoval(lib);
+    }
+
     static readiness::Finding evictionFinding()
     {
         readiness::AuditInput in;
@@ -155,6 +185,21 @@ private slots:
                  QStringLiteral("Not proven: the search for order 9001 is incomplete, so a receipt "
                                 "it did not read may exist. Do not retry on this answer: search "
                                 "again once the problem above is solved."));
+        QCOMPARE(browse::formatDuration(3600000, core::Wording::Translated), QStringLiteral("1 h"));
+        QCOMPARE(browse::formatDuration(2345000, core::Wording::Translated),
+                 QStringLiteral("39 min 5 s"));
+        QCOMPARE(functions::stepUserText(functions::ChangeContext()),
+                 QStringLiteral("ACL user 'default' (this session's user; the profile names no "
+                                "release user)"));
+        QCOMPARE(missingUserRow().label, QStringLiteral("'ghost' may load function libraries"));
+        QCOMPARE(missingUserRow().value,
+                 QStringLiteral("denied: there is no ACL user 'ghost' on this server"));
+        QCOMPARE(session::failureHeadline(session::ProbeFailure::Kind::Authentication),
+                 QStringLiteral("wrong user name or password"));
+        QCOMPARE(removal().functions.value(0).notesText.value(0),
+                 QStringLiteral("removed: callers of inventory_deduct_v1 will get an error"));
+        QCOMPARE(removal().summary(core::Wording::Translated),
+                 QStringLiteral("inventory_lib_v1 1.3.0 → deleted: breaking (1 removed)"));
     }
 
     void withTheChineseTranslatorTheyAreChinese()
@@ -202,6 +247,30 @@ private slots:
         QCOMPARE(browse::orderNotFoundSentence("9001", {}, false),
                  QStringLiteral("未证实：对订单 9001 的搜索不完整，因此可能存在它没有读到的回执。"
                                 "不要根据这个答复重试：请在解决上述问题后再搜索一次。"));
+        // ... the connection test's report (its --json detail stays English) ...
+        QCOMPARE(missingUserRow().label, QStringLiteral("“ghost”可以加载函数库"));
+        QCOMPARE(missingUserRow().value, QStringLiteral("拒绝：此服务器上没有 ACL 用户“ghost”"));
+        QCOMPARE(session::failureHeadline(session::ProbeFailure::Kind::Authentication),
+                 QStringLiteral("用户名或密码错误"));
+        QCOMPARE(session::englishFailureHeadline(session::ProbeFailure::Kind::Authentication),
+                 QStringLiteral("wrong user name or password"));
+        // ... the Libraries tab's diff preview (the CLI's and --json's copy stays English) ...
+        const functions::ContractDiff d = removal();
+        QCOMPARE(d.functions.value(0).notesText.value(0),
+                 QStringLiteral("已移除：inventory_deduct_v1 的调用方将收到错误"));
+        QCOMPARE(d.functions.value(0).notes.value(0),
+                 QStringLiteral("removed: callers of inventory_deduct_v1 will get an error"));
+        QCOMPARE(d.summary(core::Wording::Translated),
+                 QStringLiteral("inventory_lib_v1 1.3.0 → 已删除：破坏性变更（移除 1 个）"));
+        QCOMPARE(d.summary(),
+                 QStringLiteral("inventory_lib_v1 1.3.0 → deleted: breaking (1 removed)"));
+        // ... and a table's short duration (a record's copy stays English).
+        QCOMPARE(browse::formatDuration(2345000, core::Wording::Translated),
+                 QStringLiteral("39 分钟 5 秒"));
+        QCOMPARE(browse::formatDuration(2345000), QStringLiteral("39 min 5 s"));
+        // ... and who a library change's step runs as.
+        QCOMPARE(functions::stepUserText(functions::ChangeContext()),
+                 QStringLiteral("ACL 用户“default”（本次会话的用户；配置中未指定发布用户）"));
     }
 };
 

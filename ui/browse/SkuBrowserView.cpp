@@ -295,7 +295,8 @@ void SkuBrowserView::updateReceiptsTitle()
     if (const int soon = m_receipts.expiringSoonCount(now))
         text += tr("; %1 within %2: a retry after that deducts again")
                     .arg(soon == 1 ? tr("1 expires") : tr("%1 expire").arg(soon),
-                         browse::formatDuration(m_receipts.expiryWarningMs()));
+                         browse::formatDuration(m_receipts.expiryWarningMs(),
+                                                core::Wording::Translated));
     if (m_receiptsTitle->text() != text)
         m_receiptsTitle->setText(text);
 }

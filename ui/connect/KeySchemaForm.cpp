@@ -34,9 +34,11 @@ KeySchemaForm::KeySchemaForm(QWidget *parent)
     auto *ttlHuman = new QLabel;
     form->addRow(tr("Receipt TTL:"), row({m_receiptTtl, ttlHuman}, 1));
     connect(m_receiptTtl, &QSpinBox::valueChanged, ttlHuman, [ttlHuman](int s) {
-        ttlHuman->setText(QStringLiteral("= %1").arg(overview::formatDuration(s)));
+        ttlHuman->setText(
+            QStringLiteral("= %1").arg(overview::formatDuration(s, core::Wording::Translated)));
     });
-    ttlHuman->setText(QStringLiteral("= %1").arg(overview::formatDuration(m_receiptTtl->value())));
+    ttlHuman->setText(QStringLiteral("= %1").arg(
+        overview::formatDuration(m_receiptTtl->value(), core::Wording::Translated)));
     m_preview = noteLabel();
     m_preview->setObjectName(QStringLiteral("keyPreview"));
     m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);

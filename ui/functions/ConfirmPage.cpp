@@ -114,8 +114,9 @@ void ConfirmPage::initializePage()
     const bool breaking = m_change.needsBreakingAcknowledgement();
     m_acknowledge->setVisible(breaking);
     m_acknowledge->setChecked(false);
-    m_acknowledge->setText(tr("I understand this is a breaking change: %1")
-                               .arg(m_change.breakingReasons().join(QStringLiteral("; "))));
+    m_acknowledge->setText(
+        tr("I understand this is a breaking change: %1")
+            .arg(m_change.breakingReasons(core::Wording::Translated).join(QStringLiteral("; "))));
     setButtonText(QWizard::CommitButton, tr("%1 %2").arg(verb, spec.library));
     m_error->setNotice(NoticeBanner::Kind::Danger, QString());
 }

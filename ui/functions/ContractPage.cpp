@@ -222,7 +222,8 @@ void ContractPage::showNotices(Verdict verdict)
     if (verdict == Verdict::Breaking)
         warnings.prepend(tr("Breaking: %1. Callers that use these functions will fail; the "
                             "confirmation will ask for a second acknowledgement.")
-                             .arg(m_change.breakingReasons().join(QStringLiteral("; "))));
+                             .arg(m_change.breakingReasons(core::Wording::Translated)
+                                      .join(QStringLiteral("; "))));
     m_warnings->setNotice(NoticeBanner::Kind::Warning,
                           warnings.isEmpty() ? QString()
                                              : QStringLiteral("• %1").arg(warnings.join("\n• ")));
@@ -235,8 +236,8 @@ void ContractPage::fillTable(const QList<ContractDiff> &diffs)
         if (diffs.size() > 1) { // a restore touching several libraries: a heading row each
             const int row = m_table->rowCount();
             m_table->insertRow(row);
-            auto *item =
-                new QTableWidgetItem(QStringLiteral("%1 — %2").arg(d.library, d.summary()));
+            auto *item = new QTableWidgetItem(
+                QStringLiteral("%1 — %2").arg(d.library, d.summary(core::Wording::Translated)));
             QFont bold = item->font();
             bold.setBold(true);
             item->setFont(bold);
@@ -262,7 +263,7 @@ void ContractPage::addFunctionRow(const FunctionDiff &f)
                             flagsText(f.before),
                             flagsText(f.after),
                             descriptionText(f),
-                            f.notes.join(QStringLiteral("; "))};
+                            f.notesText.join(QStringLiteral("; "))};
     for (int c = 0; c < cells.size(); ++c) {
         auto *item = new QTableWidgetItem(cells.at(c));
         if (rowColour(f).isValid())
