@@ -3,7 +3,17 @@
 
 #include "BrowseLog.h"
 
+#include <QCoreApplication>
+
 namespace browse {
+
+namespace {
+// Why the view is short of keys, in the window's language (the CLI prints the English).
+struct InventoryScanText
+{
+    Q_DECLARE_TR_FUNCTIONS(browse::InventoryScan)
+};
+} // namespace
 
 namespace {
 constexpr qint64 MaxReserve = 50000000; // past this, grow as needed
@@ -34,10 +44,11 @@ private:
 
 QString unreadableText(const InventoryLoader::Stats &stats)
 {
-    return QStringLiteral("could not read %1 %2 (first: %3)")
+    if (stats.unreadable == 1)
+        return InventoryScanText::tr("could not read 1 key (first: %1)").arg(stats.firstProblem);
+    return InventoryScanText::tr("could not read %1 keys (first: %2)")
         .arg(stats.unreadable)
-        .arg(stats.unreadable == 1 ? QStringLiteral("key") : QStringLiteral("keys"),
-             stats.firstProblem);
+        .arg(stats.firstProblem);
 }
 
 InventoryScan::InventoryScan(redis::CommandSender &sender, inventory::KeySchema schema,
@@ -72,8 +83,8 @@ InventoryScan::InventoryScan(redis::CommandSender &sender, inventory::KeySchema 
                 if (m_loader)
                     m_lastStats = m_loader->stats();
                 m_error = m_store.overflowed()
-                              ? QStringLiteral("the keyspace is too large to hold in one view: "
-                                               "filter by SKU")
+                              ? InventoryScanText::tr("the keyspace is too large to hold in one "
+                                                      "view: filter by SKU")
                               : error;
                 // A key that could not be read (NOPERM on PTTL, GET or TYPE, an error reply)
                 // leaves the view short of it: the scan is not complete, whatever the cursor

@@ -5,10 +5,19 @@
 #include "redis/ReplyShape.h"
 #include "redis/ResultReads.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QTimer>
 
 namespace browse {
+
+namespace {
+// Why a scan is short, in the window's language (the CLI prints the English).
+struct ScanText
+{
+    Q_DECLARE_TR_FUNCTIONS(browse::KeyspaceScanner)
+};
+} // namespace
 
 namespace {
 // SCAN answers [cursor, [key ...]]; every key is a bulk string.
@@ -124,7 +133,7 @@ void KeyspaceScanner::start(const Options &options, std::shared_ptr<PageHandler>
             this,
             [this, gen] {
                 if (gen == m_generation && m_running)
-                    finishEarly(m_coverage.isEmpty() ? QStringLiteral("no node to scan")
+                    finishEarly(m_coverage.isEmpty() ? ScanText::tr("no node to scan")
                                                      : m_coverage);
             },
             Qt::QueuedConnection);
@@ -198,7 +207,7 @@ void KeyspaceScanner::finishEarly(const QString &why)
 {
     if (!m_running || !m_stoppedEarly.isEmpty())
         return;
-    m_stoppedEarly = why.isEmpty() ? QStringLiteral("stopped early") : why;
+    m_stoppedEarly = why.isEmpty() ? ScanText::tr("stopped early") : why;
     m_endDone = true; // end-of-scan checks need the whole keyspace: skip them
     for (NodeWalk &n : m_nodes) {
         n.cursorDone = true;
@@ -236,12 +245,12 @@ void KeyspaceScanner::onScanReply(quint64 gen, int node, const redis::ReplyResul
         return;
     }
     if (!r.ok()) {
-        failNode(node, QStringLiteral("SCAN failed: %1").arg(r.error().readFailure()));
+        failNode(node, ScanText::tr("SCAN failed: %1").arg(r.error().readFailure()));
         return;
     }
     auto page = decodeScanPage(r.value());
     if (!page) {
-        failNode(node, QStringLiteral("SCAN answered %1, not [cursor, keys] (an anomaly)")
+        failNode(node, ScanText::tr("SCAN answered %1, not [cursor, keys] (an anomaly)")
                            .arg(redis::replyShape(*r)));
         return;
     }
@@ -404,11 +413,11 @@ QString KeyspaceScanner::failures() const
     QStringList parts;
     for (const NodeWalk &n : m_nodes)
         if (!n.failure.isEmpty())
-            parts << QStringLiteral("node %1: %2").arg(n.name, n.failure);
+            parts << ScanText::tr("node %1: %2").arg(n.name, n.failure);
     if (parts.isEmpty())
         return {};
     return parts.join(QStringLiteral("; "))
-           + QStringLiteral(" (the keys of the other nodes are shown)");
+           + ScanText::tr(" (the keys of the other nodes are shown)");
 }
 
 void KeyspaceScanner::updateFraction()

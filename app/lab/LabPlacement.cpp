@@ -4,9 +4,18 @@
 #include "redis/ClusterRouter.h"
 #include "redis/Slot.h"
 
+#include <QCoreApplication>
 #include <QHash>
 
 namespace lab {
+
+namespace {
+// Where the lab could not place its keys, in the window's language (the CLI prints the English).
+struct LabPlacementText
+{
+    Q_DECLARE_TR_FUNCTIONS(lab::LabPlacement)
+};
+} // namespace
 
 QByteArray LabPlacement::skuPrefix()
 {
@@ -60,20 +69,21 @@ LabPlacement LabPlacement::discover(const redis::ConnectionOptions &options,
             return ofStandalone(options);
         LabPlacement p = ofCluster(router.topology(), options);
         if (p.m_nodes.isEmpty())
-            p.m_failure = QStringLiteral("the cluster at %1 announced no primary serving a slot")
-                              .arg(options.address());
+            p.m_failure =
+                LabPlacementText::tr("the cluster at %1 announced no primary serving a slot")
+                    .arg(options.address());
         return p;
     }
     LabPlacement p;
     if (router.seed().state() != redis::ConnectionState::Ready) {
         // The seed's own state says it best when it could not connect at all.
         p.m_connectFailed = true;
-        p.m_failure = QStringLiteral("could not connect to %1: %2")
+        p.m_failure = LabPlacementText::tr("could not connect to %1: %2")
                           .arg(options.address(), router.seed().stateDetail());
     } else {
-        p.m_failure = QStringLiteral("could not read the cluster's topology from %1: %2")
+        p.m_failure = LabPlacementText::tr("could not read the cluster's topology from %1: %2")
                           .arg(options.address(), router.discoveryError().isEmpty()
-                                                      ? QStringLiteral("no answer in time")
+                                                      ? LabPlacementText::tr("no answer in time")
                                                       : router.discoveryError());
     }
     return p;

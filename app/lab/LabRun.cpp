@@ -8,9 +8,18 @@
 #include "redis/ResultReads.h"
 #include "redis/Slot.h"
 
+#include <QCoreApplication>
 #include <QRandomGenerator>
 
 namespace lab {
+
+namespace {
+// Why a strategy was skipped or failed, in the window's language (the CLI prints the English).
+struct LabRunText
+{
+    Q_DECLARE_TR_FUNCTIONS(lab::LabRun)
+};
+} // namespace
 
 using redis::ReplyResult;
 
@@ -33,16 +42,16 @@ QString LabRun::prepare(const LabPlacement &placement, const LabNode &node, Node
     control.open();
     if (!control.waitUntilReady(options.connectTimeoutMs + 1000)) {
         check.connectFailed = true;
-        return QStringLiteral("could not connect to %1: %2").arg(node.name, control.stateDetail());
+        return LabRunText::tr("could not connect to %1: %2").arg(node.name, control.stateDetail());
     }
     if (!placement.isCluster()) {
         const ReplyResult info = control.call({"INFO", "cluster"});
         const auto text = redis::stringOf(info);
         if (!text.ok())
-            return QStringLiteral("could not read INFO cluster: %1")
+            return LabRunText::tr("could not read INFO cluster: %1")
                 .arg(text.error().readFailure());
         if (text->contains("cluster_enabled:1"))
-            return QStringLiteral(
+            return LabRunText::tr(
                 "this server is a cluster node (cluster_enabled:1) but refused CLUSTER SHARDS "
                 "and CLUSTER SLOTS, so the lab cannot tell which primary holds its keys: let "
                 "this user run them (ACL +cluster|shards +cluster|slots) and run the lab again");
@@ -67,15 +76,19 @@ QString LabRun::skipReason(Strategy strategy, const NodeCheck &check, const QStr
                            bool cluster)
 {
     if (strategy == Strategy::Script && check.sha.isEmpty())
-        return QStringLiteral("SCRIPT LOAD of stock_decrement.lua was refused on %1").arg(node);
+        return LabRunText::tr("SCRIPT LOAD of stock_decrement.lua was refused on %1").arg(node);
     const QString function =
         strategy == Strategy::FunctionV1   ? QStringLiteral("inventory_deduct_v1")
         : strategy == Strategy::FunctionV2 ? QStringLiteral("inventory_deduct_v2")
                                            : QString();
     if (!function.isEmpty() && !check.functions.contains(function))
-        return QStringLiteral("%1 is not loaded on %2 (load functions/inventory_lib_v1.lua from "
-                              "the Libraries tab or with inventory-cli functions%3)")
-            .arg(function, node, cluster ? QStringLiteral(", on every primary") : QString());
+        return (cluster ? LabRunText::tr("%1 is not loaded on %2 (load "
+                                         "functions/inventory_lib_v1.lua from the Libraries tab "
+                                         "or with inventory-cli functions, on every primary)")
+                        : LabRunText::tr("%1 is not loaded on %2 (load "
+                                         "functions/inventory_lib_v1.lua from the Libraries tab "
+                                         "or with inventory-cli functions)"))
+            .arg(function, node);
     return {};
 }
 
@@ -123,14 +136,14 @@ LabReport LabRun::run()
         const bool function =
             result.strategy == Strategy::FunctionV1 || result.strategy == Strategy::FunctionV2;
         if (cancelled()) {
-            result.skipped = QStringLiteral("cancelled before it started");
+            result.skipped = LabRunText::tr("cancelled before it started");
         } else if (pick.node < 0) {
-            result.skipped = QStringLiteral("no primary of the cluster serves slot %1 of %2; "
+            result.skipped = LabRunText::tr("no primary of the cluster serves slot %1 of %2; "
                                             "the cluster is not fully covered")
                                  .arg(redis::keySlot(result.stockKey))
                                  .arg(QString::fromUtf8(result.stockKey));
         } else if (function && placement.isCluster() && !m_target.schema.sharesSlot(result.sku)) {
-            result.skipped = QStringLiteral("the key schema puts the stock key and the receipts "
+            result.skipped = LabRunText::tr("the key schema puts the stock key and the receipts "
                                             "in different cluster slots, so FCALL would be "
                                             "refused (CROSSSLOT): keep {<sku>} in both templates");
         } else if (const QString why = skipReason(result.strategy, checks[size_t(pick.node)],
@@ -154,9 +167,9 @@ void LabRun::runOne(const LabNode &node, NodeCheck &check, StrategyResult &resul
         control.call({"SET", result.stockKey, QByteArray::number(m_settings.initialStock), "NX"});
     if (!set.ok() || set->isNil()) {
         result.failure = set.ok()
-                             ? QStringLiteral("%1 already exists; run the lab again")
+                             ? LabRunText::tr("%1 already exists; run the lab again")
                                    .arg(QString::fromUtf8(result.stockKey))
-                             : QStringLiteral("could not create %1: %2")
+                             : LabRunText::tr("could not create %1: %2")
                                    .arg(QString::fromUtf8(result.stockKey), set.error().toString());
         if (!set.ok() && set.error().mayHaveRun())
             removeKeys(control, result.sku, &result.cleanupProblem);
@@ -180,11 +193,11 @@ void LabRun::runOne(const LabNode &node, NodeCheck &check, StrategyResult &resul
         if (ok)
             result.finalStock = v;
         else if (result.failure.isEmpty())
-            result.failure = QStringLiteral("the final stock is not a number: %1")
+            result.failure = LabRunText::tr("the final stock is not a number: %1")
                                  .arg(QString::fromUtf8(stock->left(40)));
     } else if (result.failure.isEmpty()) {
         result.failure =
-            QStringLiteral("could not read the final stock: %1").arg(stock.error().readFailure());
+            LabRunText::tr("could not read the final stock: %1").arg(stock.error().readFailure());
     }
     const qint64 receipts = removeKeys(control, result.sku, &result.cleanupProblem);
     if (result.strategy == Strategy::FunctionV1 || result.strategy == Strategy::FunctionV2) {
@@ -204,9 +217,9 @@ qint64 LabRun::removeKeys(redis::RedisClient &control, const QByteArray &sku, QS
         const auto page =
             redis::arrayOf(control.call({"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"}));
         if (!page.ok() || page->size() != 2) {
-            *problem = QStringLiteral("could not list the lab's receipts %1: %2")
+            *problem = LabRunText::tr("could not list the lab's receipts %1: %2")
                            .arg(QString::fromUtf8(pattern),
-                                page.ok() ? QStringLiteral("unexpected SCAN reply")
+                                page.ok() ? LabRunText::tr("unexpected SCAN reply")
                                           : page.error().readFailure());
             break;
         }
@@ -218,11 +231,11 @@ qint64 LabRun::removeKeys(redis::RedisClient &control, const QByteArray &sku, QS
             found += unlink.size() - 1;
             if (const ReplyResult r = control.call(unlink); !r.ok())
                 *problem =
-                    QStringLiteral("could not remove receipts: %1").arg(r.error().toString());
+                    LabRunText::tr("could not remove receipts: %1").arg(r.error().toString());
         }
     } while (cursor != "0");
     if (const ReplyResult r = control.call({"DEL", m_target.schema.stockKey(sku)}); !r.ok())
-        *problem = QStringLiteral("could not remove %1: %2")
+        *problem = LabRunText::tr("could not remove %1: %2")
                        .arg(QString::fromUtf8(m_target.schema.stockKey(sku)), r.error().toString());
     return problem->isEmpty() ? found : -1;
 }

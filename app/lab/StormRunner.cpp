@@ -7,11 +7,21 @@
 #include "redis/RedisClient.h"
 #include "redis/ResultReads.h"
 
+#include <QCoreApplication>
 #include <QEventLoop>
 #include <QThread>
 #include <QTimer>
 
 namespace lab {
+
+namespace {
+// Why a storm could not start, and its fault, in the window's language (the CLI prints the
+// English).
+struct StormText
+{
+    Q_DECLARE_TR_FUNCTIONS(lab::StormRunner)
+};
+} // namespace
 
 using redis::Command;
 using redis::ReplyResult;
@@ -63,13 +73,13 @@ bool StormRunner::connectAll(QString *why)
     m_control->open();
     for (Lane &lane : m_lanes) {
         if (lane.client && !lane.client->waitUntilReady(options.connectTimeoutMs + 1000)) {
-            *why = QStringLiteral("could not open the storm's connections: %1")
+            *why = StormText::tr("could not open the storm's connections: %1")
                        .arg(lane.client->stateDetail());
             return false;
         }
     }
     if (!m_control->waitUntilReady(options.connectTimeoutMs + 1000)) {
-        *why = QStringLiteral("could not open the lab's control connection: %1")
+        *why = StormText::tr("could not open the lab's control connection: %1")
                    .arg(m_control->stateDetail());
         return false;
     }
@@ -425,7 +435,7 @@ void StormRunner::maybeInjectFault()
         return;
     m_faultSent = true;
     const QByteArray ms = QByteArray::number(m_settings.pauseMs);
-    m_result->faultNote = QStringLiteral("CLIENT PAUSE %1 WRITE after %2 of %3 attempts")
+    m_result->faultNote = StormText::tr("CLIENT PAUSE %1 WRITE after %2 of %3 attempts")
                               .arg(m_settings.pauseMs)
                               .arg(m_started)
                               .arg(m_settings.attempts);

@@ -520,10 +520,52 @@
     </message>
 </context>
 <context>
+    <name>browse::InventoryScan</name>
+    <message>
+        <source>could not read 1 key (first: %1)</source>
+        <translation>有 1 个键无法读取（第一个：%1）</translation>
+    </message>
+    <message>
+        <source>could not read %1 keys (first: %2)</source>
+        <translation>有 %1 个键无法读取（第一个：%2）</translation>
+    </message>
+    <message>
+        <source>the keyspace is too large to hold in one view: filter by SKU</source>
+        <translation>键空间太大，无法在一个视图中容纳：请按 SKU 过滤</translation>
+    </message>
+</context>
+<context>
     <name>browse::KeyLocator</name>
     <message>
         <source>no node</source>
         <translation>无节点</translation>
+    </message>
+</context>
+<context>
+    <name>browse::KeyspaceScanner</name>
+    <message>
+        <source>no node to scan</source>
+        <translation>没有可扫描的节点</translation>
+    </message>
+    <message>
+        <source>stopped early</source>
+        <translation>提前停止</translation>
+    </message>
+    <message>
+        <source>SCAN failed: %1</source>
+        <translation>SCAN 失败：%1</translation>
+    </message>
+    <message>
+        <source>SCAN answered %1, not [cursor, keys] (an anomaly)</source>
+        <translation>SCAN 应答为 %1，而不是 [cursor, keys]（异常）</translation>
+    </message>
+    <message>
+        <source>node %1: %2</source>
+        <translation>节点 %1：%2</translation>
+    </message>
+    <message>
+        <source> (the keys of the other nodes are shown)</source>
+        <translation>（显示的是其他节点的键）</translation>
     </message>
 </context>
 <context>
@@ -1802,6 +1844,96 @@
     </message>
 </context>
 <context>
+    <name>lab::LabPlacement</name>
+    <message>
+        <source>the cluster at %1 announced no primary serving a slot</source>
+        <translation>%1 处的集群没有通告负责某个槽的主节点</translation>
+    </message>
+    <message>
+        <source>could not connect to %1: %2</source>
+        <translation>无法连接到 %1：%2</translation>
+    </message>
+    <message>
+        <source>could not read the cluster&apos;s topology from %1: %2</source>
+        <translation>无法从 %1 读取集群拓扑：%2</translation>
+    </message>
+    <message>
+        <source>no answer in time</source>
+        <translation>未及时应答</translation>
+    </message>
+</context>
+<context>
+    <name>lab::LabRun</name>
+    <message>
+        <source>could not connect to %1: %2</source>
+        <translation>无法连接到 %1：%2</translation>
+    </message>
+    <message>
+        <source>could not read INFO cluster: %1</source>
+        <translation>无法读取 INFO cluster：%1</translation>
+    </message>
+    <message>
+        <source>this server is a cluster node (cluster_enabled:1) but refused CLUSTER SHARDS and CLUSTER SLOTS, so the lab cannot tell which primary holds its keys: let this user run them (ACL +cluster|shards +cluster|slots) and run the lab again</source>
+        <translation>该服务器是集群节点（cluster_enabled:1），但拒绝了 CLUSTER SHARDS 和 CLUSTER SLOTS，因此实验室无法确定哪个主节点持有它的键：请允许该用户运行这些命令（ACL +cluster|shards +cluster|slots），然后再次运行实验室</translation>
+    </message>
+    <message>
+        <source>SCRIPT LOAD of stock_decrement.lua was refused on %1</source>
+        <translation>%1 拒绝了 stock_decrement.lua 的 SCRIPT LOAD</translation>
+    </message>
+    <message>
+        <source>%1 is not loaded on %2 (load functions/inventory_lib_v1.lua from the Libraries tab or with inventory-cli functions, on every primary)</source>
+        <translation>%2 上没有加载 %1（请在每个主节点上，从“函数库”页或用 inventory-cli functions 加载 functions/inventory_lib_v1.lua）</translation>
+    </message>
+    <message>
+        <source>%1 is not loaded on %2 (load functions/inventory_lib_v1.lua from the Libraries tab or with inventory-cli functions)</source>
+        <translation>%2 上没有加载 %1（请从“函数库”页或用 inventory-cli functions 加载 functions/inventory_lib_v1.lua）</translation>
+    </message>
+    <message>
+        <source>cancelled before it started</source>
+        <translation>开始前已取消</translation>
+    </message>
+    <message>
+        <source>no primary of the cluster serves slot %1 of %2; the cluster is not fully covered</source>
+        <translation>集群中没有主节点负责 %2 的槽 %1；集群未完全覆盖</translation>
+    </message>
+    <message>
+        <source>the key schema puts the stock key and the receipts in different cluster slots, so FCALL would be refused (CROSSSLOT): keep {&lt;sku&gt;} in both templates</source>
+        <translation>键模式把库存键和回执放在不同的集群槽中，FCALL 会被拒绝（CROSSSLOT）：请在两个模板中都保留 {&lt;sku&gt;}</translation>
+    </message>
+    <message>
+        <source>%1 already exists; run the lab again</source>
+        <translation>%1 已存在；请再次运行实验室</translation>
+    </message>
+    <message>
+        <source>could not create %1: %2</source>
+        <translation>无法创建 %1：%2</translation>
+    </message>
+    <message>
+        <source>the final stock is not a number: %1</source>
+        <translation>最终库存不是数字：%1</translation>
+    </message>
+    <message>
+        <source>could not read the final stock: %1</source>
+        <translation>无法读取最终库存：%1</translation>
+    </message>
+    <message>
+        <source>could not list the lab&apos;s receipts %1: %2</source>
+        <translation>无法列出实验室的回执 %1：%2</translation>
+    </message>
+    <message>
+        <source>unexpected SCAN reply</source>
+        <translation>意外的 SCAN 应答</translation>
+    </message>
+    <message>
+        <source>could not remove receipts: %1</source>
+        <translation>无法删除回执：%1</translation>
+    </message>
+    <message>
+        <source>could not remove %1: %2</source>
+        <translation>无法删除 %1：%2</translation>
+    </message>
+</context>
+<context>
     <name>lab::LabSettings</name>
     <message>
         <source>Naive GET, compare, DECRBY</source>
@@ -1818,6 +1950,21 @@
     <message>
         <source>Function v2 (FCALL inventory_deduct_v2)</source>
         <translation>函数 v2（FCALL inventory_deduct_v2）</translation>
+    </message>
+</context>
+<context>
+    <name>lab::StormRunner</name>
+    <message>
+        <source>could not open the storm&apos;s connections: %1</source>
+        <translation>无法打开压测的连接：%1</translation>
+    </message>
+    <message>
+        <source>could not open the lab&apos;s control connection: %1</source>
+        <translation>无法打开实验室的控制连接：%1</translation>
+    </message>
+    <message>
+        <source>CLIENT PAUSE %1 WRITE after %2 of %3 attempts</source>
+        <translation>在 %3 次尝试中的第 %2 次之后执行 CLIENT PAUSE %1 WRITE</translation>
     </message>
 </context>
 <context>

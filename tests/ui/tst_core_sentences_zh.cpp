@@ -5,6 +5,7 @@
 // a deduction's outcome, a reconcile finding, a readiness rule, what a receipt proves. What is
 // a record (the audit log's summary, the English a release's audit reason quotes) stays
 // English under the Chinese translator.
+#include "browse/InventoryScan.h"
 #include "browse/OrderSentence.h"
 #include "browse/Values.h"
 #include "functions/ChangeUser.h"
@@ -88,6 +89,15 @@ class TstCoreSentencesZh : public QObject
         r.value = QByteArray("quantity=5;time=1700000000.123456");
         r.ttlSeconds = 500;
         return inventory::settleRepair(plan, r);
+    }
+
+    // Why the Keys tab's view is short of keys.
+    static QString unreadable()
+    {
+        browse::InventoryLoader::Stats stats;
+        stats.unreadable = 2;
+        stats.firstProblem = QStringLiteral("NOPERM");
+        return browse::unreadableText(stats);
     }
 
     // What the connection dialog says of a profile with no port.
@@ -177,6 +187,7 @@ private slots:
                                    "13:00:00 UTC;")),
                  qPrintable(receipt().verdict()));
         QCOMPARE(portProblem(), QStringLiteral("the port must be between 1 and 65535 (got 0)"));
+        QCOMPARE(unreadable(), QStringLiteral("could not read 2 keys (first: NOPERM)"));
         QVERIFY2(otherRelease().sentence.startsWith(
                      QLatin1String("not this release: the release key rel:{42}:9001 holds "
                                    "quantity=5")),
@@ -239,6 +250,7 @@ private slots:
                  qPrintable(verdict));
         // ... what is wrong with a profile ...
         QCOMPARE(portProblem(), QStringLiteral("端口必须在 1 到 65535 之间（当前为 0）"));
+        QCOMPARE(unreadable(), QStringLiteral("有 2 个键无法读取（第一个：NOPERM）"));
         // ... what a lost release's record key proves ...
         QVERIFY2(otherRelease().sentence.startsWith(
                      QStringLiteral("不是本次释放：释放键 rel:{42}:9001 的值是 quantity=5")),
