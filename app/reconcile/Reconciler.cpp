@@ -126,6 +126,31 @@ void Reconciler::report(Finding f)
     m_sink(f);
 }
 
+QString Reconciler::missingReceiptSentence(const Tr &tr, const ledger::LedgerRow &row,
+                                           const QString &o, const QString &sku) const
+{
+    // Sentences whole, joined by a space: a translation keeps its own word order.
+    QStringList words{tr("Order %1 is committed in the ledger for %2 of SKU %3 but "
+                         "Redis holds no receipt for it: a retry would deduct again.")
+                          .arg(o)
+                          .arg(row.quantity)
+                          .arg(sku),
+                      policySentence(tr)};
+    if (row.timeMs != ledger::NoTime) {
+        const qint64 ago = m_scope.nowMs - row.timeMs;
+        words << (ago > m_policy.ttlSeconds * 1000
+                      ? tr("It was committed %1 ago, longer than receipts live: its "
+                           "receipt has most likely expired.")
+                            .arg(durationText(ago, tr.wording))
+                      : tr("It was committed %1 ago, within the receipt TTL: expiry "
+                           "does not explain it.")
+                            .arg(durationText(std::max<qint64>(ago, 0), tr.wording)));
+    }
+    words << tr("Do not retry this order; if its stock was never deducted, adjust the "
+                "stock by hand.");
+    return words.join(QLatin1Char(' '));
+}
+
 void Reconciler::addRow(const ledger::LedgerRow &row, uint32_t receipt, bool released)
 {
     ++m_tally.rowsCompared;
@@ -166,28 +191,7 @@ void Reconciler::addRow(const ledger::LedgerRow &row, uint32_t receipt, bool rel
             return;
         }
         f.cls = FindingClass::MissingReceipt;
-        report(std::move(f), [&](const Tr &tr) {
-            // Sentences whole, joined by a space: a translation keeps its own word order.
-            QStringList words{tr("Order %1 is committed in the ledger for %2 of SKU %3 but "
-                                 "Redis holds no receipt for it: a retry would deduct again.")
-                                  .arg(o)
-                                  .arg(row.quantity)
-                                  .arg(sku),
-                              policySentence(tr)};
-            if (row.timeMs != ledger::NoTime) {
-                const qint64 ago = m_scope.nowMs - row.timeMs;
-                words << (ago > m_policy.ttlSeconds * 1000
-                              ? tr("It was committed %1 ago, longer than receipts live: its "
-                                   "receipt has most likely expired.")
-                                    .arg(durationText(ago, tr.wording))
-                              : tr("It was committed %1 ago, within the receipt TTL: expiry "
-                                   "does not explain it.")
-                                    .arg(durationText(std::max<qint64>(ago, 0), tr.wording)));
-            }
-            words << tr("Do not retry this order; if its stock was never deducted, adjust the "
-                        "stock by hand.");
-            return words.join(QLatin1Char(' '));
-        });
+        report(std::move(f), [&](const Tr &tr) { return missingReceiptSentence(tr, row, o, sku); });
         return;
     case ledger::OrderState::Cancelled:
     case ledger::OrderState::Failed:

@@ -125,6 +125,10 @@ private:
     }
     static QString committedSentence(const Tr &tr, qint64 committed, std::optional<qint64> recorded,
                                      const QString &o, const QString &sku);
+    // A committed order with no receipt: what happened, what the TTL policy and the order's
+    // age say of it, and what to do.
+    QString missingReceiptSentence(const Tr &tr, const ledger::LedgerRow &row, const QString &o,
+                                   const QString &sku) const;
     std::optional<qint64> receiptQuantity(uint32_t r) const;
     // A receipt whose order the ledger does not have: a release candidate once the grace
     // period has passed and its age is known.

@@ -35,6 +35,29 @@ RepairDialog::RepairDialog(const RepairRequest &request, const DeductionContext 
     : RepairDialog(QList<RepairRequest>{request}, ctx, gate, environment, parent)
 {}
 
+// What the dialog is about to do, in one paragraph.
+QString RepairDialog::introText() const
+{
+    const RepairRequest &request = m_request;
+    const bool release = request.kind == RepairKind::Release;
+    return !m_batch.isEmpty()
+               ? tr("Gives back what each of these %n orders deducted, each once: the function "
+                    "checks that each receipt still proves its deduction and writes a release key, "
+                    "so a second release changes nothing. They are sent one after the other; the "
+                    "first that is refused or whose outcome is unknown stops the rest.",
+                    "", int(m_batch.size()) + 1)
+           : release
+               ? tr("Gives back what order <b>%1</b> deducted from SKU <b>%2</b>, once: the "
+                    "function checks that the receipt still proves the deduction and writes a "
+                    "release key, so a second release changes nothing.")
+                     .arg(core::escapeBytes(request.id, 60).toHtmlEscaped(),
+                          core::escapeBytes(request.sku, 60).toHtmlEscaped())
+               : tr("Corrects the stock of SKU <b>%1</b> by hand, once per adjustment id: a "
+                    "second call with the same id changes nothing. The function refuses a "
+                    "stock below 0.")
+                     .arg(core::escapeBytes(request.sku, 60).toHtmlEscaped());
+}
+
 RepairDialog::RepairDialog(const QList<RepairRequest> &requests, const DeductionContext &ctx,
                            gate::WriteGate &gate, profiles::Environment environment,
                            QWidget *parent)
@@ -54,23 +77,7 @@ RepairDialog::RepairDialog(const QList<RepairRequest> &requests, const Deduction
     // A selection may run on several nodes (a cluster): each command's node is its slot's.
     layout->addLayout(environmentBadgeRow(
         environment, m_batch.isEmpty() ? m_ctx.serverFor(m_plan.slot) : QString(), this));
-    auto *intro = new QLabel(
-        !m_batch.isEmpty()
-            ? tr("Gives back what each of these %n orders deducted, each once: the function "
-                 "checks that each receipt still proves its deduction and writes a release key, "
-                 "so a second release changes nothing. They are sent one after the other; the "
-                 "first that is refused or whose outcome is unknown stops the rest.",
-                 "", int(m_batch.size()) + 1)
-        : release ? tr("Gives back what order <b>%1</b> deducted from SKU <b>%2</b>, once: the "
-                       "function checks that the receipt still proves the deduction and writes a "
-                       "release key, so a second release changes nothing.")
-                        .arg(core::escapeBytes(request.id, 60).toHtmlEscaped(),
-                             core::escapeBytes(request.sku, 60).toHtmlEscaped())
-                  : tr("Corrects the stock of SKU <b>%1</b> by hand, once per adjustment id: a "
-                       "second call with the same id changes nothing. The function refuses a "
-                       "stock below 0.")
-                        .arg(core::escapeBytes(request.sku, 60).toHtmlEscaped()),
-        this);
+    auto *intro = new QLabel(introText(), this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
 

@@ -55,6 +55,7 @@ public:
 private:
     void addAdjustFields(QFormLayout *form);
     QDialogButtonBox *buildButtons(bool release);
+    QString introText() const;
     void replan();
     void updateRunState();
 
