@@ -193,10 +193,9 @@ void ConnectionDialog::removeProfile(const QString &name)
                != QMessageBox::Yes)
         return;
     m_profiles.remove(name);
-    m_secrets.remove(profiles::SecretStore::keyFor(name));
-    m_secrets.remove(profiles::SecretStore::keyFor(name, profiles::SecretStore::Account::Release));
-    m_secrets.remove(profiles::SecretStore::keyFor(name, profiles::SecretStore::Account::Sentinel));
-    m_secrets.remove(profiles::SecretStore::keyFor(name, profiles::SecretStore::Account::Ledger));
+    using Account = profiles::SecretStore::Account;
+    for (Account account : {Account::Main, Account::Release, Account::Sentinel, Account::Ledger})
+        m_secrets.remove(profiles::SecretStore::keyFor(name, account));
     m_list->reload();
     setProfile(profiles::ConnectionProfile{});
 }

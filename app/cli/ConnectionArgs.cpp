@@ -29,7 +29,8 @@ QSettings consoleSettings()
     return QSettings(QStringLiteral("InventoryConsole"), QStringLiteral("inventory-console"));
 }
 
-// One line of standard input without its line end; nullopt when it is empty or missing.
+} // namespace
+
 std::optional<QString> readLine(QIODevice &in)
 {
     QByteArray line = in.readLine();
@@ -39,8 +40,6 @@ std::optional<QString> readLine(QIODevice &in)
         return std::nullopt;
     return QString::fromUtf8(line);
 }
-
-} // namespace
 
 std::optional<QString> keyringPassword(const QString &profileName,
                                        profiles::SecretStore::Account account)

@@ -25,6 +25,9 @@ struct ConnectionOptions;
 
 namespace cli {
 
+// One line of standard input without its line end; nullopt when it is empty or missing.
+std::optional<QString> readLine(QIODevice &in);
+
 // A saved profile's password from the system keyring; nullopt when there is no keyring or no
 // such entry.
 std::optional<QString>

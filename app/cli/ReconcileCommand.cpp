@@ -246,12 +246,10 @@ std::optional<QString> readLedgerPassword(const QCommandLineParser &parser,
         *password = kept.value_or(QString());
         return std::nullopt;
     }
-    QByteArray line = context.in.readLine();
-    while (line.endsWith('\n') || line.endsWith('\r'))
-        line.chop(1);
-    if (line.isEmpty())
+    const auto line = readLine(context.in);
+    if (!line)
         return QStringLiteral("--ledger-password-stdin: standard input has no password line");
-    *password = QString::fromUtf8(line);
+    *password = *line;
     return std::nullopt;
 }
 

@@ -19,6 +19,23 @@
 using profiles::SecretStore;
 using testsupport::child;
 
+namespace {
+// The Reconcile tab's ledger form linked to a profile, as a session makes it.
+struct Tab
+{
+    Tab(std::unique_ptr<QSettings> settings, const QString &profile)
+        : s(std::move(settings))
+        , store(s.get())
+        , link(&form, store, secrets, profile)
+    {}
+    std::unique_ptr<QSettings> s;
+    profiles::ProfileStore store;
+    SecretStore secrets;
+    ui::LedgerForm form;
+    ui::LedgerProfileLink link;
+};
+} // namespace
+
 // The Reconcile tab keeps its ledger in the session's saved profile, the PostgreSQL password
 // in a real keyring (a Secret Service of the test's own) and never in the settings file; a
 // new session's tab is filled from it; a ledger the form cannot run is not saved; a file
@@ -97,13 +114,10 @@ private slots:
 
     void savesTheLedgerAndItsPasswordInTheKeyring()
     {
-        auto s = settings();
-        profiles::ProfileStore store(s.get());
-        SecretStore secrets;
+        Tab tab(settings(), QStringLiteral("shop eu"));
+        auto &[s, store, secrets, form, link] = tab;
         QVERIFY(secrets.waitForBackend(10000));
         QVERIFY2(secrets.isPersistent(), qPrintable(secrets.fallbackReason()));
-        ui::LedgerForm form;
-        ui::LedgerProfileLink link(&form, store, secrets, QStringLiteral("shop eu"));
         form.show();
         QVERIFY(child<QPushButton>(&form, "saveLedgerInProfile")->isVisible());
         QVERIFY(!link.restore()); // nothing saved yet
@@ -138,11 +152,8 @@ private slots:
 
     void theNextSessionIsFilledFromTheProfile()
     {
-        auto s = settings();
-        profiles::ProfileStore store(s.get());
-        SecretStore secrets;
-        ui::LedgerForm form;
-        ui::LedgerProfileLink link(&form, store, secrets, QStringLiteral("shop eu"));
+        Tab tab(settings(), QStringLiteral("shop eu"));
+        auto &[s, store, secrets, form, link] = tab;
         bool restored = false;
         const QString note = lastNote(link, [&] { restored = link.restore(); });
         QVERIFY(restored);
@@ -159,11 +170,8 @@ private slots:
 
     void aLedgerThatCannotRunIsNotSaved()
     {
-        auto s = settings();
-        profiles::ProfileStore store(s.get());
-        SecretStore secrets;
-        ui::LedgerForm form;
-        ui::LedgerProfileLink link(&form, store, secrets, QStringLiteral("shop eu"));
+        Tab tab(settings(), QStringLiteral("shop eu"));
+        auto &[s, store, secrets, form, link] = tab;
         fill(form, m_url, QStringLiteral("other-pw"));
         child<QLineEdit>(&form, "ledgerStates")->setText(QStringLiteral("paid=maybe"));
         bool problem = false;
@@ -180,11 +188,8 @@ private slots:
     // A table instead of a query: previewed as it will run, saved; both at once refused.
     void aTableIsPreviewedAndSaved()
     {
-        auto s = settings();
-        profiles::ProfileStore store(s.get());
-        SecretStore secrets;
-        ui::LedgerForm form;
-        ui::LedgerProfileLink link(&form, store, secrets, QStringLiteral("shop eu"));
+        Tab tab(settings(), QStringLiteral("shop eu"));
+        auto &[s, store, secrets, form, link] = tab;
         fill(form, m_url, QStringLiteral("Ledg3r-pw"));
         child<QLineEdit>(&form, "ledgerColumns")->setText(QStringLiteral("order_id=id"));
         child<QLineEdit>(&form, "ledgerTable")->setText(QStringLiteral("shop_orders"));
@@ -215,11 +220,8 @@ private slots:
     // A connection that is not a saved profile (a URL, the demo) offers nothing to save.
     void anUnsavedConnectionHasNoSaveButton()
     {
-        auto s = settings();
-        profiles::ProfileStore store(s.get());
-        SecretStore secrets;
-        ui::LedgerForm form;
-        ui::LedgerProfileLink link(&form, store, secrets, QStringLiteral("command line"));
+        Tab tab(settings(), QStringLiteral("command line"));
+        auto &[s, store, secrets, form, link] = tab;
         form.show();
         QVERIFY(!link.isSavedProfile());
         QVERIFY(!child<QPushButton>(&form, "saveLedgerInProfile")->isVisible());
@@ -248,11 +250,8 @@ private slots:
     // A file ledger saved over a PostgreSQL one leaves no password in the keyring.
     void aFileLedgerLeavesNoPassword()
     {
-        auto s = settings();
-        profiles::ProfileStore store(s.get());
-        SecretStore secrets;
-        ui::LedgerForm form;
-        ui::LedgerProfileLink link(&form, store, secrets, QStringLiteral("shop west"));
+        Tab tab(settings(), QStringLiteral("shop west"));
+        auto &[s, store, secrets, form, link] = tab;
         child<QComboBox>(&form, "ledgerKind")->setCurrentIndex(ui::LedgerForm::FileKind);
         child<QLineEdit>(&form, "ledgerLocation")->setText(m_dir.filePath("orders.csv"));
         child<QLineEdit>(&form, "ledgerStates")->clear();
