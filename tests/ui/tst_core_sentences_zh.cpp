@@ -283,6 +283,21 @@ private slots:
         // ... and who a library change's step runs as.
         QCOMPARE(functions::stepUserText(functions::ChangeContext()),
                  QStringLiteral("ACL 用户“default”（本次会话的用户；配置中未指定发布用户）"));
+
+        // A sentence kept in both copies: a plain value fills both alike, a nested sentence
+        // its own copy in each; two sentences compare by their English.
+        const char *const ctx = "functions::ContractDiff";
+        const core::Sentence s =
+            core::Sentence::translated(ctx, "%1 %2 → %3: %4")
+                .arg(QStringLiteral("inventory_lib_v1"), QStringLiteral("1.0.0"), 2,
+                     core::Sentence::translated(ctx, "breaking"));
+        QCOMPARE(s.english, QStringLiteral("inventory_lib_v1 1.0.0 → 2: breaking"));
+        QCOMPARE(s.text, QStringLiteral("inventory_lib_v1 1.0.0 → 2：破坏性变更"));
+        QVERIFY(s == core::Sentence::plain(s.english));
+        const core::Sentence both = core::joined(
+            {core::Sentence::translated(ctx, "added"), core::Sentence::plain("x")}, ", ");
+        QCOMPARE(both.in(core::Wording::Translated), QStringLiteral("新增, x"));
+        QCOMPARE(both.in(core::Wording::English), QStringLiteral("added, x"));
     }
 };
 
