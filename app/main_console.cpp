@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The desktop console: parses the command line, picks a connection, opens the window.
 #include "core/BuildInfo.h"
+#include "core/DataPaths.h"
 #include "demo/DemoServer.h"
 #include "profiles/ConsoleCommandLine.h"
 #include "profiles/ProfileStore.h"
@@ -97,6 +98,10 @@ int main(int argc, char *argv[])
     // the window to its entry, and so to its name and icon, by this id.
     QGuiApplication::setDesktopFileName(QStringLiteral("org.inventory_console.InventoryConsole"));
     QApplication::setStyle(QStringLiteral("Fusion"));
+    // Profiles, the theme, the language and library folders are saved in one settings file:
+    // made private before anything writes it, it stays private (core/DataPaths.h).
+    if (auto privateSettings = core::makeFilePrivate(QSettings().fileName()); !privateSettings)
+        std::fprintf(stderr, "inventory-console: %s\n", qPrintable(privateSettings.error()));
     ui::applyTheme(ui::savedTheme()); // View > Theme, System until one is chosen
     // Before the first window: widgets take their text when they are built.
     ui::installUiTranslators(app, ui::savedUiLanguage());

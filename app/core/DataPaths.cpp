@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,6 +59,32 @@ Result<bool, QString> writePrivateFile(const QString &path, const QByteArray &by
             .arg(path, QString::fromLocal8Bit(std::strerror(errno)));
     if (f.write(bytes) != bytes.size() || !f.flush() || ::fsync(f.handle()) != 0 || !f.commit())
         return failed();
+    return true;
+}
+
+Result<bool, QString> makeFilePrivate(const QString &path)
+{
+    if (auto dir = makePrivateDirectory(QFileInfo(path).path()); !dir)
+        return dir;
+    const QByteArray name = QFile::encodeName(path);
+    const QString notRegular = QStringLiteral("cannot make %1 private: not a regular file");
+    if (struct stat before = {}; ::stat(name.constData(), &before) == 0 && !S_ISREG(before.st_mode))
+        return notRegular.arg(path);
+    // O_NONBLOCK: should a FIFO appear meanwhile, opening it must not wait for a reader.
+    const int fd = ::open(name.constData(), O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return QStringLiteral("cannot make %1 private: %2")
+            .arg(path, QString::fromLocal8Bit(std::strerror(errno)));
+    struct stat st = {};
+    const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    const int changed = regular ? ::fchmod(fd, 0600) : 0;
+    const int error = errno;
+    ::close(fd);
+    if (!regular)
+        return notRegular.arg(path);
+    if (changed != 0)
+        return QStringLiteral("cannot make %1 private: %2")
+            .arg(path, QString::fromLocal8Bit(std::strerror(error)));
     return true;
 }
 

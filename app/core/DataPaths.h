@@ -21,5 +21,11 @@ Result<bool, QString> makePrivateDirectory(const QString &path);
 // Writes `bytes` to `path` whole or not at all (fsynced, renamed into place), mode 0600,
 // creating its folder as makePrivateDirectory() does.
 Result<bool, QString> writePrivateFile(const QString &path, const QByteArray &bytes);
+// Makes the file at `path` 0600, creating it empty (and its folder as makePrivateDirectory()
+// does) when missing, for a file another writer fills: QSettings rewrites its file through a
+// QSaveFile, which keeps the mode of the file it replaces, so a settings file made private
+// before its first write stays private. Refuses anything but a regular file (a FIFO or a
+// device in its place is reported, not waited on).
+Result<bool, QString> makeFilePrivate(const QString &path);
 
 } // namespace core

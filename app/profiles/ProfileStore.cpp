@@ -2,8 +2,8 @@
 #include "ProfileStore.h"
 
 #include "ProfilesLog.h"
+#include "core/DataPaths.h"
 
-#include <QFile>
 #include <QSettings>
 #include <QUrl>
 #include <algorithm>
@@ -150,6 +150,10 @@ ProfileStore::save(const ConnectionProfile &profile, const QString &previousName
     const QList<ProfileProblem> problems = profile.validate();
     if (!problems.isEmpty())
         return problems;
+    // No secret is in it, but hosts, users, bastions and ledgers are nobody else's business:
+    // private before the write, like every file the console writes.
+    if (auto privateFile = core::makeFilePrivate(m_settings->fileName()); !privateFile)
+        return QList<ProfileProblem>{{QStringLiteral("name"), privateFile.error()}};
     m_settings->remove(groupFor(profile.name)); // drop keys of an older format
     m_settings->beginGroup(groupFor(profile.name));
     write(*m_settings, profile);
@@ -157,9 +161,6 @@ ProfileStore::save(const ConnectionProfile &profile, const QString &previousName
     if (!previousName.isEmpty() && previousName != profile.name)
         m_settings->remove(groupFor(previousName));
     m_settings->sync();
-    // No secret is in it, but hosts, users, bastions and ledgers are nobody else's business:
-    // private like every file the console writes (later writes keep the mode).
-    QFile::setPermissions(m_settings->fileName(), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     if (m_settings->status() != QSettings::NoError)
         return QList<ProfileProblem>{
             {QStringLiteral("name"), QStringLiteral("the settings file %1 could not be written")

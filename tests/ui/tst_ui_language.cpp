@@ -3,12 +3,15 @@
 // Simplified Chinese installs the console's words and Qt's own (standard buttons), and the
 // View → Language menu saves a new choice and says it applies after a restart. Tabs are found
 // by their English names (--tab keys) whatever their titles say.
+#include "core/DataPaths.h"
 #include "ui/common/TabTitles.h"
 #include "ui/common/UiLanguage.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QDialogButtonBox>
+#include <QFile>
+#include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
@@ -18,6 +21,8 @@
 #include <QTest>
 #include <QTimer>
 
+#include <sys/stat.h>
+
 using ui::UiLanguage;
 
 class TstUiLanguage : public QObject
@@ -25,6 +30,18 @@ class TstUiLanguage : public QObject
     Q_OBJECT
 
     QTemporaryDir m_dir;
+
+    static int modeOf(const QString &path)
+    {
+        struct stat st = {};
+        return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? int(st.st_mode & 0777) : -1;
+    }
+    static int umaskNow()
+    {
+        const mode_t m = ::umask(0);
+        ::umask(m);
+        return int(m);
+    }
 
 private slots:
     void initTestCase()
@@ -47,6 +64,30 @@ private slots:
         // A value the console does not know reads as System, not as one of the others.
         QSettings().setValue(QStringLiteral("ui/language"), QStringLiteral("klingon"));
         QCOMPARE(ui::savedUiLanguage(), UiLanguage::System);
+    }
+
+    // The console makes its settings file private at start (main_console.cpp), before the
+    // language, the theme or a profile writes it: QSettings' rewrites keep that mode.
+    void theSettingsFileStaysPrivate()
+    {
+        const QString path = QSettings().fileName();
+        QFile::remove(path);
+        QVERIFY(core::makeFilePrivate(path).ok());
+        QCOMPARE(modeOf(path), 0600);
+        ui::saveUiLanguage(UiLanguage::SimplifiedChinese);
+        QSettings().sync();
+        QVERIFY(QFileInfo(path).size() > 0);
+        QCOMPARE(modeOf(path), 0600);
+        ui::saveUiLanguage(UiLanguage::System);
+
+        // Something else in its place is reported, not waited on or changed.
+        const QString fifo = m_dir.filePath(QStringLiteral("fifo.conf"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0644), 0);
+        const auto refused = core::makeFilePrivate(fifo);
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error().contains(QLatin1String("not a regular file")),
+                 qPrintable(refused.error()));
+        QCOMPARE(modeOf(fifo), 0644 & ~umaskNow());
     }
 
     // Before the Chinese test: translators cannot be taken back from outside.
