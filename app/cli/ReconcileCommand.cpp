@@ -3,6 +3,7 @@
 // (docs/reconcile.md).
 #include "ConnectionArgs.h"
 #include "ReconcileApply.h"
+#include "RepairVerb.h"
 #include "browse/Glob.h"
 #include "gate/GatedSender.h"
 #include "gate/WriteGate.h"
@@ -81,19 +82,7 @@ struct ReconcileOptions
                                             "finding. Needs --confirm. Without it nothing is "
                                             "written and the FCALLs --apply would send are "
                                             "listed.")};
-    QCommandLineOption confirm{QStringList{QStringLiteral("confirm"), QStringLiteral("unlock")},
-                               QStringLiteral("With --apply: the connection's name (the profile "
-                                              "name, host:port with --url), typed as a write to "
-                                              "production needs it."),
-                               QStringLiteral("NAME")};
-    QCommandLineOption ttl{QStringLiteral("ttl"),
-                           QStringLiteral("With --apply: TTL of each release key in seconds, 1 to "
-                                          "31536000 (default: the profile's receipt TTL)."),
-                           QStringLiteral("S")};
-    QCommandLineOption audit{QStringLiteral("audit-log"),
-                             QStringLiteral("With --apply: the audit log file (default: the "
-                                            "console's)."),
-                             QStringLiteral("FILE")};
+    RepairWriteOptions write{QStringLiteral("With --apply")};
 
     void addTo(QCommandLineParser &parser)
     {
@@ -113,7 +102,7 @@ struct ReconcileOptions
         connection.addTo(parser);
         connection.addScanTo(parser);
         parser.addOptions({ledger, query, table, columns, states, passwordStdin, sku, since, until,
-                           grace, json, raw, apply, confirm, ttl, audit});
+                           grace, json, raw, apply, write.confirm, write.ttl, write.audit});
     }
 };
 
@@ -129,14 +118,14 @@ struct SavedLedger
 // --apply and its options: what is missing or given without it.
 std::optional<QString> applyProblem(const QCommandLineParser &parser, const ReconcileOptions &o)
 {
-    if (parser.isSet(o.apply) && !parser.isSet(o.confirm))
+    if (parser.isSet(o.apply) && !parser.isSet(o.write.confirm))
         return QStringLiteral("--apply needs --confirm NAME, the connection's name (the profile "
                               "name, host:port with --url); nothing was written");
     if (!parser.isSet(o.apply))
-        for (const QCommandLineOption *option : {&o.confirm, &o.ttl, &o.audit})
+        for (const QCommandLineOption *option : {&o.write.confirm, &o.write.ttl, &o.write.audit})
             if (parser.isSet(*option))
                 return QStringLiteral("--%1 is for --apply").arg(option->names().first());
-    if (parser.isSet(o.ttl) && !wholeNumber(parser.value(o.ttl), 1, 31536000))
+    if (parser.isSet(o.write.ttl) && !wholeNumber(parser.value(o.write.ttl), 1, 31536000))
         return QStringLiteral("--ttl takes seconds, from 1 to 31536000");
     return std::nullopt;
 }
@@ -265,14 +254,14 @@ std::optional<QString> applyThroughGate(const QCommandLineParser &parser, const 
     ctx.schema = run.scan->store().schema();
     ctx.profileName = profile.name;
     ctx.timeoutMs = profile.timeoutMs;
-    if (parser.isSet(o.audit))
-        ctx.auditLogPath = parser.value(o.audit);
+    if (parser.isSet(o.write.audit))
+        ctx.auditLogPath = parser.value(o.write.audit);
     ctx.serverAddress = run.client->address();
     ctx.nodeForSlot = inventory::slotOwnerLookup(run.client->topologySource());
     gate::WriteGate gate(*run.client, profile);
     gate.setAuditLogPath(ctx.auditLogPath);
     gate.waitForServer(ctx.timeoutMs + 1000);
-    if (!gate.unlock(parser.value(o.confirm))) {
+    if (!gate.unlock(parser.value(o.write.confirm))) {
         const QString why =
             QStringLiteral("--confirm: %1; nothing was sent").arg(gate.unlockError());
         for (ReleaseStep &s : steps)
@@ -326,15 +315,16 @@ int compareAndReport(Context &context, const QCommandLineParser &parser, const R
     std::vector<ReleaseStep> steps;
     std::optional<QString> notApplied;
     if (!outcome.couldNotCheck()) { // nothing is released on a partial comparison
-        steps = planReleases(candidates, run.scan->store().schema(),
-                             parser.isSet(o.ttl) ? parser.value(o.ttl).toUtf8()
-                                                 : QByteArray::number(profile.receiptTtlSeconds),
-                             source.description());
+        steps =
+            planReleases(candidates, run.scan->store().schema(),
+                         parser.isSet(o.write.ttl) ? parser.value(o.write.ttl).toUtf8()
+                                                   : QByteArray::number(profile.receiptTtlSeconds),
+                         source.description());
         if (apply && !steps.empty())
             notApplied = applyThroughGate(parser, o, run, context, steps);
     }
-    const QString auditPath =
-        parser.isSet(o.audit) ? parser.value(o.audit) : inventory::AuditLog::defaultPath();
+    const QString auditPath = parser.isSet(o.write.audit) ? parser.value(o.write.audit)
+                                                          : inventory::AuditLog::defaultPath();
     reconcile::ReportContext about{source.description(),
                                    run.client->address(),
                                    scope,
@@ -410,7 +400,7 @@ int runReconcile(Context &context)
                                 .arg(run->facts.error));
     profiles::ConnectionProfile named = run->target.profile;
     nameUrlTargetByAddress(parser, named);
-    if (parser.isSet(o.confirm) && parser.value(o.confirm) != named.name)
+    if (parser.isSet(o.write.confirm) && parser.value(o.write.confirm) != named.name)
         return context.fail(ExitUsage, QStringLiteral("--confirm: that is not this connection's "
                                                       "name; nothing was written"));
     if (!releaseKeys) // no page: an empty keyspace

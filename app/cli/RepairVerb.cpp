@@ -15,6 +15,13 @@ namespace {
 
 using namespace inventory;
 
+// "With --apply: how long ..." beside another option, "How long ..." alone.
+QString writeHelp(const QString &condition, const QString &text)
+{
+    return condition.isEmpty() ? text.at(0).toUpper() + text.mid(1)
+                               : QStringLiteral("%1: %2").arg(condition, text);
+}
+
 // The verb's options, built once so that parsing and reading them name the same objects.
 struct RepairOptions
 {
@@ -45,27 +52,14 @@ struct RepairOptions
     QCommandLineOption id;
     QCommandLineOption amount;
     QCommandLineOption reason;
-    QCommandLineOption ttl{QStringLiteral("ttl"),
-                           QStringLiteral("TTL of the release or adjustment key in seconds, 1 to "
-                                          "31536000: how long a second call is recognised "
-                                          "(default: the profile's receipt TTL, else 604800)."),
-                           QStringLiteral("S")};
     QCommandLineOption json{QStringLiteral("json"),
                             QStringLiteral("Print the outcome as one JSON object.")};
-    QCommandLineOption audit{QStringLiteral("audit-log"),
-                             QStringLiteral("Audit log file (default: the console's)."),
-                             QStringLiteral("FILE")};
-    // deduct's --unlock, under the name the repair verbs' synopsis gives it.
-    QCommandLineOption confirm{QStringList{QStringLiteral("confirm"), QStringLiteral("unlock")},
-                               QStringLiteral("Allow this write on a read-only (production) "
-                                              "session: the profile name (host:port with "
-                                              "--url)."),
-                               QStringLiteral("NAME")};
+    RepairWriteOptions write;
 
     void addTo(QCommandLineParser &parser)
     {
         connection.addTo(parser);
-        parser.addOptions({sku, id, amount, ttl, reason, json, audit, confirm});
+        parser.addOptions({sku, id, amount, write.ttl, reason, json, write.audit, write.confirm});
     }
 };
 
@@ -93,6 +87,23 @@ int exitCodeFor(RepairOutcomeKind kind)
 }
 
 } // namespace
+
+RepairWriteOptions::RepairWriteOptions(const QString &condition)
+    : confirm(QStringList{QStringLiteral("confirm"), QStringLiteral("unlock")},
+              writeHelp(condition, QStringLiteral("allow the write on a read-only (production) "
+                                                  "session: the connection's name (the profile "
+                                                  "name, host:port with --url).")),
+              QStringLiteral("NAME"))
+    , ttl(QStringLiteral("ttl"),
+          writeHelp(condition, QStringLiteral("how long each release or adjustment key lives, in "
+                                              "seconds, 1 to 31536000: a second call within it "
+                                              "changes nothing (default: the profile's receipt "
+                                              "TTL, else 604800).")),
+          QStringLiteral("S"))
+    , audit(QStringLiteral("audit-log"),
+            writeHelp(condition, QStringLiteral("the audit log file (default: the console's).")),
+            QStringLiteral("FILE"))
+{}
 
 RecordReading settleOnFreshConnection(const profiles::ConnectionProfile &profile,
                                       const QString &password, const RepairPlan &plan,
@@ -147,8 +158,8 @@ RepairRequest requestFrom(const QCommandLineParser &parser, const RepairOptions 
     request.sku = parser.value(o.sku).toUtf8();
     request.id = parser.value(o.id).toUtf8();
     request.amount = parser.value(o.amount).toUtf8();
-    request.ttlSeconds = parser.isSet(o.ttl) ? parser.value(o.ttl).toUtf8()
-                                             : QByteArray::number(profile.receiptTtlSeconds);
+    request.ttlSeconds = parser.isSet(o.write.ttl) ? parser.value(o.write.ttl).toUtf8()
+                                                   : QByteArray::number(profile.receiptTtlSeconds);
     request.reason = parser.value(o.reason);
     return request;
 }
@@ -185,8 +196,8 @@ int runRepair(Context &context, RepairKind kind, const QString &description)
     ctx.schema = *schema;
     ctx.profileName = profile.name;
     ctx.timeoutMs = profile.timeoutMs;
-    if (parser.isSet(o.audit))
-        ctx.auditLogPath = parser.value(o.audit);
+    if (parser.isSet(o.write.audit))
+        ctx.auditLogPath = parser.value(o.write.audit);
     const RepairPlan plan = planRepair(requestFrom(parser, o, kind, profile), ctx.schema);
     if (!plan.ok())
         return context.fail(ExitUsage, planProblemsLine(plan.problems));
@@ -199,12 +210,12 @@ int runRepair(Context &context, RepairKind kind, const QString &description)
     ctx.nodeForSlot = slotOwnerLookup(client->topologySource());
 
     gate::WriteGate gate(*client, profile);
-    if (parser.isSet(o.audit))
+    if (parser.isSet(o.write.audit))
         gate.setAuditLogPath(ctx.auditLogPath);
     // The label rests on what the server says: the proof of a Local claim, and the run_id an
     // unlock is recorded with.
     gate.waitForServer(ctx.timeoutMs + 1000);
-    if (parser.isSet(o.confirm) && !gate.unlock(parser.value(o.confirm)))
+    if (parser.isSet(o.write.confirm) && !gate.unlock(parser.value(o.write.confirm)))
         return context.fail(ExitUsage, QStringLiteral("--confirm: %1").arg(gate.unlockError()));
     gate::GatedSender sender(*client, gate);
     const RepairResult result = repairBlocking(sender, ctx, plan);

@@ -18,6 +18,16 @@ enum RepairExit {
     RepairExitUnknown = 7,      // outcome unknown or may have written: never resent
 };
 
+// --confirm, --ttl and --audit-log, as `release`, `adjust` and `reconcile --apply` take them.
+// `condition` ("With --apply") leads each help line where they count only beside another.
+struct RepairWriteOptions
+{
+    explicit RepairWriteOptions(const QString &condition = {});
+    QCommandLineOption confirm;
+    QCommandLineOption ttl;
+    QCommandLineOption audit;
+};
+
 // The exit codes, for --help.
 QString repairExitCodesHelp(inventory::RepairKind kind);
 
