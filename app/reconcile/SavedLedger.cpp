@@ -3,27 +3,42 @@
 
 namespace reconcile {
 
+core::Result<ledger::LedgerSpec, LedgerSettingsProblem>
+ledgerSpecOf(const profiles::LedgerSettings &settings)
+{
+    using Field = LedgerSettingsProblem::Field;
+    auto spec = ledger::LedgerSpec::parse(settings.source.trimmed());
+    if (!spec)
+        return core::err(LedgerSettingsProblem{Field::Source, spec.error()});
+    ledger::LedgerSpec s = spec.value();
+    s.query = settings.query.trimmed();
+    s.table = settings.table.trimmed();
+    if (const auto problem = s.problem())
+        return core::err(LedgerSettingsProblem{Field::Query, *problem});
+    const auto columns = ledger::Columns::parse(settings.columns.trimmed());
+    if (!columns)
+        return core::err(LedgerSettingsProblem{Field::Columns, columns.error()});
+    s.columns = columns.value();
+    const auto states = ledger::StateMap::parse(settings.states.trimmed());
+    if (!states)
+        return core::err(LedgerSettingsProblem{Field::States, states.error()});
+    s.states = states.value();
+    return s;
+}
+
 core::Result<ledger::LedgerSpec, QString> savedLedgerSpec(const profiles::LedgerSettings &saved)
 {
     if (!saved.enabled())
         return core::err(QStringLiteral("no ledger is saved in this profile"));
-    auto spec = ledger::LedgerSpec::parse(saved.source.trimmed());
-    if (!spec)
-        return core::err(QStringLiteral("the saved ledger: %1").arg(spec.error()));
-    ledger::LedgerSpec s = spec.value();
-    s.query = saved.query.trimmed();
-    s.table = saved.table.trimmed();
-    const auto columns = ledger::Columns::parse(saved.columns.trimmed());
-    if (!columns)
-        return core::err(QStringLiteral("the saved ledger's columns: %1").arg(columns.error()));
-    s.columns = columns.value();
-    const auto states = ledger::StateMap::parse(saved.states.trimmed());
-    if (!states)
-        return core::err(QStringLiteral("the saved ledger's states: %1").arg(states.error()));
-    s.states = states.value();
-    if (const auto problem = s.problem())
-        return core::err(QStringLiteral("the saved ledger: %1").arg(*problem));
-    return s;
+    auto spec = ledgerSpecOf(saved);
+    if (spec)
+        return spec.value();
+    using Field = LedgerSettingsProblem::Field;
+    const LedgerSettingsProblem &p = spec.error();
+    const QString where = p.field == Field::Columns  ? QStringLiteral("the saved ledger's columns")
+                          : p.field == Field::States ? QStringLiteral("the saved ledger's states")
+                                                     : QStringLiteral("the saved ledger");
+    return core::err(QStringLiteral("%1: %2").arg(where, p.why));
 }
 
 } // namespace reconcile

@@ -7,9 +7,22 @@
 
 namespace reconcile {
 
-// The ledger a profile remembers (profiles::LedgerSettings) as a spec to open, checked as the
-// command line's --ledger, --ledger-query, --ledger-columns and --ledger-states are; the error
-// names the field. The password is not part of it: the caller reads it from the keyring.
+// Which field of a ledger's settings is wrong, and why in the parser's words.
+struct LedgerSettingsProblem
+{
+    enum class Field { Source, Query, Columns, States };
+    Field field = Field::Source;
+    QString why;
+};
+
+// Ledger settings (a profile's, or the Reconcile tab's fields) as a spec to open: the source,
+// then the query or table, the columns and the states, checked in that order, as the command
+// line's --ledger, --ledger-query, --ledger-table, --ledger-columns and --ledger-states are.
+core::Result<ledger::LedgerSpec, LedgerSettingsProblem>
+ledgerSpecOf(const profiles::LedgerSettings &settings);
+
+// The ledger a profile remembers, as ledgerSpecOf() reads it, with an error that names the
+// saved field. The password is not part of it: the caller reads it from the keyring.
 core::Result<ledger::LedgerSpec, QString> savedLedgerSpec(const profiles::LedgerSettings &saved);
 
 } // namespace reconcile

@@ -4,6 +4,7 @@
 #include "LedgerPreviewDialog.h"
 
 #include "browse/Glob.h"
+#include "reconcile/SavedLedger.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -233,27 +234,25 @@ core::Result<ReconcileRequest, QString> LedgerForm::request() const
     if (where.isEmpty())
         return core::err(tr("Give the ledger: a file, a SQLite database or a PostgreSQL URL."));
     const int kind = m_kind->currentIndex();
-    auto spec = ledger::LedgerSpec::parse(settings().source);
-    if (!spec)
-        return core::err(tr("Ledger: %1").arg(spec.error()));
+    auto spec = reconcile::ledgerSpecOf(settings());
+    if (!spec) {
+        const reconcile::LedgerSettingsProblem &p = spec.error();
+        using Field = reconcile::LedgerSettingsProblem::Field;
+        switch (p.field) {
+        case Field::Source:
+            return core::err(tr("Ledger: %1").arg(p.why));
+        case Field::Query:
+            return core::err(tr("Query: %1").arg(p.why));
+        case Field::Columns:
+            return core::err(tr("Columns: %1").arg(p.why));
+        case Field::States:
+            return core::err(tr("States: %1").arg(p.why));
+        }
+    }
     ReconcileRequest r;
     r.spec = spec.value();
     if ((kind == PostgresKind) != (r.spec.kind == ledger::LedgerSpec::Kind::Postgres))
         return core::err(tr("Ledger: %1 is not a %2").arg(where, m_kind->currentText()));
-    if (r.spec.isSql())
-        r.spec.query = m_query->text().trimmed();
-    if (r.spec.isSql())
-        r.spec.table = m_table->text().trimmed();
-    if (const auto problem = r.spec.problem())
-        return core::err(tr("Query: %1").arg(*problem));
-    const auto columns = ledger::Columns::parse(m_columns->text().trimmed());
-    if (!columns)
-        return core::err(tr("Columns: %1").arg(columns.error()));
-    r.spec.columns = columns.value();
-    const auto states = ledger::StateMap::parse(m_states->text().trimmed());
-    if (!states)
-        return core::err(tr("States: %1").arg(states.error()));
-    r.spec.states = states.value();
     if (kind == PostgresKind)
         r.password = m_password->text();
     const QByteArray glob = m_sku->text().trimmed().toUtf8();
