@@ -254,11 +254,13 @@ void MainWindow::createFeaturePanels()
     m_readiness =
         new ReadinessPanel(m_session->readSender(), m_workspace->inventoryScan(), readiness);
     addNamedTab(m_tabs, m_readiness, tr("Readi&ness"), QStringLiteral("readiness"));
-    // The release-ticket report carries what the charts show at export time.
+    // The release-ticket report carries what the charts show at export time, on white paper
+    // like the rest of the report.
     m_readiness->setImageSource([charts = m_charts] {
         QList<QPair<QString, QImage>> images;
         for (ChartPanel *panel : charts->panels())
-            images.append({panel->title(), panel->view()->renderImage(QSize(960, 400))});
+            images.append({panel->title(),
+                           panel->view()->renderImage(QSize(960, 400), ChartView::Paper::Light)});
         return images;
     });
     // The lab writes storms to throwaway SKUs on its own connections; the label decides.

@@ -265,6 +265,20 @@ private slots:
         QVERIFY(contrast(set->color(), chart->backgroundBrush().color()) >= 3);
         QVERIFY(contrast(line->color(), chart->backgroundBrush().color()) >= 3);
         QVERIFY(set->color() != line->color());
+
+        // A picture for the readiness report is drawn light, bars in their light shade; the
+        // chart on screen stays dark.
+        const QColor darkSeries = set->color();
+        const QImage printed = view.renderImage(QSize(300, 150), ui::ChartView::Paper::Light);
+        QCOMPARE(printed.pixelColor(1, 1), QColor(Qt::white));
+        bool lightBar = false;
+        for (int y = 0; y < printed.height() && !lightBar; ++y)
+            for (int x = 0; x < printed.width() && !lightBar; ++x)
+                lightBar = printed.pixelColor(x, y) == QColor(0x1a73e8);
+        QVERIFY(lightBar);
+        QCOMPARE(chart->theme(), QChart::ChartThemeDark);
+        QCOMPARE(set->color(), darkSeries);
+        QVERIFY(view.renderImage(QSize(300, 150)).pixelColor(1, 1) != QColor(Qt::white));
         ui::LatencyChart lab; // the lab's chart, built apart from the Charts tab
         lab.show();
         auto *labView = lab.findChild<QChartView *>(QStringLiteral("labLatencyChart"));

@@ -109,17 +109,20 @@ void ChartView::showValuesOf(QBarSet *set, const QStringList &categories, const 
     });
 }
 
-QImage ChartView::renderImage(QSize size) const
+QImage ChartView::renderImage(QSize size, Paper paper) const
 {
     if (size.isEmpty())
         size = this->size();
+    auto *self = const_cast<ChartView *>(this);
+    const bool lighten = paper == Paper::Light && Palette::isDark();
+    if (lighten)
+        setChartThemeVariant(self->chart(), false);
     QImage image(size, QImage::Format_ARGB32);
-    image.fill(Palette::paper());
+    image.fill(lighten ? QColor(Qt::white) : Palette::paper());
     QPainter painter(&image);
     painter.setRenderHint(QPainter::Antialiasing);
     // The scene is laid out for the widget's size: draw it scaled into the image, then the
     // empty-state sentence, which lives in the view's foreground and not in the scene.
-    auto *self = const_cast<ChartView *>(this);
     const QSizeF was = chart()->size();
     self->chart()->resize(size);
     // The chart lays itself out on the next event-loop turn: now, or axes would be drawn where
@@ -128,13 +131,15 @@ QImage ChartView::renderImage(QSize size) const
         layout->activate();
     scene()->render(&painter, QRectF(QPointF(0, 0), size), QRectF(QPointF(0, 0), QSizeF(size)));
     if (!m_emptyText.isEmpty()) {
-        painter.setPen(Palette::muted());
+        painter.setPen(lighten ? Palette::counterpart(Palette::muted(), true) : Palette::muted());
         painter.drawText(chart()->plotArea().adjusted(8, 8, -8, -8),
                          Qt::AlignCenter | Qt::TextWordWrap, m_emptyText);
     }
     self->chart()->resize(was);
     if (QGraphicsLayout *layout = self->chart()->layout())
         layout->activate();
+    if (lighten)
+        followPaletteChartTheme(self->chart());
     return image;
 }
 

@@ -34,9 +34,11 @@ public:
     void showValuesOf(QBarSet *set, const QStringList &categories, const QString &unit);
     HoverReadout *readout() const { return m_readout; }
 
-    // The chart drawn into an image of `size` (the widget's own size when empty), on the
-    // palette's Base colour, as it would be on screen.
-    QImage renderImage(QSize size = {}) const;
+    // The chart drawn into an image of `size` (the widget's own size when empty): on the
+    // palette's Base colour, as it would be on screen; or, for a document that is read on
+    // white paper (the readiness report), in the light variant whatever the palette.
+    enum class Paper { AsShown, Light };
+    QImage renderImage(QSize size = {}, Paper paper = Paper::AsShown) const;
 
 signals:
     void zoomedByUser(); // a rubber band or a right click changed the range

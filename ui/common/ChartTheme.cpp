@@ -14,7 +14,11 @@ namespace ui {
 
 void followPaletteChartTheme(QChart *chart)
 {
-    const bool dark = Palette::isDark();
+    setChartThemeVariant(chart, Palette::isDark());
+}
+
+void setChartThemeVariant(QChart *chart, bool dark)
+{
     const QChart::ChartTheme theme = dark ? QChart::ChartThemeDark : QChart::ChartThemeLight;
     if (chart->theme() == theme)
         return;

@@ -11,5 +11,8 @@ namespace ui {
 // series) keeps its meaning, in the new variant's shade; the others take the theme's, which
 // it tells apart on its own background. Chart views call it when built and on PaletteChange.
 void followPaletteChartTheme(QChart *chart);
+// The same for a chosen variant: a picture for a document (the readiness report) is drawn
+// light whatever the window's palette, then the chart follows the palette again.
+void setChartThemeVariant(QChart *chart, bool dark);
 
 } // namespace ui
