@@ -71,7 +71,7 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
     m_poller->setUser(m_session->profile().effectiveUsername());
     m_status = new ConnectionStatusWidget(this);
     m_status->setEnvironment(environment);
-    m_status->setConnectionState(m_client->state(), m_client->stateDetail());
+    m_status->setConnectionState(m_client->state(), m_client->stateDetailText());
     statusBar()->addWidget(m_status, 1);
     statusBar()->setSizeGripEnabled(true);
     showAddress();
@@ -465,12 +465,14 @@ void MainWindow::onReadOnlyChanged(bool readOnly)
         updateEnvironmentStrip(note);
 }
 
-void MainWindow::onStateChanged(redis::ConnectionState state, const QString &detail)
+void MainWindow::onStateChanged(redis::ConnectionState state, const QString &)
 {
+    // The signal's detail is the English (the log's); the window shows its own copy.
+    const QString detail = m_client->stateDetailText();
     m_status->setConnectionState(state, detail);
     if (state == redis::ConnectionState::Failed || state == redis::ConnectionState::Reconnecting
         || state == redis::ConnectionState::Closed)
-        m_overview->setConnectionProblem(detail.isEmpty() ? m_client->stateDetail() : detail);
+        m_overview->setConnectionProblem(detail);
     if (state == redis::ConnectionState::Ready) {
         m_poller->refreshNow(); // a fresh connection may be a restarted server
         m_libraries->refresh();

@@ -377,7 +377,7 @@ int runReconcile(Context &context)
         if (!opened)
             return context.fail(
                 ExitCouldNotCheck,
-                QStringLiteral("could not read the ledger: %1").arg(opened.error()));
+                QStringLiteral("could not read the ledger: %1").arg(opened.error().english));
         source = std::move(opened).value();
     }
     browse::InventoryScan::Options scanOptions;
@@ -414,7 +414,7 @@ int runReconcile(Context &context)
         if (!opened)
             return context.fail(
                 ExitCouldNotCheck,
-                QStringLiteral("could not read the ledger: %1").arg(opened.error()));
+                QStringLiteral("could not read the ledger: %1").arg(opened.error().english));
         source = std::move(opened).value();
     }
     if (scope.hasWindow() && !source->hasTime())

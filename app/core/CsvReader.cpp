@@ -1,9 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CsvReader.h"
 
+#include <QCoreApplication>
 #include <QFileDevice>
 
 namespace core {
+
+namespace {
+// A record the reader could not read: the window shows why (the Reconcile tab), the CLI keeps
+// the English.
+Sentence csvSays(const char *source)
+{
+    return Sentence::translated("core::CsvReader", source);
+}
+} // namespace
 
 CsvReader::CsvReader(QIODevice &device, qsizetype maxRecordBytes)
     : m_device(device)
@@ -25,16 +35,17 @@ bool CsvReader::fill()
         // which.
         if (const auto *file = qobject_cast<QFileDevice *>(&m_device);
             file && file->error() != QFileDevice::NoError)
-            m_error = QStringLiteral("line %1: %2").arg(m_line).arg(file->errorString());
+            m_error = csvSays(QT_TRANSLATE_NOOP("core::CsvReader", "line %1: %2"))
+                          .arg(m_line, file->errorString());
         return false;
     }
     m_buffer += more;
     return true;
 }
 
-CsvReader::Status CsvReader::fail(const QString &why)
+CsvReader::Status CsvReader::fail(const Sentence &why)
 {
-    m_error = QStringLiteral("line %1: %2").arg(m_recordLine).arg(why);
+    m_error = csvSays(QT_TRANSLATE_NOOP("core::CsvReader", "line %1: %2")).arg(m_recordLine, why);
     return Status::Error;
 }
 
@@ -52,13 +63,16 @@ CsvReader::Status CsvReader::next(QList<QByteArray> *fields)
             if (!m_error.isEmpty())
                 return Status::Error;
             if (state == Quoted)
-                return fail(QStringLiteral("a quoted field is never closed"));
+                return fail(csvSays(
+                    QT_TRANSLATE_NOOP("core::CsvReader", "a quoted field is never closed")));
             *fields << field; // the last record without a line end
             return Status::Record;
         }
         const char c = m_buffer.at(m_at++);
         if (++recordBytes > m_max)
-            return fail(QStringLiteral("a record longer than %1 bytes").arg(m_max));
+            return fail(
+                csvSays(QT_TRANSLATE_NOOP("core::CsvReader", "a record longer than %1 bytes"))
+                    .arg(m_max));
         switch (state) {
         case Quoted:
             if (c == '"')
@@ -76,7 +90,8 @@ CsvReader::Status CsvReader::next(QList<QByteArray> *fields)
                 continue;
             }
             if (c != ',' && c != '\n' && c != '\r')
-                return fail(QStringLiteral("text after a closing quote (field %1)")
+                return fail(csvSays(QT_TRANSLATE_NOOP("core::CsvReader",
+                                                      "text after a closing quote (field %1)"))
                                 .arg(fields->size() + 1));
             break; // the separator or line end is handled below
         case FieldStart:
@@ -87,8 +102,10 @@ CsvReader::Status CsvReader::next(QList<QByteArray> *fields)
             break;
         case Unquoted:
             if (c == '"')
-                return fail(QStringLiteral("a quote inside an unquoted field (field %1)")
-                                .arg(fields->size() + 1));
+                return fail(
+                    csvSays(QT_TRANSLATE_NOOP("core::CsvReader",
+                                              "a quote inside an unquoted field (field %1)"))
+                        .arg(fields->size() + 1));
             break;
         }
         if (c == ',') {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "Wording.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QString>
@@ -26,11 +28,13 @@ public:
     Status next(QList<QByteArray> *fields);
     // The line the last record began on (1-based), for messages about it.
     qint64 recordLine() const { return m_recordLine; }
-    QString errorString() const { return m_error; }
+    // Why reading stopped, in English (the CLI, the log) and in the window's language.
+    QString errorString() const { return m_error.english; }
+    QString errorText() const { return m_error.text; }
 
 private:
     bool fill(); // more bytes into m_buffer; false at the end of the device or on error
-    Status fail(const QString &why);
+    Status fail(const Sentence &why);
 
     QIODevice &m_device;
     qsizetype m_max;
@@ -39,7 +43,7 @@ private:
     qint64 m_line = 1; // the line m_at is on
     qint64 m_recordLine = 0;
     bool m_eof = false;
-    QString m_error;
+    Sentence m_error;
 };
 
 } // namespace core

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "RegularFile.h"
 
+#include <QCoreApplication>
 #include <QFile>
 
 #include <cerrno>
@@ -13,31 +14,44 @@ namespace core {
 
 namespace {
 
-QString typeName(mode_t mode)
+// Why a file was not read: a window may show it (a ledger on the Reconcile tab), the CLI keeps
+// the English. The system's own reason (strerror, Qt's) goes in as it is.
+Sentence fileReadSays(const char *source)
 {
-    if (S_ISDIR(mode))
-        return QStringLiteral("a directory");
-    if (S_ISFIFO(mode))
-        return QStringLiteral("a FIFO");
-    if (S_ISSOCK(mode))
-        return QStringLiteral("a socket");
-    if (S_ISCHR(mode) || S_ISBLK(mode))
-        return QStringLiteral("a device");
-    return QStringLiteral("not a plain file");
+    return Sentence::translated("core::RegularFile", source);
 }
 
-FileReadError error(FileReadError::Kind kind, QString message, qint64 size = -1)
+Sentence cannotRead(const QString &path, const QString &why)
 {
-    return FileReadError{kind, std::move(message), size};
+    return fileReadSays(QT_TRANSLATE_NOOP("core::RegularFile", "cannot read %1: %2"))
+        .arg(path, why);
+}
+
+Sentence typeName(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return fileReadSays(QT_TRANSLATE_NOOP("core::RegularFile", "a directory"));
+    if (S_ISFIFO(mode))
+        return fileReadSays(QT_TRANSLATE_NOOP("core::RegularFile", "a FIFO"));
+    if (S_ISSOCK(mode))
+        return fileReadSays(QT_TRANSLATE_NOOP("core::RegularFile", "a socket"));
+    if (S_ISCHR(mode) || S_ISBLK(mode))
+        return fileReadSays(QT_TRANSLATE_NOOP("core::RegularFile", "a device"));
+    return fileReadSays(QT_TRANSLATE_NOOP("core::RegularFile", "not a plain file"));
+}
+
+FileReadError error(FileReadError::Kind kind, const Sentence &message, qint64 size = -1)
+{
+    return FileReadError{kind, message.english, size, message.text};
 }
 
 FileReadError tooLarge(const QString &path, qint64 size, qint64 maxBytes)
 {
     return error(FileReadError::Kind::TooLarge,
-                 QStringLiteral("cannot read %1: it is %2 bytes, above the limit of %3 bytes")
-                     .arg(path)
-                     .arg(size)
-                     .arg(maxBytes),
+                 fileReadSays(QT_TRANSLATE_NOOP("core::RegularFile",
+                                                "cannot read %1: it is %2 bytes, above the "
+                                                "limit of %3 bytes"))
+                     .arg(path, size, maxBytes),
                  size);
 }
 
@@ -45,8 +59,7 @@ Result<QByteArray, FileReadError> readResource(const QString &path, qint64 maxBy
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
-        return error(FileReadError::Kind::CannotOpen,
-                     QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
+        return error(FileReadError::Kind::CannotOpen, cannotRead(path, f.errorString()));
     if (f.size() > maxBytes)
         return tooLarge(path, f.size(), maxBytes);
     return f.readAll();
@@ -57,8 +70,7 @@ Result<QByteArray, FileReadError> readResource(const QString &path, qint64 maxBy
 Result<int, FileReadError> openRegularFile(const QString &path, Links links)
 {
     const auto sysError = [&path](FileReadError::Kind kind) {
-        return error(kind, QStringLiteral("cannot read %1: %2")
-                               .arg(path, QString::fromLocal8Bit(std::strerror(errno))));
+        return error(kind, cannotRead(path, QString::fromLocal8Bit(std::strerror(errno))));
     };
     int flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
     if (links == Links::Refuse)
@@ -67,8 +79,10 @@ Result<int, FileReadError> openRegularFile(const QString &path, Links links)
     if (fd < 0) {
         if (errno == ELOOP && links == Links::Refuse)
             return error(FileReadError::Kind::NotRegular,
-                         QStringLiteral("cannot read %1: it is a symbolic link, and this file "
-                                        "is only read as a regular file")
+                         fileReadSays(QT_TRANSLATE_NOOP("core::RegularFile",
+                                                        "cannot read %1: it is a symbolic link, "
+                                                        "and this file is only read as a "
+                                                        "regular file"))
                              .arg(path));
         return sysError(FileReadError::Kind::CannotOpen);
     }
@@ -81,7 +95,8 @@ Result<int, FileReadError> openRegularFile(const QString &path, Links links)
     if (!S_ISREG(st.st_mode)) {
         ::close(fd);
         return error(FileReadError::Kind::NotRegular,
-                     QStringLiteral("cannot read %1: not a regular file (%2)")
+                     fileReadSays(QT_TRANSLATE_NOOP("core::RegularFile",
+                                                    "cannot read %1: not a regular file (%2)"))
                          .arg(path, typeName(st.st_mode)));
     }
     // A regular file never blocks; clearing O_NONBLOCK keeps reads plain for QFile.
@@ -98,8 +113,7 @@ Result<QByteArray, FileReadError> readRegularFile(const QString &path, qint64 ma
         return opened.error();
     const int fd = opened.value();
     const auto sysError = [&path](FileReadError::Kind kind) {
-        return error(kind, QStringLiteral("cannot read %1: %2")
-                               .arg(path, QString::fromLocal8Bit(std::strerror(errno))));
+        return error(kind, cannotRead(path, QString::fromLocal8Bit(std::strerror(errno))));
     };
     struct Closer
     {

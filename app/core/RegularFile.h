@@ -2,6 +2,7 @@
 #pragma once
 
 #include "Result.h"
+#include "Wording.h"
 
 #include <QByteArray>
 #include <QString>
@@ -13,8 +14,11 @@ struct FileReadError
 {
     enum class Kind { CannotOpen, NotRegular, TooLarge, ReadFailed };
     Kind kind = Kind::CannotOpen;
-    QString message;
-    qint64 size = -1; // TooLarge: the file's size
+    QString message;     // English (the CLI, the log)
+    qint64 size = -1;    // TooLarge: the file's size
+    QString messageText; // the same in the window's language (message when empty)
+    QString text() const { return messageText.isEmpty() ? message : messageText; }
+    Sentence sentence() const { return {message, text()}; }
 };
 
 enum class Links { Follow, Refuse };

@@ -3,6 +3,7 @@
 
 #include "core/RegularFile.h"
 
+#include <QCoreApplication>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonParseError>
@@ -13,15 +14,28 @@ namespace ledger {
 
 namespace {
 
+// Why a file ledger cannot be read: the Reconcile tab shows it, the CLI keeps the English.
+core::Sentence fileSays(const char *source)
+{
+    return core::Sentence::translated("ledger::FileLedger", source);
+}
+
+// "line 17: <why>"
+core::Sentence atLine(qint64 line, const core::Sentence &why)
+{
+    return fileSays(QT_TRANSLATE_NOOP("ledger::FileLedger", "line %1: %2")).arg(line, why);
+}
+
 // Opens `path` as a plain file (core/RegularFile.h: never a FIFO, a device or a directory).
-std::optional<QString> openPlain(QFile &file, const QString &path)
+std::optional<core::Sentence> openPlain(QFile &file, const QString &path)
 {
     const auto fd = core::openRegularFile(path);
     if (!fd)
-        return fd.error().message;
+        return fd.error().sentence();
     if (!file.open(fd.value(), QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
         ::close(fd.value());
-        return QStringLiteral("cannot read %1: %2").arg(path, file.errorString());
+        return fileSays(QT_TRANSLATE_NOOP("ledger::FileLedger", "cannot read %1: %2"))
+            .arg(path, file.errorString());
     }
     return std::nullopt;
 }
@@ -38,7 +52,7 @@ CsvLedger::CsvLedger(const QString &path, const StateMap &states)
     , m_states(states)
 {}
 
-core::Result<std::unique_ptr<LedgerSource>, QString>
+core::Result<std::unique_ptr<LedgerSource>, core::Sentence>
 CsvLedger::open(const QString &path, const Columns &columns, const StateMap &states)
 {
     std::unique_ptr<CsvLedger> l(new CsvLedger(path, states));
@@ -48,22 +62,28 @@ CsvLedger::open(const QString &path, const Columns &columns, const StateMap &sta
     QList<QByteArray> header;
     const auto status = l->m_reader->next(&header);
     if (status == core::CsvReader::Status::Error)
-        return core::err(QStringLiteral("%1: %2").arg(path, l->m_reader->errorString()));
+        return core::err(
+            core::Sentence::plain(QStringLiteral("%1: %2"))
+                .arg(path, core::Sentence{l->m_reader->errorString(), l->m_reader->errorText()}));
     if (status == core::CsvReader::Status::End)
-        return core::err(QStringLiteral("%1: the file is empty (it needs a header line: "
-                                        "order_id,sku,quantity,state)")
+        return core::err(fileSays(QT_TRANSLATE_NOOP("ledger::FileLedger",
+                                                    "%1: the file is empty (it needs a header "
+                                                    "line: order_id,sku,quantity,state)"))
                              .arg(path));
     if (!header.isEmpty() && header.first().startsWith("\xEF\xBB\xBF"))
         header.first().remove(0, 3); // a spreadsheet's UTF-8 byte order mark
-    const auto find = [&](const QString &name, qsizetype *at) -> std::optional<QString> {
+    const auto find = [&](const QString &name, qsizetype *at) -> std::optional<core::Sentence> {
         const QByteArray n = name.toUtf8();
         *at = header.indexOf(n);
         if (*at < 0)
-            return QStringLiteral("%1: the header has no column \"%2\" (it has: %3; "
-                                  "--ledger-columns maps others)")
+            return fileSays(QT_TRANSLATE_NOOP("ledger::FileLedger",
+                                              "%1: the header has no column \"%2\" (it has: %3; "
+                                              "--ledger-columns maps others)"))
                 .arg(path, name, QString::fromUtf8(header.join(", ")));
         if (header.lastIndexOf(n) != *at)
-            return QStringLiteral("%1: the header names the column \"%2\" twice").arg(path, name);
+            return fileSays(QT_TRANSLATE_NOOP("ledger::FileLedger",
+                                              "%1: the header names the column \"%2\" twice"))
+                .arg(path, name);
         l->m_width = std::max(l->m_width, *at + 1);
         return std::nullopt;
     };
@@ -86,7 +106,7 @@ LedgerSource::Status CsvLedger::next(LedgerRow *row)
         if (status == core::CsvReader::Status::End)
             return Status::End;
         if (status == core::CsvReader::Status::Error) {
-            m_error = m_reader->errorString();
+            m_error = {m_reader->errorString(), m_reader->errorText()};
             return Status::Error;
         }
         if (!blank(fields))
@@ -94,17 +114,17 @@ LedgerSource::Status CsvLedger::next(LedgerRow *row)
     }
     const qint64 line = m_reader->recordLine();
     if (fields.size() < m_width) {
-        m_error = QStringLiteral("line %1: %2 fields where the header has at least %3")
-                      .arg(line)
-                      .arg(fields.size())
-                      .arg(m_width);
+        m_error = fileSays(QT_TRANSLATE_NOOP("ledger::FileLedger",
+                                             "line %1: %2 fields where the header has at least "
+                                             "%3"))
+                      .arg(line, fields.size(), m_width);
         return Status::Error;
     }
     RawRow raw{fields.at(m_order), fields.at(m_sku), fields.at(m_quantity), fields.at(m_state),
                m_time >= 0 ? std::optional<QByteArray>(fields.at(m_time)) : std::nullopt};
     auto valid = validateRow(raw, m_states);
     if (!valid) {
-        m_error = QStringLiteral("line %1: %2").arg(line).arg(valid.error());
+        m_error = atLine(line, valid.error());
         return Status::Error;
     }
     *row = std::move(valid).value();
@@ -120,7 +140,7 @@ JsonLinesLedger::JsonLinesLedger(const QString &path, const Columns &columns,
     , m_states(states)
 {}
 
-core::Result<std::unique_ptr<LedgerSource>, QString>
+core::Result<std::unique_ptr<LedgerSource>, core::Sentence>
 JsonLinesLedger::open(const QString &path, const Columns &columns, const StateMap &states)
 {
     std::unique_ptr<JsonLinesLedger> l(new JsonLinesLedger(path, columns, states));
@@ -155,7 +175,7 @@ LedgerSource::Status JsonLinesLedger::next(LedgerRow *row)
     do {
         if (m_file.atEnd()) {
             if (m_file.error() != QFileDevice::NoError) {
-                m_error = QStringLiteral("line %1: %2").arg(m_line + 1).arg(m_file.errorString());
+                m_error = atLine(m_line + 1, core::Sentence::plain(m_file.errorString()));
                 return Status::Error;
             }
             return Status::End;
@@ -163,17 +183,23 @@ LedgerSource::Status JsonLinesLedger::next(LedgerRow *row)
         line = m_file.readLine(MaxLine + 1);
         ++m_line;
         if (line.size() > MaxLine) {
-            m_error = QStringLiteral("line %1: longer than %2 bytes").arg(m_line).arg(MaxLine);
+            m_error =
+                fileSays(QT_TRANSLATE_NOOP("ledger::FileLedger", "line %1: longer than %2 bytes"))
+                    .arg(m_line, MaxLine);
             return Status::Error;
         }
     } while (line.trimmed().isEmpty());
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(line, &parseError);
     if (!doc.isObject()) {
-        m_error = QStringLiteral("line %1: not a JSON object (%2)")
-                      .arg(m_line)
-                      .arg(parseError.error != QJsonParseError::NoError ? parseError.errorString()
-                                                                        : "another JSON value");
+        m_error = parseError.error != QJsonParseError::NoError
+                      ? fileSays(QT_TRANSLATE_NOOP("ledger::FileLedger",
+                                                   "line %1: not a JSON object (%2)"))
+                            .arg(m_line, parseError.errorString())
+                      : fileSays(QT_TRANSLATE_NOOP("ledger::FileLedger",
+                                                   "line %1: not a JSON object (another JSON "
+                                                   "value)"))
+                            .arg(m_line);
         return Status::Error;
     }
     const QJsonObject o = doc.object();
@@ -183,11 +209,14 @@ LedgerSource::Status JsonLinesLedger::next(LedgerRow *row)
           std::pair{&m_columns.quantity, &raw.quantity}, std::pair{&m_columns.state, &raw.state}}) {
         const auto value = o.contains(*name) ? cell(o.value(*name)) : std::nullopt;
         if (!value) {
-            m_error =
-                QStringLiteral("line %1: \"%2\" is %3")
-                    .arg(m_line)
-                    .arg(*name)
-                    .arg(o.contains(*name) ? "neither a string nor a whole number" : "missing");
+            m_error = o.contains(*name)
+                          ? fileSays(QT_TRANSLATE_NOOP("ledger::FileLedger",
+                                                       "line %1: \"%2\" is neither a string nor "
+                                                       "a whole number"))
+                                .arg(m_line, *name)
+                          : fileSays(QT_TRANSLATE_NOOP("ledger::FileLedger",
+                                                       "line %1: \"%2\" is missing"))
+                                .arg(m_line, *name);
             return Status::Error;
         }
         *out = *value;
@@ -195,16 +224,16 @@ LedgerSource::Status JsonLinesLedger::next(LedgerRow *row)
     if (!m_columns.time.isEmpty()) {
         const auto value = cell(o.value(m_columns.time));
         if (!value) {
-            m_error = QStringLiteral("line %1: \"%2\" is missing or not a time")
-                          .arg(m_line)
-                          .arg(m_columns.time);
+            m_error = fileSays(QT_TRANSLATE_NOOP("ledger::FileLedger",
+                                                 "line %1: \"%2\" is missing or not a time"))
+                          .arg(m_line, m_columns.time);
             return Status::Error;
         }
         raw.timeText = *value;
     }
     auto valid = validateRow(raw, m_states);
     if (!valid) {
-        m_error = QStringLiteral("line %1: %2").arg(m_line).arg(valid.error());
+        m_error = atLine(m_line, valid.error());
         return Status::Error;
     }
     *row = std::move(valid).value();

@@ -17,11 +17,12 @@ class CsvLedger : public LedgerSource
 public:
     // Opens the file through core::openRegularFile (a FIFO or a device is refused) and reads
     // the header. The reason when it cannot.
-    static core::Result<std::unique_ptr<LedgerSource>, QString>
+    static core::Result<std::unique_ptr<LedgerSource>, core::Sentence>
     open(const QString &path, const Columns &columns, const StateMap &states);
 
     Status next(LedgerRow *row) override;
-    QString errorString() const override { return m_error; }
+    QString errorString() const override { return m_error.english; }
+    QString errorText() const override { return m_error.text; }
     QString description() const override { return m_path; }
     bool hasTime() const override { return m_time >= 0; }
 
@@ -33,7 +34,7 @@ private:
     std::unique_ptr<core::CsvReader> m_reader;
     qsizetype m_order = -1, m_sku = -1, m_quantity = -1, m_state = -1, m_time = -1;
     qsizetype m_width = 0; // the columns a record needs to hold every field read
-    QString m_error;
+    core::Sentence m_error;
 };
 
 // A JSON-lines export: one object per line, with the mapped keys; quantities and ids may be
@@ -41,11 +42,12 @@ private:
 class JsonLinesLedger : public LedgerSource
 {
 public:
-    static core::Result<std::unique_ptr<LedgerSource>, QString>
+    static core::Result<std::unique_ptr<LedgerSource>, core::Sentence>
     open(const QString &path, const Columns &columns, const StateMap &states);
 
     Status next(LedgerRow *row) override;
-    QString errorString() const override { return m_error; }
+    QString errorString() const override { return m_error.english; }
+    QString errorText() const override { return m_error.text; }
     QString description() const override { return m_path; }
     bool hasTime() const override { return !m_columns.time.isEmpty(); }
 
@@ -56,7 +58,7 @@ private:
     StateMap m_states;
     QFile m_file;
     qint64 m_line = 0;
-    QString m_error;
+    core::Sentence m_error;
 };
 
 } // namespace ledger

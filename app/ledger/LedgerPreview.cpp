@@ -10,7 +10,7 @@ LedgerPreview previewLedger(const LedgerSpec &spec, const QString &password, int
     LedgerPreview p;
     auto source = openLedger(spec, password);
     if (!source) {
-        p.openError = source.error();
+        p.openError = source.error().text;
         return p;
     }
     p.hasTime = source.value()->hasTime();
@@ -24,7 +24,7 @@ LedgerPreview previewLedger(const LedgerSpec &spec, const QString &password, int
         return true;
     });
     if (out.end == ReadOutcome::End::Failed)
-        p.rowError = out.error;
+        p.rowError = out.errorText;
     return p;
 }
 

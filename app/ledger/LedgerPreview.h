@@ -13,6 +13,7 @@ namespace ledger {
 // unmapped state is seen on five rows, not after a million.
 struct LedgerPreview
 {
+    // In the window's language: a preview is only shown in the window.
     QString openError;     // the ledger could not be opened: nothing was read
     QList<LedgerRow> rows; // at most the number asked for, each one valid
     QString rowError;      // a row that did not validate (or a read that failed) after `rows`

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "LedgerReader.h"
 
+#include <QCoreApplication>
+
 namespace ledger {
 
 ReadOutcome readLedger(LedgerSource &source, const std::function<bool(const LedgerRow &)> &onRow,
@@ -18,9 +20,16 @@ ReadOutcome readLedger(LedgerSource &source, const std::function<bool(const Ledg
             break;
         if (status == LedgerSource::Status::Error) {
             out.end = ReadOutcome::End::Failed;
-            out.error = QStringLiteral("could not read the ledger %1: %2 after %3 rows")
-                            .arg(source.description(), source.errorString())
-                            .arg(source.rowsRead());
+            const core::Sentence why =
+                core::Sentence::translated(
+                    "ledger::LedgerReader",
+                    QT_TRANSLATE_NOOP("ledger::LedgerReader",
+                                      "could not read the ledger %1: %2 after %3 rows"))
+                    .arg(source.description(),
+                         core::Sentence{source.errorString(), source.errorText()},
+                         source.rowsRead());
+            out.error = why.english;
+            out.errorText = why.text;
             break;
         }
         if (!onRow(row)) {

@@ -4,6 +4,7 @@
 #include "core/Bytes.h"
 #include "core/CanonicalInteger.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QStringList>
 
@@ -16,6 +17,19 @@ QString shown(const QByteArray &bytes)
 {
     return QStringLiteral("\"%1\"").arg(core::escapeBytes(bytes, 64));
 }
+
+// Why a ledger row is refused: the Reconcile tab shows it, the CLI keeps the English.
+core::Sentence rowSays(const char *source)
+{
+    return core::Sentence::translated("ledger::LedgerRow", source);
+}
+
+struct IdField
+{
+    const QByteArray *value;
+    const char *empty;
+    const char *tooLong;
+};
 } // namespace
 
 QString stateName(OrderState state)
@@ -115,37 +129,41 @@ std::optional<qint64> parseLedgerTime(QByteArrayView text)
     return t.toMSecsSinceEpoch();
 }
 
-core::Result<LedgerRow, QString> validateRow(const RawRow &raw, const StateMap &states)
+core::Result<LedgerRow, core::Sentence> validateRow(const RawRow &raw, const StateMap &states)
 {
     LedgerRow row;
-    for (const auto &[value, name] :
-         {std::pair{&raw.orderId, "order id"}, std::pair{&raw.sku, "SKU"}}) {
-        if (value->isEmpty())
-            return core::err(QStringLiteral("the %1 is empty").arg(QLatin1String(name)));
-        if (value->size() > MaxIdBytes)
-            return core::err(QStringLiteral("the %1 is longer than %2 bytes")
-                                 .arg(QLatin1String(name))
-                                 .arg(MaxIdBytes));
+    for (const IdField &f :
+         {IdField{&raw.orderId, QT_TRANSLATE_NOOP("ledger::LedgerRow", "the order id is empty"),
+                  QT_TRANSLATE_NOOP("ledger::LedgerRow", "the order id is longer than %1 bytes")},
+          IdField{&raw.sku, QT_TRANSLATE_NOOP("ledger::LedgerRow", "the SKU is empty"),
+                  QT_TRANSLATE_NOOP("ledger::LedgerRow", "the SKU is longer than %1 bytes")}}) {
+        if (f.value->isEmpty())
+            return core::err(rowSays(f.empty));
+        if (f.value->size() > MaxIdBytes)
+            return core::err(rowSays(f.tooLong).arg(MaxIdBytes));
     }
     row.orderId = raw.orderId;
     row.sku = raw.sku;
     const auto quantity = core::parseCanonicalInteger(raw.quantity);
     if (!quantity || *quantity < 1 || *quantity > MaxQuantity)
-        return core::err(QStringLiteral("the quantity %1 is not a whole number from 1 to %2")
-                             .arg(shown(raw.quantity))
-                             .arg(MaxQuantity));
+        return core::err(rowSays(QT_TRANSLATE_NOOP("ledger::LedgerRow",
+                                                   "the quantity %1 is not a whole number from "
+                                                   "1 to %2"))
+                             .arg(shown(raw.quantity), QString::number(MaxQuantity)));
     row.quantity = *quantity;
     const auto state = states.map(raw.state);
     if (!state)
-        return core::err(QStringLiteral("the state %1 is not one this ledger maps (%2; "
-                                        "--ledger-states maps others)")
+        return core::err(rowSays(QT_TRANSLATE_NOOP("ledger::LedgerRow",
+                                                   "the state %1 is not one this ledger maps "
+                                                   "(%2; --ledger-states maps others)"))
                              .arg(shown(raw.state), states.knownNames()));
     row.state = *state;
     if (raw.timeText) {
         const auto t = parseLedgerTime(*raw.timeText);
         if (!t)
-            return core::err(QStringLiteral("the time %1 is neither ISO 8601 with a zone nor "
-                                            "whole seconds since 1970")
+            return core::err(rowSays(QT_TRANSLATE_NOOP("ledger::LedgerRow",
+                                                       "the time %1 is neither ISO 8601 with a "
+                                                       "zone nor whole seconds since 1970"))
                                  .arg(shown(*raw.timeText)));
         row.timeMs = *t;
     } else {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/Result.h"
+#include "core/Wording.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -73,7 +74,7 @@ struct RawRow
 // canonical whole number from 1 to 1,000,000, state known to the map, time (when a time column
 // is read) ISO 8601 with a zone or whole seconds since the epoch. The error names the field and
 // its value; the caller prefixes where the row is.
-core::Result<LedgerRow, QString> validateRow(const RawRow &raw, const StateMap &states);
+core::Result<LedgerRow, core::Sentence> validateRow(const RawRow &raw, const StateMap &states);
 
 // "2026-12-03T10:00:00Z", "2026-12-03T10:00:00.250+01:00" or "1764756000" as ms since the
 // epoch; nullopt for anything else (a time without a zone is ambiguous: refused).

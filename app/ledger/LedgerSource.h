@@ -19,7 +19,9 @@ public:
     // The next row; Error with errorString() ("line 17: the quantity \"0\" is ...", "the
     // server closed the connection ..."). A SQL source runs its query on the first call.
     virtual Status next(LedgerRow *row) = 0;
-    virtual QString errorString() const = 0;
+    virtual QString errorString() const = 0; // English: the CLI, the log
+    // The same in the window's language.
+    virtual QString errorText() const { return errorString(); }
     // What is read, for messages: a path or a URL without any password.
     virtual QString description() const = 0;
     // The rows handed out so far.

@@ -79,11 +79,11 @@ std::optional<QString> LedgerSpec::problem() const
     return std::nullopt;
 }
 
-core::Result<std::unique_ptr<LedgerSource>, QString> openLedger(const LedgerSpec &spec,
-                                                                const QString &password)
+core::Result<std::unique_ptr<LedgerSource>, core::Sentence> openLedger(const LedgerSpec &spec,
+                                                                       const QString &password)
 {
     if (auto p = spec.problem())
-        return core::err(*p);
+        return core::err(core::Sentence::plain(*p)); // settings the form checked before
     switch (spec.kind) {
     case LedgerSpec::Kind::Csv:
         return CsvLedger::open(spec.path, spec.columns, spec.states);
@@ -93,7 +93,7 @@ core::Result<std::unique_ptr<LedgerSource>, QString> openLedger(const LedgerSpec
     case LedgerSpec::Kind::Postgres:
         return SqlLedger::open(spec, password);
     }
-    return core::err(QStringLiteral("unknown ledger kind"));
+    return core::err(core::Sentence::plain(QStringLiteral("unknown ledger kind")));
 }
 
 } // namespace ledger

@@ -37,7 +37,7 @@ struct LedgerSpec
 
 // Opens the ledger (a file checked and its header read; a database connected, read-only) so
 // that a wrong path or password is known before any long work. The rows are read by next().
-core::Result<std::unique_ptr<LedgerSource>, QString> openLedger(const LedgerSpec &spec,
-                                                                const QString &password = {});
+core::Result<std::unique_ptr<LedgerSource>, core::Sentence>
+openLedger(const LedgerSpec &spec, const QString &password = {});
 
 } // namespace ledger

@@ -3,6 +3,7 @@
 
 #include "core/RegularFile.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QSqlDriver>
 #include <QSqlError>
@@ -15,6 +16,18 @@
 namespace ledger {
 
 namespace {
+
+// Why a database ledger cannot be read: the Reconcile tab shows it, the CLI keeps the English.
+// The server's own message goes in as it said it.
+core::Sentence sqlSays(const char *source)
+{
+    return core::Sentence::translated("ledger::SqlLedger", source);
+}
+
+core::Sentence atRow(qint64 row, const core::Sentence &why)
+{
+    return sqlSays(QT_TRANSLATE_NOOP("ledger::SqlLedger", "row %1: %2")).arg(row, why);
+}
 
 constexpr auto ReadOnlyRefused = "25006"; // PostgreSQL: read_only_sql_transaction
 constexpr auto SqliteReadOnly = "8";      // SQLITE_READONLY
@@ -55,19 +68,21 @@ SqlLedger::~SqlLedger()
     QSqlDatabase::removeDatabase(m_connection);
 }
 
-core::Result<std::unique_ptr<LedgerSource>, QString> SqlLedger::open(const LedgerSpec &spec,
-                                                                     const QString &password)
+core::Result<std::unique_ptr<LedgerSource>, core::Sentence> SqlLedger::open(const LedgerSpec &spec,
+                                                                            const QString &password)
 {
     static std::atomic<int> connections{0};
     const QString what = spec.description();
     if (!QSqlDatabase::isDriverAvailable(driverName(spec.kind)))
-        return core::err(QStringLiteral("cannot read %1: Qt's %2 driver is not installed (%3)")
-                             .arg(what, driverName(spec.kind), packageOf(spec.kind)));
+        return core::err(
+            sqlSays(QT_TRANSLATE_NOOP("ledger::SqlLedger", "cannot read %1: Qt's %2 driver is not "
+                                                           "installed (%3)"))
+                .arg(what, driverName(spec.kind), packageOf(spec.kind)));
     if (spec.kind == LedgerSpec::Kind::Sqlite) {
         // SQLite would wait on a FIFO and read a device: the same checks as every file input.
         const auto fd = core::openRegularFile(spec.path);
         if (!fd)
-            return core::err(fd.error().message);
+            return core::err(fd.error().sentence());
         ::close(fd.value());
     }
     std::unique_ptr<SqlLedger> l(
@@ -94,21 +109,26 @@ core::Result<std::unique_ptr<LedgerSource>, QString> SqlLedger::open(const Ledge
         QString why = said(db.lastError());
         if (!password.isEmpty())
             why.replace(password, QStringLiteral("***"));
-        return core::err(QStringLiteral("cannot open the ledger %1: %2").arg(what, why));
+        return core::err(
+            sqlSays(QT_TRANSLATE_NOOP("ledger::SqlLedger", "cannot open the ledger %1: %2"))
+                .arg(what, why));
     }
     QSqlQuery setup(db);
     if (spec.kind == LedgerSpec::Kind::Postgres) {
         if (!setup.exec(QStringLiteral("START TRANSACTION READ ONLY"))
             || !setup.exec(QStringLiteral("SHOW transaction_read_only")) || !setup.next())
-            return core::err(QStringLiteral("cannot open the ledger %1 read-only: %2")
+            return core::err(sqlSays(QT_TRANSLATE_NOOP("ledger::SqlLedger",
+                                                       "cannot open the ledger %1 read-only: %2"))
                                  .arg(what, said(setup.lastError())));
         if (setup.value(0).toString() != QLatin1String("on"))
-            return core::err(QStringLiteral("cannot open the ledger %1 read-only: the server "
-                                            "says transaction_read_only is \"%2\"; nothing was "
-                                            "read")
+            return core::err(sqlSays(QT_TRANSLATE_NOOP("ledger::SqlLedger",
+                                                       "cannot open the ledger %1 read-only: the "
+                                                       "server says transaction_read_only is "
+                                                       "\"%2\"; nothing was read"))
                                  .arg(what, setup.value(0).toString()));
     } else if (!setup.exec(QStringLiteral("PRAGMA query_only = ON"))) {
-        return core::err(QStringLiteral("cannot read %1: %2").arg(what, said(setup.lastError())));
+        return core::err(sqlSays(QT_TRANSLATE_NOOP("ledger::SqlLedger", "cannot read %1: %2"))
+                             .arg(what, said(setup.lastError())));
     }
     return std::unique_ptr<LedgerSource>(std::move(l));
 }
@@ -142,21 +162,24 @@ QString SqlLedger::scrubbed(const QSqlError &e) const
     return why;
 }
 
-LedgerSource::Status SqlLedger::fail(const QString &what, const QSqlError &e)
+LedgerSource::Status SqlLedger::fail(const core::Sentence &what, const QSqlError &e)
 {
     const QString code = e.nativeErrorCode();
     const QString why = scrubbed(e);
     if (m_spec.kind == LedgerSpec::Kind::Postgres && code == QLatin1String(ReadOnlyRefused))
-        m_error = QStringLiteral("the ledger query was refused: the session is read-only (this "
-                                 "console never writes to a ledger; the server said: %1)")
+        m_error = sqlSays(QT_TRANSLATE_NOOP("ledger::SqlLedger",
+                                            "the ledger query was refused: the session is "
+                                            "read-only (this console never writes to a ledger; "
+                                            "the server said: %1)"))
                       .arg(why);
     else if (m_spec.kind == LedgerSpec::Kind::Sqlite && code == QLatin1String(SqliteReadOnly))
-        m_error = QStringLiteral("the ledger query was refused: the database is opened "
-                                 "read-only (this console never writes to a ledger; SQLite "
-                                 "said: %1)")
+        m_error = sqlSays(QT_TRANSLATE_NOOP("ledger::SqlLedger",
+                                            "the ledger query was refused: the database is "
+                                            "opened read-only (this console never writes to a "
+                                            "ledger; SQLite said: %1)"))
                       .arg(why);
     else
-        m_error = QStringLiteral("%1: %2").arg(what, why);
+        m_error = core::Sentence::plain(QStringLiteral("%1: %2")).arg(what, why);
     return Status::Error;
 }
 
@@ -167,14 +190,15 @@ bool SqlLedger::declareCursor(QSqlDatabase db)
                       + queryText())) {
         const QSqlError e = declare.lastError();
         if (e.nativeErrorCode() == QLatin1String(ReadOnlyRefused)) {
-            fail(QStringLiteral("the ledger query failed"), e);
+            fail(sqlSays(QT_TRANSLATE_NOOP("ledger::SqlLedger", "the ledger query failed")), e);
             return false;
         }
         // An UPDATE, DDL or a WITH that deletes is not a cursor's query: refused before it runs.
         const QString why = scrubbed(e);
-        m_error = QStringLiteral("the ledger query was refused: it must be one SELECT, read "
-                                 "through a cursor (this console never writes to a ledger; the "
-                                 "server said: %1)")
+        m_error = sqlSays(QT_TRANSLATE_NOOP("ledger::SqlLedger",
+                                            "the ledger query was refused: it must be one "
+                                            "SELECT, read through a cursor (this console never "
+                                            "writes to a ledger; the server said: %1)"))
                       .arg(why);
         return false;
     }
@@ -190,8 +214,9 @@ bool SqlLedger::fetchBatch()
                              ? QStringLiteral("FETCH FORWARD %1 FROM inventory_ledger").arg(Batch)
                              : queryText();
     if (!m_query->exec(text)) {
-        fail(m_rows == 0 ? QStringLiteral("the ledger query failed")
-                         : QStringLiteral("row %1").arg(m_rows + 1),
+        fail(m_rows == 0
+                 ? sqlSays(QT_TRANSLATE_NOOP("ledger::SqlLedger", "the ledger query failed"))
+                 : sqlSays(QT_TRANSLATE_NOOP("ledger::SqlLedger", "row %1")).arg(m_rows + 1),
              m_query->lastError());
         return false;
     }
@@ -220,8 +245,9 @@ bool SqlLedger::start()
             continue;
         *at = int(have.indexOf(*name));
         if (*at < 0) {
-            m_error = QStringLiteral("the query's result has no column \"%1\" (it has: %2; "
-                                     "--ledger-columns maps others)")
+            m_error = sqlSays(QT_TRANSLATE_NOOP("ledger::SqlLedger",
+                                                "the query's result has no column \"%1\" (it "
+                                                "has: %2; --ledger-columns maps others)"))
                           .arg(*name, have.join(QLatin1String(", ")));
             return false;
         }
@@ -238,7 +264,8 @@ bool SqlLedger::advance(Status *status)
         }
         const QSqlError e = m_query->lastError();
         if (e.type() != QSqlError::NoError) {
-            *status = fail(QStringLiteral("row %1").arg(m_rows + 1), e);
+            *status =
+                fail(sqlSays(QT_TRANSLATE_NOOP("ledger::SqlLedger", "row %1")).arg(m_rows + 1), e);
             return false;
         }
         // A short batch was the cursor's last; SQLite's one "batch" is the whole result.
@@ -289,7 +316,7 @@ LedgerSource::Status SqlLedger::next(LedgerRow *row)
           std::tuple{m_state, &m_spec.columns.state, &raw.state}}) {
         auto value = cell(at, *name, nullptr);
         if (!value) {
-            m_error = QStringLiteral("row %1: %2").arg(number).arg(value.error());
+            m_error = atRow(number, core::Sentence::plain(value.error()));
             return Status::Error;
         }
         *out = value.value();
@@ -297,7 +324,7 @@ LedgerSource::Status SqlLedger::next(LedgerRow *row)
     if (m_time >= 0) {
         auto value = cell(m_time, m_spec.columns.time, &timeMs);
         if (!value) {
-            m_error = QStringLiteral("row %1: %2").arg(number).arg(value.error());
+            m_error = atRow(number, core::Sentence::plain(value.error()));
             return Status::Error;
         }
         if (timeMs == NoTime)
@@ -306,7 +333,7 @@ LedgerSource::Status SqlLedger::next(LedgerRow *row)
     }
     auto valid = validateRow(raw, m_spec.states);
     if (!valid) {
-        m_error = QStringLiteral("row %1: %2").arg(number).arg(valid.error());
+        m_error = atRow(number, valid.error());
         return Status::Error;
     }
     *row = std::move(valid).value();

@@ -22,12 +22,13 @@ namespace ledger {
 class SqlLedger : public LedgerSource
 {
 public:
-    static core::Result<std::unique_ptr<LedgerSource>, QString> open(const LedgerSpec &spec,
-                                                                     const QString &password);
+    static core::Result<std::unique_ptr<LedgerSource>, core::Sentence>
+    open(const LedgerSpec &spec, const QString &password);
     ~SqlLedger() override;
 
     Status next(LedgerRow *row) override;
-    QString errorString() const override { return m_error; }
+    QString errorString() const override { return m_error.english; }
+    QString errorText() const override { return m_error.text; }
     QString description() const override { return m_spec.description(); }
     bool hasTime() const override { return !m_spec.columns.time.isEmpty(); }
     // The query as sent (for messages and tests).
@@ -44,7 +45,7 @@ private:
     // at the end or on an error.
     bool advance(Status *status);
     QString scrubbed(const class QSqlError &e) const; // the driver's words, password removed
-    Status fail(const QString &what, const class QSqlError &e);
+    Status fail(const core::Sentence &what, const class QSqlError &e);
     core::Result<QByteArray, QString> cell(int index, const QString &name, qint64 *timeMs) const;
 
     LedgerSpec m_spec;
@@ -53,7 +54,7 @@ private:
     bool m_started = false;
     int m_batchRows = 0;
     int m_order = -1, m_sku = -1, m_quantity = -1, m_state = -1, m_time = -1;
-    QString m_error;
+    core::Sentence m_error;
     QString m_password; // only to scrub it from driver messages; never shown
 };
 

@@ -34,6 +34,14 @@ QString sslErrorsText(const QList<QSslError> &errors)
     parts.removeDuplicates();
     return parts.join(QStringLiteral("; "));
 }
+
+// Why a connection failed, in both copies: the window shows it (the connection test, the
+// status bar), the CLI and the log keep the English. The address and the words of Qt, the
+// resolver and OpenSSL go in as they are.
+core::Sentence workerSays(const char *source)
+{
+    return core::Sentence::translated("redis::ConnectionWorker", source);
+}
 } // namespace
 
 void Batch::finish(const RedisError &unanswered)
@@ -93,11 +101,12 @@ void ConnectionWorker::open()
         m_connectTimeout->setSingleShot(true);
         connect(m_connectTimeout, &QTimer::timeout, this, [this] {
             if (m_state == ConnectionState::Connecting)
-                dropConnection(QStringLiteral("no answer from %1 within %2 ms: check the host, "
-                                              "the port and any firewall in between")
-                                   .arg(m_options.describe())
-                                   .arg(m_options.connectTimeoutMs),
-                               ConnectFailure::Timeout);
+                dropConnection(
+                    workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker",
+                                                 "no answer from %1 within %2 ms: check the host, "
+                                                 "the port and any firewall in between"))
+                        .arg(m_options.describe(), m_options.connectTimeoutMs),
+                    ConnectFailure::Timeout);
         });
     }
     m_closing = false;
@@ -109,7 +118,8 @@ void ConnectionWorker::close()
     m_closing = true;
     if (m_reconnect)
         m_reconnect->stop();
-    dropConnection(QStringLiteral("the connection was closed by the console"),
+    dropConnection(workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker",
+                                                "the connection was closed by the console")),
                    ConnectFailure::None);
 }
 
@@ -119,9 +129,10 @@ void ConnectionWorker::retarget(const ConnectionOptions &options, const QString 
     const bool connected = m_state != ConnectionState::Idle && m_state != ConnectionState::Closed
                            && m_state != ConnectionState::Failed;
     if (opened && connected)
-        dropConnection(
-            QStringLiteral("the connection to %1 was closed: %2").arg(m_options.describe(), why),
-            ConnectFailure::ConnectionLost);
+        dropConnection(workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker",
+                                                    "the connection to %1 was closed: %2"))
+                           .arg(m_options.describe(), core::Sentence::plain(why)),
+                       ConnectFailure::ConnectionLost);
     m_options = options;
     m_attempt = 0;
     if (opened) {
@@ -139,7 +150,8 @@ void ConnectionWorker::connectNow()
     if (m_reconnect)
         m_reconnect->stop();
     if (!m_options.detour.failure.isEmpty()) {
-        dropConnection(m_options.detour.failure, ConnectFailure::Other, true);
+        dropConnection(core::Sentence::plain(m_options.detour.failure), ConnectFailure::Other,
+                       true);
         return;
     }
     if (m_socket) {
@@ -159,7 +171,9 @@ void ConnectionWorker::connectNow()
     connect(m_socket, &QTcpSocket::errorOccurred, this, &ConnectionWorker::onSocketError);
     connect(m_socket, &QTcpSocket::disconnected, this, &ConnectionWorker::onDisconnected);
     setState(ConnectionState::Connecting,
-             m_attempt > 0 ? QStringLiteral("attempt %1").arg(m_attempt + 1) : QString());
+             m_attempt > 0 ? workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker", "attempt %1"))
+                                 .arg(m_attempt + 1)
+                           : core::Sentence{});
     m_connectTimeout->start(m_options.connectTimeoutMs);
     m_tick->start();
 
@@ -170,15 +184,17 @@ void ConnectionWorker::connectNow()
     }
     const auto conf = tlsConfiguration(tls);
     if (!conf.ok()) {
-        dropConnection(conf.error(), ConnectFailure::Tls, true);
+        dropConnection(core::Sentence::plain(conf.error()), ConnectFailure::Tls, true);
         return;
     }
     ssl->setSslConfiguration(conf.value());
     connect(ssl, &QSslSocket::encrypted, this, &ConnectionWorker::onConnected);
     connect(ssl, &QSslSocket::sslErrors, this, [this](const QList<QSslError> &errors) {
         m_tlsVerificationFailed = true;
-        m_lastError = QStringLiteral("TLS verification failed for %1: %2. Check the CA file and "
-                                     "the server name, or the server's certificate")
+        m_lastError = workerSays(QT_TRANSLATE_NOOP(
+                                     "redis::ConnectionWorker",
+                                     "TLS verification failed for %1: %2. Check the CA file and "
+                                     "the server name, or the server's certificate"))
                           .arg(m_options.describe(), sslErrorsText(errors));
     });
     ssl->connectToHostEncrypted(socketHost(), socketPort(),
@@ -232,41 +248,56 @@ void ConnectionWorker::startHandshake()
     batch->encode();
     batch->timeoutMs = m_options.connectTimeoutMs;
     batch->deadlineMs = now() + batch->timeoutMs;
-    batch->timeoutWhy =
-        QStringLiteral("no answer to the connection setup from %1").arg(m_options.describe());
-    batch->deliver = [this, withAuth, required](QList<ReplyResult> &&results, WireTimeUs) {
+    const core::Sentence setupTimeout =
+        workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker",
+                                     "no answer to the connection setup from %1"))
+            .arg(m_options.describe());
+    batch->timeoutWhy = setupTimeout.english;
+    batch->deliver = [this, withAuth, required, setupTimeout](QList<ReplyResult> &&results,
+                                                              WireTimeUs) {
         for (qsizetype i = 0; i < results.size(); ++i) {
             if (results[i].ok())
                 continue;
             const RedisError &e = results[i].error();
             if (i >= required && e.kind == RedisError::Kind::Server && !e.isServer("NOAUTH"))
                 continue; // e.g. NOPERM for CLIENT SETNAME
-            QString why;
+            core::Sentence why;
             ConnectFailure failure = ConnectFailure::Server;
             if (i == 0 && withAuth && e.kind == RedisError::Kind::Server
                 && m_options.password.isEmpty()) {
                 // redis://NAME@host: NAME may well be a password typed without its colon
                 // (redis-cli reads it so): never echo it.
-                why = QStringLiteral("authentication failed on %1 (%2) for the user name given "
+                why = workerSays(QT_TRANSLATE_NOOP(
+                                     "redis::ConnectionWorker",
+                                     "authentication failed on %1 (%2) for the user name given "
                                      "without a password; if it was a password, write "
-                                     "redis://:PASSWORD@host")
+                                     "redis://:PASSWORD@host"))
                           .arg(m_options.describe(), QString::fromLatin1(e.code));
                 failure = ConnectFailure::Authentication;
             } else if (i == 0 && withAuth && e.kind == RedisError::Kind::Server) {
-                why = QStringLiteral("authentication failed for user '%1' on %2 (%3): check the "
-                                     "user name and password")
+                why = workerSays(QT_TRANSLATE_NOOP(
+                                     "redis::ConnectionWorker",
+                                     "authentication failed for user '%1' on %2 (%3): check the "
+                                     "user name and password"))
                           .arg(m_options.username.isEmpty() ? QStringLiteral("default")
                                                             : m_options.username,
                                m_options.describe(), QString::fromLatin1(e.code));
                 failure = ConnectFailure::Authentication;
             } else if (e.isServer("NOAUTH")) {
-                why = QStringLiteral("%1 requires a password: set one in the connection")
+                why = workerSays(
+                          QT_TRANSLATE_NOOP("redis::ConnectionWorker",
+                                            "%1 requires a password: set one in the connection"))
                           .arg(m_options.describe());
                 failure = ConnectFailure::PasswordRequired;
             } else if (e.kind == RedisError::Kind::Server) {
-                why = QStringLiteral("the server refused the connection setup: %1").arg(e.message);
+                why = workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker",
+                                                   "the server refused the connection setup: %1"))
+                          .arg(e.message);
+            } else if (e.kind == RedisError::Kind::Timeout) {
+                why = setupTimeout;
+                failure = ConnectFailure::Timeout;
             } else {
-                why = e.message;
+                why = core::Sentence::plain(e.message);
                 failure = ConnectFailure::Timeout;
             }
             // Retrying cannot fix a refused password; a lost connection may come back.
@@ -277,9 +308,9 @@ void ConnectionWorker::startHandshake()
         m_everReady = true;
         m_connectingAfresh = false;
         m_attempt = 0;
-        m_lastError.clear();
+        m_lastError = {};
         m_failure = ConnectFailure::None;
-        setState(ConnectionState::Ready, m_options.describe());
+        setState(ConnectionState::Ready, core::Sentence::plain(m_options.describe()));
         while (!m_waiting.empty()) {
             auto next = m_waiting.front();
             m_waiting.pop_front();
@@ -310,7 +341,7 @@ void ConnectionWorker::submit(std::shared_ptr<Batch> batch)
     }
     QString why = QStringLiteral("disconnected from %1").arg(m_options.describe());
     if (!m_lastError.isEmpty())
-        why += QStringLiteral(" (%1)").arg(m_lastError);
+        why += QStringLiteral(" (%1)").arg(m_lastError.english);
     if (m_state == ConnectionState::Reconnecting || m_state == ConnectionState::Connecting)
         why += QStringLiteral("; reconnecting, try again shortly");
     batch->finish(RedisError::notSent(why));
@@ -369,14 +400,16 @@ void ConnectionWorker::onReadyRead()
         if (status == RespDecoder::Status::NeedMore)
             return;
         if (status == RespDecoder::Status::Failed) {
-            dropConnection(QStringLiteral("protocol error from %1: %2 (is this a Redis server, "
-                                          "and does it expect TLS?)")
+            dropConnection(workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker",
+                                                        "protocol error from %1: %2 (is this a "
+                                                        "Redis server, and does it expect TLS?)"))
                                .arg(m_options.describe(), m_decoder.errorString()),
                            ConnectFailure::Protocol);
             return;
         }
         if (m_inFlight.empty()) {
-            dropConnection(QStringLiteral("protocol error: unexpected reply from %1")
+            dropConnection(workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker",
+                                                        "protocol error: unexpected reply from %1"))
                                .arg(m_options.describe()),
                            ConnectFailure::Protocol);
             return;
@@ -399,7 +432,7 @@ void ConnectionWorker::onSocketError(QAbstractSocket::SocketError error)
         return;
     }
     ConnectFailure failure = ConnectFailure::Other;
-    const QString why = describeSocketError(error, &failure);
+    const core::Sentence why = describeSocketError(error, &failure);
     if (m_tlsVerificationFailed)
         failure = ConnectFailure::Tls; // the sslErrors handler said it better
     else
@@ -417,11 +450,13 @@ void ConnectionWorker::explainFailedLookup()
         if (lookup != m_lookupGeneration || m_state != ConnectionState::Connecting)
             return; // the connect timed out, or the connection was closed, meanwhile
         if (info.error() == QHostInfo::UnknownError) {
-            m_lastError = QStringLiteral("could not look up host '%1' (%2): the name server "
-                                         "could not be reached, so the name is neither found "
-                                         "nor refused. Check this machine's network and DNS "
-                                         "settings, or give an IP address")
-                              .arg(m_options.host, info.errorString());
+            m_lastError =
+                workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker",
+                                             "could not look up host '%1' (%2): the name server "
+                                             "could not be reached, so the name is neither found "
+                                             "nor refused. Check this machine's network and DNS "
+                                             "settings, or give an IP address"))
+                    .arg(m_options.host, info.errorString());
             dropConnection(m_lastError, ConnectFailure::ResolverUnreachable);
             return;
         }
@@ -433,40 +468,54 @@ void ConnectionWorker::explainFailedLookup()
 
 void ConnectionWorker::onDisconnected()
 {
-    dropConnection(QStringLiteral("%1 closed the connection").arg(m_options.describe()),
-                   ConnectFailure::ConnectionLost);
+    dropConnection(
+        workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker", "%1 closed the connection"))
+            .arg(m_options.describe()),
+        ConnectFailure::ConnectionLost);
 }
 
-QString ConnectionWorker::describeSocketError(QAbstractSocket::SocketError error,
-                                              ConnectFailure *failure) const
+core::Sentence ConnectionWorker::describeSocketError(QAbstractSocket::SocketError error,
+                                                     ConnectFailure *failure) const
 {
     const QString where = m_options.describe();
     *failure = ConnectFailure::Other;
     switch (error) {
     case QAbstractSocket::ConnectionRefusedError:
         *failure = ConnectFailure::Refused;
-        return QStringLiteral("connection refused by %1: is Redis running there, on that port?")
+        return workerSays(QT_TRANSLATE_NOOP(
+                              "redis::ConnectionWorker",
+                              "connection refused by %1: is Redis running there, on that port?"))
             .arg(where);
     case QAbstractSocket::HostNotFoundError:
         *failure = ConnectFailure::HostNotFound;
-        return QStringLiteral("host '%1' not found: check the host name").arg(m_options.host);
+        return workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker",
+                                            "host '%1' not found: check the host name"))
+            .arg(m_options.host);
     case QAbstractSocket::SocketTimeoutError:
         *failure = ConnectFailure::Timeout;
-        return QStringLiteral("no answer from %1: check the host, the port and any firewall")
+        return workerSays(QT_TRANSLATE_NOOP(
+                              "redis::ConnectionWorker",
+                              "no answer from %1: check the host, the port and any firewall"))
             .arg(where);
     case QAbstractSocket::SslHandshakeFailedError:
         *failure = ConnectFailure::Tls;
-        return QStringLiteral("TLS handshake with %1 failed: %2. Check the CA file, the server "
-                              "name, and that the server speaks TLS on this port")
+        return workerSays(QT_TRANSLATE_NOOP(
+                              "redis::ConnectionWorker",
+                              "TLS handshake with %1 failed: %2. Check the CA file, the server "
+                              "name, and that the server speaks TLS on this port"))
             .arg(where, m_socket ? m_socket->errorString() : QString());
     case QAbstractSocket::RemoteHostClosedError:
         *failure = m_state == ConnectionState::Connecting ? ConnectFailure::Protocol
                                                           : ConnectFailure::ConnectionLost;
         return m_state == ConnectionState::Connecting
-                   ? QStringLiteral("%1 closed the connection during setup: does it expect TLS, "
-                                    "or a client certificate?")
+                   ? workerSays(QT_TRANSLATE_NOOP(
+                                    "redis::ConnectionWorker",
+                                    "%1 closed the connection during setup: does it expect TLS, "
+                                    "or a client certificate?"))
                          .arg(where)
-                   : QStringLiteral("%1 closed the connection").arg(where);
+                   : workerSays(
+                         QT_TRANSLATE_NOOP("redis::ConnectionWorker", "%1 closed the connection"))
+                         .arg(where);
     default: {
         const QString detail = m_socket ? m_socket->errorString() : QString();
         // OpenSSL reports a server's refusal of our certificate as a plain socket error.
@@ -474,11 +523,14 @@ QString ConnectionWorker::describeSocketError(QAbstractSocket::SocketError error
             && (detail.contains(QLatin1String("alert"), Qt::CaseInsensitive)
                 || detail.contains(QLatin1String("certificate"), Qt::CaseInsensitive))) {
             *failure = ConnectFailure::Tls;
-            return QStringLiteral("TLS handshake with %1 failed: %2. The server may require a "
-                                  "client certificate: check the certificate and key files")
+            return workerSays(QT_TRANSLATE_NOOP(
+                                  "redis::ConnectionWorker",
+                                  "TLS handshake with %1 failed: %2. The server may require a "
+                                  "client certificate: check the certificate and key files"))
                 .arg(where, detail);
         }
-        return QStringLiteral("network error with %1: %2").arg(where, detail);
+        return workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker", "network error with %1: %2"))
+            .arg(where, detail);
     }
     }
 }
@@ -497,7 +549,8 @@ void ConnectionWorker::failAll(RedisError::Kind writtenKind, const QString &why)
         b->finish(RedisError::notSent(why));
 }
 
-void ConnectionWorker::dropConnection(const QString &why, ConnectFailure failure, bool terminal)
+void ConnectionWorker::dropConnection(const core::Sentence &why, ConnectFailure failure,
+                                      bool terminal)
 {
     if (failure != ConnectFailure::None)
         m_failure = failure;
@@ -521,10 +574,10 @@ void ConnectionWorker::dropConnection(const QString &why, ConnectFailure failure
                               ? RedisError::Kind::Protocol
                               : RedisError::Kind::ConnectionLost;
     if (wasReady && !m_closing)
-        qCWarning(lcRedis) << "connection to" << m_options.describe() << "lost:" << why;
+        qCWarning(lcRedis) << "connection to" << m_options.describe() << "lost:" << why.english;
 
     if (m_closing) {
-        failAll(lostKind, why);
+        failAll(lostKind, why.english);
         setState(ConnectionState::Closed, why);
         return;
     }
@@ -534,16 +587,15 @@ void ConnectionWorker::dropConnection(const QString &why, ConnectFailure failure
             std::min(m_options.reconnectMaxMs, m_options.reconnectMinMs << std::min(m_attempt, 16));
         const int delay = base / 2 + int(QRandomGenerator::global()->bounded(base / 2 + 1));
         ++m_attempt;
-        setState(ConnectionState::Reconnecting, QStringLiteral("%1; retry %2 in %3 s")
-                                                    .arg(why)
-                                                    .arg(m_attempt)
-                                                    .arg(delay / 1000.0, 0, 'f', 1));
-        failAll(lostKind, why);
+        setState(ConnectionState::Reconnecting,
+                 workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker", "%1; retry %2 in %3 s"))
+                     .arg(why, m_attempt, QString::number(delay / 1000.0, 'f', 1)));
+        failAll(lostKind, why.english);
         m_reconnect->start(delay);
         return;
     }
     setState(ConnectionState::Failed, why);
-    failAll(lostKind, why);
+    failAll(lostKind, why.english);
 }
 
 void ConnectionWorker::onTick()
@@ -584,19 +636,21 @@ void ConnectionWorker::closeIfSilent(qint64 t)
     const qint64 silentMs = t - std::max(m_lastReadMs, oldest.writtenMs);
     if (silentMs < m_options.silentCloseMs)
         return;
-    dropConnection(QStringLiteral("no reply from %1 for %2 s: the server stopped answering "
-                                  "(paused, overloaded or cut off by the network)")
-                       .arg(m_options.describe())
-                       .arg(silentMs / 1000.0, 0, 'f', 1),
-                   ConnectFailure::Timeout);
+    dropConnection(
+        workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker",
+                                     "no reply from %1 for %2 s: the server stopped answering "
+                                     "(paused, overloaded or cut off by the network)"))
+            .arg(m_options.describe(), QString::number(silentMs / 1000.0, 'f', 1)),
+        ConnectFailure::Timeout);
 }
 
-void ConnectionWorker::setState(ConnectionState s, const QString &detail)
+void ConnectionWorker::setState(ConnectionState s, const core::Sentence &detail)
 {
     if (s == m_state && s != ConnectionState::Reconnecting)
         return;
     m_state = s;
-    emit stateChanged(s, detail, s == ConnectionState::Ready ? ConnectFailure::None : m_failure);
+    emit stateChanged(s, detail.english, detail.text,
+                      s == ConnectionState::Ready ? ConnectFailure::None : m_failure);
 }
 
 } // namespace redis

@@ -6,6 +6,8 @@
 #include "QuickReplyWait.h"
 #include "RespCodec.h"
 
+#include "core/Wording.h"
+
 #include <QAbstractSocket>
 #include <QElapsedTimer>
 #include <QObject>
@@ -61,8 +63,9 @@ public:
     void submit(std::shared_ptr<Batch> batch);
 
 signals:
+    // detail in English (the CLI, the log), detailText in the window's language.
     void stateChanged(redis::ConnectionState state, const QString &detail,
-                      redis::ConnectFailure failure);
+                      const QString &detailText, redis::ConnectFailure failure);
 
 private:
     void connectNow();
@@ -79,8 +82,8 @@ private:
     bool onlyRoundTripOnThisThread() const;
     void take(ReplyResult result);
     void failAll(RedisError::Kind writtenKind, const QString &why);
-    void dropConnection(const QString &why, ConnectFailure failure, bool terminal = false);
-    void setState(ConnectionState s, const QString &detail);
+    void dropConnection(const core::Sentence &why, ConnectFailure failure, bool terminal = false);
+    void setState(ConnectionState s, const core::Sentence &detail);
     // Where the socket goes: the detour's local forward when there is one, else host:port.
     QString socketHost() const
     {
@@ -90,7 +93,8 @@ private:
     {
         return m_options.detour.localHost.isEmpty() ? m_options.port : m_options.detour.localPort;
     }
-    QString describeSocketError(QAbstractSocket::SocketError error, ConnectFailure *failure) const;
+    core::Sentence describeSocketError(QAbstractSocket::SocketError error,
+                                       ConnectFailure *failure) const;
     qint64 now() const { return m_clock.elapsed(); }
 
     ConnectionOptions m_options;
@@ -103,7 +107,7 @@ private:
     std::deque<std::shared_ptr<Batch>> m_inFlight; // written, waiting for replies, in order
     std::deque<std::shared_ptr<Batch>> m_waiting;  // queued while the first connect runs
     ConnectionState m_state = ConnectionState::Idle;
-    QString m_lastError;
+    core::Sentence m_lastError;
     bool m_tlsVerificationFailed = false; // this attempt's sslErrors said why, better than Qt
     quint64 m_lookupGeneration = 0;       // drops a lookup that outlived its connect attempt
     ConnectFailure m_failure = ConnectFailure::None;

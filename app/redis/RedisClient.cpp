@@ -22,9 +22,11 @@ RedisClient::RedisClient(ConnectionOptions options, QObject *parent)
     if (!m_options.onCallerThread)
         m_worker->moveToThread(transport::thread());
     connect(m_worker, &ConnectionWorker::stateChanged, this,
-            [this](ConnectionState s, const QString &detail, ConnectFailure failure) {
+            [this](ConnectionState s, const QString &detail, const QString &detailText,
+                   ConnectFailure failure) {
                 m_state = s;
                 m_stateDetail = detail;
+                m_stateDetailText = detailText;
                 m_failure = failure;
                 emit stateChanged(s, detail);
             });

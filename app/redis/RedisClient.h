@@ -34,7 +34,10 @@ public:
     void retarget(const QString &host, quint16 port, const QString &why);
     const ConnectionOptions &options() const { return m_options; }
     ConnectionState state() const { return m_state.load(); }
+    // Why the connection is in its state: in English (the CLI, the log) and in the window's
+    // language.
     QString stateDetail() const { return m_stateDetail; }
+    QString stateDetailText() const { return m_stateDetailText; }
     // Why the connection failed or was lost (None while ready).
     ConnectFailure failure() const { return m_failure; }
 
@@ -64,6 +67,7 @@ private:
     ConnectionWorker *m_worker = nullptr;
     std::atomic<ConnectionState> m_state{ConnectionState::Idle};
     QString m_stateDetail;
+    QString m_stateDetailText;
     ConnectFailure m_failure = ConnectFailure::None;
 };
 

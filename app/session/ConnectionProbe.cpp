@@ -40,7 +40,8 @@ void ConnectionProbe::start(const profiles::ConnectionProfile &profile, const QS
                 else if (state == redis::ConnectionState::Failed
                          || state == redis::ConnectionState::Closed)
                     finish(generation, classifyConnectionFailure(m_client->failure(), detail,
-                                                                 m_profile.tls.enabled));
+                                                                 m_profile.tls.enabled,
+                                                                 m_client->stateDetailText()));
             });
     qCDebug(lcSession) << "probing" << options.address() << (options.tls.enabled ? "(TLS)" : "");
     m_client->open();
@@ -119,9 +120,11 @@ void ConnectionProbe::probeRelease(quint64 generation, ProbeReport report)
                         });
                 } else if (state == redis::ConnectionState::Failed
                            || state == redis::ConnectionState::Closed) {
-                    applyReleaseFailure(report, user,
-                                        classifyConnectionFailure(m_releaseClient->failure(),
-                                                                  detail, m_profile.tls.enabled));
+                    applyReleaseFailure(
+                        report, user,
+                        classifyConnectionFailure(m_releaseClient->failure(), detail,
+                                                  m_profile.tls.enabled,
+                                                  m_releaseClient->stateDetailText()));
                     finish(generation, report);
                 }
             });

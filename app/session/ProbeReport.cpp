@@ -299,7 +299,7 @@ QString englishFailureHeadline(ProbeFailure::Kind k)
 }
 
 ProbeFailure classifyConnectionFailure(redis::ConnectFailure failure, const QString &detail,
-                                       bool tls)
+                                       bool tls, const QString &detailText)
 {
     using K = ProbeFailure::Kind;
     using F = redis::ConnectFailure;
@@ -337,11 +337,19 @@ ProbeFailure classifyConnectionFailure(redis::ConnectFailure failure, const QStr
     case F::Other:
         break;
     }
-    ProbeFailure f{kind, detail.isEmpty() ? QStringLiteral("the connection failed") : detail};
+    core::Sentence why =
+        detail.isEmpty() ? core::Sentence::translated(
+            "session::ProbeFailure",
+            QT_TRANSLATE_NOOP("session::ProbeFailure", "the connection failed"))
+                         : core::Sentence{detail, detailText.isEmpty() ? detail : detailText};
     if (tls && (kind == K::Timeout || kind == K::Protocol))
-        f.message += QStringLiteral("; TLS is on: check that the server speaks TLS on this "
-                                    "port (redis:// for plain text)");
-    return f;
+        why = core::Sentence::translated(
+                  "session::ProbeFailure",
+                  QT_TRANSLATE_NOOP("session::ProbeFailure",
+                                    "%1; TLS is on: check that the server speaks TLS on this "
+                                    "port (redis:// for plain text)"))
+                  .arg(why);
+    return ProbeFailure{kind, why.english, why.text};
 }
 
 QList<redis::Command> probeCommands(const profiles::ConnectionProfile &profile)

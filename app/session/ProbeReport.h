@@ -86,8 +86,17 @@ struct ProbeFailure
         Server,              // the server refused a command of the probe
         Other,
     };
+    ProbeFailure() = default;
+    ProbeFailure(Kind k, QString english, QString text = {})
+        : kind(k)
+        , message(std::move(english))
+        , messageText(std::move(text))
+    {}
+
     Kind kind = Kind::Other;
-    QString message; // never contains the password
+    QString message;     // never contains the password; English (the CLI, --json, the log)
+    QString messageText; // the same in the window's language (message when empty)
+    QString text() const { return messageText.isEmpty() ? message : messageText; }
 };
 QString failureKindName(ProbeFailure::Kind k); // host-not-found, refused, ...
 // "wrong user name or password", ...: translated in the window, English in the CLI.
@@ -98,9 +107,10 @@ using ProbeResult = core::Result<ProbeReport, ProbeFailure>;
 
 // Maps the transport's connection failure text (RedisClient::stateDetail()) to a kind. With
 // TLS on, a silent server may be a plain-text port: the message says so.
-// From the transport's typed failure; the detail text becomes the message.
+// From the transport's typed failure; the detail text becomes the message, and detailText
+// (RedisClient::stateDetailText()) its copy in the window's language.
 ProbeFailure classifyConnectionFailure(redis::ConnectFailure failure, const QString &detail,
-                                       bool tls = false);
+                                       bool tls = false, const QString &detailText = {});
 
 // The second round trip of a probe (the first is a lone PING, timed): INFO server,
 // replication and memory, ACL WHOAMI, and ACL DRYRUN of FCALL inventory_deduct_v1 (with the

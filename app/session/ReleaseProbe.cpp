@@ -82,7 +82,7 @@ void applyReleaseFailure(ProbeReport &report, const QString &releaseUser,
     report.release = ReleaseLogin{
         true, false, releaseUser,
         QStringLiteral("%1 (%2)").arg(englishFailureHeadline(failure.kind), failure.message),
-        QStringLiteral("%1 (%2)").arg(failureHeadline(failure.kind), failure.message)};
+        QStringLiteral("%1 (%2)").arg(failureHeadline(failure.kind), failure.text())};
 }
 
 } // namespace session

@@ -964,6 +964,68 @@
     </message>
 </context>
 <context>
+    <name>core::CsvReader</name>
+    <message>
+        <source>line %1: %2</source>
+        <translation>第 %1 行：%2</translation>
+    </message>
+    <message>
+        <source>a quoted field is never closed</source>
+        <translation>一个带引号的字段没有闭合</translation>
+    </message>
+    <message>
+        <source>a record longer than %1 bytes</source>
+        <translation>一条记录超过 %1 字节</translation>
+    </message>
+    <message>
+        <source>text after a closing quote (field %1)</source>
+        <translation>闭合引号后还有文字（第 %1 个字段）</translation>
+    </message>
+    <message>
+        <source>a quote inside an unquoted field (field %1)</source>
+        <translation>未加引号的字段中出现引号（第 %1 个字段）</translation>
+    </message>
+</context>
+<context>
+    <name>core::RegularFile</name>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>a directory</source>
+        <translation>是一个目录</translation>
+    </message>
+    <message>
+        <source>a FIFO</source>
+        <translation>是一个 FIFO</translation>
+    </message>
+    <message>
+        <source>a socket</source>
+        <translation>是一个套接字</translation>
+    </message>
+    <message>
+        <source>a device</source>
+        <translation>是一个设备</translation>
+    </message>
+    <message>
+        <source>not a plain file</source>
+        <translation>不是普通文件</translation>
+    </message>
+    <message>
+        <source>cannot read %1: it is %2 bytes, above the limit of %3 bytes</source>
+        <translation>无法读取 %1：文件有 %2 字节，超过 %3 字节的上限</translation>
+    </message>
+    <message>
+        <source>cannot read %1: it is a symbolic link, and this file is only read as a regular file</source>
+        <translation>无法读取 %1：它是符号链接，而此文件只按普通文件读取</translation>
+    </message>
+    <message>
+        <source>cannot read %1: not a regular file (%2)</source>
+        <translation>无法读取 %1：不是普通文件（%2）</translation>
+    </message>
+</context>
+<context>
     <name>demo::DemoPlan</name>
     <message>
         <source>stock not a canonical integer</source>
@@ -2040,6 +2102,146 @@
     </message>
 </context>
 <context>
+    <name>ledger::FileLedger</name>
+    <message>
+        <source>line %1: %2</source>
+        <translation>第 %1 行：%2</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1: the file is empty (it needs a header line: order_id,sku,quantity,state)</source>
+        <translation>%1：文件为空（需要一行表头：order_id,sku,quantity,state）</translation>
+    </message>
+    <message>
+        <source>%1: the header has no column &quot;%2&quot; (it has: %3; --ledger-columns maps others)</source>
+        <translation>%1：表头中没有列“%2”（现有列：%3；可用 --ledger-columns 映射其他列）</translation>
+    </message>
+    <message>
+        <source>%1: the header names the column &quot;%2&quot; twice</source>
+        <translation>%1：表头中列“%2”出现了两次</translation>
+    </message>
+    <message>
+        <source>line %1: %2 fields where the header has at least %3</source>
+        <translation>第 %1 行：只有 %2 个字段，而表头至少有 %3 个</translation>
+    </message>
+    <message>
+        <source>line %1: longer than %2 bytes</source>
+        <translation>第 %1 行：超过 %2 字节</translation>
+    </message>
+    <message>
+        <source>line %1: not a JSON object (%2)</source>
+        <translation>第 %1 行：不是 JSON 对象（%2）</translation>
+    </message>
+    <message>
+        <source>line %1: not a JSON object (another JSON value)</source>
+        <translation>第 %1 行：不是 JSON 对象（是其他 JSON 值）</translation>
+    </message>
+    <message>
+        <source>line %1: &quot;%2&quot; is neither a string nor a whole number</source>
+        <translation>第 %1 行：“%2”既不是字符串也不是整数</translation>
+    </message>
+    <message>
+        <source>line %1: &quot;%2&quot; is missing</source>
+        <translation>第 %1 行：缺少“%2”</translation>
+    </message>
+    <message>
+        <source>line %1: &quot;%2&quot; is missing or not a time</source>
+        <translation>第 %1 行：“%2”缺失或不是时间</translation>
+    </message>
+</context>
+<context>
+    <name>ledger::LedgerReader</name>
+    <message>
+        <source>could not read the ledger %1: %2 after %3 rows</source>
+        <translation>无法读取台账 %1：%2（已读 %3 行）</translation>
+    </message>
+</context>
+<context>
+    <name>ledger::LedgerRow</name>
+    <message>
+        <source>the order id is empty</source>
+        <translation>订单号为空</translation>
+    </message>
+    <message>
+        <source>the order id is longer than %1 bytes</source>
+        <translation>订单号超过 %1 字节</translation>
+    </message>
+    <message>
+        <source>the SKU is empty</source>
+        <translation>SKU 为空</translation>
+    </message>
+    <message>
+        <source>the SKU is longer than %1 bytes</source>
+        <translation>SKU 超过 %1 字节</translation>
+    </message>
+    <message>
+        <source>the quantity %1 is not a whole number from 1 to %2</source>
+        <translation>数量 %1 不是 1 到 %2 之间的整数</translation>
+    </message>
+    <message>
+        <source>the state %1 is not one this ledger maps (%2; --ledger-states maps others)</source>
+        <translation>状态 %1 不在此台账的映射中（%2；可用 --ledger-states 映射其他状态）</translation>
+    </message>
+    <message>
+        <source>the time %1 is neither ISO 8601 with a zone nor whole seconds since 1970</source>
+        <translation>时间 %1 既不是带时区的 ISO 8601，也不是自 1970 年起的整秒数</translation>
+    </message>
+</context>
+<context>
+    <name>ledger::SqlLedger</name>
+    <message>
+        <source>row %1: %2</source>
+        <translation>第 %1 行：%2</translation>
+    </message>
+    <message>
+        <source>cannot read %1: Qt&apos;s %2 driver is not installed (%3)</source>
+        <translation>无法读取 %1：未安装 Qt 的 %2 驱动（%3）</translation>
+    </message>
+    <message>
+        <source>cannot open the ledger %1: %2</source>
+        <translation>无法打开台账 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot open the ledger %1 read-only: %2</source>
+        <translation>无法以只读方式打开台账 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot open the ledger %1 read-only: the server says transaction_read_only is &quot;%2&quot;; nothing was read</source>
+        <translation>无法以只读方式打开台账 %1：服务器报告 transaction_read_only 为“%2”；未读取任何内容</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>the ledger query was refused: the session is read-only (this console never writes to a ledger; the server said: %1)</source>
+        <translation>台账查询被拒绝：会话为只读（本控制台从不写入台账；服务器的原话：%1）</translation>
+    </message>
+    <message>
+        <source>the ledger query was refused: the database is opened read-only (this console never writes to a ledger; SQLite said: %1)</source>
+        <translation>台账查询被拒绝：数据库以只读方式打开（本控制台从不写入台账；SQLite 的原话：%1）</translation>
+    </message>
+    <message>
+        <source>the ledger query failed</source>
+        <translation>台账查询失败</translation>
+    </message>
+    <message>
+        <source>the ledger query was refused: it must be one SELECT, read through a cursor (this console never writes to a ledger; the server said: %1)</source>
+        <translation>台账查询被拒绝：必须是一条通过游标读取的 SELECT（本控制台从不写入台账；服务器的原话：%1）</translation>
+    </message>
+    <message>
+        <source>row %1</source>
+        <translation>第 %1 行</translation>
+    </message>
+    <message>
+        <source>the query&apos;s result has no column &quot;%1&quot; (it has: %2; --ledger-columns maps others)</source>
+        <translation>查询结果中没有列“%1”（现有列：%2；可用 --ledger-columns 映射其他列）</translation>
+    </message>
+</context>
+<context>
     <name>metrics::SlowLogModel</name>
     <message>
         <source>Node</source>
@@ -2711,6 +2913,112 @@
     <message>
         <source>not read</source>
         <translation>未读取</translation>
+    </message>
+</context>
+<context>
+    <name>redis::ConnectionWorker</name>
+    <message>
+        <source>no answer from %1 within %2 ms: check the host, the port and any firewall in between</source>
+        <translation>%1 在 %2 毫秒内没有应答：请检查主机、端口以及中间的防火墙</translation>
+    </message>
+    <message>
+        <source>the connection was closed by the console</source>
+        <translation>连接已由控制台关闭</translation>
+    </message>
+    <message>
+        <source>the connection to %1 was closed: %2</source>
+        <translation>到 %1 的连接已关闭：%2</translation>
+    </message>
+    <message>
+        <source>attempt %1</source>
+        <translation>第 %1 次尝试</translation>
+    </message>
+    <message>
+        <source>TLS verification failed for %1: %2. Check the CA file and the server name, or the server&apos;s certificate</source>
+        <translation>%1 的 TLS 验证失败：%2。请检查 CA 文件和服务器名称，或服务器的证书</translation>
+    </message>
+    <message>
+        <source>no answer to the connection setup from %1</source>
+        <translation>%1 没有应答连接建立请求</translation>
+    </message>
+    <message>
+        <source>authentication failed on %1 (%2) for the user name given without a password; if it was a password, write redis://:PASSWORD@host</source>
+        <translation>在 %1 上认证失败（%2）：给出了用户名但没有密码；如果那是密码，请写成 redis://:PASSWORD@host</translation>
+    </message>
+    <message>
+        <source>authentication failed for user &apos;%1&apos; on %2 (%3): check the user name and password</source>
+        <translation>用户“%1”在 %2 上认证失败（%3）：请检查用户名和密码</translation>
+    </message>
+    <message>
+        <source>%1 requires a password: set one in the connection</source>
+        <translation>%1 需要密码：请在连接中设置密码</translation>
+    </message>
+    <message>
+        <source>the server refused the connection setup: %1</source>
+        <translation>服务器拒绝了连接建立：%1</translation>
+    </message>
+    <message>
+        <source>protocol error from %1: %2 (is this a Redis server, and does it expect TLS?)</source>
+        <translation>来自 %1 的协议错误：%2（这是 Redis 服务器吗？它是否要求 TLS？）</translation>
+    </message>
+    <message>
+        <source>protocol error: unexpected reply from %1</source>
+        <translation>协议错误：来自 %1 的意外回复</translation>
+    </message>
+    <message>
+        <source>could not look up host &apos;%1&apos; (%2): the name server could not be reached, so the name is neither found nor refused. Check this machine&apos;s network and DNS settings, or give an IP address</source>
+        <translation>无法解析主机“%1”（%2）：无法连到域名服务器，因此该名称既未找到也未被拒绝。请检查本机的网络和 DNS 设置，或改用 IP 地址</translation>
+    </message>
+    <message>
+        <source>%1 closed the connection</source>
+        <translation>%1 关闭了连接</translation>
+    </message>
+    <message>
+        <source>connection refused by %1: is Redis running there, on that port?</source>
+        <translation>%1 拒绝了连接：Redis 是否在该主机的这个端口上运行？</translation>
+    </message>
+    <message>
+        <source>host &apos;%1&apos; not found: check the host name</source>
+        <translation>找不到主机“%1”：请检查主机名</translation>
+    </message>
+    <message>
+        <source>no answer from %1: check the host, the port and any firewall</source>
+        <translation>%1 没有应答：请检查主机、端口以及防火墙</translation>
+    </message>
+    <message>
+        <source>TLS handshake with %1 failed: %2. Check the CA file, the server name, and that the server speaks TLS on this port</source>
+        <translation>与 %1 的 TLS 握手失败：%2。请检查 CA 文件、服务器名称，以及服务器在此端口上是否使用 TLS</translation>
+    </message>
+    <message>
+        <source>%1 closed the connection during setup: does it expect TLS, or a client certificate?</source>
+        <translation>%1 在连接建立期间关闭了连接：它是否要求 TLS 或客户端证书？</translation>
+    </message>
+    <message>
+        <source>TLS handshake with %1 failed: %2. The server may require a client certificate: check the certificate and key files</source>
+        <translation>与 %1 的 TLS 握手失败：%2。服务器可能要求客户端证书：请检查证书和密钥文件</translation>
+    </message>
+    <message>
+        <source>network error with %1: %2</source>
+        <translation>与 %1 通信时网络出错：%2</translation>
+    </message>
+    <message>
+        <source>%1; retry %2 in %3 s</source>
+        <translation>%1；%3 秒后第 %2 次重试</translation>
+    </message>
+    <message>
+        <source>no reply from %1 for %2 s: the server stopped answering (paused, overloaded or cut off by the network)</source>
+        <translation>%1 已 %2 秒没有回复：服务器停止了应答（已暂停、过载或被网络切断）</translation>
+    </message>
+</context>
+<context>
+    <name>session::ProbeFailure</name>
+    <message>
+        <source>the connection failed</source>
+        <translation>连接失败</translation>
+    </message>
+    <message>
+        <source>%1; TLS is on: check that the server speaks TLS on this port (redis:// for plain text)</source>
+        <translation>%1；已启用 TLS：请检查服务器在此端口上是否使用 TLS（明文请用 redis://）</translation>
     </message>
 </context>
 <context>

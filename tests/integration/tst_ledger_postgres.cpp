@@ -123,7 +123,7 @@ private slots:
     void streamsAMillionRowsInBoundedMemory()
     {
         auto l = openLedger(spec(), m_pg.password());
-        QVERIFY2(l, qPrintable(l ? QString() : l.error()));
+        QVERIFY2(l, qPrintable(l ? QString() : l.error().english));
         const qint64 before = rssKb(), heapBefore = heapInUseKb();
         qint64 peak = before, heapPeak = heapBefore, units = 0, progressCalls = 0;
         ReadOptions o;
@@ -192,10 +192,10 @@ private slots:
         const QString wrong = QStringLiteral("not-the-password-8812");
         auto l = openLedger(spec(), wrong);
         QVERIFY(!l);
-        QVERIFY2(l.error().contains(QStringLiteral("password authentication failed")),
-                 qPrintable(l.error()));
-        QVERIFY(!l.error().contains(wrong));
-        QVERIFY(!l.error().contains(m_pg.password()));
+        QVERIFY2(l.error().english.contains(QStringLiteral("password authentication failed")),
+                 qPrintable(l.error().english));
+        QVERIFY(!l.error().english.contains(wrong));
+        QVERIFY(!l.error().english.contains(m_pg.password()));
     }
 
     void timeColumnAndMapping()

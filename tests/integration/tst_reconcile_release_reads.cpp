@@ -36,7 +36,7 @@ class TstReconcileReleaseReads : public QObject
         auto spec = ledger::LedgerSpec::parse(m_ledger);
         auto source = ledger::openLedger(spec.value());
         if (!source.ok())
-            qFatal("ledger: %s", qPrintable(source.error()));
+            qFatal("ledger: %s", qPrintable(source.error().english));
         RunOptions options;
         options.scope.nowMs = QDateTime::currentMSecsSinceEpoch();
         options.releaseKeys = listed;

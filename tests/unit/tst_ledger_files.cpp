@@ -43,7 +43,7 @@ class TstLedgerFiles : public QObject
         s.states = StateMap::parse(states).value();
         auto l = openLedger(s);
         if (!l)
-            qFatal("open: %s", qPrintable(l.error()));
+            qFatal("open: %s", qPrintable(l.error().english));
         return std::move(l).value();
     }
 
@@ -69,7 +69,7 @@ class TstLedgerFiles : public QObject
         if (!spec)
             return spec.error();
         auto l = openLedger(spec.value());
-        return l ? QString() : l.error();
+        return l ? QString() : l.error().english;
     }
 
     QString makeSqlite(const QString &name, const QStringList &statements)

@@ -197,11 +197,11 @@ void ConnectionTestArea::showResult(const session::ProbeResult &result)
             ->setToolTip(1, m_sentinelFinding);
     if (!result.ok()) {
         m_status->setStyleSheet(errorStyle());
-        m_status->setText(tr("Could not connect: %1").arg(result.error().message));
+        m_status->setText(tr("Could not connect: %1").arg(result.error().text()));
         auto *item = new QTreeWidgetItem(
             m_results, {tr("Connection"), session::failureHeadline(result.error().kind)});
         item->setIcon(0, warning);
-        item->setToolTip(1, result.error().message);
+        item->setToolTip(1, result.error().text());
         emit finished(result);
         return;
     }

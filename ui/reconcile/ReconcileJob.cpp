@@ -11,6 +11,10 @@ QString ReconcileResult::problem() const
         return openError;
     if (cancelled)
         return QObject::tr("cancelled after %1 ledger rows").arg(outcome.ledger.rows);
+    // The ledger's reason in the window's language (RunOutcome::problem() keeps the English).
+    if (outcome.redisError.isEmpty() && outcome.ledger.end == ledger::ReadOutcome::End::Failed
+        && !outcome.ledger.errorText.isEmpty())
+        return outcome.ledger.errorText;
     return outcome.problem();
 }
 
@@ -57,7 +61,7 @@ void ReconcileJob::start(const ReconcileRequest &request, const browse::Keyspace
         ReconcileResult result;
         auto opened = ledger::openLedger(request.spec, request.password);
         if (!opened) {
-            result.openError = tr("could not read the ledger: %1").arg(opened.error());
+            result.openError = tr("could not read the ledger: %1").arg(opened.error().text);
             post([this, result] { emit finished(result); });
             return;
         }
