@@ -252,8 +252,8 @@ std::optional<functions::Inspection> readFile(const QString &path, Context &cont
 
 void printWarnings(Context &context, const functions::Inspection &file)
 {
-    for (const QString &warning : file.warnings)
-        context.err << file.fileName << ": warning: " << warning << '\n';
+    for (const core::Sentence &warning : file.warnings)
+        context.err << file.fileName << ": warning: " << warning.english << '\n';
 }
 
 void printJson(Context &context, const QJsonObject &object)
@@ -273,9 +273,9 @@ QJsonObject preflightJson(const functions::PreflightReport &report)
 {
     QJsonArray checks;
     for (const functions::PreflightCheck &c : report.checks)
-        checks.append(QJsonObject{{QStringLiteral("check"), c.label},
+        checks.append(QJsonObject{{QStringLiteral("check"), c.label.english},
                                   {QStringLiteral("state"), stateName(c.state)},
-                                  {QStringLiteral("detail"), c.detail}});
+                                  {QStringLiteral("detail"), c.detail.english}});
     return {{QStringLiteral("passed"), report.passed()}, {QStringLiteral("checks"), checks}};
 }
 
@@ -439,7 +439,8 @@ int runCheck(Context &context)
         o.remove(QStringLiteral("match_file"));
         o.remove(QStringLiteral("match_file_version"));
         o.insert(QStringLiteral("target"), targetName);
-        o.insert(QStringLiteral("warnings"), QJsonArray::fromStringList(file->warnings));
+        o.insert(QStringLiteral("warnings"),
+                 QJsonArray::fromStringList(core::copies(file->warnings, core::Wording::English)));
         if (file->problem)
             o.insert(QStringLiteral("problem"),
                      QJsonObject{

@@ -152,8 +152,8 @@ int drive(Context &context, QCommandLineParser &parser, ChangeOptions &o, Sessio
     report.insert(QStringLiteral("preflight"), preflightJson(pre));
     if (!json)
         for (const functions::PreflightCheck &c : pre.checks)
-            context.out << "preflight " << stateName(c.state) << ": " << c.label << ": " << c.detail
-                        << '\n';
+            context.out << "preflight " << stateName(c.state) << ": " << c.label.english << ": "
+                        << c.detail.english << '\n';
     if (!pre.passed())
         return finish(ExitFailed, QStringLiteral("preflight refused: %1")
                                       .arg(pre.refusal().replace(QLatin1Char('\n'), "; ")));

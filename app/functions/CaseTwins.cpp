@@ -9,6 +9,12 @@ namespace functions {
 
 namespace {
 
+// What the case-twin guard says in the window's language; the CLI and the log keep the English.
+core::Sentence twinSaid(const char *source)
+{
+    return core::Sentence::translated("functions::CaseTwins", source);
+}
+
 // The loaded libraries the change's command unlinks on this node.
 QStringList unlinkedBy(const ChangeSpec &spec, const NodeState &node, const QStringList &dumped)
 {
@@ -34,17 +40,18 @@ QStringList unlinkedBy(const ChangeSpec &spec, const NodeState &node, const QStr
 
 // The libraries inside the dump a restore would send to this node, read from the dump itself;
 // refusals for anything that cannot be read or that is not what the backup lists.
-QStringList dumpRefusals(const ChangeSpec &spec, const NodeState &node, QStringList *names)
+core::Sentences dumpRefusals(const ChangeSpec &spec, const NodeState &node, QStringList *names)
 {
     const NodeBackup *saved = spec.backup ? spec.backup->node(node.address) : nullptr;
     if (spec.action != ChangeAction::RestoreDump || !saved)
         return {};
     const auto dump = readDump(saved->dump);
     if (!dump)
-        return {QStringLiteral("the dump for %1 in %2 cannot be read, so the libraries it would "
-                               "install are unknown: %3")
+        return {twinSaid(QT_TRANSLATE_NOOP("functions::CaseTwins",
+                                           "the dump for %1 in %2 cannot be read, so the "
+                                           "libraries it would install are unknown: %3"))
                     .arg(node.address, spec.backup->path, dump.error())};
-    QStringList out;
+    core::Sentences out;
     QList<redis::LibraryInfo> inside;
     for (const QByteArray &code : dump->codes) {
         const Inspection i = inspectLibrary(code, spec.backup->path);
@@ -52,17 +59,28 @@ QStringList dumpRefusals(const ChangeSpec &spec, const NodeState &node, QStringL
         *names << name;
         inside << redis::LibraryInfo{name, QStringLiteral("LUA"), {}, code, true};
         if (i.problem && i.problem->kind == InspectionProblem::Kind::DuplicateFunction)
-            out << QStringLiteral("the dump for %1 holds library %2, whose function names differ "
-                                  "only in case (%3): Redis 7.0 crashes (an assertion) when such "
-                                  "a library is later replaced or deleted, so it is not restored")
+            out << twinSaid(QT_TRANSLATE_NOOP("functions::CaseTwins",
+                                              "the dump for %1 holds library %2, whose function "
+                                              "names differ only in case (%3): Redis 7.0 crashes "
+                                              "(an assertion) when such a library is later "
+                                              "replaced or deleted, so it is not restored"))
                        .arg(node.address, name, i.problem->message);
         else if (i.problem)
-            out << QStringLiteral("library %1 inside the dump for %2 ").arg(name, node.address)
-                       + i.problem->refusal();
+            out << (i.problem->judged()
+                        ? twinSaid(QT_TRANSLATE_NOOP("functions::CaseTwins",
+                                                     "library %1 inside the dump for %2 was "
+                                                     "refused offline: %3"))
+                        : twinSaid(QT_TRANSLATE_NOOP(
+                            "functions::CaseTwins",
+                            "library %1 inside the dump for %2 could not be inspected offline, "
+                            "so it is not loaded (this says nothing about the code; try "
+                            "again): %3")))
+                       .arg(name, node.address, i.problem->sentence());
     }
     if (const QString differs = compareLibraries(saved->libraries, inside); !differs.isEmpty())
-        out << QStringLiteral("the dump for %1 does not hold what %2 lists (%3): it is not "
-                              "restored")
+        out << twinSaid(QT_TRANSLATE_NOOP("functions::CaseTwins",
+                                          "the dump for %1 does not hold what %2 lists (%3): it "
+                                          "is not restored"))
                    .arg(node.address, spec.backup->path, differs);
     return out;
 }
@@ -94,19 +112,22 @@ QStringList caseTwins(const redis::LibraryInfo &library)
     return out;
 }
 
-QStringList caseTwinRefusals(const ChangeSpec &spec, const NodeState &node)
+core::Sentences caseTwinRefusals(const ChangeSpec &spec, const NodeState &node)
 {
     QStringList dumped;
-    QStringList out = dumpRefusals(spec, node, &dumped);
+    core::Sentences out = dumpRefusals(spec, node, &dumped);
     const QString verb = verbOf(spec.command(node));
     for (const QString &name : unlinkedBy(spec, node, dumped)) {
         const redis::LibraryInfo *loaded = node.library(name);
         const QStringList twins = loaded ? caseTwins(*loaded) : QStringList{};
         if (!twins.isEmpty())
-            out << QStringLiteral("library %1 on %2 registers functions whose names differ only "
-                                  "in case (%3): Redis 7.0 crashes (an assertion) when it replaces "
-                                  "or deletes such a library, so %4 is not sent. Only FUNCTION "
-                                  "FLUSH, or a restore with the FLUSH policy, removes it safely")
+            out << twinSaid(
+                       QT_TRANSLATE_NOOP(
+                           "functions::CaseTwins",
+                           "library %1 on %2 registers functions whose names differ only in case "
+                           "(%3): Redis 7.0 crashes (an assertion) when it replaces or deletes "
+                           "such a library, so %4 is not sent. Only FUNCTION FLUSH, or a restore "
+                           "with the FLUSH policy, removes it safely"))
                        .arg(name, node.address, twins.join(QStringLiteral("; ")), verb);
     }
     return out;

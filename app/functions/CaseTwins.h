@@ -18,6 +18,6 @@ QStringList caseTwins(const redis::LibraryInfo &library);
 // Why `spec` must not be sent to `node` because of such a library: one already loaded that the
 // change would unlink, or one inside the dump a restore would install (the dump is read, not
 // trusted to match the backup's list). Empty when the change is safe in this respect.
-QStringList caseTwinRefusals(const ChangeSpec &spec, const NodeState &node);
+core::Sentences caseTwinRefusals(const ChangeSpec &spec, const NodeState &node);
 
 } // namespace functions

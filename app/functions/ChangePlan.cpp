@@ -14,6 +14,14 @@ namespace functions {
 
 namespace {
 
+// What a change's plan says in the window's language; the CLI and the log keep the English.
+const char *const PlanContext = "functions::ChangePlan";
+
+core::Sentence planSaid(const char *source)
+{
+    return core::Sentence::translated(PlanContext, source);
+}
+
 void sortLibraries(QList<redis::LibraryInfo> &libs)
 {
     std::sort(
@@ -58,17 +66,27 @@ redis::LibraryInfo withFunctions(const redis::LibraryInfo &lib)
     return out;
 }
 
-QString codeLabel(const redis::LibraryInfo *lib)
+core::Sentence codeLabel(const redis::LibraryInfo *lib)
 {
-    return lib ? versionLabel(libraryVersion(lib->code)) : QStringLiteral("not loaded");
+    return lib ? core::Sentence::plain(versionLabel(libraryVersion(lib->code)))
+               : planSaid(QT_TRANSLATE_NOOP("functions::ChangePlan", "not loaded"));
 }
 
 // What the node holds, for a diff's left side: never "not loaded" when it could not be read.
-QString loadedLabel(const NodeState &node, const redis::LibraryInfo *lib)
+core::Sentence loadedLabel(const NodeState &node, const redis::LibraryInfo *lib)
 {
-    return node.error.isEmpty()
-               ? codeLabel(lib)
-               : QStringLiteral("could not read FUNCTION LIST: %1").arg(node.error);
+    return node.error.isEmpty() ? codeLabel(lib)
+                                : planSaid(QT_TRANSLATE_NOOP("functions::ChangePlan",
+                                                             "could not read FUNCTION LIST: %1"))
+                                      .arg(node.error);
+}
+
+// Why nothing of `node` can be compared or changed.
+core::Sentence unreadable(const NodeState &node)
+{
+    return planSaid(
+               QT_TRANSLATE_NOOP("functions::ChangePlan", "could not read FUNCTION LIST on %1: %2"))
+        .arg(node.address, node.error);
 }
 
 } // namespace
@@ -158,22 +176,31 @@ bool PreflightReport::passed() const
     });
 }
 
-QString PreflightReport::refusal() const
+namespace {
+
+// "label: detail" of the checks in `state`.
+QStringList checksIn(const QList<PreflightCheck> &checks, PreflightCheck::State state,
+                     core::Wording wording)
 {
     QStringList out;
     for (const PreflightCheck &c : checks)
-        if (c.state == PreflightCheck::State::Failed)
-            out << QStringLiteral("%1: %2").arg(c.label, c.detail);
-    return out.join(QLatin1Char('\n'));
+        if (c.state == state)
+            out << core::word(wording, PlanContext,
+                              QT_TRANSLATE_NOOP("functions::ChangePlan", "%1: %2"))
+                       .arg(c.label.in(wording), c.detail.in(wording));
+    return out;
 }
 
-QStringList PreflightReport::warnings() const
+} // namespace
+
+QString PreflightReport::refusal(core::Wording wording) const
 {
-    QStringList out;
-    for (const PreflightCheck &c : checks)
-        if (c.state == PreflightCheck::State::Warning)
-            out << QStringLiteral("%1: %2").arg(c.label, c.detail);
-    return out;
+    return checksIn(checks, PreflightCheck::State::Failed, wording).join(QLatin1Char('\n'));
+}
+
+QStringList PreflightReport::warnings(core::Wording wording) const
+{
+    return checksIn(checks, PreflightCheck::State::Warning, wording);
 }
 
 bool ExecutionReport::rolledBack() const
@@ -264,8 +291,7 @@ QList<ContractDiff> ChangeSpec::contractDiffs(const NodeState &node) const
         // Nothing can be compared: "not loaded" would claim a state nobody read.
         ContractDiff d;
         d.library = library;
-        d.beforeUnreadable =
-            QStringLiteral("could not read FUNCTION LIST on %1: %2").arg(node.address, node.error);
+        d.beforeUnreadable = unreadable(node);
         d.existsAfter = action != ChangeAction::Delete;
         if (action == ChangeAction::Load)
             d.versionAfter = incoming.version;
@@ -319,72 +345,96 @@ CodeDiff ChangeSpec::codeDiff(const NodeState &node) const
     const auto it = std::find_if(after.begin(), after.end(),
                                  [&](const redis::LibraryInfo &l) { return l.name == library; });
     const redis::LibraryInfo *next = it == after.end() ? nullptr : &*it;
-    QString rightLabel;
+    core::Sentence rightLabel;
     switch (action) {
     case ChangeAction::Load:
-        rightLabel = QStringLiteral("%1 (%2)").arg(
-            incoming.fileName.isEmpty() ? QStringLiteral("new code") : incoming.fileName,
-            versionLabel(incoming.version));
+        rightLabel = planSaid(QT_TRANSLATE_NOOP("functions::ChangePlan", "%1 (%2)"))
+                         .arg(incoming.fileName.isEmpty()
+                                  ? planSaid(QT_TRANSLATE_NOOP("functions::ChangePlan", "new code"))
+                                  : core::Sentence::plain(incoming.fileName),
+                              core::Sentence::plain(versionLabel(incoming.version)));
         break;
     case ChangeAction::Delete:
-        rightLabel = QStringLiteral("deleted");
+        rightLabel = planSaid(QT_TRANSLATE_NOOP("functions::ChangePlan", "deleted"));
         break;
     default:
-        rightLabel = QStringLiteral("backup %1 (%2)")
+        rightLabel = planSaid(QT_TRANSLATE_NOOP("functions::ChangePlan", "backup %1 (%2)"))
                          .arg(backup ? backup->path : QString(), codeLabel(next));
     }
-    return diffCode(
-        before ? before->code : QByteArray(), next ? next->code : QByteArray(),
-        QStringLiteral("loaded on %1 (%2)").arg(node.address, loadedLabel(node, before)),
-        rightLabel);
+    return diffCode(before ? before->code : QByteArray(), next ? next->code : QByteArray(),
+                    planSaid(QT_TRANSLATE_NOOP("functions::ChangePlan", "loaded on %1 (%2)"))
+                        .arg(node.address, loadedLabel(node, before)),
+                    rightLabel);
 }
 
-QStringList ChangeSpec::refusals(const NodeState &node) const
+namespace {
+
+// FUNCTION RESTORE's own refusals on this node: APPEND over a library it holds, a dump from a
+// newer Redis.
+core::Sentences restoreRefusals(const ChangeSpec &spec, const NodeState &node,
+                                const NodeBackup &saved)
 {
-    QStringList out;
+    core::Sentences out;
+    if (spec.policy == RestorePolicy::Append)
+        for (const redis::LibraryInfo &l : saved.libraries)
+            if (node.library(l.name))
+                out << planSaid(QT_TRANSLATE_NOOP("functions::ChangePlan",
+                                                  "FUNCTION RESTORE APPEND would fail: library "
+                                                  "%1 exists on %2 (choose REPLACE or FLUSH)"))
+                           .arg(l.name, node.address);
+    if (!saved.redisVersion.isEmpty() && !node.redisVersion.isEmpty()
+        && compareVersions(saved.redisVersion, node.redisVersion) > 0)
+        out << planSaid(QT_TRANSLATE_NOOP("functions::ChangePlan",
+                                          "the dump comes from Redis %1 and %2 runs %3: a dump "
+                                          "from a newer Redis does not restore on an older one"))
+                   .arg(saved.redisVersion, node.address, node.redisVersion);
+    return out;
+}
+
+} // namespace
+
+core::Sentences ChangeSpec::refusals(const NodeState &node) const
+{
     if (!node.error.isEmpty())
-        return {
-            QStringLiteral("could not read FUNCTION LIST on %1: %2").arg(node.address, node.error)};
+        return {unreadable(node)};
+    core::Sentences out;
     const NodeBackup *saved = backup ? backup->node(node.address) : nullptr;
     if (backup && !saved)
-        out << QStringLiteral("the backup %1 has no node %2").arg(backup->path, node.address);
+        out << planSaid(QT_TRANSLATE_NOOP("functions::ChangePlan", "the backup %1 has no node %2"))
+                   .arg(backup->path, node.address);
     if (action == ChangeAction::Delete && !node.library(library))
-        out << QStringLiteral("library %1 is not loaded on %2").arg(library, node.address);
-    if (action == ChangeAction::RestoreDump && saved) {
-        if (policy == RestorePolicy::Append)
-            for (const redis::LibraryInfo &l : saved->libraries)
-                if (node.library(l.name))
-                    out << QStringLiteral("FUNCTION RESTORE APPEND would fail: library %1 "
-                                          "exists on %2 (choose REPLACE or FLUSH)")
-                               .arg(l.name, node.address);
-        if (!saved->redisVersion.isEmpty() && !node.redisVersion.isEmpty()
-            && compareVersions(saved->redisVersion, node.redisVersion) > 0)
-            out << QStringLiteral("the dump comes from Redis %1 and %2 runs %3: a dump from a "
-                                  "newer Redis does not restore on an older one")
-                       .arg(saved->redisVersion, node.address, node.redisVersion);
-    }
+        out << planSaid(
+                   QT_TRANSLATE_NOOP("functions::ChangePlan", "library %1 is not loaded on %2"))
+                   .arg(library, node.address);
+    if (action == ChangeAction::RestoreDump && saved)
+        out << restoreRefusals(*this, node, *saved);
     out << caseTwinRefusals(*this, node);
     for (const ContractDiff &d : contractDiffs(node))
         out << d.refusals;
     return out;
 }
 
-QStringList ChangeSpec::warnings(const NodeState &node) const
+core::Sentences ChangeSpec::warnings(const NodeState &node) const
 {
-    QStringList out;
+    core::Sentences out;
     const NodeBackup *saved = backup ? backup->node(node.address) : nullptr;
     if (saved && !saved->runId.isEmpty() && saved->runId != node.runId)
-        out << QStringLiteral("%1 restarted (or is another server) since the backup: its run_id "
-                              "changed")
+        out << planSaid(QT_TRANSLATE_NOOP("functions::ChangePlan",
+                                          "%1 restarted (or is another server) since the "
+                                          "backup: its run_id changed"))
                    .arg(node.address);
     const bool rollback =
         action == ChangeAction::RestoreCode || action == ChangeAction::RestoreDump;
     for (const ContractDiff &d : contractDiffs(node))
-        for (const QString &w : d.warnings) {
-            // Going back to an older release is what a rollback is for, not a warning.
+        for (const core::Sentence &w : d.warnings) {
+            // Going back to an older release is what a rollback is for, not a warning (the
+            // sentences compare by their English, whatever the window's language).
             if (rollback && d.versionDown && w == versionDownWarning(d))
                 continue;
-            out << (d.library == library ? w : QStringLiteral("%1: %2").arg(d.library, w));
+            out << (d.library == library
+                        ? w
+                        : planSaid(QT_TRANSLATE_NOOP("functions::ChangePlan", "%1: %2"))
+                              .arg(d.library, w));
         }
     return out;
 }

@@ -67,22 +67,24 @@ QList<redis::Command> stateCommands(); // FUNCTION LIST WITHCODE, INFO server
 redis::ReplyResult replyAt(const QList<redis::ReplyResult> &replies, qsizetype i);
 NodeState decodeState(const QString &address, const QList<redis::ReplyResult> &replies);
 
-// One check of the preflight, in the order shown.
+// One check of the preflight, in the order shown: English for the CLI and the log, the
+// window's language for the wizard's preflight page.
 struct PreflightCheck
 {
     enum class State { Passed, Warning, Failed };
-    QString label; // "Environment", "Permission on 127.0.0.1:6379"
+    core::Sentence label; // "Environment", "Permission on 127.0.0.1:6379"
     State state = State::Passed;
-    QString detail;
+    core::Sentence detail;
 };
 struct PreflightReport
 {
     QList<PreflightCheck> checks;
     bool passed() const;
-    QString refusal() const; // the failed checks, one per line; empty when passed
+    // The failed checks, one per line; empty when passed.
+    QString refusal(core::Wording wording = core::Wording::English) const;
     // The checks that passed only with a warning, "label: detail": a report that passed with
     // one of them is never summarised as "every check passed".
-    QStringList warnings() const;
+    QStringList warnings(core::Wording wording = core::Wording::English) const;
 };
 
 // How the change went on one node.
@@ -134,8 +136,8 @@ struct ChangeSpec
     CodeDiff codeDiff(const NodeState &node) const;
     // Node-specific reasons to refuse (APPEND conflicts, a dump from a newer Redis, a node
     // missing from the backup).
-    QStringList refusals(const NodeState &node) const;
-    QStringList warnings(const NodeState &node) const; // e.g. the server restarted since
+    core::Sentences refusals(const NodeState &node) const;
+    core::Sentences warnings(const NodeState &node) const; // e.g. the server restarted since
 };
 
 // Empty when `actual` holds exactly the libraries of `expected` with the same code.

@@ -35,8 +35,8 @@ CodeDiff diffCode(const QByteArray &before, const QByteArray &after, const QStri
                   const QString &rightLabel)
 {
     CodeDiff out;
-    out.leftLabel = leftLabel;
-    out.rightLabel = rightLabel;
+    out.leftLabel = out.leftLabelText = leftLabel;
+    out.rightLabel = out.rightLabelText = rightLabel;
     out.identical = before == after;
     const std::vector<std::string> a = splitLines(before);
     const std::vector<std::string> b = splitLines(after);
@@ -99,6 +99,15 @@ CodeDiff diffCode(const QByteArray &before, const QByteArray &after, const QStri
     if (!h.empty())
         out.unified = QStringLiteral("--- %1\n+++ %2\n").arg(leftLabel, rightLabel)
                       + QString::fromUtf8(h.data(), qsizetype(h.size()));
+    return out;
+}
+
+CodeDiff diffCode(const QByteArray &before, const QByteArray &after,
+                  const core::Sentence &leftLabel, const core::Sentence &rightLabel)
+{
+    CodeDiff out = diffCode(before, after, leftLabel.english, rightLabel.english);
+    out.leftLabelText = leftLabel.text;
+    out.rightLabelText = rightLabel.text;
     return out;
 }
 

@@ -22,6 +22,12 @@ QString diffWord(core::Wording wording, const char *source)
     return core::word(wording, DiffContext, source);
 }
 
+// A warning or refusal of the diff, in both copies.
+core::Sentence diffSaid(const char *source)
+{
+    return core::Sentence::translated(DiffContext, source);
+}
+
 QString describeFlags(const QStringList &flags, core::Wording wording = core::Wording::English)
 {
     return flags.isEmpty()
@@ -37,21 +43,6 @@ void note(FunctionDiff &f, const char *source, const QString &a = {}, const QStr
     };
     f.notes << fill(QString::fromUtf8(source));
     f.notesText << fill(QCoreApplication::translate(DiffContext, source));
-}
-
-QString verdictWord(Verdict v, core::Wording wording)
-{
-    switch (v) {
-    case Verdict::NoChange:
-        return diffWord(wording, QT_TRANSLATE_NOOP("functions::ContractDiff", "no-change"));
-    case Verdict::Compatible:
-        return diffWord(wording, QT_TRANSLATE_NOOP("functions::ContractDiff", "compatible"));
-    case Verdict::Breaking:
-        return diffWord(wording, QT_TRANSLATE_NOOP("functions::ContractDiff", "breaking"));
-    case Verdict::Refused:
-        return diffWord(wording, QT_TRANSLATE_NOOP("functions::ContractDiff", "refused"));
-    }
-    return {};
 }
 
 QJsonValue optionalText(const std::optional<QString> &s)
@@ -79,12 +70,14 @@ void addVersionWarnings(ContractDiff &d)
     if (d.codeIdentical || !d.existsAfter)
         return;
     if (d.versionAfter.isEmpty())
-        d.warnings << QStringLiteral("the new code states no version (a \"-- version:\" line "
-                                     "right after the shebang)");
+        d.warnings << diffSaid(QT_TRANSLATE_NOOP("functions::ContractDiff",
+                                                 "the new code states no version (a \"-- "
+                                                 "version:\" line right after the shebang)"));
     if (!d.existsBefore)
         return;
     if (d.versionBefore == d.versionAfter)
-        d.warnings << QStringLiteral("the code changed but the version did not (%1)")
+        d.warnings << diffSaid(QT_TRANSLATE_NOOP("functions::ContractDiff",
+                                                 "the code changed but the version did not (%1)"))
                           .arg(versionLabel(d.versionAfter));
     else if (!d.versionBefore.isEmpty() && !d.versionAfter.isEmpty()
              && compareVersions(d.versionAfter, d.versionBefore) < 0) {
@@ -106,6 +99,21 @@ void finish(ContractDiff &d)
 }
 
 } // namespace
+
+QString verdictWord(Verdict v, core::Wording wording)
+{
+    switch (v) {
+    case Verdict::NoChange:
+        return diffWord(wording, QT_TRANSLATE_NOOP("functions::ContractDiff", "no-change"));
+    case Verdict::Compatible:
+        return diffWord(wording, QT_TRANSLATE_NOOP("functions::ContractDiff", "compatible"));
+    case Verdict::Breaking:
+        return diffWord(wording, QT_TRANSLATE_NOOP("functions::ContractDiff", "breaking"));
+    case Verdict::Refused:
+        return diffWord(wording, QT_TRANSLATE_NOOP("functions::ContractDiff", "refused"));
+    }
+    return {};
+}
 
 QString verdictName(Verdict v)
 {
@@ -146,9 +154,11 @@ std::optional<Inspection> describeBefore(ContractDiff &d, const redis::LibraryIn
         return std::nullopt;
     std::optional<Inspection> inspected = inspectLibrary(current->code);
     if (!inspected->ok())
-        d.warnings << QStringLiteral("the loaded code could not be inspected offline "
-                                     "(%1): function bodies were not compared")
-                          .arg(inspected->problem->toString());
+        d.warnings << diffSaid(QT_TRANSLATE_NOOP("functions::ContractDiff",
+                                                 "the loaded code could not be inspected "
+                                                 "offline (%1): function bodies were not "
+                                                 "compared"))
+                          .arg(inspected->problem->sentence());
     return inspected;
 }
 
@@ -181,9 +191,9 @@ void compareBody(FunctionDiff &f, ContractDiff &d, const redis::FunctionInfo &be
              "functions::ContractDiff",
              "in-place contract change: the code of %1 changed under the same contract name"),
          after.info.name);
-    d.warnings << QStringLiteral("in-place contract change: %1's code changed; "
-                                 "an incompatible change needs a new name "
-                                 "(_v%2)")
+    d.warnings << diffSaid(QT_TRANSLATE_NOOP("functions::ContractDiff",
+                                             "in-place contract change: %1's code changed; an "
+                                             "incompatible change needs a new name (_v%2)"))
                       .arg(after.info.name)
                       .arg(after.info.name.section(QLatin1String("_v"), -1).toInt() + 1);
 }
@@ -280,7 +290,14 @@ ContractDiff diffContract(const Inspection &incoming, const QList<redis::Library
     d.versionAfter = incoming.version;
     d.fingerprintAfter = incoming.fingerprint;
     if (!incoming.ok()) {
-        d.refusals << QStringLiteral("the file ") + incoming.problem->refusal();
+        d.refusals << (incoming.problem->judged()
+                           ? diffSaid(QT_TRANSLATE_NOOP("functions::ContractDiff",
+                                                        "the file was refused offline: %1"))
+                           : diffSaid(QT_TRANSLATE_NOOP(
+                               "functions::ContractDiff",
+                               "the file could not be inspected offline, so it is not loaded "
+                               "(this says nothing about the code; try again): %1")))
+                          .arg(incoming.problem->sentence());
         d.verdict = Verdict::Refused;
         return d;
     }
@@ -294,7 +311,9 @@ ContractDiff diffContract(const Inspection &incoming, const QList<redis::Library
     d.functions << addedFunctions(incoming, current);
     d.collisions << collisionsWith(incoming, neighbours ? *neighbours : loaded);
     for (const Collision &c : d.collisions)
-        d.refusals << QStringLiteral("Function %1 already exists in library %2 (as %3)")
+        d.refusals << diffSaid(QT_TRANSLATE_NOOP("functions::ContractDiff",
+                                                 "Function %1 already exists in library %2 "
+                                                 "(as %3)"))
                           .arg(c.function, c.otherLibrary, c.otherFunction);
     addVersionWarnings(d);
     finish(d);
@@ -373,7 +392,7 @@ QString ContractDiff::summary(core::Wording wording) const
                      .arg(collisions.size());
     if (!beforeUnreadable.isEmpty())
         return say(QT_TRANSLATE_NOOP("functions::ContractDiff", "%1: %2; nothing was compared"))
-            .arg(library, beforeUnreadable);
+            .arg(library, beforeUnreadable.in(wording));
     const QString from = existsBefore
                              ? versionLabel(versionBefore)
                              : say(QT_TRANSLATE_NOOP("functions::ContractDiff", "not loaded"));
@@ -424,16 +443,20 @@ QJsonObject ContractDiff::toJson() const
                   {QStringLiteral("functions"), fns},
                   {QStringLiteral("collisions"), cols},
                   {QStringLiteral("breaking"), QJsonArray::fromStringList(breakingReasons())},
-                  {QStringLiteral("warnings"), QJsonArray::fromStringList(warnings)},
-                  {QStringLiteral("refusals"), QJsonArray::fromStringList(refusals)}};
+                  {QStringLiteral("warnings"),
+                   QJsonArray::fromStringList(core::copies(warnings, core::Wording::English))},
+                  {QStringLiteral("refusals"),
+                   QJsonArray::fromStringList(core::copies(refusals, core::Wording::English))}};
     if (!beforeUnreadable.isEmpty())
-        o.insert(QStringLiteral("before_error"), beforeUnreadable);
+        o.insert(QStringLiteral("before_error"), beforeUnreadable.english);
     return o;
 }
 
-QString versionDownWarning(const ContractDiff &d)
+core::Sentence versionDownWarning(const ContractDiff &d)
 {
-    return QStringLiteral("the version goes down, %1 → %2: an older release replaces a newer one")
+    return diffSaid(QT_TRANSLATE_NOOP("functions::ContractDiff",
+                                      "the version goes down, %1 → %2: an older release "
+                                      "replaces a newer one"))
         .arg(d.versionBefore, d.versionAfter);
 }
 

@@ -13,6 +13,8 @@ namespace functions {
 // numbers are the exit codes of `inventory-cli functions diff`.
 enum class Verdict { NoChange = 0, Compatible = 1, Breaking = 2, Refused = 3 };
 QString verdictName(Verdict v); // no-change | compatible | breaking | refused
+// The same word in `wording`: the window's language or verdictName's English.
+QString verdictWord(Verdict v, core::Wording wording);
 
 // What happens to one function (matched by name ignoring case, as FCALL looks them up).
 struct FunctionDiff
@@ -49,7 +51,7 @@ struct ContractDiff
     bool existsBefore = false;
     // Set when the node's libraries could not be read ("could not read FUNCTION LIST on
     // host:port: why"): then existsBefore says nothing, and nothing was compared.
-    QString beforeUnreadable;
+    core::Sentence beforeUnreadable;
     bool existsAfter = true;
     QString versionBefore; // empty: unversioned (or absent)
     QString versionAfter;
@@ -58,11 +60,13 @@ struct ContractDiff
     bool codeIdentical = false;
     QList<FunctionDiff> functions; // sorted by name; unchanged functions included
     QList<Collision> collisions;
-    QStringList warnings; // version not bumped, in-place contract change, loaded code unreadable
+    // Version not bumped, in-place contract change, loaded code unreadable: the English for
+    // the CLI and --json, the window's language for the wizard.
+    core::Sentences warnings;
     // Both versions are stated and the new one is lower: an older release goes back in, which
     // is what a rollback does (versionDownWarning() is then among the warnings).
     bool versionDown = false;
-    QStringList refusals; // why the change cannot be made at all
+    core::Sentences refusals; // why the change cannot be made at all
     Verdict verdict = Verdict::NoChange;
 
     // English by default: the CLI, --json and the change's confirmation refusal quote them.
@@ -83,7 +87,7 @@ ContractDiff diffRemoval(const redis::LibraryInfo &library);
 
 // The warning a version going down gets, in words: "the version goes down, 1.2.0 → 1.0.0: an
 // older release replaces a newer one". A rollback leaves it out (its title says so).
-QString versionDownWarning(const ContractDiff &diff);
+core::Sentence versionDownWarning(const ContractDiff &diff);
 
 // "inventory_deduct_v2" -> true: the name carries its contract version.
 bool hasContractVersion(const QString &functionName);

@@ -3,6 +3,7 @@
 
 #include "ServerAlias.h"
 #include "core/Result.h"
+#include "core/Wording.h"
 #include "redis/LibraryList.h"
 
 #include <QByteArray>
@@ -60,6 +61,10 @@ struct InspectionProblem
 
     // "line 3: Attempt to modify a readonly table (global 'x')"
     QString toString() const;
+    // The same in both copies: "line 3: " in the window's language, the message as Redis says it.
+    core::Sentence sentence() const;
+    // A verdict on the code (Redis would refuse it), not a failure to inspect it.
+    bool judged() const { return kind != Kind::NotInspected; }
     // What to say after the subject ("the file ", "library x "): "was refused offline: …",
     // or "could not be inspected offline, …" when the problem is not a verdict on the code.
     QString refusal() const;
@@ -81,7 +86,7 @@ struct Inspection
     ServerAliasUse serverAlias; // where it uses Valkey's `server` (found whatever the target)
     // What loads here but not everywhere: "lines 4, 9 use `server`, Valkey's name for `redis`:
     // ...". Empty when there is nothing to say.
-    QStringList warnings;
+    core::Sentences warnings;
 
     bool ok() const { return !problem.has_value(); }
     // As FUNCTION LIST would show the library once loaded (without the code).

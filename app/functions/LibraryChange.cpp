@@ -150,43 +150,61 @@ CodeDiff LibraryChange::codeDiff() const
     return m_states.isEmpty() ? CodeDiff{} : m_spec.codeDiff(m_states.first());
 }
 
-QStringList LibraryChange::driftNotes() const
+core::Sentences LibraryChange::driftNotes() const
 {
-    QStringList out;
+    core::Sentences out;
     if (m_states.size() < 2)
         return out;
     const redis::LibraryInfo *reference = m_states.first().library(m_spec.library);
     for (const NodeState &s : m_states.mid(1)) {
         const redis::LibraryInfo *lib = s.library(m_spec.library);
         if (bool(lib) != bool(reference) || (lib && lib->code != reference->code))
-            out << QStringLiteral("%1 holds %2 %3, %4 holds %5")
-                       .arg(s.address, m_spec.library,
-                            lib ? versionLabel(libraryVersion(lib->code)) : QStringLiteral("—"),
-                            m_states.first().address,
-                            reference ? versionLabel(libraryVersion(reference->code))
-                                      : QStringLiteral("nothing"));
+            out << (reference
+                        ? core::Sentence::translated("functions::LibraryChange",
+                                                     QT_TR_NOOP("%1 holds %2 %3, %4 holds %5"))
+                              .arg(s.address, m_spec.library,
+                                   lib ? versionLabel(libraryVersion(lib->code))
+                                       : QStringLiteral("—"),
+                                   m_states.first().address,
+                                   versionLabel(libraryVersion(reference->code)))
+                        : core::Sentence::translated("functions::LibraryChange",
+                                                     QT_TR_NOOP("%1 holds %2 %3, %4 holds nothing"))
+                              .arg(s.address, m_spec.library,
+                                   versionLabel(libraryVersion(lib->code)),
+                                   m_states.first().address));
     }
     return out;
 }
 
-QStringList LibraryChange::refusals() const
+core::Sentences LibraryChange::refusalSentences() const
 {
-    QStringList out;
+    core::Sentences out;
     if (m_spec.action != ChangeAction::Delete && m_spec.action != ChangeAction::RestoreDump
         && !m_spec.incoming.ok() && !m_spec.incoming.code.isEmpty())
-        out << QStringLiteral("the code ") + m_spec.incoming.problem->refusal();
+        out << (m_spec.incoming.problem->judged()
+                    ? core::Sentence::translated("functions::LibraryChange",
+                                                 QT_TR_NOOP("the code was refused offline: %1"))
+                    : core::Sentence::translated(
+                        "functions::LibraryChange",
+                        QT_TR_NOOP("the code could not be inspected offline, so it is not "
+                                   "loaded (this says nothing about the code; try again): "
+                                   "%1")))
+                   .arg(m_spec.incoming.problem->sentence());
     for (const NodeState &s : m_states)
-        for (const QString &r : m_spec.refusals(s))
+        for (const core::Sentence &r : m_spec.refusals(s))
             if (!out.contains(r))
                 out << r;
     return out;
 }
 
-QStringList LibraryChange::warnings() const
+core::Sentences LibraryChange::warningSentences() const
 {
-    QStringList out = m_interrupted + driftNotes();
+    core::Sentences out;
+    for (const QString &interrupted : m_interrupted)
+        out << core::Sentence::plain(interrupted); // the load journal's own words
+    out << driftNotes();
     for (const NodeState &s : m_states)
-        for (const QString &w : m_spec.warnings(s))
+        for (const core::Sentence &w : m_spec.warnings(s))
             if (!out.contains(w))
                 out << w;
     return out;
@@ -212,13 +230,19 @@ QStringList LibraryChange::breakingReasons(core::Wording wording) const
     return out;
 }
 
-QString LibraryChange::stageRefusal(Stage needed) const
+core::Sentence LibraryChange::stageSentence(Stage needed) const
 {
-    static const char *const names[] = {"reading the state", "reading the state", "the preflight",
-                                        "the backup",        "the confirmation",  "the change"};
+    static const char *const notDone[] = {
+        QT_TR_NOOP("reading the state has not been done yet"),
+        QT_TR_NOOP("reading the state has not been done yet"),
+        QT_TR_NOOP("the preflight has not been done yet"),
+        QT_TR_NOOP("the backup has not been done yet"),
+        QT_TR_NOOP("the confirmation has not been done yet"),
+        QT_TR_NOOP("the change has not been done yet"),
+    };
     if (m_stage >= needed)
         return {};
-    return QStringLiteral("%1 has not been done yet").arg(QLatin1String(names[int(needed)]));
+    return core::Sentence::translated("functions::LibraryChange", notDone[int(needed)]);
 }
 
 void LibraryChange::backup(

@@ -52,11 +52,21 @@ public:
     // Read from the first node, the reference; other nodes are compared with it (drift).
     QList<ContractDiff> contractDiffs() const;
     CodeDiff codeDiff() const;
-    QStringList driftNotes() const;
-    QStringList refusals() const; // over every node; non-empty: the change cannot be made
+    core::Sentences driftNotes() const;
+    // Over every node; non-empty: the change cannot be made. English by default (the CLI, the
+    // log); the wizard asks for the window's language.
+    core::Sentences refusalSentences() const;
+    QStringList refusals(core::Wording wording = core::Wording::English) const
+    {
+        return core::copies(refusalSentences(), wording);
+    }
     // Drift, node warnings, and first any change a killed process left unverified on these
     // nodes (its load journal): "a load of ... was interrupted at ...; <node> now has ...".
-    QStringList warnings() const;
+    core::Sentences warningSentences() const;
+    QStringList warnings(core::Wording wording = core::Wording::English) const
+    {
+        return core::copies(warningSentences(), wording);
+    }
     Verdict verdict() const; // the worst over every node and library
     bool needsBreakingAcknowledgement() const { return verdict() == Verdict::Breaking; }
     // Of the reference node; English by default (the CLI, the confirmation's refusal).
@@ -131,7 +141,10 @@ private:
     void audit(const ChangeSpec &spec, const NodeState &before, const redis::Command &command,
                const QString &attemptId, NodeOutcome &outcome, const redis::ReplyResult &reply,
                qint64 durationMs);
-    QString stageRefusal(Stage needed) const;
+    // Why a step is refused before `needed` was reached ("the preflight has not been done
+    // yet"); empty when it was. stageRefusal() is its English.
+    core::Sentence stageSentence(Stage needed) const;
+    QString stageRefusal(Stage needed) const { return stageSentence(needed).english; }
     // preflight()'s checks (LibraryChangePreflight.cpp).
     PreflightCheck contractCheck() const; // refused: failed; breaking: a warning
     PreflightCheck environmentCheck() const;

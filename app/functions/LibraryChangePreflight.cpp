@@ -15,6 +15,13 @@ namespace functions {
 namespace {
 
 using Check = PreflightCheck;
+using core::Sentence;
+
+// The preflight's words: in LibraryChange's context, as its members' QT_TR_NOOP are.
+Sentence preflightSaid(const char *source)
+{
+    return Sentence::translated("functions::LibraryChange", source);
+}
 
 QString commandText(const redis::Command &c)
 {
@@ -26,20 +33,25 @@ QString commandText(const redis::Command &c)
     return words.join(QLatin1Char(' '));
 }
 
-Check permissionCheck(const QString &user, const QString &label, const QString &command,
+Check permissionCheck(const QString &user, const Sentence &label, const QString &command,
                       const redis::ReplyResult &reply)
 {
     const session::PermissionCheck p = session::decodeDryRun(user, command, reply);
     using V = session::PermissionCheck::Verdict;
     if (p.verdict == V::Allowed)
-        return Check{label, Check::State::Passed,
-                     QStringLiteral("user '%1' may run %2").arg(user, command)};
+        return Check{
+            label, Check::State::Passed,
+            preflightSaid(QT_TRANSLATE_NOOP("functions::LibraryChange", "user '%1' may run %2"))
+                .arg(user, command)};
     if (p.verdict == V::Denied)
         return Check{label, Check::State::Failed,
-                     QStringLiteral("user '%1' may not run %2: %3").arg(user, command, p.detail)};
+                     preflightSaid(QT_TRANSLATE_NOOP("functions::LibraryChange",
+                                                     "user '%1' may not run %2: %3"))
+                         .arg(user, command, p.detail)};
     return Check{label, Check::State::Warning,
-                 QStringLiteral("could not check (%1); the server still refuses a "
-                                "command the user may not run")
+                 preflightSaid(QT_TRANSLATE_NOOP("functions::LibraryChange",
+                                                 "could not check (%1); the server still "
+                                                 "refuses a command the user may not run"))
                      .arg(p.detail)};
 }
 
@@ -47,33 +59,41 @@ Check permissionCheck(const QString &user, const QString &label, const QString &
 
 PreflightCheck LibraryChange::contractCheck() const
 {
-    const QString label = QStringLiteral("Contract");
-    if (const QStringList refused = refusals(); !refused.isEmpty())
-        return Check{label, Check::State::Failed, refused.join(QLatin1Char('\n'))};
+    const Sentence label = preflightSaid(QT_TR_NOOP("Contract"));
+    if (const core::Sentences refused = refusalSentences(); !refused.isEmpty())
+        return Check{label, Check::State::Failed, core::joined(refused, QStringLiteral("\n"))};
     // Breaking is allowed after an acknowledgement, but it is never "passed": callers fail.
+    const QString semicolon = QStringLiteral("; ");
     if (verdict() == Verdict::Breaking)
-        return Check{label, Check::State::Warning,
-                     QStringLiteral("breaking (%1): %2; the confirmation asks for an "
-                                    "acknowledgement")
-                         .arg(m_spec.library, breakingReasons().join(QStringLiteral("; ")))};
+        return Check{
+            label, Check::State::Warning,
+            preflightSaid(QT_TR_NOOP("breaking (%1): %2; the confirmation asks for an "
+                                     "acknowledgement"))
+                .arg(m_spec.library,
+                     Sentence{breakingReasons(core::Wording::English).join(semicolon),
+                              breakingReasons(core::Wording::Translated).join(semicolon)})};
     return Check{label, Check::State::Passed,
-                 QStringLiteral("%1 (%2)").arg(verdictName(verdict()), m_spec.library)};
+                 preflightSaid(QT_TR_NOOP("%1 (%2)"))
+                     .arg(Sentence{verdictName(verdict()),
+                                   verdictWord(verdict(), core::Wording::Translated)},
+                          m_spec.library)};
 }
 
 PreflightCheck LibraryChange::environmentCheck() const
 {
     const gate::WriteGate *gate = m_context.gate;
     const QString env = gate ? gate->environment() : m_context.environment;
+    const Sentence label = preflightSaid(QT_TR_NOOP("Environment"));
     if (!gate)
-        return Check{QStringLiteral("Environment"), Check::State::Failed,
-                     QStringLiteral("no environment guard for this session")};
-    if (gate->isReadOnly())
-        return Check{QStringLiteral("Environment"), Check::State::Failed, gate->refusalMessage()};
+        return Check{label, Check::State::Failed,
+                     preflightSaid(QT_TR_NOOP("no environment guard for this session"))};
+    if (gate->isReadOnly()) // the guard's own words, English
+        return Check{label, Check::State::Failed, Sentence::plain(gate->refusalMessage())};
     if (env == QLatin1String("production"))
-        return Check{QStringLiteral("Environment"), Check::State::Warning,
-                     QStringLiteral("production, unlocked for this session")};
-    return Check{QStringLiteral("Environment"), Check::State::Passed,
-                 QStringLiteral("%1: writes allowed").arg(env)};
+        return Check{label, Check::State::Warning,
+                     preflightSaid(QT_TR_NOOP("production, unlocked for this session"))};
+    return Check{label, Check::State::Passed,
+                 preflightSaid(QT_TR_NOOP("%1: writes allowed")).arg(env)};
 }
 
 QList<redis::Command> LibraryChange::dryRuns(qsizetype node, const redis::Command &change) const
@@ -95,7 +115,7 @@ PreflightCheck LibraryChange::lockPermission(qsizetype node,
 {
     const ChangeTarget &target = m_context.nodes.at(node);
     const QString address = m_states.at(node).address;
-    const QString label = QStringLiteral("Change lock on %1").arg(address);
+    const Sentence label = preflightSaid(QT_TR_NOOP("Change lock on %1")).arg(address);
     const QList<redis::Command> lock = ChangeLease::commandsFor(target);
     for (qsizetype k = 0; k < lock.size(); ++k) {
         const Check c =
@@ -107,8 +127,8 @@ PreflightCheck LibraryChange::lockPermission(qsizetype node,
             return c;
     }
     return Check{label, Check::State::Passed,
-                 QStringLiteral("user '%1' may take and give back the change lock "
-                                "(key %2)")
+                 preflightSaid(QT_TR_NOOP("user '%1' may take and give back the change lock "
+                                          "(key %2)"))
                      .arg(m_context.loadUser, QString::fromUtf8(target.lockKey))};
 }
 
@@ -117,15 +137,16 @@ LibraryChange::permissionChecks(qsizetype node, const redis::Command &change,
                                 const QList<redis::ReplyResult> &replies) const
 {
     const QString address = m_states.at(node).address;
-    const QString label = QStringLiteral("Permission on %1").arg(address);
+    const Sentence label = preflightSaid(QT_TR_NOOP("Permission on %1")).arg(address);
     QList<PreflightCheck> checks;
     if (change.isEmpty())
         checks << Check{label, Check::State::Passed,
-                        QStringLiteral("nothing to change on this node")};
+                        preflightSaid(QT_TR_NOOP("nothing to change on this node"))};
     else
         checks << permissionCheck(m_context.loadUser, label, commandText(change),
                                   replyAt(replies, 1));
-    checks << permissionCheck(m_context.loadUser, QStringLiteral("Backup on %1").arg(address),
+    checks << permissionCheck(m_context.loadUser,
+                              preflightSaid(QT_TR_NOOP("Backup on %1")).arg(address),
                               QStringLiteral("FUNCTION DUMP"), replyAt(replies, 0));
     checks << lockPermission(node, replies);
     return checks;
@@ -134,8 +155,8 @@ LibraryChange::permissionChecks(qsizetype node, const redis::Command &change,
 void LibraryChange::preflight(std::function<void(const PreflightReport &)> done)
 {
     PreflightReport report;
-    if (const QString why = stageRefusal(Stage::StateRead); !why.isEmpty()) {
-        report.checks << Check{QStringLiteral("Sequence"), Check::State::Failed, why};
+    if (const Sentence why = stageSentence(Stage::StateRead); !why.isEmpty()) {
+        report.checks << Check{preflightSaid(QT_TR_NOOP("Sequence")), Check::State::Failed, why};
         return done(report);
     }
     gate::WriteGate *gate = m_context.gate;

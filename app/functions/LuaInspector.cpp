@@ -15,6 +15,9 @@ namespace {
 
 using Kind = InspectionProblem::Kind;
 
+// What the inspection says in the window's language (the CLI and the log keep the English).
+const char *const InspectionContext = "functions::Inspection";
+
 // sdssplitargs, the splitter Redis applies to the shebang line: blanks separate, quotes
 // group. nullopt for unbalanced quotes (Redis then says "Invalid library metadata").
 std::optional<QList<QByteArray>> splitArgs(const QByteArray &line)
@@ -139,7 +142,17 @@ std::optional<InspectionProblem> checkText(const QByteArray &code, const Inspect
 
 QString InspectionProblem::toString() const
 {
-    return line > 0 ? QStringLiteral("line %1: %2").arg(line).arg(message) : message;
+    return sentence().english;
+}
+
+core::Sentence InspectionProblem::sentence() const
+{
+    if (line <= 0)
+        return core::Sentence::plain(message);
+    return core::Sentence::translated(InspectionContext,
+                                      QT_TRANSLATE_NOOP("functions::Inspection", "line %1: %2"))
+        .arg(line)
+        .arg(message);
 }
 
 QString InspectionProblem::refusal() const
@@ -229,27 +242,41 @@ const InspectedFunction *Inspection::function(const QString &name) const
 
 namespace {
 
-QString lineList(const QList<int> &lines)
+// "4, 9": the lines a warning names (the sentence says "line" or "lines").
+QString lineNumbers(const QList<int> &lines)
 {
     QStringList numbers;
     for (int l : lines)
         numbers << QString::number(l);
-    return (lines.size() == 1 ? QStringLiteral("line ") : QStringLiteral("lines "))
-           + numbers.join(QStringLiteral(", "));
+    return numbers.join(QStringLiteral(", "));
 }
 
 // Said whatever the target: a library is loaded on one server today and on another tomorrow.
-QStringList serverAliasWarnings(const ServerAliasUse &use)
+core::Sentences serverAliasWarnings(const ServerAliasUse &use)
 {
-    QStringList out;
+    const auto said = [](const QList<int> &lines, const char *one, const char *several) {
+        return core::Sentence::translated(InspectionContext, lines.size() == 1 ? one : several)
+            .arg(lineNumbers(lines));
+    };
+    core::Sentences out;
     if (!use.topLevelLines.isEmpty())
-        out << QStringLiteral("%1: `server` is Valkey's name for `redis`; Redis has no such "
-                              "global, so this library will not load on Redis")
-                   .arg(lineList(use.topLevelLines));
+        out << said(use.topLevelLines,
+                    QT_TRANSLATE_NOOP("functions::Inspection",
+                                      "line %1: `server` is Valkey's name for `redis`; Redis has "
+                                      "no such global, so this library will not load on Redis"),
+                    QT_TRANSLATE_NOOP("functions::Inspection",
+                                      "lines %1: `server` is Valkey's name for `redis`; Redis has "
+                                      "no such global, so this library will not load on Redis"));
     if (!use.functionLines.isEmpty())
-        out << QStringLiteral("%1: `server` is Valkey's name for `redis`; on Redis the library "
-                              "loads but its functions fail when they reach these lines")
-                   .arg(lineList(use.functionLines));
+        out << said(use.functionLines,
+                    QT_TRANSLATE_NOOP("functions::Inspection",
+                                      "line %1: `server` is Valkey's name for `redis`; on Redis "
+                                      "the library loads but its functions fail when they reach "
+                                      "these lines"),
+                    QT_TRANSLATE_NOOP("functions::Inspection",
+                                      "lines %1: `server` is Valkey's name for `redis`; on Redis "
+                                      "the library loads but its functions fail when they reach "
+                                      "these lines"));
     return out;
 }
 

@@ -1077,6 +1077,92 @@
     </message>
 </context>
 <context>
+    <name>functions::CaseTwins</name>
+    <message>
+        <source>the dump for %1 in %2 cannot be read, so the libraries it would install are unknown: %3</source>
+        <translation>%2 中 %1 的转储无法读取，因此不知道它会装入哪些函数库：%3</translation>
+    </message>
+    <message>
+        <source>the dump for %1 holds library %2, whose function names differ only in case (%3): Redis 7.0 crashes (an assertion) when such a library is later replaced or deleted, so it is not restored</source>
+        <translation>%1 的转储含有函数库 %2，其函数名仅大小写不同（%3）：此类函数库日后被替换或删除时 Redis 7.0 会崩溃（断言失败），因此不予恢复</translation>
+    </message>
+    <message>
+        <source>library %1 inside the dump for %2 was refused offline: %3</source>
+        <translation>%2 的转储中的函数库 %1 被离线检查拒绝：%3</translation>
+    </message>
+    <message>
+        <source>library %1 inside the dump for %2 could not be inspected offline, so it is not loaded (this says nothing about the code; try again): %3</source>
+        <translation>%2 的转储中的函数库 %1 无法离线检查，因此不予加载（这并不说明代码有问题；请重试）：%3</translation>
+    </message>
+    <message>
+        <source>the dump for %1 does not hold what %2 lists (%3): it is not restored</source>
+        <translation>%1 的转储与 %2 列出的内容不符（%3）：不予恢复</translation>
+    </message>
+    <message>
+        <source>library %1 on %2 registers functions whose names differ only in case (%3): Redis 7.0 crashes (an assertion) when it replaces or deletes such a library, so %4 is not sent. Only FUNCTION FLUSH, or a restore with the FLUSH policy, removes it safely</source>
+        <translation>%2 上的函数库 %1 注册了名称仅大小写不同的函数（%3）：Redis 7.0 替换或删除此类函数库时会崩溃（断言失败），因此不发送 %4。只有 FUNCTION FLUSH 或使用 FLUSH 策略的恢复能安全地移除它</translation>
+    </message>
+</context>
+<context>
+    <name>functions::ChangePlan</name>
+    <message>
+        <source>not loaded</source>
+        <translation>未加载</translation>
+    </message>
+    <message>
+        <source>could not read FUNCTION LIST: %1</source>
+        <translation>无法读取 FUNCTION LIST：%1</translation>
+    </message>
+    <message>
+        <source>could not read FUNCTION LIST on %1: %2</source>
+        <translation>无法读取 %1 上的 FUNCTION LIST：%2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>new code</source>
+        <translation>新代码</translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation>已删除</translation>
+    </message>
+    <message>
+        <source>backup %1 (%2)</source>
+        <translation>备份 %1（%2）</translation>
+    </message>
+    <message>
+        <source>loaded on %1 (%2)</source>
+        <translation>已加载于 %1（%2）</translation>
+    </message>
+    <message>
+        <source>FUNCTION RESTORE APPEND would fail: library %1 exists on %2 (choose REPLACE or FLUSH)</source>
+        <translation>FUNCTION RESTORE APPEND 会失败：%2 上已有函数库 %1（请选择 REPLACE 或 FLUSH）</translation>
+    </message>
+    <message>
+        <source>the dump comes from Redis %1 and %2 runs %3: a dump from a newer Redis does not restore on an older one</source>
+        <translation>转储来自 Redis %1，而 %2 运行的是 %3：较新 Redis 的转储无法在较旧的 Redis 上恢复</translation>
+    </message>
+    <message>
+        <source>the backup %1 has no node %2</source>
+        <translation>备份 %1 中没有节点 %2</translation>
+    </message>
+    <message>
+        <source>library %1 is not loaded on %2</source>
+        <translation>函数库 %1 未加载在 %2 上</translation>
+    </message>
+    <message>
+        <source>%1 restarted (or is another server) since the backup: its run_id changed</source>
+        <translation>%1 自备份以来已重启（或是另一台服务器）：其 run_id 已改变</translation>
+    </message>
+</context>
+<context>
     <name>functions::ChangeUser</name>
     <message>
         <source>ACL user &apos;%1&apos; (the profile&apos;s release user)</source>
@@ -1192,6 +1278,164 @@
     <message>
         <source>, </source>
         <translation>，</translation>
+    </message>
+    <message>
+        <source>the new code states no version (a &quot;-- version:&quot; line right after the shebang)</source>
+        <translation>新代码没有声明版本（应在 shebang 之后紧跟一行“-- version:”）</translation>
+    </message>
+    <message>
+        <source>the code changed but the version did not (%1)</source>
+        <translation>代码已改变，但版本没有改变（%1）</translation>
+    </message>
+    <message>
+        <source>the loaded code could not be inspected offline (%1): function bodies were not compared</source>
+        <translation>已加载的代码无法离线检查（%1）：未比较函数体</translation>
+    </message>
+    <message>
+        <source>in-place contract change: %1&apos;s code changed; an incompatible change needs a new name (_v%2)</source>
+        <translation>原地契约变更：%1 的代码已改变；不兼容的变更需要新名称（_v%2）</translation>
+    </message>
+    <message>
+        <source>the file was refused offline: %1</source>
+        <translation>文件被离线检查拒绝：%1</translation>
+    </message>
+    <message>
+        <source>the file could not be inspected offline, so it is not loaded (this says nothing about the code; try again): %1</source>
+        <translation>文件无法离线检查，因此不予加载（这并不说明代码有问题；请重试）：%1</translation>
+    </message>
+    <message>
+        <source>Function %1 already exists in library %2 (as %3)</source>
+        <translation>函数 %1 已存在于函数库 %2 中（名为 %3）</translation>
+    </message>
+    <message>
+        <source>the version goes down, %1 → %2: an older release replaces a newer one</source>
+        <translation>版本降低，%1 → %2：较旧的发布替换了较新的发布</translation>
+    </message>
+</context>
+<context>
+    <name>functions::Inspection</name>
+    <message>
+        <source>line %1: %2</source>
+        <translation>第 %1 行：%2</translation>
+    </message>
+    <message>
+        <source>line %1: `server` is Valkey&apos;s name for `redis`; Redis has no such global, so this library will not load on Redis</source>
+        <translation>第 %1 行：`server` 是 Valkey 对 `redis` 的称呼；Redis 没有这个全局变量，因此此函数库无法在 Redis 上加载</translation>
+    </message>
+    <message>
+        <source>lines %1: `server` is Valkey&apos;s name for `redis`; Redis has no such global, so this library will not load on Redis</source>
+        <translation>第 %1 行：`server` 是 Valkey 对 `redis` 的称呼；Redis 没有这个全局变量，因此此函数库无法在 Redis 上加载</translation>
+    </message>
+    <message>
+        <source>line %1: `server` is Valkey&apos;s name for `redis`; on Redis the library loads but its functions fail when they reach these lines</source>
+        <translation>第 %1 行：`server` 是 Valkey 对 `redis` 的称呼；在 Redis 上函数库可以加载，但其函数执行到这一行时会失败</translation>
+    </message>
+    <message>
+        <source>lines %1: `server` is Valkey&apos;s name for `redis`; on Redis the library loads but its functions fail when they reach these lines</source>
+        <translation>第 %1 行：`server` 是 Valkey 对 `redis` 的称呼；在 Redis 上函数库可以加载，但其函数执行到这些行时会失败</translation>
+    </message>
+</context>
+<context>
+    <name>functions::LibraryChange</name>
+    <message>
+        <source>%1 holds %2 %3, %4 holds %5</source>
+        <translation>%1 上的 %2 为 %3，%4 上为 %5</translation>
+    </message>
+    <message>
+        <source>%1 holds %2 %3, %4 holds nothing</source>
+        <translation>%1 上的 %2 为 %3，%4 上没有该函数库</translation>
+    </message>
+    <message>
+        <source>the code was refused offline: %1</source>
+        <translation>代码被离线检查拒绝：%1</translation>
+    </message>
+    <message>
+        <source>the code could not be inspected offline, so it is not loaded (this says nothing about the code; try again): %1</source>
+        <translation>代码无法离线检查，因此不予加载（这并不说明代码有问题；请重试）：%1</translation>
+    </message>
+    <message>
+        <source>reading the state has not been done yet</source>
+        <translation>尚未读取状态</translation>
+    </message>
+    <message>
+        <source>the preflight has not been done yet</source>
+        <translation>尚未进行预检</translation>
+    </message>
+    <message>
+        <source>the backup has not been done yet</source>
+        <translation>尚未进行备份</translation>
+    </message>
+    <message>
+        <source>the confirmation has not been done yet</source>
+        <translation>尚未确认</translation>
+    </message>
+    <message>
+        <source>the change has not been done yet</source>
+        <translation>尚未进行变更</translation>
+    </message>
+    <message>
+        <source>user &apos;%1&apos; may run %2</source>
+        <translation>用户“%1”可以运行 %2</translation>
+    </message>
+    <message>
+        <source>user &apos;%1&apos; may not run %2: %3</source>
+        <translation>用户“%1”不能运行 %2：%3</translation>
+    </message>
+    <message>
+        <source>could not check (%1); the server still refuses a command the user may not run</source>
+        <translation>无法检查（%1）；服务器仍会拒绝该用户无权运行的命令</translation>
+    </message>
+    <message>
+        <source>Contract</source>
+        <translation>契约</translation>
+    </message>
+    <message>
+        <source>breaking (%1): %2; the confirmation asks for an acknowledgement</source>
+        <translation>破坏性变更（%1）：%2；确认步骤会要求再次确认</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>环境</translation>
+    </message>
+    <message>
+        <source>no environment guard for this session</source>
+        <translation>此会话没有环境防护</translation>
+    </message>
+    <message>
+        <source>production, unlocked for this session</source>
+        <translation>生产环境，本次会话已解锁</translation>
+    </message>
+    <message>
+        <source>%1: writes allowed</source>
+        <translation>%1：允许写入</translation>
+    </message>
+    <message>
+        <source>Change lock on %1</source>
+        <translation>%1 上的变更锁</translation>
+    </message>
+    <message>
+        <source>user &apos;%1&apos; may take and give back the change lock (key %2)</source>
+        <translation>用户“%1”可以获取并交还变更锁（键 %2）</translation>
+    </message>
+    <message>
+        <source>Permission on %1</source>
+        <translation>%1 上的权限</translation>
+    </message>
+    <message>
+        <source>nothing to change on this node</source>
+        <translation>此节点上没有需要变更的内容</translation>
+    </message>
+    <message>
+        <source>Backup on %1</source>
+        <translation>%1 上的备份</translation>
+    </message>
+    <message>
+        <source>Sequence</source>
+        <translation>顺序</translation>
     </message>
 </context>
 <context>

@@ -154,9 +154,10 @@ private slots:
 
         const PreflightReport pre = change.preflightBlocking();
         QVERIFY2(pre.passed(), qPrintable(pre.refusal()));
-        QCOMPARE(pre.checks.at(2).detail,
+        QCOMPARE(pre.checks.at(2).detail.english,
                  QStringLiteral("user 'default' may run FUNCTION LOAD REPLACE"));
-        QCOMPARE(pre.checks.at(3).detail, QStringLiteral("user 'default' may run FUNCTION DUMP"));
+        QCOMPARE(pre.checks.at(3).detail.english,
+                 QStringLiteral("user 'default' may run FUNCTION DUMP"));
         const auto backup = change.backupBlocking();
         QVERIFY2(backup.ok(), backup.ok() ? "" : qPrintable(backup.error()));
         QVERIFY(QFile::exists(change.backupPath()));
@@ -290,7 +291,8 @@ private slots:
         pre = change.preflightBlocking();
         QVERIFY2(pre.passed(), qPrintable(pre.refusal()));
         QCOMPARE(pre.checks.at(1).state, PreflightCheck::State::Warning);
-        QCOMPARE(pre.checks.at(1).detail, QStringLiteral("production, unlocked for this session"));
+        QCOMPARE(pre.checks.at(1).detail.english,
+                 QStringLiteral("production, unlocked for this session"));
         QVERIFY(change.backupBlocking().ok());
         QCOMPARE(change.confirm("other_lib", true), QString());
         m_gate->lock(); // locked again before the last step: nothing is sent

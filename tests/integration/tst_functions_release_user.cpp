@@ -118,10 +118,11 @@ private slots:
         prepare(load, false, &pre);
         QVERIFY2(pre.warnings().isEmpty(), qPrintable(pre.warnings().join('\n')));
         const QString permission = QStringLiteral("user 'release' may run FUNCTION LOAD REPLACE");
-        QVERIFY(std::any_of(pre.checks.begin(), pre.checks.end(),
-                            [&](const PreflightCheck &c) { return c.detail == permission; }));
+        QVERIFY(std::any_of(pre.checks.begin(), pre.checks.end(), [&](const PreflightCheck &c) {
+            return c.detail.english == permission;
+        }));
         QVERIFY(std::any_of(pre.checks.begin(), pre.checks.end(), [](const PreflightCheck &c) {
-            return c.detail == QLatin1String("user 'release' may run FUNCTION DUMP");
+            return c.detail.english == QLatin1String("user 'release' may run FUNCTION DUMP");
         }));
         const ExecutionReport loaded = load.executeBlocking();
         QVERIFY2(loaded.succeeded(), qPrintable(loaded.refusal + loaded.nodes.value(0).message));
@@ -201,10 +202,10 @@ private slots:
         const PreflightReport pre = rollback.preflightBlocking();
         QVERIFY(pre.passed());
         const PreflightCheck contract = pre.checks.first();
-        QCOMPARE(contract.label, QStringLiteral("Contract"));
+        QCOMPARE(contract.label.english, QStringLiteral("Contract"));
         QCOMPARE(contract.state, PreflightCheck::State::Warning);
-        QVERIFY2(contract.detail.startsWith(QLatin1String("breaking (inventory_lib_v1): ")),
-                 qPrintable(contract.detail));
+        QVERIFY2(contract.detail.english.startsWith(QLatin1String("breaking (inventory_lib_v1): ")),
+                 qPrintable(contract.detail.english));
         QCOMPARE(pre.warnings().size(), 1);
         QVERIFY(pre.warnings().first().startsWith(QLatin1String("Contract: breaking")));
     }

@@ -95,9 +95,9 @@ private slots:
             QCOMPARE(i.serverAlias.topLevelLines, QList<int>{3});
             QVERIFY(i.serverAlias.functionLines.isEmpty());
             QCOMPARE(i.warnings.size(), 1);
-            QVERIFY2(i.warnings[0].startsWith(QLatin1String("line 3: `server` is Valkey's"))
-                         && i.warnings[0].contains(QLatin1String("will not load on Redis")),
-                     qPrintable(i.warnings[0]));
+            QVERIFY2(i.warnings[0].english.startsWith(QLatin1String("line 3: `server` is Valkey's"))
+                         && i.warnings[0].english.contains(QLatin1String("will not load on Redis")),
+                     qPrintable(i.warnings[0].english));
         }
     }
 
@@ -118,9 +118,9 @@ private slots:
             QVERIFY(i.serverAlias.topLevelLines.isEmpty());
             QCOMPARE(i.serverAlias.functionLines, QList<int>{3});
             QCOMPARE(i.warnings.size(), 1);
-            QVERIFY2(i.warnings[0].startsWith(QLatin1String("line 3: `server`"))
-                         && i.warnings[0].contains(QLatin1String("functions fail")),
-                     qPrintable(i.warnings[0]));
+            QVERIFY2(i.warnings[0].english.startsWith(QLatin1String("line 3: `server`"))
+                         && i.warnings[0].english.contains(QLatin1String("functions fail")),
+                     qPrintable(i.warnings[0].english));
         }
     }
 

@@ -146,8 +146,9 @@ private slots:
 
         const ContractDiff d = diffContract(v120, {loaded(v100.code)});
         QCOMPARE(d.verdict, Verdict::Compatible);
-        QCOMPARE(d.warnings, QStringList{"in-place contract change: inventory_deduct_v1's code "
-                                         "changed; an incompatible change needs a new name (_v2)"});
+        QCOMPARE(core::copies(d.warnings, core::Wording::English),
+                 QStringList{"in-place contract change: inventory_deduct_v1's code "
+                             "changed; an incompatible change needs a new name (_v2)"});
         QCOMPARE(d.summary(),
                  QStringLiteral("inventory_lib_v1 1.0.0 → 1.3.0: compatible (4 added, 1 changed)"));
         QVERIFY(fn(d, "inventory_deduct_v2")->added());
@@ -258,12 +259,13 @@ private slots:
         if (!note.isEmpty())
             QVERIFY2(f->notes.join("; ").contains(note), qPrintable(f->notes.join("; ")));
         if (warning.isEmpty())
-            QVERIFY2(d.warnings.isEmpty(), qPrintable(d.warnings.join("; ")));
+            QVERIFY2(d.warnings.isEmpty(), qPrintable(core::joined(d.warnings, "; ").english));
         else
-            QVERIFY2(d.warnings.join("; ").contains(warning), qPrintable(d.warnings.join("; ")));
+            QVERIFY2(core::joined(d.warnings, "; ").english.contains(warning),
+                     qPrintable(core::joined(d.warnings, "; ").english));
         // Only an older release going in is a rollback, said in words, never asked "(a rollback?)".
         QCOMPARE(d.versionDown, QByteArray(QTest::currentDataTag()) == "version goes down");
-        QVERIFY(!d.warnings.join("; ").contains("?)"));
+        QVERIFY(!core::joined(d.warnings, "; ").english.contains("?)"));
         QCOMPARE(d.breakingReasons().isEmpty(), verdict != Verdict::Breaking);
         QCOMPARE(d.toJson().value("verdict").toString(), verdictName(verdict));
     }
@@ -279,7 +281,7 @@ private slots:
         QCOMPARE(d.verdict, Verdict::Refused);
         QCOMPARE(d.collisions.size(), 1);
         QCOMPARE(d.collisions.first().otherLibrary, QStringLiteral("other"));
-        QCOMPARE(d.refusals.first(),
+        QCOMPARE(d.refusals.first().english,
                  QStringLiteral("Function F_v1 already exists in library other (as f_v1)"));
     }
 
@@ -287,7 +289,7 @@ private slots:
     {
         const ContractDiff d = diffContract(inspectLibrary("#!lua name=lib\nx = 1\n"), {});
         QCOMPARE(d.verdict, Verdict::Refused);
-        QCOMPARE(d.refusals.first(),
+        QCOMPARE(d.refusals.first().english,
                  QStringLiteral("the file was refused offline: line 2: Attempt to modify a "
                                 "readonly table (global 'x')"));
     }
@@ -425,9 +427,10 @@ private slots:
         const CodeDiff code = spec.codeDiff(node);
         QVERIFY2(code.leftLabel.contains(QLatin1String("could not read FUNCTION LIST")),
                  qPrintable(code.leftLabel));
-        QVERIFY2(spec.refusals(node).join(' ').contains(QLatin1String("could not read FUNCTION "
-                                                                      "LIST")),
-                 qPrintable(spec.refusals(node).join(' ')));
+        QVERIFY2(core::joined(spec.refusals(node), " ")
+                     .english.contains(QLatin1String("could not read FUNCTION "
+                                                     "LIST")),
+                 qPrintable(core::joined(spec.refusals(node), " ").english));
         // A node that was read and lacks the library is "not loaded".
         node.error.clear();
         QVERIFY(spec.contractDiffs(node).first().summary().contains(QLatin1String("not loaded")));

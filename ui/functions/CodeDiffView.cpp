@@ -124,8 +124,8 @@ void CodeDiffView::showRow(int row)
 
 void CodeDiffView::setDiff(const functions::CodeDiff &diff)
 {
-    m_leftLabel->setText(tr("Before: %1").arg(diff.leftLabel));
-    m_rightLabel->setText(tr("After: %1").arg(diff.rightLabel));
+    m_leftLabel->setText(tr("Before: %1").arg(diff.leftLabelText));
+    m_rightLabel->setText(tr("After: %1").arg(diff.rightLabelText));
     QString counts = diff.identical ? tr("The code is identical: nothing to load.")
                                     : tr("%1 lines added, %2 removed (edited lines count as both)")
                                           .arg(diff.added)

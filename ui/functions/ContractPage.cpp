@@ -214,11 +214,14 @@ void ContractPage::showDetail()
 
 void ContractPage::showNotices(Verdict verdict)
 {
-    const QStringList refusals = m_change.refusals();
+    const QStringList refusals = m_change.refusals(core::Wording::Translated);
     m_refusals->setNotice(
         NoticeBanner::Kind::Danger,
         refusals.isEmpty() ? QString() : tr("Cannot go on:\n• %1").arg(refusals.join("\n• ")));
-    QStringList warnings = m_change.warnings();
+    QStringList warnings = m_change.warnings(core::Wording::Translated);
+    // What the file uses that loads here but not on every server (Valkey's `server`).
+    if (m_change.spec().action == functions::ChangeAction::Load)
+        warnings << core::copies(m_change.spec().incoming.warnings, core::Wording::Translated);
     if (verdict == Verdict::Breaking)
         warnings.prepend(tr("Breaking: %1. Callers that use these functions will fail; the "
                             "confirmation will ask for a second acknowledgement.")

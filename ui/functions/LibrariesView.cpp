@@ -444,7 +444,7 @@ LibrariesView::openInspected(const QString &path,
                 ? tr("%1 could not be inspected offline, so it is not loaded. This says nothing "
                      "about the code: try again when the machine is less busy.\n\n%2")
                 : tr("%1 cannot be loaded, Redis would refuse it:\n\n%2");
-        QMessageBox::warning(this, tr("Load library"), why.arg(path, problem.toString()));
+        QMessageBox::warning(this, tr("Load library"), why.arg(path, problem.sentence().text));
         return nullptr;
     }
     return open(functions::LibraryChange::loadSpec(*inspected));

@@ -78,19 +78,19 @@ void PreflightPage::run()
             auto *item = new QTreeWidgetItem(m_checks, {failed    ? tr("✖ refused")
                                                         : warning ? tr("⚠ warning")
                                                                   : tr("✔ passed"),
-                                                        c.label, c.detail});
+                                                        c.label.text, c.detail.text});
             item->setForeground(0, failed    ? Palette::error()
                                    : warning ? Palette::warning()
                                              : Palette::ok());
-            item->setToolTip(2, c.detail);
+            item->setToolTip(2, c.detail.text);
         }
         for (int c = 0; c < 2; ++c)
             m_checks->resizeColumnToContents(c);
-        const QStringList warnings = report.warnings();
+        const QStringList warnings = report.warnings(core::Wording::Translated);
         if (!m_passed)
-            m_summary->setNotice(
-                NoticeBanner::Kind::Danger,
-                tr("The change cannot be made from this session:\n%1").arg(report.refusal()));
+            m_summary->setNotice(NoticeBanner::Kind::Danger,
+                                 tr("The change cannot be made from this session:\n%1")
+                                     .arg(report.refusal(core::Wording::Translated)));
         else if (!warnings.isEmpty()) // a warning stays a warning in the summary too
             m_summary->setNotice(
                 NoticeBanner::Kind::Warning,
