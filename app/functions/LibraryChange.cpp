@@ -212,13 +212,18 @@ QStringList LibraryChange::breakingReasons(core::Wording wording) const
     return out;
 }
 
-QString LibraryChange::stageRefusal(Stage needed) const
+QString LibraryChange::stageRefusal(Stage needed, core::Wording wording) const
 {
-    static const char *const names[] = {"reading the state", "reading the state", "the preflight",
-                                        "the backup",        "the confirmation",  "the change"};
+    static const char *const names[] = {
+        QT_TR_NOOP("reading the state"), QT_TR_NOOP("reading the state"),
+        QT_TR_NOOP("the preflight"),     QT_TR_NOOP("the backup"),
+        QT_TR_NOOP("the confirmation"),  QT_TR_NOOP("the change")};
     if (m_stage >= needed)
         return {};
-    return QStringLiteral("%1 has not been done yet").arg(QLatin1String(names[int(needed)]));
+    const auto say = [wording](const char *source) {
+        return core::word(wording, "functions::LibraryChange", source);
+    };
+    return say(QT_TR_NOOP("%1 has not been done yet")).arg(say(names[int(needed)]));
 }
 
 void LibraryChange::backup(

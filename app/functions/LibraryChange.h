@@ -110,9 +110,9 @@ private:
     };
     // Empty when the node may be written: else the change lock was lost, or the node no
     // longer holds `expectedBefore`.
-    QString rereadRefusal(const NodeStep &step,
-                          const std::optional<QList<redis::LibraryInfo>> &expectedBefore,
-                          bool locked, const QList<redis::ReplyResult> &replies) const;
+    core::Sentence rereadRefusal(const NodeStep &step,
+                                 const std::optional<QList<redis::LibraryInfo>> &expectedBefore,
+                                 bool locked, const QList<redis::ReplyResult> &replies) const;
     void sendOnNode(NodeStep step); // write-ahead audit, load journal, send
     void verifyOnNode(NodeStep step, const redis::ReplyResult &reply, qint64 ms,
                       const QString &attemptId, const LoadJournalEntry &journal);
@@ -131,7 +131,9 @@ private:
     void audit(const ChangeSpec &spec, const NodeState &before, const redis::Command &command,
                const QString &attemptId, NodeOutcome &outcome, const redis::ReplyResult &reply,
                qint64 durationMs);
-    QString stageRefusal(Stage needed) const;
+    // Empty when the steps before `needed` were done; else which one was not (English by
+    // default: the CLI, the preflight's check).
+    QString stageRefusal(Stage needed, core::Wording wording = core::Wording::English) const;
     // preflight()'s checks (LibraryChangePreflight.cpp).
     PreflightCheck contractCheck() const; // refused: failed; breaking: a warning
     PreflightCheck environmentCheck() const;
