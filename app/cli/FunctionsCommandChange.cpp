@@ -61,24 +61,26 @@ QJsonArray reportNodes(Context &context, const functions::ExecutionReport &done,
 {
     QJsonArray nodes;
     for (const functions::NodeOutcome &n : done.nodes) {
-        nodes.append(QJsonObject{{QStringLiteral("address"), n.address},
-                                 {QStringLiteral("applied"), n.applied},
-                                 {QStringLiteral("verified"), n.verified},
-                                 {QStringLiteral("outcome_unknown"), n.outcomeUnknown},
-                                 {QStringLiteral("rolled_back"), n.rolledBack},
-                                 {QStringLiteral("final_state"), n.finalState},
-                                 {QStringLiteral("holds"), n.holds},
-                                 {QStringLiteral("message"), n.message}});
+        nodes.append(
+            QJsonObject{{QStringLiteral("address"), n.address},
+                        {QStringLiteral("applied"), n.applied},
+                        {QStringLiteral("verified"), n.verified},
+                        {QStringLiteral("outcome_unknown"), n.outcomeUnknown},
+                        {QStringLiteral("rolled_back"), n.rolledBack},
+                        {QStringLiteral("final_state"), functions::finalStateWord(n.finalState)},
+                        {QStringLiteral("holds"), n.holds.english},
+                        {QStringLiteral("message"), n.message.english}});
         if (!json)
-            context.out << n.address << ": " << n.message << '\n';
+            context.out << n.address << ": " << n.message.english << '\n';
     }
     if (!json && done.nodes.size() > 1) {
         context.out << "\n"
                     << QStringLiteral("node").leftJustified(22) << ' '
                     << QStringLiteral("final state").leftJustified(16) << " holds now\n";
         for (const functions::NodeOutcome &n : done.nodes)
-            context.out << n.address.leftJustified(22) << ' ' << n.finalState.leftJustified(16)
-                        << ' ' << n.holds << '\n';
+            context.out << n.address.leftJustified(22) << ' '
+                        << functions::finalStateWord(n.finalState).leftJustified(16) << ' '
+                        << n.holds.english << '\n';
     }
     return nodes;
 }
@@ -87,19 +89,17 @@ QJsonArray reportNodes(Context &context, const functions::ExecutionReport &done,
 // (refused, rolled back, untouched): 1. Anything else: look (4).
 std::pair<int, QString> unsuccessfulEnd(const functions::ExecutionReport &done)
 {
-    static const QStringList settled{QStringLiteral("unchanged"), QStringLiteral("rolled back"),
-                                     QStringLiteral("not touched")};
     const bool unclear =
         std::any_of(done.nodes.begin(), done.nodes.end(), [&](const functions::NodeOutcome &n) {
-            return n.outcomeUnknown || !settled.contains(n.finalState);
+            return n.outcomeUnknown || !n.settled();
         });
     const auto failed =
         std::find_if(done.nodes.begin(), done.nodes.end(), [](const functions::NodeOutcome &n) {
-            return !n.verified && n.finalState != QLatin1String("not touched");
+            return !n.verified && n.finalState != functions::FinalState::NotTouched;
         });
     QString why = done.nodes.isEmpty()         ? QStringLiteral("nothing was done")
-                  : failed != done.nodes.end() ? failed->message
-                                               : done.nodes.last().message;
+                  : failed != done.nodes.end() ? failed->message.english
+                                               : done.nodes.last().message.english;
     if (done.rolledBack())
         why += QStringLiteral("; the nodes changed before it were rolled back (see the table)");
     return {unclear ? int(ChangeUnverified) : int(ExitFailed), why};
@@ -174,7 +174,7 @@ int drive(Context &context, QCommandLineParser &parser, ChangeOptions &o, Sessio
     const functions::ExecutionReport done = change.executeBlocking();
     report.insert(QStringLiteral("nodes"), reportNodes(context, done, json));
     if (!done.refusal.isEmpty())
-        return finish(ExitFailed, done.refusal);
+        return finish(ExitFailed, done.refusal.english);
     if (done.succeeded())
         return finish(ExitOk, {});
     const auto [code, why] = unsuccessfulEnd(done);

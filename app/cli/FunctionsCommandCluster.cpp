@@ -94,7 +94,7 @@ void printMatrix(Context &context, const functions::LibraryMatrix &matrix,
         }
     }
     for (const functions::LibraryDrift &d : matrix.drift())
-        context.out << "drift: " << d.detail << '\n';
+        context.out << "drift: " << d.detail.english << '\n';
     for (const QString &u : matrix.unreadable())
         context.out << u << '\n';
     switch (matrix.state()) {

@@ -3,9 +3,18 @@
 
 #include "LibraryChange.h"
 
+#include <QCoreApplication>
+
 namespace functions {
 
 namespace {
+
+// Why a node cannot be copied from, in the window's language (the Libraries tab's warning);
+// the CLI loads no translator and prints the English.
+struct AlignNodesText
+{
+    Q_DECLARE_TR_FUNCTIONS(functions::AlignNodes)
+};
 
 const NodeLibraries *findNode(const LibraryMatrix &matrix, const QString &address)
 {
@@ -43,14 +52,15 @@ core::Result<ChangeSpec, QString> alignSpec(const LibraryMatrix &matrix, const Q
         known << n.address;
     const NodeLibraries *source = findNode(matrix, from);
     if (!source)
-        return QStringLiteral("%1 is not a node of this cluster (nodes: %2)")
+        return AlignNodesText::tr("%1 is not a node of this cluster (nodes: %2)")
             .arg(from, known.join(QStringLiteral(", ")));
     if (!source->error.isEmpty())
-        return QStringLiteral("%1: nothing can be copied from it").arg(source->unreadable());
+        return AlignNodesText::tr("%1: nothing can be copied from it")
+            .arg(source->unreadable(core::Wording::Translated));
     const redis::LibraryInfo *lib = source->library(library);
     if (!lib)
-        return QStringLiteral("%1 holds no library %2: pick a node that has it (see "
-                              "'functions status')")
+        return AlignNodesText::tr("%1 holds no library %2: pick a node that has it (see "
+                                  "'functions status')")
             .arg(from, library);
     Inspection inspected =
         inspectLibrary(lib->code, QStringLiteral("the copy on %1").arg(source->address));

@@ -209,23 +209,26 @@ QList<redis::Command> ChangeLease::checkCommands(const ChangeTarget &node)
     return {{"GET", node.lockKey}, {"PTTL", node.lockKey}};
 }
 
-QString ChangeLease::heldBy(const QString &address, const redis::ReplyResult &value,
-                            const redis::ReplyResult &pttl) const
+core::Sentence ChangeLease::heldBy(const QString &address, const redis::ReplyResult &value,
+                                   const redis::ReplyResult &pttl) const
 {
     const auto v = redis::stringOf(value);
     const auto ms = redis::integerOf(pttl);
-    QString why;
+    const auto say = [](const char *source) {
+        return core::Sentence::translated("functions::ChangeLease", source);
+    };
+    core::Sentence why;
     if (!value.ok() || !pttl.ok())
-        why = (value.ok() ? pttl : value).error().toString();
+        why = core::Sentence::plain((value.ok() ? pttl : value).error().toString());
     else if (!v || *v != m_value)
-        why = QStringLiteral("it lapsed or was taken by another change");
+        why = say(QT_TR_NOOP("it lapsed or was taken by another change"));
     else if (!ms || *ms <= m_timeoutMs)
-        why = QStringLiteral("it lapses in %1 ms, before the write could be sure to run")
+        why = say(QT_TR_NOOP("it lapses in %1 ms, before the write could be sure to run"))
                   .arg(ms ? *ms : 0);
     if (why.isEmpty())
         return {};
-    return QStringLiteral("the change lock on %1 is no longer held by this change (%2): "
-                          "nothing was sent; start the change again")
+    return say(QT_TR_NOOP("the change lock on %1 is no longer held by this change (%2): "
+                          "nothing was sent; start the change again"))
         .arg(address, why);
 }
 

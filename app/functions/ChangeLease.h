@@ -44,10 +44,10 @@ public:
     // is still ours and lasts longer than the write may take (the command timeout), so no
     // other change can take it before the write has run. Reads, not a renewal: a server
     // whose writes are paused (CLIENT PAUSE WRITE) still answers them. heldBy() reads the
-    // two replies: "" when the write may go, else why not.
+    // two replies: empty when the write may go, else why not.
     static QList<redis::Command> checkCommands(const ChangeTarget &node);
-    QString heldBy(const QString &address, const redis::ReplyResult &value,
-                   const redis::ReplyResult &pttl) const;
+    core::Sentence heldBy(const QString &address, const redis::ReplyResult &value,
+                          const redis::ReplyResult &pttl) const;
     // Every command the lease sends to `node`, for the preflight's ACL DRYRUN.
     static QList<redis::Command> commandsFor(const ChangeTarget &node);
 

@@ -6,6 +6,7 @@
 #include "overview/ServerOverview.h"
 #include "redis/ResultReads.h"
 
+#include <QCoreApplication>
 #include <QSet>
 
 #include <algorithm>
@@ -201,6 +202,38 @@ QString PreflightReport::refusal(core::Wording wording) const
 QStringList PreflightReport::warnings(core::Wording wording) const
 {
     return checksIn(checks, PreflightCheck::State::Warning, wording);
+}
+
+QString finalStateWord(FinalState state, core::Wording wording)
+{
+    const auto word = [wording](const char *source) {
+        return core::word(wording, "functions::FinalState", source);
+    };
+    switch (state) {
+    case FinalState::Loaded:
+        return word(QT_TRANSLATE_NOOP("functions::FinalState", "loaded"));
+    case FinalState::Deleted:
+        return word(QT_TRANSLATE_NOOP("functions::FinalState", "deleted"));
+    case FinalState::RolledBack:
+        return word(QT_TRANSLATE_NOOP("functions::FinalState", "rolled back"));
+    case FinalState::Restored:
+        return word(QT_TRANSLATE_NOOP("functions::FinalState", "restored"));
+    case FinalState::Unchanged:
+        return word(QT_TRANSLATE_NOOP("functions::FinalState", "unchanged"));
+    case FinalState::NotTouched:
+        return word(QT_TRANSLATE_NOOP("functions::FinalState", "not touched"));
+    case FinalState::RollbackFailed:
+        return word(QT_TRANSLATE_NOOP("functions::FinalState", "rollback failed"));
+    case FinalState::Unknown:
+        return word(QT_TRANSLATE_NOOP("functions::FinalState", "unknown"));
+    }
+    return {};
+}
+
+bool NodeOutcome::settled() const
+{
+    return finalState == FinalState::RolledBack || finalState == FinalState::Unchanged
+           || finalState == FinalState::NotTouched;
 }
 
 bool ExecutionReport::rolledBack() const
@@ -440,24 +473,37 @@ core::Sentences ChangeSpec::warnings(const NodeState &node) const
 }
 
 QString compareLibraries(const QList<redis::LibraryInfo> &expected,
-                         const QList<redis::LibraryInfo> &actual)
+                         const QList<redis::LibraryInfo> &actual, core::Wording wording)
 {
+    const auto say = [wording](const char *source) {
+        return core::word(wording, "functions::ChangePlan", source);
+    };
     QStringList problems;
     for (const redis::LibraryInfo &e : expected) {
         const auto it = std::find_if(actual.begin(), actual.end(),
                                      [&](const redis::LibraryInfo &a) { return a.name == e.name; });
         if (it == actual.end())
-            problems << QStringLiteral("%1 is missing").arg(e.name);
+            problems
+                << say(QT_TRANSLATE_NOOP("functions::ChangePlan", "%1 is missing")).arg(e.name);
         else if (it->code != e.code)
-            problems << QStringLiteral("%1 holds other code (sha256 %2, expected %3)")
+            problems << say(QT_TRANSLATE_NOOP("functions::ChangePlan",
+                                              "%1 holds other code (sha256 %2, expected %3)"))
                             .arg(e.name, shortFingerprint(codeFingerprint(it->code)),
                                  shortFingerprint(codeFingerprint(e.code)));
     }
     for (const redis::LibraryInfo &a : actual)
         if (std::none_of(expected.begin(), expected.end(),
                          [&](const redis::LibraryInfo &e) { return e.name == a.name; }))
-            problems << QStringLiteral("%1 is unexpectedly loaded").arg(a.name);
+            problems << say(QT_TRANSLATE_NOOP("functions::ChangePlan", "%1 is unexpectedly loaded"))
+                            .arg(a.name);
     return problems.join(QStringLiteral("; "));
+}
+
+core::Sentence libraryDifference(const QList<redis::LibraryInfo> &expected,
+                                 const QList<redis::LibraryInfo> &actual)
+{
+    return {compareLibraries(expected, actual, core::Wording::English),
+            compareLibraries(expected, actual, core::Wording::Translated)};
 }
 
 } // namespace functions

@@ -87,7 +87,23 @@ struct PreflightReport
     QStringList warnings(core::Wording wording = core::Wording::English) const;
 };
 
-// How the change went on one node.
+// Where a node ended, after any rollback.
+enum class FinalState {
+    Loaded,
+    Deleted,
+    RolledBack,
+    Restored,
+    Unchanged,
+    NotTouched,
+    RollbackFailed,
+    Unknown,
+};
+// loaded | deleted | rolled back | restored | unchanged | not touched | rollback failed |
+// unknown: English for the CLI and --json, the window's language for the result page.
+QString finalStateWord(FinalState state, core::Wording wording = core::Wording::English);
+
+// How the change went on one node. `message` and `holds` are in both copies (core::Sentence):
+// the CLI, --json and the log print the English, the result page the window's language.
 struct NodeOutcome
 {
     QString address;
@@ -95,18 +111,19 @@ struct NodeOutcome
     bool applied = false;        // the server said OK
     bool verified = false;       // FUNCTION LIST WITHCODE shows exactly the expected libraries
     bool outcomeUnknown = false; // no reply came; `verified` says what the server holds
-    QString message;             // what happened, in words
-    // Where the node ended, after any rollback: loaded | deleted | rolled back | restored |
-    // unchanged | not touched | rollback failed | unknown; and what it holds now, read back
-    // ("inventory_lib_v1 1.2.0 (sha256 …)", "no inventory_lib_v1", or why it is unknown).
-    QString finalState;
-    QString holds;
+    core::Sentence message;      // what happened, in words
+    // Where the node ended, and what it holds now, read back ("inventory_lib_v1 1.2.0
+    // (sha256 …)", "no inventory_lib_v1", or why it is unknown).
+    FinalState finalState = FinalState::NotTouched;
+    core::Sentence holds;
     bool rolledBack = false; // the change was undone after a later node failed
+    // Nothing changed there in the end: rolled back, unchanged or not touched.
+    bool settled() const;
 };
 struct ExecutionReport
 {
     QList<NodeOutcome> nodes;
-    QString refusal; // set when nothing was sent (guards, state changed since the backup)
+    core::Sentence refusal; // set when nothing was sent (guards, state changed since the backup)
     QString backupPath;
     bool succeeded() const;  // every node applied and verified
     bool rolledBack() const; // some node's change was undone after another failed
@@ -140,8 +157,13 @@ struct ChangeSpec
     core::Sentences warnings(const NodeState &node) const; // e.g. the server restarted since
 };
 
-// Empty when `actual` holds exactly the libraries of `expected` with the same code.
+// Empty when `actual` holds exactly the libraries of `expected` with the same code; English
+// by default (the CLI, the log, comparisons).
 QString compareLibraries(const QList<redis::LibraryInfo> &expected,
-                         const QList<redis::LibraryInfo> &actual);
+                         const QList<redis::LibraryInfo> &actual,
+                         core::Wording wording = core::Wording::English);
+// The same in both copies, for a sentence the window shows.
+core::Sentence libraryDifference(const QList<redis::LibraryInfo> &expected,
+                                 const QList<redis::LibraryInfo> &actual);
 
 } // namespace functions

@@ -7,6 +7,7 @@
 #include "FunctionsLog.h"
 #include "LibraryVersion.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -17,6 +18,13 @@
 namespace functions {
 
 namespace {
+
+// Why a backup file cannot be read, in the window's language (the rollback dialog, the
+// Libraries tab's warning); the CLI loads no translator and prints the English.
+struct FunctionBackupText
+{
+    Q_DECLARE_TR_FUNCTIONS(functions::FunctionBackup)
+};
 
 // Eight random hex digits, so that names made by two runs never collide.
 QString runSuffix()
@@ -82,10 +90,10 @@ core::Result<FunctionBackup, QString> FunctionBackup::fromJson(const QByteArray 
     QJsonParseError err;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &err);
     if (err.error != QJsonParseError::NoError || !doc.isObject())
-        return QStringLiteral("not a backup file: %1").arg(err.errorString());
+        return FunctionBackupText::tr("not a backup file: %1").arg(err.errorString());
     const QJsonObject o = doc.object();
     if (str(o, "format") != QLatin1String(Format))
-        return QStringLiteral("not a backup file (format '%1')").arg(str(o, "format"));
+        return FunctionBackupText::tr("not a backup file (format '%1')").arg(str(o, "format"));
     FunctionBackup b;
     b.created = QDateTime::fromString(str(o, "created"), Qt::ISODateWithMs);
     b.library = str(o, "library");
@@ -100,7 +108,7 @@ core::Result<FunctionBackup, QString> FunctionBackup::fromJson(const QByteArray 
         node.redisVersion = str(n, "redis_version");
         node.dump = QByteArray::fromBase64(str(n, "dump_base64").toLatin1());
         if (QString::fromLatin1(codeFingerprint(node.dump)) != str(n, "dump_sha256"))
-            return QStringLiteral("the dump of node %1 is damaged (SHA-256 mismatch)")
+            return FunctionBackupText::tr("the dump of node %1 is damaged (SHA-256 mismatch)")
                 .arg(node.address);
         for (const QJsonValue &lv : n.value(QStringLiteral("libraries")).toArray()) {
             const QJsonObject l = lv.toObject();
@@ -110,15 +118,15 @@ core::Result<FunctionBackup, QString> FunctionBackup::fromJson(const QByteArray 
             lib.code = str(l, "code").toUtf8();
             lib.hasCode = true;
             if (QString::fromLatin1(codeFingerprint(lib.code)) != str(l, "sha256"))
-                return QStringLiteral("the code of library %1 on node %2 is damaged (SHA-256 "
-                                      "mismatch)")
+                return FunctionBackupText::tr("the code of library %1 on node %2 is damaged "
+                                              "(SHA-256 mismatch)")
                     .arg(lib.name, node.address);
             node.libraries << lib;
         }
         b.nodes << node;
     }
     if (b.library.isEmpty() || b.nodes.isEmpty())
-        return QStringLiteral("the backup names no library or no node");
+        return FunctionBackupText::tr("the backup names no library or no node");
     return b;
 }
 

@@ -120,9 +120,9 @@ private:
     };
     // Empty when the node may be written: else the change lock was lost, or the node no
     // longer holds `expectedBefore`.
-    QString rereadRefusal(const NodeStep &step,
-                          const std::optional<QList<redis::LibraryInfo>> &expectedBefore,
-                          bool locked, const QList<redis::ReplyResult> &replies) const;
+    core::Sentence rereadRefusal(const NodeStep &step,
+                                 const std::optional<QList<redis::LibraryInfo>> &expectedBefore,
+                                 bool locked, const QList<redis::ReplyResult> &replies) const;
     void sendOnNode(NodeStep step); // write-ahead audit, load journal, send
     void verifyOnNode(NodeStep step, const redis::ReplyResult &reply, qint64 ms,
                       const QString &attemptId, const LoadJournalEntry &journal);

@@ -15,17 +15,31 @@
 
 namespace functions {
 
+namespace {
+
+// A change's outcome, in English (the CLI, --json, the log) and the window's language (the
+// result page).
+constexpr const char *OutcomeContext = "functions::LibraryChange";
+
+core::Sentence outcomeSentence(const char *source)
+{
+    return core::Sentence::translated(OutcomeContext, source);
+}
+
+} // namespace
+
 void LibraryChange::execute(std::function<void(const ExecutionReport &)> done)
 {
     auto report = std::make_shared<ExecutionReport>();
     report->backupPath = backupPath();
     if (m_stage == Stage::Executed)
-        report->refusal = QStringLiteral("this change was already made once; start a new one");
-    else if (const QString why = stageRefusal(Stage::Confirmed); !why.isEmpty())
+        report->refusal =
+            outcomeSentence(QT_TR_NOOP("this change was already made once; start a new one"));
+    else if (const core::Sentence why = stageSentence(Stage::Confirmed); !why.isEmpty())
         report->refusal = why;
     else if (!m_context.gate || m_context.gate->isReadOnly())
-        report->refusal = m_context.gate ? m_context.gate->refusalMessage()
-                                         : QStringLiteral("no environment guard");
+        report->refusal = m_context.gate ? core::Sentence::plain(m_context.gate->refusalMessage())
+                                         : outcomeSentence(QT_TR_NOOP("no environment guard"));
     if (!report->refusal.isEmpty())
         return done(*report);
     m_stage = Stage::Executed; // one attempt per confirmation
@@ -38,43 +52,73 @@ void LibraryChange::execute(std::function<void(const ExecutionReport &)> done)
 namespace {
 
 // What a node holds of `library`, for the table of final states.
-QString holdsText(const NodeState &s, const QString &library)
+core::Sentence holdsText(const NodeState &s, const QString &library)
 {
     if (!s.error.isEmpty())
-        return QStringLiteral("unknown: could not read FUNCTION LIST (%1)").arg(s.error);
+        return outcomeSentence(QT_TRANSLATE_NOOP("functions::LibraryChange",
+                                                 "unknown: could not read FUNCTION LIST (%1)"))
+            .arg(s.error);
     const redis::LibraryInfo *l = s.library(library);
-    return l ? QStringLiteral("%1 %2").arg(library, versionAndFingerprint(l->code))
-             : QStringLiteral("no %1").arg(library);
+    return l ? core::Sentence::plain(
+               QStringLiteral("%1 %2").arg(library, versionAndFingerprint(l->code)))
+             : outcomeSentence(QT_TRANSLATE_NOOP("functions::LibraryChange", "no %1")).arg(library);
 }
 
-QString doneState(ChangeAction a)
+FinalState doneState(ChangeAction a)
 {
     switch (a) {
     case ChangeAction::Load:
-        return QStringLiteral("loaded");
+        return FinalState::Loaded;
     case ChangeAction::Delete:
-        return QStringLiteral("deleted");
+        return FinalState::Deleted;
     case ChangeAction::RestoreCode:
-        return QStringLiteral("rolled back");
+        return FinalState::RolledBack;
     case ChangeAction::RestoreDump:
-        return QStringLiteral("restored");
+        return FinalState::Restored;
     }
-    return {};
+    return FinalState::Unknown;
 }
 
-QString finalStateOf(const NodeOutcome &o, const NodeState &before, const NodeState &after,
-                     ChangeAction action)
+FinalState finalStateOf(const NodeOutcome &o, const NodeState &before, const NodeState &after,
+                        ChangeAction action)
 {
     if (!o.attempted)
-        return o.verified ? QStringLiteral("unchanged") : QStringLiteral("not touched");
+        return o.verified ? FinalState::Unchanged : FinalState::NotTouched;
     if (!after.error.isEmpty())
-        return QStringLiteral("unknown");
+        return FinalState::Unknown;
     if (o.verified)
         return doneState(action);
-    return compareLibraries(before.libraries, after.libraries).isEmpty()
-               ? QStringLiteral("unchanged")
-               : QStringLiteral("unknown");
+    return compareLibraries(before.libraries, after.libraries).isEmpty() ? FinalState::Unchanged
+                                                                         : FinalState::Unknown;
 }
+
+// "loaded, then rolled back as <node> failed: ...", whole for each action (the words of a
+// language need not follow the English order); indexed by ChangeAction.
+constexpr const char *RolledBackMessages[] = {
+    QT_TRANSLATE_NOOP("functions::LibraryChange",
+                      "loaded, then rolled back as %1 failed: the backed-up code is in place "
+                      "again (verified)"),
+    QT_TRANSLATE_NOOP("functions::LibraryChange",
+                      "deleted, then rolled back as %1 failed: the backed-up code is in place "
+                      "again (verified)"),
+    QT_TRANSLATE_NOOP("functions::LibraryChange",
+                      "rolled back, then rolled back as %1 failed: the backed-up code is in "
+                      "place again (verified)"),
+    QT_TRANSLATE_NOOP("functions::LibraryChange",
+                      "restored, then rolled back as %1 failed: the backed-up code is in place "
+                      "again (verified)"),
+};
+constexpr const char *RollbackFailedMessages[] = {
+    QT_TRANSLATE_NOOP("functions::LibraryChange",
+                      "loaded, then, as %1 failed, the rollback failed: %2"),
+    QT_TRANSLATE_NOOP("functions::LibraryChange",
+                      "deleted, then, as %1 failed, the rollback failed: %2"),
+    QT_TRANSLATE_NOOP("functions::LibraryChange",
+                      "rolled back, then, as %1 failed, the rollback failed: %2"),
+    QT_TRANSLATE_NOOP("functions::LibraryChange",
+                      "restored, then, as %1 failed, the rollback failed: %2"),
+};
+static_assert(int(ChangeAction::RestoreDump) == 3, "one message per action, in order");
 
 } // namespace
 
@@ -116,17 +160,13 @@ void LibraryChange::rollBackAfterFailure(int failed, std::shared_ptr<ExecutionRe
 {
     const QString failedAddress = m_context.nodes.at(failed).address;
     for (int i = failed + 1; i < m_context.nodes.size(); ++i) {
-        NodeOutcome o{m_context.nodes.at(i).address,
-                      false,
-                      false,
-                      false,
-                      false,
-                      QStringLiteral("not touched: the change stopped at %1").arg(failedAddress),
-                      {},
-                      {},
-                      false};
-        o.finalState = QStringLiteral("not touched");
-        o.holds = i < m_states.size() ? holdsText(m_states.at(i), m_spec.library) : QString();
+        NodeOutcome o;
+        o.address = m_context.nodes.at(i).address;
+        o.message =
+            outcomeSentence(QT_TR_NOOP("not touched: the change stopped at %1")).arg(failedAddress);
+        o.finalState = FinalState::NotTouched;
+        o.holds =
+            i < m_states.size() ? holdsText(m_states.at(i), m_spec.library) : core::Sentence{};
         report->nodes << o;
     }
     QList<int> loaded;
@@ -159,17 +199,14 @@ void LibraryChange::rollBackNode(QList<int> loaded, const QString &failed,
                     const NodeOutcome &r = run.outcome;
                     if (r.verified) {
                         o.rolledBack = r.attempted;
-                        o.finalState = r.attempted ? QStringLiteral("rolled back")
-                                                   : QStringLiteral("unchanged");
-                        o.message = QStringLiteral("%1, then rolled back as %2 failed: the "
-                                                   "backed-up code is in place again (verified)")
-                                        .arg(doneState(m_spec.action), failed);
+                        o.finalState = r.attempted ? FinalState::RolledBack : FinalState::Unchanged;
+                        o.message =
+                            outcomeSentence(RolledBackMessages[int(m_spec.action)]).arg(failed);
                     } else {
-                        o.finalState = run.after.error.isEmpty() ? QStringLiteral("rollback failed")
-                                                                 : QStringLiteral("unknown");
-                        o.message = QStringLiteral("%1, then, as %2 failed, the rollback "
-                                                   "failed: %3")
-                                        .arg(doneState(m_spec.action), failed, r.message);
+                        o.finalState = run.after.error.isEmpty() ? FinalState::RollbackFailed
+                                                                 : FinalState::Unknown;
+                        o.message = outcomeSentence(RollbackFailedMessages[int(m_spec.action)])
+                                        .arg(failed, r.message);
                     }
                     o.holds = holdsText(run.after, m_spec.library);
                     rollBackNode(loaded, failed, report, done);

@@ -14,41 +14,72 @@ namespace functions {
 
 namespace {
 
-NodeOutcome refusedOutcome(const QString &address, const QString &why)
+constexpr const char *NodeContext = "functions::LibraryChange";
+
+core::Sentence nodeSentence(const char *source)
 {
-    return NodeOutcome{address, false, false, false, false, why, {}, {}, false};
+    return core::Sentence::translated(NodeContext, source);
+}
+
+NodeOutcome refusedOutcome(const QString &address, const core::Sentence &why)
+{
+    NodeOutcome o;
+    o.address = address;
+    o.message = why;
+    return o;
+}
+
+// What the server answered, when the verification could not be read.
+core::Sentence replySentence(const QString &address, const redis::ReplyResult &reply)
+{
+    if (reply.ok())
+        return nodeSentence(QT_TRANSLATE_NOOP("functions::LibraryChange", "the server said OK"));
+    if (reply.error().kind == redis::RedisError::Kind::Server)
+        return nodeSentence(QT_TRANSLATE_NOOP("functions::LibraryChange", "refused by %1: %2"))
+            .arg(address, reply.error().message);
+    return nodeSentence(QT_TRANSLATE_NOOP("functions::LibraryChange", "no reply (%1)"))
+        .arg(reply.error().toString());
 }
 
 // What the node's verification says happened, in words. A dead or silent server is not
 // evidence either way: an unreadable verification is never worded as "made" or "not made".
-QString verifiedMessage(const QString &address, const NodeState &before, const NodeState &after,
-                        const redis::ReplyResult &reply, const NodeOutcome &o, const QString &wrong)
+core::Sentence verifiedMessage(const QString &address, const NodeState &before,
+                               const NodeState &after, const redis::ReplyResult &reply,
+                               const NodeOutcome &o, const core::Sentence &wrong)
 {
-    if (!after.error.isEmpty()) {
-        const QString unverified = QStringLiteral("; the verification could not be read (%1), so "
-                                                  "what %2 holds now is unknown: read its "
-                                                  "libraries before anything else")
-                                       .arg(after.error, address);
-        return (reply.ok() ? QStringLiteral("the server said OK")
-                : reply.error().kind == redis::RedisError::Kind::Server
-                    ? QStringLiteral("refused by %1: %2").arg(address, reply.error().message)
-                    : QStringLiteral("no reply (%1)").arg(reply.error().toString()))
-               + unverified;
-    }
+    if (!after.error.isEmpty())
+        return nodeSentence(QT_TRANSLATE_NOOP("functions::LibraryChange",
+                                              "%1; the verification could not be read (%2), so "
+                                              "what %3 holds now is unknown: read its "
+                                              "libraries before anything else"))
+            .arg(replySentence(address, reply), after.error, address);
     if (reply.ok() && o.verified)
-        return QStringLiteral("done and verified: %1 holds exactly the expected code").arg(address);
+        return nodeSentence(QT_TRANSLATE_NOOP("functions::LibraryChange",
+                                              "done and verified: %1 holds exactly the expected "
+                                              "code"))
+            .arg(address);
     if (reply.ok())
-        return QStringLiteral("the server said OK but the verification failed: %1").arg(wrong);
+        return nodeSentence(QT_TRANSLATE_NOOP("functions::LibraryChange",
+                                              "the server said OK but the verification failed: "
+                                              "%1"))
+            .arg(wrong);
     if (o.outcomeUnknown)
-        return QStringLiteral("%1; the verification shows the change %2")
-            .arg(reply.error().toString(),
-                 o.verified ? QStringLiteral("was made") : QStringLiteral("was not made"));
-    const QString unchanged = compareLibraries(before.libraries, after.libraries);
-    return QStringLiteral("refused by %1: %2; %3")
-        .arg(address, reply.error().message,
-             unchanged.isEmpty()
-                 ? QStringLiteral("the previous libraries are still in place (verified)")
-                 : QStringLiteral("the libraries differ from before: %1").arg(unchanged));
+        return (o.verified ? nodeSentence(QT_TRANSLATE_NOOP(
+                    "functions::LibraryChange", "%1; the verification shows the change was made"))
+                           : nodeSentence(QT_TRANSLATE_NOOP(
+                               "functions::LibraryChange",
+                               "%1; the verification shows the change was not made")))
+            .arg(reply.error().toString());
+    const core::Sentence unchanged = libraryDifference(before.libraries, after.libraries);
+    return (unchanged.isEmpty()
+                ? nodeSentence(QT_TRANSLATE_NOOP("functions::LibraryChange",
+                                                 "refused by %1: %2; the previous libraries "
+                                                 "are still in place (verified)"))
+                      .arg(address, reply.error().message)
+                : nodeSentence(QT_TRANSLATE_NOOP("functions::LibraryChange",
+                                                 "refused by %1: %2; the libraries differ from "
+                                                 "before: %3"))
+                      .arg(address, reply.error().message, unchanged));
 }
 
 // The outcome of a command that was sent, judged by what the node holds now rather than by
@@ -61,9 +92,9 @@ NodeOutcome verifiedOutcome(const QString &address, const ChangeSpec &spec, cons
     o.attempted = true;
     o.applied = reply.ok();
     o.outcomeUnknown = !reply.ok() && reply.error().mayHaveRun();
-    const QString wrong = after.error.isEmpty()
-                              ? compareLibraries(spec.predict(before), after.libraries)
-                              : after.error;
+    const core::Sentence wrong = after.error.isEmpty()
+                                     ? libraryDifference(spec.predict(before), after.libraries)
+                                     : core::Sentence::plain(after.error);
     o.verified = wrong.isEmpty();
     o.message = verifiedMessage(address, before, after, reply, o, wrong);
     if (o.outcomeUnknown && o.verified)
@@ -91,23 +122,19 @@ void LibraryChange::applyOnNode(const ChangeTarget &target, const ChangeSpec &sp
          locked](const QList<redis::ReplyResult> &r) mutable {
             step.run.before = decodeState(step.target.address, r);
             step.run.after = step.run.before;
-            if (const QString why = rereadRefusal(step, expectedBefore, locked, r);
+            if (const core::Sentence why = rereadRefusal(step, expectedBefore, locked, r);
                 !why.isEmpty()) {
                 step.run.outcome = refusedOutcome(step.target.address, why);
                 return step.done(step.run);
             }
             step.command = step.spec.command(step.run.before);
             if (step.command.isEmpty()) {
-                step.run.outcome = NodeOutcome{
+                step.run.outcome = refusedOutcome(
                     step.target.address,
-                    false,
-                    true,
-                    true,
-                    false,
-                    QStringLiteral("nothing to change: the node already holds the result"),
-                    {},
-                    {},
-                    false};
+                    nodeSentence(QT_TR_NOOP("nothing to change: the node already holds the "
+                                            "result")));
+                step.run.outcome.applied = true;
+                step.run.outcome.verified = true;
                 return step.done(step.run);
             }
             sendOnNode(std::move(step));
@@ -115,31 +142,32 @@ void LibraryChange::applyOnNode(const ChangeTarget &target, const ChangeSpec &sp
         m_context.timeoutMs);
 }
 
-QString LibraryChange::rereadRefusal(const NodeStep &step,
-                                     const std::optional<QList<redis::LibraryInfo>> &expectedBefore,
-                                     bool locked, const QList<redis::ReplyResult> &r) const
+core::Sentence
+LibraryChange::rereadRefusal(const NodeStep &step,
+                             const std::optional<QList<redis::LibraryInfo>> &expectedBefore,
+                             bool locked, const QList<redis::ReplyResult> &r) const
 {
     const qsizetype lockAt = stateCommands().size();
     if (locked)
-        if (const QString lost =
+        if (const core::Sentence lost =
                 m_lease->heldBy(step.target.address, replyAt(r, lockAt), replyAt(r, lockAt + 1));
             !lost.isEmpty())
             return lost;
-    QString moved = step.run.before.error;
+    core::Sentence moved = core::Sentence::plain(step.run.before.error);
     if (moved.isEmpty() && expectedBefore)
-        moved = compareLibraries(*expectedBefore, step.run.before.libraries);
+        moved = libraryDifference(*expectedBefore, step.run.before.libraries);
     if (!moved.isEmpty())
-        return QStringLiteral("%1 changed since the backup (%2): nothing was "
-                              "sent; read the state again")
+        return nodeSentence(QT_TR_NOOP("%1 changed since the backup (%2): nothing was "
+                                       "sent; read the state again"))
             .arg(step.target.address, moved);
-    return QString();
+    return {};
 }
 
 void LibraryChange::sendOnNode(NodeStep step)
 {
     const QString &address = step.target.address;
     const NodeState &before = step.run.before;
-    const auto refuse = [&](const QString &why) {
+    const auto refuse = [&](const core::Sentence &why) {
         step.run.outcome = refusedOutcome(address, why);
         step.done(step.run);
     };
@@ -147,9 +175,9 @@ void LibraryChange::sendOnNode(NodeStep step)
     // not sent. Then send, through the loading user's connection.
     const auto attempt = auditLog().appendAttempt(auditRecord(step.spec, before, step.command));
     if (!attempt.ok()) {
-        const QString why =
-            QStringLiteral("nothing was sent to %1: %2").arg(address, attempt.error());
-        qCWarning(lcFunctions) << why;
+        const core::Sentence why =
+            nodeSentence(QT_TR_NOOP("nothing was sent to %1: %2")).arg(address, attempt.error());
+        qCWarning(lcFunctions) << why.english;
         return refuse(why);
     }
     // The journal says, if this process dies before the verification, what was in
@@ -160,8 +188,8 @@ void LibraryChange::sendOnNode(NodeStep step)
         unsent.result = QStringLiteral("not sent: %1").arg(written.error());
         [[maybe_unused]] const auto recorded =
             auditLog().appendOutcome(unsent, attempt.value().attemptId);
-        return refuse(QStringLiteral("nothing was sent to %1: the load journal could "
-                                     "not be written: %2")
+        return refuse(nodeSentence(QT_TR_NOOP("nothing was sent to %1: the load journal could "
+                                              "not be written: %2"))
                           .arg(address, written.error()));
     }
     auto clock = std::make_shared<QElapsedTimer>();
@@ -192,7 +220,7 @@ void LibraryChange::verifyOnNode(NodeStep step, const redis::ReplyResult &reply,
                 verifiedOutcome(step.target.address, step.spec, run.before, run.after, reply);
             audit(step.spec, run.before, step.command, attemptId, run.outcome, reply, ms);
             qCInfo(lcFunctions) << actionName(step.spec.action) << step.spec.library << "on"
-                                << step.target.address << run.outcome.message;
+                                << step.target.address << run.outcome.message.english;
             step.done(run);
         },
         m_context.timeoutMs);
@@ -272,8 +300,8 @@ void LibraryChange::audit(const ChangeSpec &spec, const NodeState &before,
                                  ? QStringLiteral("outcome unknown")
                                  : QStringLiteral("error: %1").arg(reply.error().message));
     if (auto written = auditLog().appendOutcome(r, attemptId); !written)
-        outcome.message +=
-            QStringLiteral(" (the audit record could not be written: %1)").arg(written.error());
+        outcome.message = nodeSentence(QT_TR_NOOP("%1 (the audit record could not be written: %2)"))
+                              .arg(outcome.message, written.error());
 }
 
 } // namespace functions

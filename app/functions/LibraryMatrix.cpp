@@ -6,11 +6,25 @@
 #include "LibraryVersion.h"
 #include "redis/Blocking.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QSet>
 #include <map>
 
 namespace functions {
+
+namespace {
+
+// The matrix's sentences: English for `inventory-cli functions` and --json, the window's
+// language for the Libraries tab's node matrix.
+constexpr const char *MatrixContext = "functions::LibraryMatrix";
+
+core::Sentence matrixSentence(const char *source)
+{
+    return core::Sentence::translated(MatrixContext, source);
+}
+
+} // namespace
 
 QString MatrixNode::role() const
 {
@@ -26,11 +40,13 @@ const redis::LibraryInfo *NodeLibraries::library(const QString &name) const
     return nullptr;
 }
 
-QString NodeLibraries::unreadable() const
+QString NodeLibraries::unreadable(core::Wording wording) const
 {
-    return error.isEmpty()
-               ? QString()
-               : QStringLiteral("could not read FUNCTION LIST on %1: %2").arg(address, error);
+    return error.isEmpty() ? QString()
+                           : core::word(wording, MatrixContext,
+                                        QT_TRANSLATE_NOOP("functions::LibraryMatrix",
+                                                          "could not read FUNCTION LIST on %1: %2"))
+                                 .arg(address, error);
 }
 
 QString driftKindName(DriftKind kind)
@@ -95,7 +111,8 @@ LibraryMatrix::LibraryMatrix(QList<NodeLibraries> nodes)
             if (!l) {
                 m_drift << LibraryDrift{
                     name, n.address, DriftKind::Missing,
-                    QStringLiteral("%1 is missing on %2 (%3 has %4)")
+                    matrixSentence(QT_TRANSLATE_NOOP("functions::LibraryMatrix",
+                                                     "%1 is missing on %2 (%3 has %4)"))
                         .arg(name, n.address, refNode.address, versionAndFingerprint(ref.code))};
                 continue;
             }
@@ -105,13 +122,13 @@ LibraryMatrix::LibraryMatrix(QList<NodeLibraries> nodes)
             m_drift << LibraryDrift{
                 name, n.address,
                 sameVersion ? DriftKind::DifferentCode : DriftKind::DifferentVersion,
-                sameVersion ? QStringLiteral("%1 on %2 has other code under the same version: %3, "
-                                             "%4 has %5")
-                                  .arg(name, n.address, versionAndFingerprint(l->code),
-                                       refNode.address, versionAndFingerprint(ref.code))
-                            : QStringLiteral("%1 on %2 is %3, %4 has %5")
-                                  .arg(name, n.address, versionAndFingerprint(l->code),
-                                       refNode.address, versionAndFingerprint(ref.code))};
+                (sameVersion ? matrixSentence(QT_TRANSLATE_NOOP(
+                     "functions::LibraryMatrix",
+                     "%1 on %2 has other code under the same version: %3, %4 has %5"))
+                             : matrixSentence(QT_TRANSLATE_NOOP("functions::LibraryMatrix",
+                                                                "%1 on %2 is %3, %4 has %5")))
+                    .arg(name, n.address, versionAndFingerprint(l->code), refNode.address,
+                         versionAndFingerprint(ref.code))};
         }
     }
 }
@@ -167,19 +184,22 @@ QStringList LibraryMatrix::replicasApartFromPrimary() const
     return out;
 }
 
-QString LibraryMatrix::apartFromPrimarySentence(const QStringList &replicas)
+QString LibraryMatrix::apartFromPrimarySentence(const QStringList &replicas, core::Wording wording)
 {
-    const bool one = replicas.size() == 1;
-    return QStringLiteral("%1 %2, although replication copies a primary's libraries: %3 changed "
-                          "on %4 own (a writable replica) or stopped following (see "
-                          "master_link_status in INFO replication). Loading the primary does not "
-                          "reach %5: resynchronise %5, or load the library on %5 directly.")
-        .arg(replicas.join(QStringLiteral(", ")),
-             one ? QStringLiteral("differs from its primary")
-                 : QStringLiteral("differ from their primaries"),
-             one ? QStringLiteral("it was") : QStringLiteral("they were"),
-             one ? QStringLiteral("its") : QStringLiteral("their"),
-             one ? QStringLiteral("it") : QStringLiteral("them"));
+    const char *const one = QT_TRANSLATE_NOOP(
+        "functions::LibraryMatrix",
+        "%1 differs from its primary, although replication copies a primary's libraries: it was "
+        "changed on its own (a writable replica) or stopped following (see master_link_status in "
+        "INFO replication). Loading the primary does not reach it: resynchronise it, or load the "
+        "library on it directly.");
+    const char *const several = QT_TRANSLATE_NOOP(
+        "functions::LibraryMatrix",
+        "%1 differ from their primaries, although replication copies a primary's libraries: they "
+        "were changed on their own (a writable replica) or stopped following (see "
+        "master_link_status in INFO replication). Loading the primary does not reach them: "
+        "resynchronise them, or load the library on them directly.");
+    return core::word(wording, MatrixContext, replicas.size() == 1 ? one : several)
+        .arg(replicas.join(QStringLiteral(", ")));
 }
 
 const LibraryDrift *LibraryMatrix::firstPrimaryDrift() const
@@ -191,12 +211,12 @@ const LibraryDrift *LibraryMatrix::firstPrimaryDrift() const
     return d == m_drift.end() ? nullptr : &*d;
 }
 
-QStringList LibraryMatrix::unreadable() const
+QStringList LibraryMatrix::unreadable(core::Wording wording) const
 {
     QStringList out;
     for (const NodeLibraries &n : m_nodes)
         if (!n.error.isEmpty())
-            out << n.unreadable();
+            out << n.unreadable(wording);
     return out;
 }
 
@@ -241,7 +261,7 @@ QJsonObject LibraryMatrix::toJson() const
         drift.append(QJsonObject{{QStringLiteral("library"), d.library},
                                  {QStringLiteral("node"), d.address},
                                  {QStringLiteral("kind"), driftKindName(d.kind)},
-                                 {QStringLiteral("detail"), d.detail}});
+                                 {QStringLiteral("detail"), d.detail.english}});
     return {{QStringLiteral("state"), matrixStateName(state())},
             {QStringLiteral("nodes"), nodes},
             {QStringLiteral("drift"), drift},

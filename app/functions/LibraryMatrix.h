@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/Wording.h"
 #include "redis/CommandSender.h"
 #include "redis/LibraryList.h"
 
@@ -32,8 +33,9 @@ struct NodeLibraries
     QString error;                       // non-empty: FUNCTION LIST could not be read
     QList<redis::LibraryInfo> libraries; // with code, sorted
     const redis::LibraryInfo *library(const QString &name) const;
-    // "could not read FUNCTION LIST on host:port: why"; empty when read.
-    QString unreadable() const;
+    // "could not read FUNCTION LIST on host:port: why"; empty when read. English by default
+    // (the CLI, --json); the node matrix shows the window's language.
+    QString unreadable(core::Wording wording = core::Wording::English) const;
 };
 
 // How one node differs from the rest for one library. A node that could not be read has no
@@ -50,7 +52,9 @@ struct LibraryDrift
     QString library;
     QString address;
     DriftKind kind = DriftKind::Missing;
-    QString detail; // one sentence naming both sides
+    // One sentence naming both sides: English for the CLI and --json, the window's language
+    // for the node matrix.
+    core::Sentence detail;
 };
 
 // Libraries by node, with drift classified per library against a reference: the code most
@@ -72,13 +76,15 @@ public:
     std::optional<DriftKind> driftAt(const QString &library, int node) const;
     // A node with a drifted library: the libraries on it that differ.
     QStringList driftedLibraries(int node) const;
-    QStringList unreadable() const; // one sentence per node that could not be read
+    // One sentence per node that could not be read.
+    QStringList unreadable(core::Wording wording = core::Wording::English) const;
     // Replicas that hold another copy of a library than their own primary (read, and listed):
     // replication copies FUNCTION LOAD, so such a replica was changed on its own (a writable
     // replica) or stopped following, and bringing the primaries in line does not reach it.
     QStringList replicasApartFromPrimary() const;
     // What to say of them, and what to do (for the CLI and the Libraries tab alike).
-    static QString apartFromPrimarySentence(const QStringList &replicas);
+    static QString apartFromPrimarySentence(const QStringList &replicas,
+                                            core::Wording wording = core::Wording::English);
     // The first drift on a primary (what `align` can mend), or null when only replicas drift.
     const LibraryDrift *firstPrimaryDrift() const;
     // Drift found among the nodes read wins over an unreadable node: the drift is a fact,

@@ -3,11 +3,19 @@
 
 #include "redis/Blocking.h"
 
+#include <QCoreApplication>
 #include <QPointer>
 
 namespace functions {
 
 namespace {
+
+// The group's note, in the window's language (the node matrix); the CLI loads no translator
+// and prints the English. It is never logged.
+struct StandaloneGroupText
+{
+    Q_DECLARE_TR_FUNCTIONS(functions::StandaloneGroup)
+};
 
 // The server section names who answered (run_id), so the seed is known among its siblings.
 const redis::Command MemberInfo{"INFO", "replication", "server"};
@@ -17,7 +25,7 @@ core::Result<overview::ReplicationGroup, QString> decodeInfo(const redis::ReplyR
     if (!reply.ok())
         return reply.error().message;
     if (!reply->isBulk())
-        return QStringLiteral("INFO replication did not answer with text");
+        return StandaloneGroupText::tr("INFO replication did not answer with text");
     return overview::decodeReplicationGroup(reply->bytes());
 }
 
@@ -33,25 +41,40 @@ QString described(const Member &announced, const Member &reached)
 {
     if (announced.address() == reached.address())
         return reached.address();
-    return QStringLiteral("%1 (announced as %2)").arg(reached.address(), announced.address());
+    return StandaloneGroupText::tr("%1 (announced as %2)")
+        .arg(reached.address(), announced.address());
 }
+
+enum class MemberRole { Primary, Replica };
 
 // What to do about a member that INFO names but that cannot be reached: most often an
 // address that only means something on the server's side of a NAT or a container network.
 // `source`: what gave the address.
-QString unreachableHint(const QString &role, const Member &announced, const Member &reached,
+QString unreachableHint(MemberRole role, const Member &announced, const Member &reached,
                         const QString &source = QStringLiteral("INFO replication"))
 {
-    const QString name = role + QLatin1Char(' ') + described(announced, reached);
+    const QString name = described(announced, reached);
+    const bool primary = role == MemberRole::Primary;
     if (announced.address() != reached.address())
-        return QStringLiteral("%1 could not be reached: check its announced-address mapping")
+        return (primary ? StandaloneGroupText::tr("primary %1 could not be reached: check its "
+                                                  "announced-address mapping")
+                        : StandaloneGroupText::tr("replica %1 could not be reached: check its "
+                                                  "announced-address mapping"))
             .arg(name);
-    return QStringLiteral("%1 could not be reached at the address %2 gives; "
-                          "if it is behind a NAT or in a container, map that address to one "
-                          "this machine reaches: \"Announced addresses\" on the connection "
-                          "profile's \"Cluster & replicas\" tab, or inventory-cli's "
-                          "--announced-map")
-        .arg(name, source);
+    // The connection dialog's own name for the tab, in the same language.
+    const QString tab = QCoreApplication::translate("ui::ConnectionDialog", "Cluster && replicas")
+                            .replace(QStringLiteral("&&"), QStringLiteral("&"));
+    return (primary ? StandaloneGroupText::tr(
+                "primary %1 could not be reached at the address %2 gives; if it is "
+                "behind a NAT or in a container, map that address to one this machine "
+                "reaches: \"Announced addresses\" on the connection profile's \"%3\" "
+                "tab, or inventory-cli's --announced-map")
+                    : StandaloneGroupText::tr(
+                        "replica %1 could not be reached at the address %2 gives; if it is "
+                        "behind a NAT or in a container, map that address to one this machine "
+                        "reaches: \"Announced addresses\" on the connection profile's \"%3\" "
+                        "tab, or inventory-cli's --announced-map"))
+        .arg(name, source, tab);
 }
 
 } // namespace
@@ -108,8 +131,8 @@ void StandaloneGroup::read(QObject *context, std::function<void(const QString &)
                         return finish(read);
                     auto group = decodeInfo(r);
                     if (!group) {
-                        read->notes
-                            << QStringLiteral("replicas not checked: %1").arg(group.error());
+                        read->notes << StandaloneGroupText::tr("replicas not checked: %1")
+                                           .arg(group.error());
                         return finish(read);
                     }
                     read->replicationId = group->replicationId;
@@ -129,8 +152,9 @@ void StandaloneGroup::addSourcedReplicas(const std::shared_ptr<Read> &read)
         if (read->generation != m_generation)
             return;
         if (!problem.isEmpty())
-            read->notes
-                << QStringLiteral("%1; the replicas are those INFO replication names").arg(problem);
+            read->notes << StandaloneGroupText::tr(
+                               "%1; the replicas are those INFO replication names")
+                               .arg(problem);
         for (const Member &m : more) {
             const bool known =
                 std::any_of(read->announced.cbegin(), read->announced.cend(),
@@ -156,27 +180,29 @@ void StandaloneGroup::readPrimary(const std::shared_ptr<Read> &read, const Membe
                 return;
             if (unreachable(r)) {
                 read->primary = primary; // the matrix shows it unreadable
-                read->notes << QStringLiteral("the other replicas of %1 not checked: %2")
+                read->notes << StandaloneGroupText::tr("the other replicas of %1 not checked: %2")
                                    .arg(name, r.error().message)
-                            << unreachableHint(QStringLiteral("primary"), announced, primary);
+                            << unreachableHint(MemberRole::Primary, announced, primary);
                 return finish(read);
             }
             auto group = decodeInfo(r);
             if (!group) {
-                read->notes << QStringLiteral(
+                read->notes << StandaloneGroupText::tr(
                                    "%1, the primary INFO replication names, not checked: %2")
                                    .arg(name, group.error());
                 return finish(read);
             }
             if (group->isReplica || group->replicationId != read->replicationId) {
-                read->notes << QStringLiteral(
-                                   "%1, the primary INFO replication names, is left out: "
-                                   "the server answering there is %2 with replication id "
-                                   "%3, not this server's primary (%4)")
-                                   .arg(name,
-                                        group->isReplica ? QStringLiteral("a replica")
-                                                         : QStringLiteral("a primary"),
-                                        QString::fromLatin1(group->replicationId),
+                read->notes << (group->isReplica
+                                    ? StandaloneGroupText::tr(
+                                        "%1, the primary INFO replication names, is left out: "
+                                        "the server answering there is a replica with "
+                                        "replication id %2, not this server's primary (%3)")
+                                    : StandaloneGroupText::tr(
+                                        "%1, the primary INFO replication names, is left out: "
+                                        "the server answering there is a primary with "
+                                        "replication id %2, not this server's primary (%3)"))
+                                   .arg(name, QString::fromLatin1(group->replicationId),
                                         QString::fromLatin1(read->replicationId));
                 return finish(read);
             }
@@ -204,17 +230,17 @@ void StandaloneGroup::verifyReplicas(const std::shared_ptr<Read> &read)
                     read->checked[i] = candidate; // the matrix shows it unreadable
                     const Member &announced = read->announced.at(i);
                     read->notes << unreachableHint(
-                        QStringLiteral("replica"), announced, candidate,
+                        MemberRole::Replica, announced, candidate,
                         read->sourced.contains(announced.address())
-                            ? QStringLiteral("the replica source (SENTINEL REPLICAS)")
+                            ? StandaloneGroupText::tr("the replica source (SENTINEL REPLICAS)")
                             : QStringLiteral("INFO replication"));
                 } else if (auto group = decodeInfo(r); !group) {
-                    read->notes
-                        << QStringLiteral("replica %1 not checked: %2").arg(name, group.error());
+                    read->notes << StandaloneGroupText::tr("replica %1 not checked: %2")
+                                       .arg(name, group.error());
                 } else if (!read->seedRunId.isEmpty() && group->runId == read->seedRunId) {
                     read->seedAt = int(i); // the seed itself, under the address its primary saw
                 } else if (!group->isReplica || group->replicationId != read->replicationId) {
-                    read->notes << QStringLiteral(
+                    read->notes << StandaloneGroupText::tr(
                                        "replica %1 is left out: the server answering there "
                                        "does not share the group's replication id (%2)")
                                        .arg(name, QString::fromLatin1(read->replicationId));

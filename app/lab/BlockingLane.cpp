@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "BlockingLane.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 
 #include <cerrno>
@@ -15,6 +16,15 @@ namespace lab {
 
 using redis::RedisError;
 using redis::ReplyResult;
+
+namespace {
+// Why a lane could not connect or stopped, in the window's language (the Lab tab); the CLI
+// loads no translator and prints the English.
+struct BlockingLaneText
+{
+    Q_DECLARE_TR_FUNCTIONS(lab::BlockingLane)
+};
+} // namespace
 
 BlockingLane::~BlockingLane()
 {
@@ -42,9 +52,9 @@ bool BlockingLane::open(const redis::ConnectionOptions &options, QString *why)
     const QByteArray port = QByteArray::number(options.port);
     if (const int rc = ::getaddrinfo(host.constData(), port.constData(), &hints, &found); rc != 0) {
         // EAI_AGAIN: no name server could be asked, which says nothing about the name.
-        *why = (rc == EAI_AGAIN ? QStringLiteral("could not look up %1 (%2): the name server "
-                                                 "could not be reached")
-                                : QStringLiteral("could not resolve %1: %2"))
+        *why = (rc == EAI_AGAIN ? BlockingLaneText::tr("could not look up %1 (%2): the name "
+                                                       "server could not be reached")
+                                : BlockingLaneText::tr("could not resolve %1: %2"))
                    .arg(options.host, QString::fromUtf8(gai_strerror(rc)));
         return false;
     }
@@ -57,7 +67,7 @@ bool BlockingLane::open(const redis::ConnectionOptions &options, QString *why)
     }
     ::freeaddrinfo(found);
     if (m_fd < 0) {
-        *why = QStringLiteral("could not connect to %1").arg(options.address());
+        *why = BlockingLaneText::tr("could not connect to %1").arg(options.address());
         return false;
     }
     const int one = 1;
@@ -78,7 +88,7 @@ bool BlockingLane::open(const redis::ConnectionOptions &options, QString *why)
     const QList<ReplyResult> replies = roundTrip(setup, options.connectTimeoutMs);
     for (int i = 0; i + 1 < replies.size(); ++i) { // SETNAME may be refused (NOPERM)
         if (!replies.at(i).ok()) {
-            *why = QStringLiteral("%1 refused: %2")
+            *why = BlockingLaneText::tr("%1 refused: %2")
                        .arg(QString::fromUtf8(setup.at(i).first()), replies.at(i).error().message);
             fail(*why);
             return false;
@@ -116,13 +126,13 @@ QList<ReplyResult> BlockingLane::roundTrip(const QList<redis::Command> &commands
         return results;
     };
     if (m_fd < 0)
-        return finish(
-            RedisError::notSent(m_broken.isEmpty() ? QStringLiteral("not connected") : m_broken));
+        return finish(RedisError::notSent(m_broken.isEmpty() ? BlockingLaneText::tr("not connected")
+                                                             : m_broken));
     QByteArray out;
     for (const redis::Command &c : commands)
         redis::appendEncodedCommand(out, c);
     if (!sendAll(out)) {
-        fail(QStringLiteral("the connection was lost while sending"));
+        fail(BlockingLaneText::tr("the connection was lost while sending"));
         return finish(RedisError::unanswered(RedisError::Kind::ConnectionLost, m_broken));
     }
     QElapsedTimer clock;
@@ -139,7 +149,7 @@ QList<ReplyResult> BlockingLane::roundTrip(const QList<redis::Command> &commands
             continue;
         }
         if (status == redis::RespDecoder::Status::Failed) {
-            fail(QStringLiteral("protocol error: %1").arg(m_decoder.errorString()));
+            fail(BlockingLaneText::tr("protocol error: %1").arg(m_decoder.errorString()));
             return finish(RedisError::unanswered(RedisError::Kind::Protocol, m_broken));
         }
         m_quickReply.wait(m_fd); // then the poll below finds it readable without sleeping
@@ -150,15 +160,15 @@ QList<ReplyResult> BlockingLane::roundTrip(const QList<redis::Command> &commands
             continue;
         if (ready <= 0) {
             // The replies still owed would arrive later and be taken for the next call's.
-            fail(QStringLiteral("no reply within %1 ms").arg(timeoutMs));
-            return finish(RedisError::unanswered(RedisError::Kind::Timeout,
-                                                 QStringLiteral("no reply within the timeout")));
+            fail(BlockingLaneText::tr("no reply within %1 ms").arg(timeoutMs));
+            return finish(RedisError::unanswered(
+                RedisError::Kind::Timeout, BlockingLaneText::tr("no reply within the timeout")));
         }
         const ssize_t n = ::recv(m_fd, buffer, sizeof buffer, 0);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
-            fail(QStringLiteral("the connection was closed"));
+            fail(BlockingLaneText::tr("the connection was closed"));
             return finish(RedisError::unanswered(RedisError::Kind::ConnectionLost, m_broken));
         }
         m_decoder.feed(buffer, n);

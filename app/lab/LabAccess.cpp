@@ -1,7 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "LabAccess.h"
 
+#include <QCoreApplication>
+
 namespace lab {
+
+namespace {
+// Why the lab is refused, in the window's language (the Lab tab's banner); the CLI loads no
+// translator and prints the English.
+struct LabAccessText
+{
+    Q_DECLARE_TR_FUNCTIONS(lab::LabAccess)
+};
+} // namespace
 
 bool labAllowed(std::optional<profiles::Environment> environment)
 {
@@ -15,7 +26,7 @@ std::optional<QString> labRefusal(std::optional<profiles::Environment> environme
 {
     if (labAllowed(environment))
         return std::nullopt;
-    return QStringLiteral(
+    return LabAccessText::tr(
                "the lab runs storms of writes, so it runs only on servers labelled local or "
                "test (and the demo); this one is labelled %1. Run it against a throwaway test "
                "server (label it test, or use the demo)")

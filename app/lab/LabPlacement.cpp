@@ -46,7 +46,7 @@ LabPlacement LabPlacement::ofCluster(const redis::ClusterTopology &topology,
             o.port = n.port;
             QString name = n.address();
             if (!n.announced.isEmpty() && n.announced != name)
-                name += QStringLiteral(" (announced as %1)").arg(n.announced);
+                name = LabPlacementText::tr("%1 (announced as %2)").arg(name, n.announced);
             ours.insert(owner, int(p.m_nodes.size()));
             p.m_nodes.append(LabNode{o, name});
         }

@@ -82,27 +82,31 @@ QStringList LabSettings::problems() const
     QStringList p;
     const auto range = [&p](const QString &name, qint64 value, qint64 min, qint64 max) {
         if (value < min || value > max)
-            p << QStringLiteral("%1: give %2 to %3, not %4").arg(name).arg(min).arg(max).arg(value);
+            p << LabSettingsText::tr("%1: give %2 to %3, not %4")
+                     .arg(name)
+                     .arg(min)
+                     .arg(max)
+                     .arg(value);
     };
-    range(QStringLiteral("stock"), initialStock, 0, MaxStock);
-    range(QStringLiteral("connections"), connections, 1, MaxConnections);
-    range(QStringLiteral("attempts"), attempts, 1, MaxAttempts);
-    range(QStringLiteral("pipeline"), pipeline, 1, MaxPipeline);
+    range(LabSettingsText::tr("stock"), initialStock, 0, MaxStock);
+    range(LabSettingsText::tr("connections"), connections, 1, MaxConnections);
+    range(LabSettingsText::tr("attempts"), attempts, 1, MaxAttempts);
+    range(LabSettingsText::tr("pipeline"), pipeline, 1, MaxPipeline);
     if (!(retryShare >= 0.0 && retryShare <= 1.0))
-        p << QStringLiteral("retry share: give a fraction from 0 to 1 (0.1 = one attempt in ten "
-                            "reuses an earlier order id), not %1")
+        p << LabSettingsText::tr("retry share: give a fraction from 0 to 1 (0.1 = one attempt in "
+                                 "ten reuses an earlier order id), not %1")
                  .arg(retryShare);
     if (fault != Fault::None)
-        range(QStringLiteral("pause (ms)"), pauseMs, 10, 10000);
+        range(LabSettingsText::tr("pause (ms)"), pauseMs, 10, 10000);
     if (fault == Fault::ShortTimeout) {
-        range(QStringLiteral("client timeout (ms)"), clientTimeoutMs, 10, 5000);
+        range(LabSettingsText::tr("client timeout (ms)"), clientTimeoutMs, 10, 5000);
         if (clientTimeoutMs >= pauseMs)
-            p << QStringLiteral("client timeout: make it shorter than the pause (%1 ms), or no "
-                                "reply comes too late")
+            p << LabSettingsText::tr("client timeout: make it shorter than the pause (%1 ms), or "
+                                     "no reply comes too late")
                      .arg(pauseMs);
     }
     if (strategies.isEmpty())
-        p << QStringLiteral("strategies: choose at least one");
+        p << LabSettingsText::tr("strategies: choose at least one");
     return p;
 }
 

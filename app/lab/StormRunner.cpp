@@ -435,18 +435,22 @@ void StormRunner::maybeInjectFault()
         return;
     m_faultSent = true;
     const QByteArray ms = QByteArray::number(m_settings.pauseMs);
-    m_result->faultNote = StormText::tr("CLIENT PAUSE %1 WRITE after %2 of %3 attempts")
-                              .arg(m_settings.pauseMs)
-                              .arg(m_started)
-                              .arg(m_settings.attempts);
-    if (m_settings.fault == Fault::ShortTimeout)
-        m_result->faultNote +=
-            QStringLiteral(", client timeout %1 ms").arg(m_settings.clientTimeoutMs);
+    m_result->faultNote =
+        (m_settings.fault == Fault::ShortTimeout
+             ? StormText::tr("CLIENT PAUSE %1 WRITE after %2 of %3 attempts, client timeout %4 ms")
+                   .arg(m_settings.pauseMs)
+                   .arg(m_started)
+                   .arg(m_settings.attempts)
+                   .arg(m_settings.clientTimeoutMs)
+             : StormText::tr("CLIENT PAUSE %1 WRITE after %2 of %3 attempts")
+                   .arg(m_settings.pauseMs)
+                   .arg(m_started)
+                   .arg(m_settings.attempts));
     m_control->sendBatch(
         {{"CLIENT", "PAUSE", ms, "WRITE"}}, this, [this](const QList<ReplyResult> &r) {
             if (!r.first().ok())
-                m_result->faultNote +=
-                    QStringLiteral(" (refused: %1)").arg(r.first().error().message);
+                m_result->faultNote = StormText::tr("%1 (refused: %2)")
+                                          .arg(m_result->faultNote, r.first().error().message);
         });
 }
 

@@ -1077,6 +1077,21 @@
     </message>
 </context>
 <context>
+    <name>functions::AlignNodes</name>
+    <message>
+        <source>%1 is not a node of this cluster (nodes: %2)</source>
+        <translation>%1 不是此集群的节点（节点：%2）</translation>
+    </message>
+    <message>
+        <source>%1: nothing can be copied from it</source>
+        <translation>%1：无法从它复制任何内容</translation>
+    </message>
+    <message>
+        <source>%1 holds no library %2: pick a node that has it (see &apos;functions status&apos;)</source>
+        <translation>%1 上没有函数库 %2：请选择一个有它的节点（见“functions status”）</translation>
+    </message>
+</context>
+<context>
     <name>functions::CaseTwins</name>
     <message>
         <source>the dump for %1 in %2 cannot be read, so the libraries it would install are unknown: %3</source>
@@ -1101,6 +1116,21 @@
     <message>
         <source>library %1 on %2 registers functions whose names differ only in case (%3): Redis 7.0 crashes (an assertion) when it replaces or deletes such a library, so %4 is not sent. Only FUNCTION FLUSH, or a restore with the FLUSH policy, removes it safely</source>
         <translation>%2 上的函数库 %1 注册了名称仅大小写不同的函数（%3）：Redis 7.0 替换或删除此类函数库时会崩溃（断言失败），因此不发送 %4。只有 FUNCTION FLUSH 或使用 FLUSH 策略的恢复能安全地移除它</translation>
+    </message>
+</context>
+<context>
+    <name>functions::ChangeLease</name>
+    <message>
+        <source>it lapsed or was taken by another change</source>
+        <translation>它已过期，或被另一个变更取走</translation>
+    </message>
+    <message>
+        <source>it lapses in %1 ms, before the write could be sure to run</source>
+        <translation>它将在 %1 毫秒后过期，来不及确保写入执行</translation>
+    </message>
+    <message>
+        <source>the change lock on %1 is no longer held by this change (%2): nothing was sent; start the change again</source>
+        <translation>%1 上的变更锁已不再由本次变更持有（%2）：未发送任何内容；请重新开始变更</translation>
     </message>
 </context>
 <context>
@@ -1160,6 +1190,18 @@
     <message>
         <source>%1 restarted (or is another server) since the backup: its run_id changed</source>
         <translation>%1 自备份以来已重启（或是另一台服务器）：其 run_id 已改变</translation>
+    </message>
+    <message>
+        <source>%1 is missing</source>
+        <translation>缺少 %1</translation>
+    </message>
+    <message>
+        <source>%1 holds other code (sha256 %2, expected %3)</source>
+        <translation>%1 的代码不同（sha256 %2，应为 %3）</translation>
+    </message>
+    <message>
+        <source>%1 is unexpectedly loaded</source>
+        <translation>%1 意外地已加载</translation>
     </message>
 </context>
 <context>
@@ -1313,6 +1355,64 @@
     </message>
 </context>
 <context>
+    <name>functions::FinalState</name>
+    <message>
+        <source>loaded</source>
+        <translation>已加载</translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation>已删除</translation>
+    </message>
+    <message>
+        <source>rolled back</source>
+        <translation>已回滚</translation>
+    </message>
+    <message>
+        <source>restored</source>
+        <translation>已恢复</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>未改变</translation>
+    </message>
+    <message>
+        <source>not touched</source>
+        <translation>未触及</translation>
+    </message>
+    <message>
+        <source>rollback failed</source>
+        <translation>回滚失败</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+</context>
+<context>
+    <name>functions::FunctionBackup</name>
+    <message>
+        <source>not a backup file: %1</source>
+        <translation>不是备份文件：%1</translation>
+    </message>
+    <message>
+        <source>not a backup file (format &apos;%1&apos;)</source>
+        <translation>不是备份文件（格式“%1”）</translation>
+    </message>
+    <message>
+        <source>the dump of node %1 is damaged (SHA-256 mismatch)</source>
+        <translation>节点 %1 的转储已损坏（SHA-256 不匹配）</translation>
+    </message>
+    <message>
+        <source>the code of library %1 on node %2 is damaged (SHA-256 mismatch)</source>
+        <translation>节点 %2 上函数库 %1 的代码已损坏（SHA-256 不匹配）</translation>
+    </message>
+    <message>
+        <source>the backup names no library or no node</source>
+        <translation>该备份没有指明函数库或节点</translation>
+    </message>
+</context>
+<context>
     <name>functions::Inspection</name>
     <message>
         <source>line %1: %2</source>
@@ -1437,6 +1537,145 @@
         <source>Sequence</source>
         <translation>顺序</translation>
     </message>
+    <message>
+        <source>this change was already made once; start a new one</source>
+        <translation>此变更已经执行过一次；请重新开始一个变更</translation>
+    </message>
+    <message>
+        <source>no environment guard</source>
+        <translation>没有环境防护</translation>
+    </message>
+    <message>
+        <source>unknown: could not read FUNCTION LIST (%1)</source>
+        <translation>未知：无法读取 FUNCTION LIST（%1）</translation>
+    </message>
+    <message>
+        <source>no %1</source>
+        <translation>没有 %1</translation>
+    </message>
+    <message>
+        <source>loaded, then rolled back as %1 failed: the backed-up code is in place again (verified)</source>
+        <translation>已加载，随后因 %1 失败而回滚：备份的代码已重新就位（已验证）</translation>
+    </message>
+    <message>
+        <source>deleted, then rolled back as %1 failed: the backed-up code is in place again (verified)</source>
+        <translation>已删除，随后因 %1 失败而回滚：备份的代码已重新就位（已验证）</translation>
+    </message>
+    <message>
+        <source>rolled back, then rolled back as %1 failed: the backed-up code is in place again (verified)</source>
+        <translation>已回滚，随后因 %1 失败而再次回滚：备份的代码已重新就位（已验证）</translation>
+    </message>
+    <message>
+        <source>restored, then rolled back as %1 failed: the backed-up code is in place again (verified)</source>
+        <translation>已恢复，随后因 %1 失败而回滚：备份的代码已重新就位（已验证）</translation>
+    </message>
+    <message>
+        <source>loaded, then, as %1 failed, the rollback failed: %2</source>
+        <translation>已加载，随后因 %1 失败而回滚，但回滚失败：%2</translation>
+    </message>
+    <message>
+        <source>deleted, then, as %1 failed, the rollback failed: %2</source>
+        <translation>已删除，随后因 %1 失败而回滚，但回滚失败：%2</translation>
+    </message>
+    <message>
+        <source>rolled back, then, as %1 failed, the rollback failed: %2</source>
+        <translation>已回滚，随后因 %1 失败而再次回滚，但回滚失败：%2</translation>
+    </message>
+    <message>
+        <source>restored, then, as %1 failed, the rollback failed: %2</source>
+        <translation>已恢复，随后因 %1 失败而回滚，但回滚失败：%2</translation>
+    </message>
+    <message>
+        <source>not touched: the change stopped at %1</source>
+        <translation>未触及：变更在 %1 处停止</translation>
+    </message>
+    <message>
+        <source>the server said OK</source>
+        <translation>服务器回复 OK</translation>
+    </message>
+    <message>
+        <source>refused by %1: %2</source>
+        <translation>被 %1 拒绝：%2</translation>
+    </message>
+    <message>
+        <source>no reply (%1)</source>
+        <translation>没有应答（%1）</translation>
+    </message>
+    <message>
+        <source>%1; the verification could not be read (%2), so what %3 holds now is unknown: read its libraries before anything else</source>
+        <translation>%1；无法读取验证结果（%2），因此 %3 现在持有什么未知：在做任何其他事之前先读取它的函数库</translation>
+    </message>
+    <message>
+        <source>done and verified: %1 holds exactly the expected code</source>
+        <translation>完成并已验证：%1 持有的正是预期的代码</translation>
+    </message>
+    <message>
+        <source>the server said OK but the verification failed: %1</source>
+        <translation>服务器回复 OK，但验证失败：%1</translation>
+    </message>
+    <message>
+        <source>%1; the verification shows the change was made</source>
+        <translation>%1；验证显示变更已执行</translation>
+    </message>
+    <message>
+        <source>%1; the verification shows the change was not made</source>
+        <translation>%1；验证显示变更未执行</translation>
+    </message>
+    <message>
+        <source>refused by %1: %2; the previous libraries are still in place (verified)</source>
+        <translation>被 %1 拒绝：%2；之前的函数库仍然就位（已验证）</translation>
+    </message>
+    <message>
+        <source>refused by %1: %2; the libraries differ from before: %3</source>
+        <translation>被 %1 拒绝：%2；函数库与之前不同：%3</translation>
+    </message>
+    <message>
+        <source>nothing to change: the node already holds the result</source>
+        <translation>无需变更：该节点已持有变更后的结果</translation>
+    </message>
+    <message>
+        <source>%1 changed since the backup (%2): nothing was sent; read the state again</source>
+        <translation>%1 在备份之后发生了变化（%2）：未发送任何内容；请重新读取状态</translation>
+    </message>
+    <message>
+        <source>nothing was sent to %1: %2</source>
+        <translation>未向 %1 发送任何内容：%2</translation>
+    </message>
+    <message>
+        <source>nothing was sent to %1: the load journal could not be written: %2</source>
+        <translation>未向 %1 发送任何内容：无法写入加载日志：%2</translation>
+    </message>
+    <message>
+        <source>%1 (the audit record could not be written: %2)</source>
+        <translation>%1（无法写入审计记录：%2）</translation>
+    </message>
+</context>
+<context>
+    <name>functions::LibraryMatrix</name>
+    <message>
+        <source>could not read FUNCTION LIST on %1: %2</source>
+        <translation>无法读取 %1 上的 FUNCTION LIST：%2</translation>
+    </message>
+    <message>
+        <source>%1 is missing on %2 (%3 has %4)</source>
+        <translation>%2 上缺少 %1（%3 上是 %4）</translation>
+    </message>
+    <message>
+        <source>%1 on %2 has other code under the same version: %3, %4 has %5</source>
+        <translation>%2 上的 %1 版本相同但代码不同：%3，%4 上是 %5</translation>
+    </message>
+    <message>
+        <source>%1 on %2 is %3, %4 has %5</source>
+        <translation>%2 上的 %1 是 %3，%4 上是 %5</translation>
+    </message>
+    <message>
+        <source>%1 differs from its primary, although replication copies a primary&apos;s libraries: it was changed on its own (a writable replica) or stopped following (see master_link_status in INFO replication). Loading the primary does not reach it: resynchronise it, or load the library on it directly.</source>
+        <translation>%1 与其主节点不同，尽管复制会复制主节点的函数库：它被单独改动过（可写副本），或已停止跟随（见 INFO replication 中的 master_link_status）。加载主节点不会影响它：请重新同步它，或直接在它上面加载该函数库。</translation>
+    </message>
+    <message>
+        <source>%1 differ from their primaries, although replication copies a primary&apos;s libraries: they were changed on their own (a writable replica) or stopped following (see master_link_status in INFO replication). Loading the primary does not reach them: resynchronise them, or load the library on them directly.</source>
+        <translation>%1 与各自的主节点不同，尽管复制会复制主节点的函数库：它们被单独改动过（可写副本），或已停止跟随（见 INFO replication 中的 master_link_status）。加载主节点不会影响它们：请重新同步它们，或直接在它们上面加载该函数库。</translation>
+    </message>
 </context>
 <context>
     <name>functions::LocalCatalog</name>
@@ -1451,6 +1690,69 @@
     <message>
         <source>unknown (no local file of this library)</source>
         <translation>未知（没有该函数库的本地文件）</translation>
+    </message>
+</context>
+<context>
+    <name>functions::StandaloneGroup</name>
+    <message>
+        <source>INFO replication did not answer with text</source>
+        <translation>INFO replication 没有以文本应答</translation>
+    </message>
+    <message>
+        <source>%1 (announced as %2)</source>
+        <translation>%1（通告为 %2）</translation>
+    </message>
+    <message>
+        <source>primary %1 could not be reached: check its announced-address mapping</source>
+        <translation>无法访问主节点 %1：请检查它的通告地址映射</translation>
+    </message>
+    <message>
+        <source>replica %1 could not be reached: check its announced-address mapping</source>
+        <translation>无法访问副本 %1：请检查它的通告地址映射</translation>
+    </message>
+    <message>
+        <source>primary %1 could not be reached at the address %2 gives; if it is behind a NAT or in a container, map that address to one this machine reaches: &quot;Announced addresses&quot; on the connection profile&apos;s &quot;%3&quot; tab, or inventory-cli&apos;s --announced-map</source>
+        <translation>无法通过 %2 给出的地址访问主节点 %1；如果它在 NAT 之后或在容器中，请把该地址映射到本机能访问的地址：连接配置“%3”标签页上的“公布的地址”，或 inventory-cli 的 --announced-map</translation>
+    </message>
+    <message>
+        <source>replica %1 could not be reached at the address %2 gives; if it is behind a NAT or in a container, map that address to one this machine reaches: &quot;Announced addresses&quot; on the connection profile&apos;s &quot;%3&quot; tab, or inventory-cli&apos;s --announced-map</source>
+        <translation>无法通过 %2 给出的地址访问副本 %1；如果它在 NAT 之后或在容器中，请把该地址映射到本机能访问的地址：连接配置“%3”标签页上的“公布的地址”，或 inventory-cli 的 --announced-map</translation>
+    </message>
+    <message>
+        <source>replicas not checked: %1</source>
+        <translation>未检查副本：%1</translation>
+    </message>
+    <message>
+        <source>%1; the replicas are those INFO replication names</source>
+        <translation>%1；副本以 INFO replication 列出的为准</translation>
+    </message>
+    <message>
+        <source>the other replicas of %1 not checked: %2</source>
+        <translation>未检查 %1 的其他副本：%2</translation>
+    </message>
+    <message>
+        <source>%1, the primary INFO replication names, not checked: %2</source>
+        <translation>未检查 INFO replication 指明的主节点 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1, the primary INFO replication names, is left out: the server answering there is a replica with replication id %2, not this server&apos;s primary (%3)</source>
+        <translation>INFO replication 指明的主节点 %1 已被排除：在那里应答的服务器是一个副本，复制 ID 为 %2，不是本服务器的主节点（%3）</translation>
+    </message>
+    <message>
+        <source>%1, the primary INFO replication names, is left out: the server answering there is a primary with replication id %2, not this server&apos;s primary (%3)</source>
+        <translation>INFO replication 指明的主节点 %1 已被排除：在那里应答的服务器是一个主节点，复制 ID 为 %2，不是本服务器的主节点（%3）</translation>
+    </message>
+    <message>
+        <source>the replica source (SENTINEL REPLICAS)</source>
+        <translation>副本来源（SENTINEL REPLICAS）</translation>
+    </message>
+    <message>
+        <source>replica %1 not checked: %2</source>
+        <translation>未检查副本 %1：%2</translation>
+    </message>
+    <message>
+        <source>replica %1 is left out: the server answering there does not share the group&apos;s replication id (%2)</source>
+        <translation>副本 %1 已被排除：在那里应答的服务器与该组的复制 ID（%2）不同</translation>
     </message>
 </context>
 <context>
@@ -2150,6 +2452,56 @@
     </message>
 </context>
 <context>
+    <name>lab::BlockingLane</name>
+    <message>
+        <source>could not look up %1 (%2): the name server could not be reached</source>
+        <translation>无法查询 %1（%2）：无法连接域名服务器</translation>
+    </message>
+    <message>
+        <source>could not resolve %1: %2</source>
+        <translation>无法解析 %1：%2</translation>
+    </message>
+    <message>
+        <source>could not connect to %1</source>
+        <translation>无法连接到 %1</translation>
+    </message>
+    <message>
+        <source>%1 refused: %2</source>
+        <translation>%1 被拒绝：%2</translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>the connection was lost while sending</source>
+        <translation>发送时连接断开</translation>
+    </message>
+    <message>
+        <source>protocol error: %1</source>
+        <translation>协议错误：%1</translation>
+    </message>
+    <message>
+        <source>no reply within %1 ms</source>
+        <translation>%1 毫秒内没有应答</translation>
+    </message>
+    <message>
+        <source>no reply within the timeout</source>
+        <translation>超时内没有应答</translation>
+    </message>
+    <message>
+        <source>the connection was closed</source>
+        <translation>连接已关闭</translation>
+    </message>
+</context>
+<context>
+    <name>lab::LabAccess</name>
+    <message>
+        <source>the lab runs storms of writes, so it runs only on servers labelled local or test (and the demo); this one is labelled %1. Run it against a throwaway test server (label it test, or use the demo)</source>
+        <translation>实验室会发起大量写入，因此只在标记为 local 或 test 的服务器（以及演示）上运行；此服务器标记为 %1。请在可丢弃的测试服务器上运行（将其标记为 test，或使用演示）</translation>
+    </message>
+</context>
+<context>
     <name>lab::LabPlacement</name>
     <message>
         <source>the cluster at %1 announced no primary serving a slot</source>
@@ -2166,6 +2518,10 @@
     <message>
         <source>no answer in time</source>
         <translation>未及时应答</translation>
+    </message>
+    <message>
+        <source>%1 (announced as %2)</source>
+        <translation>%1（通告为 %2）</translation>
     </message>
 </context>
 <context>
@@ -2257,6 +2613,46 @@
         <source>Function v2 (FCALL inventory_deduct_v2)</source>
         <translation>函数 v2（FCALL inventory_deduct_v2）</translation>
     </message>
+    <message>
+        <source>%1: give %2 to %3, not %4</source>
+        <translation>%1：请给出 %2 到 %3 之间的值，而不是 %4</translation>
+    </message>
+    <message>
+        <source>stock</source>
+        <translation>库存</translation>
+    </message>
+    <message>
+        <source>connections</source>
+        <translation>连接数</translation>
+    </message>
+    <message>
+        <source>attempts</source>
+        <translation>尝试次数</translation>
+    </message>
+    <message>
+        <source>pipeline</source>
+        <translation>流水线深度</translation>
+    </message>
+    <message>
+        <source>retry share: give a fraction from 0 to 1 (0.1 = one attempt in ten reuses an earlier order id), not %1</source>
+        <translation>重试比例：请给出 0 到 1 之间的小数（0.1 = 每十次尝试中有一次重用之前的订单号），而不是 %1</translation>
+    </message>
+    <message>
+        <source>pause (ms)</source>
+        <translation>暂停（毫秒）</translation>
+    </message>
+    <message>
+        <source>client timeout (ms)</source>
+        <translation>客户端超时（毫秒）</translation>
+    </message>
+    <message>
+        <source>client timeout: make it shorter than the pause (%1 ms), or no reply comes too late</source>
+        <translation>客户端超时：请设得比暂停（%1 毫秒）短，否则不会有应答来得太晚</translation>
+    </message>
+    <message>
+        <source>strategies: choose at least one</source>
+        <translation>策略：请至少选择一个</translation>
+    </message>
 </context>
 <context>
     <name>lab::StormRunner</name>
@@ -2271,6 +2667,14 @@
     <message>
         <source>CLIENT PAUSE %1 WRITE after %2 of %3 attempts</source>
         <translation>在 %3 次尝试中的第 %2 次之后执行 CLIENT PAUSE %1 WRITE</translation>
+    </message>
+    <message>
+        <source>CLIENT PAUSE %1 WRITE after %2 of %3 attempts, client timeout %4 ms</source>
+        <translation>在 %3 次尝试中的第 %2 次之后执行 CLIENT PAUSE %1 WRITE，客户端超时 %4 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 (refused: %2)</source>
+        <translation>%1（被拒绝：%2）</translation>
     </message>
 </context>
 <context>

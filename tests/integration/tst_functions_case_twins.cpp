@@ -108,7 +108,7 @@ class TstFunctionsCaseTwins : public testsupport::ChangeTest
         QVERIFY2(pre.refusal().contains(why), qPrintable(pre.refusal()));
         QVERIFY(!change.backupBlocking().ok());
         QVERIFY(!change.confirm(spec.library, true).isEmpty());
-        QVERIFY(!change.executeBlocking().refusal.isEmpty());
+        QVERIFY(!change.executeBlocking().refusal.english.isEmpty());
         QCOMPARE(testsupport::render(m_c->call({"PING"})), QStringLiteral("+PONG"));
         QVERIFY(testsupport::processExists(m_redis.server().pid()));
         QCOMPARE(compareLibraries(before, libraries()), QString());
@@ -254,7 +254,8 @@ private slots:
         QVERIFY(change.backupBlocking().ok());
         QCOMPARE(change.confirm("twins", true), QString());
         const ExecutionReport done = change.executeBlocking();
-        QVERIFY2(done.succeeded(), qPrintable(done.refusal + done.nodes.value(0).message));
+        QVERIFY2(done.succeeded(),
+                 qPrintable(done.refusal.english + done.nodes.value(0).message.english));
         QCOMPARE(testsupport::render(m_c->call({"PING"})), QStringLiteral("+PONG"));
         QCOMPARE(compareLibraries(backup.nodes[0].libraries, libraries()), QString());
     }
@@ -279,10 +280,11 @@ private slots:
         QCOMPARE(done.nodes.size(), 1);
         const NodeOutcome &n = done.nodes.first();
         QVERIFY(!n.verified);
-        QVERIFY2(n.message.contains("the verification could not be read"), qPrintable(n.message));
-        QVERIFY2(n.message.contains("what " + client->address() + " holds now is unknown"),
-                 qPrintable(n.message));
-        QVERIFY2(!n.message.contains("not made"), qPrintable(n.message));
+        QVERIFY2(n.message.english.contains("the verification could not be read"),
+                 qPrintable(n.message.english));
+        QVERIFY2(n.message.english.contains("what " + client->address() + " holds now is unknown"),
+                 qPrintable(n.message.english));
+        QVERIFY2(!n.message.english.contains("not made"), qPrintable(n.message.english));
     }
 };
 

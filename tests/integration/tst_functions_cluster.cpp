@@ -281,17 +281,18 @@ private slots:
         for (int i = 0; i < 2; ++i) {
             const functions::NodeOutcome &n = report.nodes.at(i);
             QCOMPARE(n.address, address(i));
-            QCOMPARE(n.finalState, QStringLiteral("rolled back"));
+            QCOMPARE(n.finalState, functions::FinalState::RolledBack);
             QVERIFY(n.rolledBack);
-            QVERIFY2(n.message.startsWith("loaded, then rolled back as " + address(2) + " failed"),
-                     qPrintable(n.message));
-            QVERIFY2(n.holds.startsWith(QStringLiteral("inventory_lib_v1 1.3.0")),
-                     qPrintable(n.holds));
+            QVERIFY2(n.message.english.startsWith("loaded, then rolled back as " + address(2)
+                                                  + " failed"),
+                     qPrintable(n.message.english));
+            QVERIFY2(n.holds.english.startsWith(QStringLiteral("inventory_lib_v1 1.3.0")),
+                     qPrintable(n.holds.english));
         }
         const functions::NodeOutcome &refused = report.nodes.at(2);
-        QCOMPARE(refused.finalState, QStringLiteral("unchanged"));
+        QCOMPARE(refused.finalState, functions::FinalState::Unchanged);
         QVERIFY(!refused.rolledBack);
-        QVERIFY2(refused.message.contains("NOPERM"), qPrintable(refused.message));
+        QVERIFY2(refused.message.english.contains("NOPERM"), qPrintable(refused.message.english));
         for (int i = 0; i < 3; ++i)
             QCOMPARE(code(i), m_shipped);
         // Every write, the rollbacks included, is in the audit log with its outcome.

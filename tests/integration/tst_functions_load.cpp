@@ -173,8 +173,9 @@ private slots:
                  QStringLiteral("type the library name exactly (inventory_lib_v1) to confirm"));
         QCOMPARE(change.confirm("inventory_lib_v1", false), QString());
         const ExecutionReport done = change.executeBlocking();
-        QVERIFY2(done.succeeded(), qPrintable(done.refusal + done.nodes.value(0).message));
-        QVERIFY(done.nodes.first().message.startsWith("done and verified"));
+        QVERIFY2(done.succeeded(),
+                 qPrintable(done.refusal.english + done.nodes.value(0).message.english));
+        QVERIFY(done.nodes.first().message.english.startsWith("done and verified"));
         QCOMPARE(serverCode("inventory_lib_v1"), file->code);
         QCOMPARE(serverCode("other_lib"), Other);
 
@@ -198,7 +199,7 @@ private slots:
                  qPrintable(records[0].detail));
         QCOMPARE(records[0].profile, QStringLiteral("release test"));
         // Once executed, a change is spent: a second execute sends nothing.
-        QCOMPARE(change.executeBlocking().refusal,
+        QCOMPARE(change.executeBlocking().refusal.english,
                  QStringLiteral("this change was already made once; start a new one"));
     }
 
@@ -212,7 +213,7 @@ private slots:
                  QStringLiteral("the preflight has not been done yet"));
         QCOMPARE(change.confirm("other_lib", true),
                  QStringLiteral("the backup has not been done yet"));
-        QCOMPARE(change.executeBlocking().refusal,
+        QCOMPARE(change.executeBlocking().refusal.english,
                  QStringLiteral("the confirmation has not been done yet"));
         QVERIFY(change.preflightBlocking().passed());
         QCOMPARE(change.confirm("other_lib", true),
@@ -296,7 +297,7 @@ private slots:
         QVERIFY(change.backupBlocking().ok());
         QCOMPARE(change.confirm("other_lib", true), QString());
         m_gate->lock(); // locked again before the last step: nothing is sent
-        QCOMPARE(change.executeBlocking().refusal, m_gate->refusalMessage());
+        QCOMPARE(change.executeBlocking().refusal.english, m_gate->refusalMessage());
         QCOMPARE(serverCode("other_lib"), Other);
     }
 
@@ -330,10 +331,11 @@ private slots:
         QVERIFY(!done.succeeded());
         QCOMPARE(done.nodes.size(), 1);
         QVERIFY(done.nodes[0].attempted && !done.nodes[0].applied && !done.nodes[0].verified);
-        QVERIFY2(done.nodes[0].message.contains("OOM"), qPrintable(done.nodes[0].message));
-        QVERIFY2(
-            done.nodes[0].message.endsWith("the previous libraries are still in place (verified)"),
-            qPrintable(done.nodes[0].message));
+        QVERIFY2(done.nodes[0].message.english.contains("OOM"),
+                 qPrintable(done.nodes[0].message.english));
+        QVERIFY2(done.nodes[0].message.english.endsWith(
+                     "the previous libraries are still in place (verified)"),
+                 qPrintable(done.nodes[0].message.english));
         QCOMPARE(serverCode("inventory_lib_v1"), testsupport::previousReleaseSource());
         QCOMPARE(audit().size(), 1);
         QVERIFY(audit()[0].result.startsWith("error: OOM"));
@@ -354,12 +356,12 @@ private slots:
         const ExecutionReport done = change->executeBlocking();
         QVERIFY(!done.succeeded());
         QVERIFY(done.nodes.isEmpty());
-        QVERIFY2(done.refusal.startsWith(
+        QVERIFY2(done.refusal.english.startsWith(
                      QStringLiteral("nothing was sent to %1: the audit log at %2 could not be "
                                     "written: ")
                          .arg(m_c->address(), ctx.auditPath)),
-                 qPrintable(done.refusal));
-        QVERIFY2(done.refusal.contains("Is a directory"), qPrintable(done.refusal));
+                 qPrintable(done.refusal.english));
+        QVERIFY2(done.refusal.english.contains("Is a directory"), qPrintable(done.refusal.english));
         const QByteArray stats = m_c->call({"INFO", "commandstats"})->bytes();
         QVERIFY2(!stats.contains("cmdstat_function|load:"), stats.constData());
         QCOMPARE(m_c->call({"FUNCTION", "DUMP"})->bytes(), dumpBefore);
@@ -374,8 +376,9 @@ private slots:
         auto change = prepared(LibraryChange::deleteSpec("other_lib"), true);
         QVERIFY(m_c->call({"FUNCTION", "LOAD", "REPLACE", Other + "-- edited\n"}).ok());
         const ExecutionReport done = change->executeBlocking();
-        QVERIFY2(done.refusal.contains("changed since the backup (other_lib holds other code"),
-                 qPrintable(done.refusal));
+        QVERIFY2(
+            done.refusal.english.contains("changed since the backup (other_lib holds other code"),
+            qPrintable(done.refusal.english));
         QVERIFY(done.nodes.isEmpty());
         QCOMPARE(serverCode("other_lib"), Other + "-- edited\n");
         QVERIFY(audit().isEmpty());
@@ -395,7 +398,8 @@ private slots:
         QCOMPARE(rollback->contractDiffs().first().summary(),
                  QStringLiteral("inventory_lib_v1 1.3.0 → 1.0.0: breaking (4 removed, 1 changed)"));
         const ExecutionReport done = rollback->executeBlocking();
-        QVERIFY2(done.succeeded(), qPrintable(done.refusal + done.nodes.value(0).message));
+        QVERIFY2(done.succeeded(),
+                 qPrintable(done.refusal.english + done.nodes.value(0).message.english));
         QCOMPARE(compareLibraries(before, serverLibraries()), QString());
         QCOMPARE(serverCode("inventory_lib_v1"), testsupport::previousReleaseSource());
         QVERIFY(rollback->backupPath() != load->backupPath()); // the rollback has its own
@@ -416,7 +420,8 @@ private slots:
         auto rollback =
             prepared(LibraryChange::rollbackSpec(*FunctionBackup::read(load->backupPath())), true);
         const ExecutionReport done = rollback->executeBlocking();
-        QVERIFY2(done.succeeded(), qPrintable(done.refusal + done.nodes.value(0).message));
+        QVERIFY2(done.succeeded(),
+                 qPrintable(done.refusal.english + done.nodes.value(0).message.english));
         QCOMPARE(serverCode("fresh_lib"), QByteArray());
         QCOMPARE(audit().last().command, (QList<QByteArray>{"FUNCTION", "DELETE", "fresh_lib"}));
         QCOMPARE(serverLibraries().size(), 2);

@@ -156,7 +156,7 @@ private slots:
         QVERIFY(pttl && *pttl > 3 * 70000);
         QVERIFY(change.confirm("inventory_lib_v1", false).isEmpty());
         const ExecutionReport done = change.executeBlocking();
-        QVERIFY2(done.succeeded(), qPrintable(done.refusal));
+        QVERIFY2(done.succeeded(), qPrintable(done.refusal.english));
     }
 
     // A change dropped after its backup (a wizard closed before the confirmation) gives the
@@ -188,8 +188,8 @@ private slots:
         QVERIFY(change.confirm("inventory_lib_v1", false).isEmpty());
         const ExecutionReport done = change.executeBlocking();
         QVERIFY(!done.succeeded());
-        QVERIFY2(done.refusal.contains(QLatin1String("is no longer held by this change")),
-                 qPrintable(done.refusal));
+        QVERIFY2(done.refusal.english.contains(QLatin1String("is no longer held by this change")),
+                 qPrintable(done.refusal.english));
         QCOMPARE(serverCode("inventory_lib_v1"), testsupport::previousReleaseSource());
         QCOMPARE(testsupport::render(m_c->call({"GET", LockKey})),
                  QStringLiteral("\"%1\"").arg(QString::fromUtf8(OtherHolder)));
@@ -216,8 +216,8 @@ private slots:
         QCOMPARE(racing.m_sent.size(), 3); // no REPLACE
         QVERIFY(!done.succeeded());
         QCOMPARE(done.nodes.size(), 1);
-        QVERIFY2(done.nodes.first().message.contains(QLatin1String("already exists")),
-                 qPrintable(done.nodes.first().message));
+        QVERIFY2(done.nodes.first().message.english.contains(QLatin1String("already exists")),
+                 qPrintable(done.nodes.first().message.english));
         QCOMPARE(serverCode("inventory_lib_v1"), competitor);
     }
 

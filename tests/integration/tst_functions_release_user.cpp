@@ -125,7 +125,8 @@ private slots:
             return c.detail.english == QLatin1String("user 'release' may run FUNCTION DUMP");
         }));
         const ExecutionReport loaded = load.executeBlocking();
-        QVERIFY2(loaded.succeeded(), qPrintable(loaded.refusal + loaded.nodes.value(0).message));
+        QVERIFY2(loaded.succeeded(),
+                 qPrintable(loaded.refusal.english + loaded.nodes.value(0).message.english));
         QCOMPARE(serverCode("inventory_lib_v1"),
                  testsupport::functionSource(QStringLiteral("inventory_lib_v1.lua")));
 
@@ -134,8 +135,8 @@ private slots:
         LibraryChange rollback(ctx, LibraryChange::rollbackSpec(*backup));
         prepare(rollback, true);
         const ExecutionReport rolledBack = rollback.executeBlocking();
-        QVERIFY2(rolledBack.succeeded(),
-                 qPrintable(rolledBack.refusal + rolledBack.nodes.value(0).message));
+        QVERIFY2(rolledBack.succeeded(), qPrintable(rolledBack.refusal.english
+                                                    + rolledBack.nodes.value(0).message.english));
         QCOMPARE(serverCode("inventory_lib_v1"), testsupport::previousReleaseSource());
 
         // Nothing was denied to anyone: no step went out as `support`.

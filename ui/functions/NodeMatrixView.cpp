@@ -120,7 +120,7 @@ void NodeMatrixView::fillLibraryCell(QTableWidgetItem *cell, int row, const QStr
     const functions::NodeLibraries &n = m_matrix.nodes().at(row);
     if (!n.error.isEmpty()) {
         cell->setText(tr("could not read"));
-        cell->setToolTip(n.unreadable());
+        cell->setToolTip(n.unreadable(core::Wording::Translated));
         cell->setBackground(Palette::errorTint());
         cell->setForeground(Palette::error());
         return;
@@ -144,7 +144,7 @@ void NodeMatrixView::fillLibraryCell(QTableWidgetItem *cell, int row, const QStr
     cell->setForeground(missing ? Palette::error() : Palette::warning());
     for (const functions::LibraryDrift &d : m_matrix.drift())
         if (d.library == library && d.address == n.address)
-            cell->setToolTip(d.detail);
+            cell->setToolTip(d.detail.text);
 }
 
 void NodeMatrixView::fitTableToContents()
@@ -171,13 +171,14 @@ QStringList NodeMatrixView::driftLines(int primaries) const
                                  "and these nodes differ:")
                             : tr("Drift: these nodes differ:"));
     for (const functions::LibraryDrift &d : m_matrix.drift())
-        lines << QStringLiteral("• %1").arg(d.detail);
+        lines << QStringLiteral("• %1").arg(d.detail.text);
     bool replicaDrifts = false;
     for (int r = 0; r < nodes.size(); ++r)
         replicaDrifts |= !nodes.at(r).primary && !m_matrix.driftedLibraries(r).isEmpty();
     const QStringList apart = m_matrix.replicasApartFromPrimary();
     if (!apart.isEmpty())
-        lines << functions::LibraryMatrix::apartFromPrimarySentence(apart);
+        lines << functions::LibraryMatrix::apartFromPrimarySentence(apart,
+                                                                    core::Wording::Translated);
     else if (replicaDrifts)
         lines << tr("Replicas follow their primary: bringing the primaries in line brings "
                     "them too.");
@@ -207,7 +208,7 @@ void NodeMatrixView::showSummary(const QString &note)
         lines << tr("Not every node could be checked:");
         break;
     }
-    for (const QString &u : m_matrix.unreadable())
+    for (const QString &u : m_matrix.unreadable(core::Wording::Translated))
         lines << QStringLiteral("• %1").arg(u);
     if (!note.isEmpty())
         lines << QStringLiteral("• %1%2").arg(note.left(1).toUpper(), note.mid(1));

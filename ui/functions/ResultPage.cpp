@@ -51,15 +51,15 @@ void ResultPage::initializePage()
         m_done = true;
         m_nodes->clear();
         for (const functions::NodeOutcome &n : report.nodes) {
-            auto *item =
-                new QTreeWidgetItem(m_nodes, {n.address, n.finalState, n.holds, n.message});
-            item->setToolTip(3, n.message);
+            auto *item = new QTreeWidgetItem(
+                m_nodes,
+                {n.address, functions::finalStateWord(n.finalState, core::Wording::Translated),
+                 n.holds.text, n.message.text});
+            item->setToolTip(3, n.message.text);
             // Where the node ended, in the colour of its meaning: changed as asked, put back
             // or untouched (nothing to do), or a state to look at.
             const bool changed = n.verified && !n.rolledBack && n.attempted;
-            const bool settled = n.finalState == QLatin1String("rolled back")
-                                 || n.finalState == QLatin1String("unchanged")
-                                 || n.finalState == QLatin1String("not touched");
+            const bool settled = n.settled();
             item->setForeground(1, changed   ? Palette::ok()
                                    : settled ? Palette::muted()
                                              : Palette::error());
@@ -71,7 +71,7 @@ void ResultPage::initializePage()
             m_nodes->resizeColumnToContents(c);
         if (!report.refusal.isEmpty())
             m_summary->setNotice(NoticeBanner::Kind::Danger,
-                                 tr("Nothing was sent: %1").arg(report.refusal));
+                                 tr("Nothing was sent: %1").arg(report.refusal.text));
         else if (report.succeeded())
             m_summary->setNotice(NoticeBanner::Kind::Success,
                                  tr("Done: %1 verified on every node, audit record written.")
