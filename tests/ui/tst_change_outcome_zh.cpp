@@ -197,7 +197,7 @@ private slots:
         QVERIFY(change->awaitsBreakingAcknowledgement());
         const ExecutionReport early = change->executeBlocking();
         QCOMPARE(early.refusal.english, QStringLiteral("the confirmation has not been done yet"));
-        QCOMPARE(early.refusal.text, QStringLiteral("尚未完成确认"));
+        QCOMPARE(early.refusal.text, QStringLiteral("尚未确认"));
 
         QCOMPARE(change->confirm(QStringLiteral("zh_lib"), true), QString());
         QVERIFY(m_c->call({"FUNCTION", "LOAD", "REPLACE", versioned("zh_lib", "1.0.1")}).ok());
