@@ -442,8 +442,10 @@ void MainWindow::onReadOnlyChanged(bool readOnly)
 {
     m_unlock->setEnabled(readOnly);
     m_lock->setEnabled(m_session->gate().isUnlocked());
-    m_deduct->setReadOnlyNotice(readOnly ? m_session->gate().refusalMessage() : QString());
-    m_browser->setReadOnlyReason(readOnly ? m_session->gate().refusalMessage() : QString());
+    m_deduct->setReadOnlyNotice(
+        readOnly ? m_session->gate().refusalMessage(core::Wording::Translated) : QString());
+    m_browser->setReadOnlyReason(
+        readOnly ? m_session->gate().refusalMessage(core::Wording::Translated) : QString());
     const gate::WriteGate &gate = m_session->gate();
     // What to do first, then why (the whole reason is also the strip's tooltip).
     QString note;
@@ -454,10 +456,10 @@ void MainWindow::onReadOnlyChanged(bool readOnly)
         note += QStringLiteral(" · ") + gate.lockReason();
     if (readOnly && gate.claimedEnvironment() == profiles::Environment::Local
         && !gate.evidence().checking())
-        note += QStringLiteral(" · ") + gate.evidence().reason;
+        note += QStringLiteral(" · ") + gate.evidence().reason.text;
     if (!readOnly && m_environment == profiles::Environment::Local)
         // What makes it local: "local: redis-server (process 1234, …) owns port 6379".
-        note = gate.evidence().reason;
+        note = gate.evidence().reason.text;
     if (!readOnly && m_environment == profiles::Environment::Production)
         note = tr("WRITES UNLOCKED on production for this session: every write affects real "
                   "orders");

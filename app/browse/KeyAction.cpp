@@ -9,13 +9,20 @@
 #include "redis/ResultReads.h"
 #include "redis/Slot.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 
 namespace browse {
 
 namespace {
+// A key action's problem and consequence are the dialog's (the window's language; the CLI
+// has no key actions). What the reply did stays English: it is the audit record's result.
+struct KeyActionText
+{
+    Q_DECLARE_TR_FUNCTIONS(browse::KeyAction)
+};
 constexpr qint64 MaxTtlSeconds = 31536000;
-}
+} // namespace
 
 KeyAction KeyAction::setTtl(QByteArray key, qint64 seconds)
 {
@@ -40,14 +47,14 @@ KeyAction KeyAction::setStock(QByteArray key, QByteArray value, QString current)
 QString KeyAction::problem() const
 {
     if (key.isEmpty())
-        return QStringLiteral("no key selected");
+        return KeyActionText::tr("no key selected");
     if (kind == Kind::SetTtl && (ttlSeconds < 1 || ttlSeconds > MaxTtlSeconds))
-        return QStringLiteral("give a TTL from 1 second to 365 days");
+        return KeyActionText::tr("give a TTL from 1 second to 365 days");
     // The rule the functions apply to stock (docs/contracts.md): a repair must leave a value
     // they accept, or it repairs nothing.
     if (kind == Kind::SetStock)
         if (const auto p = inventory::canonicalNumberProblem(stock, 0, MaxStock))
-            return QStringLiteral("new stock: %1").arg(*p);
+            return KeyActionText::tr("new stock: %1").arg(p->text);
     return {};
 }
 
@@ -95,24 +102,25 @@ QString KeyAction::consequence() const
 {
     switch (kind) {
     case Kind::SetTtl:
-        return QStringLiteral("The key will expire in %1. For a receipt, a retry of its order "
-                              "after that deducts again; a stock key that expires makes every "
-                              "deduction of the SKU answer 'no stock key'.")
-            .arg(formatDuration(ttlSeconds * 1000));
+        return KeyActionText::tr("The key will expire in %1. For a receipt, a retry of its "
+                                 "order after that deducts again; a stock key that expires "
+                                 "makes every deduction of the SKU answer 'no stock key'.")
+            .arg(formatDuration(ttlSeconds * 1000, core::Wording::Translated));
     case Kind::RemoveTtl:
-        return QStringLiteral("The key will never expire. Right for a stock key; a receipt "
-                              "without a TTL protects its order forever and is never freed.");
+        return KeyActionText::tr("The key will never expire. Right for a stock key; a receipt "
+                                 "without a TTL protects its order forever and is never "
+                                 "freed.");
     case Kind::Delete:
-        return QStringLiteral("The key is deleted now. For a receipt, the next retry of its "
-                              "order deducts stock again: do this only for a deliberate "
-                              "re-deduction.");
+        return KeyActionText::tr("The key is deleted now. For a receipt, the next retry of its "
+                                 "order deducts stock again: do this only for a deliberate "
+                                 "re-deduction.");
     case Kind::SetStock:
-        return QStringLiteral("The stock becomes %1: every deduction of this SKU from now on "
-                              "checks against it. The key keeps its name, loses any TTL, and is "
-                              "not created if it was deleted meanwhile. Receipts are not "
-                              "touched: orders already deducted stay deducted.")
+        return KeyActionText::tr("The stock becomes %1: every deduction of this SKU from now on "
+                                 "checks against it. The key keeps its name, loses any TTL, "
+                                 "and is not created if it was deleted meanwhile. Receipts are "
+                                 "not touched: orders already deducted stay deducted.")
             .arg(problem().isEmpty() ? QString::fromLatin1(stock)
-                                     : QStringLiteral("the value you enter"));
+                                     : KeyActionText::tr("the value you enter"));
     }
     return {};
 }

@@ -34,7 +34,7 @@ QString planProblemsLine(const QList<FieldProblem> &problems)
     for (const FieldProblem &p : problems)
         why << QStringLiteral("--%1: %2")
                    .arg(p.field == QLatin1String("keys") ? QStringLiteral("sku") : p.field,
-                        p.message);
+                        p.message.english);
     return QStringLiteral("nothing sent: %1").arg(why.join(QStringLiteral("; ")));
 }
 

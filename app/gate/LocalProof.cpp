@@ -3,6 +3,7 @@
 
 #include "overview/ServerOverview.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -112,21 +113,31 @@ bool isServerExecutable(const QString &exe, const QString &comm)
     return binaries.contains(QFileInfo(exe).fileName()) && names.contains(comm);
 }
 
+core::Sentence proofSentence(const char *source)
+{
+    return core::Sentence::translated("gate::LocalProof", source);
+}
+
 } // namespace
 
 LocalEvidence LocalEvidence::startedByConsole(qint64 pid)
 {
     LocalEvidence e;
     e.verdict = Verdict::Proven;
-    e.reason = QStringLiteral("local: the console started this server (process %1)").arg(pid);
+    e.reason =
+        proofSentence(QT_TRANSLATE_NOOP("gate::LocalProof",
+                                        "local: the console started this server (process %1)"))
+            .arg(pid);
     return e;
 }
 
-LocalEvidence LocalEvidence::notProven(const QString &why)
+LocalEvidence LocalEvidence::notProven(const core::Sentence &why)
 {
     LocalEvidence e;
     e.verdict = Verdict::NotProven;
-    e.reason = QStringLiteral("not proven local: %1; treated as production").arg(why);
+    e.reason = proofSentence(QT_TRANSLATE_NOOP("gate::LocalProof",
+                                               "not proven local: %1; treated as production"))
+                   .arg(why);
     return e;
 }
 
@@ -148,17 +159,20 @@ LocalEvidence proveLocal(const QByteArray &info, const QString &host, quint16 po
     };
     if (!canProveLocal(host))
         return withIdentity(LocalEvidence::notProven(
-            QStringLiteral("%1 is a name, not an address: which process answers cannot be "
-                           "told")
+            proofSentence(QT_TRANSLATE_NOOP(
+                              "gate::LocalProof",
+                              "%1 is a name, not an address: which process answers cannot be told"))
                 .arg(host)));
     if (!profiles::isWrittenAsLoopback(host) && !isThisMachine(host))
         return withIdentity(LocalEvidence::notProven(
-            QStringLiteral("%1 is not an address of this machine").arg(host)));
+            proofSentence(
+                QT_TRANSLATE_NOOP("gate::LocalProof", "%1 is not an address of this machine"))
+                .arg(host)));
     bool ok = false;
     const qint64 pid = fields.value("process_id").toLongLong(&ok);
     if (!ok || pid <= 0)
-        return withIdentity(LocalEvidence::notProven(
-            QStringLiteral("the server did not say its process_id (INFO server)")));
+        return withIdentity(LocalEvidence::notProven(proofSentence(QT_TRANSLATE_NOOP(
+            "gate::LocalProof", "the server did not say its process_id (INFO server)"))));
     const QString proc = QStringLiteral("%1/%2").arg(procRoot).arg(pid);
     const QString exe = readLink(proc + QStringLiteral("/exe"));
     QFile commFile(proc + QStringLiteral("/comm"));
@@ -167,21 +181,25 @@ LocalEvidence proveLocal(const QByteArray &info, const QString &host, quint16 po
                              : QString();
     if (!QFileInfo::exists(proc) || !isServerExecutable(exe, comm))
         return withIdentity(LocalEvidence::notProven(
-            QStringLiteral("the server's process %1 is not on this machine (no redis-server or "
-                           "valkey-server with that id here) — a tunnel or container?")
+            proofSentence(
+                QT_TRANSLATE_NOOP("gate::LocalProof",
+                                  "the server's process %1 is not on this machine (no redis-server "
+                                  "or valkey-server with that id here) — a tunnel or container?"))
                 .arg(pid)));
     const QSet<QString> sockets = reachedSockets(procRoot, host, port);
     if (sockets.isEmpty())
         return withIdentity(LocalEvidence::notProven(
-            QStringLiteral("no listening socket on port %1 is visible here").arg(port)));
+            proofSentence(QT_TRANSLATE_NOOP("gate::LocalProof",
+                                            "no listening socket on port %1 is visible here"))
+                .arg(port)));
     QDir fdDir(proc + QStringLiteral("/fd"));
     const QStringList fds = fdDir.entryList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot);
     if (!fdDir.isReadable() || fds.isEmpty())
         return withIdentity(LocalEvidence::notProven(
-            QStringLiteral("%1/fd is not readable (another user's process), so which process "
-                           "owns port %2 cannot be told")
-                .arg(proc)
-                .arg(port)));
+            proofSentence(QT_TRANSLATE_NOOP("gate::LocalProof",
+                                            "%1/fd is not readable (another user's process), so "
+                                            "which process owns port %2 cannot be told"))
+                .arg(proc, QString::number(port))));
     QSet<QString> owned;
     for (const QString &fd : fds) {
         const QString name = readLink(fdDir.filePath(fd));
@@ -190,21 +208,19 @@ LocalEvidence proveLocal(const QByteArray &info, const QString &host, quint16 po
     }
     if (!owned.contains(sockets))
         return withIdentity(LocalEvidence::notProven(
-            QStringLiteral("the server's process %1 (%2) does not own the socket listening on "
-                           "port %3 — a tunnel, port-forward or relay answers there")
-                .arg(pid)
-                .arg(exe)
-                .arg(port)));
+            proofSentence(
+                QT_TRANSLATE_NOOP("gate::LocalProof",
+                                  "the server's process %1 (%2) does not own the socket listening "
+                                  "on port %3 — a tunnel, port-forward or relay answers there"))
+                .arg(QString::number(pid), exe, QString::number(port))));
     LocalEvidence e;
     e.verdict = LocalEvidence::Verdict::Proven;
     // The name the process runs as first: Debian's /usr/bin/redis-server links to
     // redis-check-rdb, which would puzzle a reader as the only name given.
     const QString name = comm.isEmpty() ? QFileInfo(exe).fileName() : comm;
-    e.reason = QStringLiteral("local: %1 (process %2, %3) owns port %4")
-                   .arg(name)
-                   .arg(pid)
-                   .arg(exe)
-                   .arg(port);
+    e.reason = proofSentence(
+                   QT_TRANSLATE_NOOP("gate::LocalProof", "local: %1 (process %2, %3) owns port %4"))
+                   .arg(name, QString::number(pid), exe, QString::number(port));
     return withIdentity(e);
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/Wording.h"
 #include "profiles/Environment.h"
 
 #include <QByteArray>
@@ -18,8 +19,11 @@ struct LocalEvidence
     enum class Verdict { Checking, Proven, NotProven };
     Verdict verdict = Verdict::Checking;
     // In words, for the banner, the tooltip and the CLI: "local: redis-server (process 1234,
-    // /usr/bin/redis-check-rdb) owns port 6379", "not proven local: ...".
-    QString reason = QStringLiteral("checking whether the server runs on this machine…");
+    // /usr/bin/redis-check-rdb) owns port 6379", "not proven local: ...". The window shows the
+    // text; the log, the audit record and a refusal sent on as an error the English.
+    core::Sentence reason = core::Sentence::translated(
+        "gate::LocalProof",
+        QT_TRANSLATE_NOOP("gate::LocalProof", "checking whether the server runs on this machine…"));
     // The server's identity as INFO told it (empty when not read).
     QString runId;
     QString role; // master | slave
@@ -29,7 +33,7 @@ struct LocalEvidence
 
     // The console started this server itself (the embedded demo).
     static LocalEvidence startedByConsole(qint64 pid);
-    static LocalEvidence notProven(const QString &why);
+    static LocalEvidence notProven(const core::Sentence &why);
 };
 
 // Whether a connection to `host` can be proven local: "localhost" or a literal address (the

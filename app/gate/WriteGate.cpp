@@ -26,9 +26,11 @@ WriteGate::WriteGate(redis::CommandSender &server, const profiles::ConnectionPro
 {
     m_idle->setSingleShot(true);
     connect(m_idle, &QTimer::timeout, this, [this] {
-        lock(QStringLiteral("locked again: no write for %1 minutes since the unlock or the "
-                            "last write")
-                 .arg(m_idleTimeoutMs / 60000.0, 0, 'g', 3));
+        lock(core::Sentence::translated("gate::WriteGate",
+                                        QT_TRANSLATE_NOOP("gate::WriteGate",
+                                                          "locked again: no write for %1 minutes "
+                                                          "since the unlock or the last write"))
+                 .arg(QString::number(m_idleTimeoutMs / 60000.0, 'g', 3)));
     });
     if (auto *router = dynamic_cast<redis::ClusterRouter *>(&server))
         m_seed = &router->seed();
@@ -61,11 +63,13 @@ QString WriteGate::environment() const
     return profiles::environmentName(environmentKind());
 }
 
-QString WriteGate::environmentReason() const
+QString WriteGate::environmentReason(core::Wording wording) const
 {
     if (m_claimed == profiles::Environment::Local)
-        return m_evidence.reason;
-    return QStringLiteral("%1: the label of profile '%2'").arg(m_label, m_profileName);
+        return m_evidence.reason.in(wording);
+    return core::word(wording, "gate::WriteGate",
+                      QT_TRANSLATE_NOOP("gate::WriteGate", "%1: the label of profile '%2'"))
+        .arg(m_label, m_profileName);
 }
 
 bool WriteGate::isReadOnly() const
@@ -88,14 +92,19 @@ bool WriteGate::passesEverything() const
     return !router || (router->discovered() && !router->isCluster());
 }
 
-QString WriteGate::refusalMessage() const
+QString WriteGate::refusalMessage(core::Wording wording) const
 {
+    const auto say = [wording](const char *source) {
+        return core::word(wording, "gate::WriteGate", source);
+    };
     if (m_claimed == profiles::Environment::Local && !m_evidence.proven())
-        return QStringLiteral("read-only session on profile '%1' (%2): unlock it (type the "
-                              "profile name) to allow writes")
-            .arg(m_profileName, m_evidence.reason);
-    return QStringLiteral("read-only session on %1 profile '%2': unlock it (type the profile "
-                          "name) to allow writes")
+        return say(QT_TRANSLATE_NOOP("gate::WriteGate",
+                                     "read-only session on profile '%1' (%2): unlock it (type "
+                                     "the profile name) to allow writes"))
+            .arg(m_profileName, m_evidence.reason.in(wording));
+    return say(QT_TRANSLATE_NOOP("gate::WriteGate",
+                                 "read-only session on %1 profile '%2': unlock it (type the "
+                                 "profile name) to allow writes"))
         .arg(environment(), m_profileName);
 }
 
@@ -123,7 +132,7 @@ WriteGate::writeRefusal(const QList<redis::Command> &commands,
             return RedisError::notSent(
                 QStringLiteral("node %1 is production to this local session (%2): unlock "
                                "it (type the profile name '%3') to write there")
-                    .arg(router->node(index).address(), e.reason, m_profileName),
+                    .arg(router->node(index).address(), e.reason.english, m_profileName),
                 RedisError::Refusal::GateRefused);
     }
     return std::nullopt;

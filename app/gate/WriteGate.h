@@ -3,6 +3,7 @@
 
 #include "CommandTraits.h"
 #include "LocalProof.h"
+#include "core/Wording.h"
 #include "profiles/ConnectionProfile.h"
 #include "redis/CommandSender.h"
 
@@ -52,8 +53,9 @@ public:
     profiles::Environment claimedEnvironment() const { return m_claimed; }
     // The seed's local proof (Checking until read); meaningful when the claim is Local.
     const LocalEvidence &evidence() const { return m_evidence; }
-    // One line for the banner and its tooltip: why the session has its label.
-    QString environmentReason() const;
+    // One line for the banner and its tooltip: why the session has its label. The audit
+    // record takes the English.
+    QString environmentReason(core::Wording wording = core::Wording::Translated) const;
     bool isReadOnly() const;
     // Production is allowed: the profile name was typed.
     bool isUnlocked() const { return m_unlocked; }
@@ -80,13 +82,18 @@ public:
     bool unlock(const QString &typedName);
     QString unlockError() const { return m_unlockError; }
     // Read-only again; `reason` (recorded and shown) says why when it is not the user's click.
-    void lock(const QString &reason = {});
-    // Why the last lock happened ("" after an unlock, or for a user's lock).
-    QString lockReason() const { return m_lockReason; }
+    void lock(const core::Sentence &reason = {});
+    // Why the last lock happened ("" after an unlock, or for a user's lock); the audit record
+    // has the English.
+    QString lockReason(core::Wording wording = core::Wording::Translated) const
+    {
+        return m_lockReason.in(wording);
+    }
 
     // "read-only session on production profile 'X': unlock it (type the profile name) to
-    // allow writes"
-    QString refusalMessage() const;
+    // allow writes". English by default: it is sent on as a refused command's error, which
+    // the audit record and the CLI quote; the window's notices ask for Translated.
+    QString refusalMessage(core::Wording wording = core::Wording::English) const;
 
     // Decides every command of a batch, fetching what the cache lacks. The callback runs on
     // the context's thread, asynchronously.
@@ -149,7 +156,7 @@ private:
     QString m_unlockRunId;
     QString m_unlockRole;
     QString m_unlockError;
-    QString m_lockReason;
+    core::Sentence m_lockReason;
     QString m_auditLogPath;
     int m_idleTimeoutMs = DefaultIdleTimeoutMs;
     QTimer *m_idle = nullptr;

@@ -9,6 +9,7 @@
 #include "redis/RedisClient.h"
 #include "redis/ResultReads.h"
 
+#include <QCoreApplication>
 #include <QEventLoop>
 #include <QPointer>
 #include <QTimer>
@@ -17,17 +18,25 @@ namespace gate {
 
 namespace {
 
+core::Sentence evidenceSentence(const char *source)
+{
+    return core::Sentence::translated("gate::WriteGate", source);
+}
+
 const QList<redis::Command> IdentityReads{{"INFO", "server"}, {"INFO", "replication"}};
 
 // The evidence for one connection, from its answers to IdentityReads.
 LocalEvidence evidenceFrom(const QList<redis::ReplyResult> &r, const redis::ConnectionOptions &o)
 {
     if (r.size() != IdentityReads.size())
-        return LocalEvidence::notProven(QStringLiteral("INFO server could not be read"));
+        return LocalEvidence::notProven(evidenceSentence(
+            QT_TRANSLATE_NOOP("gate::WriteGate", "INFO server could not be read")));
     const auto server = redis::stringOf(r[0]);
     if (!server)
         return LocalEvidence::notProven(
-            QStringLiteral("INFO server could not be read (%1)").arg(server.error().message));
+            evidenceSentence(
+                QT_TRANSLATE_NOOP("gate::WriteGate", "INFO server could not be read (%1)"))
+                .arg(server.error().message));
     QByteArray info = server.value();
     if (const auto replication = redis::stringOf(r[1]))
         info += "\r\n" + replication.value();
@@ -48,10 +57,10 @@ void WriteGate::setStartedByConsole(qint64 pid)
 void WriteGate::setEvidence(const LocalEvidence &evidence)
 {
     const bool wasReadOnly = isReadOnly();
-    const QString before = m_evidence.reason;
+    const core::Sentence before = m_evidence.reason;
     m_evidence = evidence;
     if (m_claimed == profiles::Environment::Local && before != evidence.reason)
-        qCInfo(lcGate) << "session on profile" << m_profileName << "-" << evidence.reason;
+        qCInfo(lcGate) << "session on profile" << m_profileName << "-" << evidence.reason.english;
     emit environmentChanged();
     if (wasReadOnly != isReadOnly())
         emit readOnlyChanged(isReadOnly());
@@ -86,8 +95,8 @@ void WriteGate::readServer(std::function<void()> then)
     };
     if (!m_seed) {
         if (!m_startedByConsole)
-            setEvidence(LocalEvidence::notProven(
-                QStringLiteral("the gate has no direct connection to ask the server")));
+            setEvidence(LocalEvidence::notProven(evidenceSentence(QT_TRANSLATE_NOOP(
+                "gate::WriteGate", "the gate has no direct connection to ask the server"))));
         return release();
     }
     m_reading = true;
@@ -200,7 +209,7 @@ std::optional<QString> WriteGate::redirectRefusal(const redis::Command &command,
     }
     return QStringLiteral("node %1, named by a redirect, is production to this local session "
                           "(%2): unlock it (type the profile name '%3') to write there")
-        .arg(address, e.reason, m_profileName);
+        .arg(address, e.reason.english, m_profileName); // sent on as an error: recorded
 }
 
 } // namespace gate

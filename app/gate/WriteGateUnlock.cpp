@@ -7,6 +7,7 @@
 #include "inventory/AuditLog.h"
 #include "redis/RedisClient.h"
 
+#include <QCoreApplication>
 #include <QTimer>
 
 namespace gate {
@@ -28,25 +29,25 @@ bool WriteGate::unlock(const QString &typedName)
 {
     m_unlockError.clear();
     if (typedName != m_profileName || m_profileName.isEmpty()) {
-        m_unlockError = QStringLiteral("that is not this profile's name");
+        m_unlockError = tr("that is not this profile's name");
         return false;
     }
     if (m_unlocked)
         return true;
     // An unlock nobody can trace is not given.
-    const QString failure =
-        record(QStringLiteral("unlock"), QStringLiteral("writes unlocked"),
-               QStringLiteral("%1; %2").arg(environment(), environmentReason()));
+    const QString failure = record(
+        QStringLiteral("unlock"), QStringLiteral("writes unlocked"),
+        QStringLiteral("%1; %2").arg(environment(), environmentReason(core::Wording::English)));
     if (!failure.isEmpty()) {
-        m_unlockError = QStringLiteral("the unlock could not be recorded in the audit log (%1): "
-                                       "writes stay locked")
+        m_unlockError = tr("the unlock could not be recorded in the audit log (%1): writes stay "
+                           "locked")
                             .arg(failure);
         return false;
     }
     m_unlocked = true;
     m_unlockRunId = m_evidence.runId;
     m_unlockRole = m_evidence.role;
-    m_lockReason.clear();
+    m_lockReason = {};
     qCWarning(lcGate) << "writes unlocked for this session on" << environment() << "profile"
                       << m_profileName << "server run_id" << m_unlockRunId;
     touchIdle();
@@ -54,7 +55,7 @@ bool WriteGate::unlock(const QString &typedName)
     return true;
 }
 
-void WriteGate::lock(const QString &reason)
+void WriteGate::lock(const core::Sentence &reason)
 {
     if (!m_unlocked)
         return;
@@ -64,11 +65,11 @@ void WriteGate::lock(const QString &reason)
     // Locking needs no trace to be safe: it goes ahead, and the log says why none was kept.
     const QString failure =
         record(QStringLiteral("lock"), QStringLiteral("writes locked again"),
-               reason.isEmpty() ? QStringLiteral("locked by the user") : reason);
+               reason.isEmpty() ? QStringLiteral("locked by the user") : reason.english);
     if (!failure.isEmpty())
         qCWarning(lcGate) << "the lock could not be recorded in the audit log:" << failure;
     qCInfo(lcGate) << "session on profile" << m_profileName << "is locked again"
-                   << (reason.isEmpty() ? QStringLiteral("by the user") : reason);
+                   << (reason.isEmpty() ? QStringLiteral("by the user") : reason.english);
     emit readOnlyChanged(isReadOnly());
 }
 
@@ -82,13 +83,18 @@ void WriteGate::observeServer(const QString &runId, const QString &role)
         return;
     }
     if (runId != m_unlockRunId)
-        lock(QStringLiteral("locked again: the server's run_id changed from %1 to %2 (a "
-                            "restart, or another server behind the address); unlock again "
-                            "for this one")
+        lock(core::Sentence::translated(
+                 "gate::WriteGate",
+                 QT_TRANSLATE_NOOP("gate::WriteGate",
+                                   "locked again: the server's run_id changed from %1 to %2 (a "
+                                   "restart, or another server behind the address); unlock "
+                                   "again for this one"))
                  .arg(m_unlockRunId, runId));
     else if (!role.isEmpty() && !m_unlockRole.isEmpty() && role != m_unlockRole)
-        lock(QStringLiteral("locked again: the server's role changed from %1 to %2 (a "
-                            "failover)")
+        lock(core::Sentence::translated("gate::WriteGate",
+                                        QT_TRANSLATE_NOOP("gate::WriteGate",
+                                                          "locked again: the server's role "
+                                                          "changed from %1 to %2 (a failover)"))
                  .arg(m_unlockRole, role));
 }
 

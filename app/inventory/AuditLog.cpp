@@ -3,6 +3,7 @@
 
 #include "core/DataPaths.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -225,6 +226,14 @@ core::Result<bool, QString> AuditLog::appendOutcome(AuditRecord record,
     return append(std::move(record));
 }
 
+namespace {
+// What could not be read, for the window's banners (the CLI prints the English).
+struct AuditReadText
+{
+    Q_DECLARE_TR_FUNCTIONS(inventory::AuditLog)
+};
+} // namespace
+
 AuditLog::ReadResult AuditLog::read(const QString &path)
 {
     ReadResult out;
@@ -232,7 +241,7 @@ AuditLog::ReadResult AuditLog::read(const QString &path)
     if (!f.exists())
         return out;
     if (!f.open(QIODevice::ReadOnly)) {
-        out.problems << QStringLiteral("cannot read %1: %2").arg(path, f.errorString());
+        out.problems << AuditReadText::tr("cannot read %1: %2").arg(path, f.errorString());
         return out;
     }
     int lineNo = 0;
@@ -245,9 +254,8 @@ AuditLog::ReadResult AuditLog::read(const QString &path)
         if (r.ok())
             out.records << r.value();
         else
-            out.problems << QStringLiteral("line %1: truncated or corrupt record skipped (%2)")
-                                .arg(lineNo)
-                                .arg(r.error());
+            out.problems << AuditReadText::tr("line %1: truncated or corrupt record skipped (%2)")
+                                .arg(QString::number(lineNo), r.error());
     }
     return out;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "AuditTail.h"
 
+#include <QCoreApplication>
 #include <QFile>
 
 #include <fcntl.h>
@@ -8,6 +9,14 @@
 #include <unistd.h>
 
 namespace inventory {
+
+namespace {
+// What could not be read, for the audit viewer's banner.
+struct AuditTailText
+{
+    Q_DECLARE_TR_FUNCTIONS(inventory::AuditLog)
+};
+} // namespace
 
 namespace {
 constexpr qint64 BlockBytes = 1 << 20;
@@ -101,7 +110,7 @@ AuditTail::Read AuditTail::readAppended(const LineFn &line, qint64 maxBytes,
             out.restarted = m_offset != 0;
             restart();
         } else {
-            out.error = QStringLiteral("cannot read %1: %2").arg(m_path, qt_error_string(errno));
+            out.error = AuditTailText::tr("cannot read %1: %2").arg(m_path, qt_error_string(errno));
         }
         return out;
     }
@@ -109,7 +118,7 @@ AuditTail::Read AuditTail::readAppended(const LineFn &line, qint64 maxBytes,
     {
     };
     if (::fstat(f.fd, &st) != 0) {
-        out.error = QStringLiteral("cannot read %1: %2").arg(m_path, qt_error_string(errno));
+        out.error = AuditTailText::tr("cannot read %1: %2").arg(m_path, qt_error_string(errno));
         return out;
     }
     qint64 size = st.st_size;

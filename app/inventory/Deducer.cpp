@@ -4,6 +4,7 @@
 #include "InventoryLog.h"
 #include "WriteTargetRole.h"
 #include "core/Bytes.h"
+#include "core/Wording.h"
 #include "redis/Blocking.h"
 #include "redis/ReplyShape.h"
 #include "redis/ResultReads.h"
@@ -58,7 +59,7 @@ public:
         if (!plan.ok()) {
             QStringList why;
             for (const FieldProblem &p : plan.problems)
-                why << p.field + QStringLiteral(": ") + p.message;
+                why << p.field + QStringLiteral(": ") + p.message.english; // for the record
             m_result.outcome.kind = OutcomeKind::NotSent;
             m_result.outcome.notSentReason = plan.problemFor(QStringLiteral("keys"))
                                                  ? NotSentReason::CrossSlot
@@ -166,16 +167,26 @@ private:
         readAfter();
     }
 
+    // A refusal the console words: the record keeps the English, the result card the text.
+    void setServerError(const core::Sentence &error)
+    {
+        m_result.outcome.serverError = error.english;
+        m_result.outcome.serverErrorText = error.text;
+    }
+
     void loadScript()
     {
         const redis::Command load{"SCRIPT", "LOAD", deductScriptSource()};
         const auto attempt = recordAttempt("script-load", load);
         if (!attempt.ok()) {
             m_result.outcome.kind = OutcomeKind::Rejected;
-            m_result.outcome.serverError =
-                QStringLiteral("NOSCRIPT: the script is not loaded, so the deduction did not "
-                               "run; SCRIPT LOAD was not sent because %1")
-                    .arg(attempt.error());
+            setServerError(core::Sentence::translated(
+                               "inventory::Deducer",
+                               QT_TRANSLATE_NOOP("inventory::Deducer",
+                                                 "NOSCRIPT: the script is not loaded, so the "
+                                                 "deduction did not run; SCRIPT LOAD was not "
+                                                 "sent because %1"))
+                               .arg(attempt.error()));
             finish();
             return;
         }
@@ -204,10 +215,13 @@ private:
                               !r.ok() && r.error().mayHaveRun());
                 if (!loaded) {
                     m_result.outcome.kind = OutcomeKind::Rejected;
-                    m_result.outcome.serverError =
-                        QStringLiteral("the script was not loaded (NOSCRIPT) and SCRIPT LOAD "
-                                       "failed: %1; the deduction did not run")
-                            .arg(summary);
+                    setServerError(core::Sentence::translated(
+                                       "inventory::Deducer",
+                                       QT_TRANSLATE_NOOP("inventory::Deducer",
+                                                         "the script was not loaded (NOSCRIPT) "
+                                                         "and SCRIPT LOAD failed: %1; the "
+                                                         "deduction did not run"))
+                                       .arg(summary));
                     readAfter();
                     return;
                 }

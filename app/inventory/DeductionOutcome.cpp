@@ -160,7 +160,8 @@ QString DeductionOutcome::meaning(DeductionMode mode) const
     case OutcomeKind::Rejected:
         // Redis ends some errors with a full stop ("... SHUTDOWN NOSAVE."): not twice.
         return OutcomeText::tr("The server refused the call: %1. Nothing was written.")
-            .arg(serverError.endsWith(QLatin1Char('.')) ? serverError.chopped(1) : serverError);
+            .arg(shownServerError().endsWith(QLatin1Char('.')) ? shownServerError().chopped(1)
+                                                               : shownServerError());
     case OutcomeKind::MayHaveWritten:
         return mayHaveWrittenMeaning(function);
     case OutcomeKind::Unknown:
@@ -203,7 +204,7 @@ QString DeductionOutcome::mayHaveWrittenMeaning(bool function) const
                                      "Such a reply proves nothing about what the call did: it "
                                      "may have written.")
                          .arg(anomaly, stockMoved);
-    const QString failed = OutcomeText::tr("The call failed: %1.").arg(serverError);
+    const QString failed = OutcomeText::tr("The call failed: %1.").arg(shownServerError());
     const QString why =
         stockMoved.isEmpty()
             ? OutcomeText::tr("This is not one of the contract's checks before "

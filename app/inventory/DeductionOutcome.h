@@ -48,6 +48,9 @@ struct DeductionOutcome
     std::optional<qint64> stock;            // Insufficient: the current stock
     std::optional<qint64> recordedQuantity; // AlreadyApplied by v2 with another quantity
     QString serverError;                    // Rejected, MayHaveWritten: the server's text
+    // The window's copy of serverError when the console wrote it (a script it could not
+    // load); empty when serverError is the server's own words.
+    QString serverErrorText;
     QString stockMoved; // MayHaveWritten: "100 → 95" when the stock read before and after differ
     QString transportError; // Unknown / NotSent: what the client saw
     NotSentReason notSentReason = NotSentReason::Other;
@@ -71,6 +74,10 @@ struct DeductionOutcome
     QString nextStep(DeductionMode mode) const;
 
 private:
+    QString shownServerError() const
+    {
+        return serverErrorText.isEmpty() ? serverError : serverErrorText;
+    }
     QString alreadyAppliedMeaning() const;
     QString mayHaveWrittenMeaning(bool function) const;
 };

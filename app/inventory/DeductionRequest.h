@@ -2,6 +2,7 @@
 #pragma once
 
 #include "KeySchema.h"
+#include "core/Wording.h"
 #include "redis/RespCodec.h"
 
 #include <QByteArray>
@@ -34,18 +35,24 @@ QByteArray deductScriptSha1();
 // What Lua accepts as a number: a canonical unsigned decimal string of 1..10 characters,
 // digits only, no leading zero unless the whole text is "0", and here within [min, max].
 // Returns nullopt when valid, else a sentence for an inline message ("must be 1 to 1,000,000").
-std::optional<QString> canonicalNumberProblem(const QByteArray &text, qint64 min, qint64 max);
+// Both copies: the window shows the text, the CLI and the audit record the English.
+std::optional<core::Sentence> canonicalNumberProblem(const QByteArray &text, qint64 min,
+                                                     qint64 max);
 
 // Why an identifier (a SKU, an order or adjustment id) cannot be used, or nullopt: empty,
 // blanks around it, or a control character. Typed by hand, identifiers are usually pasted:
 // surrounding blanks are a mistake that would silently address another key.
-std::optional<QString> identifierProblem(const QByteArray &value, const QString &what);
+std::optional<core::Sentence> identifierProblem(const QByteArray &value,
+                                                const core::Sentence &what);
+// The identifiers' names, for identifierProblem: "SKU", "order id", "adjustment id".
+enum class Field { Sku, OrderId, AdjustmentId };
+core::Sentence fieldName(Field field);
 
 // One field that failed validation; `field` is "sku", "order", "quantity", "ttl" or "keys".
 struct FieldProblem
 {
     QString field;
-    QString message;
+    core::Sentence message; // the window shows the text; the CLI and records the English
 };
 
 // A deduction as typed by a person or given on the command line. Values are kept exactly
@@ -71,6 +78,7 @@ struct DeductionPlan
     QList<FieldProblem> problems; // empty when the plan may be sent
 
     bool ok() const { return problems.isEmpty(); }
+    // The window's copy of the field's problem (message.text), or nullopt.
     std::optional<QString> problemFor(const QString &field) const;
 };
 

@@ -3,11 +3,19 @@
 
 #include "redis/Slot.h"
 
+#include <QCoreApplication>
 #include <QStringList>
 
 namespace inventory {
 
 namespace {
+// The template problems are shown in the window's language and printed in English by the CLI
+// (which installs no translator); a SKU's problem is kept in both copies (FieldProblem).
+struct KeySchemaText
+{
+    Q_DECLARE_TR_FUNCTIONS(inventory::KeySchema)
+};
+
 const QString Sku = QStringLiteral("<sku>");
 const QString Order = QStringLiteral("<order>");
 const QString AdjustmentId = QStringLiteral("<id>");
@@ -22,28 +30,39 @@ QString templateHashTag(const QString &keyTemplate)
 }
 
 // Why a repair template cannot be used, or nullopt (see KeySchema::withRepairTemplates).
-std::optional<QString> repairTemplateProblem(const QString &what, const QString &keyTemplate,
-                                             const QString &second, const QString &stock,
-                                             const QStringList &otherPrefixes)
+std::optional<QString> repairTemplateProblem(bool release, const QString &keyTemplate,
+                                             const QString &stock, const QStringList &otherPrefixes)
 {
+    const QString &second = release ? Order : AdjustmentId;
     if (keyTemplate.count(Sku) != 1 || keyTemplate.count(second) != 1)
-        return QStringLiteral("the %1 key template must contain <sku> and %2 exactly once each")
-            .arg(what, second);
+        return release ? KeySchemaText::tr("the release key template must contain <sku> and "
+                                           "<order> exactly once each")
+                       : KeySchemaText::tr("the adjustment key template must contain <sku> and "
+                                           "<id> exactly once each");
     const qsizetype skuAt = keyTemplate.indexOf(Sku);
     const qsizetype secondAt = keyTemplate.indexOf(second);
     if (secondAt < skuAt || secondAt == skuAt + Sku.size())
-        return QStringLiteral("in the %1 key template <sku> must come before %2, with some text "
-                              "between them")
-            .arg(what, second);
+        return release ? KeySchemaText::tr("in the release key template <sku> must come before "
+                                           "<order>, with some text between them")
+                       : KeySchemaText::tr("in the adjustment key template <sku> must come "
+                                           "before <id>, with some text between them");
     if (otherPrefixes.contains(keyTemplate.left(skuAt)))
-        return QStringLiteral("the %1 key template must start with text of its own before "
-                              "<sku> (\"%2\" starts another key family)")
-            .arg(what, keyTemplate.left(skuAt));
+        return (release ? KeySchemaText::tr("the release key template must start with text of "
+                                            "its own before <sku> (\"%1\" starts another key "
+                                            "family)")
+                        : KeySchemaText::tr("the adjustment key template must start with text "
+                                            "of its own before <sku> (\"%1\" starts another "
+                                            "key family)"))
+            .arg(keyTemplate.left(skuAt));
     const QString tag = templateHashTag(stock);
     if (tag.contains(Sku) && templateHashTag(keyTemplate) != tag)
-        return QStringLiteral("the %1 key template must carry the stock key's hash tag {%2}, "
-                              "so that both keys of a repair share a cluster slot")
-            .arg(what, tag);
+        return (release ? KeySchemaText::tr("the release key template must carry the stock "
+                                            "key's hash tag {%1}, so that both keys of a "
+                                            "repair share a cluster slot")
+                        : KeySchemaText::tr("the adjustment key template must carry the stock "
+                                            "key's hash tag {%1}, so that both keys of a "
+                                            "repair share a cluster slot"))
+            .arg(tag);
     return std::nullopt;
 }
 } // namespace
@@ -80,11 +99,10 @@ KeySchema::withRepairTemplates(const QString &releaseTemplate,
 {
     const QString receiptPrefix = m_receipt.left(m_receipt.indexOf(Sku));
     const QString releasePrefix = releaseTemplate.left(releaseTemplate.indexOf(Sku));
-    if (auto p = repairTemplateProblem(QStringLiteral("release"), releaseTemplate, Order, m_stock,
-                                       {receiptPrefix}))
+    if (auto p = repairTemplateProblem(true, releaseTemplate, m_stock, {receiptPrefix}))
         return core::err(*p);
-    if (auto p = repairTemplateProblem(QStringLiteral("adjustment"), adjustmentTemplate,
-                                       AdjustmentId, m_stock, {receiptPrefix, releasePrefix}))
+    if (auto p = repairTemplateProblem(false, adjustmentTemplate, m_stock,
+                                       {receiptPrefix, releasePrefix}))
         return core::err(*p);
     KeySchema schema = *this;
     schema.m_release = releaseTemplate;
@@ -115,35 +133,42 @@ core::Result<KeySchema, QString> KeySchema::fromTemplates(const QString &stockTe
                                                           const QString &receiptTemplate)
 {
     if (stockTemplate.count(Sku) != 1 || stockTemplate.contains(Order))
-        return QStringLiteral("the stock key template must contain <sku> exactly once and no "
-                              "<order> (for example %1)")
+        return KeySchemaText::tr("the stock key template must contain <sku> exactly once and "
+                                 "no <order> (for example %1)")
             .arg(QLatin1String(DefaultStockTemplate));
     if (receiptTemplate.count(Sku) != 1 || receiptTemplate.count(Order) != 1)
-        return QStringLiteral("the receipt key template must contain <sku> and <order> exactly "
-                              "once each (for example %1)")
+        return KeySchemaText::tr("the receipt key template must contain <sku> and <order> "
+                                 "exactly once each (for example %1)")
             .arg(QLatin1String(DefaultReceiptTemplate));
     const qsizetype skuAt = receiptTemplate.indexOf(Sku);
     const qsizetype orderAt = receiptTemplate.indexOf(Order);
     if (orderAt < skuAt || orderAt == skuAt + Sku.size())
-        return QStringLiteral("in the receipt key template <sku> must come before <order>, "
-                              "with some text between them");
+        return KeySchemaText::tr("in the receipt key template <sku> must come before <order>, "
+                                 "with some text between them");
     if (stockTemplate == receiptTemplate)
-        return QStringLiteral("the stock and receipt templates must differ");
+        return KeySchemaText::tr("the stock and receipt templates must differ");
     return KeySchema(stockTemplate, receiptTemplate);
 }
 
-std::optional<QString> KeySchema::skuProblem(QByteArrayView sku) const
+std::optional<core::Sentence> KeySchema::skuProblem(QByteArrayView sku) const
 {
     for (const char brace : {'{', '}'})
         if (sku.contains(brace))
-            return QStringLiteral("the SKU contains '%1': a SKU is the hash tag of its keys, and "
-                                  "a brace would move the tag's end, so two orders could share "
-                                  "one receipt key")
-                .arg(QLatin1Char(brace));
+            return core::Sentence::translated(
+                       "inventory::KeySchema",
+                       QT_TRANSLATE_NOOP("inventory::KeySchema",
+                                         "the SKU contains '%1': a SKU is the hash tag of its "
+                                         "keys, and a brace would move the tag's end, so two "
+                                         "orders could share one receipt key"))
+                .arg(QString(QLatin1Char(brace)));
     const char separator = m_receiptParts.middle.isEmpty() ? '{' : m_receiptParts.middle.front();
     if (sku.contains(separator))
-        return QStringLiteral("the SKU contains '%1', the character that ends a SKU in receipt "
-                              "keys (%2), so two orders could share one receipt key")
+        return core::Sentence::translated(
+                   "inventory::KeySchema",
+                   QT_TRANSLATE_NOOP("inventory::KeySchema",
+                                     "the SKU contains '%1', the character that ends a SKU in "
+                                     "receipt keys (%2), so two orders could share one receipt "
+                                     "key"))
             .arg(QString(QLatin1Char(separator)), m_receipt);
     return std::nullopt;
 }

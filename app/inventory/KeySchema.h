@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/Result.h"
+#include "core/Wording.h"
 
 #include <QByteArray>
 #include <QByteArrayView>
@@ -47,7 +48,7 @@ public:
     // boundary, and "a}:b" with order "c" would share idem:{a}:b}:c with "a" and "b}:c". Nor
     // may it hold the character that starts the text between <sku> and <order> in the
     // receipt template, or where the SKU ends in a receipt key would be ambiguous.
-    std::optional<QString> skuProblem(QByteArrayView sku) const;
+    std::optional<core::Sentence> skuProblem(QByteArrayView sku) const;
 
     QByteArray stockKey(const QByteArray &sku) const;
     QByteArray receiptKey(const QByteArray &sku, const QByteArray &orderId) const;

@@ -3,6 +3,8 @@
 
 #include "core/Bytes.h"
 
+#include <QCoreApplication>
+
 namespace inventory {
 
 namespace {
@@ -47,13 +49,23 @@ QString whenText(const QDateTime &utc)
                : local.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
 }
 
+// The confirmation dialog's warning, in the window's language; the earlier call's result is
+// quoted as recorded (the audit log's English).
+struct PriorText
+{
+    Q_DECLARE_TR_FUNCTIONS(inventory::PriorDeductions)
+};
+
 QString describe(const PriorDeduction &p)
 {
-    return QStringLiteral("%1, %2 mode, quantity %3 (%4): %5")
-        .arg(whenText(p.timeUtc), modeName(p.mode), QString::fromLatin1(p.quantity),
-             p.source == PriorDeduction::Source::History ? QStringLiteral("this session")
-                                                         : QStringLiteral("audit log"),
-             p.result);
+    const bool function = p.mode == DeductionMode::Function;
+    const QString format =
+        p.source == PriorDeduction::Source::History
+            ? (function ? PriorText::tr("%1, function mode, quantity %2 (this session): %3")
+                        : PriorText::tr("%1, script mode, quantity %2 (this session): %3"))
+            : (function ? PriorText::tr("%1, function mode, quantity %2 (audit log): %3")
+                        : PriorText::tr("%1, script mode, quantity %2 (audit log): %3"));
+    return format.arg(whenText(p.timeUtc), QString::fromLatin1(p.quantity), p.result);
 }
 
 QList<PriorDeduction> deducting(const QList<PriorDeduction> &prior)
@@ -178,11 +190,15 @@ QString repeatWarning(const DeductionPlan &plan, const QList<PriorDeduction> &pr
         const QList<PriorDeduction> earlier = deducting(prior);
         if (earlier.isEmpty())
             return {};
-        lines << QStringLiteral("Order %1 of SKU %2 may already have been deducted: %3 earlier "
-                                "call(s) for it may have deducted. The script keeps no receipt: "
-                                "running it again deducts again.")
-                     .arg(order, sku)
-                     .arg(earlier.size());
+        lines << (earlier.size() == 1
+                      ? PriorText::tr("Order %1 of SKU %2 may already have been deducted: an "
+                                      "earlier call for it may have deducted. The script keeps "
+                                      "no receipt: running it again deducts again.")
+                            .arg(order, sku)
+                      : PriorText::tr("Order %1 of SKU %2 may already have been deducted: %3 "
+                                      "earlier calls for it may have deducted. The script keeps "
+                                      "no receipt: running it again deducts again.")
+                            .arg(order, sku, QString::number(earlier.size())));
         for (const PriorDeduction &p : earlier)
             lines << QStringLiteral("• ") + describe(p);
         return lines.join(QLatin1Char('\n'));
@@ -190,11 +206,11 @@ QString repeatWarning(const DeductionPlan &plan, const QList<PriorDeduction> &pr
     const QList<PriorDeduction> other = otherQuantity(plan, prior);
     if (other.isEmpty())
         return {};
-    lines << QStringLiteral("Another quantity than before: order %1 of SKU %2 was already tried "
-                            "with quantity %3; this call asks for %4. inventory_deduct_v1 keeps "
-                            "no quantity in its receipt: while that receipt lives, this call "
-                            "returns Already applied and deducts nothing, not %4. A different "
-                            "quantity needs a new order id.")
+    lines << PriorText::tr("Another quantity than before: order %1 of SKU %2 was already tried "
+                           "with quantity %3; this call asks for %4. inventory_deduct_v1 keeps "
+                           "no quantity in its receipt: while that receipt lives, this call "
+                           "returns Already applied and deducts nothing, not %4. A different "
+                           "quantity needs a new order id.")
                  .arg(order, sku, QString::fromLatin1(other.last().quantity),
                       QString::fromLatin1(plan.request.quantity));
     for (const PriorDeduction &p : other)

@@ -3,19 +3,33 @@
 
 #include "redis/Slot.h"
 
+#include <QCoreApplication>
+
 namespace inventory {
+
+namespace {
+// Shown in the repair dialog, printed by the CLI, quoted in English by a refused repair's
+// audit record: both copies (FieldProblem).
+core::Sentence repairSentence(const char *source)
+{
+    return core::Sentence::translated("inventory::RepairRequest", source);
+}
+} // namespace
 
 QString repairName(RepairKind kind)
 {
     return kind == RepairKind::Release ? QStringLiteral("release") : QStringLiteral("adjust");
 }
 
-std::optional<QString> signedDeltaProblem(const QByteArray &text)
+std::optional<core::Sentence> signedDeltaProblem(const QByteArray &text)
 {
     const bool negative = text.startsWith('-');
     // "-0" and "-01" are refused by the magnitude's own rules (out of range, leading zero).
     if (auto p = canonicalNumberProblem(negative ? text.mid(1) : text, 1, MaxQuantity))
-        return QStringLiteral("%1 (a leading '-' for a decrease, nothing else)").arg(*p);
+        return repairSentence(QT_TRANSLATE_NOOP("inventory::RepairRequest",
+                                                "%1 (a leading '-' for a decrease, nothing "
+                                                "else)"))
+            .arg(*p);
     return std::nullopt;
 }
 
@@ -24,15 +38,15 @@ RepairPlan planRepair(const RepairRequest &request, const KeySchema &schema)
     RepairPlan plan;
     plan.request = request;
     const bool release = request.kind == RepairKind::Release;
-    auto add = [&](const char *field, const QString &message) {
+    auto add = [&](const char *field, const core::Sentence &message) {
         plan.problems << FieldProblem{QLatin1String(field), message};
     };
-    if (auto p = identifierProblem(request.sku, QStringLiteral("SKU")))
+    if (auto p = identifierProblem(request.sku, fieldName(Field::Sku)))
         add("sku", *p);
     else if (auto braces = schema.skuProblem(request.sku))
         add("sku", *braces);
-    if (auto p = identifierProblem(request.id, release ? QStringLiteral("order id")
-                                                       : QStringLiteral("adjustment id")))
+    if (auto p = identifierProblem(request.id,
+                                   fieldName(release ? Field::OrderId : Field::AdjustmentId)))
         add(release ? "order" : "id", *p);
     if (release) {
         if (auto p = canonicalNumberProblem(request.amount, 1, MaxQuantity))
@@ -44,8 +58,9 @@ RepairPlan planRepair(const RepairRequest &request, const KeySchema &schema)
         add("ttl", *p);
     // A correction nobody can explain later is not one: the reason goes to the audit log.
     if (!release && request.reason.trimmed().isEmpty())
-        add("reason", QStringLiteral("say why the stock is corrected (it is recorded in the "
-                                     "audit log)"));
+        add("reason", repairSentence(QT_TRANSLATE_NOOP("inventory::RepairRequest",
+                                                       "say why the stock is corrected (it is "
+                                                       "recorded in the audit log)")));
 
     plan.stockKey = schema.stockKey(request.sku);
     plan.slot = redis::keySlot(plan.stockKey);
@@ -67,9 +82,11 @@ RepairPlan planRepair(const RepairRequest &request, const KeySchema &schema)
     // and the same call would then fail in production.
     for (const QByteArray &key : keys)
         if (redis::keySlot(key) != plan.slot && plan.problems.isEmpty()) {
-            add("keys", QStringLiteral("%1 (slot %2) and the stock key (slot %3) hash to "
-                                       "different cluster slots; check the key templates' hash "
-                                       "tags")
+            add("keys", repairSentence(
+                            QT_TRANSLATE_NOOP("inventory::RepairRequest",
+                                              "%1 (slot %2) and the stock key (slot %3) hash to "
+                                              "different cluster slots; check the key templates' "
+                                              "hash tags"))
                             .arg(QString::fromUtf8(key))
                             .arg(redis::keySlot(key))
                             .arg(plan.slot));

@@ -16,7 +16,7 @@ QString repairName(RepairKind kind); // "release" | "adjust": the audit action a
 
 // What Lua accepts as a delta: a canonical quantity (1..1,000,000) with or without one
 // leading '-'. nullopt when valid, else a sentence for the option.
-std::optional<QString> signedDeltaProblem(const QByteArray &text);
+std::optional<core::Sentence> signedDeltaProblem(const QByteArray &text);
 
 // A repair as given on the command line. Values travel as FCALL arguments, never as code.
 struct RepairRequest

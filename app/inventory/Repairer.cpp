@@ -278,7 +278,7 @@ RepairResult repairBlocking(redis::CommandSender &sender, const DeductionContext
     if (!plan.ok()) {
         QStringList why;
         for (const FieldProblem &p : plan.problems)
-            why << p.field + QStringLiteral(": ") + p.message;
+            why << p.field + QStringLiteral(": ") + p.message.english; // for the record
         result.outcome = notSent(
             kind,
             plan.problems.first().field == QLatin1String("keys") ? NotSentReason::CrossSlot

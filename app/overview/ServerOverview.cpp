@@ -132,6 +132,14 @@ IdentityChange identityChange(const ServerOverview &previous, const ServerOvervi
     return IdentityChange::Restarted;
 }
 
+namespace {
+// The overview's banner, in the window's language.
+struct OverviewText
+{
+    Q_DECLARE_TR_FUNCTIONS(overview::ServerOverview)
+};
+} // namespace
+
 QString identityChangeSentence(const ServerOverview &previous, const ServerOverview &current,
                                const QDateTime &now)
 {
@@ -139,24 +147,24 @@ QString identityChangeSentence(const ServerOverview &previous, const ServerOverv
     if (change == IdentityChange::None)
         return {};
     if (change == IdentityChange::Moved)
-        return QStringLiteral("The primary moved from %1 to %2, another server (run_id %3, not "
-                              "%4). It holds what it had replicated from %1: writes %1 "
-                              "acknowledged just before the move may be missing here, so check "
-                              "a receipt before relying on it.")
+        return OverviewText::tr("The primary moved from %1 to %2, another server (run_id %3, not "
+                                "%4). It holds what it had replicated from %1: writes %1 "
+                                "acknowledged just before the move may be missing here, so "
+                                "check a receipt before relying on it.")
             .arg(previous.address, current.address, current.runId.left(8), previous.runId.left(8));
     const QString started =
         now.addSecs(-current.uptimeSeconds).toString(QStringLiteral("HH:mm:ss"));
     const QString receipts =
         current.aofEnabled.value_or(false)
-            ? QStringLiteral("AOF is on, so receipts written before it should have been kept; "
-                             "check a receipt before relying on it.")
-        : current.aofEnabled ? QStringLiteral("AOF is off: receipts written before it are gone "
-                                              "unless its last snapshot held them, and a retry "
-                                              "of those orders deducts again.")
-                             : QStringLiteral("Its persistence could not be read: receipts "
-                                              "written before it may be gone.");
-    return QStringLiteral("The server behind this address restarted or was replaced: its run_id "
-                          "changed from %1 to %2 (this one started at %3). %4")
+            ? OverviewText::tr("AOF is on, so receipts written before it should have been kept; "
+                               "check a receipt before relying on it.")
+        : current.aofEnabled ? OverviewText::tr("AOF is off: receipts written before it are gone "
+                                                "unless its last snapshot held them, and a retry "
+                                                "of those orders deducts again.")
+                             : OverviewText::tr("Its persistence could not be read: receipts "
+                                                "written before it may be gone.");
+    return OverviewText::tr("The server behind this address restarted or was replaced: its "
+                            "run_id changed from %1 to %2 (this one started at %3). %4")
         .arg(previous.runId.left(8), current.runId.left(8), started, receipts);
 }
 

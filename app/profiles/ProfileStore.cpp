@@ -4,6 +4,7 @@
 #include "ProfilesLog.h"
 #include "core/DataPaths.h"
 
+#include <QCoreApplication>
 #include <QSettings>
 #include <QUrl>
 #include <algorithm>
@@ -163,8 +164,10 @@ ProfileStore::save(const ConnectionProfile &profile, const QString &previousName
     m_settings->sync();
     if (m_settings->status() != QSettings::NoError)
         return QList<ProfileProblem>{
-            {QStringLiteral("name"), QStringLiteral("the settings file %1 could not be written")
-                                         .arg(m_settings->fileName())}};
+            {QStringLiteral("name"),
+             QCoreApplication::translate("profiles::ProfileStore",
+                                         "the settings file %1 could not be written")
+                 .arg(m_settings->fileName())}};
     qCInfo(lcProfiles) << "saved connection profile" << profile.name;
     return profile;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "RedisUrl.h"
 
+#include <QCoreApplication>
 #include <QHostAddress>
 #include <QRegularExpression>
 #include <QUrl>
@@ -8,6 +9,12 @@
 namespace profiles {
 
 namespace {
+
+// Shown by the connection dialog in the window's language; the CLI prints the English.
+struct UrlText
+{
+    Q_DECLARE_TR_FUNCTIONS(profiles::RedisUrl)
+};
 
 UrlError fail(UrlError::Part part, const QString &message)
 {
@@ -49,15 +56,14 @@ bool validUrlHostName(const QString &host)
     return name.match(host).hasMatch();
 }
 
-const QString PortHint = QStringLiteral("the port must be a number from 1 to 65535");
-const QString DbHint = QStringLiteral("the database must be a number from 0 to 65535, as in "
-                                      "redis://host:6379/0");
-
 std::optional<UrlError> setDatabase(ConnectionProfile &p, const QString &text)
 {
     const auto db = number(text, 5);
     if (!db || *db > 65535)
-        return fail(UrlError::Part::Database, QStringLiteral("invalid database: ") + DbHint);
+        return fail(
+            UrlError::Part::Database,
+            UrlText::tr("invalid database: the database must be a number from 0 to 65535, as in "
+                        "redis://host:6379/0"));
     p.database = int(*db);
     return std::nullopt;
 }
@@ -70,20 +76,19 @@ std::optional<UrlError> readUserInfo(const QString &userInfo, ParsedRedisUrl &ou
     const auto user = percentDecode(colon < 0 ? userInfo : userInfo.left(colon));
     if (!user)
         return fail(UrlError::Part::UserInfo,
-                    QStringLiteral("invalid percent-encoding in the user name"));
+                    UrlText::tr("invalid percent-encoding in the user name"));
     p.username = *user;
     if (colon >= 0) {
         const auto password = percentDecode(userInfo.mid(colon + 1));
         if (!password)
             return fail(UrlError::Part::UserInfo,
-                        QStringLiteral("invalid percent-encoding in the password (write a "
-                                       "'%' as %25)"));
+                        UrlText::tr("invalid percent-encoding in the password (write a "
+                                    "'%' as %25)"));
         out.password = *password;
         out.hasPassword = true;
     }
     if (p.username.contains(QLatin1Char(' ')))
-        return fail(UrlError::Part::UserInfo,
-                    QStringLiteral("the user name must not contain spaces"));
+        return fail(UrlError::Part::UserInfo, UrlText::tr("the user name must not contain spaces"));
     return std::nullopt;
 }
 
@@ -100,19 +105,19 @@ std::optional<UrlError> splitIpv6Authority(const QString &authority, HostPort &o
 {
     const qsizetype close = authority.indexOf(QLatin1Char(']'));
     if (close < 0)
-        return fail(UrlError::Part::Host, QStringLiteral("an IPv6 address must be closed "
-                                                         "with ']', as in redis://[::1]:6379"));
+        return fail(UrlError::Part::Host, UrlText::tr("an IPv6 address must be closed "
+                                                      "with ']', as in redis://[::1]:6379"));
     out.host = authority.mid(1, close - 1);
     const QHostAddress address(out.host);
     if (address.isNull() || address.protocol() != QAbstractSocket::IPv6Protocol)
         return fail(UrlError::Part::Host,
-                    QStringLiteral("'%1' in brackets is not an IPv6 address").arg(out.host));
+                    UrlText::tr("'%1' in brackets is not an IPv6 address").arg(out.host));
     const QString after = authority.mid(close + 1);
     if (!after.isEmpty()) {
         if (!after.startsWith(QLatin1Char(':')))
             return fail(UrlError::Part::Host,
-                        QStringLiteral("unexpected text after the IPv6 address: write "
-                                       "[address]:port"));
+                        UrlText::tr("unexpected text after the IPv6 address: write "
+                                    "[address]:port"));
         out.portText = after.mid(1);
         out.hasPort = true;
     }
@@ -124,15 +129,15 @@ std::optional<UrlError> splitNameAuthority(const QString &authority, HostPort &o
 {
     const qsizetype colons = authority.count(QLatin1Char(':'));
     if (colons > 1)
-        return fail(UrlError::Part::Host, QStringLiteral("an IPv6 address must be in brackets, as "
-                                                         "in redis://[::1]:6379"));
+        return fail(UrlError::Part::Host, UrlText::tr("an IPv6 address must be in brackets, as "
+                                                      "in redis://[::1]:6379"));
     const qsizetype colon = authority.indexOf(QLatin1Char(':'));
     const auto decoded = percentDecode(colon < 0 ? authority : authority.left(colon));
     out.host = decoded.value_or(QString());
     if (!decoded || (!out.host.isEmpty() && !validUrlHostName(out.host)))
         return fail(UrlError::Part::Host,
-                    QStringLiteral("invalid host name: use letters, digits, '-' and '.', an "
-                                   "IPv4 address or an [IPv6] address"));
+                    UrlText::tr("invalid host name: use letters, digits, '-' and '.', an "
+                                "IPv4 address or an [IPv6] address"));
     if (colon >= 0) {
         out.portText = authority.mid(colon + 1);
         out.hasPort = true;
@@ -148,13 +153,14 @@ std::optional<UrlError> readHostAndPort(const QString &authority, ConnectionProf
         return e;
     if (split.host.isEmpty())
         return fail(UrlError::Part::Host,
-                    QStringLiteral("the URL has no host, as in redis://127.0.0.1:6379"));
+                    UrlText::tr("the URL has no host, as in redis://127.0.0.1:6379"));
     p.host = split.host;
     if (split.hasPort) {
         // The text is not repeated: in a mistyped URL it could be part of a password.
         const auto port = number(split.portText, 5);
         if (!port || *port < 1 || *port > 65535)
-            return fail(UrlError::Part::Port, QStringLiteral("invalid port: ") + PortHint);
+            return fail(UrlError::Part::Port,
+                        UrlText::tr("invalid port: the port must be a number from 1 to 65535"));
         p.port = int(*port);
     }
     return std::nullopt;
@@ -183,11 +189,11 @@ std::optional<UrlError> readDatabase(const QString &tail, ConnectionProfile &p)
         const QString key = eq < 0 ? pair : pair.left(eq);
         if (key != QLatin1String("db"))
             return fail(UrlError::Part::Query,
-                        QStringLiteral("unsupported URL option '%1': only db=N is understood")
+                        UrlText::tr("unsupported URL option '%1': only db=N is understood")
                             .arg(key.left(20)));
         if (dbInPath)
             return fail(UrlError::Part::Database,
-                        QStringLiteral("the database is given twice (path and db=)"));
+                        UrlText::tr("the database is given twice (path and db=)"));
         if (auto e = setDatabase(p, eq < 0 ? QString() : pair.mid(eq + 1)))
             return e;
     }
@@ -202,8 +208,8 @@ core::Result<ParsedRedisUrl, UrlError> parseRedisUrl(const QString &input)
     const qsizetype sep = url.indexOf(QLatin1String("://"));
     if (sep <= 0)
         return fail(UrlError::Part::Url,
-                    QStringLiteral("not a Redis URL: expected redis://host:port/db or "
-                                   "rediss://host:port/db"));
+                    UrlText::tr("not a Redis URL: expected redis://host:port/db or "
+                                "rediss://host:port/db"));
     const QString scheme = url.left(sep).toLower();
     ParsedRedisUrl out;
     ConnectionProfile &p = out.profile;
@@ -213,7 +219,7 @@ core::Result<ParsedRedisUrl, UrlError> parseRedisUrl(const QString &input)
     } else if (scheme != QLatin1String("redis")) {
         // The scheme cannot hold the password (it ends before "://"), but keep it short.
         return fail(UrlError::Part::Scheme,
-                    QStringLiteral("unsupported scheme '%1': use redis:// or rediss:// (TLS)")
+                    UrlText::tr("unsupported scheme '%1': use redis:// or rediss:// (TLS)")
                         .arg(url.left(std::min<qsizetype>(sep, 20))));
     }
     QString rest = url.mid(sep + 3);

@@ -2,6 +2,7 @@
 #include "SecretStore.h"
 
 #include "ProfilesLog.h"
+#include "core/Wording.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -25,7 +26,13 @@ const QString ProbeKey = QStringLiteral("inventory-console/keyring-probe");
 
 // On Linux every keyring is reached over the D-Bus session bus; without one, a job could
 // only fail (or try to autolaunch a bus). Returns why there is none, or empty.
-QString missingSessionBus()
+// Why passwords stay in the session, in both copies: the window's and the log's.
+core::Sentence secretSentence(const char *source)
+{
+    return core::Sentence::translated("profiles::SecretStore", source);
+}
+
+core::Sentence missingSessionBus()
 {
 #if defined(Q_OS_LINUX) || defined(Q_OS_FREEBSD)
     if (!qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS"))
@@ -33,7 +40,9 @@ QString missingSessionBus()
     const QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
     if (!runtime.isEmpty() && QFileInfo::exists(QDir(runtime).filePath(QStringLiteral("bus"))))
         return {};
-    return SecretText::tr("no D-Bus session bus, so no desktop keyring can be reached");
+    return secretSentence(QT_TRANSLATE_NOOP("profiles::SecretStore",
+                                            "no D-Bus session bus, so no desktop keyring can "
+                                            "be reached"));
 #else
     return {};
 #endif
@@ -53,10 +62,10 @@ SecretStore::SecretStore(Mode mode, QString service, QObject *parent)
         m_reason = SecretText::tr("the keyring is turned off");
         return;
     }
-    if (const QString why = missingSessionBus(); !why.isEmpty()) {
+    if (const core::Sentence why = missingSessionBus(); !why.isEmpty()) {
         m_backend = Backend::SessionOnly;
-        m_reason = why;
-        qCInfo(lcProfiles) << "passwords kept for this session only:" << why;
+        m_reason = why.text;
+        qCInfo(lcProfiles) << "passwords kept for this session only:" << why.english;
         return;
     }
     QTimer::singleShot(0, this, &SecretStore::detect);
@@ -107,28 +116,30 @@ void SecretStore::detect()
         if (j->error() == QKeychain::NoError || j->error() == QKeychain::EntryNotFound)
             settle(Backend::Keyring, {});
         else
-            settle(Backend::SessionOnly,
-                   SecretText::tr("no usable keyring: %1").arg(j->errorString()));
+            settle(Backend::SessionOnly, secretSentence(QT_TRANSLATE_NOOP("profiles::SecretStore",
+                                                                          "no usable keyring: %1"))
+                                             .arg(j->errorString()));
     });
     QTimer::singleShot(DetectTimeoutMs, this, [this, answered] {
         if (*answered)
             return;
         *answered = true;
-        settle(
-            Backend::SessionOnly,
-            SecretText::tr("the keyring did not answer within %1 s").arg(DetectTimeoutMs / 1000));
+        settle(Backend::SessionOnly,
+               secretSentence(QT_TRANSLATE_NOOP("profiles::SecretStore",
+                                                "the keyring did not answer within %1 s"))
+                   .arg(DetectTimeoutMs / 1000));
     });
     job->start();
 }
 
-void SecretStore::settle(Backend backend, const QString &reason)
+void SecretStore::settle(Backend backend, const core::Sentence &reason)
 {
     m_backend = backend;
-    m_reason = reason;
+    m_reason = reason.text;
     if (backend == Backend::Keyring)
         qCInfo(lcProfiles) << "passwords go to the system keyring";
     else
-        qCInfo(lcProfiles) << "passwords kept for this session only:" << reason;
+        qCInfo(lcProfiles) << "passwords kept for this session only:" << reason.english;
     emit backendChanged(backend);
     const auto waiting = std::move(m_waiting);
     m_waiting.clear();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/Wording.h"
+
 #include <QHash>
 #include <QObject>
 #include <QString>
@@ -62,7 +64,7 @@ signals:
 
 private:
     void detect();
-    void settle(Backend backend, const QString &reason);
+    void settle(Backend backend, const core::Sentence &reason);
     void whenSettled(QObject *context, std::function<void()> then);
 
     Mode m_mode;

@@ -56,7 +56,7 @@ void ReadinessAudit::start(const AuditRequest &request)
         input->server.user = request.user;
         input->server.config.missing = input->server.persistence.missing =
             input->server.replication.missing = input->server.mayLoad.missing =
-                QStringLiteral("no primary is known for %1").arg(m_sender.address());
+                tr("no primary is known for %1").arg(m_sender.address());
         done();
         return;
     }

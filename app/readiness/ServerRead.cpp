@@ -4,6 +4,8 @@
 #include "overview/ServerOverview.h"
 #include "session/ProbeReport.h"
 
+#include <QCoreApplication>
+
 namespace readiness {
 
 QList<QByteArray> auditedParameters()
@@ -35,19 +37,28 @@ redis::Command libraryCommand()
     return {"FUNCTION", "LIST", "WITHCODE"};
 }
 
+namespace {
+// What could not be read, shown with the readiness findings (the window's language; the CLI
+// prints the English).
+struct ServerReadText
+{
+    Q_DECLARE_TR_FUNCTIONS(readiness::ServerRead)
+};
+} // namespace
+
 QString refusalSentence(const QString &command, const QString &permission,
                         const redis::RedisError &e)
 {
     if (e.isServer("NOPERM"))
-        return QStringLiteral("this user may not run %1 (NOPERM): grant it %2, or run the "
-                              "audit as a user who may")
+        return ServerReadText::tr("this user may not run %1 (NOPERM): grant it %2, or run the "
+                                  "audit as a user who may")
             .arg(command, permission);
     if (e.kind == redis::RedisError::Kind::Server
         && e.message.contains(QLatin1String("unknown"), Qt::CaseInsensitive))
-        return QStringLiteral("the server does not know %1 (renamed, disabled or too old: "
-                              "Redis 7 is needed): %2")
+        return ServerReadText::tr("the server does not know %1 (renamed, disabled or too old: "
+                                  "Redis 7 is needed): %2")
             .arg(command, e.message);
-    return QStringLiteral("%1 failed: %2").arg(command, e.readFailure());
+    return ServerReadText::tr("%1 failed: %2").arg(command, e.readFailure());
 }
 
 namespace {
@@ -110,7 +121,7 @@ ServerRead decodeServer(const QString &node, const QString &user,
     s.user = user;
     if (replies.size() != 5) {
         const QString why =
-            QStringLiteral("the server sent %1 replies to 5 commands").arg(replies.size());
+            ServerReadText::tr("the server sent %1 replies to 5 commands").arg(replies.size());
         s.config.missing = s.persistence.missing = s.replication.missing = s.mayLoad.missing = why;
         *libraries = NodeLibraries{node, {{}, why}};
         return s;

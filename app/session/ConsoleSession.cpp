@@ -142,7 +142,7 @@ void ConsoleSession::readSentinelReplicas(
     std::function<void(const QList<overview::ReplicationGroup::Member> &, const QString &)> done)
 {
     if (!m_sentinel) {
-        done({}, QStringLiteral("the session does not follow Sentinel"));
+        done({}, tr("the session does not follow Sentinel"));
         return;
     }
     auto *resolver = new sentinel::SentinelResolver(m_sentinel->config(), this);
@@ -162,7 +162,7 @@ void ConsoleSession::readSentinelReplicas(
             [resolver, alive, done](const QString &why) {
                 resolver->deleteLater();
                 if (alive)
-                    done({}, QStringLiteral("SENTINEL REPLICAS could not be read: %1").arg(why));
+                    done({}, tr("SENTINEL REPLICAS could not be read: %1").arg(why));
             });
     resolver->readReplicas();
 }

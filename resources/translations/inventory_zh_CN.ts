@@ -535,6 +535,41 @@
     </message>
 </context>
 <context>
+    <name>browse::KeyAction</name>
+    <message>
+        <source>no key selected</source>
+        <translation>未选择键</translation>
+    </message>
+    <message>
+        <source>give a TTL from 1 second to 365 days</source>
+        <translation>请给出 1 秒到 365 天之间的 TTL</translation>
+    </message>
+    <message>
+        <source>new stock: %1</source>
+        <translation>新库存：%1</translation>
+    </message>
+    <message>
+        <source>The key will expire in %1. For a receipt, a retry of its order after that deducts again; a stock key that expires makes every deduction of the SKU answer &apos;no stock key&apos;.</source>
+        <translation>该键将在 %1 后过期。对回执而言，此后重试它的订单会再次扣减；库存键过期后，该 SKU 的每次扣减都会答复“没有库存键”。</translation>
+    </message>
+    <message>
+        <source>The key will never expire. Right for a stock key; a receipt without a TTL protects its order forever and is never freed.</source>
+        <translation>该键将永不过期。这适合库存键；没有 TTL 的回执会永远保护它的订单，且永远不会被释放。</translation>
+    </message>
+    <message>
+        <source>The key is deleted now. For a receipt, the next retry of its order deducts stock again: do this only for a deliberate re-deduction.</source>
+        <translation>该键会立即删除。对回执而言，它的订单下次重试会再次扣减库存：只在有意重新扣减时才这样做。</translation>
+    </message>
+    <message>
+        <source>The stock becomes %1: every deduction of this SKU from now on checks against it. The key keeps its name, loses any TTL, and is not created if it was deleted meanwhile. Receipts are not touched: orders already deducted stay deducted.</source>
+        <translation>库存将变为 %1：此后该 SKU 的每次扣减都以它为准。该键保留名称、去掉 TTL；如果它在此期间已被删除，则不会重新创建。回执不受影响：已扣减的订单仍然算已扣减。</translation>
+    </message>
+    <message>
+        <source>the value you enter</source>
+        <translation>你输入的值</translation>
+    </message>
+</context>
+<context>
     <name>browse::KeyLocator</name>
     <message>
         <source>no node</source>
@@ -1756,6 +1791,126 @@
     </message>
 </context>
 <context>
+    <name>gate::LocalProof</name>
+    <message>
+        <source>local: the console started this server (process %1)</source>
+        <translation>本地：此服务器由控制台启动（进程 %1）</translation>
+    </message>
+    <message>
+        <source>not proven local: %1; treated as production</source>
+        <translation>未证实为本地：%1；按生产环境对待</translation>
+    </message>
+    <message>
+        <source>%1 is a name, not an address: which process answers cannot be told</source>
+        <translation>%1 是主机名而不是地址：无法判断是哪个进程在应答</translation>
+    </message>
+    <message>
+        <source>%1 is not an address of this machine</source>
+        <translation>%1 不是本机的地址</translation>
+    </message>
+    <message>
+        <source>the server did not say its process_id (INFO server)</source>
+        <translation>服务器没有给出它的 process_id（INFO server）</translation>
+    </message>
+    <message>
+        <source>the server&apos;s process %1 is not on this machine (no redis-server or valkey-server with that id here) — a tunnel or container?</source>
+        <translation>服务器的进程 %1 不在本机上（本机没有该进程号的 redis-server 或 valkey-server）——是隧道还是容器？</translation>
+    </message>
+    <message>
+        <source>no listening socket on port %1 is visible here</source>
+        <translation>在本机看不到端口 %1 上的监听套接字</translation>
+    </message>
+    <message>
+        <source>%1/fd is not readable (another user&apos;s process), so which process owns port %2 cannot be told</source>
+        <translation>%1/fd 不可读（属于其他用户的进程），因此无法判断哪个进程占用端口 %2</translation>
+    </message>
+    <message>
+        <source>the server&apos;s process %1 (%2) does not own the socket listening on port %3 — a tunnel, port-forward or relay answers there</source>
+        <translation>服务器的进程 %1（%2）并不拥有在端口 %3 上监听的套接字——在那里应答的是隧道、端口转发或中继</translation>
+    </message>
+    <message>
+        <source>local: %1 (process %2, %3) owns port %4</source>
+        <translation>本地：%1（进程 %2，%3）拥有端口 %4</translation>
+    </message>
+    <message>
+        <source>checking whether the server runs on this machine…</source>
+        <translation>正在检查服务器是否在本机上运行…</translation>
+    </message>
+</context>
+<context>
+    <name>gate::WriteGate</name>
+    <message>
+        <source>locked again: no write for %1 minutes since the unlock or the last write</source>
+        <translation>已再次锁定：自解锁或上次写入以来 %1 分钟没有写入</translation>
+    </message>
+    <message>
+        <source>%1: the label of profile &apos;%2&apos;</source>
+        <translation>%1：配置“%2”的标签</translation>
+    </message>
+    <message>
+        <source>read-only session on profile &apos;%1&apos; (%2): unlock it (type the profile name) to allow writes</source>
+        <translation>配置“%1”的只读会话（%2）：请解锁（输入配置名称）以允许写入</translation>
+    </message>
+    <message>
+        <source>read-only session on %1 profile &apos;%2&apos;: unlock it (type the profile name) to allow writes</source>
+        <translation>%1 配置“%2”的只读会话：请解锁（输入配置名称）以允许写入</translation>
+    </message>
+    <message>
+        <source>INFO server could not be read</source>
+        <translation>无法读取 INFO server</translation>
+    </message>
+    <message>
+        <source>INFO server could not be read (%1)</source>
+        <translation>无法读取 INFO server（%1）</translation>
+    </message>
+    <message>
+        <source>the gate has no direct connection to ask the server</source>
+        <translation>写入闸门没有可以询问服务器的直接连接</translation>
+    </message>
+    <message>
+        <source>that is not this profile&apos;s name</source>
+        <translation>这不是此配置的名称</translation>
+    </message>
+    <message>
+        <source>the unlock could not be recorded in the audit log (%1): writes stay locked</source>
+        <translation>无法在审计日志中记录这次解锁（%1）：写入保持锁定</translation>
+    </message>
+    <message>
+        <source>locked again: the server&apos;s run_id changed from %1 to %2 (a restart, or another server behind the address); unlock again for this one</source>
+        <translation>已再次锁定：服务器的 run_id 从 %1 变为 %2（发生了重启，或该地址后面换了另一台服务器）；请针对这台服务器重新解锁</translation>
+    </message>
+    <message>
+        <source>locked again: the server&apos;s role changed from %1 to %2 (a failover)</source>
+        <translation>已再次锁定：服务器的角色从 %1 变为 %2（发生了故障转移）</translation>
+    </message>
+</context>
+<context>
+    <name>inventory::AuditLog</name>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>line %1: truncated or corrupt record skipped (%2)</source>
+        <translation>第 %1 行：记录被截断或已损坏，已跳过（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>inventory::AuditServerChange</name>
+    <message>
+        <source>The server at %1 restarted or failed over after this write: it now answers with run_id %2, started %3 UTC. Without persistence that kept them, the receipts written before are gone.</source>
+        <translation>位于 %1 的服务器在这次写入之后重启或发生了故障转移：它现在以 run_id %2 应答，启动于 UTC %3。除非有持久化保留了它们，之前写入的回执已经丢失。</translation>
+    </message>
+    <message>
+        <source>The server at %1 now answers with another run_id (%2): a failover, or another server took that address after this write. Receipts it did not replicate are gone.</source>
+        <translation>位于 %1 的服务器现在以另一个 run_id（%2）应答：这次写入之后发生了故障转移，或另一台服务器接管了该地址。它没有复制到的回执已经丢失。</translation>
+    </message>
+    <message>
+        <source>The server at %1 now answers with another run_id (%2, running since %3 UTC): a failover, or another server took that address after this write. Receipts it did not replicate are gone.</source>
+        <translation>位于 %1 的服务器现在以另一个 run_id（%2，自 UTC %3 起运行）应答：这次写入之后发生了故障转移，或另一台服务器接管了该地址。它没有复制到的回执已经丢失。</translation>
+    </message>
+</context>
+<context>
     <name>inventory::AuditTableModel</name>
     <message>
         <source>Time (UTC)</source>
@@ -1875,6 +2030,14 @@
     <message>
         <source>No receipt found, though this call&apos;s reply said one was there: it expired, was evicted or was deleted since, so a retry of this order would deduct again.</source>
         <translation>未找到回执，而该调用的应答说回执存在：它此后已过期、被驱逐或被删除，因此重试该订单会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>NOSCRIPT: the script is not loaded, so the deduction did not run; SCRIPT LOAD was not sent because %1</source>
+        <translation>NOSCRIPT：脚本未加载，因此扣减没有执行；SCRIPT LOAD 没有发送，因为 %1</translation>
+    </message>
+    <message>
+        <source>the script was not loaded (NOSCRIPT) and SCRIPT LOAD failed: %1; the deduction did not run</source>
+        <translation>脚本未加载（NOSCRIPT），且 SCRIPT LOAD 失败：%1；扣减没有执行</translation>
     </message>
 </context>
 <context>
@@ -2164,6 +2327,151 @@
     </message>
 </context>
 <context>
+    <name>inventory::DeductionRequest</name>
+    <message>
+        <source>enter the %1</source>
+        <translation>请输入%1</translation>
+    </message>
+    <message>
+        <source>the %1 starts or ends with a blank; remove it</source>
+        <translation>%1的开头或结尾有空白；请删除它</translation>
+    </message>
+    <message>
+        <source>the %1 contains a control character</source>
+        <translation>%1中含有控制字符</translation>
+    </message>
+    <message>
+        <source>SKU</source>
+        <translation>SKU</translation>
+    </message>
+    <message>
+        <source>order id</source>
+        <translation>订单号</translation>
+    </message>
+    <message>
+        <source>adjustment id</source>
+        <translation>调整编号</translation>
+    </message>
+    <message>
+        <source>a whole number from %1 to %2</source>
+        <translation>%1 到 %2 之间的整数</translation>
+    </message>
+    <message>
+        <source>enter %1</source>
+        <translation>请输入%1</translation>
+    </message>
+    <message>
+        <source>digits only (no sign, spaces, separators or decimals): %1</source>
+        <translation>只能输入数字（不带正负号、空格、分隔符或小数）：应为 %1</translation>
+    </message>
+    <message>
+        <source>no leading zero: %1</source>
+        <translation>不能以 0 开头：应为 %1</translation>
+    </message>
+    <message>
+        <source>too long: %1</source>
+        <translation>太长：应为 %1</translation>
+    </message>
+    <message>
+        <source>out of range: %1</source>
+        <translation>超出范围：应为 %1</translation>
+    </message>
+    <message>
+        <source>the stock key (slot %1) and the receipt key (slot %2) hash to different cluster slots; check the key templates&apos; hash tags and braces in the SKU</source>
+        <translation>库存键（槽 %1）和回执键（槽 %2）落在不同的集群槽中；请检查键模板的哈希标签和 SKU 中的花括号</translation>
+    </message>
+</context>
+<context>
+    <name>inventory::KeySchema</name>
+    <message>
+        <source>the release key template must contain &lt;sku&gt; and &lt;order&gt; exactly once each</source>
+        <translation>释放键模板必须恰好各包含一次 &lt;sku&gt; 和 &lt;order&gt;</translation>
+    </message>
+    <message>
+        <source>the adjustment key template must contain &lt;sku&gt; and &lt;id&gt; exactly once each</source>
+        <translation>调整键模板必须恰好各包含一次 &lt;sku&gt; 和 &lt;id&gt;</translation>
+    </message>
+    <message>
+        <source>in the release key template &lt;sku&gt; must come before &lt;order&gt;, with some text between them</source>
+        <translation>释放键模板中 &lt;sku&gt; 必须在 &lt;order&gt; 之前，且两者之间要有文字</translation>
+    </message>
+    <message>
+        <source>in the adjustment key template &lt;sku&gt; must come before &lt;id&gt;, with some text between them</source>
+        <translation>调整键模板中 &lt;sku&gt; 必须在 &lt;id&gt; 之前，且两者之间要有文字</translation>
+    </message>
+    <message>
+        <source>the release key template must start with text of its own before &lt;sku&gt; (&quot;%1&quot; starts another key family)</source>
+        <translation>释放键模板必须在 &lt;sku&gt; 之前以自己的文字开头（“%1”是另一类键的开头）</translation>
+    </message>
+    <message>
+        <source>the adjustment key template must start with text of its own before &lt;sku&gt; (&quot;%1&quot; starts another key family)</source>
+        <translation>调整键模板必须在 &lt;sku&gt; 之前以自己的文字开头（“%1”是另一类键的开头）</translation>
+    </message>
+    <message>
+        <source>the release key template must carry the stock key&apos;s hash tag {%1}, so that both keys of a repair share a cluster slot</source>
+        <translation>释放键模板必须带有库存键的哈希标签 {%1}，使一次修复的两个键落在同一个集群槽中</translation>
+    </message>
+    <message>
+        <source>the adjustment key template must carry the stock key&apos;s hash tag {%1}, so that both keys of a repair share a cluster slot</source>
+        <translation>调整键模板必须带有库存键的哈希标签 {%1}，使一次修复的两个键落在同一个集群槽中</translation>
+    </message>
+    <message>
+        <source>the stock key template must contain &lt;sku&gt; exactly once and no &lt;order&gt; (for example %1)</source>
+        <translation>库存键模板必须恰好包含一次 &lt;sku&gt;，且不含 &lt;order&gt;（例如 %1）</translation>
+    </message>
+    <message>
+        <source>the receipt key template must contain &lt;sku&gt; and &lt;order&gt; exactly once each (for example %1)</source>
+        <translation>回执键模板必须恰好各包含一次 &lt;sku&gt; 和 &lt;order&gt;（例如 %1）</translation>
+    </message>
+    <message>
+        <source>in the receipt key template &lt;sku&gt; must come before &lt;order&gt;, with some text between them</source>
+        <translation>回执键模板中 &lt;sku&gt; 必须在 &lt;order&gt; 之前，且两者之间要有文字</translation>
+    </message>
+    <message>
+        <source>the stock and receipt templates must differ</source>
+        <translation>库存键模板和回执键模板不能相同</translation>
+    </message>
+    <message>
+        <source>the SKU contains &apos;%1&apos;: a SKU is the hash tag of its keys, and a brace would move the tag&apos;s end, so two orders could share one receipt key</source>
+        <translation>SKU 含有“%1”：SKU 是其键的哈希标签，花括号会移动标签的结尾，使两个订单可能共用一个回执键</translation>
+    </message>
+    <message>
+        <source>the SKU contains &apos;%1&apos;, the character that ends a SKU in receipt keys (%2), so two orders could share one receipt key</source>
+        <translation>SKU 含有“%1”，这是回执键（%2）中标志 SKU 结尾的字符，因此两个订单可能共用一个回执键</translation>
+    </message>
+</context>
+<context>
+    <name>inventory::PriorDeductions</name>
+    <message>
+        <source>%1, function mode, quantity %2 (this session): %3</source>
+        <translation>%1，函数模式，数量 %2（本次会话）：%3</translation>
+    </message>
+    <message>
+        <source>%1, script mode, quantity %2 (this session): %3</source>
+        <translation>%1，脚本模式，数量 %2（本次会话）：%3</translation>
+    </message>
+    <message>
+        <source>%1, function mode, quantity %2 (audit log): %3</source>
+        <translation>%1，函数模式，数量 %2（审计日志）：%3</translation>
+    </message>
+    <message>
+        <source>%1, script mode, quantity %2 (audit log): %3</source>
+        <translation>%1，脚本模式，数量 %2（审计日志）：%3</translation>
+    </message>
+    <message>
+        <source>Order %1 of SKU %2 may already have been deducted: an earlier call for it may have deducted. The script keeps no receipt: running it again deducts again.</source>
+        <translation>SKU %2 的订单 %1 可能已经扣减过：之前针对它的一次调用可能已经扣减。脚本不保留回执：再次运行会再次扣减。</translation>
+    </message>
+    <message>
+        <source>Order %1 of SKU %2 may already have been deducted: %3 earlier calls for it may have deducted. The script keeps no receipt: running it again deducts again.</source>
+        <translation>SKU %2 的订单 %1 可能已经扣减过：之前针对它的 %3 次调用可能已经扣减。脚本不保留回执：再次运行会再次扣减。</translation>
+    </message>
+    <message>
+        <source>Another quantity than before: order %1 of SKU %2 was already tried with quantity %3; this call asks for %4. inventory_deduct_v1 keeps no quantity in its receipt: while that receipt lives, this call returns Already applied and deducts nothing, not %4. A different quantity needs a new order id.</source>
+        <translation>数量与之前不同：SKU %2 的订单 %1 之前已用数量 %3 尝试过；这次调用请求 %4。inventory_deduct_v1 的回执不记录数量：在该回执有效期内，这次调用会返回“已处理过”，什么也不扣减，而不是扣减 %4。不同的数量需要新的订单号。</translation>
+    </message>
+</context>
+<context>
     <name>inventory::ReceiptForecast</name>
     <message>
         <source>read at %1 through %2</source>
@@ -2383,6 +2691,21 @@
     <message>
         <source>Nothing was sent: %1.</source>
         <translation>未发送任何内容：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>inventory::RepairRequest</name>
+    <message>
+        <source>%1 (a leading &apos;-&apos; for a decrease, nothing else)</source>
+        <translation>%1（减少时在前面加“-”，不能有其他符号）</translation>
+    </message>
+    <message>
+        <source>say why the stock is corrected (it is recorded in the audit log)</source>
+        <translation>请说明为什么要更正库存（原因会记录在审计日志中）</translation>
+    </message>
+    <message>
+        <source>%1 (slot %2) and the stock key (slot %3) hash to different cluster slots; check the key templates&apos; hash tags</source>
+        <translation>%1（槽 %2）和库存键（槽 %3）落在不同的集群槽中；请检查键模板的哈希标签</translation>
     </message>
 </context>
 <context>
@@ -2980,6 +3303,26 @@
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
+    <message>
+        <source>The primary moved from %1 to %2, another server (run_id %3, not %4). It holds what it had replicated from %1: writes %1 acknowledged just before the move may be missing here, so check a receipt before relying on it.</source>
+        <translation>主节点已从 %1 移到 %2，这是另一台服务器（run_id %3，不是 %4）。它只保存从 %1 复制到的内容：%1 在切换前刚确认的写入可能在这里缺失，因此依赖回执之前请先检查它。</translation>
+    </message>
+    <message>
+        <source>AOF is on, so receipts written before it should have been kept; check a receipt before relying on it.</source>
+        <translation>AOF 已开启，因此之前写入的回执应当已保留；依赖回执之前请先检查它。</translation>
+    </message>
+    <message>
+        <source>AOF is off: receipts written before it are gone unless its last snapshot held them, and a retry of those orders deducts again.</source>
+        <translation>AOF 已关闭：除非它的最后一次快照保存了之前写入的回执，否则这些回执已经丢失，重试这些订单会再次扣减。</translation>
+    </message>
+    <message>
+        <source>Its persistence could not be read: receipts written before it may be gone.</source>
+        <translation>无法读取它的持久化设置：之前写入的回执可能已经丢失。</translation>
+    </message>
+    <message>
+        <source>The server behind this address restarted or was replaced: its run_id changed from %1 to %2 (this one started at %3). %4</source>
+        <translation>此地址后面的服务器已重启或被替换：它的 run_id 从 %1 变为 %2（这台启动于 %3）。%4</translation>
+    </message>
 </context>
 <context>
     <name>profiles::ConnectionProfile</name>
@@ -3101,6 +3444,76 @@
     </message>
 </context>
 <context>
+    <name>profiles::ProfileStore</name>
+    <message>
+        <source>the settings file %1 could not be written</source>
+        <translation>无法写入设置文件 %1</translation>
+    </message>
+</context>
+<context>
+    <name>profiles::RedisUrl</name>
+    <message>
+        <source>invalid database: the database must be a number from 0 to 65535, as in redis://host:6379/0</source>
+        <translation>数据库无效：数据库必须是 0 到 65535 之间的数字，例如 redis://host:6379/0</translation>
+    </message>
+    <message>
+        <source>invalid percent-encoding in the user name</source>
+        <translation>用户名中的百分号编码无效</translation>
+    </message>
+    <message>
+        <source>invalid percent-encoding in the password (write a &apos;%&apos; as %25)</source>
+        <translation>密码中的百分号编码无效（“%”要写成 %25）</translation>
+    </message>
+    <message>
+        <source>the user name must not contain spaces</source>
+        <translation>用户名不能包含空格</translation>
+    </message>
+    <message>
+        <source>an IPv6 address must be closed with &apos;]&apos;, as in redis://[::1]:6379</source>
+        <translation>IPv6 地址必须以“]”结束，例如 redis://[::1]:6379</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; in brackets is not an IPv6 address</source>
+        <translation>方括号中的“%1”不是 IPv6 地址</translation>
+    </message>
+    <message>
+        <source>unexpected text after the IPv6 address: write [address]:port</source>
+        <translation>IPv6 地址后面有多余的文字：请写成 [地址]:端口</translation>
+    </message>
+    <message>
+        <source>an IPv6 address must be in brackets, as in redis://[::1]:6379</source>
+        <translation>IPv6 地址必须写在方括号中，例如 redis://[::1]:6379</translation>
+    </message>
+    <message>
+        <source>invalid host name: use letters, digits, &apos;-&apos; and &apos;.&apos;, an IPv4 address or an [IPv6] address</source>
+        <translation>主机名无效：请使用字母、数字、“-”和“.”，或 IPv4 地址、[IPv6] 地址</translation>
+    </message>
+    <message>
+        <source>the URL has no host, as in redis://127.0.0.1:6379</source>
+        <translation>URL 中没有主机，应类似 redis://127.0.0.1:6379</translation>
+    </message>
+    <message>
+        <source>invalid port: the port must be a number from 1 to 65535</source>
+        <translation>端口无效：端口必须是 1 到 65535 之间的数字</translation>
+    </message>
+    <message>
+        <source>unsupported URL option &apos;%1&apos;: only db=N is understood</source>
+        <translation>不支持的 URL 选项“%1”：只支持 db=N</translation>
+    </message>
+    <message>
+        <source>the database is given twice (path and db=)</source>
+        <translation>数据库给出了两次（路径和 db=）</translation>
+    </message>
+    <message>
+        <source>not a Redis URL: expected redis://host:port/db or rediss://host:port/db</source>
+        <translation>不是 Redis URL：应为 redis://host:port/db 或 rediss://host:port/db</translation>
+    </message>
+    <message>
+        <source>unsupported scheme &apos;%1&apos;: use redis:// or rediss:// (TLS)</source>
+        <translation>不支持的协议“%1”：请使用 redis:// 或 rediss://（TLS）</translation>
+    </message>
+</context>
+<context>
     <name>profiles::SecretStore</name>
     <message>
         <source>no D-Bus session bus, so no desktop keyring can be reached</source>
@@ -3168,6 +3581,13 @@
     <message>
         <source>Incomplete: some rules could not be checked; give the audit the permissions they name, then run it again.</source>
         <translation>不完整：有些规则无法检查；请给预检授予它们所指出的权限，然后再运行一次。</translation>
+    </message>
+</context>
+<context>
+    <name>readiness::ReadinessAudit</name>
+    <message>
+        <source>no primary is known for %1</source>
+        <translation>%1 没有已知的主节点</translation>
     </message>
 </context>
 <context>
@@ -3426,6 +3846,25 @@
     </message>
 </context>
 <context>
+    <name>readiness::ServerRead</name>
+    <message>
+        <source>this user may not run %1 (NOPERM): grant it %2, or run the audit as a user who may</source>
+        <translation>此用户无权运行 %1（NOPERM）：请授予它 %2，或以有权限的用户运行检查</translation>
+    </message>
+    <message>
+        <source>the server does not know %1 (renamed, disabled or too old: Redis 7 is needed): %2</source>
+        <translation>服务器不认识 %1（已改名、已禁用或版本太旧：需要 Redis 7）：%2</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 失败：%2</translation>
+    </message>
+    <message>
+        <source>the server sent %1 replies to 5 commands</source>
+        <translation>服务器对 5 条命令发回了 %1 个应答</translation>
+    </message>
+</context>
+<context>
     <name>reconcile::ReceiptPolicy</name>
     <message>
         <source>%1 days</source>
@@ -3656,6 +4095,17 @@
     <message>
         <source>no reply from %1 for %2 s: the server stopped answering (paused, overloaded or cut off by the network)</source>
         <translation>%1 已 %2 秒没有回复：服务器停止了应答（已暂停、过载或被网络切断）</translation>
+    </message>
+</context>
+<context>
+    <name>session::ConsoleSession</name>
+    <message>
+        <source>the session does not follow Sentinel</source>
+        <translation>此会话不跟随哨兵</translation>
+    </message>
+    <message>
+        <source>SENTINEL REPLICAS could not be read: %1</source>
+        <translation>无法读取 SENTINEL REPLICAS：%1</translation>
     </message>
 </context>
 <context>

@@ -84,7 +84,7 @@ private slots:
         const QByteArray nearKey = "stock:{" + skuOn(0) + "}:available";
         const QByteArray farKey = "stock:{" + skuOn(Far) + "}:available";
         QVERIFY(gated.call({"SET", nearKey, "5"}).ok()); // the seed: proven local
-        QVERIFY2(gate.evidence().proven(), qPrintable(gate.evidence().reason));
+        QVERIFY2(gate.evidence().proven(), qPrintable(gate.evidence().reason.english));
         const auto refused = gated.call({"SET", farKey, "5"});
         QVERIFY(!refused.ok());
         QCOMPARE(refused.error().kind, redis::RedisError::Kind::NotSent);

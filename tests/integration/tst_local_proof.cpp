@@ -79,7 +79,7 @@ private slots:
         WriteGate gate(*client, unlabelled(QStringLiteral("direct"), m_redis.port()));
         QCOMPARE(gate.claimedEnvironment(), Environment::Local);
         QVERIFY(gate.waitForServer(5000));
-        QVERIFY2(gate.evidence().proven(), qPrintable(gate.evidence().reason));
+        QVERIFY2(gate.evidence().proven(), qPrintable(gate.evidence().reason.english));
         QCOMPARE(gate.environmentKind(), Environment::Local);
         QVERIFY(!gate.isReadOnly());
         const QString expected = QStringLiteral("(process %1, ").arg(m_redis.server().pid());

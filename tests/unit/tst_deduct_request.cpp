@@ -56,7 +56,8 @@ private slots:
         const auto problem = canonicalNumberProblem(text, 1, MaxQuantity);
         QCOMPARE(!problem.has_value(), valid);
         if (problem)
-            QVERIFY2(problem->contains(QLatin1String("1 to 1,000,000")), qPrintable(*problem));
+            QVERIFY2(problem->english.contains(QLatin1String("1 to 1,000,000")),
+                     qPrintable(problem->english));
     }
 
     void ttlBounds()
@@ -179,7 +180,7 @@ private slots:
         r.sku = "a'b\" $(rm) *";
         r.orderId = "o\\1";
         const DeductionPlan p = planDeduction(r, KeySchema());
-        QVERIFY2(p.ok(), qPrintable(p.problems.value(0).message));
+        QVERIFY2(p.ok(), qPrintable(p.problems.value(0).message.english));
         QCOMPARE(p.command.at(3), QByteArray("stock:{a'b\" $(rm) *}:available"));
         QCOMPARE(p.command.at(4), QByteArray("idem:{a'b\" $(rm) *}:o\\1"));
     }

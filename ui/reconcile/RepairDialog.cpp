@@ -189,7 +189,7 @@ void RepairDialog::replan()
     bool allOk = true;
     for (const RepairPlan &plan : m_plans) {
         for (const FieldProblem &p : plan.problems)
-            problems << p.field + QStringLiteral(": ") + p.message;
+            problems << p.field + QStringLiteral(": ") + p.message.text;
         allOk = allOk && plan.ok();
         // A selection's commands are numbered: each wraps over two lines in the dialog.
         if (plan.ok())
@@ -229,7 +229,7 @@ QString RepairDialog::commandText() const
 void RepairDialog::updateRunState()
 {
     const bool readOnly = m_gate.isReadOnly();
-    m_readOnly->setNotice(readOnly ? m_gate.refusalMessage() : QString());
+    m_readOnly->setNotice(readOnly ? m_gate.refusalMessage(core::Wording::Translated) : QString());
     m_unlock->setVisible(readOnly);
     const bool valid =
         std::all_of(m_plans.begin(), m_plans.end(), [](const RepairPlan &p) { return p.ok(); })
