@@ -67,6 +67,14 @@ void quitOnTerminationSignals(QApplication &app)
         ::sigaction(sig, &sa, nullptr);
 }
 
+// Profiles, the theme, the language and library folders are saved in one settings file: made
+// private before anything writes it, it stays private (core/DataPaths.h).
+void makeSettingsPrivate()
+{
+    if (auto privateSettings = core::makeFilePrivate(QSettings().fileName()); !privateSettings)
+        std::fprintf(stderr, "inventory-console: %s\n", qPrintable(privateSettings.error()));
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -98,10 +106,7 @@ int main(int argc, char *argv[])
     // the window to its entry, and so to its name and icon, by this id.
     QGuiApplication::setDesktopFileName(QStringLiteral("org.inventory_console.InventoryConsole"));
     QApplication::setStyle(QStringLiteral("Fusion"));
-    // Profiles, the theme, the language and library folders are saved in one settings file:
-    // made private before anything writes it, it stays private (core/DataPaths.h).
-    if (auto privateSettings = core::makeFilePrivate(QSettings().fileName()); !privateSettings)
-        std::fprintf(stderr, "inventory-console: %s\n", qPrintable(privateSettings.error()));
+    makeSettingsPrivate();
     ui::applyTheme(ui::savedTheme()); // View > Theme, System until one is chosen
     // Before the first window: widgets take their text when they are built.
     ui::installUiTranslators(app, ui::savedUiLanguage());

@@ -226,6 +226,50 @@ void ConnectionWorker::enableKeepAlive()
 #endif
 }
 
+// Why the reply `e` to the setup's command `i` fails the connection (*failure: how).
+core::Sentence ConnectionWorker::setupFailure(qsizetype i, const RedisError &e, bool withAuth,
+                                              const core::Sentence &setupTimeout,
+                                              ConnectFailure *failure) const
+{
+    core::Sentence why;
+    if (i == 0 && withAuth && e.kind == RedisError::Kind::Server && m_options.password.isEmpty()) {
+        // redis://NAME@host: NAME may well be a password typed without its colon
+        // (redis-cli reads it so): never echo it.
+        why =
+            workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker",
+                                         "authentication failed on %1 (%2) for the user name given "
+                                         "without a password; if it was a password, write "
+                                         "redis://:PASSWORD@host"))
+                .arg(m_options.describe(), QString::fromLatin1(e.code));
+        *failure = ConnectFailure::Authentication;
+    } else if (i == 0 && withAuth && e.kind == RedisError::Kind::Server) {
+        why =
+            workerSays(
+                QT_TRANSLATE_NOOP("redis::ConnectionWorker",
+                                  "authentication failed for user '%1' on %2 (%3): check the "
+                                  "user name and password"))
+                .arg(m_options.username.isEmpty() ? QStringLiteral("default") : m_options.username,
+                     m_options.describe(), QString::fromLatin1(e.code));
+        *failure = ConnectFailure::Authentication;
+    } else if (e.isServer("NOAUTH")) {
+        why = workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker",
+                                           "%1 requires a password: set one in the connection"))
+                  .arg(m_options.describe());
+        *failure = ConnectFailure::PasswordRequired;
+    } else if (e.kind == RedisError::Kind::Server) {
+        why = workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker",
+                                           "the server refused the connection setup: %1"))
+                  .arg(e.message);
+    } else if (e.kind == RedisError::Kind::Timeout) {
+        why = setupTimeout;
+        *failure = ConnectFailure::Timeout;
+    } else {
+        why = core::Sentence::plain(e.message);
+        *failure = ConnectFailure::Timeout;
+    }
+    return why;
+}
+
 void ConnectionWorker::startHandshake()
 {
     auto batch = std::make_shared<Batch>();
@@ -261,45 +305,8 @@ void ConnectionWorker::startHandshake()
             const RedisError &e = results[i].error();
             if (i >= required && e.kind == RedisError::Kind::Server && !e.isServer("NOAUTH"))
                 continue; // e.g. NOPERM for CLIENT SETNAME
-            core::Sentence why;
             ConnectFailure failure = ConnectFailure::Server;
-            if (i == 0 && withAuth && e.kind == RedisError::Kind::Server
-                && m_options.password.isEmpty()) {
-                // redis://NAME@host: NAME may well be a password typed without its colon
-                // (redis-cli reads it so): never echo it.
-                why = workerSays(QT_TRANSLATE_NOOP(
-                                     "redis::ConnectionWorker",
-                                     "authentication failed on %1 (%2) for the user name given "
-                                     "without a password; if it was a password, write "
-                                     "redis://:PASSWORD@host"))
-                          .arg(m_options.describe(), QString::fromLatin1(e.code));
-                failure = ConnectFailure::Authentication;
-            } else if (i == 0 && withAuth && e.kind == RedisError::Kind::Server) {
-                why = workerSays(QT_TRANSLATE_NOOP(
-                                     "redis::ConnectionWorker",
-                                     "authentication failed for user '%1' on %2 (%3): check the "
-                                     "user name and password"))
-                          .arg(m_options.username.isEmpty() ? QStringLiteral("default")
-                                                            : m_options.username,
-                               m_options.describe(), QString::fromLatin1(e.code));
-                failure = ConnectFailure::Authentication;
-            } else if (e.isServer("NOAUTH")) {
-                why = workerSays(
-                          QT_TRANSLATE_NOOP("redis::ConnectionWorker",
-                                            "%1 requires a password: set one in the connection"))
-                          .arg(m_options.describe());
-                failure = ConnectFailure::PasswordRequired;
-            } else if (e.kind == RedisError::Kind::Server) {
-                why = workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker",
-                                                   "the server refused the connection setup: %1"))
-                          .arg(e.message);
-            } else if (e.kind == RedisError::Kind::Timeout) {
-                why = setupTimeout;
-                failure = ConnectFailure::Timeout;
-            } else {
-                why = core::Sentence::plain(e.message);
-                failure = ConnectFailure::Timeout;
-            }
+            const core::Sentence why = setupFailure(i, e, withAuth, setupTimeout, &failure);
             // Retrying cannot fix a refused password; a lost connection may come back.
             dropConnection(why, failure, e.kind == RedisError::Kind::Server);
             return;

@@ -93,6 +93,8 @@ private:
     {
         return m_options.detour.localHost.isEmpty() ? m_options.port : m_options.detour.localPort;
     }
+    core::Sentence setupFailure(qsizetype i, const RedisError &e, bool withAuth,
+                                const core::Sentence &setupTimeout, ConnectFailure *failure) const;
     core::Sentence describeSocketError(QAbstractSocket::SocketError error,
                                        ConnectFailure *failure) const;
     qint64 now() const { return m_clock.elapsed(); }
