@@ -180,7 +180,8 @@ void checkBusyThreshold(const AuditInput &in, Finding &out)
     if (!threshold)
         return;
     const int clientMs = in.settings.clientTimeoutMs;
-    out.evidence << qMakePair(QStringLiteral("client timeout (ms)"), QString::number(clientMs));
+    out.evidence << qMakePair(ConfigRulesText::tr("client timeout (ms)"),
+                              QString::number(clientMs));
     const qint64 ms = threshold->toLongLong();
     if (ms < clientMs)
         return conclude(
@@ -203,11 +204,11 @@ void checkBusyThreshold(const AuditInput &in, Finding &out)
 void checkLoadPermission(const AuditInput &in, Finding &out)
 {
     const QString &user = in.server.user;
-    out.evidence << qMakePair(QStringLiteral("user"), user);
+    out.evidence << qMakePair(ConfigRulesText::tr("user"), user);
     if (!in.server.mayLoad.ok())
         return conclude(out, Verdict::CouldNotCheck, in.server.mayLoad.missing);
     out.evidence << qMakePair(QStringLiteral("ACL DRYRUN FUNCTION LOAD"),
-                              *in.server.mayLoad.value ? QStringLiteral("allowed")
+                              *in.server.mayLoad.value ? ConfigRulesText::tr("allowed")
                                                        : in.server.loadDenial);
     if (*in.server.mayLoad.value)
         return conclude(out, Verdict::Fail,

@@ -31,11 +31,11 @@ const KeyspaceFacts *scanned(const AuditInput &in, Finding &out)
             out, Verdict::CouldNotCheck,
             KeyspaceRulesText::tr("the last key scan did not finish (%1): scan again, then check "
                                   "again.")
-                .arg(k.error.isEmpty() ? QStringLiteral("cancelled") : k.error));
+                .arg(k.error.isEmpty() ? KeyspaceRulesText::tr("cancelled") : k.error));
         return nullptr;
     }
     if (!k.scope.isEmpty())
-        out.evidence << qMakePair(QStringLiteral("scan limited to"), k.scope);
+        out.evidence << qMakePair(KeyspaceRulesText::tr("scan limited to"), k.scope);
     return &k;
 }
 
@@ -59,14 +59,14 @@ void checkReceiptTtl(const AuditInput &in, Finding &out)
         return;
     const qint64 windowMs = in.settings.retryWindowSeconds * 1000;
     const qint64 ttl = in.settings.receiptTtlSeconds;
-    out.evidence << qMakePair(QStringLiteral("retry window"), seconds(windowMs))
-                 << qMakePair(QStringLiteral("receipt TTL written by the console"),
+    out.evidence << qMakePair(KeyspaceRulesText::tr("retry window"), seconds(windowMs))
+                 << qMakePair(KeyspaceRulesText::tr("receipt TTL written by the console"),
                               QStringLiteral("%1 s").arg(ttl))
-                 << qMakePair(QStringLiteral("receipts"), QString::number(k->receipts))
-                 << qMakePair(QStringLiteral("shortest remaining TTL"),
-                              k->shortestTtlMs < 0 ? QStringLiteral("none")
+                 << qMakePair(KeyspaceRulesText::tr("receipts"), QString::number(k->receipts))
+                 << qMakePair(KeyspaceRulesText::tr("shortest remaining TTL"),
+                              k->shortestTtlMs < 0 ? KeyspaceRulesText::tr("none")
                                                    : seconds(k->shortestTtlMs))
-                 << qMakePair(QStringLiteral("expiring within the window"),
+                 << qMakePair(KeyspaceRulesText::tr("expiring within the window"),
                               QString::number(k->receiptsWithinWindow));
     if (ttl * 1000 < windowMs)
         return conclude(
@@ -107,8 +107,8 @@ void checkReceiptsWithoutTtl(const AuditInput &in, Finding &out)
     const KeyspaceFacts *k = scanned(in, out);
     if (!k)
         return;
-    out.evidence << qMakePair(QStringLiteral("receipts"), QString::number(k->receipts))
-                 << qMakePair(QStringLiteral("without a TTL"),
+    out.evidence << qMakePair(KeyspaceRulesText::tr("receipts"), QString::number(k->receipts))
+                 << qMakePair(KeyspaceRulesText::tr("without a TTL"),
                               QString::number(k->receiptsWithoutTtl));
     if (k->receiptsWithoutTtl == 0)
         return conclude(out, Verdict::Pass, KeyspaceRulesText::tr("every receipt has a TTL."));
@@ -126,10 +126,10 @@ void checkStockValues(const AuditInput &in, Finding &out)
     const KeyspaceFacts *k = scanned(in, out);
     if (!k)
         return;
-    out.evidence << qMakePair(QStringLiteral("stock keys"), QString::number(k->stockKeys))
-                 << qMakePair(QStringLiteral("not canonical"),
+    out.evidence << qMakePair(KeyspaceRulesText::tr("stock keys"), QString::number(k->stockKeys))
+                 << qMakePair(KeyspaceRulesText::tr("not canonical"),
                               QString::number(k->stockNotCanonical))
-                 << qMakePair(QStringLiteral("negative"), QString::number(k->stockNegative));
+                 << qMakePair(KeyspaceRulesText::tr("negative"), QString::number(k->stockNegative));
     QStringList problems;
     if (k->stockNotCanonical > 0)
         problems << KeyspaceRulesText::tr(

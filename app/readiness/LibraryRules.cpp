@@ -100,7 +100,7 @@ void concludeEachNode(const AuditInput &in, Finding &out, Check check)
 
 QString evidenceName(const QString &name, const NodeLibraries &node, int nodeCount)
 {
-    return nodeCount > 1 ? QStringLiteral("%1 on %2").arg(name, node.node) : name;
+    return nodeCount > 1 ? LibraryRulesText::tr("%1 on %2").arg(name, node.node) : name;
 }
 
 } // namespace
@@ -187,7 +187,7 @@ void checkDeductWrites(const AuditInput &in, Finding &out)
                     if (!isDeduct(f))
                         continue;
                     out.evidence << qMakePair(evidenceName(f.name, node, count),
-                                              f.flags.isEmpty() ? QStringLiteral("no flags")
+                                              f.flags.isEmpty() ? LibraryRulesText::tr("no flags")
                                                                 : f.flags.join(QLatin1Char(',')));
                     (f.flags.contains(QLatin1String("no-writes")) ? flagged : fine) << f.name;
                 }
@@ -214,7 +214,7 @@ void checkDeductWrites(const AuditInput &in, Finding &out)
 
 void checkLibraryDrift(const AuditInput &in, Finding &out)
 {
-    out.evidence << qMakePair(QStringLiteral("primaries"), QString::number(in.nodes.size()));
+    out.evidence << qMakePair(LibraryRulesText::tr("primaries"), QString::number(in.nodes.size()));
     QStringList unread;
     QMap<QByteArray, QStringList> byFingerprint;
     for (const NodeLibraries &n : in.nodes) {

@@ -3844,6 +3844,78 @@
         <source>On %1 (%2 of %3 primaries): %4</source>
         <translation>在 %1 上（%3 个主节点中的 %2 个）：%4</translation>
     </message>
+    <message>
+        <source>client timeout (ms)</source>
+        <translation>客户端超时（毫秒）</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>allowed</source>
+        <translation>允许</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>scan limited to</source>
+        <translation>扫描范围限于</translation>
+    </message>
+    <message>
+        <source>retry window</source>
+        <translation>重试窗口</translation>
+    </message>
+    <message>
+        <source>receipt TTL written by the console</source>
+        <translation>控制台写入的回执 TTL</translation>
+    </message>
+    <message>
+        <source>receipts</source>
+        <translation>回执</translation>
+    </message>
+    <message>
+        <source>shortest remaining TTL</source>
+        <translation>最短剩余 TTL</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>expiring within the window</source>
+        <translation>在窗口内过期</translation>
+    </message>
+    <message>
+        <source>without a TTL</source>
+        <translation>没有 TTL</translation>
+    </message>
+    <message>
+        <source>stock keys</source>
+        <translation>库存键</translation>
+    </message>
+    <message>
+        <source>not canonical</source>
+        <translation>非规范</translation>
+    </message>
+    <message>
+        <source>negative</source>
+        <translation>负数</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%2 上的 %1</translation>
+    </message>
+    <message>
+        <source>no flags</source>
+        <translation>无标志</translation>
+    </message>
+    <message>
+        <source>primaries</source>
+        <translation>主节点</translation>
+    </message>
 </context>
 <context>
     <name>readiness::ServerRead</name>

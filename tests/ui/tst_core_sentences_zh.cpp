@@ -239,6 +239,14 @@ private slots:
         // (3) A readiness rule's title and finding.
         const readiness::Finding e = evictionFinding();
         QCOMPARE(e.title, QStringLiteral("驱逐策略"));
+        // ... and the name of a value it read, beside the server's own parameter names.
+        readiness::AuditInput busy;
+        busy.server.config.value = QHash<QString, QString>{
+            {QStringLiteral("busy-reply-threshold"), QStringLiteral("5000")}};
+        readiness::Finding b;
+        readiness::checkBusyThreshold(busy, b);
+        QVERIFY(b.evidence.contains(
+            qMakePair(QStringLiteral("客户端超时（毫秒）"), QStringLiteral("5000"))));
         QVERIFY2(e.why.startsWith(QStringLiteral("allkeys-lru 允许 Redis 在内存满时删除任何键")),
                  qPrintable(e.why));
 
