@@ -2,6 +2,7 @@
 #include "DataPaths.h"
 
 #include <QDir>
+#include <QFileDevice>
 #include <QFileInfo>
 #include <QSaveFile>
 #include <QStandardPaths>
@@ -85,6 +86,15 @@ Result<bool, QString> makeFilePrivate(const QString &path)
     if (changed != 0)
         return QStringLiteral("cannot make %1 private: %2")
             .arg(path, QString::fromLocal8Bit(std::strerror(error)));
+    return true;
+}
+
+Result<bool, QString> makeOpenFilePrivate(QFileDevice &file)
+{
+    if (file.handle() < 0 || ::fchmod(file.handle(), 0600) != 0)
+        return QStringLiteral("cannot make %1 private: %2")
+            .arg(file.fileName(), file.handle() < 0 ? QStringLiteral("it is not open")
+                                                    : QString::fromLocal8Bit(std::strerror(errno)));
     return true;
 }
 

@@ -6,6 +6,8 @@
 #include <QByteArray>
 #include <QString>
 
+class QFileDevice;
+
 namespace core {
 
 // The folder the console and inventory-cli share for what they write: the audit log and
@@ -21,6 +23,10 @@ Result<bool, QString> makePrivateDirectory(const QString &path);
 // Writes `bytes` to `path` whole or not at all (fsynced, renamed into place), mode 0600,
 // creating its folder as makePrivateDirectory() does.
 Result<bool, QString> writePrivateFile(const QString &path, const QByteArray &bytes);
+// Makes a file just opened for writing 0600 whatever the umask, before a byte is in it (for a
+// QSaveFile: its temporary, which becomes the file): an export the user names is as private as
+// the console's own files.
+Result<bool, QString> makeOpenFilePrivate(QFileDevice &file);
 // Makes the file at `path` 0600, creating it empty (and its folder as makePrivateDirectory()
 // does) when missing, for a file another writer fills: QSettings rewrites its file through a
 // QSaveFile, which keeps the mode of the file it replaces, so a settings file made private

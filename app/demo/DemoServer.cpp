@@ -2,6 +2,7 @@
 #include "DemoServer.h"
 
 #include "DemoLog.h"
+#include "core/DataPaths.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -142,7 +143,8 @@ void DemoServer::writeState(const QString &stateDir)
     const QString path =
         QDir(stateDir).filePath(QStringLiteral("demo-%1-%2.json").arg(self).arg(m_server.port()));
     QSaveFile f(path);
-    if (f.open(QIODevice::WriteOnly) && f.write(QJsonDocument(state).toJson()) > 0 && f.commit())
+    if (f.open(QIODevice::WriteOnly) && core::makeOpenFilePrivate(f)
+        && f.write(QJsonDocument(state).toJson()) > 0 && f.commit())
         m_stateFile = path;
     else
         qCWarning(lcDemo) << "cannot write" << path << ":" << f.errorString();

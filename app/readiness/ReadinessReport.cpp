@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ReadinessReport.h"
+#include "core/DataPaths.h"
 
 #include <QBuffer>
 #include <QDir>
@@ -64,7 +65,8 @@ QString write(const QString &path, const QByteArray &bytes)
                               "socket or directory); give a file name")
             .arg(path);
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+    if (!file.open(QIODevice::WriteOnly) || !core::makeOpenFilePrivate(file)
+        || file.write(bytes) != bytes.size() || !file.commit())
         return QStringLiteral("could not write %1: %2").arg(path, file.errorString());
     return {};
 }
@@ -190,8 +192,13 @@ QString ReadinessReport::writeMarkdown(const QString &path) const
             return QStringLiteral("could not create %1").arg(dir.filePath(dirName));
         for (qsizetype i = 0; i < m_images.size(); ++i) {
             const QString relative = QStringLiteral("%1/%2.png").arg(dirName).arg(i + 1);
-            if (!m_images[i].second.save(dir.filePath(relative), "PNG"))
+            QByteArray png;
+            QBuffer buffer(&png);
+            buffer.open(QIODevice::WriteOnly);
+            if (!m_images[i].second.save(&buffer, "PNG"))
                 return QStringLiteral("could not write %1").arg(dir.filePath(relative));
+            if (auto written = core::writePrivateFile(dir.filePath(relative), png); !written)
+                return written.error();
             imagePaths << relative;
         }
     }

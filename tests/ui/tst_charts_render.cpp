@@ -2,6 +2,7 @@
 // Every chart of the Charts tab rendered offscreen from a real server's data: not blank, its
 // empty state while there is nothing to draw, and Save PNG / Save CSV writing what is drawn.
 #include "AuditTrail.h"
+#include "FileMode.h"
 #include "ServerTest.h"
 #include "browse/InventoryScan.h"
 #include "inventory/AuditLoader.h"
@@ -257,6 +258,7 @@ private slots:
                      qPrintable(name + QStringLiteral(": ") + p->view()->emptyText()));
             const QString file = dir + QLatin1Char('/') + name + QStringLiteral(".png");
             QVERIFY2(p->savePng(file, QSize(900, 450)), qPrintable(file));
+            QCOMPARE(testsupport::fileMode(file), 0600);
             const QImage back(file);
             QCOMPARE(back.size(), QSize(900, 450));
             const int coloured = colouredPixels(back);
@@ -323,6 +325,7 @@ private slots:
         QVERIFY(stock);
         const QString file = m_dir.filePath(QStringLiteral("stock.csv"));
         QVERIFY(stock->saveCsv(file));
+        QCOMPARE(testsupport::fileMode(file), 0600);
         QFile f(file);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = f.readAll().split('\n');

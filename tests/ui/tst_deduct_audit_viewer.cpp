@@ -5,6 +5,7 @@
 // row, and flags an attempt with no outcome. A library load's source shows as code; showOrder()
 // filters to one order; a log too big to read at once loads on a worker with a progress bar.
 #include "AuditTrail.h"
+#include "FileMode.h"
 #include "ui/deduct/AuditRecordDetail.h"
 #include "ui/deduct/AuditViewerPanel.h"
 
@@ -106,6 +107,7 @@ private slots:
         auto written = panel.exportTo(csv, ui::AuditViewerPanel::Format::Csv);
         QVERIFY2(written.ok(), written.ok() ? "" : qPrintable(written.error()));
         QCOMPARE(written.value(), 1);
+        QCOMPARE(testsupport::fileMode(csv), 0600);
         QFile f(csv);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = f.readAll().trimmed().split('\n');

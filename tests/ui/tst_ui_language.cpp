@@ -3,6 +3,7 @@
 // Simplified Chinese installs the console's words and Qt's own (standard buttons), and the
 // View → Language menu saves a new choice and says it applies after a restart. Tabs are found
 // by their English names (--tab keys) whatever their titles say.
+#include "FileMode.h"
 #include "core/DataPaths.h"
 #include "ui/common/TabTitles.h"
 #include "ui/common/UiLanguage.h"
@@ -31,11 +32,6 @@ class TstUiLanguage : public QObject
 
     QTemporaryDir m_dir;
 
-    static int modeOf(const QString &path)
-    {
-        struct stat st = {};
-        return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? int(st.st_mode & 0777) : -1;
-    }
     static int umaskNow()
     {
         const mode_t m = ::umask(0);
@@ -73,11 +69,11 @@ private slots:
         const QString path = QSettings().fileName();
         QFile::remove(path);
         QVERIFY(core::makeFilePrivate(path).ok());
-        QCOMPARE(modeOf(path), 0600);
+        QCOMPARE(testsupport::fileMode(path), 0600);
         ui::saveUiLanguage(UiLanguage::SimplifiedChinese);
         QSettings().sync();
         QVERIFY(QFileInfo(path).size() > 0);
-        QCOMPARE(modeOf(path), 0600);
+        QCOMPARE(testsupport::fileMode(path), 0600);
         ui::saveUiLanguage(UiLanguage::System);
 
         // Something else in its place is reported, not waited on or changed.
@@ -87,7 +83,7 @@ private slots:
         QVERIFY(!refused.ok());
         QVERIFY2(refused.error().contains(QLatin1String("not a regular file")),
                  qPrintable(refused.error()));
-        QCOMPARE(modeOf(fifo), 0644 & ~umaskNow());
+        QCOMPARE(testsupport::fileMode(fifo), 0644 & ~umaskNow());
     }
 
     // Before the Chinese test: translators cannot be taken back from outside.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The readiness audit's overall verdict and its report formats (no server needed).
+#include "FileMode.h"
 #include "readiness/ReadinessReport.h"
 
 #include <QJsonArray>
@@ -65,6 +66,9 @@ private slots:
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(f.readAll().contains("![Memory](ticket-images/1.png)"));
+        // Private like every file the console writes, whatever the umask.
+        QCOMPARE(testsupport::fileMode(path), 0600);
+        QCOMPARE(testsupport::fileMode(dir.filePath(QStringLiteral("ticket-images/1.png"))), 0600);
         // Under a plain file no folder can be made, even as root: an error, not a silent loss.
         QVERIFY(!report.writeMarkdown(path + QStringLiteral("/x.md")).isEmpty());
     }

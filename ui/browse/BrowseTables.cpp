@@ -5,6 +5,7 @@
 
 #include "browse/CsvExport.h"
 #include "browse/ModelRoles.h"
+#include "core/DataPaths.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -82,6 +83,12 @@ void exportModelCsv(QWidget *parent, const QAbstractItemModel &model, const QStr
     auto *file = new QSaveFile(path);
     if (!file->open(QIODevice::WriteOnly)) {
         status(QObject::tr("Export failed: %1").arg(file->errorString()));
+        delete file;
+        return;
+    }
+    if (auto privateFile = core::makeOpenFilePrivate(*file); !privateFile) {
+        status(QObject::tr("Export failed: %1").arg(privateFile.error()));
+        file->cancelWriting();
         delete file;
         return;
     }

@@ -3,7 +3,9 @@
 
 #include "ChartCsv.h"
 #include "ChartView.h"
+#include "core/DataPaths.h"
 
+#include <QBuffer>
 #include <QChart>
 #include <QFile>
 #include <QFileDialog>
@@ -108,13 +110,17 @@ QString ChartPanel::fileStem() const
 
 bool ChartPanel::savePng(const QString &path, QSize size) const
 {
-    return m_view->renderImage(size.isEmpty() ? QSize(1200, 600) : size).save(path, "PNG");
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    return m_view->renderImage(size.isEmpty() ? QSize(1200, 600) : size).save(&buffer, "PNG")
+           && core::writePrivateFile(path, png).ok();
 }
 
 bool ChartPanel::saveCsv(const QString &path) const
 {
     QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
+    if (!f.open(QIODevice::WriteOnly) || !core::makeOpenFilePrivate(f).ok())
         return false;
     f.write(csv());
     return f.commit();

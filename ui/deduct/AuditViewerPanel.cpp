@@ -3,6 +3,7 @@
 
 #include "AuditRecordDetail.h"
 #include "core/Bytes.h"
+#include "core/DataPaths.h"
 #include "inventory/AuditLoader.h"
 #include "ui/common/NoticeBanner.h"
 #include "ui/common/OutcomeStyle.h"
@@ -421,6 +422,10 @@ core::Result<int, QString> AuditViewerPanel::exportTo(const QString &path, Forma
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly))
         return tr("cannot write %1: %2").arg(path, f.errorString());
+    if (auto privateFile = core::makeOpenFilePrivate(f); !privateFile) {
+        f.cancelWriting();
+        return privateFile.error();
+    }
     f.write(format == Format::Csv ? auditToCsv(records) : auditToJsonLines(records));
     if (!f.commit())
         return tr("cannot write %1: %2").arg(path, f.errorString());
