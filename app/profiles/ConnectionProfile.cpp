@@ -111,7 +111,10 @@ void addRouteProblems(const ConnectionProfile &p, const AddProblem &add)
                                            "bastion: give the bastion or clear them"));
     }
     if (p.sentinel.enabled()) {
-        if (const auto list = sentinel::parseSentinelList(p.sentinel.sentinels); !list.ok())
+        // Translated as ProfileText::tr is: English where no translator is installed (the CLI).
+        if (const auto list =
+                sentinel::parseSentinelList(p.sentinel.sentinels, core::Wording::Translated);
+            !list.ok())
             add("sentinel.sentinels", ProfileText::tr("Sentinel: %1").arg(list.error()));
         if (p.sentinel.masterName.contains(QLatin1Char(' ')) || p.sentinel.masterName.size() > 128)
             add("sentinel.masterName", ProfileText::tr("Sentinel: the master name must not "
