@@ -99,7 +99,8 @@ void addRouteProblems(const ConnectionProfile &p, const AddProblem &add)
 {
     if (p.ssh.enabled()) {
         const auto target =
-            ssh::parseTarget({p.ssh.bastion, p.ssh.jump, p.ssh.identityFile, p.ssh.useSshConfig});
+            ssh::parseTarget({p.ssh.bastion, p.ssh.jump, p.ssh.identityFile, p.ssh.useSshConfig},
+                             core::Wording::Translated); // as ProfileText::tr: English in the CLI
         if (!target)
             add("ssh.bastion", ProfileText::tr("SSH: %1").arg(target.error()));
         if (p.environmentKind() == Environment::Local)

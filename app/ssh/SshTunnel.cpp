@@ -410,12 +410,11 @@ core::Result<quint16, SshError> SshTunnel::forward(const QString &host, quint16 
         return makeError(SshFailure::ForwardRefused,
                          tunnelSaid(QT_TR_NOOP("The SSH tunnel is not up: open it before "
                                                "forwarding.")));
-    if (const QString why = hostProblem(host); !why.isEmpty() || port == 0)
-        return makeError(SshFailure::ForwardRefused,
-                         tunnelSaid(QT_TR_NOOP("Cannot forward to \"%1\" port %2: %3"))
-                             .arg(host, port,
-                                  why.isEmpty() ? tunnelSaid(QT_TR_NOOP("the port is 0"))
-                                                : core::Sentence::plain(why)));
+    if (const core::Sentence why = hostProblemSentence(host); !why.isEmpty() || port == 0)
+        return makeError(
+            SshFailure::ForwardRefused,
+            tunnelSaid(QT_TR_NOOP("Cannot forward to \"%1\" port %2: %3"))
+                .arg(host, port, why.isEmpty() ? tunnelSaid(QT_TR_NOOP("the port is 0")) : why));
     const QString key = hostForForward(host) + QLatin1Char(':') + QString::number(port);
     const QMutexLocker lock(&m_forwardLock);
     if (const auto known = m_forwards.constFind(key); known != m_forwards.constEnd())

@@ -4604,6 +4604,109 @@
     </message>
 </context>
 <context>
+    <name>ssh::SshTarget</name>
+    <message>
+        <source>the host is empty</source>
+        <translation>主机为空</translation>
+    </message>
+    <message>
+        <source>the host &quot;%1&quot; begins with &apos;-&apos; (ssh would read it as an option)</source>
+        <translation>主机 &quot;%1&quot; 以 &apos;-&apos; 开头（ssh 会把它当作选项）</translation>
+    </message>
+    <message>
+        <source>the host contains a space or a control character</source>
+        <translation>主机包含空格或控制字符</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an IPv6 address</source>
+        <translation>&quot;%1&quot; 不是 IPv6 地址</translation>
+    </message>
+    <message>
+        <source>the host &quot;%1&quot; contains &apos;%2&apos;: only letters, digits, &apos;.&apos;, &apos;-&apos; and &apos;_&apos; are allowed in a host name</source>
+        <translation>主机 &quot;%1&quot; 包含 &apos;%2&apos;：主机名中只允许字母、数字、&apos;.&apos;、&apos;-&apos; 和 &apos;_&apos;</translation>
+    </message>
+    <message>
+        <source>the host name is longer than 253 characters</source>
+        <translation>主机名超过 253 个字符</translation>
+    </message>
+    <message>
+        <source>the user &quot;%1&quot; begins with &apos;-&apos; (ssh would read it as an option)</source>
+        <translation>用户 &quot;%1&quot; 以 &apos;-&apos; 开头（ssh 会把它当作选项）</translation>
+    </message>
+    <message>
+        <source>the user name contains &apos;%1&apos;: only letters, digits, &apos;.&apos;, &apos;-&apos; and &apos;_&apos; are allowed</source>
+        <translation>用户名包含 &apos;%1&apos;：只允许字母、数字、&apos;.&apos;、&apos;-&apos; 和 &apos;_&apos;</translation>
+    </message>
+    <message>
+        <source>a space or control character</source>
+        <translation>空格或控制字符</translation>
+    </message>
+    <message>
+        <source>the user name is longer than 64 characters</source>
+        <translation>用户名超过 64 个字符</translation>
+    </message>
+    <message>
+        <source>%1 &quot;%2&quot;: %3. Write it as user@host[:port].</source>
+        <translation>%1 &quot;%2&quot;：%3。请写成 user@host[:port]。</translation>
+    </message>
+    <message>
+        <source>the %1 is empty: write it as user@host[:port]</source>
+        <translation>%1为空：请写成 user@host[:port]</translation>
+    </message>
+    <message>
+        <source>it contains a space or a control character</source>
+        <translation>其中包含空格或控制字符</translation>
+    </message>
+    <message>
+        <source>the user before &apos;@&apos; is empty</source>
+        <translation>&apos;@&apos; 前的用户为空</translation>
+    </message>
+    <message>
+        <source>&apos;[&apos; without &apos;]&apos;</source>
+        <translation>有 &apos;[&apos; 但没有 &apos;]&apos;</translation>
+    </message>
+    <message>
+        <source>only &quot;:port&quot; may follow &apos;]&apos;</source>
+        <translation>&apos;]&apos; 后只能跟 &quot;:port&quot;</translation>
+    </message>
+    <message>
+        <source>the port after &apos;:&apos; is empty</source>
+        <translation>&apos;:&apos; 后的端口为空</translation>
+    </message>
+    <message>
+        <source>brackets are for IPv6 addresses</source>
+        <translation>方括号只用于 IPv6 地址</translation>
+    </message>
+    <message>
+        <source>the port &quot;%1&quot; is not a number from 1 to 65535</source>
+        <translation>端口 &quot;%1&quot; 不是 1 到 65535 之间的数字</translation>
+    </message>
+    <message>
+        <source>the identity file&apos;s name contains a line break, &apos;&quot;&apos; or &apos;%&apos; (ssh&apos;s configuration cannot name it): rename or link it</source>
+        <translation>身份文件的名称包含换行、&apos;&quot;&apos; 或 &apos;%&apos;（ssh 配置无法表示）：请重命名或建立链接</translation>
+    </message>
+    <message>
+        <source>the identity file %1 does not exist</source>
+        <translation>身份文件 %1 不存在</translation>
+    </message>
+    <message>
+        <source>the identity file %1 is not a regular file (a directory, FIFO or device is refused)</source>
+        <translation>身份文件 %1 不是普通文件（目录、FIFO 或设备文件都会被拒绝）</translation>
+    </message>
+    <message>
+        <source>the identity file %1 cannot be read by this user</source>
+        <translation>当前用户无法读取身份文件 %1</translation>
+    </message>
+    <message>
+        <source>bastion</source>
+        <translation>堡垒机</translation>
+    </message>
+    <message>
+        <source>jump host</source>
+        <translation>跳板机</translation>
+    </message>
+</context>
+<context>
     <name>ssh::SshTunnel</name>
     <message>
         <source>The ssh client is not installed: install OpenSSH&apos;s client (Debian: sudo apt-get install openssh-client) and try again.</source>

@@ -13,6 +13,7 @@
 #include "sentinel/SentinelResolver.h"
 #include "sentinel/SentinelUrl.h"
 #include "ssh/SshError.h"
+#include "ssh/SshTarget.h"
 #include "ui/common/UiLanguage.h"
 
 #include <QApplication>
@@ -125,6 +126,15 @@ private slots:
         QVERIFY2(refused.messageText.endsWith(QStringLiteral("连接经过跳板机 [127.0.0.1]:2200。")),
                  qPrintable(refused.messageText));
         QCOMPARE(refused.sshOutput, refusedLines.at(1));
+
+        // The SSH tab's and the profile's check: the field named in each copy's words.
+        const ssh::SshTargetInput badPort{QStringLiteral("ops@bastion:0"), {}, {}, false};
+        QCOMPARE(ssh::parseTarget(badPort).error(),
+                 QStringLiteral("bastion \"ops@bastion:0\": the port \"0\" is not a number from "
+                                "1 to 65535. Write it as user@host[:port]."));
+        QCOMPARE(ssh::parseTarget(badPort, Wording::Translated).error(),
+                 QStringLiteral("堡垒机 \"ops@bastion:0\"：端口 \"0\" 不是 1 到 65535 之间的数字。"
+                                "请写成 user@host[:port]。"));
     }
 
     // A Sentinel URL's and list's problems: English by default (the CLI's --url), Chinese

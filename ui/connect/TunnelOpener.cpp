@@ -48,8 +48,9 @@ void TunnelOpener::open(const profiles::ConnectionProfile &profile)
 {
     cancel();
     m_route = profile.ssh.bastion; // as written, until it is parsed
-    const auto target = ssh::parseTarget({profile.ssh.bastion, profile.ssh.jump,
-                                          profile.ssh.identityFile, profile.ssh.useSshConfig});
+    const auto target = ssh::parseTarget(
+        {profile.ssh.bastion, profile.ssh.jump, profile.ssh.identityFile, profile.ssh.useSshConfig},
+        core::Wording::Translated);
     if (!target.ok()) {
         fail(tr("The SSH settings cannot be used: %1. Fix them on the SSH tab.")
                  .arg(target.error()));
