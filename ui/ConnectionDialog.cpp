@@ -276,7 +276,7 @@ bool ConnectionDialog::fillFromUrl(const QString &url)
 
 bool ConnectionDialog::fillFromSentinelUrl(const QString &url)
 {
-    const auto parsed = sentinel::parseSentinelUrl(url);
+    const auto parsed = sentinel::parseSentinelUrl(url, core::Wording::Translated);
     m_urlError->show();
     if (!parsed.ok()) {
         m_urlError->setStyleSheet(errorStyle());

@@ -490,15 +490,16 @@ void MainWindow::watchTunnel()
     const QString bastion = tunnel->bastionDisplay();
     m_status->setTunnel(Tunnel::Up, bastion);
     connect(m_session.get(), &session::ConsoleSession::tunnelDied, this,
-            [this, bastion](const QString &why) {
+            [this, bastion](const QString &why, const QString &whyText) {
                 qCInfo(lcUi) << "SSH tunnel via" << bastion << "died:" << why;
-                m_status->setTunnel(Tunnel::Closed, bastion, why);
-                m_overview->setTunnelProblem(why);
+                m_status->setTunnel(Tunnel::Closed, bastion, whyText);
+                m_overview->setTunnelProblem(whyText);
             });
     connect(m_session.get(), &session::ConsoleSession::tunnelFailed, this,
-            [this, bastion](const QString &why) {
-                m_status->setTunnel(Tunnel::Failed, bastion, why);
-                m_overview->setTunnelProblem(tr("Reconnect could not open it again: %1").arg(why));
+            [this, bastion](const QString &, const QString &whyText) {
+                m_status->setTunnel(Tunnel::Failed, bastion, whyText);
+                m_overview->setTunnelProblem(
+                    tr("Reconnect could not open it again: %1").arg(whyText));
             });
     connect(m_session.get(), &session::ConsoleSession::tunnelRestored, this, [this, bastion] {
         m_status->setTunnel(Tunnel::Up, bastion);
@@ -553,9 +554,10 @@ void MainWindow::watchSentinel()
                 showAddress();
             });
     connect(m_session.get(), &session::ConsoleSession::sentinelCheckFailed, this,
-            [this, master](const QString &why) {
+            [this, master](const QString &, const QString &whyText) {
                 m_status->setSentinel(News::NotConfirmed,
-                                      tr("Sentinel '%1': primary not confirmed").arg(master), why);
+                                      tr("Sentinel '%1': primary not confirmed").arg(master),
+                                      whyText);
             });
     connect(m_session.get(), &session::ConsoleSession::sentinelConfirmed, this,
             [this, said](const QString &) {

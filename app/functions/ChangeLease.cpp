@@ -51,34 +51,45 @@ QByteArray leaseValue(const QString &library, const QString &action)
         .toJson(QJsonDocument::Compact);
 }
 
+core::Sentence leaseSaid(const char *source)
+{
+    return core::Sentence::translated("functions::ChangeLease", source);
+}
+
 // "held by inventory-cli (pid 42 on host, user ops) for a load of inventory_lib_v1 since
 // 2026-12-02 10:00:01 UTC (12 s ago); it lapses in 48 s unless its holder renews it"
-QString holderText(const redis::ReplyResult &valueReply, const redis::ReplyResult &pttl)
+core::Sentence holderText(const redis::ReplyResult &valueReply, const redis::ReplyResult &pttl)
 {
     const auto read = redis::stringOf(valueReply);
     const QByteArray value = read ? *read : QByteArray();
-    QString who;
+    core::Sentence who;
     const QJsonObject o = QJsonDocument::fromJson(value).object();
     const QDateTime since =
         QDateTime::fromString(o.value(QStringLiteral("since")).toString(), Qt::ISODateWithMs);
     if (o.contains(QStringLiteral("holder")) && since.isValid())
-        who = QStringLiteral("held by %1 for a %2 of %3 since %4 UTC (%5 s ago)")
+        who = leaseSaid(QT_TRANSLATE_NOOP("functions::ChangeLease",
+                                          "held by %1 for a %2 of %3 since %4 UTC (%5 s ago)"))
                   .arg(o.value(QStringLiteral("holder")).toString(),
                        o.value(QStringLiteral("action")).toString(),
                        o.value(QStringLiteral("library")).toString(),
-                       since.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")))
-                  .arg(qMax<qint64>(0, since.secsTo(QDateTime::currentDateTimeUtc())));
+                       since.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
+                       qMax<qint64>(0, since.secsTo(QDateTime::currentDateTimeUtc())));
     else
-        who = QStringLiteral("held by an unknown holder (value '%1')")
+        who = leaseSaid(QT_TRANSLATE_NOOP("functions::ChangeLease",
+                                          "held by an unknown holder (value '%1')"))
                   .arg(QString::fromUtf8(value.left(80)).toHtmlEscaped());
     const auto ms = redis::integerOf(pttl);
     if (!ms)
-        return who + QStringLiteral("; when it lapses is unknown");
+        return leaseSaid(
+                   QT_TRANSLATE_NOOP("functions::ChangeLease", "%1; when it lapses is unknown"))
+            .arg(who);
     if (*ms < 0)
-        return who + QStringLiteral("; it has no expiry, so it will not lapse by itself");
-    return who
-           + QStringLiteral("; it lapses in %1 s unless its holder renews it")
-                 .arg((*ms + 999) / 1000);
+        return leaseSaid(QT_TRANSLATE_NOOP("functions::ChangeLease",
+                                           "%1; it has no expiry, so it will not lapse by itself"))
+            .arg(who);
+    return leaseSaid(QT_TRANSLATE_NOOP("functions::ChangeLease",
+                                       "%1; it lapses in %2 s unless its holder renews it"))
+        .arg(who, (*ms + 999) / 1000);
 }
 
 } // namespace
@@ -115,13 +126,13 @@ ChangeLease::~ChangeLease()
 }
 
 void ChangeLease::acquire(const QList<ChangeTarget> &nodes, const QString &library,
-                          const QString &action, std::function<void(const QString &)> done)
+                          const QString &action, std::function<void(const core::Sentence &)> done)
 {
     if (held())
         return done({});
     m_value = leaseValue(library, action);
     const QByteArray ms = QByteArray::number(m_leaseMs);
-    auto refusals = std::make_shared<QStringList>();
+    auto refusals = std::make_shared<core::Sentences>();
     auto taken = std::make_shared<QList<ChangeTarget>>();
     auto pending = std::make_shared<int>(int(nodes.size()));
     if (nodes.isEmpty())
@@ -136,12 +147,12 @@ void ChangeLease::acquire(const QList<ChangeTarget> &nodes, const QString &libra
                 if (set.ok() && set->isString())
                     *taken << n;
                 else if (set.ok() && set->isNil())
-                    *refusals << QStringLiteral("the change lock on %1 (key %2) is %3")
+                    *refusals << leaseSaid(QT_TR_NOOP("the change lock on %1 (key %2) is %3"))
                                      .arg(n.address, QString::fromUtf8(n.lockKey),
                                           holderText(replyAt(r, 1), replyAt(r, 2)));
                 else
-                    *refusals << QStringLiteral("the change lock on %1 (key %2) could not be "
-                                                "taken: %3")
+                    *refusals << leaseSaid(QT_TR_NOOP("the change lock on %1 (key %2) could not "
+                                                      "be taken: %3"))
                                      .arg(n.address, QString::fromUtf8(n.lockKey),
                                           set.ok() ? set->debugString(60) : set.error().toString());
                 if (--*pending > 0)
@@ -153,17 +164,17 @@ void ChangeLease::acquire(const QList<ChangeTarget> &nodes, const QString &libra
                         m_alive << QPointer<QObject>(dynamic_cast<QObject *>(&t.loadVia()));
                     m_renewal.start();
                     qCInfo(lcFunctions) << "change lock taken on" << m_nodes.size() << "node(s)";
-                    return done({});
+                    return done(core::Sentence{});
                 }
                 // None or all: what was taken is given back (on every node, since a SET whose
                 // reply was lost may have taken it); the compare-and-delete spares others'.
                 m_nodes = nodes;
                 release([refusals, done] {
-                    done(refusals->join(QStringLiteral("; "))
-                         + QStringLiteral(". Nothing was changed: wait for that change to "
-                                          "finish and run this again; a holder that died "
-                                          "leaves a lock that lapses by itself when its time "
-                                          "above runs out"));
+                    done(leaseSaid(QT_TR_NOOP("%1. Nothing was changed: wait for that change to "
+                                              "finish and run this again; a holder that died "
+                                              "leaves a lock that lapses by itself when its "
+                                              "time above runs out"))
+                             .arg(core::joined(*refusals, QStringLiteral("; "))));
                 });
             },
             m_timeoutMs);

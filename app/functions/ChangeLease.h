@@ -31,11 +31,11 @@ public:
     ChangeLease(int timeoutMs, QObject *parent = nullptr);
     ~ChangeLease() override;
 
-    // Takes the lease on every node or on none. `done` gets an empty string when held, else
+    // Takes the lease on every node or on none. `done` gets an empty sentence when held, else
     // why not: who holds it since when, when it lapses, what to do; or the error that stopped
     // it (a lease taken on some nodes is given back first).
     void acquire(const QList<ChangeTarget> &nodes, const QString &library, const QString &action,
-                 std::function<void(const QString &error)> done);
+                 std::function<void(const core::Sentence &error)> done);
     // Gives the lease back where this object holds it; `done` once every node answered.
     void release(std::function<void()> done);
     bool held() const { return !m_nodes.isEmpty(); }

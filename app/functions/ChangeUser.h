@@ -15,6 +15,8 @@ bool runsAsReleaseUser(const ChangeContext &context);
 QString stepUserText(const ChangeContext &context);
 // `error` with a hint appended when it is a permission error (NOPERM): which user lacks it,
 // and the two ways out (a release user in the profile, or the grant).
+// The Sentence form keeps both copies; the QString form is the English.
+core::Sentence withPermissionHint(const ChangeContext &context, const core::Sentence &error);
 QString withPermissionHint(const ChangeContext &context, const QString &error);
 
 } // namespace functions

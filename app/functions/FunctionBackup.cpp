@@ -142,7 +142,7 @@ core::Result<FunctionBackup, QString> FunctionBackup::read(const QString &path)
     return b;
 }
 
-core::Result<bool, QString> FunctionBackup::write(const QString &directory)
+core::Result<bool, core::Sentence> FunctionBackup::write(const QString &directory)
 {
     if (!created.isValid())
         created = QDateTime::currentDateTimeUtc();
@@ -152,17 +152,22 @@ core::Result<bool, QString> FunctionBackup::write(const QString &directory)
             .arg(library, created.toUTC().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")), action,
                  runSuffix());
     const QString target = QDir(directory).filePath(name);
+    const auto say = [](const char *source) {
+        return core::Sentence::translated("functions::FunctionBackup", source);
+    };
     if (QFile::exists(target))
-        return QStringLiteral("a backup named %1 already exists").arg(target);
+        return say(QT_TRANSLATE_NOOP("functions::FunctionBackup",
+                                     "a backup named %1 already exists"))
+            .arg(target);
     const QByteArray json = toJson();
     // A backup that could not be read back is no backup: refused here, before any change.
     if (json.size() > MaxFileBytes)
-        return QStringLiteral("the backup would be %1 bytes, above the limit of %2 bytes that "
-                              "rollback reads; nothing was changed")
-            .arg(json.size())
-            .arg(MaxFileBytes);
+        return say(QT_TRANSLATE_NOOP("functions::FunctionBackup",
+                                     "the backup would be %1 bytes, above the limit of %2 bytes "
+                                     "that rollback reads; nothing was changed"))
+            .arg(json.size(), MaxFileBytes);
     if (auto written = core::writePrivateFile(target, json); !written)
-        return written.error();
+        return core::Sentence::plain(written.error());
     path = target;
     qCInfo(lcFunctions) << "backup written" << target;
     return true;

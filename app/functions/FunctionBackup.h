@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/Result.h"
+#include "core/Wording.h"
 #include "redis/LibraryList.h"
 
 #include <QDateTime>
@@ -46,7 +47,7 @@ struct FunctionBackup
     static core::Result<FunctionBackup, QString> read(const QString &path);
     // Writes <directory>/<library>-<yyyyMMdd-HHmmss-zzz>-<action>-<random>.json, mode 0600
     // (the directory is created 0700 if missing), and sets `path`.
-    core::Result<bool, QString> write(const QString &directory);
+    core::Result<bool, core::Sentence> write(const QString &directory);
 };
 
 // <app data>/function-backups

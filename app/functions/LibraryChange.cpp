@@ -246,30 +246,57 @@ core::Sentence LibraryChange::stageSentence(Stage needed) const
 }
 
 void LibraryChange::backup(
-    std::function<void(const core::Result<FunctionBackup, QString> &)> finished)
+    std::function<void(const core::Result<FunctionBackup, core::Sentence> &)> finished)
 {
     // A refused step says who lacked the permission, not only the server's NOPERM line.
-    const auto done = [this, finished](const core::Result<FunctionBackup, QString> &r) {
-        finished(
-            r ? r
-              : core::Result<FunctionBackup, QString>(withPermissionHint(m_context, r.error())));
+    const auto done = [this, finished](const core::Result<FunctionBackup, core::Sentence> &r) {
+        finished(r ? r
+                   : core::Result<FunctionBackup, core::Sentence>(
+                       withPermissionHint(m_context, r.error())));
     };
-    if (const QString why = stageRefusal(Stage::PreflightPassed); !why.isEmpty())
+    if (const core::Sentence why = stageSentence(Stage::PreflightPassed); !why.isEmpty())
         return done(why);
     // The lock comes first: what is read next, backed up and then changed is read under it.
     m_lease->acquire(m_context.nodes, m_spec.library, actionName(m_spec.action),
-                     [this, done](const QString &refused) {
+                     [this, done](const core::Sentence &refused) {
                          if (!refused.isEmpty())
                              return done(refused);
                          backUpLocked(done);
                      });
 }
 
+// Why the backup of one node could not be made, or an empty sentence.
+core::Sentence LibraryChange::backupProblem(const NodeState &now, const Replies &replies,
+                                            qsizetype i) const
+{
+    const auto said = [](const char *source) {
+        return core::Sentence::translated("functions::LibraryChange", source);
+    };
+    if (!now.error.isEmpty())
+        return said(QT_TR_NOOP("backup of %1 failed: could not read FUNCTION LIST: %2"))
+            .arg(now.address, now.error);
+    const redis::ReplyResult dump = replyAt(replies.at(i), 2);
+    const auto payload = redis::stringOf(dump);
+    if (!payload || !dump->isBulk())
+        return said(QT_TR_NOOP("FUNCTION DUMP on %1 failed: %2"))
+            .arg(now.address, dump.ok() ? dump->debugString(60) : dump.error().toString());
+    if (const QString moved = compareLibraries(m_states.at(i).libraries, now.libraries);
+        !moved.isEmpty())
+        return said(QT_TR_NOOP("the libraries on %1 changed since they were read (%2): read "
+                               "them again and review the diff"))
+            .arg(now.address, moved);
+    if (const QString bad = dumpProblem(*payload, now.libraries); !bad.isEmpty())
+        return said(QT_TR_NOOP("FUNCTION DUMP on %1 gave a payload that cannot be restored "
+                               "(%2): no backup was written and nothing was changed"))
+            .arg(now.address, bad);
+    return {};
+}
+
 void LibraryChange::backUpLocked(
-    std::function<void(const core::Result<FunctionBackup, QString> &)> finished)
+    std::function<void(const core::Result<FunctionBackup, core::Sentence> &)> finished)
 {
     // No backup, no change: the lock is given back before the refusal is told.
-    const auto done = [this, finished](const core::Result<FunctionBackup, QString> &r) {
+    const auto done = [this, finished](const core::Result<FunctionBackup, core::Sentence> &r) {
         if (r)
             return finished(r);
         m_lease->release([finished, r] { finished(r); });
@@ -287,29 +314,10 @@ void LibraryChange::backUpLocked(
             b.environment = m_context.gate ? m_context.gate->environment() : m_context.environment;
             for (qsizetype i = 0; i < replies.size(); ++i) {
                 const NodeState now = decodeState(m_states.at(i).address, replies.at(i));
-                if (!now.error.isEmpty())
-                    return done(
-                        QStringLiteral("backup of %1 failed: could not read FUNCTION LIST: %2")
-                            .arg(now.address, now.error));
-                const redis::ReplyResult dump = replyAt(replies.at(i), 2);
-                const auto payload = redis::stringOf(dump);
-                if (!payload || !dump->isBulk())
-                    return done(QStringLiteral("FUNCTION DUMP on %1 failed: %2")
-                                    .arg(now.address, dump.ok() ? dump->debugString(60)
-                                                                : dump.error().toString()));
-                if (const QString moved = compareLibraries(m_states.at(i).libraries, now.libraries);
-                    !moved.isEmpty())
-                    return done(QStringLiteral("the libraries on %1 changed since they "
-                                               "were read (%2): read them again and "
-                                               "review the diff")
-                                    .arg(now.address, moved));
-                if (const QString bad = dumpProblem(*payload, now.libraries); !bad.isEmpty())
-                    return done(QStringLiteral("FUNCTION DUMP on %1 gave a payload that cannot "
-                                               "be restored (%2): no backup was written and "
-                                               "nothing was changed")
-                                    .arg(now.address, bad));
+                if (const core::Sentence why = backupProblem(now, replies, i); !why.isEmpty())
+                    return done(why);
                 b.nodes << NodeBackup{now.address, now.runId, now.redisVersion, now.libraries,
-                                      *payload};
+                                      *redis::stringOf(replyAt(replies.at(i), 2))};
             }
             if (auto written = b.write(m_context.backupDirectory); !written)
                 return done(written.error());
@@ -319,16 +327,23 @@ void LibraryChange::backUpLocked(
         });
 }
 
-QString LibraryChange::confirm(const QString &typedName, bool acknowledgeBreaking)
+core::Sentence LibraryChange::confirmation(const QString &typedName, bool acknowledgeBreaking)
 {
-    if (const QString why = stageRefusal(Stage::BackedUp); !why.isEmpty())
+    if (const core::Sentence why = stageSentence(Stage::BackedUp); !why.isEmpty())
         return why;
     if (typedName != m_spec.library)
-        return QStringLiteral("type the library name exactly (%1) to confirm").arg(m_spec.library);
+        return core::Sentence::translated(
+                   "functions::LibraryChange",
+                   QT_TR_NOOP("type the library name exactly (%1) to confirm"))
+            .arg(m_spec.library);
     m_awaitsAcknowledgement = needsBreakingAcknowledgement() && !acknowledgeBreaking;
+    const QString semicolon = QStringLiteral("; ");
     if (m_awaitsAcknowledgement)
-        return QStringLiteral("this change is breaking (%1): acknowledge it as well")
-            .arg(breakingReasons().join(QStringLiteral("; ")));
+        return core::Sentence::translated(
+                   "functions::LibraryChange",
+                   QT_TR_NOOP("this change is breaking (%1): acknowledge it as well"))
+            .arg(core::Sentence{breakingReasons(core::Wording::English).join(semicolon),
+                                breakingReasons(core::Wording::Translated).join(semicolon)});
     m_stage = Stage::Confirmed;
     return {};
 }

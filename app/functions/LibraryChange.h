@@ -73,10 +73,15 @@ public:
     QStringList breakingReasons(core::Wording wording = core::Wording::English) const;
 
     void preflight(std::function<void(const PreflightReport &)> done);
-    void backup(std::function<void(const core::Result<FunctionBackup, QString> &)> done);
+    // The refusal in both copies: the wizard shows its text, backupBlocking() the English.
+    void backup(std::function<void(const core::Result<FunctionBackup, core::Sentence> &)> done);
     QString backupPath() const { return m_backup ? m_backup->path : QString(); }
-    // Empty when accepted; otherwise why not.
-    QString confirm(const QString &typedName, bool acknowledgeBreaking);
+    // Empty when accepted; otherwise why not, in both copies (confirm(): the English).
+    core::Sentence confirmation(const QString &typedName, bool acknowledgeBreaking);
+    QString confirm(const QString &typedName, bool acknowledgeBreaking)
+    {
+        return confirmation(typedName, acknowledgeBreaking).english;
+    }
     // The last confirm() was refused only for want of the breaking acknowledgement.
     bool awaitsBreakingAcknowledgement() const { return m_awaitsAcknowledgement; }
     void execute(std::function<void(const ExecutionReport &)> done);
@@ -95,7 +100,9 @@ private:
     void onEveryNode(const QList<QList<redis::Command>> &commands,
                      std::function<void(const Replies &)> done);
     // backup() once the change lock is held.
-    void backUpLocked(std::function<void(const core::Result<FunctionBackup, QString> &)> done);
+    void
+    backUpLocked(std::function<void(const core::Result<FunctionBackup, core::Sentence> &)> done);
+    core::Sentence backupProblem(const NodeState &now, const Replies &replies, qsizetype i) const;
     void executeNode(int index, std::shared_ptr<ExecutionReport> report,
                      std::function<void(const ExecutionReport &)> done);
     // One node's change (LibraryChangeNode.cpp): re-read (refusing when `expectedBefore` is

@@ -38,8 +38,11 @@ void LibraryChange::execute(std::function<void(const ExecutionReport &)> done)
     else if (const core::Sentence why = stageSentence(Stage::Confirmed); !why.isEmpty())
         report->refusal = why;
     else if (!m_context.gate || m_context.gate->isReadOnly())
-        report->refusal = m_context.gate ? core::Sentence::plain(m_context.gate->refusalMessage())
-                                         : outcomeSentence(QT_TR_NOOP("no environment guard"));
+        report->refusal =
+            m_context.gate
+                ? core::Sentence{m_context.gate->refusalMessage(core::Wording::English),
+                                 m_context.gate->refusalMessage(core::Wording::Translated)}
+                : outcomeSentence(QT_TR_NOOP("no environment guard"));
     if (!report->refusal.isEmpty())
         return done(*report);
     m_stage = Stage::Executed; // one attempt per confirmation
@@ -232,8 +235,11 @@ PreflightReport LibraryChange::preflightBlocking()
 
 core::Result<FunctionBackup, QString> LibraryChange::backupBlocking()
 {
-    return redis::blockUntilReply<core::Result<FunctionBackup, QString>>(
+    const auto made = redis::blockUntilReply<core::Result<FunctionBackup, core::Sentence>>(
         [this](QObject *, auto cb) { backup(cb); });
+    if (!made)
+        return made.error().english;
+    return made.value();
 }
 
 ExecutionReport LibraryChange::executeBlocking()

@@ -88,7 +88,9 @@ PreflightCheck LibraryChange::environmentCheck() const
         return Check{label, Check::State::Failed,
                      preflightSaid(QT_TR_NOOP("no environment guard for this session"))};
     if (gate->isReadOnly()) // the guard's own words, English
-        return Check{label, Check::State::Failed, Sentence::plain(gate->refusalMessage())};
+        return Check{label, Check::State::Failed,
+                     Sentence{gate->refusalMessage(core::Wording::English),
+                              gate->refusalMessage(core::Wording::Translated)}};
     if (env == QLatin1String("production"))
         return Check{label, Check::State::Warning,
                      preflightSaid(QT_TR_NOOP("production, unlocked for this session"))};

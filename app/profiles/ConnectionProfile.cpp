@@ -99,7 +99,8 @@ void addRouteProblems(const ConnectionProfile &p, const AddProblem &add)
 {
     if (p.ssh.enabled()) {
         const auto target =
-            ssh::parseTarget({p.ssh.bastion, p.ssh.jump, p.ssh.identityFile, p.ssh.useSshConfig});
+            ssh::parseTarget({p.ssh.bastion, p.ssh.jump, p.ssh.identityFile, p.ssh.useSshConfig},
+                             core::Wording::Translated); // as ProfileText::tr: English in the CLI
         if (!target)
             add("ssh.bastion", ProfileText::tr("SSH: %1").arg(target.error()));
         if (p.environmentKind() == Environment::Local)
@@ -111,7 +112,10 @@ void addRouteProblems(const ConnectionProfile &p, const AddProblem &add)
                                            "bastion: give the bastion or clear them"));
     }
     if (p.sentinel.enabled()) {
-        if (const auto list = sentinel::parseSentinelList(p.sentinel.sentinels); !list.ok())
+        // Translated as ProfileText::tr is: English where no translator is installed (the CLI).
+        if (const auto list =
+                sentinel::parseSentinelList(p.sentinel.sentinels, core::Wording::Translated);
+            !list.ok())
             add("sentinel.sentinels", ProfileText::tr("Sentinel: %1").arg(list.error()));
         if (p.sentinel.masterName.contains(QLatin1Char(' ')) || p.sentinel.masterName.size() > 128)
             add("sentinel.masterName", ProfileText::tr("Sentinel: the master name must not "

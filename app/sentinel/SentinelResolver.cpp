@@ -6,21 +6,41 @@
 
 namespace sentinel {
 
-QString SentinelAnswer::toString(const QString &masterName) const
+namespace {
+// The resolver's words, in its context for lupdate and the translator.
+core::Sentence resolverSaid(const char *source)
 {
+    return core::Sentence::translated("sentinel::SentinelResolver", source);
+}
+} // namespace
+
+QString SentinelAnswer::toString(const QString &masterName, core::Wording wording) const
+{
+    const auto say = [wording](const char *source) {
+        return core::word(wording, "sentinel::SentinelResolver", source);
+    };
     const QString who = sentinel.toString();
+    const QString why =
+        wording == core::Wording::Translated && !detailText.isEmpty() ? detailText : detail;
     switch (kind) {
     case Kind::Named:
-        return QStringLiteral("%1 names %2 as the primary of '%3'")
+        return say(QT_TRANSLATE_NOOP("sentinel::SentinelResolver",
+                                     "%1 names %2 as the primary of '%3'"))
             .arg(who, named.toString(), masterName);
     case Kind::Unknown:
-        return QStringLiteral("%1 does not know the master '%2'").arg(who, masterName);
+        return say(QT_TRANSLATE_NOOP("sentinel::SentinelResolver",
+                                     "%1 does not know the master '%2'"))
+            .arg(who, masterName);
     case Kind::Unreachable:
-        return QStringLiteral("%1 unreachable (%2)").arg(who, detail);
+        return say(QT_TRANSLATE_NOOP("sentinel::SentinelResolver", "%1 unreachable (%2)"))
+            .arg(who, why);
     case Kind::AuthRefused:
-        return QStringLiteral("%1 refused the sentinel credentials (%2)").arg(who, detail);
+        return say(QT_TRANSLATE_NOOP("sentinel::SentinelResolver",
+                                     "%1 refused the sentinel credentials (%2)"))
+            .arg(who, why);
     case Kind::Refused:
-        return QStringLiteral("%1 answered an error (%2)").arg(who, detail);
+        return say(QT_TRANSLATE_NOOP("sentinel::SentinelResolver", "%1 answered an error (%2)"))
+            .arg(who, why);
     }
     return who;
 }
@@ -57,14 +77,14 @@ void SentinelResolver::roundTrip(const NodeAddress &node, redis::ConnectionOptio
             [client, finish, command](redis::ConnectionState state, const QString &detail) {
                 if (state == redis::ConnectionState::Ready) {
                     client->send(command, client, [finish](const redis::ReplyResult &r) {
-                        finish(Step{redis::ConnectFailure::None, {}, r});
+                        finish(Step{redis::ConnectFailure::None, {}, {}, r});
                     });
                 } else if (state == redis::ConnectionState::Failed
                            || state == redis::ConnectionState::Closed) {
                     const auto failure = client->failure() == redis::ConnectFailure::None
                                              ? redis::ConnectFailure::Other
                                              : client->failure();
-                    finish(Step{failure, detail, std::nullopt});
+                    finish(Step{failure, detail, client->stateDetailText(), std::nullopt});
                 }
             });
     client->open();
@@ -81,7 +101,7 @@ void SentinelResolver::resolve()
 
 SentinelAnswer SentinelResolver::answerFrom(const NodeAddress &sentinel, const Step &step) const
 {
-    SentinelAnswer a{sentinel, SentinelAnswer::Kind::Unreachable, {}, step.why};
+    SentinelAnswer a{sentinel, SentinelAnswer::Kind::Unreachable, {}, step.why, step.whyText};
     using F = redis::ConnectFailure;
     if (!step.reply) {
         if (step.connectFailure == F::Authentication || step.connectFailure == F::PasswordRequired)
@@ -92,6 +112,7 @@ SentinelAnswer SentinelResolver::answerFrom(const NodeAddress &sentinel, const S
     if (!r.ok()) {
         const redis::RedisError &e = r.error();
         a.detail = e.readFailure();
+        a.detailText = a.detail;
         if (e.isServer("NOAUTH") || e.isServer("WRONGPASS") || e.isServer("NOPERM"))
             a.kind = SentinelAnswer::Kind::AuthRefused;
         else if (e.delivery == redis::RedisError::Delivery::Answered)
@@ -102,13 +123,16 @@ SentinelAnswer SentinelResolver::answerFrom(const NodeAddress &sentinel, const S
     if (!named.ok()) {
         a.kind = SentinelAnswer::Kind::Refused;
         a.detail = named.error().message;
+        a.detailText = a.detail;
     } else if (!named.value()) {
         a.kind = SentinelAnswer::Kind::Unknown;
         a.detail.clear();
+        a.detailText.clear();
     } else {
         a.kind = SentinelAnswer::Kind::Named;
         a.named = *named.value();
         a.detail.clear();
+        a.detailText.clear();
     }
     return a;
 }
@@ -143,7 +167,7 @@ void SentinelResolver::askSentinel(qsizetype index)
 void SentinelResolver::confirm(qsizetype index, const NodeAddress &named)
 {
     roundTrip(named, m_config.dataOptions, {"ROLE"}, [this, index, named](const Step &step) {
-        QString why = step.why;
+        core::Sentence why{step.why, step.whyText};
         if (step.reply && step.reply->ok()) {
             const auto role = decodeRole(step.reply->value());
             if (role.ok() && role->kind == NodeRole::Kind::Primary) {
@@ -152,18 +176,19 @@ void SentinelResolver::confirm(qsizetype index, const NodeAddress &named)
             }
             if (role.ok() && role->kind == NodeRole::Kind::Replica) {
                 m_sawReplica = true;
-                why =
-                    QStringLiteral("ROLE says it is a replica of %1").arg(role->follows.toString());
+                why = resolverSaid(QT_TR_NOOP("ROLE says it is a replica of %1"))
+                          .arg(role->follows.toString());
             } else {
-                why = role.ok()
-                          ? QStringLiteral("ROLE says it is a sentinel")
-                          : QStringLiteral("ROLE could not be read: %1").arg(role.error().message);
+                why = role.ok() ? resolverSaid(QT_TR_NOOP("ROLE says it is a sentinel"))
+                                : resolverSaid(QT_TR_NOOP("ROLE could not be read: %1"))
+                                      .arg(role.error().message);
             }
         } else if (step.reply) {
-            why =
-                QStringLiteral("ROLE could not be read: %1").arg(step.reply->error().readFailure());
+            why = resolverSaid(QT_TR_NOOP("ROLE could not be read: %1"))
+                      .arg(step.reply->error().readFailure());
         } else {
-            why = QStringLiteral("could not connect: %1").arg(step.why);
+            why = resolverSaid(QT_TR_NOOP("could not connect: %1"))
+                      .arg(core::Sentence{step.why, step.whyText});
         }
         m_refuted << qMakePair(named, why);
         askSentinel(index + 1);
@@ -180,44 +205,50 @@ void SentinelResolver::finishFailed()
     ResolveError e;
     e.answers = m_answers;
     const QString name = m_config.masterName;
+    const QString semicolon = QStringLiteral("; ");
+    core::Sentence said;
     if (!m_refuted.isEmpty()) {
         e.failure = m_sawReplica ? ResolveFailure::NotPrimary : ResolveFailure::PrimaryUnreadable;
-        QStringList nodes;
+        core::Sentences nodes;
         for (const auto &r : std::as_const(m_refuted))
-            nodes << QStringLiteral("%1: %2").arg(r.first.toString(), r.second);
-        e.message = m_sawReplica
-                        ? QStringLiteral("no primary of '%1' confirmed: the node named is not a "
-                                         "primary (%2)")
-                              .arg(name, nodes.join(QStringLiteral("; ")))
-                        : QStringLiteral("no primary of '%1' confirmed: the node named could not "
-                                         "be read (%2)")
-                              .arg(name, nodes.join(QStringLiteral("; ")));
+            nodes << core::Sentence::plain(QStringLiteral("%1: %2"))
+                         .arg(r.first.toString(), r.second);
+        said = (m_sawReplica ? resolverSaid(QT_TR_NOOP("no primary of '%1' confirmed: the node "
+                                                       "named is not a primary (%2)"))
+                             : resolverSaid(QT_TR_NOOP("no primary of '%1' confirmed: the node "
+                                                       "named could not be read (%2)")))
+                   .arg(name, core::joined(nodes, semicolon));
     } else if (count(K::Unknown) > 0
                && count(K::Unknown) + count(K::Unreachable) == m_answers.size()) {
         e.failure = ResolveFailure::MasterUnknown;
-        e.message = QStringLiteral("no sentinel knows a master named '%1': check the name after "
-                                   "'#' (SENTINEL MASTERS lists them)")
-                        .arg(name);
+        said = resolverSaid(QT_TR_NOOP("no sentinel knows a master named '%1': check the name "
+                                       "after '#' (SENTINEL MASTERS lists them)"))
+                   .arg(name);
     } else if (count(K::AuthRefused) > 0) {
         e.failure = ResolveFailure::SentinelAuthRefused;
-        e.message = QStringLiteral("the sentinels refused the sentinel credentials (they are "
-                                   "not the data node's: give the sentinel's own)");
+        said = resolverSaid(QT_TR_NOOP("the sentinels refused the sentinel credentials (they "
+                                       "are not the data node's: give the sentinel's own)"));
     } else if (count(K::Unknown) > 0) {
         e.failure = ResolveFailure::MasterUnknown;
-        e.message = QStringLiteral("no sentinel that answered knows a master named '%1'").arg(name);
+        said = resolverSaid(QT_TR_NOOP("no sentinel that answered knows a master named '%1'"))
+                   .arg(name);
     } else if (count(K::Refused) > 0) {
         e.failure = ResolveFailure::SentinelRefused;
-        e.message = QStringLiteral("no sentinel answered the question about '%1' (are these "
-                                   "sentinel ports?)")
-                        .arg(name);
+        said = resolverSaid(QT_TR_NOOP("no sentinel answered the question about '%1' (are "
+                                       "these sentinel ports?)"))
+                   .arg(name);
     } else {
         e.failure = ResolveFailure::NoSentinelReachable;
-        e.message = QStringLiteral("no sentinel could be reached");
+        said = resolverSaid(QT_TR_NOOP("no sentinel could be reached"));
     }
-    QStringList each;
+    core::Sentences each;
     for (const SentinelAnswer &a : std::as_const(m_answers))
-        each << a.toString(name);
-    e.message += QStringLiteral(". Sentinels: %1").arg(each.join(QStringLiteral("; ")));
+        each << core::Sentence{a.toString(name, core::Wording::English),
+                               a.toString(name, core::Wording::Translated)};
+    const core::Sentence whole =
+        resolverSaid(QT_TR_NOOP("%1. Sentinels: %2")).arg(said, core::joined(each, semicolon));
+    e.message = whole.english;
+    e.messageText = whole.text;
     emit failed(e);
 }
 
@@ -227,11 +258,13 @@ void SentinelResolver::readReplicas()
     askReplicas(0, {});
 }
 
-void SentinelResolver::askReplicas(qsizetype index, QStringList problems)
+void SentinelResolver::askReplicas(qsizetype index, core::Sentences problems)
 {
     if (index >= m_config.sentinels.size()) {
-        emit replicasFailed(QStringLiteral("no sentinel listed the replicas of '%1': %2")
-                                .arg(m_config.masterName, problems.join(QStringLiteral("; "))));
+        const core::Sentence why =
+            resolverSaid(QT_TR_NOOP("no sentinel listed the replicas of '%1': %2"))
+                .arg(m_config.masterName, core::joined(problems, QStringLiteral("; ")));
+        emit replicasFailed(why.english, why.text);
         return;
     }
     redis::ConnectionOptions options = m_config.sentinelOptions;
@@ -245,10 +278,13 @@ void SentinelResolver::askReplicas(qsizetype index, QStringList problems)
                           emit replicasRead(replicas.value(), sentinel);
                           return;
                       }
-                      problems << QStringLiteral("%1: %2").arg(sentinel.toString(),
-                                                               replicas.error().message);
+                      problems << core::Sentence::plain(QStringLiteral("%1: %2").arg(
+                          sentinel.toString(), replicas.error().message));
                   } else {
-                      problems << answerFrom(sentinel, step).toString(m_config.masterName);
+                      const SentinelAnswer answer = answerFrom(sentinel, step);
+                      problems << core::Sentence{
+                          answer.toString(m_config.masterName, core::Wording::English),
+                          answer.toString(m_config.masterName, core::Wording::Translated)};
                   }
                   askReplicas(index + 1, problems);
               });

@@ -4,6 +4,7 @@
 #include "NodeAddress.h"
 #include "SentinelReplies.h"
 #include "core/Result.h"
+#include "core/Wording.h"
 #include "redis/ConnectionOptions.h"
 #include "redis/RespCodec.h"
 
@@ -37,10 +38,13 @@ struct SentinelAnswer
     };
     NodeAddress sentinel;
     Kind kind = Kind::Unreachable;
-    NodeAddress named; // Named
-    QString detail;    // why, for the other kinds; never a password
-    // "127.0.0.1:26379 does not know the master 'orders'".
-    QString toString(const QString &masterName) const;
+    NodeAddress named;  // Named
+    QString detail;     // why, for the other kinds; never a password
+    QString detailText; // the same in the window's language (empty: as detail)
+    // "127.0.0.1:26379 does not know the master 'orders'": English by default (the CLI, the
+    // log), or in the window's language.
+    QString toString(const QString &masterName,
+                     core::Wording wording = core::Wording::English) const;
 };
 
 // Why no primary could be confirmed, most telling first.
@@ -63,7 +67,8 @@ struct Resolution
 struct ResolveError
 {
     ResolveFailure failure = ResolveFailure::NoSentinelReachable;
-    QString message; // one sentence, then each sentinel's answer; never a password
+    QString message;     // one sentence, then each sentinel's answer; never a password
+    QString messageText; // the same in the window's language
     QList<SentinelAnswer> answers;
 };
 
@@ -91,7 +96,8 @@ signals:
     void failed(const sentinel::ResolveError &error);
     void replicasRead(const QList<sentinel::ReplicaEntry> &replicas,
                       const sentinel::NodeAddress &answeredBy);
-    void replicasFailed(const QString &why);
+    // `why` in English (the log), `whyText` in the window's language.
+    void replicasFailed(const QString &why, const QString &whyText);
 
 private:
     // One command on a fresh connection to `node`: the reply, or why there was none.
@@ -99,20 +105,21 @@ private:
     {
         redis::ConnectFailure connectFailure = redis::ConnectFailure::None; // None: connected
         QString why;
+        QString whyText; // why, in the window's language
         std::optional<redis::ReplyResult> reply;
     };
     void roundTrip(const NodeAddress &node, redis::ConnectionOptions options,
                    redis::Command command, std::function<void(const Step &)> done);
     void askSentinel(qsizetype index);
     void confirm(qsizetype index, const NodeAddress &named);
-    void askReplicas(qsizetype index, QStringList problems);
+    void askReplicas(qsizetype index, core::Sentences problems);
     void finishFailed();
     SentinelAnswer answerFrom(const NodeAddress &sentinel, const Step &step) const;
 
     ResolverConfig m_config;
     quint64 m_generation = 0;
     QList<SentinelAnswer> m_answers;
-    QList<QPair<NodeAddress, QString>> m_refuted; // named, and why ROLE did not confirm it
+    QList<QPair<NodeAddress, core::Sentence>> m_refuted; // named, and why ROLE did not confirm it
     bool m_sawReplica = false;
 };
 

@@ -3,6 +3,7 @@
 
 #include "NodeAddress.h"
 #include "core/Result.h"
+#include "core/Wording.h"
 
 #include <QList>
 #include <QString>
@@ -41,12 +42,15 @@ struct SentinelUrl
 
 // A list of sentinels as a profile holds it: host[:port] entries (26379 by default) separated
 // by commas, spaces or line breaks; at least one, at most MaxSentinels, none twice.
-core::Result<QList<NodeAddress>, QString> parseSentinelList(const QString &text);
+// The problem in English (the CLI, the log) unless the window asks for its own language.
+core::Result<QList<NodeAddress>, QString>
+parseSentinelList(const QString &text, core::Wording wording = core::Wording::English);
 
 // Only the scheme is looked at: redis-sentinel:// or rediss-sentinel://, any case.
 bool isSentinelUrl(const QString &url);
 
 // The URL taken apart, or why not, in a sentence that never holds the password (nor the URL).
-core::Result<SentinelUrl, QString> parseSentinelUrl(const QString &url);
+core::Result<SentinelUrl, QString> parseSentinelUrl(const QString &url,
+                                                    core::Wording wording = core::Wording::English);
 
 } // namespace sentinel

@@ -5,6 +5,14 @@
 
 namespace ssh {
 
+namespace {
+// The tunnel's words, in one context for lupdate and the translator.
+core::Sentence sshSaid(const char *source)
+{
+    return core::Sentence::translated("ssh::SshError", source);
+}
+} // namespace
+
 QString failureName(SshFailure kind)
 {
     switch (kind) {
@@ -88,8 +96,9 @@ static bool classifyHostKey(const QStringList &lines, const QString &bastionName
     const auto whose = [&](const QString &name) {
         e.hostKey.host = name;
         e.hostKey.onJumpHost = !jumpName.isEmpty() && name != bastionName;
-        return e.hostKey.onJumpHost ? QStringLiteral("jump host %1").arg(name)
-                                    : QStringLiteral("bastion %1").arg(name);
+        return e.hostKey.onJumpHost
+                   ? sshSaid(QT_TRANSLATE_NOOP("ssh::SshError", "jump host %1")).arg(name)
+                   : sshSaid(QT_TRANSLATE_NOOP("ssh::SshError", "bastion %1")).arg(name);
     };
     bool changed = false;
     for (qsizetype i = 0; i < lines.size(); ++i) {
@@ -98,24 +107,27 @@ static bool classifyHostKey(const QStringList &lines, const QString &bastionName
             changed = true;
         if (const auto m = changedKey.match(line); m.hasMatch()) {
             e.kind = SshFailure::HostKeyChanged;
-            const QString who = whose(m.captured(1));
+            const core::Sentence who = whose(m.captured(1));
             offeredKeyBefore(lines, i, e.hostKey);
-            e.message = QStringLiteral(
-                            "The %1 offered a different host key (%2 %3) than the one trusted "
-                            "before. Someone may be intercepting the connection, or the host was "
-                            "reinstalled: ask its administrator for the new fingerprint before "
-                            "going on.")
-                            .arg(who, e.hostKey.keyType, e.hostKey.offeredFingerprint);
+            e.say(sshSaid(QT_TRANSLATE_NOOP(
+                              "ssh::SshError",
+                              "The %1 offered a different host key (%2 %3) than the one trusted "
+                              "before. Someone may be intercepting the connection, or the host "
+                              "was reinstalled: ask its administrator for the new fingerprint "
+                              "before going on."))
+                      .arg(who, e.hostKey.keyType, e.hostKey.offeredFingerprint));
             return true;
         }
         if (const auto m = unknownKey.match(line); m.hasMatch() && !changed) {
             e.kind = SshFailure::HostKeyUnknown;
-            const QString who = whose(m.captured(2));
+            const core::Sentence who = whose(m.captured(2));
             offeredKeyBefore(lines, i, e.hostKey);
-            e.message = QStringLiteral("The %1 offered a host key the console does not know (%2 "
-                                       "%3). Compare this fingerprint with one obtained from "
-                                       "the host's administrator, then trust it, or stop.")
-                            .arg(who, e.hostKey.keyType, e.hostKey.offeredFingerprint);
+            e.say(sshSaid(QT_TRANSLATE_NOOP("ssh::SshError",
+                                            "The %1 offered a host key the console does not "
+                                            "know (%2 %3). Compare this fingerprint with one "
+                                            "obtained from the host's administrator, then trust "
+                                            "it, or stop."))
+                      .arg(who, e.hostKey.keyType, e.hostKey.offeredFingerprint));
             return true;
         }
     }
@@ -134,38 +146,50 @@ static void classifyConnectFailure(const QStringList &lines, SshError &e)
     };
     if (has("Permission denied (") || has("Too many authentication failures")) {
         e.kind = SshFailure::AuthenticationRefused;
-        e.message = QStringLiteral(
+        e.say(sshSaid(QT_TRANSLATE_NOOP(
+            "ssh::SshError",
             "The SSH server refused every key offered. Check the user name, that the public key "
             "is in the server's authorized_keys, and that the key is loaded in ssh-agent "
             "(ssh-add) or named as the identity file; a key with a passphrase must be in the "
-            "agent.");
+            "agent.")));
         if (has("incorrect passphrase"))
-            e.message += QStringLiteral(" The passphrase given for the identity file is wrong.");
+            e.add(sshSaid(QT_TRANSLATE_NOOP("ssh::SshError",
+                                            "The passphrase given for the identity file is "
+                                            "wrong.")));
         if (has("UNPROTECTED PRIVATE KEY FILE"))
-            e.message += QStringLiteral(" The identity file is readable by others, so ssh "
-                                        "ignored it: chmod 600 it.");
+            e.add(sshSaid(QT_TRANSLATE_NOOP("ssh::SshError",
+                                            "The identity file is readable by others, so ssh "
+                                            "ignored it: chmod 600 it.")));
     } else if (has("Connection refused")) {
         e.kind = SshFailure::BastionRefused;
-        e.message = QStringLiteral("Nothing accepts SSH connections at that address and port: "
-                                   "check the bastion's host and port.");
+        e.say(sshSaid(QT_TRANSLATE_NOOP("ssh::SshError",
+                                        "Nothing accepts SSH connections at that address and "
+                                        "port: check the bastion's host and port.")));
     } else if (has("timed out")) {
         e.kind = SshFailure::BastionTimedOut;
-        e.message = QStringLiteral("The SSH server did not answer in time: check the address, "
-                                   "the VPN or firewall, or raise the connect timeout.");
+        e.say(sshSaid(QT_TRANSLATE_NOOP("ssh::SshError",
+                                        "The SSH server did not answer in time: check the "
+                                        "address, the VPN or firewall, or raise the connect "
+                                        "timeout.")));
     } else if (has("Network is unreachable") || has("No route to host")
                || has("Could not resolve hostname") || has("Name or service not known")
                || has("Temporary failure in name resolution")) {
         e.kind = SshFailure::BastionUnreachable;
-        e.message = QStringLiteral("The bastion cannot be reached from this machine (no route, "
-                                   "or its name is unknown): check the host and the network.");
+        e.say(sshSaid(QT_TRANSLATE_NOOP("ssh::SshError",
+                                        "The bastion cannot be reached from this machine (no "
+                                        "route, or its name is unknown): check the host and the "
+                                        "network.")));
     } else if (has("kex_exchange_identification") || has("Connection closed by")
                || has("Connection reset")) {
         e.kind = SshFailure::BastionUnreachable;
-        e.message = QStringLiteral("The connection closed before SSH began: the port may not be "
-                                   "an SSH server's, or a jump host failed (see the details).");
+        e.say(sshSaid(QT_TRANSLATE_NOOP("ssh::SshError",
+                                        "The connection closed before SSH began: the port may "
+                                        "not be an SSH server's, or a jump host failed (see the "
+                                        "details).")));
     } else {
         e.kind = SshFailure::Other;
-        e.message = QStringLiteral("ssh could not open the tunnel (see the details).");
+        e.say(sshSaid(QT_TRANSLATE_NOOP("ssh::SshError",
+                                        "ssh could not open the tunnel (see the details).")));
     }
 }
 
@@ -178,7 +202,9 @@ SshError classifyStartFailure(const QStringList &lines, const QString &bastionNa
         return e;
     classifyConnectFailure(lines, e);
     if (!jumpName.isEmpty())
-        e.message += QStringLiteral(" The connection goes through the jump host %1.").arg(jumpName);
+        e.add(sshSaid(QT_TRANSLATE_NOOP("ssh::SshError",
+                                        "The connection goes through the jump host %1."))
+                  .arg(jumpName));
     return e;
 }
 

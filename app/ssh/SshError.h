@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/Wording.h"
+
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
@@ -39,9 +41,23 @@ struct HostKeyInfo
 struct SshError
 {
     SshFailure kind = SshFailure::None;
-    QString message;     // what happened and what to do next
+    QString message;     // what happened and what to do next, English (the CLI, the log)
+    QString messageText; // the same for the window, in its language
     HostKeyInfo hostKey; // HostKeyUnknown, HostKeyChanged, TrustRefused
     QString sshOutput;   // the last lines ssh wrote, for a details pane (no secrets in them)
+
+    core::Sentence why() const { return {message, messageText}; }
+    void say(const core::Sentence &s)
+    {
+        message = s.english;
+        messageText = s.text;
+    }
+    // Appends a whole sentence of its own to both copies.
+    void add(const core::Sentence &s)
+    {
+        message += QLatin1Char(' ') + s.english;
+        messageText += QLatin1Char(' ') + s.text;
+    }
 
     bool isHostKeyProblem() const
     {

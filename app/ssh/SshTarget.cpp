@@ -56,62 +56,90 @@ static bool isNameCharacter(QChar c)
            || u == '-' || u == '_';
 }
 
-QString hostProblem(const QString &host)
+namespace {
+// The target's words, in one context for lupdate and the translator.
+core::Sentence targetSaid(const char *source)
+{
+    return core::Sentence::translated("ssh::SshTarget", source);
+}
+} // namespace
+
+static core::Sentence hostSentence(const QString &host)
 {
     if (host.isEmpty())
-        return QStringLiteral("the host is empty");
+        return targetSaid(QT_TRANSLATE_NOOP("ssh::SshTarget", "the host is empty"));
     if (host.startsWith(QLatin1Char('-')))
-        return QStringLiteral("the host \"%1\" begins with '-' (ssh would read it as an option)")
+        return targetSaid(QT_TRANSLATE_NOOP(
+                              "ssh::SshTarget",
+                              "the host \"%1\" begins with '-' (ssh would read it as an option)"))
             .arg(host);
     if (hasControlOrSpace(host))
-        return QStringLiteral("the host contains a space or a control character");
+        return targetSaid(QT_TRANSLATE_NOOP("ssh::SshTarget",
+                                            "the host contains a space or a control character"));
     if (isIpv6(host)) {
         QHostAddress address;
         if (!address.setAddress(host) || address.protocol() != QAbstractSocket::IPv6Protocol)
-            return QStringLiteral("\"%1\" is not an IPv6 address").arg(host);
+            return targetSaid(QT_TRANSLATE_NOOP("ssh::SshTarget", "\"%1\" is not an IPv6 address"))
+                .arg(host);
         return {};
     }
     // A host name (or a Host alias of ~/.ssh/config) or an IPv4 address.
     for (const QChar c : host) {
         if (!isNameCharacter(c))
-            return QStringLiteral("the host \"%1\" contains '%2': only letters, digits, '.', "
-                                  "'-' and '_' are allowed in a host name")
+            return targetSaid(QT_TRANSLATE_NOOP(
+                                  "ssh::SshTarget",
+                                  "the host \"%1\" contains '%2': only letters, digits, '.', "
+                                  "'-' and '_' are allowed in a host name"))
                 .arg(host, QString(c));
     }
     if (host.size() > 253)
-        return QStringLiteral("the host name is longer than 253 characters");
+        return targetSaid(
+            QT_TRANSLATE_NOOP("ssh::SshTarget", "the host name is longer than 253 characters"));
     return {};
 }
 
-static QString userProblem(const QString &user)
+static core::Sentence userSentence(const QString &user)
 {
     if (user.startsWith(QLatin1Char('-')))
-        return QStringLiteral("the user \"%1\" begins with '-' (ssh would read it as an option)")
+        return targetSaid(QT_TRANSLATE_NOOP(
+                              "ssh::SshTarget",
+                              "the user \"%1\" begins with '-' (ssh would read it as an option)"))
             .arg(user);
     for (const QChar c : user) {
         if (!isNameCharacter(c))
-            return QStringLiteral("the user name contains '%1': only letters, digits, '.', '-' "
-                                  "and '_' are allowed")
-                .arg(c.isPrint() && !c.isSpace() ? QString(c)
-                                                 : QStringLiteral("a space or "
-                                                                  "control "
-                                                                  "character"));
+            return targetSaid(QT_TRANSLATE_NOOP(
+                                  "ssh::SshTarget",
+                                  "the user name contains '%1': only letters, digits, '.', '-' "
+                                  "and '_' are allowed"))
+                .arg(c.isPrint() && !c.isSpace()
+                         ? core::Sentence::plain(QString(c))
+                         : targetSaid(QT_TRANSLATE_NOOP("ssh::SshTarget", "a space or "
+                                                                          "control "
+                                                                          "character")));
     }
     if (user.size() > 64)
-        return QStringLiteral("the user name is longer than 64 characters");
+        return targetSaid(
+            QT_TRANSLATE_NOOP("ssh::SshTarget", "the user name is longer than 64 characters"));
     return {};
 }
 
-core::Result<SshEndpoint, QString> parseEndpoint(const QString &text, const QString &what)
+static core::Result<SshEndpoint, core::Sentence> endpointOf(const QString &text,
+                                                            const core::Sentence &what)
 {
-    const auto refuse = [&](const QString &why) {
+    const auto refuse = [&](const core::Sentence &why) {
         return core::err(
-            QStringLiteral("%1 \"%2\": %3. Write it as user@host[:port].").arg(what, text, why));
+            targetSaid(
+                QT_TRANSLATE_NOOP("ssh::SshTarget", "%1 \"%2\": %3. Write it as user@host[:port]."))
+                .arg(what, text, why));
     };
     if (text.isEmpty())
-        return core::err(QStringLiteral("the %1 is empty: write it as user@host[:port]").arg(what));
+        return core::err(
+            targetSaid(QT_TRANSLATE_NOOP("ssh::SshTarget",
+                                         "the %1 is empty: write it as user@host[:port]"))
+                .arg(what));
     if (hasControlOrSpace(text))
-        return refuse(QStringLiteral("it contains a space or a control character"));
+        return refuse(targetSaid(
+            QT_TRANSLATE_NOOP("ssh::SshTarget", "it contains a space or a control character")));
     SshEndpoint e;
     QString rest = text;
     const qsizetype at = rest.lastIndexOf(QLatin1Char('@'));
@@ -119,36 +147,41 @@ core::Result<SshEndpoint, QString> parseEndpoint(const QString &text, const QStr
         e.user = rest.left(at);
         rest = rest.mid(at + 1);
         if (e.user.isEmpty())
-            return refuse(QStringLiteral("the user before '@' is empty"));
-        if (const QString why = userProblem(e.user); !why.isEmpty())
+            return refuse(
+                targetSaid(QT_TRANSLATE_NOOP("ssh::SshTarget", "the user before '@' is empty")));
+        if (const core::Sentence why = userSentence(e.user); !why.isEmpty())
             return refuse(why);
     }
     QString portText;
     if (rest.startsWith(QLatin1Char('['))) {
         const qsizetype close = rest.indexOf(QLatin1Char(']'));
         if (close < 0)
-            return refuse(QStringLiteral("'[' without ']'"));
+            return refuse(targetSaid(QT_TRANSLATE_NOOP("ssh::SshTarget", "'[' without ']'")));
         e.host = rest.mid(1, close - 1);
         const QString after = rest.mid(close + 1);
         if (!after.isEmpty()) {
             if (!after.startsWith(QLatin1Char(':')))
-                return refuse(QStringLiteral("only \":port\" may follow ']'"));
+                return refuse(targetSaid(
+                    QT_TRANSLATE_NOOP("ssh::SshTarget", "only \":port\" may follow ']'")));
             portText = after.mid(1);
             if (portText.isEmpty())
-                return refuse(QStringLiteral("the port after ':' is empty"));
+                return refuse(
+                    targetSaid(QT_TRANSLATE_NOOP("ssh::SshTarget", "the port after ':' is empty")));
         }
         if (!isIpv6(e.host))
-            return refuse(QStringLiteral("brackets are for IPv6 addresses"));
+            return refuse(
+                targetSaid(QT_TRANSLATE_NOOP("ssh::SshTarget", "brackets are for IPv6 addresses")));
     } else if (rest.count(QLatin1Char(':')) == 1) {
         const qsizetype colon = rest.indexOf(QLatin1Char(':'));
         e.host = rest.left(colon);
         portText = rest.mid(colon + 1);
         if (portText.isEmpty())
-            return refuse(QStringLiteral("the port after ':' is empty"));
+            return refuse(
+                targetSaid(QT_TRANSLATE_NOOP("ssh::SshTarget", "the port after ':' is empty")));
     } else {
         e.host = rest; // a bare IPv6 address (no port) or a name
     }
-    if (const QString why = hostProblem(e.host); !why.isEmpty())
+    if (const core::Sentence why = hostSentence(e.host); !why.isEmpty())
         return refuse(why);
     if (!portText.isEmpty()) {
         bool digits = portText.size() <= 5;
@@ -157,52 +190,90 @@ core::Result<SshEndpoint, QString> parseEndpoint(const QString &text, const QStr
         const int port = digits ? portText.toInt() : 0;
         if (!digits || port < 1 || port > 65535 || portText.startsWith(QLatin1Char('0')))
             return refuse(
-                QStringLiteral("the port \"%1\" is not a number from 1 to 65535").arg(portText));
+                targetSaid(QT_TRANSLATE_NOOP("ssh::SshTarget",
+                                             "the port \"%1\" is not a number from 1 to 65535"))
+                    .arg(portText));
         e.port = quint16(port);
     }
     return e;
 }
 
-static QString identityProblem(const QString &path)
+static core::Sentence identitySentence(const QString &path)
 {
     if (path.contains(QLatin1Char('\n')) || path.contains(QLatin1Char('\r'))
         || path.contains(QLatin1Char('"')) || path.contains(QLatin1Char('%')))
-        return QStringLiteral("the identity file's name contains a line break, '\"' or '%' "
-                              "(ssh's configuration cannot name it): rename or link it");
+        return targetSaid(QT_TRANSLATE_NOOP(
+            "ssh::SshTarget", "the identity file's name contains a line break, '\"' or '%' "
+                              "(ssh's configuration cannot name it): rename or link it"));
     const QByteArray native = QFile::encodeName(path);
     struct stat st = {};
     // stat, not open: opening a FIFO would wait for a writer.
     if (::stat(native.constData(), &st) != 0)
-        return QStringLiteral("the identity file %1 does not exist").arg(path);
+        return targetSaid(
+                   QT_TRANSLATE_NOOP("ssh::SshTarget", "the identity file %1 does not exist"))
+            .arg(path);
     if (!S_ISREG(st.st_mode))
-        return QStringLiteral("the identity file %1 is not a regular file (a directory, FIFO or "
-                              "device is refused)")
+        return targetSaid(QT_TRANSLATE_NOOP(
+                              "ssh::SshTarget",
+                              "the identity file %1 is not a regular file (a directory, FIFO or "
+                              "device is refused)"))
             .arg(path);
     if (::access(native.constData(), R_OK) != 0)
-        return QStringLiteral("the identity file %1 cannot be read by this user").arg(path);
+        return targetSaid(QT_TRANSLATE_NOOP("ssh::SshTarget",
+                                            "the identity file %1 cannot be read by this user"))
+            .arg(path);
     return {};
 }
 
-core::Result<SshTarget, QString> parseTarget(const SshTargetInput &input)
+static core::Result<SshTarget, core::Sentence> targetOf(const SshTargetInput &input)
 {
     SshTarget target;
-    auto bastion = parseEndpoint(input.bastion.trimmed(), QStringLiteral("bastion"));
+    auto bastion = endpointOf(input.bastion.trimmed(),
+                              targetSaid(QT_TRANSLATE_NOOP("ssh::SshTarget", "bastion")));
     if (!bastion)
         return bastion.error();
     target.bastion = bastion.value();
     if (!input.jump.trimmed().isEmpty()) {
-        auto jump = parseEndpoint(input.jump.trimmed(), QStringLiteral("jump host"));
+        auto jump = endpointOf(input.jump.trimmed(),
+                               targetSaid(QT_TRANSLATE_NOOP("ssh::SshTarget", "jump host")));
         if (!jump)
             return jump.error();
         target.jump = jump.value();
     }
     if (!input.identityFile.isEmpty()) {
-        if (const QString why = identityProblem(input.identityFile); !why.isEmpty())
+        if (const core::Sentence why = identitySentence(input.identityFile); !why.isEmpty())
             return why;
         target.identityFile = input.identityFile;
     }
     target.useSshConfig = input.useSshConfig;
     return target;
+}
+
+QString hostProblem(const QString &host)
+{
+    return hostSentence(host).english;
+}
+
+core::Sentence hostProblemSentence(const QString &host)
+{
+    return hostSentence(host);
+}
+
+core::Result<SshEndpoint, QString> parseEndpoint(const QString &text, const QString &what,
+                                                 core::Wording wording)
+{
+    auto e = endpointOf(text, core::Sentence::plain(what));
+    if (!e)
+        return core::err(e.error().in(wording));
+    return e.value();
+}
+
+core::Result<SshTarget, QString> parseTarget(const SshTargetInput &input, core::Wording wording)
+{
+    auto t = targetOf(input);
+    if (!t)
+        return core::err(t.error().in(wording));
+    return t.value();
 }
 
 } // namespace ssh

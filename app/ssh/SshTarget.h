@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/Result.h"
+#include "core/Wording.h"
 
 #include <QString>
 #include <optional>
@@ -47,14 +48,19 @@ struct SshTargetInput
 // Refused: empty, whitespace or control characters anywhere, a user or host beginning with
 // '-' (ssh would read it as an option), characters outside a host name or address, a port
 // outside 1..65535. No DNS lookup.
-core::Result<SshEndpoint, QString> parseEndpoint(const QString &text, const QString &what);
+// The problem in English (the CLI, the log) unless the window asks for its own language.
+core::Result<SshEndpoint, QString> parseEndpoint(const QString &text, const QString &what,
+                                                 core::Wording wording = core::Wording::English);
 
 // Whether `host` may be handed to ssh as a host name, an IPv4 or an IPv6 address (without
 // brackets): empty when it may, else why not. Used for the hosts a forward reaches too.
 QString hostProblem(const QString &host);
+// The same in both copies.
+core::Sentence hostProblemSentence(const QString &host);
 
 // The whole target: both endpoints, and the identity file, which must be a regular readable
 // file (a FIFO or a device is refused without being opened).
-core::Result<SshTarget, QString> parseTarget(const SshTargetInput &input);
+core::Result<SshTarget, QString> parseTarget(const SshTargetInput &input,
+                                             core::Wording wording = core::Wording::English);
 
 } // namespace ssh

@@ -19,13 +19,19 @@ namespace ssh {
 
 namespace {
 
-SshError makeError(SshFailure kind, const QString &message, const QString &output = {})
+SshError makeError(SshFailure kind, const core::Sentence &message, const QString &output = {})
 {
     SshError e;
     e.kind = kind;
-    e.message = message;
+    e.say(message);
     e.sshOutput = output;
     return e;
+}
+
+// The tunnel's words, in SshTunnel's context for lupdate and the translator.
+core::Sentence tunnelSaid(const char *source)
+{
+    return core::Sentence::translated("ssh::SshTunnel", source);
 }
 
 // ssh expands %-tokens (and a leading ~) in UserKnownHostsFile and ControlPath.
@@ -98,10 +104,15 @@ Run runSsh(const QStringList &args, int timeoutMs)
     return run;
 }
 
-const SshError notInstalled =
-    makeError(SshFailure::SshNotInstalled,
-              QStringLiteral("The ssh client is not installed: install OpenSSH's client (Debian: "
-                             "sudo apt-get install openssh-client) and try again."));
+// Made when needed, not at start-up: the translator is installed later.
+SshError notInstalled()
+{
+    return makeError(
+        SshFailure::SshNotInstalled,
+        tunnelSaid(QT_TRANSLATE_NOOP("ssh::SshTunnel", "The ssh client is not installed: install "
+                                                       "OpenSSH's client (Debian: sudo apt-get "
+                                                       "install openssh-client) and try again.")));
+}
 
 } // namespace
 
@@ -120,8 +131,9 @@ SshTunnel::SshTunnel(SshTarget target, SshOptions options, QObject *parent)
         if (m_state != State::Starting)
             return;
         SshError e = makeError(SshFailure::BastionTimedOut,
-                               QStringLiteral("The SSH connection was not up within %1 s: check "
-                                              "the bastion, or raise the connect timeout.")
+                               tunnelSaid(QT_TR_NOOP("The SSH connection was not up within %1 s: "
+                                                     "check the bastion, or raise the connect "
+                                                     "timeout."))
                                    .arg(m_startDeadline.interval() / 1000),
                                m_output.join(QLatin1Char('\n')));
         m_state = State::Failed;
@@ -148,19 +160,20 @@ qint64 SshTunnel::masterPid() const
 core::Result<bool, SshError> SshTunnel::prepare()
 {
     if (QStandardPaths::findExecutable(QStringLiteral("ssh")).isEmpty())
-        return notInstalled;
+        return notInstalled();
     if (auto made = m_dir.create(); !made)
         return makeError(SshFailure::RuntimeDirectory,
-                         made.error()
-                             + QStringLiteral(": set XDG_RUNTIME_DIR or TMPDIR to a "
-                                              "directory of your own."));
+                         tunnelSaid(QT_TR_NOOP("%1: set XDG_RUNTIME_DIR or TMPDIR to a "
+                                               "directory of your own."))
+                             .arg(made.error()));
     if (m_knownHosts.contains(QLatin1Char('"')) || m_knownHosts.contains(QLatin1Char('\n')))
         return makeError(SshFailure::RuntimeDirectory,
-                         QStringLiteral("The data directory's path contains '\"' or a line "
-                                        "break, which an ssh configuration cannot name: set "
-                                        "INVENTORY_DATA_DIR to another directory."));
+                         tunnelSaid(QT_TR_NOOP("The data directory's path contains '\"' or a "
+                                               "line break, which an ssh configuration cannot "
+                                               "name: set INVENTORY_DATA_DIR to another "
+                                               "directory.")));
     if (auto dir = core::makePrivateDirectory(QFileInfo(m_knownHosts).path()); !dir)
-        return makeError(SshFailure::RuntimeDirectory, dir.error());
+        return makeError(SshFailure::RuntimeDirectory, core::Sentence::plain(dir.error()));
     QStringList lines{
         QStringLiteral("# Written by Inventory Console for one SSH session, removed when it "
                        "ends. Nothing secret is in it."),
@@ -203,7 +216,7 @@ core::Result<bool, SshError> SshTunnel::prepare()
     if (auto written =
             core::writePrivateFile(m_config, lines.join(QLatin1Char('\n')).toUtf8() + '\n');
         !written)
-        return makeError(SshFailure::RuntimeDirectory, written.error());
+        return makeError(SshFailure::RuntimeDirectory, core::Sentence::plain(written.error()));
     return true;
 }
 
@@ -258,11 +271,13 @@ void SshTunnel::start()
             m_state = State::Failed;
             fail(makeError(SshFailure::Other,
                            helper.isEmpty()
-                               ? QStringLiteral("The passphrase helper inventory-ssh-askpass "
-                                                "was not found next to the program or in "
-                                                "$INVENTORY_SSH_ASKPASS: reinstall the console, "
-                                                "or load the key into ssh-agent (ssh-add).")
-                               : QStringLiteral("The passphrase channel could not listen: %1")
+                               ? tunnelSaid(QT_TR_NOOP(
+                                   "The passphrase helper inventory-ssh-askpass was not found "
+                                   "next to the program or in $INVENTORY_SSH_ASKPASS: "
+                                   "reinstall the console, or load the key into ssh-agent "
+                                   "(ssh-add)."))
+                               : tunnelSaid(QT_TR_NOOP("The passphrase channel could not "
+                                                       "listen: %1"))
                                      .arg(listening)));
             return;
         }
@@ -281,7 +296,7 @@ void SshTunnel::start()
     connect(m_master.get(), &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
         if (e == QProcess::FailedToStart && m_state == State::Starting) {
             m_state = State::Failed;
-            fail(notInstalled);
+            fail(notInstalled());
         }
     });
     m_state = State::Starting;
@@ -351,30 +366,31 @@ void SshTunnel::masterFinished()
                                  m_target.jump ? m_target.jump->knownHostsName() : QString());
         e.hostKey.knownHostsFile = m_knownHosts;
         if (e.kind == SshFailure::AuthenticationRefused && m_askpass.answered() > 0)
-            e.message += QStringLiteral(" ssh was given the identity file's passphrase: check "
-                                        "that it is the right one.");
+            e.add(tunnelSaid(QT_TR_NOOP("ssh was given the identity file's passphrase: check "
+                                        "that it is the right one.")));
         if (e.kind == SshFailure::HostKeyChanged) {
             const OffendingLine where = offendingKnownHostsLine(m_output);
             const KeyFingerprint known = fingerprintOf(fileLine(where.file, where.line));
             e.hostKey.knownFingerprint = known.fingerprint;
-            e.message += QStringLiteral(" Trusted before: %1; offered now: %2.")
-                             .arg(known.fingerprint.isEmpty() ? QStringLiteral("(unreadable)")
-                                                              : known.fingerprint,
-                                  e.hostKey.offeredFingerprint);
+            e.add(tunnelSaid(QT_TR_NOOP("Trusted before: %1; offered now: %2."))
+                      .arg(known.fingerprint.isEmpty() ? tunnelSaid(QT_TR_NOOP("(unreadable)"))
+                                                       : core::Sentence::plain(known.fingerprint),
+                           e.hostKey.offeredFingerprint));
         }
         fail(e);
     } else if (was == State::Up) {
         m_state = State::Failed;
-        m_error = makeError(
-            SshFailure::TunnelDied,
-            QStringLiteral("The SSH tunnel to %1 closed (ssh exited with %2): the "
-                           "bastion went away or ssh was stopped. Commands in "
-                           "flight have an unknown outcome; reconnect to open "
-                           "it again.")
-                .arg(m_target.bastion.display(), m_master->exitStatus() == QProcess::CrashExit
-                                                     ? QStringLiteral("a signal")
-                                                     : QString::number(m_master->exitCode())),
-            m_output.mid(qMax(0, int(m_output.size()) - 12)).join(QLatin1Char('\n')));
+        m_error =
+            makeError(SshFailure::TunnelDied,
+                      tunnelSaid(QT_TR_NOOP("The SSH tunnel to %1 closed (ssh exited with %2): the "
+                                            "bastion went away or ssh was stopped. Commands in "
+                                            "flight have an unknown outcome; reconnect to open "
+                                            "it again."))
+                          .arg(m_target.bastion.display(),
+                               m_master->exitStatus() == QProcess::CrashExit
+                                   ? tunnelSaid(QT_TR_NOOP("a signal"))
+                                   : core::Sentence::plain(QString::number(m_master->exitCode()))),
+                      m_output.mid(qMax(0, int(m_output.size()) - 12)).join(QLatin1Char('\n')));
         qCWarning(lcSsh) << "SSH tunnel died:" << m_error.message;
         emit died(m_error);
     }
@@ -392,13 +408,13 @@ core::Result<quint16, SshError> SshTunnel::forward(const QString &host, quint16 
 {
     if (m_state != State::Up)
         return makeError(SshFailure::ForwardRefused,
-                         QStringLiteral("The SSH tunnel is not up: open it before forwarding."));
-    if (const QString why = hostProblem(host); !why.isEmpty() || port == 0)
-        return makeError(SshFailure::ForwardRefused,
-                         QStringLiteral("Cannot forward to \"%1\" port %2: %3")
-                             .arg(host)
-                             .arg(port)
-                             .arg(why.isEmpty() ? QStringLiteral("the port is 0") : why));
+                         tunnelSaid(QT_TR_NOOP("The SSH tunnel is not up: open it before "
+                                               "forwarding.")));
+    if (const core::Sentence why = hostProblemSentence(host); !why.isEmpty() || port == 0)
+        return makeError(
+            SshFailure::ForwardRefused,
+            tunnelSaid(QT_TR_NOOP("Cannot forward to \"%1\" port %2: %3"))
+                .arg(host, port, why.isEmpty() ? tunnelSaid(QT_TR_NOOP("the port is 0")) : why));
     const QString key = hostForForward(host) + QLatin1Char(':') + QString::number(port);
     const QMutexLocker lock(&m_forwardLock);
     if (const auto known = m_forwards.constFind(key); known != m_forwards.constEnd())
@@ -409,7 +425,7 @@ core::Result<quint16, SshError> SshTunnel::forward(const QString &host, quint16 
         const quint16 local = candidatePort();
         last = runSsh(forwardArguments(local, key), 10000);
         if (!last.started)
-            return notInstalled;
+            return notInstalled();
         if (last.finished && last.exitCode == 0) {
             m_forwards.insert(key, local);
             qCInfo(lcSsh) << "forward 127.0.0.1:" << local << "->" << key;
@@ -419,7 +435,8 @@ core::Result<quint16, SshError> SshTunnel::forward(const QString &host, quint16 
             break;
     }
     return makeError(SshFailure::ForwardRefused,
-                     QStringLiteral("The SSH master could not forward a local port to %1: %2")
+                     tunnelSaid(QT_TR_NOOP("The SSH master could not forward a local port to "
+                                           "%1: %2"))
                          .arg(key, last.output.trimmed()),
                      last.output);
 }
@@ -523,13 +540,13 @@ core::Result<QByteArray, SshError> SshTunnel::probeHostKey(const SshEndpoint &en
     const Run run = runSsh(args + destinationArguments(endpoint),
                            (m_options.connectTimeoutSec * 2 + 10) * 1000);
     if (!run.started)
-        return notInstalled;
+        return notInstalled();
     auto keys = core::readRegularFile(scratch, 1024 * 1024, core::Links::Refuse);
     QFile::remove(scratch);
     if (!keys || keys.value().trimmed().isEmpty()) {
         SshError e = classifyStartFailure(run.output.split(QLatin1Char('\n')),
                                           endpoint.knownHostsName(), QString());
-        e.message = QStringLiteral("The host key could not be read again: %1").arg(e.message);
+        e.say(tunnelSaid(QT_TR_NOOP("The host key could not be read again: %1")).arg(e.why()));
         return e;
     }
     return keys.value();
@@ -539,20 +556,21 @@ core::Result<bool, SshError> SshTunnel::trustHostKey(const QString &fingerprint,
 {
     if (!isSha256Fingerprint(fingerprint))
         return makeError(SshFailure::TrustRefused,
-                         QStringLiteral("\"%1\" is not a SHA256 fingerprint: copy it whole, as "
-                                        "SHA256: and 43 characters.")
+                         tunnelSaid(QT_TR_NOOP("\"%1\" is not a SHA256 fingerprint: copy it "
+                                               "whole, as SHA256: and 43 characters."))
                              .arg(fingerprint));
     const bool changed = m_error.kind == SshFailure::HostKeyChanged;
     if (changed && mode != TrustMode::ReplaceChanged)
         return makeError(SshFailure::TrustRefused,
-                         QStringLiteral("The host key changed since it was trusted; this profile "
-                                        "does not allow replacing it. Ask the host's "
-                                        "administrator, and remove the old key from %1 by hand "
-                                        "if the change is expected.")
+                         tunnelSaid(QT_TR_NOOP("The host key changed since it was trusted; "
+                                               "this profile does not allow replacing it. Ask "
+                                               "the host's administrator, and remove the old "
+                                               "key from %1 by hand if the change is expected."))
                              .arg(m_knownHosts));
     if (m_state == State::Starting || m_state == State::Up)
         return makeError(SshFailure::TrustRefused,
-                         QStringLiteral("The tunnel is open: its host key is trusted already."));
+                         tunnelSaid(QT_TR_NOOP("The tunnel is open: its host key is trusted "
+                                               "already.")));
     if (auto ready = prepare(); !ready)
         return ready.error();
     const bool jumpKey = m_error.isHostKeyProblem() && m_error.hostKey.onJumpHost && m_target.jump;
@@ -567,8 +585,8 @@ core::Result<bool, SshError> SshTunnel::trustHostKey(const QString &fingerprint,
         if (key.fingerprint != fingerprint) {
             SshError e = makeError(
                 SshFailure::TrustRefused,
-                QStringLiteral("%1 offers the key %2, not %3: nothing was trusted. Check the "
-                               "fingerprint with the host's administrator.")
+                tunnelSaid(QT_TR_NOOP("%1 offers the key %2, not %3: nothing was trusted. "
+                                      "Check the fingerprint with the host's administrator."))
                     .arg(endpoint.display(),
                          key.fingerprint.isEmpty() ? key.error : key.fingerprint, fingerprint));
             e.hostKey.offeredFingerprint = key.fingerprint;
@@ -578,12 +596,12 @@ core::Result<bool, SshError> SshTunnel::trustHostKey(const QString &fingerprint,
         const QString host = QString::fromUtf8(line.trimmed().split(' ').value(0));
         if (auto written = appendKnownHost(m_knownHosts, line, changed ? host : QString());
             !written)
-            return makeError(SshFailure::RuntimeDirectory, written.error());
+            return makeError(SshFailure::RuntimeDirectory, core::Sentence::plain(written.error()));
         qCInfo(lcSsh) << "trusted the host key of" << host << fingerprint;
         m_error = {};
         return true;
     }
-    return makeError(SshFailure::TrustRefused, QStringLiteral("The host offered no key."));
+    return makeError(SshFailure::TrustRefused, tunnelSaid(QT_TR_NOOP("The host offered no key.")));
 }
 
 } // namespace ssh

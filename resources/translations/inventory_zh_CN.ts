@@ -1167,6 +1167,38 @@
         <source>the change lock on %1 is no longer held by this change (%2): nothing was sent; start the change again</source>
         <translation>%1 上的变更锁已不再由本次变更持有（%2）：未发送任何内容；请重新开始变更</translation>
     </message>
+    <message>
+        <source>held by %1 for a %2 of %3 since %4 UTC (%5 s ago)</source>
+        <translation>由 %1 持有，用于对 %3 的 %2，始于 %4 UTC（%5 秒前）</translation>
+    </message>
+    <message>
+        <source>held by an unknown holder (value &apos;%1&apos;)</source>
+        <translation>由未知持有者持有（值 &apos;%1&apos;）</translation>
+    </message>
+    <message>
+        <source>%1; when it lapses is unknown</source>
+        <translation>%1；不知何时失效</translation>
+    </message>
+    <message>
+        <source>%1; it has no expiry, so it will not lapse by itself</source>
+        <translation>%1；它没有过期时间，不会自行失效</translation>
+    </message>
+    <message>
+        <source>%1; it lapses in %2 s unless its holder renews it</source>
+        <translation>%1；除非持有者续期，它将在 %2 秒后失效</translation>
+    </message>
+    <message>
+        <source>the change lock on %1 (key %2) is %3</source>
+        <translation>%1 上的变更锁（键 %2）%3</translation>
+    </message>
+    <message>
+        <source>the change lock on %1 (key %2) could not be taken: %3</source>
+        <translation>无法获取 %1 上的变更锁（键 %2）：%3</translation>
+    </message>
+    <message>
+        <source>%1. Nothing was changed: wait for that change to finish and run this again; a holder that died leaves a lock that lapses by itself when its time above runs out</source>
+        <translation>%1。未做任何更改：请等那次变更完成后再运行；若持有者已退出，它留下的锁会在上述时间到期后自行失效</translation>
+    </message>
 </context>
 <context>
     <name>functions::ChangePlan</name>
@@ -1248,6 +1280,18 @@
     <message>
         <source>ACL user &apos;%1&apos; (this session&apos;s user; the profile names no release user)</source>
         <translation>ACL 用户“%1”（本次会话的用户；配置中未指定发布用户）</translation>
+    </message>
+    <message>
+        <source>grant it to the release user</source>
+        <translation>请把该权限授予发布用户</translation>
+    </message>
+    <message>
+        <source>set a release user in the connection profile (one that may FUNCTION LIST, DUMP, LOAD and RESTORE), or grant it to this user</source>
+        <translation>请在连接配置中设置发布用户（可执行 FUNCTION LIST、DUMP、LOAD 和 RESTORE 的用户），或把该权限授予此用户</translation>
+    </message>
+    <message>
+        <source>%1 (user &apos;%2&apos; lacks this permission: %3)</source>
+        <translation>%1（用户 &apos;%2&apos; 缺少此权限：%3）</translation>
     </message>
 </context>
 <context>
@@ -1445,6 +1489,14 @@
     <message>
         <source>the backup names no library or no node</source>
         <translation>该备份没有指明函数库或节点</translation>
+    </message>
+    <message>
+        <source>a backup named %1 already exists</source>
+        <translation>名为 %1 的备份已存在</translation>
+    </message>
+    <message>
+        <source>the backup would be %1 bytes, above the limit of %2 bytes that rollback reads; nothing was changed</source>
+        <translation>备份将有 %1 字节，超过回滚可读取的 %2 字节上限；未做任何更改</translation>
     </message>
 </context>
 <context>
@@ -1683,6 +1735,30 @@
     <message>
         <source>%1 (the audit record could not be written: %2)</source>
         <translation>%1（无法写入审计记录：%2）</translation>
+    </message>
+    <message>
+        <source>backup of %1 failed: could not read FUNCTION LIST: %2</source>
+        <translation>%1 的备份失败：无法读取 FUNCTION LIST：%2</translation>
+    </message>
+    <message>
+        <source>FUNCTION DUMP on %1 failed: %2</source>
+        <translation>%1 上的 FUNCTION DUMP 失败：%2</translation>
+    </message>
+    <message>
+        <source>the libraries on %1 changed since they were read (%2): read them again and review the diff</source>
+        <translation>%1 上的函数库在读取后已变化（%2）：请重新读取并复查差异</translation>
+    </message>
+    <message>
+        <source>FUNCTION DUMP on %1 gave a payload that cannot be restored (%2): no backup was written and nothing was changed</source>
+        <translation>%1 上的 FUNCTION DUMP 给出的数据无法恢复（%2）：未写入备份，也未做任何更改</translation>
+    </message>
+    <message>
+        <source>type the library name exactly (%1) to confirm</source>
+        <translation>请准确输入函数库名称（%1）以确认</translation>
+    </message>
+    <message>
+        <source>this change is breaking (%1): acknowledge it as well</source>
+        <translation>此变更是破坏性变更（%1）：请同时勾选确认</translation>
     </message>
 </context>
 <context>
@@ -4170,6 +4246,184 @@
     </message>
 </context>
 <context>
+    <name>sentinel::SentinelResolver</name>
+    <message>
+        <source>ROLE says it is a replica of %1</source>
+        <translation>ROLE 显示它是 %1 的副本</translation>
+    </message>
+    <message>
+        <source>ROLE says it is a sentinel</source>
+        <translation>ROLE 显示它是哨兵</translation>
+    </message>
+    <message>
+        <source>ROLE could not be read: %1</source>
+        <translation>无法读取 ROLE：%1</translation>
+    </message>
+    <message>
+        <source>could not connect: %1</source>
+        <translation>无法连接：%1</translation>
+    </message>
+    <message>
+        <source>no primary of &apos;%1&apos; confirmed: the node named is not a primary (%2)</source>
+        <translation>未能确认 &apos;%1&apos; 的主节点：被指名的节点不是主节点（%2）</translation>
+    </message>
+    <message>
+        <source>no primary of &apos;%1&apos; confirmed: the node named could not be read (%2)</source>
+        <translation>未能确认 &apos;%1&apos; 的主节点：无法读取被指名的节点（%2）</translation>
+    </message>
+    <message>
+        <source>no sentinel knows a master named &apos;%1&apos;: check the name after &apos;#&apos; (SENTINEL MASTERS lists them)</source>
+        <translation>没有哨兵知道名为 &apos;%1&apos; 的主节点：请检查 &apos;#&apos; 后的名称（SENTINEL MASTERS 可列出它们）</translation>
+    </message>
+    <message>
+        <source>the sentinels refused the sentinel credentials (they are not the data node&apos;s: give the sentinel&apos;s own)</source>
+        <translation>哨兵拒绝了哨兵凭据（它们不是数据节点的凭据：请填写哨兵自己的）</translation>
+    </message>
+    <message>
+        <source>no sentinel that answered knows a master named &apos;%1&apos;</source>
+        <translation>应答的哨兵都不知道名为 &apos;%1&apos; 的主节点</translation>
+    </message>
+    <message>
+        <source>no sentinel answered the question about &apos;%1&apos; (are these sentinel ports?)</source>
+        <translation>没有哨兵回答关于 &apos;%1&apos; 的询问（这些是哨兵端口吗？）</translation>
+    </message>
+    <message>
+        <source>no sentinel could be reached</source>
+        <translation>无法连接任何哨兵</translation>
+    </message>
+    <message>
+        <source>%1. Sentinels: %2</source>
+        <translation>%1。哨兵：%2</translation>
+    </message>
+    <message>
+        <source>no sentinel listed the replicas of &apos;%1&apos;: %2</source>
+        <translation>没有哨兵列出 &apos;%1&apos; 的副本：%2</translation>
+    </message>
+    <message>
+        <source>%1 names %2 as the primary of &apos;%3&apos;</source>
+        <translation>%1 指出 %2 是 &apos;%3&apos; 的主节点</translation>
+    </message>
+    <message>
+        <source>%1 does not know the master &apos;%2&apos;</source>
+        <translation>%1 不知道主节点 &apos;%2&apos;</translation>
+    </message>
+    <message>
+        <source>%1 unreachable (%2)</source>
+        <translation>%1 无法连接（%2）</translation>
+    </message>
+    <message>
+        <source>%1 refused the sentinel credentials (%2)</source>
+        <translation>%1 拒绝了哨兵凭据（%2）</translation>
+    </message>
+    <message>
+        <source>%1 answered an error (%2)</source>
+        <translation>%1 回答了错误（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>sentinel::SentinelUrl</name>
+    <message>
+        <source>write redis-sentinel://[user:password@]host[:port][,host2[:port2]...][/db]#master-name</source>
+        <translation>请写成 redis-sentinel://[user:password@]host[:port][,host2[:port2]...][/db]#master-name</translation>
+    </message>
+    <message>
+        <source>%1 in the host list is empty: %2</source>
+        <translation>主机列表中的%1为空：%2</translation>
+    </message>
+    <message>
+        <source>%1: an IPv6 address goes in brackets, as in [::1]:26379</source>
+        <translation>%1：IPv6 地址要放在方括号中，例如 [::1]:26379</translation>
+    </message>
+    <message>
+        <source>%1: write [address]:port</source>
+        <translation>%1：请写成 [address]:port</translation>
+    </message>
+    <message>
+        <source>%1 has no host before its port</source>
+        <translation>%1 的端口前没有主机</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is not a host name or an IP address</source>
+        <translation>%1：&apos;%2&apos; 不是主机名或 IP 地址</translation>
+    </message>
+    <message>
+        <source>%1 (%2): the port must be a number from 1 to 65535</source>
+        <translation>%1（%2）：端口必须是 1 到 65535 之间的数字</translation>
+    </message>
+    <message>
+        <source>the text before &apos;@&apos; has no &apos;:&apos;: write user:password@ or :password@ (a lone word could be either)</source>
+        <translation>&apos;@&apos; 前的文字没有 &apos;:&apos;：请写成 user:password@ 或 :password@（单独一个词可能是其中任一个）</translation>
+    </message>
+    <message>
+        <source>invalid percent-encoding in the user name</source>
+        <translation>用户名中的百分号编码无效</translation>
+    </message>
+    <message>
+        <source>invalid percent-encoding in the password (write a &apos;%&apos; as %25)</source>
+        <translation>密码中的百分号编码无效（&apos;%&apos; 请写成 %25）</translation>
+    </message>
+    <message>
+        <source>the user name must not contain spaces</source>
+        <translation>用户名不能包含空格</translation>
+    </message>
+    <message>
+        <source>%1 sentinels given: at most %2 are read (a deployment runs three or five)</source>
+        <translation>给出了 %1 个哨兵：最多读取 %2 个（部署通常运行三个或五个）</translation>
+    </message>
+    <message>
+        <source>sentinel %1</source>
+        <translation>第 %1 个哨兵</translation>
+    </message>
+    <message>
+        <source>%1 (%2) is listed twice</source>
+        <translation>%1（%2）列出了两次</translation>
+    </message>
+    <message>
+        <source>the URL names no sentinel: %1</source>
+        <translation>URL 中没有哨兵：%1</translation>
+    </message>
+    <message>
+        <source>invalid percent-encoding in the parameter %1</source>
+        <translation>参数 %1 中的百分号编码无效</translation>
+    </message>
+    <message>
+        <source>%1: the database must be a number from 0 to 65535</source>
+        <translation>%1：数据库必须是 0 到 65535 之间的数字</translation>
+    </message>
+    <message>
+        <source>unknown parameter &apos;%1&apos;: the query may hold sentinelMasterId and database (or db)</source>
+        <translation>未知参数 &apos;%1&apos;：查询部分只能包含 sentinelMasterId 和 database（或 db）</translation>
+    </message>
+    <message>
+        <source>invalid percent-encoding in the master name</source>
+        <translation>主节点名称中的百分号编码无效</translation>
+    </message>
+    <message>
+        <source>two master names: #%1 and sentinelMasterId=%2; give one</source>
+        <translation>有两个主节点名称：#%1 和 sentinelMasterId=%2；请只给一个</translation>
+    </message>
+    <message>
+        <source>no master name: end the URL with #master-name, the name the sentinels monitor (as in redis-sentinel://host:26379#mymaster)</source>
+        <translation>没有主节点名称：请在 URL 末尾加上 #master-name，即哨兵监控的名称（例如 redis-sentinel://host:26379#mymaster）</translation>
+    </message>
+    <message>
+        <source>the master name must be 1 to 200 characters without spaces or control characters</source>
+        <translation>主节点名称必须是 1 到 200 个字符，不含空格或控制字符</translation>
+    </message>
+    <message>
+        <source>no sentinel is given: list them as host[:port], 26379 by default</source>
+        <translation>没有给出哨兵：请按 host[:port] 列出，默认端口 26379</translation>
+    </message>
+    <message>
+        <source>not a sentinel URL: %1</source>
+        <translation>不是哨兵 URL：%1</translation>
+    </message>
+    <message>
+        <source>&apos;/%1&apos; is not a database number (0 to 65535); the master name goes after &apos;#&apos;, as in ...:26379/0#%1</source>
+        <translation>&apos;/%1&apos; 不是数据库编号（0 到 65535）；主节点名称应写在 &apos;#&apos; 之后，例如 ...:26379/0#%1</translation>
+    </message>
+</context>
+<context>
     <name>session::ConsoleSession</name>
     <message>
         <source>the session does not follow Sentinel</source>
@@ -4364,6 +4618,251 @@
     <message>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>ssh::SshError</name>
+    <message>
+        <source>jump host %1</source>
+        <translation>跳板机 %1</translation>
+    </message>
+    <message>
+        <source>bastion %1</source>
+        <translation>堡垒机 %1</translation>
+    </message>
+    <message>
+        <source>The %1 offered a different host key (%2 %3) than the one trusted before. Someone may be intercepting the connection, or the host was reinstalled: ask its administrator for the new fingerprint before going on.</source>
+        <translation>%1 提供的主机密钥（%2 %3）与之前信任的不同。可能有人在截获连接，或者该主机已重装：继续之前，请向其管理员索取新的指纹。</translation>
+    </message>
+    <message>
+        <source>The %1 offered a host key the console does not know (%2 %3). Compare this fingerprint with one obtained from the host&apos;s administrator, then trust it, or stop.</source>
+        <translation>%1 提供了控制台不认识的主机密钥（%2 %3）。请把此指纹与从主机管理员处获得的指纹比较，然后信任它，或者停止。</translation>
+    </message>
+    <message>
+        <source>The SSH server refused every key offered. Check the user name, that the public key is in the server&apos;s authorized_keys, and that the key is loaded in ssh-agent (ssh-add) or named as the identity file; a key with a passphrase must be in the agent.</source>
+        <translation>SSH 服务器拒绝了提供的每一个密钥。请检查用户名、公钥是否在服务器的 authorized_keys 中，以及密钥是否已加载到 ssh-agent（ssh-add）或被指定为身份文件；带口令的密钥必须在 agent 中。</translation>
+    </message>
+    <message>
+        <source>The passphrase given for the identity file is wrong.</source>
+        <translation>为身份文件提供的口令不正确。</translation>
+    </message>
+    <message>
+        <source>The identity file is readable by others, so ssh ignored it: chmod 600 it.</source>
+        <translation>身份文件可被他人读取，因此 ssh 忽略了它：请对它执行 chmod 600。</translation>
+    </message>
+    <message>
+        <source>Nothing accepts SSH connections at that address and port: check the bastion&apos;s host and port.</source>
+        <translation>该地址和端口上没有接受 SSH 连接的服务：请检查堡垒机的主机和端口。</translation>
+    </message>
+    <message>
+        <source>The SSH server did not answer in time: check the address, the VPN or firewall, or raise the connect timeout.</source>
+        <translation>SSH 服务器未及时应答：请检查地址、VPN 或防火墙，或调大连接超时。</translation>
+    </message>
+    <message>
+        <source>The bastion cannot be reached from this machine (no route, or its name is unknown): check the host and the network.</source>
+        <translation>从本机无法到达堡垒机（没有路由，或其名称未知）：请检查主机和网络。</translation>
+    </message>
+    <message>
+        <source>The connection closed before SSH began: the port may not be an SSH server&apos;s, or a jump host failed (see the details).</source>
+        <translation>连接在 SSH 开始前就关闭了：该端口可能不是 SSH 服务器的，或跳板机出错（见详细信息）。</translation>
+    </message>
+    <message>
+        <source>ssh could not open the tunnel (see the details).</source>
+        <translation>ssh 无法打开隧道（见详细信息）。</translation>
+    </message>
+    <message>
+        <source>The connection goes through the jump host %1.</source>
+        <translation>连接经过跳板机 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>ssh::SshTarget</name>
+    <message>
+        <source>the host is empty</source>
+        <translation>主机为空</translation>
+    </message>
+    <message>
+        <source>the host &quot;%1&quot; begins with &apos;-&apos; (ssh would read it as an option)</source>
+        <translation>主机 &quot;%1&quot; 以 &apos;-&apos; 开头（ssh 会把它当作选项）</translation>
+    </message>
+    <message>
+        <source>the host contains a space or a control character</source>
+        <translation>主机包含空格或控制字符</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an IPv6 address</source>
+        <translation>&quot;%1&quot; 不是 IPv6 地址</translation>
+    </message>
+    <message>
+        <source>the host &quot;%1&quot; contains &apos;%2&apos;: only letters, digits, &apos;.&apos;, &apos;-&apos; and &apos;_&apos; are allowed in a host name</source>
+        <translation>主机 &quot;%1&quot; 包含 &apos;%2&apos;：主机名中只允许字母、数字、&apos;.&apos;、&apos;-&apos; 和 &apos;_&apos;</translation>
+    </message>
+    <message>
+        <source>the host name is longer than 253 characters</source>
+        <translation>主机名超过 253 个字符</translation>
+    </message>
+    <message>
+        <source>the user &quot;%1&quot; begins with &apos;-&apos; (ssh would read it as an option)</source>
+        <translation>用户 &quot;%1&quot; 以 &apos;-&apos; 开头（ssh 会把它当作选项）</translation>
+    </message>
+    <message>
+        <source>the user name contains &apos;%1&apos;: only letters, digits, &apos;.&apos;, &apos;-&apos; and &apos;_&apos; are allowed</source>
+        <translation>用户名包含 &apos;%1&apos;：只允许字母、数字、&apos;.&apos;、&apos;-&apos; 和 &apos;_&apos;</translation>
+    </message>
+    <message>
+        <source>a space or control character</source>
+        <translation>空格或控制字符</translation>
+    </message>
+    <message>
+        <source>the user name is longer than 64 characters</source>
+        <translation>用户名超过 64 个字符</translation>
+    </message>
+    <message>
+        <source>%1 &quot;%2&quot;: %3. Write it as user@host[:port].</source>
+        <translation>%1 &quot;%2&quot;：%3。请写成 user@host[:port]。</translation>
+    </message>
+    <message>
+        <source>the %1 is empty: write it as user@host[:port]</source>
+        <translation>%1为空：请写成 user@host[:port]</translation>
+    </message>
+    <message>
+        <source>it contains a space or a control character</source>
+        <translation>其中包含空格或控制字符</translation>
+    </message>
+    <message>
+        <source>the user before &apos;@&apos; is empty</source>
+        <translation>&apos;@&apos; 前的用户为空</translation>
+    </message>
+    <message>
+        <source>&apos;[&apos; without &apos;]&apos;</source>
+        <translation>有 &apos;[&apos; 但没有 &apos;]&apos;</translation>
+    </message>
+    <message>
+        <source>only &quot;:port&quot; may follow &apos;]&apos;</source>
+        <translation>&apos;]&apos; 后只能跟 &quot;:port&quot;</translation>
+    </message>
+    <message>
+        <source>the port after &apos;:&apos; is empty</source>
+        <translation>&apos;:&apos; 后的端口为空</translation>
+    </message>
+    <message>
+        <source>brackets are for IPv6 addresses</source>
+        <translation>方括号只用于 IPv6 地址</translation>
+    </message>
+    <message>
+        <source>the port &quot;%1&quot; is not a number from 1 to 65535</source>
+        <translation>端口 &quot;%1&quot; 不是 1 到 65535 之间的数字</translation>
+    </message>
+    <message>
+        <source>the identity file&apos;s name contains a line break, &apos;&quot;&apos; or &apos;%&apos; (ssh&apos;s configuration cannot name it): rename or link it</source>
+        <translation>身份文件的名称包含换行、&apos;&quot;&apos; 或 &apos;%&apos;（ssh 配置无法表示）：请重命名或建立链接</translation>
+    </message>
+    <message>
+        <source>the identity file %1 does not exist</source>
+        <translation>身份文件 %1 不存在</translation>
+    </message>
+    <message>
+        <source>the identity file %1 is not a regular file (a directory, FIFO or device is refused)</source>
+        <translation>身份文件 %1 不是普通文件（目录、FIFO 或设备文件都会被拒绝）</translation>
+    </message>
+    <message>
+        <source>the identity file %1 cannot be read by this user</source>
+        <translation>当前用户无法读取身份文件 %1</translation>
+    </message>
+    <message>
+        <source>bastion</source>
+        <translation>堡垒机</translation>
+    </message>
+    <message>
+        <source>jump host</source>
+        <translation>跳板机</translation>
+    </message>
+</context>
+<context>
+    <name>ssh::SshTunnel</name>
+    <message>
+        <source>The ssh client is not installed: install OpenSSH&apos;s client (Debian: sudo apt-get install openssh-client) and try again.</source>
+        <translation>未安装 ssh 客户端：请安装 OpenSSH 客户端（Debian：sudo apt-get install openssh-client）后重试。</translation>
+    </message>
+    <message>
+        <source>The SSH connection was not up within %1 s: check the bastion, or raise the connect timeout.</source>
+        <translation>SSH 连接未在 %1 秒内建立：请检查堡垒机，或调大连接超时。</translation>
+    </message>
+    <message>
+        <source>%1: set XDG_RUNTIME_DIR or TMPDIR to a directory of your own.</source>
+        <translation>%1：请把 XDG_RUNTIME_DIR 或 TMPDIR 设为你自己的目录。</translation>
+    </message>
+    <message>
+        <source>The data directory&apos;s path contains &apos;&quot;&apos; or a line break, which an ssh configuration cannot name: set INVENTORY_DATA_DIR to another directory.</source>
+        <translation>数据目录的路径包含 &apos;&quot;&apos; 或换行，ssh 配置无法表示：请把 INVENTORY_DATA_DIR 设为其他目录。</translation>
+    </message>
+    <message>
+        <source>The passphrase helper inventory-ssh-askpass was not found next to the program or in $INVENTORY_SSH_ASKPASS: reinstall the console, or load the key into ssh-agent (ssh-add).</source>
+        <translation>在程序旁或 $INVENTORY_SSH_ASKPASS 中找不到口令助手 inventory-ssh-askpass：请重新安装控制台，或把密钥加载到 ssh-agent（ssh-add）。</translation>
+    </message>
+    <message>
+        <source>The passphrase channel could not listen: %1</source>
+        <translation>口令通道无法监听：%1</translation>
+    </message>
+    <message>
+        <source>ssh was given the identity file&apos;s passphrase: check that it is the right one.</source>
+        <translation>已向 ssh 提供身份文件的口令：请确认它是正确的。</translation>
+    </message>
+    <message>
+        <source>Trusted before: %1; offered now: %2.</source>
+        <translation>之前信任的：%1；现在提供的：%2。</translation>
+    </message>
+    <message>
+        <source>(unreadable)</source>
+        <translation>（无法读取）</translation>
+    </message>
+    <message>
+        <source>The SSH tunnel to %1 closed (ssh exited with %2): the bastion went away or ssh was stopped. Commands in flight have an unknown outcome; reconnect to open it again.</source>
+        <translation>到 %1 的 SSH 隧道已关闭（ssh 以 %2 退出）：堡垒机已断开或 ssh 被停止。进行中的命令结果未知；请重新连接以再次打开隧道。</translation>
+    </message>
+    <message>
+        <source>a signal</source>
+        <translation>信号</translation>
+    </message>
+    <message>
+        <source>The SSH tunnel is not up: open it before forwarding.</source>
+        <translation>SSH 隧道未建立：请先打开隧道再转发。</translation>
+    </message>
+    <message>
+        <source>Cannot forward to &quot;%1&quot; port %2: %3</source>
+        <translation>无法转发到 &quot;%1&quot; 的端口 %2：%3</translation>
+    </message>
+    <message>
+        <source>the port is 0</source>
+        <translation>端口为 0</translation>
+    </message>
+    <message>
+        <source>The SSH master could not forward a local port to %1: %2</source>
+        <translation>SSH 主连接无法把本地端口转发到 %1：%2</translation>
+    </message>
+    <message>
+        <source>The host key could not be read again: %1</source>
+        <translation>无法再次读取主机密钥：%1</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a SHA256 fingerprint: copy it whole, as SHA256: and 43 characters.</source>
+        <translation>&quot;%1&quot; 不是 SHA256 指纹：请完整复制，即 SHA256: 加 43 个字符。</translation>
+    </message>
+    <message>
+        <source>The host key changed since it was trusted; this profile does not allow replacing it. Ask the host&apos;s administrator, and remove the old key from %1 by hand if the change is expected.</source>
+        <translation>主机密钥在信任后已变化；此配置不允许替换它。请询问主机管理员；如果变化是预期的，请手动从 %1 中删除旧密钥。</translation>
+    </message>
+    <message>
+        <source>The tunnel is open: its host key is trusted already.</source>
+        <translation>隧道已打开：其主机密钥已被信任。</translation>
+    </message>
+    <message>
+        <source>%1 offers the key %2, not %3: nothing was trusted. Check the fingerprint with the host&apos;s administrator.</source>
+        <translation>%1 提供的密钥是 %2，而不是 %3：未信任任何密钥。请与主机管理员核对指纹。</translation>
+    </message>
+    <message>
+        <source>The host offered no key.</source>
+        <translation>主机没有提供密钥。</translation>
     </message>
 </context>
 <context>

@@ -123,7 +123,7 @@ void ConnectionTestArea::findPrimary(const profiles::ConnectionProfile &profile,
     connect(m_resolver, &sentinel::SentinelResolver::failed, this,
             [this](const sentinel::ResolveError &e) {
                 stopResolving();
-                showNotTested(tr("Not tested: %1").arg(e.message));
+                showNotTested(tr("Not tested: %1").arg(e.messageText));
             });
     m_resolver->resolve();
 }

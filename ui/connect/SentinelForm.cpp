@@ -103,7 +103,9 @@ void SentinelForm::updateNotes()
     emit masterSet(enabled);
     QString problem;
     if (enabled)
-        if (const auto list = sentinel::parseSentinelList(m_sentinels->text()); !list.ok())
+        if (const auto list =
+                sentinel::parseSentinelList(m_sentinels->text(), core::Wording::Translated);
+            !list.ok())
             problem = list.error();
     m_sentinelsNote->setStyleSheet(problem.isEmpty() ? QString() : errorStyle());
     m_sentinelsNote->setText(problem.isEmpty()

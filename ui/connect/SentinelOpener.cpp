@@ -106,7 +106,7 @@ void SentinelOpener::fail(const sentinel::ResolveError &error)
                                 QMessageBox::Close, m_owner ? m_owner->window() : nullptr);
     box->setObjectName(QStringLiteral("sentinelFailureBox"));
     box->setInformativeText(nextStep(error.failure));
-    box->setDetailedText(error.message);
+    box->setDetailedText(error.messageText);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
     emit failed(error.message);

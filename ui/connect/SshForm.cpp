@@ -114,7 +114,8 @@ void SshForm::updateNotes()
     const QString identity = m_identity.edit->text().trimmed();
     QString problem;
     if (!bastion.isEmpty())
-        if (const auto e = ssh::parseEndpoint(bastion, tr("bastion")); !e.ok())
+        if (const auto e = ssh::parseEndpoint(bastion, tr("bastion"), core::Wording::Translated);
+            !e.ok())
             problem = e.error();
     showNote(m_bastion.note, problem,
              bastion.isEmpty()          ? tr("No bastion: the console connects to the server "
@@ -124,7 +125,8 @@ void SshForm::updateNotes()
                                              "login name."));
     problem.clear();
     if (!jump.isEmpty())
-        if (const auto e = ssh::parseEndpoint(jump, tr("jump host")); !e.ok())
+        if (const auto e = ssh::parseEndpoint(jump, tr("jump host"), core::Wording::Translated);
+            !e.ok())
             problem = e.error();
     if (!jump.isEmpty() && bastion.isEmpty())
         problem = tr("A jump host needs a bastion.");

@@ -48,8 +48,9 @@ void TunnelOpener::open(const profiles::ConnectionProfile &profile)
 {
     cancel();
     m_route = profile.ssh.bastion; // as written, until it is parsed
-    const auto target = ssh::parseTarget({profile.ssh.bastion, profile.ssh.jump,
-                                          profile.ssh.identityFile, profile.ssh.useSshConfig});
+    const auto target = ssh::parseTarget(
+        {profile.ssh.bastion, profile.ssh.jump, profile.ssh.identityFile, profile.ssh.useSshConfig},
+        core::Wording::Translated);
     if (!target.ok()) {
         fail(tr("The SSH settings cannot be used: %1. Fix them on the SSH tab.")
                  .arg(target.error()));
@@ -134,7 +135,7 @@ void TunnelOpener::onFailed(const ssh::SshError &failure)
         askPassphrase();
         return;
     }
-    fail(error.message, error.sshOutput);
+    fail(error.messageText, error.sshOutput);
 }
 
 void TunnelOpener::askToTrust(const ssh::SshError &error)
@@ -169,7 +170,7 @@ void TunnelOpener::trust(const QString &fingerprint, bool replaceChanged)
                                                       : ssh::SshTunnel::TrustMode::UnknownOnly;
     const auto trusted = m_tunnel->trustHostKey(fingerprint, mode);
     if (!trusted.ok()) {
-        fail(trusted.error().message, trusted.error().sshOutput);
+        fail(trusted.error().messageText, trusted.error().sshOutput);
         return;
     }
     start(tr("Host key trusted. Opening the SSH tunnel via %1…").arg(m_route));

@@ -92,10 +92,10 @@ void BackupPage::run()
         NoticeBanner::Kind::Info,
         tr("Reading the libraries and the dump as user '%1'…").arg(m_change.context().loadUser));
     emit completeChanged();
-    m_change.backup([this](const core::Result<functions::FunctionBackup, QString> &result) {
+    m_change.backup([this](const core::Result<functions::FunctionBackup, core::Sentence> &result) {
         if (!result) {
             m_summary->setNotice(NoticeBanner::Kind::Danger,
-                                 tr("No backup, so no change: %1").arg(result.error()));
+                                 tr("No backup, so no change: %1").arg(result.error().text));
             m_again->show();
             return;
         }

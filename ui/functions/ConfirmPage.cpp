@@ -129,7 +129,7 @@ bool ConfirmPage::isComplete() const
 
 bool ConfirmPage::validatePage()
 {
-    const QString why = m_change.confirm(m_typed->text(), m_acknowledge->isChecked());
+    const QString why = m_change.confirmation(m_typed->text(), m_acknowledge->isChecked()).text;
     m_error->setNotice(NoticeBanner::Kind::Danger, why);
     return why.isEmpty();
 }
