@@ -120,11 +120,7 @@ class TstFunctionsCaseTwins : public testsupport::ChangeTest
 private slots:
     void initTestCase()
     {
-        QCOMPARE(startServer(), QString());
-        profiles::ConnectionProfile p;
-        p.name = QStringLiteral("twins test");
-        p.environment = QStringLiteral("local");
-        m_gate = std::make_unique<gate::WriteGate>(*m_c, p);
+        QCOMPARE(startServerWithLocalGate(QStringLiteral("twins test")), QString());
     }
 
     void init()

@@ -62,18 +62,8 @@ class TstFunctionsLoad : public testsupport::ChangeTest
     std::unique_ptr<LibraryChange> prepared(ChangeSpec spec, bool acknowledge = false,
                                             ChangeContext ctx = {})
     {
-        auto change = std::make_unique<LibraryChange>(ctx.nodes.isEmpty() ? context() : ctx, spec);
-        change->fetchStateBlocking();
-        const PreflightReport p = change->preflightBlocking();
-        if (!p.passed())
-            qWarning("preflight refused: %s", qPrintable(p.refusal()));
-        const auto b = change->backupBlocking();
-        if (!b.ok())
-            qWarning("backup failed: %s", qPrintable(b.error()));
-        const QString why = change->confirm(spec.library, acknowledge);
-        if (!why.isEmpty())
-            qWarning("not confirmed: %s", qPrintable(why));
-        return change;
+        return testsupport::preparedChange(ctx.nodes.isEmpty() ? context() : ctx, spec,
+                                           acknowledge);
     }
     // One record per write: each attempt paired with its outcome.
     QList<inventory::AuditRecord> audit()

@@ -5,9 +5,12 @@
 // directory and an audit log inside the test's temporary directory, and for a standalone
 // server its one node, read through `client` (and changed through `loader` when set).
 #include "functions/ChangePlan.h"
+#include "functions/LibraryChange.h"
 #include "redis/RedisClient.h"
 
 #include <QTemporaryDir>
+
+#include <memory>
 
 namespace testsupport {
 
@@ -30,6 +33,26 @@ inline functions::ChangeContext singleNodeContext(redis::RedisClient &client, ga
     functions::ChangeContext c = changeContext(gate, dir, profile);
     c.nodes << functions::ChangeTarget{client.address(), &client, loader};
     return c;
+}
+
+// A change taken through every step up to the confirmation: what is left is execute(). A
+// step that does not pass is logged, not failed: the tests of refusals go on from there.
+inline std::unique_ptr<functions::LibraryChange>
+preparedChange(const functions::ChangeContext &context, const functions::ChangeSpec &spec,
+               bool acknowledge = false)
+{
+    auto change = std::make_unique<functions::LibraryChange>(context, spec);
+    change->fetchStateBlocking();
+    const functions::PreflightReport p = change->preflightBlocking();
+    if (!p.passed())
+        qWarning("preflight refused: %s", qPrintable(p.refusal()));
+    const auto b = change->backupBlocking();
+    if (!b.ok())
+        qWarning("backup failed: %s", qPrintable(b.error()));
+    const QString why = change->confirm(spec.library, acknowledge);
+    if (!why.isEmpty())
+        qWarning("not confirmed: %s", qPrintable(why));
+    return change;
 }
 
 } // namespace testsupport

@@ -51,6 +51,17 @@ protected:
             return QStringLiteral("no temporary directory: %1").arg(m_dir.errorString());
         return ServerTest::startServer(library);
     }
+    // The server, and a write gate on it for a profile of this name labelled local.
+    QString startServerWithLocalGate(const QString &profileName)
+    {
+        if (QString why = startServer(); !why.isEmpty())
+            return why;
+        profiles::ConnectionProfile p;
+        p.name = profileName;
+        p.environment = QStringLiteral("local");
+        m_gate = std::make_unique<gate::WriteGate>(*m_c, p);
+        return {};
+    }
 };
 
 } // namespace testsupport

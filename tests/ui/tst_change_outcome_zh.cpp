@@ -79,20 +79,11 @@ class TstChangeOutcomeZh : public testsupport::ChangeTest
     {
         return testsupport::singleNodeContext(*m_c, m_gate.get(), m_dir, "zh test");
     }
-    // Read, preflight, backup and confirm: what is left is execute().
+    // Read, preflight, backup and confirm (a breaking change unacknowledged): what is left is
+    // execute().
     std::unique_ptr<LibraryChange> prepared(const ChangeSpec &spec)
     {
-        auto change = std::make_unique<LibraryChange>(context(), spec);
-        change->fetchStateBlocking();
-        const PreflightReport p = change->preflightBlocking();
-        if (!p.passed())
-            qWarning("preflight refused: %s", qPrintable(p.refusal()));
-        const auto b = change->backupBlocking();
-        if (!b.ok())
-            qWarning("backup failed: %s", qPrintable(b.error()));
-        // Refused for a breaking change until it is acknowledged as well.
-        change->confirm(spec.library, false);
-        return change;
+        return testsupport::preparedChange(context(), spec);
     }
 
 private slots:
@@ -101,11 +92,7 @@ private slots:
         QVERIFY(m_dir.isValid());
         QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path());
         QCoreApplication::setOrganizationName(QStringLiteral("InventoryConsoleTest"));
-        QCOMPARE(startServer(), QString());
-        profiles::ConnectionProfile p;
-        p.name = QStringLiteral("zh test");
-        p.environment = QStringLiteral("local");
-        m_gate = std::make_unique<gate::WriteGate>(*m_c, p);
+        QCOMPARE(startServerWithLocalGate(QStringLiteral("zh test")), QString());
     }
 
     // Before the Chinese tests: a translator cannot be taken back from outside.

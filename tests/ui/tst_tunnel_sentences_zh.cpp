@@ -69,11 +69,7 @@ private slots:
         QVERIFY(m_dir.isValid());
         QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path());
         QCoreApplication::setOrganizationName(QStringLiteral("InventoryConsoleTest"));
-        QCOMPARE(startServer(), QString());
-        profiles::ConnectionProfile p;
-        p.name = QStringLiteral("zh tunnel");
-        p.environment = QStringLiteral("local");
-        m_gate = std::make_unique<gate::WriteGate>(*m_c, p);
+        QCOMPARE(startServerWithLocalGate(QStringLiteral("zh tunnel")), QString());
     }
 
     // Before the Chinese tests: a translator cannot be taken back from outside.
