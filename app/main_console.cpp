@@ -67,12 +67,31 @@ void quitOnTerminationSignals(QApplication &app)
         ::sigaction(sig, &sa, nullptr);
 }
 
+constexpr const char *StartupContext = "main";
+
 // Profiles, the theme, the language and library folders are saved in one settings file: made
 // private before anything writes it, it stays private (core/DataPaths.h).
 void makeSettingsPrivate()
 {
     if (auto privateSettings = core::makeFilePrivate(QSettings().fileName()); !privateSettings)
         std::fprintf(stderr, "inventory-console: %s\n", qPrintable(privateSettings.error()));
+}
+
+// The first parse ran before QApplication, so before any translator: the stderr line keeps
+// its English, and the box says the same once more in the window's language.
+void reportRefusedArguments(profiles::ConsoleCommandLine &commandLine, int argc, char *argv[])
+{
+    const QString english = commandLine.error().english;
+    commandLine.parse(argc, argv);
+    const core::Sentence why{english, commandLine.error().text};
+    ui::reportStartupError(
+        core::Sentence::translated(StartupContext,
+                                   QT_TRANSLATE_NOOP("main", "The console cannot start with these "
+                                                             "arguments.")),
+        core::Sentence::translated(StartupContext,
+                                   QT_TRANSLATE_NOOP("main", "%1\n\nRun inventory-console --help "
+                                                             "for the options."))
+            .arg(why));
 }
 
 } // namespace
@@ -111,10 +130,7 @@ int main(int argc, char *argv[])
     // Before the first window: widgets take their text when they are built.
     ui::installUiTranslators(app, ui::savedUiLanguage());
     if (action == profiles::ConsoleCommandLine::Action::Refuse) {
-        ui::reportStartupError(QStringLiteral("The console cannot start with these arguments."),
-                               commandLine.errorText()
-                                   + QStringLiteral("\n\nRun inventory-console --help for the "
-                                                    "options."));
+        reportRefusedArguments(commandLine, argc, argv);
         return 2;
     }
     const profiles::ConsoleStartup &startup = commandLine.startup();
@@ -139,8 +155,11 @@ int main(int argc, char *argv[])
 
     // No connection given: the embedded demo.
     if (!demoServer.start()) {
-        ui::reportStartupError(QStringLiteral("The embedded demo could not start."),
-                               demoServer.errorString());
+        ui::reportStartupError(
+            core::Sentence::translated(StartupContext,
+                                       QT_TRANSLATE_NOOP("main", "The embedded demo could not "
+                                                                 "start.")),
+            demoServer.error());
         return 1;
     }
     profiles::ConnectionProfile demoProfile;

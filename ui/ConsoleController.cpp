@@ -101,8 +101,12 @@ void ConsoleController::openBehindSentinel(const profiles::ConnectionProfile &pr
                       tunnel](const QString &sentinelPassword) {
         const auto config = session::sentinelConfig(profile, password, sentinelPassword, tunnel);
         if (!config.ok()) {
-            reportStartupError(tr("The profile's Sentinel settings cannot be used."),
-                               config.error());
+            reportStartupError(
+                core::Sentence::translated("ui::ConsoleController",
+                                           QT_TRANSLATE_NOOP("ui::ConsoleController",
+                                                             "The profile's Sentinel settings "
+                                                             "cannot be used.")),
+                core::Sentence::plain(config.error()));
             return;
         }
         auto *opener = new SentinelOpener(nullptr, this);

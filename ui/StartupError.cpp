@@ -7,13 +7,14 @@
 
 namespace ui {
 
-void reportStartupError(const QString &summary, const QString &detail)
+void reportStartupError(const core::Sentence &summary, const core::Sentence &detail)
 {
-    std::fprintf(stderr, "inventory-console: %s %s\n", qPrintable(summary), qPrintable(detail));
-    QMessageBox box(QMessageBox::Critical, QStringLiteral("Inventory Console"), summary,
+    std::fprintf(stderr, "inventory-console: %s %s\n", qPrintable(summary.english),
+                 qPrintable(detail.english));
+    QMessageBox box(QMessageBox::Critical, QStringLiteral("Inventory Console"), summary.text,
                     QMessageBox::Close);
     box.setObjectName(QStringLiteral("startupError"));
-    box.setInformativeText(detail);
+    box.setInformativeText(detail.text);
     box.exec();
 }
 

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include <QString>
+#include "core/Wording.h"
 
 namespace ui {
 
-// Says why the console cannot start: one line on stderr, and a message box, because a console
-// started from a desktop launcher has no terminal to read the line from.
-void reportStartupError(const QString &summary, const QString &detail);
+// Says why the console cannot start: one line on stderr (English, as the logs), and a message
+// box in the window's language, because a console started from a desktop launcher has no
+// terminal to read the line from.
+void reportStartupError(const core::Sentence &summary, const core::Sentence &detail);
 
 } // namespace ui

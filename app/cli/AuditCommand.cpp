@@ -104,9 +104,9 @@ std::optional<QString> writeReportFiles(const readiness::ReadinessReport &report
           std::pair{&o.html, &readiness::ReadinessReport::writeHtml}}) {
         if (!parser.isSet(*option))
             continue;
-        const QString problem = (report.*write)(parser.value(*option));
+        const core::Sentence problem = (report.*write)(parser.value(*option));
         if (!problem.isEmpty())
-            return problem;
+            return problem.english;
     }
     return std::nullopt;
 }

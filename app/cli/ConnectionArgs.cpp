@@ -77,7 +77,7 @@ std::optional<QString> ConnectionArgs::applyLabelProblem(const QCommandLineParse
         const profiles::UrlLabel saved =
             profiles::labelForUrl(profile, env, profiles::ProfileStore(&settings).list());
         if (!saved.refusal.isEmpty())
-            return QStringLiteral("--environment: %1").arg(saved.refusal);
+            return QStringLiteral("--environment: %1").arg(saved.refusal.english);
         profile.environment = saved.environment; // empty: environmentKind() applies the host rule
         return std::nullopt;
     }

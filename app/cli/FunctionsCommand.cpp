@@ -143,7 +143,8 @@ void reportJournals(const QList<functions::LoadJournalEntry> &pending, redis::Co
                 if (l.name == e.library)
                     now = &l;
         context.err << context.commandName
-                    << ": warning: " << e.notice(now, libs ? QString() : libs.error()) << '\n';
+                    << ": warning: " << e.notice(now, libs ? QString() : libs.error()).english
+                    << '\n';
         if (libs)
             functions::clearLoadJournal(e);
     }

@@ -108,7 +108,7 @@ int DemoServer::removeStale(const QString &stateDir)
 bool DemoServer::start(const Options &options)
 {
     stop();
-    m_error.clear();
+    m_error = {};
     const QString stateDir = options.stateDir.isEmpty() ? defaultStateDir() : options.stateDir;
     if (const int n = removeStale(stateDir))
         qCInfo(lcDemo) << "cleaned up" << n << "demo server(s) left behind by a killed console";
@@ -116,8 +116,8 @@ bool DemoServer::start(const Options &options)
     LocalRedisServer::Options o;
     o.extraArgs = options.serverArgs;
     if (!m_server.start(o)) {
-        m_error = m_server.errorString();
-        qCWarning(lcDemo) << "the demo server did not start:" << m_error;
+        m_error = m_server.error();
+        qCWarning(lcDemo) << "the demo server did not start:" << m_error.english;
         return false;
     }
     writeState(stateDir);

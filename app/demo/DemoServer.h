@@ -32,7 +32,7 @@ public:
     DemoServer(const DemoServer &) = delete;
     DemoServer &operator=(const DemoServer &) = delete;
 
-    // Removes stale demos first, then starts. On failure errorString() says what to do
+    // Removes stale demos first, then starts. On failure error() says what to do
     // (including how to install redis-server when it is missing).
     bool start(const Options &options);
     bool start() { return start(Options{}); }
@@ -46,7 +46,7 @@ public:
     // files, so that it is removed with them.
     QString ledgerPath() const { return m_server.directory() + QStringLiteral("/ledger.db"); }
     QString stateFile() const { return m_stateFile; }
-    QString errorString() const { return m_error; }
+    const core::Sentence &error() const { return m_error; }
     redis::ConnectionOptions connectionOptions() const;
 
     // Where state files live: QStandardPaths::RuntimeLocation/inventory-console, or a
@@ -62,7 +62,7 @@ private:
 
     LocalRedisServer m_server;
     QString m_stateFile;
-    QString m_error;
+    core::Sentence m_error;
 };
 
 } // namespace demo

@@ -44,6 +44,11 @@ static bool portFree(quint16 port)
 }
 
 namespace {
+
+core::Sentence said(const char *source)
+{
+    return core::Sentence::translated("demo::LocalRedisServer", source);
+}
 struct PortRange
 {
     int low = 32768; // Linux's default ip_local_port_range
@@ -103,22 +108,26 @@ bool LocalRedisServer::answers(bool plainPing) const
 bool LocalRedisServer::start(const Options &options)
 {
     stop();
-    m_error.clear();
+    m_error = {};
     const QString exe = findExecutable();
     if (exe.isEmpty()) {
         m_error = qEnvironmentVariableIsEmpty("INVENTORY_REDIS_SERVER")
-                      ? QStringLiteral("redis-server was not found on PATH. Install it with "
-                                       "'sudo apt-get install redis-server' (or run scripts/deps).")
-                      : QStringLiteral("INVENTORY_REDIS_SERVER=%1 is not an executable file "
-                                       "(scripts/servers prints the built ones)")
+                      ? said(QT_TRANSLATE_NOOP("demo::LocalRedisServer",
+                                               "redis-server was not found on PATH. Install it "
+                                               "with 'sudo apt-get install redis-server' (or run "
+                                               "scripts/deps)."))
+                      : said(QT_TRANSLATE_NOOP("demo::LocalRedisServer",
+                                               "INVENTORY_REDIS_SERVER=%1 is not an executable "
+                                               "file (scripts/servers prints the built ones)"))
                             .arg(qEnvironmentVariable("INVENTORY_REDIS_SERVER"));
         return false;
     }
     m_dir = std::make_unique<QTemporaryDir>(QDir::tempPath()
                                             + QStringLiteral("/inventory-redis-XXXXXX"));
     if (!m_dir->isValid()) {
-        m_error =
-            QStringLiteral("could not create a temporary directory: %1").arg(m_dir->errorString());
+        m_error = said(QT_TRANSLATE_NOOP("demo::LocalRedisServer",
+                                         "could not create a temporary directory: %1"))
+                      .arg(m_dir->errorString());
         return false;
     }
     // Cluster mode binds port + 10000 as well, whoever asked for it: a port above 55535 has
@@ -127,7 +136,8 @@ bool LocalRedisServer::start(const Options &options)
         options.needsBusPort || options.extraArgs.contains(QStringLiteral("--cluster-enabled"));
     m_port = options.port ? options.port : freePort(busPort);
     if (m_port == 0) {
-        m_error = QStringLiteral("no free loopback port was found");
+        m_error =
+            said(QT_TRANSLATE_NOOP("demo::LocalRedisServer", "no free loopback port was found"));
         return false;
     }
     QStringList args{QStringLiteral("--port"),       QString::number(m_port),
@@ -142,8 +152,8 @@ bool LocalRedisServer::start(const Options &options)
     if (!options.configText.isEmpty()) {
         QFile conf(m_dir->filePath(QStringLiteral("redis.conf")));
         if (!conf.open(QIODevice::WriteOnly) || conf.write(options.configText) < 0) {
-            m_error =
-                QStringLiteral("could not write %1: %2").arg(conf.fileName(), conf.errorString());
+            m_error = said(QT_TRANSLATE_NOOP("demo::LocalRedisServer", "could not write %1: %2"))
+                          .arg(conf.fileName(), conf.errorString());
             return false;
         }
         args.prepend(conf.fileName());
@@ -155,23 +165,26 @@ bool LocalRedisServer::start(const Options &options)
     m_process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
     m_process->start(exe, args);
     if (!m_process->waitForStarted(options.startTimeoutMs)) {
-        m_error =
-            QStringLiteral("redis-server could not be started: %1").arg(m_process->errorString());
+        m_error = said(QT_TRANSLATE_NOOP("demo::LocalRedisServer",
+                                         "redis-server could not be started: %1"))
+                      .arg(m_process->errorString());
         return false;
     }
     const QDeadlineTimer deadline(options.startTimeoutMs);
     while (!deadline.hasExpired()) {
         if (m_process->state() != QProcess::Running) {
-            m_error = QStringLiteral("redis-server exited at start-up: %1").arg(logTail(5));
+            m_error = said(QT_TRANSLATE_NOOP("demo::LocalRedisServer",
+                                             "redis-server exited at start-up: %1"))
+                          .arg(logTail(5));
             return false;
         }
         if (answers(options.answersPlainPing))
             return true;
         QThread::msleep(20);
     }
-    m_error = QStringLiteral("redis-server did not answer on port %1 within %2 ms")
-                  .arg(m_port)
-                  .arg(options.startTimeoutMs);
+    m_error = said(QT_TRANSLATE_NOOP("demo::LocalRedisServer",
+                                     "redis-server did not answer on port %1 within %2 ms"))
+                  .arg(m_port, options.startTimeoutMs);
     stop();
     return false;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/Wording.h"
+
 #include <QProcess>
 #include <QStringList>
 #include <QTemporaryDir>
@@ -43,7 +45,7 @@ public:
     static quint16 freePort(bool withBusPort = false);
 
     // Starts and waits until the server answers (see Options::answersPlainPing). On failure returns
-    // false and errorString() says what to do.
+    // false and error() says what to do.
     bool start(const Options &options);
     void stop(); // SIGTERM, then SIGKILL after a grace period
     void kill(); // SIGKILL at once (tests of a dying server)
@@ -51,7 +53,7 @@ public:
     quint16 port() const { return m_port; }
     QString directory() const;
     qint64 pid() const;
-    QString errorString() const { return m_error; }
+    const core::Sentence &error() const { return m_error; }
     QString logTail(int lines = 20) const;
 
 private:
@@ -60,7 +62,7 @@ private:
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<QProcess> m_process;
     quint16 m_port = 0;
-    QString m_error;
+    core::Sentence m_error;
 };
 
 } // namespace demo

@@ -200,8 +200,7 @@ core::Sentences LibraryChange::refusalSentences() const
 core::Sentences LibraryChange::warningSentences() const
 {
     core::Sentences out;
-    for (const QString &interrupted : m_interrupted)
-        out << core::Sentence::plain(interrupted); // the load journal's own words
+    out << m_interrupted;
     out << driftNotes();
     for (const NodeState &s : m_states)
         for (const core::Sentence &w : m_spec.warnings(s))

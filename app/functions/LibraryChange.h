@@ -167,7 +167,7 @@ private:
     Stage m_stage = Stage::New;
     bool m_awaitsAcknowledgement = false;
     QList<NodeState> m_states;
-    QStringList m_interrupted; // noteInterruptedChanges()
+    core::Sentences m_interrupted; // noteInterruptedChanges()
     std::optional<FunctionBackup> m_backup;
     ChangeLease *m_lease;     // a child: held from backup() to the end of execute()
     quint64 m_generation = 0; // a newer fetchState() drops the answers of an older one

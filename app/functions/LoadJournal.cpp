@@ -45,20 +45,64 @@ bool writerStillRuns(qint64 pid)
     return pid > 0 && (::kill(pid_t(pid), 0) == 0 || errno == EPERM);
 }
 
+// One whole sentence per action (the word order differs by language); empty for an action
+// this build does not know.
+core::Sentence interruptedSentence(const QString &action)
+{
+    using core::Sentence;
+    const char *ctx = "functions::LoadJournal";
+    if (action == QLatin1String("load"))
+        return Sentence::translated(ctx, QT_TRANSLATE_NOOP("functions::LoadJournal",
+                                                           "a load of %1 %2 was interrupted at "
+                                                           "%3 UTC (backup %4); %5"));
+    if (action == QLatin1String("delete"))
+        return Sentence::translated(ctx, QT_TRANSLATE_NOOP("functions::LoadJournal",
+                                                           "a delete of %1 %2 was interrupted at "
+                                                           "%3 UTC (backup %4); %5"));
+    if (action == QLatin1String("rollback"))
+        return Sentence::translated(ctx, QT_TRANSLATE_NOOP("functions::LoadJournal",
+                                                           "a rollback of %1 %2 was interrupted "
+                                                           "at %3 UTC (backup %4); %5"));
+    if (action == QLatin1String("restore"))
+        return Sentence::translated(ctx, QT_TRANSLATE_NOOP("functions::LoadJournal",
+                                                           "a restore of %1 %2 was interrupted "
+                                                           "at %3 UTC (backup %4); %5"));
+    return {};
+}
+
 } // namespace
 
-QString LoadJournalEntry::notice(const redis::LibraryInfo *now, const QString &readError) const
+core::Sentence LoadJournalEntry::notice(const redis::LibraryInfo *now,
+                                        const QString &readError) const
 {
-    const QString state =
+    using core::Sentence;
+    const char *ctx = "functions::LoadJournal";
+    const QString version = now ? libraryVersion(now->code) : QString();
+    const Sentence state =
         !readError.isEmpty()
-            ? QStringLiteral("what %1 holds now is unknown (could not read FUNCTION LIST: %2)")
+            ? Sentence::translated(ctx, QT_TRANSLATE_NOOP("functions::LoadJournal",
+                                                          "what %1 holds now is unknown (could "
+                                                          "not read FUNCTION LIST: %2)"))
                   .arg(address, readError)
-        : now
-            ? QStringLiteral("%1 now has %2").arg(address, versionLabel(libraryVersion(now->code)))
-            : QStringLiteral("%1 now has no library %2").arg(address, library);
-    return QStringLiteral("a %1 of %2 %3 was interrupted at %4 UTC (backup %5); %6")
-        .arg(action, library, toVersion,
-             started.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), backupPath, state);
+        : !now ? Sentence::translated(
+                     ctx, QT_TRANSLATE_NOOP("functions::LoadJournal", "%1 now has no library %2"))
+                     .arg(address, library)
+        : version.isEmpty()
+            ? Sentence::translated(ctx, QT_TRANSLATE_NOOP("functions::LoadJournal",
+                                                          "%1 now has %2 without a version line"))
+                  .arg(address, library)
+            : Sentence::translated(ctx,
+                                   QT_TRANSLATE_NOOP("functions::LoadJournal", "%1 now has %2"))
+                  .arg(address, version);
+    const QString when = started.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    const Sentence known = interruptedSentence(action);
+    if (!known.isEmpty())
+        return known.arg(library, toVersion, when, backupPath, state);
+    // An action from an older or newer journal is named as written.
+    return Sentence::translated(ctx, QT_TRANSLATE_NOOP("functions::LoadJournal",
+                                                       "a %1 of %2 %3 was interrupted at %4 UTC "
+                                                       "(backup %5); %6"))
+        .arg(action, library, toVersion, when, backupPath, state);
 }
 
 QString loadJournalDirectory(const QString &backupDirectory)

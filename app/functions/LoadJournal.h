@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/Result.h"
+#include "core/Wording.h"
 #include "redis/LibraryList.h"
 
 #include <QDateTime>
@@ -30,7 +31,7 @@ struct LoadJournalEntry
     // "a load of inventory_lib_v1 1.2.0 was interrupted at 2026-11-30 23:10:05 UTC (backup
     // <path>); 127.0.0.1:6379 now has 1.0.0": what a node holds now, `now` from FUNCTION LIST
     // (nullptr: the library is not loaded), or `readError` when that could not be read.
-    QString notice(const redis::LibraryInfo *now, const QString &readError = {}) const;
+    core::Sentence notice(const redis::LibraryInfo *now, const QString &readError = {}) const;
 };
 
 // <backup directory>/load-journal/: one file per node, library and run (mode 0600).

@@ -15,6 +15,11 @@ const QString UrlOption = QStringLiteral("url");
 const QString EnvOption = QStringLiteral("env");
 const QString TabOption = QStringLiteral("tab");
 
+core::Sentence said(const char *source)
+{
+    return core::Sentence::translated("profiles::ConsoleCommandLine", source);
+}
+
 } // namespace
 
 QStringList consoleTabNames()
@@ -72,7 +77,7 @@ QString ConsoleCommandLine::helpText() const
     return text;
 }
 
-ConsoleCommandLine::Action ConsoleCommandLine::refuse(const QString &why)
+ConsoleCommandLine::Action ConsoleCommandLine::refuse(const core::Sentence &why)
 {
     m_error = why;
     return Action::Refuse;
@@ -84,17 +89,18 @@ ConsoleCommandLine::Action ConsoleCommandLine::parse(int argc, const char *const
     if (decoded.badArgument.isEmpty())
         return parse(decoded.arguments);
     m_startup = {};
-    return refuse(QStringLiteral("%1 is not valid UTF-8: a server URL is sent as text, so a "
-                                 "byte cannot be guessed; give the text in UTF-8")
+    return refuse(said(QT_TRANSLATE_NOOP("profiles::ConsoleCommandLine",
+                                         "%1 is not valid UTF-8: a server URL is sent as text, "
+                                         "so a byte cannot be guessed; give the text in UTF-8"))
                       .arg(decoded.badArgument));
 }
 
 ConsoleCommandLine::Action ConsoleCommandLine::parse(const QStringList &arguments)
 {
     m_startup = {};
-    m_error.clear();
+    m_error = {};
     if (!m_parser.parse(arguments))
-        return refuse(m_parser.errorText());
+        return refuse(core::Sentence::plain(m_parser.errorText())); // Qt's words, Qt's translation
     if (m_parser.isSet(QStringLiteral("help")))
         return Action::ShowHelp;
     if (m_parser.isSet(QStringLiteral("version")))
@@ -104,30 +110,38 @@ ConsoleCommandLine::Action ConsoleCommandLine::parse(const QStringList &argument
     // here (which server was meant?), so it is refused rather than guessed.
     for (const QString &name : {UrlOption, EnvOption, TabOption}) {
         if (m_parser.values(name).size() > 1)
-            return refuse(QStringLiteral("--%1 is given more than once.").arg(name));
+            return refuse(said(QT_TRANSLATE_NOOP("profiles::ConsoleCommandLine",
+                                                 "--%1 is given more than once."))
+                              .arg(name));
     }
 
     QStringList urls = m_parser.values(UrlOption);
     urls += m_parser.positionalArguments();
     if (urls.size() > 1)
-        return refuse(QStringLiteral("Give one server: %1 URLs were given.").arg(urls.size()));
+        return refuse(said(QT_TRANSLATE_NOOP("profiles::ConsoleCommandLine",
+                                             "Give one server: %1 URLs were given."))
+                          .arg(urls.size()));
 
     const bool demo = m_parser.isSet(DemoOption);
     const bool connect = m_parser.isSet(ConnectOption);
     if (int(demo) + int(connect) + int(!urls.isEmpty()) > 1)
-        return refuse(QStringLiteral("Choose one of --demo, --connect or a server URL."));
+        return refuse(said(QT_TRANSLATE_NOOP("profiles::ConsoleCommandLine",
+                                             "Choose one of --demo, --connect or a server URL.")));
 
     if (m_parser.isSet(TabOption)) {
         m_startup.tab = m_parser.value(TabOption).toLower();
         if (!consoleTabNames().contains(m_startup.tab.section(QLatin1Char('/'), 0, 0)))
-            return refuse(QStringLiteral("--tab must be one of %1.")
-                              .arg(consoleTabNames().join(QStringLiteral(", "))));
+            return refuse(
+                said(QT_TRANSLATE_NOOP("profiles::ConsoleCommandLine", "--tab must be one of %1."))
+                    .arg(consoleTabNames().join(QStringLiteral(", "))));
     }
 
     if (urls.isEmpty()) {
         if (m_parser.isSet(EnvOption))
-            return refuse(QStringLiteral("--env labels a server given by URL; the demo is "
-                                         "always local and a saved profile has its own label."));
+            return refuse(said(QT_TRANSLATE_NOOP("profiles::ConsoleCommandLine",
+                                                 "--env labels a server given by URL; the demo "
+                                                 "is always local and a saved profile has its "
+                                                 "own label.")));
         m_startup.target =
             connect ? ConsoleStartup::Target::ConnectDialog : ConsoleStartup::Target::Demo;
         return Action::Run;
@@ -138,11 +152,14 @@ ConsoleCommandLine::Action ConsoleCommandLine::parse(const QStringList &argument
     if (!fromOption && !url.startsWith(QLatin1String("redis://"), Qt::CaseInsensitive)
         && !url.startsWith(QLatin1String("rediss://"), Qt::CaseInsensitive)) {
         // Never echo the argument: it may be a URL with a password that lost its scheme.
-        return refuse(QStringLiteral("The argument is not a redis:// or rediss:// URL."));
+        return refuse(said(QT_TRANSLATE_NOOP("profiles::ConsoleCommandLine",
+                                             "The argument is not a redis:// or rediss:// URL.")));
     }
     auto parsed = parseRedisUrl(url);
     if (!parsed.ok())
-        return refuse(QStringLiteral("The server URL was refused: %1").arg(parsed.error().message));
+        return refuse(said(QT_TRANSLATE_NOOP("profiles::ConsoleCommandLine",
+                                             "The server URL was refused: %1"))
+                          .arg(parsed.error().message));
 
     m_startup.target = ConsoleStartup::Target::Server;
     m_startup.profile = parsed->profile;
@@ -151,11 +168,14 @@ ConsoleCommandLine::Action ConsoleCommandLine::parse(const QStringList &argument
     if (m_parser.isSet(EnvOption)) {
         given = parseEnvironment(m_parser.value(EnvOption));
         if (!given)
-            return refuse(QStringLiteral("--env must be local, test, staging or production."));
+            return refuse(said(QT_TRANSLATE_NOOP("profiles::ConsoleCommandLine",
+                                                 "--env must be local, test, staging or "
+                                                 "production.")));
     }
     const UrlLabel label = labelForUrl(m_startup.profile, given, m_saved);
     if (!label.refusal.isEmpty())
-        return refuse(QStringLiteral("--env: %1.").arg(label.refusal));
+        return refuse(said(QT_TRANSLATE_NOOP("profiles::ConsoleCommandLine", "--env: %1."))
+                          .arg(label.refusal));
     // Unlabelled, the host's rule claims a label; a Local claim still needs its proof
     // (gate/WriteGate) before anything is written.
     m_startup.profile.environment =

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ConnectionProfile.h"
+#include "core/Wording.h"
 
 #include <QCommandLineParser>
 #include <QStringList>
@@ -41,15 +42,17 @@ public:
     Action parse(int argc, const char *const *argv);
 
     const ConsoleStartup &startup() const { return m_startup; } // Action::Run
-    QString errorText() const { return m_error; }               // Action::Refuse
+    // Action::Refuse: why, made in the language of the translator installed when parse() ran
+    // (main parses before QApplication exists, so it parses once more for the window).
+    const core::Sentence &error() const { return m_error; }
     QString helpText() const; // usable before QCoreApplication exists
 
 private:
-    Action refuse(const QString &why);
+    Action refuse(const core::Sentence &why);
 
     QCommandLineParser m_parser;
     ConsoleStartup m_startup;
-    QString m_error;
+    core::Sentence m_error;
     QList<ConnectionProfile> m_saved;
 };
 

@@ -29,12 +29,15 @@ UrlLabel labelForUrl(const ConnectionProfile &fromUrl, const std::optional<Envir
         }
     }
     if (given && highest && *given < *highest) {
-        out.refusal = QStringLiteral("the label %1 would lower the server's saved label: profile "
-                                     "'%2' labels %3:%4 %5. Open that profile, or change its "
-                                     "label in the connection dialog")
-                          .arg(environmentName(*given), out.savedProfile, fromUrl.host)
-                          .arg(fromUrl.port)
-                          .arg(environmentName(*highest));
+        out.refusal =
+            core::Sentence::translated(
+                "profiles::SavedLabel",
+                QT_TRANSLATE_NOOP("profiles::SavedLabel",
+                                  "the label %1 would lower the server's saved label: profile "
+                                  "'%2' labels %3:%4 %5. Open that profile, or change its label "
+                                  "in the connection dialog"))
+                .arg(environmentName(*given), out.savedProfile, fromUrl.host,
+                     QString::number(fromUrl.port), environmentName(*highest));
         return out;
     }
     if (given)

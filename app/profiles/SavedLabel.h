@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ConnectionProfile.h"
+#include "core/Wording.h"
 
 #include <QList>
 #include <optional>
@@ -16,9 +17,9 @@ namespace profiles {
 // address and user.
 struct UrlLabel
 {
-    QString environment;  // the label to set on the URL's profile; empty: none (the host's rule)
-    QString savedProfile; // the saved profile that lent or bounded it, if any
-    QString refusal;      // non-empty: the given label would lower the saved one; open nothing
+    QString environment;    // the label to set on the URL's profile; empty: none (the host's rule)
+    QString savedProfile;   // the saved profile that lent or bounded it, if any
+    core::Sentence refusal; // non-empty: the given label would lower the saved one; open nothing
 };
 UrlLabel labelForUrl(const ConnectionProfile &fromUrl, const std::optional<Environment> &given,
                      const QList<ConnectionProfile> &saved);

@@ -52,7 +52,16 @@ QString counts(const QList<Finding> &findings)
         .arg(n[3]);
 }
 
-QString write(const QString &path, const QByteArray &bytes)
+constexpr const char *ReportContext = "readiness::ReadinessReport";
+
+core::Sentence couldNotWrite(const QString &path, const QString &why)
+{
+    return core::Sentence::translated(ReportContext, QT_TRANSLATE_NOOP("readiness::ReadinessReport",
+                                                                       "could not write %1: %2"))
+        .arg(path, why);
+}
+
+core::Sentence write(const QString &path, const QByteArray &bytes)
 {
     // QSaveFile writes beside the target and renames over it: a device node or a FIFO given
     // as the report (as root, /dev/full) would be replaced by a regular file. Reports go only
@@ -61,13 +70,17 @@ QString write(const QString &path, const QByteArray &bytes)
     {
     };
     if (::stat(QFile::encodeName(path).constData(), &st) == 0 && !S_ISREG(st.st_mode))
-        return QStringLiteral("could not write %1: it is not a regular file (a device, FIFO, "
-                              "socket or directory); give a file name")
+        return core::Sentence::translated(ReportContext,
+                                          QT_TRANSLATE_NOOP("readiness::ReadinessReport",
+                                                            "could not write %1: it is not a "
+                                                            "regular file (a device, FIFO, "
+                                                            "socket or directory); give a file "
+                                                            "name"))
             .arg(path);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || !core::makeOpenFilePrivate(file)
         || file.write(bytes) != bytes.size() || !file.commit())
-        return QStringLiteral("could not write %1: %2").arg(path, file.errorString());
+        return couldNotWrite(path, file.errorString());
     return {};
 }
 
@@ -181,7 +194,7 @@ QString ReadinessReport::html() const
     return h;
 }
 
-QString ReadinessReport::writeMarkdown(const QString &path) const
+core::Sentence ReadinessReport::writeMarkdown(const QString &path) const
 {
     const QFileInfo info(path);
     QStringList imagePaths;
@@ -189,23 +202,30 @@ QString ReadinessReport::writeMarkdown(const QString &path) const
         const QString dirName = info.completeBaseName() + QStringLiteral("-images");
         QDir dir = info.absoluteDir();
         if (!dir.mkpath(dirName))
-            return QStringLiteral("could not create %1").arg(dir.filePath(dirName));
+            return core::Sentence::translated(ReportContext,
+                                              QT_TRANSLATE_NOOP("readiness::ReadinessReport",
+                                                                "could not create the folder %1"))
+                .arg(dir.filePath(dirName));
         for (qsizetype i = 0; i < m_images.size(); ++i) {
             const QString relative = QStringLiteral("%1/%2.png").arg(dirName).arg(i + 1);
             QByteArray png;
             QBuffer buffer(&png);
             buffer.open(QIODevice::WriteOnly);
             if (!m_images[i].second.save(&buffer, "PNG"))
-                return QStringLiteral("could not write %1").arg(dir.filePath(relative));
+                return core::Sentence::translated(
+                           ReportContext, QT_TRANSLATE_NOOP("readiness::ReadinessReport",
+                                                            "could not encode the chart image "
+                                                            "%1 as PNG"))
+                    .arg(dir.filePath(relative));
             if (auto written = core::writePrivateFile(dir.filePath(relative), png); !written)
-                return written.error();
+                return core::Sentence::plain(written.error());
             imagePaths << relative;
         }
     }
     return write(path, markdown(imagePaths).toUtf8());
 }
 
-QString ReadinessReport::writeHtml(const QString &path) const
+core::Sentence ReadinessReport::writeHtml(const QString &path) const
 {
     return write(path, html().toUtf8());
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "Finding.h"
+#include "core/Wording.h"
 
 #include <QDateTime>
 #include <QImage>
@@ -42,8 +43,8 @@ public:
 
     // Writes the Markdown to `path` and the images beside it (<name>-images/1.png ...);
     // empty when it worked, else why not.
-    QString writeMarkdown(const QString &path) const;
-    QString writeHtml(const QString &path) const;
+    core::Sentence writeMarkdown(const QString &path) const;
+    core::Sentence writeHtml(const QString &path) const;
 
 private:
     QList<Finding> m_findings;

@@ -1112,6 +1112,41 @@
     </message>
 </context>
 <context>
+    <name>demo::LocalRedisServer</name>
+    <message>
+        <source>redis-server was not found on PATH. Install it with &apos;sudo apt-get install redis-server&apos; (or run scripts/deps).</source>
+        <translation>在 PATH 中找不到 redis-server。请用 &apos;sudo apt-get install redis-server&apos; 安装（或运行 scripts/deps）。</translation>
+    </message>
+    <message>
+        <source>INVENTORY_REDIS_SERVER=%1 is not an executable file (scripts/servers prints the built ones)</source>
+        <translation>INVENTORY_REDIS_SERVER=%1 不是可执行文件（scripts/servers 会列出已构建的服务器）</translation>
+    </message>
+    <message>
+        <source>could not create a temporary directory: %1</source>
+        <translation>无法创建临时目录：%1</translation>
+    </message>
+    <message>
+        <source>no free loopback port was found</source>
+        <translation>找不到空闲的回环端口</translation>
+    </message>
+    <message>
+        <source>could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>redis-server could not be started: %1</source>
+        <translation>无法启动 redis-server：%1</translation>
+    </message>
+    <message>
+        <source>redis-server exited at start-up: %1</source>
+        <translation>redis-server 在启动时退出：%1</translation>
+    </message>
+    <message>
+        <source>redis-server did not answer on port %1 within %2 ms</source>
+        <translation>redis-server 在 %2 毫秒内未在端口 %1 上应答</translation>
+    </message>
+</context>
+<context>
     <name>functions::AlignNodes</name>
     <message>
         <source>%1 is not a node of this cluster (nodes: %2)</source>
@@ -1786,6 +1821,45 @@
     <message>
         <source>%1 differ from their primaries, although replication copies a primary&apos;s libraries: they were changed on their own (a writable replica) or stopped following (see master_link_status in INFO replication). Loading the primary does not reach them: resynchronise them, or load the library on them directly.</source>
         <translation>%1 与各自的主节点不同，尽管复制会复制主节点的函数库：它们被单独改动过（可写副本），或已停止跟随（见 INFO replication 中的 master_link_status）。加载主节点不会影响它们：请重新同步它们，或直接在它们上面加载该函数库。</translation>
+    </message>
+</context>
+<context>
+    <name>functions::LoadJournal</name>
+    <message>
+        <source>a load of %1 %2 was interrupted at %3 UTC (backup %4); %5</source>
+        <translation>%1 %2 的加载在 UTC %3 被中断（备份 %4）；%5</translation>
+    </message>
+    <message>
+        <source>a delete of %1 %2 was interrupted at %3 UTC (backup %4); %5</source>
+        <translation>%1 %2 的删除在 UTC %3 被中断（备份 %4）；%5</translation>
+    </message>
+    <message>
+        <source>a rollback of %1 %2 was interrupted at %3 UTC (backup %4); %5</source>
+        <translation>%1 %2 的回滚在 UTC %3 被中断（备份 %4）；%5</translation>
+    </message>
+    <message>
+        <source>a restore of %1 %2 was interrupted at %3 UTC (backup %4); %5</source>
+        <translation>%1 %2 的恢复在 UTC %3 被中断（备份 %4）；%5</translation>
+    </message>
+    <message>
+        <source>what %1 holds now is unknown (could not read FUNCTION LIST: %2)</source>
+        <translation>%1 现在持有什么未知（无法读取 FUNCTION LIST：%2）</translation>
+    </message>
+    <message>
+        <source>%1 now has no library %2</source>
+        <translation>%1 现在没有函数库 %2</translation>
+    </message>
+    <message>
+        <source>%1 now has %2 without a version line</source>
+        <translation>%1 现在持有没有版本行的 %2</translation>
+    </message>
+    <message>
+        <source>%1 now has %2</source>
+        <translation>%1 现在持有 %2</translation>
+    </message>
+    <message>
+        <source>a %1 of %2 %3 was interrupted at %4 UTC (backup %5); %6</source>
+        <translation>%2 %3 的 %1 操作在 UTC %4 被中断（备份 %5）；%6</translation>
     </message>
 </context>
 <context>
@@ -3289,6 +3363,25 @@
     </message>
 </context>
 <context>
+    <name>main</name>
+    <message>
+        <source>The console cannot start with these arguments.</source>
+        <translation>控制台无法以这些参数启动。</translation>
+    </message>
+    <message>
+        <source>%1
+
+Run inventory-console --help for the options.</source>
+        <translation>%1
+
+运行 inventory-console --help 查看选项。</translation>
+    </message>
+    <message>
+        <source>The embedded demo could not start.</source>
+        <translation>内置演示无法启动。</translation>
+    </message>
+</context>
+<context>
     <name>metrics::SlowLogModel</name>
     <message>
         <source>Node</source>
@@ -3520,6 +3613,49 @@
     </message>
 </context>
 <context>
+    <name>profiles::ConsoleCommandLine</name>
+    <message>
+        <source>%1 is not valid UTF-8: a server URL is sent as text, so a byte cannot be guessed; give the text in UTF-8</source>
+        <translation>%1 不是有效的 UTF-8：服务器 URL 以文本发送，无法猜测字节；请以 UTF-8 给出文本</translation>
+    </message>
+    <message>
+        <source>--%1 is given more than once.</source>
+        <translation>--%1 给出了不止一次。</translation>
+    </message>
+    <message>
+        <source>Give one server: %1 URLs were given.</source>
+        <translation>请只给出一个服务器：给出了 %1 个 URL。</translation>
+    </message>
+    <message>
+        <source>Choose one of --demo, --connect or a server URL.</source>
+        <translation>请在 --demo、--connect 或服务器 URL 中选择一个。</translation>
+    </message>
+    <message>
+        <source>--tab must be one of %1.</source>
+        <translation>--tab 必须是以下之一：%1。</translation>
+    </message>
+    <message>
+        <source>--env labels a server given by URL; the demo is always local and a saved profile has its own label.</source>
+        <translation>--env 用于标记以 URL 给出的服务器；演示始终是 local，已保存的配置有自己的标签。</translation>
+    </message>
+    <message>
+        <source>The argument is not a redis:// or rediss:// URL.</source>
+        <translation>该参数不是 redis:// 或 rediss:// URL。</translation>
+    </message>
+    <message>
+        <source>The server URL was refused: %1</source>
+        <translation>服务器 URL 被拒绝：%1</translation>
+    </message>
+    <message>
+        <source>--env must be local, test, staging or production.</source>
+        <translation>--env 必须是 local、test、staging 或 production。</translation>
+    </message>
+    <message>
+        <source>--env: %1.</source>
+        <translation>--env：%1。</translation>
+    </message>
+</context>
+<context>
     <name>profiles::ProfileStore</name>
     <message>
         <source>the settings file %1 could not be written</source>
@@ -3587,6 +3723,13 @@
     <message>
         <source>unsupported scheme &apos;%1&apos;: use redis:// or rediss:// (TLS)</source>
         <translation>不支持的协议“%1”：请使用 redis:// 或 rediss://（TLS）</translation>
+    </message>
+</context>
+<context>
+    <name>profiles::SavedLabel</name>
+    <message>
+        <source>the label %1 would lower the server&apos;s saved label: profile &apos;%2&apos; labels %3:%4 %5. Open that profile, or change its label in the connection dialog</source>
+        <translation>标签 %1 会降低该服务器已保存的标签：配置“%2”将 %3:%4 标为 %5。请打开该配置，或在连接对话框中修改其标签</translation>
     </message>
 </context>
 <context>
@@ -3664,6 +3807,25 @@
     <message>
         <source>no primary is known for %1</source>
         <translation>%1 没有已知的主节点</translation>
+    </message>
+</context>
+<context>
+    <name>readiness::ReadinessReport</name>
+    <message>
+        <source>could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>could not write %1: it is not a regular file (a device, FIFO, socket or directory); give a file name</source>
+        <translation>无法写入 %1：它不是普通文件（是设备、FIFO、套接字或目录）；请给出文件名</translation>
+    </message>
+    <message>
+        <source>could not create the folder %1</source>
+        <translation>无法创建文件夹 %1</translation>
+    </message>
+    <message>
+        <source>could not encode the chart image %1 as PNG</source>
+        <translation>无法将图表图像 %1 编码为 PNG</translation>
     </message>
 </context>
 <context>

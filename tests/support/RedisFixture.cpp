@@ -291,7 +291,7 @@ bool RedisCluster::start(const Options &options)
             QStringLiteral("--repl-diskless-sync-delay"), QStringLiteral("0"),
             QStringLiteral("--enable-debug-command"), QStringLiteral("yes")};
         if (!server->start(o)) {
-            m_error = server->errorString();
+            m_error = server->error().english;
             return false;
         }
         endpoints << QStringLiteral("127.0.0.1:%1").arg(server->port());
@@ -598,7 +598,7 @@ bool TlsRedis::start(bool requireClientCert, const QString &certifiedAddress)
     if (!certifiedAddress.isEmpty())
         o.extraArgs << QStringLiteral("--bind") << QStringLiteral("127.0.0.1") << certifiedAddress;
     if (!m_server.start(o)) {
-        m_error = m_server.errorString();
+        m_error = m_server.error().english;
         return false;
     }
     return true;

@@ -87,7 +87,7 @@ public:
     bool start(const QStringList &extraArgs = {});
     // Starts as a replica of `primary` (--replicaof 127.0.0.1 <its port>).
     bool startReplicaOf(const StandaloneRedis &primary);
-    QString errorString() const { return m_server.errorString(); }
+    QString errorString() const { return m_server.error().english; }
     redis::ConnectionOptions options() const;
     // A connected client (waits until ready).
     std::unique_ptr<redis::RedisClient> connect(redis::ConnectionOptions options) const;

@@ -72,7 +72,7 @@ bool SentinelGroup::startSentinel(const QByteArray &config)
     o.configText = config;
     o.extraArgs = {QStringLiteral("--sentinel")};
     if (!s->start(o)) {
-        m_error = QStringLiteral("sentinel: %1").arg(s->errorString());
+        m_error = QStringLiteral("sentinel: %1").arg(s->error().english);
         return false;
     }
     m_sentinels.push_back(std::move(s));
@@ -94,7 +94,7 @@ bool SentinelGroup::start(const Options &options)
             o.extraArgs << QStringLiteral("--replicaof") << QStringLiteral("127.0.0.1")
                         << QString::number(dataPort(0));
         if (!node->start(o)) {
-            m_error = QStringLiteral("data node %1: %2").arg(i).arg(node->errorString());
+            m_error = QStringLiteral("data node %1: %2").arg(i).arg(node->error().english);
             return false;
         }
         m_data.push_back(std::move(node));

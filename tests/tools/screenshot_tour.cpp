@@ -161,7 +161,7 @@ int main(int argc, char *argv[])
     demo::DemoServer::Options options;
     options.stateDir = stateDir.path();
     if (!demoServer.start(options))
-        fail(demoServer.errorString());
+        fail(demoServer.error().english);
     profiles::ConnectionProfile profile;
     profile.name = QStringLiteral("demo");
     profile.host = demoServer.connectionOptions().host;

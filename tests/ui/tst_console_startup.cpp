@@ -77,12 +77,15 @@ private slots:
             box->button(QMessageBox::Close)->click();
         });
         poll.start(20);
-        ui::reportStartupError(QStringLiteral("The console cannot start with these arguments."),
-                               QStringLiteral("The server URL was refused: bad port"));
+        // The box shows the window's copy (stderr gets the English).
+        ui::reportStartupError({QStringLiteral("The console cannot start with these arguments."),
+                                QStringLiteral("window: cannot start")},
+                               {QStringLiteral("The server URL was refused: bad port"),
+                                QStringLiteral("window: bad port")});
         QVERIFY(found);
         QCOMPARE(title, QStringLiteral("Inventory Console"));
-        QCOMPARE(text, QStringLiteral("The console cannot start with these arguments."));
-        QCOMPARE(detail, QStringLiteral("The server URL was refused: bad port"));
+        QCOMPARE(text, QStringLiteral("window: cannot start"));
+        QCOMPARE(detail, QStringLiteral("window: bad port"));
     }
 
     // Exec=inventory-console %U: the launcher passes the URL alone.

@@ -63,7 +63,7 @@ private slots:
             demo::DemoServer server;
             demo::DemoServer::Options o;
             o.stateDir = stateDir.path();
-            QVERIFY2(server.start(o), qPrintable(server.errorString()));
+            QVERIFY2(server.start(o), qPrintable(server.error().english));
             pid = server.pid();
             dir = server.directory();
             stateFile = server.stateFile();
@@ -130,7 +130,7 @@ private slots:
         demo::DemoServer next;
         demo::DemoServer::Options o;
         o.stateDir = stateDir.path();
-        QVERIFY2(next.start(o), qPrintable(next.errorString()));
+        QVERIFY2(next.start(o), qPrintable(next.error().english));
         QTRY_VERIFY(!running(pid));
         QVERIFY(!QFileInfo::exists(leftDir.path()));
         QCOMPARE(stateFiles(stateDir.path()), QStringList{QFileInfo(next.stateFile()).fileName()});

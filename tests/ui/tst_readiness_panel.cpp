@@ -90,8 +90,8 @@ private slots:
         QImage chart(40, 20, QImage::Format_RGB32);
         chart.fill(Qt::blue);
         panel.setImageSource([chart] { return QList<QPair<QString, QImage>>{{"Memory", chart}}; });
-        QCOMPARE(panel.exportTo(md), QString());
-        QCOMPARE(panel.exportTo(html), QString());
+        QCOMPARE(panel.exportTo(md).english, QString());
+        QCOMPARE(panel.exportTo(html).english, QString());
         QFile m(md), h(html);
         QVERIFY(m.open(QIODevice::ReadOnly) && h.open(QIODevice::ReadOnly));
         const QString mdText = QString::fromUtf8(m.readAll());

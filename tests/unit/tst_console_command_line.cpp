@@ -162,7 +162,7 @@ private slots:
         QFETCH(QString, reason);
         ConsoleCommandLine line;
         QCOMPARE(line.parse(argv(args)), ConsoleCommandLine::Action::Refuse);
-        QVERIFY2(line.errorText().contains(reason), qPrintable(line.errorText()));
+        QVERIFY2(line.error().english.contains(reason), qPrintable(line.error().english));
     }
 
     // A URL for a server saved as production is production (issue 28): "prod-30001" is a
@@ -205,9 +205,9 @@ private slots:
         const auto action = line.parse(argv(args));
         if (environment.isEmpty()) {
             QCOMPARE(action, ConsoleCommandLine::Action::Refuse);
-            QVERIFY2(line.errorText().contains(QLatin1String("would lower the server's saved "
-                                                             "label: profile '")),
-                     qPrintable(line.errorText()));
+            QVERIFY2(line.error().english.contains(QLatin1String("would lower the server's saved "
+                                                                 "label: profile '")),
+                     qPrintable(line.error().english));
             return;
         }
         QCOMPARE(action, ConsoleCommandLine::Action::Run);
@@ -228,7 +228,8 @@ private slots:
         QFETCH(QStringList, args);
         ConsoleCommandLine line;
         QCOMPARE(line.parse(argv(args)), ConsoleCommandLine::Action::Refuse);
-        QVERIFY2(!line.errorText().contains(QLatin1String("Secr3t")), qPrintable(line.errorText()));
+        QVERIFY2(!line.error().english.contains(QLatin1String("Secr3t")),
+                 qPrintable(line.error().english));
     }
 
     // Issue 14, item 6: bytes that are not UTF-8 are refused, never read as U+FFFD (two
@@ -238,14 +239,14 @@ private slots:
         ConsoleCommandLine line;
         const char *bad[] = {"inventory-console", "--url", "redis://:p\xfe@127.0.0.1"};
         QCOMPARE(line.parse(3, bad), ConsoleCommandLine::Action::Refuse);
-        QVERIFY2(line.errorText().contains(QLatin1String("the value of --url (argument 2) is "
-                                                         "not valid UTF-8")),
-                 qPrintable(line.errorText()));
-        QVERIFY(!line.errorText().contains(QChar(0xFFFD)));
+        QVERIFY2(line.error().english.contains(QLatin1String("the value of --url (argument 2) is "
+                                                             "not valid UTF-8")),
+                 qPrintable(line.error().english));
+        QVERIFY(!line.error().english.contains(QChar(0xFFFD)));
         const char *positional[] = {"inventory-console", "redis://h\xff"};
         QCOMPARE(line.parse(2, positional), ConsoleCommandLine::Action::Refuse);
-        QVERIFY2(line.errorText().startsWith(QLatin1String("argument 1 is not valid UTF-8")),
-                 qPrintable(line.errorText()));
+        QVERIFY2(line.error().english.startsWith(QLatin1String("argument 1 is not valid UTF-8")),
+                 qPrintable(line.error().english));
         // Valid arguments pass through to the parser unchanged.
         const char *good[] = {"inventory-console", "--tab", "keys", "redis://127.0.0.1"};
         QCOMPARE(line.parse(4, good), ConsoleCommandLine::Action::Run);

@@ -61,7 +61,7 @@ private slots:
         report.addImage(QStringLiteral("Memory"), image);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("ticket.md"));
-        QCOMPARE(report.writeMarkdown(path), QString());
+        QCOMPARE(report.writeMarkdown(path).english, QString());
         QVERIFY(QImage(dir.filePath(QStringLiteral("ticket-images/1.png"))).size() == QSize(8, 8));
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));

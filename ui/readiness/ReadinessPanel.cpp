@@ -227,7 +227,7 @@ readiness::ReadinessReport ReadinessPanel::report() const
     return r;
 }
 
-QString ReadinessPanel::exportTo(const QString &path) const
+core::Sentence ReadinessPanel::exportTo(const QString &path) const
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
     const readiness::ReadinessReport r = report();
@@ -249,11 +249,11 @@ void ReadinessPanel::exportDialog()
         return;
     if (QFileInfo(path).suffix().isEmpty())
         path += filter == html ? QStringLiteral(".html") : QStringLiteral(".md");
-    const QString problem = exportTo(path);
+    const core::Sentence problem = exportTo(path);
     if (!problem.isEmpty())
         QMessageBox::warning(
             this, tr("Export failed"),
-            tr("The report was not saved: %1. Choose another folder.").arg(problem));
+            tr("The report was not saved: %1. Choose another folder.").arg(problem.text));
 }
 
 } // namespace ui

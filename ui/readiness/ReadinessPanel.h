@@ -62,7 +62,7 @@ public:
     readiness::ReadinessReport report() const;
     // Writes the report to `path`: HTML for *.html / *.htm, Markdown otherwise. Empty when
     // it worked, else why not.
-    QString exportTo(const QString &path) const;
+    core::Sentence exportTo(const QString &path) const;
     bool isChecking() const { return m_checking; }
 
 public slots:
