@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Glob.h"
 
+#include <QCoreApplication>
+
 namespace browse {
 
 namespace {
+
+// In the installed translator's language: the window's; the CLI installs none (English).
+struct GlobText
+{
+    Q_DECLARE_TR_FUNCTIONS(browse::Glob)
+};
 
 // One bracket class starting after '['; advances p past the closing ']'.
 bool matchClass(QByteArrayView pat, qsizetype &p, unsigned char c)
@@ -44,8 +52,8 @@ std::optional<QString> globProblem(QByteArrayView pat)
     for (qsizetype p = 0; p < pat.size(); ++p) {
         if (pat[p] == '\\') {
             if (p + 1 == pat.size())
-                return QStringLiteral("the pattern ends with a lone '\\' (write '\\\\' for a "
-                                      "backslash)");
+                return GlobText::tr("the pattern ends with a lone '\\' (write '\\\\' for a "
+                                    "backslash)");
             ++p;
         } else if (pat[p] == '[') {
             const qsizetype open = p;
@@ -55,8 +63,8 @@ std::optional<QString> globProblem(QByteArrayView pat)
             while (p < pat.size() && pat[p] != ']')
                 p += pat[p] == '\\' ? 2 : p + 2 < pat.size() && pat[p + 1] == '-' ? 3 : 1;
             if (p >= pat.size())
-                return QStringLiteral("the '[' at position %1 is never closed with ']' (write "
-                                      "'\\[' for a bracket)")
+                return GlobText::tr("the '[' at position %1 is never closed with ']' (write "
+                                    "'\\[' for a bracket)")
                     .arg(open + 1);
         }
     }

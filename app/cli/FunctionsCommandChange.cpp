@@ -227,7 +227,8 @@ int runDiff(Context &context)
     }
     printDiffText(context, change);
     context.out << "code: +" << code.added << " -" << code.removed << " lines"
-                << (code.note.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(code.note))
+                << (code.note.isEmpty() ? QString()
+                                        : QStringLiteral(" (%1)").arg(code.note.english))
                 << '\n';
     if (parser.isSet(unified))
         context.out << code.unified;

@@ -31,12 +31,12 @@ QString text(const std::string &s)
 
 } // namespace
 
-CodeDiff diffCode(const QByteArray &before, const QByteArray &after, const QString &leftLabel,
-                  const QString &rightLabel)
+CodeDiff diffCode(const QByteArray &before, const QByteArray &after,
+                  const core::Sentence &leftLabel, const core::Sentence &rightLabel)
 {
     CodeDiff out;
-    out.leftLabel = out.leftLabelText = leftLabel;
-    out.rightLabel = out.rightLabelText = rightLabel;
+    out.leftLabel = leftLabel;
+    out.rightLabel = rightLabel;
     out.identical = before == after;
     const std::vector<std::string> a = splitLines(before);
     const std::vector<std::string> b = splitLines(after);
@@ -91,23 +91,16 @@ CodeDiff diffCode(const QByteArray &before, const QByteArray &after, const QStri
     flush();
 
     if (!out.identical && out.added == 0 && out.removed == 0)
-        out.note = QStringLiteral("only the final newline differs");
+        out.note = core::Sentence::translated(
+            "functions::CodeDiff",
+            QT_TRANSLATE_NOOP("functions::CodeDiff", "only the final newline differs"));
     diff.composeUnifiedHunks();
     std::ostringstream hunks;
     diff.printUnifiedFormat(hunks);
     const std::string h = hunks.str();
     if (!h.empty())
-        out.unified = QStringLiteral("--- %1\n+++ %2\n").arg(leftLabel, rightLabel)
+        out.unified = QStringLiteral("--- %1\n+++ %2\n").arg(leftLabel.english, rightLabel.english)
                       + QString::fromUtf8(h.data(), qsizetype(h.size()));
-    return out;
-}
-
-CodeDiff diffCode(const QByteArray &before, const QByteArray &after,
-                  const core::Sentence &leftLabel, const core::Sentence &rightLabel)
-{
-    CodeDiff out = diffCode(before, after, leftLabel.english, rightLabel.english);
-    out.leftLabelText = leftLabel.text;
-    out.rightLabelText = rightLabel.text;
     return out;
 }
 

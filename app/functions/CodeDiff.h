@@ -23,23 +23,19 @@ struct DiffRow
 // A line diff (libdtl's shortest edit script) of two versions of a library.
 struct CodeDiff
 {
-    QString leftLabel;  // "loaded on 127.0.0.1:6379 (1.0.0)"
-    QString rightLabel; // "functions/inventory_lib_v1.lua (1.1.0)"
-    // The same labels in the window's language (the unified diff keeps the English).
-    QString leftLabelText;
-    QString rightLabelText;
+    // "loaded on 127.0.0.1:6379 (1.0.0)", "functions/inventory_lib_v1.lua (1.1.0)": the
+    // unified diff keeps the English, the window shows its own copy.
+    core::Sentence leftLabel;
+    core::Sentence rightLabel;
     QList<DiffRow> rows; // every line of both sides, aligned
     QString unified;     // "--- left\n+++ right\n@@ -a,b +c,d @@\n..." (3 lines of context)
     int added = 0;
     int removed = 0;
     bool identical = true; // byte-identical (rows can be all Same while a final newline differs)
-    QString note;          // e.g. "only the final newline differs"
+    core::Sentence note;   // e.g. "only the final newline differs"
 };
 
 // An empty `before` (a library not loaded yet) shows every line as added.
-CodeDiff diffCode(const QByteArray &before, const QByteArray &after, const QString &leftLabel,
-                  const QString &rightLabel);
-// Labels said in both copies: the English in `unified`, the other for the window.
 CodeDiff diffCode(const QByteArray &before, const QByteArray &after,
                   const core::Sentence &leftLabel, const core::Sentence &rightLabel);
 

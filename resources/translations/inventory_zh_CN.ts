@@ -520,6 +520,17 @@
     </message>
 </context>
 <context>
+    <name>browse::Glob</name>
+    <message>
+        <source>the pattern ends with a lone &apos;\&apos; (write &apos;\\&apos; for a backslash)</source>
+        <translation>模式以单独的 &apos;\&apos; 结尾（反斜杠请写作 &apos;\&apos;）</translation>
+    </message>
+    <message>
+        <source>the &apos;[&apos; at position %1 is never closed with &apos;]&apos; (write &apos;\[&apos; for a bracket)</source>
+        <translation>位置 %1 的 &apos;[&apos; 没有以 &apos;]&apos; 闭合（方括号本身请写作 &apos;\[&apos;）</translation>
+    </message>
+</context>
+<context>
     <name>browse::InventoryScan</name>
     <message>
         <source>could not read 1 key (first: %1)</source>
@@ -651,6 +662,37 @@
     <message>
         <source>Slot</source>
         <translation>槽</translation>
+    </message>
+</context>
+<context>
+    <name>browse::OrderAuditNote</name>
+    <message>
+        <source>This console&apos;s audit log has no deduction of this order (another client may have run it).</source>
+        <translation>本控制台的审计日志中没有这个订单的扣减（其他客户端可能执行过它）。</translation>
+    </message>
+    <message>
+        <source>This console&apos;s audit log says it deducted this order at %1 on the server with run_id %2, which still answers: the receipt has expired or was evicted since. The order did happen: a retry deducts it again.</source>
+        <translation>本控制台的审计日志记载它在 %1 于 run_id 为 %2 的服务器上扣减了这个订单，该服务器仍在应答：回执此后已过期或被驱逐。这个订单确实发生过：重试会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>This console&apos;s audit log says it deducted this order at %1 on a server with run_id %2, and no server answers with that run_id now: it restarted or failed over, and the receipt was lost with it. The order did happen: a retry deducts it again.</source>
+        <translation>本控制台的审计日志记载它在 %1 于 run_id 为 %2 的服务器上扣减了这个订单，而现在没有服务器以该 run_id 应答：它已重启或发生故障切换，回执随之丢失。这个订单确实发生过：重试会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>This console&apos;s audit log says it deducted this order at %1. The order did happen: a retry deducts it again.</source>
+        <translation>本控制台的审计日志记载它在 %1 扣减了这个订单。这个订单确实发生过：重试会再扣减一次。</translation>
+    </message>
+    <message>
+        <source>This console&apos;s last attempt at this order, at %1, was never sent: that attempt did not happen (another client may still have run it).</source>
+        <translation>本控制台在 %1 对这个订单的最后一次尝试从未发送：那次尝试没有发生（其他客户端仍可能执行过它）。</translation>
+    </message>
+    <message>
+        <source>The outcome of this console&apos;s last attempt at this order, at %1, is unknown: it may have run.</source>
+        <translation>本控制台在 %1 对这个订单的最后一次尝试结果未知：它可能已执行。</translation>
+    </message>
+    <message>
+        <source>This console&apos;s last record of this order, at %1: %2.</source>
+        <translation>本控制台对这个订单的最后一条记录（%1）：%2。</translation>
     </message>
 </context>
 <context>
@@ -1327,6 +1369,13 @@
     <message>
         <source>%1 (user &apos;%2&apos; lacks this permission: %3)</source>
         <translation>%1（用户 &apos;%2&apos; 缺少此权限：%3）</translation>
+    </message>
+</context>
+<context>
+    <name>functions::CodeDiff</name>
+    <message>
+        <source>only the final newline differs</source>
+        <translation>只有末尾的换行符不同</translation>
     </message>
 </context>
 <context>

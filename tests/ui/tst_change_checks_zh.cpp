@@ -153,19 +153,19 @@ private slots:
     void codeDiffLabels()
     {
         const functions::CodeDiff d = load(library("1.3.0", "3")).codeDiff(node());
-        QCOMPARE(d.leftLabel, QStringLiteral("loaded on 127.0.0.1:6379 (1.2.0)"));
-        QCOMPARE(d.leftLabelText, QStringLiteral("已加载于 127.0.0.1:6379（1.2.0）"));
-        QCOMPARE(d.rightLabelText, QStringLiteral("lib.lua（1.3.0）"));
+        QCOMPARE(d.leftLabel.english, QStringLiteral("loaded on 127.0.0.1:6379 (1.2.0)"));
+        QCOMPARE(d.leftLabel.text, QStringLiteral("已加载于 127.0.0.1:6379（1.2.0）"));
+        QCOMPARE(d.rightLabel.text, QStringLiteral("lib.lua（1.3.0）"));
         QVERIFY(
             d.unified.startsWith("--- loaded on 127.0.0.1:6379 (1.2.0)\n+++ lib.lua (1.3.0)\n"));
         NodeState unread = node();
         unread.error = QStringLiteral("NOPERM");
         ChangeSpec del = functions::LibraryChange::deleteSpec(QStringLiteral("inventory_lib_v1"));
         const functions::CodeDiff gone = del.codeDiff(unread);
-        QCOMPARE(gone.leftLabelText,
+        QCOMPARE(gone.leftLabel.text,
                  QStringLiteral("已加载于 127.0.0.1:6379（无法读取 FUNCTION LIST：NOPERM）"));
-        QCOMPARE(gone.rightLabelText, QStringLiteral("已删除"));
-        QCOMPARE(gone.rightLabel, QStringLiteral("deleted"));
+        QCOMPARE(gone.rightLabel.text, QStringLiteral("已删除"));
+        QCOMPARE(gone.rightLabel.english, QStringLiteral("deleted"));
     }
 
     void offlineValidation()

@@ -63,7 +63,8 @@ private slots:
     void nextChangeMovesBothPanes()
     {
         const functions::CodeDiff d =
-            functions::diffCode(before(), after(), QStringLiteral("old"), QStringLiteral("new"));
+            functions::diffCode(before(), after(), core::Sentence::plain(QStringLiteral("old")),
+                                core::Sentence::plain(QStringLiteral("new")));
         const int row = addedRow(d);
         QVERIFY(row > 100);
         ui::CodeDiffView view;

@@ -307,7 +307,8 @@ private slots:
     {
         const QByteArray a = "one\ntwo\nthree\nfour\n";
         const QByteArray b = "one\n2\nthree\nfour\nfive\n";
-        const CodeDiff d = diffCode(a, b, "left", "right");
+        const CodeDiff d =
+            diffCode(a, b, core::Sentence::plain("left"), core::Sentence::plain("right"));
         QVERIFY(!d.identical);
         QCOMPARE(d.added, 2);
         QCOMPARE(d.removed, 1);
@@ -325,13 +326,16 @@ private slots:
         QVERIFY(d.unified.contains("\n-two\n+2\n"));
         QVERIFY(d.unified.contains("\n+five\n"));
 
-        const CodeDiff same = diffCode(a, a, "l", "r");
+        const CodeDiff same =
+            diffCode(a, a, core::Sentence::plain("l"), core::Sentence::plain("r"));
         QVERIFY(same.identical);
         QVERIFY(same.unified.isEmpty());
-        const CodeDiff newline = diffCode("x\n", "x", "l", "r");
+        const CodeDiff newline =
+            diffCode("x\n", "x", core::Sentence::plain("l"), core::Sentence::plain("r"));
         QVERIFY(!newline.identical);
-        QCOMPARE(newline.note, QStringLiteral("only the final newline differs"));
-        const CodeDiff fresh = diffCode({}, a, "l", "r");
+        QCOMPARE(newline.note.english, QStringLiteral("only the final newline differs"));
+        const CodeDiff fresh =
+            diffCode({}, a, core::Sentence::plain("l"), core::Sentence::plain("r"));
         QCOMPARE(fresh.added, 4);
     }
 
@@ -425,8 +429,8 @@ private slots:
                  qPrintable(summary));
         QVERIFY(diffs.first().toJson().value(QStringLiteral("exists_before")).isNull());
         const CodeDiff code = spec.codeDiff(node);
-        QVERIFY2(code.leftLabel.contains(QLatin1String("could not read FUNCTION LIST")),
-                 qPrintable(code.leftLabel));
+        QVERIFY2(code.leftLabel.english.contains(QLatin1String("could not read FUNCTION LIST")),
+                 qPrintable(code.leftLabel.english));
         QVERIFY2(core::joined(spec.refusals(node), " ")
                      .english.contains(QLatin1String("could not read FUNCTION "
                                                      "LIST")),

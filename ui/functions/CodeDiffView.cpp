@@ -124,14 +124,14 @@ void CodeDiffView::showRow(int row)
 
 void CodeDiffView::setDiff(const functions::CodeDiff &diff)
 {
-    m_leftLabel->setText(tr("Before: %1").arg(diff.leftLabelText));
-    m_rightLabel->setText(tr("After: %1").arg(diff.rightLabelText));
+    m_leftLabel->setText(tr("Before: %1").arg(diff.leftLabel.text));
+    m_rightLabel->setText(tr("After: %1").arg(diff.rightLabel.text));
     QString counts = diff.identical ? tr("The code is identical: nothing to load.")
                                     : tr("%1 lines added, %2 removed (edited lines count as both)")
                                           .arg(diff.added)
                                           .arg(diff.removed);
     if (!diff.note.isEmpty())
-        counts += QStringLiteral(" — %1").arg(diff.note);
+        counts += QStringLiteral(" — %1").arg(diff.note.text);
     m_counts->setText(counts);
 
     QStringList left;

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The window's last English error paths, under the Chinese translator: the refusal of bad
 // start-up arguments, the embedded demo's start-up failure, the readiness report's file
-// errors and the load journal's "interrupted" notice. Each keeps its English copy for stderr,
-// the CLI and the logs, unchanged by the translator; each is made of real parts (a parser fed
-// real arguments, a server executable that is not one, a directory where a file goes, a journal
-// entry and a library's real code).
+// errors, the load journal's "interrupted" notice, a Keys filter's glob problem, what the
+// audit log says of an order without a receipt, and the code diff's newline note. Each keeps its
+// English copy for stderr, the CLI and the logs, unchanged by the translator; each is made of real
+// parts (a parser fed real arguments, a server executable that is not one, a directory where a file
+// goes, a journal entry and a library's real code).
+#include "browse/Glob.h"
+#include "browse/OrderAuditNote.h"
 #include "demo/LocalRedisServer.h"
+#include "functions/CodeDiff.h"
 #include "functions/LoadJournal.h"
 #include "profiles/ConsoleCommandLine.h"
 #include "readiness/ReadinessReport.h"
@@ -18,7 +22,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-class TstStartupSentencesZh : public QObject
+class TstWindowErrorsZh : public QObject
 {
     Q_OBJECT
 
@@ -149,7 +153,43 @@ private slots:
         QVERIFY(unread.english.endsWith(QLatin1String("what 127.0.0.1:7001 holds now is unknown "
                                                       "(could not read FUNCTION LIST: NOPERM)")));
     }
+
+    void aGlobProblemIsSaidInChinese()
+    {
+        const auto problem = browse::globProblem("stock:{[ab");
+        QVERIFY(problem);
+        QCOMPARE(*problem,
+                 QStringLiteral("位置 8 的 '[' 没有以 ']' 闭合（方括号本身请写作 '\\['）"));
+        QVERIFY(!browse::globProblem("stock:{[ab]}*"));
+    }
+
+    // The audit log's last word on an order with no receipt: an unknown outcome stays unknown
+    // in Chinese ("may have run"), never "failed" or "did not happen".
+    void anUnknownLastAttemptIsSaidInChinese()
+    {
+        inventory::AuditRecord r;
+        r.action = QStringLiteral("deduct");
+        r.timeUtc = QDateTime(QDate(2026, 12, 4), QTime(9, 0), Qt::UTC);
+        r.command = {"FCALL", "deduct", "2", "stock:{42}:available", "idem:{42}:9001", "1"};
+        r.result = QStringLiteral("outcome unknown (timeout)");
+        r.outcomeUnknown = true;
+        const QString note = browse::orderAuditNote({r}, "9001", {});
+        QCOMPARE(note,
+                 QStringLiteral("本控制台在 2026-12-04T09:00:00Z 对这个订单的最后一次尝试结果未知："
+                                "它可能已执行。"));
+        QCOMPARE(
+            browse::orderAuditNote({}, "9001", {}),
+            QStringLiteral("本控制台的审计日志中没有这个订单的扣减（其他客户端可能执行过它）。"));
+    }
+
+    void aNewlineOnlyDiffIsSaidInChinese()
+    {
+        const functions::CodeDiff d = functions::diffCode(
+            "return 1\n", "return 1", core::Sentence::plain("a"), core::Sentence::plain("b"));
+        QCOMPARE(d.note.text, QStringLiteral("只有末尾的换行符不同"));
+        QCOMPARE(d.note.english, QStringLiteral("only the final newline differs"));
+    }
 };
 
-QTEST_MAIN(TstStartupSentencesZh)
-#include "tst_startup_sentences_zh.moc"
+QTEST_MAIN(TstWindowErrorsZh)
+#include "tst_window_errors_zh.moc"
