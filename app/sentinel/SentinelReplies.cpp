@@ -27,6 +27,15 @@ redis::Decoded<NodeAddress> address(const redis::Reply &host, const redis::Reply
     return NodeAddress{QString::fromUtf8(h.value()), quint16(p.value())};
 }
 
+// The value of `name` in a flat [field, value, ...] array (RESP2's map), or null.
+const redis::Reply *field(const redis::Reply &pairs, const char *name)
+{
+    for (qsizetype i = 0; i + 1 < pairs.size(); i += 2)
+        if (pairs.at(i).bytes() == name)
+            return &pairs.at(i + 1);
+    return nullptr;
+}
+
 } // namespace
 
 redis::Decoded<std::optional<NodeAddress>> decodeMasterAddress(const redis::Reply &reply)
@@ -65,6 +74,23 @@ redis::Decoded<NodeRole> decodeRole(const redis::Reply &reply)
     return role;
 }
 
+redis::Decoded<MasterState> decodeMasterState(const redis::Reply &reply)
+{
+    if (!reply.isArray() || reply.size() % 2 != 0)
+        return reply.unexpected(QStringLiteral("the master's field and value pairs"));
+    const redis::Reply *ip = field(reply, "ip"), *portReply = field(reply, "port"),
+                       *epoch = field(reply, "config-epoch");
+    if (!ip || !portReply || !epoch)
+        return reply.unexpected(QStringLiteral("a master with an ip, a port and a config-epoch"));
+    const auto a = address(*ip, *portReply, QStringLiteral("the primary"));
+    if (!a.ok())
+        return a.error();
+    const auto e = epoch->number();
+    if (!e.ok() || e.value() < 0)
+        return epoch->unexpected(QStringLiteral("a config-epoch of 0 or more"));
+    return MasterState{a.value(), e.value()};
+}
+
 bool ReplicaEntry::isDown() const
 {
     return flags.contains(QLatin1String("s_down")) || flags.contains(QLatin1String("o_down"))
@@ -80,17 +106,10 @@ redis::Decoded<QList<ReplicaEntry>> decodeReplicas(const redis::Reply &reply)
     for (const redis::Reply &entry : entries.value()) {
         if (!entry.isArray() || entry.size() % 2 != 0)
             return entry.unexpected(QStringLiteral("a replica's field and value pairs"));
-        const redis::Reply *ip = nullptr, *portReply = nullptr;
+        const redis::Reply *ip = field(entry, "ip"), *portReply = field(entry, "port");
         ReplicaEntry replica;
-        for (qsizetype i = 0; i + 1 < entry.size(); i += 2) {
-            const QByteArray field = entry.at(i).bytes();
-            if (field == "ip")
-                ip = &entry.at(i + 1);
-            else if (field == "port")
-                portReply = &entry.at(i + 1);
-            else if (field == "flags")
-                replica.flags = QString::fromUtf8(entry.at(i + 1).bytes()).split(QLatin1Char(','));
-        }
+        if (const redis::Reply *flags = field(entry, "flags"))
+            replica.flags = QString::fromUtf8(flags->bytes()).split(QLatin1Char(','));
         if (!ip || !portReply)
             return entry.unexpected(QStringLiteral("a replica with an ip and a port"));
         const auto a = address(*ip, *portReply, QStringLiteral("a replica"));

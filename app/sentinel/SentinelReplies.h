@@ -15,6 +15,16 @@ namespace sentinel {
 // monitor that name (a nil reply).
 redis::Decoded<std::optional<NodeAddress>> decodeMasterAddress(const redis::Reply &reply);
 
+// SENTINEL MASTER <name>: where the sentinel says the primary is, and the configuration
+// epoch of that belief (a failover raises it: of two sentinels that disagree, the one with the
+// higher epoch has heard of the later failover).
+struct MasterState
+{
+    NodeAddress address;
+    qint64 configEpoch = 0;
+};
+redis::Decoded<MasterState> decodeMasterState(const redis::Reply &reply);
+
 // ROLE, as the node itself says it.
 struct NodeRole
 {

@@ -4,6 +4,8 @@
 #include "redis/Blocking.h"
 #include "redis/RedisClient.h"
 
+#include <algorithm>
+
 namespace sentinel {
 
 namespace {
@@ -93,10 +95,21 @@ void SentinelResolver::roundTrip(const NodeAddress &node, redis::ConnectionOptio
 void SentinelResolver::resolve()
 {
     ++m_generation;
-    m_answers.clear();
+    m_answers = QList<SentinelAnswer>(m_config.sentinels.size());
+    m_candidates.clear();
+    m_confirmed.clear();
     m_refuted.clear();
+    m_epochs.clear();
     m_sawReplica = false;
-    askSentinel(0);
+    m_pending = m_config.sentinels.size();
+    if (m_pending == 0) {
+        finishFailed();
+        return;
+    }
+    // All at once: a sentinel that is down costs its connect timeout once, not once per
+    // sentinel after it.
+    for (qsizetype i = 0; i < m_config.sentinels.size(); ++i)
+        askSentinel(i);
 }
 
 SentinelAnswer SentinelResolver::answerFrom(const NodeAddress &sentinel, const Step &step) const
@@ -139,39 +152,37 @@ SentinelAnswer SentinelResolver::answerFrom(const NodeAddress &sentinel, const S
 
 void SentinelResolver::askSentinel(qsizetype index)
 {
-    if (index >= m_config.sentinels.size()) {
-        finishFailed();
-        return;
-    }
     redis::ConnectionOptions options = m_config.sentinelOptions;
     options.database = 0; // a sentinel has no databases
     const NodeAddress sentinel = m_config.sentinels.at(index);
     roundTrip(sentinel, options,
               {"SENTINEL", "GET-MASTER-ADDR-BY-NAME", m_config.masterName.toUtf8()},
               [this, index, sentinel](const Step &step) {
-                  const SentinelAnswer answer = answerFrom(sentinel, step);
-                  m_answers << answer;
-                  if (answer.kind != SentinelAnswer::Kind::Named) {
-                      askSentinel(index + 1);
+                  m_answers[index] = answerFrom(sentinel, step);
+                  if (--m_pending > 0)
                       return;
-                  }
-                  for (const auto &refuted : std::as_const(m_refuted))
-                      if (refuted.first == answer.named) {
-                          askSentinel(index + 1); // already asked: it is not the primary
-                          return;
-                      }
-                  confirm(index, answer.named);
+                  for (const SentinelAnswer &a : std::as_const(m_answers))
+                      if (a.kind == SentinelAnswer::Kind::Named && !m_candidates.contains(a.named))
+                          m_candidates << a.named;
+                  confirm(0);
               });
 }
 
-void SentinelResolver::confirm(qsizetype index, const NodeAddress &named)
+// ROLE on each node named, one after the other.
+void SentinelResolver::confirm(qsizetype candidate)
 {
-    roundTrip(named, m_config.dataOptions, {"ROLE"}, [this, index, named](const Step &step) {
+    if (candidate >= m_candidates.size()) {
+        settle();
+        return;
+    }
+    const NodeAddress named = m_candidates.at(candidate);
+    roundTrip(named, m_config.dataOptions, {"ROLE"}, [this, candidate, named](const Step &step) {
         core::Sentence why{step.why, step.whyText};
         if (step.reply && step.reply->ok()) {
             const auto role = decodeRole(step.reply->value());
             if (role.ok() && role->kind == NodeRole::Kind::Primary) {
-                emit resolved(Resolution{named, m_config.sentinels.at(index), m_answers});
+                m_confirmed << named;
+                confirm(candidate + 1);
                 return;
             }
             if (role.ok() && role->kind == NodeRole::Kind::Replica) {
@@ -191,8 +202,114 @@ void SentinelResolver::confirm(qsizetype index, const NodeAddress &named)
                       .arg(core::Sentence{step.why, step.whyText});
         }
         m_refuted << qMakePair(named, why);
-        askSentinel(index + 1);
+        confirm(candidate + 1);
     });
+}
+
+NodeAddress SentinelResolver::firstToName(const NodeAddress &node) const
+{
+    for (const SentinelAnswer &a : m_answers)
+        if (a.kind == SentinelAnswer::Kind::Named && a.named == node)
+            return a.sentinel;
+    return {};
+}
+
+void SentinelResolver::settle()
+{
+    if (m_confirmed.isEmpty())
+        finishFailed();
+    else if (m_confirmed.size() == 1)
+        emit resolved(Resolution{m_confirmed.first(), firstToName(m_confirmed.first()), m_answers});
+    else
+        readEpochs();
+}
+
+// Two nodes named both say master: the old primary of a failover not yet demoted. Whichever
+// the sentinels with the newest configuration name is the primary.
+void SentinelResolver::readEpochs()
+{
+    redis::ConnectionOptions options = m_config.sentinelOptions;
+    options.database = 0;
+    for (const SentinelAnswer &a : std::as_const(m_answers))
+        if (a.kind == SentinelAnswer::Kind::Named)
+            m_epochs << EpochReading{a.sentinel, std::nullopt, {}};
+    m_pending = m_epochs.size();
+    for (qsizetype i = 0; i < m_epochs.size(); ++i)
+        roundTrip(
+            m_epochs.at(i).sentinel, options, {"SENTINEL", "MASTER", m_config.masterName.toUtf8()},
+            [this, i](const Step &step) {
+                EpochReading &reading = m_epochs[i];
+                if (!step.reply)
+                    reading.why = core::Sentence{step.why, step.whyText};
+                else if (!step.reply->ok())
+                    reading.why = core::Sentence::plain(step.reply->error().readFailure());
+                else if (const auto state = decodeMasterState(step.reply->value()); state.ok())
+                    reading.state = state.value();
+                else
+                    reading.why = core::Sentence::plain(state.error().message);
+                if (--m_pending == 0)
+                    chooseByEpoch();
+            });
+}
+
+void SentinelResolver::chooseByEpoch()
+{
+    const EpochReading *newest = nullptr;
+    bool tied = false;
+    core::Sentences said;
+    for (const EpochReading &r : std::as_const(m_epochs)) {
+        if (!r.state) {
+            said << resolverSaid(QT_TR_NOOP("%1: config epoch not read (%2)"))
+                        .arg(r.sentinel.toString(), r.why);
+            continue;
+        }
+        said << resolverSaid(QT_TR_NOOP("%1 names %2 at config epoch %3"))
+                    .arg(r.sentinel.toString(), r.state->address.toString(),
+                         QString::number(r.state->configEpoch));
+        if (!newest || r.state->configEpoch > newest->state->configEpoch) {
+            newest = &r;
+            tied = false;
+        } else if (r.state->configEpoch == newest->state->configEpoch
+                   && !(r.state->address == newest->state->address)) {
+            tied = true;
+        }
+    }
+    const bool unread = std::any_of(m_epochs.cbegin(), m_epochs.cend(),
+                                    [](const EpochReading &r) { return !r.state; });
+    // An epoch that could not be read might be the newest: nothing is proven then.
+    if (newest && !tied && !unread && m_confirmed.contains(newest->state->address)) {
+        emit resolved(Resolution{newest->state->address, newest->sentinel, m_answers});
+        return;
+    }
+    finishDisagreed(core::joined(said, QStringLiteral("; ")));
+}
+
+void SentinelResolver::finishDisagreed(const core::Sentence &why)
+{
+    core::Sentences nodes;
+    for (const NodeAddress &n : std::as_const(m_confirmed))
+        nodes << core::Sentence::plain(n.toString());
+    ResolveError e;
+    e.failure = ResolveFailure::SentinelsDisagree;
+    e.answers = m_answers;
+    const core::Sentence whole =
+        resolverSaid(QT_TR_NOOP("not proven which node is the primary of '%1': the sentinels "
+                                "name %2, each says master, and their configurations do not "
+                                "tell which is newer (%3); a failover may be under way, ask "
+                                "again in a few seconds. Sentinels: %4"))
+            .arg(m_config.masterName, core::joined(nodes, QStringLiteral(", ")), why, eachAnswer());
+    e.message = whole.english;
+    e.messageText = whole.text;
+    emit failed(e);
+}
+
+core::Sentence SentinelResolver::eachAnswer() const
+{
+    core::Sentences each;
+    for (const SentinelAnswer &a : m_answers)
+        each << core::Sentence{a.toString(m_config.masterName, core::Wording::English),
+                               a.toString(m_config.masterName, core::Wording::Translated)};
+    return core::joined(each, QStringLiteral("; "));
 }
 
 void SentinelResolver::finishFailed()
@@ -241,12 +358,8 @@ void SentinelResolver::finishFailed()
         e.failure = ResolveFailure::NoSentinelReachable;
         said = resolverSaid(QT_TR_NOOP("no sentinel could be reached"));
     }
-    core::Sentences each;
-    for (const SentinelAnswer &a : std::as_const(m_answers))
-        each << core::Sentence{a.toString(name, core::Wording::English),
-                               a.toString(name, core::Wording::Translated)};
     const core::Sentence whole =
-        resolverSaid(QT_TR_NOOP("%1. Sentinels: %2")).arg(said, core::joined(each, semicolon));
+        resolverSaid(QT_TR_NOOP("%1. Sentinels: %2")).arg(said, eachAnswer());
     e.message = whole.english;
     e.messageText = whole.text;
     emit failed(e);

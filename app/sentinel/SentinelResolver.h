@@ -55,6 +55,8 @@ enum class ResolveFailure {
     SentinelRefused,     // they answered errors (not sentinels?)
     NotPrimary,          // the node named says, through ROLE, that it is a replica
     PrimaryUnreadable,   // the node named could not be reached or asked ROLE
+    SentinelsDisagree,   // they name different nodes that each say master, and their config
+                         // epochs do not tell which is newer (a failover under way)
 };
 
 struct Resolution
@@ -74,12 +76,15 @@ struct ResolveError
 
 using ResolveResult = core::Result<Resolution, ResolveError>;
 
-// Finds the primary behind a set of sentinels: asks them in turn SENTINEL
-// GET-MASTER-ADDR-BY-NAME, then asks the node named for its ROLE and accepts it only when it
-// says master (a sentinel that has not yet heard of a failover names the old primary, which
-// now says replica: the next sentinel is asked). Each step is a connection of its own
-// (redis::RedisClient, no reconnect), closed when the step ends. Results come back as signals
-// on this object's thread; a new resolve() drops what the previous one had not finished.
+// Finds the primary behind a set of sentinels: asks every one of them, at once, SENTINEL
+// GET-MASTER-ADDR-BY-NAME, then asks each node named for its ROLE and accepts only one that
+// says master. During a failover a sentinel that has not yet heard of it names the old
+// primary, which may still say master for seconds until the sentinels demote it: when two
+// nodes named both say master, the one named with the higher config epoch (SENTINEL MASTER)
+// is the primary, and when the epochs do not tell, none is claimed (SentinelsDisagree). Each
+// step is a connection of its own (redis::RedisClient, no reconnect), closed when the step
+// ends. Results come back as signals on this object's thread; a new resolve() drops what the
+// previous one had not finished.
 class SentinelResolver : public QObject
 {
     Q_OBJECT
@@ -111,15 +116,33 @@ private:
     void roundTrip(const NodeAddress &node, redis::ConnectionOptions options,
                    redis::Command command, std::function<void(const Step &)> done);
     void askSentinel(qsizetype index);
-    void confirm(qsizetype index, const NodeAddress &named);
+    void confirm(qsizetype candidate);
+    void settle();
+    void readEpochs();
+    void chooseByEpoch();
     void askReplicas(qsizetype index, core::Sentences problems);
     void finishFailed();
+    void finishDisagreed(const core::Sentence &why);
     SentinelAnswer answerFrom(const NodeAddress &sentinel, const Step &step) const;
+    // The first sentinel, in the order given, that named `node`.
+    NodeAddress firstToName(const NodeAddress &node) const;
+    core::Sentence eachAnswer() const;
 
     ResolverConfig m_config;
     quint64 m_generation = 0;
-    QList<SentinelAnswer> m_answers;
+    qsizetype m_pending = 0;         // round trips of the current step not yet back
+    QList<SentinelAnswer> m_answers; // one per sentinel, in the order given
+    QList<NodeAddress> m_candidates; // the nodes named, each once
+    QList<NodeAddress> m_confirmed;  // those whose ROLE said master
     QList<QPair<NodeAddress, core::Sentence>> m_refuted; // named, and why ROLE did not confirm it
+    // Per sentinel that named a node: what SENTINEL MASTER said, or why it could not be read.
+    struct EpochReading
+    {
+        NodeAddress sentinel;
+        std::optional<MasterState> state;
+        core::Sentence why; // when there is no state
+    };
+    QList<EpochReading> m_epochs;
     bool m_sawReplica = false;
 };
 

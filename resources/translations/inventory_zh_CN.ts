@@ -4530,6 +4530,18 @@ Run inventory-console --help for the options.</source>
         <source>%1 answered an error (%2)</source>
         <translation>%1 回答了错误（%2）</translation>
     </message>
+    <message>
+        <source>%1: config epoch not read (%2)</source>
+        <translation>%1：未能读取配置纪元（%2）</translation>
+    </message>
+    <message>
+        <source>%1 names %2 at config epoch %3</source>
+        <translation>%1 在配置纪元 %3 指出 %2</translation>
+    </message>
+    <message>
+        <source>not proven which node is the primary of &apos;%1&apos;: the sentinels name %2, each says master, and their configurations do not tell which is newer (%3); a failover may be under way, ask again in a few seconds. Sentinels: %4</source>
+        <translation>无法证明哪个节点是 &apos;%1&apos; 的主节点：哨兵指出了 %2，它们都自称主节点，而哨兵的配置无法说明哪个更新（%3）；可能正在故障转移，请几秒后再问。哨兵：%4</translation>
+    </message>
 </context>
 <context>
     <name>sentinel::SentinelUrl</name>

@@ -24,6 +24,9 @@ class TstSentinel : public QObject
     Q_OBJECT
 
     SentinelGroup m_group;
+    // A second primary with a sentinel of its own, that also calls it "mymaster": to stand
+    // for a sentinel that still names the old primary of a failover.
+    SentinelGroup m_other;
     static constexpr qint64 InitialStock = 1000000;
 
     ResolverConfig config(const QList<int> &sentinels, const QByteArray &name = "mymaster") const
@@ -38,6 +41,16 @@ class TstSentinel : public QObject
         return c;
     }
     QList<int> all() const { return {0, 1, 2}; }
+    // `c` with m_other's sentinel added, before the others or after them.
+    ResolverConfig withOther(ResolverConfig c, bool first) const
+    {
+        const NodeAddress other{QStringLiteral("127.0.0.1"), m_other.sentinelPort(0)};
+        if (first)
+            c.sentinels.prepend(other);
+        else
+            c.sentinels.append(other);
+        return c;
+    }
     // A primary and one sentinel, each with a password of its own.
     static SentinelGroup::Options secure(const QByteArray &sentinelPassword,
                                          const QByteArray &dataPassword)
@@ -65,8 +78,28 @@ private slots:
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
         QCOMPARE(r->primary.port, m_group.dataPort(0));
         QCOMPARE(r->answeredBy.port, m_group.sentinelPort(0));
-        QCOMPARE(r->answers.size(), 1);
-        QCOMPARE(r->answers.first().kind, SentinelAnswer::Kind::Named);
+        QCOMPARE(r->answers.size(), 3); // every sentinel asked, not only the first
+        for (const SentinelAnswer &a : r->answers)
+            QCOMPARE(a.kind, SentinelAnswer::Kind::Named);
+    }
+
+    // Two sentinels name two nodes that each say master, at the same config epoch: neither
+    // is claimed as the primary, and the message says what each sentinel named.
+    void twoPrimariesAtOneEpochAreNotChosen()
+    {
+        SentinelGroup::Options o;
+        o.sentinels = 1;
+        o.withReplica = false;
+        QVERIFY2(m_other.start(o), qPrintable(m_other.errorString()));
+        const auto r = resolveBlocking(withOther(config({0}), /*first=*/false));
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().failure, ResolveFailure::SentinelsDisagree);
+        const QString m = r.error().message;
+        QVERIFY2(m.startsWith(QLatin1String("not proven which node is the primary of 'mymaster'")),
+                 qPrintable(m));
+        for (quint16 port : {m_group.dataPort(0), m_other.dataPort(0)})
+            QVERIFY2(m.contains(QStringLiteral("127.0.0.1:%1 at config epoch 0").arg(port)),
+                     qPrintable(m));
     }
 
     void listsTheReplicas()
@@ -425,6 +458,18 @@ private slots:
                    && o.outcome == testsupport::FailoverStream::Outcome::Applied;
         });
         QVERIFY(someOnB);
+    }
+
+    // After the failover above, m_other's sentinel still names a node that says master, at
+    // config epoch 0; the trio names the new primary at a higher epoch: that one is taken,
+    // though the stale sentinel is asked first.
+    void theNewerEpochNamesThePrimary()
+    {
+        const auto r = resolveBlocking(withOther(config({1}), /*first=*/true));
+        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
+        QCOMPARE(r->primary.port, m_group.dataPort(1));
+        QCOMPARE(r->answeredBy.port, m_group.sentinelPort(1));
+        QCOMPARE(r->answers.first().named.port, m_other.dataPort(0));
     }
 
     // Run last: it stops a sentinel of the trio.

@@ -40,6 +40,28 @@ private slots:
                  qPrintable(status.error().message));
     }
 
+    void masterState()
+    {
+        const auto state =
+            decodeMasterState(bulks({"name", "mymaster", "ip", "127.0.0.1", "port", "7002", "flags",
+                                     "master", "config-epoch", "3"}));
+        QVERIFY(state.ok());
+        QCOMPARE(state->address.toString(), QStringLiteral("127.0.0.1:7002"));
+        QCOMPARE(state->configEpoch, 3);
+
+        // No epoch, a negative one, an odd count or another shape: said, never a default.
+        const auto noEpoch = decodeMasterState(bulks({"ip", "127.0.0.1", "port", "7002"}));
+        QVERIFY(!noEpoch.ok());
+        QVERIFY2(noEpoch.error().message.contains(QLatin1String("config-epoch")),
+                 qPrintable(noEpoch.error().message));
+        QVERIFY(!decodeMasterState(bulks({"ip", "127.0.0.1", "port", "7002", "config-epoch", "-1"}))
+                     .ok());
+        QVERIFY(!decodeMasterState(bulks({"ip", "127.0.0.1", "port", "7002", "config-epoch", "x"}))
+                     .ok());
+        QVERIFY(!decodeMasterState(bulks({"ip", "127.0.0.1", "port"})).ok());
+        QVERIFY(!decodeMasterState(Reply::nil()).ok());
+    }
+
     void role()
     {
         const auto primary =

@@ -26,6 +26,7 @@ QString nextStep(sentinel::ResolveFailure failure)
         return QObject::tr("These ports answer, but not as sentinels: check the ports on the "
                            "Sentinel tab.");
     case F::NotPrimary:
+    case F::SentinelsDisagree:
         return QObject::tr("A failover may be under way: try again in a few seconds.");
     case F::PrimaryUnreadable:
         return QObject::tr("The sentinels named a primary this machine could not ask: check "
