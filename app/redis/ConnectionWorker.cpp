@@ -328,6 +328,31 @@ void ConnectionWorker::startHandshake()
     write(batch);
 }
 
+namespace {
+// A failure a later attempt with the same settings may not meet: the node was down, slow or
+// not yet in the resolver.
+bool worthRetryingOnUse(ConnectFailure failure)
+{
+    switch (failure) {
+    case ConnectFailure::HostNotFound:
+    case ConnectFailure::ResolverUnreachable:
+    case ConnectFailure::Refused:
+    case ConnectFailure::Timeout:
+    case ConnectFailure::ConnectionLost:
+        return true;
+    case ConnectFailure::None:
+    case ConnectFailure::Authentication:
+    case ConnectFailure::PasswordRequired:
+    case ConnectFailure::Tls:
+    case ConnectFailure::Protocol:
+    case ConnectFailure::Server:
+    case ConnectFailure::Other:
+        return false;
+    }
+    return false;
+}
+} // namespace
+
 void ConnectionWorker::submit(std::shared_ptr<Batch> batch)
 {
     batch->deadlineMs = now() + batch->timeoutMs;
@@ -344,6 +369,18 @@ void ConnectionWorker::submit(std::shared_ptr<Batch> batch)
         && (m_state == ConnectionState::Idle || m_state == ConnectionState::Connecting);
     if (stillFirstConnect) {
         m_waiting.push_back(batch);
+        return;
+    }
+    // Failed is not forever for a connection that reconnects: a node that was down when a
+    // connection to it was first made (a replica, a cluster node, the release user's) is
+    // tried again when it is next used, and this batch hears how that attempt went, not the
+    // reason of one long past. Refused credentials, TLS or protocol are the settings' fault:
+    // the same settings again would only repeat them (and resend a wrong password).
+    if (m_state == ConnectionState::Failed && m_options.autoReconnect && m_tick && !m_closing
+        && worthRetryingOnUse(m_failure)) {
+        m_waiting.push_back(batch);
+        m_connectingAfresh = true;
+        connectNow();
         return;
     }
     QString why = QStringLiteral("disconnected from %1").arg(m_options.describe());

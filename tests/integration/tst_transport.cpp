@@ -360,6 +360,12 @@ private slots:
             witnessStates.size() >= 2 && witness->state() == ConnectionState::Ready, 20000);
         QCOMPARE(states.size(), failedAt);
         QCOMPARE(c.state(), ConnectionState::Failed);
+        // Nor is it tried again when used: the same password would be refused again.
+        const auto r = c.call({"PING"});
+        QCOMPARE(r.error().kind, RedisError::Kind::NotSent);
+        QVERIFY2(r.error().message.contains("authentication failed"),
+                 qPrintable(r.error().message));
+        QCOMPARE(states.size(), failedAt);
     }
 
     void refusedPortSaysSo()
@@ -374,6 +380,17 @@ private slots:
         QCOMPARE(c.failure(), ConnectFailure::Refused);
         auto r = c.call({"PING"});
         QCOMPARE(r.error().kind, RedisError::Kind::NotSent);
+        QVERIFY2(r.error().message.contains("refused"), qPrintable(r.error().message));
+
+        // A failed first connect is tried again when the connection is next used: once a
+        // server listens there, the next command is answered.
+        demo::LocalRedisServer late;
+        demo::LocalRedisServer::Options at;
+        at.port = o.port;
+        QVERIFY2(late.start(at), qPrintable(late.error().english));
+        const auto answered = c.call({"PING"});
+        QVERIFY2(answered.ok(), qPrintable(answered.ok() ? QString() : answered.error().message));
+        QCOMPARE(c.state(), ConnectionState::Ready);
     }
 };
 
