@@ -5,6 +5,7 @@
 // prints, --json carries and the log writes stays word for word; code that compares those
 // sentences still works under the Chinese translator. Real specs, node states and a real
 // LibraryChange (with no node: nothing is sent anywhere).
+#include "PrivateSettings.h"
 #include "functions/ChangePlan.h"
 #include "functions/LibraryChange.h"
 #include "ui/common/UiLanguage.h"
@@ -90,12 +91,7 @@ class TstChangeChecksZh : public QObject
     }
 
 private slots:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path());
-        QCoreApplication::setOrganizationName(QStringLiteral("InventoryConsoleTest"));
-    }
+    void initTestCase() { QVERIFY(testsupport::usePrivateSettings(m_dir)); }
 
     // Before the Chinese test: a translator cannot be taken back from outside.
     void withoutATranslatorBothCopiesAreEnglish()

@@ -6,6 +6,7 @@
 // code that compares outcomes still tells them apart. Against a real redis-server, with a
 // real matrix of nodes and a real socket to a loopback port nobody answers on.
 #include "ChangeFixture.h"
+#include "PrivateSettings.h"
 #include "ServerTest.h"
 #include "functions/LibraryChange.h"
 #include "functions/LibraryMatrix.h"
@@ -89,9 +90,7 @@ class TstChangeOutcomeZh : public testsupport::ChangeTest
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_dir.isValid());
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path());
-        QCoreApplication::setOrganizationName(QStringLiteral("InventoryConsoleTest"));
+        QVERIFY(testsupport::usePrivateSettings(m_dir));
         QCOMPARE(startServerWithLocalGate(QStringLiteral("zh test")), QString());
     }
 

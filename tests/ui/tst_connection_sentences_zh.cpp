@@ -3,6 +3,7 @@
 // installs its translators, while the English copy the CLI prints and the log records stays
 // as it was: a real connection to a closed loopback port, a real CSV ledger with a bad line and
 // one without a column, a real file that is a directory.
+#include "PrivateSettings.h"
 #include "core/CsvReader.h"
 #include "core/RegularFile.h"
 #include "ledger/LedgerReader.h"
@@ -52,9 +53,7 @@ class TstConnectionSentencesZh : public QObject
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_dir.isValid());
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path());
-        QCoreApplication::setOrganizationName(QStringLiteral("InventoryConsoleTest"));
+        QVERIFY(testsupport::usePrivateSettings(m_dir));
         ui::installUiTranslators(*qApp, ui::UiLanguage::SimplifiedChinese);
     }
 

@@ -5,6 +5,7 @@
 // a deduction's outcome, a reconcile finding, a readiness rule, what a receipt proves. What is
 // a record (the audit log's summary, the English a release's audit reason quotes) stays
 // English under the Chinese translator.
+#include "PrivateSettings.h"
 #include "browse/InventoryScan.h"
 #include "browse/OrderSentence.h"
 #include "browse/Values.h"
@@ -151,12 +152,7 @@ class TstCoreSentencesZh : public QObject
     }
 
 private slots:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path());
-        QCoreApplication::setOrganizationName(QStringLiteral("InventoryConsoleTest"));
-    }
+    void initTestCase() { QVERIFY(testsupport::usePrivateSettings(m_dir)); }
 
     // Before the Chinese test: a translator cannot be taken back from outside.
     void withoutATranslatorTheyAreEnglish()

@@ -4,6 +4,7 @@
 // warning, the audit viewer's server change, a URL the connection dialog cannot read. The
 // copies that are records (the audit log's detail, a refusal quoted in a record, the CLI's
 // line) stay English under the Chinese translator, and code that compares keeps working.
+#include "PrivateSettings.h"
 #include "RedisFixture.h"
 #include "gate/WriteGate.h"
 #include "inventory/AuditServerChange.h"
@@ -85,9 +86,7 @@ class TstGateSentencesZh : public QObject
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_dir.isValid());
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path());
-        QCoreApplication::setOrganizationName(QStringLiteral("InventoryConsoleTest"));
+        QVERIFY(testsupport::usePrivateSettings(m_dir));
         QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
         const ui::UiTranslation t =
             ui::installUiTranslators(*qApp, ui::UiLanguage::SimplifiedChinese);

@@ -6,6 +6,7 @@
 // breaking acknowledgement, the read-only environment check. What the code decides from (the
 // failure kind, the awaited acknowledgement) does not depend on the words.
 #include "ChangeFixture.h"
+#include "PrivateSettings.h"
 #include "ServerTest.h"
 #include "functions/ChangeLease.h"
 #include "functions/LibraryChange.h"
@@ -66,9 +67,7 @@ class TstTunnelSentencesZh : public testsupport::ChangeTest
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_dir.isValid());
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path());
-        QCoreApplication::setOrganizationName(QStringLiteral("InventoryConsoleTest"));
+        QVERIFY(testsupport::usePrivateSettings(m_dir));
         QCOMPARE(startServerWithLocalGate(QStringLiteral("zh tunnel")), QString());
     }
 

@@ -4,6 +4,7 @@
 // View → Language menu saves a new choice and says it applies after a restart. Tabs are found
 // by their English names (--tab keys) whatever their titles say.
 #include "FileMode.h"
+#include "PrivateSettings.h"
 #include "core/DataPaths.h"
 #include "ui/common/TabTitles.h"
 #include "ui/common/UiLanguage.h"
@@ -40,13 +41,7 @@ class TstUiLanguage : public QObject
     }
 
 private slots:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        // QSettings() of this test goes to its own directory, never the user's.
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path());
-        QCoreApplication::setOrganizationName(QStringLiteral("InventoryConsoleTest"));
-    }
+    void initTestCase() { QVERIFY(testsupport::usePrivateSettings(m_dir)); }
 
     void theChoiceIsRemembered()
     {

@@ -6,6 +6,7 @@
 // English copy for stderr, the CLI and the logs, unchanged by the translator; each is made of real
 // parts (a parser fed real arguments, a server executable that is not one, a directory where a file
 // goes, a journal entry and a library's real code).
+#include "PrivateSettings.h"
 #include "browse/Glob.h"
 #include "browse/OrderAuditNote.h"
 #include "demo/LocalRedisServer.h"
@@ -49,9 +50,7 @@ class TstWindowErrorsZh : public QObject
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_dir.isValid());
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path());
-        QCoreApplication::setOrganizationName(QStringLiteral("InventoryConsoleTest"));
+        QVERIFY(testsupport::usePrivateSettings(m_dir));
         ui::installUiTranslators(*qApp, ui::UiLanguage::SimplifiedChinese);
     }
 
