@@ -9863,7 +9863,7 @@ no server FCALL p50/p99 to draw</source>
     </message>
     <message>
         <source>%1; in the filter, %2</source>
-        <translation>%1；在筛选结果中，%2</translation>
+        <translation>%1；筛选条件中%2</translation>
     </message>
     <message>
         <source>Receipts of SKU %1 (stock key %2): %3</source>
