@@ -3,6 +3,7 @@
 
 #include "CaseTwins.h"
 #include "LibraryVersion.h"
+#include "LocalCatalog.h"
 #include "overview/ServerOverview.h"
 #include "redis/ResultReads.h"
 
@@ -249,6 +250,11 @@ bool ExecutionReport::succeeded() const
                           [](const NodeOutcome &n) { return n.verified; });
 }
 
+QString ChangeSpec::fileLabel(core::Wording wording) const
+{
+    return source.isEmpty() ? incoming.fileName : displayPath(source, wording);
+}
+
 QList<redis::LibraryInfo> ChangeSpec::predict(const NodeState &node) const
 {
     const NodeBackup *saved = backup ? backup->node(node.address) : nullptr;
@@ -384,7 +390,8 @@ CodeDiff ChangeSpec::codeDiff(const NodeState &node) const
         rightLabel = planSaid(QT_TRANSLATE_NOOP("functions::ChangePlan", "%1 (%2)"))
                          .arg(incoming.fileName.isEmpty()
                                   ? planSaid(QT_TRANSLATE_NOOP("functions::ChangePlan", "new code"))
-                                  : core::Sentence::plain(incoming.fileName),
+                                  : core::Sentence{fileLabel(core::Wording::English),
+                                                   fileLabel(core::Wording::Translated)},
                               core::Sentence::plain(versionLabel(incoming.version)));
         break;
     case ChangeAction::Delete:

@@ -136,12 +136,16 @@ struct ChangeSpec
     ChangeAction action = ChangeAction::Load;
     QString library;
     Inspection incoming;                  // Load: the file; RestoreCode: the backup's code (if any)
+    QString source; // Load: the file as read (a path or a ":/" resource), for fileLabel()
     std::optional<FunctionBackup> backup; // RestoreCode, RestoreDump
     RestorePolicy policy = RestorePolicy::Replace;
     // Load: a node already holding exactly this code is left alone ("nothing to change"),
     // as "bring nodes in line" needs; a plain load sends it again.
     bool skipIdentical = false;
 
+    // Where the incoming code comes from, as people read it: incoming.fileName (English, as
+    // the audit record quotes it), or for a loaded file its label in `wording`.
+    QString fileLabel(core::Wording wording) const;
     // The libraries a node will hold once the change is made (code is what matters).
     QList<redis::LibraryInfo> predict(const NodeState &node) const;
     // The command that makes the change on this node; empty when there is nothing to do

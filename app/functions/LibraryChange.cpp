@@ -53,7 +53,8 @@ ChangeSpec LibraryChange::loadSpec(const Inspection &file)
     s.action = ChangeAction::Load;
     s.library = file.library;
     s.incoming = file;
-    s.incoming.fileName = displayPath(file.fileName); // for labels and the audit record
+    s.source = file.fileName;
+    s.incoming.fileName = displayPath(file.fileName); // the audit record's label: English
     return s;
 }
 

@@ -22,7 +22,8 @@ namespace functions {
 
 namespace {
 // How a loaded library matches a local file is translated where the window shows it; the CLI
-// prints the English. The file's label (displayPath) goes into audit records: English.
+// prints the English. The file's label goes into audit records in English (displayPath's
+// default).
 struct LocalCatalogText
 {
     Q_DECLARE_TR_FUNCTIONS(functions::LocalCatalog)
@@ -43,12 +44,16 @@ QString previousReleasePath()
     return QStringLiteral(":/releases/inventory_lib_v1-1.0.0.lua");
 }
 
-QString displayPath(const QString &path)
+QString displayPath(const QString &path, core::Wording wording)
 {
     if (path.startsWith(QLatin1String(":/functions/")))
-        return QStringLiteral("shipped functions/%1").arg(path.mid(12));
+        return core::word(wording, "functions::LocalCatalog",
+                          QT_TRANSLATE_NOOP("functions::LocalCatalog", "shipped functions/%1"))
+            .arg(path.mid(12));
     if (path.startsWith(QLatin1String(":/releases/")))
-        return QStringLiteral("previous release %1").arg(path.mid(11));
+        return core::word(wording, "functions::LocalCatalog",
+                          QT_TRANSLATE_NOOP("functions::LocalCatalog", "previous release %1"))
+            .arg(path.mid(11));
     return QDir::toNativeSeparators(path);
 }
 
@@ -56,9 +61,11 @@ QString LibraryMatch::text() const
 {
     switch (kind) {
     case Kind::Identical:
-        return LocalCatalogText::tr("identical to %1").arg(file);
+        return LocalCatalogText::tr("identical to %1")
+            .arg(displayPath(path, core::Wording::Translated));
     case Kind::Differs:
-        return LocalCatalogText::tr("differs from %1 (%2)").arg(file, versionLabel(fileVersion));
+        return LocalCatalogText::tr("differs from %1 (%2)")
+            .arg(displayPath(path, core::Wording::Translated), versionLabel(fileVersion));
     case Kind::Unknown:
         return LocalCatalogText::tr("unknown (no local file of this library)");
     }
@@ -104,7 +111,7 @@ void LocalCatalog::scan()
             }
             if (!inspected->code.startsWith("#!") && inspected->problem)
                 continue; // an EVAL script, not a library
-            m_files << LocalFile{path, displayPath(path), *inspected};
+            m_files << LocalFile{path, *inspected};
         }
     }
 }
@@ -126,9 +133,9 @@ LibraryMatch LocalCatalog::match(const redis::LibraryInfo &loaded) const
     const QList<const LocalFile *> candidates = filesFor(loaded.name);
     for (const LocalFile *f : candidates)
         if (loaded.hasCode && f->inspection.code == loaded.code)
-            return {LibraryMatch::Kind::Identical, f->displayName, f->inspection.version};
+            return {LibraryMatch::Kind::Identical, f->path, f->inspection.version};
     if (!candidates.isEmpty())
-        return {LibraryMatch::Kind::Differs, candidates.first()->displayName,
+        return {LibraryMatch::Kind::Differs, candidates.first()->path,
                 candidates.first()->inspection.version};
     return {};
 }
@@ -142,15 +149,16 @@ QJsonObject LibraryStatus::toJson() const
                         {QStringLiteral("description"),
                          f.description ? QJsonValue(*f.description) : QJsonValue(QJsonValue::Null)},
                         {QStringLiteral("flags"), QJsonArray::fromStringList(f.flags)}});
-    return {{QStringLiteral("library"), library.name},
-            {QStringLiteral("engine"), library.engine},
-            {QStringLiteral("version"),
-             version.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(version)},
-            {QStringLiteral("sha256"), QString::fromLatin1(fingerprint)},
-            {QStringLiteral("match"), matchKindName(match.kind)},
-            {QStringLiteral("match_file"), match.file},
-            {QStringLiteral("match_file_version"), match.fileVersion},
-            {QStringLiteral("functions"), fns}};
+    return {
+        {QStringLiteral("library"), library.name},
+        {QStringLiteral("engine"), library.engine},
+        {QStringLiteral("version"),
+         version.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(version)},
+        {QStringLiteral("sha256"), QString::fromLatin1(fingerprint)},
+        {QStringLiteral("match"), matchKindName(match.kind)},
+        {QStringLiteral("match_file"), match.path.isEmpty() ? QString() : displayPath(match.path)},
+        {QStringLiteral("match_file_version"), match.fileVersion},
+        {QStringLiteral("functions"), fns}};
 }
 
 QList<LibraryStatus> libraryStatuses(const QList<redis::LibraryInfo> &loaded,

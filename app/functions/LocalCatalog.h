@@ -2,6 +2,7 @@
 #pragma once
 
 #include "Inspection.h"
+#include "core/Wording.h"
 
 #include <QJsonObject>
 
@@ -14,14 +15,14 @@ void initFunctionResources();
 // console shows the shipped 1.1.0 as an upgrade.
 QString previousReleasePath(); // ":/releases/inventory_lib_v1-1.0.0.lua"
 // A path as people should read it: ":/functions/x.lua" is "shipped functions/x.lua",
-// ":/releases/x.lua" is "previous release x.lua", a file path stays as it is.
-QString displayPath(const QString &path);
+// ":/releases/x.lua" is "previous release x.lua", a file path stays as it is. English for
+// records, JSON and the CLI; the window asks for its own language.
+QString displayPath(const QString &path, core::Wording wording = core::Wording::English);
 
 // One local library file, inspected offline.
 struct LocalFile
 {
-    QString path;        // as read: a file path or a ":/" resource
-    QString displayName; // "shipped functions/inventory_lib_v1.lua" or the path
+    QString path; // as read: a file path or a ":/" resource (displayPath() labels it)
     Inspection inspection;
 };
 
@@ -30,7 +31,7 @@ struct LibraryMatch
 {
     enum class Kind { Identical, Differs, Unknown };
     Kind kind = Kind::Unknown;
-    QString file;         // Identical: the identical file; Differs: the newest file of that name
+    QString path;         // Identical: the identical file; Differs: the newest file of that name
     QString fileVersion;  // that file's version ("" when unversioned)
     QString text() const; // "identical to …", "differs from … (1.1.0)", "unknown"
 };

@@ -148,7 +148,7 @@ void checkLibraryRelease(const AuditInput &in, Finding &out)
                     evidenceName(name, node, count),
                     QStringLiteral("%1 (%2)").arg(describe(*loaded), match.text()));
                 const bool identical = match.kind == functions::LibraryMatch::Kind::Identical;
-                if (identical && match.file == shipped->displayName)
+                if (identical && match.path == shipped->path)
                     addNote(notes, Verdict::Pass,
                             LibraryRulesText::tr("%1 is byte for byte the shipped release %2.")
                                 .arg(name, shippedVersion),

@@ -1925,6 +1925,14 @@
         <source>unknown (no local file of this library)</source>
         <translation>未知（没有该函数库的本地文件）</translation>
     </message>
+    <message>
+        <source>shipped functions/%1</source>
+        <translation>随附的 functions/%1</translation>
+    </message>
+    <message>
+        <source>previous release %1</source>
+        <translation>上一个发行版 %1</translation>
+    </message>
 </context>
 <context>
     <name>functions::StandaloneGroup</name>

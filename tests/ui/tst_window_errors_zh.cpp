@@ -11,7 +11,9 @@
 #include "browse/OrderAuditNote.h"
 #include "demo/LocalRedisServer.h"
 #include "functions/CodeDiff.h"
+#include "functions/LibraryChange.h"
 #include "functions/LoadJournal.h"
+#include "functions/LocalCatalog.h"
 #include "profiles/ConsoleCommandLine.h"
 #include "readiness/ReadinessReport.h"
 #include "redis/LibraryList.h"
@@ -187,6 +189,25 @@ private slots:
             "return 1\n", "return 1", core::Sentence::plain("a"), core::Sentence::plain("b"));
         QCOMPARE(d.note.text, QStringLiteral("只有末尾的换行符不同"));
         QCOMPARE(d.note.english, QStringLiteral("only the final newline differs"));
+    }
+
+    // The shipped library's label is the window's words there, and English in what the
+    // audit record and JSON quote.
+    void theShippedLibraryIsLabelledInChinese()
+    {
+        functions::LocalCatalog catalog;
+        catalog.scan();
+        QVERIFY(!catalog.files().isEmpty());
+        const QString path = catalog.files().first().path;
+        QCOMPARE(functions::displayPath(path, core::Wording::Translated),
+                 QStringLiteral("随附的 functions/inventory_lib_v1.lua"));
+        QCOMPARE(functions::displayPath(path),
+                 QStringLiteral("shipped functions/inventory_lib_v1.lua"));
+        const functions::ChangeSpec load =
+            functions::LibraryChange::loadSpec(catalog.files().first().inspection);
+        QCOMPARE(load.fileLabel(core::Wording::Translated),
+                 QStringLiteral("随附的 functions/inventory_lib_v1.lua"));
+        QCOMPARE(load.incoming.fileName, QStringLiteral("shipped functions/inventory_lib_v1.lua"));
     }
 };
 

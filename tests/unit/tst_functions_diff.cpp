@@ -381,7 +381,7 @@ private slots:
         LocalCatalog catalog;
         catalog.scan();
         QCOMPARE(catalog.files().size(), 1); // stock_decrement.lua is a script, not a library
-        QCOMPARE(catalog.files().first().displayName,
+        QCOMPARE(displayPath(catalog.files().first().path),
                  QStringLiteral("shipped functions/inventory_lib_v1.lua"));
         const LibraryMatch old = catalog.match(loaded(readResource(previousReleasePath())));
         QCOMPARE(old.kind, LibraryMatch::Kind::Differs);

@@ -81,9 +81,10 @@ void ConfirmPage::initializePage()
     QString what;
     switch (spec.action) {
     case functions::ChangeAction::Load:
-        what = tr("FUNCTION LOAD REPLACE of %1 (%2) as user '%3'")
-                   .arg(spec.incoming.fileName, functions::versionLabel(spec.incoming.version),
-                        m_change.context().loadUser);
+        what =
+            tr("FUNCTION LOAD REPLACE of %1 (%2) as user '%3'")
+                .arg(spec.fileLabel(core::Wording::Translated),
+                     functions::versionLabel(spec.incoming.version), m_change.context().loadUser);
         break;
     case functions::ChangeAction::Delete:
         what = tr("FUNCTION DELETE %1 as user '%2'").arg(spec.library, m_change.context().loadUser);

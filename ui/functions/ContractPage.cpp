@@ -203,7 +203,7 @@ void ContractPage::showDetail()
     }
     if (spec.action == functions::ChangeAction::Load)
         detail << tr("New code: %1, sha256 %2")
-                      .arg(spec.incoming.fileName,
+                      .arg(spec.fileLabel(core::Wording::Translated),
                            functions::shortFingerprint(spec.incoming.fingerprint));
     else if (spec.backup)
         detail << tr("From backup %1 (taken %2)")

@@ -299,7 +299,8 @@ void LibrariesView::display(const QList<redis::LibraryInfo> &libraries)
             lib->setForeground(LocalFile, Palette::warning());
             differs << tr("%1: loaded %2, local file %3 (%4) differs.")
                            .arg(s.library.name, functions::versionLabel(s.version),
-                                functions::versionLabel(s.match.fileVersion), s.match.file);
+                                functions::versionLabel(s.match.fileVersion),
+                                functions::displayPath(s.match.path, core::Wording::Translated));
             if (m_upgradeFile.isEmpty() && !m_catalog.filesFor(s.library.name).isEmpty())
                 m_upgradeFile = m_catalog.filesFor(s.library.name).first()->path;
         }

@@ -26,7 +26,8 @@ LoadWizard::LoadWizard(functions::ChangeContext context, functions::ChangeSpec s
     const functions::ChangeSpec &s = m_change->spec();
     switch (s.action) {
     case functions::ChangeAction::Load:
-        setWindowTitle(tr("Load %1 from %2").arg(s.library, s.incoming.fileName));
+        setWindowTitle(
+            tr("Load %1 from %2").arg(s.library, s.fileLabel(core::Wording::Translated)));
         break;
     case functions::ChangeAction::Delete:
         setWindowTitle(tr("Delete %1").arg(s.library));
