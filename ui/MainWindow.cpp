@@ -245,7 +245,7 @@ void MainWindow::createFeaturePanels()
     // Charts only read: through the router, so that a cluster is sampled node by node.
     m_charts = new ChartsTab(m_session->readSender(), m_deduct->history(),
                              m_session->auditLogPath(), &m_workspace->inventoryScan());
-    addNamedTab(m_tabs, m_charts, tr("C&harts"), QStringLiteral("charts"));
+    addNamedTab(m_tabs, m_charts, tr("Char&ts"), QStringLiteral("charts"));
 
     ReadinessContext readiness{
         m_client->address(), profile.effectiveUsername(), profile.environmentLabel(), {}};

@@ -6442,8 +6442,8 @@ Left alone, nothing to change: %1.</source>
 <context>
     <name>ui::DeductionForm</name>
     <message>
-        <source>&amp;Order id</source>
-        <translation>订单号(&amp;O)</translation>
+        <source>Order &amp;id</source>
+        <translation>订单号(&amp;I)</translation>
     </message>
     <message>
         <source>&amp;Quantity</source>
@@ -6454,8 +6454,8 @@ Left alone, nothing to change: %1.</source>
         <translation>1 至 1,000,000</translation>
     </message>
     <message>
-        <source>Receipt &amp;TTL (s)</source>
-        <translation>回执 TTL（秒）(&amp;T)</translation>
+        <source>Rec&amp;eipt TTL (s)</source>
+        <translation>回执 TTL（秒）(&amp;E)</translation>
     </message>
     <message>
         <source>Mode</source>
@@ -6470,8 +6470,8 @@ Left alone, nothing to change: %1.</source>
         <translation>SKU(&amp;S)</translation>
     </message>
     <message>
-        <source>&amp;Function: FCALL inventory_deduct_v1 (once per order)</source>
-        <translation>函数(&amp;F)：FCALL inventory_deduct_v1（每个订单一次）</translation>
+        <source>F&amp;unction: FCALL inventory_deduct_v1 (once per order)</source>
+        <translation>函数(&amp;U)：FCALL inventory_deduct_v1（每个订单一次）</translation>
     </message>
     <message>
         <source>Sc&amp;ript: EVALSHA stock_decrement.lua (not idempotent)</source>
@@ -7107,12 +7107,12 @@ Left alone, nothing to change: %1.</source>
         <translation>初始库存(&amp;S)</translation>
     </message>
     <message>
-        <source>&amp;Connections</source>
-        <translation>连接数(&amp;C)</translation>
+        <source>Conn&amp;ections</source>
+        <translation>连接数(&amp;E)</translation>
     </message>
     <message>
-        <source>A&amp;ttempts</source>
-        <translation>尝试次数(&amp;T)</translation>
+        <source>Atte&amp;mpts</source>
+        <translation>尝试次数(&amp;M)</translation>
     </message>
     <message>
         <source>&amp;Pipeline depth</source>
@@ -7123,8 +7123,8 @@ Left alone, nothing to change: %1.</source>
         <translation>重试比例(&amp;R)</translation>
     </message>
     <message>
-        <source>&amp;Fault</source>
-        <translation>故障(&amp;F)</translation>
+        <source>Fa&amp;ult</source>
+        <translation>故障(&amp;U)</translation>
     </message>
     <message>
         <source>Pause</source>
@@ -7389,8 +7389,8 @@ Left alone, nothing to change: %1.</source>
         <translation>时间窗口：时间窗口需要订单账的时间列；请在“列”中映射（time=列名）</translation>
     </message>
     <message>
-        <source>Pre&amp;view rows…</source>
-        <translation>预览行(&amp;V)…</translation>
+        <source>Previe&amp;w rows…</source>
+        <translation>预览行(&amp;W)…</translation>
     </message>
     <message>
         <source>Read the first rows with this mapping, to check it before a run</source>
@@ -7815,8 +7815,8 @@ Left alone, nothing to change: %1.</source>
         <translation>审计日志(&amp;A)</translation>
     </message>
     <message>
-        <source>C&amp;harts</source>
-        <translation>图表(&amp;H)</translation>
+        <source>Char&amp;ts</source>
+        <translation>图表(&amp;T)</translation>
     </message>
     <message>
         <source>Readi&amp;ness</source>

@@ -135,7 +135,7 @@ private slots:
     void titlesLoseTheirMnemonics()
     {
         QCOMPARE(ui::withoutMnemonic(QStringLiteral("&Keys")), QStringLiteral("Keys"));
-        QCOMPARE(ui::withoutMnemonic(QStringLiteral("C&harts")), QStringLiteral("Charts"));
+        QCOMPARE(ui::withoutMnemonic(QStringLiteral("Char&ts")), QStringLiteral("Charts"));
         QCOMPARE(ui::withoutMnemonic(QStringLiteral("键(&K)")), QStringLiteral("键"));
         QCOMPARE(ui::withoutMnemonic(QStringLiteral("新建连接(&N)…")), QStringLiteral("新建连接…"));
         QCOMPARE(ui::withoutMnemonic(QStringLiteral("Stock && receipts")),

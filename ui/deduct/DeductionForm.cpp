@@ -40,10 +40,10 @@ DeductionForm::DeductionForm(const DeductionContext &ctx, QWidget *parent)
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     addSkuField(form);
-    m_order = addField(form, tr("&Order id"), QStringLiteral("order"), &m_orderMessage);
+    m_order = addField(form, tr("Order &id"), QStringLiteral("order"), &m_orderMessage);
     m_quantity = addField(form, tr("&Quantity"), QStringLiteral("quantity"), &m_quantityMessage);
     m_quantity->setPlaceholderText(tr("1 to 1,000,000"));
-    m_ttl = addField(form, tr("Receipt &TTL (s)"), QStringLiteral("ttl"), &m_ttlMessage);
+    m_ttl = addField(form, tr("Rec&eipt TTL (s)"), QStringLiteral("ttl"), &m_ttlMessage);
     m_ttlHuman = new QLabel(this);
     setTextColour(m_ttlHuman, Palette::muted());
     form->addRow(QString(), m_ttlHuman);
@@ -94,7 +94,7 @@ QVBoxLayout *DeductionForm::buildModeChoice()
 {
     // No parent until the form's layout is installed: they join the focus chain after the
     // run button then, so Tab goes from the fields to Run before the mode.
-    m_function = new QRadioButton(tr("&Function: FCALL inventory_deduct_v1 (once per order)"));
+    m_function = new QRadioButton(tr("F&unction: FCALL inventory_deduct_v1 (once per order)"));
     m_script = new QRadioButton(tr("Sc&ript: EVALSHA stock_decrement.lua (not idempotent)"));
     m_function->setChecked(true);
     auto *modes = new QButtonGroup(this);

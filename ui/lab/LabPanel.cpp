@@ -172,11 +172,11 @@ QFormLayout *LabPanel::buildSettingsForm()
                              tr("The storm's command timeout with the short-timeout fault"));
     m_clientTimeoutMs->setSuffix(tr(" ms"));
     form->addRow(tr("Initial &stock"), m_stock);
-    form->addRow(tr("&Connections"), m_connections);
-    form->addRow(tr("A&ttempts"), m_attempts);
+    form->addRow(tr("Conn&ections"), m_connections);
+    form->addRow(tr("Atte&mpts"), m_attempts);
     form->addRow(tr("&Pipeline depth"), m_pipeline);
     form->addRow(tr("&Retry share"), m_retryShare);
-    form->addRow(tr("&Fault"), m_fault);
+    form->addRow(tr("Fa&ult"), m_fault);
     form->addRow(tr("Pause"), m_pauseMs);
     form->addRow(tr("Client timeout"), m_clientTimeoutMs);
     auto *strategies = new QVBoxLayout;

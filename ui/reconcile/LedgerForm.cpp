@@ -84,7 +84,7 @@ LedgerForm::LedgerForm(QWidget *parent)
     m_queryRow->setStretch(2, 0);
     m_table->setMaximumWidth(260);
     m_layout->addRow(tr("Query:"), m_queryRow);
-    m_previewRows = new QPushButton(tr("Pre&view rows…"), this);
+    m_previewRows = new QPushButton(tr("Previe&w rows…"), this);
     m_previewRows->setObjectName(QStringLiteral("previewLedgerRows"));
     m_previewRows->setToolTip(
         tr("Read the first rows with this mapping, to check it before a run"));
