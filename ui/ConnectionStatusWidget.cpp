@@ -233,7 +233,11 @@ void ConnectionStatusWidget::setTunnel(Tunnel state, const QString &bastion, con
 
 void ConnectionStatusWidget::setActivity(const QString &text)
 {
-    m_activity->setText(text);
+    // A long message (a scan stopped short, an error) would widen the bar past the window and
+    // cut its end off: the bar shows its start, the tooltip all of it.
+    const QString shown = fontMetrics().elidedText(text, Qt::ElideRight, 480);
+    m_activity->setText(shown);
+    m_activity->setToolTip(shown == text ? QString() : text);
 }
 
 } // namespace ui
