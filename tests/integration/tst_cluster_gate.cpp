@@ -150,9 +150,10 @@ private slots:
         const QByteArray farKey = "stock:{" + skuOn(Far) + "}:available";
         const auto refused = gated.call({"SET", farKey, "6"});
         QVERIFY(!refused.ok());
-        QVERIFY2(refused.error().message.english.startsWith(QLatin1String("read-only session on profile "
-                                                                  "'d15' (not proven local: ")),
-                 qPrintable(refused.error().message.english));
+        QVERIFY2(
+            refused.error().message.english.startsWith(QLatin1String("read-only session on profile "
+                                                                     "'d15' (not proven local: ")),
+            qPrintable(refused.error().message.english));
         QVERIFY(gate.isReadOnly());
         QCOMPARE(gate.environment(), QStringLiteral("production"));
     }

@@ -320,8 +320,9 @@ private slots:
         QVERIFY(node0->call({"CLUSTER", "SETSLOT", s, "STABLE"}).ok());
         QVERIFY(!got.ok());
         QCOMPARE(got.error().kind, RedisError::Kind::NotSent);
-        QVERIFY2(got.error().message.english.contains(QLatin1String("redirected this command 5 times")),
-                 qPrintable(got.error().message.english));
+        QVERIFY2(
+            got.error().message.english.contains(QLatin1String("redirected this command 5 times")),
+            qPrintable(got.error().message.english));
         QCOMPARE(r->call({"EXISTS", key})->toInteger(), 0);
     }
 

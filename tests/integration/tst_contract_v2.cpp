@@ -62,7 +62,8 @@ private slots:
         const Snapshot before = snap();
         const ReplyResult r = m_c->call({"FCALL_RO", m_function, "2", Stock, Receipt, "1", "60"});
         QVERIFY(!r.ok());
-        QVERIFY2(r.error().message.english.contains(QStringLiteral("write flag")), qPrintable(render(r)));
+        QVERIFY2(r.error().message.english.contains(QStringLiteral("write flag")),
+                 qPrintable(render(r)));
         VERIFY_NOTHING_WRITTEN(before);
     }
 

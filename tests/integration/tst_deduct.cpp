@@ -308,8 +308,9 @@ private slots:
         m_redis.server().kill();
         QTRY_VERIFY_WITH_TIMEOUT(result.has_value(), 5000);
         QCOMPARE(result->outcome.kind, OutcomeKind::Unknown);
-        QVERIFY2(result->outcome.transportError.english.startsWith(QLatin1String("connection lost")),
-                 qPrintable(result->outcome.transportError.english));
+        QVERIFY2(
+            result->outcome.transportError.english.startsWith(QLatin1String("connection lost")),
+            qPrintable(result->outcome.transportError.english));
         verifyLastRecord(*result, true);
 
         QVERIFY2(m_redis.restart(), qPrintable(m_redis.errorString()));

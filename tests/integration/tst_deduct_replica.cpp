@@ -64,8 +64,9 @@ private slots:
         QCOMPARE(r.outcome.kind, OutcomeKind::NotSent);
         QVERIFY2(r.outcome.transportError.english.contains("replica"),
                  qPrintable(r.outcome.transportError.english));
-        QVERIFY2(r.outcome.transportError.english.contains("Connect to the primary " + primaryAddress()),
-                 qPrintable(r.outcome.transportError.english));
+        QVERIFY2(
+            r.outcome.transportError.english.contains("Connect to the primary " + primaryAddress()),
+            qPrintable(r.outcome.transportError.english));
         QVERIFY2(r.outcome.nextStep(DeductionMode::Function).startsWith("Connect to the primary"),
                  qPrintable(r.outcome.nextStep(DeductionMode::Function)));
         QVERIFY(r.sent.isEmpty());

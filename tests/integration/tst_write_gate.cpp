@@ -66,7 +66,8 @@ class TstWriteGate : public QObject
                      "profile name) to allow writes")),
                  qPrintable(r.error().message.english));
         if (!reasonPart.isEmpty())
-            QVERIFY2(r.error().message.english.contains(reasonPart), qPrintable(r.error().message.english));
+            QVERIFY2(r.error().message.english.contains(reasonPart),
+                     qPrintable(r.error().message.english));
     }
 
 private slots:

@@ -283,7 +283,8 @@ private slots:
             w->session().deductionSender().send({"SET", "smoke:lane", "2"}, this,
                                                 [&](const redis::ReplyResult &r) { written = r; });
             QTRY_VERIFY_WITH_TIMEOUT(written.has_value(), 3000);
-            QVERIFY2(written->ok(), written->ok() ? "" : qPrintable(written->error().message));
+            QVERIFY2(written->ok(),
+                     written->ok() ? "" : qPrintable(written->error().message.english));
         }
         QCOMPARE(w->session().client().call({"GET", "smoke:lane"})->bytes(), QByteArray("2"));
     }

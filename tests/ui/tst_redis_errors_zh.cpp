@@ -5,10 +5,10 @@
 // a real redis-server on loopback: a port nobody listens on, a command that blocks past its
 // timeout, a write held by CLIENT PAUSE, a read of the wrong type and a script the server does not
 // have.
+#include "RedisFixture.h"
 #include "inventory/Deducer.h"
 #include "inventory/DeductionOutcome.h"
 #include "redis/RedisClient.h"
-#include "support/RedisFixture.h"
 #include "ui/common/UiLanguage.h"
 
 #include <QApplication>
