@@ -71,7 +71,7 @@ MainWindow::MainWindow(std::unique_ptr<session::ConsoleSession> session, QWidget
     m_poller->setUser(m_session->profile().effectiveUsername());
     m_status = new ConnectionStatusWidget(this);
     m_status->setEnvironment(environment);
-    m_status->setConnectionState(m_client->state(), m_client->stateDetailText());
+    m_status->setConnectionState(m_client->state(), m_client->stateDetail().text);
     statusBar()->addWidget(m_status, 1);
     statusBar()->setSizeGripEnabled(true);
     showAddress();
@@ -157,7 +157,7 @@ void MainWindow::connectPoller()
                               : updated);
             });
     connect(m_poller, &overview::OverviewPoller::failed, this, [this](const redis::RedisError &e) {
-        qCInfo(lcUi) << "overview refresh failed:" << e.toString();
+        qCInfo(lcUi) << "overview refresh failed:" << e.toString().english;
         m_overview->setFetchError(e);
         m_status->setActivity(tr("Overview refresh failed"));
     });
@@ -470,7 +470,7 @@ void MainWindow::onReadOnlyChanged(bool readOnly)
 void MainWindow::onStateChanged(redis::ConnectionState state, const QString &)
 {
     // The signal's detail is the English (the log's); the window shows its own copy.
-    const QString detail = m_client->stateDetailText();
+    const QString detail = m_client->stateDetail().text;
     m_status->setConnectionState(state, detail);
     if (state == redis::ConnectionState::Failed || state == redis::ConnectionState::Reconnecting
         || state == redis::ConnectionState::Closed)

@@ -363,9 +363,10 @@ void ServerOverviewPanel::setFetchError(const redis::RedisError &error)
                               ? tr("The values below are from %1.")
                                     .arg(m_lastUpdate.toString(QStringLiteral("HH:mm:ss")))
                               : tr("Nothing has been loaded yet.");
-    m_error->setNotice(tr("<b>Could not refresh the overview</b> (%1): %2")
-                           .arg(error.kindName().toHtmlEscaped(), error.toString().toHtmlEscaped()),
-                       shown);
+    m_error->setNotice(
+        tr("<b>Could not refresh the overview</b> (%1): %2")
+            .arg(error.kindName().text.toHtmlEscaped(), error.toString().text.toHtmlEscaped()),
+        shown);
     m_reconnect->show();
 }
 

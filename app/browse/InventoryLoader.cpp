@@ -25,12 +25,12 @@ core::Result<qint64, redis::RedisError> expiryFrom(const redis::ReplyResult &ptt
     const auto ms = redis::integerOf(pttl);
     if (!ms) {
         redis::RedisError e = ms.error();
-        e.message = QStringLiteral("PTTL: %1").arg(e.message);
+        e.message = core::Sentence::plain(QStringLiteral("PTTL: %1")).arg(e.message);
         return e;
     }
     if (*ms < -2)
         return redis::RedisError::unexpected(
-            QStringLiteral("PTTL answered %1, which is not a TTL").arg(*ms));
+            core::Sentence::plain(QStringLiteral("PTTL answered %1, which is not a TTL").arg(*ms)));
     *gone = *ms == -2;
     return *ms >= 0 ? sentMs + *ms : NoExpiry;
 }
@@ -163,11 +163,11 @@ std::optional<PageRequest> InventoryLoader::store(const QList<Item> &items,
         // server or of the path to it, and says nothing about the key (D4 of issue 29).
         const bool expected = value->isNil() || (it.hash ? value->isArray() : value->string().ok());
         if (!expected) {
-            noteProblem(it, redis::RedisError::unexpected(
+            noteProblem(it, redis::RedisError::unexpected(core::Sentence::plain(
                                 QStringLiteral("%1 answered %2, not the value of a key")
                                     .arg(it.hash ? QStringLiteral("HMGET") : QStringLiteral("GET"),
                                          value->isArray() ? QStringLiteral("an array")
-                                                          : QStringLiteral("another type"))));
+                                                          : QStringLiteral("another type")))));
             continue;
         }
         // HMGET of a missing key answers [nil, nil, nil]: PTTL -2 tells it apart.
@@ -246,7 +246,7 @@ void InventoryLoader::storeValue(const Item &it, const redis::Reply &value, qint
         const auto text = value.string();
         if (!text) {
             st.state = StockState::WrongType; // an array: the key is a hash
-            st.raw = value.isArray() ? QByteArray("hash") : text.error().message.toUtf8();
+            st.raw = value.isArray() ? QByteArray("hash") : text.error().message.english.toUtf8();
         } else if (const auto v = parseCanonicalInteger(*text)) {
             st.state = StockState::Integer;
             st.value = *v;
@@ -296,7 +296,7 @@ void InventoryLoader::noteProblem(const Item &item, const redis::RedisError &e)
     ++m_stats.unreadable;
     if (m_stats.firstProblem.isEmpty())
         m_stats.firstProblem =
-            QStringLiteral("%1: %2").arg(core::escapeBytes(item.key, 80), e.toString());
+            QStringLiteral("%1: %2").arg(core::escapeBytes(item.key, 80), e.toString().text);
 }
 
 std::optional<PageRequest> InventoryLoader::atEnd()

@@ -214,11 +214,12 @@ void KeyActionRunner::send(const KeyAction &action, const QString &server, const
             else if (o.outcomeUnknown)
                 o.result = QStringLiteral("outcome unknown: %1. Check the key before "
                                           "trying again.")
-                               .arg(r.error().message);
+                               .arg(r.error().message.english);
             else if (r.error().kind == redis::RedisError::Kind::NotSent)
-                o.result = QStringLiteral("not sent: %1").arg(r.error().message);
+                o.result = QStringLiteral("not sent: %1").arg(r.error().message.english);
             else
-                o.result = QStringLiteral("refused by the server: %1").arg(r.error().toString());
+                o.result =
+                    QStringLiteral("refused by the server: %1").arg(r.error().toString().english);
 
             // After a MOVED the map names the node that finally answered: the
             // run_id read before is another node's.

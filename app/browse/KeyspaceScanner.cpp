@@ -245,7 +245,7 @@ void KeyspaceScanner::onScanReply(quint64 gen, int node, const redis::ReplyResul
         return;
     }
     if (!r.ok()) {
-        failNode(node, ScanText::tr("SCAN failed: %1").arg(r.error().readFailure()));
+        failNode(node, ScanText::tr("SCAN failed: %1").arg(r.error().readFailure().text));
         return;
     }
     auto page = decodeScanPage(r.value());
@@ -330,9 +330,9 @@ void KeyspaceScanner::onRequestReplies(quint64 gen, int node, const PageRequest 
     for (const redis::ReplyResult &r : replies)
         if (isTransportFailure(r)) {
             if (node == EndOfScan)
-                fail(r.error().readFailure());
+                fail(r.error().readFailure().text);
             else
-                failNode(node, r.error().readFailure());
+                failNode(node, r.error().readFailure().text);
             return;
         }
     QElapsedTimer clock;

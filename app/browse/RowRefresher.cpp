@@ -39,8 +39,8 @@ void RowRefresher::send(PageRequest request, quint64 epoch)
             for (const auto &r : replies)
                 if (isTransportFailure(r)) {
                     m_busy = false;
-                    qCDebug(lcBrowse) << "refresh failed:" << r.error().toString();
-                    emit failed(r.error().toString());
+                    qCDebug(lcBrowse) << "refresh failed:" << r.error().toString().english;
+                    emit failed(r.error().toString().text);
                     return;
                 }
             if (auto next = req.onReplies(replies, sentMs)) {

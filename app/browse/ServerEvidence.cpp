@@ -88,14 +88,13 @@ QList<redis::Command> evidenceCommands(const QByteArray &key)
 ServerEvidence decodeEvidence(const QList<redis::ReplyResult> &replies, qint64 nowMs)
 {
     ServerEvidence e;
-    const auto text =
-        replies.isEmpty()
-            ? redis::Decoded<QByteArray>(redis::RedisError::notSent(QStringLiteral("no reply")))
-            : redis::stringOf(replies.first());
+    const auto text = replies.isEmpty() ? redis::Decoded<QByteArray>(redis::RedisError::notSent(
+                          core::Sentence::plain(QStringLiteral("no reply"))))
+                                        : redis::stringOf(replies.first());
     if (text)
         e = evidenceFromInfo(overview::parseInfo(*text), nowMs);
     else
-        e.readError = QStringLiteral("INFO: %1").arg(text.error().readFailure());
+        e.readError = QStringLiteral("INFO: %1").arg(text.error().readFailure().text);
     e.readAtMs = nowMs;
     return e;
 }

@@ -447,8 +447,9 @@ std::unique_ptr<redis::RedisClient> connectClient(redis::ConnectionOptions optio
     auto client = std::make_unique<redis::RedisClient>(options);
     client->open();
     if (!client->waitUntilReady(options.connectTimeoutMs + 1000)) {
-        *exitCode = context.fail(
-            failExit, scrub(setupFailure(client->stateDetail(), options), options.password));
+        *exitCode =
+            context.fail(failExit, scrub(setupFailure(client->stateDetail().english, options),
+                                         options.password));
         return nullptr;
     }
     return client;
@@ -467,7 +468,7 @@ std::unique_ptr<redis::ClusterRouter> connectRouter(redis::ConnectionOptions opt
     if (!router->waitUntilDiscovered(options.connectTimeoutMs + 1000)) {
         // The seed's own state says it best when it could not connect at all.
         const QString why = router->seed().state() != redis::ConnectionState::Ready
-                                ? router->seed().stateDetail()
+                                ? router->seed().stateDetail().english
                                 : router->discoveryError();
         *exitCode = context.fail(failExit, scrub(setupFailure(why, options), options.password));
         return nullptr;

@@ -22,7 +22,7 @@ QJsonValue readingJson(const KeyReading &k)
     if (!k.read)
         return QJsonValue();
     if (!k.error.isEmpty())
-        return QJsonObject{{QStringLiteral("error"), k.error}};
+        return QJsonObject{{QStringLiteral("error"), k.error.english}};
     return k.value ? QJsonValue(QString::fromUtf8(*k.value)) : QJsonValue();
 }
 
@@ -49,7 +49,7 @@ QJsonObject receiptJson(const ReceiptStatus &s)
                   {QStringLiteral("source"), s.source},
                   {QStringLiteral("message"), s.verdict()}};
     if (!s.ok())
-        o.insert(QStringLiteral("error"), s.error);
+        o.insert(QStringLiteral("error"), s.error.english);
     return o;
 }
 
@@ -88,7 +88,7 @@ QJsonObject resultJson(const DeductionResult &r, const QString &auditPath)
         j.insert(QStringLiteral("recorded_quantity"), double(*o.recordedQuantity));
     if (o.kind == OutcomeKind::Rejected
         || (o.kind == OutcomeKind::MayHaveWritten && !o.outsideContract()))
-        j.insert(QStringLiteral("error"), o.serverError);
+        j.insert(QStringLiteral("error"), o.serverError.english);
     if (!o.stockMoved.isEmpty())
         j.insert(QStringLiteral("stock_moved"), o.stockMoved);
     if (!o.anomaly.isEmpty()) {
@@ -96,7 +96,7 @@ QJsonObject resultJson(const DeductionResult &r, const QString &auditPath)
         j.insert(QStringLiteral("reply"), o.replyText); // as it came, for whoever investigates
     }
     if (o.kind == OutcomeKind::Unknown || o.kind == OutcomeKind::NotSent)
-        j.insert(QStringLiteral("error"), o.transportError);
+        j.insert(QStringLiteral("error"), o.transportError.english);
     if (r.receiptAfter) {
         QJsonObject receipt = receiptJson(*r.receiptAfter);
         receipt.insert(QStringLiteral("message"), receiptVerdict(r, *r.receiptAfter));
@@ -135,7 +135,8 @@ void printResultText(QTextStream &out, const DeductionResult &r, const Deduction
              r.receiptAfter->exists
                  ? QStringLiteral("exists, value %1, TTL %2")
                        .arg(QString::fromUtf8(r.receiptAfter->rawValue), r.receiptAfter->ttlText())
-                 : (r.receiptAfter->ok() ? QStringLiteral("missing") : r.receiptAfter->error));
+                 : (r.receiptAfter->ok() ? QStringLiteral("missing")
+                                         : r.receiptAfter->error.english));
     if (r.scriptLoaded)
         line(QStringLiteral("script"), QStringLiteral("was not loaded (NOSCRIPT): loaded it "
                                                       "and sent the call once more"));

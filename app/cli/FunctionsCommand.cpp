@@ -135,7 +135,7 @@ void reportJournals(const QList<functions::LoadJournalEntry> &pending, redis::Co
         });
     const auto libs =
         r.ok() ? redis::decodeFunctionList(r.value())
-               : core::Result<QList<redis::LibraryInfo>, QString>(r.error().readFailure());
+               : core::Result<QList<redis::LibraryInfo>, QString>(r.error().readFailure().english);
     for (const functions::LoadJournalEntry &e : pending) {
         const redis::LibraryInfo *now = nullptr;
         if (libs)

@@ -30,7 +30,7 @@ QJsonValue stockJson(const KeyReading &k)
     if (!k.read)
         return QJsonValue();
     if (!k.error.isEmpty())
-        return QJsonObject{{QStringLiteral("error"), k.error}};
+        return QJsonObject{{QStringLiteral("error"), k.error.english}};
     return k.value ? QJsonValue(QString::fromUtf8(*k.value)) : QJsonValue();
 }
 

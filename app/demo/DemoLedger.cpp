@@ -43,14 +43,13 @@ core::Result<QList<Line>, QString> receiptedOrders(redis::CommandSender &sender,
     QList<Line> out;
     qsizetype i = 0;
     for (const auto &[key, line] : byKey) {
-        const auto n =
-            i < replies.size()
-                ? redis::integerOf(replies.at(i))
-                : redis::Decoded<qint64>(redis::RedisError::unexpected(QStringLiteral("no reply")));
+        const auto n = i < replies.size() ? redis::integerOf(replies.at(i))
+                                          : redis::Decoded<qint64>(redis::RedisError::unexpected(
+                                              core::Sentence::plain(QStringLiteral("no reply"))));
         ++i;
         if (!n)
-            return core::err(
-                QStringLiteral("EXISTS %1: %2").arg(QString::fromUtf8(key), n.error().toString()));
+            return core::err(QStringLiteral("EXISTS %1: %2")
+                                 .arg(QString::fromUtf8(key), n.error().toString().english));
         if (n.value() == 1)
             out << line;
     }
@@ -159,7 +158,7 @@ plantDemoLedger(redis::CommandSender &sender, const SeedOptions &options, const 
             return core::err(QStringLiteral("%1 failed: %2")
                                  .arg(QString::fromUtf8(plant.at(i).mid(0, 2).join(' ')),
                                       i < replies.size() && !replies.at(i).ok()
-                                          ? replies.at(i).error().toString()
+                                          ? replies.at(i).error().toString().english
                                           : QStringLiteral("an error reply")));
     lines << Line{order(0), LedgerSku, 3, QStringLiteral("committed")}
           << Line{order(2), LedgerSku, 1, QStringLiteral("failed")}

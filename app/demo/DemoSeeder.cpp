@@ -42,7 +42,8 @@ public:
         send({{"DBSIZE"}}, [](SeedRun &run, const QList<redis::ReplyResult> &r) {
             const auto keys = redis::integerOf(r[0]);
             if (!keys)
-                return run.fail(QStringLiteral("DBSIZE failed: %1").arg(keys.error().toString()));
+                return run.fail(
+                    QStringLiteral("DBSIZE failed: %1").arg(keys.error().toString().english));
             if (*keys != 0)
                 return run.fail(QStringLiteral("refusing to seed: the database already holds "
                                                "%1 keys")
@@ -79,7 +80,7 @@ private:
             const auto name = r[0]->string(); // FUNCTION LOAD answers the library's name
             if (!name)
                 return run.fail(
-                    QStringLiteral("FUNCTION LOAD REPLACE: %1").arg(name.error().message));
+                    QStringLiteral("FUNCTION LOAD REPLACE: %1").arg(name.error().message.english));
             run.m_report.libraryName = *name;
             run.placeOrders();
         });
@@ -93,7 +94,7 @@ private:
                 if (!reply.ok())
                     return run.fail(
                         QStringLiteral("%1 failed: %2")
-                            .arg(describe(run.m_plan.orders[i]), reply.error().toString()));
+                            .arg(describe(run.m_plan.orders[i]), reply.error().toString().english));
                 const auto pair = reply->array();
                 const auto code =
                     pair && pair->size() == 2 ? pair->at(0).asInteger() : std::nullopt;
@@ -125,7 +126,7 @@ private:
                 return;
             const auto keys = r.last()->integer();
             if (!keys)
-                return run.fail(QStringLiteral("DBSIZE: %1").arg(keys.error().message));
+                return run.fail(QStringLiteral("DBSIZE: %1").arg(keys.error().message.english));
             run.m_report.keyCount = *keys;
             run.m_report.stockKeys = int(run.m_plan.stock.size()) - 1; // discontinued: deleted
             qCInfo(lcDemo).nospace()
@@ -141,7 +142,7 @@ private:
     {
         for (qsizetype i = 0; i < r.size(); ++i) {
             if (!r[i].ok()) {
-                fail(QStringLiteral("%1 failed: %2").arg(name(i), r[i].error().toString()));
+                fail(QStringLiteral("%1 failed: %2").arg(name(i), r[i].error().toString().english));
                 return false;
             }
         }

@@ -154,7 +154,8 @@ void ChangeLease::acquire(const QList<ChangeTarget> &nodes, const QString &libra
                     *refusals << leaseSaid(QT_TR_NOOP("the change lock on %1 (key %2) could not "
                                                       "be taken: %3"))
                                      .arg(n.address, QString::fromUtf8(n.lockKey),
-                                          set.ok() ? set->debugString(60) : set.error().toString());
+                                          set.ok() ? set->debugString(60)
+                                                   : set.error().toString().english);
                 if (--*pending > 0)
                     return;
                 if (refusals->isEmpty()) {
@@ -193,9 +194,9 @@ void ChangeLease::release(std::function<void()> done)
             {{"EVAL", ReleaseScript, "1", n.lockKey, m_value}}, this,
             [pending, done, address = n.address](const QList<redis::ReplyResult> &r) {
                 if (const redis::ReplyResult reply = replyAt(r, 0); !reply.ok())
-                    qCWarning(lcFunctions)
-                        << "the change lock on" << address
-                        << "was not given back (it lapses by itself):" << reply.error().toString();
+                    qCWarning(lcFunctions) << "the change lock on" << address
+                                           << "was not given back (it lapses by itself):"
+                                           << reply.error().toString().english;
                 if (--*pending == 0)
                     done();
             },
@@ -230,7 +231,7 @@ core::Sentence ChangeLease::heldBy(const QString &address, const redis::ReplyRes
     };
     core::Sentence why;
     if (!value.ok() || !pttl.ok())
-        why = core::Sentence::plain((value.ok() ? pttl : value).error().toString());
+        why = (value.ok() ? pttl : value).error().toString();
     else if (!v || *v != m_value)
         why = say(QT_TR_NOOP("it lapsed or was taken by another change"));
     else if (!ms || *ms <= m_timeoutMs)
@@ -254,7 +255,7 @@ void ChangeLease::renewAll()
                 if (!n || *n != 1)
                     qCWarning(lcFunctions)
                         << "the change lock on" << address << "could not be renewed:"
-                        << (reply.ok() ? reply->debugString(60) : reply.error().toString());
+                        << (reply.ok() ? reply->debugString(60) : reply.error().toString().english);
             },
             m_timeoutMs);
 }

@@ -279,7 +279,7 @@ core::Sentence LibraryChange::backupProblem(const NodeState &now, const Replies 
     const auto payload = redis::stringOf(dump);
     if (!payload || !dump->isBulk())
         return said(QT_TR_NOOP("FUNCTION DUMP on %1 failed: %2"))
-            .arg(now.address, dump.ok() ? dump->debugString(60) : dump.error().toString());
+            .arg(now.address, dump.ok() ? dump->debugString(60) : dump.error().toString().english);
     if (const QString moved = compareLibraries(m_states.at(i).libraries, now.libraries);
         !moved.isEmpty())
         return said(QT_TR_NOOP("the libraries on %1 changed since they were read (%2): read "

@@ -298,7 +298,7 @@ void LibraryChange::audit(const ChangeSpec &spec, const NodeState &before,
                                               : QStringLiteral("ok, verification failed"))
                           : (outcome.outcomeUnknown
                                  ? QStringLiteral("outcome unknown")
-                                 : QStringLiteral("error: %1").arg(reply.error().message));
+                                 : QStringLiteral("error: %1").arg(reply.error().message.english));
     if (auto written = auditLog().appendOutcome(r, attemptId); !written)
         outcome.message = nodeSentence(QT_TR_NOOP("%1 (the audit record could not be written: %2)"))
                               .arg(outcome.message, written.error());

@@ -289,7 +289,7 @@ void readLibraryMatrix(const QList<MatrixNode> &nodes, QObject *context, int tim
             [read, pending, i, done](const redis::ReplyResult &r) {
                 NodeLibraries &n = (*read)[i];
                 if (!r.ok()) {
-                    n.error = r.error().readFailure();
+                    n.error = r.error().readFailure().text;
                 } else if (auto libs = redis::decodeFunctionList(*r); libs) {
                     n.libraries = libs.value();
                 } else {

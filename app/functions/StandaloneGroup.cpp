@@ -23,7 +23,7 @@ const redis::Command MemberInfo{"INFO", "replication", "server"};
 core::Result<overview::ReplicationGroup, QString> decodeInfo(const redis::ReplyResult &reply)
 {
     if (!reply.ok())
-        return reply.error().message;
+        return reply.error().message.english;
     if (!reply->isBulk())
         return StandaloneGroupText::tr("INFO replication did not answer with text");
     return overview::decodeReplicationGroup(reply->bytes());
@@ -181,7 +181,7 @@ void StandaloneGroup::readPrimary(const std::shared_ptr<Read> &read, const Membe
             if (unreachable(r)) {
                 read->primary = primary; // the matrix shows it unreadable
                 read->notes << StandaloneGroupText::tr("the other replicas of %1 not checked: %2")
-                                   .arg(name, r.error().message)
+                                   .arg(name, r.error().message.english)
                             << unreachableHint(MemberRole::Primary, announced, primary);
                 return finish(read);
             }

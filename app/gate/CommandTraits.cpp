@@ -118,13 +118,18 @@ QByteArray lower(const QByteArray &s)
     return s.toLower();
 }
 
-WriteDecision read(const QString &reason)
+WriteDecision read(const core::Sentence &reason)
 {
     return WriteDecision{false, reason, false};
 }
-WriteDecision write(const QString &reason)
+WriteDecision write(const core::Sentence &reason)
 {
     return WriteDecision{true, reason, false};
+}
+
+core::Sentence traitsSay(const char *source)
+{
+    return core::Sentence::translated("gate::CommandTraits", source);
 }
 
 QString upper(const QByteArray &name)
@@ -260,26 +265,35 @@ std::optional<WriteDecision> CommandTraits::decideFcall(const redis::Command &co
                                                         const QString &lookupFailure) const
 {
     if (command.size() < 2)
-        return write(QStringLiteral("FCALL without a function name: treated as a write"));
+        return write(traitsSay(QT_TRANSLATE_NOOP(
+            "gate::CommandTraits", "FCALL without a function name: treated as a write")));
     const QByteArray fn = lower(command.at(1));
     const QString shown = QString::fromUtf8(command.at(1));
     const auto it = m_functionWrites.constFind(fn);
     if (m_functionsKnown && it != m_functionWrites.cend()) {
         if (*it)
             return write(
-                QStringLiteral("function %1 has no 'no-writes' flag, so it may write").arg(shown));
-        WriteDecision d = read(QStringLiteral("function %1 is flagged no-writes").arg(shown));
+                traitsSay(QT_TRANSLATE_NOOP("gate::CommandTraits",
+                                            "function %1 has no 'no-writes' flag, so it may write"))
+                    .arg(shown));
+        WriteDecision d = read(
+            traitsSay(QT_TRANSLATE_NOOP("gate::CommandTraits", "function %1 is flagged no-writes"))
+                .arg(shown));
         d.sendAsReadOnlyCall = true;
         return d;
     }
     if (!lookupFailure.isEmpty())
-        return write(QStringLiteral("function %1: its flags could not be read (%2), so it is "
-                                    "treated as a write")
-                         .arg(shown, lookupFailure));
+        return write(
+            traitsSay(QT_TRANSLATE_NOOP("gate::CommandTraits",
+                                        "function %1: its flags could not be read (%2), so it is "
+                                        "treated as a write"))
+                .arg(shown, lookupFailure));
     if (!final)
         return std::nullopt; // not cached, or loaded since the list was read: fetch it
     return write(
-        QStringLiteral("function %1 is not loaded on this server: treated as a write").arg(shown));
+        traitsSay(QT_TRANSLATE_NOOP("gate::CommandTraits",
+                                    "function %1 is not loaded on this server: treated as a write"))
+            .arg(shown));
 }
 
 std::optional<WriteDecision> CommandTraits::decide(const redis::Command &command, bool final,
@@ -287,13 +301,17 @@ std::optional<WriteDecision> CommandTraits::decide(const redis::Command &command
 {
     const QByteArray top = topLevelName(command);
     if (top.isEmpty())
-        return write(QStringLiteral("an empty command"));
+        return write(traitsSay(QT_TRANSLATE_NOOP("gate::CommandTraits", "an empty command")));
     if (top == "fcall_ro" || top == "eval_ro" || top == "evalsha_ro")
-        return read(QStringLiteral("%1 is read-only (the server enforces it)").arg(upper(top)));
+        return read(traitsSay(QT_TRANSLATE_NOOP("gate::CommandTraits",
+                                                "%1 is read-only (the server enforces it)"))
+                        .arg(upper(top)));
     if (top == "eval" || top == "evalsha")
-        return write(QStringLiteral("%1: scripts are treated as writes (use %1_RO for a "
-                                    "read-only script)")
-                         .arg(upper(top)));
+        return write(
+            traitsSay(QT_TRANSLATE_NOOP("gate::CommandTraits",
+                                        "%1: scripts are treated as writes (use %1_RO for a "
+                                        "read-only script)"))
+                .arg(upper(top)));
     if (top == "fcall")
         return decideFcall(command, final, lookupFailure);
 
@@ -303,34 +321,46 @@ std::optional<WriteDecision> CommandTraits::decide(const redis::Command &command
         if (!final)
             return std::nullopt;
         if (builtinReads().contains(name))
-            return read(QStringLiteral("%1 only reads (COMMAND INFO unavailable: %2)")
+            return read(traitsSay(QT_TRANSLATE_NOOP("gate::CommandTraits",
+                                                    "%1 only reads (COMMAND INFO unavailable: %2)"))
                             .arg(upper(name), lookupFailure));
-        return write(QStringLiteral("%1: whether it writes could not be read (%2), so it is "
-                                    "treated as a write")
-                         .arg(upper(name), lookupFailure.isEmpty()
-                                               ? QStringLiteral("no COMMAND INFO reply")
-                                               : lookupFailure));
+        return write(
+            traitsSay(QT_TRANSLATE_NOOP("gate::CommandTraits",
+                                        "%1: whether it writes could not be read (%2), so it is "
+                                        "treated as a write"))
+                .arg(upper(name), lookupFailure.isEmpty() ? traitsSay(QT_TRANSLATE_NOOP(
+                                      "gate::CommandTraits", "no COMMAND INFO reply"))
+                                                          : core::Sentence::plain(lookupFailure)));
     }
     if (!it->exists)
-        return write(QStringLiteral("%1 is not a command this server knows: treated as a write")
+        return write(traitsSay(QT_TRANSLATE_NOOP(
+                                   "gate::CommandTraits",
+                                   "%1 is not a command this server knows: treated as a write"))
                          .arg(upper(top)));
     QSet<QByteArray> flags = it->flags;
     if (!it->subcommands.isEmpty()) {
         const auto sub = it->subcommands.constFind(name);
         if (sub == it->subcommands.cend())
-            return write(QStringLiteral("%1 is not a subcommand this server knows: treated as a "
-                                        "write")
+            return write(traitsSay(QT_TRANSLATE_NOOP(
+                                       "gate::CommandTraits",
+                                       "%1 is not a subcommand this server knows: treated as a "
+                                       "write"))
                              .arg(upper(name)));
         flags = *sub;
     }
     if (name == "acl|log" && command.size() > 2 && lower(command.at(2)) == "reset")
-        return write(QStringLiteral("ACL LOG RESET clears the log"));
-    if (flags.contains("write"))
-        return write(QStringLiteral("%1 writes (the server flags it 'write')").arg(upper(name)));
-    if (flags.contains("admin") && !readOnlyAdmin().contains(name))
         return write(
-            QStringLiteral("%1 is an admin command that changes the server").arg(upper(name)));
-    return read(QStringLiteral("%1 only reads").arg(upper(name)));
+            traitsSay(QT_TRANSLATE_NOOP("gate::CommandTraits", "ACL LOG RESET clears the log")));
+    if (flags.contains("write"))
+        return write(traitsSay(QT_TRANSLATE_NOOP("gate::CommandTraits",
+                                                 "%1 writes (the server flags it 'write')"))
+                         .arg(upper(name)));
+    if (flags.contains("admin") && !readOnlyAdmin().contains(name))
+        return write(traitsSay(QT_TRANSLATE_NOOP("gate::CommandTraits",
+                                                 "%1 is an admin command that changes the server"))
+                         .arg(upper(name)));
+    return read(
+        traitsSay(QT_TRANSLATE_NOOP("gate::CommandTraits", "%1 only reads")).arg(upper(name)));
 }
 
 } // namespace gate

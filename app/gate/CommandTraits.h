@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/Wording.h"
 #include "redis/LibraryList.h"
 #include "redis/RespCodec.h"
 
@@ -14,7 +15,9 @@ namespace gate {
 struct WriteDecision
 {
     bool writes = true;
-    QString reason; // "SET has the 'write' flag", "inventory_deduct_v1 has no 'no-writes' flag"
+    // "SET has the 'write' flag", "inventory_deduct_v1 has no 'no-writes' flag": it ends up in a
+    // refusal the window shows and the audit log records, so in both copies.
+    core::Sentence reason;
     // FCALL of a function flagged no-writes: the gate sends it as FCALL_RO, so that the
     // server itself refuses should the function have been replaced by one that writes.
     bool sendAsReadOnlyCall = false;

@@ -95,7 +95,7 @@ void GatedSender::forward(Pending p)
         p.callback = [cb = std::move(p.callback), onReadOnly = m_onReadOnly,
                       where = m_inner.address()](const QList<redis::ReplyResult> &results) {
             for (const redis::ReplyResult &r : results)
-                if (!r.ok() && r.error().message.startsWith(QLatin1String("READONLY"))) {
+                if (!r.ok() && r.error().message.english.startsWith(QLatin1String("READONLY"))) {
                     onReadOnly(QStringLiteral("READONLY from %1").arg(where));
                     break;
                 }
@@ -126,17 +126,20 @@ void GatedSender::decideAndSend(Pending p, const QList<WriteDecision> &decisions
         rewritten << asRo;
     }
     if (rewritten.contains(true)) {
-        const QString refusal = m_gate.refusalMessage();
+        const core::Sentence refusal = m_gate.refusal();
         p.callback = [cb = std::move(p.callback), rewritten,
                       refusal](const QList<redis::ReplyResult> &results) {
             QList<redis::ReplyResult> out = results;
             for (qsizetype i = 0; i < out.size() && i < rewritten.size(); ++i)
                 if (rewritten[i] && !out[i].ok()
-                    && out[i].error().message.contains(QLatin1String(FunctionNowWrites)))
+                    && out[i].error().message.english.contains(QLatin1String(FunctionNowWrites)))
                     out[i] = redis::RedisError::notSent(
-                        refusal
-                            + QStringLiteral(" (the function now writes; the server "
-                                             "refused it as FCALL_RO and ran nothing)"),
+                        core::Sentence::translated(
+                            "gate::GatedSender",
+                            QT_TRANSLATE_NOOP("gate::GatedSender",
+                                              "%1 (the function now writes; the server refused "
+                                              "it as FCALL_RO and ran nothing)"))
+                            .arg(refusal),
                         redis::RedisError::Refusal::GateRefused);
             cb(out);
         };
@@ -147,19 +150,25 @@ void GatedSender::decideAndSend(Pending p, const QList<WriteDecision> &decisions
 void GatedSender::refuse(Pending p, const QList<WriteDecision> &decisions,
                          const redis::RedisError &base)
 {
-    QString firstWrite;
+    core::Sentence firstWrite;
     QList<redis::ReplyResult> results;
     for (const WriteDecision &d : decisions)
         if (d.writes && firstWrite.isEmpty())
             firstWrite = d.reason;
     for (const WriteDecision &d : decisions)
         results << redis::ReplyResult(redis::RedisError::notSent(
-            d.writes ? QStringLiteral("%1 (%2)").arg(base.message, d.reason)
-                     : QStringLiteral("%1 (not sent with a refused write in the same batch: %2)")
-                           .arg(base.message, firstWrite),
+            d.writes
+                ? core::Sentence::translated("gate::GatedSender",
+                                             QT_TRANSLATE_NOOP("gate::GatedSender", "%1 (%2)"))
+                      .arg(base.message, d.reason)
+                : core::Sentence::translated(
+                      "gate::GatedSender",
+                      QT_TRANSLATE_NOOP("gate::GatedSender",
+                                        "%1 (not sent with a refused write in the same batch: %2)"))
+                      .arg(base.message, firstWrite),
             base.refusal));
-    qCInfo(lcGate) << "refused a write on profile" << m_gate.profileName() << "-" << firstWrite
-                   << "-" << base.message;
+    qCInfo(lcGate) << "refused a write on profile" << m_gate.profileName() << "-"
+                   << firstWrite.english << "-" << base.message.english;
     QObject *context = p.context.data();
     if (!context)
         return;

@@ -27,8 +27,11 @@ QList<redis::ReplyResult> ReadOnlySender::refusals(const QList<redis::Command> &
                              : QString::fromUtf8(CommandTraits::commandName(*offending).toUpper())
                                    .replace(QLatin1Char('|'), QLatin1Char(' '));
     const redis::RedisError refused = redis::RedisError::notSent(
-        QStringLiteral("not sent: this view only reads, and %1 is not a command it knows to be "
-                       "a read (nothing in the batch was sent)")
+        core::Sentence::translated(
+            "gate::ReadOnlySender",
+            QT_TRANSLATE_NOOP("gate::ReadOnlySender",
+                              "not sent: this view only reads, and %1 is not a command it knows "
+                              "to be a read (nothing in the batch was sent)"))
             .arg(name),
         redis::RedisError::Refusal::ReadOnlyView);
     return QList<redis::ReplyResult>(commands.size(), redis::ReplyResult(refused));

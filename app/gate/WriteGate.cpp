@@ -118,21 +118,26 @@ WriteGate::writeRefusal(const QList<redis::Command> &commands,
     if (!writes)
         return std::nullopt;
     if (isReadOnly())
-        return RedisError::notSent(refusalMessage(), RedisError::Refusal::GateRefused);
+        return RedisError::notSent(refusal(), RedisError::Refusal::GateRefused);
     if (!needsNodeProof())
         return std::nullopt;
     auto *router = dynamic_cast<redis::ClusterRouter *>(&m_server);
     if (router && !router->discovered())
-        return RedisError::notSent(
-            QStringLiteral("not sent: which nodes this local session would write to is not "
-                           "known yet (the cluster's topology is being read); try again"));
+        return RedisError::notSent(core::Sentence::translated(
+            "gate::WriteGate",
+            QT_TRANSLATE_NOOP("gate::WriteGate",
+                              "not sent: which nodes this local session would write to is not "
+                              "known yet (the cluster's topology is being read); try again")));
     for (int index : writeTargets(commands, decisions)) {
         const LocalEvidence e = nodeEvidence(index);
         if (!e.proven())
             return RedisError::notSent(
-                QStringLiteral("node %1 is production to this local session (%2): unlock "
-                               "it (type the profile name '%3') to write there")
-                    .arg(router->node(index).address(), e.reason.english, m_profileName),
+                core::Sentence::translated(
+                    "gate::WriteGate",
+                    QT_TRANSLATE_NOOP("gate::WriteGate",
+                                      "node %1 is production to this local session (%2): unlock "
+                                      "it (type the profile name '%3') to write there"))
+                    .arg(router->node(index).address(), e.reason, m_profileName),
                 RedisError::Refusal::GateRefused);
     }
     return std::nullopt;
@@ -190,7 +195,7 @@ void WriteGate::fetchTraits(const QList<redis::Command> &commands,
             if (r[i].ok())
                 m_traits.addCommandInfo(names, r[i].value());
             else
-                failures << QStringLiteral("COMMAND INFO: %1").arg(r[i].error().message);
+                failures << QStringLiteral("COMMAND INFO: %1").arg(r[i].error().message.english);
             ++i;
         }
         if (functions) {
@@ -201,7 +206,7 @@ void WriteGate::fetchTraits(const QList<redis::Command> &commands,
                 else
                     failures << QStringLiteral("FUNCTION LIST: %1").arg(libs.error());
             } else {
-                failures << QStringLiteral("FUNCTION LIST: %1").arg(r[i].error().message);
+                failures << QStringLiteral("FUNCTION LIST: %1").arg(r[i].error().message.english);
             }
         }
         if (!failures.isEmpty())

@@ -94,6 +94,11 @@ public:
     // allow writes". English by default: it is sent on as a refused command's error, which
     // the audit record and the CLI quote; the window's notices ask for Translated.
     QString refusalMessage(core::Wording wording = core::Wording::English) const;
+    // Both copies, for a refusal that travels as a RedisError.
+    core::Sentence refusal() const
+    {
+        return {refusalMessage(core::Wording::English), refusalMessage(core::Wording::Translated)};
+    }
 
     // Decides every command of a batch, fetching what the cache lacks. The callback runs on
     // the context's thread, asynchronously.

@@ -36,7 +36,7 @@ LocalEvidence evidenceFrom(const QList<redis::ReplyResult> &r, const redis::Conn
         return LocalEvidence::notProven(
             evidenceSentence(
                 QT_TRANSLATE_NOOP("gate::WriteGate", "INFO server could not be read (%1)"))
-                .arg(server.error().message));
+                .arg(server.error().message.english));
     QByteArray info = server.value();
     if (const auto replication = redis::stringOf(r[1]))
         info += "\r\n" + replication.value();

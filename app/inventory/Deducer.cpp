@@ -64,8 +64,8 @@ public:
             m_result.outcome.notSentReason = plan.problemFor(QStringLiteral("keys"))
                                                  ? NotSentReason::CrossSlot
                                                  : NotSentReason::InvalidRequest;
-            m_result.outcome.transportError =
-                QStringLiteral("refused before sending (%1)").arg(why.join(QStringLiteral("; ")));
+            m_result.outcome.transportError = core::Sentence::plain(
+                QStringLiteral("refused before sending (%1)").arg(why.join(QStringLiteral("; "))));
             finish();
             return;
         }
@@ -87,7 +87,7 @@ public:
                     m_result.outcome.notSentReason = role.kind == WriteTargetRole::Kind::Replica
                                                          ? NotSentReason::Replica
                                                          : NotSentReason::RoleUnknown;
-                    m_result.outcome.transportError = role.refusal();
+                    m_result.outcome.transportError = core::Sentence::plain(role.refusal());
                     finish();
                     return;
                 }
@@ -111,7 +111,7 @@ private:
         if (!attempt.ok()) {
             m_result.outcome.kind = OutcomeKind::NotSent;
             m_result.outcome.notSentReason = NotSentReason::AuditLog;
-            m_result.outcome.transportError = attempt.error();
+            m_result.outcome.transportError = core::Sentence::plain(attempt.error());
             finish();
             return;
         }
@@ -168,11 +168,7 @@ private:
     }
 
     // A refusal the console words: the record keeps the English, the result card the text.
-    void setServerError(const core::Sentence &error)
-    {
-        m_result.outcome.serverError = error.english;
-        m_result.outcome.serverErrorText = error.text;
-    }
+    void setServerError(const core::Sentence &error) { m_result.outcome.serverError = error; }
 
     void loadScript()
     {
@@ -210,18 +206,19 @@ private:
                                              "%2 (an anomaly)")
                                   .arg(redis::replyShape(*r), QString::fromLatin1(expected));
                 else
-                    summary = r.error().toString();
+                    summary = r.error().toString().english;
                 recordOutcome("script-load", load, id, sentAt, clock->elapsed(), summary,
                               !r.ok() && r.error().mayHaveRun());
                 if (!loaded) {
                     m_result.outcome.kind = OutcomeKind::Rejected;
-                    setServerError(core::Sentence::translated(
-                                       "inventory::Deducer",
-                                       QT_TRANSLATE_NOOP("inventory::Deducer",
-                                                         "the script was not loaded (NOSCRIPT) "
-                                                         "and SCRIPT LOAD failed: %1; the "
-                                                         "deduction did not run"))
-                                       .arg(summary));
+                    setServerError(
+                        core::Sentence::translated(
+                            "inventory::Deducer",
+                            QT_TRANSLATE_NOOP("inventory::Deducer",
+                                              "the script was not loaded (NOSCRIPT) "
+                                              "and SCRIPT LOAD failed: %1; the "
+                                              "deduction did not run"))
+                            .arg(r.ok() ? core::Sentence::plain(summary) : r.error().toString()));
                     readAfter();
                     return;
                 }
@@ -331,8 +328,8 @@ KeyReading KeyReading::fromReply(const redis::ReplyResult &r)
     else if (const auto value = r->string())
         k.value = *value;
     else if (!r->isNil())
-        k.error =
-            QStringLiteral("GET answered %1, not a value (an anomaly)").arg(redis::replyShape(*r));
+        k.error = core::Sentence::plain(
+            QStringLiteral("GET answered %1, not a value (an anomaly)").arg(redis::replyShape(*r)));
     return k;
 }
 
@@ -341,7 +338,7 @@ QString KeyReading::text() const
     if (!read)
         return DeducerText::tr("not read");
     if (!error.isEmpty())
-        return DeducerText::tr("could not read (%1)").arg(error); // never a value
+        return DeducerText::tr("could not read (%1)").arg(error.text); // never a value
     if (!value)
         return DeducerText::tr("missing");
     return core::escapeBytes(*value, 60);

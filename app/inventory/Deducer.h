@@ -18,7 +18,7 @@ namespace inventory {
 struct KeyReading
 {
     bool read = false;               // false: not attempted (e.g. after an unknown outcome)
-    QString error;                   // the read failed (or WRONGTYPE)
+    core::Sentence error;            // the read failed (or WRONGTYPE)
     std::optional<QByteArray> value; // nullopt: the key does not exist
     QString text() const; // "12", "missing", "not read", "could not read (WRONGTYPE ...)"
     static KeyReading fromReply(const redis::ReplyResult &reply); // of a GET

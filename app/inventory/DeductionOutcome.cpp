@@ -22,9 +22,9 @@ struct OutcomeText
     Q_DECLARE_TR_FUNCTIONS(inventory::DeductionOutcome)
 };
 
-QString transportKindText(const QString &transportError)
+QString transportKindText(const core::Sentence &transportError)
 {
-    return transportError.isEmpty() ? QStringLiteral("no reply") : transportError;
+    return transportError.isEmpty() ? QStringLiteral("no reply") : transportError.english;
 }
 
 // The call ran, but its reply is none the contract allows: it may have written anything.
@@ -42,9 +42,10 @@ DeductionOutcome outsideContract(const redis::Reply &r, const QString &why)
 DeductionOutcome fromServerError(const redis::RedisError &e)
 {
     DeductionOutcome o;
-    o.kind = isPreWriteRefusal(e.message) ? OutcomeKind::Rejected : OutcomeKind::MayHaveWritten;
+    o.kind =
+        isPreWriteRefusal(e.message.english) ? OutcomeKind::Rejected : OutcomeKind::MayHaveWritten;
     o.serverError = e.message;
-    o.replyText = e.message;
+    o.replyText = e.message.english;
     return o;
 }
 
@@ -117,19 +118,19 @@ QString DeductionOutcome::summary() const
     case OutcomeKind::StockMissing:
         return QStringLiteral("stock missing (nothing changed)");
     case OutcomeKind::Rejected:
-        return QStringLiteral("rejected: %1").arg(serverError);
+        return QStringLiteral("rejected: %1").arg(serverError.english);
     case OutcomeKind::MayHaveWritten:
         // The opening is what readers of the audit log match (PriorDeductions, OutcomeBuckets).
         return QStringLiteral("%1%2").arg(
             outsideContract()
                 ? QStringLiteral("error, may have written: a reply outside the contract (%1)")
                       .arg(anomaly)
-                : QStringLiteral("error, may have written: %1").arg(serverError),
+                : QStringLiteral("error, may have written: %1").arg(serverError.english),
             stockMoved.isEmpty() ? QString() : QStringLiteral(" (stock moved %1)").arg(stockMoved));
     case OutcomeKind::Unknown:
         return QStringLiteral("outcome unknown (%1)").arg(transportKindText(transportError));
     case OutcomeKind::NotSent:
-        return QStringLiteral("not sent: %1").arg(transportError);
+        return QStringLiteral("not sent: %1").arg(transportError.english);
     }
     return {};
 }
@@ -160,17 +161,17 @@ QString DeductionOutcome::meaning(DeductionMode mode) const
     case OutcomeKind::Rejected:
         // Redis ends some errors with a full stop ("... SHUTDOWN NOSAVE."): not twice.
         return OutcomeText::tr("The server refused the call: %1. Nothing was written.")
-            .arg(shownServerError().endsWith(QLatin1Char('.')) ? shownServerError().chopped(1)
-                                                               : shownServerError());
+            .arg(serverError.text.endsWith(QLatin1Char('.')) ? serverError.text.chopped(1)
+                                                             : serverError.text);
     case OutcomeKind::MayHaveWritten:
         return mayHaveWrittenMeaning(function);
     case OutcomeKind::Unknown:
         return OutcomeText::tr("The call was sent but its result is unknown (%1). The deduction "
                                "may or may not have happened.")
-            .arg(transportError.isEmpty() ? OutcomeText::tr("no reply") : transportError);
+            .arg(transportError.isEmpty() ? OutcomeText::tr("no reply") : transportError.text);
     case OutcomeKind::NotSent:
         return OutcomeText::tr("Nothing was sent to the server: %1. Nothing changed.")
-            .arg(transportError);
+            .arg(transportError.text);
     }
     return {};
 }
@@ -204,7 +205,7 @@ QString DeductionOutcome::mayHaveWrittenMeaning(bool function) const
                                      "Such a reply proves nothing about what the call did: it "
                                      "may have written.")
                          .arg(anomaly, stockMoved);
-    const QString failed = OutcomeText::tr("The call failed: %1.").arg(shownServerError());
+    const QString failed = OutcomeText::tr("The call failed: %1.").arg(serverError.text);
     const QString why =
         stockMoved.isEmpty()
             ? OutcomeText::tr("This is not one of the contract's checks before "
@@ -304,7 +305,7 @@ QString DeductionOutcome::nextStep(DeductionMode mode) const
         return OutcomeText::tr("Check the SKU and the profile's key templates, or create the "
                                "stock key first.");
     case OutcomeKind::Rejected:
-        return rejectedNextStep(serverError);
+        return rejectedNextStep(serverError.english);
     case OutcomeKind::MayHaveWritten:
         return function ? OutcomeText::tr("Do not retry yet: check the stock and the receipt "
                                           "first. If the stock went down and there is no receipt, "
@@ -340,9 +341,7 @@ DeductionOutcome transportOutcome(const redis::RedisError &e)
     case redis::RedisError::Refusal::None:
         break;
     }
-    o.transportError = o.kind == OutcomeKind::NotSent
-                           ? e.message
-                           : QStringLiteral("%1: %2").arg(e.kindName(), e.message);
+    o.transportError = o.kind == OutcomeKind::NotSent ? e.message : e.readFailure();
     return o;
 }
 

@@ -47,12 +47,11 @@ struct DeductionOutcome
     std::optional<qint64> remaining;        // Deducted; AlreadyApplied: the recorded remaining
     std::optional<qint64> stock;            // Insufficient: the current stock
     std::optional<qint64> recordedQuantity; // AlreadyApplied by v2 with another quantity
-    QString serverError;                    // Rejected, MayHaveWritten: the server's text
-    // The window's copy of serverError when the console wrote it (a script it could not
-    // load); empty when serverError is the server's own words.
-    QString serverErrorText;
+    // Rejected, MayHaveWritten: the server's text (plain), or the console's own words in both
+    // copies when it wrote them (a script it could not load).
+    core::Sentence serverError;
     QString stockMoved; // MayHaveWritten: "100 → 95" when the stock read before and after differ
-    QString transportError; // Unknown / NotSent: what the client saw
+    core::Sentence transportError; // Unknown / NotSent: what the client saw
     NotSentReason notSentReason = NotSentReason::Other;
     QString replyText; // the raw reply, escaped, for the record (never for sentences)
     // What was unexpected in the reply, in words ("the recorded remaining is a string, not a
@@ -74,10 +73,6 @@ struct DeductionOutcome
     QString nextStep(DeductionMode mode) const;
 
 private:
-    QString shownServerError() const
-    {
-        return serverErrorText.isEmpty() ? serverError : serverErrorText;
-    }
     QString alreadyAppliedMeaning() const;
     QString mayHaveWrittenMeaning(bool function) const;
 };

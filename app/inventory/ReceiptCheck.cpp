@@ -30,9 +30,9 @@ const QString ViaFunction = QStringLiteral("FCALL_RO inventory_receipt_v1");
 const QString ViaDirect = QStringLiteral(
     QT_TRANSLATE_NOOP("inventory::ReceiptStatus", "direct read (TYPE, TTL, GET/HGETALL)"));
 
-QString errorText(const redis::ReplyResult &r)
+core::Sentence errorText(const redis::ReplyResult &r)
 {
-    return r.ok() ? QString() : r.error().readFailure();
+    return r.ok() ? core::Sentence() : r.error().readFailure();
 }
 
 bool hasReceiptFunction(const redis::ReplyResult &list)
@@ -53,7 +53,7 @@ void finish(ReceiptStatus s, const std::function<void(const ReceiptStatus &)> &d
 {
     s.checkedUtc = QDateTime::currentDateTimeUtc();
     qCDebug(lcInventory) << "receipt" << core::escapeBytes(s.key, 80) << s.verdictName()
-                         << s.ttlSeconds << s.error;
+                         << s.ttlSeconds << s.error.english;
     done(s);
 }
 
@@ -128,7 +128,7 @@ QString ReceiptStatus::verdict() const
     if (!ok())
         return ReceiptText::tr("The check failed (%1); it says nothing about the deduction. Try "
                                "again when the server answers.")
-            .arg(error);
+            .arg(error.text);
     if (!exists)
         // Absence is not proof: a receipt can expire, be evicted, or be lost in a restart or a
         // failover to a lagging replica. Only the console's own record of a write never sent
@@ -215,9 +215,10 @@ ReceiptStatus decodeReceiptFunctionReply(const QByteArray &key, const redis::Rep
     if (!none && !found) {
         // In words: a raw dump does not belong in the sentence verdict() builds from this. A
         // reply the contract never gives proves neither that the receipt exists nor that not.
-        s.error = QStringLiteral("inventory_receipt_v1 answered %1 outside its contract ({1, "
-                                 "remaining, ttl, quantity} or {0, 0, -2, -1}): an anomaly")
-                      .arg(redis::replyShape(r));
+        s.error = core::Sentence::plain(
+            QStringLiteral("inventory_receipt_v1 answered %1 outside its contract ({1, "
+                           "remaining, ttl, quantity} or {0, 0, -2, -1}): an anomaly")
+                .arg(redis::replyShape(r)));
         return s;
     }
     s.exists = found;
@@ -247,8 +248,8 @@ void readStringReceipt(ReceiptStatus *s, const redis::ReplyResult &get)
     // nil when the key expired between TYPE and GET: no value, as for a missing key. Any
     // other reply is no GET's: the check read nothing it can vouch for.
     if (!get->isString() && !get->isNil()) {
-        s->error = QStringLiteral("GET answered %1, not a value (an anomaly)")
-                       .arg(redis::replyShape(*get));
+        s->error = core::Sentence::plain(QStringLiteral("GET answered %1, not a value (an anomaly)")
+                                             .arg(redis::replyShape(*get)));
         return;
     }
     if (const auto value = get->string())
@@ -272,9 +273,10 @@ void readHashReceipt(ReceiptStatus *s, const redis::ReplyResult &hgetall)
     // Redis never keeps an empty hash: none means the key went between TYPE and HGETALL,
     // and an odd count is no HGETALL's reply. Neither is a receipt's content.
     if (h->isEmpty() || h->size() % 2) {
-        s->error = QStringLiteral("HGETALL answered %1, not a receipt's fields (the key changed "
-                                  "while it was read, or an anomaly)")
-                       .arg(redis::replyShape(*hgetall));
+        s->error = core::Sentence::plain(
+            QStringLiteral("HGETALL answered %1, not a receipt's fields (the key changed "
+                           "while it was read, or an anomaly)")
+                .arg(redis::replyShape(*hgetall)));
         return;
     }
     QList<QByteArray> shown;
@@ -309,7 +311,7 @@ ReceiptStatus decodeDirectReceipt(const QByteArray &key, const QList<redis::Repl
     s.key = key;
     s.source = ViaDirect;
     if (r.size() != 4) {
-        s.error = QStringLiteral("incomplete reply");
+        s.error = core::Sentence::plain(QStringLiteral("incomplete reply"));
         return s;
     }
     for (int i : {0, 1})

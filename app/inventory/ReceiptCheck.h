@@ -16,7 +16,9 @@ namespace inventory {
 struct ReceiptStatus
 {
     QByteArray key;
-    QString error; // non-empty: the check itself failed, and says nothing about the deduction
+    // Non-empty: the check itself failed, and says nothing about the deduction. The window
+    // shows `.text`; the log and the CLI keep `.english`.
+    core::Sentence error;
     bool exists = false;
     QByteArray type;                         // "string" (v1), "hash" (v2), "none", or other
     ReceiptForm form = ReceiptForm::Missing; // what the deduction functions make of it

@@ -44,7 +44,7 @@ ReceiptForecast receiptForecast(const ReceiptStatus &s, const QByteArray &orderI
         // A failed read is no "none": the call may still meet a receipt.
         return {ReceiptForecast::Kind::Unread,
                 ForecastText::tr("Could not read whether a receipt for order %1 exists (%2).")
-                    .arg(order, s.error)};
+                    .arg(order, s.error.text)};
     if (!s.exists)
         return {ReceiptForecast::Kind::None,
                 ForecastText::tr("No receipt for order %1 yet (%2).").arg(order, evidence(s))};

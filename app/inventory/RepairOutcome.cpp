@@ -190,10 +190,10 @@ RepairOutcome repairErrorOutcome(RepairKind repair, const redis::RedisError &e)
     RepairOutcome o;
     o.repair = repair;
     if (e.kind == redis::RedisError::Kind::Server) {
-        o.kind = isPreWriteRefusal(e.message) ? RepairOutcomeKind::Rejected
-                                              : RepairOutcomeKind::MayHaveWritten;
-        o.serverError = e.message;
-        o.replyText = e.message;
+        o.kind = isPreWriteRefusal(e.message.english) ? RepairOutcomeKind::Rejected
+                                                      : RepairOutcomeKind::MayHaveWritten;
+        o.serverError = e.message.english;
+        o.replyText = e.message.english;
         return o;
     }
     // The deduction's rule for transport failures: how far it got, and who refused it.
@@ -201,7 +201,7 @@ RepairOutcome repairErrorOutcome(RepairKind repair, const redis::RedisError &e)
     o.kind =
         t.kind == OutcomeKind::NotSent ? RepairOutcomeKind::NotSent : RepairOutcomeKind::Unknown;
     o.notSentReason = t.notSentReason;
-    o.transportError = t.transportError;
+    o.transportError = t.transportError.english;
     return o;
 }
 

@@ -31,12 +31,12 @@ RecordReading recordFrom(const redis::ReplyResult &get, const redis::ReplyResult
     r.read = true;
     const KeyReading value = KeyReading::fromReply(get);
     if (!value.error.isEmpty()) {
-        r.error = value.error;
+        r.error = value.error.english;
         return r;
     }
     r.value = value.value;
     if (!ttl.ok())
-        r.error = ttl.error().toString();
+        r.error = ttl.error().toString().english;
     else if (const auto seconds = ttl->integer())
         r.ttlSeconds = *seconds;
     else
@@ -53,12 +53,14 @@ AuditRecord repairRecord(const RepairResult &result, const DeductionContext &ctx
         detail << QStringLiteral("reason: %1").arg(plan.request.reason);
     if (result.receiptBefore) {
         const ReceiptStatus &s = *result.receiptBefore;
-        detail << (s.ok() ? QStringLiteral("receipt before: %1 (%2, TTL %3)")
-                                .arg(s.verdictName(),
-                                     s.exists ? core::escapeBytes(s.rawValue, 80)
-                                              : QStringLiteral("missing"),
-                                     s.ttlText(core::Wording::English))
-                          : QStringLiteral("receipt before: could not read (%1)").arg(s.error));
+        detail
+            << (s.ok()
+                    ? QStringLiteral("receipt before: %1 (%2, TTL %3)")
+                          .arg(s.verdictName(),
+                               s.exists ? core::escapeBytes(s.rawValue, 80)
+                                        : QStringLiteral("missing"),
+                               s.ttlText(core::Wording::English))
+                    : QStringLiteral("receipt before: could not read (%1)").arg(s.error.english));
     }
     detail << QStringLiteral("%1 key before: %2")
                   .arg(plan.request.kind == RepairKind::Release ? QStringLiteral("release")

@@ -41,7 +41,7 @@ WriteTargetRole writeTargetRole(const redis::ReplyResult &info)
 {
     WriteTargetRole role;
     if (!info.ok()) {
-        role.why = QStringLiteral("INFO replication: %1").arg(info.error().readFailure());
+        role.why = QStringLiteral("INFO replication: %1").arg(info.error().readFailure().english);
         return role;
     }
     const auto text = info->string();

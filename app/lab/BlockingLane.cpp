@@ -89,7 +89,8 @@ bool BlockingLane::open(const redis::ConnectionOptions &options, QString *why)
     for (int i = 0; i + 1 < replies.size(); ++i) { // SETNAME may be refused (NOPERM)
         if (!replies.at(i).ok()) {
             *why = BlockingLaneText::tr("%1 refused: %2")
-                       .arg(QString::fromUtf8(setup.at(i).first()), replies.at(i).error().message);
+                       .arg(QString::fromUtf8(setup.at(i).first()),
+                            replies.at(i).error().message.text);
             fail(*why);
             return false;
         }
@@ -126,14 +127,15 @@ QList<ReplyResult> BlockingLane::roundTrip(const QList<redis::Command> &commands
         return results;
     };
     if (m_fd < 0)
-        return finish(RedisError::notSent(m_broken.isEmpty() ? BlockingLaneText::tr("not connected")
-                                                             : m_broken));
+        return finish(RedisError::notSent(core::Sentence::plain(
+            m_broken.isEmpty() ? BlockingLaneText::tr("not connected") : m_broken)));
     QByteArray out;
     for (const redis::Command &c : commands)
         redis::appendEncodedCommand(out, c);
     if (!sendAll(out)) {
         fail(BlockingLaneText::tr("the connection was lost while sending"));
-        return finish(RedisError::unanswered(RedisError::Kind::ConnectionLost, m_broken));
+        return finish(RedisError::unanswered(RedisError::Kind::ConnectionLost,
+                                             core::Sentence::plain(m_broken)));
     }
     QElapsedTimer clock;
     clock.start();
@@ -150,7 +152,8 @@ QList<ReplyResult> BlockingLane::roundTrip(const QList<redis::Command> &commands
         }
         if (status == redis::RespDecoder::Status::Failed) {
             fail(BlockingLaneText::tr("protocol error: %1").arg(m_decoder.errorString()));
-            return finish(RedisError::unanswered(RedisError::Kind::Protocol, m_broken));
+            return finish(RedisError::unanswered(RedisError::Kind::Protocol,
+                                                 core::Sentence::plain(m_broken)));
         }
         m_quickReply.wait(m_fd); // then the poll below finds it readable without sleeping
         const int left = timeoutMs - int(clock.elapsed());
@@ -162,14 +165,16 @@ QList<ReplyResult> BlockingLane::roundTrip(const QList<redis::Command> &commands
             // The replies still owed would arrive later and be taken for the next call's.
             fail(BlockingLaneText::tr("no reply within %1 ms").arg(timeoutMs));
             return finish(RedisError::unanswered(
-                RedisError::Kind::Timeout, BlockingLaneText::tr("no reply within the timeout")));
+                RedisError::Kind::Timeout,
+                core::Sentence::plain(BlockingLaneText::tr("no reply within the timeout"))));
         }
         const ssize_t n = ::recv(m_fd, buffer, sizeof buffer, 0);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
             fail(BlockingLaneText::tr("the connection was closed"));
-            return finish(RedisError::unanswered(RedisError::Kind::ConnectionLost, m_broken));
+            return finish(RedisError::unanswered(RedisError::Kind::ConnectionLost,
+                                                 core::Sentence::plain(m_broken)));
         }
         m_decoder.feed(buffer, n);
     }

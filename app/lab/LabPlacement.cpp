@@ -79,7 +79,7 @@ LabPlacement LabPlacement::discover(const redis::ConnectionOptions &options,
         // The seed's own state says it best when it could not connect at all.
         p.m_connectFailed = true;
         p.m_failure = LabPlacementText::tr("could not connect to %1: %2")
-                          .arg(options.address(), router.seed().stateDetail());
+                          .arg(options.address(), router.seed().stateDetail().text);
     } else {
         p.m_failure = LabPlacementText::tr("could not read the cluster's topology from %1: %2")
                           .arg(options.address(), router.discoveryError().isEmpty()

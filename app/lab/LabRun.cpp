@@ -42,14 +42,15 @@ QString LabRun::prepare(const LabPlacement &placement, const LabNode &node, Node
     control.open();
     if (!control.waitUntilReady(options.connectTimeoutMs + 1000)) {
         check.connectFailed = true;
-        return LabRunText::tr("could not connect to %1: %2").arg(node.name, control.stateDetail());
+        return LabRunText::tr("could not connect to %1: %2")
+            .arg(node.name, control.stateDetail().text);
     }
     if (!placement.isCluster()) {
         const ReplyResult info = control.call({"INFO", "cluster"});
         const auto text = redis::stringOf(info);
         if (!text.ok())
             return LabRunText::tr("could not read INFO cluster: %1")
-                .arg(text.error().readFailure());
+                .arg(text.error().readFailure().text);
         if (text->contains("cluster_enabled:1"))
             return LabRunText::tr(
                 "this server is a cluster node (cluster_enabled:1) but refused CLUSTER SHARDS "
@@ -166,11 +167,11 @@ void LabRun::runOne(const LabNode &node, NodeCheck &check, StrategyResult &resul
     const ReplyResult set =
         control.call({"SET", result.stockKey, QByteArray::number(m_settings.initialStock), "NX"});
     if (!set.ok() || set->isNil()) {
-        result.failure = set.ok()
-                             ? LabRunText::tr("%1 already exists; run the lab again")
-                                   .arg(QString::fromUtf8(result.stockKey))
-                             : LabRunText::tr("could not create %1: %2")
-                                   .arg(QString::fromUtf8(result.stockKey), set.error().toString());
+        result.failure =
+            set.ok() ? LabRunText::tr("%1 already exists; run the lab again")
+                           .arg(QString::fromUtf8(result.stockKey))
+                     : LabRunText::tr("could not create %1: %2")
+                           .arg(QString::fromUtf8(result.stockKey), set.error().toString().text);
         if (!set.ok() && set.error().mayHaveRun())
             removeKeys(control, result.sku, &result.cleanupProblem);
         return;
@@ -196,8 +197,8 @@ void LabRun::runOne(const LabNode &node, NodeCheck &check, StrategyResult &resul
             result.failure = LabRunText::tr("the final stock is not a number: %1")
                                  .arg(QString::fromUtf8(stock->left(40)));
     } else if (result.failure.isEmpty()) {
-        result.failure =
-            LabRunText::tr("could not read the final stock: %1").arg(stock.error().readFailure());
+        result.failure = LabRunText::tr("could not read the final stock: %1")
+                             .arg(stock.error().readFailure().text);
     }
     const qint64 receipts = removeKeys(control, result.sku, &result.cleanupProblem);
     if (result.strategy == Strategy::FunctionV1 || result.strategy == Strategy::FunctionV2) {
@@ -220,7 +221,7 @@ qint64 LabRun::removeKeys(redis::RedisClient &control, const QByteArray &sku, QS
             *problem = LabRunText::tr("could not list the lab's receipts %1: %2")
                            .arg(QString::fromUtf8(pattern),
                                 page.ok() ? LabRunText::tr("unexpected SCAN reply")
-                                          : page.error().readFailure());
+                                          : page.error().readFailure().text);
             break;
         }
         cursor = page->at(0).bytes();
@@ -231,12 +232,13 @@ qint64 LabRun::removeKeys(redis::RedisClient &control, const QByteArray &sku, QS
             found += unlink.size() - 1;
             if (const ReplyResult r = control.call(unlink); !r.ok())
                 *problem =
-                    LabRunText::tr("could not remove receipts: %1").arg(r.error().toString());
+                    LabRunText::tr("could not remove receipts: %1").arg(r.error().toString().text);
         }
     } while (cursor != "0");
     if (const ReplyResult r = control.call({"DEL", m_target.schema.stockKey(sku)}); !r.ok())
-        *problem = LabRunText::tr("could not remove %1: %2")
-                       .arg(QString::fromUtf8(m_target.schema.stockKey(sku)), r.error().toString());
+        *problem =
+            LabRunText::tr("could not remove %1: %2")
+                .arg(QString::fromUtf8(m_target.schema.stockKey(sku)), r.error().toString().text);
     return problem->isEmpty() ? found : -1;
 }
 

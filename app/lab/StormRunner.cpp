@@ -74,13 +74,13 @@ bool StormRunner::connectAll(QString *why)
     for (Lane &lane : m_lanes) {
         if (lane.client && !lane.client->waitUntilReady(options.connectTimeoutMs + 1000)) {
             *why = StormText::tr("could not open the storm's connections: %1")
-                       .arg(lane.client->stateDetail());
+                       .arg(lane.client->stateDetail().text);
             return false;
         }
     }
     if (!m_control->waitUntilReady(options.connectTimeoutMs + 1000)) {
         *why = StormText::tr("could not open the lab's control connection: %1")
-                   .arg(m_control->stateDetail());
+                   .arg(m_control->stateDetail().text);
         return false;
     }
     return true;
@@ -262,9 +262,9 @@ void StormRunner::sendFunctionOrScript(int index, std::vector<Order> orders)
                     break;
                 }
                 // A reply outside the contract has no error text: its anomaly says what came.
-                const QString why = !o.serverError.isEmpty() ? o.serverError
+                const QString why = !o.serverError.isEmpty() ? o.serverError.english
                                     : !o.anomaly.isEmpty()   ? o.anomaly
-                                                             : o.transportError;
+                                                             : o.transportError.english;
                 account(orders[i], seen, why, retry);
             }
             finishBatch(index, std::move(retry), sent, int(orders.size()));
@@ -303,9 +303,9 @@ void StormRunner::sendNaiveRound(int index, std::vector<Order> reads)
                  if (remaining.ok())
                      account(writes[i], Seen::Deducted, {}, retry);
                  else if (remaining.error().mayHaveRun())
-                     account(writes[i], Seen::Unknown, remaining.error().message, retry);
+                     account(writes[i], Seen::Unknown, remaining.error().message.english, retry);
                  else
-                     account(writes[i], Seen::Error, remaining.error().toString(), retry);
+                     account(writes[i], Seen::Error, remaining.error().toString().english, retry);
              }
              decideNaive(index, replies, qsizetype(writes.size()), reads, retry);
              finishBatch(index, std::move(retry), sent, int(writes.size() + reads.size()));
@@ -331,7 +331,7 @@ void StormRunner::decideNaive(int index, const QList<ReplyResult> &replies, qsiz
                 retry.push_back(orders[i]);
                 continue;
             }
-            account(orders[i], Seen::Error, stock.error().readFailure(), retry);
+            account(orders[i], Seen::Error, stock.error().readFailure().english, retry);
         } else if (*stock < 1) {
             account(orders[i], Seen::Insufficient, {}, retry);
         } else {
@@ -450,7 +450,7 @@ void StormRunner::maybeInjectFault()
         {{"CLIENT", "PAUSE", ms, "WRITE"}}, this, [this](const QList<ReplyResult> &r) {
             if (!r.first().ok())
                 m_result->faultNote = StormText::tr("%1 (refused: %2)")
-                                          .arg(m_result->faultNote, r.first().error().message);
+                                          .arg(m_result->faultNote, r.first().error().message.text);
         });
 }
 

@@ -14,7 +14,7 @@ namespace {
 
 RedisError protocol(const QString &message)
 {
-    return RedisError::unexpected(message);
+    return RedisError::unexpected(core::Sentence::plain(message));
 }
 
 Decoded<qint64> infoInteger(const QHash<QByteArray, QByteArray> &info, const QByteArray &field)
@@ -178,7 +178,7 @@ Decoded<ServerSample> decodeSample(const QList<redis::ReplyResult> &r)
     const redis::ReplyResult &latency = r.at(1);
     if (!latency.ok()) {
         // Redis 6 does not know the command; an ACL may forbid it. Neither is a failed sample.
-        s.histogramProblem = latency.error().message;
+        s.histogramProblem = latency.error().message.text;
         return s;
     }
     const auto histogram = decodeLatencyHistogram(*latency, "fcall");

@@ -155,7 +155,7 @@ void ServerSampler::tick()
                 m_inFlight[size_t(i)] = false;
                 auto decoded = decodeSample(replies);
                 if (!decoded) {
-                    m_nodes[size_t(i)]->lastError = decoded.error().readFailure();
+                    m_nodes[size_t(i)]->lastError = decoded.error().readFailure().text;
                     emit sampleFailed(i, m_nodes[size_t(i)]->lastError);
                     return;
                 }

@@ -153,7 +153,8 @@ void SlowLogReader::read(int count)
                 if (entries)
                     m_entries << *entries;
                 else
-                    m_errors << QStringLiteral("%1: %2").arg(name, entries.error().readFailure());
+                    m_errors << QStringLiteral("%1: %2").arg(name,
+                                                             entries.error().readFailure().text);
                 if (--m_pending == 0)
                     emit finished(m_entries, m_errors);
             });

@@ -116,7 +116,7 @@ void StockWatcher::readNow()
                 }
                 const auto text = redis::stringOf(r);
                 if (!text) {
-                    w.problem = text.error().readFailure();
+                    w.problem = text.error().readFailure().text;
                     continue;
                 }
                 const auto value = core::parseCanonicalInteger(*text);

@@ -72,7 +72,7 @@ void fetchNodeOverviews(redis::ClusterRouter &router, QObject *context,
                     g->rows[i].overview = o.value();
                     g->rows[i].overview->address = address;
                 } else {
-                    g->rows[i].error = o.error().readFailure();
+                    g->rows[i].error = o.error().readFailure().text;
                 }
                 if (--g->remaining > 0)
                     return;

@@ -80,7 +80,8 @@ QList<redis::Command> overviewCommands()
 core::Result<ServerOverview, redis::RedisError> decodeOverview(const QList<redis::ReplyResult> &r)
 {
     if (r.size() != 4)
-        return redis::RedisError::notSent(QStringLiteral("overview: wrong number of replies"));
+        return redis::RedisError::notSent(
+            core::Sentence::plain(QStringLiteral("overview: wrong number of replies")));
     ServerOverview o;
     for (int i = 0; i < 4; ++i)
         if (isNoPerm(r[i]))
@@ -92,7 +93,7 @@ core::Result<ServerOverview, redis::RedisError> decodeOverview(const QList<redis
         const auto infoText = r[0]->string();
         if (!infoText)
             return redis::RedisError::unexpected(
-                QStringLiteral("INFO: %1").arg(infoText.error().message));
+                core::Sentence::plain(QStringLiteral("INFO: %1")).arg(infoText.error().message));
         info = parseInfo(*infoText);
     }
     o.server = serverIdentity(info);
@@ -117,7 +118,7 @@ core::Result<ServerOverview, redis::RedisError> decodeOverview(const QList<redis
         else
             o.librariesError = libs.error();
     } else if (!isNoPerm(r[3])) {
-        o.librariesError = r[3].error().message;
+        o.librariesError = r[3].error().message.text;
     }
     return o;
 }

@@ -54,11 +54,11 @@ QString refusalSentence(const QString &command, const QString &permission,
                                   "audit as a user who may")
             .arg(command, permission);
     if (e.kind == redis::RedisError::Kind::Server
-        && e.message.contains(QLatin1String("unknown"), Qt::CaseInsensitive))
+        && e.message.english.contains(QLatin1String("unknown"), Qt::CaseInsensitive))
         return ServerReadText::tr("the server does not know %1 (renamed, disabled or too old: "
                                   "Redis 7 is needed): %2")
-            .arg(command, e.message);
-    return ServerReadText::tr("%1 failed: %2").arg(command, e.readFailure());
+            .arg(command, e.message.text);
+    return ServerReadText::tr("%1 failed: %2").arg(command, e.readFailure().text);
 }
 
 namespace {
@@ -90,7 +90,7 @@ Read<QHash<QByteArray, QByteArray>> decodeInfo(const QString &section, const red
         return {{}, refusalSentence(command, QStringLiteral("+info"), r.error())};
     const auto text = r->string();
     if (!text)
-        return {{}, QStringLiteral("%1: %2").arg(command, text.error().message)};
+        return {{}, QStringLiteral("%1: %2").arg(command, text.error().message.text)};
     return {overview::parseInfo(*text), {}};
 }
 

@@ -83,7 +83,10 @@ ClusterRouter::~ClusterRouter()
     auto waiting = std::move(m_waiting);
     for (auto &p : waiting)
         for (qsizetype i = 0; i < p->commands.size(); ++i)
-            finishOne(p, i, RedisError::notSent(QStringLiteral("the connection was closed")));
+            finishOne(p, i,
+                      RedisError::notSent(core::Sentence::translated(
+                          "redis::ClusterRouter",
+                          QT_TRANSLATE_NOOP("redis::ClusterRouter", "the connection was closed"))));
 }
 
 void ClusterRouter::open()
@@ -152,7 +155,7 @@ void ClusterRouter::onTopologyChanged()
         // Not reachable: what waited hears why, unsent; the next command asks again.
         for (auto &p : waiting)
             for (qsizetype i = 0; i < p->commands.size(); ++i)
-                finishOne(p, i, RedisError::notSent(discoveryError()));
+                finishOne(p, i, RedisError::notSent(core::Sentence::plain(discoveryError())));
         emit topologyChanged();
         return;
     }
@@ -245,7 +248,9 @@ void ClusterRouter::dispatch(const std::shared_ptr<Pending> &p, QList<qsizetype>
         const qsizetype i = indexes[k];
         const CommandSlot &cs = slotOf[k];
         if (!cs.crossSlot.isEmpty()) {
-            finishOne(p, i, RedisError::notSent(cs.crossSlot, RedisError::Refusal::CrossSlot));
+            finishOne(p, i,
+                      RedisError::notSent(core::Sentence::plain(cs.crossSlot),
+                                          RedisError::Refusal::CrossSlot));
             continue;
         }
         int owner = cs.slot >= 0 ? topology().ownerOf(cs.slot) : -1;
@@ -286,7 +291,7 @@ void ClusterRouter::take(const std::shared_ptr<Pending> &p, qsizetype i, ReplyRe
         finishOne(p, i, std::move(result));
         return;
     }
-    const auto redirect = parseRedirect(result.error().message);
+    const auto redirect = parseRedirect(result.error().message.english);
     if (!redirect) {
         finishOne(p, i, std::move(result));
         return;
@@ -294,11 +299,14 @@ void ClusterRouter::take(const std::shared_ptr<Pending> &p, qsizetype i, ReplyRe
     if (++p->redirects[i] > m_maxRedirects) {
         // A redirect proves the command did not run where it was sent.
         finishOne(p, i,
-                  RedisError::notSent(QStringLiteral("the cluster redirected this command %1 "
-                                                     "times (last: %2): its slots are moving "
-                                                     "between nodes; try again in a moment")
-                                          .arg(m_maxRedirects)
-                                          .arg(result.error().message)));
+                  RedisError::notSent(
+                      core::Sentence::translated(
+                          "redis::ClusterRouter",
+                          QT_TRANSLATE_NOOP("redis::ClusterRouter",
+                                            "the cluster redirected this command %1 times (last: "
+                                            "%2): its slots are moving between nodes; try again "
+                                            "in a moment"))
+                          .arg(m_maxRedirects, result.error().message)));
         return;
     }
     const auto [host, port] = addressMap().reachable(redirect->host, redirect->port);
@@ -307,7 +315,9 @@ void ClusterRouter::take(const std::shared_ptr<Pending> &p, qsizetype i, ReplyRe
     RedisClient &target = clientFor(host, port);
     if (m_redirectGuard)
         if (const auto refusal = m_redirectGuard(p->commands[i], target)) {
-            finishOne(p, i, RedisError::notSent(*refusal, RedisError::Refusal::GateRefused));
+            finishOne(p, i,
+                      RedisError::notSent(core::Sentence::plain(*refusal),
+                                          RedisError::Refusal::GateRefused));
             return;
         }
     sendTo(target, p, {i}, ask);

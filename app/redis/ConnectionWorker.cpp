@@ -67,9 +67,10 @@ void Batch::encode()
 
 RedisError Batch::timeoutError() const
 {
-    return RedisError::unanswered(
-        RedisError::Kind::Timeout,
-        timeoutWhy.isEmpty() ? QStringLiteral("no reply within the timeout") : timeoutWhy);
+    return RedisError::unanswered(RedisError::Kind::Timeout,
+                                  timeoutWhy.isEmpty() ? workerSays(QT_TRANSLATE_NOOP(
+                                      "redis::ConnectionWorker", "no reply within the timeout"))
+                                                       : timeoutWhy);
 }
 
 ConnectionWorker::ConnectionWorker(ConnectionOptions options)
@@ -85,7 +86,8 @@ ConnectionWorker::~ConnectionWorker()
 {
     std::erase(t_workersOnThisThread, this);
     m_closing = true;
-    failAll(RedisError::Kind::ConnectionLost, QStringLiteral("the connection was closed"));
+    failAll(RedisError::Kind::ConnectionLost,
+            workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker", "the connection was closed")));
 }
 
 void ConnectionWorker::open()
@@ -264,7 +266,7 @@ core::Sentence ConnectionWorker::setupFailure(qsizetype i, const RedisError &e, 
         why = setupTimeout;
         *failure = ConnectFailure::Timeout;
     } else {
-        why = core::Sentence::plain(e.message);
+        why = e.message;
         *failure = ConnectFailure::Timeout;
     }
     return why;
@@ -296,7 +298,7 @@ void ConnectionWorker::startHandshake()
         workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker",
                                      "no answer to the connection setup from %1"))
             .arg(m_options.describe());
-    batch->timeoutWhy = setupTimeout.english;
+    batch->timeoutWhy = setupTimeout;
     batch->deliver = [this, withAuth, required, setupTimeout](QList<ReplyResult> &&results,
                                                               WireTimeUs) {
         for (qsizetype i = 0; i < results.size(); ++i) {
@@ -383,11 +385,16 @@ void ConnectionWorker::submit(std::shared_ptr<Batch> batch)
         connectNow();
         return;
     }
-    QString why = QStringLiteral("disconnected from %1").arg(m_options.describe());
+    core::Sentence why =
+        workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker", "disconnected from %1"))
+            .arg(m_options.describe());
     if (!m_lastError.isEmpty())
-        why += QStringLiteral(" (%1)").arg(m_lastError.english);
+        why = workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker", "%1 (%2)"))
+                  .arg(why, m_lastError);
     if (m_state == ConnectionState::Reconnecting || m_state == ConnectionState::Connecting)
-        why += QStringLiteral("; reconnecting, try again shortly");
+        why = workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker",
+                                           "%1; reconnecting, try again shortly"))
+                  .arg(why);
     batch->finish(RedisError::notSent(why));
 }
 
@@ -579,7 +586,7 @@ core::Sentence ConnectionWorker::describeSocketError(QAbstractSocket::SocketErro
     }
 }
 
-void ConnectionWorker::failAll(RedisError::Kind writtenKind, const QString &why)
+void ConnectionWorker::failAll(RedisError::Kind writtenKind, const core::Sentence &why)
 {
     // Detach first: a delivery can run code that submits again.
     auto inFlight = std::move(m_inFlight);
@@ -621,7 +628,7 @@ void ConnectionWorker::dropConnection(const core::Sentence &why, ConnectFailure 
         qCWarning(lcRedis) << "connection to" << m_options.describe() << "lost:" << why.english;
 
     if (m_closing) {
-        failAll(lostKind, why.english);
+        failAll(lostKind, why);
         setState(ConnectionState::Closed, why);
         return;
     }
@@ -634,12 +641,12 @@ void ConnectionWorker::dropConnection(const core::Sentence &why, ConnectFailure 
         setState(ConnectionState::Reconnecting,
                  workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker", "%1; retry %2 in %3 s"))
                      .arg(why, m_attempt, QString::number(delay / 1000.0, 'f', 1)));
-        failAll(lostKind, why.english);
+        failAll(lostKind, why);
         m_reconnect->start(delay);
         return;
     }
     setState(ConnectionState::Failed, why);
-    failAll(lostKind, why.english);
+    failAll(lostKind, why);
 }
 
 void ConnectionWorker::onTick()
@@ -649,11 +656,13 @@ void ConnectionWorker::onTick()
         auto b = *it;
         if (!b->delivered && b->deadlineMs <= t) {
             it = m_waiting.erase(it);
-            b->finish(RedisError{RedisError::Kind::Timeout,
-                                 RedisError::Delivery::NotSent,
-                                 {},
-                                 QStringLiteral("not sent: could not connect to %1 in time")
-                                     .arg(m_options.describe())});
+            b->finish(RedisError{
+                RedisError::Kind::Timeout,
+                RedisError::Delivery::NotSent,
+                {},
+                workerSays(QT_TRANSLATE_NOOP("redis::ConnectionWorker",
+                                             "not sent: could not connect to %1 in time"))
+                    .arg(m_options.describe())});
         } else {
             ++it;
         }

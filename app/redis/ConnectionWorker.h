@@ -34,7 +34,7 @@ struct Batch
     qint64 deadlineMs = 0; // on the worker's monotonic clock, set on submit
     qint64 writtenMs = 0;  // when it went to the socket
     qint64 writtenNs = 0;  // the same, to the nanosecond, for the time on the wire
-    QString timeoutWhy;    // what a timeout says; a generic sentence when empty
+    core::Sentence timeoutWhy; // what a timeout says; a generic sentence when empty
     bool delivered = false;
     // Runs on the worker thread once every command has a result, with the time on the wire
     // when every reply was read.
@@ -81,7 +81,7 @@ private:
     void write(const std::shared_ptr<Batch> &batch);
     bool onlyRoundTripOnThisThread() const;
     void take(ReplyResult result);
-    void failAll(RedisError::Kind writtenKind, const QString &why);
+    void failAll(RedisError::Kind writtenKind, const core::Sentence &why);
     void dropConnection(const core::Sentence &why, ConnectFailure failure, bool terminal = false);
     void setState(ConnectionState s, const core::Sentence &detail);
     // Where the socket goes: the detour's local forward when there is one, else host:port.

@@ -110,12 +110,12 @@ core::Result<QList<LibraryInfo>, QString> decodeFunctionList(const Reply &reply)
     const QString bad = QStringLiteral("unexpected FUNCTION LIST reply: ");
     const auto items = reply.array();
     if (!items)
-        return bad + items.error().message;
+        return bad + items.error().message.english;
     QList<LibraryInfo> libs;
     for (const Reply &libReply : *items) {
         const auto lib = decodeLibrary(libReply);
         if (!lib)
-            return bad + lib.error().message;
+            return bad + lib.error().message.english;
         libs << *lib;
     }
     std::sort(libs.begin(), libs.end(),

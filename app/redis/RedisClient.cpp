@@ -25,8 +25,7 @@ RedisClient::RedisClient(ConnectionOptions options, QObject *parent)
             [this](ConnectionState s, const QString &detail, const QString &detailText,
                    ConnectFailure failure) {
                 m_state = s;
-                m_stateDetail = detail;
-                m_stateDetailText = detailText;
+                m_stateDetail = {detail, detailText};
                 m_failure = failure;
                 emit stateChanged(s, detail);
             });

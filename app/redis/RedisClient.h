@@ -36,8 +36,8 @@ public:
     ConnectionState state() const { return m_state.load(); }
     // Why the connection is in its state: in English (the CLI, the log) and in the window's
     // language.
-    QString stateDetail() const { return m_stateDetail; }
-    QString stateDetailText() const { return m_stateDetailText; }
+    // Why the state is what it is: the window shows `.text`, the CLI and the log `.english`.
+    core::Sentence stateDetail() const { return m_stateDetail; }
     // Why the connection failed or was lost (None while ready).
     ConnectFailure failure() const { return m_failure; }
 
@@ -66,8 +66,7 @@ private:
     std::shared_ptr<transport::ReceivingThread> m_receiver; // the thread that made this client
     ConnectionWorker *m_worker = nullptr;
     std::atomic<ConnectionState> m_state{ConnectionState::Idle};
-    QString m_stateDetail;
-    QString m_stateDetailText;
+    core::Sentence m_stateDetail;
     ConnectFailure m_failure = ConnectFailure::None;
 };
 

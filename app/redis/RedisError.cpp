@@ -3,34 +3,46 @@
 
 namespace redis {
 
-QString RedisError::readFailure() const
+namespace {
+core::Sentence errorSays(const char *source)
 {
-    return kind == Kind::Server ? message : QStringLiteral("%1: %2").arg(kindName(), message);
+    return core::Sentence::translated("redis::RedisError", source);
+}
+} // namespace
+
+core::Sentence RedisError::readFailure() const
+{
+    return kind == Kind::Server ? message
+                                : errorSays(QT_TRANSLATE_NOOP("redis::RedisError", "%1: %2"))
+                                      .arg(kindName(), message);
 }
 
-QString RedisError::toString() const
+core::Sentence RedisError::toString() const
 {
     if (!mayHaveRun())
         return message;
-    return QStringLiteral("outcome unknown (%1): %2; %3")
+    return errorSays(QT_TRANSLATE_NOOP("redis::RedisError", "outcome unknown (%1): %2; %3"))
         .arg(kindName(), message,
              delivery == Delivery::SentNoReply
-                 ? QStringLiteral("the command had been sent, so it may or may not have run")
-                 : QStringLiteral("the reply was not understood, so the command may or may not "
-                                  "have run"));
+                 ? errorSays(
+                     QT_TRANSLATE_NOOP("redis::RedisError",
+                                       "the command had been sent, so it may or may not have run"))
+                 : errorSays(QT_TRANSLATE_NOOP("redis::RedisError",
+                                               "the reply was not understood, so the command may "
+                                               "or may not have run")));
 }
 
-RedisError RedisError::notSent(const QString &message, Refusal refusal)
+RedisError RedisError::notSent(const core::Sentence &message, Refusal refusal)
 {
     return RedisError{Kind::NotSent, Delivery::NotSent, {}, message, refusal};
 }
 
-RedisError RedisError::unanswered(Kind kind, const QString &message)
+RedisError RedisError::unanswered(Kind kind, const core::Sentence &message)
 {
     return RedisError{kind, Delivery::SentNoReply, {}, message, Refusal::None};
 }
 
-RedisError RedisError::unexpected(const QString &message)
+RedisError RedisError::unexpected(const core::Sentence &message)
 {
     return RedisError{Kind::Unexpected, Delivery::Answered, {}, message, Refusal::None};
 }
@@ -44,27 +56,28 @@ RedisError RedisError::fromServer(const QByteArray &errorLine)
     bool isCode = !head.isEmpty();
     for (char c : head)
         isCode = isCode && ((c >= 'A' && c <= 'Z') || c == '_' || (c >= '0' && c <= '9'));
+    // The server's own words: the same in both copies.
     return RedisError{Kind::Server, Delivery::Answered, isCode ? head : QByteArray("ERR"),
-                      QString::fromUtf8(errorLine), Refusal::None};
+                      core::Sentence::plain(QString::fromUtf8(errorLine)), Refusal::None};
 }
 
-QString RedisError::kindName() const
+core::Sentence RedisError::kindName() const
 {
     switch (kind) {
     case Kind::NotSent:
-        return QStringLiteral("not sent");
+        return errorSays(QT_TRANSLATE_NOOP("redis::RedisError", "not sent"));
     case Kind::Timeout:
-        return QStringLiteral("timeout");
+        return errorSays(QT_TRANSLATE_NOOP("redis::RedisError", "timeout"));
     case Kind::ConnectionLost:
-        return QStringLiteral("connection lost");
+        return errorSays(QT_TRANSLATE_NOOP("redis::RedisError", "connection lost"));
     case Kind::Io:
-        return QStringLiteral("I/O");
+        return errorSays(QT_TRANSLATE_NOOP("redis::RedisError", "I/O"));
     case Kind::Protocol:
-        return QStringLiteral("protocol");
+        return errorSays(QT_TRANSLATE_NOOP("redis::RedisError", "protocol"));
     case Kind::Unexpected:
-        return QStringLiteral("unexpected reply");
+        return errorSays(QT_TRANSLATE_NOOP("redis::RedisError", "unexpected reply"));
     case Kind::Server:
-        return QStringLiteral("server");
+        return errorSays(QT_TRANSLATE_NOOP("redis::RedisError", "server"));
     }
     return {};
 }

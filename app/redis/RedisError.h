@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/Wording.h"
+
 #include <QByteArray>
 #include <QString>
 
@@ -39,7 +41,9 @@ struct RedisError
     Kind kind = Kind::Server;
     Delivery delivery = Delivery::Answered;
     QByteArray code; // server error prefix: ERR, WRONGTYPE, NOPERM, NOSCRIPT, MOVED, ...
-    QString message; // what happened, for people; never a password, never "may have run"
+    // What happened, for people; never a password, never "may have run". The console's own
+    // words in both copies; a server's error reply as the server said it (plain).
+    core::Sentence message;
     Refusal refusal = Refusal::None;
 
     // The one question about effects: may the server have executed the command? True when it
@@ -53,20 +57,22 @@ struct RedisError
     }
     bool isServer(const char *prefix) const { return kind == Kind::Server && code == prefix; }
 
+    // Each of these is a Sentence so that one error is asked one way: the window shows `.text`,
+    // the CLI, the logs and the audit records keep `.english`.
     // For a read (SCAN, TYPE, GET...): "<kind>: <message>", or the server's text; a read that
     // got no reply changed nothing, so nothing about what may have run.
-    QString readFailure() const;
+    core::Sentence readFailure() const;
     // For a write: "outcome unknown (<kind>): <message>; the command had been sent, so it may
     // or may not have run" when mayHaveRun(), else the message.
-    QString toString() const;
-    QString kindName() const;
+    core::Sentence toString() const;
+    core::Sentence kindName() const;
 
-    static RedisError notSent(const QString &message, Refusal refusal = Refusal::None);
+    static RedisError notSent(const core::Sentence &message, Refusal refusal = Refusal::None);
     // Sent, and no reply read: timeouts, lost connections, a stream that broke.
-    static RedisError unanswered(Kind kind, const QString &message);
+    static RedisError unanswered(Kind kind, const core::Sentence &message);
     static RedisError fromServer(const QByteArray &errorLine);
     // The server answered with a well-formed reply of a shape the caller did not expect.
-    static RedisError unexpected(const QString &message);
+    static RedisError unexpected(const core::Sentence &message);
 };
 
 } // namespace redis

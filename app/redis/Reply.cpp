@@ -117,7 +117,10 @@ QString Reply::shape() const
 
 RedisError Reply::unexpected(const QString &expected) const
 {
-    return RedisError::unexpected(QStringLiteral("expected %1, got %2").arg(expected, shape()));
+    return RedisError::unexpected(
+        core::Sentence::translated("redis::Reply",
+                                   QT_TRANSLATE_NOOP("redis::Reply", "expected %1, got %2"))
+            .arg(expected, shape()));
 }
 
 QString Reply::debugString(int maxLength) const

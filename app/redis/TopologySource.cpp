@@ -76,8 +76,8 @@ void TopologySource::read()
     // each node build a reply that was thrown away.
     asked->send({"CLUSTER", "SHARDS"}, this, [this, asked](const ReplyResult &shards) {
         const bool older = !shards.ok() && shards.error().kind == RedisError::Kind::Server
-                           && shards.error().message.contains(QLatin1String("unknown subcommand"),
-                                                              Qt::CaseInsensitive);
+                           && shards.error().message.english.contains(
+                               QLatin1String("unknown subcommand"), Qt::CaseInsensitive);
         if (!older)
             return apply(shards, shards);
         asked->send({"CLUSTER", "SLOTS"}, this,
@@ -149,7 +149,7 @@ void TopologySource::apply(const ReplyResult &shards, const ReplyResult &slotTab
         m_cluster = false;
         m_discoveryError.clear();
     } else {
-        m_discoveryError = shards.error().readFailure();
+        m_discoveryError = shards.error().readFailure().english;
         if (m_discovered)
             return;
         emit topologyChanged(); // what waited hears why; the next command asks again

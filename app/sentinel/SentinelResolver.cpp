@@ -86,7 +86,7 @@ void SentinelResolver::roundTrip(const NodeAddress &node, redis::ConnectionOptio
                     const auto failure = client->failure() == redis::ConnectFailure::None
                                              ? redis::ConnectFailure::Other
                                              : client->failure();
-                    finish(Step{failure, detail, client->stateDetailText(), std::nullopt});
+                    finish(Step{failure, detail, client->stateDetail().text, std::nullopt});
                 }
             });
     client->open();
@@ -124,8 +124,8 @@ SentinelAnswer SentinelResolver::answerFrom(const NodeAddress &sentinel, const S
     const redis::ReplyResult &r = *step.reply;
     if (!r.ok()) {
         const redis::RedisError &e = r.error();
-        a.detail = e.readFailure();
-        a.detailText = a.detail;
+        a.detail = e.readFailure().english;
+        a.detailText = e.readFailure().text;
         if (e.isServer("NOAUTH") || e.isServer("WRONGPASS") || e.isServer("NOPERM"))
             a.kind = SentinelAnswer::Kind::AuthRefused;
         else if (e.delivery == redis::RedisError::Delivery::Answered)
@@ -135,8 +135,8 @@ SentinelAnswer SentinelResolver::answerFrom(const NodeAddress &sentinel, const S
     const auto named = decodeMasterAddress(r.value());
     if (!named.ok()) {
         a.kind = SentinelAnswer::Kind::Refused;
-        a.detail = named.error().message;
-        a.detailText = a.detail;
+        a.detail = named.error().message.english;
+        a.detailText = named.error().message.text;
     } else if (!named.value()) {
         a.kind = SentinelAnswer::Kind::Unknown;
         a.detail.clear();
@@ -242,11 +242,11 @@ void SentinelResolver::readEpochs()
                 if (!step.reply)
                     reading.why = core::Sentence{step.why, step.whyText};
                 else if (!step.reply->ok())
-                    reading.why = core::Sentence::plain(step.reply->error().readFailure());
+                    reading.why = step.reply->error().readFailure();
                 else if (const auto state = decodeMasterState(step.reply->value()); state.ok())
                     reading.state = state.value();
                 else
-                    reading.why = core::Sentence::plain(state.error().message);
+                    reading.why = state.error().message;
                 if (--m_pending == 0)
                     chooseByEpoch();
             });
@@ -391,8 +391,8 @@ void SentinelResolver::askReplicas(qsizetype index, core::Sentences problems)
                           emit replicasRead(replicas.value(), sentinel);
                           return;
                       }
-                      problems << core::Sentence::plain(QStringLiteral("%1: %2").arg(
-                          sentinel.toString(), replicas.error().message));
+                      problems << core::Sentence::plain(QStringLiteral("%1: %2"))
+                                      .arg(sentinel.toString(), replicas.error().message);
                   } else {
                       const SentinelAnswer answer = answerFrom(sentinel, step);
                       problems << core::Sentence{

@@ -41,7 +41,7 @@ void ConnectionProbe::start(const profiles::ConnectionProfile &profile, const QS
                          || state == redis::ConnectionState::Closed)
                     finish(generation, classifyConnectionFailure(m_client->failure(), detail,
                                                                  m_profile.tls.enabled,
-                                                                 m_client->stateDetailText()));
+                                                                 m_client->stateDetail().text));
             });
     qCDebug(lcSession) << "probing" << options.address() << (options.tls.enabled ? "(TLS)" : "");
     m_client->open();
@@ -70,10 +70,11 @@ void ConnectionProbe::onReady(quint64 generation)
         const double latencyMs = double(timer->nsecsElapsed()) / 1e6;
         if (!pong.ok()) {
             finish(generation,
-                   ProbeFailure{pong.error().kind == redis::RedisError::Kind::Server
-                                    ? ProbeFailure::Kind::Server
-                                    : ProbeFailure::Kind::Timeout,
-                                QStringLiteral("PING failed: %1").arg(pong.error().readFailure())});
+                   ProbeFailure{
+                       pong.error().kind == redis::RedisError::Kind::Server
+                           ? ProbeFailure::Kind::Server
+                           : ProbeFailure::Kind::Timeout,
+                       QStringLiteral("PING failed: %1").arg(pong.error().readFailure().english)});
             return;
         }
         m_client->sendBatch(probeCommands(m_profile), this,
@@ -124,7 +125,7 @@ void ConnectionProbe::probeRelease(quint64 generation, ProbeReport report)
                         report, user,
                         classifyConnectionFailure(m_releaseClient->failure(), detail,
                                                   m_profile.tls.enabled,
-                                                  m_releaseClient->stateDetailText()));
+                                                  m_releaseClient->stateDetail().text));
                     finish(generation, report);
                 }
             });

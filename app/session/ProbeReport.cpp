@@ -387,19 +387,20 @@ PermissionCheck decodeDryRun(const QString &user, const QString &action,
         c.detail = QStringLiteral("this connection's user may not run ACL DRYRUN");
         c.why = PermissionCheck::Why::NoPermission;
     } else if (e.kind == redis::RedisError::Kind::Server
-               && e.message.contains(QLatin1String("not found"), Qt::CaseInsensitive)
-               && e.message.contains(QLatin1String("user"), Qt::CaseInsensitive)) {
+               && e.message.english.contains(QLatin1String("not found"), Qt::CaseInsensitive)
+               && e.message.english.contains(QLatin1String("user"), Qt::CaseInsensitive)) {
         c.verdict = V::Denied;
         c.detail = QStringLiteral("there is no ACL user '%1' on this server").arg(user);
         c.why = PermissionCheck::Why::NoSuchUser;
     } else if (e.kind == redis::RedisError::Kind::Server
-               && e.message.contains(QLatin1String("unknown subcommand"), Qt::CaseInsensitive)) {
+               && e.message.english.contains(QLatin1String("unknown subcommand"),
+                                             Qt::CaseInsensitive)) {
         c.detail = QStringLiteral("this server has no ACL DRYRUN (Redis 7.0 or later)");
         c.why = PermissionCheck::Why::NoDryRun;
     } else {
-        c.detail = QStringLiteral("ACL DRYRUN failed: %1").arg(e.message);
+        c.detail = QStringLiteral("ACL DRYRUN failed: %1").arg(e.message.english);
         c.why = PermissionCheck::Why::Failed;
-        c.quoted = e.message;
+        c.quoted = e.message.english;
     }
     return c;
 }
@@ -418,12 +419,12 @@ core::Result<ProbeReport, ProbeFailure> decodeProbe(const profiles::ConnectionPr
             return ProbeFailure{e.kind == redis::RedisError::Kind::Server
                                     ? ProbeFailure::Kind::Server
                                     : ProbeFailure::Kind::Timeout,
-                                QStringLiteral("INFO failed: %1").arg(e.readFailure())};
+                                QStringLiteral("INFO failed: %1").arg(e.readFailure().english)};
         }
         const auto text = r[i]->string();
         if (!text)
             return ProbeFailure{ProbeFailure::Kind::Other,
-                                QStringLiteral("INFO: %1").arg(text.error().message)};
+                                QStringLiteral("INFO: %1").arg(text.error().message.english)};
         info.insert(overview::parseInfo(*text));
     }
     ProbeReport report;
@@ -434,7 +435,8 @@ core::Result<ProbeReport, ProbeFailure> decodeProbe(const profiles::ConnectionPr
     if (const auto user = redis::stringOf(r[3]))
         report.user = QString::fromUtf8(*user);
     else
-        report.userError = r[3].ok() ? QStringLiteral("unexpected reply") : r[3].error().message;
+        report.userError =
+            r[3].ok() ? QStringLiteral("unexpected reply") : r[3].error().message.english;
     for (qsizetype i = 0; i < users.size(); ++i) {
         report.permissions << decodeDryRun(users[i], callAction(), r[4 + 2 * i]);
         report.permissions << decodeDryRun(users[i], loadAction(), r[5 + 2 * i]);

@@ -105,10 +105,10 @@ QString englishFailureHeadline(ProbeFailure::Kind k); // the same, always Englis
 
 using ProbeResult = core::Result<ProbeReport, ProbeFailure>;
 
-// Maps the transport's connection failure text (RedisClient::stateDetail()) to a kind. With
+// Maps the transport's connection failure text (RedisClient::stateDetail().english) to a kind. With
 // TLS on, a silent server may be a plain-text port: the message says so.
 // From the transport's typed failure; the detail text becomes the message, and detailText
-// (RedisClient::stateDetailText()) its copy in the window's language.
+// (RedisClient::stateDetail().text) its copy in the window's language.
 ProbeFailure classifyConnectionFailure(redis::ConnectFailure failure, const QString &detail,
                                        bool tls = false, const QString &detailText = {});
 

@@ -46,7 +46,8 @@ void applyReleaseProbe(ProbeReport &report, const profiles::ConnectionProfile &p
 {
     const QString releaseUser = profile.releaseUsername;
     const auto reply = [&replies](qsizetype i) {
-        return replies.value(i, redis::RedisError::notSent(QStringLiteral("no reply")));
+        return replies.value(
+            i, redis::RedisError::notSent(core::Sentence::plain(QStringLiteral("no reply"))));
     };
     report.release = ReleaseLogin{true, true, releaseUser, {}, {}};
     const redis::ReplyResult whoami = reply(0);

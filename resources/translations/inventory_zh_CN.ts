@@ -1998,6 +1998,92 @@
     </message>
 </context>
 <context>
+    <name>gate::CommandTraits</name>
+    <message>
+        <source>FCALL without a function name: treated as a write</source>
+        <translation>没有函数名的 FCALL：按写入处理</translation>
+    </message>
+    <message>
+        <source>function %1 has no &apos;no-writes&apos; flag, so it may write</source>
+        <translation>函数 %1 没有“no-writes”标志，因此它可能写入</translation>
+    </message>
+    <message>
+        <source>function %1 is flagged no-writes</source>
+        <translation>函数 %1 带有 no-writes 标志</translation>
+    </message>
+    <message>
+        <source>function %1: its flags could not be read (%2), so it is treated as a write</source>
+        <translation>函数 %1：无法读取它的标志（%2），因此按写入处理</translation>
+    </message>
+    <message>
+        <source>function %1 is not loaded on this server: treated as a write</source>
+        <translation>函数 %1 未装入此服务器：按写入处理</translation>
+    </message>
+    <message>
+        <source>an empty command</source>
+        <translation>空命令</translation>
+    </message>
+    <message>
+        <source>%1 is read-only (the server enforces it)</source>
+        <translation>%1 是只读的（由服务器强制保证）</translation>
+    </message>
+    <message>
+        <source>%1: scripts are treated as writes (use %1_RO for a read-only script)</source>
+        <translation>%1：脚本按写入处理（只读脚本请用 %1_RO）</translation>
+    </message>
+    <message>
+        <source>%1 only reads (COMMAND INFO unavailable: %2)</source>
+        <translation>%1 只读取（COMMAND INFO 不可用：%2）</translation>
+    </message>
+    <message>
+        <source>%1: whether it writes could not be read (%2), so it is treated as a write</source>
+        <translation>%1：无法读取它是否写入（%2），因此按写入处理</translation>
+    </message>
+    <message>
+        <source>no COMMAND INFO reply</source>
+        <translation>没有 COMMAND INFO 应答</translation>
+    </message>
+    <message>
+        <source>%1 is not a command this server knows: treated as a write</source>
+        <translation>%1 不是此服务器认识的命令：按写入处理</translation>
+    </message>
+    <message>
+        <source>%1 is not a subcommand this server knows: treated as a write</source>
+        <translation>%1 不是此服务器认识的子命令：按写入处理</translation>
+    </message>
+    <message>
+        <source>ACL LOG RESET clears the log</source>
+        <translation>ACL LOG RESET 会清空日志</translation>
+    </message>
+    <message>
+        <source>%1 writes (the server flags it &apos;write&apos;)</source>
+        <translation>%1 会写入（服务器给它标了“write”）</translation>
+    </message>
+    <message>
+        <source>%1 is an admin command that changes the server</source>
+        <translation>%1 是会改变服务器的管理命令</translation>
+    </message>
+    <message>
+        <source>%1 only reads</source>
+        <translation>%1 只读取</translation>
+    </message>
+</context>
+<context>
+    <name>gate::GatedSender</name>
+    <message>
+        <source>%1 (the function now writes; the server refused it as FCALL_RO and ran nothing)</source>
+        <translation>%1（该函数现在会写入；服务器以 FCALL_RO 拒绝了它，什么也没有执行）</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 (not sent with a refused write in the same batch: %2)</source>
+        <translation>%1（与同一批中被拒绝的写入一起未发送：%2）</translation>
+    </message>
+</context>
+<context>
     <name>gate::LocalProof</name>
     <message>
         <source>local: the console started this server (process %1)</source>
@@ -2045,6 +2131,13 @@
     </message>
 </context>
 <context>
+    <name>gate::ReadOnlySender</name>
+    <message>
+        <source>not sent: this view only reads, and %1 is not a command it knows to be a read (nothing in the batch was sent)</source>
+        <translation>未发送：此视图只读取，而 %1 不是它确知为读取的命令（这一批中什么也没有发送）</translation>
+    </message>
+</context>
+<context>
     <name>gate::WriteGate</name>
     <message>
         <source>locked again: no write for %1 minutes since the unlock or the last write</source>
@@ -2089,6 +2182,14 @@
     <message>
         <source>locked again: the server&apos;s role changed from %1 to %2 (a failover)</source>
         <translation>已再次锁定：服务器的角色从 %1 变为 %2（发生了故障转移）</translation>
+    </message>
+    <message>
+        <source>not sent: which nodes this local session would write to is not known yet (the cluster&apos;s topology is being read); try again</source>
+        <translation>未发送：尚不知道此本地会话会写入哪些节点（正在读取集群拓扑）；请重试</translation>
+    </message>
+    <message>
+        <source>node %1 is production to this local session (%2): unlock it (type the profile name &apos;%3&apos;) to write there</source>
+        <translation>对此本地会话而言，节点 %1 是生产环境（%2）：请解锁（输入配置名称“%3”）后再向其写入</translation>
     </message>
 </context>
 <context>
@@ -4370,6 +4471,17 @@ Run inventory-console --help for the options.</source>
     </message>
 </context>
 <context>
+    <name>redis::ClusterRouter</name>
+    <message>
+        <source>the connection was closed</source>
+        <translation>连接已关闭</translation>
+    </message>
+    <message>
+        <source>the cluster redirected this command %1 times (last: %2): its slots are moving between nodes; try again in a moment</source>
+        <translation>集群已将此命令重定向 %1 次（最后一次：%2）：它的槽正在节点之间迁移；请稍后重试</translation>
+    </message>
+</context>
+<context>
     <name>redis::ConnectionWorker</name>
     <message>
         <source>no answer from %1 within %2 ms: check the host, the port and any firewall in between</source>
@@ -4462,6 +4574,84 @@ Run inventory-console --help for the options.</source>
     <message>
         <source>no reply from %1 for %2 s: the server stopped answering (paused, overloaded or cut off by the network)</source>
         <translation>%1 已 %2 秒没有回复：服务器停止了应答（已暂停、过载或被网络切断）</translation>
+    </message>
+    <message>
+        <source>no reply within the timeout</source>
+        <translation>超时内没有应答</translation>
+    </message>
+    <message>
+        <source>the connection was closed</source>
+        <translation>连接已关闭</translation>
+    </message>
+    <message>
+        <source>disconnected from %1</source>
+        <translation>与 %1 的连接已断开</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1; reconnecting, try again shortly</source>
+        <translation>%1；正在重连，请稍后重试</translation>
+    </message>
+    <message>
+        <source>not sent: could not connect to %1 in time</source>
+        <translation>未发送：未能及时连接到 %1</translation>
+    </message>
+</context>
+<context>
+    <name>redis::RedisError</name>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>outcome unknown (%1): %2; %3</source>
+        <translation>结果未知（%1）：%2；%3</translation>
+    </message>
+    <message>
+        <source>the command had been sent, so it may or may not have run</source>
+        <translation>命令已经发出，因此它可能已执行，也可能没有执行</translation>
+    </message>
+    <message>
+        <source>the reply was not understood, so the command may or may not have run</source>
+        <translation>无法理解该应答，因此命令可能已执行，也可能没有执行</translation>
+    </message>
+    <message>
+        <source>not sent</source>
+        <translation>未发送</translation>
+    </message>
+    <message>
+        <source>timeout</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <source>connection lost</source>
+        <translation>连接断开</translation>
+    </message>
+    <message>
+        <source>I/O</source>
+        <translation>I/O</translation>
+    </message>
+    <message>
+        <source>protocol</source>
+        <translation>协议</translation>
+    </message>
+    <message>
+        <source>unexpected reply</source>
+        <translation>意外应答</translation>
+    </message>
+    <message>
+        <source>server</source>
+        <translation>服务器</translation>
+    </message>
+</context>
+<context>
+    <name>redis::Reply</name>
+    <message>
+        <source>expected %1, got %2</source>
+        <translation>应为 %1，实际为 %2</translation>
     </message>
 </context>
 <context>
@@ -10069,6 +10259,13 @@ no server FCALL p50/p99 to draw</source>
     <message>
         <source>No samples yet — reading every %1 s</source>
         <translation>尚无采样 —— 每 %1 秒读取一次</translation>
+    </message>
+</context>
+<context>
+    <name>ui::ThreadHopSender</name>
+    <message>
+        <source>the run was stopped</source>
+        <translation>运行已停止</translation>
     </message>
 </context>
 <context>

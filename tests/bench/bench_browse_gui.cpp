@@ -68,7 +68,7 @@ int main(int argc, char **argv)
     redis::RedisClient client(o);
     client.open();
     if (!client.waitUntilReady(5000)) {
-        QTextStream(stderr) << "connect failed: " << client.stateDetail() << '\n';
+        QTextStream(stderr) << "connect failed: " << client.stateDetail().english << '\n';
         return 1;
     }
     browse::InventoryScan scan(client, inventory::KeySchema());

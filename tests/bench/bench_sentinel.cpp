@@ -91,7 +91,7 @@ Round runRound(testsupport::SentinelGroup &group, QCoreApplication &app)
     t.start();
     const auto asked = asker->call({"SENTINEL", "FAILOVER", "mymaster"});
     if (!asked.ok()) {
-        out.error = QStringLiteral("SENTINEL FAILOVER: %1").arg(asked.error().message);
+        out.error = QStringLiteral("SENTINEL FAILOVER: %1").arg(asked.error().message.english);
         return out;
     }
     while (!finished && t.elapsed() < 60000)

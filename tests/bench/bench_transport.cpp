@@ -46,7 +46,8 @@ int main(int argc, char **argv)
         clients.push_back(std::make_unique<redis::RedisClient>(o));
         clients.back()->open();
         if (!clients.back()->waitUntilReady(5000)) {
-            QTextStream(stderr) << "connect failed: " << clients.back()->stateDetail() << '\n';
+            QTextStream(stderr) << "connect failed: " << clients.back()->stateDetail().english
+                                << '\n';
             return 1;
         }
     }

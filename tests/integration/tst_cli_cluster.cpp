@@ -52,7 +52,8 @@ private slots:
         for (int i = 0; i < 3; ++i) {
             auto node = m_cluster.connectNode(i);
             auto loaded = node->call({"FUNCTION", "LOAD", "REPLACE", library});
-            QVERIFY2(loaded.ok(), qPrintable(loaded.ok() ? QString() : loaded.error().message));
+            QVERIFY2(loaded.ok(),
+                     qPrintable(loaded.ok() ? QString() : loaded.error().message.english));
         }
         for (int i = 0; i < Skus; ++i) {
             const QByteArray key = "stock:{sku-" + QByteArray::number(i) + "}:available";

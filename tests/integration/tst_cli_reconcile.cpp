@@ -60,7 +60,7 @@ class TstCliReconcile : public QObject
         };
         for (const redis::Command &c : commands)
             if (const auto r2 = r.call(c); !r2.ok())
-                return r2.error().message;
+                return r2.error().message.english;
         return {};
     }
 

@@ -88,7 +88,7 @@ private slots:
         const auto refused = gated.call({"SET", farKey, "5"});
         QVERIFY(!refused.ok());
         QCOMPARE(refused.error().kind, redis::RedisError::Kind::NotSent);
-        const QString message = refused.error().message;
+        const QString message = refused.error().message.english;
         QVERIFY2(message.contains(QStringLiteral("node 127.0.0.1:%1 is production to this local "
                                                  "session (not proven local: ")
                                       .arg(m_relay.port())),
@@ -135,9 +135,9 @@ private slots:
         QCOMPARE(farHasIt, 0);
         QVERIFY(!refused.ok());
         QCOMPARE(refused.error().kind, redis::RedisError::Kind::NotSent);
-        QVERIFY2(refused.error().message.contains(
+        QVERIFY2(refused.error().message.english.contains(
                      QStringLiteral("node 127.0.0.1:%1").arg(m_relay.port())),
-                 qPrintable(refused.error().message));
+                 qPrintable(refused.error().message.english));
         QCOMPARE(seed->call({"EXISTS", key})->toInteger(), 0);
     }
 
@@ -150,9 +150,10 @@ private slots:
         const QByteArray farKey = "stock:{" + skuOn(Far) + "}:available";
         const auto refused = gated.call({"SET", farKey, "6"});
         QVERIFY(!refused.ok());
-        QVERIFY2(refused.error().message.startsWith(QLatin1String("read-only session on profile "
-                                                                  "'d15' (not proven local: ")),
-                 qPrintable(refused.error().message));
+        QVERIFY2(
+            refused.error().message.english.startsWith(QLatin1String("read-only session on profile "
+                                                                     "'d15' (not proven local: ")),
+            qPrintable(refused.error().message.english));
         QVERIFY(gate.isReadOnly());
         QCOMPARE(gate.environment(), QStringLiteral("production"));
     }

@@ -231,7 +231,7 @@ private slots:
         waited.start();
         const auto first = r.call({"INCRBY", stockKey(0), "-1"});
         QVERIFY(!first.ok());
-        QVERIFY2(first.error().mayHaveRun(), qPrintable(first.error().toString()));
+        QVERIFY2(first.error().mayHaveRun(), qPrintable(first.error().toString().english));
         QVERIFY2(waited.elapsed() < 300 + 1500, qPrintable(QString::number(waited.elapsed())));
 
         const QString promoted = cluster.waitUntilPrimary(replica, 20000);
@@ -348,7 +348,7 @@ private slots:
         while (t.elapsed() < 1500) {
             const auto get = r->call({"GET", stockKey(0)});
             QVERIFY(!get.ok());
-            QVERIFY2(!get.error().mayHaveRun(), qPrintable(get.error().toString()));
+            QVERIFY2(!get.error().mayHaveRun(), qPrintable(get.error().toString().english));
             ++refused;
         }
         const qint64 asked = shardsAsked() - before;

@@ -58,7 +58,7 @@ private slots:
         QCOMPARE(set(Stock, "10"), QStringLiteral("+OK"));
         const Snapshot before = snap();
         const ReplyResult r = m_c->call({"FCALL_RO", Function, "2", Stock, Adjustment, "1", "60"});
-        QVERIFY2(!r.ok() && r.error().message.contains(QStringLiteral("write flag")),
+        QVERIFY2(!r.ok() && r.error().message.english.contains(QStringLiteral("write flag")),
                  qPrintable(render(r)));
         VERIFY_NOTHING_WRITTEN(before);
     }

@@ -100,7 +100,8 @@ private slots:
         QVERIFY(!r.ok());
         QCOMPARE(r.error().kind, RedisError::Kind::Server);
         QCOMPARE(r.error().code, QByteArray("ERR"));
-        QVERIFY2(r.error().message.contains(QStringLiteral("write flag")), qPrintable(render(r)));
+        QVERIFY2(r.error().message.english.contains(QStringLiteral("write flag")),
+                 qPrintable(render(r)));
         VERIFY_NOTHING_WRITTEN(before);
         // The same arguments through FCALL do deduct: only the _RO form was refused.
         QCOMPARE(render(deduct("1", "60")), QStringLiteral("{1,9}"));

@@ -69,7 +69,7 @@ private slots:
         const Snapshot before = snap();
         const ReplyResult r =
             m_c->call({"FCALL_RO", Function, "3", Stock, Receipt, Release, "3", "60"});
-        QVERIFY2(!r.ok() && r.error().message.contains(QStringLiteral("write flag")),
+        QVERIFY2(!r.ok() && r.error().message.english.contains(QStringLiteral("write flag")),
                  qPrintable(render(r)));
         VERIFY_NOTHING_WRITTEN(before);
     }

@@ -68,7 +68,8 @@ class TstContractRepairStorm : public QObject
     // flight and sending its next from the callback, so the server interleaves them all.
     QList<ReplyResult> storm(const QList<Call> &calls)
     {
-        QList<ReplyResult> results(calls.size(), RedisError::notSent(QStringLiteral("no reply")));
+        QList<ReplyResult> results(
+            calls.size(), RedisError::notSent(core::Sentence::plain(QStringLiteral("no reply"))));
         std::vector<std::unique_ptr<RedisClient>> clients;
         for (int c = 0; c < Connections; ++c) {
             clients.push_back(m_redis.connect());

@@ -83,7 +83,9 @@ class TstContractStorm : public QObject
             run.clientsSeenByServer = int(clientList->bytes().count('\n'));
 
         const qsizetype total = commands.size();
-        run.results.fill(RedisError::notSent(QStringLiteral("no reply in the storm")), total);
+        run.results.fill(
+            RedisError::notSent(core::Sentence::plain(QStringLiteral("no reply in the storm"))),
+            total);
         run.connectionOf.fill(-1, total);
         std::vector<qsizetype> next(Connections);
         for (int c = 0; c < Connections; ++c)
@@ -106,7 +108,8 @@ class TstContractStorm : public QObject
             clients[size_t(c)]->sendBatch(
                 batch, &loop, [&, c, indices](const QList<ReplyResult> &results) {
                     for (qsizetype k = 0; k < indices.size(); ++k) {
-                        run.results[indices[k]] = results.value(k, RedisError::notSent("short"));
+                        run.results[indices[k]] = results.value(
+                            k, RedisError::notSent(core::Sentence::plain(QStringLiteral("short"))));
                         run.connectionOf[indices[k]] = c;
                         ++run.answered;
                     }

@@ -62,7 +62,8 @@ private slots:
         const Snapshot before = snap();
         const ReplyResult r = m_c->call({"FCALL_RO", m_function, "2", Stock, Receipt, "1", "60"});
         QVERIFY(!r.ok());
-        QVERIFY2(r.error().message.contains(QStringLiteral("write flag")), qPrintable(render(r)));
+        QVERIFY2(r.error().message.english.contains(QStringLiteral("write flag")),
+                 qPrintable(render(r)));
         VERIFY_NOTHING_WRITTEN(before);
     }
 
@@ -198,7 +199,7 @@ private slots:
         const Snapshot before = snap();
         const ReplyResult v1 =
             m_c->call({"FCALL", "inventory_deduct_v1", "2", Stock, Receipt, "3", "100"});
-        QVERIFY2(!v1.ok() && v1.error().message.contains(QStringLiteral("WRONGTYPE")),
+        QVERIFY2(!v1.ok() && v1.error().message.english.contains(QStringLiteral("WRONGTYPE")),
                  qPrintable(render(v1)));
         VERIFY_NOTHING_WRITTEN(before);
         QCOMPARE(run({"FCALL", "inventory_deduct_v1", "2", Stock, OtherReceipt, "2", "100"}),

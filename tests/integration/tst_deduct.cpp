@@ -143,7 +143,7 @@ private slots:
         QVERIFY(m_c->call({"SET", "stock:{44}:available", "01"}).ok());
         r = deductBlocking(*m_c, m_ctx, plan("44", "1", "1"));
         QCOMPARE(r.outcome.kind, OutcomeKind::Rejected);
-        QCOMPARE(r.outcome.serverError, QStringLiteral("ERR invalid stock"));
+        QCOMPARE(r.outcome.serverError.english, QStringLiteral("ERR invalid stock"));
         QCOMPARE(get("stock:{44}:available"), QByteArray("01"));
         QCOMPARE(audit().size(), 5);
         verifyLastRecord(r, false);
@@ -186,7 +186,7 @@ private slots:
         QVERIFY(m_c->call({"HSET", "stock:{45}:available", "a", "1"}).ok());
         r = deductBlocking(*m_c, m_ctx, plan("45", "", "1", DeductionMode::Script));
         QCOMPARE(r.outcome.kind, OutcomeKind::Rejected);
-        QCOMPARE(r.outcome.serverError, QStringLiteral("ERR invalid stock"));
+        QCOMPARE(r.outcome.serverError.english, QStringLiteral("ERR invalid stock"));
         QCOMPARE(audit().size(), 7);
         verifyLastRecord(r, false);
     }
@@ -200,7 +200,7 @@ private slots:
                                     QByteArray("-1"), QByteArray("1e3")}) {
             const DeductionResult r = deductBlocking(*m_c, m_ctx, plan("42", "9001", q));
             QCOMPARE(r.outcome.kind, OutcomeKind::NotSent);
-            QVERIFY(r.outcome.transportError.contains(QLatin1String("quantity")));
+            QVERIFY(r.outcome.transportError.english.contains(QLatin1String("quantity")));
             QVERIFY(r.sent.isEmpty());
         }
         const QByteArray stats = m_c->call({"INFO", "commandstats"})->bytes();
@@ -223,7 +223,7 @@ private slots:
         DeductionResult r = deductBlocking(gated, m_ctx, plan("42", "9001", "3"));
         QCOMPARE(r.outcome.kind, OutcomeKind::NotSent);
         QVERIFY2(r.outcome.meaning(DeductionMode::Function).contains("Nothing was sent"),
-                 qPrintable(r.outcome.transportError));
+                 qPrintable(r.outcome.transportError.english));
         QCOMPARE(r.stockBefore.text(), QStringLiteral("10")); // reads pass the gate
         QCOMPARE(get("stock:{42}:available"), QByteArray("10"));
         QCOMPARE(m_c->call({"EXISTS", "idem:{42}:9001"})->toInteger(), 0);
@@ -245,8 +245,8 @@ private slots:
         ctx.timeoutMs = 700;
         const DeductionResult r = deductBlocking(*m_c, ctx, plan("42", "9001", "3"));
         QCOMPARE(r.outcome.kind, OutcomeKind::Unknown);
-        QVERIFY2(r.outcome.transportError.startsWith(QLatin1String("timeout")),
-                 qPrintable(r.outcome.transportError));
+        QVERIFY2(r.outcome.transportError.english.startsWith(QLatin1String("timeout")),
+                 qPrintable(r.outcome.transportError.english));
         QVERIFY(!r.stockAfter.read); // no reads queued behind the held call
         QVERIFY(!r.receiptAfter);
         verifyLastRecord(r, true);
@@ -254,7 +254,7 @@ private slots:
 
         QCOMPARE(render(admin->call({"CLIENT", "UNPAUSE"})), QStringLiteral("+OK"));
         const ReceiptStatus s = checkReceiptBlocking(*m_c, "idem:{42}:9001", 3000);
-        QVERIFY2(s.ok(), qPrintable(s.error));
+        QVERIFY2(s.ok(), qPrintable(s.error.english));
         QCOMPARE(s.verdictName(), QStringLiteral("happened"));
         QCOMPARE(s.remaining, 7);
         QVERIFY(s.verdict().startsWith(QLatin1String("The deduction happened")));
@@ -308,15 +308,16 @@ private slots:
         m_redis.server().kill();
         QTRY_VERIFY_WITH_TIMEOUT(result.has_value(), 5000);
         QCOMPARE(result->outcome.kind, OutcomeKind::Unknown);
-        QVERIFY2(result->outcome.transportError.startsWith(QLatin1String("connection lost")),
-                 qPrintable(result->outcome.transportError));
+        QVERIFY2(
+            result->outcome.transportError.english.startsWith(QLatin1String("connection lost")),
+            qPrintable(result->outcome.transportError.english));
         verifyLastRecord(*result, true);
 
         QVERIFY2(m_redis.restart(), qPrintable(m_redis.errorString()));
         QTRY_COMPARE_WITH_TIMEOUT(m_c->state(), redis::ConnectionState::Ready, 15000);
         loadLibrary();
         const ReceiptStatus s = checkReceiptBlocking(*m_c, "idem:{42}:9001", 3000);
-        QVERIFY2(s.ok(), qPrintable(s.error));
+        QVERIFY2(s.ok(), qPrintable(s.error.english));
         QCOMPARE(s.verdictName(), QStringLiteral("not_found"));
         QVERIFY2(s.verdict().startsWith(QLatin1String("No receipt found: either")),
                  qPrintable(s.verdict()));
@@ -396,7 +397,7 @@ private slots:
         for (const DeductionMode mode : {DeductionMode::Function, DeductionMode::Script}) {
             const DeductionResult r = deductBlocking(*m_c, ctx, plan("42", "9001", "3", mode));
             QCOMPARE(r.outcome.kind, OutcomeKind::NotSent);
-            const QString why = r.outcome.transportError;
+            const QString why = r.outcome.transportError.english;
             QVERIFY2(why.startsWith(QStringLiteral("the audit log at %1 could not be written: ")
                                         .arg(ctx.auditLogPath)),
                      qPrintable(why));
@@ -534,8 +535,8 @@ private slots:
 
         DeductionResult r = deductBlocking(*partial, m_ctx, plan("42", "9001", "5"));
         QCOMPARE(r.outcome.kind, OutcomeKind::MayHaveWritten);
-        QVERIFY2(testsupport::saysScriptAclDenied(r.outcome.serverError),
-                 qPrintable(r.outcome.serverError));
+        QVERIFY2(testsupport::saysScriptAclDenied(r.outcome.serverError.english),
+                 qPrintable(r.outcome.serverError.english));
         QCOMPARE(r.outcome.stockMoved, QStringLiteral("100 → 95"));
         QCOMPARE(get("stock:{42}:available"), QByteArray("95")); // the write the error followed
         QVERIFY(r.receiptAfter && !r.receiptAfter->exists);
@@ -549,7 +550,7 @@ private slots:
         loadLibrary(); // 1.2.0: the permission is checked before the first write
         r = deductBlocking(*partial, m_ctx, plan("42", "9002", "5"));
         QCOMPARE(r.outcome.kind, OutcomeKind::Rejected);
-        QCOMPARE(r.outcome.serverError,
+        QCOMPARE(r.outcome.serverError.english,
                  QStringLiteral("NOPERM this user may not run SET on the keys of this deduction; "
                                 "nothing was written"));
         QCOMPARE(get("stock:{42}:available"), QByteArray("95"));

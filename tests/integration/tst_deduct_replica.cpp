@@ -62,10 +62,11 @@ private slots:
     {
         const DeductionResult r = deductBlocking(*m_r, m_ctx, plan("9001"));
         QCOMPARE(r.outcome.kind, OutcomeKind::NotSent);
-        QVERIFY2(r.outcome.transportError.contains("replica"),
-                 qPrintable(r.outcome.transportError));
-        QVERIFY2(r.outcome.transportError.contains("Connect to the primary " + primaryAddress()),
-                 qPrintable(r.outcome.transportError));
+        QVERIFY2(r.outcome.transportError.english.contains("replica"),
+                 qPrintable(r.outcome.transportError.english));
+        QVERIFY2(
+            r.outcome.transportError.english.contains("Connect to the primary " + primaryAddress()),
+            qPrintable(r.outcome.transportError.english));
         QVERIFY2(r.outcome.nextStep(DeductionMode::Function).startsWith("Connect to the primary"),
                  qPrintable(r.outcome.nextStep(DeductionMode::Function)));
         QVERIFY(r.sent.isEmpty());
@@ -107,8 +108,8 @@ private slots:
         const QByteArray before = stockOn(*m_p);
         const DeductionResult r = deductBlocking(*limited, m_ctx, plan("9004"));
         QCOMPARE(r.outcome.kind, OutcomeKind::NotSent);
-        QVERIFY2(r.outcome.transportError.contains("could not read the server's role"),
-                 qPrintable(r.outcome.transportError));
+        QVERIFY2(r.outcome.transportError.english.contains("could not read the server's role"),
+                 qPrintable(r.outcome.transportError.english));
         QCOMPARE(stockOn(*m_p), before);
         QVERIFY(m_p->call({"ACL", "DELUSER", "noinfo"}).ok());
     }

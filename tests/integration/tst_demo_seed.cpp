@@ -196,7 +196,8 @@ private slots:
         const QByteArray sku = a->key.mid(7, a->key.indexOf('}') - 7); // stock:{<sku>}:...
         const auto r = m_c->call(deductCommand(sku, 1, 1, 60));
         QVERIFY(!r.ok());
-        QVERIFY2(r.error().message.contains("invalid stock"), qPrintable(r.error().message));
+        QVERIFY2(r.error().message.english.contains("invalid stock"),
+                 qPrintable(r.error().message.english));
     }
 
     void refusesADatabaseWithKeys()

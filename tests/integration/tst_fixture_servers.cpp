@@ -315,9 +315,9 @@ private slots:
             auto moved = other.call(fcall);
             QVERIFY(!moved.ok());
             QCOMPARE(moved.error().code, QByteArray("MOVED"));
-            QCOMPARE(moved.error().message, QStringLiteral("MOVED %1 127.0.0.1:%2")
-                                                .arg(slot->toInteger())
-                                                .arg(m_cluster->nodes().at(owner).port));
+            QCOMPARE(moved.error().message.english, QStringLiteral("MOVED %1 127.0.0.1:%2")
+                                                        .arg(slot->toInteger())
+                                                        .arg(m_cluster->nodes().at(owner).port));
             QCOMPARE(render(o.call(fcall)), QStringLiteral("{1,9}"));
             QCOMPARE(render(o.call(fcall)), QStringLiteral("{2,9}"));
             QCOMPARE(render(o.call({"GET", receipt})), QStringLiteral("\"9\""));
@@ -339,13 +339,13 @@ private slots:
     void tlsWithGeneratedCa()
     {
         auto c = tryConnect(m_tls->options());
-        QVERIFY2(c->state() == ConnectionState::Ready, qPrintable(c->stateDetail()));
+        QVERIFY2(c->state() == ConnectionState::Ready, qPrintable(c->stateDetail().english));
         QCOMPARE(render(c->call({"PING"})), QStringLiteral("+PONG"));
         // It really is TLS: the same port refuses a plaintext client.
         ConnectionOptions plain = m_tls->options();
         plain.tls.enabled = false;
         auto p = tryConnect(plain);
-        qInfo() << "plaintext to TLS port:" << p->stateDetail();
+        qInfo() << "plaintext to TLS port:" << p->stateDetail().english;
         QVERIFY(p->state() != ConnectionState::Ready);
         QVERIFY(!p->call({"PING"}).ok());
     }
@@ -356,7 +356,7 @@ private slots:
         o.tls.caFile = m_tls->otherCaFile();
         auto c = tryConnect(o);
         QCOMPARE(c->state(), ConnectionState::Failed);
-        const QString detail = c->stateDetail();
+        const QString detail = c->stateDetail().english;
         qInfo() << "other CA:" << detail;
         QVERIFY2(detail.contains(QStringLiteral("TLS")), qPrintable(detail));
         QVERIFY2(detail.contains(QStringLiteral("certificate"), Qt::CaseInsensitive),
@@ -372,15 +372,16 @@ private slots:
         o.tls.caFile.clear(); // the system store does not know the test CA
         o.tls.verifyPeer = true;
         auto c = tryConnect(o);
-        qInfo() << "no CA:" << c->stateDetail();
+        qInfo() << "no CA:" << c->stateDetail().english;
         QCOMPARE(c->state(), ConnectionState::Failed);
-        QVERIFY2(c->stateDetail().contains(QStringLiteral("TLS")), qPrintable(c->stateDetail()));
+        QVERIFY2(c->stateDetail().english.contains(QStringLiteral("TLS")),
+                 qPrintable(c->stateDetail().english));
         QVERIFY(!c->call({"PING"}).ok());
         // Without verification the same connection is accepted (the option is honoured).
         o.tls.verifyPeer = false;
         auto unverified = tryConnect(o);
         QVERIFY2(unverified->state() == ConnectionState::Ready,
-                 qPrintable(unverified->stateDetail()));
+                 qPrintable(unverified->stateDetail().english));
         QCOMPARE(render(unverified->call({"PING"})), QStringLiteral("+PONG"));
     }
 
@@ -389,9 +390,10 @@ private slots:
         ConnectionOptions o = m_tls->options();
         o.tls.serverName = QStringLiteral("not-the-server.example");
         auto c = tryConnect(o);
-        qInfo() << "wrong name:" << c->stateDetail();
+        qInfo() << "wrong name:" << c->stateDetail().english;
         QCOMPARE(c->state(), ConnectionState::Failed);
-        QVERIFY2(c->stateDetail().contains(QStringLiteral("TLS")), qPrintable(c->stateDetail()));
+        QVERIFY2(c->stateDetail().english.contains(QStringLiteral("TLS")),
+                 qPrintable(c->stateDetail().english));
     }
 
     void tlsClientCertificateRequired()
@@ -400,16 +402,18 @@ private slots:
         o.tls.certFile = m_mutualTls->clientCertFile();
         o.tls.keyFile = m_mutualTls->clientKeyFile();
         auto withCert = tryConnect(o);
-        QVERIFY2(withCert->state() == ConnectionState::Ready, qPrintable(withCert->stateDetail()));
+        QVERIFY2(withCert->state() == ConnectionState::Ready,
+                 qPrintable(withCert->stateDetail().english));
         QCOMPARE(render(withCert->call({"PING"})), QStringLiteral("+PONG"));
 
         ConnectionOptions none = m_mutualTls->options();
         auto without = tryConnect(none);
-        qInfo() << "no client certificate:" << without->stateDetail();
-        QVERIFY2(without->state() != ConnectionState::Ready, qPrintable(without->stateDetail()));
+        qInfo() << "no client certificate:" << without->stateDetail().english;
+        QVERIFY2(without->state() != ConnectionState::Ready,
+                 qPrintable(without->stateDetail().english));
         QCOMPARE(without->state(), ConnectionState::Failed);
-        QVERIFY2(without->stateDetail().contains(QStringLiteral("certificate")),
-                 qPrintable(without->stateDetail()));
+        QVERIFY2(without->stateDetail().english.contains(QStringLiteral("certificate")),
+                 qPrintable(without->stateDetail().english));
         QVERIFY(!without->call({"PING"}).ok());
     }
 

@@ -50,7 +50,7 @@ class TstFunctionsCluster : public QObject
         auto r = m_cluster.connectNode(node)->call(
             {"FUNCTION", "LIST", "LIBRARYNAME", library, "WITHCODE"});
         if (!r.ok())
-            return "error: " + r.error().message.toUtf8();
+            return "error: " + r.error().message.english.toUtf8();
         auto libs = decodeFunctionList(*r);
         for (const LibraryInfo &l : libs.value())
             if (l.name == QString::fromUtf8(library))

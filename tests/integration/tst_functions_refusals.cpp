@@ -214,8 +214,8 @@ private slots:
         // (`server.register_function`, `server.log`): the reason is compared, not the name.
         static const QRegularExpression valkeyName(QStringLiteral("\\bserver\\."));
         const QString said =
-            QString(r.error().message).replace(valkeyName, QStringLiteral("redis."));
-        QVERIFY2(said.contains(server), qPrintable(r.error().message));
+            QString(r.error().message.english).replace(valkeyName, QStringLiteral("redis."));
+        QVERIFY2(said.contains(server), qPrintable(r.error().message.english));
         QCOMPARE(testsupport::render(m_c->call({"FUNCTION", "LIST"})), QStringLiteral("{}"));
     }
 

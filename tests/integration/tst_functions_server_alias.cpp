@@ -76,10 +76,10 @@ private slots:
         const auto load = m_c->call({"FUNCTION", "LOAD", TopLevel});
         QCOMPARE(load.ok(), m_valkey);
         if (!load.ok())
-            QVERIFY2(load.error().message.contains(
+            QVERIFY2(load.error().message.english.contains(
                          "user_function:3: Script attempted to access nonexistent global "
                          "variable 'server'"),
-                     qPrintable(load.error().message));
+                     qPrintable(load.error().message.english));
 
         const functions::Inspection here = inspect(TopLevel, m_valkey);
         QCOMPARE(here.ok(), load.ok()); // the inspector agrees with this server
@@ -110,7 +110,8 @@ private slots:
             QCOMPARE(testsupport::render(call), QStringLiteral("\"7\""));
         } else {
             QVERIFY(!call.ok());
-            QVERIFY2(call.error().message.contains("'server'"), qPrintable(call.error().message));
+            QVERIFY2(call.error().message.english.contains("'server'"),
+                     qPrintable(call.error().message.english));
         }
         for (bool valkey : {false, true}) {
             const functions::Inspection i = inspect(InBody, valkey);

@@ -55,7 +55,7 @@ private slots:
     {
         QVERIFY(m_c->call(deduct("1")).ok()); // stock missing, still an FCALL
         const auto s = decodeSample(m_c->callBatch(sampleCommands()));
-        QVERIFY2(s.ok(), qPrintable(s.ok() ? QString() : s.error().message));
+        QVERIFY2(s.ok(), qPrintable(s.ok() ? QString() : s.error().message.english));
         QVERIFY(s->usedMemory > 100'000);
         QCOMPARE(s->maxMemory, 100LL * 1024 * 1024);
         QVERIFY(s->clients >= 1);
@@ -85,8 +85,8 @@ private slots:
         const auto broken = decodeSample(
             {redis::Reply::bulk("# Memory\r\nused_memory:12x\r\n"), redis::Reply::array({})});
         QVERIFY(!broken.ok());
-        QVERIFY2(broken.error().message.contains(QLatin1String("used_memory")),
-                 qPrintable(broken.error().message));
+        QVERIFY2(broken.error().message.english.contains(QLatin1String("used_memory")),
+                 qPrintable(broken.error().message.english));
         const auto notText = decodeSample({redis::Reply::integer(3), redis::Reply::array({})});
         QVERIFY(!notText.ok());
     }

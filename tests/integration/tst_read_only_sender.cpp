@@ -22,7 +22,8 @@ void expectReadOnlyRefusal(const redis::ReplyResult &r, const char *named)
     QCOMPARE(r.error().delivery, RedisError::Delivery::NotSent);
     QCOMPARE(r.error().refusal, RedisError::Refusal::ReadOnlyView);
     QVERIFY(!r.error().mayHaveRun());
-    QVERIFY2(r.error().message.contains(QLatin1String(named)), qPrintable(r.error().message));
+    QVERIFY2(r.error().message.english.contains(QLatin1String(named)),
+             qPrintable(r.error().message.english));
 }
 
 } // namespace
@@ -54,7 +55,7 @@ private slots:
                                                              {"SLOWLOG", "GET", "5"}});
         QCOMPARE(r.size(), 5);
         for (const auto &one : r)
-            QVERIFY2(one.ok(), qPrintable(one.ok() ? QString() : one.error().message));
+            QVERIFY2(one.ok(), qPrintable(one.ok() ? QString() : one.error().message.english));
         QCOMPARE(r.at(0)->bytes(), QByteArray("5"));
         QCOMPARE(reads.address(), m_client->address());
     }

@@ -60,7 +60,7 @@ class TstReadinessRules : public testsupport::ServerTest
     {
         const auto r = m_c->call({"CONFIG", "SET", param, value});
         if (!r.ok())
-            qWarning() << "CONFIG SET" << param << value << r.error().message;
+            qWarning() << "CONFIG SET" << param << value << r.error().message.english;
         return r.ok();
     }
     // The key browser's scan of m_c, as facts for the receipt and stock rules.

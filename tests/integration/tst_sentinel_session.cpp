@@ -180,7 +180,7 @@ private slots:
             "FCALL", "inventory_deduct_v2", "2", Stock, "idem:{sku-q}:o900000", "1", "3600"};
         const auto refused = session->sender().call(deduct, 10000);
         QVERIFY(!refused.ok());
-        QVERIFY2(refused.error().message.startsWith(QLatin1String("READONLY")),
+        QVERIFY2(refused.error().message.english.startsWith(QLatin1String("READONLY")),
                  qPrintable(testsupport::render(refused)));
         QVERIFY(moved.wait(10000) || !moved.isEmpty());
         QCOMPARE(moved.first().at(0).toString(),

@@ -45,11 +45,11 @@ private slots:
         // Written, then silence: the caller hears "outcome unknown", as before.
         auto first = c->call({"DECRBY", "t:stock", "1"});
         QVERIFY(!first.ok());
-        QVERIFY2(first.error().mayHaveRun(), qPrintable(first.error().toString()));
+        QVERIFY2(first.error().mayHaveRun(), qPrintable(first.error().toString().english));
         // Then the connection stops claiming to be ready, and says why.
         QTRY_VERIFY_WITH_TIMEOUT(c->state() != ConnectionState::Ready, 3000);
-        QVERIFY2(c->stateDetail().contains(QLatin1String("stopped answering")),
-                 qPrintable(c->stateDetail()));
+        QVERIFY2(c->stateDetail().english.contains(QLatin1String("stopped answering")),
+                 qPrintable(c->stateDetail().english));
         QCOMPARE(c->failure(), ConnectFailure::Timeout);
         // While it cannot reach the server, a write is refused unsent, not left unknown.
         auto whileDown = c->call({"DECRBY", "t:stock", "1"});
@@ -110,7 +110,7 @@ private slots:
         waited.start();
         const auto first = deduct(skuOnNode[stoppedNode]);
         QVERIFY(!first.ok());
-        QVERIFY2(first.error().mayHaveRun(), qPrintable(first.error().toString()));
+        QVERIFY2(first.error().mayHaveRun(), qPrintable(first.error().toString().english));
         QVERIFY2(waited.elapsed() < 300 + 1500, qPrintable(QString::number(waited.elapsed())));
         for (int n : {0, 2}) {
             const auto other = deduct(skuOnNode[n]);
@@ -123,7 +123,7 @@ private slots:
         // While it cannot be reached, a deduction is refused unsent, never left unknown.
         const auto whileDown = deduct(skuOnNode[stoppedNode]);
         QVERIFY(!whileDown.ok());
-        QVERIFY2(!whileDown.error().mayHaveRun(), qPrintable(whileDown.error().toString()));
+        QVERIFY2(!whileDown.error().mayHaveRun(), qPrintable(whileDown.error().toString().english));
         for (int n : {0, 2})
             QVERIFY(deduct(skuOnNode[n]).ok());
 
@@ -147,7 +147,7 @@ private slots:
         auto c = local.connect(o);
         QSignalSpy states(c.get(), &RedisClient::stateChanged);
         auto r = c->call({"BLPOP", "t:never", "1"}, 3000);
-        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().toString()));
+        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().toString().english));
         QVERIFY(r->isNil());
         QCOMPARE(states.count(), 0);
         QCOMPARE(c->state(), ConnectionState::Ready);

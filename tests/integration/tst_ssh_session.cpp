@@ -268,8 +268,9 @@ private slots:
         redis::RedisClient client(options);
         client.open();
         QTRY_COMPARE_WITH_TIMEOUT(client.state(), redis::ConnectionState::Failed, 10000);
-        QVERIFY2(client.stateDetail().contains(QStringLiteral("through the SSH tunnel via")),
-                 qPrintable(client.stateDetail()));
+        QVERIFY2(
+            client.stateDetail().english.contains(QStringLiteral("through the SSH tunnel via")),
+            qPrintable(client.stateDetail().english));
         const auto clients = redis.connect()->call({"CLIENT", "LIST"});
         QVERIFY(clients.ok());
         QVERIFY2(!clients->bytes().contains("never-direct"), clients->bytes().constData());

@@ -61,12 +61,13 @@ class TstWriteGate : public QObject
         QCOMPARE(r.error().delivery, RedisError::Delivery::NotSent);
         QCOMPARE(r.error().refusal, RedisError::Refusal::GateRefused);
         QVERIFY(!r.error().mayHaveRun());
-        QVERIFY2(r.error().message.startsWith(QLatin1String(
+        QVERIFY2(r.error().message.english.startsWith(QLatin1String(
                      "read-only session on production profile 'prod-eu': unlock it (type the "
                      "profile name) to allow writes")),
-                 qPrintable(r.error().message));
+                 qPrintable(r.error().message.english));
         if (!reasonPart.isEmpty())
-            QVERIFY2(r.error().message.contains(reasonPart), qPrintable(r.error().message));
+            QVERIFY2(r.error().message.english.contains(reasonPart),
+                     qPrintable(r.error().message.english));
     }
 
 private slots:
@@ -370,7 +371,7 @@ private slots:
         const QList<bool> writes{false, true, false, true, false, false, true};
         QCOMPARE(got->size(), writes.size());
         for (qsizetype i = 0; i < writes.size(); ++i)
-            QVERIFY2(got->at(i).writes == writes[i], qPrintable(got->at(i).reason));
+            QVERIFY2(got->at(i).writes == writes[i], qPrintable(got->at(i).reason.english));
         QVERIFY(gate.classifyCached({{"GET", "a"}}).has_value());
     }
 };

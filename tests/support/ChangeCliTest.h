@@ -35,7 +35,7 @@ protected:
               redis::Command{"DEL", functions::ChangeLockKey},
               redis::Command{"FUNCTION", "LOAD", previousReleaseSource()}})
             if (const redis::ReplyResult r = m_c->call(c); !r.ok())
-                return r.error().toString();
+                return r.error().toString().english;
         profiles::ConnectionProfile p;
         p.name = profileName;
         p.environment = QStringLiteral("local");

@@ -45,7 +45,7 @@ void ContractTest::expectServerError(const redis::ReplyResult &r, const QString 
     QVERIFY2(!r.ok(), qPrintable(render(r)));
     QCOMPARE(r.error().kind, redis::RedisError::Kind::Server);
     QCOMPARE(r.error().code, message.section(QLatin1Char(' '), 0, 0).toLatin1());
-    QCOMPARE(r.error().message, message);
+    QCOMPARE(r.error().message.english, message);
     QVERIFY(!r.error().mayHaveRun());
 }
 
@@ -89,7 +89,7 @@ void DeductionContractTest::checkPartialPermissionRow()
     const Snapshot before = snap();
     const redis::ReplyResult r = user->call(deductCommand("5", "60"));
     QVERIFY2(!r.ok() && r.error().kind == redis::RedisError::Kind::Server, qPrintable(render(r)));
-    const QString message = r.error().message;
+    const QString message = r.error().message.english;
     QVERIFY2(std::any_of(errors.begin(), errors.end(),
                          [&](const QString &e) { return message.startsWith(e); }),
              qPrintable(message));

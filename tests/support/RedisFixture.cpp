@@ -62,8 +62,9 @@ QString render(const redis::ReplyResult &result)
         return render(result.value());
     const redis::RedisError &e = result.error();
     if (e.kind == redis::RedisError::Kind::Server)
-        return QStringLiteral("error: ") + e.message;
-    return e.mayHaveRun() ? e.toString() : e.kindName() + QStringLiteral(": ") + e.message;
+        return QStringLiteral("error: ") + e.message.english;
+    return e.mayHaveRun() ? e.toString().english
+                          : e.kindName().english + QStringLiteral(": ") + e.message.english;
 }
 
 Snapshot snapshot(redis::CommandSender &client, const QList<QByteArray> &keys)

@@ -151,7 +151,7 @@ QString SentinelGroup::waitUntilSettled(int timeoutMs) const
             const auto master =
                 connectSentinel(i)->call({"SENTINEL", "MASTER", m_options.masterName});
             if (!master.ok())
-                return QStringLiteral("sentinel %1: %2").arg(i).arg(master.error().message);
+                return QStringLiteral("sentinel %1: %2").arg(i).arg(master.error().message.english);
             if (field(*master, "num-other-sentinels").toInt() != sentinelCount() - 1
                 || field(*master, "num-slaves").toInt() != int(m_data.size()) - 1)
                 return QStringLiteral("sentinel %1 knows %2 other sentinels and %3 replicas")
@@ -182,7 +182,7 @@ QString SentinelGroup::failover(int timeoutMs) const
         ++asker;
     const auto asked = connectSentinel(asker)->call({"SENTINEL", "FAILOVER", m_options.masterName});
     if (!asked.ok())
-        return QStringLiteral("SENTINEL FAILOVER: %1").arg(asked.error().message);
+        return QStringLiteral("SENTINEL FAILOVER: %1").arg(asked.error().message.english);
     return waitFor(timeoutMs, [&]() -> QString {
         if (primary() != after)
             return QStringLiteral("data node %1 is not the only primary yet").arg(after);

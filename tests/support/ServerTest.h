@@ -31,7 +31,8 @@ protected:
             const redis::ReplyResult r =
                 m_c->call({"FUNCTION", "LOAD", "REPLACE", functionSource(library)});
             if (!r.ok())
-                return QStringLiteral("FUNCTION LOAD %1: %2").arg(library, r.error().message);
+                return QStringLiteral("FUNCTION LOAD %1: %2")
+                    .arg(library, r.error().message.english);
         }
         return {};
     }

@@ -265,7 +265,7 @@ private slots:
         QCOMPARE(r.size(), 1);
         QVERIFY(!r.first().ok());
         QCOMPARE(r.first().error().kind, redis::RedisError::Kind::NotSent);
-        QCOMPARE(r.first().error().message, QStringLiteral("未连接"));
+        QCOMPARE(r.first().error().message.text, QStringLiteral("未连接"));
 
         // A listener that never answers: the lane's setup waits out its timeout.
         QTcpServer silent;
@@ -277,7 +277,7 @@ private slots:
         QCOMPARE(why, QStringLiteral("150 毫秒内没有应答"));
         const QList<redis::ReplyResult> late = waiting.roundTrip({{"PING"}}, 100);
         QCOMPARE(late.first().error().kind, redis::RedisError::Kind::NotSent);
-        QCOMPARE(late.first().error().message, why);
+        QCOMPARE(late.first().error().message.text, why);
 
         lab::LabSettings settings;
         settings.strategies.clear();

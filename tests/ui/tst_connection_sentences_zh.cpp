@@ -68,20 +68,21 @@ private slots:
         QVERIFY(!client.waitUntilReady(5000));
         QTRY_COMPARE(client.state(), redis::ConnectionState::Failed);
         const QString address = options.address();
-        QCOMPARE(client.stateDetail(), QStringLiteral("connection refused by %1: is Redis running "
-                                                      "there, on that port?")
-                                           .arg(address));
+        QCOMPARE(client.stateDetail().english,
+                 QStringLiteral("connection refused by %1: is Redis running "
+                                "there, on that port?")
+                     .arg(address));
         QCOMPARE(
-            client.stateDetailText(),
+            client.stateDetail().text,
             QStringLiteral("%1 拒绝了连接：Redis 是否在该主机的这个端口上运行？").arg(address));
         // The kind, not the words, says what failed: it holds under any translator.
         QCOMPARE(client.failure(), redis::ConnectFailure::Refused);
 
         const session::ProbeFailure f = session::classifyConnectionFailure(
-            client.failure(), client.stateDetail(), true, client.stateDetailText());
+            client.failure(), client.stateDetail().english, true, client.stateDetail().text);
         QCOMPARE(f.kind, session::ProbeFailure::Kind::Refused);
-        QCOMPARE(f.message, client.stateDetail());
-        QCOMPARE(f.text(), client.stateDetailText());
+        QCOMPARE(f.message, client.stateDetail().english);
+        QCOMPARE(f.text(), client.stateDetail().text);
     }
 
     void timeoutNotesTlsInBothCopies()

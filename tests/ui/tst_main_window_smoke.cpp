@@ -120,7 +120,7 @@ private slots:
 
         const auto load = admin->call(
             {"FUNCTION", "LOAD", "REPLACE", testsupport::functionSource("inventory_lib_v1.lua")});
-        QVERIFY2(load.ok(), qPrintable(load.ok() ? QString() : load.error().message));
+        QVERIFY2(load.ok(), qPrintable(load.ok() ? QString() : load.error().message.english));
         w->refreshAction()->trigger();
         QTRY_COMPARE(model->rowCount(), 1);
         using C = ui::LibraryTableModel;
@@ -283,7 +283,8 @@ private slots:
             w->session().deductionSender().send({"SET", "smoke:lane", "2"}, this,
                                                 [&](const redis::ReplyResult &r) { written = r; });
             QTRY_VERIFY_WITH_TIMEOUT(written.has_value(), 3000);
-            QVERIFY2(written->ok(), written->ok() ? "" : qPrintable(written->error().message));
+            QVERIFY2(written->ok(),
+                     written->ok() ? "" : qPrintable(written->error().message.english));
         }
         QCOMPARE(w->session().client().call({"GET", "smoke:lane"})->bytes(), QByteArray("2"));
     }
@@ -305,7 +306,7 @@ private slots:
         QVERIFY(!w->session().deductionRouter().opened());
         QTRY_COMPARE(lanes("deductions"), 0);
         const auto read = w->session().deductionSender().call({"GET", "smoke:lane"}, 5000);
-        QVERIFY2(read.ok(), read.ok() ? "" : qPrintable(read.error().message));
+        QVERIFY2(read.ok(), read.ok() ? "" : qPrintable(read.error().message.english));
         QVERIFY(w->session().deductionRouter().opened());
         QCOMPARE(lanes("deductions"), 1);
     }

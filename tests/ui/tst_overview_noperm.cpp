@@ -134,8 +134,8 @@ private slots:
         // The server answered, with something an INFO never is: a read's failure, said as one.
         QCOMPARE(o.error().kind, redis::RedisError::Kind::Unexpected);
         QCOMPARE(o.error().delivery, redis::RedisError::Delivery::Answered);
-        QVERIFY2(!o.error().readFailure().contains(QLatin1String("may or may not")),
-                 qPrintable(o.error().readFailure()));
+        QVERIFY2(!o.error().readFailure().english.contains(QLatin1String("may or may not")),
+                 qPrintable(o.error().readFailure().english));
     }
 };
 

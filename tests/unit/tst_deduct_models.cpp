@@ -133,7 +133,7 @@ private slots:
         QVERIFY(scriptCheckVerdict(r, now).contains(QLatin1String("most likely did not")));
         now.value = "5";
         QVERIFY(scriptCheckVerdict(r, now).contains(QLatin1String("nothing can be concluded")));
-        now.error = "timeout";
+        now.error = core::Sentence::plain(QStringLiteral("timeout"));
         QVERIFY(scriptCheckVerdict(r, now).contains(QLatin1String("could not be read")));
     }
 

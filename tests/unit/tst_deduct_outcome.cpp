@@ -190,7 +190,7 @@ private slots:
     {
         const auto o = decodeFunctionReply(RedisError::fromServer("ERR invalid quantity"));
         QCOMPARE(o.kind, OutcomeKind::Rejected);
-        QCOMPARE(o.serverError, QStringLiteral("ERR invalid quantity"));
+        QCOMPARE(o.serverError.english, QStringLiteral("ERR invalid quantity"));
         QVERIFY(o.meaning(DeductionMode::Function).contains(QLatin1String("ERR invalid quantity")));
         const auto missing = decodeFunctionReply(RedisError::fromServer("ERR Function not found"));
         QVERIFY(missing.nextStep(DeductionMode::Function).contains(QLatin1String("Load")));
@@ -251,7 +251,7 @@ private slots:
         for (const auto &o : {decodeFunctionReply(RedisError::fromServer(error)),
                               decodeScriptReply(Reply::error(error))}) {
             QCOMPARE(o.kind, preWrite ? OutcomeKind::Rejected : OutcomeKind::MayHaveWritten);
-            QCOMPARE(o.serverError, QString::fromUtf8(error));
+            QCOMPARE(o.serverError.english, QString::fromUtf8(error));
             for (auto mode : {DeductionMode::Function, DeductionMode::Script}) {
                 const QString words = o.meaning(mode) + o.nextStep(mode);
                 if (!preWrite)
@@ -282,19 +282,25 @@ private slots:
 
     void transportFailures()
     {
-        const auto timeout = RedisError::unanswered(RedisError::Kind::Timeout, "no reply");
+        const auto timeout =
+            RedisError::unanswered(RedisError::Kind::Timeout, core::Sentence::plain("no reply"));
         QCOMPARE(decodeFunctionReply(timeout).kind, OutcomeKind::Unknown);
-        const auto lost = RedisError::unanswered(RedisError::Kind::ConnectionLost, "closed");
+        const auto lost = RedisError::unanswered(RedisError::Kind::ConnectionLost,
+                                                 core::Sentence::plain("closed"));
         QCOMPARE(decodeScriptReply(lost).kind, OutcomeKind::Unknown);
-        const RedisError unsentTimeout{
-            RedisError::Kind::Timeout, RedisError::Delivery::NotSent, {}, "could not connect"};
+        const RedisError unsentTimeout{RedisError::Kind::Timeout,
+                                       RedisError::Delivery::NotSent,
+                                       {},
+                                       core::Sentence::plain(QStringLiteral("could not connect"))};
         QCOMPARE(decodeFunctionReply(unsentTimeout).kind, OutcomeKind::NotSent);
-        const auto notSent = decodeFunctionReply(RedisError::notSent("read-only session"));
+        const auto notSent =
+            decodeFunctionReply(RedisError::notSent(core::Sentence::plain("read-only session")));
         QCOMPARE(notSent.kind, OutcomeKind::NotSent);
         QVERIFY(
             notSent.meaning(DeductionMode::Function).contains(QLatin1String("Nothing was sent")));
         // Written, then the stream broke: may have run.
-        const auto protocol = RedisError::unanswered(RedisError::Kind::Protocol, "bad byte");
+        const auto protocol =
+            RedisError::unanswered(RedisError::Kind::Protocol, core::Sentence::plain("bad byte"));
         QCOMPARE(decodeFunctionReply(protocol).kind, OutcomeKind::Unknown);
     }
 
@@ -319,18 +325,20 @@ private slots:
         // The cluster router's refusal of keys in two slots: reconnecting would not help. The
         // advice follows the refusal's code, not its words.
         const DeductionOutcome cross = transportOutcome(redis::RedisError::notSent(
-            "the keys a (slot 1) and b (slot 2) are in different cluster slots, so no node can "
-            "run them together: keep both under one {hash tag}",
+            core::Sentence::plain(
+                "the keys a (slot 1) and b (slot 2) are in different cluster slots, so no node can "
+                "run them together: keep both under one {hash tag}"),
             redis::RedisError::Refusal::CrossSlot));
         QCOMPARE(cross.kind, OutcomeKind::NotSent);
         QVERIFY(cross.meaning(DeductionMode::Function).contains("different cluster slots"));
         QVERIFY(cross.nextStep(DeductionMode::Function).contains("key templates"));
         QVERIFY(!cross.nextStep(DeductionMode::Function).contains("Reconnect"));
-        const DeductionOutcome gate = transportOutcome(
-            redis::RedisError::notSent("any words", redis::RedisError::Refusal::GateRefused));
+        const DeductionOutcome gate = transportOutcome(redis::RedisError::notSent(
+            core::Sentence::plain("any words"), redis::RedisError::Refusal::GateRefused));
         QVERIFY(gate.nextStep(DeductionMode::Function).startsWith("Unlock the session"));
-        const DeductionOutcome plain = transportOutcome(redis::RedisError::notSent(
-            "different cluster slots, read-only session, audit log: words are not codes"));
+        const DeductionOutcome plain =
+            transportOutcome(redis::RedisError::notSent(core::Sentence::plain(
+                "different cluster slots, read-only session, audit log: words are not codes")));
         QCOMPARE(plain.nextStep(DeductionMode::Function),
                  QStringLiteral("Reconnect, then run again: nothing was sent."));
     }
@@ -386,7 +394,8 @@ private slots:
         QFETCH(Reply, reply);
         const ReceiptStatus s = decodeReceiptFunctionReply("r", reply);
         QCOMPARE(s.verdictName(), QStringLiteral("check_failed"));
-        QVERIFY2(s.error.contains(QLatin1String("outside its contract")), qPrintable(s.error));
+        QVERIFY2(s.error.english.contains(QLatin1String("outside its contract")),
+                 qPrintable(s.error.english));
         QVERIFY(!s.verdict().contains(QLatin1String("happened")));
     }
 
@@ -419,14 +428,14 @@ private slots:
         s = decodeDirectReceipt("r", QList<RR>{Reply::status("string"), Reply::integer(60),
                                                Reply::array({}), Reply::nil()});
         QCOMPARE(s.verdictName(), QStringLiteral("check_failed"));
-        QVERIFY2(s.error.contains(QLatin1String("GET answered an empty array")),
-                 qPrintable(s.error));
+        QVERIFY2(s.error.english.contains(QLatin1String("GET answered an empty array")),
+                 qPrintable(s.error.english));
         s = decodeDirectReceipt("r", QList<RR>{Reply::status("hash"), Reply::integer(60),
                                                Reply::nil(), Reply::array({})});
         QCOMPARE(s.verdictName(), QStringLiteral("check_failed"));
-        s = decodeDirectReceipt("r",
-                                QList<RR>{RedisError::unanswered(RedisError::Kind::Timeout, "t"),
-                                          Reply::integer(1), Reply::nil(), Reply::nil()});
+        s = decodeDirectReceipt("r", QList<RR>{RedisError::unanswered(RedisError::Kind::Timeout,
+                                                                      core::Sentence::plain("t")),
+                                               Reply::integer(1), Reply::nil(), Reply::nil()});
         QVERIFY(!s.ok());
         QVERIFY(s.verdict().contains(QLatin1String("says nothing")));
     }

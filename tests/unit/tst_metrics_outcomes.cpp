@@ -44,7 +44,7 @@ void record(const inventory::AuditLog &log, OutcomeKind kind, qint64 atMs, bool 
     o.kind = kind;
     o.remaining = 7;
     o.stock = 0;
-    o.transportError = QStringLiteral("timeout");
+    o.transportError = core::Sentence::plain(QStringLiteral("timeout"));
     rec.result = o.summary();
     rec.outcomeUnknown = kind == OutcomeKind::Unknown;
     QVERIFY(log.appendOutcome(rec, attempt->attemptId).ok());
@@ -100,7 +100,7 @@ private slots:
             inventory::DeductionOutcome o;
             o.kind = OutcomeKind(k);
             o.remaining = 1;
-            o.serverError = QStringLiteral("ERR x");
+            o.serverError = core::Sentence::plain(QStringLiteral("ERR x"));
             const auto back = outcomeOfAuditResult(o.summary(), false);
             QVERIFY2(back && *back == o.kind, qPrintable(o.summary()));
         }

@@ -74,7 +74,7 @@ private slots:
             }
         }();
         QCOMPARE(e.kind, RedisError::Kind::Unexpected);
-        QCOMPARE(e.message, message);
+        QCOMPARE(e.message.english, message);
         QCOMPARE(e.delivery, RedisError::Delivery::Answered);
     }
 
@@ -91,7 +91,7 @@ private slots:
     void longValuesAreShortenedInTheMessage()
     {
         const RedisError e = Reply::bulk(QByteArray(500, 'x')).integer().error();
-        QVERIFY2(e.message.size() < 120, qPrintable(e.message));
+        QVERIFY2(e.message.english.size() < 120, qPrintable(e.message.english));
     }
 
     void canonicalIntegerShapeIgnoresRange()

@@ -36,8 +36,8 @@ private slots:
         QVERIFY(!decodeMasterAddress(bulks({"", "7001"})).ok());
         const auto status = decodeMasterAddress(Reply::status("OK"));
         QVERIFY(!status.ok());
-        QVERIFY2(status.error().message.contains(QLatin1String("nil or an array")),
-                 qPrintable(status.error().message));
+        QVERIFY2(status.error().message.english.contains(QLatin1String("nil or an array")),
+                 qPrintable(status.error().message.english));
     }
 
     void masterState()
@@ -52,8 +52,8 @@ private slots:
         // No epoch, a negative one, an odd count or another shape: said, never a default.
         const auto noEpoch = decodeMasterState(bulks({"ip", "127.0.0.1", "port", "7002"}));
         QVERIFY(!noEpoch.ok());
-        QVERIFY2(noEpoch.error().message.contains(QLatin1String("config-epoch")),
-                 qPrintable(noEpoch.error().message));
+        QVERIFY2(noEpoch.error().message.english.contains(QLatin1String("config-epoch")),
+                 qPrintable(noEpoch.error().message.english));
         QVERIFY(!decodeMasterState(bulks({"ip", "127.0.0.1", "port", "7002", "config-epoch", "-1"}))
                      .ok());
         QVERIFY(!decodeMasterState(bulks({"ip", "127.0.0.1", "port", "7002", "config-epoch", "x"}))

@@ -153,8 +153,8 @@ void FlatKeyView::copyValue()
         } else {
             emit status(
                 tr("Cannot copy the value of %1: %2")
-                    .arg(core::escapeBytes(key, 60),
-                         r.ok() ? tr("it is not a string (or is gone)") : r.error().toString()));
+                    .arg(core::escapeBytes(key, 60), r.ok() ? tr("it is not a string (or is gone)")
+                                                            : r.error().toString().text));
         }
     });
 }

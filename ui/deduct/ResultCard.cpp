@@ -193,7 +193,7 @@ void ResultCard::showReads(const DeductionResult &r)
     setRowVisible(m_stockAfter, o.kind != OutcomeKind::NotSent);
     if (function && r.receiptAfter) {
         const ReceiptStatus &s = *r.receiptAfter;
-        m_receipt->setText(!s.ok()    ? tr("read failed: %1").arg(s.error)
+        m_receipt->setText(!s.ok()    ? tr("read failed: %1").arg(s.error.text)
                            : s.exists ? tr("%1 = %2, TTL %3")
                                             .arg(core::escapeBytes(s.key),
                                                  core::escapeBytes(s.rawValue, 60), s.ttlText())

@@ -205,7 +205,7 @@ void LibrariesView::refreshServer()
                 return; // a newer refresh is on its way
             if (!r.ok())
                 return showError(tr("FUNCTION LIST as user '%1' failed: %2")
-                                     .arg(m_context.loadUser, r.error().message));
+                                     .arg(m_context.loadUser, r.error().message.text));
             auto libs = redis::decodeFunctionList(r.value());
             if (!libs)
                 return showError(libs.error());

@@ -5,6 +5,15 @@
 
 namespace ui {
 
+namespace {
+// What the commands a stopped run still held are told, in both copies.
+core::Sentence runStopped()
+{
+    return core::Sentence::translated(
+        "ui::ThreadHopSender", QT_TRANSLATE_NOOP("ui::ThreadHopSender", "the run was stopped"));
+}
+} // namespace
+
 // One batch out: answered once, by its replies or by close(), whichever comes first.
 struct ThreadHopSender::Flight
 {
@@ -63,9 +72,8 @@ void ThreadHopSender::close()
         out.swap(m_state->out);
     }
     for (const auto &flight : out)
-        answer(flight, QList<redis::ReplyResult>(
-                           flight->commands,
-                           redis::RedisError::notSent(QStringLiteral("the run was stopped"))));
+        answer(flight, QList<redis::ReplyResult>(flight->commands,
+                                                 redis::RedisError::notSent(runStopped())));
     for (auto &node : m_nodes)
         node->close();
 }
@@ -85,9 +93,8 @@ void ThreadHopSender::sendBatch(QList<redis::Command> commands, QObject *context
             m_state->out.insert(flight);
     }
     if (!open) {
-        answer(flight, QList<redis::ReplyResult>(
-                           flight->commands,
-                           redis::RedisError::notSent(QStringLiteral("the run was stopped"))));
+        answer(flight, QList<redis::ReplyResult>(flight->commands,
+                                                 redis::RedisError::notSent(runStopped())));
         return;
     }
     // Nothing below touches this object: it may be gone by the time either lambda runs.
