@@ -170,7 +170,7 @@ QString DeductionOutcome::meaning(DeductionMode mode) const
             .arg(transportError.isEmpty() ? OutcomeText::tr("no reply") : transportError);
     case OutcomeKind::NotSent:
         return OutcomeText::tr("Nothing was sent to the server: %1. Nothing changed.")
-            .arg(transportError);
+            .arg(shownTransportError());
     }
     return {};
 }

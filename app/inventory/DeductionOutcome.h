@@ -53,6 +53,9 @@ struct DeductionOutcome
     QString serverErrorText;
     QString stockMoved; // MayHaveWritten: "100 → 95" when the stock read before and after differ
     QString transportError; // Unknown / NotSent: what the client saw
+    // The window's copy of transportError when the console wrote it (the audit log could not
+    // be written); empty when transportError is the client's own words.
+    QString transportErrorText;
     NotSentReason notSentReason = NotSentReason::Other;
     QString replyText; // the raw reply, escaped, for the record (never for sentences)
     // What was unexpected in the reply, in words ("the recorded remaining is a string, not a
@@ -74,6 +77,10 @@ struct DeductionOutcome
     QString nextStep(DeductionMode mode) const;
 
 private:
+    QString shownTransportError() const
+    {
+        return transportErrorText.isEmpty() ? transportError : transportErrorText;
+    }
     QString shownServerError() const
     {
         return serverErrorText.isEmpty() ? serverError : serverErrorText;
