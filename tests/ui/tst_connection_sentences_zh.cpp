@@ -116,11 +116,12 @@ private slots:
         const ledger::ReadOutcome out =
             ledger::readLedger(*opened.value(), [](const ledger::LedgerRow &) { return true; });
         QCOMPARE(out.end, ledger::ReadOutcome::End::Failed);
-        QCOMPARE(out.error, QStringLiteral("could not read the ledger %1: line 3: the quantity "
-                                           "\"zero\" is not a whole number from 1 to 1000000 "
-                                           "after 1 rows")
-                                .arg(path));
-        QCOMPARE(out.errorText,
+        QCOMPARE(out.error.english,
+                 QStringLiteral("could not read the ledger %1: line 3: the quantity "
+                                "\"zero\" is not a whole number from 1 to 1000000 "
+                                "after 1 rows")
+                     .arg(path));
+        QCOMPARE(out.error.text,
                  QStringLiteral("无法读取订单账 %1：第 3 行：数量 \"zero\" 不是 1 到 1000000 之间的"
                                 "整数（已读 1 行）")
                      .arg(path));

@@ -7,6 +7,7 @@
 // translator is installed. Made of real parts: files in a temporary directory, a FIFO from
 // mkfifo(), an SQLite database, a redis-server, a port nothing listens on.
 #include "ClosedPort.h"
+#include "FileMode.h"
 #include "ServerTest.h"
 #include "core/DataPaths.h"
 #include "core/RegularFile.h"
