@@ -74,7 +74,8 @@ constexpr const char *StartupContext = "main";
 void makeSettingsPrivate()
 {
     if (auto privateSettings = core::makeFilePrivate(QSettings().fileName()); !privateSettings)
-        std::fprintf(stderr, "inventory-console: %s\n", qPrintable(privateSettings.error()));
+        std::fprintf(stderr, "inventory-console: %s\n",
+                     qPrintable(privateSettings.error().english));
 }
 
 // The first parse ran before QApplication, so before any translator: the stderr line keeps

@@ -631,7 +631,7 @@ void MainWindow::seedDemo(const demo::SeedOptions &options, const QString &ledge
                            if (!ledgerPath.isEmpty())
                                plantDemoLedger(options, ledgerPath);
                        } else {
-                           m_demo->setFailed(r.error());
+                           m_demo->setFailed(r.error().text);
                            m_status->setActivity(tr("Seeding the demo data failed"));
                        }
                        m_poller->refreshNow();
@@ -649,7 +649,8 @@ void MainWindow::plantDemoLedger(const demo::SeedOptions &options, const QString
     const auto planted = demo::plantDemoLedger(*m_client, options, path);
     if (!planted) {
         m_reconcile->setLedger(
-            {}, {}, tr("The demo's order ledger could not be planted: %1").arg(planted.error()));
+            {}, {},
+            tr("The demo's order ledger could not be planted: %1").arg(planted.error().text));
         return;
     }
     QStringList classes;

@@ -190,10 +190,10 @@ void KeyActionRunner::send(const KeyAction &action, const QString &server, const
     // Write-ahead: no record on disk, no command on the wire.
     const auto attempt = log.appendAttempt(rec);
     if (!attempt.ok()) {
-        qCWarning(lcBrowse) << "key action not sent:" << attempt.error();
+        qCWarning(lcBrowse) << "key action not sent:" << attempt.error().english;
         Outcome o;
         o.action = action;
-        o.result = QStringLiteral("not sent: %1").arg(attempt.error());
+        o.result = QStringLiteral("not sent: %1").arg(attempt.error().english);
         m_busy = false;
         emit finished(o);
         return;
@@ -234,7 +234,7 @@ void KeyActionRunner::send(const KeyAction &action, const QString &server, const
             const auto written = log.appendOutcome(rec, id);
             if (!written.ok()) {
                 o.auditProblem = written.error();
-                qCWarning(lcBrowse) << "audit record not written:" << written.error();
+                qCWarning(lcBrowse) << "audit record not written:" << written.error().english;
             }
             m_busy = false;
             emit finished(o);

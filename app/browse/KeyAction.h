@@ -70,7 +70,7 @@ public:
         bool ok = false;             // the server answered without error
         bool outcomeUnknown = false; // sent, no reply: it may or may not have happened
         QString result;              // in words
-        QString auditProblem;        // non-empty when the outcome record could not be written
+        core::Sentence auditProblem; // non-empty when the outcome record could not be written
     };
 
     // Neither is owned; the sender must outlive the runner.

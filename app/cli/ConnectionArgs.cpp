@@ -323,14 +323,14 @@ std::optional<QString> ConnectionArgs::openTunnel(const QCommandLineParser &pars
         && parser.isSet(m_sshTrust)) {
         const auto trusted = tunnel->trustHostKey(parser.value(m_sshTrust).trimmed());
         if (!trusted)
-            return QStringLiteral("--ssh-trust-host-key: %1").arg(trusted.error().message);
+            return QStringLiteral("--ssh-trust-host-key: %1").arg(trusted.error().message.english);
         tunnel->start();
         tunnel->waitUntilSettled(waitMs);
         // A jump host trusted first may leave the bastion's own key unknown: say so below.
     }
     if (tunnel->state() != ssh::SshTunnel::State::Up) {
         const ssh::SshError e = tunnel->error();
-        QString line = QStringLiteral("--ssh: %1").arg(e.message);
+        QString line = QStringLiteral("--ssh: %1").arg(e.message.english);
         if (e.kind == ssh::SshFailure::HostKeyUnknown)
             line += QStringLiteral(" To trust it: --ssh-trust-host-key %1")
                         .arg(e.hostKey.offeredFingerprint);
@@ -373,8 +373,9 @@ std::optional<QString> ConnectionArgs::resolveSentinel(const QCommandLineParser 
     *exitCode = ExitConnection;
     const auto found = sentinel::resolveBlocking(config);
     if (!found.ok())
-        return scrub(scrub(QStringLiteral("%1: %2").arg(where, found.error().message), r.password),
-                     config.sentinelOptions.password);
+        return scrub(
+            scrub(QStringLiteral("%1: %2").arg(where, found.error().message.english), r.password),
+            config.sentinelOptions.password);
     context.err << QStringLiteral("%1: sentinel %2 names %3 as the primary of '%4' (ROLE "
                                   "confirmed)\n")
                        .arg(context.commandName, found->answeredBy.toString(),

@@ -158,8 +158,8 @@ int checkReceipt(Context &context, redis::ClusterRouter &client, const Deduction
 void printResult(Context &context, const DeductionResult &result, const DeductionContext &ctx,
                  bool json, const QString &password)
 {
-    for (const QString &p : result.auditProblems)
-        context.err << context.commandName << ": warning: " << p << '\n';
+    for (const core::Sentence &p : result.auditProblems)
+        context.err << context.commandName << ": warning: " << p.english << '\n';
     context.err.flush();
     if (json)
         context.out << scrub(compactJson(resultJson(result, ctx.auditLogPath)), password) << '\n';

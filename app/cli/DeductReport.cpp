@@ -60,7 +60,8 @@ QJsonObject resultJson(const DeductionResult &r, const QString &auditPath)
     QJsonArray command;
     for (const QByteArray &a : p.command)
         command.append(QString::fromUtf8(a));
-    const QJsonArray problems = QJsonArray::fromStringList(r.auditProblems);
+    const QJsonArray problems =
+        QJsonArray::fromStringList(core::copies(r.auditProblems, core::Wording::English));
     QJsonObject j{{QStringLiteral("outcome"), outcomeName(o.kind)},
                   {QStringLiteral("mode"), modeName(p.request.mode)},
                   {QStringLiteral("remaining"), optionalNumber(o.remaining)},

@@ -36,7 +36,7 @@ int runPing(Context &context)
     if (!result.ok()) {
         const auto kind = result.error().kind;
         const int code = kind == session::ProbeFailure::Kind::Server ? ExitFailed : ExitConnection;
-        return context.fail(code, scrub(result.error().message, target->password));
+        return context.fail(code, scrub(result.error().message.english, target->password));
     }
     const session::ProbeReport &report = result.value();
     if (parser.isSet(json)) {

@@ -140,7 +140,7 @@ std::optional<QString> ledgerFromArguments(const QCommandLineParser &parser,
     if (parser.isSet(o.ledger)) {
         auto parsed = ledger::LedgerSpec::parse(parser.value(o.ledger));
         if (!parsed)
-            return QStringLiteral("--ledger: %1").arg(parsed.error());
+            return QStringLiteral("--ledger: %1").arg(parsed.error().english);
         *spec = parsed.value();
     } else if (saved.enabled()) {
         auto fromProfile = reconcile::savedLedgerSpec(saved);
@@ -161,16 +161,18 @@ std::optional<QString> ledgerFromArguments(const QCommandLineParser &parser,
     if (parser.isSet(o.columns) || parser.isSet(o.ledger)) {
         const auto columns = ledger::Columns::parse(parser.value(o.columns));
         if (!columns)
-            return QStringLiteral("--ledger-columns: %1").arg(columns.error());
+            return QStringLiteral("--ledger-columns: %1").arg(columns.error().english);
         spec->columns = columns.value();
     }
     if (parser.isSet(o.states) || parser.isSet(o.ledger)) {
         const auto states = ledger::StateMap::parse(parser.value(o.states));
         if (!states)
-            return QStringLiteral("--ledger-states: %1").arg(states.error());
+            return QStringLiteral("--ledger-states: %1").arg(states.error().english);
         spec->states = states.value();
     }
-    return spec->problem();
+    if (const auto problem = spec->problem())
+        return problem->english;
+    return std::nullopt;
 }
 
 // The ledger spec and scope from the arguments (and the profile's saved ledger), or the

@@ -50,7 +50,8 @@ QJsonObject repairJson(const RepairResult &r, const std::optional<RepairSettleme
     QJsonArray command;
     for (const QByteArray &a : p.command)
         command.append(QString::fromUtf8(a));
-    const QJsonArray problems = QJsonArray::fromStringList(r.auditProblems);
+    const QJsonArray problems =
+        QJsonArray::fromStringList(core::copies(r.auditProblems, core::Wording::English));
     QJsonObject j{{QStringLiteral("outcome"), o.name()},
                   {QStringLiteral("message"), o.sentence(p)},
                   {QStringLiteral("stock"), o.stock ? QJsonValue(double(*o.stock)) : QJsonValue()},

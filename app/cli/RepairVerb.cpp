@@ -227,8 +227,8 @@ int runRepair(Context &context, RepairKind kind, const QString &description)
     else if (result.outcome.kind == RepairOutcomeKind::MayHaveWritten)
         settlement = settleRepair(plan, result.recordAfter); // read just after the reply
 
-    for (const QString &p : result.auditProblems)
-        context.err << context.commandName << ": warning: " << p << '\n';
+    for (const core::Sentence &p : result.auditProblems)
+        context.err << context.commandName << ": warning: " << p.english << '\n';
     context.err.flush();
     if (parser.isSet(o.json))
         context.out << scrub(compactJson(repairJson(result, settlement, ctx.auditLogPath)),

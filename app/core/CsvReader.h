@@ -29,8 +29,7 @@ public:
     // The line the last record began on (1-based), for messages about it.
     qint64 recordLine() const { return m_recordLine; }
     // Why reading stopped, in English (the CLI, the log) and in the window's language.
-    QString errorString() const { return m_error.english; }
-    QString errorText() const { return m_error.text; }
+    const Sentence &error() const { return m_error; }
 
 private:
     bool fill(); // more bytes into m_buffer; false at the end of the device or on error

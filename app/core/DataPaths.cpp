@@ -15,6 +15,40 @@
 
 namespace core {
 
+namespace {
+
+// A private file or folder the console could not make: a backup, an export or the audit log's
+// folder, which the window reports. The system's reason goes in as strerror says it.
+Sentence pathSays(const char *source)
+{
+    return Sentence::translated("core::DataPaths", source);
+}
+
+QString systemError(int error)
+{
+    return QString::fromLocal8Bit(std::strerror(error));
+}
+
+Sentence cannotWrite(const QString &path, const QString &why)
+{
+    return pathSays(QT_TRANSLATE_NOOP("core::DataPaths", "cannot write %1: %2")).arg(path, why);
+}
+
+Sentence cannotMakePrivate(const QString &path, const QString &why)
+{
+    return pathSays(QT_TRANSLATE_NOOP("core::DataPaths", "cannot make %1 private: %2"))
+        .arg(path, why);
+}
+
+Sentence notRegular(const QString &path)
+{
+    return pathSays(
+               QT_TRANSLATE_NOOP("core::DataPaths", "cannot make %1 private: not a regular file"))
+        .arg(path);
+}
+
+} // namespace
+
 QString sharedDataDirectory()
 {
     const QString overridden = qEnvironmentVariable("INVENTORY_DATA_DIR");
@@ -24,7 +58,7 @@ QString sharedDataDirectory()
            + QStringLiteral("/inventory-console");
 }
 
-Result<bool, QString> makePrivateDirectory(const QString &path)
+Result<bool, Sentence> makePrivateDirectory(const QString &path)
 {
     // QDir::mkpath creates with 0777 minus the umask: each missing level is made here instead,
     // outermost first, with 0700 (mkdir's mode is also reduced by the umask, never widened).
@@ -37,64 +71,63 @@ Result<bool, QString> makePrivateDirectory(const QString &path)
     }
     for (const QString &p : missing)
         if (::mkdir(QFile::encodeName(p).constData(), 0700) != 0 && errno != EEXIST)
-            return QStringLiteral("cannot create %1: %2")
-                .arg(p, QString::fromLocal8Bit(std::strerror(errno)));
+            return pathSays(QT_TRANSLATE_NOOP("core::DataPaths", "cannot create %1: %2"))
+                .arg(p, systemError(errno));
     if (!QFileInfo(absolute).isDir())
-        return QStringLiteral("cannot create %1: not a directory").arg(absolute);
+        return pathSays(QT_TRANSLATE_NOOP("core::DataPaths", "cannot create %1: not a directory"))
+            .arg(absolute);
     return true;
 }
 
-Result<bool, QString> writePrivateFile(const QString &path, const QByteArray &bytes)
+Result<bool, Sentence> writePrivateFile(const QString &path, const QByteArray &bytes)
 {
     if (auto dir = makePrivateDirectory(QFileInfo(path).path()); !dir)
         return dir;
     QSaveFile f(path);
     const auto failed = [&] {
-        return QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
+        return cannotWrite(path, f.errorString());
     };
     if (!f.open(QIODevice::WriteOnly))
         return failed();
     // The temporary file becomes the target: it is made private before a byte is in it.
     if (::fchmod(f.handle(), 0600) != 0)
-        return QStringLiteral("cannot write %1: %2")
-            .arg(path, QString::fromLocal8Bit(std::strerror(errno)));
+        return cannotWrite(path, systemError(errno));
     if (f.write(bytes) != bytes.size() || !f.flush() || ::fsync(f.handle()) != 0 || !f.commit())
         return failed();
     return true;
 }
 
-Result<bool, QString> makeFilePrivate(const QString &path)
+Result<bool, Sentence> makeFilePrivate(const QString &path)
 {
     if (auto dir = makePrivateDirectory(QFileInfo(path).path()); !dir)
         return dir;
     const QByteArray name = QFile::encodeName(path);
-    const QString notRegular = QStringLiteral("cannot make %1 private: not a regular file");
     if (struct stat before = {}; ::stat(name.constData(), &before) == 0 && !S_ISREG(before.st_mode))
-        return notRegular.arg(path);
+        return notRegular(path);
     // O_NONBLOCK: should a FIFO appear meanwhile, opening it must not wait for a reader.
     const int fd = ::open(name.constData(), O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0600);
     if (fd < 0)
-        return QStringLiteral("cannot make %1 private: %2")
-            .arg(path, QString::fromLocal8Bit(std::strerror(errno)));
+        return cannotMakePrivate(path, systemError(errno));
     struct stat st = {};
     const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
     const int changed = regular ? ::fchmod(fd, 0600) : 0;
     const int error = errno;
     ::close(fd);
     if (!regular)
-        return notRegular.arg(path);
+        return notRegular(path);
     if (changed != 0)
-        return QStringLiteral("cannot make %1 private: %2")
-            .arg(path, QString::fromLocal8Bit(std::strerror(error)));
+        return cannotMakePrivate(path, systemError(error));
     return true;
 }
 
-Result<bool, QString> makeOpenFilePrivate(QFileDevice &file)
+Result<bool, Sentence> makeOpenFilePrivate(QFileDevice &file)
 {
     if (file.handle() < 0 || ::fchmod(file.handle(), 0600) != 0)
-        return QStringLiteral("cannot make %1 private: %2")
-            .arg(file.fileName(), file.handle() < 0 ? QStringLiteral("it is not open")
-                                                    : QString::fromLocal8Bit(std::strerror(errno)));
+        return file.handle() < 0
+                   ? pathSays(QT_TRANSLATE_NOOP("core::DataPaths",
+                                                "cannot make %1 private: it is not open"))
+                         .arg(file.fileName())
+                   : cannotMakePrivate(file.fileName(), systemError(errno));
     return true;
 }
 

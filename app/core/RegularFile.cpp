@@ -42,7 +42,7 @@ Sentence typeName(mode_t mode)
 
 FileReadError error(FileReadError::Kind kind, const Sentence &message, qint64 size = -1)
 {
-    return FileReadError{kind, message.english, size, message.text};
+    return FileReadError{kind, message, size};
 }
 
 FileReadError tooLarge(const QString &path, qint64 size, qint64 maxBytes)

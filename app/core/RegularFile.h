@@ -14,11 +14,8 @@ struct FileReadError
 {
     enum class Kind { CannotOpen, NotRegular, TooLarge, ReadFailed };
     Kind kind = Kind::CannotOpen;
-    QString message;     // English (the CLI, the log)
-    qint64 size = -1;    // TooLarge: the file's size
-    QString messageText; // the same in the window's language (message when empty)
-    QString text() const { return messageText.isEmpty() ? message : messageText; }
-    Sentence sentence() const { return {message, text()}; }
+    Sentence message; // .english for the CLI and the log, .text for the window
+    qint64 size = -1; // TooLarge: the file's size
 };
 
 enum class Links { Follow, Refuse };

@@ -18,6 +18,13 @@ namespace {
 
 const QByteArray LedgerSku = "sku-2001"; // the ledger's own SKU, outside the seeded range
 
+// Why the demo's ledger was not planted: the Reconcile tab shows it, the log the English. The
+// server's and SQLite's words go in as they are.
+core::Sentence ledgerSays(const char *source)
+{
+    return core::Sentence::translated("demo::DemoLedger", source);
+}
+
 struct Line
 {
     QByteArray orderId, sku;
@@ -27,8 +34,8 @@ struct Line
 
 // The seeded orders that left a receipt, once each (a retried order is one order), with the
 // quantity their FCALL asked for.
-core::Result<QList<Line>, QString> receiptedOrders(redis::CommandSender &sender,
-                                                   const SeedOptions &options)
+core::Result<QList<Line>, core::Sentence> receiptedOrders(redis::CommandSender &sender,
+                                                          const SeedOptions &options)
 {
     std::map<QByteArray, Line> byKey; // sorted: the same lines in the same order every time
     for (const redis::Command &c : buildSeedPlan(options).orders) {
@@ -48,8 +55,8 @@ core::Result<QList<Line>, QString> receiptedOrders(redis::CommandSender &sender,
                                               core::Sentence::plain(QStringLiteral("no reply"))));
         ++i;
         if (!n)
-            return core::err(QStringLiteral("EXISTS %1: %2")
-                                 .arg(QString::fromUtf8(key), n.error().toString().english));
+            return core::err(core::Sentence::plain(QStringLiteral("EXISTS %1: %2"))
+                                 .arg(QString::fromUtf8(key), n.error().toString()));
         if (n.value() == 1)
             out << line;
     }
@@ -102,20 +109,23 @@ std::optional<QString> writeLedger(const QString &path, const QList<Line> &lines
 
 } // namespace
 
-core::Result<DemoLedgerReport, QString>
+core::Result<DemoLedgerReport, core::Sentence>
 plantDemoLedger(redis::CommandSender &sender, const SeedOptions &options, const QString &path)
 {
     if (QFileInfo::exists(path))
-        return core::err(QStringLiteral("%1 exists already: the demo ledger is never written "
-                                        "over")
+        return core::err(ledgerSays(QT_TRANSLATE_NOOP("demo::DemoLedger",
+                                                      "%1 exists already: the demo ledger is "
+                                                      "never written over"))
                              .arg(path));
     auto seeded = receiptedOrders(sender, options);
     if (!seeded)
         return core::err(seeded.error());
     QList<Line> lines = seeded.value();
     if (lines.size() < 3)
-        return core::err(
-            QStringLiteral("the demo database has %1 receipts; seed it first").arg(lines.size()));
+        return core::err(ledgerSays(QT_TRANSLATE_NOOP("demo::DemoLedger",
+                                                      "the demo database has %1 receipts; seed "
+                                                      "it first"))
+                             .arg(lines.size()));
     DemoLedgerReport report;
     lines[0].state = QStringLiteral("failed");
     lines[1].state = QStringLiteral("cancelled");
@@ -155,11 +165,12 @@ plantDemoLedger(redis::CommandSender &sender, const SeedOptions &options, const 
     const QList<redis::ReplyResult> replies = sender.callBatch(plant, 30000);
     for (qsizetype i = 0; i < plant.size(); ++i)
         if (i >= replies.size() || !replies.at(i).ok() || replies.at(i)->isError())
-            return core::err(QStringLiteral("%1 failed: %2")
+            return core::err(ledgerSays(QT_TRANSLATE_NOOP("demo::DemoLedger", "%1 failed: %2"))
                                  .arg(QString::fromUtf8(plant.at(i).mid(0, 2).join(' ')),
                                       i < replies.size() && !replies.at(i).ok()
-                                          ? replies.at(i).error().toString().english
-                                          : QStringLiteral("an error reply")));
+                                          ? replies.at(i).error().toString()
+                                          : ledgerSays(QT_TRANSLATE_NOOP("demo::DemoLedger",
+                                                                         "an error reply"))));
     lines << Line{order(0), LedgerSku, 3, QStringLiteral("committed")}
           << Line{order(2), LedgerSku, 1, QStringLiteral("failed")}
           << Line{order(3), LedgerSku, 1, QStringLiteral("committed")}
@@ -169,7 +180,9 @@ plantDemoLedger(redis::CommandSender &sender, const SeedOptions &options, const 
     report.expected[QStringLiteral("released")] = 2;
     report.expected[QStringLiteral("missing_receipt")] = 2;
     if (auto problem = writeLedger(path, lines, QDateTime::currentMSecsSinceEpoch()))
-        return core::err(QStringLiteral("cannot write the demo ledger %1: %2").arg(path, *problem));
+        return core::err(
+            ledgerSays(QT_TRANSLATE_NOOP("demo::DemoLedger", "cannot write the demo ledger %1: %2"))
+                .arg(path, *problem));
     report.rows = int(lines.size());
     return report;
 }

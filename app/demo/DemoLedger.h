@@ -3,6 +3,7 @@
 
 #include "DemoPlan.h"
 #include "core/Result.h"
+#include "core/Wording.h"
 #include "redis/CommandSender.h"
 
 #include <QMap>
@@ -27,7 +28,7 @@ struct DemoLedgerReport
 // released already and a committed one released by mistake. Refuses an existing file; the
 // file is created mode 0600.
 // Blocking (a local event loop per round trip): for the demo's start and tests.
-core::Result<DemoLedgerReport, QString>
+core::Result<DemoLedgerReport, core::Sentence>
 plantDemoLedger(redis::CommandSender &sender, const SeedOptions &options, const QString &path);
 
 } // namespace demo

@@ -22,6 +22,18 @@ QString describe(const redis::Command &command)
     return QString::fromUtf8(command.mid(0, 2).join(' '));
 }
 
+// Why the demo could not be seeded: the Demo data panel shows it, the log keeps the English.
+// Command names and the server's words go in as they are.
+core::Sentence seedSays(const char *source)
+{
+    return core::Sentence::translated("demo::DemoSeeder", source);
+}
+
+core::Sentence commandFailed(const QString &command, const core::Sentence &why)
+{
+    return seedSays(QT_TRANSLATE_NOOP("demo::DemoSeeder", "%1 failed: %2")).arg(command, why);
+}
+
 // One seeding run: each step sends one pipelined batch and continues from its callback.
 class SeedRun : public std::enable_shared_from_this<SeedRun>
 {
@@ -42,12 +54,12 @@ public:
         send({{"DBSIZE"}}, [](SeedRun &run, const QList<redis::ReplyResult> &r) {
             const auto keys = redis::integerOf(r[0]);
             if (!keys)
-                return run.fail(
-                    QStringLiteral("DBSIZE failed: %1").arg(keys.error().toString().english));
+                return run.fail(commandFailed(QStringLiteral("DBSIZE"), keys.error().toString()));
             if (*keys != 0)
-                return run.fail(QStringLiteral("refusing to seed: the database already holds "
-                                               "%1 keys")
-                                    .arg(*keys));
+                return run.fail(
+                    seedSays(QT_TRANSLATE_NOOP("demo::DemoSeeder", "refusing to seed: the database "
+                                                                   "already holds %1 keys"))
+                        .arg(*keys));
             run.loadAndStock();
         });
     }
@@ -68,7 +80,8 @@ private:
     {
         const QByteArray code = inventoryLibrarySource();
         if (code.isEmpty())
-            return fail(QStringLiteral("the embedded library inventory_lib_v1.lua is missing"));
+            return fail(seedSays(QT_TRANSLATE_NOOP(
+                "demo::DemoSeeder", "the embedded library inventory_lib_v1.lua is missing")));
         QList<redis::Command> batch{{"FUNCTION", "LOAD", "REPLACE", code}};
         batch += m_plan.stock;
         send(batch, [](SeedRun &run, const QList<redis::ReplyResult> &r) {
@@ -79,8 +92,8 @@ private:
                 return;
             const auto name = r[0]->string(); // FUNCTION LOAD answers the library's name
             if (!name)
-                return run.fail(
-                    QStringLiteral("FUNCTION LOAD REPLACE: %1").arg(name.error().message.english));
+                return run.fail(core::Sentence::plain(QStringLiteral("FUNCTION LOAD REPLACE: %1"))
+                                    .arg(name.error().message));
             run.m_report.libraryName = *name;
             run.placeOrders();
         });
@@ -93,8 +106,7 @@ private:
                 const auto &reply = r[i];
                 if (!reply.ok())
                     return run.fail(
-                        QStringLiteral("%1 failed: %2")
-                            .arg(describe(run.m_plan.orders[i]), reply.error().toString().english));
+                        commandFailed(describe(run.m_plan.orders[i]), reply.error().toString()));
                 const auto pair = reply->array();
                 const auto code =
                     pair && pair->size() == 2 ? pair->at(0).asInteger() : std::nullopt;
@@ -108,7 +120,8 @@ private:
                     ++run.m_report.missingStock;
                 else
                     return run.fail(
-                        QStringLiteral("unexpected FCALL reply %1").arg(reply->debugString(80)));
+                        seedSays(QT_TRANSLATE_NOOP("demo::DemoSeeder", "unexpected FCALL reply %1"))
+                            .arg(reply->debugString(80)));
             }
             run.plantAnomalies();
         });
@@ -126,7 +139,8 @@ private:
                 return;
             const auto keys = r.last()->integer();
             if (!keys)
-                return run.fail(QStringLiteral("DBSIZE: %1").arg(keys.error().message.english));
+                return run.fail(
+                    core::Sentence::plain(QStringLiteral("DBSIZE: %1")).arg(keys.error().message));
             run.m_report.keyCount = *keys;
             run.m_report.stockKeys = int(run.m_plan.stock.size()) - 1; // discontinued: deleted
             qCInfo(lcDemo).nospace()
@@ -142,16 +156,16 @@ private:
     {
         for (qsizetype i = 0; i < r.size(); ++i) {
             if (!r[i].ok()) {
-                fail(QStringLiteral("%1 failed: %2").arg(name(i), r[i].error().toString().english));
+                fail(commandFailed(name(i), r[i].error().toString()));
                 return false;
             }
         }
         return true;
     }
 
-    void fail(const QString &why)
+    void fail(const core::Sentence &why)
     {
-        qCWarning(lcDemo) << "seeding failed:" << why;
+        qCWarning(lcDemo) << "seeding failed:" << why.english;
         m_done(why);
     }
 

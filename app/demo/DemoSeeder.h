@@ -3,6 +3,7 @@
 
 #include "DemoPlan.h"
 #include "core/Result.h"
+#include "core/Wording.h"
 #include "redis/CommandSender.h"
 
 #include <functional>
@@ -23,7 +24,7 @@ struct SeedReport
     QList<Anomaly> anomalies;
 };
 
-using SeedResult = core::Result<SeedReport, QString>;
+using SeedResult = core::Result<SeedReport, core::Sentence>;
 
 // Loads inventory_lib_v1 (FUNCTION LOAD REPLACE, from the core's resources) and fills an empty
 // database with the demo plan in a handful of pipelined round trips. Refuses a database that

@@ -134,7 +134,7 @@ core::Result<FunctionBackup, QString> FunctionBackup::read(const QString &path)
 {
     const auto bytes = core::readRegularFile(path, MaxFileBytes);
     if (!bytes)
-        return bytes.error().message;
+        return bytes.error().message.english;
     auto b = fromJson(bytes.value());
     if (!b)
         return QStringLiteral("%1: %2").arg(path, b.error());
@@ -167,7 +167,7 @@ core::Result<bool, core::Sentence> FunctionBackup::write(const QString &director
                                      "that rollback reads; nothing was changed"))
             .arg(json.size(), MaxFileBytes);
     if (auto written = core::writePrivateFile(target, json); !written)
-        return core::Sentence::plain(written.error());
+        return written.error();
     path = target;
     qCInfo(lcFunctions) << "backup written" << target;
     return true;

@@ -185,7 +185,7 @@ void LibraryChange::sendOnNode(NodeStep step)
     LoadJournalEntry journal = journalEntry(step.spec, before);
     if (auto written = writeLoadJournal(m_context.backupDirectory, journal); !written) {
         inventory::AuditRecord unsent = auditRecord(step.spec, before, step.command);
-        unsent.result = QStringLiteral("not sent: %1").arg(written.error());
+        unsent.result = QStringLiteral("not sent: %1").arg(written.error().english);
         [[maybe_unused]] const auto recorded =
             auditLog().appendOutcome(unsent, attempt.value().attemptId);
         return refuse(nodeSentence(QT_TR_NOOP("nothing was sent to %1: the load journal could "

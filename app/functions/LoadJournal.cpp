@@ -110,8 +110,8 @@ QString loadJournalDirectory(const QString &backupDirectory)
     return QDir(backupDirectory).filePath(QStringLiteral("load-journal"));
 }
 
-core::Result<bool, QString> writeLoadJournal(const QString &backupDirectory,
-                                             LoadJournalEntry &entry)
+core::Result<bool, core::Sentence> writeLoadJournal(const QString &backupDirectory,
+                                                    LoadJournalEntry &entry)
 {
     const QString dir = loadJournalDirectory(backupDirectory);
     const QString target = QDir(dir).filePath(fileName(entry.address, entry.library));
@@ -150,7 +150,7 @@ QList<LoadJournalEntry> pendingLoadJournals(const QString &backupDirectory, cons
         const auto bytes =
             core::readRegularFile(dir.filePath(name), MaxJournalBytes, core::Links::Refuse);
         if (!bytes) {
-            qCWarning(lcFunctions) << "load journal skipped:" << bytes.error().message;
+            qCWarning(lcFunctions) << "load journal skipped:" << bytes.error().message.english;
             continue;
         }
         const QJsonObject o = QJsonDocument::fromJson(bytes.value()).object();

@@ -37,8 +37,8 @@ struct LoadJournalEntry
 // <backup directory>/load-journal/: one file per node, library and run (mode 0600).
 QString loadJournalDirectory(const QString &backupDirectory);
 // Writes the entry (fsynced, renamed into place) and sets its path.
-core::Result<bool, QString> writeLoadJournal(const QString &backupDirectory,
-                                             LoadJournalEntry &entry);
+core::Result<bool, core::Sentence> writeLoadJournal(const QString &backupDirectory,
+                                                    LoadJournalEntry &entry);
 void clearLoadJournal(const LoadJournalEntry &entry);
 // The interrupted changes recorded for this node, oldest first: those whose process no longer
 // runs. Unreadable files, and anything not a regular file of at most 64 KiB, are skipped (a

@@ -333,7 +333,7 @@ core::Result<Inspection, QString> inspectFile(const QString &path, const Inspect
         return out;
     }
     if (!code)
-        return code.error().message;
+        return code.error().message.english;
     return inspectLibrary(code.value(), path, options);
 }
 

@@ -147,7 +147,8 @@ private:
     void setEvidence(const LocalEvidence &evidence);
     void onSeedState(int state);
     // Appends an audit record; the failure in words, empty when it was kept.
-    QString record(const QString &action, const QString &result, const QString &detail) const;
+    core::Sentence record(const QString &action, const QString &result,
+                          const QString &detail) const;
     void touchIdle();
 
     redis::CommandSender &m_server;

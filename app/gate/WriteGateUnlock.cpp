@@ -12,7 +12,8 @@
 
 namespace gate {
 
-QString WriteGate::record(const QString &action, const QString &result, const QString &detail) const
+core::Sentence WriteGate::record(const QString &action, const QString &result,
+                                 const QString &detail) const
 {
     inventory::AuditRecord r;
     r.action = action;
@@ -22,7 +23,7 @@ QString WriteGate::record(const QString &action, const QString &result, const QS
     r.result = result;
     r.detail = detail;
     const auto appended = inventory::AuditLog(m_auditLogPath).append(r);
-    return appended.ok() ? QString() : appended.error();
+    return appended.ok() ? core::Sentence() : appended.error();
 }
 
 bool WriteGate::unlock(const QString &typedName)
@@ -35,13 +36,13 @@ bool WriteGate::unlock(const QString &typedName)
     if (m_unlocked)
         return true;
     // An unlock nobody can trace is not given.
-    const QString failure = record(
+    const core::Sentence failure = record(
         QStringLiteral("unlock"), QStringLiteral("writes unlocked"),
         QStringLiteral("%1; %2").arg(environment(), environmentReason(core::Wording::English)));
     if (!failure.isEmpty()) {
         m_unlockError = tr("the unlock could not be recorded in the audit log (%1): writes stay "
                            "locked")
-                            .arg(failure);
+                            .arg(failure.text);
         return false;
     }
     m_unlocked = true;
@@ -63,11 +64,11 @@ void WriteGate::lock(const core::Sentence &reason)
     m_idle->stop();
     m_lockReason = reason;
     // Locking needs no trace to be safe: it goes ahead, and the log says why none was kept.
-    const QString failure =
+    const core::Sentence failure =
         record(QStringLiteral("lock"), QStringLiteral("writes locked again"),
                reason.isEmpty() ? QStringLiteral("locked by the user") : reason.english);
     if (!failure.isEmpty())
-        qCWarning(lcGate) << "the lock could not be recorded in the audit log:" << failure;
+        qCWarning(lcGate) << "the lock could not be recorded in the audit log:" << failure.english;
     qCInfo(lcGate) << "session on profile" << m_profileName << "is locked again"
                    << (reason.isEmpty() ? QStringLiteral("by the user") : reason.english);
     emit readOnlyChanged(isReadOnly());

@@ -24,6 +24,13 @@ namespace inventory {
 
 namespace {
 
+// Why a record could not be written: the window shows it in its language, the CLI and the
+// log in English. The record itself stays English (AuditRecord::toJsonLine).
+core::Sentence auditSays(const char *source)
+{
+    return core::Sentence::translated("inventory::AuditLog", source);
+}
+
 QJsonValue bytesToJson(const QByteArray &b)
 {
     // Text stays readable; arbitrary bytes survive exactly, base64-wrapped.
@@ -138,14 +145,16 @@ QString AuditLog::defaultPath()
     return core::sharedDataDirectory() + QStringLiteral("/audit.jsonl");
 }
 
-core::Result<bool, QString> AuditLog::append(AuditRecord record) const
+core::Result<bool, core::Sentence> AuditLog::append(AuditRecord record) const
 {
     if (!record.timeUtc.isValid())
         record.timeUtc = QDateTime::currentDateTimeUtc();
     if (record.osUser.isEmpty())
         record.osUser = currentOsUser();
-    const auto failed = [this](const QString &why) {
-        return QStringLiteral("the audit log at %1 could not be written: %2").arg(m_path, why);
+    const auto failed = [this](const core::Sentence &why) {
+        return auditSays(QT_TRANSLATE_NOOP("inventory::AuditLog",
+                                           "the audit log at %1 could not be written: %2"))
+            .arg(m_path, why);
     };
     const auto sysError = [] {
         return QString::fromLocal8Bit(strerror(errno));
@@ -158,15 +167,20 @@ core::Result<bool, QString> AuditLog::append(AuditRecord record) const
     const int fd = ::open(QFile::encodeName(m_path).constData(),
                           O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
     if (fd < 0)
-        return failed(errno == ELOOP ? QStringLiteral("it is a symbolic link; the audit log is "
-                                                      "written only to a regular file")
-                                     : QStringLiteral("cannot open it (%1)").arg(sysError()));
+        return failed(
+            errno == ELOOP
+                ? auditSays(QT_TRANSLATE_NOOP("inventory::AuditLog",
+                                              "it is a symbolic link; the audit log is "
+                                              "written only to a regular file"))
+                : auditSays(QT_TRANSLATE_NOOP("inventory::AuditLog", "cannot open it (%1)"))
+                      .arg(sysError()));
     struct stat st
     {
     };
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
-        return failed(QStringLiteral("it is not a regular file"));
+        return failed(
+            auditSays(QT_TRANSLATE_NOOP("inventory::AuditLog", "it is not a regular file")));
     }
     ::flock(fd, LOCK_EX);
     // A previous writer killed mid-line leaves no newline at the end; start on a fresh line
@@ -179,20 +193,24 @@ core::Result<bool, QString> AuditLog::append(AuditRecord record) const
             out.prepend('\n');
     }
     qsizetype written = 0;
-    QString problem;
+    core::Sentence problem;
     while (written < out.size()) {
         const ssize_t n = ::write(fd, out.constData() + written, size_t(out.size() - written));
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
-            problem = QStringLiteral("the record was written only in part (%1)")
-                          .arg(n < 0 ? sysError() : QStringLiteral("no space written"));
+            problem = auditSays(QT_TRANSLATE_NOOP("inventory::AuditLog",
+                                                  "the record was written only in part (%1)"))
+                          .arg(n < 0 ? core::Sentence::plain(sysError())
+                                     : auditSays(QT_TRANSLATE_NOOP("inventory::AuditLog",
+                                                                   "no space written")));
             break;
         }
         written += n;
     }
     if (problem.isEmpty() && ::fsync(fd) != 0)
-        problem = QStringLiteral("fsync failed (%1)").arg(sysError());
+        problem = auditSays(QT_TRANSLATE_NOOP("inventory::AuditLog", "fsync failed (%1)"))
+                      .arg(sysError());
     ::flock(fd, LOCK_UN);
     ::close(fd);
     if (!problem.isEmpty())
@@ -200,7 +218,7 @@ core::Result<bool, QString> AuditLog::append(AuditRecord record) const
     return true;
 }
 
-core::Result<AuditRecord, QString> AuditLog::appendAttempt(AuditRecord record) const
+core::Result<AuditRecord, core::Sentence> AuditLog::appendAttempt(AuditRecord record) const
 {
     record.phase = AuditRecord::Phase::Attempt;
     record.attemptId = QUuid::createUuid().toString(QUuid::WithoutBraces);
@@ -211,15 +229,16 @@ core::Result<AuditRecord, QString> AuditLog::appendAttempt(AuditRecord record) c
         record.timeUtc = QDateTime::currentDateTimeUtc();
     const auto written = append(record);
     if (!written.ok())
-        return written.error()
-               + QStringLiteral(". Nothing was sent: a write is sent only once its audit record "
-                                "is on disk. Fix the audit log (permissions, free space), then "
-                                "try again");
+        return auditSays(QT_TRANSLATE_NOOP("inventory::AuditLog",
+                                           "%1. Nothing was sent: a write is sent only once its "
+                                           "audit record is on disk. Fix the audit log "
+                                           "(permissions, free space), then try again"))
+            .arg(written.error());
     return record;
 }
 
-core::Result<bool, QString> AuditLog::appendOutcome(AuditRecord record,
-                                                    const QString &attemptId) const
+core::Result<bool, core::Sentence> AuditLog::appendOutcome(AuditRecord record,
+                                                           const QString &attemptId) const
 {
     record.phase = AuditRecord::Phase::Outcome;
     record.attemptId = attemptId;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/Result.h"
+#include "core/Wording.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -52,14 +53,15 @@ public:
     static QString defaultPath(); // core::sharedDataDirectory()/audit.jsonl
     QString path() const { return m_path; }
 
-    core::Result<bool, QString> append(AuditRecord record) const;
+    core::Result<bool, core::Sentence> append(AuditRecord record) const;
 
     // Appends `record` as an Attempt with a new attempt id, before its command is sent, and
     // returns it as written (attemptId set). On failure the error says that the audit log at
     // path() could not be written and why: the caller must then not send the command.
-    core::Result<AuditRecord, QString> appendAttempt(AuditRecord record) const;
+    core::Result<AuditRecord, core::Sentence> appendAttempt(AuditRecord record) const;
     // Appends `record` as the Outcome of the attempt `attemptId`.
-    core::Result<bool, QString> appendOutcome(AuditRecord record, const QString &attemptId) const;
+    core::Result<bool, core::Sentence> appendOutcome(AuditRecord record,
+                                                     const QString &attemptId) const;
 
     struct ReadResult
     {

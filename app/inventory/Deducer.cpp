@@ -111,7 +111,7 @@ private:
         if (!attempt.ok()) {
             m_result.outcome.kind = OutcomeKind::NotSent;
             m_result.outcome.notSentReason = NotSentReason::AuditLog;
-            m_result.outcome.transportError = core::Sentence::plain(attempt.error());
+            m_result.outcome.transportError = attempt.error();
             finish();
             return;
         }
@@ -253,12 +253,13 @@ private:
         return rec;
     }
 
-    core::Result<AuditRecord, QString> recordAttempt(const char *action,
-                                                     const redis::Command &command)
+    core::Result<AuditRecord, core::Sentence> recordAttempt(const char *action,
+                                                            const redis::Command &command)
     {
         const auto id = AuditLog(m_ctx.auditLogPath).appendAttempt(auditRecord(action, command));
         if (!id.ok())
-            qCWarning(lcInventory) << "not sent, the attempt could not be recorded:" << id.error();
+            qCWarning(lcInventory)
+                << "not sent, the attempt could not be recorded:" << id.error().english;
         return id;
     }
 
@@ -275,7 +276,7 @@ private:
         rec.durationMs = ms;
         const auto appended = AuditLog(m_ctx.auditLogPath).appendOutcome(rec, attemptId);
         if (!appended.ok()) {
-            qCWarning(lcInventory) << "audit record lost:" << appended.error();
+            qCWarning(lcInventory) << "audit record lost:" << appended.error().english;
             m_result.auditProblems << appended.error();
         }
     }

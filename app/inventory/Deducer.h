@@ -38,7 +38,7 @@ struct DeductionResult
     std::optional<ReceiptStatus> receiptAfter; // Function mode, read just after
     bool scriptLoaded = false;  // Script mode: NOSCRIPT came back, SCRIPT LOAD ran, then a retry
     QList<redis::Command> sent; // every write sent, in order (EVALSHA, SCRIPT LOAD, EVALSHA)
-    QStringList auditProblems;  // outcome records that failed (the result is shown anyway)
+    core::Sentences auditProblems; // outcome records that failed (the result is shown anyway)
 };
 
 struct DeductionOptions

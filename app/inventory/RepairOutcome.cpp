@@ -179,7 +179,8 @@ QString RepairOutcome::failureSentence(const RepairPlan &plan) const
                                          "no reply came (%3); it was not resent."))
             .arg(id, sku, transportError);
     case RepairOutcomeKind::NotSent:
-        return RepairText::tr("Nothing was sent: %1.").arg(transportError);
+        return RepairText::tr("Nothing was sent: %1.")
+            .arg(transportErrorText.isEmpty() ? transportError : transportErrorText);
     default:
         return {};
     }

@@ -36,6 +36,9 @@ struct RepairOutcome
     QString serverError;                    // Rejected, MayHaveWritten: the server's text
     QString stockMoved;     // MayHaveWritten: "10 → 13" when the stock read around it differs
     QString transportError; // Unknown, NotSent: what the client saw
+    // The window's copy of transportError when the console wrote it (the audit log could not
+    // be written); empty when transportError is the client's own words.
+    QString transportErrorText;
     NotSentReason notSentReason = NotSentReason::Other;
     QString replyText; // the raw reply, escaped, for the record (never for sentences)
     QString anomaly;   // MayHaveWritten: what was outside the contract, in words

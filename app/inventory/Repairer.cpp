@@ -77,13 +77,14 @@ AuditRecord repairRecord(const RepairResult &result, const DeductionContext &ctx
     return rec;
 }
 
-RepairOutcome notSent(RepairKind repair, NotSentReason reason, const QString &why)
+RepairOutcome notSent(RepairKind repair, NotSentReason reason, const core::Sentence &why)
 {
     RepairOutcome o;
     o.repair = repair;
     o.kind = RepairOutcomeKind::NotSent;
     o.notSentReason = reason;
-    o.transportError = why;
+    o.transportError = why.english;
+    o.transportErrorText = why.text;
     return o;
 }
 
@@ -263,7 +264,7 @@ void recordOutcome(const AuditLog &log, const QString &attemptId, const QDateTim
     rec.durationMs = result.durationMs;
     const auto appended = log.appendOutcome(rec, attemptId);
     if (!appended.ok()) {
-        qCWarning(lcInventory) << "audit record lost:" << appended.error();
+        qCWarning(lcInventory) << "audit record lost:" << appended.error().english;
         result.auditProblems << appended.error();
     }
 }
@@ -285,7 +286,8 @@ RepairResult repairBlocking(redis::CommandSender &sender, const DeductionContext
             kind,
             plan.problems.first().field == QLatin1String("keys") ? NotSentReason::CrossSlot
                                                                  : NotSentReason::InvalidRequest,
-            QStringLiteral("refused before sending (%1)").arg(why.join(QStringLiteral("; "))));
+            core::Sentence::plain(
+                QStringLiteral("refused before sending (%1)").arg(why.join(QStringLiteral("; ")))));
         return result;
     }
     // The INFOs carry no key: sent with the key reads, they reach the node the write goes to.
@@ -308,7 +310,7 @@ RepairResult repairBlocking(redis::CommandSender &sender, const DeductionContext
             notSent(kind,
                     role.kind == WriteTargetRole::Kind::Replica ? NotSentReason::Replica
                                                                 : NotSentReason::RoleUnknown,
-                    role.refusal());
+                    core::Sentence::plain(role.refusal()));
         return result;
     }
     if (kind == RepairKind::Release)
@@ -318,7 +320,8 @@ RepairResult repairBlocking(redis::CommandSender &sender, const DeductionContext
     const AuditLog log(ctx.auditLogPath);
     const auto attempt = log.appendAttempt(repairRecord(result, ctx));
     if (!attempt.ok()) {
-        qCWarning(lcInventory) << "not sent, the attempt could not be recorded:" << attempt.error();
+        qCWarning(lcInventory) << "not sent, the attempt could not be recorded:"
+                               << attempt.error().english;
         result.outcome = notSent(kind, NotSentReason::AuditLog, attempt.error());
         return result;
     }

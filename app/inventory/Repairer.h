@@ -50,7 +50,7 @@ struct RepairResult
     // Release: the order's receipt read just before, the evidence of its deduction (also in
     // the audit record).
     std::optional<ReceiptStatus> receiptBefore;
-    QStringList auditProblems; // outcome records that failed (the result is shown anyway)
+    core::Sentences auditProblems; // outcome records that failed (the result is shown anyway)
 
     // "Already applied" answers for the record key, whatever amount was asked this time. When
     // the key, as read, holds another amount, what was asked was not done: the amount the key

@@ -31,7 +31,7 @@ std::optional<core::Sentence> openPlain(QFile &file, const QString &path)
 {
     const auto fd = core::openRegularFile(path);
     if (!fd)
-        return fd.error().sentence();
+        return fd.error().message;
     if (!file.open(fd.value(), QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
         ::close(fd.value());
         return fileSays(QT_TRANSLATE_NOOP("ledger::FileLedger", "cannot read %1: %2"))
@@ -63,8 +63,7 @@ CsvLedger::open(const QString &path, const Columns &columns, const StateMap &sta
     const auto status = l->m_reader->next(&header);
     if (status == core::CsvReader::Status::Error)
         return core::err(
-            core::Sentence::plain(QStringLiteral("%1: %2"))
-                .arg(path, core::Sentence{l->m_reader->errorString(), l->m_reader->errorText()}));
+            core::Sentence::plain(QStringLiteral("%1: %2")).arg(path, l->m_reader->error()));
     if (status == core::CsvReader::Status::End)
         return core::err(fileSays(QT_TRANSLATE_NOOP("ledger::FileLedger",
                                                     "%1: the file is empty (it needs a header "
@@ -106,7 +105,7 @@ LedgerSource::Status CsvLedger::next(LedgerRow *row)
         if (status == core::CsvReader::Status::End)
             return Status::End;
         if (status == core::CsvReader::Status::Error) {
-            m_error = {m_reader->errorString(), m_reader->errorText()};
+            m_error = m_reader->error();
             return Status::Error;
         }
         if (!blank(fields))

@@ -21,8 +21,7 @@ public:
     open(const QString &path, const Columns &columns, const StateMap &states);
 
     Status next(LedgerRow *row) override;
-    QString errorString() const override { return m_error.english; }
-    QString errorText() const override { return m_error.text; }
+    core::Sentence error() const override { return m_error; }
     QString description() const override { return m_path; }
     bool hasTime() const override { return m_time >= 0; }
 
@@ -46,8 +45,7 @@ public:
     open(const QString &path, const Columns &columns, const StateMap &states);
 
     Status next(LedgerRow *row) override;
-    QString errorString() const override { return m_error.english; }
-    QString errorText() const override { return m_error.text; }
+    core::Sentence error() const override { return m_error; }
     QString description() const override { return m_path; }
     bool hasTime() const override { return !m_columns.time.isEmpty(); }
 

@@ -24,7 +24,7 @@ LedgerPreview previewLedger(const LedgerSpec &spec, const QString &password, int
         return true;
     });
     if (out.end == ReadOutcome::End::Failed)
-        p.rowError = out.errorText;
+        p.rowError = out.error.text;
     return p;
 }
 

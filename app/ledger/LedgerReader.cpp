@@ -20,16 +20,11 @@ ReadOutcome readLedger(LedgerSource &source, const std::function<bool(const Ledg
             break;
         if (status == LedgerSource::Status::Error) {
             out.end = ReadOutcome::End::Failed;
-            const core::Sentence why =
-                core::Sentence::translated(
-                    "ledger::LedgerReader",
-                    QT_TRANSLATE_NOOP("ledger::LedgerReader",
-                                      "could not read the ledger %1: %2 after %3 rows"))
-                    .arg(source.description(),
-                         core::Sentence{source.errorString(), source.errorText()},
-                         source.rowsRead());
-            out.error = why.english;
-            out.errorText = why.text;
+            out.error = core::Sentence::translated(
+                            "ledger::LedgerReader",
+                            QT_TRANSLATE_NOOP("ledger::LedgerReader",
+                                              "could not read the ledger %1: %2 after %3 rows"))
+                            .arg(source.description(), source.error(), source.rowsRead());
             break;
         }
         if (!onRow(row)) {

@@ -15,8 +15,8 @@ struct ReadOutcome
     enum class End { Complete, Failed, Cancelled, Stopped };
     End end = End::Complete;
     qint64 rows = 0;
-    QString error;     // Failed: "could not read the ledger orders.csv: line 17: ... after 16 rows"
-    QString errorText; // the same in the window's language
+    // Failed: "could not read the ledger orders.csv: line 17: ... after 16 rows"
+    core::Sentence error;
     bool complete() const { return end == End::Complete; }
 };
 

@@ -47,7 +47,7 @@ QString stateName(OrderState state)
     return {};
 }
 
-core::Result<Columns, QString> Columns::parse(const QString &spec)
+core::Result<Columns, core::Sentence> Columns::parse(const QString &spec)
 {
     Columns c;
     QHash<QString, QString *> fields{{QStringLiteral("order_id"), &c.orderId},
@@ -59,10 +59,12 @@ core::Result<Columns, QString> Columns::parse(const QString &spec)
         const qsizetype eq = pair.indexOf(QLatin1Char('='));
         const QString field = pair.left(eq).trimmed(), column = pair.mid(eq + 1).trimmed();
         if (eq < 0 || column.isEmpty() || !fields.contains(field))
-            return core::err(QStringLiteral("column mapping \"%1\": give field=column, the "
-                                            "fields being order_id, sku, quantity, state and "
-                                            "time")
-                                 .arg(pair));
+            return core::err(
+                rowSays(QT_TRANSLATE_NOOP("ledger::LedgerRow", "column mapping \"%1\": give "
+                                                               "field=column, the fields being "
+                                                               "order_id, sku, quantity, state and "
+                                                               "time"))
+                    .arg(pair));
         *fields.value(field) = column;
     }
     return c;
@@ -75,7 +77,7 @@ StateMap::StateMap()
         m_names.insert(stateName(s).toUtf8(), s);
 }
 
-core::Result<StateMap, QString> StateMap::parse(const QString &spec)
+core::Result<StateMap, core::Sentence> StateMap::parse(const QString &spec)
 {
     StateMap m;
     const StateMap base;
@@ -84,9 +86,11 @@ core::Result<StateMap, QString> StateMap::parse(const QString &spec)
         const QByteArray name = pair.left(eq).trimmed().toUtf8();
         const auto state = base.map(pair.mid(eq + 1).trimmed().toUtf8());
         if (eq < 0 || name.isEmpty() || !state)
-            return core::err(QStringLiteral("state mapping \"%1\": give ledger_state=state, "
-                                            "the states being committed, cancelled, failed and "
-                                            "pending")
+            return core::err(rowSays(QT_TRANSLATE_NOOP("ledger::LedgerRow",
+                                                       "state mapping \"%1\": give "
+                                                       "ledger_state=state, the states being "
+                                                       "committed, cancelled, failed and "
+                                                       "pending"))
                                  .arg(pair));
         m.m_names.insert(name, *state);
     }

@@ -44,7 +44,7 @@ struct Columns
 
     // "order_id=id,sku=product_sku,quantity=qty,state=status,time=created_at": the fields
     // named are mapped, the others keep their default name.
-    static core::Result<Columns, QString> parse(const QString &spec);
+    static core::Result<Columns, core::Sentence> parse(const QString &spec);
 };
 
 // Ledger state text to OrderState. The four names themselves always map to themselves;
@@ -53,7 +53,7 @@ class StateMap
 {
 public:
     StateMap();
-    static core::Result<StateMap, QString> parse(const QString &spec);
+    static core::Result<StateMap, core::Sentence> parse(const QString &spec);
     std::optional<OrderState> map(const QByteArray &text) const;
     QString knownNames() const; // for the error about an unknown state
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "LedgerRow.h"
+#include "core/Wording.h"
 
 #include <QString>
 
@@ -16,12 +17,10 @@ public:
     virtual ~LedgerSource() = default;
 
     enum class Status { Row, End, Error };
-    // The next row; Error with errorString() ("line 17: the quantity \"0\" is ...", "the
+    // The next row; Error with error() ("line 17: the quantity \"0\" is ...", "the
     // server closed the connection ..."). A SQL source runs its query on the first call.
     virtual Status next(LedgerRow *row) = 0;
-    virtual QString errorString() const = 0; // English: the CLI, the log
-    // The same in the window's language.
-    virtual QString errorText() const { return errorString(); }
+    virtual core::Sentence error() const = 0;
     // What is read, for messages: a path or a URL without any password.
     virtual QString description() const = 0;
     // The rows handed out so far.

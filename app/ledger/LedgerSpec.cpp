@@ -8,15 +8,27 @@
 
 namespace ledger {
 
-core::Result<LedgerSpec, QString> LedgerSpec::parse(const QString &text)
+namespace {
+
+// Why a ledger's settings are refused: the Reconcile tab's form shows it, the CLI the English.
+core::Sentence specSays(const char *source)
+{
+    return core::Sentence::translated("ledger::LedgerSpec", source);
+}
+
+} // namespace
+
+core::Result<LedgerSpec, core::Sentence> LedgerSpec::parse(const QString &text)
 {
     LedgerSpec s;
     if (text.startsWith(QLatin1String("sqlite://"))) {
         s.kind = Kind::Sqlite;
         s.path = text.mid(9);
         if (!s.path.startsWith(QLatin1Char('/')))
-            return core::err(QStringLiteral("a SQLite ledger is sqlite:///absolute/path/file.db "
-                                            "(three slashes)"));
+            return core::err(
+                specSays(QT_TRANSLATE_NOOP("ledger::LedgerSpec", "a SQLite ledger is "
+                                                                 "sqlite:///absolute/path/file.db "
+                                                                 "(three slashes)")));
         return s;
     }
     if (text.startsWith(QLatin1String("postgresql://"))
@@ -25,12 +37,15 @@ core::Result<LedgerSpec, QString> LedgerSpec::parse(const QString &text)
         // Said before anything else, and without repeating the URL: it holds a secret.
         const qsizetype at = text.indexOf(QLatin1Char('@'));
         if (!url.password().isEmpty() || (at >= 0 && text.left(at).count(QLatin1Char(':')) > 1))
-            return core::err(QStringLiteral("the ledger URL holds a password: give it with "
-                                            "--ledger-password-stdin, never in the URL"));
+            return core::err(specSays(QT_TRANSLATE_NOOP("ledger::LedgerSpec",
+                                                        "the ledger URL holds a password: give "
+                                                        "it with --ledger-password-stdin, never "
+                                                        "in the URL")));
         if (!url.isValid() || url.host().isEmpty() || url.userName().isEmpty()
             || url.path().size() < 2 || url.hasQuery() || url.hasFragment())
-            return core::err(QStringLiteral("a PostgreSQL ledger is "
-                                            "postgresql://user@host[:port]/database"));
+            return core::err(specSays(QT_TRANSLATE_NOOP("ledger::LedgerSpec",
+                                                        "a PostgreSQL ledger is "
+                                                        "postgresql://user@host[:port]/database")));
         s.kind = Kind::Postgres;
         s.host = url.host();
         s.user = url.userName();
@@ -39,8 +54,10 @@ core::Result<LedgerSpec, QString> LedgerSpec::parse(const QString &text)
         return s;
     }
     if (text.contains(QLatin1String("://")))
-        return core::err(QStringLiteral("a ledger is a .csv or .jsonl file, sqlite:///path or "
-                                        "postgresql://user@host:port/db"));
+        return core::err(
+            specSays(QT_TRANSLATE_NOOP("ledger::LedgerSpec", "a ledger is a .csv or .jsonl file, "
+                                                             "sqlite:///path or "
+                                                             "postgresql://user@host:port/db")));
     s.path = text;
     if (text.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive))
         s.kind = Kind::Csv;
@@ -48,9 +65,10 @@ core::Result<LedgerSpec, QString> LedgerSpec::parse(const QString &text)
              || text.endsWith(QLatin1String(".ndjson"), Qt::CaseInsensitive))
         s.kind = Kind::JsonLines;
     else
-        return core::err(QStringLiteral("%1: a ledger file ends in .csv or .jsonl (.ndjson); "
-                                        "a database is sqlite:///path or "
-                                        "postgresql://user@host:port/db")
+        return core::err(specSays(QT_TRANSLATE_NOOP("ledger::LedgerSpec",
+                                                    "%1: a ledger file ends in .csv or .jsonl "
+                                                    "(.ndjson); a database is sqlite:///path "
+                                                    "or postgresql://user@host:port/db"))
                              .arg(text));
     return s;
 }
@@ -69,13 +87,15 @@ QString LedgerSpec::description() const
     return {};
 }
 
-std::optional<QString> LedgerSpec::problem() const
+std::optional<core::Sentence> LedgerSpec::problem() const
 {
     if (!isSql() && (!query.isEmpty() || !table.isEmpty()))
-        return QStringLiteral("a query or a table applies to a SQLite or PostgreSQL ledger, not "
-                              "to a file");
+        return specSays(QT_TRANSLATE_NOOP("ledger::LedgerSpec",
+                                          "a query or a table applies to a SQLite or "
+                                          "PostgreSQL ledger, not to a file"));
     if (!query.isEmpty() && !table.isEmpty())
-        return QStringLiteral("give a query or a table, not both");
+        return specSays(
+            QT_TRANSLATE_NOOP("ledger::LedgerSpec", "give a query or a table, not both"));
     return std::nullopt;
 }
 
@@ -83,7 +103,7 @@ core::Result<std::unique_ptr<LedgerSource>, core::Sentence> openLedger(const Led
                                                                        const QString &password)
 {
     if (auto p = spec.problem())
-        return core::err(core::Sentence::plain(*p)); // settings the form checked before
+        return core::err(*p); // settings the form checked before
     switch (spec.kind) {
     case LedgerSpec::Kind::Csv:
         return CsvLedger::open(spec.path, spec.columns, spec.states);

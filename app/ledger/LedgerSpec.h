@@ -28,11 +28,11 @@ struct LedgerSpec
     StateMap states;
     int connectTimeoutSeconds = 10;
 
-    static core::Result<LedgerSpec, QString> parse(const QString &text);
+    static core::Result<LedgerSpec, core::Sentence> parse(const QString &text);
     QString description() const; // the path or URL, never a password
     bool isSql() const { return kind == Kind::Sqlite || kind == Kind::Postgres; }
     // A query or table given for a file ledger means nothing: the reason, or nullopt.
-    std::optional<QString> problem() const;
+    std::optional<core::Sentence> problem() const;
 };
 
 // Opens the ledger (a file checked and its header read; a database connected, read-only) so

@@ -82,7 +82,7 @@ core::Result<std::unique_ptr<LedgerSource>, core::Sentence> SqlLedger::open(cons
         // SQLite would wait on a FIFO and read a device: the same checks as every file input.
         const auto fd = core::openRegularFile(spec.path);
         if (!fd)
-            return core::err(fd.error().sentence());
+            return core::err(fd.error().message);
         ::close(fd.value());
     }
     std::unique_ptr<SqlLedger> l(
@@ -280,12 +280,13 @@ bool SqlLedger::advance(Status *status)
     }
 }
 
-core::Result<QByteArray, QString> SqlLedger::cell(int index, const QString &name,
-                                                  qint64 *timeMs) const
+core::Result<QByteArray, core::Sentence> SqlLedger::cell(int index, const QString &name,
+                                                         qint64 *timeMs) const
 {
     const QVariant v = m_query->value(index);
     if (v.isNull())
-        return core::err(QStringLiteral("\"%1\" is NULL").arg(name));
+        return core::err(
+            sqlSays(QT_TRANSLATE_NOOP("ledger::SqlLedger", "\"%1\" is NULL")).arg(name));
     if (timeMs && v.metaType().id() == QMetaType::QDateTime) {
         *timeMs = v.toDateTime().toMSecsSinceEpoch();
         return QByteArray();
@@ -316,7 +317,7 @@ LedgerSource::Status SqlLedger::next(LedgerRow *row)
           std::tuple{m_state, &m_spec.columns.state, &raw.state}}) {
         auto value = cell(at, *name, nullptr);
         if (!value) {
-            m_error = atRow(number, core::Sentence::plain(value.error()));
+            m_error = atRow(number, value.error());
             return Status::Error;
         }
         *out = value.value();
@@ -324,7 +325,7 @@ LedgerSource::Status SqlLedger::next(LedgerRow *row)
     if (m_time >= 0) {
         auto value = cell(m_time, m_spec.columns.time, &timeMs);
         if (!value) {
-            m_error = atRow(number, core::Sentence::plain(value.error()));
+            m_error = atRow(number, value.error());
             return Status::Error;
         }
         if (timeMs == NoTime)

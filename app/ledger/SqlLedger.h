@@ -27,8 +27,7 @@ public:
     ~SqlLedger() override;
 
     Status next(LedgerRow *row) override;
-    QString errorString() const override { return m_error.english; }
-    QString errorText() const override { return m_error.text; }
+    core::Sentence error() const override { return m_error; }
     QString description() const override { return m_spec.description(); }
     bool hasTime() const override { return !m_spec.columns.time.isEmpty(); }
     // The query as sent (for messages and tests).
@@ -46,7 +45,8 @@ private:
     bool advance(Status *status);
     QString scrubbed(const class QSqlError &e) const; // the driver's words, password removed
     Status fail(const core::Sentence &what, const class QSqlError &e);
-    core::Result<QByteArray, QString> cell(int index, const QString &name, qint64 *timeMs) const;
+    core::Result<QByteArray, core::Sentence> cell(int index, const QString &name,
+                                                  qint64 *timeMs) const;
 
     LedgerSpec m_spec;
     QString m_connection;

@@ -154,7 +154,7 @@ ProfileStore::save(const ConnectionProfile &profile, const QString &previousName
     // No secret is in it, but hosts, users, bastions and ledgers are nobody else's business:
     // private before the write, like every file the console writes.
     if (auto privateFile = core::makeFilePrivate(m_settings->fileName()); !privateFile)
-        return QList<ProfileProblem>{{QStringLiteral("name"), privateFile.error()}};
+        return QList<ProfileProblem>{{QStringLiteral("name"), privateFile.error().text}};
     m_settings->remove(groupFor(profile.name)); // drop keys of an older format
     m_settings->beginGroup(groupFor(profile.name));
     write(*m_settings, profile);

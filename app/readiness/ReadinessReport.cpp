@@ -218,7 +218,7 @@ core::Sentence ReadinessReport::writeMarkdown(const QString &path) const
                                                             "%1 as PNG"))
                     .arg(dir.filePath(relative));
             if (auto written = core::writePrivateFile(dir.filePath(relative), png); !written)
-                return core::Sentence::plain(written.error());
+                return written.error();
             imagePaths << relative;
         }
     }

@@ -39,7 +39,7 @@ struct RunOutcome
             return redisError;
         if (ledger.end == ledger::ReadOutcome::End::Cancelled)
             return QStringLiteral("cancelled after %1 ledger rows").arg(ledger.rows);
-        return ledger.error;
+        return ledger.error.english;
     }
 };
 

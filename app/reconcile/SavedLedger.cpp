@@ -38,7 +38,7 @@ core::Result<ledger::LedgerSpec, QString> savedLedgerSpec(const profiles::Ledger
     const QString where = p.field == Field::Columns  ? QStringLiteral("the saved ledger's columns")
                           : p.field == Field::States ? QStringLiteral("the saved ledger's states")
                                                      : QStringLiteral("the saved ledger");
-    return core::err(QStringLiteral("%1: %2").arg(where, p.why));
+    return core::err(QStringLiteral("%1: %2").arg(where, p.why.english));
 }
 
 } // namespace reconcile

@@ -12,7 +12,7 @@ struct LedgerSettingsProblem
 {
     enum class Field { Source, Query, Columns, States };
     Field field = Field::Source;
-    QString why;
+    core::Sentence why;
 };
 
 // Ledger settings (a profile's, or the Reconcile tab's fields) as a spec to open: the source,

@@ -292,14 +292,12 @@ void SentinelResolver::finishDisagreed(const core::Sentence &why)
     ResolveError e;
     e.failure = ResolveFailure::SentinelsDisagree;
     e.answers = m_answers;
-    const core::Sentence whole =
+    e.message =
         resolverSaid(QT_TR_NOOP("not proven which node is the primary of '%1': the sentinels "
                                 "name %2, each says master, and their configurations do not "
                                 "tell which is newer (%3); a failover may be under way, ask "
                                 "again in a few seconds. Sentinels: %4"))
             .arg(m_config.masterName, core::joined(nodes, QStringLiteral(", ")), why, eachAnswer());
-    e.message = whole.english;
-    e.messageText = whole.text;
     emit failed(e);
 }
 
@@ -358,10 +356,7 @@ void SentinelResolver::finishFailed()
         e.failure = ResolveFailure::NoSentinelReachable;
         said = resolverSaid(QT_TR_NOOP("no sentinel could be reached"));
     }
-    const core::Sentence whole =
-        resolverSaid(QT_TR_NOOP("%1. Sentinels: %2")).arg(said, eachAnswer());
-    e.message = whole.english;
-    e.messageText = whole.text;
+    e.message = resolverSaid(QT_TR_NOOP("%1. Sentinels: %2")).arg(said, eachAnswer());
     emit failed(e);
 }
 

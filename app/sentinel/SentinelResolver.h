@@ -69,8 +69,7 @@ struct Resolution
 struct ResolveError
 {
     ResolveFailure failure = ResolveFailure::NoSentinelReachable;
-    QString message;     // one sentence, then each sentinel's answer; never a password
-    QString messageText; // the same in the window's language
+    core::Sentence message; // one sentence, then each sentinel's answer; never a password
     QList<SentinelAnswer> answers;
 };
 

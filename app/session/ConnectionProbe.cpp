@@ -69,12 +69,7 @@ void ConnectionProbe::onReady(quint64 generation)
             return;
         const double latencyMs = double(timer->nsecsElapsed()) / 1e6;
         if (!pong.ok()) {
-            finish(generation,
-                   ProbeFailure{
-                       pong.error().kind == redis::RedisError::Kind::Server
-                           ? ProbeFailure::Kind::Server
-                           : ProbeFailure::Kind::Timeout,
-                       QStringLiteral("PING failed: %1").arg(pong.error().readFailure().english)});
+            finish(generation, probeCommandFailed(QStringLiteral("PING"), pong.error()));
             return;
         }
         m_client->sendBatch(probeCommands(m_profile), this,

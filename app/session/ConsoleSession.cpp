@@ -80,9 +80,10 @@ void ConsoleSession::watchTunnel()
     if (!m_tunnel)
         return;
     connect(m_tunnel.get(), &ssh::SshTunnel::died, this,
-            [this](const ssh::SshError &e) { emit tunnelDied(e.message, e.messageText); });
-    connect(m_tunnel.get(), &ssh::SshTunnel::failed, this,
-            [this](const ssh::SshError &e) { emit tunnelFailed(e.message, e.messageText); });
+            [this](const ssh::SshError &e) { emit tunnelDied(e.message.english, e.message.text); });
+    connect(m_tunnel.get(), &ssh::SshTunnel::failed, this, [this](const ssh::SshError &e) {
+        emit tunnelFailed(e.message.english, e.message.text);
+    });
     connect(m_tunnel.get(), &ssh::SshTunnel::established, this, [this] {
         // Only a tunnel this session saw die comes back here: reopen through it now rather
         // than at each connection's next backoff step.
@@ -114,7 +115,7 @@ void ConsoleSession::followSentinels(sentinel::ResolverConfig config)
     connect(m_sentinel.get(), &sentinel::SentinelWatcher::reresolveFailed, this,
             [this](const sentinel::ResolveError &e) {
                 m_askingSentinels = false;
-                emit sentinelCheckFailed(e.message, e.messageText);
+                emit sentinelCheckFailed(e.message.english, e.message.text);
             });
     // The sentinels' message can be missed (a subscription not up yet, a sentinel
     // restarting): what the connections meet is asked about too.

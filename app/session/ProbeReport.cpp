@@ -14,6 +14,12 @@ namespace {
 const char *const DeductFunction = "inventory_deduct_v1";
 const char *const Context = "session::ProbeReport";
 
+// Why a probe failed: the connection test shows it, ping prints the English.
+core::Sentence probeSays(const char *source)
+{
+    return core::Sentence::translated("session::ProbeFailure", source);
+}
+
 // The connection test's rows are translated in the window; the CLI (ping) prints the English.
 // toJson() and the fields it writes (detail, failure, verdict) stay English.
 struct ProbeText
@@ -298,6 +304,14 @@ QString englishFailureHeadline(ProbeFailure::Kind k)
     return headline(k, core::Wording::English);
 }
 
+ProbeFailure probeCommandFailed(const QString &command, const redis::RedisError &error)
+{
+    return ProbeFailure{error.kind == redis::RedisError::Kind::Server ? ProbeFailure::Kind::Server
+                                                                      : ProbeFailure::Kind::Timeout,
+                        probeSays(QT_TRANSLATE_NOOP("session::ProbeFailure", "%1 failed: %2"))
+                            .arg(command, error.readFailure())};
+}
+
 ProbeFailure classifyConnectionFailure(redis::ConnectFailure failure, const QString &detail,
                                        bool tls, const QString &detailText)
 {
@@ -338,18 +352,15 @@ ProbeFailure classifyConnectionFailure(redis::ConnectFailure failure, const QStr
         break;
     }
     core::Sentence why =
-        detail.isEmpty() ? core::Sentence::translated(
-            "session::ProbeFailure",
-            QT_TRANSLATE_NOOP("session::ProbeFailure", "the connection failed"))
-                         : core::Sentence{detail, detailText.isEmpty() ? detail : detailText};
+        detail.isEmpty()
+            ? probeSays(QT_TRANSLATE_NOOP("session::ProbeFailure", "the connection failed"))
+            : core::Sentence{detail, detailText.isEmpty() ? detail : detailText};
     if (tls && (kind == K::Timeout || kind == K::Protocol))
-        why = core::Sentence::translated(
-                  "session::ProbeFailure",
-                  QT_TRANSLATE_NOOP("session::ProbeFailure",
-                                    "%1; TLS is on: check that the server speaks TLS on this "
-                                    "port (redis:// for plain text)"))
+        why = probeSays(QT_TRANSLATE_NOOP("session::ProbeFailure",
+                                          "%1; TLS is on: check that the server speaks TLS on "
+                                          "this port (redis:// for plain text)"))
                   .arg(why);
-    return ProbeFailure{kind, why.english, why.text};
+    return ProbeFailure{kind, why};
 }
 
 QList<redis::Command> probeCommands(const profiles::ConnectionProfile &profile)
@@ -411,20 +422,18 @@ core::Result<ProbeReport, ProbeFailure> decodeProbe(const profiles::ConnectionPr
     const QStringList users = dryRunUsers(profile);
     if (r.size() != 4 + 2 * users.size())
         return ProbeFailure{ProbeFailure::Kind::Other,
-                            QStringLiteral("probe: wrong number of replies")};
+                            probeSays(QT_TRANSLATE_NOOP("session::ProbeFailure",
+                                                        "probe: wrong number of replies"))};
     QHash<QByteArray, QByteArray> info;
     for (int i = 0; i < 3; ++i) {
         if (!r[i].ok()) {
-            const auto &e = r[i].error();
-            return ProbeFailure{e.kind == redis::RedisError::Kind::Server
-                                    ? ProbeFailure::Kind::Server
-                                    : ProbeFailure::Kind::Timeout,
-                                QStringLiteral("INFO failed: %1").arg(e.readFailure().english)};
+            return probeCommandFailed(QStringLiteral("INFO"), r[i].error());
         }
         const auto text = r[i]->string();
         if (!text)
-            return ProbeFailure{ProbeFailure::Kind::Other,
-                                QStringLiteral("INFO: %1").arg(text.error().message.english)};
+            return ProbeFailure{
+                ProbeFailure::Kind::Other,
+                core::Sentence::plain(QStringLiteral("INFO: %1")).arg(text.error().message)};
         info.insert(overview::parseInfo(*text));
     }
     ProbeReport report;

@@ -4,6 +4,7 @@
 #include "redis/ConnectionOptions.h"
 
 #include "core/Result.h"
+#include "core/Wording.h"
 #include "overview/ServerIdentity.h"
 #include "profiles/ConnectionProfile.h"
 #include "redis/RespCodec.h"
@@ -87,16 +88,14 @@ struct ProbeFailure
         Other,
     };
     ProbeFailure() = default;
-    ProbeFailure(Kind k, QString english, QString text = {})
+    ProbeFailure(Kind k, core::Sentence why)
         : kind(k)
-        , message(std::move(english))
-        , messageText(std::move(text))
+        , message(std::move(why))
     {}
 
     Kind kind = Kind::Other;
-    QString message;     // never contains the password; English (the CLI, --json, the log)
-    QString messageText; // the same in the window's language (message when empty)
-    QString text() const { return messageText.isEmpty() ? message : messageText; }
+    // Never contains the password; .english for the CLI, --json and the log.
+    core::Sentence message;
 };
 QString failureKindName(ProbeFailure::Kind k); // host-not-found, refused, ...
 // "wrong user name or password", ...: translated in the window, English in the CLI.
@@ -107,6 +106,10 @@ using ProbeResult = core::Result<ProbeReport, ProbeFailure>;
 
 // Maps the transport's connection failure text (RedisClient::stateDetail().english) to a kind. With
 // TLS on, a silent server may be a plain-text port: the message says so.
+// A probe command the server answered with an error (Server), or never answered (Timeout):
+// "PING failed: ...".
+ProbeFailure probeCommandFailed(const QString &command, const redis::RedisError &error);
+
 // From the transport's typed failure; the detail text becomes the message, and detailText
 // (RedisClient::stateDetail().text) its copy in the window's language.
 ProbeFailure classifyConnectionFailure(redis::ConnectFailure failure, const QString &detail,

@@ -82,8 +82,9 @@ void applyReleaseFailure(ProbeReport &report, const QString &releaseUser,
 {
     report.release = ReleaseLogin{
         true, false, releaseUser,
-        QStringLiteral("%1 (%2)").arg(englishFailureHeadline(failure.kind), failure.message),
-        QStringLiteral("%1 (%2)").arg(failureHeadline(failure.kind), failure.text())};
+        QStringLiteral("%1 (%2)").arg(englishFailureHeadline(failure.kind),
+                                      failure.message.english),
+        QStringLiteral("%1 (%2)").arg(failureHeadline(failure.kind), failure.message.text)};
 }
 
 } // namespace session

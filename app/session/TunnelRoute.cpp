@@ -15,7 +15,7 @@ redis::Route tunnelRoute(std::shared_ptr<ssh::SshTunnel> tunnel)
             detour.failure = QStringLiteral("cannot reach %1:%2 through %3: %4")
                                  .arg(host)
                                  .arg(port)
-                                 .arg(detour.through, local.error().message);
+                                 .arg(detour.through, local.error().message.english);
             return detour;
         }
         detour.localHost = QStringLiteral("127.0.0.1");

@@ -41,23 +41,14 @@ struct HostKeyInfo
 struct SshError
 {
     SshFailure kind = SshFailure::None;
-    QString message;     // what happened and what to do next, English (the CLI, the log)
-    QString messageText; // the same for the window, in its language
-    HostKeyInfo hostKey; // HostKeyUnknown, HostKeyChanged, TrustRefused
-    QString sshOutput;   // the last lines ssh wrote, for a details pane (no secrets in them)
+    core::Sentence message; // what happened and what to do next
+    HostKeyInfo hostKey;    // HostKeyUnknown, HostKeyChanged, TrustRefused
+    QString sshOutput;      // the last lines ssh wrote, for a details pane (no secrets in them)
 
-    core::Sentence why() const { return {message, messageText}; }
-    void say(const core::Sentence &s)
-    {
-        message = s.english;
-        messageText = s.text;
-    }
+    const core::Sentence &why() const { return message; }
+    void say(const core::Sentence &s) { message = s; }
     // Appends a whole sentence of its own to both copies.
-    void add(const core::Sentence &s)
-    {
-        message += QLatin1Char(' ') + s.english;
-        messageText += QLatin1Char(' ') + s.text;
-    }
+    void add(const core::Sentence &s) { message = core::joined({message, s}, QStringLiteral(" ")); }
 
     bool isHostKeyProblem() const
     {

@@ -115,8 +115,8 @@ static bool namesHost(const QByteArray &line, const QString &host)
     return false;
 }
 
-core::Result<bool, QString> appendKnownHost(const QString &file, const QByteArray &line,
-                                            const QString &replaceHost)
+core::Result<bool, core::Sentence> appendKnownHost(const QString &file, const QByteArray &line,
+                                                   const QString &replaceHost)
 {
     QByteArray kept;
     if (QFile::exists(file)) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/Result.h"
+#include "core/Wording.h"
 
 #include <QByteArray>
 #include <QString>
@@ -54,8 +55,8 @@ bool isSha256Fingerprint(const QString &text);
 
 // Appends `line` to the known_hosts file atomically (a temporary file renamed into place,
 // 0600), first dropping the lines naming `replaceHost` when it is not empty.
-core::Result<bool, QString> appendKnownHost(const QString &file, const QByteArray &line,
-                                            const QString &replaceHost = {});
+core::Result<bool, core::Sentence> appendKnownHost(const QString &file, const QByteArray &line,
+                                                   const QString &replaceHost = {});
 
 // The text of line `number` (1-based) of a file, empty when there is none.
 QByteArray fileLine(const QString &file, int number);

@@ -173,7 +173,7 @@ core::Result<bool, SshError> SshTunnel::prepare()
                                                "name: set INVENTORY_DATA_DIR to another "
                                                "directory.")));
     if (auto dir = core::makePrivateDirectory(QFileInfo(m_knownHosts).path()); !dir)
-        return makeError(SshFailure::RuntimeDirectory, core::Sentence::plain(dir.error()));
+        return makeError(SshFailure::RuntimeDirectory, dir.error());
     QStringList lines{
         QStringLiteral("# Written by Inventory Console for one SSH session, removed when it "
                        "ends. Nothing secret is in it."),
@@ -216,7 +216,7 @@ core::Result<bool, SshError> SshTunnel::prepare()
     if (auto written =
             core::writePrivateFile(m_config, lines.join(QLatin1Char('\n')).toUtf8() + '\n');
         !written)
-        return makeError(SshFailure::RuntimeDirectory, core::Sentence::plain(written.error()));
+        return makeError(SshFailure::RuntimeDirectory, written.error());
     return true;
 }
 
@@ -391,7 +391,7 @@ void SshTunnel::masterFinished()
                                    ? tunnelSaid(QT_TR_NOOP("a signal"))
                                    : core::Sentence::plain(QString::number(m_master->exitCode()))),
                       m_output.mid(qMax(0, int(m_output.size()) - 12)).join(QLatin1Char('\n')));
-        qCWarning(lcSsh) << "SSH tunnel died:" << m_error.message;
+        qCWarning(lcSsh) << "SSH tunnel died:" << m_error.message.english;
         emit died(m_error);
     }
 }
@@ -400,7 +400,8 @@ void SshTunnel::fail(SshError error)
 {
     m_askpass.close();
     m_error = std::move(error);
-    qCWarning(lcSsh) << "SSH tunnel failed:" << failureName(m_error.kind) << m_error.message;
+    qCWarning(lcSsh) << "SSH tunnel failed:" << failureName(m_error.kind)
+                     << m_error.message.english;
     emit failed(m_error);
 }
 
@@ -596,7 +597,7 @@ core::Result<bool, SshError> SshTunnel::trustHostKey(const QString &fingerprint,
         const QString host = QString::fromUtf8(line.trimmed().split(' ').value(0));
         if (auto written = appendKnownHost(m_knownHosts, line, changed ? host : QString());
             !written)
-            return makeError(SshFailure::RuntimeDirectory, core::Sentence::plain(written.error()));
+            return makeError(SshFailure::RuntimeDirectory, written.error());
         qCInfo(lcSsh) << "trusted the host key of" << host << fingerprint;
         m_error = {};
         return true;

@@ -1064,6 +1064,33 @@
     </message>
 </context>
 <context>
+    <name>core::DataPaths</name>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot make %1 private: %2</source>
+        <translation>无法将 %1 设为私有：%2</translation>
+    </message>
+    <message>
+        <source>cannot make %1 private: not a regular file</source>
+        <translation>无法将 %1 设为私有：它不是普通文件</translation>
+    </message>
+    <message>
+        <source>cannot create %1: %2</source>
+        <translation>无法创建 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot create %1: not a directory</source>
+        <translation>无法创建 %1：它不是目录</translation>
+    </message>
+    <message>
+        <source>cannot make %1 private: it is not open</source>
+        <translation>无法将 %1 设为私有：它没有打开</translation>
+    </message>
+</context>
+<context>
     <name>core::RegularFile</name>
     <message>
         <source>cannot read %1: %2</source>
@@ -1100,6 +1127,29 @@
     <message>
         <source>cannot read %1: not a regular file (%2)</source>
         <translation>无法读取 %1：不是普通文件（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>demo::DemoLedger</name>
+    <message>
+        <source>%1 exists already: the demo ledger is never written over</source>
+        <translation>%1 已存在：演示订单账从不覆盖已有文件</translation>
+    </message>
+    <message>
+        <source>the demo database has %1 receipts; seed it first</source>
+        <translation>演示数据库只有 %1 条回执；请先写入演示数据</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 失败：%2</translation>
+    </message>
+    <message>
+        <source>an error reply</source>
+        <translation>一个错误应答</translation>
+    </message>
+    <message>
+        <source>cannot write the demo ledger %1: %2</source>
+        <translation>无法写入演示订单账 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -1151,6 +1201,25 @@
     <message>
         <source>has a %1 h TTL: when it expires, deductions return {-2, 0}</source>
         <translation>带有 %1 小时的 TTL：过期后扣减会返回 {-2, 0}</translation>
+    </message>
+</context>
+<context>
+    <name>demo::DemoSeeder</name>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 失败：%2</translation>
+    </message>
+    <message>
+        <source>refusing to seed: the database already holds %1 keys</source>
+        <translation>拒绝写入演示数据：数据库中已有 %1 个键</translation>
+    </message>
+    <message>
+        <source>the embedded library inventory_lib_v1.lua is missing</source>
+        <translation>缺少内置函数库 inventory_lib_v1.lua</translation>
+    </message>
+    <message>
+        <source>unexpected FCALL reply %1</source>
+        <translation>意外的 FCALL 应答 %1</translation>
     </message>
 </context>
 <context>
@@ -2201,6 +2270,38 @@
     <message>
         <source>line %1: truncated or corrupt record skipped (%2)</source>
         <translation>第 %1 行：记录被截断或已损坏，已跳过（%2）</translation>
+    </message>
+    <message>
+        <source>the audit log at %1 could not be written: %2</source>
+        <translation>无法写入位于 %1 的审计日志：%2</translation>
+    </message>
+    <message>
+        <source>it is a symbolic link; the audit log is written only to a regular file</source>
+        <translation>它是符号链接；审计日志只写入普通文件</translation>
+    </message>
+    <message>
+        <source>cannot open it (%1)</source>
+        <translation>无法打开它（%1）</translation>
+    </message>
+    <message>
+        <source>it is not a regular file</source>
+        <translation>它不是普通文件</translation>
+    </message>
+    <message>
+        <source>the record was written only in part (%1)</source>
+        <translation>记录只写入了一部分（%1）</translation>
+    </message>
+    <message>
+        <source>no space written</source>
+        <translation>未写入任何字节</translation>
+    </message>
+    <message>
+        <source>fsync failed (%1)</source>
+        <translation>fsync 失败（%1）</translation>
+    </message>
+    <message>
+        <source>%1. Nothing was sent: a write is sent only once its audit record is on disk. Fix the audit log (permissions, free space), then try again</source>
+        <translation>%1。未发送任何内容：写操作只在其审计记录落盘后才发送。请修复审计日志（权限、剩余空间），然后重试</translation>
     </message>
 </context>
 <context>
@@ -3435,7 +3536,7 @@
     <name>ledger::LedgerReader</name>
     <message>
         <source>could not read the ledger %1: %2 after %3 rows</source>
-        <translation>无法读取台账 %1：%2（已读 %3 行）</translation>
+        <translation>无法读取订单账 %1：%2（已读 %3 行）</translation>
     </message>
 </context>
 <context>
@@ -3462,11 +3563,50 @@
     </message>
     <message>
         <source>the state %1 is not one this ledger maps (%2; --ledger-states maps others)</source>
-        <translation>状态 %1 不在此台账的映射中（%2；可用 --ledger-states 映射其他状态）</translation>
+        <translation>状态 %1 不在此订单账的映射中（%2；可用 --ledger-states 映射其他状态）</translation>
     </message>
     <message>
         <source>the time %1 is neither ISO 8601 with a zone nor whole seconds since 1970</source>
         <translation>时间 %1 既不是带时区的 ISO 8601，也不是自 1970 年起的整秒数</translation>
+    </message>
+    <message>
+        <source>column mapping &quot;%1&quot;: give field=column, the fields being order_id, sku, quantity, state and time</source>
+        <translation>列映射“%1”：请写成 字段=列，字段为 order_id、sku、quantity、state 和 time</translation>
+    </message>
+    <message>
+        <source>state mapping &quot;%1&quot;: give ledger_state=state, the states being committed, cancelled, failed and pending</source>
+        <translation>状态映射“%1”：请写成 订单账状态=状态，状态为 committed、cancelled、failed 和 pending</translation>
+    </message>
+</context>
+<context>
+    <name>ledger::LedgerSpec</name>
+    <message>
+        <source>a SQLite ledger is sqlite:///absolute/path/file.db (three slashes)</source>
+        <translation>SQLite 订单账的写法是 sqlite:///absolute/path/file.db（三个斜杠）</translation>
+    </message>
+    <message>
+        <source>the ledger URL holds a password: give it with --ledger-password-stdin, never in the URL</source>
+        <translation>订单账 URL 中含有密码：请用 --ledger-password-stdin 提供，绝不能写在 URL 中</translation>
+    </message>
+    <message>
+        <source>a PostgreSQL ledger is postgresql://user@host[:port]/database</source>
+        <translation>PostgreSQL 订单账的写法是 postgresql://user@host[:port]/database</translation>
+    </message>
+    <message>
+        <source>a ledger is a .csv or .jsonl file, sqlite:///path or postgresql://user@host:port/db</source>
+        <translation>订单账是 .csv 或 .jsonl 文件、sqlite:///path 或 postgresql://user@host:port/db</translation>
+    </message>
+    <message>
+        <source>%1: a ledger file ends in .csv or .jsonl (.ndjson); a database is sqlite:///path or postgresql://user@host:port/db</source>
+        <translation>%1：订单账文件以 .csv 或 .jsonl（.ndjson）结尾；数据库写作 sqlite:///path 或 postgresql://user@host:port/db</translation>
+    </message>
+    <message>
+        <source>a query or a table applies to a SQLite or PostgreSQL ledger, not to a file</source>
+        <translation>查询或表只适用于 SQLite 或 PostgreSQL 订单账，不适用于文件</translation>
+    </message>
+    <message>
+        <source>give a query or a table, not both</source>
+        <translation>请给出查询或表，不要同时给出两者</translation>
     </message>
 </context>
 <context>
@@ -3481,15 +3621,15 @@
     </message>
     <message>
         <source>cannot open the ledger %1: %2</source>
-        <translation>无法打开台账 %1：%2</translation>
+        <translation>无法打开订单账 %1：%2</translation>
     </message>
     <message>
         <source>cannot open the ledger %1 read-only: %2</source>
-        <translation>无法以只读方式打开台账 %1：%2</translation>
+        <translation>无法以只读方式打开订单账 %1：%2</translation>
     </message>
     <message>
         <source>cannot open the ledger %1 read-only: the server says transaction_read_only is &quot;%2&quot;; nothing was read</source>
-        <translation>无法以只读方式打开台账 %1：服务器报告 transaction_read_only 为“%2”；未读取任何内容</translation>
+        <translation>无法以只读方式打开订单账 %1：服务器报告 transaction_read_only 为“%2”；未读取任何内容</translation>
     </message>
     <message>
         <source>cannot read %1: %2</source>
@@ -3497,19 +3637,19 @@
     </message>
     <message>
         <source>the ledger query was refused: the session is read-only (this console never writes to a ledger; the server said: %1)</source>
-        <translation>台账查询被拒绝：会话为只读（本控制台从不写入台账；服务器的原话：%1）</translation>
+        <translation>订单账查询被拒绝：会话为只读（本控制台从不写入订单账；服务器的原话：%1）</translation>
     </message>
     <message>
         <source>the ledger query was refused: the database is opened read-only (this console never writes to a ledger; SQLite said: %1)</source>
-        <translation>台账查询被拒绝：数据库以只读方式打开（本控制台从不写入台账；SQLite 的原话：%1）</translation>
+        <translation>订单账查询被拒绝：数据库以只读方式打开（本控制台从不写入订单账；SQLite 的原话：%1）</translation>
     </message>
     <message>
         <source>the ledger query failed</source>
-        <translation>台账查询失败</translation>
+        <translation>订单账查询失败</translation>
     </message>
     <message>
         <source>the ledger query was refused: it must be one SELECT, read through a cursor (this console never writes to a ledger; the server said: %1)</source>
-        <translation>台账查询被拒绝：必须是一条通过游标读取的 SELECT（本控制台从不写入台账；服务器的原话：%1）</translation>
+        <translation>订单账查询被拒绝：必须是一条通过游标读取的 SELECT（本控制台从不写入订单账；服务器的原话：%1）</translation>
     </message>
     <message>
         <source>row %1</source>
@@ -3518,6 +3658,10 @@
     <message>
         <source>the query&apos;s result has no column &quot;%1&quot; (it has: %2; --ledger-columns maps others)</source>
         <translation>查询结果中没有列“%1”（现有列：%2；可用 --ledger-columns 映射其他列）</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is NULL</source>
+        <translation>“%1”为 NULL</translation>
     </message>
 </context>
 <context>
@@ -4864,6 +5008,14 @@ Run inventory-console --help for the options.</source>
     <message>
         <source>%1; TLS is on: check that the server speaks TLS on this port (redis:// for plain text)</source>
         <translation>%1；已启用 TLS：请检查服务器在此端口上是否使用 TLS（明文请用 redis://）</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 失败：%2</translation>
+    </message>
+    <message>
+        <source>probe: wrong number of replies</source>
+        <translation>探测：应答数量不对</translation>
     </message>
 </context>
 <context>

@@ -48,7 +48,7 @@ Round runRound(testsupport::SentinelGroup &group, QCoreApplication &app)
     config.masterName = QStringLiteral("mymaster");
     const auto first = sentinel::resolveBlocking(config);
     if (!first.ok()) {
-        out.error = first.error().message;
+        out.error = first.error().message.english;
         return out;
     }
     sentinel::SentinelWatcher watcher(config, first->primary);

@@ -74,7 +74,7 @@ private slots:
     void defaultUser()
     {
         const auto r = ConnectionProbe::run(profileFor(m_redis.options()), {});
-        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message.english));
         QCOMPARE(r->server.label(), testsupport::serverLabel(*m_admin));
         QCOMPARE(r->server.mode, QStringLiteral("standalone"));
         QCOMPARE(r->roleLabel(), QStringLiteral("primary"));
@@ -96,7 +96,7 @@ private slots:
         p.username = QStringLiteral("caller");
         p.releaseUsername = QStringLiteral("release");
         const auto r = ConnectionProbe::run(p, QStringLiteral("callerpw"));
-        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message.english));
         QCOMPARE(r->user, QStringLiteral("caller"));
         QCOMPARE(r->permissions.size(), 4);
         QCOMPARE(find(*r, "caller", false)->verdict, Verdict::Allowed);
@@ -116,7 +116,7 @@ private slots:
         ConnectionProfile p = profileFor(m_redis.options());
         p.username = QStringLiteral("caller");
         const auto r = ConnectionProbe::run(p, {});
-        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message.english));
         QCOMPARE(r->user, QStringLiteral("caller"));
         p.username = QStringLiteral("no-such-user");
         const auto bad = ConnectionProbe::run(p, {});
@@ -141,7 +141,7 @@ private slots:
         ConnectionProfile p = profileFor(m_redis.options());
         p.username = QStringLiteral("limited");
         const auto r = ConnectionProbe::run(p, QStringLiteral("limitedpw"));
-        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message.english));
         QCOMPARE(r->user, QStringLiteral("limited"));
         QCOMPARE(r->permissions.size(), 2);
         for (const auto &c : r->permissions) {
@@ -162,7 +162,7 @@ private slots:
         p.username = QStringLiteral("limited");
         p.releaseUsername = QStringLiteral("deployer");
         auto r = ConnectionProbe::run(p, QStringLiteral("limitedpw"), QStringLiteral("deployerpw"));
-        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message.english));
         QVERIFY(r->release.tried);
         QVERIFY2(r->release.ok, qPrintable(r->release.failure));
         // The limited user's checks, unknown when asked by itself, are answered.
@@ -207,7 +207,8 @@ private slots:
         const auto r = ConnectionProbe::run(p, {});
         QVERIFY(!r.ok());
         QCOMPARE(r.error().kind, ProbeFailure::Kind::Refused);
-        QVERIFY2(r.error().message.contains(QLatin1String("port")), qPrintable(r.error().message));
+        QVERIFY2(r.error().message.english.contains(QLatin1String("port")),
+                 qPrintable(r.error().message.english));
     }
 
     // A name server that answers "no such name": the name is wrong.
@@ -220,8 +221,8 @@ private slots:
         const auto r = probeUnknownName();
         QVERIFY(!r.ok());
         QCOMPARE(r.error().kind, ProbeFailure::Kind::HostNotFound);
-        QVERIFY2(r.error().message.contains(QLatin1String("check the host name")),
-                 qPrintable(r.error().message));
+        QVERIFY2(r.error().message.english.contains(QLatin1String("check the host name")),
+                 qPrintable(r.error().message.english));
         QVERIFY(resolver.answered() > 0); // asked here, not through the machine's resolver
     }
 
@@ -233,10 +234,11 @@ private slots:
         const auto r = probeUnknownName();
         QVERIFY(!r.ok());
         QCOMPARE(r.error().kind, ProbeFailure::Kind::ResolverUnreachable);
-        QVERIFY2(r.error().message.contains(QLatin1String("name server could not be reached")),
-                 qPrintable(r.error().message));
-        QVERIFY2(!r.error().message.contains(QLatin1String("not found")),
-                 qPrintable(r.error().message));
+        QVERIFY2(
+            r.error().message.english.contains(QLatin1String("name server could not be reached")),
+            qPrintable(r.error().message.english));
+        QVERIFY2(!r.error().message.english.contains(QLatin1String("not found")),
+                 qPrintable(r.error().message.english));
         QCOMPARE(session::failureKindName(r.error().kind), QStringLiteral("resolver-unreachable"));
     }
 
@@ -247,10 +249,10 @@ private slots:
         const auto r = ConnectionProbe::run(p, QStringLiteral("not-the-password"));
         QVERIFY(!r.ok());
         QCOMPARE(r.error().kind, ProbeFailure::Kind::Authentication);
-        QVERIFY2(r.error().message.contains(QLatin1String("WRONGPASS")),
-                 qPrintable(r.error().message));
-        QVERIFY(r.error().message.contains(QLatin1String("user name and password")));
-        QVERIFY(!r.error().message.contains(QLatin1String("not-the-password")));
+        QVERIFY2(r.error().message.english.contains(QLatin1String("WRONGPASS")),
+                 qPrintable(r.error().message.english));
+        QVERIFY(r.error().message.english.contains(QLatin1String("user name and password")));
+        QVERIFY(!r.error().message.english.contains(QLatin1String("not-the-password")));
     }
 
     void passwordRequired()
@@ -262,7 +264,7 @@ private slots:
         QCOMPARE(r.error().kind, ProbeFailure::Kind::PasswordRequired);
         const auto ok =
             ConnectionProbe::run(profileFor(locked.options()), QStringLiteral("lockedpw"));
-        QVERIFY2(ok.ok(), ok.ok() ? "" : qPrintable(ok.error().message));
+        QVERIFY2(ok.ok(), ok.ok() ? "" : qPrintable(ok.error().message.english));
     }
 
     void tls()
@@ -270,7 +272,7 @@ private slots:
         testsupport::TlsRedis server;
         QVERIFY2(server.start(), qPrintable(server.errorString()));
         const auto ok = ConnectionProbe::run(profileFor(server.options()), {});
-        QVERIFY2(ok.ok(), ok.ok() ? "" : qPrintable(ok.error().message));
+        QVERIFY2(ok.ok(), ok.ok() ? "" : qPrintable(ok.error().message.english));
         QVERIFY(ok->tls);
 
         ConnectionProfile wrongCa = profileFor(server.options());
@@ -278,15 +280,15 @@ private slots:
         const auto bad = ConnectionProbe::run(wrongCa, {});
         QVERIFY(!bad.ok());
         QCOMPARE(bad.error().kind, ProbeFailure::Kind::Tls);
-        QVERIFY2(bad.error().message.contains(QLatin1String("CA file")),
-                 qPrintable(bad.error().message));
+        QVERIFY2(bad.error().message.english.contains(QLatin1String("CA file")),
+                 qPrintable(bad.error().message.english));
 
         ConnectionProfile plain = profileFor(server.options());
         plain.tls = {};
         const auto noTls = ConnectionProbe::run(plain, {});
         QVERIFY(!noTls.ok());
-        QVERIFY2(noTls.error().message.contains(QLatin1String("TLS")),
-                 qPrintable(noTls.error().message));
+        QVERIFY2(noTls.error().message.english.contains(QLatin1String("TLS")),
+                 qPrintable(noTls.error().message.english));
 
         // TLS towards a plain-text port: the server never answers the handshake.
         ConnectionProfile tlsToPlain = profileFor(m_redis.options());
@@ -294,8 +296,8 @@ private slots:
         tlsToPlain.timeoutMs = 800;
         const auto silent = ConnectionProbe::run(tlsToPlain, {});
         QVERIFY(!silent.ok());
-        QVERIFY2(silent.error().message.contains(QLatin1String("speaks TLS on this port")),
-                 qPrintable(silent.error().message));
+        QVERIFY2(silent.error().message.english.contains(QLatin1String("speaks TLS on this port")),
+                 qPrintable(silent.error().message.english));
     }
 
     // The UI calls start() and goes on; a second start drops the first run's result.

@@ -21,11 +21,11 @@ private slots:
         QVERIFY2(redis.start(), qPrintable(redis.errorString()));
         auto client = redis.connect();
         const auto seeded = demo::seedDemoBlocking(*client);
-        QVERIFY2(seeded, qPrintable(seeded ? QString() : seeded.error()));
+        QVERIFY2(seeded, qPrintable(seeded ? QString() : seeded.error().english));
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("ledger.db"));
         const auto planted = demo::plantDemoLedger(*client, {}, path);
-        QVERIFY2(planted, qPrintable(planted ? QString() : planted.error()));
+        QVERIFY2(planted, qPrintable(planted ? QString() : planted.error().english));
         QCOMPARE(planted->expected.size(), 5);
 
         const auto run = testsupport::runCli(

@@ -54,7 +54,7 @@ private slots:
     {
         QCOMPARE(startServer(), QString());
         const auto r = seedDemoBlocking(*m_c);
-        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error()));
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().english));
         m_report = r.value();
     }
 
@@ -205,7 +205,7 @@ private slots:
         const qint64 before = m_c->call({"DBSIZE"})->toInteger();
         const auto r = seedDemoBlocking(*m_c);
         QVERIFY(!r.ok());
-        QVERIFY2(r.error().contains("refusing"), qPrintable(r.error()));
+        QVERIFY2(r.error().english.contains("refusing"), qPrintable(r.error().english));
         QCOMPARE(m_c->call({"DBSIZE"})->toInteger(), before);
     }
 };

@@ -87,7 +87,7 @@ class TstLedgerPostgres : public QObject
         QVERIFY(l);
         LedgerRow row;
         QCOMPARE(l.value()->next(&row), LedgerSource::Status::Error);
-        const QString e = l.value()->errorString();
+        const QString e = l.value()->error().english;
         QVERIFY2(e.startsWith(QStringLiteral("the ledger query was refused: ")), qPrintable(e));
         QVERIFY2(e.contains(why), qPrintable(e));
         QVERIFY2(e.contains(QStringLiteral("never writes to a ledger")), qPrintable(e));
@@ -143,7 +143,7 @@ private slots:
                 return true;
             },
             o);
-        QVERIFY2(out.complete(), qPrintable(out.error));
+        QVERIFY2(out.complete(), qPrintable(out.error.english));
         QCOMPARE(out.rows, qint64(Rows));
         QCOMPARE(QStringLiteral("%1|%2").arg(out.rows).arg(units), sumAndCount());
         QCOMPARE(progressCalls, qint64(Rows / 100000)); // the last count is not repeated
@@ -227,11 +227,13 @@ private slots:
         QVERIFY2(terminated.isEmpty(), qPrintable(terminated));
         QCOMPARE(out.end, ReadOutcome::End::Failed);
         QVERIFY(out.rows >= 5000 && out.rows < Rows);
-        QVERIFY2(out.error.startsWith(QStringLiteral("could not read the ledger ") + m_pg.url()),
-                 qPrintable(out.error));
-        QVERIFY2(out.error.endsWith(QStringLiteral("after %1 rows").arg(out.rows)),
-                 qPrintable(out.error));
-        QVERIFY2(out.error.contains(QStringLiteral("terminat")), qPrintable(out.error));
+        QVERIFY2(
+            out.error.english.startsWith(QStringLiteral("could not read the ledger ") + m_pg.url()),
+            qPrintable(out.error.english));
+        QVERIFY2(out.error.english.endsWith(QStringLiteral("after %1 rows").arg(out.rows)),
+                 qPrintable(out.error.english));
+        QVERIFY2(out.error.english.contains(QStringLiteral("terminat")),
+                 qPrintable(out.error.english));
     }
 
     // The CLI: exit 3 with the same sentence, the rows already read never presented as a

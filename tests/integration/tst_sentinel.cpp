@@ -75,7 +75,7 @@ private slots:
     void resolvesAndConfirmsThePrimary()
     {
         const auto r = resolveBlocking(config(all()));
-        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
+        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message.english));
         QCOMPARE(r->primary.port, m_group.dataPort(0));
         QCOMPARE(r->answeredBy.port, m_group.sentinelPort(0));
         QCOMPARE(r->answers.size(), 3); // every sentinel asked, not only the first
@@ -94,7 +94,7 @@ private slots:
         const auto r = resolveBlocking(withOther(config({0}), /*first=*/false));
         QVERIFY(!r.ok());
         QCOMPARE(r.error().failure, ResolveFailure::SentinelsDisagree);
-        const QString m = r.error().message;
+        const QString m = r.error().message.english;
         QVERIFY2(m.startsWith(QLatin1String("not proven which node is the primary of 'mymaster'")),
                  qPrintable(m));
         for (quint16 port : {m_group.dataPort(0), m_other.dataPort(0)})
@@ -120,7 +120,7 @@ private slots:
         QVERIFY(!r.ok());
         QCOMPARE(r.error().failure, ResolveFailure::MasterUnknown);
         QCOMPARE(r.error().answers.size(), 3);
-        const QString m = r.error().message;
+        const QString m = r.error().message.english;
         QVERIFY2(m.startsWith(QLatin1String("no sentinel knows a master named 'no-such-master'")),
                  qPrintable(m));
         QVERIFY2(m.contains(QStringLiteral("127.0.0.1:%1 does not know the master")
@@ -135,8 +135,8 @@ private slots:
         const auto r = resolveBlocking(c);
         QVERIFY(!r.ok());
         QCOMPARE(r.error().failure, ResolveFailure::SentinelRefused);
-        QVERIFY2(r.error().message.contains(QLatin1String("are these sentinel ports")),
-                 qPrintable(r.error().message));
+        QVERIFY2(r.error().message.english.contains(QLatin1String("are these sentinel ports")),
+                 qPrintable(r.error().message.english));
     }
 
     // A sentinel that names a node whose ROLE says replica: never taken as the primary.
@@ -148,10 +148,10 @@ private slots:
         const auto r = resolveBlocking(c);
         QVERIFY(!r.ok());
         QCOMPARE(r.error().failure, ResolveFailure::NotPrimary);
-        QVERIFY2(r.error().message.contains(QStringLiteral("ROLE says it is a replica of "
-                                                           "127.0.0.1:%1")
-                                                .arg(m_group.dataPort(0))),
-                 qPrintable(r.error().message));
+        QVERIFY2(r.error().message.english.contains(QStringLiteral("ROLE says it is a replica of "
+                                                                   "127.0.0.1:%1")
+                                                        .arg(m_group.dataPort(0))),
+                 qPrintable(r.error().message.english));
         m_group.stopSentinel(stale);
     }
 
@@ -173,19 +173,19 @@ private slots:
         r = resolveBlocking(c);
         QVERIFY(!r.ok());
         QCOMPARE(r.error().failure, ResolveFailure::SentinelAuthRefused);
-        QVERIFY2(!r.error().message.contains(QLatin1String("data-pw-2")),
-                 qPrintable(r.error().message));
+        QVERIFY2(!r.error().message.english.contains(QLatin1String("data-pw-2")),
+                 qPrintable(r.error().message.english));
         // The sentinel's, and no password for the data node: named, but ROLE unreadable.
         c.sentinelOptions.password = QStringLiteral("sentinel-pw-1");
         r = resolveBlocking(c);
         QVERIFY(!r.ok());
         QCOMPARE(r.error().failure, ResolveFailure::PrimaryUnreadable);
-        QVERIFY2(!r.error().message.contains(QLatin1String("sentinel-pw-1")),
-                 qPrintable(r.error().message));
+        QVERIFY2(!r.error().message.english.contains(QLatin1String("sentinel-pw-1")),
+                 qPrintable(r.error().message.english));
         // Each its own: resolved.
         c.dataOptions.password = QStringLiteral("data-pw-2");
         r = resolveBlocking(c);
-        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
+        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message.english));
         QCOMPARE(r->primary.port, secured.dataPort(0));
 
         // The watcher's subscription uses the sentinel credentials too: up with the right
@@ -226,7 +226,7 @@ private slots:
         c.sentinelOptions.password = QStringLiteral("watcher-pw-9");
         c.dataOptions.password = QStringLiteral("data-pw-8");
         const auto r = resolveBlocking(c);
-        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
+        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message.english));
         QCOMPARE(r->primary.port, secured.dataPort(0));
         SentinelWatcher watcher(c, r->primary);
         watcher.start();
@@ -239,7 +239,7 @@ private slots:
         const auto wrong = resolveBlocking(c);
         QVERIFY(!wrong.ok());
         QCOMPARE(wrong.error().failure, ResolveFailure::SentinelAuthRefused);
-        QVERIFY(!wrong.error().message.contains(QLatin1String("sentinel-pw-7")));
+        QVERIFY(!wrong.error().message.english.contains(QLatin1String("sentinel-pw-7")));
     }
 
     // Behind a bastion (a real sshd on loopback): the sentinels and the primary they name are
@@ -466,7 +466,7 @@ private slots:
     void theNewerEpochNamesThePrimary()
     {
         const auto r = resolveBlocking(withOther(config({1}), /*first=*/true));
-        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
+        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message.english));
         QCOMPARE(r->primary.port, m_group.dataPort(1));
         QCOMPARE(r->answeredBy.port, m_group.sentinelPort(1));
         QCOMPARE(r->answers.first().named.port, m_other.dataPort(0));
@@ -477,7 +477,7 @@ private slots:
     {
         m_group.stopSentinel(0);
         const auto r = resolveBlocking(config(all()));
-        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
+        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message.english));
         QCOMPARE(r->answeredBy.port, m_group.sentinelPort(1));
         QCOMPARE(r->answers.first().kind, SentinelAnswer::Kind::Unreachable);
         QCOMPARE(r->primary.port, m_group.dataPort(1)); // since the failover above
@@ -486,9 +486,9 @@ private slots:
         const auto none = resolveBlocking(config({0}));
         QVERIFY(!none.ok());
         QCOMPARE(none.error().failure, ResolveFailure::NoSentinelReachable);
-        QVERIFY2(none.error().message.contains(
+        QVERIFY2(none.error().message.english.contains(
                      QStringLiteral("127.0.0.1:%1 unreachable (").arg(m_group.sentinelPort(0))),
-                 qPrintable(none.error().message));
+                 qPrintable(none.error().message.english));
     }
 };
 

@@ -65,14 +65,16 @@ class TstSshTunnel : public QObject
     void trustBastionAndPing(SshTunnel &t)
     {
         const SshError e = t.error();
-        QVERIFY2(e.kind == SshFailure::HostKeyUnknown, qPrintable(e.message + e.sshOutput));
+        QVERIFY2(e.kind == SshFailure::HostKeyUnknown, qPrintable(e.message.english + e.sshOutput));
         QVERIFY(!e.hostKey.onJumpHost);
         QCOMPARE(e.hostKey.host, QStringLiteral("[127.0.0.1]:%1").arg(m_sshd.port()));
         QCOMPARE(e.hostKey.offeredFingerprint, m_sshd.hostKeyFingerprint());
         const auto trusted = t.trustHostKey(m_sshd.hostKeyFingerprint());
-        QVERIFY2(trusted.ok(), qPrintable(trusted.ok() ? QString() : trusted.error().message));
+        QVERIFY2(trusted.ok(),
+                 qPrintable(trusted.ok() ? QString() : trusted.error().message.english));
         t.start();
-        QVERIFY2(t.waitUntilSettled(20000), qPrintable(t.error().message + t.error().sshOutput));
+        QVERIFY2(t.waitUntilSettled(20000),
+                 qPrintable(t.error().message.english + t.error().sshOutput));
         const auto port = t.forward(QStringLiteral("127.0.0.1"), m_redis.port());
         QVERIFY(port.ok());
         QCOMPARE(ping(port.value()), QByteArray("+PONG"));
@@ -99,11 +101,11 @@ private slots:
         QVERIFY(!t->waitUntilSettled(20000));
         QCOMPARE(failed.size(), 1);
         const SshError e = t->error();
-        QVERIFY2(e.kind == SshFailure::HostKeyUnknown, qPrintable(e.message + e.sshOutput));
+        QVERIFY2(e.kind == SshFailure::HostKeyUnknown, qPrintable(e.message.english + e.sshOutput));
         QCOMPARE(e.hostKey.offeredFingerprint, m_sshd.hostKeyFingerprint());
         QCOMPARE(e.hostKey.keyType, QStringLiteral("ssh-ed25519"));
         QCOMPARE(e.hostKey.host, QStringLiteral("[127.0.0.1]:%1").arg(m_sshd.port()));
-        QVERIFY(e.message.contains(m_sshd.hostKeyFingerprint()));
+        QVERIFY(e.message.english.contains(m_sshd.hostKeyFingerprint()));
         QVERIFY(!QFile::exists(knownHosts()));
         QCOMPARE(t->state(), SshTunnel::State::Failed);
     }
@@ -122,7 +124,7 @@ private slots:
         QVERIFY(!trusted);
         QCOMPARE(trusted.error().kind, SshFailure::TrustRefused);
         QCOMPARE(trusted.error().hostKey.offeredFingerprint, m_sshd.hostKeyFingerprint());
-        QVERIFY(trusted.error().message.contains(other));
+        QVERIFY(trusted.error().message.english.contains(other));
         QVERIFY(!QFile::exists(knownHosts()));
         // Not a fingerprint at all; a prefix of the right one is not it either.
         QCOMPARE(t->trustHostKey(QStringLiteral("yes")).error().kind, SshFailure::TrustRefused);
@@ -138,7 +140,8 @@ private slots:
         QVERIFY(!t->waitUntilSettled(20000));
         QCOMPARE(t->error().kind, SshFailure::HostKeyUnknown);
         const auto trusted = t->trustHostKey(m_sshd.hostKeyFingerprint());
-        QVERIFY2(trusted.ok(), qPrintable(trusted.ok() ? QString() : trusted.error().message));
+        QVERIFY2(trusted.ok(),
+                 qPrintable(trusted.ok() ? QString() : trusted.error().message.english));
         QCOMPARE(modeOf(knownHosts()), 0600);
         QFile kh(knownHosts());
         QVERIFY(kh.open(QIODevice::ReadOnly));
@@ -150,7 +153,7 @@ private slots:
 
         QSignalSpy established(t.get(), &SshTunnel::established);
         t->start();
-        QVERIFY2(t->waitUntilSettled(20000), qPrintable(t->error().message));
+        QVERIFY2(t->waitUntilSettled(20000), qPrintable(t->error().message.english));
         QCOMPARE(established.size(), 1);
         QCOMPARE(t->state(), SshTunnel::State::Up);
         QCOMPARE(modeOf(t->runtimeDirectory()), 0700);
@@ -166,7 +169,7 @@ private slots:
         auto t = upTunnel();
         QVERIFY(t);
         const auto port = t->forward(QStringLiteral("127.0.0.1"), m_redis.port());
-        QVERIFY2(port.ok(), qPrintable(port.ok() ? QString() : port.error().message));
+        QVERIFY2(port.ok(), qPrintable(port.ok() ? QString() : port.error().message.english));
         QVERIFY(port.value() != m_redis.port());
         QCOMPARE(ping(port.value()), QByteArray("+PONG"));
         // The same node gives the same port; a second node another one. (A second server, not
@@ -210,7 +213,7 @@ private slots:
         QSignalSpy died(t.get(), &SshTunnel::died);
         const auto dead =
             t->forward(QStringLiteral("127.0.0.1"), demo::LocalRedisServer::freePort());
-        QVERIFY2(dead.ok(), qPrintable(dead.ok() ? QString() : dead.error().message));
+        QVERIFY2(dead.ok(), qPrintable(dead.ok() ? QString() : dead.error().message.english));
         QTcpSocket s;
         s.connectToHost(QHostAddress::LocalHost, dead.value());
         QVERIFY(s.waitForConnected(3000)); // the local end is ssh's
@@ -266,7 +269,7 @@ private slots:
         QVERIFY(!t->forward(QStringLiteral("127.0.0.1"), m_redis.port()));
         // Reconnect opens it again.
         t->start();
-        QVERIFY2(t->waitUntilSettled(20000), qPrintable(t->error().message));
+        QVERIFY2(t->waitUntilSettled(20000), qPrintable(t->error().message.english));
     }
 
     void killedSshdIsReportedAsTunnelDied()
@@ -291,7 +294,7 @@ private slots:
         stranger->start();
         QVERIFY(!stranger->waitUntilSettled(20000));
         QVERIFY2(stranger->error().kind == SshFailure::AuthenticationRefused,
-                 qPrintable(stranger->error().message + stranger->error().sshOutput));
+                 qPrintable(stranger->error().message.english + stranger->error().sshOutput));
     }
 
     void closedPortIsBastionRefused()
@@ -306,7 +309,7 @@ private slots:
         t.start();
         QVERIFY(!t.waitUntilSettled(20000));
         QVERIFY2(t.error().kind == SshFailure::BastionRefused,
-                 qPrintable(t.error().message + t.error().sshOutput));
+                 qPrintable(t.error().message.english + t.error().sshOutput));
     }
 
     // Last: it replaces the fixture's host key.
@@ -327,11 +330,11 @@ private slots:
         t->start();
         QVERIFY(!t->waitUntilSettled(20000));
         const SshError e = t->error();
-        QVERIFY2(e.kind == SshFailure::HostKeyChanged, qPrintable(e.message + e.sshOutput));
+        QVERIFY2(e.kind == SshFailure::HostKeyChanged, qPrintable(e.message.english + e.sshOutput));
         QCOMPARE(e.hostKey.knownFingerprint, before);
         QCOMPARE(e.hostKey.offeredFingerprint, after);
-        QVERIFY(e.message.contains(before));
-        QVERIFY(e.message.contains(after));
+        QVERIFY(e.message.english.contains(before));
+        QVERIFY(e.message.english.contains(after));
         // A profile that does not allow replacing a changed key cannot trust it.
         const auto refused = t->trustHostKey(after);
         QVERIFY(!refused);
@@ -342,13 +345,14 @@ private slots:
         // One that does replaces the old line (and only with the exact new fingerprint).
         QVERIFY(!t->trustHostKey(before, SshTunnel::TrustMode::ReplaceChanged));
         const auto replaced = t->trustHostKey(after, SshTunnel::TrustMode::ReplaceChanged);
-        QVERIFY2(replaced.ok(), qPrintable(replaced.ok() ? QString() : replaced.error().message));
+        QVERIFY2(replaced.ok(),
+                 qPrintable(replaced.ok() ? QString() : replaced.error().message.english));
         QVERIFY(kh.open(QIODevice::ReadOnly));
         const QByteArray now = kh.readAll();
         QCOMPARE(now.count('\n'), 1);
         QVERIFY(now != trusted);
         t->start();
-        QVERIFY2(t->waitUntilSettled(20000), qPrintable(t->error().message));
+        QVERIFY2(t->waitUntilSettled(20000), qPrintable(t->error().message.english));
     }
 
     // The bastion behind a jump host (a second sshd): both hops' keys are checked against the
@@ -371,7 +375,7 @@ private slots:
         t.start();
         QVERIFY(!t.waitUntilSettled(20000));
         SshError e = t.error();
-        QVERIFY2(e.kind == SshFailure::HostKeyUnknown, qPrintable(e.message + e.sshOutput));
+        QVERIFY2(e.kind == SshFailure::HostKeyUnknown, qPrintable(e.message.english + e.sshOutput));
         QVERIFY(e.hostKey.onJumpHost);
         QCOMPARE(e.hostKey.host, QStringLiteral("[127.0.0.1]:%1").arg(jump.port()));
         QCOMPARE(e.hostKey.offeredFingerprint, jump.hostKeyFingerprint());
@@ -379,7 +383,8 @@ private slots:
         QVERIFY(!t.trustHostKey(m_sshd.hostKeyFingerprint()));
         QVERIFY(!QFile::exists(knownHosts()));
         auto trusted = t.trustHostKey(jump.hostKeyFingerprint());
-        QVERIFY2(trusted.ok(), qPrintable(trusted.ok() ? QString() : trusted.error().message));
+        QVERIFY2(trusted.ok(),
+                 qPrintable(trusted.ok() ? QString() : trusted.error().message.english));
 
         t.start();
         QVERIFY(!t.waitUntilSettled(20000));
@@ -435,7 +440,7 @@ private slots:
         t.start();
         QVERIFY(!t.waitUntilSettled(20000));
         QVERIFY2(t.error().kind == SshFailure::BastionTimedOut,
-                 qPrintable(t.error().message + t.error().sshOutput));
+                 qPrintable(t.error().message.english + t.error().sshOutput));
     }
 
     // Keepalives find a bastion that stopped answering while its connection stays open.
@@ -463,21 +468,23 @@ private slots:
         auto noPassphrase = tunnel(m_sshd.encryptedClientKey());
         noPassphrase->start();
         QVERIFY(!noPassphrase->waitUntilSettled(20000));
-        QVERIFY2(noPassphrase->error().kind == SshFailure::AuthenticationRefused,
-                 qPrintable(noPassphrase->error().message + noPassphrase->error().sshOutput));
+        QVERIFY2(
+            noPassphrase->error().kind == SshFailure::AuthenticationRefused,
+            qPrintable(noPassphrase->error().message.english + noPassphrase->error().sshOutput));
 
         auto wrong = tunnel(m_sshd.encryptedClientKey());
         wrong->setPassphrase("not it");
         wrong->start();
         QVERIFY(!wrong->waitUntilSettled(20000));
         QVERIFY2(wrong->error().kind == SshFailure::AuthenticationRefused,
-                 qPrintable(wrong->error().message + wrong->error().sshOutput));
-        QVERIFY(wrong->error().message.contains(QStringLiteral("passphrase")));
+                 qPrintable(wrong->error().message.english + wrong->error().sshOutput));
+        QVERIFY(wrong->error().message.english.contains(QStringLiteral("passphrase")));
 
         auto t = tunnel(m_sshd.encryptedClientKey());
         t->setPassphrase(secret);
         t->start();
-        QVERIFY2(t->waitUntilSettled(20000), qPrintable(t->error().message + t->error().sshOutput));
+        QVERIFY2(t->waitUntilSettled(20000),
+                 qPrintable(t->error().message.english + t->error().sshOutput));
         for (const char *file : {"cmdline", "environ"}) {
             QFile f(QStringLiteral("/proc/%1/%2").arg(t->masterPid()).arg(QLatin1String(file)));
             QVERIFY(f.open(QIODevice::ReadOnly));
@@ -504,7 +511,7 @@ private slots:
         qputenv("PATH", path);
         QCOMPARE(t->state(), SshTunnel::State::Failed);
         QCOMPARE(t->error().kind, SshFailure::SshNotInstalled);
-        QVERIFY(t->error().message.contains(QStringLiteral("openssh-client")));
+        QVERIFY(t->error().message.english.contains(QStringLiteral("openssh-client")));
     }
 
     void theDefaultKnownHostsFileIsTheConsoles()

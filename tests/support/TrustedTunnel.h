@@ -44,12 +44,12 @@ Pointer trustedTunnel(const Sshd &sshd, const QString &knownHostsFile, const QSt
     if (t->error().kind == ssh::SshFailure::HostKeyUnknown) {
         const auto trusted = t->trustHostKey(sshd.hostKeyFingerprint());
         if (!trusted)
-            qWarning("%s", qPrintable(trusted.error().message));
+            qWarning("%s", qPrintable(trusted.error().message.english));
         t->start();
         if (t->waitUntilSettled(20000))
             return t;
     }
-    qWarning("tunnel not up: %s\n%s", qPrintable(t->error().message),
+    qWarning("tunnel not up: %s\n%s", qPrintable(t->error().message.english),
              qPrintable(t->error().sshOutput));
     return nullptr;
 }

@@ -6,6 +6,7 @@
 // code that compares outcomes still tells them apart. Against a real redis-server, with a
 // real matrix of nodes and a real socket to a loopback port nobody answers on.
 #include "ChangeFixture.h"
+#include "ClosedPort.h"
 #include "PrivateSettings.h"
 #include "ServerTest.h"
 #include "functions/LibraryChange.h"
@@ -59,17 +60,6 @@ LibraryMatrix driftedMatrix()
     });
 }
 
-// A loopback port that was just given back: nothing listens there.
-quint16 closedPort()
-{
-    QTcpServer s;
-    if (!s.listen(QHostAddress::LocalHost))
-        return 0;
-    const quint16 port = s.serverPort();
-    s.close();
-    return port;
-}
-
 } // namespace
 
 class TstChangeOutcomeZh : public testsupport::ChangeTest
@@ -106,7 +96,7 @@ private slots:
         QString why;
         lab::BlockingLane lane;
         redis::ConnectionOptions o;
-        o.port = closedPort();
+        o.port = testsupport::closedPort();
         QVERIFY(!lane.open(o, &why));
         QCOMPARE(why, QStringLiteral("could not connect to 127.0.0.1:%1").arg(o.port));
     }
@@ -255,7 +245,7 @@ private slots:
     void labConnectionErrorsInChinese()
     {
         redis::ConnectionOptions o;
-        o.port = closedPort();
+        o.port = testsupport::closedPort();
         QVERIFY(o.port != 0);
         lab::BlockingLane lane;
         QString why;

@@ -3,6 +3,7 @@
 // installs its translators, while the English copy the CLI prints and the log records stays
 // as it was: a real connection to a closed loopback port, a real CSV ledger with a bad line and
 // one without a column, a real file that is a directory.
+#include "ClosedPort.h"
 #include "PrivateSettings.h"
 #include "core/CsvReader.h"
 #include "core/RegularFile.h"
@@ -15,7 +16,6 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QSettings>
-#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -24,14 +24,6 @@ class TstConnectionSentencesZh : public QObject
     Q_OBJECT
 
     QTemporaryDir m_dir;
-
-    static quint16 closedPort()
-    {
-        QTcpServer server;
-        if (!server.listen(QHostAddress::LocalHost, 0))
-            qFatal("no loopback port");
-        return server.serverPort(); // closed again when the server goes
-    }
 
     QString ledgerFile(const QString &name, const QByteArray &text) const
     {
@@ -61,7 +53,7 @@ private slots:
     {
         redis::ConnectionOptions options;
         options.host = QStringLiteral("127.0.0.1");
-        options.port = closedPort();
+        options.port = testsupport::closedPort();
         options.autoReconnect = false;
         redis::RedisClient client(options);
         client.open();
@@ -81,19 +73,21 @@ private slots:
         const session::ProbeFailure f = session::classifyConnectionFailure(
             client.failure(), client.stateDetail().english, true, client.stateDetail().text);
         QCOMPARE(f.kind, session::ProbeFailure::Kind::Refused);
-        QCOMPARE(f.message, client.stateDetail().english);
-        QCOMPARE(f.text(), client.stateDetail().text);
+        QCOMPARE(f.message.english, client.stateDetail().english);
+        QCOMPARE(f.message.text, client.stateDetail().text);
     }
 
     void timeoutNotesTlsInBothCopies()
     {
         const session::ProbeFailure f =
             session::classifyConnectionFailure(redis::ConnectFailure::Timeout, {}, true, {});
-        QCOMPARE(f.message, QStringLiteral("the connection failed; TLS is on: check that the "
-                                           "server speaks TLS on this port (redis:// for plain "
-                                           "text)"));
-        QCOMPARE(f.text(), QStringLiteral("连接失败；已启用 TLS：请检查服务器在此端口上是否使用 "
-                                          "TLS（明文请用 redis://）"));
+        QCOMPARE(f.message.english,
+                 QStringLiteral("the connection failed; TLS is on: check that the "
+                                "server speaks TLS on this port (redis:// for plain "
+                                "text)"));
+        QCOMPARE(f.message.text,
+                 QStringLiteral("连接失败；已启用 TLS：请检查服务器在此端口上是否使用 "
+                                "TLS（明文请用 redis://）"));
     }
 
     void missingColumnInBothCopies()
@@ -122,12 +116,13 @@ private slots:
         const ledger::ReadOutcome out =
             ledger::readLedger(*opened.value(), [](const ledger::LedgerRow &) { return true; });
         QCOMPARE(out.end, ledger::ReadOutcome::End::Failed);
-        QCOMPARE(out.error, QStringLiteral("could not read the ledger %1: line 3: the quantity "
-                                           "\"zero\" is not a whole number from 1 to 1000000 "
-                                           "after 1 rows")
-                                .arg(path));
-        QCOMPARE(out.errorText,
-                 QStringLiteral("无法读取台账 %1：第 3 行：数量 \"zero\" 不是 1 到 1000000 之间的"
+        QCOMPARE(out.error.english,
+                 QStringLiteral("could not read the ledger %1: line 3: the quantity "
+                                "\"zero\" is not a whole number from 1 to 1000000 "
+                                "after 1 rows")
+                     .arg(path));
+        QCOMPARE(out.error.text,
+                 QStringLiteral("无法读取订单账 %1：第 3 行：数量 \"zero\" 不是 1 到 1000000 之间的"
                                 "整数（已读 1 行）")
                      .arg(path));
     }
@@ -140,20 +135,20 @@ private slots:
         core::CsvReader reader(buffer);
         QList<QByteArray> fields;
         QCOMPARE(reader.next(&fields), core::CsvReader::Status::Error);
-        QCOMPARE(reader.errorString(),
+        QCOMPARE(reader.error().english,
                  QStringLiteral("line 1: text after a closing quote (field 2)"));
-        QCOMPARE(reader.errorText(), QStringLiteral("第 1 行：闭合引号后还有文字（第 2 个字段）"));
+        QCOMPARE(reader.error().text, QStringLiteral("第 1 行：闭合引号后还有文字（第 2 个字段）"));
 
         const auto read = core::readRegularFile(m_dir.path(), 1024);
         QVERIFY(!read);
         QCOMPARE(read.error().kind, core::FileReadError::Kind::NotRegular);
         QCOMPARE(
-            read.error().message,
+            read.error().message.english,
             QStringLiteral("cannot read %1: not a regular file (a directory)").arg(m_dir.path()));
-        QCOMPARE(read.error().text(),
+        QCOMPARE(read.error().message.text,
                  QStringLiteral("无法读取 %1：不是普通文件（是一个目录）").arg(m_dir.path()));
         // Two sentences are the same when their English is, whatever the translator.
-        QVERIFY(read.error().sentence() == core::Sentence::plain(read.error().message));
+        QVERIFY(read.error().message == core::Sentence::plain(read.error().message.english));
     }
 };
 

@@ -78,7 +78,7 @@ private slots:
             client.open();
             QVERIFY(client.waitUntilReady(3000));
             const auto seeded = demo::seedDemoBlocking(client);
-            QVERIFY2(seeded.ok(), seeded.ok() ? "" : qPrintable(seeded.error()));
+            QVERIFY2(seeded.ok(), seeded.ok() ? "" : qPrintable(seeded.error().english));
             QCOMPARE(seeded->stockKeys, 240);
             QVERIFY(seeded->receipts >= 200);
             QCOMPARE(client.call({"CONFIG", "GET", "save"})->at(1).bytes(), QByteArray());

@@ -128,14 +128,14 @@ private slots:
         QVERIFY2(m_redis.start(), qPrintable(m_redis.errorString()));
         m_c = m_redis.connect();
         const auto seeded = demo::seedDemoBlocking(*m_c);
-        QVERIFY2(seeded, qPrintable(seeded ? QString() : seeded.error()));
+        QVERIFY2(seeded, qPrintable(seeded ? QString() : seeded.error().english));
         // The demo loads 1.0.0; releases need 1.3.0.
         QCOMPARE(render(m_c->call({"FUNCTION", "LOAD", "REPLACE",
                                    testsupport::functionSource("inventory_lib_v1.lua")})),
                  QStringLiteral("\"inventory_lib_v1\""));
         m_ledger = m_dir.filePath(QStringLiteral("ledger.db"));
         const auto planted = demo::plantDemoLedger(*m_c, {}, m_ledger);
-        QVERIFY2(planted, qPrintable(planted ? QString() : planted.error()));
+        QVERIFY2(planted, qPrintable(planted ? QString() : planted.error().english));
         m_expected = planted->expected;
         QCOMPARE(modeOf(m_ledger), 0600);
     }

@@ -150,7 +150,7 @@ private slots:
         std::optional<QString> outcome; // empty when connected, else why not
         connect(&dialog, &ui::ConnectionDialog::testFinished, this,
                 [&outcome](const session::ProbeResult &r) {
-                    outcome = r.ok() ? QString() : r.error().message;
+                    outcome = r.ok() ? QString() : r.error().message.english;
                 });
         dialog.startTest();
         QTRY_VERIFY_WITH_TIMEOUT(outcome.has_value(), 15000);

@@ -76,7 +76,7 @@ private slots:
     {
         const ssh::SshError e =
             ssh::classifyStartFailure(unknownKeyLines, QStringLiteral("[127.0.0.1]:2222"), {});
-        QCOMPARE(e.messageText, e.message);
+        QCOMPARE(e.message.text, e.message.english);
         const auto url = sentinel::parseSentinelUrl(QStringLiteral("redis-sentinel://a:26379"),
                                                     Wording::Translated);
         QVERIFY(!url.ok());
@@ -98,13 +98,13 @@ private slots:
             ssh::classifyStartFailure(unknownKeyLines, QStringLiteral("[127.0.0.1]:2222"), {});
         QCOMPARE(key.kind, ssh::SshFailure::HostKeyUnknown);
         QVERIFY(key.isHostKeyProblem());
-        QCOMPARE(key.message,
+        QCOMPARE(key.message.english,
                  QStringLiteral("The bastion [127.0.0.1]:2222 offered a host key the console does "
                                 "not know (ssh-ed25519 "
                                 "SHA256:IP9C8ycIWCywWvVQkpd6wDGdfcSlFfpCvTD9cu5mYaA). Compare "
                                 "this fingerprint with one obtained from the host's "
                                 "administrator, then trust it, or stop."));
-        QCOMPARE(key.messageText,
+        QCOMPARE(key.message.text,
                  QStringLiteral("堡垒机 [127.0.0.1]:2222 提供了控制台不认识的主机密钥（ssh-ed25519 "
                                 "SHA256:IP9C8ycIWCywWvVQkpd6wDGdfcSlFfpCvTD9cu5mYaA）。请把此指纹"
                                 "与从主机管理员处获得的指纹比较，然后信任它，或者停止。"));
@@ -113,13 +113,15 @@ private slots:
         const ssh::SshError refused = ssh::classifyStartFailure(
             refusedLines, QStringLiteral("[127.0.0.1]:2222"), QStringLiteral("[127.0.0.1]:2200"));
         QCOMPARE(refused.kind, ssh::SshFailure::AuthenticationRefused);
-        QVERIFY(refused.message.startsWith(QStringLiteral("The SSH server refused every key")));
-        QVERIFY(refused.message.endsWith(
+        QVERIFY(
+            refused.message.english.startsWith(QStringLiteral("The SSH server refused every key")));
+        QVERIFY(refused.message.english.endsWith(
             QStringLiteral(" The connection goes through the jump host [127.0.0.1]:2200.")));
-        QVERIFY2(refused.messageText.startsWith(QStringLiteral("SSH 服务器拒绝了提供的每一个密钥")),
-                 qPrintable(refused.messageText));
-        QVERIFY2(refused.messageText.endsWith(QStringLiteral("连接经过跳板机 [127.0.0.1]:2200。")),
-                 qPrintable(refused.messageText));
+        QVERIFY2(
+            refused.message.text.startsWith(QStringLiteral("SSH 服务器拒绝了提供的每一个密钥")),
+            qPrintable(refused.message.text));
+        QVERIFY2(refused.message.text.endsWith(QStringLiteral("连接经过跳板机 [127.0.0.1]:2200。")),
+                 qPrintable(refused.message.text));
         QCOMPARE(refused.sshOutput, refusedLines.at(1));
 
         // The SSH tab's and the profile's check: the field named in each copy's words.

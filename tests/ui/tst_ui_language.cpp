@@ -76,8 +76,8 @@ private slots:
         QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0644), 0);
         const auto refused = core::makeFilePrivate(fifo);
         QVERIFY(!refused.ok());
-        QVERIFY2(refused.error().contains(QLatin1String("not a regular file")),
-                 qPrintable(refused.error()));
+        QVERIFY2(refused.error().english.contains(QLatin1String("not a regular file")),
+                 qPrintable(refused.error().english));
         QCOMPARE(testsupport::fileMode(fifo), 0644 & ~umaskNow());
     }
 

@@ -219,11 +219,11 @@ private slots:
         QVERIFY(QDir().mkpath(path)); // a directory in its place
         const auto attempt = AuditLog(path).appendAttempt(write("delete", {"DEL", "idem:{1}:2"}));
         QVERIFY(!attempt.ok());
-        QVERIFY2(attempt.error().startsWith(
+        QVERIFY2(attempt.error().english.startsWith(
                      QStringLiteral("the audit log at %1 could not be written: cannot open it (")
                          .arg(path)),
-                 qPrintable(attempt.error()));
-        QVERIFY(attempt.error().contains("Nothing was sent"));
+                 qPrintable(attempt.error().english));
+        QVERIFY(attempt.error().english.contains("Nothing was sent"));
     }
 
     // D11: the audit log is never written through a link, and a dangling link's target is
@@ -236,13 +236,15 @@ private slots:
         QVERIFY(QFile::link(target, path)); // dangling
         auto attempt = AuditLog(path).appendAttempt(write("delete", {"DEL", "idem:{1}:2"}));
         QVERIFY(!attempt.ok());
-        QVERIFY2(attempt.error().contains("it is a symbolic link"), qPrintable(attempt.error()));
+        QVERIFY2(attempt.error().english.contains("it is a symbolic link"),
+                 qPrintable(attempt.error().english));
         QVERIFY(!QFile::exists(target));
         QVERIFY(QFile::remove(path));
         QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
         attempt = AuditLog(path).appendAttempt(write("delete", {"DEL", "idem:{1}:2"}));
         QVERIFY(!attempt.ok());
-        QVERIFY2(attempt.error().contains("it is not a regular file"), qPrintable(attempt.error()));
+        QVERIFY2(attempt.error().english.contains("it is not a regular file"),
+                 qPrintable(attempt.error().english));
     }
 };
 

@@ -37,7 +37,7 @@ class TstLedgerFiles : public QObject
     {
         auto spec = LedgerSpec::parse(text);
         if (!spec)
-            qFatal("spec: %s", qPrintable(spec.error()));
+            qFatal("spec: %s", qPrintable(spec.error().english));
         LedgerSpec s = spec.value();
         s.columns = Columns::parse(columns).value();
         s.states = StateMap::parse(states).value();
@@ -59,7 +59,7 @@ class TstLedgerFiles : public QObject
             return true;
         });
         if (!o.complete())
-            rows << QStringLiteral("ERROR ") + o.error;
+            rows << QStringLiteral("ERROR ") + o.error.english;
         return rows;
     }
 
@@ -67,7 +67,7 @@ class TstLedgerFiles : public QObject
     {
         auto spec = LedgerSpec::parse(text);
         if (!spec)
-            return spec.error();
+            return spec.error().english;
         auto l = openLedger(spec.value());
         return l ? QString() : l.error().english;
     }

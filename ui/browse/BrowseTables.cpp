@@ -87,7 +87,7 @@ void exportModelCsv(QWidget *parent, const QAbstractItemModel &model, const QStr
         return;
     }
     if (auto privateFile = core::makeOpenFilePrivate(*file); !privateFile) {
-        status(QObject::tr("Export failed: %1").arg(privateFile.error()));
+        status(QObject::tr("Export failed: %1").arg(privateFile.error().text));
         file->cancelWriting();
         delete file;
         return;

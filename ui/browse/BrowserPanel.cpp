@@ -430,7 +430,8 @@ void BrowserPanel::onActionFinished(const browse::KeyActionRunner::Outcome &o)
 {
     QString text = tr("%1 → %2").arg(o.action.commandText(), o.result);
     if (!o.auditProblem.isEmpty())
-        text += tr(" (WARNING: the audit record could not be written: %1)").arg(o.auditProblem);
+        text +=
+            tr(" (WARNING: the audit record could not be written: %1)").arg(o.auditProblem.text);
     setStatus(text);
     if (o.auditProblem.isEmpty())
         emit auditRecorded();

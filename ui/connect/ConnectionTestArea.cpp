@@ -123,7 +123,7 @@ void ConnectionTestArea::findPrimary(const profiles::ConnectionProfile &profile,
     connect(m_resolver, &sentinel::SentinelResolver::failed, this,
             [this](const sentinel::ResolveError &e) {
                 stopResolving();
-                showNotTested(tr("Not tested: %1").arg(e.messageText));
+                showNotTested(tr("Not tested: %1").arg(e.message.text));
             });
     m_resolver->resolve();
 }
@@ -197,11 +197,11 @@ void ConnectionTestArea::showResult(const session::ProbeResult &result)
             ->setToolTip(1, m_sentinelFinding);
     if (!result.ok()) {
         m_status->setStyleSheet(errorStyle());
-        m_status->setText(tr("Could not connect: %1").arg(result.error().text()));
+        m_status->setText(tr("Could not connect: %1").arg(result.error().message.text));
         auto *item = new QTreeWidgetItem(
             m_results, {tr("Connection"), session::failureHeadline(result.error().kind)});
         item->setIcon(0, warning);
-        item->setToolTip(1, result.error().text());
+        item->setToolTip(1, result.error().message.text);
         emit finished(result);
         return;
     }

@@ -107,10 +107,10 @@ void SentinelOpener::fail(const sentinel::ResolveError &error)
                                 QMessageBox::Close, m_owner ? m_owner->window() : nullptr);
     box->setObjectName(QStringLiteral("sentinelFailureBox"));
     box->setInformativeText(nextStep(error.failure));
-    box->setDetailedText(error.messageText);
+    box->setDetailedText(error.message.text);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
-    emit failed(error.message);
+    emit failed(error.message.english);
 }
 
 } // namespace ui

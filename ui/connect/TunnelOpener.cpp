@@ -135,7 +135,7 @@ void TunnelOpener::onFailed(const ssh::SshError &failure)
         askPassphrase();
         return;
     }
-    fail(error.messageText, error.sshOutput);
+    fail(error.message.text, error.sshOutput);
 }
 
 void TunnelOpener::askToTrust(const ssh::SshError &error)
@@ -170,7 +170,7 @@ void TunnelOpener::trust(const QString &fingerprint, bool replaceChanged)
                                                       : ssh::SshTunnel::TrustMode::UnknownOnly;
     const auto trusted = m_tunnel->trustHostKey(fingerprint, mode);
     if (!trusted.ok()) {
-        fail(trusted.error().messageText, trusted.error().sshOutput);
+        fail(trusted.error().message.text, trusted.error().sshOutput);
         return;
     }
     start(tr("Host key trusted. Opening the SSH tunnel via %1…").arg(m_route));

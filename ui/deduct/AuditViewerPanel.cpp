@@ -424,7 +424,7 @@ core::Result<int, QString> AuditViewerPanel::exportTo(const QString &path, Forma
         return tr("cannot write %1: %2").arg(path, f.errorString());
     if (auto privateFile = core::makeOpenFilePrivate(f); !privateFile) {
         f.cancelWriting();
-        return privateFile.error();
+        return privateFile.error().text;
     }
     f.write(format == Format::Csv ? auditToCsv(records) : auditToJsonLines(records));
     if (!f.commit())

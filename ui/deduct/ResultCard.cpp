@@ -222,8 +222,8 @@ void ResultCard::showDetail(const DeductionResult &r)
     if (!o.replyText.isEmpty() && o.kind != OutcomeKind::Rejected
         && (o.kind != OutcomeKind::MayHaveWritten || o.outsideContract()))
         detail << tr("reply %1").arg(o.replyText);
-    for (const QString &p : r.auditProblems)
-        detail << tr("WARNING: audit record not written: %1").arg(p);
+    for (const core::Sentence &p : r.auditProblems)
+        detail << tr("WARNING: audit record not written: %1").arg(p.text);
     m_detail->setText(detail.join(QStringLiteral("; ")));
     setRowVisible(m_detail, !detail.isEmpty());
 }

@@ -211,7 +211,7 @@ QString LedgerForm::queryPreview() const
         return m_query->text().trimmed();
     const auto columns = ledger::Columns::parse(m_columns->text().trimmed());
     if (!columns)
-        return tr("(the column mapping is not valid: %1)").arg(columns.error());
+        return tr("(the column mapping is not valid: %1)").arg(columns.error().text);
     const ledger::Columns &c = columns.value();
     const ledger::Columns defaults;
     const QString table = m_table->text().trimmed();
@@ -240,13 +240,13 @@ core::Result<ReconcileRequest, QString> LedgerForm::request() const
         using Field = reconcile::LedgerSettingsProblem::Field;
         switch (p.field) {
         case Field::Source:
-            return core::err(tr("Ledger: %1").arg(p.why));
+            return core::err(tr("Ledger: %1").arg(p.why.text));
         case Field::Query:
-            return core::err(tr("Query: %1").arg(p.why));
+            return core::err(tr("Query: %1").arg(p.why.text));
         case Field::Columns:
-            return core::err(tr("Columns: %1").arg(p.why));
+            return core::err(tr("Columns: %1").arg(p.why.text));
         case Field::States:
-            return core::err(tr("States: %1").arg(p.why));
+            return core::err(tr("States: %1").arg(p.why.text));
         }
     }
     ReconcileRequest r;

@@ -13,8 +13,8 @@ QString ReconcileResult::problem() const
         return QObject::tr("cancelled after %1 ledger rows").arg(outcome.ledger.rows);
     // The ledger's reason in the window's language (RunOutcome::problem() keeps the English).
     if (outcome.redisError.isEmpty() && outcome.ledger.end == ledger::ReadOutcome::End::Failed
-        && !outcome.ledger.errorText.isEmpty())
-        return outcome.ledger.errorText;
+        && !outcome.ledger.error.isEmpty())
+        return outcome.ledger.error.text;
     return outcome.problem();
 }
 

@@ -163,8 +163,8 @@ bool ReconcilePanel::execute(const RepairPlan &plan, int row)
         lines << tr("The loaded library has no %1: it came with inventory_lib_v1 1.3.0. Load "
                     "that release from the Libraries tab, then try again.")
                      .arg(QString::fromLatin1(release ? ReleaseFunctionName : AdjustFunctionName));
-    for (const QString &p : result.auditProblems)
-        lines << tr("Warning: the audit log did not take the outcome record: %1").arg(p);
+    for (const core::Sentence &p : result.auditProblems)
+        lines << tr("Warning: the audit log did not take the outcome record: %1").arg(p.text);
     lines << tr("Audit log: %1. The summary above is the run's: run the reconciliation again "
                 "to read both sides anew.")
                  .arg(m_ctx.deduct.auditLogPath);

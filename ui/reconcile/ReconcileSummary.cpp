@@ -209,7 +209,7 @@ std::optional<QString> ReconcilePanel::exportTo(const QString &path, bool markdo
                                       : findingsCsv(*m_findings);
     const auto written = core::writePrivateFile(path, bytes);
     if (!written)
-        return written.error();
+        return written.error().text;
     return std::nullopt;
 }
 
