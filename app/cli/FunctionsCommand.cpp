@@ -245,7 +245,7 @@ std::optional<functions::Inspection> readFile(const QString &path, Context &cont
 {
     auto inspected = functions::inspectFile(path, options);
     if (!inspected) {
-        *exitCode = context.fail(failExit, inspected.error());
+        *exitCode = context.fail(failExit, inspected.error().english);
         return std::nullopt;
     }
     return inspected.value();

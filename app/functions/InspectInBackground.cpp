@@ -8,10 +8,10 @@
 namespace functions {
 
 void inspectFileInBackground(const QString &path, QObject *context,
-                             std::function<void(const core::Result<Inspection, QString> &)> done,
+                             std::function<void(const InspectedFile &)> done,
                              const InspectOptions &options)
 {
-    using Outcome = core::Result<Inspection, QString>;
+    using Outcome = InspectedFile;
     auto result = std::make_shared<std::optional<Outcome>>();
     QThread *worker =
         QThread::create([path, options, result] { result->emplace(inspectFile(path, options)); });

@@ -12,7 +12,7 @@ namespace functions {
 // takes seconds, and the window must keep painting and answering meanwhile. `done` runs on
 // `context`'s thread, and not at all if `context` is destroyed first.
 void inspectFileInBackground(const QString &path, QObject *context,
-                             std::function<void(const core::Result<Inspection, QString> &)> done,
+                             std::function<void(const InspectedFile &)> done,
                              const InspectOptions &options = {});
 
 } // namespace functions

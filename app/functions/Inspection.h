@@ -122,8 +122,10 @@ struct InspectOptions
 Inspection inspectLibrary(const QByteArray &code, const QString &fileName = {},
                           const InspectOptions &options = {});
 // Reads a file (a path or a ":/" resource) and inspects it; an unreadable file is an error.
-core::Result<Inspection, QString> inspectFile(const QString &path,
-                                              const InspectOptions &options = {});
+// A file that could not be read (not a regular file, unreadable) is an error in both
+// languages; one that was read but is no library is an Inspection with a problem.
+using InspectedFile = core::Result<Inspection, core::Sentence>;
+InspectedFile inspectFile(const QString &path, const InspectOptions &options = {});
 
 // Library and function names: letters, digits and underscores, at least one.
 bool isValidName(const QString &name);

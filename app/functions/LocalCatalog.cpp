@@ -106,7 +106,8 @@ void LocalCatalog::scan()
             const QString path = d.filePath(name);
             auto inspected = inspectFile(path);
             if (!inspected) {
-                qCWarning(lcFunctions) << "local library not readable:" << inspected.error();
+                qCWarning(lcFunctions)
+                    << "local library not readable:" << inspected.error().english;
                 continue;
             }
             if (!inspected->code.startsWith("#!") && inspected->problem)

@@ -316,7 +316,7 @@ Inspection inspectLibrary(const QByteArray &code, const QString &fileName,
     return out;
 }
 
-core::Result<Inspection, QString> inspectFile(const QString &path, const InspectOptions &options)
+InspectedFile inspectFile(const QString &path, const InspectOptions &options)
 {
     // A library is a regular file: a FIFO, /dev/zero or a huge sparse file is refused before
     // it is read (core/RegularFile.h); one over the size policy is an inspection problem.
@@ -333,7 +333,7 @@ core::Result<Inspection, QString> inspectFile(const QString &path, const Inspect
         return out;
     }
     if (!code)
-        return code.error().message.english;
+        return code.error().message;
     return inspectLibrary(code.value(), path, options);
 }
 

@@ -243,7 +243,7 @@ private slots:
         QVERIFY(functions::writeLoadJournal(ctx.backupDirectory, left).ok());
         const auto file = functions::inspectFile(Shipped);
         if (!file.ok())
-            QFAIL(qPrintable(file.error()));
+            QFAIL(qPrintable(file.error().english));
         functions::LibraryChange change(ctx, functions::LibraryChange::loadSpec(*file));
         change.fetchStateBlocking();
         QVERIFY(!change.warnings().isEmpty());

@@ -14,6 +14,7 @@
 #include "core/RegularFile.h"
 #include "demo/DemoLedger.h"
 #include "demo/DemoSeeder.h"
+#include "functions/Inspection.h"
 #include "gate/WriteGate.h"
 #include "inventory/AuditLog.h"
 #include "ledger/LedgerReader.h"
@@ -73,6 +74,13 @@ private slots:
         QCOMPARE(fromFifo.error().message.text,
                  QStringLiteral("无法读取 %1：不是普通文件（是一个 FIFO）").arg(pipe));
         QCOMPARE(fromFifo.error().message.english,
+                 QStringLiteral("cannot read %1: not a regular file (a FIFO)").arg(pipe));
+        // A FIFO chosen as a library on the Libraries tab: the same refusal, in Chinese.
+        const auto library = functions::inspectFile(pipe);
+        QVERIFY(!library);
+        QCOMPARE(library.error().text,
+                 QStringLiteral("无法读取 %1：不是普通文件（是一个 FIFO）").arg(pipe));
+        QCOMPARE(library.error().english,
                  QStringLiteral("cannot read %1: not a regular file (a FIFO)").arg(pipe));
 
         const QString big = path("big.lua");

@@ -153,7 +153,7 @@ private slots:
         QTimer timer;
         connect(&timer, &QTimer::timeout, this, [&] { ++ticks; });
         timer.start(20);
-        std::optional<core::Result<Inspection, QString>> result;
+        std::optional<InspectedFile> result;
         inspectFileInBackground(f.fileName(), this, [&](const auto &r) { result = r; });
         QTRY_VERIFY_WITH_TIMEOUT(result.has_value(), 10000);
         QVERIFY(result->ok());

@@ -429,12 +429,11 @@ void LibrariesView::startLoadInBackground(const QString &path)
     });
 }
 
-LoadWizard *
-LibrariesView::openInspected(const QString &path,
-                             const core::Result<functions::Inspection, QString> &inspected)
+LoadWizard *LibrariesView::openInspected(const QString &path,
+                                         const functions::InspectedFile &inspected)
 {
     if (!inspected) {
-        QMessageBox::warning(this, tr("Load library"), inspected.error());
+        QMessageBox::warning(this, tr("Load library"), inspected.error().text);
         return nullptr;
     }
     if (!inspected->ok()) {

@@ -84,8 +84,7 @@ private:
     void refreshMatrix();           // every node of a cluster, or of a standalone replication group
     void refreshServer();           // one standalone server
     QString nodesSignature() const; // the topology's nodes and roles
-    LoadWizard *openInspected(const QString &path,
-                              const core::Result<functions::Inspection, QString> &inspected);
+    LoadWizard *openInspected(const QString &path, const functions::InspectedFile &inspected);
     QString selectedLibrary() const;
 
     functions::ChangeContext m_context;
