@@ -112,6 +112,13 @@ void SentinelResolver::resolve()
         askSentinel(i);
 }
 
+redis::ConnectionOptions SentinelResolver::sentinelConnection() const
+{
+    redis::ConnectionOptions options = m_config.sentinelOptions;
+    options.database = 0; // a sentinel has no databases
+    return options;
+}
+
 SentinelAnswer SentinelResolver::answerFrom(const NodeAddress &sentinel, const Step &step) const
 {
     SentinelAnswer a{sentinel, SentinelAnswer::Kind::Unreachable, {}, step.why, step.whyText};
@@ -124,8 +131,9 @@ SentinelAnswer SentinelResolver::answerFrom(const NodeAddress &sentinel, const S
     const redis::ReplyResult &r = *step.reply;
     if (!r.ok()) {
         const redis::RedisError &e = r.error();
-        a.detail = e.readFailure().english;
-        a.detailText = e.readFailure().text;
+        const core::Sentence why = e.readFailure();
+        a.detail = why.english;
+        a.detailText = why.text;
         if (e.isServer("NOAUTH") || e.isServer("WRONGPASS") || e.isServer("NOPERM"))
             a.kind = SentinelAnswer::Kind::AuthRefused;
         else if (e.delivery == redis::RedisError::Delivery::Answered)
@@ -152,8 +160,7 @@ SentinelAnswer SentinelResolver::answerFrom(const NodeAddress &sentinel, const S
 
 void SentinelResolver::askSentinel(qsizetype index)
 {
-    redis::ConnectionOptions options = m_config.sentinelOptions;
-    options.database = 0; // a sentinel has no databases
+    const redis::ConnectionOptions options = sentinelConnection();
     const NodeAddress sentinel = m_config.sentinels.at(index);
     roundTrip(sentinel, options,
               {"SENTINEL", "GET-MASTER-ADDR-BY-NAME", m_config.masterName.toUtf8()},
@@ -228,8 +235,7 @@ void SentinelResolver::settle()
 // the sentinels with the newest configuration name is the primary.
 void SentinelResolver::readEpochs()
 {
-    redis::ConnectionOptions options = m_config.sentinelOptions;
-    options.database = 0;
+    const redis::ConnectionOptions options = sentinelConnection();
     for (const SentinelAnswer &a : std::as_const(m_answers))
         if (a.kind == SentinelAnswer::Kind::Named)
             m_epochs << EpochReading{a.sentinel, std::nullopt, {}};
@@ -256,9 +262,11 @@ void SentinelResolver::chooseByEpoch()
 {
     const EpochReading *newest = nullptr;
     bool tied = false;
+    bool unread = false; // an epoch that could not be read might be the newest
     core::Sentences said;
     for (const EpochReading &r : std::as_const(m_epochs)) {
         if (!r.state) {
+            unread = true;
             said << resolverSaid(QT_TR_NOOP("%1: config epoch not read (%2)"))
                         .arg(r.sentinel.toString(), r.why);
             continue;
@@ -274,9 +282,6 @@ void SentinelResolver::chooseByEpoch()
             tied = true;
         }
     }
-    const bool unread = std::any_of(m_epochs.cbegin(), m_epochs.cend(),
-                                    [](const EpochReading &r) { return !r.state; });
-    // An epoch that could not be read might be the newest: nothing is proven then.
     if (newest && !tied && !unread && m_confirmed.contains(newest->state->address)) {
         emit resolved(Resolution{newest->state->address, newest->sentinel, m_answers});
         return;
@@ -375,8 +380,7 @@ void SentinelResolver::askReplicas(qsizetype index, core::Sentences problems)
         emit replicasFailed(why.english, why.text);
         return;
     }
-    redis::ConnectionOptions options = m_config.sentinelOptions;
-    options.database = 0;
+    const redis::ConnectionOptions options = sentinelConnection();
     const NodeAddress sentinel = m_config.sentinels.at(index);
     roundTrip(sentinel, options, {"SENTINEL", "REPLICAS", m_config.masterName.toUtf8()},
               [this, index, sentinel, problems](const Step &step) mutable {

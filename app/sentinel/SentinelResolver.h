@@ -122,6 +122,8 @@ private:
     void askReplicas(qsizetype index, core::Sentences problems);
     void finishFailed();
     void finishDisagreed(const core::Sentence &why);
+    // The sentinel options for a connection to any sentinel (database 0: it has no others).
+    redis::ConnectionOptions sentinelConnection() const;
     SentinelAnswer answerFrom(const NodeAddress &sentinel, const Step &step) const;
     // The first sentinel, in the order given, that named `node`.
     NodeAddress firstToName(const NodeAddress &node) const;
