@@ -490,16 +490,16 @@ void MainWindow::watchTunnel()
     const QString bastion = tunnel->bastionDisplay();
     m_status->setTunnel(Tunnel::Up, bastion);
     connect(m_session.get(), &session::ConsoleSession::tunnelDied, this,
-            [this, bastion](const QString &why, const QString &whyText) {
-                qCInfo(lcUi) << "SSH tunnel via" << bastion << "died:" << why;
-                m_status->setTunnel(Tunnel::Closed, bastion, whyText);
-                m_overview->setTunnelProblem(whyText);
+            [this, bastion](const core::Sentence &why) {
+                qCInfo(lcUi) << "SSH tunnel via" << bastion << "died:" << why.english;
+                m_status->setTunnel(Tunnel::Closed, bastion, why.text);
+                m_overview->setTunnelProblem(why.text);
             });
     connect(m_session.get(), &session::ConsoleSession::tunnelFailed, this,
-            [this, bastion](const QString &, const QString &whyText) {
-                m_status->setTunnel(Tunnel::Failed, bastion, whyText);
+            [this, bastion](const core::Sentence &why) {
+                m_status->setTunnel(Tunnel::Failed, bastion, why.text);
                 m_overview->setTunnelProblem(
-                    tr("Reconnect could not open it again: %1").arg(whyText));
+                    tr("Reconnect could not open it again: %1").arg(why.text));
             });
     connect(m_session.get(), &session::ConsoleSession::tunnelRestored, this, [this, bastion] {
         m_status->setTunnel(Tunnel::Up, bastion);
@@ -554,10 +554,10 @@ void MainWindow::watchSentinel()
                 showAddress();
             });
     connect(m_session.get(), &session::ConsoleSession::sentinelCheckFailed, this,
-            [this, master](const QString &, const QString &whyText) {
+            [this, master](const core::Sentence &why) {
                 m_status->setSentinel(News::NotConfirmed,
                                       tr("Sentinel '%1': primary not confirmed").arg(master),
-                                      whyText);
+                                      why.text);
             });
     connect(m_session.get(), &session::ConsoleSession::sentinelConfirmed, this,
             [this, said](const QString &) {

@@ -16,11 +16,17 @@ namespace browse {
 
 namespace {
 // A key action's problem and consequence are the dialog's (the window's language; the CLI
-// has no key actions). What the reply did stays English: it is the audit record's result.
+// has no key actions). What the reply did is said both ways: the window shows it, and the
+// audit record's result keeps the English.
 struct KeyActionText
 {
     Q_DECLARE_TR_FUNCTIONS(browse::KeyAction)
 };
+
+core::Sentence actionSaid(const char *source)
+{
+    return core::Sentence::translated("browse::KeyAction", source);
+}
 constexpr qint64 MaxTtlSeconds = 31536000;
 } // namespace
 
@@ -125,24 +131,34 @@ QString KeyAction::consequence() const
     return {};
 }
 
-QString KeyAction::describeReply(const redis::Reply &reply) const
+core::Sentence KeyAction::describeReply(const redis::Reply &reply) const
 {
     const auto count = reply.integer();
     const bool changed = count && *count > 0;
     switch (kind) {
     case Kind::SetTtl:
         return changed
-                   ? QStringLiteral("TTL set: expires in %1").arg(formatDuration(ttlSeconds * 1000))
-                   : QStringLiteral("the key no longer exists: nothing changed");
+                   ? actionSaid(QT_TRANSLATE_NOOP("browse::KeyAction", "TTL set: expires in %1"))
+                         .arg(formatDuration(ttlSeconds * 1000))
+                   : actionSaid(QT_TRANSLATE_NOOP("browse::KeyAction",
+                                                  "the key no longer exists: nothing changed"));
     case Kind::RemoveTtl:
-        return changed ? QStringLiteral("TTL removed: the key no longer expires")
-                       : QStringLiteral("nothing changed: the key has no TTL or no longer exists");
+        return changed ? actionSaid(
+                   QT_TRANSLATE_NOOP("browse::KeyAction", "TTL removed: the key no longer expires"))
+                       : actionSaid(QT_TRANSLATE_NOOP(
+                           "browse::KeyAction",
+                           "nothing changed: the key has no TTL or no longer exists"));
     case Kind::Delete:
-        return changed ? QStringLiteral("deleted")
-                       : QStringLiteral("nothing deleted: the key no longer exists");
+        return changed ? actionSaid(QT_TRANSLATE_NOOP("browse::KeyAction", "deleted"))
+                       : actionSaid(QT_TRANSLATE_NOOP("browse::KeyAction",
+                                                      "nothing deleted: the key no longer exists"));
     case Kind::SetStock: // SET ... XX answers OK, or nil when the key did not exist
-        return reply.isNil() ? QStringLiteral("nothing changed: the stock key no longer exists")
-                             : QStringLiteral("stock set to %1").arg(QString::fromLatin1(stock));
+        return reply.isNil()
+                   ? actionSaid(QT_TRANSLATE_NOOP("browse::KeyAction",
+                                                  "nothing changed: the stock key no longer "
+                                                  "exists"))
+                   : actionSaid(QT_TRANSLATE_NOOP("browse::KeyAction", "stock set to %1"))
+                         .arg(QString::fromLatin1(stock));
     }
     return {};
 }
@@ -193,7 +209,8 @@ void KeyActionRunner::send(const KeyAction &action, const QString &server, const
         qCWarning(lcBrowse) << "key action not sent:" << attempt.error().english;
         Outcome o;
         o.action = action;
-        o.result = QStringLiteral("not sent: %1").arg(attempt.error().english);
+        o.result =
+            actionSaid(QT_TRANSLATE_NOOP("browse::KeyAction", "not sent: %1")).arg(attempt.error());
         m_busy = false;
         emit finished(o);
         return;
@@ -212,14 +229,17 @@ void KeyActionRunner::send(const KeyAction &action, const QString &server, const
             if (r.ok())
                 o.result = action.describeReply(r.value());
             else if (o.outcomeUnknown)
-                o.result = QStringLiteral("outcome unknown: %1. Check the key before "
-                                          "trying again.")
-                               .arg(r.error().message.english);
+                o.result = actionSaid(QT_TRANSLATE_NOOP("browse::KeyAction",
+                                                        "outcome unknown: %1. Check the key "
+                                                        "before trying again."))
+                               .arg(r.error().message);
             else if (r.error().kind == redis::RedisError::Kind::NotSent)
-                o.result = QStringLiteral("not sent: %1").arg(r.error().message.english);
+                o.result = actionSaid(QT_TRANSLATE_NOOP("browse::KeyAction", "not sent: %1"))
+                               .arg(r.error().message);
             else
                 o.result =
-                    QStringLiteral("refused by the server: %1").arg(r.error().toString().english);
+                    actionSaid(QT_TRANSLATE_NOOP("browse::KeyAction", "refused by the server: %1"))
+                        .arg(r.error().toString());
 
             // After a MOVED the map names the node that finally answered: the
             // run_id read before is another node's.
@@ -228,7 +248,7 @@ void KeyActionRunner::send(const KeyAction &action, const QString &server, const
                 rec.server = answered;
                 rec.runId.clear();
             }
-            rec.result = o.outcomeUnknown ? QStringLiteral("outcome unknown") : o.result;
+            rec.result = o.outcomeUnknown ? QStringLiteral("outcome unknown") : o.result.english;
             rec.outcomeUnknown = o.outcomeUnknown;
             rec.durationMs = clock->elapsed();
             const auto written = log.appendOutcome(rec, id);

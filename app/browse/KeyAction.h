@@ -37,7 +37,7 @@ struct KeyAction
     QString auditAction() const; // expire | persist | delete | set_stock
     QString consequence() const; // what the change means for deductions
     // The reply in words ("TTL set", "the key no longer exists: nothing changed", ...).
-    QString describeReply(const redis::Reply &reply) const;
+    core::Sentence describeReply(const redis::Reply &reply) const;
 };
 
 // Who and where, for the audit record; the lead's session fills it in.
@@ -69,7 +69,7 @@ public:
         KeyAction action;
         bool ok = false;             // the server answered without error
         bool outcomeUnknown = false; // sent, no reply: it may or may not have happened
-        QString result;              // in words
+        core::Sentence result;       // in words
         core::Sentence auditProblem; // non-empty when the outcome record could not be written
     };
 

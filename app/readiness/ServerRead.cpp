@@ -138,12 +138,12 @@ ServerRead decodeServer(const QString &node, const QString &user,
         break;
     case session::PermissionCheck::Verdict::Denied:
         s.mayLoad.value = false;
-        s.loadDenial = load.detail;
+        s.loadDenial = load.detail.text;
         break;
     case session::PermissionCheck::Verdict::Unknown:
         s.mayLoad.missing =
             replies[4].ok() || !replies[4].error().isServer("NOPERM")
-                ? load.detail
+                ? load.detail.text
                 : refusalSentence(QStringLiteral("ACL DRYRUN"), QStringLiteral("+acl|dryrun"),
                                   replies[4].error());
         break;

@@ -702,8 +702,7 @@ void ConnectionWorker::setState(ConnectionState s, const core::Sentence &detail)
     if (s == m_state && s != ConnectionState::Reconnecting)
         return;
     m_state = s;
-    emit stateChanged(s, detail.english, detail.text,
-                      s == ConnectionState::Ready ? ConnectFailure::None : m_failure);
+    emit stateChanged(s, detail, s == ConnectionState::Ready ? ConnectFailure::None : m_failure);
 }
 
 } // namespace redis

@@ -63,9 +63,8 @@ public:
     void submit(std::shared_ptr<Batch> batch);
 
 signals:
-    // detail in English (the CLI, the log), detailText in the window's language.
-    void stateChanged(redis::ConnectionState state, const QString &detail,
-                      const QString &detailText, redis::ConnectFailure failure);
+    void stateChanged(redis::ConnectionState state, const core::Sentence &detail,
+                      redis::ConnectFailure failure);
 
 private:
     void connectNow();

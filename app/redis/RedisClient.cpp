@@ -18,16 +18,16 @@ RedisClient::RedisClient(ConnectionOptions options, QObject *parent)
 {
     qRegisterMetaType<redis::ConnectionState>();
     qRegisterMetaType<redis::ConnectFailure>();
+    qRegisterMetaType<core::Sentence>();
     m_worker = new ConnectionWorker(wireOptions());
     if (!m_options.onCallerThread)
         m_worker->moveToThread(transport::thread());
     connect(m_worker, &ConnectionWorker::stateChanged, this,
-            [this](ConnectionState s, const QString &detail, const QString &detailText,
-                   ConnectFailure failure) {
+            [this](ConnectionState s, const core::Sentence &detail, ConnectFailure failure) {
                 m_state = s;
-                m_stateDetail = {detail, detailText};
+                m_stateDetail = detail;
                 m_failure = failure;
-                emit stateChanged(s, detail);
+                emit stateChanged(s, detail.english);
             });
 }
 

@@ -16,35 +16,32 @@ core::Sentence resolverSaid(const char *source)
 }
 } // namespace
 
-QString SentinelAnswer::toString(const QString &masterName, core::Wording wording) const
+// Not a member of the resolver: each source names the resolver's context for lupdate.
+core::Sentence SentinelAnswer::toString(const QString &masterName) const
 {
-    const auto say = [wording](const char *source) {
-        return core::word(wording, "sentinel::SentinelResolver", source);
-    };
     const QString who = sentinel.toString();
-    const QString why =
-        wording == core::Wording::Translated && !detailText.isEmpty() ? detailText : detail;
     switch (kind) {
     case Kind::Named:
-        return say(QT_TRANSLATE_NOOP("sentinel::SentinelResolver",
-                                     "%1 names %2 as the primary of '%3'"))
+        return resolverSaid(QT_TRANSLATE_NOOP("sentinel::SentinelResolver",
+                                              "%1 names %2 as the primary of '%3'"))
             .arg(who, named.toString(), masterName);
     case Kind::Unknown:
-        return say(QT_TRANSLATE_NOOP("sentinel::SentinelResolver",
-                                     "%1 does not know the master '%2'"))
+        return resolverSaid(QT_TRANSLATE_NOOP("sentinel::SentinelResolver",
+                                              "%1 does not know the master '%2'"))
             .arg(who, masterName);
     case Kind::Unreachable:
-        return say(QT_TRANSLATE_NOOP("sentinel::SentinelResolver", "%1 unreachable (%2)"))
-            .arg(who, why);
+        return resolverSaid(QT_TRANSLATE_NOOP("sentinel::SentinelResolver", "%1 unreachable (%2)"))
+            .arg(who, detail);
     case Kind::AuthRefused:
-        return say(QT_TRANSLATE_NOOP("sentinel::SentinelResolver",
-                                     "%1 refused the sentinel credentials (%2)"))
-            .arg(who, why);
+        return resolverSaid(QT_TRANSLATE_NOOP("sentinel::SentinelResolver",
+                                              "%1 refused the sentinel credentials (%2)"))
+            .arg(who, detail);
     case Kind::Refused:
-        return say(QT_TRANSLATE_NOOP("sentinel::SentinelResolver", "%1 answered an error (%2)"))
-            .arg(who, why);
+        return resolverSaid(
+                   QT_TRANSLATE_NOOP("sentinel::SentinelResolver", "%1 answered an error (%2)"))
+            .arg(who, detail);
     }
-    return who;
+    return core::Sentence::plain(who);
 }
 
 SentinelResolver::SentinelResolver(ResolverConfig config, QObject *parent)
@@ -76,17 +73,17 @@ void SentinelResolver::roundTrip(const NodeAddress &node, redis::ConnectionOptio
     // Sent once the connection is ready, so that a refused connection is told from a
     // refused command by its code (ConnectFailure), not by the words of a message.
     connect(client, &redis::RedisClient::stateChanged, this,
-            [client, finish, command](redis::ConnectionState state, const QString &detail) {
+            [client, finish, command](redis::ConnectionState state) {
                 if (state == redis::ConnectionState::Ready) {
                     client->send(command, client, [finish](const redis::ReplyResult &r) {
-                        finish(Step{redis::ConnectFailure::None, {}, {}, r});
+                        finish(Step{redis::ConnectFailure::None, {}, r});
                     });
                 } else if (state == redis::ConnectionState::Failed
                            || state == redis::ConnectionState::Closed) {
                     const auto failure = client->failure() == redis::ConnectFailure::None
                                              ? redis::ConnectFailure::Other
                                              : client->failure();
-                    finish(Step{failure, detail, client->stateDetail().text, std::nullopt});
+                    finish(Step{failure, client->stateDetail(), std::nullopt});
                 }
             });
     client->open();
@@ -121,7 +118,7 @@ redis::ConnectionOptions SentinelResolver::sentinelConnection() const
 
 SentinelAnswer SentinelResolver::answerFrom(const NodeAddress &sentinel, const Step &step) const
 {
-    SentinelAnswer a{sentinel, SentinelAnswer::Kind::Unreachable, {}, step.why, step.whyText};
+    SentinelAnswer a{sentinel, SentinelAnswer::Kind::Unreachable, {}, step.why};
     using F = redis::ConnectFailure;
     if (!step.reply) {
         if (step.connectFailure == F::Authentication || step.connectFailure == F::PasswordRequired)
@@ -131,9 +128,7 @@ SentinelAnswer SentinelResolver::answerFrom(const NodeAddress &sentinel, const S
     const redis::ReplyResult &r = *step.reply;
     if (!r.ok()) {
         const redis::RedisError &e = r.error();
-        const core::Sentence why = e.readFailure();
-        a.detail = why.english;
-        a.detailText = why.text;
+        a.detail = e.readFailure();
         if (e.isServer("NOAUTH") || e.isServer("WRONGPASS") || e.isServer("NOPERM"))
             a.kind = SentinelAnswer::Kind::AuthRefused;
         else if (e.delivery == redis::RedisError::Delivery::Answered)
@@ -143,17 +138,14 @@ SentinelAnswer SentinelResolver::answerFrom(const NodeAddress &sentinel, const S
     const auto named = decodeMasterAddress(r.value());
     if (!named.ok()) {
         a.kind = SentinelAnswer::Kind::Refused;
-        a.detail = named.error().message.english;
-        a.detailText = named.error().message.text;
+        a.detail = named.error().message;
     } else if (!named.value()) {
         a.kind = SentinelAnswer::Kind::Unknown;
-        a.detail.clear();
-        a.detailText.clear();
+        a.detail = {};
     } else {
         a.kind = SentinelAnswer::Kind::Named;
         a.named = *named.value();
-        a.detail.clear();
-        a.detailText.clear();
+        a.detail = {};
     }
     return a;
 }
@@ -184,7 +176,7 @@ void SentinelResolver::confirm(qsizetype candidate)
     }
     const NodeAddress named = m_candidates.at(candidate);
     roundTrip(named, m_config.dataOptions, {"ROLE"}, [this, candidate, named](const Step &step) {
-        core::Sentence why{step.why, step.whyText};
+        core::Sentence why = step.why;
         if (step.reply && step.reply->ok()) {
             const auto role = decodeRole(step.reply->value());
             if (role.ok() && role->kind == NodeRole::Kind::Primary) {
@@ -205,8 +197,7 @@ void SentinelResolver::confirm(qsizetype candidate)
             why = resolverSaid(QT_TR_NOOP("ROLE could not be read: %1"))
                       .arg(step.reply->error().readFailure());
         } else {
-            why = resolverSaid(QT_TR_NOOP("could not connect: %1"))
-                      .arg(core::Sentence{step.why, step.whyText});
+            why = resolverSaid(QT_TR_NOOP("could not connect: %1")).arg(step.why);
         }
         m_refuted << qMakePair(named, why);
         confirm(candidate + 1);
@@ -246,7 +237,7 @@ void SentinelResolver::readEpochs()
             [this, i](const Step &step) {
                 EpochReading &reading = m_epochs[i];
                 if (!step.reply)
-                    reading.why = core::Sentence{step.why, step.whyText};
+                    reading.why = step.why;
                 else if (!step.reply->ok())
                     reading.why = step.reply->error().readFailure();
                 else if (const auto state = decodeMasterState(step.reply->value()); state.ok())
@@ -310,8 +301,7 @@ core::Sentence SentinelResolver::eachAnswer() const
 {
     core::Sentences each;
     for (const SentinelAnswer &a : m_answers)
-        each << core::Sentence{a.toString(m_config.masterName, core::Wording::English),
-                               a.toString(m_config.masterName, core::Wording::Translated)};
+        each << a.toString(m_config.masterName);
     return core::joined(each, QStringLiteral("; "));
 }
 
@@ -377,7 +367,7 @@ void SentinelResolver::askReplicas(qsizetype index, core::Sentences problems)
         const core::Sentence why =
             resolverSaid(QT_TR_NOOP("no sentinel listed the replicas of '%1': %2"))
                 .arg(m_config.masterName, core::joined(problems, QStringLiteral("; ")));
-        emit replicasFailed(why.english, why.text);
+        emit replicasFailed(why);
         return;
     }
     const redis::ConnectionOptions options = sentinelConnection();
@@ -393,10 +383,7 @@ void SentinelResolver::askReplicas(qsizetype index, core::Sentences problems)
                       problems << core::Sentence::plain(QStringLiteral("%1: %2"))
                                       .arg(sentinel.toString(), replicas.error().message);
                   } else {
-                      const SentinelAnswer answer = answerFrom(sentinel, step);
-                      problems << core::Sentence{
-                          answer.toString(m_config.masterName, core::Wording::English),
-                          answer.toString(m_config.masterName, core::Wording::Translated)};
+                      problems << answerFrom(sentinel, step).toString(m_config.masterName);
                   }
                   askReplicas(index + 1, problems);
               });

@@ -38,13 +38,10 @@ struct SentinelAnswer
     };
     NodeAddress sentinel;
     Kind kind = Kind::Unreachable;
-    NodeAddress named;  // Named
-    QString detail;     // why, for the other kinds; never a password
-    QString detailText; // the same in the window's language (empty: as detail)
-    // "127.0.0.1:26379 does not know the master 'orders'": English by default (the CLI, the
-    // log), or in the window's language.
-    QString toString(const QString &masterName,
-                     core::Wording wording = core::Wording::English) const;
+    NodeAddress named;     // Named
+    core::Sentence detail; // why, for the other kinds; never a password
+    // "127.0.0.1:26379 does not know the master 'orders'".
+    core::Sentence toString(const QString &masterName) const;
 };
 
 // Why no primary could be confirmed, most telling first.
@@ -100,16 +97,14 @@ signals:
     void failed(const sentinel::ResolveError &error);
     void replicasRead(const QList<sentinel::ReplicaEntry> &replicas,
                       const sentinel::NodeAddress &answeredBy);
-    // `why` in English (the log), `whyText` in the window's language.
-    void replicasFailed(const QString &why, const QString &whyText);
+    void replicasFailed(const core::Sentence &why);
 
 private:
     // One command on a fresh connection to `node`: the reply, or why there was none.
     struct Step
     {
         redis::ConnectFailure connectFailure = redis::ConnectFailure::None; // None: connected
-        QString why;
-        QString whyText; // why, in the window's language
+        core::Sentence why;
         std::optional<redis::ReplyResult> reply;
     };
     void roundTrip(const NodeAddress &node, redis::ConnectionOptions options,

@@ -32,16 +32,16 @@ void ConnectionProbe::start(const profiles::ConnectionProfile &profile, const QS
     options.clientName = "inventory-console-probe";
     m_client = std::make_unique<redis::RedisClient>(options);
     connect(m_client.get(), &redis::RedisClient::stateChanged, this,
-            [this, generation](redis::ConnectionState state, const QString &detail) {
+            [this, generation](redis::ConnectionState state) {
                 if (generation != m_generation)
                     return;
                 if (state == redis::ConnectionState::Ready)
                     onReady(generation);
                 else if (state == redis::ConnectionState::Failed
                          || state == redis::ConnectionState::Closed)
-                    finish(generation, classifyConnectionFailure(m_client->failure(), detail,
-                                                                 m_profile.tls.enabled,
-                                                                 m_client->stateDetail().text));
+                    finish(generation,
+                           classifyConnectionFailure(m_client->failure(), m_client->stateDetail(),
+                                                     m_profile.tls.enabled));
             });
     qCDebug(lcSession) << "probing" << options.address() << (options.tls.enabled ? "(TLS)" : "");
     m_client->open();
@@ -101,8 +101,7 @@ void ConnectionProbe::probeRelease(quint64 generation, ProbeReport report)
     m_releaseClient = std::make_unique<redis::RedisClient>(options);
     const QString user = m_profile.releaseUsername;
     connect(m_releaseClient.get(), &redis::RedisClient::stateChanged, this,
-            [this, generation, report, user](redis::ConnectionState state,
-                                             const QString &detail) mutable {
+            [this, generation, report, user](redis::ConnectionState state) mutable {
                 if (generation != m_generation)
                     return;
                 if (state == redis::ConnectionState::Ready) {
@@ -116,11 +115,10 @@ void ConnectionProbe::probeRelease(quint64 generation, ProbeReport report)
                         });
                 } else if (state == redis::ConnectionState::Failed
                            || state == redis::ConnectionState::Closed) {
-                    applyReleaseFailure(
-                        report, user,
-                        classifyConnectionFailure(m_releaseClient->failure(), detail,
-                                                  m_profile.tls.enabled,
-                                                  m_releaseClient->stateDetail().text));
+                    applyReleaseFailure(report, user,
+                                        classifyConnectionFailure(m_releaseClient->failure(),
+                                                                  m_releaseClient->stateDetail(),
+                                                                  m_profile.tls.enabled));
                     finish(generation, report);
                 }
             });

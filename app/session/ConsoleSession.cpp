@@ -80,10 +80,9 @@ void ConsoleSession::watchTunnel()
     if (!m_tunnel)
         return;
     connect(m_tunnel.get(), &ssh::SshTunnel::died, this,
-            [this](const ssh::SshError &e) { emit tunnelDied(e.message.english, e.message.text); });
-    connect(m_tunnel.get(), &ssh::SshTunnel::failed, this, [this](const ssh::SshError &e) {
-        emit tunnelFailed(e.message.english, e.message.text);
-    });
+            [this](const ssh::SshError &e) { emit tunnelDied(e.message); });
+    connect(m_tunnel.get(), &ssh::SshTunnel::failed, this,
+            [this](const ssh::SshError &e) { emit tunnelFailed(e.message); });
     connect(m_tunnel.get(), &ssh::SshTunnel::established, this, [this] {
         // Only a tunnel this session saw die comes back here: reopen through it now rather
         // than at each connection's next backoff step.
@@ -115,7 +114,7 @@ void ConsoleSession::followSentinels(sentinel::ResolverConfig config)
     connect(m_sentinel.get(), &sentinel::SentinelWatcher::reresolveFailed, this,
             [this](const sentinel::ResolveError &e) {
                 m_askingSentinels = false;
-                emit sentinelCheckFailed(e.message.english, e.message.text);
+                emit sentinelCheckFailed(e.message);
             });
     // The sentinels' message can be missed (a subscription not up yet, a sentinel
     // restarting): what the connections meet is asked about too.
@@ -160,10 +159,10 @@ void ConsoleSession::readSentinelReplicas(
                     done(members, {});
             });
     connect(resolver, &sentinel::SentinelResolver::replicasFailed, this,
-            [resolver, alive, done](const QString &, const QString &whyText) {
+            [resolver, alive, done](const core::Sentence &why) {
                 resolver->deleteLater();
                 if (alive)
-                    done({}, tr("SENTINEL REPLICAS could not be read: %1").arg(whyText));
+                    done({}, tr("SENTINEL REPLICAS could not be read: %1").arg(why.text));
             });
     resolver->readReplicas();
 }

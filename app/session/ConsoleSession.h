@@ -115,18 +115,16 @@ public:
 
 signals:
     // The tunnel closed under the session (the bastion went away, ssh was stopped): every
-    // connection is gone with it, and what was in flight has an unknown outcome. `why` in
-    // English (for the log), `whyText` in the window's language.
-    void tunnelDied(const QString &why, const QString &whyText);
+    // connection is gone with it, and what was in flight has an unknown outcome.
+    void tunnelDied(const core::Sentence &why);
     // reconnect() could not start the tunnel again (why), or did.
-    void tunnelFailed(const QString &why, const QString &whyText);
+    void tunnelFailed(const core::Sentence &why);
     void tunnelRestored();
     // Sentinel named another primary: every connection now goes to `to` (host:port); `when`
     // is when the console heard of it.
     void primaryMoved(const QString &from, const QString &to, const QDateTime &when);
     // Asking the sentinels again did not confirm a primary (why); the session stays where it is.
-    // `why` in English (the log), `whyText` in the window's language.
-    void sentinelCheckFailed(const QString &why, const QString &whyText);
+    void sentinelCheckFailed(const core::Sentence &why);
     // The sentinels confirmed the primary the session uses (after a re-resolve).
     void sentinelConfirmed(const QString &primary);
 

@@ -187,26 +187,6 @@ bool ProbeReport::evictionCanDropReceipts() const
     return o.evictionCanDropReceipts();
 }
 
-QString PermissionCheck::detailText() const
-{
-    switch (why) {
-    case Why::None:
-    case Why::ServerReason:
-        return detail;
-    case Why::Unexpected:
-        return ProbeText::tr("unexpected ACL DRYRUN reply");
-    case Why::NoPermission:
-        return ProbeText::tr("this connection's user may not run ACL DRYRUN");
-    case Why::NoSuchUser:
-        return ProbeText::tr("there is no ACL user '%1' on this server").arg(user);
-    case Why::NoDryRun:
-        return ProbeText::tr("this server has no ACL DRYRUN (Redis 7.0 or later)");
-    case Why::Failed:
-        return ProbeText::tr("ACL DRYRUN failed: %1").arg(quoted);
-    }
-    return detail;
-}
-
 QList<ProbeRow> ProbeReport::rows() const
 {
     QList<ProbeRow> out;
@@ -234,9 +214,7 @@ QList<ProbeRow> ProbeReport::rows() const
         out << ProbeRow{ProbeText::tr("Release user"),
                         release.ok
                             ? ProbeText::tr("%1: logged in").arg(release.user)
-                            : QStringLiteral("%1: %2").arg(
-                                release.user, release.failureText.isEmpty() ? release.failure
-                                                                            : release.failureText),
+                            : QStringLiteral("%1: %2").arg(release.user, release.failure.text),
                         !release.ok};
     if (evictionPolicy.isEmpty())
         out << ProbeRow{ProbeText::tr("Eviction"), ProbeText::tr("unknown")};
@@ -256,7 +234,7 @@ QList<ProbeRow> ProbeReport::rows() const
         if (loadsElsewhere)
             value = ProbeText::tr("%1 (loads run as '%2')").arg(value, release.user);
         else if (!c.detail.isEmpty())
-            value = ProbeText::tr("%1: %2").arg(value, c.detailText());
+            value = ProbeText::tr("%1: %2").arg(value, c.detail.text);
         out << ProbeRow{mayText(c), value,
                         c.verdict != PermissionCheck::Verdict::Allowed && !loadsElsewhere};
     }
@@ -270,7 +248,7 @@ QJsonObject ProbeReport::toJson() const
         perms.append(QJsonObject{{QStringLiteral("user"), c.user},
                                  {QStringLiteral("action"), c.action},
                                  {QStringLiteral("verdict"), verdictName(c.verdict)},
-                                 {QStringLiteral("detail"), c.detail}});
+                                 {QStringLiteral("detail"), c.detail.english}});
     return QJsonObject{
         {QStringLiteral("address"), address},
         {QStringLiteral("tls"), tls},
@@ -286,11 +264,11 @@ QJsonObject ProbeReport::toJson() const
          evictionPolicy.isEmpty() ? QJsonValue() : QJsonValue(evictionPolicy)},
         {QStringLiteral("eviction_can_drop_receipts"), evictionCanDropReceipts()},
         {QStringLiteral("permissions"), perms},
-        {QStringLiteral("release_login"),
-         release.tried ? QJsonValue(QJsonObject{{QStringLiteral("user"), release.user},
-                                                {QStringLiteral("ok"), release.ok},
-                                                {QStringLiteral("failure"), release.failure}})
-                       : QJsonValue()},
+        {QStringLiteral("release_login"), release.tried ? QJsonValue(QJsonObject{
+                                              {QStringLiteral("user"), release.user},
+                                              {QStringLiteral("ok"), release.ok},
+                                              {QStringLiteral("failure"), release.failure.english}})
+                                                        : QJsonValue()},
     };
 }
 
@@ -312,8 +290,8 @@ ProbeFailure probeCommandFailed(const QString &command, const redis::RedisError 
                             .arg(command, error.readFailure())};
 }
 
-ProbeFailure classifyConnectionFailure(redis::ConnectFailure failure, const QString &detail,
-                                       bool tls, const QString &detailText)
+ProbeFailure classifyConnectionFailure(redis::ConnectFailure failure, const core::Sentence &detail,
+                                       bool tls)
 {
     using K = ProbeFailure::Kind;
     using F = redis::ConnectFailure;
@@ -354,7 +332,7 @@ ProbeFailure classifyConnectionFailure(redis::ConnectFailure failure, const QStr
     core::Sentence why =
         detail.isEmpty()
             ? probeSays(QT_TRANSLATE_NOOP("session::ProbeFailure", "the connection failed"))
-            : core::Sentence{detail, detailText.isEmpty() ? detail : detailText};
+            : detail;
     if (tls && (kind == K::Timeout || kind == K::Protocol))
         why = probeSays(QT_TRANSLATE_NOOP("session::ProbeFailure",
                                           "%1; TLS is on: check that the server speaks TLS on "
@@ -378,40 +356,42 @@ PermissionCheck decodeDryRun(const QString &user, const QString &action,
                              const redis::ReplyResult &reply)
 {
     using V = PermissionCheck::Verdict;
-    PermissionCheck c{user, action, V::Unknown, {}, PermissionCheck::Why::None, {}};
+    const auto said = [](const char *source) {
+        return core::Sentence::translated(Context, source);
+    };
+    PermissionCheck c{user, action, V::Unknown, {}};
     if (reply.ok()) {
         const auto text = reply->string();
         if (text && reply->isStatus() && *text == "OK") {
             c.verdict = V::Allowed;
         } else if (text) {
             c.verdict = V::Denied; // Redis 7.0 answers a bulk string with the reason
-            c.detail = QString::fromUtf8(*text);
-            c.why = PermissionCheck::Why::ServerReason;
+            c.detail = core::Sentence::plain(QString::fromUtf8(*text));
         } else {
-            c.detail = QStringLiteral("unexpected ACL DRYRUN reply");
-            c.why = PermissionCheck::Why::Unexpected;
+            c.detail =
+                said(QT_TRANSLATE_NOOP("session::ProbeReport", "unexpected ACL DRYRUN reply"));
         }
         return c;
     }
     const redis::RedisError &e = reply.error();
     if (e.isServer("NOPERM")) {
-        c.detail = QStringLiteral("this connection's user may not run ACL DRYRUN");
-        c.why = PermissionCheck::Why::NoPermission;
+        c.detail = said(QT_TRANSLATE_NOOP("session::ProbeReport",
+                                          "this connection's user may not run ACL DRYRUN"));
     } else if (e.kind == redis::RedisError::Kind::Server
                && e.message.english.contains(QLatin1String("not found"), Qt::CaseInsensitive)
                && e.message.english.contains(QLatin1String("user"), Qt::CaseInsensitive)) {
         c.verdict = V::Denied;
-        c.detail = QStringLiteral("there is no ACL user '%1' on this server").arg(user);
-        c.why = PermissionCheck::Why::NoSuchUser;
+        c.detail = said(QT_TRANSLATE_NOOP("session::ProbeReport",
+                                          "there is no ACL user '%1' on this server"))
+                       .arg(user);
     } else if (e.kind == redis::RedisError::Kind::Server
                && e.message.english.contains(QLatin1String("unknown subcommand"),
                                              Qt::CaseInsensitive)) {
-        c.detail = QStringLiteral("this server has no ACL DRYRUN (Redis 7.0 or later)");
-        c.why = PermissionCheck::Why::NoDryRun;
+        c.detail = said(QT_TRANSLATE_NOOP("session::ProbeReport",
+                                          "this server has no ACL DRYRUN (Redis 7.0 or later)"));
     } else {
-        c.detail = QStringLiteral("ACL DRYRUN failed: %1").arg(e.message.english);
-        c.why = PermissionCheck::Why::Failed;
-        c.quoted = e.message.english;
+        c.detail =
+            said(QT_TRANSLATE_NOOP("session::ProbeReport", "ACL DRYRUN failed: %1")).arg(e.message);
     }
     return c;
 }

@@ -23,12 +23,9 @@ struct PermissionCheck
     QString user;
     QString action; // "call inventory_deduct_v1", "load function libraries"
     Verdict verdict = Verdict::Unknown;
-    QString detail; // the server's reason when denied; why it is unknown (English: --json)
-    // What detail says, for detailText() to say it in the window's language.
-    enum class Why { None, ServerReason, Unexpected, NoPermission, NoSuchUser, NoDryRun, Failed };
-    Why why = Why::None;
-    QString quoted;             // the server's words a Why quotes (the reason, the error)
-    QString detailText() const; // detail, translated where the console wrote it
+    // The server's reason when denied (its words), or why the verdict is unknown; the CLI
+    // and --json print .english, the connection test .text.
+    core::Sentence detail;
 };
 QString verdictName(PermissionCheck::Verdict v); // allowed | denied | unknown
 
@@ -39,8 +36,7 @@ struct ReleaseLogin
     bool tried = false;
     bool ok = false;
     QString user;
-    QString failure;     // why the login failed (never the password); English (--json)
-    QString failureText; // the same in the window's language (failure when empty)
+    core::Sentence failure; // why the login failed (never the password)
 };
 
 // One label/value line of a report, in display order.
@@ -110,10 +106,10 @@ using ProbeResult = core::Result<ProbeReport, ProbeFailure>;
 // "PING failed: ...".
 ProbeFailure probeCommandFailed(const QString &command, const redis::RedisError &error);
 
-// From the transport's typed failure; the detail text becomes the message, and detailText
-// (RedisClient::stateDetail().text) its copy in the window's language.
-ProbeFailure classifyConnectionFailure(redis::ConnectFailure failure, const QString &detail,
-                                       bool tls = false, const QString &detailText = {});
+// From the transport's typed failure; its detail (RedisClient::stateDetail()) becomes the
+// message.
+ProbeFailure classifyConnectionFailure(redis::ConnectFailure failure, const core::Sentence &detail,
+                                       bool tls = false);
 
 // The second round trip of a probe (the first is a lone PING, timed): INFO server,
 // replication and memory, ACL WHOAMI, and ACL DRYRUN of FCALL inventory_deduct_v1 (with the

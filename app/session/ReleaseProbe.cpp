@@ -7,11 +7,6 @@
 namespace session {
 
 namespace {
-// The release login's failure: failure stays English (--json), failureText is the window's.
-struct ReleaseText
-{
-    Q_DECLARE_TR_FUNCTIONS(session::ProbeReport)
-};
 
 struct DryRun
 {
@@ -49,15 +44,17 @@ void applyReleaseProbe(ProbeReport &report, const profiles::ConnectionProfile &p
         return replies.value(
             i, redis::RedisError::notSent(core::Sentence::plain(QStringLiteral("no reply"))));
     };
-    report.release = ReleaseLogin{true, true, releaseUser, {}, {}};
+    report.release = ReleaseLogin{true, true, releaseUser, {}};
     const redis::ReplyResult whoami = reply(0);
     const auto name = redis::stringOf(whoami);
     if (name && QString::fromUtf8(*name) != releaseUser) {
         report.release.ok = false;
-        report.release.failure = QStringLiteral("the server says the connection is user '%1'")
-                                     .arg(QString::fromUtf8(*name));
-        report.release.failureText = ReleaseText::tr("the server says the connection is user '%1'")
-                                         .arg(QString::fromUtf8(*name));
+        report.release.failure =
+            core::Sentence::translated("session::ProbeReport",
+                                       QT_TRANSLATE_NOOP("session::ProbeReport",
+                                                         "the server says the connection is "
+                                                         "user '%1'"))
+                .arg(QString::fromUtf8(*name));
     }
     using V = PermissionCheck::Verdict;
     const QString sessionUser = profile.effectiveUsername();
@@ -80,11 +77,11 @@ void applyReleaseProbe(ProbeReport &report, const profiles::ConnectionProfile &p
 void applyReleaseFailure(ProbeReport &report, const QString &releaseUser,
                          const ProbeFailure &failure)
 {
+    const core::Sentence headline{englishFailureHeadline(failure.kind),
+                                  failureHeadline(failure.kind)};
     report.release = ReleaseLogin{
         true, false, releaseUser,
-        QStringLiteral("%1 (%2)").arg(englishFailureHeadline(failure.kind),
-                                      failure.message.english),
-        QStringLiteral("%1 (%2)").arg(failureHeadline(failure.kind), failure.message.text)};
+        core::Sentence::plain(QStringLiteral("%1 (%2)")).arg(headline, failure.message)};
 }
 
 } // namespace session

@@ -579,6 +579,50 @@
         <source>the value you enter</source>
         <translation>你输入的值</translation>
     </message>
+    <message>
+        <source>TTL set: expires in %1</source>
+        <translation>已设置 TTL：%1 后过期</translation>
+    </message>
+    <message>
+        <source>the key no longer exists: nothing changed</source>
+        <translation>该键已不存在：没有任何改变</translation>
+    </message>
+    <message>
+        <source>TTL removed: the key no longer expires</source>
+        <translation>已移除 TTL：该键不再过期</translation>
+    </message>
+    <message>
+        <source>nothing changed: the key has no TTL or no longer exists</source>
+        <translation>没有任何改变：该键没有 TTL 或已不存在</translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation>已删除</translation>
+    </message>
+    <message>
+        <source>nothing deleted: the key no longer exists</source>
+        <translation>未删除任何内容：该键已不存在</translation>
+    </message>
+    <message>
+        <source>nothing changed: the stock key no longer exists</source>
+        <translation>没有任何改变：库存键已不存在</translation>
+    </message>
+    <message>
+        <source>stock set to %1</source>
+        <translation>库存已设为 %1</translation>
+    </message>
+    <message>
+        <source>not sent: %1</source>
+        <translation>未发送：%1</translation>
+    </message>
+    <message>
+        <source>outcome unknown: %1. Check the key before trying again.</source>
+        <translation>结果未知：%1。重试之前请先检查该键。</translation>
+    </message>
+    <message>
+        <source>refused by the server: %1</source>
+        <translation>被服务器拒绝：%1</translation>
+    </message>
 </context>
 <context>
     <name>browse::KeyLocator</name>

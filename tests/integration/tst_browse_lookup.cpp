@@ -261,7 +261,7 @@ private slots:
         QVERIFY(finished.wait(5000));
         auto o = finished.last()[0].value<KeyActionRunner::Outcome>();
         QVERIFY(o.ok);
-        QCOMPARE(o.result, "TTL set: expires in 7 d");
+        QCOMPARE(o.result.english, "TTL set: expires in 7 d");
         QVERIFY(m_c->call({"PTTL", "idem:{a}:1"})->toInteger() > 0);
 
         QVERIFY(runner.run(KeyAction::removeTtl("stock:{a}:available")));
@@ -272,7 +272,7 @@ private slots:
         QCOMPARE(m_c->call({"EXISTS", "idem:{a}:1"})->toInteger(), 0);
         QVERIFY(runner.run(KeyAction::remove("idem:{a}:1")));
         QVERIFY(finished.wait(5000));
-        QCOMPARE(finished.last()[0].value<KeyActionRunner::Outcome>().result,
+        QCOMPARE(finished.last()[0].value<KeyActionRunner::Outcome>().result.english,
                  "nothing deleted: the key no longer exists");
 
         // A production profile's session is read-only: the gate refuses, nothing is sent, and
@@ -287,8 +287,8 @@ private slots:
         o = refused.last()[0].value<KeyActionRunner::Outcome>();
         QVERIFY(!o.ok);
         QVERIFY(!o.outcomeUnknown);
-        QVERIFY2(o.result.startsWith("not sent: ") && o.result.contains("prod-eu"),
-                 qPrintable(o.result));
+        QVERIFY2(o.result.english.startsWith("not sent: ") && o.result.english.contains("prod-eu"),
+                 qPrintable(o.result.english));
         QCOMPARE(m_c->call({"EXISTS", "idem:{a}:2"})->toInteger(), 1);
 
         // Each action: an attempt record before sending, then its outcome with the same id.
@@ -335,11 +335,11 @@ private slots:
             const auto o = finished.last()[0].value<KeyActionRunner::Outcome>();
             QVERIFY(!o.ok);
             QVERIFY(!o.outcomeUnknown);
-            QVERIFY2(o.result.startsWith(
+            QVERIFY2(o.result.english.startsWith(
                          QStringLiteral("not sent: the audit log at %1 could not be written: ")
                              .arg(logPath)),
-                     qPrintable(o.result));
-            QVERIFY2(o.result.contains("Is a directory"), qPrintable(o.result));
+                     qPrintable(o.result.english));
+            QVERIFY2(o.result.english.contains("Is a directory"), qPrintable(o.result.english));
             QVERIFY(!runner.isBusy());
         }
         QCOMPARE(m_c->call({"DUMP", "idem:{b}:1"})->bytes(), before);
@@ -365,8 +365,8 @@ private slots:
         auto o = finished.last()[0].value<KeyActionRunner::Outcome>();
         QVERIFY(!o.ok);
         QVERIFY(!o.outcomeUnknown);
-        QVERIFY2(o.result.startsWith("not sent: ") && o.result.contains("prod-eu"),
-                 qPrintable(o.result));
+        QVERIFY2(o.result.english.startsWith("not sent: ") && o.result.english.contains("prod-eu"),
+                 qPrintable(o.result.english));
         QCOMPARE(m_c->call({"GET", "stock:{s}:available"})->bytes(), QByteArray("12.5"));
 
         // Unlocked (a local session), the same action is sent and repairs the value; a key
@@ -377,11 +377,11 @@ private slots:
         QVERIFY(done.wait(5000));
         o = done.last()[0].value<KeyActionRunner::Outcome>();
         QVERIFY(o.ok);
-        QCOMPARE(o.result, "stock set to 12");
+        QCOMPARE(o.result.english, "stock set to 12");
         QCOMPARE(m_c->call({"GET", "stock:{s}:available"})->bytes(), QByteArray("12"));
         QVERIFY(runner.run(KeyAction::setStock("stock:{gone}:available", "5")));
         QVERIFY(done.wait(5000));
-        QCOMPARE(done.last()[0].value<KeyActionRunner::Outcome>().result,
+        QCOMPARE(done.last()[0].value<KeyActionRunner::Outcome>().result.english,
                  "nothing changed: the stock key no longer exists");
         QCOMPARE(m_c->call({"EXISTS", "stock:{gone}:available"})->toInteger(), 0);
 

@@ -101,7 +101,7 @@ private slots:
         QCOMPARE(r->permissions.size(), 4);
         QCOMPARE(find(*r, "caller", false)->verdict, Verdict::Allowed);
         QCOMPARE(find(*r, "caller", true)->verdict, Verdict::Denied);
-        QVERIFY(find(*r, "caller", true)->detail.contains(QLatin1String("function|load")));
+        QVERIFY(find(*r, "caller", true)->detail.english.contains(QLatin1String("function|load")));
         QCOMPARE(find(*r, "release", false)->verdict, Verdict::Denied);
         QCOMPARE(find(*r, "release", true)->verdict, Verdict::Allowed);
     }
@@ -132,7 +132,7 @@ private slots:
         const auto r = ConnectionProbe::run(p, {});
         QVERIFY(r.ok());
         QCOMPARE(find(*r, "nobody", true)->verdict, Verdict::Denied);
-        QVERIFY(find(*r, "nobody", true)->detail.contains(QLatin1String("no ACL user")));
+        QVERIFY(find(*r, "nobody", true)->detail.english.contains(QLatin1String("no ACL user")));
     }
 
     // ACL DRYRUN itself is denied: "unknown", never a guess.
@@ -146,7 +146,7 @@ private slots:
         QCOMPARE(r->permissions.size(), 2);
         for (const auto &c : r->permissions) {
             QCOMPARE(c.verdict, Verdict::Unknown);
-            QVERIFY(c.detail.contains(QLatin1String("ACL DRYRUN")));
+            QVERIFY(c.detail.english.contains(QLatin1String("ACL DRYRUN")));
         }
     }
 
@@ -164,7 +164,7 @@ private slots:
         auto r = ConnectionProbe::run(p, QStringLiteral("limitedpw"), QStringLiteral("deployerpw"));
         QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message.english));
         QVERIFY(r->release.tried);
-        QVERIFY2(r->release.ok, qPrintable(r->release.failure));
+        QVERIFY2(r->release.ok, qPrintable(r->release.failure.english));
         // The limited user's checks, unknown when asked by itself, are answered.
         const PermissionCheck *call = find(*r, "limited", false);
         QVERIFY(call);
@@ -185,8 +185,9 @@ private slots:
         r = ConnectionProbe::run(p, QStringLiteral("limitedpw"), QStringLiteral("wrong"));
         QVERIFY(r.ok()); // the session connects; the release login is what failed
         QVERIFY(!r->release.ok);
-        QVERIFY2(r->release.failure.startsWith(QLatin1String("wrong user name or password")),
-                 qPrintable(r->release.failure));
+        QVERIFY2(
+            r->release.failure.english.startsWith(QLatin1String("wrong user name or password")),
+            qPrintable(r->release.failure.english));
         QVERIFY(m_admin->call({"ACL", "DELUSER", "deployer"}).ok());
     }
 

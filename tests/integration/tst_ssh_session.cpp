@@ -130,7 +130,7 @@ private slots:
         QSignalSpy restored(&session, &session::ConsoleSession::tunnelRestored);
         QVERIFY(::kill(pid_t(t->masterPid()), SIGKILL) == 0);
         QTRY_COMPARE_WITH_TIMEOUT(died.count(), 1, 15000);
-        const QString why = died.first().first().toString();
+        const QString why = died.first().first().value<core::Sentence>().english;
         QVERIFY2(why.contains(QStringLiteral("SSH tunnel")) && why.contains("unknown outcome"),
                  qPrintable(why));
         // Nothing reaches the server while the tunnel is down: an error, never a reply.

@@ -70,8 +70,8 @@ private slots:
         // The kind, not the words, says what failed: it holds under any translator.
         QCOMPARE(client.failure(), redis::ConnectFailure::Refused);
 
-        const session::ProbeFailure f = session::classifyConnectionFailure(
-            client.failure(), client.stateDetail().english, true, client.stateDetail().text);
+        const session::ProbeFailure f =
+            session::classifyConnectionFailure(client.failure(), client.stateDetail(), true);
         QCOMPARE(f.kind, session::ProbeFailure::Kind::Refused);
         QCOMPARE(f.message.english, client.stateDetail().english);
         QCOMPARE(f.message.text, client.stateDetail().text);
@@ -80,7 +80,7 @@ private slots:
     void timeoutNotesTlsInBothCopies()
     {
         const session::ProbeFailure f =
-            session::classifyConnectionFailure(redis::ConnectFailure::Timeout, {}, true, {});
+            session::classifyConnectionFailure(redis::ConnectFailure::Timeout, {}, true);
         QCOMPARE(f.message.english,
                  QStringLiteral("the connection failed; TLS is on: check that the "
                                 "server speaks TLS on this port (redis:// for plain "

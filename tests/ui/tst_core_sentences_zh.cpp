@@ -7,6 +7,7 @@
 // English under the Chinese translator.
 #include "PrivateSettings.h"
 #include "browse/InventoryScan.h"
+#include "browse/KeyAction.h"
 #include "browse/OrderSentence.h"
 #include "browse/Values.h"
 #include "functions/ChangeUser.h"
@@ -18,6 +19,7 @@
 #include "readiness/Rules.h"
 #include "reconcile/Reconciler.h"
 #include "session/ProbeReport.h"
+#include "session/ReleaseProbe.h"
 #include "ui/common/UiLanguage.h"
 
 #include <QApplication>
@@ -111,19 +113,31 @@ class TstCoreSentencesZh : public QObject
         return problems.isEmpty() ? QString() : problems.first().message;
     }
 
-    // The connection test's row for a user the server does not know.
+    // What ACL DRYRUN's answer for a user the server does not know means.
+    static session::PermissionCheck missingUser()
+    {
+        return session::decodeDryRun(QStringLiteral("ghost"), session::loadAction(),
+                                     redis::RedisError::fromServer("ERR User ghost not found"));
+    }
+
+    // The connection test's row for that user.
     static session::ProbeRow missingUserRow()
     {
         session::ProbeReport report;
         report.user = QStringLiteral("shop");
-        report.permissions << session::PermissionCheck{
-            QStringLiteral("ghost"),
-            session::loadAction(),
-            session::PermissionCheck::Verdict::Denied,
-            QStringLiteral("there is no ACL user 'ghost' on this server"),
-            session::PermissionCheck::Why::NoSuchUser,
-            {}};
+        report.permissions << missingUser();
         return report.rows().constLast();
+    }
+
+    // The release user's login, when the server says the connection is someone else.
+    static session::ReleaseLogin otherReleaseUser()
+    {
+        profiles::ConnectionProfile p;
+        p.username = QStringLiteral("shop");
+        p.releaseUsername = QStringLiteral("release");
+        session::ProbeReport report;
+        session::applyReleaseProbe(report, p, {redis::Reply::bulk("default")});
+        return report.release;
     }
 
     // Deleting a library of one function, as the Libraries tab's diff preview shows it.
@@ -270,6 +284,18 @@ private slots:
                  QStringLiteral("用户名或密码错误"));
         QCOMPARE(session::englishFailureHeadline(session::ProbeFailure::Kind::Authentication),
                  QStringLiteral("wrong user name or password"));
+        QCOMPARE(missingUser().detail.english,
+                 QStringLiteral("there is no ACL user 'ghost' on this server"));
+        QCOMPARE(otherReleaseUser().failure.text,
+                 QStringLiteral("服务器说此连接的用户是“default”"));
+        QCOMPARE(otherReleaseUser().failure.english,
+                 QStringLiteral("the server says the connection is user 'default'"));
+        // ... what a key action did (the audit record quotes the English) ...
+        const browse::KeyAction remove = browse::KeyAction::remove("idem:{42}:9001");
+        QCOMPARE(remove.describeReply(redis::Reply::integer(0)).text,
+                 QStringLiteral("未删除任何内容：该键已不存在"));
+        QCOMPARE(remove.describeReply(redis::Reply::integer(0)).english,
+                 QStringLiteral("nothing deleted: the key no longer exists"));
         // ... the Libraries tab's diff preview (the CLI's and --json's copy stays English) ...
         const functions::ContractDiff d = removal();
         QCOMPARE(d.functions.value(0).notesText.value(0),

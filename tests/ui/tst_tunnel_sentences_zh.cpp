@@ -156,9 +156,9 @@ private slots:
         sentinel::SentinelAnswer a;
         a.sentinel = sentinel::NodeAddress{QStringLiteral("127.0.0.1"), 26379};
         a.kind = sentinel::SentinelAnswer::Kind::Unknown;
-        QCOMPARE(a.toString(QStringLiteral("orders")),
+        QCOMPARE(a.toString(QStringLiteral("orders")).english,
                  QStringLiteral("127.0.0.1:26379 does not know the master 'orders'"));
-        QCOMPARE(a.toString(QStringLiteral("orders"), Wording::Translated),
+        QCOMPARE(a.toString(QStringLiteral("orders")).text,
                  QStringLiteral("127.0.0.1:26379 不知道主节点 'orders'"));
     }
 

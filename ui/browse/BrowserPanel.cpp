@@ -428,7 +428,7 @@ void BrowserPanel::requestAction(const browse::KeyAction &action)
 
 void BrowserPanel::onActionFinished(const browse::KeyActionRunner::Outcome &o)
 {
-    QString text = tr("%1 → %2").arg(o.action.commandText(), o.result);
+    QString text = tr("%1 → %2").arg(o.action.commandText(), o.result.text);
     if (!o.auditProblem.isEmpty())
         text +=
             tr(" (WARNING: the audit record could not be written: %1)").arg(o.auditProblem.text);

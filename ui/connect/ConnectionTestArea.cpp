@@ -215,7 +215,7 @@ void ConnectionTestArea::showResult(const session::ProbeResult &result)
     if (releaseFailed) // found now, not halfway through a release
         status += QLatin1Char(' ')
                   + tr("The release user '%1' could not log in: %2.")
-                        .arg(report.release.user, report.release.failure);
+                        .arg(report.release.user, report.release.failure.text);
     m_status->setStyleSheet(releaseFailed ? errorStyle() : Palette::textStyle(Palette::ok()));
     m_status->setText(status);
     for (const session::ProbeRow &r : report.rows()) {
