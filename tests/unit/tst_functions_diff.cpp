@@ -419,7 +419,8 @@ private slots:
         spec.incoming = inspectLibrary(library(QStringLiteral("1.0.0"), {"f||"}));
         NodeState node;
         node.address = QStringLiteral("127.0.0.1:6379");
-        node.error = QStringLiteral("NOPERM this user has no permissions to run 'function'");
+        node.error = core::Sentence::plain(
+            QStringLiteral("NOPERM this user has no permissions to run 'function'"));
         const QList<ContractDiff> diffs = spec.contractDiffs(node);
         QCOMPARE(diffs.size(), 1);
         const QString summary = diffs.first().summary();
