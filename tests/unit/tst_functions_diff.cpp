@@ -437,7 +437,7 @@ private slots:
                                                      "LIST")),
                  qPrintable(core::joined(spec.refusals(node), " ").english));
         // A node that was read and lacks the library is "not loaded".
-        node.error.clear();
+        node.error = {};
         QVERIFY(spec.contractDiffs(node).first().summary().contains(QLatin1String("not loaded")));
     }
 };
