@@ -15,6 +15,12 @@ constexpr size_t LookupChunk = 1000;
 const QByteArray HashFields[] = {"remaining", "quantity", "time"};
 const QByteArray Pttl("PTTL"), Get("GET"), Hmget("HMGET"), Type("TYPE");
 
+// Why a key could not be read, in the window's language (the CLI's copy stays English).
+core::Sentence loaderSays(const char *source)
+{
+    return core::Sentence::translated("browse::InventoryLoader", source);
+}
+
 // PTTL's answer as an absolute expiry: -1 no TTL, -2 the key is gone. A refused or failed
 // PTTL (NOPERM, an error, a reply that is not one of these) is not "no TTL": the key is
 // unreadable, and nothing about its expiry may be said.
@@ -30,7 +36,9 @@ core::Result<qint64, redis::RedisError> expiryFrom(const redis::ReplyResult &ptt
     }
     if (*ms < -2)
         return redis::RedisError::unexpected(
-            core::Sentence::plain(QStringLiteral("PTTL answered %1, which is not a TTL").arg(*ms)));
+            loaderSays(QT_TRANSLATE_NOOP("browse::InventoryLoader",
+                                         "PTTL answered %1, which is not a TTL"))
+                .arg(*ms));
     *gone = *ms == -2;
     return *ms >= 0 ? sentMs + *ms : NoExpiry;
 }
@@ -163,11 +171,16 @@ std::optional<PageRequest> InventoryLoader::store(const QList<Item> &items,
         // server or of the path to it, and says nothing about the key (D4 of issue 29).
         const bool expected = value->isNil() || (it.hash ? value->isArray() : value->string().ok());
         if (!expected) {
-            noteProblem(it, redis::RedisError::unexpected(core::Sentence::plain(
-                                QStringLiteral("%1 answered %2, not the value of a key")
+            noteProblem(it, redis::RedisError::unexpected(
+                                loaderSays(QT_TRANSLATE_NOOP("browse::InventoryLoader",
+                                                             "%1 answered %2, not the value of a "
+                                                             "key"))
                                     .arg(it.hash ? QStringLiteral("HMGET") : QStringLiteral("GET"),
-                                         value->isArray() ? QStringLiteral("an array")
-                                                          : QStringLiteral("another type")))));
+                                         value->isArray()
+                                             ? loaderSays(QT_TRANSLATE_NOOP(
+                                                 "browse::InventoryLoader", "an array"))
+                                             : loaderSays(QT_TRANSLATE_NOOP(
+                                                 "browse::InventoryLoader", "another type")))));
             continue;
         }
         // HMGET of a missing key answers [nil, nil, nil]: PTTL -2 tells it apart.

@@ -29,13 +29,15 @@ struct ScanPage
 
 redis::Decoded<ScanPage> decodeScanPage(const redis::Reply &r)
 {
+    // SCAN's own reply shape, as its documentation writes it: the same in every language.
+    const core::Sentence pageShape = core::Sentence::plain(QStringLiteral("[cursor, keys]"));
     const auto parts = r.array();
     if (!parts || parts->size() != 2)
-        return r.unexpected(QStringLiteral("[cursor, keys]"));
+        return r.unexpected(pageShape);
     const auto cursor = parts->at(0).string();
     const auto list = parts->at(1).array();
     if (!cursor || !list)
-        return r.unexpected(QStringLiteral("[cursor, keys]"));
+        return r.unexpected(pageShape);
     ScanPage page{*cursor, {}};
     page.keys.reserve(list->size());
     for (const redis::Reply &k : *list) {
@@ -251,7 +253,7 @@ void KeyspaceScanner::onScanReply(quint64 gen, int node, const redis::ReplyResul
     auto page = decodeScanPage(r.value());
     if (!page) {
         failNode(node, ScanText::tr("SCAN answered %1, not [cursor, keys] (an anomaly)")
-                           .arg(redis::replyShape(*r)));
+                           .arg(redis::replyShape(*r).text));
         return;
     }
     const QByteArray cursor = page->cursor;

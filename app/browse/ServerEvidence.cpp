@@ -88,9 +88,10 @@ QList<redis::Command> evidenceCommands(const QByteArray &key)
 ServerEvidence decodeEvidence(const QList<redis::ReplyResult> &replies, qint64 nowMs)
 {
     ServerEvidence e;
-    const auto text = replies.isEmpty() ? redis::Decoded<QByteArray>(redis::RedisError::notSent(
-                          core::Sentence::plain(QStringLiteral("no reply"))))
-                                        : redis::stringOf(replies.first());
+    const auto text =
+        replies.isEmpty()
+            ? redis::Decoded<QByteArray>(redis::RedisError::notSent(redis::RedisError::noReply()))
+            : redis::stringOf(replies.first());
     if (text)
         e = evidenceFromInfo(overview::parseInfo(*text), nowMs);
     else

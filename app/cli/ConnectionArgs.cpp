@@ -251,7 +251,7 @@ std::optional<QString> ConnectionArgs::applyReleaseAndMap(const QCommandLinePars
         // Replaces a saved profile's map: the command line says what to reach now.
         const auto entries = profiles::parseAnnouncedEntries(parser.value(m_announcedMap));
         if (!entries.ok())
-            return QStringLiteral("--announced-map: %1").arg(entries.error());
+            return QStringLiteral("--announced-map: %1").arg(entries.error().english);
         r.profile.announcedMap = entries.value();
     }
     if (parser.isSet(m_releasePasswordStdin)) {
@@ -470,7 +470,7 @@ std::unique_ptr<redis::ClusterRouter> connectRouter(redis::ConnectionOptions opt
         // The seed's own state says it best when it could not connect at all.
         const QString why = router->seed().state() != redis::ConnectionState::Ready
                                 ? router->seed().stateDetail().english
-                                : router->discoveryError();
+                                : router->discoveryError().english;
         *exitCode = context.fail(failExit, scrub(setupFailure(why, options), options.password));
         return nullptr;
     }

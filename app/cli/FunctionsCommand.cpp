@@ -135,16 +135,15 @@ void reportJournals(const QList<functions::LoadJournalEntry> &pending, redis::Co
         });
     const auto libs =
         r.ok() ? redis::decodeFunctionList(r.value())
-               : core::Result<QList<redis::LibraryInfo>, QString>(r.error().readFailure().english);
+               : core::Result<QList<redis::LibraryInfo>, core::Sentence>(r.error().readFailure());
     for (const functions::LoadJournalEntry &e : pending) {
         const redis::LibraryInfo *now = nullptr;
         if (libs)
             for (const redis::LibraryInfo &l : libs.value())
                 if (l.name == e.library)
                     now = &l;
-        context.err << context.commandName
-                    << ": warning: " << e.notice(now, libs ? QString() : libs.error()).english
-                    << '\n';
+        context.err << context.commandName << ": warning: "
+                    << e.notice(now, libs ? QString() : libs.error().english).english << '\n';
         if (libs)
             functions::clearLoadJournal(e);
     }

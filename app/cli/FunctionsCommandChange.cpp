@@ -211,7 +211,7 @@ int runDiff(Context &context)
         if (!n.error.isEmpty())
             return context.fail(DiffConnection, QStringLiteral("could not read FUNCTION LIST on "
                                                                "%1: %2")
-                                                    .arg(n.address, n.error));
+                                                    .arg(n.address, n.error.english));
     const functions::Verdict verdict = change.verdict();
     const functions::CodeDiff code = change.codeDiff();
     if (parser.isSet(json)) {

@@ -52,7 +52,7 @@ core::Result<QList<Line>, core::Sentence> receiptedOrders(redis::CommandSender &
     for (const auto &[key, line] : byKey) {
         const auto n = i < replies.size() ? redis::integerOf(replies.at(i))
                                           : redis::Decoded<qint64>(redis::RedisError::unexpected(
-                                              core::Sentence::plain(QStringLiteral("no reply"))));
+                                              redis::RedisError::noReply()));
         ++i;
         if (!n)
             return core::err(core::Sentence::plain(QStringLiteral("EXISTS %1: %2"))

@@ -141,7 +141,7 @@ redis::ReplyResult replyAt(const QList<redis::ReplyResult> &replies, qsizetype i
 {
     if (i < replies.size())
         return replies.at(i);
-    return redis::RedisError::notSent(core::Sentence::plain(QStringLiteral("no reply")));
+    return redis::RedisError::notSent(redis::RedisError::noReply());
 }
 
 QList<redis::Command> stateCommands()
@@ -154,8 +154,8 @@ NodeState decodeState(const QString &address, const QList<redis::ReplyResult> &r
     NodeState s;
     s.address = address;
     if (replies.size() < 2 || !replies[0].ok()) {
-        s.error =
-            replies.isEmpty() ? QStringLiteral("no reply") : replies[0].error().toString().english;
+        s.error = replies.isEmpty() || replies[0].ok() ? redis::RedisError::noReply()
+                                                       : replies[0].error().toString();
         return s;
     }
     auto libs = redis::decodeFunctionList(replies[0].value());

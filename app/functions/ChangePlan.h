@@ -56,7 +56,7 @@ std::optional<RestorePolicy> parsePolicy(const QString &text); // case-insensiti
 struct NodeState
 {
     QString address;
-    QString error; // non-empty: the state could not be read
+    core::Sentence error; // non-empty: the state could not be read
     QString redisVersion;
     QString runId;
     QList<redis::LibraryInfo> libraries; // with code, sorted

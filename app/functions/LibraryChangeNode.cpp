@@ -94,7 +94,7 @@ NodeOutcome verifiedOutcome(const QString &address, const ChangeSpec &spec, cons
     o.outcomeUnknown = !reply.ok() && reply.error().mayHaveRun();
     const core::Sentence wrong = after.error.isEmpty()
                                      ? libraryDifference(spec.predict(before), after.libraries)
-                                     : core::Sentence::plain(after.error);
+                                     : after.error;
     o.verified = wrong.isEmpty();
     o.message = verifiedMessage(address, before, after, reply, o, wrong);
     if (o.outcomeUnknown && o.verified)
@@ -153,7 +153,7 @@ LibraryChange::rereadRefusal(const NodeStep &step,
                 m_lease->heldBy(step.target.address, replyAt(r, lockAt), replyAt(r, lockAt + 1));
             !lost.isEmpty())
             return lost;
-    core::Sentence moved = core::Sentence::plain(step.run.before.error);
+    core::Sentence moved = step.run.before.error;
     if (moved.isEmpty() && expectedBefore)
         moved = libraryDifference(*expectedBefore, step.run.before.libraries);
     if (!moved.isEmpty())

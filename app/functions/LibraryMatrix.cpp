@@ -293,7 +293,7 @@ void readLibraryMatrix(const QList<MatrixNode> &nodes, QObject *context, int tim
                 } else if (auto libs = redis::decodeFunctionList(*r); libs) {
                     n.libraries = libs.value();
                 } else {
-                    n.error = libs.error();
+                    n.error = libs.error().text;
                 }
                 if (--*pending == 0)
                     done(LibraryMatrix(*read));

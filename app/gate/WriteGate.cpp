@@ -204,7 +204,7 @@ void WriteGate::fetchTraits(const QList<redis::Command> &commands,
                 if (libs.ok())
                     m_traits.setFunctions(libs.value());
                 else
-                    failures << QStringLiteral("FUNCTION LIST: %1").arg(libs.error());
+                    failures << QStringLiteral("FUNCTION LIST: %1").arg(libs.error().english);
             } else {
                 failures << QStringLiteral("FUNCTION LIST: %1").arg(r[i].error().message.english);
             }

@@ -202,9 +202,10 @@ private:
                 if (loaded)
                     summary = QStringLiteral("loaded: sha1 %1").arg(QString::fromLatin1(expected));
                 else if (r.ok())
-                    summary = QStringLiteral("SCRIPT LOAD answered %1, not the expected sha1 "
-                                             "%2 (an anomaly)")
-                                  .arg(redis::replyShape(*r), QString::fromLatin1(expected));
+                    summary =
+                        QStringLiteral("SCRIPT LOAD answered %1, not the expected sha1 "
+                                       "%2 (an anomaly)")
+                            .arg(redis::replyShape(*r).english, QString::fromLatin1(expected));
                 else
                     summary = r.error().toString().english;
                 recordOutcome("script-load", load, id, sentAt, clock->elapsed(), summary,
@@ -329,8 +330,8 @@ KeyReading KeyReading::fromReply(const redis::ReplyResult &r)
     else if (const auto value = r->string())
         k.value = *value;
     else if (!r->isNil())
-        k.error = core::Sentence::plain(
-            QStringLiteral("GET answered %1, not a value (an anomaly)").arg(redis::replyShape(*r)));
+        k.error = core::Sentence::plain(QStringLiteral("GET answered %1, not a value (an anomaly)")
+                                            .arg(redis::replyShape(*r).english));
     return k;
 }
 

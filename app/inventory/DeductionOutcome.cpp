@@ -411,7 +411,7 @@ QString contractName(ReplyContract contract)
 // (Lua numbers arrive as integers), so it is named by its type.
 QString notInteger(const redis::Reply &e)
 {
-    return e.isBulk() ? QStringLiteral("a string") : redis::replyShape(e);
+    return e.isBulk() ? QStringLiteral("a string") : redis::replyShape(e).english;
 }
 
 DeductionOutcome decodeReply(const redis::ReplyResult &result, ReplyContract contract,
@@ -425,9 +425,8 @@ DeductionOutcome decodeReply(const redis::ReplyResult &result, ReplyContract con
     if (r.isError())
         return fromServerError(redis::RedisError::fromServer(r.bytes()));
     if (!r.isArray() || r.size() != 2)
-        return outsideContract(
-            r,
-            QStringLiteral("%1, not the contract's {code, value} pair").arg(redis::replyShape(r)));
+        return outsideContract(r, QStringLiteral("%1, not the contract's {code, value} pair")
+                                      .arg(redis::replyShape(r).english));
     if (!r.at(0).isInteger())
         return outsideContract(
             r, QStringLiteral("its code is %1, not an integer").arg(notInteger(r.at(0))));

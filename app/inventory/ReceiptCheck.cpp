@@ -30,6 +30,13 @@ const QString ViaFunction = QStringLiteral("FCALL_RO inventory_receipt_v1");
 const QString ViaDirect = QStringLiteral(
     QT_TRANSLATE_NOOP("inventory::ReceiptStatus", "direct read (TYPE, TTL, GET/HGETALL)"));
 
+// Why a receipt could not be read, kept in both copies: the window shows one, the CLI's
+// --json and the log the other.
+core::Sentence receiptSays(const char *source)
+{
+    return core::Sentence::translated("inventory::ReceiptStatus", source);
+}
+
 core::Sentence errorText(const redis::ReplyResult &r)
 {
     return r.ok() ? core::Sentence() : r.error().readFailure();
@@ -215,10 +222,11 @@ ReceiptStatus decodeReceiptFunctionReply(const QByteArray &key, const redis::Rep
     if (!none && !found) {
         // In words: a raw dump does not belong in the sentence verdict() builds from this. A
         // reply the contract never gives proves neither that the receipt exists nor that not.
-        s.error = core::Sentence::plain(
-            QStringLiteral("inventory_receipt_v1 answered %1 outside its contract ({1, "
-                           "remaining, ttl, quantity} or {0, 0, -2, -1}): an anomaly")
-                .arg(redis::replyShape(r)));
+        s.error = receiptSays(QT_TRANSLATE_NOOP("inventory::ReceiptStatus",
+                                                "inventory_receipt_v1 answered %1 outside its "
+                                                "contract ({1, remaining, ttl, quantity} or {0, "
+                                                "0, -2, -1}): an anomaly"))
+                      .arg(redis::replyShape(r));
         return s;
     }
     s.exists = found;
@@ -248,8 +256,9 @@ void readStringReceipt(ReceiptStatus *s, const redis::ReplyResult &get)
     // nil when the key expired between TYPE and GET: no value, as for a missing key. Any
     // other reply is no GET's: the check read nothing it can vouch for.
     if (!get->isString() && !get->isNil()) {
-        s->error = core::Sentence::plain(QStringLiteral("GET answered %1, not a value (an anomaly)")
-                                             .arg(redis::replyShape(*get)));
+        s->error = receiptSays(QT_TRANSLATE_NOOP("inventory::ReceiptStatus",
+                                                 "GET answered %1, not a value (an anomaly)"))
+                       .arg(redis::replyShape(*get));
         return;
     }
     if (const auto value = get->string())
@@ -273,10 +282,11 @@ void readHashReceipt(ReceiptStatus *s, const redis::ReplyResult &hgetall)
     // Redis never keeps an empty hash: none means the key went between TYPE and HGETALL,
     // and an odd count is no HGETALL's reply. Neither is a receipt's content.
     if (h->isEmpty() || h->size() % 2) {
-        s->error = core::Sentence::plain(
-            QStringLiteral("HGETALL answered %1, not a receipt's fields (the key changed "
-                           "while it was read, or an anomaly)")
-                .arg(redis::replyShape(*hgetall)));
+        s->error = receiptSays(QT_TRANSLATE_NOOP("inventory::ReceiptStatus",
+                                                 "HGETALL answered %1, not a receipt's fields "
+                                                 "(the key changed while it was read, or an "
+                                                 "anomaly)"))
+                       .arg(redis::replyShape(*hgetall));
         return;
     }
     QList<QByteArray> shown;
@@ -311,7 +321,7 @@ ReceiptStatus decodeDirectReceipt(const QByteArray &key, const QList<redis::Repl
     s.key = key;
     s.source = ViaDirect;
     if (r.size() != 4) {
-        s.error = core::Sentence::plain(QStringLiteral("incomplete reply"));
+        s.error = receiptSays(QT_TRANSLATE_NOOP("inventory::ReceiptStatus", "incomplete reply"));
         return s;
     }
     for (int i : {0, 1})

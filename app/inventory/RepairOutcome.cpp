@@ -215,15 +215,15 @@ RepairOutcome decodeRepairReply(RepairKind repair, const redis::ReplyResult &res
     if (r.isError())
         return repairErrorOutcome(repair, redis::RedisError::fromServer(r.bytes()));
     if (!r.isArray() || r.size() != 2)
-        return repairOutsideContract(
-            repair, r,
-            QStringLiteral("%1, not the contract's {code, value} pair").arg(redis::replyShape(r)));
+        return repairOutsideContract(repair, r,
+                                     QStringLiteral("%1, not the contract's {code, value} pair")
+                                         .arg(redis::replyShape(r).english));
     if (!r.at(0).isInteger() || !r.at(1).isInteger())
         return repairOutsideContract(
             repair, r,
             QStringLiteral("its code and value are %1 and %2, not two "
                            "integers")
-                .arg(redis::replyShape(r.at(0)), redis::replyShape(r.at(1))));
+                .arg(redis::replyShape(r.at(0)).english, redis::replyShape(r.at(1)).english));
     const qint64 code = *r.at(0).integer();
     const qint64 value = *r.at(1).integer();
     const auto rule = rules(code);

@@ -40,7 +40,8 @@ RecordReading recordFrom(const redis::ReplyResult &get, const redis::ReplyResult
     else if (const auto seconds = ttl->integer())
         r.ttlSeconds = *seconds;
     else
-        r.error = QStringLiteral("TTL answered %1, not a number").arg(redis::replyShape(*ttl));
+        r.error =
+            QStringLiteral("TTL answered %1, not a number").arg(redis::replyShape(*ttl).english);
     return r;
 }
 

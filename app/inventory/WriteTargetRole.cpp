@@ -47,7 +47,7 @@ WriteTargetRole writeTargetRole(const redis::ReplyResult &info)
     const auto text = info->string();
     if (!text) {
         role.why = QStringLiteral("INFO replication answered %1, not its text")
-                       .arg(redis::replyShape(*info));
+                       .arg(redis::replyShape(*info).english);
         return role;
     }
     const auto value = infoField(*text, "role");

@@ -84,7 +84,7 @@ LabPlacement LabPlacement::discover(const redis::ConnectionOptions &options,
         p.m_failure = LabPlacementText::tr("could not read the cluster's topology from %1: %2")
                           .arg(options.address(), router.discoveryError().isEmpty()
                                                       ? LabPlacementText::tr("no answer in time")
-                                                      : router.discoveryError());
+                                                      : router.discoveryError().text);
     }
     return p;
 }

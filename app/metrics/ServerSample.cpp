@@ -12,20 +12,25 @@ using redis::RedisError;
 
 namespace {
 
-RedisError protocol(const QString &message)
+// Why a sample could not be read: the charts show it in the window's language.
+core::Sentence sampleSays(const char *source)
 {
-    return RedisError::unexpected(core::Sentence::plain(message));
+    return core::Sentence::translated("metrics::ServerSample", source);
 }
 
 Decoded<qint64> infoInteger(const QHash<QByteArray, QByteArray> &info, const QByteArray &field)
 {
     const auto it = info.constFind(field);
     if (it == info.constEnd())
-        return protocol(QStringLiteral("INFO has no %1 field").arg(QLatin1String(field)));
+        return RedisError::unexpected(
+            sampleSays(QT_TRANSLATE_NOOP("metrics::ServerSample", "INFO has no %1 field"))
+                .arg(QString::fromLatin1(field)));
     const auto v = core::parseCanonicalInteger(*it);
     if (!v)
-        return protocol(QStringLiteral("INFO %1 is not an integer: \"%2\"")
-                            .arg(QLatin1String(field), QString::fromUtf8(it->left(40))));
+        return RedisError::unexpected(
+            sampleSays(
+                QT_TRANSLATE_NOOP("metrics::ServerSample", "INFO %1 is not an integer: \"%2\""))
+                .arg(QString::fromLatin1(field), QString::fromUtf8(it->left(40))));
     return *v;
 }
 
@@ -87,8 +92,9 @@ Decoded<QHash<QByteArray, qint64>> decodeCommandStats(const QHash<QByteArray, QB
             if (part.startsWith("calls="))
                 n = core::parseCanonicalInteger(part.mid(6));
         if (!n)
-            return protocol(
-                QStringLiteral("INFO commandstats of %1 has no calls count: \"%2\"")
+            return RedisError::unexpected(
+                sampleSays(QT_TRANSLATE_NOOP("metrics::ServerSample",
+                                             "INFO commandstats of %1 has no calls count: \"%2\""))
                     .arg(QString::fromUtf8(name), QString::fromUtf8(it.value().left(60))));
         calls.insert(name, *n);
     }
@@ -102,7 +108,8 @@ Decoded<LatencyHistogram> decodeLatencyHistogram(const redis::Reply &reply,
     if (!top)
         return top.error();
     if (top->size() % 2)
-        return reply.unexpected(QStringLiteral("command/histogram pairs"));
+        return reply.unexpected(
+            sampleSays(QT_TRANSLATE_NOOP("metrics::ServerSample", "command/histogram pairs")));
     for (qsizetype i = 0; i + 1 < top->size(); i += 2) {
         const auto name = top->at(i).string();
         if (!name)
@@ -129,7 +136,8 @@ Decoded<LatencyHistogram> decodeLatencyHistogram(const redis::Reply &reply,
                 if (!pairs)
                     return pairs.error();
                 if (pairs->size() % 2)
-                    return fields->at(f + 1).unexpected(QStringLiteral("bound/count pairs"));
+                    return fields->at(f + 1).unexpected(sampleSays(
+                        QT_TRANSLATE_NOOP("metrics::ServerSample", "bound/count pairs")));
                 for (qsizetype p = 0; p + 1 < pairs->size(); p += 2) {
                     const auto bound = pairs->at(p).integer();
                     const auto count = pairs->at(p + 1).integer();
@@ -142,7 +150,8 @@ Decoded<LatencyHistogram> decodeLatencyHistogram(const redis::Reply &reply,
             }
         }
         if (!haveCalls)
-            return top->at(i + 1).unexpected(QStringLiteral("a histogram with a calls field"));
+            return top->at(i + 1).unexpected(sampleSays(
+                QT_TRANSLATE_NOOP("metrics::ServerSample", "a histogram with a calls field")));
         return h;
     }
     return LatencyHistogram{}; // no call of that command yet
@@ -151,9 +160,10 @@ Decoded<LatencyHistogram> decodeLatencyHistogram(const redis::Reply &reply,
 Decoded<ServerSample> decodeSample(const QList<redis::ReplyResult> &r)
 {
     if (r.size() != CommandsPerSample)
-        return protocol(QStringLiteral("expected %1 replies to a sample, got %2")
-                            .arg(CommandsPerSample)
-                            .arg(r.size()));
+        return RedisError::unexpected(
+            sampleSays(QT_TRANSLATE_NOOP("metrics::ServerSample",
+                                         "expected %1 replies to a sample, got %2"))
+                .arg(CommandsPerSample, r.size()));
     const auto text = redis::stringOf(r.at(0));
     if (!text)
         return text.error();

@@ -30,7 +30,9 @@ redis::Decoded<QList<SlowLogEntry>> decodeSlowLog(const redis::Reply &reply, con
         if (!fields)
             return fields.error();
         if (fields->size() < 4)
-            return item.unexpected(QStringLiteral("a slow-log entry of at least 4 fields"));
+            return item.unexpected(core::Sentence::translated(
+                "metrics::SlowLog",
+                QT_TRANSLATE_NOOP("metrics::SlowLog", "a slow-log entry of at least 4 fields")));
         SlowLogEntry e;
         e.node = node;
         const auto id = fields->at(0).integer();

@@ -80,8 +80,9 @@ QList<redis::Command> overviewCommands()
 core::Result<ServerOverview, redis::RedisError> decodeOverview(const QList<redis::ReplyResult> &r)
 {
     if (r.size() != 4)
-        return redis::RedisError::notSent(
-            core::Sentence::plain(QStringLiteral("overview: wrong number of replies")));
+        return redis::RedisError::notSent(core::Sentence::translated(
+            "overview::ServerOverview",
+            QT_TRANSLATE_NOOP("overview::ServerOverview", "overview: wrong number of replies")));
     ServerOverview o;
     for (int i = 0; i < 4; ++i)
         if (isNoPerm(r[i]))
@@ -116,7 +117,7 @@ core::Result<ServerOverview, redis::RedisError> decodeOverview(const QList<redis
         if (libs.ok())
             o.libraries = libs.value();
         else
-            o.librariesError = libs.error();
+            o.librariesError = libs.error().text;
     } else if (!isNoPerm(r[3])) {
         o.librariesError = r[3].error().message.text;
     }

@@ -5,7 +5,7 @@
 
 namespace profiles {
 
-core::Result<QStringList, QString> parseAnnouncedEntries(const QString &text)
+core::Result<QStringList, core::Sentence> parseAnnouncedEntries(const QString &text)
 {
     QStringList entries;
     const QStringList lines = text.split(QRegularExpression(QStringLiteral("\r\n|\n|\r")));
@@ -17,7 +17,10 @@ core::Result<QStringList, QString> parseAnnouncedEntries(const QString &text)
             const auto parsed = redis::AnnouncedAddressMap::parse(entry);
             if (!parsed.ok())
                 return lines.size() > 1
-                           ? QStringLiteral("line %1: %2").arg(n + 1).arg(parsed.error())
+                           ? core::Sentence::translated(
+                                 "profiles::AnnouncedMapField",
+                                 QT_TRANSLATE_NOOP("profiles::AnnouncedMapField", "line %1: %2"))
+                                 .arg(n + 1, parsed.error())
                            : parsed.error();
             const QStringList sides = entry.split(QLatin1Char('='));
             entries << sides[0].trimmed() + QLatin1Char('=') + sides[1].trimmed();

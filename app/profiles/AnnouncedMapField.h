@@ -14,8 +14,9 @@ namespace profiles {
 // announce addresses this machine cannot reach; the router connects to the mapped ones.
 
 // The entries, normalised to "announced=reachable"; a bad entry is refused with its line and
-// what to write instead, and nothing is kept.
-core::Result<QStringList, QString> parseAnnouncedEntries(const QString &text);
+// what to write instead, and nothing is kept; in both copies (the profile form shows `.text`,
+// the CLI prints `.english`).
+core::Result<QStringList, core::Sentence> parseAnnouncedEntries(const QString &text);
 // For an edit box: one entry a line, "announced = reachable".
 QString announcedEntriesText(const QStringList &entries);
 // For the command line: "a=b,c=d".

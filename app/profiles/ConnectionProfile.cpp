@@ -175,7 +175,7 @@ QList<ProfileProblem> ConnectionProfile::validate() const
     if (releaseUsername.contains(QLatin1Char(' ')))
         add("releaseUsername", ProfileText::tr("the release user name must not contain spaces"));
     if (const auto map = parseAnnouncedEntries(announcedMap.join(QLatin1Char('\n'))); !map.ok())
-        add("announcedMap", ProfileText::tr("announced addresses, %1").arg(map.error()));
+        add("announcedMap", ProfileText::tr("announced addresses, %1").arg(map.error().text));
     if (!tls.enabled && (!tls.caFile.isEmpty() || !tls.certFile.isEmpty()))
         add("tls.enabled", ProfileText::tr("TLS files are set but TLS is off: turn TLS on or "
                                            "clear the files"));

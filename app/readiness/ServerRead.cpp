@@ -63,6 +63,11 @@ QString refusalSentence(const QString &command, const QString &permission,
 
 namespace {
 
+QString unexpectedConfig(const redis::Reply &reply)
+{
+    return ServerReadText::tr("CONFIG GET: unexpected reply (%1)").arg(reply.shape().text);
+}
+
 Read<QHash<QString, QString>> decodeConfig(const redis::ReplyResult &r)
 {
     if (!r.ok())
@@ -71,13 +76,13 @@ Read<QHash<QString, QString>> decodeConfig(const redis::ReplyResult &r)
                                 r.error())};
     const auto items = r->array();
     if (!items || items->size() % 2)
-        return {{}, QStringLiteral("CONFIG GET: unexpected reply (%1)").arg(r->shape())};
+        return {{}, unexpectedConfig(*r)};
     QHash<QString, QString> out;
     for (qsizetype i = 0; i + 1 < items->size(); i += 2) {
         const auto name = items->at(i).string();
         const auto value = items->at(i + 1).string();
         if (!name || !value)
-            return {{}, QStringLiteral("CONFIG GET: unexpected reply (%1)").arg(r->shape())};
+            return {{}, unexpectedConfig(*r)};
         out.insert(QString::fromUtf8(*name), QString::fromUtf8(*value));
     }
     return {out, {}};
@@ -107,7 +112,7 @@ NodeLibraries decodeLibraries(const QString &node, const redis::ReplyResult &rep
     auto decoded = redis::decodeFunctionList(*reply);
     if (!decoded)
         out.libraries.missing =
-            QStringLiteral("FUNCTION LIST on %1: %2").arg(node, decoded.error());
+            ServerReadText::tr("FUNCTION LIST on %1: %2").arg(node, decoded.error().text);
     else
         out.libraries.value = std::move(decoded).value();
     return out;

@@ -22,7 +22,7 @@ std::optional<QString> readReleased(redis::CommandSender &sender, const QList<QB
     for (qsizetype i = 0; i < keys.size(); ++i) {
         const auto n = i < replies.size() ? redis::integerOf(replies.at(i))
                                           : redis::Decoded<qint64>(redis::RedisError::unexpected(
-                                              core::Sentence::plain(QStringLiteral("no reply"))));
+                                              redis::RedisError::noReply()));
         if (!n || (n.value() != 0 && n.value() != 1))
             return QStringLiteral("could not read the release keys: EXISTS %1: %2")
                 .arg(QString::fromUtf8(keys.at(i)), n ? QStringLiteral("answered %1").arg(n.value())

@@ -155,7 +155,7 @@ void ClusterRouter::onTopologyChanged()
         // Not reachable: what waited hears why, unsent; the next command asks again.
         for (auto &p : waiting)
             for (qsizetype i = 0; i < p->commands.size(); ++i)
-                finishOne(p, i, RedisError::notSent(core::Sentence::plain(discoveryError())));
+                finishOne(p, i, RedisError::notSent(discoveryError()));
         emit topologyChanged();
         return;
     }

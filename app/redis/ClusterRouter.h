@@ -68,7 +68,7 @@ public:
     TopologySource &topologySource() { return *m_source; }
     bool isCluster() const { return m_source->isCluster(); }
     bool discovered() const { return m_source->discovered(); }
-    QString discoveryError() const { return m_source->discoveryError(); }
+    core::Sentence discoveryError() const { return m_source->discoveryError(); }
     const ClusterTopology &topology() const { return m_source->topology(); }
     // This lane's connection to one node, for work that is per node by nature (SCAN, INFO,
     // FUNCTION LIST); on a standalone server, index 0 is the server.

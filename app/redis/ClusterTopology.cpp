@@ -6,7 +6,12 @@
 namespace redis {
 
 namespace {
-using TopologyResult = core::Result<ClusterTopology, QString>;
+using TopologyResult = core::Result<ClusterTopology, core::Sentence>;
+
+core::Sentence said(const char *source)
+{
+    return core::Sentence::translated("redis::ClusterTopology", source);
+}
 
 QString hostPort(const QString &host, quint16 port)
 {
@@ -62,9 +67,11 @@ const Reply *field(const Reply &map, const char *name)
     return nullptr;
 }
 
-QString shapeError(const QString &what)
+core::Sentence shapeError(const core::Sentence &what)
 {
-    return QStringLiteral("the cluster's topology reply has an unexpected shape: %1").arg(what);
+    return said(QT_TRANSLATE_NOOP("redis::ClusterTopology",
+                                  "the cluster's topology reply has an unexpected shape: %1"))
+        .arg(what);
 }
 } // namespace
 
@@ -73,7 +80,7 @@ QString ClusterNode::address() const
     return hostPort(host, port);
 }
 
-core::Result<AnnouncedAddressMap, QString> AnnouncedAddressMap::parse(const QString &text)
+core::Result<AnnouncedAddressMap, core::Sentence> AnnouncedAddressMap::parse(const QString &text)
 {
     AnnouncedAddressMap map;
     for (const QString &entry : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
@@ -84,12 +91,14 @@ core::Result<AnnouncedAddressMap, QString> AnnouncedAddressMap::parse(const QStr
         quint16 fromPort = 0, toPort = 0;
         if (sides.size() != 2 || !splitAddress(sides[0], &fromHost, &fromPort)
             || !splitAddress(sides[1], &toHost, &toPort))
-            return QStringLiteral("'%1' is not an address mapping: write "
-                                  "announced=reachable, each side host:port or a host, e.g. "
-                                  "10.0.0.5:6379=127.0.0.1:7001")
+            return said(QT_TRANSLATE_NOOP("redis::ClusterTopology",
+                                          "'%1' is not an address mapping: write "
+                                          "announced=reachable, each side host:port or a host, "
+                                          "e.g. 10.0.0.5:6379=127.0.0.1:7001"))
                 .arg(entry.trimmed());
         if ((fromPort == 0) != (toPort == 0))
-            return QStringLiteral("'%1': give a port on both sides or on neither")
+            return said(QT_TRANSLATE_NOOP("redis::ClusterTopology",
+                                          "'%1': give a port on both sides or on neither"))
                 .arg(entry.trimmed());
         if (fromPort == 0)
             map.m_byHost.insert(fromHost.toLower(), toHost);
@@ -129,19 +138,22 @@ TopologyResult ClusterTopology::fromShards(const Reply &reply, const AnnouncedAd
                                            const QString &seedHost)
 {
     if (!reply.isArray())
-        return shapeError(QStringLiteral("expected an array of shards"));
+        return shapeError(
+            said(QT_TRANSLATE_NOOP("redis::ClusterTopology", "expected an array of shards")));
     ClusterTopology t;
     for (const Reply &shard : reply.elements()) {
         const Reply *slotList = field(shard, "slots");
         const Reply *nodes = field(shard, "nodes");
         if (!slotList || !nodes || !slotList->isArray() || !nodes->isArray()
             || slotList->size() % 2)
-            return shapeError(QStringLiteral("a shard without slots and nodes"));
+            return shapeError(said(
+                QT_TRANSLATE_NOOP("redis::ClusterTopology", "a shard without slots and nodes")));
         QList<SlotRange> ranges;
         for (qsizetype i = 0; i + 1 < slotList->size(); i += 2) {
             const auto a = slotList->at(i).asInteger(), b = slotList->at(i + 1).asInteger();
             if (!a || !b || *a < 0 || *b >= SlotCount || *a > *b)
-                return shapeError(QStringLiteral("a slot range outside 0-16383"));
+                return shapeError(said(
+                    QT_TRANSLATE_NOOP("redis::ClusterTopology", "a slot range outside 0-16383")));
             ranges << SlotRange{int(*a), int(*b)};
         }
         QByteArray primaryId;
@@ -151,7 +163,8 @@ TopologyResult ClusterTopology::fromShards(const Reply &reply, const AnnouncedAd
             const Reply *endpoint = field(n, "endpoint"), *ip = field(n, "ip");
             const Reply *hostname = field(n, "hostname"), *health = field(n, "health");
             if (!id || !id->isString() || !role || !role->isString() || !port || !port->asInteger())
-                return shapeError(QStringLiteral("a node without id, port or role"));
+                return shapeError(said(QT_TRANSLATE_NOOP("redis::ClusterTopology",
+                                                         "a node without id, port or role")));
             ClusterNode node;
             node.id = id->bytes();
             node.primary = role->bytes() == "master";
@@ -198,19 +211,23 @@ TopologyResult ClusterTopology::fromSlots(const Reply &reply, const AnnouncedAdd
                                           const QString &seedHost)
 {
     if (!reply.isArray())
-        return shapeError(QStringLiteral("expected an array of slot ranges"));
+        return shapeError(
+            said(QT_TRANSLATE_NOOP("redis::ClusterTopology", "expected an array of slot ranges")));
     ClusterTopology t;
     for (const Reply &range : reply.elements()) {
         if (!range.isArray() || range.size() < 3)
-            return shapeError(QStringLiteral("a slot range without a node"));
+            return shapeError(
+                said(QT_TRANSLATE_NOOP("redis::ClusterTopology", "a slot range without a node")));
         const auto a = range.at(0).asInteger(), b = range.at(1).asInteger();
         if (!a || !b || *a < 0 || *b >= SlotCount || *a > *b)
-            return shapeError(QStringLiteral("a slot range outside 0-16383"));
+            return shapeError(
+                said(QT_TRANSLATE_NOOP("redis::ClusterTopology", "a slot range outside 0-16383")));
         QByteArray primaryId;
         for (qsizetype i = 2; i < range.size(); ++i) {
             const Reply &n = range.at(i);
             if (!n.isArray() || n.size() < 2 || !n.at(0).isString() || !n.at(1).asInteger())
-                return shapeError(QStringLiteral("a node without host and port"));
+                return shapeError(said(
+                    QT_TRANSLATE_NOOP("redis::ClusterTopology", "a node without host and port")));
             ClusterNode node;
             QString host = QString::fromUtf8(n.at(0).bytes());
             if (host.isEmpty() || host == QLatin1String("?"))

@@ -39,7 +39,9 @@ struct ClusterNode
 class AnnouncedAddressMap
 {
 public:
-    static core::Result<AnnouncedAddressMap, QString> parse(const QString &text);
+    // A bad entry is refused with what to write instead, in both copies (the profile form
+    // shows `.text`, --announced-map prints `.english`).
+    static core::Result<AnnouncedAddressMap, core::Sentence> parse(const QString &text);
     // The address to connect to for an announced one (itself when not mapped).
     QPair<QString, quint16> reachable(const QString &host, quint16 port) const;
     bool isEmpty() const { return m_byAddress.isEmpty() && m_byHost.isEmpty(); }
@@ -57,9 +59,9 @@ class ClusterTopology
 public:
     ClusterTopology();
 
-    static core::Result<ClusterTopology, QString>
+    static core::Result<ClusterTopology, core::Sentence>
     fromShards(const Reply &reply, const AnnouncedAddressMap &map, const QString &seedHost);
-    static core::Result<ClusterTopology, QString>
+    static core::Result<ClusterTopology, core::Sentence>
     fromSlots(const Reply &reply, const AnnouncedAddressMap &map, const QString &seedHost);
 
     const QList<ClusterNode> &nodes() const { return m_nodes; }

@@ -11,6 +11,11 @@ namespace {
 
 using Map = QHash<QByteArray, Reply>;
 
+core::Sentence listSays(const char *source)
+{
+    return core::Sentence::translated("redis::LibraryList", source);
+}
+
 // FUNCTION LIST answers maps as flat [key, value, key, value ...] arrays in RESP2.
 Decoded<Map> asMap(const Reply &r)
 {
@@ -18,7 +23,8 @@ Decoded<Map> asMap(const Reply &r)
     if (!items)
         return items.error();
     if (items->size() % 2 != 0)
-        return r.unexpected(QStringLiteral("a map (an even number of elements)"));
+        return r.unexpected(listSays(
+            QT_TRANSLATE_NOOP("redis::LibraryList", "a map (an even number of elements)")));
     Map out;
     for (qsizetype i = 0; i < items->size(); i += 2) {
         const auto key = items->at(i).string();
@@ -105,17 +111,21 @@ Decoded<LibraryInfo> decodeLibrary(const Reply &r)
 
 } // namespace
 
-core::Result<QList<LibraryInfo>, QString> decodeFunctionList(const Reply &reply)
+core::Result<QList<LibraryInfo>, core::Sentence> decodeFunctionList(const Reply &reply)
 {
-    const QString bad = QStringLiteral("unexpected FUNCTION LIST reply: ");
+    const auto bad = [](const RedisError &e) {
+        return listSays(
+                   QT_TRANSLATE_NOOP("redis::LibraryList", "unexpected FUNCTION LIST reply: %1"))
+            .arg(e.message);
+    };
     const auto items = reply.array();
     if (!items)
-        return bad + items.error().message.english;
+        return bad(items.error());
     QList<LibraryInfo> libs;
     for (const Reply &libReply : *items) {
         const auto lib = decodeLibrary(libReply);
         if (!lib)
-            return bad + lib.error().message.english;
+            return bad(lib.error());
         libs << *lib;
     }
     std::sort(libs.begin(), libs.end(),

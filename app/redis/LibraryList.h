@@ -30,7 +30,8 @@ struct LibraryInfo
 
 // Decodes a FUNCTION LIST [WITHCODE] reply. Redis returns libraries and functions in hash
 // order; the result is sorted so that views and comparisons are stable. A reply of the wrong
-// shape is an error, not a partial list.
-core::Result<QList<LibraryInfo>, QString> decodeFunctionList(const Reply &reply);
+// shape is an error, not a partial list: "unexpected FUNCTION LIST reply: expected a string, got
+// nil", in both copies (the window shows `.text`, the CLI and logs `.english`).
+core::Result<QList<LibraryInfo>, core::Sentence> decodeFunctionList(const Reply &reply);
 
 } // namespace redis

@@ -47,6 +47,11 @@ RedisError RedisError::unexpected(const core::Sentence &message)
     return RedisError{Kind::Unexpected, Delivery::Answered, {}, message, Refusal::None};
 }
 
+core::Sentence RedisError::noReply()
+{
+    return errorSays(QT_TRANSLATE_NOOP("redis::RedisError", "no reply"));
+}
+
 RedisError RedisError::fromServer(const QByteArray &errorLine)
 {
     // Redis error replies start with an upper-case code word ("WRONGTYPE Operation ...");

@@ -73,6 +73,9 @@ struct RedisError
     static RedisError fromServer(const QByteArray &errorLine);
     // The server answered with a well-formed reply of a shape the caller did not expect.
     static RedisError unexpected(const core::Sentence &message);
+    // "no reply": what a batch's missing reply says (fewer replies came than commands went).
+    // Each caller chooses the kind: one that never sent the rest says notSent(noReply()).
+    static core::Sentence noReply();
 };
 
 } // namespace redis

@@ -6,6 +6,13 @@
 
 namespace redis {
 
+namespace {
+core::Sentence replySays(const char *source)
+{
+    return core::Sentence::translated("redis::Reply", source);
+}
+} // namespace
+
 Reply Reply::integer(qint64 v)
 {
     Reply r;
@@ -54,35 +61,38 @@ Decoded<qint64> Reply::integer() const
 {
     if (m_type == Type::Integer)
         return m_integer;
-    return unexpected(QStringLiteral("an integer"));
+    return unexpected(replySays(QT_TRANSLATE_NOOP("redis::Reply", "an integer")));
 }
 
 Decoded<qint64> Reply::number() const
 {
     if (const auto v = asInteger())
         return *v;
-    return unexpected(QStringLiteral("an integer or a canonical integer string"));
+    return unexpected(
+        replySays(QT_TRANSLATE_NOOP("redis::Reply", "an integer or a canonical integer string")));
 }
 
 Decoded<QByteArray> Reply::string() const
 {
     if (isString())
         return m_bytes;
-    return unexpected(QStringLiteral("a string"));
+    return unexpected(replySays(QT_TRANSLATE_NOOP("redis::Reply", "a string")));
 }
 
 Decoded<QList<Reply>> Reply::array() const
 {
     if (m_type == Type::Array)
         return m_elements;
-    return unexpected(QStringLiteral("an array"));
+    return unexpected(replySays(QT_TRANSLATE_NOOP("redis::Reply", "an array")));
 }
 
 Decoded<Reply> Reply::element(qsizetype i) const
 {
     if (m_type == Type::Array && i >= 0 && i < m_elements.size())
         return m_elements.at(i);
-    return unexpected(QStringLiteral("an array with an element at index %1").arg(i));
+    return unexpected(
+        replySays(QT_TRANSLATE_NOOP("redis::Reply", "an array with an element at index %1"))
+            .arg(i));
 }
 
 std::optional<qint64> Reply::asInteger() const
@@ -94,33 +104,35 @@ std::optional<qint64> Reply::asInteger() const
     return core::parseCanonicalInteger(m_bytes);
 }
 
-QString Reply::shape() const
+core::Sentence Reply::shape() const
 {
     // Short: this lands in one line of an error message.
     constexpr int MaxShown = 40;
     switch (m_type) {
     case Type::Nil:
-        return QStringLiteral("nil");
+        return replySays(QT_TRANSLATE_NOOP("redis::Reply", "nil"));
     case Type::Integer:
-        return QStringLiteral("an integer %1").arg(m_integer);
+        return replySays(QT_TRANSLATE_NOOP("redis::Reply", "an integer %1")).arg(m_integer);
     case Type::Bulk:
-        return QStringLiteral("a bulk string ") + debugString(MaxShown);
+        return replySays(QT_TRANSLATE_NOOP("redis::Reply", "a bulk string %1"))
+            .arg(debugString(MaxShown));
     case Type::Status:
-        return QStringLiteral("a status ") + debugString(MaxShown);
+        return replySays(QT_TRANSLATE_NOOP("redis::Reply", "a status %1"))
+            .arg(debugString(MaxShown));
     case Type::Error:
-        return QStringLiteral("an error reply ") + core::escapeBytes(m_bytes, MaxShown);
+        return replySays(QT_TRANSLATE_NOOP("redis::Reply", "an error reply %1"))
+            .arg(core::escapeBytes(m_bytes, MaxShown));
     case Type::Array:
-        return QStringLiteral("an array of %1").arg(m_elements.size());
+        return replySays(QT_TRANSLATE_NOOP("redis::Reply", "an array of %1"))
+            .arg(m_elements.size());
     }
     return {};
 }
 
-RedisError Reply::unexpected(const QString &expected) const
+RedisError Reply::unexpected(const core::Sentence &expected) const
 {
     return RedisError::unexpected(
-        core::Sentence::translated("redis::Reply",
-                                   QT_TRANSLATE_NOOP("redis::Reply", "expected %1, got %2"))
-            .arg(expected, shape()));
+        replySays(QT_TRANSLATE_NOOP("redis::Reply", "expected %1, got %2")).arg(expected, shape()));
 }
 
 QString Reply::debugString(int maxLength) const

@@ -11,7 +11,7 @@
 namespace redis {
 
 class Reply;
-// A strict read of a reply: the value, or a Protocol error that names what was expected and
+// A strict read of a reply: the value, or an Unexpected error that names what was expected and
 // what came ("expected an integer, got a bulk string \"abc\""), never a silent 0 or "".
 template<class T>
 using Decoded = core::Result<T, RedisError>;
@@ -50,10 +50,12 @@ public:
     Decoded<Reply> element(qsizetype i) const; // element i of an array, index checked
 
     // "an integer 5", "a bulk string \"abc\"", "nil", "an array of 3": what came, for the
-    // errors above and for decoders that refuse a shape themselves.
-    QString shape() const;
-    // The Protocol error every strict read gives: "expected <expected>, got <shape()>".
-    RedisError unexpected(const QString &expected) const;
+    // errors above and for decoders that refuse a shape themselves. The words are translated,
+    // the escaped bytes are the server's (the same in both copies).
+    core::Sentence shape() const;
+    // The error every strict read gives (Kind::Unexpected): "expected <expected>, got <shape()>";
+    // `expected` is a translated sentence of the caller's ("a string").
+    RedisError unexpected(const core::Sentence &expected) const;
 
     // Unchecked views for the codec, the transport and logs; a decoder uses the reads above.
     qint64 toInteger() const { return m_integer; }

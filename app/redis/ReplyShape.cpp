@@ -3,24 +3,34 @@
 
 namespace redis {
 
-QString replyShape(const Reply &reply)
+namespace {
+core::Sentence shapeSays(const char *source)
+{
+    return core::Sentence::translated("redis::ReplyShape", source);
+}
+} // namespace
+
+core::Sentence replyShape(const Reply &reply)
 {
     switch (reply.type()) {
     case Reply::Type::Nil:
-        return QStringLiteral("nil");
+        return shapeSays(QT_TRANSLATE_NOOP("redis::ReplyShape", "nil"));
     case Reply::Type::Integer:
-        return QStringLiteral("an integer");
+        return shapeSays(QT_TRANSLATE_NOOP("redis::ReplyShape", "an integer"));
     case Reply::Type::Bulk:
-        return reply.asInteger() ? QStringLiteral("a number") : QStringLiteral("a string");
+        return reply.asInteger() ? shapeSays(QT_TRANSLATE_NOOP("redis::ReplyShape", "a number"))
+                                 : shapeSays(QT_TRANSLATE_NOOP("redis::ReplyShape", "a string"));
     case Reply::Type::Status:
-        return QStringLiteral("a status line");
+        return shapeSays(QT_TRANSLATE_NOOP("redis::ReplyShape", "a status line"));
     case Reply::Type::Error:
-        return QStringLiteral("an error");
+        return shapeSays(QT_TRANSLATE_NOOP("redis::ReplyShape", "an error"));
     case Reply::Type::Array:
         if (reply.size() == 0)
-            return QStringLiteral("an empty array");
-        return reply.size() == 1 ? QStringLiteral("an array of 1 element")
-                                 : QStringLiteral("an array of %1 elements").arg(reply.size());
+            return shapeSays(QT_TRANSLATE_NOOP("redis::ReplyShape", "an empty array"));
+        return reply.size() == 1
+                   ? shapeSays(QT_TRANSLATE_NOOP("redis::ReplyShape", "an array of 1 element"))
+                   : shapeSays(QT_TRANSLATE_NOOP("redis::ReplyShape", "an array of %1 elements"))
+                         .arg(reply.size());
     }
     return {};
 }

@@ -127,7 +127,7 @@ void TopologySource::apply(const ReplyResult &shards, const ReplyResult &slotTab
 {
     m_reading = false;
     const QString seedHost = m_pool.base().host;
-    std::optional<core::Result<ClusterTopology, QString>> decoded;
+    std::optional<core::Result<ClusterTopology, core::Sentence>> decoded;
     if (shards.ok())
         decoded = ClusterTopology::fromShards(*shards, m_options.addressMap, seedHost);
     else if (slotTable.ok())
@@ -136,20 +136,20 @@ void TopologySource::apply(const ReplyResult &shards, const ReplyResult &slotTab
     if (decoded && decoded->ok()) {
         m_topology = decoded->value();
         m_cluster = true;
-        m_discoveryError.clear();
+        m_discoveryError = {};
     } else if (decoded) {
         m_discoveryError = decoded->error();
         qCWarning(lcRedis) << "cluster topology from" << seedAddress()
-                           << "refused:" << m_discoveryError;
+                           << "refused:" << m_discoveryError.english;
         if (m_discovered)
             return; // keep routing by the map we have; MOVED replies still correct it
     } else if (!shards.ok() && shards.error().kind == RedisError::Kind::Server) {
         // A standalone server ("cluster support disabled"), or a user who may not read the
         // topology: talk to the seed, and still follow any MOVED it answers.
         m_cluster = false;
-        m_discoveryError.clear();
+        m_discoveryError = {};
     } else {
-        m_discoveryError = shards.error().readFailure().english;
+        m_discoveryError = shards.error().readFailure();
         if (m_discovered)
             return;
         emit topologyChanged(); // what waited hears why; the next command asks again

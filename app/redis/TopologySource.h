@@ -49,8 +49,9 @@ public:
 
     bool isCluster() const { return m_cluster; }
     bool discovered() const { return m_discovered; }
-    // Why the last read failed; empty after a good one.
-    QString discoveryError() const { return m_discoveryError; }
+    // Why the last read failed, in both copies (the window shows `.text`, the CLI and the log
+    // `.english`); empty after a good one.
+    core::Sentence discoveryError() const { return m_discoveryError; }
     // Known, or the read failed with a reason: either way a caller waiting for it can go on.
     bool settled() const { return m_discovered || !m_discoveryError.isEmpty(); }
     const ClusterTopology &topology() const { return m_topology; }
@@ -82,7 +83,7 @@ private:
     bool m_discovered = false;
     bool m_reading = false;
     bool m_opened = false;
-    QString m_discoveryError;
+    core::Sentence m_discoveryError;
     QTimer m_refreshTimer;
     QTimer m_refreshGap; // a refresh asked for too soon after the last one waits here
     QElapsedTimer m_sinceRead;

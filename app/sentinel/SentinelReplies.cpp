@@ -5,6 +5,12 @@ namespace sentinel {
 
 namespace {
 
+// What a sentinel's reply should have been, for the error that names what came instead.
+core::Sentence said(const char *source)
+{
+    return core::Sentence::translated("sentinel::SentinelReplies", source);
+}
+
 std::optional<quint16> port(const QByteArray &text)
 {
     bool ok = false;
@@ -16,14 +22,17 @@ std::optional<quint16> port(const QByteArray &text)
 
 // host and port from two replies (bulk strings, or an integer port).
 redis::Decoded<NodeAddress> address(const redis::Reply &host, const redis::Reply &portReply,
-                                    const QString &what)
+                                    const core::Sentence &what)
 {
     const auto h = host.string();
     const auto p = portReply.number();
     if (!h.ok() || h->isEmpty())
-        return host.unexpected(QStringLiteral("a host for %1").arg(what));
+        return host.unexpected(
+            said(QT_TRANSLATE_NOOP("sentinel::SentinelReplies", "a host for %1")).arg(what));
     if (!p.ok() || !port(QByteArray::number(p.value())))
-        return portReply.unexpected(QStringLiteral("a port from 1 to 65535 for %1").arg(what));
+        return portReply.unexpected(
+            said(QT_TRANSLATE_NOOP("sentinel::SentinelReplies", "a port from 1 to 65535 for %1"))
+                .arg(what));
     return NodeAddress{QString::fromUtf8(h.value()), quint16(p.value())};
 }
 
@@ -43,8 +52,10 @@ redis::Decoded<std::optional<NodeAddress>> decodeMasterAddress(const redis::Repl
     if (reply.isNil())
         return std::optional<NodeAddress>();
     if (!reply.isArray() || reply.size() != 2)
-        return reply.unexpected(QStringLiteral("nil or an array of a host and a port"));
-    const auto a = address(reply.at(0), reply.at(1), QStringLiteral("the primary"));
+        return reply.unexpected(said(QT_TRANSLATE_NOOP("sentinel::SentinelReplies",
+                                                       "nil or an array of a host and a port")));
+    const auto a = address(reply.at(0), reply.at(1),
+                           said(QT_TRANSLATE_NOOP("sentinel::SentinelReplies", "the primary")));
     if (!a.ok())
         return a.error();
     return std::optional<NodeAddress>(a.value());
@@ -54,7 +65,8 @@ redis::Decoded<NodeRole> decodeRole(const redis::Reply &reply)
 {
     const auto first = reply.element(0);
     if (!reply.isArray() || !first.ok() || !first->isString())
-        return reply.unexpected(QStringLiteral("an array starting with the role's name"));
+        return reply.unexpected(said(QT_TRANSLATE_NOOP("sentinel::SentinelReplies",
+                                                       "an array starting with the role's name")));
     const QByteArray name = first->bytes();
     NodeRole role;
     if (name == "master")
@@ -64,9 +76,12 @@ redis::Decoded<NodeRole> decodeRole(const redis::Reply &reply)
         return role;
     }
     if (name != "slave" && name != "replica")
-        return first->unexpected(QStringLiteral("master, slave or sentinel"));
+        return first->unexpected(
+            said(QT_TRANSLATE_NOOP("sentinel::SentinelReplies", "master, slave or sentinel")));
     role.kind = NodeRole::Kind::Replica;
-    const auto follows = address(reply.at(1), reply.at(2), QStringLiteral("the replica's primary"));
+    const auto follows =
+        address(reply.at(1), reply.at(2),
+                said(QT_TRANSLATE_NOOP("sentinel::SentinelReplies", "the replica's primary")));
     if (!follows.ok())
         return follows.error();
     role.follows = follows.value();
@@ -77,17 +92,21 @@ redis::Decoded<NodeRole> decodeRole(const redis::Reply &reply)
 redis::Decoded<MasterState> decodeMasterState(const redis::Reply &reply)
 {
     if (!reply.isArray() || reply.size() % 2 != 0)
-        return reply.unexpected(QStringLiteral("the master's field and value pairs"));
+        return reply.unexpected(said(
+            QT_TRANSLATE_NOOP("sentinel::SentinelReplies", "the master's field and value pairs")));
     const redis::Reply *ip = field(reply, "ip"), *portReply = field(reply, "port"),
                        *epoch = field(reply, "config-epoch");
     if (!ip || !portReply || !epoch)
-        return reply.unexpected(QStringLiteral("a master with an ip, a port and a config-epoch"));
-    const auto a = address(*ip, *portReply, QStringLiteral("the primary"));
+        return reply.unexpected(said(QT_TRANSLATE_NOOP(
+            "sentinel::SentinelReplies", "a master with an ip, a port and a config-epoch")));
+    const auto a = address(*ip, *portReply,
+                           said(QT_TRANSLATE_NOOP("sentinel::SentinelReplies", "the primary")));
     if (!a.ok())
         return a.error();
     const auto e = epoch->number();
     if (!e.ok() || e.value() < 0)
-        return epoch->unexpected(QStringLiteral("a config-epoch of 0 or more"));
+        return epoch->unexpected(
+            said(QT_TRANSLATE_NOOP("sentinel::SentinelReplies", "a config-epoch of 0 or more")));
     return MasterState{a.value(), e.value()};
 }
 
@@ -105,14 +124,17 @@ redis::Decoded<QList<ReplicaEntry>> decodeReplicas(const redis::Reply &reply)
     QList<ReplicaEntry> out;
     for (const redis::Reply &entry : entries.value()) {
         if (!entry.isArray() || entry.size() % 2 != 0)
-            return entry.unexpected(QStringLiteral("a replica's field and value pairs"));
+            return entry.unexpected(said(QT_TRANSLATE_NOOP("sentinel::SentinelReplies",
+                                                           "a replica's field and value pairs")));
         const redis::Reply *ip = field(entry, "ip"), *portReply = field(entry, "port");
         ReplicaEntry replica;
         if (const redis::Reply *flags = field(entry, "flags"))
             replica.flags = QString::fromUtf8(flags->bytes()).split(QLatin1Char(','));
         if (!ip || !portReply)
-            return entry.unexpected(QStringLiteral("a replica with an ip and a port"));
-        const auto a = address(*ip, *portReply, QStringLiteral("a replica"));
+            return entry.unexpected(said(
+                QT_TRANSLATE_NOOP("sentinel::SentinelReplies", "a replica with an ip and a port")));
+        const auto a = address(*ip, *portReply,
+                               said(QT_TRANSLATE_NOOP("sentinel::SentinelReplies", "a replica")));
         if (!a.ok())
             return a.error();
         replica.address = a.value();

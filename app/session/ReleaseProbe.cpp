@@ -41,8 +41,7 @@ void applyReleaseProbe(ProbeReport &report, const profiles::ConnectionProfile &p
 {
     const QString releaseUser = profile.releaseUsername;
     const auto reply = [&replies](qsizetype i) {
-        return replies.value(
-            i, redis::RedisError::notSent(core::Sentence::plain(QStringLiteral("no reply"))));
+        return replies.value(i, redis::RedisError::notSent(redis::RedisError::noReply()));
     };
     report.release = ReleaseLogin{true, true, releaseUser, {}};
     const redis::ReplyResult whoami = reply(0);

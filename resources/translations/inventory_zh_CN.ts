@@ -531,6 +531,25 @@
     </message>
 </context>
 <context>
+    <name>browse::InventoryLoader</name>
+    <message>
+        <source>PTTL answered %1, which is not a TTL</source>
+        <translation>PTTL 应答为 %1，这不是 TTL</translation>
+    </message>
+    <message>
+        <source>%1 answered %2, not the value of a key</source>
+        <translation>%1 应答为%2，而不是键的值</translation>
+    </message>
+    <message>
+        <source>an array</source>
+        <translation>数组</translation>
+    </message>
+    <message>
+        <source>another type</source>
+        <translation>其他类型</translation>
+    </message>
+</context>
+<context>
     <name>browse::InventoryScan</name>
     <message>
         <source>could not read 1 key (first: %1)</source>
@@ -3070,6 +3089,22 @@
         <source>It expires in %1; after that a retry would deduct again, unless someone repairs or deletes the key first.</source>
         <translation>它将在 %1 过期；过期之后重试会再扣减一次，除非有人先修复或删除该键。</translation>
     </message>
+    <message>
+        <source>inventory_receipt_v1 answered %1 outside its contract ({1, remaining, ttl, quantity} or {0, 0, -2, -1}): an anomaly</source>
+        <translation>inventory_receipt_v1 应答为%1，超出了它的契约（{1, remaining, ttl, quantity} 或 {0, 0, -2, -1}）：这是异常</translation>
+    </message>
+    <message>
+        <source>GET answered %1, not a value (an anomaly)</source>
+        <translation>GET 应答为%1，而不是值（异常）</translation>
+    </message>
+    <message>
+        <source>HGETALL answered %1, not a receipt&apos;s fields (the key changed while it was read, or an anomaly)</source>
+        <translation>HGETALL 应答为%1，而不是回执的字段（读取期间该键被改动，或是异常）</translation>
+    </message>
+    <message>
+        <source>incomplete reply</source>
+        <translation>应答不完整</translation>
+    </message>
 </context>
 <context>
     <name>inventory::RepairOutcome</name>
@@ -3728,6 +3763,44 @@ Run inventory-console --help for the options.</source>
     </message>
 </context>
 <context>
+    <name>metrics::ServerSample</name>
+    <message>
+        <source>INFO has no %1 field</source>
+        <translation>INFO 中没有 %1 字段</translation>
+    </message>
+    <message>
+        <source>INFO %1 is not an integer: &quot;%2&quot;</source>
+        <translation>INFO 的 %1 不是整数：“%2”</translation>
+    </message>
+    <message>
+        <source>INFO commandstats of %1 has no calls count: &quot;%2&quot;</source>
+        <translation>%1 的 INFO commandstats 没有调用次数（calls）：“%2”</translation>
+    </message>
+    <message>
+        <source>command/histogram pairs</source>
+        <translation>“命令/直方图”成对的元素</translation>
+    </message>
+    <message>
+        <source>bound/count pairs</source>
+        <translation>“上界/次数”成对的元素</translation>
+    </message>
+    <message>
+        <source>a histogram with a calls field</source>
+        <translation>带 calls 字段的直方图</translation>
+    </message>
+    <message>
+        <source>expected %1 replies to a sample, got %2</source>
+        <translation>一次采样应有 %1 个应答，实际为 %2 个</translation>
+    </message>
+</context>
+<context>
+    <name>metrics::SlowLog</name>
+    <message>
+        <source>a slow-log entry of at least 4 fields</source>
+        <translation>至少有 4 个字段的慢日志条目</translation>
+    </message>
+</context>
+<context>
     <name>metrics::SlowLogModel</name>
     <message>
         <source>Node</source>
@@ -3837,6 +3910,17 @@ Run inventory-console --help for the options.</source>
     <message>
         <source>The server behind this address restarted or was replaced: its run_id changed from %1 to %2 (this one started at %3). %4</source>
         <translation>此地址后面的服务器已重启或被替换：它的 run_id 从 %1 变为 %2（这台启动于 %3）。%4</translation>
+    </message>
+    <message>
+        <source>overview: wrong number of replies</source>
+        <translation>概览：应答的数量不对</translation>
+    </message>
+</context>
+<context>
+    <name>profiles::AnnouncedMapField</name>
+    <message>
+        <source>line %1: %2</source>
+        <translation>第 %1 行：%2</translation>
     </message>
 </context>
 <context>
@@ -4519,6 +4603,14 @@ Run inventory-console --help for the options.</source>
         <source>the server sent %1 replies to 5 commands</source>
         <translation>服务器对 5 条命令发回了 %1 个应答</translation>
     </message>
+    <message>
+        <source>CONFIG GET: unexpected reply (%1)</source>
+        <translation>CONFIG GET：意外应答（%1）</translation>
+    </message>
+    <message>
+        <source>FUNCTION LIST on %1: %2</source>
+        <translation>%1 上的 FUNCTION LIST：%2</translation>
+    </message>
 </context>
 <context>
     <name>reconcile::ReceiptPolicy</name>
@@ -4670,6 +4762,49 @@ Run inventory-console --help for the options.</source>
     </message>
 </context>
 <context>
+    <name>redis::ClusterTopology</name>
+    <message>
+        <source>the cluster&apos;s topology reply has an unexpected shape: %1</source>
+        <translation>集群拓扑应答的格式不符合预期：%1</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not an address mapping: write announced=reachable, each side host:port or a host, e.g. 10.0.0.5:6379=127.0.0.1:7001</source>
+        <translation>“%1”不是地址映射：请写成 announced=reachable，每一侧为 host:port 或单独的主机，例如 10.0.0.5:6379=127.0.0.1:7001</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: give a port on both sides or on neither</source>
+        <translation>“%1”：请在两侧都写端口，或两侧都不写</translation>
+    </message>
+    <message>
+        <source>expected an array of shards</source>
+        <translation>应为分片数组</translation>
+    </message>
+    <message>
+        <source>a shard without slots and nodes</source>
+        <translation>有分片缺少槽或节点</translation>
+    </message>
+    <message>
+        <source>a slot range outside 0-16383</source>
+        <translation>有槽范围超出 0-16383</translation>
+    </message>
+    <message>
+        <source>a node without id, port or role</source>
+        <translation>有节点缺少 id、端口或角色</translation>
+    </message>
+    <message>
+        <source>expected an array of slot ranges</source>
+        <translation>应为槽范围数组</translation>
+    </message>
+    <message>
+        <source>a slot range without a node</source>
+        <translation>有槽范围没有节点</translation>
+    </message>
+    <message>
+        <source>a node without host and port</source>
+        <translation>有节点缺少主机或端口</translation>
+    </message>
+</context>
+<context>
     <name>redis::ConnectionWorker</name>
     <message>
         <source>no answer from %1 within %2 ms: check the host, the port and any firewall in between</source>
@@ -4789,6 +4924,17 @@ Run inventory-console --help for the options.</source>
     </message>
 </context>
 <context>
+    <name>redis::LibraryList</name>
+    <message>
+        <source>a map (an even number of elements)</source>
+        <translation>映射（偶数个元素）</translation>
+    </message>
+    <message>
+        <source>unexpected FUNCTION LIST reply: %1</source>
+        <translation>无法识别 FUNCTION LIST 的应答：%1</translation>
+    </message>
+</context>
+<context>
     <name>redis::RedisError</name>
     <message>
         <source>%1: %2</source>
@@ -4834,12 +4980,154 @@ Run inventory-console --help for the options.</source>
         <source>server</source>
         <translation>服务器</translation>
     </message>
+    <message>
+        <source>no reply</source>
+        <translation>没有应答</translation>
+    </message>
 </context>
 <context>
     <name>redis::Reply</name>
     <message>
         <source>expected %1, got %2</source>
         <translation>应为 %1，实际为 %2</translation>
+    </message>
+    <message>
+        <source>an integer</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>an integer or a canonical integer string</source>
+        <translation>整数或规范整数字符串</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <source>an array</source>
+        <translation>数组</translation>
+    </message>
+    <message>
+        <source>an array with an element at index %1</source>
+        <translation>下标 %1 处有元素的数组</translation>
+    </message>
+    <message>
+        <source>nil</source>
+        <translation>空值（nil）</translation>
+    </message>
+    <message>
+        <source>an integer %1</source>
+        <translation>整数 %1</translation>
+    </message>
+    <message>
+        <source>a bulk string %1</source>
+        <translation>批量字符串 %1</translation>
+    </message>
+    <message>
+        <source>a status %1</source>
+        <translation>状态应答 %1</translation>
+    </message>
+    <message>
+        <source>an error reply %1</source>
+        <translation>错误应答 %1</translation>
+    </message>
+    <message>
+        <source>an array of %1</source>
+        <translation>含 %1 个元素的数组</translation>
+    </message>
+</context>
+<context>
+    <name>redis::ReplyShape</name>
+    <message>
+        <source>nil</source>
+        <translation>空值（nil）</translation>
+    </message>
+    <message>
+        <source>an integer</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <source>a status line</source>
+        <translation>状态行</translation>
+    </message>
+    <message>
+        <source>an error</source>
+        <translation>错误应答</translation>
+    </message>
+    <message>
+        <source>an empty array</source>
+        <translation>空数组</translation>
+    </message>
+    <message>
+        <source>an array of 1 element</source>
+        <translation>含 1 个元素的数组</translation>
+    </message>
+    <message>
+        <source>an array of %1 elements</source>
+        <translation>含 %1 个元素的数组</translation>
+    </message>
+</context>
+<context>
+    <name>sentinel::SentinelReplies</name>
+    <message>
+        <source>a host for %1</source>
+        <translation>%1 的主机</translation>
+    </message>
+    <message>
+        <source>a port from 1 to 65535 for %1</source>
+        <translation>%1 的端口（1 到 65535）</translation>
+    </message>
+    <message>
+        <source>nil or an array of a host and a port</source>
+        <translation>空值（nil），或由主机和端口组成的数组</translation>
+    </message>
+    <message>
+        <source>the primary</source>
+        <translation>主节点</translation>
+    </message>
+    <message>
+        <source>an array starting with the role&apos;s name</source>
+        <translation>以角色名开头的数组</translation>
+    </message>
+    <message>
+        <source>master, slave or sentinel</source>
+        <translation>master、slave 或 sentinel</translation>
+    </message>
+    <message>
+        <source>the replica&apos;s primary</source>
+        <translation>副本的主节点</translation>
+    </message>
+    <message>
+        <source>the master&apos;s field and value pairs</source>
+        <translation>主节点的字段和值（成对）</translation>
+    </message>
+    <message>
+        <source>a master with an ip, a port and a config-epoch</source>
+        <translation>带 ip、port 和 config-epoch 的主节点</translation>
+    </message>
+    <message>
+        <source>a config-epoch of 0 or more</source>
+        <translation>大于等于 0 的 config-epoch</translation>
+    </message>
+    <message>
+        <source>a replica&apos;s field and value pairs</source>
+        <translation>副本的字段和值（成对）</translation>
+    </message>
+    <message>
+        <source>a replica with an ip and a port</source>
+        <translation>带 ip 和 port 的副本</translation>
+    </message>
+    <message>
+        <source>a replica</source>
+        <translation>副本</translation>
     </message>
 </context>
 <context>

@@ -102,7 +102,7 @@ private slots:
     void discoversThreePrimariesCoveringEverySlot()
     {
         auto r = router();
-        QVERIFY2(r->discovered(), qPrintable(r->discoveryError()));
+        QVERIFY2(r->discovered(), qPrintable(r->discoveryError().english));
         QVERIFY(r->isCluster());
         QCOMPARE(r->topology().primaries().size(), 3);
         QCOMPARE(r->topology().uncoveredSlots(), 0);
@@ -416,7 +416,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(announcedEverywhere(), 10000);
 
         auto mapped = router(mapping.join(QLatin1Char(',')));
-        QVERIFY2(mapped->discovered(), qPrintable(mapped->discoveryError()));
+        QVERIFY2(mapped->discovered(), qPrintable(mapped->discoveryError().english));
         for (int i : mapped->topology().primaries()) {
             const auto &n = mapped->topology().nodes().at(i);
             QVERIFY2(n.announced.contains(QLatin1String(".cluster.invalid")),

@@ -70,7 +70,7 @@ class TstFunctionsReleaseUser : public QObject
     void prepare(LibraryChange &change, bool acknowledge, PreflightReport *preflight = nullptr)
     {
         change.fetchStateBlocking();
-        QCOMPARE(change.states().first().error, QString());
+        QCOMPARE(change.states().first().error.english, QString());
         const PreflightReport pre = change.preflightBlocking();
         QVERIFY2(pre.passed(), qPrintable(pre.refusal()));
         if (preflight)
@@ -151,8 +151,8 @@ private slots:
         LibraryChange load(ctx, LibraryChange::loadSpec(*inspectFile(
                                     QStringLiteral(":/functions/inventory_lib_v1.lua"))));
         load.fetchStateBlocking();
-        QVERIFY2(load.states().first().error.contains(QLatin1String("NOPERM")),
-                 qPrintable(load.states().first().error));
+        QVERIFY2(load.states().first().error.english.contains(QLatin1String("NOPERM")),
+                 qPrintable(load.states().first().error.english));
         QVERIFY2(aclDenials().contains(QStringLiteral("support: command function|list")),
                  qPrintable(aclDenials().join(QLatin1Char('\n'))));
         QCOMPARE(serverCode("inventory_lib_v1"), testsupport::previousReleaseSource());

@@ -155,7 +155,7 @@ private slots:
         QVERIFY(
             d.unified.startsWith("--- loaded on 127.0.0.1:6379 (1.2.0)\n+++ lib.lua (1.3.0)\n"));
         NodeState unread = node();
-        unread.error = QStringLiteral("NOPERM");
+        unread.error = core::Sentence::plain(QStringLiteral("NOPERM"));
         ChangeSpec del = functions::LibraryChange::deleteSpec(QStringLiteral("inventory_lib_v1"));
         const functions::CodeDiff gone = del.codeDiff(unread);
         QCOMPARE(gone.leftLabel.text,

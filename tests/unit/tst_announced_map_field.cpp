@@ -23,7 +23,7 @@ private slots:
         const auto entries = parseAnnouncedEntries(
             QStringLiteral("  10.0.0.5:6379 = 127.0.0.1:7001\n\nredis-node-2=localhost\r\n"
                            "10.0.0.7:6379=127.0.0.1:7003, [fd00::8]:6379 = 127.0.0.1:7004\n"));
-        QVERIFY2(entries.ok(), qPrintable(entries.ok() ? QString() : entries.error()));
+        QVERIFY2(entries.ok(), qPrintable(entries.ok() ? QString() : entries.error().english));
         QCOMPARE(entries.value(),
                  QStringList({"10.0.0.5:6379=127.0.0.1:7001", "redis-node-2=localhost",
                               "10.0.0.7:6379=127.0.0.1:7003", "[fd00::8]:6379=127.0.0.1:7004"}));
@@ -71,10 +71,10 @@ private slots:
         QFETCH(QString, expected);
         const auto entries = parseAnnouncedEntries(text);
         QVERIFY(!entries.ok());
-        QVERIFY2(entries.error().contains(expected), qPrintable(entries.error()));
+        QVERIFY2(entries.error().english.contains(expected), qPrintable(entries.error().english));
         // What to write instead, for the shape errors.
         if (expected.contains("not an address mapping"))
-            QVERIFY(entries.error().contains("announced=reachable"));
+            QVERIFY(entries.error().english.contains("announced=reachable"));
 
         ConnectionProfile p;
         p.name = QStringLiteral("cluster");

@@ -40,7 +40,7 @@ private slots:
         auto map = AnnouncedAddressMap::parse(QStringLiteral("10.0.0.1:6379=127.0.0.1:7101"));
         QVERIFY(map.ok());
         auto t = ClusterTopology::fromShards(shards, map.value(), QStringLiteral("seed.local"));
-        QVERIFY2(t.ok(), qPrintable(t.ok() ? QString() : t.error()));
+        QVERIFY2(t.ok(), qPrintable(t.ok() ? QString() : t.error().english));
         QCOMPARE(t->primaries().size(), 2);
         QCOMPARE(t->uncoveredSlots(), 0);
         const ClusterNode &a = t->nodes().at(t->ownerOf(0));
@@ -65,7 +65,7 @@ private slots:
                           Reply::array({str("slots"), Reply::array({}), str("nodes"),
                                         Reply::array({node("a", "127.0.0.1", 7001, "master")})})});
         auto t = ClusterTopology::fromShards(shards, {}, QStringLiteral("seed"));
-        QVERIFY2(t.ok(), qPrintable(t.ok() ? QString() : t.error()));
+        QVERIFY2(t.ok(), qPrintable(t.ok() ? QString() : t.error().english));
         QCOMPARE(t->primaries().size(), 1);
         QCOMPARE(t->nodes().at(t->primaries().first()).port, quint16(7002));
         // A MOVED naming the replica: it serves that slot from now on.
@@ -93,7 +93,8 @@ private slots:
         QFETCH(Reply, reply);
         auto t = ClusterTopology::fromShards(reply, {}, QStringLiteral("seed"));
         QVERIFY(!t.ok());
-        QVERIFY2(t.error().contains(QLatin1String("unexpected shape")), qPrintable(t.error()));
+        QVERIFY2(t.error().english.contains(QLatin1String("unexpected shape")),
+                 qPrintable(t.error().english));
     }
 
     void slotsReplyOfOlderServers()

@@ -419,7 +419,8 @@ private slots:
         spec.incoming = inspectLibrary(library(QStringLiteral("1.0.0"), {"f||"}));
         NodeState node;
         node.address = QStringLiteral("127.0.0.1:6379");
-        node.error = QStringLiteral("NOPERM this user has no permissions to run 'function'");
+        node.error = core::Sentence::plain(
+            QStringLiteral("NOPERM this user has no permissions to run 'function'"));
         const QList<ContractDiff> diffs = spec.contractDiffs(node);
         QCOMPARE(diffs.size(), 1);
         const QString summary = diffs.first().summary();
@@ -436,7 +437,7 @@ private slots:
                                                      "LIST")),
                  qPrintable(core::joined(spec.refusals(node), " ").english));
         // A node that was read and lacks the library is "not loaded".
-        node.error.clear();
+        node.error = {};
         QVERIFY(spec.contractDiffs(node).first().summary().contains(QLatin1String("not loaded")));
     }
 };

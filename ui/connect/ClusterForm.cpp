@@ -56,7 +56,7 @@ void ClusterForm::updateNote()
 {
     const auto entries = profiles::parseAnnouncedEntries(m_announcedMap->toPlainText());
     m_note->setStyleSheet(entries.ok() ? QString() : errorStyle());
-    m_note->setText(!entries.ok()          ? entries.error()
+    m_note->setText(!entries.ok()          ? entries.error().text
                     : entries->isEmpty()   ? tr("No mapping: the announced addresses are used.")
                     : entries->size() == 1 ? tr("1 address mapped.")
                                            : tr("%1 addresses mapped.").arg(entries->size()));

@@ -189,7 +189,8 @@ void ContractPage::showDetail()
     for (const functions::NodeState &n : m_change.states()) {
         const redis::LibraryInfo *now = n.library(spec.library);
         if (!n.error.isEmpty()) {
-            detail << tr("Loaded on %1: could not read FUNCTION LIST: %2").arg(n.address, n.error);
+            detail << tr("Loaded on %1: could not read FUNCTION LIST: %2")
+                          .arg(n.address, n.error.text);
             continue;
         }
         detail << tr("Loaded on %1 (Redis %2): %3")

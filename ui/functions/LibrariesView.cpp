@@ -208,7 +208,7 @@ void LibrariesView::refreshServer()
                                      .arg(m_context.loadUser, r.error().message.text));
             auto libs = redis::decodeFunctionList(r.value());
             if (!libs)
-                return showError(libs.error());
+                return showError(libs.error().text);
             display(libs.value());
         },
         m_context.timeoutMs);
