@@ -445,7 +445,7 @@ int runCheck(Context &context)
             o.insert(QStringLiteral("problem"),
                      QJsonObject{
                          {QStringLiteral("kind"), functions::problemKindName(file->problem->kind)},
-                         {QStringLiteral("message"), file->problem->message},
+                         {QStringLiteral("message"), file->problem->message.english},
                          {QStringLiteral("line"), file->problem->line}});
         printJson(context, o);
         return file->ok() ? 0 : int(functions::Verdict::Refused);

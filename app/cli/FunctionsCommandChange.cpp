@@ -312,7 +312,7 @@ int runRollback(Context &context)
         return context.fail(ExitUsage, QStringLiteral("--policy: APPEND, REPLACE or FLUSH"));
     const auto backup = functions::FunctionBackup::read(parser.value(backupFile));
     if (!backup)
-        return context.fail(ExitFailed, backup.error());
+        return context.fail(ExitFailed, backup.error().english);
     int exitCode = ExitUsage;
     auto s = connect(o.connection, parser, context, ExitUsage, ExitConnection, &exitCode);
     if (!s)

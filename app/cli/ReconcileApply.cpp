@@ -165,7 +165,7 @@ void printReleasesText(QTextStream &out, const std::vector<ReleaseStep> &steps, 
             out << s.notSent << '\n';
             continue;
         }
-        out << s.result->outcome.name() << ": " << s.result->outcome.sentence(s.plan);
+        out << s.result->outcome.name() << ": " << s.result->outcome.sentence(s.plan).english;
         if (s.settlement)
             out << " " << s.settlement->sentence;
         out << '\n';

@@ -53,7 +53,7 @@ QJsonObject repairJson(const RepairResult &r, const std::optional<RepairSettleme
     const QJsonArray problems =
         QJsonArray::fromStringList(core::copies(r.auditProblems, core::Wording::English));
     QJsonObject j{{QStringLiteral("outcome"), o.name()},
-                  {QStringLiteral("message"), o.sentence(p)},
+                  {QStringLiteral("message"), o.sentence(p).english},
                   {QStringLiteral("stock"), o.stock ? QJsonValue(double(*o.stock)) : QJsonValue()},
                   {QStringLiteral("stock_key"), QString::fromUtf8(p.stockKey)},
                   {QStringLiteral("record_key"), QString::fromUtf8(p.recordKey)},
@@ -82,13 +82,13 @@ QJsonObject repairJson(const RepairResult &r, const std::optional<RepairSettleme
         j.insert(QStringLiteral("note"), r.otherAmountSentence());
     }
     if (!o.serverError.isEmpty())
-        j.insert(QStringLiteral("error"), o.serverError);
+        j.insert(QStringLiteral("error"), o.serverError.english);
     if (!o.transportError.isEmpty())
-        j.insert(QStringLiteral("error"), o.transportError);
+        j.insert(QStringLiteral("error"), o.transportError.english);
     if (!o.stockMoved.isEmpty())
         j.insert(QStringLiteral("stock_moved"), o.stockMoved);
     if (!o.anomaly.isEmpty()) {
-        j.insert(QStringLiteral("anomaly"), o.anomaly);
+        j.insert(QStringLiteral("anomaly"), o.anomaly.english);
         j.insert(QStringLiteral("reply"), o.replyText); // as it came, for whoever investigates
     }
     if (settlement) {
@@ -109,7 +109,7 @@ void printRepairText(QTextStream &out, const RepairResult &r,
     const auto line = [&](const QString &label, const QString &value) {
         out << (label + QLatin1Char(':')).leftJustified(16) << value << '\n';
     };
-    out << r.outcome.sentence(p) << '\n';
+    out << r.outcome.sentence(p).english << '\n';
     if (r.otherRecordedAmount())
         out << r.otherAmountSentence() << '\n';
     if (settlement)

@@ -7,7 +7,6 @@
 #include "FunctionsLog.h"
 #include "LibraryVersion.h"
 
-#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -19,12 +18,12 @@ namespace functions {
 
 namespace {
 
-// Why a backup file cannot be read, in the window's language (the rollback dialog, the
-// Libraries tab's warning); the CLI loads no translator and prints the English.
-struct FunctionBackupText
+// What a backup says in both copies: the window's language for the rollback dialog and the
+// Libraries tab's warning, English for the CLI and the log.
+core::Sentence backupSaid(const char *source)
 {
-    Q_DECLARE_TR_FUNCTIONS(functions::FunctionBackup)
-};
+    return core::Sentence::translated("functions::FunctionBackup", source);
+}
 
 // Eight random hex digits, so that names made by two runs never collide.
 QString runSuffix()
@@ -85,15 +84,24 @@ QByteArray FunctionBackup::toJson() const
     return QJsonDocument(o).toJson(QJsonDocument::Indented);
 }
 
-core::Result<FunctionBackup, QString> FunctionBackup::fromJson(const QByteArray &json)
+core::Result<FunctionBackup, core::Sentence> FunctionBackup::fromJson(const QByteArray &json)
 {
     QJsonParseError err;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &err);
-    if (err.error != QJsonParseError::NoError || !doc.isObject())
-        return FunctionBackupText::tr("not a backup file: %1").arg(err.errorString());
+    // Where, not Qt's errorString(): that is translated by Qt's own catalogue, which would put
+    // the window's language into the English copy.
+    if (err.error != QJsonParseError::NoError)
+        return backupSaid(QT_TRANSLATE_NOOP("functions::FunctionBackup",
+                                            "not a backup file: not valid JSON (at byte %1)"))
+            .arg(err.offset);
+    if (!doc.isObject())
+        return backupSaid(QT_TRANSLATE_NOOP("functions::FunctionBackup",
+                                            "not a backup file: the JSON is not an object"));
     const QJsonObject o = doc.object();
     if (str(o, "format") != QLatin1String(Format))
-        return FunctionBackupText::tr("not a backup file (format '%1')").arg(str(o, "format"));
+        return backupSaid(QT_TRANSLATE_NOOP("functions::FunctionBackup",
+                                            "not a backup file (format '%1')"))
+            .arg(str(o, "format"));
     FunctionBackup b;
     b.created = QDateTime::fromString(str(o, "created"), Qt::ISODateWithMs);
     b.library = str(o, "library");
@@ -108,7 +116,9 @@ core::Result<FunctionBackup, QString> FunctionBackup::fromJson(const QByteArray 
         node.redisVersion = str(n, "redis_version");
         node.dump = QByteArray::fromBase64(str(n, "dump_base64").toLatin1());
         if (QString::fromLatin1(codeFingerprint(node.dump)) != str(n, "dump_sha256"))
-            return FunctionBackupText::tr("the dump of node %1 is damaged (SHA-256 mismatch)")
+            return backupSaid(
+                       QT_TRANSLATE_NOOP("functions::FunctionBackup",
+                                         "the dump of node %1 is damaged (SHA-256 mismatch)"))
                 .arg(node.address);
         for (const QJsonValue &lv : n.value(QStringLiteral("libraries")).toArray()) {
             const QJsonObject l = lv.toObject();
@@ -118,26 +128,29 @@ core::Result<FunctionBackup, QString> FunctionBackup::fromJson(const QByteArray 
             lib.code = str(l, "code").toUtf8();
             lib.hasCode = true;
             if (QString::fromLatin1(codeFingerprint(lib.code)) != str(l, "sha256"))
-                return FunctionBackupText::tr("the code of library %1 on node %2 is damaged "
-                                              "(SHA-256 mismatch)")
+                return backupSaid(QT_TRANSLATE_NOOP("functions::FunctionBackup",
+                                                    "the code of library %1 on node %2 is damaged "
+                                                    "(SHA-256 mismatch)"))
                     .arg(lib.name, node.address);
             node.libraries << lib;
         }
         b.nodes << node;
     }
     if (b.library.isEmpty() || b.nodes.isEmpty())
-        return FunctionBackupText::tr("the backup names no library or no node");
+        return backupSaid(QT_TRANSLATE_NOOP("functions::FunctionBackup",
+                                            "the backup names no library or no node"));
     return b;
 }
 
-core::Result<FunctionBackup, QString> FunctionBackup::read(const QString &path)
+core::Result<FunctionBackup, core::Sentence> FunctionBackup::read(const QString &path)
 {
     const auto bytes = core::readRegularFile(path, MaxFileBytes);
     if (!bytes)
-        return bytes.error().message.english;
+        return bytes.error().message;
     auto b = fromJson(bytes.value());
     if (!b)
-        return QStringLiteral("%1: %2").arg(path, b.error());
+        return backupSaid(QT_TRANSLATE_NOOP("functions::FunctionBackup", "%1: %2"))
+            .arg(path, b.error());
     b.value().path = path;
     return b;
 }
@@ -152,17 +165,15 @@ core::Result<bool, core::Sentence> FunctionBackup::write(const QString &director
             .arg(library, created.toUTC().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")), action,
                  runSuffix());
     const QString target = QDir(directory).filePath(name);
-    const auto say = [](const char *source) {
-        return core::Sentence::translated("functions::FunctionBackup", source);
-    };
     if (QFile::exists(target))
-        return say(QT_TRANSLATE_NOOP("functions::FunctionBackup",
-                                     "a backup named %1 already exists"))
+        return backupSaid(QT_TRANSLATE_NOOP("functions::FunctionBackup",
+                                            "a backup named %1 already exists"))
             .arg(target);
     const QByteArray json = toJson();
     // A backup that could not be read back is no backup: refused here, before any change.
     if (json.size() > MaxFileBytes)
-        return say(QT_TRANSLATE_NOOP("functions::FunctionBackup",
+        return backupSaid(
+                   QT_TRANSLATE_NOOP("functions::FunctionBackup",
                                      "the backup would be %1 bytes, above the limit of %2 bytes "
                                      "that rollback reads; nothing was changed"))
             .arg(json.size(), MaxFileBytes);

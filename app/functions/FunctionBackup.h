@@ -42,9 +42,10 @@ struct FunctionBackup
 
     const NodeBackup *node(const QString &address) const;
     QByteArray toJson() const;
-    static core::Result<FunctionBackup, QString> fromJson(const QByteArray &json);
-    // A regular file of at most MaxFileBytes (links followed), or why not.
-    static core::Result<FunctionBackup, QString> read(const QString &path);
+    // Why not, in both copies: the rollback dialog shows the text, the CLI the English.
+    static core::Result<FunctionBackup, core::Sentence> fromJson(const QByteArray &json);
+    // A regular file of at most MaxFileBytes (links followed), or why not ("<path>: ...").
+    static core::Result<FunctionBackup, core::Sentence> read(const QString &path);
     // Writes <directory>/<library>-<yyyyMMdd-HHmmss-zzz>-<action>-<random>.json, mode 0600
     // (the directory is created 0700 if missing), and sets `path`.
     core::Result<bool, core::Sentence> write(const QString &directory);

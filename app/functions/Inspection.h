@@ -56,17 +56,20 @@ struct InspectionProblem
         NotInspected,
     };
     Kind kind = Kind::RuntimeError;
-    QString message;
+    // English as Redis words it (the CLI, --json, the log); the text in the window's language.
+    // Lua's own error text is the same in both.
+    core::Sentence message;
     int line = 0; // 1-based file line; 0 when the error has no position
 
-    // "line 3: Attempt to modify a readonly table (global 'x')"
+    // "line 3: Attempt to modify a readonly table (global 'x')": the English of sentence().
     QString toString() const;
-    // The same in both copies: "line 3: " in the window's language, the message as Redis says it.
+    // "line 3: " and the message, in both copies.
     core::Sentence sentence() const;
     // A verdict on the code (Redis would refuse it), not a failure to inspect it.
     bool judged() const { return kind != Kind::NotInspected; }
-    // What to say after the subject ("the file ", "library x "): "was refused offline: …",
-    // or "could not be inspected offline, …" when the problem is not a verdict on the code.
+    // What the CLI says after the subject ("the file ", "library x "): "was refused offline:
+    // …", or "could not be inspected offline, …" when the problem is not a verdict on the code.
+    // English.
     QString refusal() const;
 };
 QString problemKindName(InspectionProblem::Kind kind); // "read-only-global", ...

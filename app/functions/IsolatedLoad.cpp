@@ -42,7 +42,8 @@ QByteArray encode(const LoadRun &run)
     QDataStream s(&bytes, QIODevice::WriteOnly);
     s << Magic << run.problem.has_value();
     if (run.problem)
-        s << int(run.problem->kind) << run.problem->message << run.problem->line;
+        s << int(run.problem->kind) << run.problem->source << run.problem->args
+          << run.problem->line;
     s << run.log << qint32(run.functions.size());
     for (const InspectedFunction &f : run.functions)
         s << f.info.name << f.info.description.has_value() << f.info.description.value_or(QString())
@@ -62,8 +63,8 @@ std::optional<LoadRun> decode(const QByteArray &bytes)
         return std::nullopt;
     if (hasProblem) {
         int kind = 0;
-        InspectionProblem p;
-        s >> kind >> p.message >> p.line;
+        RunProblem p;
+        s >> kind >> p.source >> p.args >> p.line;
         p.kind = Kind(kind);
         run.problem = p;
     }
@@ -85,9 +86,9 @@ std::optional<LoadRun> decode(const QByteArray &bytes)
     return run;
 }
 
-LoadRun failed(Kind kind, const QString &message)
+LoadRun failed(Kind kind, const char *source, const QStringList &args)
 {
-    return LoadRun{InspectionProblem{kind, message, 0}, {}, {}};
+    return LoadRun{RunProblem{kind, source, args, 0}, {}, {}};
 }
 
 // What the helper reads on its standard input: the options the run depends on, then the code.
@@ -117,9 +118,37 @@ std::optional<std::pair<QByteArray, InspectOptions>> decodeRequest(const QByteAr
     return std::make_pair(code, o);
 }
 
-LoadRun notInspected(const QString &message)
+LoadRun notInspected(const char *source, const QStringList &args)
 {
-    return failed(Kind::NotInspected, message);
+    return failed(Kind::NotInspected, source, args);
+}
+
+// The machine gave the helper no time to finish: no verdict on the code.
+LoadRun unfinished(const InspectOptions &options, qint64 usedMs)
+{
+    const QString seconds = QString::number(options.wallClockCeilingMs / 1000.0);
+    if (usedMs < 0)
+        return notInspected(QT_TRANSLATE_NOOP("functions::Inspection",
+                                              "the inspection did not finish within %1 s and was "
+                                              "stopped: the machine is too busy to judge the code"),
+                            {seconds});
+    return notInspected(QT_TRANSLATE_NOOP("functions::Inspection",
+                                          "the inspection did not finish within %1 s and was "
+                                          "stopped after %2 ms of CPU time: the machine is too "
+                                          "busy to judge the code"),
+                        {seconds, QString::number(usedMs)});
+}
+
+// `said`: what the helper wrote on its standard error, if anything.
+LoadRun stoppedAbnormally(const QString &said)
+{
+    if (said.isEmpty())
+        return notInspected(
+            QT_TRANSLATE_NOOP("functions::Inspection", "the inspection helper stopped abnormally"),
+            {});
+    return notInspected(
+        QT_TRANSLATE_NOOP("functions::Inspection", "the inspection helper stopped abnormally: %1"),
+        {said});
 }
 
 // The helper is a process of its own, started by exec: a fork of this multithreaded process
@@ -129,16 +158,18 @@ LoadRun runInHelper(const QByteArray &code, const InspectOptions &options)
     const QString program = loadRunHelperPath();
     if (program.isEmpty())
         return notInspected(
-            QStringLiteral("the inspection helper %1 was not found next to the "
-                           "program, in %2, or in $INVENTORY_LOAD_RUN")
-                .arg(QLatin1String(LoadRunHelperName), QLatin1String(INVENTORY_LIBEXEC_FROM_BIN)));
+            QT_TRANSLATE_NOOP("functions::Inspection",
+                              "the inspection helper %1 was not found next to the program, in "
+                              "%2, or in $INVENTORY_LOAD_RUN"),
+            {QLatin1String(LoadRunHelperName), QLatin1String(INVENTORY_LIBEXEC_FROM_BIN)});
     QElapsedTimer wall;
     wall.start();
     QProcess helper;
     helper.start(program, {}, QIODevice::ReadWrite);
     if (!helper.waitForStarted(std::max(options.wallClockCeilingMs, 1)))
-        return notInspected(QStringLiteral("the inspection helper %1 could not start: %2")
-                                .arg(program, helper.errorString()));
+        return notInspected(QT_TRANSLATE_NOOP("functions::Inspection",
+                                              "the inspection helper %1 could not start: %2"),
+                            {program, helper.errorString()});
     clockid_t childCpu{};
     const bool cpuReadable = ::clock_getcpuclockid(pid_t(helper.processId()), &childCpu) == 0;
     helper.write(encodeRequest(code, options));
@@ -165,23 +196,19 @@ LoadRun runInHelper(const QByteArray &code, const InspectOptions &options)
     }
     if (end == End::OverCpu)
         return failed(Kind::TimeBudget,
-                      QStringLiteral("the top level used more than %1 ms of CPU time and was "
-                                     "stopped: a single long C call (such as a backtracking "
-                                     "string.find or a huge string.rep) cannot be interrupted, "
-                                     "and Redis would be blocked as long by FUNCTION LOAD")
-                          .arg(cpuLimitMs));
+                      QT_TRANSLATE_NOOP("functions::Inspection",
+                                        "the top level used more than %1 ms of CPU time and was "
+                                        "stopped: a single long C call (such as a backtracking "
+                                        "string.find or a huge string.rep) cannot be "
+                                        "interrupted, and Redis would be blocked as long by "
+                                        "FUNCTION LOAD"),
+                      {QString::number(cpuLimitMs)});
     if (end == End::OverWall)
-        return notInspected(
-            QStringLiteral("the inspection did not finish within %1 s and was "
-                           "stopped after %2 ms of CPU time: the machine is too "
-                           "busy to judge the code")
-                .arg(options.wallClockCeilingMs / 1000.0)
-                .arg(usedMs < 0 ? QStringLiteral("an unknown amount") : QString::number(usedMs)));
+        return unfinished(options, usedMs);
     const auto run = decode(helper.readAllStandardOutput());
     if (helper.exitStatus() != QProcess::NormalExit || helper.exitCode() != 0 || !run) {
         const QString said = QString::fromUtf8(helper.readAllStandardError().left(300)).trimmed();
-        return notInspected(QStringLiteral("the inspection helper stopped abnormally%1")
-                                .arg(said.isEmpty() ? QString() : QStringLiteral(": ") + said));
+        return stoppedAbnormally(said);
     }
     return *run;
 }
@@ -205,6 +232,25 @@ QByteArray cacheKey(const QByteArray &code, const InspectOptions &o)
 }
 
 } // namespace
+
+core::Sentence RunProblem::message() const
+{
+    if (source.isEmpty())
+        return core::Sentence::plain(args.value(0));
+    const core::Sentence said =
+        core::Sentence::translated("functions::Inspection", source.constData());
+    // All at once, as one QString::arg call: an argument holding "%2" stays as it is.
+    switch (args.size()) {
+    case 0:
+        return said;
+    case 1:
+        return said.arg(args.at(0));
+    case 2:
+        return said.arg(args.at(0), args.at(1));
+    default:
+        return said.arg(args.at(0), args.at(1), args.at(2));
+    }
+}
 
 LoadRun runLoadIsolated(const QByteArray &code, const InspectOptions &options)
 {

@@ -11,11 +11,30 @@
 
 namespace functions::detail {
 
+// A problem of the load run as words still to translate. The run happens in the helper
+// process, which installs no translator, and its problem crosses the pipe: the helper sends the
+// source text and its arguments, and this side translates them with the translator it has (the
+// window's, or none in the CLI). Sending both copies would send the English twice; a code per
+// message would need every text listed twice. Kept untranslated in the memo too, so that a
+// verdict remembered before a change of language is said in the new one.
+struct RunProblem
+{
+    InspectionProblem::Kind kind = InspectionProblem::Kind::RuntimeError;
+    // Marked QT_TRANSLATE_NOOP("functions::Inspection", ...) where it is written. Empty when the
+    // words are not ours (Lua's own error): args' one element, the same in both copies.
+    QByteArray source;
+    QStringList args; // at most three, filled in at once
+    int line = 0;
+
+    core::Sentence message() const;
+    InspectionProblem problem() const { return {kind, message(), line}; }
+};
+
 // What the load run found (see SandboxContext): the first problem, the functions it
 // registered (in registration order) and what it logged.
 struct LoadRun
 {
-    std::optional<InspectionProblem> problem;
+    std::optional<RunProblem> problem;
     QList<InspectedFunction> functions;
     QStringList log;
 };

@@ -18,6 +18,11 @@ using Kind = InspectionProblem::Kind;
 // What the inspection says in the window's language (the CLI and the log keep the English).
 const char *const InspectionContext = "functions::Inspection";
 
+core::Sentence inspectionSaid(const char *source)
+{
+    return core::Sentence::translated(InspectionContext, source);
+}
+
 // sdssplitargs, the splitter Redis applies to the shebang line: blanks separate, quotes
 // group. nullopt for unbalanced quotes (Redis then says "Invalid library metadata").
 std::optional<QList<QByteArray>> splitArgs(const QByteArray &line)
@@ -58,44 +63,59 @@ std::optional<QList<QByteArray>> splitArgs(const QByteArray &line)
 // Redis's functionExtractLibMetaData, same order of checks and same texts.
 std::optional<InspectionProblem> readMetadata(const QByteArray &code, Inspection &out)
 {
-    const auto problem = [](Kind kind, const QString &message) {
+    const auto problem = [](Kind kind, const core::Sentence &message) {
         return InspectionProblem{kind, message, 1};
     };
     if (!code.startsWith("#!"))
-        return problem(Kind::MissingMetadata, QStringLiteral("Missing library metadata"));
+        return problem(
+            Kind::MissingMetadata,
+            inspectionSaid(QT_TRANSLATE_NOOP("functions::Inspection", "Missing library metadata")));
     const qsizetype end = code.indexOf('\n');
     if (end < 0)
-        return problem(Kind::InvalidMetadata,
-                       QStringLiteral("Invalid library metadata: the first line has no end"));
+        return problem(Kind::InvalidMetadata, inspectionSaid(QT_TRANSLATE_NOOP(
+                                                  "functions::Inspection",
+                                                  "Invalid library metadata: the first line has no "
+                                                  "end")));
     const auto parts = splitArgs(code.left(end));
     if (!parts || parts->isEmpty())
-        return problem(Kind::InvalidMetadata, QStringLiteral("Invalid library metadata"));
+        return problem(
+            Kind::InvalidMetadata,
+            inspectionSaid(QT_TRANSLATE_NOOP("functions::Inspection", "Invalid library metadata")));
     out.engine = QString::fromUtf8(parts->first().mid(2));
     std::optional<QString> name;
     for (qsizetype i = 1; i < parts->size(); ++i) {
         const QByteArray &part = parts->at(i);
         if (part.left(5).toLower() == "name=") {
             if (name)
-                return problem(Kind::InvalidMetadata,
-                               QStringLiteral("Invalid metadata value, name argument was given "
-                                              "multiple times"));
+                return problem(
+                    Kind::InvalidMetadata,
+                    inspectionSaid(QT_TRANSLATE_NOOP("functions::Inspection",
+                                                     "Invalid metadata value, name argument was "
+                                                     "given multiple times")));
             name = QString::fromUtf8(part.mid(5));
             continue;
         }
-        return problem(
-            Kind::UnknownMetadata,
-            QStringLiteral("Invalid metadata value given: %1").arg(QString::fromUtf8(part)));
+        return problem(Kind::UnknownMetadata,
+                       inspectionSaid(QT_TRANSLATE_NOOP("functions::Inspection",
+                                                        "Invalid metadata value given: %1"))
+                           .arg(QString::fromUtf8(part)));
     }
     if (!name)
-        return problem(Kind::MissingName, QStringLiteral("Library name was not given"));
+        return problem(Kind::MissingName,
+                       inspectionSaid(QT_TRANSLATE_NOOP("functions::Inspection",
+                                                        "Library name was not given")));
     out.library = *name;
     if (!isValidName(out.library))
-        return problem(Kind::BadLibraryName,
-                       QStringLiteral("Library names can only contain letters, numbers, or "
-                                      "underscores(_) and must be at least one character long"));
+        return problem(Kind::BadLibraryName, inspectionSaid(QT_TRANSLATE_NOOP(
+                                                 "functions::Inspection",
+                                                 "Library names can only contain letters, numbers, "
+                                                 "or underscores(_) and must be at least one "
+                                                 "character long")));
     if (out.engine.compare(QLatin1String("lua"), Qt::CaseInsensitive) != 0)
-        return problem(Kind::UnknownEngine,
-                       QStringLiteral("Engine '%1' not found").arg(out.engine));
+        return problem(
+            Kind::UnknownEngine,
+            inspectionSaid(QT_TRANSLATE_NOOP("functions::Inspection", "Engine '%1' not found"))
+                .arg(out.engine));
     out.engine = QStringLiteral("LUA");
     return std::nullopt;
 }
@@ -103,25 +123,32 @@ std::optional<InspectionProblem> readMetadata(const QByteArray &code, Inspection
 std::optional<InspectionProblem> checkText(const QByteArray &code, const InspectOptions &options)
 {
     if (code.size() > options.maxLibrarySize)
-        return InspectionProblem{Kind::TooLarge,
-                                 QStringLiteral("the library is %1 bytes, above the limit of "
-                                                "%2 bytes")
-                                     .arg(code.size())
-                                     .arg(options.maxLibrarySize),
-                                 0};
+        return InspectionProblem{
+            Kind::TooLarge,
+            inspectionSaid(QT_TRANSLATE_NOOP("functions::Inspection",
+                                             "the library is %1 bytes, above the "
+                                             "limit of %2 bytes"))
+                .arg(code.size(), options.maxLibrarySize),
+            0};
     if (const qsizetype nul = code.indexOf('\0'); nul >= 0)
         return InspectionProblem{
-            Kind::NotText, QStringLiteral("not a text file: a NUL byte at offset %1").arg(nul),
+            Kind::NotText,
+            inspectionSaid(QT_TRANSLATE_NOOP("functions::Inspection",
+                                             "not a text file: a NUL byte at offset "
+                                             "%1"))
+                .arg(nul),
             int(code.left(nul).count('\n') + 1)};
     // fromUtf8 drops a byte order mark, so the round trip below would call such a file "not
     // UTF-8"; what is wrong is that Redis wants "#!lua" as the very first bytes.
     if (code.startsWith("\xEF\xBB\xBF"))
-        return InspectionProblem{Kind::MissingMetadata,
-                                 QStringLiteral("the file starts with a UTF-8 byte order mark: "
-                                                "Redis needs '#!lua' as its very first bytes "
-                                                "(Missing library metadata); save it without "
-                                                "the mark"),
-                                 1};
+        return InspectionProblem{
+            Kind::MissingMetadata,
+            inspectionSaid(QT_TRANSLATE_NOOP("functions::Inspection",
+                                             "the file starts with a UTF-8 byte order "
+                                             "mark: Redis needs '#!lua' as its very "
+                                             "first bytes (Missing library metadata); "
+                                             "save it without the mark")),
+            1};
     // A round trip through UTF-16 changes exactly the bytes that are not UTF-8.
     const auto isUtf8 = [](const QByteArray &b) {
         return QString::fromUtf8(b).toUtf8() == b;
@@ -133,7 +160,9 @@ std::optional<InspectionProblem> checkText(const QByteArray &code, const Inspect
                 break;
             ++line;
         }
-        return InspectionProblem{Kind::NotText, QStringLiteral("not UTF-8 text"), line};
+        return InspectionProblem{
+            Kind::NotText,
+            inspectionSaid(QT_TRANSLATE_NOOP("functions::Inspection", "not UTF-8 text")), line};
     }
     return std::nullopt;
 }
@@ -148,11 +177,9 @@ QString InspectionProblem::toString() const
 core::Sentence InspectionProblem::sentence() const
 {
     if (line <= 0)
-        return core::Sentence::plain(message);
-    return core::Sentence::translated(InspectionContext,
-                                      QT_TRANSLATE_NOOP("functions::Inspection", "line %1: %2"))
-        .arg(line)
-        .arg(message);
+        return message;
+    return inspectionSaid(QT_TRANSLATE_NOOP("functions::Inspection", "line %1: %2"))
+        .arg(QString::number(line), message);
 }
 
 QString InspectionProblem::refusal() const
@@ -299,10 +326,13 @@ Inspection inspectLibrary(const QByteArray &code, const QString &fileName,
     out.warnings = serverAliasWarnings(out.serverAlias);
     const detail::LoadRun run = detail::runLoadIsolated(code, options);
     out.log = run.log;
-    out.problem = run.problem;
-    if (!out.problem && run.functions.isEmpty())
-        out.problem =
-            InspectionProblem{Kind::NoFunctions, QStringLiteral("No functions registered"), 0};
+    if (run.problem)
+        out.problem = run.problem->problem(); // translated here, whatever process ran it
+    else if (run.functions.isEmpty())
+        out.problem = InspectionProblem{
+            Kind::NoFunctions,
+            inspectionSaid(QT_TRANSLATE_NOOP("functions::Inspection", "No functions registered")),
+            0};
     if (!out.problem) {
         out.functions = run.functions;
         std::sort(out.functions.begin(), out.functions.end(),
@@ -324,12 +354,13 @@ InspectedFile inspectFile(const QString &path, const InspectOptions &options)
     if (!code && code.error().kind == core::FileReadError::Kind::TooLarge) {
         Inspection out;
         out.fileName = path;
-        out.problem = InspectionProblem{InspectionProblem::Kind::TooLarge,
-                                        QStringLiteral("the file is %1 bytes, above the limit "
-                                                       "of %2 bytes")
-                                            .arg(code.error().size)
-                                            .arg(options.maxLibrarySize),
-                                        0};
+        out.problem =
+            InspectionProblem{Kind::TooLarge,
+                              inspectionSaid(QT_TRANSLATE_NOOP("functions::Inspection",
+                                                               "the file is %1 bytes, above the "
+                                                               "limit of %2 bytes"))
+                                  .arg(code.error().size, options.maxLibrarySize),
+                              0};
         return out;
     }
     if (!code)

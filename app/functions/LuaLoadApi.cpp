@@ -16,16 +16,18 @@ using Kind = InspectionProblem::Kind;
 static bool logArgumentsValid(lua_State *L)
 {
     const int argc = lua_gettop(L);
-    QString error;
+    const char *error = nullptr;
     if (argc < 2)
-        error = QStringLiteral("redis.log() requires two arguments or more.");
+        error = QT_TRANSLATE_NOOP("functions::Inspection",
+                                  "redis.log() requires two arguments or more.");
     else if (!lua_isnumber(L, 1))
-        error = QStringLiteral("First argument must be a number (log level).");
+        error = QT_TRANSLATE_NOOP("functions::Inspection",
+                                  "First argument must be a number (log level).");
     else if (const lua_Number level = lua_tonumber(L, 1); level < 0 || level > 3)
-        error = QStringLiteral("Invalid debug level.");
-    if (error.isEmpty())
+        error = QT_TRANSLATE_NOOP("functions::Inspection", "Invalid debug level.");
+    if (!error)
         return true;
-    setProblem(L, Kind::BadArguments, error, lineAt(L, 1));
+    setProblem(L, Kind::BadArguments, error, {}, lineAt(L, 1));
     return false;
 }
 
@@ -89,16 +91,17 @@ std::optional<QString> stringValue(lua_State *L, int index)
     return out;
 }
 
-// A refusal, with the text Redis gives for it.
+// A refusal, with the text Redis gives for it (marked QT_TRANSLATE_NOOP, see RunProblem).
 struct Refusal
 {
     Kind kind;
-    QString message;
+    const char *source;
+    QStringList args = {};
 };
 
-Refusal badArgument(const QString &message)
+Refusal badArgument(const char *source)
 {
-    return Refusal{Kind::BadArguments, message};
+    return Refusal{Kind::BadArguments, source};
 }
 
 // What redis.register_function was given; a callback is referenced as soon as it is seen,
@@ -113,11 +116,13 @@ struct RegisterArguments
 std::optional<Refusal> readPositional(lua_State *L, RegisterArguments *args)
 {
     if (!(args->name = stringValue(L, 1)))
-        return badArgument(QStringLiteral("first argument to redis.register_function must be a "
-                                          "string"));
+        return badArgument(QT_TRANSLATE_NOOP("functions::Inspection",
+                                             "first argument to redis.register_function must be a "
+                                             "string"));
     if (!lua_isfunction(L, 2))
-        return badArgument(QStringLiteral("second argument to redis.register_function must be a "
-                                          "function"));
+        return badArgument(QT_TRANSLATE_NOOP("functions::Inspection",
+                                             "second argument to redis.register_function must be a "
+                                             "function"));
     lua_pushvalue(L, 2);
     args->callbackRef = luaL_ref(L, LUA_REGISTRYINDEX);
     return std::nullopt;
@@ -132,26 +137,32 @@ std::optional<Refusal> readNamedArgument(lua_State *L, RegisterArguments *args,
     const QString k = key.value_or(QString()).toLower();
     if (k == QLatin1String("function_name")) {
         if (!(args->name = stringValue(L, -1)))
-            return badArgument(QStringLiteral("function_name argument given to "
-                                              "redis.register_function must be a string"));
+            return badArgument(QT_TRANSLATE_NOOP("functions::Inspection",
+                                                 "function_name argument given to "
+                                                 "redis.register_function must be a string"));
     } else if (k == QLatin1String("description")) {
         if (!(fn->info.description = stringValue(L, -1)))
-            return badArgument(QStringLiteral("description argument given to "
-                                              "redis.register_function must be a string"));
+            return badArgument(QT_TRANSLATE_NOOP("functions::Inspection",
+                                                 "description argument given to "
+                                                 "redis.register_function must be a string"));
     } else if (k == QLatin1String("callback")) {
         if (!lua_isfunction(L, -1))
-            return badArgument(QStringLiteral("callback argument given to "
-                                              "redis.register_function must be a function"));
+            return badArgument(QT_TRANSLATE_NOOP("functions::Inspection",
+                                                 "callback argument given to "
+                                                 "redis.register_function must be a function"));
         lua_pushvalue(L, -1);
         args->callbackRef = luaL_ref(L, LUA_REGISTRYINDEX);
     } else if (k == QLatin1String("flags")) {
         if (!lua_istable(L, -1))
-            return badArgument(QStringLiteral("flags argument to redis.register_function must "
-                                              "be a table representing function flags"));
+            return badArgument(QT_TRANSLATE_NOOP("functions::Inspection",
+                                                 "flags argument to redis.register_function must "
+                                                 "be a table representing function flags"));
         if (!readFlags(L, &fn->info.flags))
-            return Refusal{Kind::UnknownFlag, QStringLiteral("unknown flag given")};
+            return Refusal{Kind::UnknownFlag,
+                           QT_TRANSLATE_NOOP("functions::Inspection", "unknown flag given")};
     } else {
-        return badArgument(QStringLiteral("unknown argument given to redis.register_function"));
+        return badArgument(QT_TRANSLATE_NOOP("functions::Inspection",
+                                             "unknown argument given to redis.register_function"));
     }
     return std::nullopt;
 }
@@ -160,9 +171,10 @@ std::optional<Refusal> readNamedArgument(lua_State *L, RegisterArguments *args,
 std::optional<Refusal> readNamed(lua_State *L, RegisterArguments *args, InspectedFunction *fn)
 {
     if (!lua_istable(L, 1))
-        return badArgument(QStringLiteral("calling redis.register_function with a single argument "
-                                          "is only applicable to Lua table (representing named "
-                                          "arguments)."));
+        return badArgument(QT_TRANSLATE_NOOP(
+            "functions::Inspection", "calling redis.register_function with a single argument "
+                                     "is only applicable to Lua table (representing named "
+                                     "arguments)."));
     lua_pushnil(L);
     while (lua_next(L, 1)) {
         if (auto refusal = readNamedArgument(L, args, fn))
@@ -170,10 +182,12 @@ std::optional<Refusal> readNamed(lua_State *L, RegisterArguments *args, Inspecte
         lua_pop(L, 1);
     }
     if (!args->name)
-        return badArgument(QStringLiteral("redis.register_function must get a function name "
-                                          "argument"));
+        return badArgument(QT_TRANSLATE_NOOP("functions::Inspection",
+                                             "redis.register_function must get a function name "
+                                             "argument"));
     if (!args->callbackRef)
-        return badArgument(QStringLiteral("redis.register_function must get a callback argument"));
+        return badArgument(QT_TRANSLATE_NOOP(
+            "functions::Inspection", "redis.register_function must get a callback argument"));
     return std::nullopt;
 }
 
@@ -182,19 +196,20 @@ std::optional<Refusal> nameRefusal(const SandboxContext &ctx, const QString &nam
 {
     if (!isValidName(name))
         return Refusal{Kind::BadFunctionName,
-                       QStringLiteral("Function names can only contain letters, numbers, or "
-                                      "underscores(_) and must be at least one character long")};
+                       QT_TRANSLATE_NOOP("functions::Inspection",
+                                         "Function names can only contain letters, numbers, or "
+                                         "underscores(_) and must be at least one character "
+                                         "long")};
     // Redis 7.0 keeps a library's own functions case-sensitively but every library's
     // functions case-insensitively: it accepts "f" and "F" in one library and then fails
     // (crashes, in 7.0.15) when that library is replaced. Refuse what the server mishandles.
     for (const InspectedFunction &other : ctx.functions)
         if (other.info.name.compare(name, Qt::CaseInsensitive) == 0)
             return Refusal{Kind::DuplicateFunction,
-                           QStringLiteral("Function already exists in the library: '%1' (line "
-                                          "%2) and '%3' compare equal, ignoring case")
-                               .arg(other.info.name)
-                               .arg(other.line)
-                               .arg(name)};
+                           QT_TRANSLATE_NOOP("functions::Inspection",
+                                             "Function already exists in the library: '%1' "
+                                             "(line %2) and '%3' compare equal, ignoring case"),
+                           {other.info.name, QString::number(other.line), name}};
     return std::nullopt;
 }
 
@@ -205,13 +220,13 @@ bool registerImpl(lua_State *L)
     SandboxContext &ctx = context(L);
     const int line = lineAt(L, 1);
     const auto fail = [&](const Refusal &refusal) {
-        setProblem(L, refusal.kind, refusal.message, line);
+        setProblem(L, refusal.kind, refusal.source, refusal.args, line);
         return false;
     };
     const int argc = lua_gettop(L);
     if (argc < 1 || argc > 2)
-        return fail(
-            badArgument(QStringLiteral("wrong number of arguments to redis.register_function")));
+        return fail(badArgument(QT_TRANSLATE_NOOP(
+            "functions::Inspection", "wrong number of arguments to redis.register_function")));
     InspectedFunction fn;
     fn.line = line;
     RegisterArguments args;

@@ -46,13 +46,14 @@ int lineAt(lua_State *L, int level)
     return 0;
 }
 
-void setProblem(lua_State *L, Kind kind, const QString &message, int line)
+void setProblem(lua_State *L, Kind kind, const char *source, const QStringList &args, int line)
 {
     SandboxContext &ctx = context(L);
+    const RunProblem problem{kind, source, args, line};
     if (!ctx.problem)
-        ctx.problem = InspectionProblem{kind, message, line};
+        ctx.problem = problem;
     ctx.errorText = (line > 0 ? "user_function:" + QByteArray::number(line) + ": " : QByteArray())
-                    + message.toUtf8();
+                    + problem.message().english.toUtf8();
 }
 
 int raise(lua_State *L)
@@ -97,9 +98,9 @@ int globalIndex(lua_State *L) // __index(globals, key)
         return 1;
     }
     setProblem(L, Kind::NonexistentGlobal,
-               QStringLiteral("Script attempted to access nonexistent global variable '%1'")
-                   .arg(keyName(L, 2)),
-               lineAt(L, 1));
+               QT_TRANSLATE_NOOP("functions::Inspection",
+                                 "Script attempted to access nonexistent global variable '%1'"),
+               {keyName(L, 2)}, lineAt(L, 1));
     return raise(L);
 }
 
@@ -110,10 +111,10 @@ int redisIndex(lua_State *L) // __index(redis proxy, key); upvalue 1: the real A
     if (!lua_isnil(L, -1))
         return 1;
     setProblem(L, Kind::NonexistentGlobal,
-               QStringLiteral("Script attempted to access nonexistent global variable '%1' "
-                              "(redis.%1 is not available while a library loads)")
-                   .arg(keyName(L, 2)),
-               lineAt(L, 1));
+               QT_TRANSLATE_NOOP("functions::Inspection",
+                                 "Script attempted to access nonexistent global variable '%1' "
+                                 "(redis.%1 is not available while a library loads)"),
+               {keyName(L, 2)}, lineAt(L, 1));
     return raise(L);
 }
 
@@ -121,10 +122,11 @@ int readOnlyNewIndex(lua_State *L) // __newindex(table, key, value); upvalue 1: 
 {
     const bool isRedis = std::strcmp(lua_tostring(L, lua_upvalueindex(1)), "redis") == 0;
     setProblem(L, Kind::ReadOnlyGlobal,
-               QStringLiteral("Attempt to modify a readonly table (%1)")
-                   .arg(isRedis ? QStringLiteral("redis.%1").arg(keyName(L, 2))
-                                : QStringLiteral("global '%1'").arg(keyName(L, 2))),
-               lineAt(L, 1));
+               isRedis ? QT_TRANSLATE_NOOP("functions::Inspection",
+                                           "Attempt to modify a readonly table (redis.%1)")
+                       : QT_TRANSLATE_NOOP("functions::Inspection",
+                                           "Attempt to modify a readonly table (global '%1')"),
+               {keyName(L, 2)}, lineAt(L, 1));
     return raise(L);
 }
 
@@ -153,10 +155,11 @@ void countHook(lua_State *L, lua_Debug *)
         && cpuMs(CLOCK_THREAD_CPUTIME_ID) - ctx.cpuStartMs <= ctx.options->timeBudgetMs)
         return;
     setProblem(L, Kind::TimeBudget,
-               QStringLiteral("FUNCTION LOAD timeout: the top level ran past the load budget "
-                              "(%1 ms or %2 instructions)")
-                   .arg(ctx.options->timeBudgetMs)
-                   .arg(ctx.options->instructionBudget),
+               QT_TRANSLATE_NOOP("functions::Inspection",
+                                 "FUNCTION LOAD timeout: the top level ran past the load budget "
+                                 "(%1 ms or %2 instructions)"),
+               {QString::number(ctx.options->timeBudgetMs),
+                QString::number(ctx.options->instructionBudget)},
                lineAt(L, 0));
     raise(L);
 }
@@ -293,8 +296,11 @@ void runLoad(SandboxContext &ctx, const QByteArray &body)
     std::unique_ptr<lua_State, StateCloser> state(lua_newstate(sandboxAlloc, &ctx));
     lua_State *L = state.get();
     if (!L || lua_cpcall(L, setUp, nullptr) != 0) {
-        ctx.problem = InspectionProblem{Kind::MemoryBudget,
-                                        QStringLiteral("could not set up the Lua sandbox"), 0};
+        ctx.problem = RunProblem{
+            Kind::MemoryBudget,
+            QT_TRANSLATE_NOOP("functions::Inspection", "could not set up the Lua sandbox"),
+            {},
+            0};
         return;
     }
     if (const int rc = luaL_loadbuffer(L, body.constData(), size_t(body.size()), "@user_function");
@@ -302,14 +308,18 @@ void runLoad(SandboxContext &ctx, const QByteArray &body)
         const QByteArray message = lua_tostring(L, -1);
         QByteArray rest = message;
         const int line = lineOf(message, &rest).value_or(0);
-        ctx.problem =
-            rc == LUA_ERRMEM
-                ? InspectionProblem{Kind::MemoryBudget,
-                                    QStringLiteral("not enough memory to compile"), 0}
-                : InspectionProblem{
-                    Kind::CompileError,
-                    QStringLiteral("Error compiling function: %1").arg(QString::fromUtf8(rest)),
-                    line};
+        // Lua's own words after Redis's prefix: the same in both copies.
+        ctx.problem = rc == LUA_ERRMEM
+                          ? RunProblem{Kind::MemoryBudget,
+                                       QT_TRANSLATE_NOOP("functions::Inspection",
+                                                         "not enough memory to compile"),
+                                       {},
+                                       0}
+                          : RunProblem{Kind::CompileError,
+                                       QT_TRANSLATE_NOOP("functions::Inspection",
+                                                         "Error compiling function: %1"),
+                                       {QString::fromUtf8(rest)},
+                                       line};
         return;
     }
     ctx.cpuStartMs = cpuMs(CLOCK_THREAD_CPUTIME_ID);
@@ -320,18 +330,19 @@ void runLoad(SandboxContext &ctx, const QByteArray &body)
         if (ctx.problem)
             return;
         if (rc == LUA_ERRMEM) {
-            ctx.problem =
-                InspectionProblem{Kind::MemoryBudget,
-                                  QStringLiteral("the top level allocated more than %1 MiB")
-                                      .arg(ctx.options->memoryBudget / (1024 * 1024)),
-                                  0};
+            ctx.problem = RunProblem{Kind::MemoryBudget,
+                                     QT_TRANSLATE_NOOP("functions::Inspection",
+                                                       "the top level allocated more than %1 MiB"),
+                                     {QString::number(ctx.options->memoryBudget / (1024 * 1024))},
+                                     0};
             return;
         }
         const QByteArray message =
             lua_isstring(L, -1) ? QByteArray(lua_tostring(L, -1)) : QByteArray("(error object)");
         QByteArray rest = message;
         const int line = lineOf(message, &rest).value_or(0);
-        ctx.problem = InspectionProblem{Kind::RuntimeError, QString::fromUtf8(rest), line};
+        // The error the library raised, as it raised it.
+        ctx.problem = RunProblem{Kind::RuntimeError, {}, {QString::fromUtf8(rest)}, line};
         return;
     }
     // What follows runs outside any protected call, with C++ objects alive: give it room so

@@ -3,7 +3,7 @@
 
 // Internal to the inspector: the Lua 5.1 state that imitates Redis's FUNCTION LOAD run.
 
-#include "Inspection.h"
+#include "IsolatedLoad.h"
 
 #include <ctime>
 
@@ -15,7 +15,7 @@ struct SandboxContext
 {
     const InspectOptions *options = nullptr;
     QList<QByteArray> lines; // the file's lines, [0] is line 1 (the shebang)
-    std::optional<InspectionProblem> problem;
+    std::optional<RunProblem> problem;
     QList<InspectedFunction> functions; // in registration order
     QList<int> callbackRefs;            // registry references, parallel to functions
     QStringList log;
@@ -40,8 +40,10 @@ qint64 cpuMs(clockid_t clock);
 SandboxContext &context(lua_State *L);
 // The line of the Lua code at `level` (1: the caller of the running C function); 0 if none.
 int lineAt(lua_State *L, int level);
-// Records the first problem and the text the next raise() throws.
-void setProblem(lua_State *L, InspectionProblem::Kind kind, const QString &message, int line);
+// Records the first problem and the text the next raise() throws (its English, as Redis
+// raises it). `source` is marked QT_TRANSLATE_NOOP("functions::Inspection", ...).
+void setProblem(lua_State *L, InspectionProblem::Kind kind, const char *source,
+                const QStringList &args, int line);
 // lua_error with the recorded text. Call it only once every C++ object of the frame is gone.
 int raise(lua_State *L);
 int registerFunction(lua_State *L); // redis.register_function

@@ -11,21 +11,27 @@ RepairOutcome decodeAdjustReply(const redis::ReplyResult &result, qint64 delta)
         RepairKind::Adjust, result, [delta](qint64 code) -> std::optional<RepairCodeRule> {
             switch (code) {
             case 1:
-                return RepairCodeRule{RepairOutcomeKind::Applied, std::max<qint64>(0, delta),
-                                      std::min(MaxStockValue, MaxStockValue + delta),
-                                      QStringLiteral("the stock after")};
+                return RepairCodeRule{
+                    RepairOutcomeKind::Applied, std::max<qint64>(0, delta),
+                    std::min(MaxStockValue, MaxStockValue + delta),
+                    repairSaid(QT_TRANSLATE_NOOP("inventory::RepairOutcome", "the stock after"))};
             case 2:
-                return RepairCodeRule{RepairOutcomeKind::AlreadyApplied, -1, MaxStockValue,
-                                      QStringLiteral("the current stock")};
+                return RepairCodeRule{
+                    RepairOutcomeKind::AlreadyApplied, -1, MaxStockValue,
+                    repairSaid(QT_TRANSLATE_NOOP("inventory::RepairOutcome", "the current stock"))};
             case 0: // only a stock the delta would take below 0 or above the bound
-                return delta < 0 ? RepairCodeRule{RepairOutcomeKind::OutOfBounds, 0, -delta - 1,
-                                                  QStringLiteral("the stock")}
-                                 : RepairCodeRule{RepairOutcomeKind::OutOfBounds,
-                                                  MaxStockValue - delta + 1, MaxStockValue,
-                                                  QStringLiteral("the stock")};
+                return delta < 0
+                           ? RepairCodeRule{RepairOutcomeKind::OutOfBounds, 0, -delta - 1,
+                                            repairSaid(QT_TRANSLATE_NOOP("inventory::RepairOutcome",
+                                                                         "the stock"))}
+                           : RepairCodeRule{RepairOutcomeKind::OutOfBounds,
+                                            MaxStockValue - delta + 1, MaxStockValue,
+                                            repairSaid(QT_TRANSLATE_NOOP("inventory::RepairOutcome",
+                                                                         "the stock"))};
             case -2:
-                return RepairCodeRule{RepairOutcomeKind::StockMissing, 0, 0,
-                                      QStringLiteral("the value")};
+                return RepairCodeRule{
+                    RepairOutcomeKind::StockMissing, 0, 0,
+                    repairSaid(QT_TRANSLATE_NOOP("inventory::RepairOutcome", "the value"))};
             }
             return std::nullopt;
         });

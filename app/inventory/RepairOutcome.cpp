@@ -5,21 +5,13 @@
 #include "core/Bytes.h"
 #include "redis/ReplyShape.h"
 
-#include <QCoreApplication>
-
 namespace inventory {
 
 namespace {
 
-// A repair's sentence is translated in the window; the CLI prints the English. summary() is
-// the audit log's result and stays English.
-struct RepairText
-{
-    Q_DECLARE_TR_FUNCTIONS(inventory::RepairOutcome)
-};
-
 // The reply is none the contract allows: the call may have written anything.
-RepairOutcome repairOutsideContract(RepairKind repair, const redis::Reply &r, const QString &why)
+RepairOutcome repairOutsideContract(RepairKind repair, const redis::Reply &r,
+                                    const core::Sentence &why)
 {
     RepairOutcome o;
     o.repair = repair;
@@ -34,13 +26,22 @@ QString functionOf(RepairKind repair)
     return QLatin1String(repair == RepairKind::Release ? ReleaseFunctionName : AdjustFunctionName);
 }
 
-QString stockText(const std::optional<qint64> &stock)
+core::Sentence stockText(const std::optional<qint64> &stock)
 {
-    return stock ? RepairText::tr("the stock is %1").arg(*stock)
-                 : RepairText::tr("the stock key is missing now");
+    return stock ? repairSaid(QT_TRANSLATE_NOOP("inventory::RepairOutcome", "the stock is %1"))
+                       .arg(*stock)
+                 : repairSaid(
+                     QT_TRANSLATE_NOOP("inventory::RepairOutcome", "the stock key is missing now"));
 }
 
 } // namespace
+
+// A repair's sentence in both copies: the window shows the text, the CLI prints the English.
+// summary() is the audit log's result and stays English.
+core::Sentence repairSaid(const char *source)
+{
+    return core::Sentence::translated("inventory::RepairOutcome", source);
+}
 
 QString RepairOutcome::name() const
 {
@@ -85,19 +86,19 @@ QString RepairOutcome::summary() const
     case RepairOutcomeKind::StockMissing:
         return n;
     case RepairOutcomeKind::Rejected:
-        return QStringLiteral("rejected: %1").arg(serverError);
+        return QStringLiteral("rejected: %1").arg(serverError.english);
     case RepairOutcomeKind::MayHaveWritten:
         return QStringLiteral("may have written: %1")
-            .arg(anomaly.isEmpty() ? serverError : anomaly);
+            .arg(anomaly.isEmpty() ? serverError.english : anomaly.english);
     case RepairOutcomeKind::Unknown:
-        return QStringLiteral("outcome unknown (%1)").arg(transportError);
+        return QStringLiteral("outcome unknown (%1)").arg(transportError.english);
     case RepairOutcomeKind::NotSent:
-        return QStringLiteral("not sent: %1").arg(transportError);
+        return QStringLiteral("not sent: %1").arg(transportError.english);
     }
     return {};
 }
 
-QString RepairOutcome::sentence(const RepairPlan &plan) const
+core::Sentence RepairOutcome::sentence(const RepairPlan &plan) const
 {
     const RepairRequest &r = plan.request;
     const QString sku = core::escapeBytes(r.sku, 60);
@@ -107,37 +108,44 @@ QString RepairOutcome::sentence(const RepairPlan &plan) const
     // Whole sentences for a release and for an adjustment: a translation keeps its own order.
     switch (kind) {
     case RepairOutcomeKind::Applied:
-        return release ? RepairText::tr("Released: order %1 gave %2 back to SKU %3; the stock is "
-                                        "now %4.")
-                             .arg(id, amount, sku)
-                             .arg(*stock)
-                       : RepairText::tr("Adjusted: SKU %1 changed by %2 under adjustment %3; the "
-                                        "stock is now %4.")
-                             .arg(sku, amount, id)
-                             .arg(*stock);
+        return release
+                   ? repairSaid(QT_TRANSLATE_NOOP("inventory::RepairOutcome",
+                                                  "Released: order %1 gave %2 back to SKU %3; the "
+                                                  "stock is now %4."))
+                         .arg(id, amount, sku, QString::number(*stock))
+                   : repairSaid(QT_TRANSLATE_NOOP("inventory::RepairOutcome",
+                                                  "Adjusted: SKU %1 changed by %2 under adjustment "
+                                                  "%3; the stock is now %4."))
+                         .arg(sku, amount, id, QString::number(*stock));
     case RepairOutcomeKind::AlreadyApplied:
-        return (release ? RepairText::tr("Already released: the release of order %1 on SKU %2 "
-                                         "was applied before (its key exists), so nothing "
-                                         "changed; %3.")
-                        : RepairText::tr("Already applied: adjustment %1 on SKU %2 was applied "
-                                         "before (its key exists), so nothing changed; %3."))
+        return (release
+                    ? repairSaid(QT_TRANSLATE_NOOP("inventory::RepairOutcome",
+                                                   "Already released: the release of order %1 on "
+                                                   "SKU %2 was applied before (its key exists), so "
+                                                   "nothing changed; %3."))
+                    : repairSaid(QT_TRANSLATE_NOOP("inventory::RepairOutcome",
+                                                   "Already applied: adjustment %1 on SKU %2 was "
+                                                   "applied before (its key exists), so nothing "
+                                                   "changed; %3.")))
             .arg(id, sku, stockText(stock));
     case RepairOutcomeKind::NoReceipt:
-        return RepairText::tr("Not released: order %1 has no receipt on SKU %2, so no deduction "
-                              "is proven, and nothing was written.")
+        return repairSaid(
+                   QT_TRANSLATE_NOOP("inventory::RepairOutcome",
+                                     "Not released: order %1 has no receipt on SKU %2, so no "
+                                     "deduction is proven, and nothing was written."))
             .arg(id, sku);
     case RepairOutcomeKind::OtherQuantity:
-        return RepairText::tr("Not released: the receipt of order %1 records a deduction of %2, "
-                              "not %3; nothing was written.")
-            .arg(id)
-            .arg(*recordedQuantity)
-            .arg(amount);
+        return repairSaid(
+                   QT_TRANSLATE_NOOP("inventory::RepairOutcome",
+                                     "Not released: the receipt of order %1 records a deduction "
+                                     "of %2, not %3; nothing was written."))
+            .arg(id, QString::number(*recordedQuantity), amount);
     case RepairOutcomeKind::OutOfBounds:
-        return RepairText::tr("Not adjusted: the stock of SKU %1 is %2, and %3 would take it out "
-                              "of 0..1,000,000,000; nothing was written.")
-            .arg(sku)
-            .arg(*stock)
-            .arg(amount);
+        return repairSaid(
+                   QT_TRANSLATE_NOOP("inventory::RepairOutcome",
+                                     "Not adjusted: the stock of SKU %1 is %2, and %3 would take "
+                                     "it out of 0..1,000,000,000; nothing was written."))
+            .arg(sku, QString::number(*stock), amount);
     default:
         return failureSentence(plan);
     }
@@ -145,42 +153,59 @@ QString RepairOutcome::sentence(const RepairPlan &plan) const
 
 // The outcomes that wrote nothing or may have: the same for a release and an adjustment but
 // for their names.
-QString RepairOutcome::failureSentence(const RepairPlan &plan) const
+core::Sentence RepairOutcome::failureSentence(const RepairPlan &plan) const
 {
     const QString sku = core::escapeBytes(plan.request.sku, 60);
     const QString id = core::escapeBytes(plan.request.id, 60);
     const bool release = repair == RepairKind::Release;
     switch (kind) {
     case RepairOutcomeKind::StockMissing:
-        return (release ? RepairText::tr("Not released: the stock key %1 does not exist, and a "
-                                         "repair never creates one; nothing was written.")
-                        : RepairText::tr("Not adjusted: the stock key %1 does not exist, and a "
-                                         "repair never creates one; nothing was written."))
+        return (release
+                    ? repairSaid(QT_TRANSLATE_NOOP("inventory::RepairOutcome",
+                                                   "Not released: the stock key %1 does not exist, "
+                                                   "and a repair never creates one; nothing was "
+                                                   "written."))
+                    : repairSaid(QT_TRANSLATE_NOOP("inventory::RepairOutcome",
+                                                   "Not adjusted: the stock key %1 does not exist, "
+                                                   "and a repair never creates one; nothing was "
+                                                   "written.")))
             .arg(core::escapeBytes(plan.stockKey, 80));
     case RepairOutcomeKind::Rejected:
-        return (release ? RepairText::tr("Not released: the server refused the call before any "
-                                         "write (%1).")
-                        : RepairText::tr("Not adjusted: the server refused the call before any "
-                                         "write (%1)."))
+        return (release ? repairSaid(QT_TRANSLATE_NOOP("inventory::RepairOutcome",
+                                                       "Not released: the server refused the call "
+                                                       "before any write (%1)."))
+                        : repairSaid(QT_TRANSLATE_NOOP("inventory::RepairOutcome",
+                                                       "Not adjusted: the server refused the call "
+                                                       "before any write (%1).")))
             .arg(serverError);
     case RepairOutcomeKind::MayHaveWritten:
         return anomaly.isEmpty()
-                   ? RepairText::tr("May have written: the server answered with an error that "
-                                    "can come after a write (%1); it was not resent: read its "
-                                    "key before doing anything else.")
+                   ? repairSaid(
+                         QT_TRANSLATE_NOOP("inventory::RepairOutcome",
+                                           "May have written: the server answered with an error "
+                                           "that can come after a write (%1); it was not "
+                                           "resent: read its key before doing anything else."))
                          .arg(serverError)
-                   : RepairText::tr("May have written: the reply could not be read (%1); it was "
-                                    "not resent: read its key before doing anything else.")
+                   : repairSaid(
+                         QT_TRANSLATE_NOOP("inventory::RepairOutcome",
+                                           "May have written: the reply could not be read (%1); "
+                                           "it was not resent: read its key before doing "
+                                           "anything else."))
                          .arg(anomaly);
     case RepairOutcomeKind::Unknown:
-        return (release ? RepairText::tr("Outcome unknown: the release of order %1 on SKU %2 was "
-                                         "sent but no reply came (%3); it was not resent.")
-                        : RepairText::tr("Outcome unknown: adjustment %1 on SKU %2 was sent but "
-                                         "no reply came (%3); it was not resent."))
+        return (release
+                    ? repairSaid(QT_TRANSLATE_NOOP("inventory::RepairOutcome",
+                                                   "Outcome unknown: the release of order %1 on "
+                                                   "SKU %2 was sent but no reply came (%3); it was "
+                                                   "not resent."))
+                    : repairSaid(QT_TRANSLATE_NOOP("inventory::RepairOutcome",
+                                                   "Outcome unknown: adjustment %1 on SKU %2 was "
+                                                   "sent but no reply came (%3); it was not "
+                                                   "resent.")))
             .arg(id, sku, transportError);
     case RepairOutcomeKind::NotSent:
-        return RepairText::tr("Nothing was sent: %1.")
-            .arg(transportErrorText.isEmpty() ? transportError : transportErrorText);
+        return repairSaid(QT_TRANSLATE_NOOP("inventory::RepairOutcome", "Nothing was sent: %1."))
+            .arg(transportError);
     default:
         return {};
     }
@@ -193,7 +218,7 @@ RepairOutcome repairErrorOutcome(RepairKind repair, const redis::RedisError &e)
     if (e.kind == redis::RedisError::Kind::Server) {
         o.kind = isPreWriteRefusal(e.message.english) ? RepairOutcomeKind::Rejected
                                                       : RepairOutcomeKind::MayHaveWritten;
-        o.serverError = e.message.english;
+        o.serverError = e.message;
         o.replyText = e.message.english;
         return o;
     }
@@ -202,7 +227,7 @@ RepairOutcome repairErrorOutcome(RepairKind repair, const redis::RedisError &e)
     o.kind =
         t.kind == OutcomeKind::NotSent ? RepairOutcomeKind::NotSent : RepairOutcomeKind::Unknown;
     o.notSentReason = t.notSentReason;
-    o.transportError = t.transportError.english;
+    o.transportError = t.transportError;
     return o;
 }
 
@@ -216,33 +241,40 @@ RepairOutcome decodeRepairReply(RepairKind repair, const redis::ReplyResult &res
         return repairErrorOutcome(repair, redis::RedisError::fromServer(r.bytes()));
     if (!r.isArray() || r.size() != 2)
         return repairOutsideContract(repair, r,
-                                     QStringLiteral("%1, not the contract's {code, value} pair")
-                                         .arg(redis::replyShape(r).english));
+                                     repairSaid(QT_TRANSLATE_NOOP("inventory::RepairOutcome",
+                                                                  "%1, not the contract's {code, "
+                                                                  "value} pair"))
+                                         .arg(redis::replyShape(r)));
     if (!r.at(0).isInteger() || !r.at(1).isInteger())
         return repairOutsideContract(
             repair, r,
-            QStringLiteral("its code and value are %1 and %2, not two "
-                           "integers")
-                .arg(redis::replyShape(r.at(0)).english, redis::replyShape(r.at(1)).english));
+            repairSaid(QT_TRANSLATE_NOOP("inventory::RepairOutcome",
+                                         "its code and value are %1 and %2, "
+                                         "not two integers"))
+                .arg(redis::replyShape(r.at(0)), redis::replyShape(r.at(1))));
     const qint64 code = *r.at(0).integer();
     const qint64 value = *r.at(1).integer();
     const auto rule = rules(code);
     if (!rule)
         return repairOutsideContract(
             repair, r,
-            QStringLiteral("code %1, which %2 never returns").arg(code).arg(functionOf(repair)));
+            repairSaid(
+                QT_TRANSLATE_NOOP("inventory::RepairOutcome", "code %1, which %2 never returns"))
+                .arg(QString::number(code), functionOf(repair)));
     if (value < rule->min || value > rule->max)
         return repairOutsideContract(repair, r,
-                                     QStringLiteral("code %1, but %2 is %3, outside %4..%5")
-                                         .arg(code)
-                                         .arg(rule->what)
-                                         .arg(value)
-                                         .arg(rule->min)
-                                         .arg(rule->max));
+                                     repairSaid(QT_TRANSLATE_NOOP("inventory::RepairOutcome",
+                                                                  "code %1, but %2 is %3, outside "
+                                                                  "%4..%5"))
+                                         .arg(QString::number(code), rule->what,
+                                              QString::number(value), QString::number(rule->min),
+                                              QString::number(rule->max)));
     if (rule->notValue && value == *rule->notValue)
         return repairOutsideContract(
             repair, r,
-            QStringLiteral("code %1, but %2 is this call's own").arg(code).arg(rule->what));
+            repairSaid(
+                QT_TRANSLATE_NOOP("inventory::RepairOutcome", "code %1, but %2 is this call's own"))
+                .arg(QString::number(code), rule->what));
     RepairOutcome o;
     o.repair = repair;
     o.kind = rule->kind;

@@ -33,15 +33,15 @@ struct RepairOutcome
     // OutOfBounds: the stock now.
     std::optional<qint64> stock;
     std::optional<qint64> recordedQuantity; // OtherQuantity
-    QString serverError;                    // Rejected, MayHaveWritten: the server's text
-    QString stockMoved;     // MayHaveWritten: "10 → 13" when the stock read around it differs
-    QString transportError; // Unknown, NotSent: what the client saw
-    // The window's copy of transportError when the console wrote it (the audit log could not
-    // be written); empty when transportError is the client's own words.
-    QString transportErrorText;
+    // Each error in both copies, as DeductionOutcome keeps them: the window shows the text, the
+    // CLI, --json and the audit log the English.
+    core::Sentence serverError; // Rejected, MayHaveWritten: the server's text (plain)
+    QString stockMoved;         // MayHaveWritten: "10 → 13" when the stock read around it differs
+    // Unknown, NotSent: what the client saw, or why the console did not send it.
+    core::Sentence transportError;
     NotSentReason notSentReason = NotSentReason::Other;
-    QString replyText; // the raw reply, escaped, for the record (never for sentences)
-    QString anomaly;   // MayHaveWritten: what was outside the contract, in words
+    QString replyText;      // the raw reply, escaped, for the record (never for sentences)
+    core::Sentence anomaly; // MayHaveWritten: what was outside the contract, in words
 
     // "released", "already_released", "no_receipt", "other_quantity", "stock_missing" (release);
     // "adjusted", "already_applied", "out_of_bounds", "stock_missing" (adjust); "rejected",
@@ -49,16 +49,21 @@ struct RepairOutcome
     QString name() const;
     // One line for the audit log: "released: stock 10", "outcome unknown (timeout: ...)".
     QString summary() const;
-    // One clear sentence for a person, about the call of `plan`.
-    QString sentence(const RepairPlan &plan) const;
+    // One clear sentence for a person, about the call of `plan`: the window shows the text,
+    // the CLI prints the English.
+    core::Sentence sentence(const RepairPlan &plan) const;
 
 private:
-    QString failureSentence(const RepairPlan &plan) const;
+    core::Sentence failureSentence(const RepairPlan &plan) const;
 };
 
 // A failed command as an outcome: a server error (Rejected before any write, else
 // MayHaveWritten) or a transport failure (NotSent, or Unknown once it may have run).
 RepairOutcome repairErrorOutcome(RepairKind repair, const redis::RedisError &error);
+
+// Words of a repair outcome in both copies, in the translation context "inventory::RepairOutcome"
+// (mark `source` with QT_TRANSLATE_NOOP there, for lupdate).
+core::Sentence repairSaid(const char *source);
 
 // The shared part of the two decoders: what one code means in a repair contract, and the
 // values it may carry (inclusive).
@@ -66,7 +71,7 @@ struct RepairCodeRule
 {
     RepairOutcomeKind kind;
     qint64 min, max;
-    QString what;                        // the value, in words
+    core::Sentence what;                 // the value, in words
     std::optional<qint64> notValue = {}; // a value the code never carries (this call's own)
 };
 // Decodes a {code, value} reply by `rules` (nullopt: the contract never returns that code).

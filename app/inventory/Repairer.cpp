@@ -84,8 +84,7 @@ RepairOutcome notSent(RepairKind repair, NotSentReason reason, const core::Sente
     o.repair = repair;
     o.kind = RepairOutcomeKind::NotSent;
     o.notSentReason = reason;
-    o.transportError = why.english;
-    o.transportErrorText = why.text;
+    o.transportError = why;
     return o;
 }
 

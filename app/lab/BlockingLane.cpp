@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "BlockingLane.h"
 
-#include <QCoreApplication>
 #include <QElapsedTimer>
 
 #include <cerrno>
@@ -18,12 +17,12 @@ using redis::RedisError;
 using redis::ReplyResult;
 
 namespace {
-// Why a lane could not connect or stopped, in the window's language (the Lab tab); the CLI
-// loads no translator and prints the English.
-struct BlockingLaneText
+// Why a lane could not connect or stopped, in both copies: the Lab tab shows the text, and the
+// errors its commands get keep the English for the CLI and the logs, as every RedisError does.
+core::Sentence laneSaid(const char *source)
 {
-    Q_DECLARE_TR_FUNCTIONS(lab::BlockingLane)
-};
+    return core::Sentence::translated("lab::BlockingLane", source);
+}
 } // namespace
 
 BlockingLane::~BlockingLane()
@@ -32,7 +31,7 @@ BlockingLane::~BlockingLane()
         ::close(m_fd);
 }
 
-void BlockingLane::fail(const QString &why)
+void BlockingLane::fail(const core::Sentence &why)
 {
     if (m_broken.isEmpty())
         m_broken = why;
@@ -42,7 +41,7 @@ void BlockingLane::fail(const QString &why)
     }
 }
 
-bool BlockingLane::open(const redis::ConnectionOptions &options, QString *why)
+bool BlockingLane::open(const redis::ConnectionOptions &options, core::Sentence *why)
 {
     addrinfo hints{};
     hints.ai_family = AF_UNSPEC;
@@ -52,9 +51,11 @@ bool BlockingLane::open(const redis::ConnectionOptions &options, QString *why)
     const QByteArray port = QByteArray::number(options.port);
     if (const int rc = ::getaddrinfo(host.constData(), port.constData(), &hints, &found); rc != 0) {
         // EAI_AGAIN: no name server could be asked, which says nothing about the name.
-        *why = (rc == EAI_AGAIN ? BlockingLaneText::tr("could not look up %1 (%2): the name "
-                                                       "server could not be reached")
-                                : BlockingLaneText::tr("could not resolve %1: %2"))
+        *why = (rc == EAI_AGAIN
+                    ? laneSaid(QT_TRANSLATE_NOOP("lab::BlockingLane",
+                                                 "could not look up %1 (%2): the name "
+                                                 "server could not be reached"))
+                    : laneSaid(QT_TRANSLATE_NOOP("lab::BlockingLane", "could not resolve %1: %2")))
                    .arg(options.host, QString::fromUtf8(gai_strerror(rc)));
         return false;
     }
@@ -67,7 +68,8 @@ bool BlockingLane::open(const redis::ConnectionOptions &options, QString *why)
     }
     ::freeaddrinfo(found);
     if (m_fd < 0) {
-        *why = BlockingLaneText::tr("could not connect to %1").arg(options.address());
+        *why = laneSaid(QT_TRANSLATE_NOOP("lab::BlockingLane", "could not connect to %1"))
+                   .arg(options.address());
         return false;
     }
     const int one = 1;
@@ -88,9 +90,8 @@ bool BlockingLane::open(const redis::ConnectionOptions &options, QString *why)
     const QList<ReplyResult> replies = roundTrip(setup, options.connectTimeoutMs);
     for (int i = 0; i + 1 < replies.size(); ++i) { // SETNAME may be refused (NOPERM)
         if (!replies.at(i).ok()) {
-            *why = BlockingLaneText::tr("%1 refused: %2")
-                       .arg(QString::fromUtf8(setup.at(i).first()),
-                            replies.at(i).error().message.text);
+            *why = laneSaid(QT_TRANSLATE_NOOP("lab::BlockingLane", "%1 refused: %2"))
+                       .arg(QString::fromUtf8(setup.at(i).first()), replies.at(i).error().message);
             fail(*why);
             return false;
         }
@@ -127,15 +128,16 @@ QList<ReplyResult> BlockingLane::roundTrip(const QList<redis::Command> &commands
         return results;
     };
     if (m_fd < 0)
-        return finish(RedisError::notSent(core::Sentence::plain(
-            m_broken.isEmpty() ? BlockingLaneText::tr("not connected") : m_broken)));
+        return finish(RedisError::notSent(
+            m_broken.isEmpty() ? laneSaid(QT_TRANSLATE_NOOP("lab::BlockingLane", "not connected"))
+                               : m_broken));
     QByteArray out;
     for (const redis::Command &c : commands)
         redis::appendEncodedCommand(out, c);
     if (!sendAll(out)) {
-        fail(BlockingLaneText::tr("the connection was lost while sending"));
-        return finish(RedisError::unanswered(RedisError::Kind::ConnectionLost,
-                                             core::Sentence::plain(m_broken)));
+        fail(laneSaid(
+            QT_TRANSLATE_NOOP("lab::BlockingLane", "the connection was lost while sending")));
+        return finish(RedisError::unanswered(RedisError::Kind::ConnectionLost, m_broken));
     }
     QElapsedTimer clock;
     clock.start();
@@ -151,9 +153,9 @@ QList<ReplyResult> BlockingLane::roundTrip(const QList<redis::Command> &commands
             continue;
         }
         if (status == redis::RespDecoder::Status::Failed) {
-            fail(BlockingLaneText::tr("protocol error: %1").arg(m_decoder.errorString()));
-            return finish(RedisError::unanswered(RedisError::Kind::Protocol,
-                                                 core::Sentence::plain(m_broken)));
+            fail(laneSaid(QT_TRANSLATE_NOOP("lab::BlockingLane", "protocol error: %1"))
+                     .arg(m_decoder.errorString()));
+            return finish(RedisError::unanswered(RedisError::Kind::Protocol, m_broken));
         }
         m_quickReply.wait(m_fd); // then the poll below finds it readable without sleeping
         const int left = timeoutMs - int(clock.elapsed());
@@ -163,18 +165,18 @@ QList<ReplyResult> BlockingLane::roundTrip(const QList<redis::Command> &commands
             continue;
         if (ready <= 0) {
             // The replies still owed would arrive later and be taken for the next call's.
-            fail(BlockingLaneText::tr("no reply within %1 ms").arg(timeoutMs));
+            fail(laneSaid(QT_TRANSLATE_NOOP("lab::BlockingLane", "no reply within %1 ms"))
+                     .arg(timeoutMs));
             return finish(RedisError::unanswered(
                 RedisError::Kind::Timeout,
-                core::Sentence::plain(BlockingLaneText::tr("no reply within the timeout"))));
+                laneSaid(QT_TRANSLATE_NOOP("lab::BlockingLane", "no reply within the timeout"))));
         }
         const ssize_t n = ::recv(m_fd, buffer, sizeof buffer, 0);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
-            fail(BlockingLaneText::tr("the connection was closed"));
-            return finish(RedisError::unanswered(RedisError::Kind::ConnectionLost,
-                                                 core::Sentence::plain(m_broken)));
+            fail(laneSaid(QT_TRANSLATE_NOOP("lab::BlockingLane", "the connection was closed")));
+            return finish(RedisError::unanswered(RedisError::Kind::ConnectionLost, m_broken));
         }
         m_decoder.feed(buffer, n);
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/Wording.h"
 #include "redis/ConnectionOptions.h"
 #include "redis/QuickReplyWait.h"
 #include "redis/RespCodec.h"
@@ -27,7 +28,7 @@ public:
 
     // Connects, then AUTH (when a password is set), SELECT and CLIENT SETNAME as the transport
     // does. On failure returns false and says why.
-    bool open(const redis::ConnectionOptions &options, QString *why);
+    bool open(const redis::ConnectionOptions &options, core::Sentence *why);
     // Sends the commands together and waits at most timeoutMs for all their replies. A reply
     // that does not come in time, or a broken connection, ends the lane: the commands without a
     // reply get an "outcome unknown" error (written), later calls a "not sent" one.
@@ -35,12 +36,12 @@ public:
 
 private:
     bool sendAll(const QByteArray &bytes);
-    void fail(const QString &why);
+    void fail(const core::Sentence &why);
 
     int m_fd = -1;
     redis::RespDecoder m_decoder;
     redis::QuickReplyWait m_quickReply{0};
-    QString m_broken; // why the lane stopped, empty while it works
+    core::Sentence m_broken; // why the lane stopped, empty while it works
 };
 
 } // namespace lab

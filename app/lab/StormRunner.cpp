@@ -57,8 +57,11 @@ bool StormRunner::connectAll(QString *why)
     if (m_settings.connections == 1 && !options.tls.enabled
         && m_settings.fault != Fault::ShortTimeout) {
         m_blocking = std::make_unique<BlockingLane>();
-        if (!m_blocking->open(options, why))
+        core::Sentence laneFailure;
+        if (!m_blocking->open(options, &laneFailure)) {
+            *why = laneFailure.text; // a strategy's failure is in the window's language
             return false;
+        }
         m_lanes.emplace_back();
     } else {
         for (int i = 0; i < m_settings.connections; ++i) {

@@ -1687,10 +1687,6 @@
 <context>
     <name>functions::FunctionBackup</name>
     <message>
-        <source>not a backup file: %1</source>
-        <translation>不是备份文件：%1</translation>
-    </message>
-    <message>
         <source>not a backup file (format &apos;%1&apos;)</source>
         <translation>不是备份文件（格式“%1”）</translation>
     </message>
@@ -1714,6 +1710,18 @@
         <source>the backup would be %1 bytes, above the limit of %2 bytes that rollback reads; nothing was changed</source>
         <translation>备份将有 %1 字节，超过回滚可读取的 %2 字节上限；未做任何更改</translation>
     </message>
+    <message>
+        <source>not a backup file: not valid JSON (at byte %1)</source>
+        <translation>不是备份文件：不是有效的 JSON（在第 %1 字节处）</translation>
+    </message>
+    <message>
+        <source>not a backup file: the JSON is not an object</source>
+        <translation>不是备份文件：JSON 不是一个对象</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
 </context>
 <context>
     <name>functions::Inspection</name>
@@ -1736,6 +1744,194 @@
     <message>
         <source>lines %1: `server` is Valkey&apos;s name for `redis`; on Redis the library loads but its functions fail when they reach these lines</source>
         <translation>第 %1 行：`server` 是 Valkey 对 `redis` 的称呼；在 Redis 上函数库可以加载，但其函数执行到这些行时会失败</translation>
+    </message>
+    <message>
+        <source>the inspection helper %1 was not found next to the program, in %2, or in $INVENTORY_LOAD_RUN</source>
+        <translation>在程序旁、%2 中和 $INVENTORY_LOAD_RUN 中都找不到检查辅助程序 %1</translation>
+    </message>
+    <message>
+        <source>the inspection helper %1 could not start: %2</source>
+        <translation>检查辅助程序 %1 无法启动：%2</translation>
+    </message>
+    <message>
+        <source>the top level used more than %1 ms of CPU time and was stopped: a single long C call (such as a backtracking string.find or a huge string.rep) cannot be interrupted, and Redis would be blocked as long by FUNCTION LOAD</source>
+        <translation>顶层代码使用了超过 %1 毫秒的 CPU 时间，已被停止：单个耗时很长的 C 调用（例如回溯的 string.find 或巨大的 string.rep）无法被中断，而 FUNCTION LOAD 会让 Redis 同样阻塞这么久</translation>
+    </message>
+    <message>
+        <source>the inspection did not finish within %1 s and was stopped: the machine is too busy to judge the code</source>
+        <translation>检查未能在 %1 秒内完成，已被停止：本机太忙，无法判断这段代码</translation>
+    </message>
+    <message>
+        <source>the inspection did not finish within %1 s and was stopped after %2 ms of CPU time: the machine is too busy to judge the code</source>
+        <translation>检查未能在 %1 秒内完成，在用了 %2 毫秒 CPU 时间后被停止：本机太忙，无法判断这段代码</translation>
+    </message>
+    <message>
+        <source>the inspection helper stopped abnormally</source>
+        <translation>检查辅助程序异常终止</translation>
+    </message>
+    <message>
+        <source>the inspection helper stopped abnormally: %1</source>
+        <translation>检查辅助程序异常终止：%1</translation>
+    </message>
+    <message>
+        <source>Missing library metadata</source>
+        <translation>缺少函数库元数据</translation>
+    </message>
+    <message>
+        <source>Invalid library metadata: the first line has no end</source>
+        <translation>函数库元数据无效：第一行没有结束</translation>
+    </message>
+    <message>
+        <source>Invalid library metadata</source>
+        <translation>函数库元数据无效</translation>
+    </message>
+    <message>
+        <source>Invalid metadata value, name argument was given multiple times</source>
+        <translation>元数据值无效：name 参数给出了多次</translation>
+    </message>
+    <message>
+        <source>Invalid metadata value given: %1</source>
+        <translation>给出的元数据值无效：%1</translation>
+    </message>
+    <message>
+        <source>Library name was not given</source>
+        <translation>没有给出函数库名称</translation>
+    </message>
+    <message>
+        <source>Library names can only contain letters, numbers, or underscores(_) and must be at least one character long</source>
+        <translation>函数库名称只能包含字母、数字或下划线（_），且至少要有一个字符</translation>
+    </message>
+    <message>
+        <source>Engine &apos;%1&apos; not found</source>
+        <translation>找不到引擎“%1”</translation>
+    </message>
+    <message>
+        <source>the library is %1 bytes, above the limit of %2 bytes</source>
+        <translation>函数库有 %1 字节，超过 %2 字节的上限</translation>
+    </message>
+    <message>
+        <source>not a text file: a NUL byte at offset %1</source>
+        <translation>不是文本文件：偏移量 %1 处有一个 NUL 字节</translation>
+    </message>
+    <message>
+        <source>the file starts with a UTF-8 byte order mark: Redis needs &apos;#!lua&apos; as its very first bytes (Missing library metadata); save it without the mark</source>
+        <translation>文件以 UTF-8 字节顺序标记开头：Redis 要求最开头的字节就是“#!lua”（缺少函数库元数据）；请去掉该标记后保存</translation>
+    </message>
+    <message>
+        <source>not UTF-8 text</source>
+        <translation>不是 UTF-8 文本</translation>
+    </message>
+    <message>
+        <source>No functions registered</source>
+        <translation>没有注册任何函数</translation>
+    </message>
+    <message>
+        <source>the file is %1 bytes, above the limit of %2 bytes</source>
+        <translation>文件有 %1 字节，超过 %2 字节的上限</translation>
+    </message>
+    <message>
+        <source>redis.log() requires two arguments or more.</source>
+        <translation>redis.log() 需要两个或更多参数。</translation>
+    </message>
+    <message>
+        <source>First argument must be a number (log level).</source>
+        <translation>第一个参数必须是数字（日志级别）。</translation>
+    </message>
+    <message>
+        <source>Invalid debug level.</source>
+        <translation>调试级别无效。</translation>
+    </message>
+    <message>
+        <source>first argument to redis.register_function must be a string</source>
+        <translation>redis.register_function 的第一个参数必须是字符串</translation>
+    </message>
+    <message>
+        <source>second argument to redis.register_function must be a function</source>
+        <translation>redis.register_function 的第二个参数必须是函数</translation>
+    </message>
+    <message>
+        <source>function_name argument given to redis.register_function must be a string</source>
+        <translation>传给 redis.register_function 的 function_name 参数必须是字符串</translation>
+    </message>
+    <message>
+        <source>description argument given to redis.register_function must be a string</source>
+        <translation>传给 redis.register_function 的 description 参数必须是字符串</translation>
+    </message>
+    <message>
+        <source>callback argument given to redis.register_function must be a function</source>
+        <translation>传给 redis.register_function 的 callback 参数必须是函数</translation>
+    </message>
+    <message>
+        <source>flags argument to redis.register_function must be a table representing function flags</source>
+        <translation>redis.register_function 的 flags 参数必须是表示函数标志的表</translation>
+    </message>
+    <message>
+        <source>unknown flag given</source>
+        <translation>给出了未知的标志</translation>
+    </message>
+    <message>
+        <source>unknown argument given to redis.register_function</source>
+        <translation>传给 redis.register_function 的参数未知</translation>
+    </message>
+    <message>
+        <source>calling redis.register_function with a single argument is only applicable to Lua table (representing named arguments).</source>
+        <translation>只有传入 Lua 表（表示命名参数）时，才能用单个参数调用 redis.register_function。</translation>
+    </message>
+    <message>
+        <source>redis.register_function must get a function name argument</source>
+        <translation>redis.register_function 必须得到函数名参数</translation>
+    </message>
+    <message>
+        <source>redis.register_function must get a callback argument</source>
+        <translation>redis.register_function 必须得到回调函数参数</translation>
+    </message>
+    <message>
+        <source>Function names can only contain letters, numbers, or underscores(_) and must be at least one character long</source>
+        <translation>函数名称只能包含字母、数字或下划线（_），且至少要有一个字符</translation>
+    </message>
+    <message>
+        <source>Function already exists in the library: &apos;%1&apos; (line %2) and &apos;%3&apos; compare equal, ignoring case</source>
+        <translation>函数库中已存在该函数：“%1”（第 %2 行）和“%3”在忽略大小写时相同</translation>
+    </message>
+    <message>
+        <source>wrong number of arguments to redis.register_function</source>
+        <translation>redis.register_function 的参数个数不对</translation>
+    </message>
+    <message>
+        <source>Script attempted to access nonexistent global variable &apos;%1&apos;</source>
+        <translation>脚本试图访问不存在的全局变量“%1”</translation>
+    </message>
+    <message>
+        <source>Script attempted to access nonexistent global variable &apos;%1&apos; (redis.%1 is not available while a library loads)</source>
+        <translation>脚本试图访问不存在的全局变量“%1”（加载函数库时没有 redis.%1）</translation>
+    </message>
+    <message>
+        <source>Attempt to modify a readonly table (redis.%1)</source>
+        <translation>试图修改只读表（redis.%1）</translation>
+    </message>
+    <message>
+        <source>Attempt to modify a readonly table (global &apos;%1&apos;)</source>
+        <translation>试图修改只读表（全局变量“%1”）</translation>
+    </message>
+    <message>
+        <source>FUNCTION LOAD timeout: the top level ran past the load budget (%1 ms or %2 instructions)</source>
+        <translation>FUNCTION LOAD 超时：顶层代码的运行超出了加载预算（%1 毫秒或 %2 条指令）</translation>
+    </message>
+    <message>
+        <source>could not set up the Lua sandbox</source>
+        <translation>无法建立 Lua 沙箱</translation>
+    </message>
+    <message>
+        <source>not enough memory to compile</source>
+        <translation>内存不足，无法编译</translation>
+    </message>
+    <message>
+        <source>Error compiling function: %1</source>
+        <translation>编译函数出错：%1</translation>
+    </message>
+    <message>
+        <source>the top level allocated more than %1 MiB</source>
+        <translation>顶层代码分配了超过 %1 MiB 的内存</translation>
     </message>
 </context>
 <context>
@@ -3179,6 +3375,46 @@
     <message>
         <source>Nothing was sent: %1.</source>
         <translation>未发送任何内容：%1。</translation>
+    </message>
+    <message>
+        <source>the stock after</source>
+        <translation>之后的库存</translation>
+    </message>
+    <message>
+        <source>the current stock</source>
+        <translation>当前库存</translation>
+    </message>
+    <message>
+        <source>the stock</source>
+        <translation>库存</translation>
+    </message>
+    <message>
+        <source>the value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>the recorded quantity</source>
+        <translation>记录的数量</translation>
+    </message>
+    <message>
+        <source>%1, not the contract&apos;s {code, value} pair</source>
+        <translation>%1，而不是契约规定的 {code, value} 对</translation>
+    </message>
+    <message>
+        <source>its code and value are %1 and %2, not two integers</source>
+        <translation>它的代码和值是 %1 和 %2，而不是两个整数</translation>
+    </message>
+    <message>
+        <source>code %1, which %2 never returns</source>
+        <translation>代码 %1，而 %2 从不返回这个代码</translation>
+    </message>
+    <message>
+        <source>code %1, but %2 is %3, outside %4..%5</source>
+        <translation>代码 %1，但%2为 %3，超出 %4..%5</translation>
+    </message>
+    <message>
+        <source>code %1, but %2 is this call&apos;s own</source>
+        <translation>代码 %1，但%2就是本次调用自己的</translation>
     </message>
 </context>
 <context>

@@ -115,7 +115,7 @@ class TstFaultsLoad : public QObject
             return QStringLiteral("%1 backup files").arg(files.size());
         const auto backup = functions::FunctionBackup::read(dir.filePath(files.first()));
         if (!backup)
-            return backup.error();
+            return backup.error().english;
         if (backup->nodes.size() != 1)
             return QStringLiteral("%1 nodes in the backup").arg(backup->nodes.size());
         const functions::NodeBackup &n = backup->nodes.first();

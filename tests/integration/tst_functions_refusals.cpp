@@ -201,7 +201,7 @@ private slots:
         const functions::Inspection i = functions::inspectLibrary(code);
         QVERIFY2(i.problem.has_value(), "the inspector accepted it");
         QCOMPARE(functions::problemKindName(i.problem->kind), functions::problemKindName(kind));
-        QCOMPARE(i.problem->message, message);
+        QCOMPARE(i.problem->message.english, message);
         QCOMPARE(i.problem->line, line);
         QCOMPARE(i.problem->toString(),
                  line > 0 ? QStringLiteral("line %1: %2").arg(line).arg(message) : message);

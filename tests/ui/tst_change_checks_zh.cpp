@@ -182,15 +182,15 @@ private slots:
         QCOMPARE(bad.problem->toString(),
                  QStringLiteral("line 2: Attempt to modify a readonly table (global 'x')"));
         QCOMPARE(bad.problem->sentence().text,
-                 QStringLiteral("第 2 行：Attempt to modify a readonly table (global 'x')"));
+                 QStringLiteral("第 2 行：试图修改只读表（全局变量“x”）"));
         functions::LibraryChange change(functions::ChangeContext{},
                                         functions::LibraryChange::loadSpec(bad));
         QCOMPARE(change.refusals(),
                  QStringList{QStringLiteral("the code was refused offline: line 2: Attempt to "
                                             "modify a readonly table (global 'x')")});
         QCOMPARE(change.refusals(core::Wording::Translated),
-                 QStringList{QStringLiteral("代码被离线检查拒绝：第 2 行：Attempt to modify a "
-                                            "readonly table (global 'x')")});
+                 QStringList{
+                     QStringLiteral("代码被离线检查拒绝：第 2 行：试图修改只读表（全局变量“x”）")});
     }
 
     void preflightChecks()

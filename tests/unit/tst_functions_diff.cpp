@@ -358,7 +358,7 @@ private slots:
         QVERIFY2(QRegularExpression("-load-[0-9a-f]{8}\\.json$").match(b.path).hasMatch(),
                  qPrintable(b.path));
         const auto read = FunctionBackup::read(b.path);
-        QVERIFY2(read.ok(), read.ok() ? "" : qPrintable(read.error()));
+        QVERIFY2(read.ok(), read.ok() ? "" : qPrintable(read.error().english));
         QCOMPARE(read->nodes.size(), 1);
         QCOMPARE(read->nodes.first().dump, b.nodes.first().dump);
         QCOMPARE(read->nodes.first().libraries.first().code,
@@ -372,7 +372,7 @@ private slots:
         json.replace("local function check", "local function CHECK");
         const auto damaged = FunctionBackup::fromJson(json);
         QVERIFY(!damaged.ok());
-        QVERIFY2(damaged.error().contains("damaged"), qPrintable(damaged.error()));
+        QVERIFY2(damaged.error().english.contains("damaged"), qPrintable(damaged.error().english));
         QVERIFY(!FunctionBackup::fromJson("{\"format\":\"other\"}").ok());
     }
 

@@ -52,7 +52,7 @@ private slots:
         const qint64 ms = clock.elapsed();
         QVERIFY2(!i.ok(), "accepted");
         QCOMPARE(i.problem->kind, Kind::TimeBudget);
-        QCOMPARE(i.problem->message,
+        QCOMPARE(i.problem->message.english,
                  QStringLiteral("the top level used more than 2000 ms of CPU time and was "
                                 "stopped: a single long C call (such as a backtracking string.find "
                                 "or a huge string.rep) cannot be interrupted, and Redis would be "
@@ -79,8 +79,8 @@ private slots:
         QVERIFY2(!i.ok(), "accepted without a run");
         QCOMPARE(i.problem->kind, Kind::NotInspected);
         QCOMPARE(problemKindName(i.problem->kind), QStringLiteral("not-inspected"));
-        QVERIFY2(i.problem->message.startsWith("the inspection did not finish within 0 s"),
-                 qPrintable(i.problem->message));
+        QVERIFY2(i.problem->message.english.startsWith("the inspection did not finish within 0 s"),
+                 qPrintable(i.problem->message.english));
         QVERIFY2(i.problem->refusal().startsWith("could not be inspected offline, so it is not "
                                                  "loaded (this says nothing about the code"),
                  qPrintable(i.problem->refusal()));
@@ -95,8 +95,8 @@ private slots:
     {
         const Inspection i = inspectLibrary("#!lua name=loop\nwhile true do end\n");
         QCOMPARE(i.problem->kind, Kind::TimeBudget);
-        QVERIFY2(i.problem->message.startsWith("FUNCTION LOAD timeout"),
-                 qPrintable(i.problem->message));
+        QVERIFY2(i.problem->message.english.startsWith("FUNCTION LOAD timeout"),
+                 qPrintable(i.problem->message.english));
         QCOMPARE(i.problem->line, 2);
     }
 

@@ -455,7 +455,7 @@ LoadWizard *LibrariesView::startRollback(const QString &backupPath,
 {
     const auto backup = functions::FunctionBackup::read(backupPath);
     if (!backup) {
-        QMessageBox::warning(this, tr("Roll back"), backup.error());
+        QMessageBox::warning(this, tr("Roll back"), backup.error().text);
         return nullptr;
     }
     return open(policy ? functions::LibraryChange::restoreSpec(*backup, *policy)

@@ -183,7 +183,7 @@ bool RollbackDialog::addBackup(const QString &path, QString *error)
     const auto backup = functions::FunctionBackup::read(path);
     if (!backup) {
         if (error)
-            *error = backup.error();
+            *error = backup.error().text;
         return false;
     }
     const functions::FunctionBackup &b = backup.value();

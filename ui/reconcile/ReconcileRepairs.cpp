@@ -143,7 +143,7 @@ bool ReconcilePanel::execute(const RepairPlan &plan, int row)
     // The core has the blocking form only: a few round trips, the window painting meanwhile,
     // every action of this tab off until it returns.
     const RepairResult result = repairBlocking(*m_ctx.writeSender, m_ctx.deduct, plan);
-    QStringList lines{result.outcome.sentence(plan)};
+    QStringList lines{result.outcome.sentence(plan).text};
     // "Already applied" under another amount: what was asked was not done.
     const bool otherAmount = result.otherRecordedAmount().has_value();
     if (otherAmount)
@@ -159,7 +159,7 @@ bool ReconcilePanel::execute(const RepairPlan &plan, int row)
     if (settled)
         lines << settled->sentence;
     if (result.outcome.kind == RepairOutcomeKind::Rejected
-        && result.outcome.serverError.contains(QLatin1String("Function not found")))
+        && result.outcome.serverError.english.contains(QLatin1String("Function not found")))
         lines << tr("The loaded library has no %1: it came with inventory_lib_v1 1.3.0. Load "
                     "that release from the Libraries tab, then try again.")
                      .arg(QString::fromLatin1(release ? ReleaseFunctionName : AdjustFunctionName));
