@@ -135,8 +135,8 @@ struct ChangeSpec
 {
     ChangeAction action = ChangeAction::Load;
     QString library;
-    Inspection incoming;                  // Load: the file; RestoreCode: the backup's code (if any)
-    QString source; // Load: the file as read (a path or a ":/" resource), for fileLabel()
+    Inspection incoming; // Load: the file; RestoreCode: the backup's code (if any)
+    QString source;      // Load: the file as read (a path or a ":/" resource), for fileLabel()
     std::optional<FunctionBackup> backup; // RestoreCode, RestoreDump
     RestorePolicy policy = RestorePolicy::Replace;
     // Load: a node already holding exactly this code is left alone ("nothing to change"),

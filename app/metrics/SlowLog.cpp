@@ -145,21 +145,21 @@ void SlowLogReader::read(int count)
     m_errors.clear();
     for (const redis::ScanNode &n : nodes) {
         const QString name = n.name;
-        n.sender->send(
-            {"SLOWLOG", "GET", QByteArray::number(count)}, this,
-            [this, generation, name](const redis::ReplyResult &r) {
-                if (generation != m_generation)
-                    return;
-                const auto entries = r.ok() ? decodeSlowLog(*r, name)
-                                            : redis::Decoded<QList<SlowLogEntry>>(r.error());
-                if (entries)
-                    m_entries << *entries;
-                else
-                    m_errors << QStringLiteral("%1: %2").arg(name,
-                                                             entries.error().readFailure().text);
-                if (--m_pending == 0)
-                    emit finished(m_entries, m_errors);
-            });
+        n.sender->send({"SLOWLOG", "GET", QByteArray::number(count)}, this,
+                       [this, generation, name](const redis::ReplyResult &r) {
+                           if (generation != m_generation)
+                               return;
+                           const auto entries =
+                               r.ok() ? decodeSlowLog(*r, name)
+                                      : redis::Decoded<QList<SlowLogEntry>>(r.error());
+                           if (entries)
+                               m_entries << *entries;
+                           else
+                               m_errors << QStringLiteral("%1: %2").arg(
+                                   name, entries.error().readFailure().text);
+                           if (--m_pending == 0)
+                               emit finished(m_entries, m_errors);
+                       });
     }
     if (nodes.isEmpty())
         emit finished({}, {tr("No node to read")});

@@ -31,9 +31,9 @@ struct Batch
     QList<ReplyResult> results;
     qsizetype repliesRead = 0; // replies taken off the wire, also after an early end
     int timeoutMs = 5000;
-    qint64 deadlineMs = 0; // on the worker's monotonic clock, set on submit
-    qint64 writtenMs = 0;  // when it went to the socket
-    qint64 writtenNs = 0;  // the same, to the nanosecond, for the time on the wire
+    qint64 deadlineMs = 0;     // on the worker's monotonic clock, set on submit
+    qint64 writtenMs = 0;      // when it went to the socket
+    qint64 writtenNs = 0;      // the same, to the nanosecond, for the time on the wire
     core::Sentence timeoutWhy; // what a timeout says; a generic sentence when empty
     bool delivered = false;
     // Runs on the worker thread once every command has a result, with the time on the wire
