@@ -22,9 +22,15 @@ struct OutcomeText
     Q_DECLARE_TR_FUNCTIONS(inventory::DeductionOutcome)
 };
 
+// Why no reply came, or the one shared sentence for none.
+core::Sentence transportWhy(const core::Sentence &transportError)
+{
+    return transportError.isEmpty() ? redis::RedisError::noReply() : transportError;
+}
+
 QString transportKindText(const core::Sentence &transportError)
 {
-    return transportError.isEmpty() ? QStringLiteral("no reply") : transportError.english;
+    return transportWhy(transportError).english;
 }
 
 // The call ran, but its reply is none the contract allows: it may have written anything.
@@ -168,7 +174,7 @@ QString DeductionOutcome::meaning(DeductionMode mode) const
     case OutcomeKind::Unknown:
         return OutcomeText::tr("The call was sent but its result is unknown (%1). The deduction "
                                "may or may not have happened.")
-            .arg(transportError.isEmpty() ? OutcomeText::tr("no reply") : transportError.text);
+            .arg(transportWhy(transportError).text);
     case OutcomeKind::NotSent:
         return OutcomeText::tr("Nothing was sent to the server: %1. Nothing changed.")
             .arg(transportError.text);

@@ -2854,10 +2854,6 @@
         <translation>调用已发送，但结果未知（%1）。扣减可能已发生，也可能没有发生。</translation>
     </message>
     <message>
-        <source>no reply</source>
-        <translation>没有应答</translation>
-    </message>
-    <message>
         <source>Nothing was sent to the server: %1. Nothing changed.</source>
         <translation>没有向服务器发送任何内容：%1。没有任何改变。</translation>
     </message>
