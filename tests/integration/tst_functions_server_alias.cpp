@@ -88,7 +88,8 @@ private slots:
         QCOMPARE(onRedis.problem->kind, functions::InspectionProblem::Kind::NonexistentGlobal);
         QCOMPARE(onRedis.problem->line, 3);
         const functions::Inspection onValkey = inspect(TopLevel, true);
-        QVERIFY2(onValkey.ok(), qPrintable(onValkey.problem->toString()));
+        QVERIFY2(onValkey.ok(),
+                 qPrintable(onValkey.problem ? onValkey.problem->toString() : QString()));
         QCOMPARE(onValkey.functions.size(), 1);
         QCOMPARE(onValkey.functions[0].info.name, QStringLiteral("alias_top_f"));
         for (const functions::Inspection &i : {onRedis, onValkey}) {
@@ -129,7 +130,7 @@ private slots:
     {
         QVERIFY(m_c->call({"FUNCTION", "LOAD", NotTheGlobal}).ok()); // on Redis and Valkey
         const functions::Inspection i = inspect(NotTheGlobal, false);
-        QVERIFY2(i.ok(), qPrintable(i.problem->toString()));
+        QVERIFY2(i.ok(), qPrintable(i.problem ? i.problem->toString() : QString()));
         QVERIFY(!i.serverAlias.any());
         QVERIFY(i.warnings.isEmpty());
     }

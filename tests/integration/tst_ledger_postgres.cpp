@@ -11,7 +11,16 @@
 #include <QTest>
 #include <malloc.h>
 
-#ifdef __SANITIZE_ADDRESS__
+// GCC says AddressSanitizer with __SANITIZE_ADDRESS__, clang 14 only through __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+#define INVENTORY_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define INVENTORY_ASAN 1
+#endif
+#endif
+
+#ifdef INVENTORY_ASAN
 // From the sanitizers' allocator interface, which GCC does not ship as a header.
 extern "C" size_t __sanitizer_get_current_allocated_bytes();
 #endif
@@ -37,7 +46,7 @@ qint64 rssKb()
 // own count says whether rows are being held.
 qint64 heapInUseKb()
 {
-#ifdef __SANITIZE_ADDRESS__
+#ifdef INVENTORY_ASAN
     return qint64(__sanitizer_get_current_allocated_bytes()) / 1024;
 #else
     const struct mallinfo2 m = mallinfo2();
@@ -45,7 +54,7 @@ qint64 heapInUseKb()
 #endif
 }
 
-#ifdef __SANITIZE_ADDRESS__
+#ifdef INVENTORY_ASAN
 constexpr bool ResidentSetIsTheHeap = false;
 #else
 constexpr bool ResidentSetIsTheHeap = true;

@@ -70,7 +70,7 @@ LedgerForm::LedgerForm(QWidget *parent)
     m_preview->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    const auto row = [this](std::initializer_list<QWidget *> widgets) {
+    const auto row = [](std::initializer_list<QWidget *> widgets) {
         auto *box = new QHBoxLayout;
         for (QWidget *w : widgets)
             box->addWidget(w, qobject_cast<QLineEdit *>(w) ? 1 : 0);
