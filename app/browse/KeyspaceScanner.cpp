@@ -136,7 +136,7 @@ void KeyspaceScanner::start(const Options &options, std::shared_ptr<PageHandler>
             [this, gen] {
                 if (gen == m_generation && m_running)
                     finishEarly(m_coverage.isEmpty() ? ScanText::tr("no node to scan")
-                                                     : m_coverage);
+                                                     : m_coverage.text);
             },
             Qt::QueuedConnection);
         return;
@@ -404,7 +404,7 @@ void KeyspaceScanner::maybeFinish()
     m_handler.reset();
     const QString why = !failed.isEmpty()           ? failed
                         : !m_stoppedEarly.isEmpty() ? m_stoppedEarly
-                                                    : m_coverage;
+                                                    : m_coverage.text;
     qCDebug(lcBrowse) << "scan" << m_generation << "done:" << m_keysSeen << "keys in" << elapsedMs()
                       << "ms" << why;
     emit finished(why.isEmpty(), why);

@@ -162,7 +162,7 @@ private:
     bool m_running = false;
     bool m_endDone = false;
     QString m_stoppedEarly; // why, when finishEarly() was called
-    QString m_coverage;     // the sender's coverageProblem() at the start: never complete
+    core::Sentence m_coverage; // the sender's coverageProblem() at the start: never complete
     QList<NodeWalk> m_nodes;
     int m_endRequestsInFlight = 0;
     qint64 m_keysSeen = 0;

@@ -93,7 +93,7 @@ QJsonObject resultJson(const DeductionResult &r, const QString &auditPath)
     if (!o.stockMoved.isEmpty())
         j.insert(QStringLiteral("stock_moved"), o.stockMoved);
     if (!o.anomaly.isEmpty()) {
-        j.insert(QStringLiteral("anomaly"), o.anomaly);
+        j.insert(QStringLiteral("anomaly"), o.anomaly.english);
         j.insert(QStringLiteral("reply"), o.replyText); // as it came, for whoever investigates
     }
     if (o.kind == OutcomeKind::Unknown || o.kind == OutcomeKind::NotSent)

@@ -17,7 +17,7 @@ QJsonValue recordJson(const RecordReading &r)
     if (!r.read)
         return QJsonValue();
     if (!r.error.isEmpty())
-        return QJsonObject{{QStringLiteral("error"), r.error}};
+        return QJsonObject{{QStringLiteral("error"), r.error.english}};
     if (!r.value)
         return QJsonObject{{QStringLiteral("exists"), false}};
     return QJsonObject{{QStringLiteral("exists"), true},

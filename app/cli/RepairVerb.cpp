@@ -115,7 +115,8 @@ RecordReading settleOnFreshConnection(const profiles::ConnectionProfile &profile
     if (!reader) {
         RecordReading r;
         r.read = true;
-        r.error = QStringLiteral("could not connect to read it");
+        // The command line's own words: it loads no translation.
+        r.error = core::Sentence::plain(QStringLiteral("could not connect to read it"));
         return r;
     }
     return readRecordBlocking(*reader, plan.recordKey, profile.timeoutMs);

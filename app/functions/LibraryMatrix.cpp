@@ -46,7 +46,7 @@ QString NodeLibraries::unreadable(core::Wording wording) const
                            : core::word(wording, MatrixContext,
                                         QT_TRANSLATE_NOOP("functions::LibraryMatrix",
                                                           "could not read FUNCTION LIST on %1: %2"))
-                                 .arg(address, error);
+                                 .arg(address, error.in(wording));
 }
 
 QString driftKindName(DriftKind kind)
@@ -279,7 +279,8 @@ void readLibraryMatrix(const QList<MatrixNode> &nodes, QObject *context, int tim
         return done(LibraryMatrix{});
     for (qsizetype i = 0; i < nodes.size(); ++i) {
         if (!nodes.at(i).reader) {
-            (*read)[i].error = QStringLiteral("no connection to this node");
+            (*read)[i].error = matrixSentence(
+                QT_TRANSLATE_NOOP("functions::LibraryMatrix", "no connection to this node"));
             if (--*pending == 0)
                 done(LibraryMatrix(*read));
             continue;
@@ -289,11 +290,11 @@ void readLibraryMatrix(const QList<MatrixNode> &nodes, QObject *context, int tim
             [read, pending, i, done](const redis::ReplyResult &r) {
                 NodeLibraries &n = (*read)[i];
                 if (!r.ok()) {
-                    n.error = r.error().readFailure().text;
+                    n.error = r.error().readFailure();
                 } else if (auto libs = redis::decodeFunctionList(*r); libs) {
                     n.libraries = libs.value();
                 } else {
-                    n.error = libs.error().text;
+                    n.error = libs.error();
                 }
                 if (--*pending == 0)
                     done(LibraryMatrix(*read));

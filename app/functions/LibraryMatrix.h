@@ -30,7 +30,7 @@ struct NodeLibraries
     QString address;
     bool primary = true;
     QString primaryAddress;
-    QString error;                       // non-empty: FUNCTION LIST could not be read
+    core::Sentence error;                // non-empty: FUNCTION LIST could not be read
     QList<redis::LibraryInfo> libraries; // with code, sorted
     const redis::LibraryInfo *library(const QString &name) const;
     // "could not read FUNCTION LIST on host:port: why"; empty when read. English by default

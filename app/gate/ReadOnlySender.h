@@ -30,7 +30,7 @@ public:
                         redis::TimedBatchCallback callback, int timeoutMs = -1) override;
     QString address() const override { return m_inner.address(); }
     QList<redis::ScanNode> scanNodes() override;
-    QString coverageProblem() const override { return m_inner.coverageProblem(); }
+    core::Sentence coverageProblem() const override { return m_inner.coverageProblem(); }
 
 private:
     // The refusals for a batch holding a command not known to read, or an empty list.

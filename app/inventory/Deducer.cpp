@@ -87,7 +87,7 @@ public:
                     m_result.outcome.notSentReason = role.kind == WriteTargetRole::Kind::Replica
                                                          ? NotSentReason::Replica
                                                          : NotSentReason::RoleUnknown;
-                    m_result.outcome.transportError = core::Sentence::plain(role.refusal());
+                    m_result.outcome.transportError = role.refusal();
                     finish();
                     return;
                 }
@@ -198,28 +198,30 @@ private:
                 const QByteArray expected = deductScriptSha1();
                 const auto sha = redis::stringOf(r);
                 const bool loaded = sha && *sha == expected;
-                QString summary;
-                if (loaded)
-                    summary = QStringLiteral("loaded: sha1 %1").arg(QString::fromLatin1(expected));
-                else if (r.ok())
-                    summary =
-                        QStringLiteral("SCRIPT LOAD answered %1, not the expected sha1 "
-                                       "%2 (an anomaly)")
-                            .arg(redis::replyShape(*r).english, QString::fromLatin1(expected));
-                else
-                    summary = r.error().toString().english;
+                // Why it was not loaded: the record keeps the English, the result card the text.
+                const core::Sentence failure =
+                    loaded   ? core::Sentence()
+                    : r.ok() ? core::Sentence::translated(
+                                   "inventory::Deducer",
+                                   QT_TRANSLATE_NOOP("inventory::Deducer",
+                                                     "SCRIPT LOAD answered %1, not the expected "
+                                                     "sha1 %2 (an anomaly)"))
+                                   .arg(redis::replyShape(*r), QString::fromLatin1(expected))
+                             : r.error().toString();
+                const QString summary =
+                    loaded ? QStringLiteral("loaded: sha1 %1").arg(QString::fromLatin1(expected))
+                           : failure.english;
                 recordOutcome("script-load", load, id, sentAt, clock->elapsed(), summary,
                               !r.ok() && r.error().mayHaveRun());
                 if (!loaded) {
                     m_result.outcome.kind = OutcomeKind::Rejected;
-                    setServerError(
-                        core::Sentence::translated(
-                            "inventory::Deducer",
-                            QT_TRANSLATE_NOOP("inventory::Deducer",
-                                              "the script was not loaded (NOSCRIPT) "
-                                              "and SCRIPT LOAD failed: %1; the "
-                                              "deduction did not run"))
-                            .arg(r.ok() ? core::Sentence::plain(summary) : r.error().toString()));
+                    setServerError(core::Sentence::translated(
+                                       "inventory::Deducer",
+                                       QT_TRANSLATE_NOOP("inventory::Deducer",
+                                                         "the script was not loaded (NOSCRIPT) "
+                                                         "and SCRIPT LOAD failed: %1; the "
+                                                         "deduction did not run"))
+                                       .arg(failure));
                     readAfter();
                     return;
                 }
@@ -330,8 +332,11 @@ KeyReading KeyReading::fromReply(const redis::ReplyResult &r)
     else if (const auto value = r->string())
         k.value = *value;
     else if (!r->isNil())
-        k.error = core::Sentence::plain(QStringLiteral("GET answered %1, not a value (an anomaly)")
-                                            .arg(redis::replyShape(*r).english));
+        k.error = core::Sentence::translated(
+                      "inventory::Deducer",
+                      QT_TRANSLATE_NOOP("inventory::Deducer",
+                                        "GET answered %1, not a value (an anomaly)"))
+                      .arg(redis::replyShape(*r));
     return k;
 }
 

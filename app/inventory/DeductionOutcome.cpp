@@ -22,6 +22,13 @@ struct OutcomeText
     Q_DECLARE_TR_FUNCTIONS(inventory::DeductionOutcome)
 };
 
+// A contract anomaly's words in both copies: the result card shows the text, summary() and
+// --json the English.
+core::Sentence anomalySaid(const char *source)
+{
+    return core::Sentence::translated("inventory::DeductionOutcome", source);
+}
+
 // Why no reply came, or the one shared sentence for none.
 core::Sentence transportWhy(const core::Sentence &transportError)
 {
@@ -36,7 +43,7 @@ QString transportKindText(const core::Sentence &transportError)
 // The call ran, but its reply is none the contract allows: it may have written anything.
 // `why` says in words what was unexpected; the raw reply is kept in replyText for the audit
 // record only.
-DeductionOutcome outsideContract(const redis::Reply &r, const QString &why)
+DeductionOutcome outsideContract(const redis::Reply &r, const core::Sentence &why)
 {
     DeductionOutcome o;
     o.kind = OutcomeKind::MayHaveWritten;
@@ -116,7 +123,8 @@ QString DeductionOutcome::summary() const
             return QStringLiteral("already applied with quantity %1 (nothing changed)")
                 .arg(*recordedQuantity);
         if (!remaining)
-            return QStringLiteral("already applied: %1, an anomaly (nothing changed)").arg(anomaly);
+            return QStringLiteral("already applied: %1, an anomaly (nothing changed)")
+                .arg(anomaly.english);
         return QStringLiteral("already applied: recorded remaining %1 (nothing changed)")
             .arg(*remaining);
     case OutcomeKind::Insufficient:
@@ -130,7 +138,7 @@ QString DeductionOutcome::summary() const
         return QStringLiteral("%1%2").arg(
             outsideContract()
                 ? QStringLiteral("error, may have written: a reply outside the contract (%1)")
-                      .arg(anomaly)
+                      .arg(anomaly.english)
                 : QStringLiteral("error, may have written: %1").arg(serverError.english),
             stockMoved.isEmpty() ? QString() : QStringLiteral(" (stock moved %1)").arg(stockMoved));
     case OutcomeKind::Unknown:
@@ -192,7 +200,7 @@ QString DeductionOutcome::alreadyAppliedMeaning() const
         return OutcomeText::tr("This order was already deducted earlier; nothing changed. "
                                "But %1: an anomaly (written by hand or by other code), so "
                                "what the first deduction left is unknown.")
-            .arg(anomaly);
+            .arg(anomaly.text);
     return OutcomeText::tr("This order was already deducted earlier; nothing changed. The "
                            "first deduction left %1 in stock.")
         .arg(*remaining);
@@ -205,12 +213,12 @@ QString DeductionOutcome::mayHaveWrittenMeaning(bool function) const
                    ? OutcomeText::tr("The server answered something the contract never "
                                      "returns (%1). Such a reply proves nothing about what the "
                                      "call did: it may have written.")
-                         .arg(anomaly)
+                         .arg(anomaly.text)
                    : OutcomeText::tr("The server answered something the contract never "
                                      "returns (%1), and the stock moved during the call (%2). "
                                      "Such a reply proves nothing about what the call did: it "
                                      "may have written.")
-                         .arg(anomaly, stockMoved);
+                         .arg(anomaly.text, stockMoved);
     const QString failed = OutcomeText::tr("The call failed: %1.").arg(serverError.text);
     const QString why =
         stockMoved.isEmpty()
@@ -373,7 +381,7 @@ struct CodeRule
     OutcomeKind kind;
     std::optional<qint64> DeductionOutcome::*value; // nullptr: the value is not kept
     qint64 min, max;                                // the value's range (inclusive)
-    QString what;                                   // the value, in words
+    core::Sentence what;                            // the value, in words
 };
 
 // The rule of `code` in `contract` for a call with `quantity` (when known); nullopt when the
@@ -383,20 +391,24 @@ std::optional<CodeRule> ruleFor(ReplyContract contract, qint64 code, std::option
     const bool script = contract == ReplyContract::Script;
     const qint64 q = quantity.value_or(1);
     if (code == 1) // stock <= MaxStockValue and stock >= quantity before the DECRBY
-        return CodeRule{OutcomeKind::Deducted, &DeductionOutcome::remaining, 0, MaxStockValue - q,
-                        QStringLiteral("the remaining stock")};
+        return CodeRule{
+            OutcomeKind::Deducted, &DeductionOutcome::remaining, 0, MaxStockValue - q,
+            anomalySaid(QT_TRANSLATE_NOOP("inventory::DeductionOutcome", "the remaining stock"))};
     if (code == 0) // refused because stock < quantity
         return CodeRule{OutcomeKind::Insufficient, &DeductionOutcome::stock, 0,
                         quantity ? std::min(MaxStockValue, q - 1) : MaxStockValue,
-                        QStringLiteral("the stock")};
+                        anomalySaid(QT_TRANSLATE_NOOP("inventory::DeductionOutcome", "the stock"))};
     if (code == (script ? -1 : -2))
-        return CodeRule{OutcomeKind::StockMissing, nullptr, 0, 0, QStringLiteral("the value")};
+        return CodeRule{OutcomeKind::StockMissing, nullptr, 0, 0,
+                        anomalySaid(QT_TRANSLATE_NOOP("inventory::DeductionOutcome", "the value"))};
     if (code == 2 && !script) // the receipt's text as the function read it
         return CodeRule{OutcomeKind::AlreadyApplied, &DeductionOutcome::remaining, 0, MaxStockValue,
-                        QStringLiteral("the recorded remaining")};
+                        anomalySaid(QT_TRANSLATE_NOOP("inventory::DeductionOutcome",
+                                                      "the recorded remaining"))};
     if (code == -3 && contract == ReplyContract::FunctionV2) // another quantity than this one
-        return CodeRule{OutcomeKind::AlreadyApplied, &DeductionOutcome::recordedQuantity, 1,
-                        MaxQuantity, QStringLiteral("the recorded quantity")};
+        return CodeRule{
+            OutcomeKind::AlreadyApplied, &DeductionOutcome::recordedQuantity, 1, MaxQuantity,
+            anomalySaid(QT_TRANSLATE_NOOP("inventory::DeductionOutcome", "the recorded quantity"))};
     return std::nullopt;
 }
 
@@ -415,9 +427,10 @@ QString contractName(ReplyContract contract)
 
 // Why an element is not an integer, in words: a string that reads as a number still is not one
 // (Lua numbers arrive as integers), so it is named by its type.
-QString notInteger(const redis::Reply &e)
+core::Sentence notInteger(const redis::Reply &e)
 {
-    return e.isBulk() ? QStringLiteral("a string") : redis::replyShape(e).english;
+    return e.isBulk() ? anomalySaid(QT_TRANSLATE_NOOP("inventory::DeductionOutcome", "a string"))
+                      : redis::replyShape(e);
 }
 
 DeductionOutcome decodeReply(const redis::ReplyResult &result, ReplyContract contract,
@@ -431,36 +444,46 @@ DeductionOutcome decodeReply(const redis::ReplyResult &result, ReplyContract con
     if (r.isError())
         return fromServerError(redis::RedisError::fromServer(r.bytes()));
     if (!r.isArray() || r.size() != 2)
-        return outsideContract(r, QStringLiteral("%1, not the contract's {code, value} pair")
-                                      .arg(redis::replyShape(r).english));
-    if (!r.at(0).isInteger())
         return outsideContract(
-            r, QStringLiteral("its code is %1, not an integer").arg(notInteger(r.at(0))));
+            r, anomalySaid(QT_TRANSLATE_NOOP("inventory::DeductionOutcome",
+                                             "%1, not the contract's {code, value} pair"))
+                   .arg(redis::replyShape(r)));
+    if (!r.at(0).isInteger())
+        return outsideContract(r, anomalySaid(QT_TRANSLATE_NOOP("inventory::DeductionOutcome",
+                                                                "its code is %1, not an integer"))
+                                      .arg(notInteger(r.at(0))));
     const qint64 code = *r.at(0).integer();
     const auto rule = ruleFor(contract, code, quantity);
     if (!rule)
-        return outsideContract(r, QStringLiteral("code %1, which %2 never returns")
-                                      .arg(code)
-                                      .arg(contractName(contract)));
+        return outsideContract(r, anomalySaid(QT_TRANSLATE_NOOP("inventory::DeductionOutcome",
+                                                                "code %1, which %2 never returns"))
+                                      .arg(code, contractName(contract)));
     const redis::Reply &value = r.at(1);
     const bool recorded = code == 2; // a receipt's text, whatever someone stored there
-    QString problem;
+    core::Sentence problem;
     if (!value.isInteger())
-        problem = QStringLiteral("%1 is %2, not a number").arg(rule->what, notInteger(value));
+        problem =
+            anomalySaid(QT_TRANSLATE_NOOP("inventory::DeductionOutcome", "%1 is %2, not a number"))
+                .arg(rule->what, notInteger(value));
     else if (*value.integer() < rule->min || *value.integer() > rule->max)
-        problem = *value.integer() < 0 ? QStringLiteral("%1 is below zero").arg(rule->what)
-                                       : QStringLiteral("%1 is %2, outside %3..%4")
-                                             .arg(rule->what)
-                                             .arg(*value.integer())
-                                             .arg(rule->min)
-                                             .arg(rule->max);
+        problem =
+            *value.integer() < 0
+                ? anomalySaid(QT_TRANSLATE_NOOP("inventory::DeductionOutcome", "%1 is below zero"))
+                      .arg(rule->what)
+                : anomalySaid(
+                      QT_TRANSLATE_NOOP("inventory::DeductionOutcome", "%1 is %2, outside %3..%4"))
+                      .arg(rule->what, *value.integer(), rule->min, rule->max);
     else if (code == -3 && quantity && *value.integer() == *quantity)
-        problem = QStringLiteral("%1 is this call's own quantity").arg(rule->what);
+        problem = anomalySaid(QT_TRANSLATE_NOOP("inventory::DeductionOutcome",
+                                                "%1 is this call's own quantity"))
+                      .arg(rule->what);
     // {2, text}: the function returns a receipt's text as it found it, and a receipt proves
     // only that the order ran before: still a duplicate, the value an anomaly. Any other code
     // with a value it cannot carry is not the contract's reply at all.
     if (!problem.isEmpty() && !(recorded && (value.isInteger() || value.isBulk())))
-        return outsideContract(r, QStringLiteral("code %1, but %2").arg(code).arg(problem));
+        return outsideContract(
+            r, anomalySaid(QT_TRANSLATE_NOOP("inventory::DeductionOutcome", "code %1, but %2"))
+                   .arg(code, problem));
     DeductionOutcome o;
     o.replyText = r.debugString();
     o.kind = rule->kind;

@@ -57,7 +57,8 @@ struct DeductionOutcome
     // What was unexpected in the reply, in words ("the recorded remaining is a string, not a
     // number"); empty when the reply had the contract's shape. With kind MayHaveWritten the
     // whole reply was outside the contract; with AlreadyApplied only the recorded value was.
-    QString anomaly;
+    // The window shows .text, summary() and --json the English.
+    core::Sentence anomaly;
 
     // MayHaveWritten because the reply was none the contract allows (not a server error).
     bool outsideContract() const

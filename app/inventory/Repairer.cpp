@@ -31,17 +31,19 @@ RecordReading recordFrom(const redis::ReplyResult &get, const redis::ReplyResult
     r.read = true;
     const KeyReading value = KeyReading::fromReply(get);
     if (!value.error.isEmpty()) {
-        r.error = value.error.english;
+        r.error = value.error;
         return r;
     }
     r.value = value.value;
     if (!ttl.ok())
-        r.error = ttl.error().toString().english;
+        r.error = ttl.error().toString();
     else if (const auto seconds = ttl->integer())
         r.ttlSeconds = *seconds;
     else
-        r.error =
-            QStringLiteral("TTL answered %1, not a number").arg(redis::replyShape(*ttl).english);
+        r.error = core::Sentence::translated(SettleContext,
+                                             QT_TRANSLATE_NOOP("inventory::RepairSettlement",
+                                                               "TTL answered %1, not a number"))
+                      .arg(redis::replyShape(*ttl));
     return r;
 }
 
@@ -145,7 +147,7 @@ QString RecordReading::text() const
     if (!read)
         return QStringLiteral("not read");
     if (!error.isEmpty())
-        return QStringLiteral("could not read (%1)").arg(error);
+        return QStringLiteral("could not read (%1)").arg(error.english);
     if (!value)
         return QStringLiteral("missing");
     return QStringLiteral("%1 (TTL %2)")
@@ -169,7 +171,7 @@ RepairSettlement settleRepair(const RepairPlan &plan, const RecordReading &recor
                      QT_TRANSLATE_NOOP("inventory::RepairSettlement",
                                        "not proven: the adjustment key %1 could not be read (%2); "
                                        "read it again before doing anything else"))
-                    .arg(keyName, record.read ? record.error : SettleText::tr("not read"))};
+                    .arg(keyName, record.read ? record.error.text : SettleText::tr("not read"))};
     if (!record.value)
         return {false, std::nullopt,
                 said(QT_TRANSLATE_NOOP("inventory::RepairSettlement",
@@ -310,7 +312,7 @@ RepairResult repairBlocking(redis::CommandSender &sender, const DeductionContext
             notSent(kind,
                     role.kind == WriteTargetRole::Kind::Replica ? NotSentReason::Replica
                                                                 : NotSentReason::RoleUnknown,
-                    core::Sentence::plain(role.refusal()));
+                    role.refusal());
         return result;
     }
     if (kind == RepairKind::Release)

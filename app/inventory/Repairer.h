@@ -10,7 +10,7 @@ namespace inventory {
 struct RecordReading
 {
     bool read = false;               // false: not attempted
-    QString error;                   // the read failed: it says nothing about the repair
+    core::Sentence error;            // the read failed: it says nothing about the repair
     std::optional<QByteArray> value; // nullopt: the key does not exist
     qint64 ttlSeconds = -2;
     // The value has the form the repair functions write ("quantity=3;time=..." for a

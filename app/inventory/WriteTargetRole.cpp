@@ -18,20 +18,32 @@ std::optional<QByteArray> infoField(const QByteArray &text, const QByteArray &fi
     return std::nullopt;
 }
 
+// The window shows the text; the CLI and the audit record the English.
+core::Sentence roleSaid(const char *source)
+{
+    return core::Sentence::translated("inventory::WriteTargetRole", source);
+}
+
 } // namespace
 
-QString WriteTargetRole::refusal() const
+core::Sentence WriteTargetRole::refusal() const
 {
     switch (kind) {
     case Kind::Primary:
         return {};
     case Kind::Replica:
-        return QStringLiteral("refused: this server is a replica (of %1); a write here would "
-                              "be lost at its next resync. Connect to the primary %1")
-            .arg(primary.isEmpty() ? QStringLiteral("a primary it does not name") : primary);
+        return roleSaid(QT_TRANSLATE_NOOP(
+                            "inventory::WriteTargetRole",
+                            "refused: this server is a replica (of %1); a write here would "
+                            "be lost at its next resync. Connect to the primary %1"))
+            .arg(primary.isEmpty() ? roleSaid(
+                     QT_TRANSLATE_NOOP("inventory::WriteTargetRole", "a primary it does not name"))
+                                   : core::Sentence::plain(primary));
     case Kind::Unreadable:
-        return QStringLiteral("refused: could not read the server's role (%1), so it is not "
-                              "known to be a primary")
+        return roleSaid(
+                   QT_TRANSLATE_NOOP("inventory::WriteTargetRole",
+                                     "refused: could not read the server's role (%1), so it is not "
+                                     "known to be a primary"))
             .arg(why);
     }
     return {};
@@ -41,13 +53,15 @@ WriteTargetRole writeTargetRole(const redis::ReplyResult &info)
 {
     WriteTargetRole role;
     if (!info.ok()) {
-        role.why = QStringLiteral("INFO replication: %1").arg(info.error().readFailure().english);
+        role.why = roleSaid(QT_TRANSLATE_NOOP("inventory::WriteTargetRole", "INFO replication: %1"))
+                       .arg(info.error().readFailure());
         return role;
     }
     const auto text = info->string();
     if (!text) {
-        role.why = QStringLiteral("INFO replication answered %1, not its text")
-                       .arg(redis::replyShape(*info).english);
+        role.why = roleSaid(QT_TRANSLATE_NOOP("inventory::WriteTargetRole",
+                                              "INFO replication answered %1, not its text"))
+                       .arg(redis::replyShape(*info));
         return role;
     }
     const auto value = infoField(*text, "role");
@@ -60,9 +74,11 @@ WriteTargetRole writeTargetRole(const redis::ReplyResult &info)
             role.primary = QStringLiteral("%1:%2").arg(core::escapeBytes(*host, 100),
                                                        core::escapeBytes(*port, 10));
     } else {
-        role.why = value ? QStringLiteral("role \"%1\" is neither master nor slave")
+        role.why = value ? roleSaid(QT_TRANSLATE_NOOP("inventory::WriteTargetRole",
+                                                      "role \"%1\" is neither master nor slave"))
                                .arg(core::escapeBytes(*value, 40))
-                         : QStringLiteral("INFO replication has no role line");
+                         : roleSaid(QT_TRANSLATE_NOOP("inventory::WriteTargetRole",
+                                                      "INFO replication has no role line"));
     }
     return role;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/Wording.h"
 #include "redis/Reply.h"
 
 #include <QString>
@@ -16,11 +17,11 @@ struct WriteTargetRole
     enum class Kind { Primary, Replica, Unreadable };
     Kind kind = Kind::Unreadable;
     QString primary; // Replica: "host:port" of the primary it follows, as it reports it
-    QString why;     // Unreadable: what went wrong, in words
+    core::Sentence why; // Unreadable: what went wrong, in words
 
     bool writable() const { return kind == Kind::Primary; }
     // Why nothing is sent, for NotSent's transportError; empty for a primary.
-    QString refusal() const;
+    core::Sentence refusal() const;
 };
 
 // From the reply of INFO replication.

@@ -266,7 +266,7 @@ void StormRunner::sendFunctionOrScript(int index, std::vector<Order> orders)
                 }
                 // A reply outside the contract has no error text: its anomaly says what came.
                 const QString why = !o.serverError.isEmpty() ? o.serverError.english
-                                    : !o.anomaly.isEmpty()   ? o.anomaly
+                                    : !o.anomaly.isEmpty()   ? o.anomaly.english
                                                              : o.transportError.english;
                 account(orders[i], seen, why, retry);
             }

@@ -7,9 +7,15 @@ namespace reconcile {
 
 namespace {
 
+core::Sentence runSaid(const char *source)
+{
+    return core::Sentence::translated("reconcile::ReconcileRun", source);
+}
+
 // Reads whether each release key exists; the error (naming the key) when any read failed.
-std::optional<QString> readReleased(redis::CommandSender &sender, const QList<QByteArray> &keys,
-                                    int timeoutMs, std::vector<bool> *out)
+std::optional<core::Sentence> readReleased(redis::CommandSender &sender,
+                                           const QList<QByteArray> &keys, int timeoutMs,
+                                           std::vector<bool> *out)
 {
     out->assign(size_t(keys.size()), false);
     if (keys.isEmpty())
@@ -24,9 +30,12 @@ std::optional<QString> readReleased(redis::CommandSender &sender, const QList<QB
                                           : redis::Decoded<qint64>(redis::RedisError::unexpected(
                                               redis::RedisError::noReply()));
         if (!n || (n.value() != 0 && n.value() != 1))
-            return QStringLiteral("could not read the release keys: EXISTS %1: %2")
-                .arg(QString::fromUtf8(keys.at(i)), n ? QStringLiteral("answered %1").arg(n.value())
-                                                      : n.error().toString().english);
+            return runSaid(QT_TRANSLATE_NOOP("reconcile::ReconcileRun",
+                                             "could not read the release keys: EXISTS %1: %2"))
+                .arg(QString::fromUtf8(keys.at(i)),
+                     n ? runSaid(QT_TRANSLATE_NOOP("reconcile::ReconcileRun", "answered %1"))
+                             .arg(n.value())
+                       : n.error().toString());
         (*out)[size_t(i)] = n.value() == 1;
     }
     return std::nullopt;

@@ -26,17 +26,18 @@ struct RunOptions
 struct RunOutcome
 {
     ledger::ReadOutcome ledger;
-    QString redisError; // "could not read the release keys: ..."
+    core::Sentence redisError; // "could not read the release keys: ..."
     Tally tally;
     std::vector<SkuBalance> skus;
     qint64 releaseReads = 0; // release keys read with EXISTS (the rest: as the scan listed them)
     // A side could not be read: nothing may be concluded from the findings so far.
     bool couldNotCheck() const { return !ledger.complete() || !redisError.isEmpty(); }
-    // Why, when it could not: Redis's error first (a failed EXISTS also stops the ledger).
+    // Why, when it could not, in English: Redis's error first (a failed EXISTS also stops the
+    // ledger). The window words its own (ui::ReconcileResult::problem).
     QString problem() const
     {
         if (!redisError.isEmpty())
-            return redisError;
+            return redisError.english;
         if (ledger.end == ledger::ReadOutcome::End::Cancelled)
             return QStringLiteral("cancelled after %1 ledger rows").arg(ledger.rows);
         return ledger.error.english;

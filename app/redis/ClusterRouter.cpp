@@ -130,21 +130,9 @@ QList<ScanNode> ClusterRouter::scanNodes()
     return out;
 }
 
-QString ClusterRouter::coverageProblem() const
+core::Sentence ClusterRouter::coverageProblem() const
 {
-    if (!isCluster())
-        return {};
-    const int uncovered = topology().uncoveredSlots();
-    if (uncovered == 0)
-        return {};
-    if (topology().primaries().isEmpty())
-        return QStringLiteral("no primary of the cluster at %1 serves a slot (a node not yet in "
-                              "a formed cluster?): there is nothing to read")
-            .arg(address());
-    return QStringLiteral("%1 of %2 slots have no primary serving them: their keys cannot be "
-                          "read (is a primary down?)")
-        .arg(uncovered)
-        .arg(SlotCount);
+    return isCluster() ? topology().coverageProblem(address()) : core::Sentence();
 }
 
 void ClusterRouter::onTopologyChanged()

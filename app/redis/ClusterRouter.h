@@ -94,7 +94,7 @@ public:
                    int timeoutMs = -1) override;
     QString address() const override;
     QList<ScanNode> scanNodes() override;
-    QString coverageProblem() const override;
+    core::Sentence coverageProblem() const override;
 
 signals:
     // The source's topology changed (or its first read failed); this lane has caught up.

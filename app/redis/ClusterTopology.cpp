@@ -282,6 +282,22 @@ int ClusterTopology::uncoveredSlots() const
     return int(std::count(m_owner.begin(), m_owner.end(), qint16(-1)));
 }
 
+core::Sentence ClusterTopology::coverageProblem(const QString &seed) const
+{
+    const int uncovered = uncoveredSlots();
+    if (uncovered == 0)
+        return {};
+    if (primaries().isEmpty())
+        return said(QT_TRANSLATE_NOOP("redis::ClusterTopology",
+                                      "no primary of the cluster at %1 serves a slot (a node not "
+                                      "yet in a formed cluster?): there is nothing to read"))
+            .arg(seed);
+    return said(QT_TRANSLATE_NOOP("redis::ClusterTopology",
+                                  "%1 of %2 slots have no primary serving them: their keys "
+                                  "cannot be read (is a primary down?)"))
+        .arg(uncovered, SlotCount);
+}
+
 int ClusterTopology::indexOf(const QString &host, quint16 port) const
 {
     for (int i = 0; i < m_nodes.size(); ++i)

@@ -71,6 +71,9 @@ public:
     // The node index owning a slot, -1 when no node covers it.
     int ownerOf(int slot) const;
     int uncoveredSlots() const;
+    // Why a walk of the primaries cannot see every key (slots no primary serves), or empty;
+    // `seed` names the cluster when no primary serves a slot.
+    core::Sentence coverageProblem(const QString &seed) const;
     int indexOf(const QString &host, quint16 port) const;
     // After a MOVED: the slot now belongs to that address (added as a primary if unknown).
     int moveSlot(int slot, const QString &host, quint16 port);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "RespCodec.h"
+#include "core/Wording.h"
 
 #include <QObject>
 #include <functional>
@@ -47,7 +48,7 @@ public:
     // each primary has its own cursor.
     virtual QList<ScanNode> scanNodes() { return {ScanNode{this, address()}}; }
     // Why scanNodes() cannot see every key (on a cluster, slots no primary serves), or empty.
-    virtual QString coverageProblem() const { return {}; }
+    virtual core::Sentence coverageProblem() const { return {}; }
 
     void send(Command command, QObject *context, Callback callback, int timeoutMs = -1);
 

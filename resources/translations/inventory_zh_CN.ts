@@ -2199,6 +2199,10 @@
         <source>%1 differ from their primaries, although replication copies a primary&apos;s libraries: they were changed on their own (a writable replica) or stopped following (see master_link_status in INFO replication). Loading the primary does not reach them: resynchronise them, or load the library on them directly.</source>
         <translation>%1 与各自的主节点不同，尽管复制会复制主节点的函数库：它们被单独改动过（可写副本），或已停止跟随（见 INFO replication 中的 master_link_status）。加载主节点不会影响它们：请重新同步它们，或直接在它们上面加载该函数库。</translation>
     </message>
+    <message>
+        <source>no connection to this node</source>
+        <translation>没有到该节点的连接</translation>
+    </message>
 </context>
 <context>
     <name>functions::LoadJournal</name>
@@ -2707,6 +2711,14 @@
         <source>the script was not loaded (NOSCRIPT) and SCRIPT LOAD failed: %1; the deduction did not run</source>
         <translation>脚本未加载（NOSCRIPT），且 SCRIPT LOAD 失败：%1；扣减没有执行</translation>
     </message>
+    <message>
+        <source>SCRIPT LOAD answered %1, not the expected sha1 %2 (an anomaly)</source>
+        <translation>SCRIPT LOAD 应答为 %1，而不是预期的 sha1 %2（异常）</translation>
+    </message>
+    <message>
+        <source>GET answered %1, not a value (an anomaly)</source>
+        <translation>GET 应答为 %1，而不是值（异常）</translation>
+    </message>
 </context>
 <context>
     <name>inventory::DeductionHistory</name>
@@ -2988,6 +3000,62 @@
     <message>
         <source>Check the stock before doing anything. Do not retry blindly: the script is not idempotent and a retry may deduct twice.</source>
         <translation>做任何操作之前先检查库存。不要盲目重试：脚本不是幂等的，重试可能导致重复扣减。</translation>
+    </message>
+    <message>
+        <source>the remaining stock</source>
+        <translation>剩余库存</translation>
+    </message>
+    <message>
+        <source>the stock</source>
+        <translation>库存</translation>
+    </message>
+    <message>
+        <source>the value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>the recorded remaining</source>
+        <translation>记录的剩余量</translation>
+    </message>
+    <message>
+        <source>the recorded quantity</source>
+        <translation>记录的数量</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <source>%1, not the contract&apos;s {code, value} pair</source>
+        <translation>%1，不是契约规定的 {code, value} 二元组</translation>
+    </message>
+    <message>
+        <source>its code is %1, not an integer</source>
+        <translation>它的代码是 %1，不是整数</translation>
+    </message>
+    <message>
+        <source>code %1, which %2 never returns</source>
+        <translation>代码 %1，而 %2 从不返回它</translation>
+    </message>
+    <message>
+        <source>%1 is %2, not a number</source>
+        <translation>%1是 %2，不是数字</translation>
+    </message>
+    <message>
+        <source>%1 is below zero</source>
+        <translation>%1小于零</translation>
+    </message>
+    <message>
+        <source>%1 is %2, outside %3..%4</source>
+        <translation>%1是 %2，超出 %3..%4</translation>
+    </message>
+    <message>
+        <source>%1 is this call&apos;s own quantity</source>
+        <translation>%1等于本次调用自己的数量</translation>
+    </message>
+    <message>
+        <source>code %1, but %2</source>
+        <translation>代码 %1，但%2</translation>
     </message>
 </context>
 <context>
@@ -3482,6 +3550,10 @@
         <source>adjusted: the adjustment key %1 exists (%2), so this adjust was applied, by this call or an earlier one with the same key; do not send it again</source>
         <translation>已调整：调整键 %1 存在（%2），因此该调整已执行，由本次调用或之前使用同一键的调用执行；请勿再次发送</translation>
     </message>
+    <message>
+        <source>TTL answered %1, not a number</source>
+        <translation>TTL 应答为 %1，不是数字</translation>
+    </message>
 </context>
 <context>
     <name>inventory::RetryProtection</name>
@@ -3492,6 +3564,37 @@
     <message>
         <source>Do not retry this order: without its receipt a retry deducts again. Record that it was deducted in the order system, and check the server&apos;s maxmemory-policy (allkeys-* and volatile-* evict receipts).</source>
         <translation>不要重试该订单：没有回执，重试会再扣减一次。请在订单系统中记录它已扣减，并检查服务器的 maxmemory-policy（allkeys-* 和 volatile-* 会驱逐回执）。</translation>
+    </message>
+</context>
+<context>
+    <name>inventory::WriteTargetRole</name>
+    <message>
+        <source>refused: this server is a replica (of %1); a write here would be lost at its next resync. Connect to the primary %1</source>
+        <translation>已拒绝：此服务器是副本，其主节点为 %1；在这里写入会在下次重新同步时丢失。请连接到该主节点 %1</translation>
+    </message>
+    <message>
+        <source>a primary it does not name</source>
+        <translation>（它未指明）</translation>
+    </message>
+    <message>
+        <source>refused: could not read the server&apos;s role (%1), so it is not known to be a primary</source>
+        <translation>已拒绝：无法读取服务器的角色（%1），因此不能确认它是主节点</translation>
+    </message>
+    <message>
+        <source>INFO replication: %1</source>
+        <translation>INFO replication：%1</translation>
+    </message>
+    <message>
+        <source>INFO replication answered %1, not its text</source>
+        <translation>INFO replication 应答为 %1，而不是它的文本</translation>
+    </message>
+    <message>
+        <source>role &quot;%1&quot; is neither master nor slave</source>
+        <translation>角色“%1”既不是 master 也不是 slave</translation>
+    </message>
+    <message>
+        <source>INFO replication has no role line</source>
+        <translation>INFO replication 中没有 role 行</translation>
     </message>
 </context>
 <context>
@@ -4896,6 +4999,17 @@ Run inventory-console --help for the options.</source>
     </message>
 </context>
 <context>
+    <name>reconcile::ReconcileRun</name>
+    <message>
+        <source>could not read the release keys: EXISTS %1: %2</source>
+        <translation>无法读取释放键：EXISTS %1：%2</translation>
+    </message>
+    <message>
+        <source>answered %1</source>
+        <translation>应答为 %1</translation>
+    </message>
+</context>
+<context>
     <name>reconcile::Reconciler</name>
     <message>
         <source>Order %1 is committed in the ledger for %2 of SKU %3, but its deduction was released (the release key exists) and no receipt is left: stock was given back for a sold item. Check the order, then deduct %2 again by hand.</source>
@@ -5034,6 +5148,14 @@ Run inventory-console --help for the options.</source>
     <message>
         <source>a node without host and port</source>
         <translation>有节点缺少主机或端口</translation>
+    </message>
+    <message>
+        <source>no primary of the cluster at %1 serves a slot (a node not yet in a formed cluster?): there is nothing to read</source>
+        <translation>%1 处的集群没有任何主节点负责槽（该节点尚未加入已组建的集群？）：没有可读取的内容</translation>
+    </message>
+    <message>
+        <source>%1 of %2 slots have no primary serving them: their keys cannot be read (is a primary down?)</source>
+        <translation>%2 个槽中有 %1 个没有主节点负责：其中的键无法读取（有主节点宕机了吗？）</translation>
     </message>
 </context>
 <context>

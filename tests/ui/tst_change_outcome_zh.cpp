@@ -56,7 +56,11 @@ LibraryMatrix driftedMatrix()
         {QStringLiteral("127.0.0.1:7001"), true, {}, {}, {library(QStringLiteral("zh_lib"), v1)}},
         {QStringLiteral("127.0.0.1:7002"), true, {}, {}, {library(QStringLiteral("zh_lib"), v2)}},
         {QStringLiteral("127.0.0.1:7003"), false, QStringLiteral("127.0.0.1:7001"), {}, {}},
-        {QStringLiteral("127.0.0.1:7004"), true, {}, QStringLiteral("connection refused"), {}},
+        {QStringLiteral("127.0.0.1:7004"),
+         true,
+         {},
+         core::Sentence::plain(QStringLiteral("connection refused")),
+         {}},
     });
 }
 

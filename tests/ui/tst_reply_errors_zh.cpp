@@ -5,20 +5,55 @@
 // mapping. The window's copy is Chinese and names the shape that came; the English copy, which
 // the CLI prints and the log keeps, is as before. The decoders take reply values, so these are
 // pure values; the address map is also typed into the profile form that shows its note.
+// Then the sentences that carry a shape or a read failure further: a deduction's or a repair's
+// contract anomaly, the slots no primary serves, a node matrix node with no connection and a
+// reconcile whose EXISTS answered outside 0/1.
+#include "functions/LibraryMatrix.h"
+#include "inventory/Deducer.h"
+#include "inventory/DeductionOutcome.h"
+#include "inventory/WriteTargetRole.h"
+#include "ledger/LedgerSpec.h"
 #include "profiles/AnnouncedMapField.h"
 #include "profiles/ConnectionProfile.h"
+#include "reconcile/ReconcileRun.h"
 #include "redis/ClusterTopology.h"
 #include "redis/LibraryList.h"
 #include "redis/ReplyShape.h"
 #include "ui/common/UiLanguage.h"
 #include "ui/connect/ClusterForm.h"
+#include "ui/reconcile/ReconcileJob.h"
 
 #include <QApplication>
+#include <QFile>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QTemporaryDir>
 #include <QTest>
 
 using redis::Reply;
+
+namespace {
+// Answers every command of a batch with the same reply, on the next turn of the event loop.
+class SameAnswer : public redis::CommandSender
+{
+public:
+    explicit SameAnswer(Reply reply)
+        : m_reply(std::move(reply))
+    {}
+    using CommandSender::send;
+    void sendBatch(QList<redis::Command> commands, QObject *context, redis::BatchCallback cb,
+                   int) override
+    {
+        const QList<redis::ReplyResult> replies(commands.size(), redis::ReplyResult(m_reply));
+        QMetaObject::invokeMethod(
+            context, [cb, replies] { cb(replies); }, Qt::QueuedConnection);
+    }
+    QString address() const override { return QStringLiteral("10.0.0.9:6379"); }
+
+private:
+    Reply m_reply;
+};
+} // namespace
 
 class TstReplyErrorsZh : public QObject
 {
@@ -188,6 +223,120 @@ private slots:
             if (found.field == QLatin1String("announcedMap"))
                 problem = found.message;
         QCOMPARE(problem, QStringLiteral("通告地址，") + chinese);
+    }
+
+    // A deduction's reply outside the contract: the anomaly names the shape in the window's
+    // words, the result card quotes it, and summary() (the audit log) keeps the English.
+    void aDeductionAnomalyNamesTheShapeInChinese()
+    {
+        const inventory::DeductionOutcome wrong =
+            inventory::decodeFunctionReply(redis::ReplyResult(Reply::integer(5)));
+        QVERIFY(wrong.outsideContract());
+        QCOMPARE(wrong.anomaly.english,
+                 QStringLiteral("an integer, not the contract's {code, value} pair"));
+        QCOMPARE(wrong.anomaly.text, QStringLiteral("整数，不是契约规定的 {code, value} 二元组"));
+        QVERIFY2(wrong.meaning(inventory::DeductionMode::Function).contains(wrong.anomaly.text),
+                 qPrintable(wrong.meaning(inventory::DeductionMode::Function)));
+        QVERIFY2(wrong.summary().contains(wrong.anomaly.english), qPrintable(wrong.summary()));
+
+        const inventory::DeductionOutcome value = inventory::decodeFunctionReply(
+            redis::ReplyResult(Reply::array({Reply::integer(1), str("x")})));
+        QCOMPARE(value.anomaly.english,
+                 QStringLiteral("code 1, but the remaining stock is a string, not a number"));
+        QCOMPARE(value.anomaly.text, QStringLiteral("代码 1，但剩余库存是 字符串，不是数字"));
+
+        const inventory::KeyReading stock =
+            inventory::KeyReading::fromReply(redis::ReplyResult(Reply::integer(3)));
+        QCOMPARE(stock.error.english, QStringLiteral("GET answered an integer, not a value (an "
+                                                     "anomaly)"));
+        QCOMPARE(stock.error.text, QStringLiteral("GET 应答为 整数，而不是值（异常）"));
+    }
+
+    // The role check before a deduction or a repair: a reply that is not INFO's text refuses
+    // the write, in Chinese in the window and in English for the CLI and the record.
+    void aRoleReplyOfTheWrongShapeIsRefusedInChinese()
+    {
+        const inventory::WriteTargetRole role =
+            inventory::writeTargetRole(redis::ReplyResult(Reply::integer(1)));
+        QVERIFY(!role.writable());
+        QCOMPARE(role.refusal().english,
+                 QStringLiteral("refused: could not read the server's role (INFO replication "
+                                "answered an integer, not its text), so it is not known to be "
+                                "a primary"));
+        QCOMPARE(role.refusal().text,
+                 QStringLiteral("已拒绝：无法读取服务器的角色（INFO replication 应答为 整数，"
+                                "而不是它的文本），因此不能确认它是主节点"));
+    }
+
+    // Slots no primary serves: why a Keys scan of a cluster is short.
+    void uncoveredSlotsAreNamedInChinese()
+    {
+        const auto part = redis::ClusterTopology::fromSlots(
+            Reply::array({Reply::array({Reply::integer(0), Reply::integer(99),
+                                        Reply::array({str("10.0.0.5"), Reply::integer(6379)})})}),
+            {}, QStringLiteral("seed"));
+        QVERIFY(part.ok());
+        const core::Sentence some = part.value().coverageProblem(QStringLiteral("seed:6379"));
+        QCOMPARE(some.english, QStringLiteral("16284 of 16384 slots have no primary serving them: "
+                                              "their keys cannot be read (is a primary down?)"));
+        QCOMPARE(some.text, QStringLiteral("16384 个槽中有 16284 个没有主节点负责：其中的键无法"
+                                           "读取（有主节点宕机了吗？）"));
+
+        const core::Sentence none =
+            redis::ClusterTopology().coverageProblem(QStringLiteral("seed:6379"));
+        QCOMPARE(none.english, QStringLiteral("no primary of the cluster at seed:6379 serves a "
+                                              "slot (a node not yet in a formed cluster?): there "
+                                              "is nothing to read"));
+        QCOMPARE(none.text, QStringLiteral("seed:6379 处的集群没有任何主节点负责槽（该节点尚未加入"
+                                           "已组建的集群？）：没有可读取的内容"));
+    }
+
+    // A node of the library matrix the console has no connection to.
+    void aNodeWithoutAConnectionIsUnreadableInChinese()
+    {
+        functions::MatrixNode unconnected;
+        unconnected.address = QStringLiteral("10.0.0.7:6379");
+        std::optional<functions::LibraryMatrix> read;
+        functions::readLibraryMatrix({unconnected}, this, 1000,
+                                     [&](const functions::LibraryMatrix &m) { read = m; });
+        QVERIFY(read);
+        QCOMPARE(read->unreadable(core::Wording::English),
+                 QStringList{QStringLiteral(
+                     "could not read FUNCTION LIST on 10.0.0.7:6379: no connection to this node")});
+        QCOMPARE(read->unreadable(core::Wording::Translated),
+                 QStringList{QStringLiteral("无法读取 10.0.0.7:6379 上的 FUNCTION LIST：没有到该"
+                                            "节点的连接")});
+    }
+
+    // Reconcile reads a release key with EXISTS and gets neither 0 nor 1: it could not check,
+    // in Chinese in the window and in English for the CLI and --json.
+    void anUnreadableReleaseKeyStopsReconcileInChinese()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile csv(dir.filePath(QStringLiteral("ledger.csv")));
+        QVERIFY(csv.open(QIODevice::WriteOnly));
+        csv.write("order_id,sku,quantity,state\no-failed,a,1,failed\n");
+        csv.close();
+        browse::KeyspaceStore store;
+        browse::ReceiptReading receipt;
+        receipt.remaining = 5;
+        store.putReceipt(store.internSku("a"), "o-failed", receipt);
+        auto source = ledger::openLedger(ledger::LedgerSpec::parse(csv.fileName()).value());
+        QVERIFY(source.ok());
+        SameAnswer seven(Reply::integer(7));
+        reconcile::RunOptions options;
+        options.scope.nowMs = QDateTime::currentMSecsSinceEpoch();
+        ui::ReconcileResult result;
+        result.outcome = reconcile::runReconcile(*source.value(), store, seven,
+                                                 reconcile::ReceiptPolicy{604800, {}}, options,
+                                                 [](const reconcile::Finding &) {});
+        QVERIFY(result.couldNotCheck());
+        QCOMPARE(result.outcome.problem(),
+                 QStringLiteral("could not read the release keys: EXISTS rel:{a}:o-failed: "
+                                "answered 7"));
+        QCOMPARE(result.problem(),
+                 QStringLiteral("无法读取释放键：EXISTS rel:{a}:o-failed：应答为 7"));
     }
 };
 

@@ -178,9 +178,9 @@ private slots:
         RecordReading r;
         QVERIFY(settleRepair(plan, r).sentence.startsWith("not proven: "));
         r.read = true;
-        r.error = QStringLiteral("timeout");
+        r.error = core::Sentence::plain(QStringLiteral("timeout"));
         QVERIFY(!settleRepair(plan, r).applied);
-        r.error.clear();
+        r.error = {};
         QVERIFY(settleRepair(plan, r).sentence.contains("does not exist"));
         r.value = QByteArray("hello");
         QVERIFY(settleRepair(plan, r).sentence.contains("which no release writes"));

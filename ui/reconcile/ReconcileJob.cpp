@@ -11,9 +11,11 @@ QString ReconcileResult::problem() const
         return openError;
     if (cancelled)
         return QObject::tr("cancelled after %1 ledger rows").arg(outcome.ledger.rows);
-    // The ledger's reason in the window's language (RunOutcome::problem() keeps the English).
-    if (outcome.redisError.isEmpty() && outcome.ledger.end == ledger::ReadOutcome::End::Failed
-        && !outcome.ledger.error.isEmpty())
+    // Redis's or the ledger's reason in the window's language (RunOutcome::problem() keeps the
+    // English).
+    if (!outcome.redisError.isEmpty())
+        return outcome.redisError.text;
+    if (outcome.ledger.end == ledger::ReadOutcome::End::Failed && !outcome.ledger.error.isEmpty())
         return outcome.ledger.error.text;
     return outcome.problem();
 }

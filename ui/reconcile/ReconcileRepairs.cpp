@@ -212,10 +212,10 @@ void ReconcilePanel::recheckRelease(const RepairPlan &plan, int row)
                      key.text()));
         return;
     }
-    const QString why = !key.error.isEmpty() ? tr("could not read %1 (%2)").arg(keyName, key.error)
-                        : key.value
-                            ? tr("%1 holds %2, which no release writes").arg(keyName, key.text())
-                            : tr("%1 does not exist").arg(keyName);
+    const QString why =
+        !key.error.isEmpty() ? tr("could not read %1 (%2)").arg(keyName, key.error.text)
+        : key.value          ? tr("%1 holds %2, which no release writes").arg(keyName, key.text())
+                             : tr("%1 does not exist").arg(keyName);
     m_findings->setOutcome(row, f.cls, tr("not proven released: %1").arg(why), {});
 }
 

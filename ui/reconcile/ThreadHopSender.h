@@ -33,7 +33,7 @@ public:
     QString address() const override { return m_address; }
     // The inner sender's nodes as they were when this was made, each behind a hop of its own.
     QList<redis::ScanNode> scanNodes() override { return m_scanNodes; }
-    QString coverageProblem() const override { return m_coverage; }
+    core::Sentence coverageProblem() const override { return m_coverage; }
 
     void close();
 
@@ -52,7 +52,8 @@ private:
 
     redis::CommandSender &m_inner;
     QPointer<QObject> m_home;
-    QString m_address, m_coverage;
+    QString m_address;
+    core::Sentence m_coverage;
     std::vector<std::unique_ptr<ThreadHopSender>> m_nodes;
     QList<redis::ScanNode> m_scanNodes;
     std::shared_ptr<State> m_state = std::make_shared<State>();
