@@ -166,10 +166,18 @@ LoadRun runInHelper(const QByteArray &code, const InspectOptions &options)
     wall.start();
     QProcess helper;
     helper.start(program, {}, QIODevice::ReadWrite);
-    if (!helper.waitForStarted(std::max(options.wallClockCeilingMs, 1)))
+    if (!helper.waitForStarted(std::max(options.wallClockCeilingMs, 1))) {
+        // Still starting when the ceiling came (a busy machine): that says nothing about
+        // whether it can start, only that there was no time to judge the code.
+        if (helper.state() == QProcess::Starting) {
+            helper.kill();
+            helper.waitForFinished(-1);
+            return unfinished(options, -1);
+        }
         return notInspected(QT_TRANSLATE_NOOP("functions::Inspection",
                                               "the inspection helper %1 could not start: %2"),
                             {program, helper.errorString()});
+    }
     clockid_t childCpu{};
     const bool cpuReadable = ::clock_getcpuclockid(pid_t(helper.processId()), &childCpu) == 0;
     helper.write(encodeRequest(code, options));
