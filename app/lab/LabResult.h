@@ -32,6 +32,8 @@ struct StrategyResult
     qint64 insufficient = 0;    // refused: not enough stock (nothing written)
     qint64 stockMissing = 0;
     qint64 errors = 0; // error replies (rejected, may have written)
+    // The first one's words, in the language of the verdict around them: the window's, or
+    // English in the CLI, which installs no translator.
     QString firstError;
     qint64 unknownOutcomes = 0; // commands sent with no reply in time (timeout, lost)
     qint64 retriesAfterUnknown = 0;

@@ -265,9 +265,9 @@ void StormRunner::sendFunctionOrScript(int index, std::vector<Order> orders)
                     break;
                 }
                 // A reply outside the contract has no error text: its anomaly says what came.
-                const QString why = !o.serverError.isEmpty() ? o.serverError.english
-                                    : !o.anomaly.isEmpty()   ? o.anomaly.english
-                                                             : o.transportError.english;
+                const QString why = !o.serverError.isEmpty() ? o.serverError.text
+                                    : !o.anomaly.isEmpty()   ? o.anomaly.text
+                                                             : o.transportError.text;
                 account(orders[i], seen, why, retry);
             }
             finishBatch(index, std::move(retry), sent, int(orders.size()));
@@ -306,9 +306,9 @@ void StormRunner::sendNaiveRound(int index, std::vector<Order> reads)
                  if (remaining.ok())
                      account(writes[i], Seen::Deducted, {}, retry);
                  else if (remaining.error().mayHaveRun())
-                     account(writes[i], Seen::Unknown, remaining.error().message.english, retry);
+                     account(writes[i], Seen::Unknown, remaining.error().message.text, retry);
                  else
-                     account(writes[i], Seen::Error, remaining.error().toString().english, retry);
+                     account(writes[i], Seen::Error, remaining.error().toString().text, retry);
              }
              decideNaive(index, replies, qsizetype(writes.size()), reads, retry);
              finishBatch(index, std::move(retry), sent, int(writes.size() + reads.size()));
@@ -334,7 +334,7 @@ void StormRunner::decideNaive(int index, const QList<ReplyResult> &replies, qsiz
                 retry.push_back(orders[i]);
                 continue;
             }
-            account(orders[i], Seen::Error, stock.error().readFailure().english, retry);
+            account(orders[i], Seen::Error, stock.error().readFailure().text, retry);
         } else if (*stock < 1) {
             account(orders[i], Seen::Insufficient, {}, retry);
         } else {
