@@ -161,7 +161,7 @@ private:
     quint64 m_generation = 0;
     bool m_running = false;
     bool m_endDone = false;
-    QString m_stoppedEarly; // why, when finishEarly() was called
+    QString m_stoppedEarly;    // why, when finishEarly() was called
     core::Sentence m_coverage; // the sender's coverageProblem() at the start: never complete
     QList<NodeWalk> m_nodes;
     int m_endRequestsInFlight = 0;

@@ -16,7 +16,7 @@ struct WriteTargetRole
 {
     enum class Kind { Primary, Replica, Unreadable };
     Kind kind = Kind::Unreadable;
-    QString primary; // Replica: "host:port" of the primary it follows, as it reports it
+    QString primary;    // Replica: "host:port" of the primary it follows, as it reports it
     core::Sentence why; // Unreadable: what went wrong, in words
 
     bool writable() const { return kind == Kind::Primary; }
