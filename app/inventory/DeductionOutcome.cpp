@@ -381,7 +381,8 @@ struct CodeRule
     OutcomeKind kind;
     std::optional<qint64> DeductionOutcome::*value; // nullptr: the value is not kept
     qint64 min, max;                                // the value's range (inclusive)
-    core::Sentence what;                            // the value, in words
+    // The value, in words: translated only when a reply breaks the rule, not for every reply.
+    const char *what;
 };
 
 // The rule of `code` in `contract` for a call with `quantity` (when known); nullopt when the
@@ -391,24 +392,22 @@ std::optional<CodeRule> ruleFor(ReplyContract contract, qint64 code, std::option
     const bool script = contract == ReplyContract::Script;
     const qint64 q = quantity.value_or(1);
     if (code == 1) // stock <= MaxStockValue and stock >= quantity before the DECRBY
-        return CodeRule{
-            OutcomeKind::Deducted, &DeductionOutcome::remaining, 0, MaxStockValue - q,
-            anomalySaid(QT_TRANSLATE_NOOP("inventory::DeductionOutcome", "the remaining stock"))};
+        return CodeRule{OutcomeKind::Deducted, &DeductionOutcome::remaining, 0, MaxStockValue - q,
+                        QT_TRANSLATE_NOOP("inventory::DeductionOutcome", "the remaining stock")};
     if (code == 0) // refused because stock < quantity
         return CodeRule{OutcomeKind::Insufficient, &DeductionOutcome::stock, 0,
                         quantity ? std::min(MaxStockValue, q - 1) : MaxStockValue,
-                        anomalySaid(QT_TRANSLATE_NOOP("inventory::DeductionOutcome", "the stock"))};
+                        QT_TRANSLATE_NOOP("inventory::DeductionOutcome", "the stock")};
     if (code == (script ? -1 : -2))
         return CodeRule{OutcomeKind::StockMissing, nullptr, 0, 0,
-                        anomalySaid(QT_TRANSLATE_NOOP("inventory::DeductionOutcome", "the value"))};
+                        QT_TRANSLATE_NOOP("inventory::DeductionOutcome", "the value")};
     if (code == 2 && !script) // the receipt's text as the function read it
         return CodeRule{OutcomeKind::AlreadyApplied, &DeductionOutcome::remaining, 0, MaxStockValue,
-                        anomalySaid(QT_TRANSLATE_NOOP("inventory::DeductionOutcome",
-                                                      "the recorded remaining"))};
+                        QT_TRANSLATE_NOOP("inventory::DeductionOutcome", "the recorded remaining")};
     if (code == -3 && contract == ReplyContract::FunctionV2) // another quantity than this one
-        return CodeRule{
-            OutcomeKind::AlreadyApplied, &DeductionOutcome::recordedQuantity, 1, MaxQuantity,
-            anomalySaid(QT_TRANSLATE_NOOP("inventory::DeductionOutcome", "the recorded quantity"))};
+        return CodeRule{OutcomeKind::AlreadyApplied, &DeductionOutcome::recordedQuantity, 1,
+                        MaxQuantity,
+                        QT_TRANSLATE_NOOP("inventory::DeductionOutcome", "the recorded quantity")};
     return std::nullopt;
 }
 
@@ -464,19 +463,19 @@ DeductionOutcome decodeReply(const redis::ReplyResult &result, ReplyContract con
     if (!value.isInteger())
         problem =
             anomalySaid(QT_TRANSLATE_NOOP("inventory::DeductionOutcome", "%1 is %2, not a number"))
-                .arg(rule->what, notInteger(value));
+                .arg(anomalySaid(rule->what), notInteger(value));
     else if (*value.integer() < rule->min || *value.integer() > rule->max)
         problem =
             *value.integer() < 0
                 ? anomalySaid(QT_TRANSLATE_NOOP("inventory::DeductionOutcome", "%1 is below zero"))
-                      .arg(rule->what)
+                      .arg(anomalySaid(rule->what))
                 : anomalySaid(
                       QT_TRANSLATE_NOOP("inventory::DeductionOutcome", "%1 is %2, outside %3..%4"))
-                      .arg(rule->what, *value.integer(), rule->min, rule->max);
+                      .arg(anomalySaid(rule->what), *value.integer(), rule->min, rule->max);
     else if (code == -3 && quantity && *value.integer() == *quantity)
         problem = anomalySaid(QT_TRANSLATE_NOOP("inventory::DeductionOutcome",
                                                 "%1 is this call's own quantity"))
-                      .arg(rule->what);
+                      .arg(anomalySaid(rule->what));
     // {2, text}: the function returns a receipt's text as it found it, and a receipt proves
     // only that the order ran before: still a duplicate, the value an anomaly. Any other code
     // with a value it cannot carry is not the contract's reply at all.
